@@ -1,0 +1,39 @@
+import AdRulesYAML
+
+/// Reads an attribute value of a declared type from YAML (defaults in rule files, contexts in scenarios).
+enum AttributeValueReader {
+    static func read(_ node: YAMLNode, as type: ValueType, key: String, reader: inout FieldReader) -> AttributeValue? {
+        switch type {
+        case .bool: return reader.bool(node, key).map { .bool($0.value) }
+        case .int:
+            if let scalar = node.scalar, let value = FieldReader.intValue(scalar) { return .int(Int64(value)) }
+            reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file))
+            return nil
+        case .number:
+            if let scalar = node.scalar, scalar.style == .plain, let value = Double(scalar.value) { return .number(value) }
+            reader.report(.wrongType(key, expected: "a number", found: node, file: reader.file))
+            return nil
+        case .string: return reader.string(node, key).map { .string($0.value) }
+        case .duration: return reader.duration(node, key).map { .duration($0.value) }
+        case .stringList:
+            guard let items = reader.sequence(node, key) else { return nil }
+            var list: [String] = []
+            for item in items {
+                guard let value = reader.string(item, key) else { return nil }
+                list.append(value.value)
+            }
+            return .stringList(list)
+        case .intList:
+            guard let items = reader.sequence(node, key) else { return nil }
+            var list: [Int64] = []
+            for item in items {
+                guard let scalar = item.scalar, let value = FieldReader.intValue(scalar) else {
+                    reader.report(.wrongType(key, expected: "a list of whole numbers", found: item, file: reader.file))
+                    return nil
+                }
+                list.append(Int64(value))
+            }
+            return .intList(list)
+        }
+    }
+}

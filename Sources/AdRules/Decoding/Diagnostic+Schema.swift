@@ -1,0 +1,147 @@
+import AdRulesYAML
+
+/// Messages of the `schema/*`, `policy/*`, `yaml/ambiguous-bool` and `rule/*` rules, in one place.
+extension Diagnostic {
+    static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)",
+            file: file, range: found.range)
+    }
+
+    static func ambiguousBoolWhereBool(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/ambiguous-bool",
+            message: "\(key): \"\(value)\" is not a boolean in rule files (YAML 1.2): write true or false",
+            file: file, range: range)
+    }
+
+    static func ambiguousBoolInString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "yaml/ambiguous-bool",
+            message: "\(key): plain \(value) is read as the string \"\(value)\" here, but many YAML tools read it as a boolean: quote it (\"\(value)\")",
+            file: file, range: range)
+    }
+
+    static func malformedDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
+        if let scalar = found.scalar, scalar.style == .plain, Int64(scalar.value) != nil || Double(scalar.value) != nil {
+            return Diagnostic(
+                .error, rule: "schema/duration",
+                message: "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m",
+                file: file, range: found.range)
+        }
+        return Diagnostic(
+            .error, rule: "schema/duration",
+            message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)",
+            file: file, range: found.range)
+    }
+
+    static func durationTooLong(_ key: String, value: RuleDuration, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) is \(value), longer than the largest duration 366d: write at most 366d",
+            file: file, range: range)
+    }
+
+    static func outOfRange(_ key: String, value: Int, minimum: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range", message: "\(key) must be >= \(minimum), not \(value)",
+            file: file, range: range)
+    }
+
+    static func badID(_ kind: String, id: String, allowed: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(kind) id \"\(id)\" is not valid: use 1-64 characters of \(allowed)",
+            file: file, range: range)
+    }
+
+    static func unknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "unknown key \"\(key)\" in \(context)"
+        if let suggestion = Suggestion.closest(to: key, in: allowed) {
+            message += ": did you mean \"\(suggestion)\"?"
+        } else {
+            message += ": the keys here are \(allowed.joined(separator: ", "))"
+        }
+        return Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
+    }
+
+    static func notAllowedInDefaults(_ key: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) is not allowed in defaults: set it on each placement",
+            file: file, range: range)
+    }
+
+    static func missingKey(_ key: String, in context: String, example: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/missing-key", message: "\(context) has no \(key): add `\(example)`",
+            file: file, range: range)
+    }
+
+    static func unknownEnum(_ key: String, value: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(value)\""
+        if let suggestion = Suggestion.closest(to: value, in: allowed) {
+            message += ": did you mean \"\(suggestion)\"?"
+        }
+        return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)
+    }
+
+    static func badVersion(_ found: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/version",
+            message: "version must be 1, not \(found): this tool reads version 1 rule files; write version: 1",
+            file: file, range: range)
+    }
+
+    static func duplicateID(_ kind: String, id: String, file: String, range: SourceRange, first: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "policy/duplicate-id",
+            message: "\(kind) \"\(id)\" is defined twice (first at \(first)): rename or remove one of them",
+            file: file, range: range,
+            notes: [DiagnosticNote(message: "\(kind) \"\(id)\" is first defined here", file: first.file, position: SourcePosition(line: first.line, column: first.column))])
+    }
+
+    static func conflictingSetting(_ key: String, value: String, other: String, file: String, range: SourceRange, first: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "policy/conflicting-setting",
+            message: "\(key) is \(value) here but \(other) at \(first): one policy has one \(key); make the values equal or keep it in one file",
+            file: file, range: range,
+            notes: [DiagnosticNote(message: "\(key) is first set here", file: first.file, position: SourcePosition(line: first.line, column: first.column))])
+    }
+
+    static func unknownPlacement(_ id: String, in context: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "\(context) names placement \"\(id)\", which is not defined"
+        if let suggestion = Suggestion.closest(to: id, in: known) {
+            message += ": did you mean \"\(suggestion)\"?"
+        } else {
+            message += ": define it under `placements`, or remove it here"
+        }
+        return Diagnostic(.error, rule: "policy/unknown-placement", message: message, file: file, range: range)
+    }
+
+    static func unknownTimeZone(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+        var message = "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin, or device"
+        if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
+            message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
+        }
+        return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
+    }
+
+    static func formatKey(_ key: String, format: AdFormat, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "policy/format-key",
+            message: "\(key) applies only to app_open placements, and this one is \(format.rawValue): remove \(key)",
+            file: file, range: range)
+    }
+
+    static func emptyPolicy(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "policy/empty",
+            message: "the policy has no placements, so every ask is denied unknown_placement: add placements under `placements`",
+            file: file, range: range)
+    }
+
+    static func expression(_ finding: ExpressionFinding, file: String, position: SourcePosition) -> Diagnostic {
+        Diagnostic(.error, rule: finding.rule, message: finding.message, file: file, range: SourceRange(at: position))
+    }
+}

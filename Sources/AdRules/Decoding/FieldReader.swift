@@ -1,0 +1,149 @@
+import AdRulesYAML
+
+/// Reads typed values out of YAML nodes, recording a diagnostic for every bad one.
+struct FieldReader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
+
+    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// The pairs of a mapping, or nil (with a `schema/type` diagnostic) for anything else.
+    mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {
+        if let pairs = node.pairs { return pairs }
+        report(.wrongType(key, expected: "a mapping of keys to values", found: node, file: file))
+        return nil
+    }
+
+    /// The items of a sequence, or nil (with a diagnostic).
+    mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
+        if let items = node.items { return items }
+        report(.wrongType(key, expected: "a list", found: node, file: file))
+        return nil
+    }
+
+    /// Splits a mapping into known keys, reporting unknown ones (with "did you mean").
+    mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
+        var result: [(key: String, pair: YAMLPair)] = []
+        for pair in pairs {
+            guard let key = pair.key.scalar?.value else {
+                report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
+                continue
+            }
+            if allowed.contains(key) {
+                result.append((key, pair))
+            } else if key != "<<" {
+                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
+            }
+        }
+        return result
+    }
+
+    static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
+
+    static func isAmbiguousBool(_ scalar: YAMLScalar) -> Bool {
+        scalar.style == .plain && ambiguousBools.contains(scalar.value.lowercased())
+    }
+
+    static func boolValue(_ scalar: YAMLScalar) -> Bool? {
+        guard scalar.style == .plain else { return nil }
+        switch scalar.value {
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        default: return nil
+        }
+    }
+
+    static func intValue(_ scalar: YAMLScalar) -> Int? {
+        guard scalar.style == .plain else { return nil }
+        var text = Substring(scalar.value)
+        if text.hasPrefix("+") { text = text.dropFirst() }
+        guard !text.isEmpty, text.count <= 18 else { return nil }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : text
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
+    }
+
+    mutating func bool(_ node: YAMLNode, _ key: String) -> Located<Bool>? {
+        if let scalar = node.scalar {
+            if let value = FieldReader.boolValue(scalar) { return Located(value, at: location(node)) }
+            if FieldReader.isAmbiguousBool(scalar) {
+                report(.ambiguousBoolWhereBool(key, value: scalar.value, file: file, range: node.range))
+                return nil
+            }
+        }
+        report(.wrongType(key, expected: "true or false", found: node, file: file))
+        return nil
+    }
+
+    mutating func int(_ node: YAMLNode, _ key: String, minimum: Int) -> Located<Int>? {
+        if let scalar = node.scalar, let value = FieldReader.intValue(scalar) {
+            guard value >= minimum else {
+                report(.outOfRange(key, value: value, minimum: minimum, file: file, range: node.range))
+                return nil
+            }
+            return Located(value, at: location(node))
+        }
+        report(.wrongType(key, expected: "a whole number >= \(minimum)", found: node, file: file))
+        return nil
+    }
+
+    mutating func duration(_ node: YAMLNode, _ key: String) -> Located<RuleDuration>? {
+        guard let scalar = node.scalar, let value = RuleDuration(parsing: scalar.value) else {
+            report(.malformedDuration(key, found: node, file: file))
+            return nil
+        }
+        guard value <= .maximum else {
+            report(.durationTooLong(key, value: value, file: file, range: node.range))
+            return nil
+        }
+        return Located(value, at: location(node))
+    }
+
+    /// A string value; plain numbers are read as their text, plain booleans are a type error.
+    mutating func string(_ node: YAMLNode, _ key: String) -> Located<String>? {
+        guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
+            report(.wrongType(key, expected: "a string", found: node, file: file))
+            return nil
+        }
+        if FieldReader.isAmbiguousBool(scalar) {
+            report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
+        }
+        return Located(scalar.value, at: location(node))
+    }
+
+    mutating func enumeration<E: RawRepresentable & CaseIterable>(
+        _ node: YAMLNode, _ key: String, as type: E.Type
+    ) -> Located<E>? where E.RawValue == String {
+        let allowed = E.allCases.map(\.rawValue)
+        guard let scalar = node.scalar, !scalar.isNull else {
+            report(.wrongType(key, expected: "one of \(allowed.joined(separator: ", "))", found: node, file: file))
+            return nil
+        }
+        if let value = E(rawValue: scalar.value) { return Located(value, at: location(node)) }
+        report(.unknownEnum(key, value: scalar.value, allowed: allowed, file: file, range: node.range))
+        return nil
+    }
+
+    /// Checks an id against its allowed characters and length.
+    mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {
+        let id = node.scalar?.value ?? ""
+        let valid =
+            (1...64).contains(id.count)
+            && id.unicodeScalars.allSatisfy { c in
+                switch c {
+                case "a"..."z", "0"..."9", "_", "-": return true
+                case "A"..."Z", ".": return !lowercaseOnly
+                default: return false
+                }
+            }
+        if !valid {
+            let allowed = lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ."
+            report(.badID(kind, id: id, allowed: allowed, file: file, range: node.range))
+        }
+        return valid
+    }
+}

@@ -1,0 +1,180 @@
+import AdRulesYAML
+import Foundation
+
+/// Merges the fragments of a policy's files into one `Policy`, reporting conflicts and dangling names.
+struct PolicyAssembler {
+    private(set) var diagnostics: [Diagnostic] = []
+    /// Placement ids whose blocks had errors; semantic lint leaves them alone.
+    private(set) var placementsWithErrors: Set<String> = []
+
+    mutating func assemble(_ fragments: [PolicyFragment], files: [String]) -> Policy {
+        var firstSetting: [String: PolicyFragment.Setting] = [:]
+        for fragment in fragments {
+            for key in Keys.sharedSettings {
+                guard let setting = fragment.settings[key] else { continue }
+                if let first = firstSetting[key] {
+                    if first.canonical != setting.canonical {
+                        diagnostics.append(.conflictingSetting(
+                            key, value: setting.canonical, other: first.canonical, file: setting.location.file,
+                            range: setting.range, first: first.location))
+                    }
+                } else {
+                    firstSetting[key] = setting
+                }
+            }
+        }
+        func first<T>(_ path: KeyPath<PolicyFragment, T?>) -> T? {
+            for fragment in fragments { if let value = fragment[keyPath: path] { return value } }
+            return nil
+        }
+        let origin = SourceLocation(file: files.first ?? "", position: SourcePosition(line: 1, column: 1))
+        let environment = first(\.environment)?.value ?? .production
+        var timeZone = PolicyTimeZone.device
+        if let zone = first(\.timezone), zone.value != "device" {
+            if let named = TimeZone(identifier: zone.value), TimeZoneNames.all.contains(zone.value) || zone.value == "UTC" || zone.value == "GMT" {
+                timeZone = .named(named)
+            } else {
+                let position = SourcePosition(line: zone.location.line, column: zone.location.column)
+                diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
+            }
+        }
+        let defaults = first(\.defaults) ?? PlacementFields()
+
+        var placements: [Placement] = []
+        var seenPlacements: [String: SourceLocation] = [:]
+        for fragment in fragments {
+            for named in fragment.placements {
+                if let firstAt = seenPlacements[named.id.value] {
+                    diagnostics.append(.duplicateID("placement", id: named.id.value, file: fragment.file, range: named.range, first: firstAt))
+                    continue
+                }
+                seenPlacements[named.id.value] = named.id.location
+                if named.fields.hadErrors || defaults.hadErrors { placementsWithErrors.insert(named.id.value) }
+                guard let format = named.fields.format else { continue }
+                for (key, range) in [("launch", named.fields.launchKey), ("resume", named.fields.resumeKey)] {
+                    if let range, format.value != .appOpen {
+                        diagnostics.append(.formatKey(key, format: format.value, file: fragment.file, range: range))
+                    }
+                }
+                placements.append(resolve(named, format: format, defaults: defaults))
+            }
+        }
+        let placementIDs = placements.map(\.id)
+        let known = Set(placementIDs)
+
+        var groups: [PlacementGroup] = []
+        var seenGroups: [String: SourceLocation] = [:]
+        for fragment in fragments {
+            for group in fragment.groups {
+                if let firstAt = seenGroups[group.id.value] {
+                    diagnostics.append(.duplicateID("group", id: group.id.value, file: fragment.file, range: group.range, first: firstAt))
+                    continue
+                }
+                seenGroups[group.id.value] = group.id.location
+                for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
+                    diagnostics.append(.unknownPlacement(
+                        member.value, in: "group \"\(group.id.value)\"", known: placementIDs, file: member.location.file,
+                        range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
+                }
+                groups.append(PlacementGroup(
+                    id: group.id.value, location: group.id.location, placements: group.placements,
+                    minInterval: group.block.minInterval, dailyCap: group.block.dailyCap, hourlyCap: group.block.hourlyCap,
+                    sessionCap: group.block.sessionCap, caps: group.block.caps ?? []))
+            }
+        }
+
+        var attributes: [AttributeDeclaration] = []
+        var seenAttributes: [String: SourceLocation] = [:]
+        for fragment in fragments {
+            for attribute in fragment.attributes {
+                let name = attribute.declaration.name
+                if let firstAt = seenAttributes[name] {
+                    diagnostics.append(.duplicateID("attribute", id: name, file: fragment.file, range: attribute.range, first: firstAt))
+                    continue
+                }
+                seenAttributes[name] = attribute.declaration.location
+                attributes.append(attribute.declaration)
+            }
+        }
+
+        var rules: [CustomRule] = []
+        var seenRules: [String: SourceLocation] = [:]
+        for fragment in fragments {
+            for fields in fragment.rules {
+                if let firstAt = seenRules[fields.id.value] {
+                    let position = SourcePosition(line: fields.id.location.line, column: fields.id.location.column)
+                    diagnostics.append(.duplicateID("rule", id: fields.id.value, file: fragment.file, range: SourceRange(at: position), first: firstAt))
+                    continue
+                }
+                seenRules[fields.id.value] = fields.id.location
+                for member in fields.deny ?? [] where seenPlacements[member.value] == nil {
+                    diagnostics.append(.unknownPlacement(
+                        member.value, in: "rule \"\(fields.id.value)\"", known: placementIDs, file: member.location.file,
+                        range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
+                }
+                guard let when = fields.when, let node = fields.whenNode else { continue }
+                var rule = CustomRule(
+                    id: fields.id.value, location: fields.id.location, deny: fields.deny, when: when,
+                    message: fields.message ?? "denied by rule \(fields.id.value)", condition: nil)
+                switch ExpressionCompiler.compile(when.value, attributes: attributes) {
+                case .success(let compiled): rule.condition = compiled
+                case .failure(let findings):
+                    for finding in findings {
+                        diagnostics.append(.expression(finding, file: fragment.file, position: Self.position(of: finding.offset, in: node)))
+                    }
+                }
+                rules.append(rule)
+            }
+        }
+
+        if placements.isEmpty && seenPlacements.isEmpty {
+            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: .fileStart))
+        }
+
+        let fullscreenTimeout = first(\.fullscreenTimeout) ?? Located(.minutes(30), at: origin)
+        return Policy(
+            files: files, environment: environment, timeZone: timeZone,
+            sessionTimeout: first(\.sessionTimeout)?.value ?? .minutes(30), fullscreenTimeout: fullscreenTimeout,
+            loadTimeout: first(\.loadTimeout)?.value ?? .seconds(60), placements: placements, groups: groups,
+            attributes: attributes, rules: rules)
+    }
+
+    /// The file position of a character offset inside a `when` scalar.
+    static func position(of offset: Int, in node: YAMLNode) -> SourcePosition {
+        let start = node.range.start
+        guard let scalar = node.scalar, node.range.end.line == start.line else { return start }
+        switch scalar.style {
+        case .plain: return SourcePosition(line: start.line, column: start.column + offset)
+        case .singleQuoted, .doubleQuoted: return SourcePosition(line: start.line, column: start.column + 1 + offset)
+        case .literal, .folded: return start
+        }
+    }
+
+    private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults: PlacementFields) -> Placement {
+        let f = named.fields
+        let at = named.id.location
+        let isAppOpen = format.value == .appOpen
+        func pick<T>(_ path: KeyPath<PlacementFields, Located<T>?>, _ fallback: T) -> Located<T> {
+            f[keyPath: path] ?? defaults[keyPath: path] ?? Located(fallback, at: at)
+        }
+        func optional<T>(_ path: KeyPath<PlacementFields, Located<T>?>) -> Located<T>? {
+            f[keyPath: path] ?? defaults[keyPath: path]
+        }
+        func appOpen<T>(_ path: KeyPath<PlacementFields, Located<T>?>, _ fallback: T) -> Located<T> {
+            f[keyPath: path] ?? (isAppOpen ? defaults[keyPath: path] : nil) ?? Located(fallback, at: at)
+        }
+        return Placement(
+            id: named.id.value, location: at, format: format, adUnit: f.adUnit,
+            enabled: pick(\.enabled, true), excludePremium: pick(\.excludePremium, true),
+            blockDuringFullscreen: pick(\.blockDuringFullscreen, true), minInterval: pick(\.minInterval, .zero),
+            dailyCap: optional(\.dailyCap), hourlyCap: optional(\.hourlyCap), sessionCap: optional(\.sessionCap),
+            caps: f.caps ?? defaults.caps ?? [], maxAdAge: pick(\.maxAdAge, .hours(1)),
+            everyNActions: optional(\.everyNActions),
+            requireUserChoice: pick(\.requireUserChoice, format.value == .rewarded),
+            showOnFirstLoad: appOpen(\.showOnFirstLoad, true),
+            launchMaxWait: f.launchMaxWait ?? (isAppOpen ? defaults.launchMaxWait : nil),
+            showIfReady: appOpen(\.showIfReady, true), allowDeferred: appOpen(\.allowDeferred, false),
+            graceFirstSessions: pick(\.graceFirstSessions, 0), graceAfterInstall: pick(\.graceAfterInstall, .zero),
+            graceAfterSessionStart: pick(\.graceAfterSessionStart, .zero))
+    }
+}

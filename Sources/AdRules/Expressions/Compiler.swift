@@ -1,0 +1,184 @@
+/// A finding inside a `when` expression, at a character offset of its text.
+struct ExpressionFinding: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        case syntax
+        case unknownName
+        case type
+    }
+
+    var kind: Kind
+    var offset: Int
+    var message: String
+
+    var rule: String {
+        switch kind {
+        case .syntax: return "rule/syntax"
+        case .unknownName: return "rule/unknown-name"
+        case .type: return "rule/type"
+        }
+    }
+}
+
+/// Parses, type-checks and compiles a `when` expression against the declared attributes.
+enum ExpressionCompiler {
+    enum Outcome {
+        case success(CompiledExpression)
+        case failure([ExpressionFinding])
+    }
+
+    /// Compiles an expression text.
+    /// - Parameters:
+    ///   - source: the expression.
+    ///   - attributes: declared attributes; a name's slot is its index here.
+    /// - Returns: the compiled expression, or every finding.
+    static func compile(_ source: String, attributes: [AttributeDeclaration]) -> Outcome {
+        let syntax: Syntax
+        switch Parser.parse(source) {
+        case .failure(let error):
+            return .failure([ExpressionFinding(kind: .syntax, offset: error.offset, message: error.message)])
+        case .success(let parsed): syntax = parsed
+        }
+        var checker = Checker(attributes: attributes)
+        let typed = checker.check(syntax)
+        if !checker.findings.isEmpty { return .failure(checker.findings) }
+        guard let typed else { return .failure(checker.findings) }
+        if typed.type != .bool {
+            return .failure([ExpressionFinding(
+                kind: .type, offset: syntax.offset,
+                message: "the condition is \(typed.type.rawValue), not bool: compare it, for example `x == ...`")])
+        }
+        return .success(typed.code)
+    }
+}
+
+private struct Checker {
+    struct Typed {
+        var type: ValueType
+        var code: CompiledExpression
+    }
+
+    let attributes: [AttributeDeclaration]
+    let slots: [String: Int]
+    var findings: [ExpressionFinding] = []
+
+    init(attributes: [AttributeDeclaration]) {
+        self.attributes = attributes
+        var slots: [String: Int] = [:]
+        for (index, attribute) in attributes.enumerated() where slots[attribute.name] == nil {
+            slots[attribute.name] = index
+        }
+        self.slots = slots
+    }
+
+    mutating func check(_ syntax: Syntax) -> Typed? {
+        switch syntax {
+        case .literal(let value, _):
+            return Typed(type: value.type, code: .constant(value))
+        case .list(let items, let offset):
+            return checkList(items, offset: offset)
+        case .name(let name, let offset):
+            if let builtin = Builtin(rawValue: name) {
+                return Typed(type: builtin.type, code: .builtin(builtin))
+            }
+            if let slot = slots[name] {
+                return Typed(type: attributes[slot].type, code: .attribute(slot: slot))
+            }
+            let known = Builtin.allCases.map(\.rawValue) + attributes.map(\.name)
+            var message = "unknown name \"\(name)\""
+            if let suggestion = Suggestion.closest(to: name, in: known) {
+                message += ": did you mean \"\(suggestion)\"?"
+            } else {
+                message += ": declare it under `attributes`, or use a built-in (\(Builtin.allCases.map(\.rawValue).joined(separator: ", ")))"
+            }
+            findings.append(ExpressionFinding(kind: .unknownName, offset: offset, message: message))
+            return nil
+        case .not(let inner, let offset):
+            guard let typed = check(inner) else { return nil }
+            guard typed.type == .bool else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset, message: "not needs a bool, but its operand is \(typed.type.rawValue)"))
+                return nil
+            }
+            return Typed(type: .bool, code: .not(typed.code))
+        case .and(let l, let r), .or(let l, let r):
+            let isAnd: Bool
+            if case .and = syntax { isAnd = true } else { isAnd = false }
+            let left = check(l)
+            let right = check(r)
+            guard let left, let right else { return nil }
+            for (side, typed) in [(l, left), (r, right)] where typed.type != .bool {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: side.offset,
+                    message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): compare it, for example `x == ...`"))
+            }
+            guard left.type == .bool, right.type == .bool else { return nil }
+            return Typed(type: .bool, code: isAnd ? .and(left.code, right.code) : .or(left.code, right.code))
+        case .compare(let op, let l, let r, let offset):
+            let left = check(l)
+            let right = check(r)
+            guard let left, let right else { return nil }
+            guard left.type.isComparable(with: right.type) else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(op.rawValue) compares \(left.type.rawValue) with \(right.type.rawValue): both sides must have the same type"))
+                return nil
+            }
+            let ordered = op != .equal && op != .notEqual
+            if ordered && !(left.type.isNumeric || left.type == .duration || left.type == .string) {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(op.rawValue) needs numbers, durations or strings, not \(left.type.rawValue): use == or !="))
+                return nil
+            }
+            return Typed(type: .bool, code: .compare(op, left.code, right.code))
+        case .member(let l, let r, let negated, let offset):
+            let left = check(l)
+            let right = check(r)
+            guard let left, let right else { return nil }
+            let word = negated ? "not in" : "in"
+            guard let element = right.type.element else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(word) needs a list on its right, not \(right.type.rawValue): write x \(word) [\"a\", \"b\"]"))
+                return nil
+            }
+            guard left.type.isComparable(with: element) else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(word) looks for a \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
+                return nil
+            }
+            return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
+        }
+    }
+
+    private mutating func checkList(_ items: [Syntax], offset: Int) -> Typed? {
+        var strings: [String] = []
+        var ints: [Int64] = []
+        var elementType: ValueType?
+        for item in items {
+            guard case .literal(let value, let itemOffset) = item else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: item.offset, message: "a list holds literal strings or whole numbers only"))
+                return nil
+            }
+            switch value {
+            case .string(let s): strings.append(s)
+            case .int(let i): ints.append(i)
+            default:
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: itemOffset,
+                    message: "a list holds strings or whole numbers, not \(value.type.rawValue)"))
+                return nil
+            }
+            if let elementType, elementType != value.type {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: itemOffset, message: "every item of a list must have the same type: this one is \(value.type.rawValue), the first is \(elementType.rawValue)"))
+                return nil
+            }
+            elementType = value.type
+        }
+        if elementType == .int { return Typed(type: .intList, code: .constant(.intList(ints))) }
+        return Typed(type: .stringList, code: .constant(.stringList(strings)))
+    }
+}

@@ -1,0 +1,183 @@
+/// A parsed `when` expression, before type checking.
+indirect enum Syntax: Sendable, Hashable {
+    case literal(AttributeValue, offset: Int)
+    case list([Syntax], offset: Int)
+    case name(String, offset: Int)
+    case not(Syntax, offset: Int)
+    case and(Syntax, Syntax)
+    case or(Syntax, Syntax)
+    case compare(CompareOperator, Syntax, Syntax, offset: Int)
+    case member(Syntax, Syntax, negated: Bool, offset: Int)
+
+    var offset: Int {
+        switch self {
+        case .literal(_, let o), .list(_, let o), .name(_, let o), .not(_, let o): return o
+        case .and(let l, _), .or(let l, _), .compare(_, let l, _, _), .member(let l, _, _, _): return l.offset
+        }
+    }
+}
+
+/// A comparison operator.
+enum CompareOperator: String, Sendable, Hashable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessEqual = "<="
+    case greater = ">"
+    case greaterEqual = ">="
+}
+
+/// A recursive-descent parser: `or` < `and` < comparisons < `not`.
+struct Parser {
+    private let tokens: [Token]
+    private var index = 0
+    private var depth = 0
+    private static let maxDepth = 64
+
+    private init(tokens: [Token]) { self.tokens = tokens }
+
+    /// Parses an expression text.
+    static func parse(_ source: String) -> Result<Syntax, ExpressionError> {
+        switch Lexer.tokens(source) {
+        case .failure(let error): return .failure(error)
+        case .success(let tokens):
+            var parser = Parser(tokens: tokens)
+            do {
+                if case .end = parser.current.kind {
+                    throw ExpressionError(offset: 0, message: "the condition is empty: write an expression such as screen == \"checkout\"")
+                }
+                let syntax = try parser.orExpression()
+                guard case .end = parser.current.kind else {
+                    throw ExpressionError(
+                        offset: parser.current.offset,
+                        message: "unexpected \(parser.current.text) after a complete expression: join conditions with and / or")
+                }
+                return .success(syntax)
+            } catch let error as ExpressionError {
+                return .failure(error)
+            } catch {
+                return .failure(ExpressionError(offset: 0, message: "\(error)"))
+            }
+        }
+    }
+
+    private var current: Token { tokens[min(index, tokens.count - 1)] }
+
+    private mutating func advance() -> Token {
+        let token = current
+        if index < tokens.count - 1 { index += 1 }
+        return token
+    }
+
+    private mutating func orExpression() throws -> Syntax {
+        var left = try andExpression()
+        while case .or = current.kind {
+            _ = advance()
+            left = .or(left, try andExpression())
+        }
+        return left
+    }
+
+    private mutating func andExpression() throws -> Syntax {
+        var left = try comparison()
+        while case .and = current.kind {
+            _ = advance()
+            left = .and(left, try comparison())
+        }
+        return left
+    }
+
+    private mutating func comparison() throws -> Syntax {
+        let left = try unary()
+        let token = current
+        let op: CompareOperator?
+        switch token.kind {
+        case .equal: op = .equal
+        case .notEqual: op = .notEqual
+        case .less: op = .less
+        case .lessEqual: op = .lessEqual
+        case .greater: op = .greater
+        case .greaterEqual: op = .greaterEqual
+        case .in:
+            _ = advance()
+            return .member(left, try unary(), negated: false, offset: token.offset)
+        case .not:
+            if index + 1 < tokens.count, case .in = tokens[index + 1].kind {
+                _ = advance()
+                _ = advance()
+                return .member(left, try unary(), negated: true, offset: token.offset)
+            }
+            throw ExpressionError(offset: token.offset, message: "unexpected not: write `not in`, or join conditions with and / or")
+        default: op = nil
+        }
+        guard let op else { return left }
+        _ = advance()
+        let right = try unary()
+        switch current.kind {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual:
+            throw ExpressionError(
+                offset: current.offset,
+                message: "comparisons do not chain: write a < b and b < c")
+        default:
+            return .compare(op, left, right, offset: token.offset)
+        }
+    }
+
+    private mutating func unary() throws -> Syntax {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= Parser.maxDepth else {
+            throw ExpressionError(offset: current.offset, message: "the expression nests too deeply: simplify it")
+        }
+        if case .not = current.kind {
+            let token = advance()
+            return .not(try unary(), offset: token.offset)
+        }
+        return try primary()
+    }
+
+    private mutating func primary() throws -> Syntax {
+        let token = advance()
+        switch token.kind {
+        case .name(let name): return .name(name, offset: token.offset)
+        case .int(let v): return .literal(.int(v), offset: token.offset)
+        case .number(let v): return .literal(.number(v), offset: token.offset)
+        case .string(let v): return .literal(.string(v), offset: token.offset)
+        case .duration(let v): return .literal(.duration(v), offset: token.offset)
+        case .trueLiteral: return .literal(.bool(true), offset: token.offset)
+        case .falseLiteral: return .literal(.bool(false), offset: token.offset)
+        case .leftParen:
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Parser.maxDepth else {
+                throw ExpressionError(offset: token.offset, message: "the expression nests too deeply: simplify it")
+            }
+            let inner = try orExpression()
+            guard case .rightParen = current.kind else {
+                throw ExpressionError(offset: current.offset, message: "expected ) to close the ( opened earlier, found \(current.text)")
+            }
+            _ = advance()
+            return inner
+        case .leftBracket:
+            var items: [Syntax] = []
+            if case .rightBracket = current.kind {
+                _ = advance()
+                return .list(items, offset: token.offset)
+            }
+            while true {
+                items.append(try primary())
+                let separator = advance()
+                switch separator.kind {
+                case .comma: continue
+                case .rightBracket: return .list(items, offset: token.offset)
+                default:
+                    throw ExpressionError(offset: separator.offset, message: "expected , or ] in the list, found \(separator.text)")
+                }
+            }
+        case .end:
+            throw ExpressionError(offset: token.offset, message: "the expression ends too early: an operand is missing")
+        default:
+            throw ExpressionError(offset: token.offset, message: "expected a value or a name, found \(token.text)")
+        }
+    }
+}

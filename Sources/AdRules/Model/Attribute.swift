@@ -1,0 +1,92 @@
+import AdRulesYAML
+
+/// The type of an app-supplied attribute or of an expression.
+public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
+    case bool
+    case int
+    case number
+    case string
+    case duration
+    case stringList = "[string]"
+    case intList = "[int]"
+
+    /// Whether values of the two types may be compared (`int` and `number` mix).
+    func isComparable(with other: ValueType) -> Bool {
+        self == other || (isNumeric && other.isNumeric)
+    }
+
+    var isNumeric: Bool { self == .int || self == .number }
+
+    /// The element type of a list type.
+    var element: ValueType? {
+        switch self {
+        case .stringList: return .string
+        case .intList: return .int
+        default: return nil
+        }
+    }
+}
+
+/// A value an attribute, a built-in or a literal can have.
+public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    case bool(Bool)
+    case int(Int64)
+    case number(Double)
+    case string(String)
+    case duration(RuleDuration)
+    case stringList([String])
+    case intList([Int64])
+
+    /// The value's type.
+    public var type: ValueType {
+        switch self {
+        case .bool: return .bool
+        case .int: return .int
+        case .number: return .number
+        case .string: return .string
+        case .duration: return .duration
+        case .stringList: return .stringList
+        case .intList: return .intList
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .bool(let b): return String(b)
+        case .int(let i): return String(i)
+        case .number(let d): return String(d)
+        case .string(let s): return "\"\(s)\""
+        case .duration(let d): return d.description
+        case .stringList(let l): return "[" + l.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        case .intList(let l): return "[" + l.map(String.init).joined(separator: ", ") + "]"
+        }
+    }
+}
+
+/// An attribute that custom rules may read and the app must supply (or that has a default).
+public struct AttributeDeclaration: Sendable, Hashable {
+    /// The attribute's name.
+    public var name: String
+    /// Where the name is written.
+    public var location: SourceLocation
+    /// The declared type.
+    public var type: ValueType
+    /// The value used when the app supplies none.
+    public var defaultValue: AttributeValue?
+}
+
+/// A custom deny rule.
+public struct CustomRule: Sendable {
+    /// The rule id.
+    public var id: String
+    /// Where the id is written.
+    public var location: SourceLocation
+    /// The placements the rule applies to; nil means every placement (`"*"`).
+    public var deny: [Located<String>]?
+    /// The `when` expression as written.
+    public var when: Located<String>
+    /// The message for users of the decision.
+    public var message: String
+    /// The compiled condition; nil when the expression has errors.
+    var condition: CompiledExpression?
+}

@@ -1,0 +1,84 @@
+/// A length of time written in a rule file as `<integer><unit>` parts (`90s`, `1h30m`, `1d`), held in milliseconds.
+public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The length in milliseconds.
+    public var milliseconds: Int64
+
+    /// Creates a duration from milliseconds.
+    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    /// Creates a duration from whole seconds.
+    public static func seconds(_ s: Int64) -> RuleDuration { RuleDuration(milliseconds: s * 1000) }
+    /// Creates a duration from whole minutes.
+    public static func minutes(_ m: Int64) -> RuleDuration { .seconds(m * 60) }
+    /// Creates a duration from whole hours.
+    public static func hours(_ h: Int64) -> RuleDuration { .minutes(h * 60) }
+    /// Creates a duration from whole days.
+    public static func days(_ d: Int64) -> RuleDuration { .hours(d * 24) }
+
+    /// No time at all.
+    public static let zero = RuleDuration(milliseconds: 0)
+    /// The largest duration a rule file may hold.
+    public static let maximum = RuleDuration.days(366)
+
+    public static func < (lhs: RuleDuration, rhs: RuleDuration) -> Bool { lhs.milliseconds < rhs.milliseconds }
+
+    private static let units: [(suffix: String, ms: Int64)] = [
+        ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
+    ]
+
+    /// Parses `90s`, `1h30m`, `250ms`; returns nil for anything else (units must go largest first, each once).
+    public init?(parsing text: String) {
+        var total: Int64 = 0
+        var rest = Substring(text)
+        var lastUnit = -1
+        guard !rest.isEmpty else { return nil }
+        while !rest.isEmpty {
+            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
+            guard !digits.isEmpty, digits.count <= 12, let number = Int64(digits) else { return nil }
+            rest = rest.dropFirst(digits.count)
+            let unitIndex: Int
+            if rest.hasPrefix("ms") {
+                unitIndex = 4
+            } else if let first = rest.first, let index = ["d", "h", "m", "s"].firstIndex(of: String(first)) {
+                unitIndex = index
+            } else {
+                return nil
+            }
+            guard unitIndex > lastUnit else { return nil }
+            lastUnit = unitIndex
+            rest = rest.dropFirst(RuleDuration.units[unitIndex].suffix.count)
+            let (product, overflow) = number.multipliedReportingOverflow(by: RuleDuration.units[unitIndex].ms)
+            guard !overflow else { return nil }
+            let (sum, overflow2) = total.addingReportingOverflow(product)
+            guard !overflow2 else { return nil }
+            total = sum
+        }
+        self.milliseconds = total
+    }
+
+    /// The shortest rule-file spelling: `1h30m`, `90s` becomes `1m30s`, zero is `0s`.
+    public var description: String {
+        if milliseconds == 0 { return "0s" }
+        var rest = milliseconds
+        var text = milliseconds < 0 ? "-" : ""
+        rest = abs(rest)
+        for unit in RuleDuration.units where rest >= unit.ms {
+            text += "\(rest / unit.ms)\(unit.suffix)"
+            rest %= unit.ms
+        }
+        return text
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = RuleDuration(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a duration: \(text)"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

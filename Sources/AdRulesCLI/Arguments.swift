@@ -1,0 +1,89 @@
+/// One option a command accepts.
+struct OptionSpec: Sendable {
+    /// The long name without dashes, e.g. `format`.
+    var name: String
+    /// A one-letter short name, e.g. `h`.
+    var short: Character?
+    /// Whether the option takes a value (`--format json`, `--format=json`).
+    var takesValue: Bool
+    /// The values the option accepts, when it is an enumeration.
+    var allowed: [String]?
+}
+
+/// A command line that did not fit the command's table.
+enum ArgumentError: Error, Equatable, CustomStringConvertible {
+    case unexpected(String)
+    case missingValue(String)
+    case invalidValue(option: String, value: String, allowed: [String])
+
+    var description: String {
+        switch self {
+        case .unexpected(let argument): return "Unexpected argument \"\(argument)\"."
+        case .missingValue(let option): return "Missing value for option \"--\(option)\"."
+        case .invalidValue(let option, let value, let allowed):
+            return "Invalid value \"\(value)\" for option \"--\(option)\": expected one of \(allowed.joined(separator: ", "))."
+        }
+    }
+}
+
+/// Arguments parsed against a table: positionals in order, option values by long name.
+struct ParsedArguments: Sendable {
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+
+    /// Parses arguments in one loop: `--opt value`, `--opt=value`, `-h`, and `--` ending options.
+    static func parse(_ arguments: [String], options: [OptionSpec], maxPositionals: Int) throws -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        func spec(long: String) -> OptionSpec? { options.first { $0.name == long } }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                guard parsed.positionals.count < maxPositionals else { throw ArgumentError.unexpected(argument) }
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name: String
+            var inlineValue: String?
+            if argument.hasPrefix("--") {
+                name = String(argument.dropFirst(2))
+                if let equals = name.firstIndex(of: "=") {
+                    inlineValue = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
+                }
+            } else {
+                guard argument.count == 2, let letter = argument.last,
+                    let match = options.first(where: { $0.short == letter })
+                else { throw ArgumentError.unexpected(argument) }
+                name = match.name
+            }
+            guard let option = spec(long: name) else { throw ArgumentError.unexpected(argument) }
+            if option.takesValue {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw ArgumentError.missingValue(name)
+                }
+                if let allowed = option.allowed, !allowed.contains(value) {
+                    throw ArgumentError.invalidValue(option: name, value: value, allowed: allowed)
+                }
+                parsed.values[name] = value
+            } else {
+                guard inlineValue == nil else { throw ArgumentError.unexpected(argument) }
+                parsed.flags.insert(name)
+            }
+        }
+        return parsed
+    }
+}

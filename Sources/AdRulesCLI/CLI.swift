@@ -1,0 +1,188 @@
+import AdRules
+import Foundation
+
+/// What a command printed and how it ended; `main.swift` writes it out.
+public struct CommandResult: Sendable, Equatable {
+    /// Text for standard output.
+    public var stdout: String = ""
+    /// Text for standard error.
+    public var stderr: String = ""
+    /// The process exit code.
+    public var exitCode: Int32 = ExitCode.success
+
+    public init(stdout: String = "", stderr: String = "", exitCode: Int32 = ExitCode.success) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exitCode = exitCode
+    }
+}
+
+/// The exit codes of cli.md.
+public enum ExitCode {
+    /// Lint found no errors; every test passed.
+    public static let success: Int32 = 0
+    /// Lint errors (or warnings with --strict); failing tests.
+    public static let findings: Int32 = 1
+    /// The command line was wrong.
+    public static let usage: Int32 = 2
+    /// A file could not be read or written, or something failed inside.
+    public static let failure: Int32 = 3
+}
+
+/// The environment a command runs in: variables and whether stdout is a terminal.
+public struct CommandEnvironment: Sendable {
+    /// Environment variables.
+    public var variables: [String: String]
+    /// Whether standard output is a terminal (for `--color auto`).
+    public var stdoutIsTerminal: Bool
+
+    public init(variables: [String: String] = [:], stdoutIsTerminal: Bool = false) {
+        self.variables = variables
+        self.stdoutIsTerminal = stdoutIsTerminal
+    }
+
+    /// The real process environment.
+    public static var process: CommandEnvironment {
+        CommandEnvironment(variables: ProcessInfo.processInfo.environment, stdoutIsTerminal: isatty(1) == 1)
+    }
+}
+
+/// The `adrules` command line.
+public enum AdRulesCommandLine {
+    static let usage = """
+        USAGE: adrules <command> [options]
+
+        COMMANDS:
+          lint [PATH...]                 Lint rule files or directories (default: rules)
+          test [PATH...] [--rules DIR]   Run scenario files (*.test.yaml) against a policy
+          simulate SCENARIO [--rules DIR]
+                                         Replay a scenario and print every decision
+          schema                         Print the JSON Schema of rule files
+          help [COMMAND]                 Show help
+
+        OPTIONS:
+          --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json
+          --output FILE      Write the report to FILE instead of standard output
+          --strict           lint: warnings fail too
+          --quiet            No summary line
+          --color WHEN       auto (default), always, never
+          --version          Print the version
+          -h, --help         Show help
+
+        EXIT CODES: 0 success, 1 findings or failing tests, 2 usage error, 3 I/O or internal failure
+        """
+
+    static let commandHelp: [String: String] = [
+        "lint": """
+            USAGE: adrules lint [PATH...] [--format xcode|text|json|sarif|github] [--output FILE] [--strict] [--quiet] [--color auto|always|never]
+
+            Loads each PATH (a rule file or a directory of them; default: rules) as one policy and prints
+            every diagnostic. Under GitHub Actions (GITHUB_ACTIONS=true) the default format is github.
+            A comment `# adrules:disable-next-line RULE` suppresses RULE on the next line.
+            """,
+        "test": """
+            USAGE: adrules test [PATH...] [--rules DIR] [--format text|json] [--output FILE] [--quiet]
+
+            Runs the scenario files (*.test.yaml) under each PATH (default: rules) against the policy in
+            --rules (default: the PATH itself, or the directory of a scenario file). Prints PASS/FAIL per
+            test and ends with `N passed, N failed`.
+            """,
+        "simulate": """
+            USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE]
+
+            Replays every test of one scenario file and prints each step's decision, then the shows per
+            placement per day. Expectations are ignored.
+            """,
+        "schema": """
+            USAGE: adrules schema [--output FILE]
+
+            Prints the JSON Schema (draft-07) of rule files, for editors such as VS Code.
+            """,
+    ]
+
+    /// Runs the command line and returns what it printed and its exit code.
+    /// - Parameters:
+    ///   - arguments: the arguments after the program name.
+    ///   - environment: variables and terminal state.
+    public static func run(_ arguments: [String], environment: CommandEnvironment = .process) -> CommandResult {
+        guard let command = arguments.first else {
+            return CommandResult(stderr: usage + "\n", exitCode: ExitCode.usage)
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--version", "version":
+            return CommandResult(stdout: "adrules \(AdRulesVersion.current)\n")
+        case "-h", "--help":
+            return CommandResult(stdout: usage + "\n")
+        case "help":
+            if let topic = rest.first {
+                guard let text = commandHelp[topic] else { return usageError(.unexpected(topic)) }
+                return CommandResult(stdout: text + "\n")
+            }
+            return CommandResult(stdout: usage + "\n")
+        case "lint":
+            return runParsed(rest, options: LintCommand.options, maxPositionals: .max, help: "lint") {
+                LintCommand.run($0, environment: environment)
+            }
+        case "test":
+            return runParsed(rest, options: TestCommand.options, maxPositionals: .max, help: "test") {
+                TestCommand.run($0, environment: environment)
+            }
+        case "simulate":
+            return runParsed(rest, options: SimulateCommand.options, maxPositionals: 1, help: "simulate") {
+                SimulateCommand.run($0, environment: environment)
+            }
+        case "schema":
+            return runParsed(rest, options: [outputOption, helpOption], maxPositionals: 0, help: "schema") {
+                Output.deliver(RuleFileSchema.text + "\n", to: $0.values["output"])
+            }
+        default:
+            return usageError(.unexpected(command))
+        }
+    }
+
+    static let outputOption = OptionSpec(name: "output", short: nil, takesValue: true, allowed: nil)
+    static let helpOption = OptionSpec(name: "help", short: "h", takesValue: false, allowed: nil)
+    static let quietOption = OptionSpec(name: "quiet", short: "q", takesValue: false, allowed: nil)
+    static let colorOption = OptionSpec(name: "color", short: nil, takesValue: true, allowed: ["auto", "always", "never"])
+
+    private static func runParsed(
+        _ arguments: [String], options: [OptionSpec], maxPositionals: Int, help: String,
+        body: (ParsedArguments) -> CommandResult
+    ) -> CommandResult {
+        do {
+            let parsed = try ParsedArguments.parse(arguments, options: options, maxPositionals: maxPositionals)
+            if parsed.flags.contains("help") { return CommandResult(stdout: (commandHelp[help] ?? usage) + "\n") }
+            return body(parsed)
+        } catch let error as ArgumentError {
+            return usageError(error)
+        } catch {
+            return CommandResult(stderr: "error: \(error)\n", exitCode: ExitCode.failure)
+        }
+    }
+
+    static func usageError(_ error: ArgumentError) -> CommandResult {
+        CommandResult(stderr: "error: \(error)\n\n\(usage)\n", exitCode: ExitCode.usage)
+    }
+
+    static func useColor(_ parsed: ParsedArguments, environment: CommandEnvironment) -> Bool {
+        switch parsed.values["color"] ?? "auto" {
+        case "always": return true
+        case "never": return false
+        default: return environment.stdoutIsTerminal && environment.variables["NO_COLOR"] == nil && parsed.values["output"] == nil
+        }
+    }
+}
+
+/// Writes a report to standard output or to the `--output` file.
+enum Output {
+    static func deliver(_ text: String, to path: String?, stderr: String = "", exitCode: Int32 = ExitCode.success) -> CommandResult {
+        guard let path else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return CommandResult(stderr: stderr, exitCode: exitCode)
+        } catch {
+            return CommandResult(stderr: stderr + "error: cannot write \(path): \(error.localizedDescription)\n", exitCode: ExitCode.failure)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// `adrules lint [PATH...]`.
+enum LintCommand {
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "format", short: nil, takesValue: true, allowed: LintFormat.allCases.map(\.rawValue)),
+        AdRulesCommandLine.outputOption, OptionSpec(name: "strict", short: nil, takesValue: false, allowed: nil),
+        AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
+    ]
+
+    static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
+        let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
+        let defaultFormat: LintFormat = environment.variables["GITHUB_ACTIONS"] == "true" ? .github : .xcode
+        let format = parsed.values["format"].flatMap(LintFormat.init(rawValue:)) ?? defaultFormat
+        var diagnostics: [Diagnostic] = []
+        var files: [String] = []
+        var stderr = ""
+        var ioFailed = false
+        for path in paths {
+            do {
+                let load = try PolicyLoader.load(path: path)
+                diagnostics += load.diagnostics
+                files += load.files
+            } catch {
+                stderr += "error: \(error)\n"
+                ioFailed = true
+            }
+        }
+        var cache: [String: [Substring]] = [:]
+        let reporter = DiagnosticReporter(
+            format: format, color: AdRulesCommandLine.useColor(parsed, environment: environment),
+            lines: { file in
+                if let lines = cache[file] { return lines }
+                let text = (try? PolicyLoader.readBytes(file)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                cache[file] = lines
+                return lines
+            })
+        let report = reporter.render(diagnostics, files: files)
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.count - errors
+        if !parsed.flags.contains("quiet"), !diagnostics.isEmpty {
+            stderr += summary(errors: errors, warnings: warnings, files: files.count) + "\n"
+        }
+        var exitCode = ExitCode.success
+        if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }
+        if ioFailed { exitCode = ExitCode.failure }
+        let needsDocument = format == .json || format == .sarif
+        return Output.deliver(
+            report.isEmpty && !needsDocument ? "" : report, to: parsed.values["output"], stderr: stderr,
+            exitCode: exitCode)
+    }
+
+    static func summary(errors: Int, warnings: Int, files: Int) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        return "Found \(plural(errors, "error")) and \(plural(warnings, "warning")) in \(plural(files, "file"))."
+    }
+}

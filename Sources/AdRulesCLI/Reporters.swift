@@ -1,0 +1,114 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// The output formats of `adrules lint`.
+enum LintFormat: String, CaseIterable {
+    case xcode, text, json, sarif, github
+}
+
+/// Turns diagnostics into one of the lint output formats.
+struct DiagnosticReporter {
+    var format: LintFormat
+    var color: Bool
+    /// Returns a file's lines, for the `text` format's source excerpt.
+    var lines: (String) -> [Substring]
+
+    func render(_ diagnostics: [Diagnostic], files: [String]) -> String {
+        switch format {
+        case .xcode: return diagnostics.map { xcode($0) }.joined()
+        case .text: return diagnostics.map { text($0) }.joined()
+        case .json: return JSONDiagnostics.render(diagnostics) + "\n"
+        case .sarif: return SARIFReport.render(diagnostics, files: files) + "\n"
+        case .github: return diagnostics.map(GitHubAnnotations.line).joined()
+        }
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    private func severityLabel(_ severity: Severity) -> String {
+        severity == .error ? paint("error", "1;31") : paint("warning", "1;33")
+    }
+
+    private func xcode(_ d: Diagnostic) -> String {
+        var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
+        for note in d.notes {
+            out += "\(note.file):\(note.position.line):\(note.position.column): \(paint("note", "1;36")): \(note.message)\n"
+        }
+        return out
+    }
+
+    private func text(_ d: Diagnostic) -> String {
+        var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
+        let fileLines = lines(d.file)
+        let lineIndex = d.range.start.line - 1
+        if lineIndex >= 0, lineIndex < fileLines.count {
+            let source = String(fileLines[lineIndex]).replacingOccurrences(of: "\r", with: "")
+            let number = String(d.range.start.line)
+            let gutter = String(repeating: " ", count: number.count)
+            var width = 1
+            if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
+                width = d.range.end.column - d.range.start.column
+            }
+            let prefix = source.prefix(max(0, d.range.start.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
+            out += " \(number) | \(source)\n"
+            out += " \(gutter) | \(prefix)\(paint("^" + String(repeating: "~", count: max(0, width - 1)), "1;32"))\n"
+        }
+        for note in d.notes {
+            out += "\(note.file):\(note.position.line):\(note.position.column): \(paint("note", "1;36")): \(note.message)\n"
+        }
+        return out
+    }
+}
+
+/// The `json` lint format: `{"version": 1, "diagnostics": [...]}`.
+enum JSONDiagnostics {
+    static func object(_ d: Diagnostic) -> JSON {
+        .object([
+            ("file", .string(d.file)), ("line", .int(d.range.start.line)), ("column", .int(d.range.start.column)),
+            ("end_line", .int(d.range.end.line)), ("end_column", .int(d.range.end.column)),
+            ("severity", .string(d.severity.rawValue)), ("rule", .string(d.rule)), ("message", .string(d.message)),
+            ("notes", .array(d.notes.map { note in
+                .object([
+                    ("file", .string(note.file)), ("line", .int(note.position.line)),
+                    ("column", .int(note.position.column)), ("message", .string(note.message)),
+                ])
+            })),
+        ])
+    }
+
+    static func render(_ diagnostics: [Diagnostic]) -> String {
+        JSON.object([("version", .int(1)), ("diagnostics", .array(diagnostics.map(object)))]).rendered()
+    }
+}
+
+/// The `github` lint format: workflow commands that GitHub Actions turns into annotations.
+enum GitHubAnnotations {
+    /// Escapes a message (data) as the Actions toolkit does.
+    static func escapeData(_ s: String) -> String {
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// Escapes a property value as the Actions toolkit does.
+    static func escapeProperty(_ s: String) -> String {
+        escapeData(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+
+    static func line(_ d: Diagnostic) -> String {
+        let command = d.severity == .error ? "error" : "warning"
+        var properties = [
+            "file=\(escapeProperty(d.file))", "line=\(d.range.start.line)", "col=\(d.range.start.column)",
+        ]
+        if d.range.end.line >= d.range.start.line, d.range.end != d.range.start {
+            properties.append("endLine=\(d.range.end.line)")
+            properties.append("endColumn=\(d.range.end.column)")
+        }
+        properties.append("title=\(escapeProperty(d.rule))")
+        var message = d.message
+        for note in d.notes { message += "\n\(note.file):\(note.position.line):\(note.position.column): note: \(note.message)" }
+        return "::\(command) \(properties.joined(separator: ","))::\(escapeData(message))\n"
+    }
+}

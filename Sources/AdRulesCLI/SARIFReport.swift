@@ -1,0 +1,119 @@
+import AdRules
+import AdRulesYAML
+
+/// The `sarif` lint format: SARIF 2.1.0 as GitHub code scanning accepts it.
+enum SARIFReport {
+    static func render(_ diagnostics: [Diagnostic], files: [String]) -> String {
+        let rules = LintRule.all
+        let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        let driverRules: [JSON] = rules.map { rule in
+            .object([
+                ("id", .string(rule.id)),
+                ("name", .string(camelName(rule.id))),
+                ("shortDescription", .object([("text", .string(rule.summary))])),
+                ("fullDescription", .object([("text", .string(rule.summary + " " + rule.help))])),
+                ("help", .object([
+                    ("text", .string(rule.help)),
+                    ("markdown", .string("**\(rule.id)**: \(rule.summary)\n\n\(rule.help)")),
+                ])),
+                ("helpUri", .string("https://github.com/adrules/adrules/blob/main/docs/lint-rules.md")),
+                ("defaultConfiguration", .object([("level", .string(rule.severity == .error ? "error" : "warning"))])),
+                ("properties", .object([("tags", .array([.string(String(rule.id.split(separator: "/").first ?? ""))]))])),
+            ])
+        }
+        let results: [JSON] = diagnostics.map { d in
+            var result: [(String, JSON)] = [
+                ("ruleId", .string(d.rule)),
+            ]
+            if let index = ruleIndex[d.rule] { result.append(("ruleIndex", .int(index))) }
+            result += [
+                ("level", .string(d.severity == .error ? "error" : "warning")),
+                ("message", .object([("text", .string(d.message))])),
+                ("locations", .array([location(file: d.file, range: d.range)])),
+                ("partialFingerprints", .object([("primaryLocationLineHash", .string(fingerprint(d)))])),
+            ]
+            if !d.notes.isEmpty {
+                result.append(("relatedLocations", .array(d.notes.enumerated().map { index, note in
+                    var related = location(file: note.file, range: SourceRange(at: note.position))
+                    if case .object(var pairs) = related {
+                        pairs.insert(("id", .int(index + 1)), at: 0)
+                        pairs.append(("message", .object([("text", .string(note.message))])))
+                        related = .object(pairs)
+                    }
+                    return related
+                })))
+            }
+            return .object(result)
+        }
+        let report = JSON.object([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
+            ("version", .string("2.1.0")),
+            ("runs", .array([
+                .object([
+                    ("tool", .object([
+                        ("driver", .object([
+                            ("name", .string("adrules")),
+                            ("version", .string(AdRulesVersion.current)),
+                            ("semanticVersion", .string(AdRulesVersion.current)),
+                            ("informationUri", .string("https://github.com/adrules/adrules")),
+                            ("rules", .array(driverRules)),
+                        ])),
+                    ])),
+                    ("columnKind", .string("unicodeCodePoints")),
+                    ("originalUriBaseIds", .object([("%SRCROOT%", .object([("uri", .string("file:///"))]))])),
+                    ("artifacts", .array(files.map { .object([("location", .object([("uri", .string(uri($0))), ("uriBaseId", .string("%SRCROOT%"))]))]) })),
+                    ("results", .array(results)),
+                ]),
+            ])),
+        ])
+        return report.rendered()
+    }
+
+    private static func location(file: String, range: SourceRange) -> JSON {
+        let end = range.end > range.start ? range.end : SourcePosition(line: range.start.line, column: range.start.column + 1)
+        return .object([
+            ("physicalLocation", .object([
+                ("artifactLocation", .object([("uri", .string(uri(file))), ("uriBaseId", .string("%SRCROOT%"))])),
+                ("region", .object([
+                    ("startLine", .int(range.start.line)), ("startColumn", .int(range.start.column)),
+                    ("endLine", .int(end.line)), ("endColumn", .int(end.column)),
+                ])),
+            ])),
+        ])
+    }
+
+    /// A relative URI with `./` removed and characters that URIs reserve escaped.
+    static func uri(_ path: String) -> String {
+        var p = path
+        while p.hasPrefix("./") { p.removeFirst(2) }
+        var out = ""
+        for scalar in p.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "~", "/": out.unicodeScalars.append(scalar)
+            default:
+                for byte in String(scalar).utf8 { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2) }
+            }
+        }
+        return out
+    }
+
+    /// A stable fingerprint of a finding that does not move when lines are added above it.
+    static func fingerprint(_ d: Diagnostic) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(d.file)|\(d.rule)|\(d.message)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16).leftPadded(16) + ":1"
+    }
+
+    private static func camelName(_ id: String) -> String {
+        id.split(whereSeparator: { $0 == "/" || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

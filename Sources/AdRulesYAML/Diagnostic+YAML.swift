@@ -1,0 +1,79 @@
+/// Messages of the `yaml/*` rules, in one place.
+extension Diagnostic {
+    static func syntax(_ text: String, file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(.error, rule: "yaml/syntax", message: text, file: file, range: SourceRange(at: position))
+    }
+
+    static func libyamlProblem(
+        problem: String, context: String?, file: String, at position: SourcePosition
+    ) -> Diagnostic {
+        var text = problem
+        if let context, !context.isEmpty { text = "\(context): \(problem)" }
+        return syntax("YAML syntax error: \(text)", file: file, at: position)
+    }
+
+    static func fileTooLarge(bytes: Int, limit: Int, file: String) -> Diagnostic {
+        syntax(
+            "the file is \(bytes) bytes; rule files may be at most \(limit) bytes (16 MiB): split it into several files in one directory",
+            file: file, at: SourceRange.fileStart.start)
+    }
+
+    static func invalidUTF8(file: String, at position: SourcePosition) -> Diagnostic {
+        syntax("invalid UTF-8 byte sequence: save the file as UTF-8", file: file, at: position)
+    }
+
+    static func tooDeep(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "nesting is deeper than \(limit) levels: rule files are shallow; flatten this structure",
+            file: file, at: position)
+    }
+
+    static func duplicateKey(
+        _ key: String, file: String, range: SourceRange, first: SourcePosition
+    ) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/duplicate-key",
+            message: "key \"\(key)\" is repeated in this mapping: keep one of them",
+            file: file, range: range,
+            notes: [DiagnosticNote(message: "\"\(key)\" is first defined here", file: file, position: first)])
+    }
+
+    static func multipleDocuments(file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/multiple-documents",
+            message: "a rule file holds one YAML document: remove this `---` and move the rest into its own file",
+            file: file, range: SourceRange(at: position))
+    }
+
+    static func anchor(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/alias",
+            message: "anchor &\(name) is not allowed: rule files must be explicit; write the values out, or use `defaults`",
+            file: file, range: range)
+    }
+
+    static func alias(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+        let hint =
+            name.isEmpty
+            ? "to deny every placement, write deny: \"*\" (quoted)"
+            : "write the values out where *\(name) stands, or use `defaults`"
+        return Diagnostic(
+            .error, rule: "yaml/alias",
+            message: "alias *\(name) is not allowed: rule files must be explicit; \(hint)",
+            file: file, range: range)
+    }
+
+    static func mergeKey(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/alias",
+            message: "merge key << is not allowed: rule files must be explicit; write the keys out, or use `defaults`",
+            file: file, range: range)
+    }
+
+    static func tag(_ tag: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/tag",
+            message: "explicit tag \(tag) is not allowed: remove it (quote the value if it must be a string)",
+            file: file, range: range)
+    }
+}

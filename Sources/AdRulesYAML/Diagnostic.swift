@@ -1,0 +1,72 @@
+/// How serious a finding is.
+public enum Severity: String, Sendable, Hashable, Codable, Comparable {
+    case error
+    case warning
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        lhs == .warning && rhs == .error
+    }
+}
+
+/// A secondary location that explains a diagnostic (for example, the first definition of a duplicate).
+public struct DiagnosticNote: Sendable, Hashable, Codable {
+    /// What the note says.
+    public var message: String
+    /// The file the note points into.
+    public var file: String
+    /// The position the note points at.
+    public var position: SourcePosition
+
+    /// Creates a note.
+    public init(message: String, file: String, position: SourcePosition) {
+        self.message = message
+        self.file = file
+        self.position = position
+    }
+}
+
+/// A finding about an input file: a value, never a thrown error.
+public struct Diagnostic: Sendable, Hashable, Codable {
+    /// Error or warning.
+    public var severity: Severity
+    /// The stable rule id, such as `schema/type`.
+    public var rule: String
+    /// What is wrong and what to write instead.
+    public var message: String
+    /// The file, as its path was given.
+    public var file: String
+    /// The span the finding is about.
+    public var range: SourceRange
+    /// Related locations.
+    public var notes: [DiagnosticNote]
+
+    /// Creates a diagnostic.
+    public init(
+        _ severity: Severity, rule: String, message: String, file: String, range: SourceRange,
+        notes: [DiagnosticNote] = []
+    ) {
+        self.severity = severity
+        self.rule = rule
+        self.message = message
+        self.file = file
+        self.range = range
+        self.notes = notes
+    }
+
+    /// The start of the range as a location.
+    public var location: SourceLocation { SourceLocation(file: file, position: range.start) }
+}
+
+extension Array where Element == Diagnostic {
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// Sorted by file, position, then rule, with exact repeats removed.
+    public func sortedForDisplay() -> [Diagnostic] {
+        var seen = Set<Diagnostic>()
+        return self.filter { seen.insert($0).inserted }.sorted {
+            ($0.file, $0.range.start.line, $0.range.start.column, $0.rule)
+                < ($1.file, $1.range.start.line, $1.range.start.column, $1.rule)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Finds the first byte sequence that is not UTF-8, so that it can be reported with its position.
+enum UTF8Check {
+    static func firstInvalidPosition(in bytes: [UInt8]) -> SourcePosition? {
+        // Fast path: pure ASCII needs no decoding.
+        let isASCII = bytes.withUnsafeBufferPointer { buffer in
+            var combined: UInt8 = 0
+            for byte in buffer { combined |= byte }
+            return combined < 0x80
+        }
+        if isASCII { return nil }
+        var line = 1
+        var column = 1
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput:
+                return nil
+            case .error:
+                return SourcePosition(line: line, column: column)
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// How a scalar was written: plain scalars are the only ones that can be read as bools or numbers.
+public enum ScalarStyle: Sendable, Hashable {
+    case plain
+    case singleQuoted
+    case doubleQuoted
+    case literal
+    case folded
+}
+
+/// A YAML scalar with its text and how it was quoted.
+public struct YAMLScalar: Sendable, Hashable {
+    /// The scalar's text, after unescaping.
+    public var value: String
+    /// How the scalar was written.
+    public var style: ScalarStyle
+
+    /// Creates a scalar.
+    public init(value: String, style: ScalarStyle) {
+        self.value = value
+        self.style = style
+    }
+
+    /// Whether this is a plain `null`, `~` or empty scalar (YAML 1.2 core schema).
+    public var isNull: Bool {
+        style == .plain && (value.isEmpty || value == "~" || value == "null" || value == "Null" || value == "NULL")
+    }
+}
+
+/// A key and its value in a mapping, in file order.
+public struct YAMLPair: Sendable {
+    /// The key node (almost always a scalar).
+    public var key: YAMLNode
+    /// The value node.
+    public var value: YAMLNode
+}
+
+/// A YAML node with the source range it was read from.
+public struct YAMLNode: Sendable {
+    /// What a node holds.
+    public enum Content: Sendable {
+        case scalar(YAMLScalar)
+        case mapping([YAMLPair])
+        case sequence([YAMLNode])
+    }
+
+    /// The node's content.
+    public var content: Content
+    /// Where the node was written.
+    public var range: SourceRange
+
+    /// Creates a node.
+    public init(_ content: Content, range: SourceRange) {
+        self.content = content
+        self.range = range
+    }
+
+    /// The scalar, when this node is one.
+    public var scalar: YAMLScalar? {
+        if case .scalar(let s) = content { return s }
+        return nil
+    }
+
+    /// The pairs, when this node is a mapping.
+    public var pairs: [YAMLPair]? {
+        if case .mapping(let p) = content { return p }
+        return nil
+    }
+
+    /// The items, when this node is a sequence.
+    public var items: [YAMLNode]? {
+        if case .sequence(let i) = content { return i }
+        return nil
+    }
+
+    /// A short name of the node's kind for messages: "a mapping", "a list", "a string".
+    public var kindDescription: String {
+        switch content {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar(let s): return s.isNull ? "nothing (null)" : "\"\(s.value)\""
+        }
+    }
+}
