@@ -1,0 +1,91 @@
+/// A lifecycle event the app records.
+public enum AdEvent: Sendable, Hashable {
+    case appLaunched
+    case appBackgrounded
+    case appResumed
+    case loadStarted(String)
+    case loadCompleted(String)
+    case loadFailed(String)
+    case action(String)
+    case userChose(String)
+    case showStarted(String)
+    case showFailed(String)
+    case adClosed(String)
+    case rewardEarned(String)
+    case rewardGranted(String)
+    case fullscreenOpened(source: String?)
+    case fullscreenClosed(source: String?)
+
+    /// Event names that take a placement.
+    public static let placementEvents = [
+        "load_started", "load_completed", "load_failed", "action", "user_chose", "show_started", "show_failed",
+        "ad_closed", "reward_earned", "reward_granted",
+    ]
+    /// Every event name, as scenario files spell them.
+    public static let names = ["app_launched", "app_backgrounded", "app_resumed"] + placementEvents + ["fullscreen_opened", "fullscreen_closed"]
+
+    /// Creates an event from its name as scenario files spell it; nil for an unknown name or a missing placement.
+    public init?(name: String, placement: String?, source: String? = nil) {
+        switch name {
+        case "app_launched": self = .appLaunched
+        case "app_backgrounded": self = .appBackgrounded
+        case "app_resumed": self = .appResumed
+        case "fullscreen_opened": self = .fullscreenOpened(source: source)
+        case "fullscreen_closed": self = .fullscreenClosed(source: source)
+        default:
+            guard let placement else { return nil }
+            switch name {
+            case "load_started": self = .loadStarted(placement)
+            case "load_completed": self = .loadCompleted(placement)
+            case "load_failed": self = .loadFailed(placement)
+            case "action": self = .action(placement)
+            case "user_chose": self = .userChose(placement)
+            case "show_started": self = .showStarted(placement)
+            case "show_failed": self = .showFailed(placement)
+            case "ad_closed": self = .adClosed(placement)
+            case "reward_earned": self = .rewardEarned(placement)
+            case "reward_granted": self = .rewardGranted(placement)
+            default: return nil
+            }
+        }
+    }
+
+    /// The event's name as scenario files spell it.
+    public var name: String {
+        switch self {
+        case .appLaunched: return "app_launched"
+        case .appBackgrounded: return "app_backgrounded"
+        case .appResumed: return "app_resumed"
+        case .loadStarted: return "load_started"
+        case .loadCompleted: return "load_completed"
+        case .loadFailed: return "load_failed"
+        case .action: return "action"
+        case .userChose: return "user_chose"
+        case .showStarted: return "show_started"
+        case .showFailed: return "show_failed"
+        case .adClosed: return "ad_closed"
+        case .rewardEarned: return "reward_earned"
+        case .rewardGranted: return "reward_granted"
+        case .fullscreenOpened: return "fullscreen_opened"
+        case .fullscreenClosed: return "fullscreen_closed"
+        }
+    }
+
+    /// The placement the event is about, if any.
+    public var placement: String? {
+        switch self {
+        case .loadStarted(let p), .loadCompleted(let p), .loadFailed(let p), .action(let p), .userChose(let p),
+            .showStarted(let p), .showFailed(let p), .adClosed(let p), .rewardEarned(let p), .rewardGranted(let p):
+            return p
+        default: return nil
+        }
+    }
+
+    /// Whether recording this event changes what the ledger persists.
+    var changesLedger: Bool {
+        switch self {
+        case .appLaunched, .appResumed, .showStarted, .showFailed: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// What the app asks the engine.
+public enum AskKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// May I show this placement's ad now?
+    case show
+    /// May I offer a "watch an ad for a reward" button now?
+    case offer
+    /// May I load an ad for this placement now?
+    case load
+    /// May I grant the reward for this placement's current show?
+    case reward
+}
+
+/// Why the app wants to show an ad.
+public enum ShowTrigger: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The app came back to the foreground (app_open).
+    case resume
+    /// A load just completed (app_open: the cold-start show).
+    case loadCompleted = "load_completed"
+    /// An app moment such as a level end (every other format).
+    case action
+}
+
+/// One question to the engine.
+public struct Ask: Sendable, Hashable, Codable {
+    /// Show, offer, load or reward.
+    public var kind: AskKind
+    /// The placement id.
+    public var placement: String
+    /// For `show`: why. `offer` always uses `action`.
+    public var trigger: ShowTrigger?
+
+    /// Creates an ask.
+    public init(_ kind: AskKind, placement: String, trigger: ShowTrigger? = nil) {
+        self.kind = kind
+        self.placement = placement
+        self.trigger = trigger
+    }
+
+    /// May I show this placement now, for this trigger?
+    public static func show(_ placement: String, trigger: ShowTrigger) -> Ask { Ask(.show, placement: placement, trigger: trigger) }
+    /// May I offer a rewarded ad for this placement now?
+    public static func offer(_ placement: String) -> Ask { Ask(.offer, placement: placement) }
+    /// May I load this placement now?
+    public static func load(_ placement: String) -> Ask { Ask(.load, placement: placement) }
+    /// May I grant the reward of this placement's current show?
+    public static func reward(_ placement: String) -> Ask { Ask(.reward, placement: placement) }
+}
+
+/// Who is asking: whether the user is premium, and the attributes custom rules read.
+public struct AskContext: Sendable, Hashable {
+    /// A premium (ad-free) user.
+    public var premium: Bool
+    /// Attribute values by name.
+    public var attributes: [String: AttributeValue]
+
+    /// Creates a context.
+    public init(premium: Bool = false, attributes: [String: AttributeValue] = [:]) {
+        self.premium = premium
+        self.attributes = attributes
+    }
+
+    /// A non-premium user with no attributes.
+    public static let standard = AskContext()
+}

@@ -1,0 +1,123 @@
+extension Facts {
+    /// The most shows one history keeps, however long the app lives.
+    static let maxShowsPerHistory = 512
+
+    /// Records an event at a time.
+    /// - Parameters:
+    ///   - event: what happened.
+    ///   - now: when, in ms since 1970.
+    ///   - policy: the policy these facts are indexed by.
+    public mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy) {
+        switch event {
+        case .appLaunched:
+            sessionCount += 1
+            sessionActive = true
+            sessionStart = now
+            launchedAt = now
+            backgroundSince = nil
+            external.removeAll()
+            for i in placements.indices {
+                placements[i].loadingSince = nil
+                placements[i].loadedAt = nil
+                placements[i].showingSince = nil
+                placements[i].userChose = false
+                placements[i].consumed = nil
+                placements[i].launchOpen = policy.placements[i].format.value == .appOpen
+            }
+        case .appBackgrounded:
+            for i in placements.indices { placements[i].launchOpen = false }
+            backgroundSince = now
+        case .appResumed:
+            if !sessionActive || backgroundSince.map({ now - min($0, now) >= policy.sessionTimeout.milliseconds }) == true {
+                sessionCount += 1
+                sessionActive = true
+                sessionStart = now
+            }
+            backgroundSince = nil
+        case .fullscreenOpened(let source):
+            external[source ?? ""] = now
+        case .fullscreenClosed(let source):
+            if let source, external.removeValue(forKey: source) != nil { return }
+            if source == nil { external.removeAll() } else { external.removeValue(forKey: "") }
+        default:
+            guard let id = event.placement, let i = policy.placementIndex[id] else { return }
+            applyPlacementEvent(event, index: i, at: now, policy: policy)
+        }
+    }
+
+    private mutating func applyPlacementEvent(_ event: AdEvent, index i: Int, at now: Int64, policy: Policy) {
+        switch event {
+        case .loadStarted:
+            placements[i].loadingSince = now
+        case .loadCompleted:
+            if let started = placements[i].loadingSince, now - started > policy.loadTimeout.milliseconds {
+                // The load outlived load_timeout: it counts as failed for the launch phase.
+                placements[i].launchOpen = false
+            }
+            placements[i].loadingSince = nil
+            placements[i].loadedAt = now
+        case .loadFailed:
+            placements[i].loadingSince = nil
+            placements[i].launchOpen = false
+        case .action:
+            placements[i].actions += 1
+        case .userChose:
+            placements[i].userChose = true
+        case .showStarted:
+            let record = ShowRecord(at: now, session: sessionActive ? sessionCount : 0)
+            Facts.append(record, to: &placements[i].shows, now: now, horizon: policy.horizon.milliseconds, session: sessionCount)
+            for g in policy.groupsOfPlacement[i] {
+                Facts.append(record, to: &groups[g], now: now, horizon: policy.horizon.milliseconds, session: sessionCount)
+            }
+            placements[i].consumed = (placements[i].userChose, placements[i].actions)
+            placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)
+            placements[i].showingSince = now
+            placements[i].userChose = false
+            placements[i].actions = 0
+            placements[i].loadedAt = nil
+            placements[i].launchOpen = false
+        case .showFailed:
+            if let current = placements[i].current {
+                Facts.remove(at: current.at, from: &placements[i].shows)
+                for g in policy.groupsOfPlacement[i] { Facts.remove(at: current.at, from: &groups[g]) }
+                if let consumed = placements[i].consumed {
+                    placements[i].userChose = consumed.userChose || placements[i].userChose
+                    placements[i].actions += consumed.actions
+                }
+            }
+            placements[i].consumed = nil
+            placements[i].current = nil
+            placements[i].showingSince = nil
+        case .adClosed:
+            placements[i].showingSince = nil
+            placements[i].consumed = nil
+        case .rewardEarned:
+            placements[i].current?.earned = true
+        case .rewardGranted:
+            placements[i].current?.granted = true
+        default:
+            break
+        }
+    }
+
+    /// Appends a show, treating recorded times later than now as now (a clock set back never grants a show),
+    /// and forgets shows that no pacing or cap can see any more.
+    static func append(_ record: ShowRecord, to list: inout [ShowRecord], now: Int64, horizon: Int64, session: Int) {
+        var i = list.count - 1
+        while i >= 0, list[i].at > now {
+            list[i].at = now
+            i -= 1
+        }
+        list.append(record)
+        var drop = 0
+        let cutoff = now - horizon
+        // Keep the last show before the cutoff too: min_interval reads the latest show.
+        while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
+        if list.count - drop > maxShowsPerHistory { drop = list.count - maxShowsPerHistory }
+        if drop > 0 { list.removeFirst(drop) }
+    }
+
+    static func remove(at time: Int64, from list: inout [ShowRecord]) {
+        if let index = list.lastIndex(where: { $0.at == time }) { list.remove(at: index) }
+    }
+}

@@ -1,0 +1,126 @@
+/// A show that counts for pacing and caps: when, and in which session.
+public struct ShowRecord: Sendable, Hashable, Codable {
+    /// Milliseconds since 1970.
+    public var at: Int64
+    /// The session it happened in (0 for shows before the ledger's first session).
+    public var session: Int
+
+    /// Creates a show record.
+    public init(at: Int64, session: Int) {
+        self.at = at
+        self.session = session
+    }
+}
+
+/// The show that a reward would be for.
+struct CurrentShow: Sendable, Hashable {
+    var at: Int64
+    var hadChoice: Bool
+    var earned = false
+    var granted = false
+}
+
+/// What is known about one placement.
+struct PlacementFacts: Sendable, Hashable {
+    var shows: [ShowRecord] = []
+    var loadingSince: Int64?
+    var loadedAt: Int64?
+    var showingSince: Int64?
+    var userChose = false
+    var actions = 0
+    var launchOpen = false
+    var current: CurrentShow?
+    /// What a show consumed, restored when the show fails.
+    var consumed: (userChose: Bool, actions: Int)?
+
+    static func == (lhs: PlacementFacts, rhs: PlacementFacts) -> Bool {
+        lhs.shows == rhs.shows && lhs.loadingSince == rhs.loadingSince && lhs.loadedAt == rhs.loadedAt
+            && lhs.showingSince == rhs.showingSince && lhs.userChose == rhs.userChose && lhs.actions == rhs.actions
+            && lhs.launchOpen == rhs.launchOpen && lhs.current == rhs.current
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(shows)
+        hasher.combine(loadedAt)
+        hasher.combine(actions)
+    }
+}
+
+/// A calendar day in one time zone, cached so that a decision does no calendar work on most asks.
+struct LocalDay: Sendable, Hashable {
+    var zone: String
+    var start: Int64
+    var end: Int64
+
+    func contains(_ ms: Int64, zone: String) -> Bool { ms >= start && ms < end && self.zone == zone }
+}
+
+/// Everything the evaluator needs to know about the past: sessions, loads, shows, rewards, what is on screen.
+///
+/// Facts are built from recorded events by ``apply(_:at:policy:)``; the evaluator only reads them.
+public struct Facts: Sendable, Hashable {
+    /// When the app was installed (ms since 1970).
+    public internal(set) var installedAt: Int64
+    /// Sessions started so far, the current one included.
+    public internal(set) var sessionCount: Int
+    /// Whether a session is running (false before the first `app_launched`).
+    public internal(set) var sessionActive = false
+    var sessionStart: Int64 = 0
+    var launchedAt: Int64?
+    var backgroundSince: Int64?
+    var placements: [PlacementFacts]
+    var groups: [[ShowRecord]]
+    var external: [String: Int64] = [:]
+    var day: LocalDay?
+
+    /// Facts for a fresh install.
+    /// - Parameters:
+    ///   - policy: the policy the facts are indexed by.
+    ///   - installedAt: the install time.
+    ///   - sessionsBefore: sessions that happened before these facts start.
+    public init(policy: Policy, installedAt: Int64, sessionsBefore: Int = 0) {
+        self.installedAt = installedAt
+        self.sessionCount = sessionsBefore
+        self.placements = Array(repeating: PlacementFacts(), count: policy.placements.count)
+        self.groups = Array(repeating: [], count: policy.groups.count)
+    }
+
+    /// Adds a show that happened before these facts start (scenario `history`, a restored ledger).
+    public mutating func addHistoricalShow(placement: String, at: Int64, session: Int, policy: Policy) {
+        guard let index = policy.placementIndex[placement] else { return }
+        let record = ShowRecord(at: at, session: session)
+        Facts.insertSorted(record, into: &placements[index].shows)
+        for g in policy.groupsOfPlacement[index] { Facts.insertSorted(record, into: &groups[g]) }
+    }
+
+    static func insertSorted(_ record: ShowRecord, into list: inout [ShowRecord]) {
+        var i = list.count
+        while i > 0, list[i - 1].at > record.at { i -= 1 }
+        list.insert(record, at: i)
+    }
+
+    /// The show history by placement id, for persisting.
+    public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
+        var result: [String: [ShowRecord]] = [:]
+        for (i, p) in policy.placements.enumerated() where !placements[i].shows.isEmpty { result[p.id] = placements[i].shows }
+        return result
+    }
+
+    /// The same facts indexed for another policy (placements matched by id), after `update(policy:)`.
+    public func remapped(from old: Policy, to new: Policy) -> Facts {
+        var facts = Facts(policy: new, installedAt: installedAt, sessionsBefore: sessionCount)
+        facts.sessionActive = sessionActive
+        facts.sessionStart = sessionStart
+        facts.launchedAt = launchedAt
+        facts.backgroundSince = backgroundSince
+        facts.external = external
+        for (i, p) in old.placements.enumerated() {
+            guard let j = new.placementIndex[p.id] else { continue }
+            facts.placements[j] = placements[i]
+            for record in placements[i].shows {
+                for g in new.groupsOfPlacement[j] { Facts.insertSorted(record, into: &facts.groups[g]) }
+            }
+        }
+        return facts
+    }
+}
