@@ -1,4 +1,6 @@
 import AdRules
+import AdRulesYAML
+import Foundation
 
 /// `adrules test [PATH...] [--rules DIR]`.
 enum TestCommand {
@@ -10,20 +12,111 @@ enum TestCommand {
     ]
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
-        CommandResult(stderr: "error: adrules test is not built yet\n", exitCode: ExitCode.failure)
+        let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
+        let json = parsed.values["format"] == "json"
+        let color = AdRulesCommandLine.useColor(parsed, environment: environment)
+        var text = ""
+        var stderr = ""
+        var records: [JSON] = []
+        var passed = 0
+        var failed = 0
+        var ioFailed = false
+        var policies = ScenarioPolicies()
+        for path in paths {
+            let files: [String]
+            do {
+                files = try PolicyLoader.files(at: path, where: PolicyLoader.isScenarioFile)
+            } catch {
+                stderr += "error: \(error)\n"
+                ioFailed = true
+                continue
+            }
+            if files.isEmpty { stderr += "warning: no scenario files (*.test.yaml) under \(path)\n" }
+            let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
+            for file in files {
+                let prepared = policies.prepare(file: file, rulesPath: rulesPath)
+                switch prepared {
+                case .ioFailure(let message):
+                    stderr += "error: \(message)\n"
+                    ioFailed = true
+                case .broken(let name, let diagnostics):
+                    failed += 1
+                    text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+                    text += "\(paint("FAIL", "1;31", color)) \(name)\n"
+                    records.append(.object([("file", .string(file)), ("name", .string(name)), ("passed", .bool(false)),
+                                            ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
+                case .ready(let scenario, let policy, let warnings):
+                    text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(warnings, files: [])
+                    for test in scenario.tests {
+                        let outcome = ScenarioRunner.run(test, policy: policy)
+                        if outcome.passed {
+                            passed += 1
+                            text += "\(paint("PASS", "1;32", color)) \(test.name)\n"
+                        } else {
+                            failed += 1
+                            text += "\(paint("FAIL", "1;31", color)) \(test.name)\n"
+                            text += FailureReport.render(outcome)
+                        }
+                        records.append(FailureReport.json(outcome))
+                    }
+                }
+            }
+        }
+        let closing = "\(passed) passed, \(failed) failed"
+        let exitCode = ioFailed ? ExitCode.failure : (failed > 0 ? ExitCode.findings : ExitCode.success)
+        if json {
+            let document = JSON.object([
+                ("version", .int(1)), ("passed", .int(passed)), ("failed", .int(failed)), ("tests", .array(records)),
+            ])
+            if !parsed.flags.contains("quiet") { stderr += closing + "\n" }
+            return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr, exitCode: exitCode)
+        }
+        if !parsed.flags.contains("quiet") { text += closing + "\n" }
+        return Output.deliver(text, to: parsed.values["output"], stderr: stderr, exitCode: exitCode)
+    }
+
+    static func paint(_ text: String, _ code: String, _ color: Bool) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 }
 
-/// `adrules simulate SCENARIO [--rules DIR]`.
-enum SimulateCommand {
-    static let options: [OptionSpec] = TestCommand.options
-
-    static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
-        CommandResult(stderr: "error: adrules simulate is not built yet\n", exitCode: ExitCode.failure)
+/// Loads the policy for scenario files once per rules path, and decodes scenario files against it.
+struct ScenarioPolicies {
+    enum Prepared {
+        case ready(Scenario, Policy, warnings: [Diagnostic])
+        case broken(name: String, [Diagnostic])
+        case ioFailure(String)
     }
-}
 
-/// The JSON Schema of rule files.
-enum RuleFileSchema {
-    static let text = "{}"
+    private var loaded: [String: Result<PolicyLoad, PolicyLoadError>] = [:]
+
+    /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.
+    static func defaultRulesPath(for path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return path }
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    mutating func prepare(file: String, rulesPath: String) -> Prepared {
+        if loaded[rulesPath] == nil {
+            do { loaded[rulesPath] = .success(try PolicyLoader.load(path: rulesPath)) }
+            catch let error as PolicyLoadError { loaded[rulesPath] = .failure(error) }
+            catch { loaded[rulesPath] = .failure(.unreadable(rulesPath, reason: "\(error)")) }
+        }
+        guard let result = loaded[rulesPath] else { return .ioFailure("cannot load \(rulesPath)") }
+        let load: PolicyLoad
+        switch result {
+        case .failure(let error): return .ioFailure("\(error)")
+        case .success(let value): load = value
+        }
+        guard let policy = load.validPolicy else {
+            return .broken(name: "\(file) (the policy in \(rulesPath) has errors)", load.diagnostics.filter { $0.severity == .error })
+        }
+        let bytes: [UInt8]
+        do { bytes = try PolicyLoader.readBytes(file) } catch { return .ioFailure("\(error)") }
+        let (scenario, diagnostics) = ScenarioDecoder.decode(bytes, file: file, policy: policy)
+        if diagnostics.hasErrors { return .broken(name: "\(file) (malformed scenario file)", diagnostics) }
+        return .ready(scenario, policy, warnings: diagnostics)
+    }
 }

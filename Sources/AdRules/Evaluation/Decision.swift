@@ -60,7 +60,7 @@ public struct Reason: Sendable, Hashable, Codable {
 /// The engine's answer: allow or deny, with every reason that applies.
 public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Allow or deny.
-    public enum Verdict: String, Sendable, Hashable, Codable {
+    public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
         case allow
         case deny
     }

@@ -1,0 +1,79 @@
+import AdRulesYAML
+import Foundation
+
+/// A scenario file: tests that replay events and check decisions.
+public struct Scenario: Sendable {
+    /// The file path.
+    public var file: String
+    /// The tests in file order.
+    public var tests: [ScenarioTest]
+}
+
+/// One test of a scenario file.
+public struct ScenarioTest: Sendable {
+    /// The test's name.
+    public var name: String
+    /// Where the test starts in the file.
+    public var location: SourceLocation
+    /// The start time, ms since 1970.
+    public var start: Int64
+    /// The UTC offset the start was written with, for showing times.
+    public var displayOffset: Int
+    /// The zone used when the policy says `timezone: device`.
+    public var deviceTimeZone: TimeZone
+    /// The install time, ms since 1970.
+    public var installed: Int64
+    /// Sessions before the start.
+    public var sessionsBefore: Int
+    /// Shows before the start, in earlier sessions.
+    public var history: [(placement: String, at: Int64)]
+    /// The default context of asks.
+    public var context: AskContext
+    /// The steps.
+    public var steps: [ScenarioStep]
+}
+
+/// One step: an event or an ask, after some time.
+public struct ScenarioStep: Sendable {
+    /// What the step does.
+    public enum Action: Sendable {
+        case event(AdEvent)
+        case ask(Ask, context: AskContext?, expectation: Expectation)
+    }
+
+    /// Where the step is written.
+    public var location: SourceLocation
+    /// Time since the previous step, ms.
+    public var after: Int64
+    /// The event or the ask.
+    public var action: Action
+}
+
+/// What a step expects of a decision (every part optional).
+public struct Expectation: Sendable, Hashable {
+    /// allow or deny.
+    public var verdict: Decision.Verdict?
+    /// The exact set of reason codes.
+    public var reasons: Set<ReasonCode>?
+    /// Codes that must be among the reasons.
+    public var reasonsInclude: Set<ReasonCode>?
+    /// The expected `next_allowed_at - step time`: `.some(nil)` expects null.
+    public var retryIn: RuleDuration??
+
+    /// Whether the step checks anything.
+    public var isEmpty: Bool { verdict == nil && reasons == nil && reasonsInclude == nil && retryIn == nil }
+
+    /// The differences between this expectation and a decision made at `now` (empty when it holds).
+    public func mismatches(_ decision: Decision, now: Int64) -> [String] {
+        var problems: [String] = []
+        if let verdict, verdict != decision.verdict { problems.append("verdict") }
+        let actual = Set(decision.codes)
+        if let reasons, reasons != actual { problems.append("reasons") }
+        if let include = reasonsInclude, !include.isSubset(of: actual) { problems.append("reasons_include") }
+        if let retryIn {
+            let actualRetry = decision.nextAllowedAt.map { Milliseconds.from($0) - now }
+            if retryIn?.milliseconds != actualRetry { problems.append("retry_in") }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,253 @@
+import AdRulesYAML
+import Foundation
+
+/// Reads scenario files through the same YAML reader and diagnostics as rule files.
+public enum ScenarioDecoder {
+    static let topKeys = ["tests"]
+    static let testKeys = ["name", "start", "device_timezone", "installed", "sessions_before", "history", "context", "steps"]
+    static let historyKeys = ["placement", "at"]
+    static let contextKeys = ["premium", "attributes"]
+    static let stepKeys = [
+        "after", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
+    ]
+
+    /// Decodes a scenario file's bytes.
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - file: the path used in diagnostics.
+    ///   - policy: the policy the scenario runs against (for attribute types).
+    /// - Returns: the scenario and every diagnostic.
+    public static func decode(_ bytes: [UInt8], file: String, policy: Policy) -> (Scenario, [Diagnostic]) {
+        let document = YAMLReader.read(bytes, file: file)
+        var reader = FieldReader(file: file)
+        var scenario = Scenario(file: file, tests: [])
+        if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
+            var sawTests = false
+            for (_, pair) in reader.fields(pairs, allowed: topKeys, context: "a scenario file") {
+                sawTests = true
+                guard let items = reader.sequence(pair.value, "tests") else { continue }
+                for item in items {
+                    if let test = decodeTest(item, policy: policy, reader: &reader) { scenario.tests.append(test) }
+                }
+            }
+            if !sawTests {
+                reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: SourceRange(at: root.range.start)))
+            }
+        } else if document.root == nil && document.diagnostics.isEmpty {
+            reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
+        }
+        let diagnostics = (document.diagnostics + reader.diagnostics).sortedForDisplay()
+        return (scenario, diagnostics)
+    }
+
+    static func time(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> (ms: Int64, offset: Int)? {
+        guard let text = node.scalar?.value, let ms = Timestamps.parseMilliseconds(text) else {
+            reader.report(Diagnostic(
+                .error, rule: "schema/type",
+                message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(node.kindDescription)",
+                file: reader.file, range: node.range))
+            return nil
+        }
+        var offset = 0
+        if !(text.hasSuffix("Z") || text.hasSuffix("z")), text.count >= 6 {
+            let tail = Array(text.suffix(6))
+            if let h = Int(String(tail[1...2])), let m = Int(String(tail[4...5])) {
+                offset = (h * 3600 + m * 60) * (tail[0] == "-" ? -1 : 1)
+            }
+        }
+        return (ms, offset)
+    }
+
+    private static func decodeTest(_ node: YAMLNode, policy: Policy, reader: inout FieldReader) -> ScenarioTest? {
+        guard let pairs = reader.mapping(node, "a test") else { return nil }
+        let before = reader.diagnostics.count
+        var name: String?
+        var start: (ms: Int64, offset: Int)?
+        var zone = TimeZone(identifier: "UTC") ?? TimeZone.current
+        var installed: Int64?
+        var sessionsBefore = 0
+        var history: [(placement: String, at: Int64)] = []
+        var context = AskContext.standard
+        var steps: [ScenarioStep] = []
+        var stepsNode: YAMLNode?
+        for (key, pair) in reader.fields(pairs, allowed: testKeys, context: "a test") {
+            let value = pair.value
+            switch key {
+            case "name": name = reader.string(value, key)?.value
+            case "start": start = time(value, key, reader: &reader)
+            case "device_timezone":
+                if let text = reader.string(value, key) {
+                    if let named = TimeZone(identifier: text.value) { zone = named }
+                    else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range)) }
+                }
+            case "installed": installed = time(value, key, reader: &reader)?.ms
+            case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0)?.value ?? 0
+            case "history":
+                guard let items = reader.sequence(value, key) else { continue }
+                for item in items {
+                    guard let entry = reader.mapping(item, "a history entry") else { continue }
+                    var placement: String?
+                    var at: Int64?
+                    for (k, p) in reader.fields(entry, allowed: historyKeys, context: "a history entry") {
+                        if k == "placement" { placement = reader.string(p.value, k)?.value }
+                        else { at = time(p.value, k, reader: &reader)?.ms }
+                    }
+                    if let placement, let at { history.append((placement, at)) }
+                    else if placement == nil && at == nil || !entry.contains(where: { $0.key.scalar?.value == "placement" }) || !entry.contains(where: { $0.key.scalar?.value == "at" }) {
+                        reader.report(.missingKey("placement and at", in: "a history entry", example: "{placement: app_open, at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
+                    }
+                }
+            case "context":
+                context = decodeContext(value, base: .standard, policy: policy, reader: &reader) ?? context
+            case "steps":
+                stepsNode = value
+            default: break
+            }
+        }
+        let present = Set(pairs.compactMap { $0.key.scalar?.value })
+        if !present.contains("name") {
+            reader.report(.missingKey("name", in: "this test", example: "name: a cold start shows the first ad", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        if !present.contains("start") {
+            reader.report(.missingKey("start", in: "this test", example: "start: 2026-11-29T09:00:00Z", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
+            for item in items {
+                if let step = decodeStep(item, testContext: context, policy: policy, reader: &reader) { steps.append(step) }
+            }
+        }
+        guard reader.diagnostics.count == before || !reader.diagnostics[before...].contains(where: { $0.severity == .error }),
+            let name, let start
+        else { return nil }
+        return ScenarioTest(
+            name: name, location: reader.location(node), start: start.ms, displayOffset: start.offset, deviceTimeZone: zone,
+            installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
+    }
+
+    private static func decodeContext(_ node: YAMLNode, base: AskContext, policy: Policy, reader: inout FieldReader) -> AskContext? {
+        guard let pairs = reader.mapping(node, "context") else { return nil }
+        var context = base
+        for (key, pair) in reader.fields(pairs, allowed: contextKeys, context: "context") {
+            if key == "premium" {
+                if let value = reader.bool(pair.value, "premium") { context.premium = value.value }
+                continue
+            }
+            guard let entries = reader.mapping(pair.value, "attributes") else { continue }
+            for entry in entries {
+                guard let name = entry.key.scalar?.value else { continue }
+                let declared = policy.attributes.first { $0.name == name }?.type ?? inferType(entry.value)
+                if let value = AttributeValueReader.read(entry.value, as: declared, key: name, reader: &reader) {
+                    context.attributes[name] = value
+                }
+            }
+        }
+        return context
+    }
+
+    private static func inferType(_ node: YAMLNode) -> ValueType {
+        if let items = node.items {
+            return items.allSatisfy { $0.scalar.flatMap(FieldReader.intValue) != nil } && !items.isEmpty ? .intList : .stringList
+        }
+        guard let scalar = node.scalar else { return .string }
+        if FieldReader.boolValue(scalar) != nil { return .bool }
+        if FieldReader.intValue(scalar) != nil { return .int }
+        if scalar.style == .plain, Double(scalar.value) != nil { return .number }
+        return .string
+    }
+
+    private static func codes(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> Set<ReasonCode>? {
+        guard let items = reader.sequence(node, key) else { return nil }
+        var set = Set<ReasonCode>()
+        for item in items {
+            if let code = reader.enumeration(item, "a reason code", as: ReasonCode.self) { set.insert(code.value) }
+        }
+        return set
+    }
+
+    private static func decodeStep(_ node: YAMLNode, testContext: AskContext, policy: Policy, reader: inout FieldReader) -> ScenarioStep? {
+        guard let pairs = reader.mapping(node, "a step") else { return nil }
+        var after: Int64 = 0
+        var eventName: Located<String>?
+        var askKind: Located<AskKind>?
+        var placement: String?
+        var source: String?
+        var trigger: ShowTrigger?
+        var context: AskContext?
+        var expectation = Expectation()
+        var eventOnly: [YAMLPair] = []
+        for (key, pair) in reader.fields(pairs, allowed: stepKeys, context: "a step") {
+            let value = pair.value
+            switch key {
+            case "after": after = reader.duration(value, key)?.value.milliseconds ?? 0
+            case "event":
+                if let name = reader.string(value, key) {
+                    if AdEvent.names.contains(name.value) { eventName = name }
+                    else { reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, file: reader.file, range: value.range)) }
+                }
+            case "ask": askKind = reader.enumeration(value, key, as: AskKind.self)
+            case "placement": placement = reader.string(value, key)?.value
+            case "source": source = reader.string(value, key)?.value
+            case "trigger": trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
+            case "context": context = decodeContext(value, base: testContext, policy: policy, reader: &reader)
+            case "expect":
+                expectation.verdict = reader.enumeration(value, key, as: Decision.Verdict.self)?.value
+                eventOnly.append(pair)
+            case "reasons":
+                expectation.reasons = codes(value, key, reader: &reader)
+                eventOnly.append(pair)
+            case "reasons_include":
+                expectation.reasonsInclude = codes(value, key, reader: &reader)
+                eventOnly.append(pair)
+            case "retry_in":
+                eventOnly.append(pair)
+                if let scalar = value.scalar, scalar.isNull {
+                    expectation.retryIn = .some(nil)
+                } else if let duration = reader.duration(value, key) {
+                    expectation.retryIn = .some(duration.value)
+                }
+            default: break
+            }
+        }
+        let location = reader.location(node)
+        let present = Set(pairs.compactMap { $0.key.scalar?.value })
+        if present.contains("event") && present.contains("ask") {
+            reader.report(Diagnostic(.error, rule: "schema/type", message: "a step is either an event or an ask, not both: split it into two steps", file: reader.file, range: SourceRange(at: node.range.start)))
+            return nil
+        }
+        if let eventName {
+            for pair in eventOnly {
+                reader.report(Diagnostic(
+                    .error, rule: "schema/unknown-key",
+                    message: "\(pair.key.scalar?.value ?? "") belongs to an ask step, not to an event: add `ask: show` or remove it",
+                    file: reader.file, range: pair.key.range))
+            }
+            let needsPlacement = AdEvent.placementEvents.contains(eventName.value)
+            if needsPlacement && placement == nil {
+                reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                return nil
+            }
+            guard let event = AdEvent(name: eventName.value, placement: placement, source: source) else { return nil }
+            return ScenarioStep(location: location, after: after, action: .event(event))
+        }
+        if let askKind {
+            guard let placement else {
+                reader.report(.missingKey("placement", in: "this ask", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                return nil
+            }
+            var resolvedTrigger = trigger
+            if askKind.value == .show && resolvedTrigger == nil {
+                resolvedTrigger = policy.placement(placement)?.format.value == .appOpen ? .resume : .action
+            }
+            if askKind.value != .show && trigger != nil && !(askKind.value == .offer && trigger == .action) {
+                reader.report(Diagnostic(
+                    .error, rule: "schema/unknown-key",
+                    message: "trigger applies to show asks only: remove it", file: reader.file, range: SourceRange(at: node.range.start)))
+            }
+            return ScenarioStep(location: location, after: after, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
+        }
+        if !present.contains("event") && !present.contains("ask") {
+            reader.report(.missingKey("event or ask", in: "this step", example: "event: app_launched", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// How a failing step is shown: the step, then the expected and the actual decision side by side.
+enum FailureReport {
+    static func render(_ outcome: TestOutcome) -> String {
+        var out = ""
+        for failure in outcome.failures {
+            guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
+            let time = Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset)
+            out += "  \(failure.step.location.file):\(failure.step.location.line): at \(time): \(describe(ask))\n"
+            var rows: [(String, String, String)] = [("", "expected", "actual")]
+            let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
+            let codes = "[" + decision.codes.map(\.rawValue).joined(separator: ", ") + "]"
+            if let verdict = expectation.verdict { rows.append(("verdict", verdict.rawValue, decision.verdict.rawValue)) }
+            if let reasons = expectation.reasons { rows.append(("reasons", list(reasons), codes)) }
+            if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include), codes)) }
+            if let expected = expectation.retryIn { rows.append(("retry_in", expected.map(\.description) ?? "null", retry)) }
+            let width0 = rows.map(\.0.count).max() ?? 0
+            let width1 = rows.map(\.1.count).max() ?? 0
+            for (index, row) in rows.enumerated() {
+                let mark = index > 0 && failure.mismatches.contains(row.0) ? "x" : " "
+                out += "   \(mark) \(row.0.padding(toLength: width0, withPad: " ", startingAt: 0))  \(row.1.padding(toLength: width1, withPad: " ", startingAt: 0))  \(row.2)\n"
+            }
+            for reason in decision.reasons {
+                out += "      \(reason.code.rawValue): \(reason.message)"
+                if let location = reason.location { out += " [\(location)]" }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    static func describe(_ ask: Ask) -> String {
+        var text = "ask \(ask.kind.rawValue) \(ask.placement)"
+        if let trigger = ask.trigger { text += " (\(trigger.rawValue))" }
+        return text
+    }
+
+    private static func list(_ codes: Set<ReasonCode>) -> String {
+        let order = ReasonCode.allCases
+        return "[" + codes.sorted { order.firstIndex(of: $0) ?? 0 < order.firstIndex(of: $1) ?? 0 }.map(\.rawValue).joined(separator: ", ") + "]"
+    }
+
+    static func json(_ outcome: TestOutcome) -> JSON {
+        let failures: [JSON] = outcome.failures.compactMap { failure in
+            guard case .ask(_, _, let expectation) = failure.step.action, let decision = failure.decision else { return nil }
+            var expected: [(String, JSON)] = []
+            if let verdict = expectation.verdict { expected.append(("verdict", .string(verdict.rawValue))) }
+            if let reasons = expectation.reasons { expected.append(("reasons", .array(sortedCodes(reasons)))) }
+            if let include = expectation.reasonsInclude { expected.append(("reasons_include", .array(sortedCodes(include)))) }
+            if let retry = expectation.retryIn { expected.append(("retry_in", retry.map { .string($0.description) } ?? .null)) }
+            return .object([
+                ("line", .int(failure.step.location.line)),
+                ("time", .string(Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset))),
+                ("mismatches", .array(failure.mismatches.map(JSON.string))),
+                ("expected", .object(expected)),
+                ("actual", DecisionJSON.object(decision, at: failure.time)),
+            ])
+        }
+        return .object([
+            ("file", .string(outcome.test.location.file)), ("line", .int(outcome.test.location.line)),
+            ("name", .string(outcome.test.name)), ("passed", .bool(outcome.passed)), ("failures", .array(failures)),
+        ])
+    }
+
+    private static func sortedCodes(_ codes: Set<ReasonCode>) -> [JSON] {
+        ReasonCode.allCases.filter(codes.contains).map { .string($0.rawValue) }
+    }
+}
+
+/// A decision as JSON, with `retry_in` relative to the time it was made.
+enum DecisionJSON {
+    static func object(_ decision: Decision, at time: Int64) -> JSON {
+        let retry: JSON = decision.nextAllowedAt.map { .string(RuleDuration(milliseconds: Milliseconds.from($0) - time).description) } ?? .null
+        return .object([
+            ("verdict", .string(decision.verdict.rawValue)),
+            ("ask", .string(decision.ask.kind.rawValue)),
+            ("placement", .string(decision.ask.placement)),
+            ("trigger", decision.ask.trigger.map { .string($0.rawValue) } ?? .null),
+            ("reasons", .array(decision.reasons.map { reason in
+                var pairs: [(String, JSON)] = [("code", .string(reason.code.rawValue)), ("message", .string(reason.message))]
+                if let location = reason.location {
+                    pairs += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
+                }
+                pairs.append(("clears_at", reason.clearsAt.map { .string(Timestamps.format($0)) } ?? .null))
+                if let rule = reason.rule { pairs.append(("rule", .string(rule))) }
+                if let group = reason.group { pairs.append(("group", .string(group))) }
+                return .object(pairs)
+            })),
+            ("next_allowed_at", decision.nextAllowedAt.map { .string(Timestamps.format($0)) } ?? .null),
+            ("retry_in", retry),
+            ("notes", .array(decision.notes.map(JSON.string))),
+        ])
+    }
+}

@@ -1,0 +1,147 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// `adrules simulate SCENARIO [--rules DIR]`: a timeline of every decision and the shows per placement per day.
+enum SimulateCommand {
+    static let options: [OptionSpec] = TestCommand.options
+
+    static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
+        guard let file = parsed.positionals.first else {
+            return AdRulesCommandLine.usageError(.missingValue("SCENARIO"))
+        }
+        var policies = ScenarioPolicies()
+        let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return CommandResult(stderr: "error: no such scenario file: \(file)\n", exitCode: ExitCode.failure)
+        }
+        switch policies.prepare(file: file, rulesPath: rulesPath) {
+        case .ioFailure(let message):
+            return CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
+        case .broken(_, let diagnostics):
+            let report = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(diagnostics, files: [])
+            return CommandResult(stdout: report, exitCode: ExitCode.findings)
+        case .ready(let scenario, let policy, _):
+            let outcomes = scenario.tests.map { ScenarioRunner.run($0, policy: policy) }
+            if parsed.values["format"] == "json" {
+                let document = JSON.object([
+                    ("version", .int(1)), ("file", .string(file)),
+                    ("tests", .array(outcomes.map { json($0, policy: policy) })),
+                ])
+                return Output.deliver(document.rendered() + "\n", to: parsed.values["output"])
+            }
+            return Output.deliver(outcomes.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"])
+        }
+    }
+
+    static func stepText(_ outcome: StepOutcome) -> String {
+        switch outcome.step.action {
+        case .event(let event):
+            var text = "event \(event.name)"
+            if let placement = event.placement { text += " \(placement)" }
+            if case .fullscreenOpened(let source?) = event { text += " (\(source))" }
+            if case .fullscreenClosed(let source?) = event { text += " (\(source))" }
+            return text
+        case .ask(let ask, _, _):
+            return FailureReport.describe(ask)
+        }
+    }
+
+    static func text(_ outcome: TestOutcome, policy: Policy) -> String {
+        let offset = outcome.test.displayOffset
+        var out = "== \(outcome.test.name) (\(outcome.test.location.file):\(outcome.test.location.line))\n"
+        for step in outcome.steps {
+            let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset)
+            var line = "\(time)  \(stepText(step))"
+            if let decision = step.decision {
+                line += " -> \(decision.verdict.rawValue)"
+                if let next = decision.nextAllowedAt {
+                    line += ", next allowed at \(Timestamps.format(milliseconds: Milliseconds.from(next), offsetSeconds: offset))"
+                }
+            }
+            out += line + "\n"
+            for reason in step.decision?.reasons ?? [] {
+                var detail = "    \(reason.code.rawValue): \(reason.message)"
+                if let location = reason.location { detail += " [\(location)]" }
+                out += detail + "\n"
+            }
+            for note in step.decision?.notes ?? [] { out += "    note: \(note)\n" }
+        }
+        let table = showsPerDay(outcome, policy: policy)
+        out += "Shows per placement per day (\(table.zone)):\n"
+        if table.days.isEmpty {
+            out += "  no shows\n"
+            return out
+        }
+        let header = ["day"] + table.placements
+        var rows: [[String]] = [header]
+        for day in table.days {
+            rows.append([day] + table.placements.map { String(table.counts[day]?[$0] ?? 0) })
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            out += "  " + row.enumerated().map { column, cell in
+                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[column] - cell.count) + cell
+            }.joined(separator: "  ") + "\n"
+        }
+        return out
+    }
+
+    /// Shows that stood (show_started not followed by show_failed), counted by calendar day in the policy's zone.
+    static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
+        let zone: TimeZone
+        if case .named(let named) = policy.timeZone { zone = named } else { zone = outcome.test.deviceTimeZone }
+        var shows: [(placement: String, at: Int64)] = []
+        for step in outcome.steps {
+            guard case .event(let event) = step.step.action else { continue }
+            switch event {
+            case .showStarted(let p): shows.append((p, step.time))
+            case .showFailed(let p):
+                if let index = shows.lastIndex(where: { $0.placement == p }) { shows.remove(at: index) }
+            default: break
+            }
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var counts: [String: [String: Int]] = [:]
+        for show in shows {
+            let parts = calendar.dateComponents([.year, .month, .day], from: Milliseconds.date(show.at))
+            let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+            counts[day, default: [:]][show.placement, default: 0] += 1
+        }
+        let seen = Set(shows.map(\.placement))
+        let placements = policy.placements.map(\.id).filter(seen.contains) + seen.subtracting(policy.placements.map(\.id)).sorted()
+        return (zone.identifier, counts.keys.sorted(), placements, counts)
+    }
+
+    static func json(_ outcome: TestOutcome, policy: Policy) -> JSON {
+        let offset = outcome.test.displayOffset
+        let steps: [JSON] = outcome.steps.map { step in
+            var pairs: [(String, JSON)] = [
+                ("line", .int(step.step.location.line)),
+                ("time", .string(Timestamps.format(milliseconds: step.time, offsetSeconds: offset))),
+            ]
+            switch step.step.action {
+            case .event(let event):
+                pairs.append(("event", .string(event.name)))
+                pairs.append(("placement", event.placement.map(JSON.string) ?? .null))
+            case .ask:
+                if let decision = step.decision { pairs.append(("decision", DecisionJSON.object(decision, at: step.time))) }
+            }
+            return .object(pairs)
+        }
+        let table = showsPerDay(outcome, policy: policy)
+        var shows: [JSON] = []
+        for day in table.days {
+            for placement in table.placements {
+                shows.append(.object([("day", .string(day)), ("placement", .string(placement)), ("shows", .int(table.counts[day]?[placement] ?? 0))]))
+            }
+        }
+        return .object([
+            ("name", .string(outcome.test.name)), ("line", .int(outcome.test.location.line)), ("time_zone", .string(table.zone)),
+            ("steps", .array(steps)), ("shows", .array(shows)),
+        ])
+    }
+}
