@@ -1,8 +1,174 @@
 import AdRulesYAML
 
 /// The lint rules that know ads: caps that never bind, unpaced placements, policy violations, test ids.
+///
+/// They read the resolved policy, so a value set in `defaults` is checked where it applies and
+/// reported where it is written.
 enum SemanticLint {
     static func run(_ policy: Policy, skipping broken: Set<String>) -> [Diagnostic] {
-        []
+        var findings: [Diagnostic] = []
+        var firstAdUnit: [String: Located<String>] = [:]
+        for (index, p) in policy.placements.enumerated() where !broken.contains(p.id) {
+            let format = p.format.value
+            findings += capFindings(
+                CapBlock(minInterval: p.minInterval.value.milliseconds > 0 ? p.minInterval : nil, daily: p.dailyCap, hourly: p.hourlyCap, session: p.sessionCap, windows: p.caps))
+            let paced = p.minInterval.value.milliseconds > 0 || p.dailyCap != nil || p.hourlyCap != nil || p.sessionCap != nil || !p.caps.isEmpty
+                || policy.groupsOfPlacement[index].contains { g in
+                    let group = policy.groups[g]
+                    return (group.minInterval?.value.milliseconds ?? 0) > 0 || group.dailyCap != nil || group.hourlyCap != nil
+                        || group.sessionCap != nil || !group.caps.isEmpty
+                }
+            if (format == .appOpen || format == .interstitial), p.enabled.value, !paced {
+                findings.append(.pacingMissing(p))
+            }
+            if format == .rewarded, !p.requireUserChoice.value {
+                findings.append(.rewardedWithoutChoice(p.requireUserChoice.location))
+            }
+            if format == .appOpen, p.allowDeferred.value {
+                findings.append(.deferredShow(p.allowDeferred.location))
+            }
+            let limit: RuleDuration = format == .appOpen ? .hours(4) : .hours(1)
+            if p.maxAdAge.value > limit {
+                findings.append(.expiryTooLong(p.maxAdAge, format: format, limit: limit))
+            }
+            if let unit = p.adUnit {
+                if policy.environment == .production, let network = TestAdUnits.network(of: unit.value) {
+                    findings.append(.testAdUnit(unit, network: network))
+                }
+                if let first = firstAdUnit[unit.value] {
+                    findings.append(.duplicateAdUnit(unit, first: first))
+                } else {
+                    firstAdUnit[unit.value] = unit
+                }
+            }
+        }
+        for group in policy.groups {
+            findings += capFindings(
+                CapBlock(minInterval: (group.minInterval?.value.milliseconds ?? 0) > 0 ? group.minInterval : nil, daily: group.dailyCap, hourly: group.hourlyCap, session: group.sessionCap, windows: group.caps))
+        }
+        return findings
+    }
+
+    struct CapBlock {
+        var minInterval: Located<RuleDuration>?
+        var daily: Located<Int>?
+        var hourly: Located<Int>?
+        var session: Located<Int>?
+        var windows: [Located<WindowCap>]
+    }
+
+    static func capFindings(_ block: CapBlock) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for (key, cap) in [("daily_cap", block.daily), ("hourly_cap", block.hourly), ("session_cap", block.session)] {
+            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location)) }
+        }
+        for cap in block.windows where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location)) }
+        if let daily = block.daily, daily.value > 0 {
+            if let hourly = block.hourly, hourly.value >= daily.value {
+                findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
+            }
+            if let session = block.session, session.value >= daily.value {
+                findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); lower session_cap below \(daily.value) or remove it"))
+            }
+            if let interval = block.minInterval, Int64(daily.value) * interval.value.milliseconds > RuleDuration.days(1).milliseconds {
+                let fit = RuleDuration.days(1).milliseconds / interval.value.milliseconds
+                findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: with min_interval \(interval.value) at most \(fit) shows fit in a day; lower daily_cap to \(fit) or remove it"))
+            }
+        }
+        // Rolling windows: a window's cap that is not below a longer window's cap never binds.
+        var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String)] = []
+        if let hourly = block.hourly { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
+        for cap in block.windows { windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)")) }
+        let flagged = Set(findings.map(\.range.start))
+        for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
+            for (j, longer) in windows.enumerated() where i != j && longer.max > 0 {
+                let isLonger = longer.window > shorter.window || (longer.window == shorter.window && j < i)
+                if isLonger, shorter.max >= longer.max {
+                    findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is as strict over a window at least as long; lower it below \(longer.max) or remove it"))
+                    break
+                }
+            }
+        }
+        return findings
+    }
+}
+
+/// Known test ad unit ids of the ad networks, which never earn revenue.
+enum TestAdUnits {
+    static let prefixes: [(prefix: String, network: String)] = [
+        ("ca-app-pub-3940256099942544", "AdMob"),
+        ("/6499/example/", "Google Ad Manager"),
+        ("/21775744923/example/", "Google Ad Manager"),
+        ("IMG_16_9_APP_INSTALL#", "Meta Audience Network"),
+        ("IMG_16_9_LINK#", "Meta Audience Network"),
+        ("VID_HD_16_9_46S_APP_INSTALL#", "Meta Audience Network"),
+        ("VID_HD_16_9_46S_LINK#", "Meta Audience Network"),
+        ("VID_HD_16_9_15S_APP_INSTALL#", "Meta Audience Network"),
+        ("VID_HD_16_9_15S_LINK#", "Meta Audience Network"),
+        ("VID_HD_9_16_39S_APP_INSTALL#", "Meta Audience Network"),
+        ("VID_HD_9_16_39S_LINK#", "Meta Audience Network"),
+        ("CAROUSEL_IMG_SQUARE_APP_INSTALL#", "Meta Audience Network"),
+        ("CAROUSEL_IMG_SQUARE_LINK#", "Meta Audience Network"),
+        ("PLAYABLE#", "Meta Audience Network"),
+    ]
+
+    static func network(of unit: String) -> String? {
+        prefixes.first { unit.hasPrefix($0.prefix) }?.network
+    }
+}
+
+extension Diagnostic {
+    static func zeroCap(_ key: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "cap/zero",
+            message: "\(key) is 0, so this can never show: to turn a placement off, write enabled: false",
+            file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
+    }
+
+    static func unreachable(at location: SourceLocation, _ message: String) -> Diagnostic {
+        Diagnostic(.warning, rule: "cap/unreachable", message: message, file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
+    }
+
+    static func pacingMissing(_ p: Placement) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "pacing/missing",
+            message: "\(p.format.value.rawValue) placement \(p.id) has no min_interval and no cap, so it may show back to back: add min_interval (for example 4m) or daily_cap",
+            file: p.location.file, range: SourceRange(at: SourcePosition(line: p.location.line, column: p.location.column)))
+    }
+
+    static func rewardedWithoutChoice(_ location: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "rewarded/no-user-choice",
+            message: "rewarded ads may be shown only after the user chooses to watch (ad network policy): write require_user_choice: true, or use format: rewarded_interstitial",
+            file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
+    }
+
+    static func deferredShow(_ location: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "app-open/deferred-show",
+            message: "allow_deferred: true shows an app-open ad when a load completes after a resume, interrupting a user who has started working: write allow_deferred: false",
+            file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
+    }
+
+    static func expiryTooLong(_ age: Located<RuleDuration>, format: AdFormat, limit: RuleDuration) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "expiry/too-long",
+            message: "max_ad_age \(age.value) is longer than the \(limit) networks keep a cached \(format.rawValue) ad valid; an expired ad earns nothing: write max_ad_age: \(limit) or less",
+            file: age.location.file, range: SourceRange(at: SourcePosition(line: age.location.line, column: age.location.column)))
+    }
+
+    static func testAdUnit(_ unit: Located<String>, network: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "ids/test-ad-unit",
+            message: "\"\(unit.value)\" is a test ad unit id of \(network) in a production policy: use the real ad unit id, or write environment: test",
+            file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.location.line, column: unit.location.column)))
+    }
+
+    static func duplicateAdUnit(_ unit: Located<String>, first: Located<String>) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "ids/duplicate-ad-unit",
+            message: "ad unit \"\(unit.value)\" is already used by another placement (\(first.location)): give each placement its own ad unit",
+            file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.location.line, column: unit.location.column)),
+            notes: [DiagnosticNote(message: "first used here", file: first.location.file, position: SourcePosition(line: first.location.line, column: first.location.column))])
     }
 }
