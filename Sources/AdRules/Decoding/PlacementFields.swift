@@ -51,9 +51,14 @@ struct PlacementFields: Sendable {
 
     /// Reads a placement (or, with `isDefaults`, the `defaults` block).
     static func read(_ node: YAMLNode, context: String, isDefaults: Bool, reader: inout FieldReader) -> PlacementFields {
-        var fields = PlacementFields()
         let before = reader.diagnostics.count
-        defer { fields.hadErrors = reader.diagnostics[before...].contains { $0.severity == .error } }
+        var fields = readValues(node, context: context, isDefaults: isDefaults, reader: &reader)
+        fields.hadErrors = reader.diagnostics[before...].contains { $0.severity == .error }
+        return fields
+    }
+
+    private static func readValues(_ node: YAMLNode, context: String, isDefaults: Bool, reader: inout FieldReader) -> PlacementFields {
+        var fields = PlacementFields()
         guard let pairs = reader.mapping(node, context) else { return fields }
         for (key, pair) in reader.fields(pairs, allowed: Keys.placement, context: context) {
             let value = pair.value

@@ -1,0 +1,109 @@
+import AdRules
+import AdRulesYAML
+import Testing
+
+/// One test per diagnostic rule: a YAML text in, the exact rule id and position out.
+@Suite("Diagnostics by rule")
+struct DiagnosticRuleTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let rule: String
+        let yaml: String
+        var testDescription: String { rule }
+    }
+
+    static let header = "version: 1\nplacements:\n"
+
+    static let cases: [Case] = [
+        Case(rule: "yaml/syntax", yaml: header + "  a:\n    format: [interstitial\n1️⃣"),
+        Case(rule: "yaml/duplicate-key", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    1️⃣min_interval: 2m\n"),
+        Case(rule: "yaml/multiple-documents", yaml: header + "  a: {format: interstitial, min_interval: 1m}\n1️⃣---\nversion: 1\n"),
+        Case(rule: "yaml/alias", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: 1️⃣*a\n    when: premium\n"),
+        Case(rule: "yaml/tag", yaml: header + "  a: {format: interstitial, min_interval: 1️⃣!!str 1m}\n"),
+        Case(rule: "yaml/ambiguous-bool", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    enabled: 1️⃣yes\n"),
+        Case(rule: "schema/unknown-key", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    1️⃣dialy_cap: 3\n"),
+        Case(rule: "schema/missing-key", yaml: header + "  1️⃣a:\n    min_interval: 1m\n"),
+        Case(rule: "schema/type", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 1️⃣six\n"),
+        Case(rule: "schema/duration", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1️⃣30\n"),
+        Case(rule: "schema/enum", yaml: header + "  a:\n    format: 1️⃣interstital\n    min_interval: 1m\n"),
+        Case(rule: "schema/range", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    every_n_actions: 1️⃣0\n"),
+        Case(rule: "schema/version", yaml: "version: 1️⃣2\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n"),
+        Case(rule: "policy/unknown-placement", yaml: header + "  a: {format: interstitial, min_interval: 1m}\ngroups:\n  g:\n    placements: [a, 1️⃣b]\n"),
+        Case(rule: "policy/timezone", yaml: "version: 1\ntimezone: 1️⃣Asia/Tokio\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n"),
+        Case(rule: "policy/format-key", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    1️⃣launch: {max_wait: 5s}\n"),
+        Case(rule: "policy/empty", yaml: "1️⃣version: 1\n"),
+        Case(rule: "rule/syntax", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: premium 1️⃣= true\n"),
+        Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: 1️⃣premum\n"),
+        Case(rule: "rule/type", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"session.count 1️⃣== 'x'\"\n"),
+        Case(rule: "cap/zero", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣0\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 5\n    hourly_cap: 1️⃣5\n"),
+        Case(rule: "pacing/missing", yaml: header + "  1️⃣a:\n    format: app_open\n"),
+        Case(rule: "rewarded/no-user-choice", yaml: header + "  a:\n    format: rewarded\n    require_user_choice: 1️⃣false\n"),
+        Case(rule: "app-open/deferred-show", yaml: header + "  a:\n    format: app_open\n    min_interval: 4m\n    resume:\n      allow_deferred: 1️⃣true\n"),
+        Case(rule: "expiry/too-long", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    max_ad_age: 1️⃣2h\n"),
+        Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣ca-app-pub-3940256099942544/4411468910\n"),
+        Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: u1}\n  b: {format: banner, ad_unit: 1️⃣u1}\n"),
+    ]
+
+    @Test(arguments: cases)
+    func ruleFiresAtItsPosition(_ c: Case) throws {
+        let input = MarkedText(c.yaml)
+        let diagnostics = lint(input.text)
+        let expected = try #require(input["1️⃣"])
+        let matching = diagnostics.filter { $0.rule == c.rule }
+        #expect(matching.count >= 1, "no \(c.rule) in \(diagnostics.map { "\($0.rule)@\($0.range.start)" })")
+        #expect(matching.contains { $0.range.start == expected }, "\(c.rule) at \(matching.map(\.range.start)), expected \(expected)")
+        #expect(matching.allSatisfy { !$0.message.isEmpty })
+    }
+
+    @Test func everyDocumentedRuleHasACase() {
+        let covered = Set(Self.cases.map(\.rule)).union(["policy/duplicate-id", "policy/conflicting-setting"])
+        #expect(Set(LintRule.all.map(\.id)).subtracting(covered).isEmpty)
+    }
+
+    @Test func ambiguousBoolInAStringFieldIsAWarning() throws {
+        let input = MarkedText(Self.header + "  a:\n    format: banner\n    ad_unit: 1️⃣no\n")
+        let d = try #require(lint(input.text).first { $0.rule == "yaml/ambiguous-bool" })
+        #expect(d.severity == .warning)
+        #expect(d.range.start == input["1️⃣"])
+        #expect(d.message.contains("quote"))
+    }
+
+    @Test func unknownKeySuggestsTheClosest() throws {
+        let d = try #require(lint(Self.header + "  a:\n    format: interstitial\n    min_intervall: 1m\n").first)
+        #expect(d.message.contains("did you mean \"min_interval\"?"))
+    }
+
+    @Test func typeMessageMatchesTheReference() throws {
+        let d = try #require(lint(Self.header + "  a:\n    format: app_open\n    daily_cap: six\n").first { $0.rule == "schema/type" })
+        #expect(d.message == "daily_cap must be a whole number >= 0, not \"six\"")
+    }
+
+    @Test func bareNumberDurationSaysWhatToWrite() throws {
+        let d = try #require(lint(Self.header + "  a:\n    format: app_open\n    min_interval: 30\n").first)
+        #expect(d.message.contains("write 30s or 30m"))
+    }
+
+    @Test func columnsCountCharactersAfterNonASCII() throws {
+        let input = MarkedText(Self.header + "  a: {format: banner, ad_unit: 日本語の広告, daily_cap: 1️⃣six}\n")
+        let d = try #require(lint(input.text).first { $0.rule == "schema/type" })
+        #expect(d.range.start == input["1️⃣"])
+    }
+
+    @Test func suppressionCommentSilencesTheNextLine() {
+        let text = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    # adrules:disable-next-line cap/zero\n    daily_cap: 0\n    hourly_cap: 0\n"
+        let rules = lint(text).map(\.rule)
+        #expect(rules == ["cap/zero"])
+    }
+
+    @Test func shippedRulesHaveNoFindings() throws {
+        let load = try PolicyLoader.load(path: packageRoot() + "/rules")
+        #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
+        #expect(load.files.count >= 4)
+    }
+}
+
+func packageRoot(_ file: String = #filePath) -> String {
+    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}

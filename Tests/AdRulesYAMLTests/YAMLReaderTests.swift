@@ -1,0 +1,113 @@
+import AdRulesYAML
+import Foundation
+import Testing
+
+@Suite("YAML reader")
+struct YAMLReaderTests {
+    func read(_ text: String) -> YAMLDocument { YAMLReader.read(text, file: "t.yaml") }
+
+    @Test func nodesCarryRangesAndStyles() throws {
+        let doc = read("a: 1\nb: 'x'\nc: [d, \"e\"]\n")
+        #expect(doc.diagnostics.isEmpty)
+        let pairs = try #require(doc.root?.pairs)
+        #expect(pairs.map { $0.key.scalar?.value } == ["a", "b", "c"])
+        #expect(pairs[1].value.scalar?.style == .singleQuoted)
+        #expect(pairs[1].value.range.start == SourcePosition(line: 2, column: 4))
+        let items = try #require(pairs[2].value.items)
+        #expect(items[1].scalar?.style == .doubleQuoted)
+        #expect(items[1].range.start == SourcePosition(line: 3, column: 8))
+    }
+
+    @Test func syntaxErrorAtLibyamlPosition() throws {
+        let doc = read("a: [1, 2\nb: 3\n")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.rule == "yaml/syntax")
+        #expect(d.message.contains("did not find expected"))
+        #expect(d.range.start.line == 2)
+    }
+
+    @Test func duplicateKeyAtSecondWithNoteAtFirst() throws {
+        let doc = read("a: 1\nb: 2\na: 3\n")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.rule == "yaml/duplicate-key")
+        #expect(d.range.start == SourcePosition(line: 3, column: 1))
+        #expect(d.notes.first?.position == SourcePosition(line: 1, column: 1))
+        // The first value is kept.
+        #expect(doc.root?.pairs?.first { $0.key.scalar?.value == "a" }?.value.scalar?.value == "1")
+    }
+
+    @Test func secondDocumentIsAnError() throws {
+        let doc = read("a: 1\n---\nb: 2\n")
+        #expect(doc.diagnostics.map(\.rule) == ["yaml/multiple-documents"])
+        #expect(doc.diagnostics[0].range.start.line == 2)
+    }
+
+    @Test func anchorsAliasesAndMergeKeysAreRejected() {
+        let doc = read("a: &x 1\nb: *x\nc:\n  <<: {d: 1}\n")
+        #expect(doc.diagnostics.map(\.rule) == ["yaml/alias", "yaml/alias", "yaml/alias"])
+        #expect(doc.diagnostics.map(\.range.start.line) == [1, 2, 4])
+    }
+
+    @Test func explicitTagsAreRejected() {
+        let doc = read("a: !!str 1\nb: !custom x\n")
+        #expect(doc.diagnostics.map(\.rule) == ["yaml/tag", "yaml/tag"])
+        #expect(doc.diagnostics[0].message.contains("!!str"))
+    }
+
+    @Test func aliasBombCostsNothing() {
+        var text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        for i in 1...9 {
+            let items = Array(repeating: "*\(i == 1 ? "a" : "a\(i - 1)")", count: 10).joined(separator: ", ")
+            text += "a\(i): &a\(i) [\(items)]\n"
+        }
+        let started = Date()
+        let doc = read(text)
+        #expect(doc.diagnostics.allSatisfy { $0.rule == "yaml/alias" })
+        #expect(doc.diagnostics.count == 100)
+        // Not a timing assertion of performance: a guard that nothing was expanded (10^10 nodes otherwise).
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func deepNestingStopsAtTheLimit() throws {
+        let text = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let doc = read(text)
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.rule == "yaml/syntax")
+        #expect(d.message.contains("deeper than 100"))
+        #expect(d.range.start == SourcePosition(line: 1, column: 101))
+    }
+
+    @Test func invalidUTF8IsReportedWithItsPosition() throws {
+        var bytes = Array("a: 1\nb: é".utf8)
+        bytes.append(0xFF)
+        let doc = YAMLReader.read(bytes, file: "t.yaml")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.message.contains("UTF-8"))
+        #expect(d.range.start == SourcePosition(line: 2, column: 5))
+    }
+
+    @Test func oversizedFilesAreRefused() {
+        let bytes = [UInt8](repeating: 0x20, count: YAMLReader.maxBytes + 1)
+        let doc = YAMLReader.read(bytes, file: "big.yaml")
+        #expect(doc.diagnostics.first?.message.contains("16 MiB") == true)
+        #expect(doc.root == nil)
+    }
+
+    @Test func columnsCountCharactersNotBytes() throws {
+        let doc = read("名前: 日本語のテキスト\nx: [1, 2\n")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.range.start.line == 3 || d.range.start.line == 2)
+        let ok = read("名前: 日本語\nx: 'y'\n")
+        let pairs = try #require(ok.root?.pairs)
+        #expect(pairs[0].value.range.start == SourcePosition(line: 1, column: 5))
+        #expect(pairs[0].value.range.end == SourcePosition(line: 1, column: 8))
+    }
+
+    @Test func emptyFileHasNoRoot() {
+        let doc = read("")
+        #expect(doc.root == nil)
+        #expect(doc.diagnostics.isEmpty)
+        let comments = read("# only a comment\n")
+        #expect(comments.root == nil)
+    }
+}
