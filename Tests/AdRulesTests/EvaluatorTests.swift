@@ -1,0 +1,396 @@
+import AdRules
+import Foundation
+import Testing
+
+/// A policy, facts and a clock, driven by events as an app would.
+struct Harness {
+    let policy: Policy
+    var facts: Facts
+    var now: Int64
+    let zone: TimeZone
+
+    init(_ yaml: String, start: String = "2026-11-29T09:00:00Z", zone: String = "UTC", sessionsBefore: Int = 0, installed: String? = nil) throws {
+        policy = try Policy(yaml: yaml, file: "p.yaml")
+        now = try #require(Timestamps.parseMilliseconds(start))
+        let install = try installed.map { try #require(Timestamps.parseMilliseconds($0)) } ?? now
+        facts = Facts(policy: policy, installedAt: install, sessionsBefore: sessionsBefore)
+        self.zone = try #require(TimeZone(identifier: zone))
+    }
+
+    mutating func advance(_ duration: String) {
+        now += RuleDuration(parsing: duration)?.milliseconds ?? 0
+    }
+
+    mutating func record(_ events: AdEvent...) {
+        for event in events { facts.apply(event, at: now, policy: policy) }
+    }
+
+    func ask(_ ask: Ask, premium: Bool = false, attributes: [String: AttributeValue] = [:]) -> Decision {
+        Evaluator.decide(ask, context: AskContext(premium: premium, attributes: attributes), policy: policy, facts: facts, now: now, deviceTimeZone: zone)
+    }
+
+    func retry(_ decision: Decision) -> RuleDuration? {
+        decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - now) }
+    }
+}
+
+@Suite("Evaluator: reasons")
+struct EvaluatorReasonTests {
+    static let policyText = """
+        version: 1
+        placements:
+          app_open:
+            format: app_open
+            min_interval: 4m
+            daily_cap: 3
+            max_ad_age: 4h
+            launch: {max_wait: 5s}
+          level_end:
+            format: interstitial
+            every_n_actions: 2
+            hourly_cap: 2
+            session_cap: 3
+            caps: [{max: 1, window: 10m}]
+            grace: {first_sessions: 1, after_install: 1h, after_session_start: 30s}
+          hint:
+            format: rewarded
+          off:
+            format: banner
+            enabled: false
+            exclude_premium: false
+        groups:
+          fullscreen:
+            placements: [app_open, level_end, hint]
+            min_interval: 1m
+        """
+
+    func harness(sessionsBefore: Int = 3) throws -> Harness {
+        try Harness(Self.policyText, sessionsBefore: sessionsBefore, installed: "2026-11-01T00:00:00Z")
+    }
+
+    @Test func unknownPlacementIsTheOnlyReason() throws {
+        let d = try harness().ask(.show("nope", trigger: .action), premium: true)
+        #expect(d.codes == [.unknownPlacement])
+    }
+
+    @Test func coldStartShowAllowedAndReasonsPointAtYAML() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadStarted("app_open"))
+        h.advance("2s")
+        h.record(.loadCompleted("app_open"))
+        #expect(h.ask(.show("app_open", trigger: .loadCompleted)).isAllowed)
+        h.record(.showStarted("app_open"))
+        h.advance("1m")
+        h.record(.adClosed("app_open"), .loadCompleted("app_open"), .appBackgrounded)
+        h.advance("1m")
+        h.record(.appResumed)
+        let d = h.ask(.show("app_open", trigger: .resume))
+        #expect(d.codes == [.minInterval])
+        #expect(d.reasons[0].location?.line == 5)
+        #expect(d.reasons[0].location?.column == 19)
+        #expect(h.retry(d) == .minutes(2))
+        #expect(d.description.hasPrefix("deny show app_open (resume): min_interval: min_interval 4m not elapsed"))
+        #expect(d.description.contains("[p.yaml:5:19]"))
+    }
+
+    @Test func launchPhaseEndsAtMaxWaitBackgroundAndFailure() throws {
+        var h = try harness()
+        h.record(.appLaunched)
+        h.advance("5s")
+        h.record(.loadCompleted("app_open"))
+        #expect(h.ask(.show("app_open", trigger: .loadCompleted)).isAllowed, "exactly at max_wait is still within it")
+        h.advance("1ms")
+        #expect(h.ask(.show("app_open", trigger: .loadCompleted)).codes == [.deferredShow])
+        var b = try harness()
+        b.record(.appLaunched, .appBackgrounded, .appResumed, .loadCompleted("app_open"))
+        #expect(b.ask(.show("app_open", trigger: .loadCompleted)).codes == [.deferredShow])
+        var f = try harness()
+        f.record(.appLaunched, .loadFailed("app_open"), .loadCompleted("app_open"))
+        #expect(f.ask(.show("app_open", trigger: .loadCompleted)).codes == [.deferredShow])
+    }
+
+    @Test func triggersThatDoNotFit() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("app_open"))
+        #expect(h.ask(.show("app_open", trigger: .action)).codes == [.triggerNotSupported])
+        #expect(h.ask(.show("level_end", trigger: .resume)).codes.contains(.triggerNotSupported))
+    }
+
+    @Test func disabledTriggers() throws {
+        var h = try Harness("""
+            version: 1
+            placements:
+              a:
+                format: app_open
+                launch: {show_on_first_load: false}
+                resume: {show_if_ready: false}
+            """, sessionsBefore: 0)
+        h.record(.appLaunched, .loadCompleted("a"))
+        #expect(h.ask(.show("a", trigger: .loadCompleted)).codes == [.triggerDisabled])
+        #expect(h.ask(.show("a", trigger: .resume)).codes == [.triggerDisabled])
+    }
+
+    @Test func disabledAndPremium() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("off"))
+        #expect(h.ask(.show("off", trigger: .action), premium: true).codes == [.placementDisabled])
+        #expect(h.ask(.load("off")).codes == [.placementDisabled, .alreadyLoaded])
+        h.record(.loadCompleted("app_open"))
+        #expect(h.ask(.show("app_open", trigger: .resume), premium: true).codes == [.premiumUser])
+        #expect(h.ask(.load("hint"), premium: true).codes == [.premiumUser])
+    }
+
+    @Test func fullscreenAndAlreadyShowing() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("app_open"), .loadCompleted("hint"), .userChose("hint"), .showStarted("hint"))
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.fullscreenActive, .groupMinInterval])
+        #expect(h.ask(.load("hint")).codes == [.alreadyShowing])
+        h.record(.adClosed("hint"))
+        h.advance("1m")
+        h.record(.fullscreenOpened(source: "other_sdk"))
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.fullscreenActive])
+        h.record(.fullscreenClosed(source: "other_sdk"))
+        #expect(h.ask(.show("app_open", trigger: .resume)).isAllowed)
+    }
+
+    @Test func fullscreenTimeoutTreatsALostCloseAsClosedWithANote() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("app_open"), .fullscreenOpened(source: nil))
+        h.advance("30m")
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.fullscreenActive])
+        h.advance("1s")
+        let d = h.ask(.show("app_open", trigger: .resume))
+        #expect(d.isAllowed)
+        #expect(d.notes.first?.contains("fullscreen_timeout") == true)
+    }
+
+    @Test func graceReasons() throws {
+        var h = try Harness(Self.policyText, start: "2026-11-29T09:00:00Z", sessionsBefore: 0, installed: "2026-11-29T08:30:00Z")
+        h.record(.appLaunched, .loadCompleted("level_end"), .action("level_end"), .action("level_end"))
+        let d = h.ask(.show("level_end", trigger: .action))
+        #expect(d.codes == [.graceSessions, .graceInstall, .graceSessionStart])
+        #expect(d.nextAllowedAt == nil, "grace_sessions clears only with a new session")
+        #expect(d.reasons[1].clearsAt == Timestamps.parse("2026-11-29T09:30:00Z"))
+        #expect(d.reasons[2].clearsAt == Timestamps.parse("2026-11-29T09:00:30Z"))
+    }
+
+    @Test func userChoiceAndActionsAreConsumedByAShow() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("hint"))
+        h.advance("1m")
+        #expect(h.ask(.offer("hint")).isAllowed)
+        #expect(h.ask(.show("hint", trigger: .action)).codes == [.noUserChoice])
+        h.record(.userChose("hint"), .showStarted("hint"), .adClosed("hint"), .loadCompleted("hint"))
+        h.advance("2m")
+        #expect(h.ask(.show("hint", trigger: .action)).codes == [.noUserChoice])
+        h.advance("1m")
+        h.record(.loadCompleted("level_end"), .action("level_end"))
+        #expect(h.ask(.show("level_end", trigger: .action)).codes == [.everyNActions])
+        #expect(h.ask(.offer("level_end")).isAllowed, "offer ignores every_n_actions")
+    }
+
+    @Test func readinessAndExpiry() throws {
+        var h = try harness()
+        h.record(.appLaunched)
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.adNotReady])
+        h.record(.loadCompleted("app_open"))
+        h.advance("4h")
+        #expect(h.ask(.show("app_open", trigger: .resume)).isAllowed, "exactly max_ad_age is not expired")
+        #expect(h.ask(.load("app_open")).codes == [.alreadyLoaded])
+        h.advance("1ms")
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.adExpired])
+        #expect(h.ask(.load("app_open")).isAllowed, "an expired ad may be reloaded")
+        h.record(.loadStarted("app_open"))
+        #expect(h.ask(.load("app_open")).codes == [.alreadyLoading])
+        h.advance("61s")
+        #expect(h.ask(.load("app_open")).isAllowed, "a load past load_timeout counts as failed")
+    }
+
+    @Test func capsAndWindowsWithClearTimes() throws {
+        var h = try harness()
+        h.record(.appLaunched)
+        h.advance("1m")
+        for _ in 0..<3 {
+            h.record(.loadCompleted("level_end"), .action("level_end"), .action("level_end"))
+            let d = h.ask(.show("level_end", trigger: .action))
+            if d.isAllowed {
+                h.record(.showStarted("level_end"), .adClosed("level_end"))
+            }
+            h.advance("10m")
+        }
+        // Shows at 09:01 and 09:11 (09:21 was denied by the hourly cap); now 09:31.
+        h.record(.loadCompleted("level_end"), .action("level_end"), .action("level_end"))
+        let d = h.ask(.show("level_end", trigger: .action))
+        #expect(d.codes == [.hourlyCap])
+        #expect(d.reasons[0].clearsAt == Timestamps.parse("2026-11-29T10:01:00Z"))
+        h.advance("30m")
+        #expect(h.ask(.show("level_end", trigger: .action)).isAllowed, "a show leaves the window exactly W after it")
+    }
+
+    @Test func sessionCapCountsTheCurrentSessionOnly() throws {
+        var h = try Harness("""
+            version: 1
+            placements:
+              a: {format: interstitial, session_cap: 1}
+            """, sessionsBefore: 2)
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        let d = h.ask(.show("a", trigger: .action))
+        #expect(d.codes == [.sessionCap])
+        #expect(d.nextAllowedAt == nil)
+        h.record(.appBackgrounded)
+        h.advance("29m")
+        h.record(.appResumed)
+        #expect(h.ask(.show("a", trigger: .action)).codes == [.sessionCap], "a short background keeps the session")
+        h.record(.appBackgrounded)
+        h.advance("30m")
+        h.record(.appResumed)
+        #expect(h.ask(.show("a", trigger: .action)).isAllowed, "30m in background starts a new session")
+    }
+
+    @Test func groupReasonsNameTheGroup() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("app_open"), .showStarted("app_open"), .adClosed("app_open"))
+        h.record(.loadCompleted("hint"), .userChose("hint"))
+        h.advance("30s")
+        let d = h.ask(.show("hint", trigger: .action))
+        #expect(d.codes == [.groupMinInterval])
+        #expect(d.reasons[0].group == "fullscreen")
+        #expect(h.retry(d) == .seconds(30))
+    }
+
+    @Test func rewardFlow() throws {
+        var h = try harness()
+        h.record(.appLaunched)
+        #expect(h.ask(.reward("level_end")).codes == [.notRewardedFormat, .noShow])
+        #expect(h.ask(.reward("hint")).codes == [.noShow])
+        h.record(.loadCompleted("hint"), .showStarted("hint"))
+        #expect(h.ask(.reward("hint")).codes == [.noUserChoice, .rewardNotEarned])
+        h.record(.rewardEarned("hint"))
+        #expect(h.ask(.reward("hint")).codes == [.noUserChoice])
+        h.record(.adClosed("hint"), .loadCompleted("hint"), .userChose("hint"))
+        h.advance("1m")
+        h.record(.showStarted("hint"), .rewardEarned("hint"))
+        #expect(h.ask(.reward("hint")).isAllowed)
+        h.record(.rewardGranted("hint"))
+        #expect(h.ask(.reward("hint")).codes == [.rewardAlreadyGranted])
+        h.record(.showFailed("hint"))
+        #expect(h.ask(.reward("hint")).codes == [.noShow])
+    }
+
+    @Test func allReasonsAtOnceInTheDocumentedOrder() throws {
+        var h = try Harness(Self.policyText, start: "2026-11-29T09:00:00Z", sessionsBefore: 0, installed: "2026-11-29T08:59:00Z")
+        h.record(.appLaunched, .loadCompleted("level_end"), .action("level_end"), .action("level_end"), .showStarted("level_end"))
+        let d = h.ask(.show("level_end", trigger: .resume), premium: true)
+        #expect(d.codes == [
+            .premiumUser, .triggerNotSupported, .alreadyShowing, .graceSessions, .graceInstall, .graceSessionStart,
+            .everyNActions, .adNotReady, .windowCap, .groupMinInterval,
+        ].filter { $0 != .everyNActions })
+        #expect(d.codes == d.codes.sorted { ReasonCode.allCases.firstIndex(of: $0)! < ReasonCode.allCases.firstIndex(of: $1)! })
+        #expect(d.nextAllowedAt == nil)
+    }
+}
+
+@Suite("Evaluator: time")
+struct EvaluatorTimeTests {
+    @Test func minIntervalPassesExactlyAtTheInterval() throws {
+        var h = try Harness("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 90s}\n")
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        h.advance("89s")
+        #expect(h.ask(.show("a", trigger: .action)).codes == [.minInterval])
+        h.advance("999ms")
+        #expect(h.ask(.show("a", trigger: .action)).codes == [.minInterval])
+        h.advance("1ms")
+        #expect(h.ask(.show("a", trigger: .action)).isAllowed)
+    }
+
+    @Test func dailyCapClearsAtLocalMidnight() throws {
+        var h = try Harness(
+            "version: 1\ntimezone: Asia/Tokyo\nplacements:\n  a: {format: interstitial, daily_cap: 1}\n",
+            start: "2026-11-29T14:00:00Z")  // 23:00 in Tokyo
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        let d = h.ask(.show("a", trigger: .action))
+        #expect(d.codes == [.dailyCap])
+        #expect(d.nextAllowedAt == Timestamps.parse("2026-11-29T15:00:00Z"))
+        h.advance("59m59s")
+        #expect(!h.ask(.show("a", trigger: .action)).isAllowed)
+        h.advance("1s")
+        #expect(h.ask(.show("a", trigger: .action)).isAllowed)
+    }
+
+    @Test func deviceTimeZoneIsUsedWhenThePolicySaysDevice() throws {
+        var h = try Harness("version: 1\nplacements:\n  a: {format: interstitial, daily_cap: 1}\n", start: "2026-11-29T14:00:00Z", zone: "America/New_York")
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        #expect(h.ask(.show("a", trigger: .action)).nextAllowedAt == Timestamps.parse("2026-11-30T05:00:00Z"))
+    }
+
+    @Test(arguments: [
+        ("2026-03-08T12:00:00-04:00", "2026-03-09T04:00:00Z", 23),  // spring forward: a 23-hour day
+        ("2026-11-01T12:00:00-05:00", "2026-11-02T05:00:00Z", 25),  // fall back: a 25-hour day
+    ])
+    func dailyCapAcrossDST(_ start: String, _ midnight: String, _ hours: Int) throws {
+        var h = try Harness("version: 1\ntimezone: America/New_York\nplacements:\n  a: {format: interstitial, daily_cap: 1, max_ad_age: 2d}\n", start: start)
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        let d = h.ask(.show("a", trigger: .action))
+        #expect(d.nextAllowedAt == Timestamps.parse(midnight))
+        // The show was made at noon; the day it counts in started `hours` before the next midnight.
+        var early = h
+        early.now = try #require(Timestamps.parseMilliseconds(midnight)) - Int64(hours) * 3_600_000 + 1
+        #expect(!early.ask(.show("a", trigger: .action)).isAllowed)
+        var edge = h
+        edge.now = try #require(Timestamps.parseMilliseconds(midnight))
+        #expect(edge.ask(.show("a", trigger: .action)).isAllowed)
+        edge.now -= 1
+        #expect(!edge.ask(.show("a", trigger: .action)).isAllowed)
+    }
+
+    @Test func windowEdgeIsExclusive() throws {
+        var h = try Harness("version: 1\nplacements:\n  a: {format: interstitial, caps: [{max: 1, window: 10m}]}\n")
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        h.advance("10m")
+        #expect(h.ask(.show("a", trigger: .action)).isAllowed, "a show at exactly now - W has left the window")
+        h.now -= 1
+        let d = h.ask(.show("a", trigger: .action))
+        #expect(d.codes == [.windowCap])
+        #expect(h.retry(d) == RuleDuration(milliseconds: 1))
+    }
+
+    @Test func clockSetBackNeverGrantsAShow() throws {
+        var h = try Harness("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 10m, daily_cap: 1}\n", start: "2026-11-29T12:00:00Z")
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        h.now -= 86_400_000  // the device clock is set back a day
+        let d = h.ask(.show("a", trigger: .action))
+        #expect(d.codes == [.minInterval, .dailyCap], "the show from 'tomorrow' counts as now")
+    }
+
+    @Test func customRulesDenyAndFailClosed() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            attributes:
+              screen: string
+              onboarding: {type: bool, default: false}
+            placements:
+              a: {format: interstitial, max_ad_age: 1d}
+            rules:
+              - id: no-checkout
+                deny: [a]
+                when: screen == "checkout" or onboarding
+                message: Never interrupt checkout
+              - id: quiet-hours
+                deny: "*"
+                when: now.hour >= 22 or now.hour < 7
+            """, start: "2026-11-29T23:30:00Z")
+        h.record(.appLaunched, .loadCompleted("a"))
+        let night = h.ask(.show("a", trigger: .action), attributes: ["screen": .string("checkout")])
+        #expect(night.codes == [.customRule, .customRule])
+        #expect(night.reasons.map(\.rule) == ["no-checkout", "quiet-hours"])
+        #expect(night.reasons[0].message.contains("Never interrupt checkout"))
+        h.now += 8 * 3_600_000
+        #expect(h.ask(.show("a", trigger: .action), attributes: ["screen": .string("home")]).isAllowed)
+        let missing = h.ask(.show("a", trigger: .action))
+        #expect(missing.codes == [.ruleError])
+        #expect(missing.reasons[0].message.contains("screen"))
+        #expect(h.ask(.load("a")).codes == [.alreadyLoaded], "rules apply to show and offer only")
+        #expect(h.ask(.offer("a"), attributes: ["screen": .string("checkout")]).codes == [.customRule])
+    }
+}

@@ -1,0 +1,120 @@
+@testable import AdRules
+import AdRulesYAML
+import Testing
+
+@Suite("when expressions")
+struct ExpressionTests {
+    static let attributes = [
+        AttributeDeclaration(name: "screen", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .string, defaultValue: nil),
+        AttributeDeclaration(name: "level", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .int, defaultValue: .int(1)),
+        AttributeDeclaration(name: "score", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .number, defaultValue: nil),
+        AttributeDeclaration(name: "onboarding", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .bool, defaultValue: .bool(false)),
+        AttributeDeclaration(name: "tags", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .stringList, defaultValue: nil),
+    ]
+
+    func inputs(_ values: [AttributeValue?] = [.string("home"), .int(3), .number(2.5), .bool(false), .stringList(["vip"])]) -> RuleInputs {
+        RuleInputs(premium: false, sessionCount: 4, sessionAge: 90_000, installAge: 86_400_000 * 2, nowHour: 23, nowWeekday: "sat", attributes: values)
+    }
+
+    func evaluate(_ source: String, _ values: [AttributeValue?]? = nil) -> AttributeValue? {
+        guard case .success(let compiled) = ExpressionCompiler.compile(source, attributes: Self.attributes) else { return nil }
+        return compiled.evaluate(values.map(inputs) ?? inputs())
+    }
+
+    func findings(_ source: String) -> [ExpressionFinding] {
+        if case .failure(let findings) = ExpressionCompiler.compile(source, attributes: Self.attributes) { return findings }
+        return []
+    }
+
+    @Test(arguments: [
+        ("screen == \"home\"", true), ("screen != \"home\"", false), ("level < 5", true), ("level <= 3", true),
+        ("level > 3", false), ("level >= 3", true), ("score > 2", true), ("level == 3.0", true),
+        ("screen in [\"home\", \"shop\"]", true), ("screen not in [\"home\"]", false), ("\"vip\" in tags", true),
+        ("level in [1, 2]", false), ("not onboarding", true), ("onboarding or level == 3", true),
+        ("onboarding and level == 3", false), ("session.count == 4", true), ("session.age > 1m", true),
+        ("install.age >= 2d", true), ("now.hour >= 22", true), ("now.weekday in [\"sat\", \"sun\"]", true),
+        ("premium", false), ("not premium and (level > 1 or onboarding)", true),
+        ("true or false and false", true), ("not false == false", false), ("not (false == true)", true),
+    ])
+    func operatorsAndBuiltins(_ source: String, _ expected: Bool) {
+        #expect(evaluate(source) == .bool(expected), "\(source)")
+    }
+
+    @Test func precedenceIsNotThenComparisonsThenAndThenOr() throws {
+        guard case .success(let compiled) = ExpressionCompiler.compile("true or false and false", attributes: []) else {
+            Issue.record("did not compile")
+            return
+        }
+        if case .or = compiled {} else { Issue.record("or must be the root: \(compiled)") }
+    }
+
+    @Test func missingAttributeCannotBeEvaluated() {
+        #expect(evaluate("screen == \"x\"", [nil, .int(1), nil, .bool(false), nil]) == nil)
+        // Short-circuit: a decided `or` does not need the missing value.
+        #expect(evaluate("level == 1 or screen == \"x\"", [nil, .int(1), nil, .bool(false), nil]) == .bool(true))
+    }
+
+    @Test(arguments: [
+        ("screen = \"x\"", 7, "rule/syntax"), ("level > ", 8, "rule/syntax"), ("(level > 1", 10, "rule/syntax"),
+        ("level > 1 level", 10, "rule/syntax"), ("screen == \"x", 10, "rule/syntax"), ("level && 1", 6, "rule/syntax"),
+        ("1 < level < 3", 10, "rule/syntax"), ("levle > 1", 0, "rule/unknown-name"), ("screen == 1", 7, "rule/type"),
+        ("level", 0, "rule/type"), ("level and onboarding", 0, "rule/type"), ("screen in level", 7, "rule/type"),
+        ("12x > 1", 0, "rule/syntax"), ("[1, \"a\"]", 4, "rule/type"), ("onboarding < true", 11, "rule/type"),
+    ])
+    func errorsCarryTheirColumn(_ source: String, _ offset: Int, _ rule: String) throws {
+        let finding = try #require(findings(source).first, "\(source) compiled")
+        #expect(finding.rule == rule, "\(source): \(finding.message)")
+        #expect(finding.offset == offset, "\(source): \(finding.message)")
+    }
+
+    @Test func unknownNameSuggestsTheClosest() throws {
+        let finding = try #require(findings("scren == \"a\"").first)
+        #expect(finding.message.contains("did you mean \"screen\"?"))
+    }
+
+    @Test func ruleSyntaxPointsIntoTheFile() throws {
+        let input = MarkedText("""
+            version: 1
+            placements:
+              a: {format: banner}
+            rules:
+              - id: r
+                deny: "*"
+                when: "premium and 1️⃣)"
+            """)
+        let d = try #require(lint(input.text).first { $0.rule == "rule/syntax" })
+        #expect(d.range.start == input["1️⃣"])
+    }
+
+    @Test func randomAndMutatedInputsNeverCrash() {
+        var generator = SeededGenerator(seed: 42)
+        let pieces = ["screen", "level", "==", "!=", "<", ">=", "in", "not", "and", "or", "(", ")", "[", "]", ",", "\"a\"", "1", "2.5", "30s", "1h30m", "true", "premium", "now.hour", "session.age", "=", "&", "\"", "'", "é", "\\", " "]
+        var compiled = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &generator) { text += pieces.randomElement(using: &generator) ?? "" ; text += Bool.random(using: &generator) ? " " : "" }
+            if case .success(let e) = ExpressionCompiler.compile(text, attributes: Self.attributes) {
+                compiled += 1
+                _ = e.evaluate(inputs())
+            }
+        }
+        // Deep nesting is refused, not a stack overflow.
+        let deep = String(repeating: "(", count: 10_000) + "true" + String(repeating: ")", count: 10_000)
+        #expect(!findings(deep).isEmpty)
+        #expect(!findings(String(repeating: "not ", count: 10_000) + "true").isEmpty)
+        #expect(compiled > 0)
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for seeded tests.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

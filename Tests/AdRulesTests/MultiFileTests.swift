@@ -1,0 +1,81 @@
+import AdRules
+import AdRulesYAML
+import Testing
+
+@Suite("Policies over several files")
+struct MultiFileTests {
+    @Test func placementsGroupsAndRulesMerge() throws {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\ntimezone: Asia/Tokyo\nplacements:\n  x: {format: interstitial, min_interval: 1m}\n"),
+            ("b.yaml", "version: 1\ntimezone: Asia/Tokyo\nplacements:\n  yy: {format: rewarded}\ngroups:\n  g: {placements: [x, yy], daily_cap: 5}\n"),
+        ])
+        #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
+        let policy = try #require(load.validPolicy)
+        #expect(policy.placements.map(\.id) == ["x", "yy"])
+        #expect(policy.groups.first?.placements.map(\.value) == ["x", "yy"])
+        #expect(policy.placement("yy")?.requireUserChoice.value == true)
+    }
+
+    @Test func duplicateIDNamesBothLocations() throws {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacements:\n  x: {format: banner}\n"),
+            ("b.yaml", "version: 1\nplacements:\n\n  x: {format: banner}\n"),
+        ])
+        let d = try #require(load.diagnostics.first { $0.rule == "policy/duplicate-id" })
+        #expect(d.file == "b.yaml")
+        #expect(d.range.start == SourcePosition(line: 4, column: 3))
+        #expect(d.notes.first?.file == "a.yaml")
+        #expect(d.notes.first?.position == SourcePosition(line: 3, column: 3))
+    }
+
+    @Test func settingsMayRepeatOnlyWithEqualValues() throws {
+        let same = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nsession_timeout: 30m\nplacements:\n  x: {format: banner}\n"),
+            ("b.yaml", "version: 1\nsession_timeout: 1800s\n"),
+        ])
+        #expect(same.diagnostics.isEmpty, "30m and 1800s are the same duration")
+        let conflict = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\ntimezone: UTC\nplacements:\n  x: {format: banner}\n"),
+            ("b.yaml", "version: 1\ntimezone: Asia/Tokyo\n"),
+        ])
+        let d = try #require(conflict.diagnostics.first)
+        #expect(d.rule == "policy/conflicting-setting")
+        #expect(d.file == "b.yaml")
+        #expect(d.range.start == SourcePosition(line: 2, column: 11))
+        #expect(d.notes.first?.file == "a.yaml")
+    }
+
+    @Test func defaultsApplyUnlessThePlacementSetsTheKey() throws {
+        let p = try policy("""
+            version: 1
+            defaults:
+              min_interval: 2m
+              max_ad_age: 30m
+            placements:
+              a: {format: interstitial}
+              b: {format: interstitial, min_interval: 5m}
+            """)
+        #expect(p.placement("a")?.minInterval.value == .minutes(2))
+        #expect(p.placement("a")?.minInterval.location.line == 3)
+        #expect(p.placement("b")?.minInterval.value == .minutes(5))
+        #expect(p.placement("b")?.maxAdAge.value == .minutes(30))
+    }
+
+    @Test func formatAndAdUnitAreNotAllowedInDefaults() {
+        let rules = lint("version: 1\ndefaults:\n  format: banner\nplacements:\n  a: {format: banner}\n").map(\.rule)
+        #expect(rules == ["schema/unknown-key"])
+    }
+
+    @Test func scenarioFilesAreNotPartOfThePolicy() throws {
+        let root = packageRoot() + "/rules"
+        let files = try PolicyLoader.ruleFiles(at: root)
+        #expect(files.allSatisfy { !$0.hasSuffix(".test.yaml") })
+        #expect(files == files.sorted())
+    }
+
+    @Test func emptyFileIsAPolicyWithoutVersion() throws {
+        let d = try #require(lint("").first { $0.rule == "schema/missing-key" })
+        #expect(d.message.contains("version"))
+        #expect(d.range.start == SourcePosition(line: 1, column: 1))
+    }
+}
