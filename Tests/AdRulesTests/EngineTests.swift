@@ -1,0 +1,171 @@
+import AdRules
+import Foundation
+import Testing
+
+@Suite("AdEngine and ledger")
+struct EngineTests {
+    static let policyText = """
+        version: 1
+        timezone: UTC
+        placements:
+          inter: {format: interstitial, min_interval: 1m, daily_cap: 3, max_ad_age: 1h}
+          hint: {format: rewarded}
+        """
+
+    func start() -> Date { Timestamps.parse("2026-11-29T09:00:00Z") ?? Date() }
+
+    @Test func beginShowAllowsExactlyOneCallerAtATime() async throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let clock = ManualClock(start())
+        let engine = AdEngine(policy: policy, clock: clock, deviceTimeZone: TimeZone(identifier: "UTC")!)
+        engine.record(.appLaunched)
+        var allowed = 0
+        for round in 0..<5 {
+            clock.advance(by: 120)
+            engine.record(.adClosed("inter"))
+            engine.record(.loadCompleted("inter"))
+            let results = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<32 {
+                    group.addTask { engine.beginShow("inter", trigger: .action).isAllowed }
+                }
+                var count = 0
+                for await ok in group where ok { count += 1 }
+                return count
+            }
+            #expect(results == (round < 3 ? 1 : 0), "round \(round)")
+            allowed += results
+        }
+        #expect(allowed == 3, "daily_cap 3")
+        #expect(engine.currentFacts.showHistory(policy: policy)["inter"]?.count == 3)
+    }
+
+    @Test func claimRewardGrantsOnce() async throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let engine = AdEngine(policy: policy, clock: ManualClock(start()))
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("hint"))
+        engine.record(.userChose("hint"))
+        #expect(engine.beginShow("hint", trigger: .action).isAllowed)
+        engine.record(.rewardEarned("hint"))
+        let granted = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<16 { group.addTask { engine.claimReward("hint").isAllowed } }
+            var count = 0
+            for await ok in group where ok { count += 1 }
+            return count
+        }
+        #expect(granted == 1)
+    }
+
+    @Test func ledgerSurvivesRelaunchAndAsksNeverWrite() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let store = InMemoryLedgerStore()
+        let clock = ManualClock(start())
+        let engine = AdEngine(policy: policy, clock: clock, store: store)
+        let afterInit = store.writeCount
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        for _ in 0..<100 { _ = engine.ask(.show("inter", trigger: .action)) }
+        engine.record(.action("inter"))
+        #expect(store.writeCount == afterInit + 1, "only app_launched wrote")
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        #expect(store.writeCount == afterInit + 2, "a show is one write")
+        clock.advance(by: 30)
+        let relaunched = AdEngine(policy: policy, clock: clock, store: store)
+        relaunched.record(.appLaunched)
+        relaunched.record(.loadCompleted("inter"))
+        let d = relaunched.ask(.show("inter", trigger: .action))
+        #expect(d.codes == [.minInterval])
+        #expect(relaunched.currentFacts.sessionCount == 2)
+    }
+
+    @Test func fileStoreRoundTripsAtomically() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileLedgerStore(path: directory.appendingPathComponent("ledger.json").path)
+        #expect(try store.load() == nil, "a missing file starts fresh")
+        let snapshot = LedgerSnapshot(installedAt: 1, sessionCount: 4, shows: ["a": [ShowRecord(at: 5, session: 4)]])
+        try store.save(snapshot)
+        #expect(try store.load() == snapshot)
+        #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
+    }
+
+    @Test func corruptLedgerIsKeptAsideAndReported() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ledger.json").path
+        try Data("{\"installedAt\": \"oops".utf8).write(to: URL(fileURLWithPath: path))
+        let problems = ProblemLog()
+        let engine = AdEngine(
+            policy: try Policy(yaml: Self.policyText), clock: ManualClock(start()), store: FileLedgerStore(path: path),
+            onLedgerProblem: { problems.append($0) })
+        engine.record(.appLaunched)
+        let logged = problems.all
+        #expect(logged.count == 1)
+        guard case .corrupt(_, let movedTo?, _) = logged.first else {
+            Issue.record("expected a corrupt report with the kept file, got \(logged)")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: movedTo))
+        #expect(try FileLedgerStore(path: path).load()?.sessionCount == 1, "a fresh ledger was written")
+    }
+
+    @Test func ledgerStaysBoundedAfterAYearOfUse() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              a: {format: interstitial, min_interval: 30s, session_cap: 1000}
+              b: {format: banner}
+            """)
+        let store = InMemoryLedgerStore()
+        let clock = ManualClock(start())
+        let engine = AdEngine(policy: policy, clock: clock, store: store)
+        for _ in 0..<365 {
+            engine.record(.appLaunched)
+            for _ in 0..<40 {
+                clock.advance(by: 60)
+                engine.record(.loadCompleted("a"))
+                _ = engine.beginShow("a", trigger: .action)
+                engine.record(.adClosed("a"))
+                engine.record(.showStarted("b"))
+            }
+            clock.advance(by: 86_400 - 2400)
+        }
+        let snapshot = try #require(try store.load())
+        let data = try JSONEncoder().encode(snapshot)
+        #expect(snapshot.sessionCount == 365)
+        #expect((snapshot.shows["a"]?.count ?? 0) <= 512)
+        #expect((snapshot.shows["b"]?.count ?? 0) <= 512)
+        #expect(data.count < 64 * 1024, "ledger is \(data.count) bytes")
+    }
+
+    @Test func updatePolicyKeepsHistoryByPlacementID() throws {
+        let engine = AdEngine(policy: try Policy(yaml: Self.policyText), clock: ManualClock(start()))
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        engine.record(.adClosed("inter"))
+        engine.update(policy: try Policy(yaml: "version: 1\nplacements:\n  other: {format: banner}\n  inter: {format: interstitial, min_interval: 10m}\n"))
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.minInterval])
+    }
+
+    @Test func decisionJSONRoundTrips() throws {
+        var h = try Harness(Self.policyText)
+        h.record(.appLaunched)
+        let decision = h.ask(.show("inter", trigger: .action))
+        let data = try JSONEncoder().encode(decision)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"verdict\":\"deny\""))
+        #expect(text.contains("\"code\":\"ad_not_ready\""))
+        #expect(try JSONDecoder().decode(Decision.self, from: data) == decision)
+    }
+}
+
+final class ProblemLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var problems: [LedgerProblem] = []
+    func append(_ problem: LedgerProblem) { lock.withLock { problems.append(problem) } }
+    var all: [LedgerProblem] { lock.withLock { problems } }
+}
