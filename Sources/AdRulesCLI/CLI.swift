@@ -134,7 +134,7 @@ public enum AdRulesCommandLine {
             }
         case "schema":
             return runParsed(rest, options: [outputOption, helpOption], maxPositionals: 0, help: "schema") {
-                Output.deliver(RuleFileSchema.text + "\n", to: $0.values["output"])
+                Output.deliver(RuleFileSchema.text, to: $0.values["output"])
             }
         default:
             return usageError(.unexpected(command))

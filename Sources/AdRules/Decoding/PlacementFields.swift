@@ -60,7 +60,7 @@ struct PlacementFields: Sendable {
     private static func readValues(_ node: YAMLNode, context: String, isDefaults: Bool, reader: inout FieldReader) -> PlacementFields {
         var fields = PlacementFields()
         guard let pairs = reader.mapping(node, context) else { return fields }
-        for (key, pair) in reader.fields(pairs, allowed: Keys.placement, context: context) {
+        for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.placement, context: context) {
             let value = pair.value
             switch key {
             case "format" where isDefaults, "ad_unit" where isDefaults:
@@ -81,7 +81,7 @@ struct PlacementFields: Sendable {
             case "launch":
                 fields.launchKey = pair.key.range
                 guard let inner = reader.mapping(value, key) else { continue }
-                for (sub, subPair) in reader.fields(inner, allowed: Keys.launch, context: "launch") {
+                for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.launch, context: "launch") {
                     if sub == "show_on_first_load" {
                         fields.showOnFirstLoad = reader.bool(subPair.value, "launch.show_on_first_load")
                     } else {
@@ -91,7 +91,7 @@ struct PlacementFields: Sendable {
             case "resume":
                 fields.resumeKey = pair.key.range
                 guard let inner = reader.mapping(value, key) else { continue }
-                for (sub, subPair) in reader.fields(inner, allowed: Keys.resume, context: "resume") {
+                for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.resume, context: "resume") {
                     if sub == "show_if_ready" {
                         fields.showIfReady = reader.bool(subPair.value, "resume.show_if_ready")
                     } else {
@@ -100,7 +100,7 @@ struct PlacementFields: Sendable {
                 }
             case "grace":
                 guard let inner = reader.mapping(value, key) else { continue }
-                for (sub, subPair) in reader.fields(inner, allowed: Keys.grace, context: "grace") {
+                for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.grace, context: "grace") {
                     switch sub {
                     case "first_sessions": fields.graceFirstSessions = reader.int(subPair.value, "grace.first_sessions", minimum: 0)
                     case "after_install": fields.graceAfterInstall = reader.duration(subPair.value, "grace.after_install")
@@ -121,7 +121,7 @@ struct PlacementFields: Sendable {
             guard let pairs = reader.mapping(item, "each item of caps") else { continue }
             var max: Located<Int>?
             var window: Located<RuleDuration>?
-            for (key, pair) in reader.fields(pairs, allowed: Keys.cap, context: "a cap") {
+            for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.cap, context: "a cap") {
                 if key == "max" { max = reader.int(pair.value, "max", minimum: 0) }
                 else { window = reader.duration(pair.value, "window") }
             }

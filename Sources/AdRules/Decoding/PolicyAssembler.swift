@@ -10,7 +10,7 @@ struct PolicyAssembler {
     mutating func assemble(_ fragments: [PolicyFragment], files: [String]) -> Policy {
         var firstSetting: [String: PolicyFragment.Setting] = [:]
         for fragment in fragments {
-            for key in Keys.sharedSettings {
+            for key in RuleFileKeys.sharedSettings {
                 guard let setting = fragment.settings[key] else { continue }
                 if let first = firstSetting[key] {
                     if first.canonical != setting.canonical {

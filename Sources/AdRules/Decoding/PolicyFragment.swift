@@ -56,7 +56,7 @@ struct PolicyFragment: Sendable {
             return fragment
         }
         guard let pairs = reader.mapping(root, "a rule file") else { return fragment }
-        let fields = reader.fields(pairs, allowed: Keys.top, context: "the top level")
+        let fields = reader.fields(pairs, allowed: RuleFileKeys.top, context: "the top level")
         if !fields.contains(where: { $0.key == "version" }) {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: root.range.start)))
         }
@@ -137,7 +137,7 @@ struct PolicyFragment: Sendable {
         var members: [Located<String>] = []
         var block = PlacementFields()
         var sawPlacements = false
-        for (key, pair) in reader.fields(pairs, allowed: Keys.group, context: context) {
+        for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.group, context: context) {
             let value = pair.value
             switch key {
             case "placements":
@@ -181,7 +181,7 @@ struct PolicyFragment: Sendable {
         var defaultNode: YAMLNode?
         if let pairs = entry.value.pairs {
             var sawType = false
-            for (key, pair) in reader.fields(pairs, allowed: Keys.attribute, context: "attribute \"\(name)\"") {
+            for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.attribute, context: "attribute \"\(name)\"") {
                 if key == "type" {
                     typeNode = pair.value
                     sawType = true
@@ -234,7 +234,7 @@ struct PolicyFragment: Sendable {
         if let idPair = pairs.first(where: { $0.key.scalar?.value == "id" }), let text = idPair.value.scalar?.value {
             context = "rule \"\(text)\""
         }
-        for (key, pair) in reader.fields(pairs, allowed: Keys.rule, context: context) {
+        for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.rule, context: context) {
             let value = pair.value
             switch key {
             case "id":

@@ -1,0 +1,72 @@
+import AdRulesCLI
+import Foundation
+import Testing
+
+/// The package root, found from this file's path.
+func packageRoot(_ file: String = #filePath) -> String {
+    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}
+
+let fixtures = packageRoot() + "/Tests/AdRulesCLITests/Fixtures"
+
+/// Runs the CLI in-process with fixture paths written as `FIXTURES/...`, and writes them back that way.
+func runCLI(_ arguments: [String], variables: [String: String] = [:]) -> CommandResult {
+    let args = arguments.map { $0.replacingOccurrences(of: "FIXTURES", with: fixtures) }
+    var result = AdRulesCommandLine.run(args, environment: CommandEnvironment(variables: variables, stdoutIsTerminal: false))
+    result.stdout = result.stdout.replacingOccurrences(of: fixtures, with: "FIXTURES")
+    result.stderr = result.stderr.replacingOccurrences(of: fixtures, with: "FIXTURES")
+    return result
+}
+
+/// Compares text with a golden file; `UPDATE_GOLDEN=1 swift test` rewrites the goldens.
+func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let path = packageRoot() + "/Tests/AdRulesCLITests/Golden/" + name
+    if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+        try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        return
+    }
+    guard let golden = try? String(contentsOfFile: path, encoding: .utf8) else {
+        Issue.record("missing golden file \(name); run UPDATE_GOLDEN=1 swift test", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(text == golden, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
+}
+
+/// Runs the built `adrules` binary and returns stdout, stderr and the exit code.
+func runBinary(_ arguments: [String], environment: [String: String] = [:]) throws -> (stdout: String, stderr: String, code: Int32) {
+    let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments.map { $0.replacingOccurrences(of: "FIXTURES", with: fixtures) }
+    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
+    var env = ProcessInfo.processInfo.environment
+    env["GITHUB_ACTIONS"] = nil
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+        String(decoding: outData, as: UTF8.self).replacingOccurrences(of: fixtures, with: "FIXTURES"),
+        String(decoding: errData, as: UTF8.self).replacingOccurrences(of: fixtures, with: "FIXTURES"),
+        process.terminationStatus
+    )
+}
+
+func adrulesBinary() -> String? {
+    var candidates: [String] = []
+    let runner = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+    candidates.append(runner.appendingPathComponent("adrules").path)
+    candidates.append(runner.deletingLastPathComponent().appendingPathComponent("adrules").path)
+    candidates.append(Bundle.main.bundleURL.appendingPathComponent("adrules").path)
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("adrules").path)
+    candidates.append(packageRoot() + "/.build/debug/adrules")
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// Runs the built `adrules` binary and checks stdout, stderr and the exit code.
+@Suite("adrules binary end to end")
+struct EndToEndTests {
+    @Test func lintOfTheShippedRulesPrintsNothingAndExitsZero() throws {
+        let result = try runBinary(["lint", "rules"])
+        #expect(result.code == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func lintFindingsExitOne() throws {
+        let result = try runBinary(["lint", "FIXTURES/bad.yaml"])
+        #expect(result.code == 1)
+        #expect(result.stdout.contains("FIXTURES/bad.yaml:5:16: error: daily_cap must be a whole number >= 0, not \"six\" (schema/type)"))
+        #expect(result.stderr == "Found 5 errors and 1 warning in 1 file.\n")
+    }
+
+    @Test func usageErrorExitsTwo() throws {
+        let result = try runBinary(["lint", "--bogus"])
+        #expect(result.code == 2)
+        #expect(result.stderr.hasPrefix("error: Unexpected argument \"--bogus\"."))
+    }
+
+    @Test func missingPathExitsThree() throws {
+        let result = try runBinary(["lint", "FIXTURES/does-not-exist"])
+        #expect(result.code == 3)
+        #expect(result.stderr.contains("no such file or directory"))
+    }
+
+    @Test func passingScenariosExitZero() throws {
+        let result = try runBinary(["test", "FIXTURES/scenarios"])
+        #expect(result.code == 0, "\(result)")
+        #expect(result.stdout == "PASS a cold start shows when the first load completes\n1 passed, 0 failed\n")
+    }
+
+    @Test func failingScenarioShowsExpectedAndActualSideBySide() throws {
+        let result = try runBinary(["test", "FIXTURES/failing"])
+        #expect(result.code == 1)
+        expectGolden(result.stdout, "test.failing.txt")
+        #expect(result.stdout.hasSuffix("\n1 passed, 1 failed\n"))
+    }
+
+    @Test func malformedScenarioIsReportedLikeLintAndFails() throws {
+        let result = try runBinary(["test", "FIXTURES/malformed"])
+        #expect(result.code == 1)
+        #expect(result.stdout.contains("bad.test.yaml:3:12: error: start must be an RFC 3339 time"))
+        #expect(result.stdout.contains("bad.test.yaml:5:17: error: event must be one of"))
+        #expect(result.stdout.contains("did you mean \"app_launched\"?"))
+        #expect(result.stdout.contains("bad.test.yaml:6:50: error: expect must be one of allow, deny"))
+        #expect(result.stdout.contains("error: a reason code must be one of"))
+        #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    @Test func shippedScenariosPass() throws {
+        let result = try runBinary(["test", "rules"])
+        #expect(result.code == 0, "\(result.stdout)")
+        #expect(result.stdout.hasSuffix(" passed, 0 failed\n"))
+    }
+
+    @Test func simulateMatchesItsGoldenFile() throws {
+        let result = try runBinary(["simulate", "FIXTURES/scenarios/pass.test.yaml"])
+        #expect(result.code == 0)
+        expectGolden(result.stdout, "simulate.txt")
+        let json = try runBinary(["simulate", "FIXTURES/scenarios/pass.test.yaml", "--format", "json"])
+        #expect(json.code == 0)
+        expectGolden(json.stdout, "simulate.json")
+    }
+
+    @Test func schemaIsTheCommittedFile() throws {
+        let result = try runBinary(["schema"])
+        #expect(result.code == 0)
+        let committed = try String(contentsOfFile: packageRoot() + "/schema/rules.schema.json", encoding: .utf8)
+        #expect(result.stdout == committed)
+    }
+
+    @Test func nothingInAFileCrashesTheCLI() throws {
+        let directory = NSTemporaryDirectory() + "adrules-fuzz-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let samples = [
+            "", "\u{FEFF}version: 1", "version: [", "{{{{", ": : :", "version: 1\nplacements: 3", "version: 1\nplacements:\n  ? [a]\n  : b",
+            "version: 1\nrules: [{id: A, deny: [], when: '((('}]", "- - - -", "version: 99999999999999999999999",
+            "version: 1\nplacements:\n  a: {format: app_open, min_interval: 99999999999999d}", "\t\tversion: 1",
+        ]
+        for (i, text) in samples.enumerated() {
+            FileManager.default.createFile(atPath: directory + "/\(i).yaml", contents: Data(text.utf8))
+        }
+        FileManager.default.createFile(atPath: directory + "/bin.yaml", contents: Data([0xC3, 0x28, 0xFF, 0x00, 0x41]))
+        let result = try runBinary(["lint", directory])
+        #expect(result.code == 1)
+        #expect(!result.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,83 @@
+@testable import AdRulesCLI
+import Foundation
+import Testing
+
+@Suite("adrules lint")
+struct LintCommandTests {
+    @Test(arguments: ["xcode", "text", "json", "sarif", "github"])
+    func reportersMatchTheirGoldenFiles(_ format: String) {
+        let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format", format])
+        #expect(result.exitCode == 1)
+        expectGolden(result.stdout, "lint.\(format).txt")
+        #expect(result.stderr == "Found 5 errors and 1 warning in 1 file.\n")
+    }
+
+    @Test func githubIsTheDefaultUnderGitHubActions() {
+        let result = runCLI(["lint", "FIXTURES/bad.yaml"], variables: ["GITHUB_ACTIONS": "true"])
+        #expect(result.stdout.hasPrefix("::error file="))
+    }
+
+    @Test func githubEscapesMessagesAndProperties() {
+        #expect(GitHubAnnotations.escapeData("50% a\r\nb") == "50%25 a%0D%0Ab")
+        #expect(GitHubAnnotations.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
+    }
+
+    @Test func sarifHasWhatCodeScanningRequires() throws {
+        let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format", "sarif"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["version"] as? String == "2.1.0")
+        #expect((object["$schema"] as? String)?.contains("sarif") == true)
+        let run = try #require((object["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "adrules")
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.allSatisfy { $0["id"] is String && ($0["shortDescription"] as? [String: Any])?["text"] is String && ($0["help"] as? [String: Any])?["text"] is String })
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == 6)
+        for r in results {
+            #expect(r["ruleId"] is String)
+            #expect((r["message"] as? [String: Any])?["text"] is String)
+            let location = try #require((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+            #expect((location["artifactLocation"] as? [String: Any])?["uri"] is String)
+            let region = try #require(location["region"] as? [String: Any])
+            for key in ["startLine", "startColumn", "endLine", "endColumn"] { #expect(region[key] is Int, "\(key)") }
+            #expect((r["partialFingerprints"] as? [String: Any])?["primaryLocationLineHash"] is String)
+        }
+    }
+
+    @Test func strictMakesWarningsFail() {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial}\n"
+        let path = NSTemporaryDirectory() + "adrules-strict-\(UUID().uuidString).yaml"
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(runCLI(["lint", path]).exitCode == 0)
+        #expect(runCLI(["lint", path, "--strict"]).exitCode == 1)
+        #expect(runCLI(["lint", path, "--quiet"]).stderr.isEmpty)
+    }
+
+    @Test func outputWritesTheReportToAFile() throws {
+        let path = NSTemporaryDirectory() + "adrules-out-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format=json", "--output", path])
+        #expect(result.stdout.isEmpty)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains("\"rule\": \"schema/type\""))
+    }
+
+    @Test func usageErrors() {
+        for args in [["lint", "--formt", "json"], ["lint", "--format"], ["lint", "--format", "yaml"], ["frobnicate"], []] {
+            let result = runCLI(args)
+            #expect(result.exitCode == 2, "\(args)")
+            #expect(result.stderr.contains("USAGE"), "\(args)")
+        }
+        #expect(runCLI(["lint", "--formt", "json"]).stderr.hasPrefix("error: Unexpected argument \"--formt\"."))
+        #expect(runCLI(["lint", "--format"]).stderr.hasPrefix("error: Missing value for option \"--format\"."))
+    }
+
+    @Test func versionAndHelp() {
+        #expect(runCLI(["--version"]).stdout.hasPrefix("adrules "))
+        #expect(runCLI(["help", "lint"]).stdout.contains("disable-next-line"))
+        #expect(runCLI(["lint", "-h"]).stdout.contains("USAGE: adrules lint"))
+    }
+}
+

@@ -1,0 +1,51 @@
+import AdRules
+@testable import AdRulesCLI
+import Foundation
+import Testing
+
+/// The JSON Schema and the Swift model must agree on every key and enum value.
+@Suite("JSON Schema drift")
+struct SchemaTests {
+    func object(_ json: JSON) -> [(String, JSON)] {
+        if case .object(let pairs) = json { return pairs }
+        return []
+    }
+
+    func properties(_ json: JSON) -> [String] {
+        object(json).first { $0.0 == "properties" }.map { object($0.1).map(\.0) } ?? []
+    }
+
+    @Test func keysMatchTheDecoder() {
+        #expect(RuleFileSchema.topProperties.map(\.0) == RuleFileKeys.top)
+        #expect(RuleFileSchema.placementProperties.map(\.0) == RuleFileKeys.placement)
+        #expect(RuleFileSchema.groupProperties.map(\.0) == RuleFileKeys.group)
+        #expect(RuleFileSchema.ruleProperties.map(\.0) == RuleFileKeys.rule)
+        let nested = Dictionary(uniqueKeysWithValues: RuleFileSchema.placementProperties)
+        #expect(nested["launch"].map(properties) == RuleFileKeys.launch)
+        #expect(nested["resume"].map(properties) == RuleFileKeys.resume)
+        #expect(nested["grace"].map(properties) == RuleFileKeys.grace)
+    }
+
+    @Test func enumsMatchTheModel() throws {
+        let text = RuleFileSchema.text
+        for format in AdFormat.allCases { #expect(text.contains("\"\(format.rawValue)\"")) }
+        for type in ValueType.allCases { #expect(text.contains("\"\(type.rawValue)\"")) }
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let placement = try #require(((parsed["properties"] as? [String: Any])?["placements"] as? [String: Any])?["additionalProperties"] as? [String: Any])
+        let format = try #require((placement["properties"] as? [String: Any])?["format"] as? [String: Any])
+        #expect(format["enum"] as? [String] == AdFormat.allCases.map(\.rawValue))
+    }
+
+    @Test(arguments: RuleFileKeys.placement.filter { $0 != "format" && $0 != "ad_unit" })
+    func theDecoderReadsEverySchemaKey(_ key: String) {
+        // A value of the wrong type must be reported, so the key is really read, not only listed.
+        let yaml = "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    \(key == "min_interval" ? "max_ad_age" : key): [[]]\n"
+        let diagnostics = PolicyLoader.load(texts: [("t.yaml", yaml)]).diagnostics
+        #expect(diagnostics.contains { $0.rule.hasPrefix("schema/") && $0.range.start.line == 6 }, "\(key): \(diagnostics)")
+    }
+
+    @Test func committedSchemaIsCurrent() throws {
+        let committed = try String(contentsOfFile: packageRoot() + "/schema/rules.schema.json", encoding: .utf8)
+        #expect(committed == RuleFileSchema.text, "run: swift run adrules schema > schema/rules.schema.json")
+    }
+}
