@@ -24,7 +24,10 @@ let package = Package(
         ),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
         .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesYAML"]),
-        .testTarget(name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "adrules"]),
+        .testTarget(
+            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "adrules"],
+            exclude: ["Fixtures", "Golden"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

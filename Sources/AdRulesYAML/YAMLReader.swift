@@ -59,9 +59,19 @@ private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
 
 /// Builds the node tree from libyaml events with an explicit stack (no recursion, so depth is bounded).
 private struct TreeBuilder {
-    private enum Frame {
-        case mapping(start: SourcePosition, pairs: [YAMLPair], pendingKey: YAMLNode?, seen: [String: SourcePosition])
-        case sequence(start: SourcePosition, items: [YAMLNode])
+    /// An open mapping or sequence; a class so that appending to it never copies its children.
+    private final class Frame {
+        let isMapping: Bool
+        let start: SourcePosition
+        var items: [YAMLNode] = []
+        var pairs: [YAMLPair] = []
+        var pendingKey: YAMLNode?
+        var seen: [String: SourcePosition] = [:]
+
+        init(isMapping: Bool, start: SourcePosition) {
+            self.isMapping = isMapping
+            self.start = start
+        }
     }
 
     let file: String
@@ -79,11 +89,8 @@ private struct TreeBuilder {
             return
         }
         defer { yaml_parser_delete(&parser) }
-        if let base = buffer.baseAddress, buffer.count > 0 {
-            yaml_parser_set_input_string(&parser, base, buffer.count)
-        } else {
-            return
-        }
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        yaml_parser_set_input_string(&parser, base, buffer.count)
         var event = yaml_event_t()
         while true {
             guard yaml_parser_parse(&parser, &event) == 1 else {
@@ -115,7 +122,7 @@ private struct TreeBuilder {
             add(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            checkProperties(anchor: data.anchor, tag: data.tag, range: range)
+            if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range) }
             let value = string(data.value, length: data.length)
             let style: ScalarStyle
             switch data.style {
@@ -128,19 +135,17 @@ private struct TreeBuilder {
             add(YAMLNode(.scalar(YAMLScalar(value: value, style: style)), range: range))
         case YAML_SEQUENCE_START_EVENT:
             checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range)
-            guard push(.sequence(start: range.start, items: []), at: range.start) else { return false }
+            guard push(Frame(isMapping: false, start: range.start)) else { return false }
         case YAML_MAPPING_START_EVENT:
             checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, range: range)
-            guard push(.mapping(start: range.start, pairs: [], pendingKey: nil, seen: [:]), at: range.start) else {
-                return false
-            }
+            guard push(Frame(isMapping: true, start: range.start)) else { return false }
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return true }
-            switch frame {
-            case .sequence(let start, let items):
-                add(YAMLNode(.sequence(items), range: SourceRange(start: start, end: range.end)))
-            case .mapping(let start, let pairs, _, _):
-                add(YAMLNode(.mapping(pairs), range: SourceRange(start: start, end: range.end)))
+            let whole = SourceRange(start: frame.start, end: range.end)
+            if frame.isMapping {
+                add(YAMLNode(.mapping(frame.pairs), range: whole))
+            } else {
+                add(YAMLNode(.sequence(frame.items), range: whole))
             }
         default:
             break
@@ -148,9 +153,9 @@ private struct TreeBuilder {
         return true
     }
 
-    private mutating func push(_ frame: Frame, at start: SourcePosition) -> Bool {
+    private mutating func push(_ frame: Frame) -> Bool {
         if stack.count >= YAMLReader.maxDepth {
-            diagnostics.append(.tooDeep(limit: YAMLReader.maxDepth, file: file, at: start))
+            diagnostics.append(.tooDeep(limit: YAMLReader.maxDepth, file: file, at: frame.start))
             return false
         }
         stack.append(frame)
@@ -175,33 +180,29 @@ private struct TreeBuilder {
 
     /// Adds a finished node to the frame on top of the stack, or makes it the root.
     private mutating func add(_ node: YAMLNode) {
-        guard let top = stack.popLast() else {
+        guard let top = stack.last else {
             if root == nil { root = node }
             return
         }
-        switch top {
-        case .sequence(let start, var items):
-            items.append(node)
-            stack.append(.sequence(start: start, items: items))
-        case .mapping(let start, var pairs, let pendingKey, var seen):
-            guard let key = pendingKey else {
-                if let text = node.scalar, text.style == .plain, text.value == "<<" {
-                    diagnostics.append(.mergeKey(file: file, range: node.range))
-                }
-                stack.append(.mapping(start: start, pairs: pairs, pendingKey: node, seen: seen))
+        guard top.isMapping else {
+            top.items.append(node)
+            return
+        }
+        guard let key = top.pendingKey else {
+            if let text = node.scalar, text.style == .plain, text.value == "<<" {
+                diagnostics.append(.mergeKey(file: file, range: node.range))
+            }
+            top.pendingKey = node
+            return
+        }
+        top.pendingKey = nil
+        if let name = key.scalar?.value {
+            if let first = top.seen[name] {
+                diagnostics.append(.duplicateKey(name, file: file, range: key.range, first: first))
                 return
             }
-            if let name = key.scalar?.value {
-                if let first = seen[name] {
-                    diagnostics.append(.duplicateKey(name, file: file, range: key.range, first: first))
-                } else {
-                    seen[name] = key.range.start
-                    pairs.append(YAMLPair(key: key, value: node))
-                }
-            } else {
-                pairs.append(YAMLPair(key: key, value: node))
-            }
-            stack.append(.mapping(start: start, pairs: pairs, pendingKey: nil, seen: seen))
+            top.seen[name] = key.range.start
         }
+        top.pairs.append(YAMLPair(key: key, value: node))
     }
 }

@@ -12,11 +12,11 @@ struct ExpressionTests {
         AttributeDeclaration(name: "tags", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .stringList, defaultValue: nil),
     ]
 
-    func inputs(_ values: [AttributeValue?] = [.string("home"), .int(3), .number(2.5), .bool(false), .stringList(["vip"])]) -> RuleInputs {
+    func inputs(_ values: [String: AttributeValue] = ["screen": .string("home"), "level": .int(3), "score": .number(2.5), "onboarding": .bool(false), "tags": .stringList(["vip"])]) -> RuleInputs {
         RuleInputs(premium: false, sessionCount: 4, sessionAge: 90_000, installAge: 86_400_000 * 2, nowHour: 23, nowWeekday: "sat", attributes: values)
     }
 
-    func evaluate(_ source: String, _ values: [AttributeValue?]? = nil) -> AttributeValue? {
+    func evaluate(_ source: String, _ values: [String: AttributeValue]? = nil) -> AttributeValue? {
         guard case .success(let compiled) = ExpressionCompiler.compile(source, attributes: Self.attributes) else { return nil }
         return compiled.evaluate(values.map(inputs) ?? inputs())
     }
@@ -49,9 +49,11 @@ struct ExpressionTests {
     }
 
     @Test func missingAttributeCannotBeEvaluated() {
-        #expect(evaluate("screen == \"x\"", [nil, .int(1), nil, .bool(false), nil]) == nil)
+        #expect(evaluate("screen == \"x\"", ["level": .int(1)]) == nil)
+        #expect(evaluate("level == 1", [:]) == .bool(true), "the default applies")
+        #expect(evaluate("level == 1", ["level": .string("one")]) == nil, "a value of the wrong type cannot be evaluated")
         // Short-circuit: a decided `or` does not need the missing value.
-        #expect(evaluate("level == 1 or screen == \"x\"", [nil, .int(1), nil, .bool(false), nil]) == .bool(true))
+        #expect(evaluate("level == 1 or screen == \"x\"", ["level": .int(1)]) == .bool(true))
     }
 
     @Test(arguments: [

@@ -24,7 +24,7 @@ public enum Evaluator {
                 code: .unknownPlacement,
                 message: "placement \"\(ask.placement)\" is not in the policy (\(policy.placements.count) placements)")], nextAllowedAt: nil)
         }
-        var run = Run(policy: policy, facts: facts, index: index, now: now, zone: deviceTimeZone)
+        var run = Run(policy: policy.storage, facts: facts, index: index, now: now, zone: deviceTimeZone)
         switch ask.kind {
         case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false)
         case .offer: run.showReasons(trigger: .action, context: context, isOffer: true)
@@ -53,27 +53,31 @@ public enum Milliseconds {
 
 /// One evaluation: collects reasons in the documented order.
 private struct Run {
-    let policy: Policy
+    let policy: PolicyStorage
     let facts: Facts
     let index: Int
-    let placement: Placement
+    /// The placement behind a reference: its fields are read in place, never copied.
+    let box: Boxed<Placement>
     let state: PlacementFacts
     let now: Int64
     let zone: TimeZone
     var reasons: [Reason] = []
     var notes: [String] = []
 
-    init(policy: Policy, facts: Facts, index: Int, now: Int64, zone: TimeZone) {
+    init(policy: PolicyStorage, facts: Facts, index: Int, now: Int64, zone: TimeZone) {
         self.policy = policy
         self.facts = facts
         self.index = index
-        self.placement = policy.placements[index]
+        self.box = policy.placementBoxes[index]
         self.state = facts.placements[index]
         self.now = now
         self.zone = zone
     }
 
-    var defaultTrigger: ShowTrigger { placement.format.value == .appOpen ? .resume : .action }
+    /// Weekday names from Thursday, because 1970-01-01 was a Thursday.
+    static let weekdays = ["thu", "fri", "sat", "sun", "mon", "tue", "wed"]
+
+    var defaultTrigger: ShowTrigger { box.value.format.value == .appOpen ? .resume : .action }
 
     /// A recorded time, never later than now (a clock set back never grants a show).
     func seen(_ t: Int64) -> Int64 { t > now ? now : t }
@@ -92,49 +96,48 @@ private struct Run {
     // MARK: show and offer
 
     mutating func showReasons(trigger: ShowTrigger, context: AskContext, isOffer: Bool) {
-        let p = placement
-        if !p.enabled.value { deny(.placementDisabled, "placement \(p.id) is disabled (enabled: false)", at: p.enabled.location) }
-        if p.excludePremium.value && context.premium {
-            deny(.premiumUser, "premium users never see \(p.id) (exclude_premium)", at: p.excludePremium.location)
+        if !box.value.enabled.value { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
+        if box.value.excludePremium.value && context.premium {
+            deny(.premiumUser, "premium users never see \(box.value.id) (exclude_premium)", at: box.value.excludePremium.location)
         }
         let rules = policy.rulesOfPlacement[index]
         if !rules.isEmpty { customRuleReasons(rules, context: context) }
-        let isAppOpen = p.format.value == .appOpen
+        let isAppOpen = box.value.format.value == .appOpen
         let supported = isAppOpen ? trigger != .action : trigger == .action
         if !supported {
             let fits = isAppOpen ? "resume or load_completed" : "action"
-            deny(.triggerNotSupported, "trigger \(trigger.rawValue) does not fit a \(p.format.value.rawValue) placement (use \(fits))", at: p.format.location)
+            deny(.triggerNotSupported, "trigger \(trigger.rawValue) does not fit a \(box.value.format.value.rawValue) placement (use \(fits))", at: box.value.format.location)
         }
         let inLaunch = isAppOpen && launchPhaseOpen()
         if isAppOpen && supported {
-            if trigger == .resume && !p.showIfReady.value {
-                deny(.triggerDisabled, "shows on resume are off (resume.show_if_ready: false)", at: p.showIfReady.location)
+            if trigger == .resume && !box.value.showIfReady.value {
+                deny(.triggerDisabled, "shows on resume are off (resume.show_if_ready: false)", at: box.value.showIfReady.location)
             }
             if trigger == .loadCompleted {
-                if inLaunch && !p.showOnFirstLoad.value {
-                    deny(.triggerDisabled, "the cold-start show is off (launch.show_on_first_load: false)", at: p.showOnFirstLoad.location)
-                } else if !inLaunch && !p.allowDeferred.value {
-                    deny(.deferredShow, "the load completed outside the launch phase; a late show would interrupt the user (resume.allow_deferred: false)", at: p.allowDeferred.location)
+                if inLaunch && !box.value.showOnFirstLoad.value {
+                    deny(.triggerDisabled, "the cold-start show is off (launch.show_on_first_load: false)", at: box.value.showOnFirstLoad.location)
+                } else if !inLaunch && !box.value.allowDeferred.value {
+                    deny(.deferredShow, "the load completed outside the launch phase; a late show would interrupt the user (resume.allow_deferred: false)", at: box.value.allowDeferred.location)
                 }
             }
         }
-        screenReasons(blockOthers: p.blockDuringFullscreen.value)
+        screenReasons(blockOthers: box.value.blockDuringFullscreen.value)
         graceReasons()
         if !isOffer {
-            if p.requireUserChoice.value && !state.userChose {
-                deny(.noUserChoice, "the user has not chosen to watch \(p.id) since its last show (require_user_choice)", at: p.requireUserChoice.location)
+            if box.value.requireUserChoice.value && !state.userChose {
+                deny(.noUserChoice, "the user has not chosen to watch \(box.value.id) since its last show (require_user_choice)", at: box.value.requireUserChoice.location)
             }
-            if trigger == .action, let n = p.everyNActions, state.actions < n.value {
+            if trigger == .action, let n = box.value.everyNActions, state.actions < n.value {
                 deny(.everyNActions, "\(state.actions) of \(n.value) actions since the last show (every_n_actions)", at: n.location)
             }
         }
         if let loaded = state.loadedAt {
             let age = now - seen(loaded)
-            if age > p.maxAdAge.value.milliseconds {
-                deny(.adExpired, "the cached ad is \(RuleDuration(milliseconds: age)) old, older than max_ad_age \(p.maxAdAge.value)", at: p.maxAdAge.location)
+            if age > box.value.maxAdAge.value.milliseconds {
+                deny(.adExpired, "the cached ad is \(RuleDuration(milliseconds: age)) old, older than max_ad_age \(box.value.maxAdAge.value)", at: box.value.maxAdAge.location)
             }
         } else {
-            deny(.adNotReady, "no ad is loaded for \(p.id)", at: p.location)
+            deny(.adNotReady, "no ad is loaded for \(box.value.id)", at: box.value.location)
         }
         pacingReasons()
     }
@@ -144,21 +147,16 @@ private struct Run {
             premium: context.premium, sessionCount: Int64(facts.sessionCount),
             sessionAge: facts.sessionActive ? max(0, now - seen(facts.sessionStart)) : 0,
             installAge: max(0, now - seen(facts.installedAt)), nowHour: 0, nowWeekday: "",
-            attributes: policy.attributes.map { declaration in
-                guard let value = context.attributes[declaration.name] ?? declaration.defaultValue else { return nil }
-                if value.type == declaration.type { return value }
-                if declaration.type == .number, case .int(let i) = value { return .number(Double(i)) }
-                return nil
-            })
-        if policy.rulesReadClock {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let parts = calendar.dateComponents([.hour, .weekday], from: Milliseconds.date(now))
-            inputs.nowHour = Int64(parts.hour ?? 0)
-            inputs.nowWeekday = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][((parts.weekday ?? 1) - 1 + 7) % 7]
+            attributes: context.attributes)
+        if policy.rulesReadClock[index] {
+            let local = now + Int64(timeZone.secondsFromGMT(for: Milliseconds.date(now))) * 1000
+            let days = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+            inputs.nowHour = (local - days * 86_400_000) / 3_600_000
+            // 1970-01-01 was a Thursday.
+            inputs.nowWeekday = Run.weekdays[Int(((days % 7) + 7) % 7)]
         }
         for r in indices {
-            let rule = policy.rules[r]
+            let rule = policy.ruleBoxes[r].value
             guard let condition = rule.condition else { continue }
             switch condition.evaluate(inputs) {
             case .bool(true)?:
@@ -166,7 +164,7 @@ private struct Run {
             case .bool(false)?:
                 break
             default:
-                let missing = policy.attributes.enumerated().filter { inputs.attributes[$0.offset] == nil }.map(\.element.name)
+                let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
                 let detail = missing.isEmpty ? "" : ": no value for \(missing.joined(separator: ", "))"
                 deny(.ruleError, "rule \(rule.id) cannot be evaluated\(detail); denied to be safe", at: rule.when.location, rule: rule.id)
             }
@@ -180,71 +178,75 @@ private struct Run {
 
     func launchPhaseOpen() -> Bool {
         guard state.launchOpen, let launched = facts.launchedAt else { return false }
-        if let wait = placement.launchMaxWait, now - seen(launched) > wait.value.milliseconds { return false }
+        if let wait = box.value.launchMaxWait, now - seen(launched) > wait.value.milliseconds { return false }
         if let loading = state.loadingSince, now - seen(loading) > policy.loadTimeout.milliseconds { return false }
         return true
     }
 
-    /// Whether something is on screen, with `fullscreen_timeout` applied.
-    func onScreen(since: Int64?, what: String, notes: inout [String]) -> Bool {
-        guard let since else { return false }
-        if now - seen(since) > policy.fullscreenTimeout.value.milliseconds {
-            notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
-            return false
-        }
-        return true
+    /// Whether something reported on screen at `since` still counts, with `fullscreen_timeout` applied.
+    func stillOnScreen(since: Int64?) -> Bool? {
+        guard let since else { return nil }
+        return now - seen(since) <= policy.fullscreenTimeout.value.milliseconds
+    }
+
+    mutating func timedOutNote(_ what: String) {
+        notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
     }
 
     mutating func screenReasons(blockOthers: Bool) {
         if blockOthers {
             var other: String?
-            for (i, p) in policy.placements.enumerated() where i != index && p.format.value.isFullscreen {
-                if onScreen(since: facts.placements[i].showingSince, what: "placement \(p.id)", notes: &notes) {
-                    other = other ?? "placement \(p.id)"
+            for i in policy.fullscreenPlacements where i != index {
+                switch stillOnScreen(since: facts.placements[i].showingSince) {
+                case true?: other = other ?? "placement \(policy.placementBoxes[i].value.id)"
+                case false?: timedOutNote("placement \(policy.placementBoxes[i].value.id)")
+                case nil: break
                 }
             }
-            for (source, since) in facts.external.sorted(by: { $0.key < $1.key }) {
-                let name = source.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(source)"
-                if onScreen(since: since, what: name, notes: &notes) { other = other ?? name }
+            if !facts.external.isEmpty {
+                for (source, since) in facts.external.sorted(by: { $0.key < $1.key }) {
+                    let name = source.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(source)"
+                    if stillOnScreen(since: since) == true { other = other ?? name } else { timedOutNote(name) }
+                }
             }
             if let other {
-                deny(.fullscreenActive, "\(other) is on screen (block_during_fullscreen)", at: placement.blockDuringFullscreen.location)
+                deny(.fullscreenActive, "\(other) is on screen (block_during_fullscreen)", at: box.value.blockDuringFullscreen.location)
             }
         }
-        if onScreen(since: state.showingSince, what: "placement \(placement.id)", notes: &notes) {
-            deny(.alreadyShowing, "\(placement.id) is already on screen", at: placement.location)
+        switch stillOnScreen(since: state.showingSince) {
+        case true?: deny(.alreadyShowing, "\(box.value.id) is already on screen", at: box.value.location)
+        case false?: timedOutNote("placement \(box.value.id)")
+        case nil: break
         }
     }
 
     mutating func graceReasons() {
-        let p = placement
-        if p.graceFirstSessions.value > 0 && facts.sessionCount <= p.graceFirstSessions.value {
-            deny(.graceSessions, "session \(facts.sessionCount) is within the first \(p.graceFirstSessions.value) sessions (grace.first_sessions)", at: p.graceFirstSessions.location)
+        if box.value.graceFirstSessions.value > 0 && facts.sessionCount <= box.value.graceFirstSessions.value {
+            deny(.graceSessions, "session \(facts.sessionCount) is within the first \(box.value.graceFirstSessions.value) sessions (grace.first_sessions)", at: box.value.graceFirstSessions.location)
         }
-        let afterInstall = p.graceAfterInstall.value.milliseconds
+        let afterInstall = box.value.graceAfterInstall.value.milliseconds
         if afterInstall > 0, now < seen(facts.installedAt) + afterInstall {
-            deny(.graceInstall, "less than \(p.graceAfterInstall.value) since install (grace.after_install)", at: p.graceAfterInstall.location, clearsAt: seen(facts.installedAt) + afterInstall)
+            deny(.graceInstall, "less than \(box.value.graceAfterInstall.value) since install (grace.after_install)", at: box.value.graceAfterInstall.location, clearsAt: seen(facts.installedAt) + afterInstall)
         }
-        let afterStart = p.graceAfterSessionStart.value.milliseconds
+        let afterStart = box.value.graceAfterSessionStart.value.milliseconds
         if afterStart > 0, facts.sessionActive, now < seen(facts.sessionStart) + afterStart {
-            deny(.graceSessionStart, "less than \(p.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: p.graceAfterSessionStart.location, clearsAt: seen(facts.sessionStart) + afterStart)
+            deny(.graceSessionStart, "less than \(box.value.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: box.value.graceAfterSessionStart.location, clearsAt: seen(facts.sessionStart) + afterStart)
         }
     }
 
     // MARK: pacing and caps
 
     mutating func pacingReasons() {
-        let p = placement
         let shows = state.shows
-        if p.minInterval.value.milliseconds > 0, let last = shows.last {
-            let clears = seen(last.at) + p.minInterval.value.milliseconds
+        if box.value.minInterval.value.milliseconds > 0, let last = shows.last {
+            let clears = seen(last.at) + box.value.minInterval.value.milliseconds
             if now < clears {
-                deny(.minInterval, "min_interval \(p.minInterval.value) not elapsed since the last show of \(p.id)", at: p.minInterval.location, clearsAt: clears)
+                deny(.minInterval, "min_interval \(box.value.minInterval.value) not elapsed since the last show of \(box.value.id)", at: box.value.minInterval.location, clearsAt: clears)
             }
         }
-        capReasons(shows, session: p.sessionCap, hourly: p.hourlyCap, daily: p.dailyCap, windows: p.caps, group: nil)
+        capReasons(shows, session: box.value.sessionCap, hourly: box.value.hourlyCap, daily: box.value.dailyCap, windows: box.value.caps, group: nil)
         for g in policy.groupsOfPlacement[index] {
-            let group = policy.groups[g]
+            let group = policy.groupBoxes[g].value
             let history = facts.groups[g]
             if let interval = group.minInterval, interval.value.milliseconds > 0, let last = history.last {
                 let clears = seen(last.at) + interval.value.milliseconds
@@ -254,7 +256,7 @@ private struct Run {
             }
         }
         for g in policy.groupsOfPlacement[index] {
-            let group = policy.groups[g]
+            let group = policy.groupBoxes[g].value
             capReasons(facts.groups[g], session: group.sessionCap, hourly: group.hourlyCap, daily: group.dailyCap, windows: group.caps, group: group.id)
         }
     }
@@ -324,34 +326,32 @@ private struct Run {
     // MARK: load and reward
 
     mutating func loadReasons(context: AskContext) {
-        let p = placement
-        if !p.enabled.value { deny(.placementDisabled, "placement \(p.id) is disabled (enabled: false)", at: p.enabled.location) }
-        if p.excludePremium.value && context.premium {
-            deny(.premiumUser, "premium users never load \(p.id) (exclude_premium)", at: p.excludePremium.location)
+        if !box.value.enabled.value { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
+        if box.value.excludePremium.value && context.premium {
+            deny(.premiumUser, "premium users never load \(box.value.id) (exclude_premium)", at: box.value.excludePremium.location)
         }
-        if p.blockDuringFullscreen.value { screenReasons(blockOthers: true) }
+        if box.value.blockDuringFullscreen.value { screenReasons(blockOthers: true) }
         if let loading = state.loadingSince, now - seen(loading) <= policy.loadTimeout.milliseconds {
-            deny(.alreadyLoading, "a load of \(p.id) is in progress", at: p.location)
+            deny(.alreadyLoading, "a load of \(box.value.id) is in progress", at: box.value.location)
         }
-        if let loaded = state.loadedAt, now - seen(loaded) <= p.maxAdAge.value.milliseconds {
-            deny(.alreadyLoaded, "an ad for \(p.id) is loaded and not expired (max_ad_age \(p.maxAdAge.value))", at: p.maxAdAge.location)
+        if let loaded = state.loadedAt, now - seen(loaded) <= box.value.maxAdAge.value.milliseconds {
+            deny(.alreadyLoaded, "an ad for \(box.value.id) is loaded and not expired (max_ad_age \(box.value.maxAdAge.value))", at: box.value.maxAdAge.location)
         }
     }
 
     mutating func rewardReasons() {
-        let p = placement
-        if !p.format.value.isRewarded {
-            deny(.notRewardedFormat, "\(p.id) is \(p.format.value.rawValue), which grants no reward", at: p.format.location)
+        if !box.value.format.value.isRewarded {
+            deny(.notRewardedFormat, "\(box.value.id) is \(box.value.format.value.rawValue), which grants no reward", at: box.value.format.location)
         }
         guard let show = state.current else {
-            deny(.noShow, "no show of \(p.id) to reward", at: p.location)
+            deny(.noShow, "no show of \(box.value.id) to reward", at: box.value.location)
             return
         }
-        if p.requireUserChoice.value && !show.hadChoice {
-            deny(.noUserChoice, "the show of \(p.id) had no user choice before it (require_user_choice)", at: p.requireUserChoice.location)
+        if box.value.requireUserChoice.value && !show.hadChoice {
+            deny(.noUserChoice, "the show of \(box.value.id) had no user choice before it (require_user_choice)", at: box.value.requireUserChoice.location)
         }
-        if !show.earned { deny(.rewardNotEarned, "the network has not reported reward_earned for this show", at: p.location) }
-        if show.granted { deny(.rewardAlreadyGranted, "the reward for this show was already granted", at: p.location) }
+        if !show.earned { deny(.rewardNotEarned, "the network has not reported reward_earned for this show", at: box.value.location) }
+        if show.granted { deny(.rewardAlreadyGranted, "the reward for this show was already granted", at: box.value.location) }
     }
 }
 

@@ -25,5 +25,5 @@ struct RuleInputs {
     var installAge: Int64
     var nowHour: Int64
     var nowWeekday: String
-    var attributes: [AttributeValue?]
+    var attributes: [String: AttributeValue]
 }

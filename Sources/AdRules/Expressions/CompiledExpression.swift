@@ -2,7 +2,7 @@
 indirect enum CompiledExpression: Sendable {
     case constant(AttributeValue)
     case builtin(Builtin)
-    case attribute(slot: Int)
+    case attribute(name: String, type: ValueType, fallback: AttributeValue?)
     case not(CompiledExpression)
     case and(CompiledExpression, CompiledExpression)
     case or(CompiledExpression, CompiledExpression)
@@ -13,7 +13,12 @@ indirect enum CompiledExpression: Sendable {
     func evaluate(_ inputs: RuleInputs) -> AttributeValue? {
         switch self {
         case .constant(let value): return value
-        case .attribute(let slot): return slot < inputs.attributes.count ? inputs.attributes[slot] : nil
+        case .attribute(let name, let type, let fallback):
+            // The app's dictionary is read directly: no per-ask copy of the attributes.
+            guard let value = inputs.attributes[name] else { return fallback }
+            if value.type == type { return value }
+            if type == .number, case .int(let i) = value { return .number(Double(i)) }
+            return nil
         case .builtin(let builtin):
             switch builtin {
             case .premium: return .bool(inputs.premium)

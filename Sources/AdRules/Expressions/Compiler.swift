@@ -81,7 +81,8 @@ private struct Checker {
                 return Typed(type: builtin.type, code: .builtin(builtin))
             }
             if let slot = slots[name] {
-                return Typed(type: attributes[slot].type, code: .attribute(slot: slot))
+                let declaration = attributes[slot]
+                return Typed(type: declaration.type, code: .attribute(name: declaration.name, type: declaration.type, fallback: declaration.defaultValue))
             }
             let known = Builtin.allCases.map(\.rawValue) + attributes.map(\.name)
             var message = "unknown name \"\(name)\""

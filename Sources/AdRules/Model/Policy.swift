@@ -9,35 +9,36 @@ public enum PolicyTimeZone: Sendable, Hashable {
     case named(TimeZone)
 }
 
-/// A loaded, validated policy: every placement resolved, every rule compiled, every look-up precomputed.
-public struct Policy: Sendable {
-    /// The rule files the policy was read from, in sorted path order.
-    public let files: [String]
-    /// Production or test.
-    public let environment: PolicyEnvironment
-    /// The calendar for `daily_cap` days and `now.hour`.
-    public let timeZone: PolicyTimeZone
-    /// A resume after at least this long in background starts a new session.
-    public let sessionTimeout: RuleDuration
-    /// A fullscreen ad reported showing for longer is treated as closed.
-    public let fullscreenTimeout: Located<RuleDuration>
-    /// A load in progress for longer is treated as failed.
-    public let loadTimeout: RuleDuration
-    /// Placements in file order.
-    public let placements: [Placement]
-    /// Groups in file order.
-    public let groups: [PlacementGroup]
-    /// Declared attributes.
-    public let attributes: [AttributeDeclaration]
-    /// Custom rules in file order.
-    public let rules: [CustomRule]
+/// A placement, group or rule behind a reference, so the evaluator reads its fields without copying it.
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
 
+/// Everything a policy holds, behind one reference: copying a `Policy` costs one retain.
+final class PolicyStorage: Sendable {
+    let files: [String]
+    let environment: PolicyEnvironment
+    let timeZone: PolicyTimeZone
+    let sessionTimeout: RuleDuration
+    let fullscreenTimeout: Located<RuleDuration>
+    let loadTimeout: RuleDuration
+    let placements: [Placement]
+    let groups: [PlacementGroup]
+    let attributes: [AttributeDeclaration]
+    let rules: [CustomRule]
+
+    let placementBoxes: [Boxed<Placement>]
+    let groupBoxes: [Boxed<PlacementGroup>]
+    let ruleBoxes: [Boxed<CustomRule>]
     let placementIndex: [String: Int]
     let groupMembers: [[Int]]
     let groupsOfPlacement: [[Int]]
     let rulesOfPlacement: [[Int]]
-    let attributeSlots: [String: Int]
-    let rulesReadClock: Bool
+    /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
+    let rulesReadClock: [Bool]
+    /// Placements whose format is fullscreen, for `fullscreen_active`.
+    let fullscreenPlacements: [Int]
     /// The longest time any pacing or cap can look back, so a ledger knows what it may forget.
     let horizon: RuleDuration
 
@@ -56,6 +57,9 @@ public struct Policy: Sendable {
         self.groups = groups
         self.attributes = attributes
         self.rules = rules
+        placementBoxes = placements.map(Boxed.init)
+        groupBoxes = groups.map(Boxed.init)
+        ruleBoxes = rules.map(Boxed.init)
         var index: [String: Int] = [:]
         for (i, placement) in placements.enumerated() where index[placement.id] == nil { index[placement.id] = i }
         placementIndex = index
@@ -74,10 +78,8 @@ public struct Policy: Sendable {
             }
         }
         rulesOfPlacement = rulesOf
-        var slots: [String: Int] = [:]
-        for (i, a) in attributes.enumerated() where slots[a.name] == nil { slots[a.name] = i }
-        attributeSlots = slots
-        rulesReadClock = rules.contains { $0.condition?.readsClock == true }
+        rulesReadClock = rulesOf.map { indices in indices.contains { rules[$0].condition?.readsClock == true } }
+        fullscreenPlacements = placements.indices.filter { placements[$0].format.value.isFullscreen }
         var longest = RuleDuration.days(1) + RuleDuration.hours(2)
         func consider(_ d: RuleDuration?) { if let d, d > longest { longest = d } }
         for p in placements {
@@ -90,10 +92,51 @@ public struct Policy: Sendable {
         }
         horizon = longest
     }
+}
+
+/// A loaded, validated policy: every placement resolved, every rule compiled, every look-up precomputed.
+public struct Policy: Sendable {
+    let storage: PolicyStorage
+
+    /// The rule files the policy was read from, in sorted path order.
+    public var files: [String] { storage.files }
+    /// Production or test.
+    public var environment: PolicyEnvironment { storage.environment }
+    /// The calendar for `daily_cap` days and `now.hour`.
+    public var timeZone: PolicyTimeZone { storage.timeZone }
+    /// A resume after at least this long in background starts a new session.
+    public var sessionTimeout: RuleDuration { storage.sessionTimeout }
+    /// A fullscreen ad reported showing for longer is treated as closed.
+    public var fullscreenTimeout: Located<RuleDuration> { storage.fullscreenTimeout }
+    /// A load in progress for longer is treated as failed.
+    public var loadTimeout: RuleDuration { storage.loadTimeout }
+    /// Placements in file order.
+    public var placements: [Placement] { storage.placements }
+    /// Groups in file order.
+    public var groups: [PlacementGroup] { storage.groups }
+    /// Declared attributes.
+    public var attributes: [AttributeDeclaration] { storage.attributes }
+    /// Custom rules in file order.
+    public var rules: [CustomRule] { storage.rules }
+
+    var placementIndex: [String: Int] { storage.placementIndex }
+    var groupsOfPlacement: [[Int]] { storage.groupsOfPlacement }
+    var horizon: RuleDuration { storage.horizon }
+
+    init(
+        files: [String], environment: PolicyEnvironment, timeZone: PolicyTimeZone, sessionTimeout: RuleDuration,
+        fullscreenTimeout: Located<RuleDuration>, loadTimeout: RuleDuration, placements: [Placement],
+        groups: [PlacementGroup], attributes: [AttributeDeclaration], rules: [CustomRule]
+    ) {
+        storage = PolicyStorage(
+            files: files, environment: environment, timeZone: timeZone, sessionTimeout: sessionTimeout,
+            fullscreenTimeout: fullscreenTimeout, loadTimeout: loadTimeout, placements: placements, groups: groups,
+            attributes: attributes, rules: rules)
+    }
 
     /// The placement with this id.
     public func placement(_ id: String) -> Placement? {
-        placementIndex[id].map { placements[$0] }
+        storage.placementIndex[id].map { storage.placements[$0] }
     }
 }
 

@@ -1,0 +1,286 @@
+import AdRules
+import Foundation
+internal import CYAML
+
+/// Runs every benchmark and formats the table.
+struct BenchmarkSuite {
+    let rulesPath: String
+    let placements: Int
+
+    func run() throws -> String {
+        var lines: [String] = []
+        lines.append("adrules-bench (release build, \(ProcessInfo.processInfo.activeProcessorCount) CPUs, medians of batch means)")
+        lines.append("")
+        lines += try decisions()
+        lines.append("")
+        lines += try loading()
+        lines.append("")
+        lines += try ledger()
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: decisions
+
+    /// One pre-generated ask: the facts, the time, and the same situation as a hand-written app sees it.
+    struct DecisionInput {
+        var facts: Int
+        var ask: Ask
+        var now: Int64
+        var premium: Bool
+        var flags: AppOpenFlags
+    }
+
+    func decisions() throws -> [String] {
+        let policy = try Policy(contentsOf: rulesPath)
+        guard policy.placement("app_open") != nil else { throw BenchError.missing("the policy at \(rulesPath) has no app_open placement") }
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        var generator = SplitMix(seed: 2026)
+        let base: Int64 = 1_795_000_000_000
+        var factSets: [Facts] = []
+        var flagSets: [AppOpenFlags] = []
+        for _ in 0..<256 {
+            let start = base + Int64.random(in: 0...(30 * 86_400_000), using: &generator)
+            let sessions = Int.random(in: 0...5, using: &generator)
+            var facts = Facts(policy: policy, installedAt: start - 30 * 86_400_000, sessionsBefore: sessions)
+            var flags = AppOpenFlags()
+            let historyCount = Int.random(in: 0...7, using: &generator)
+            var shows: [Int64] = []
+            for _ in 0..<historyCount { shows.append(start - Int64.random(in: 60_000...(20 * 3_600_000), using: &generator)) }
+            shows.sort()
+            for show in shows { facts.addHistoricalShow(placement: "app_open", at: show, session: 0, policy: policy) }
+            facts.apply(.appLaunched, at: start, policy: policy)
+            flags.sessionCount = sessions + 1
+            var now = start + 1000
+            if Int.random(in: 0..<10, using: &generator) < 8 {
+                facts.apply(.loadCompleted("app_open"), at: now, policy: policy)
+                flags.loadedAt = now
+            }
+            for placement in ["level_end", "rewarded_hint"] where Bool.random(using: &generator) {
+                facts.apply(.loadCompleted(placement), at: now, policy: policy)
+                for _ in 0..<3 { facts.apply(.action(placement), at: now, policy: policy) }
+            }
+            if Int.random(in: 0..<10, using: &generator) == 0 {
+                facts.apply(.fullscreenOpened(source: "sdk"), at: now, policy: policy)
+                flags.otherFullscreen = true
+            }
+            facts.apply(.appBackgrounded, at: now, policy: policy)
+            now += Int64.random(in: 1000...600_000, using: &generator)
+            facts.apply(.appResumed, at: now, policy: policy)
+            flags.lastShow = shows.last
+            let dayStart = now - now % 86_400_000
+            flags.showsToday = shows.filter { $0 >= dayStart }.count
+            flags.now = now
+            facts.prepareDay(at: now, policy: policy, deviceTimeZone: utc)
+            factSets.append(facts)
+            flagSets.append(flags)
+        }
+        var inputs: [DecisionInput] = []
+        var mixed: [DecisionInput] = []
+        for i in 0..<65_536 {
+            let f = Int.random(in: 0..<factSets.count, using: &generator)
+            let premium = Int.random(in: 0..<20, using: &generator) == 0
+            var flags = flagSets[f]
+            flags.premium = premium
+            inputs.append(DecisionInput(facts: f, ask: .show("app_open", trigger: .resume), now: flags.now, premium: premium, flags: flags))
+            let asks: [Ask] = [.show("level_end", trigger: .action), .offer("rewarded_hint"), .load("app_open"), .reward("rewarded_hint"), .show("app_open", trigger: .resume)]
+            mixed.append(DecisionInput(facts: f, ask: asks[i % asks.count], now: flags.now, premium: premium, flags: flags))
+        }
+        let plain = AskContext.standard
+        let premiumContext = AskContext(premium: true)
+        let attributes = AskContext(premium: false, attributes: ["screen": .string("level_complete"), "level": .int(12)])
+        var allow: [DecisionInput] = []
+        var deny: [DecisionInput] = []
+        var agree = 0
+        for input in inputs {
+            let decision = Evaluator.decide(input.ask, context: input.premium ? premiumContext : plain, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc)
+            if decision.isAllowed { allow.append(input) } else { deny.append(input) }
+            if decision.isAllowed == input.flags.handWrittenAllows() { agree += 1 }
+        }
+        func evaluator(_ set: [DecisionInput]) -> Timing {
+            Timing.measure(rounds: 15, batch: 256, items: set.count) { range in
+                for i in range {
+                    let input = set[i]
+                    blackHole(Evaluator.decide(input.ask, context: input.premium ? premiumContext : plain, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
+                }
+            }
+        }
+        func baseline(_ set: [DecisionInput]) -> Timing {
+            Timing.measure(rounds: 15, batch: 256, items: set.count) { range in
+                var count = 0
+                for i in range where set[i].flags.handWrittenAllows() { count += 1 }
+                blackHole(count)
+            }
+        }
+        let engines = factSets.map { AdEngine(policy: policy, facts: $0, clock: ManualClock(Date(timeIntervalSince1970: Double(base) / 1000)), deviceTimeZone: utc) }
+        let engineTiming = Timing.measure(rounds: 15, batch: 256, items: inputs.count) { range in
+            for i in range {
+                let input = inputs[i]
+                blackHole(engines[input.facts].ask(input.ask, context: input.premium ? premiumContext : plain))
+            }
+        }
+        let mixedTiming = Timing.measure(rounds: 15, batch: 256, items: mixed.count) { range in
+            for i in range {
+                let input = mixed[i]
+                blackHole(Evaluator.decide(input.ask, context: input.premium ? premiumContext : attributes, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
+            }
+        }
+        let allowEval = evaluator(allow), denyEval = evaluator(deny)
+        let allowBase = baseline(allow), denyBase = baseline(deny)
+        func row(_ name: String, _ t: Timing, _ ratio: String = "") -> String {
+            name.padding(toLength: 46, withPad: " ", startingAt: 0) + format(t.median).leftPad(10) + format(t.p99).leftPad(10) + "  " + ratio
+        }
+        return [
+            "Decisions (policy \(rulesPath), \(inputs.count) seeded app_open asks over \(factSets.count) fact sets; \(allow.count) allow, \(deny.count) deny)",
+            "name".padding(toLength: 46, withPad: " ", startingAt: 0) + "median".leftPad(10) + "p99".leftPad(10) + "  ratio",
+            row("hand-written if-chain, allow path", allowBase),
+            row("hand-written if-chain, deny path", denyBase),
+            row("Evaluator.decide, allow path", allowEval, String(format: "%.1fx baseline (target <= 3x)", allowEval.median / allowBase.median)),
+            row("Evaluator.decide, deny (all reasons)", denyEval, String(format: "%.1fx baseline (target <= 10x)", denyEval.median / denyBase.median)),
+            row("AdEngine.ask (lock + day cache + decide)", engineTiming, "target <= 250 ns"),
+            row("Evaluator.decide, mixed asks and placements", mixedTiming),
+            "hand-written and engine agree on allow/deny in \(agree) of \(inputs.count) asks (the if-chain has no grace, launch or group rules)",
+        ]
+    }
+
+    // MARK: loading
+
+    func loading() throws -> [String] {
+        let path = NSTemporaryDirectory() + "adrules-bench-\(placements).yaml"
+        try PolicyGenerator.text(placements: placements).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = try PolicyLoader.readBytes(path)
+        let rssBefore = currentRSS()
+        var bare: [Double] = []
+        var full: [Double] = []
+        var events = 0
+        var diagnostics = 0
+        for _ in 0..<5 {
+            let t0 = nanoseconds()
+            events = bareEventLoop(bytes)
+            let t1 = nanoseconds()
+            let load = PolicyLoader.load(sources: [(path, bytes)])
+            let t2 = nanoseconds()
+            diagnostics = load.diagnostics.count
+            blackHole(load)
+            bare.append(Double(t1 - t0))
+            full.append(Double(t2 - t1))
+        }
+        let peak = peakRSS()
+        bare.sort()
+        full.sort()
+        let megabytes = Double(bytes.count) / 1_048_576
+        return [
+            "Loading a generated \(placements)-placement policy (\(String(format: "%.1f", megabytes)) MiB, \(events) libyaml events; median of 5)",
+            "bare libyaml event loop".padding(toLength: 46, withPad: " ", startingAt: 0) + format(bare[2]).leftPad(10) + String(format: "  %.0f MB/s", megabytes / (bare[2] / 1e9)),
+            "PolicyLoader.load (read, decode, lint)".padding(toLength: 46, withPad: " ", startingAt: 0) + format(full[2]).leftPad(10) + String(format: "  %.1fx the bare loop (target <= 2x); %d diagnostics", full[2] / bare[2], diagnostics),
+            String(format: "peak memory: %.0f MiB above the %.0f MiB before loading = %.1fx the file (target <= 10x)", Double(peak - rssBefore) / 1_048_576, Double(rssBefore) / 1_048_576, Double(peak - rssBefore) / Double(bytes.count)),
+        ]
+    }
+
+    /// libyaml's parser over the bytes, every event created and deleted: the floor for any loader.
+    func bareEventLoop(_ bytes: [UInt8]) -> Int {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return 0 }
+        defer { yaml_parser_delete(&parser) }
+        var count = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            yaml_parser_set_input_string(&parser, base, buffer.count)
+            var event = yaml_event_t()
+            while yaml_parser_parse(&parser, &event) == 1 {
+                count += 1
+                let done = event.type == YAML_STREAM_END_EVENT
+                yaml_event_delete(&event)
+                if done { break }
+            }
+        }
+        return count
+    }
+
+    // MARK: ledger
+
+    func ledger() throws -> [String] {
+        let policy = try Policy(contentsOf: rulesPath)
+        let directory = NSTemporaryDirectory() + "adrules-bench-ledger-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
+        let engine = AdEngine(policy: policy, clock: clock, store: FileLedgerStore(path: directory + "/ledger.json"))
+        engine.record(.appLaunched)
+        let quiet = Timing.measure(rounds: 15, batch: 1000, items: 10_000) { range in
+            for _ in range { engine.record(.action("level_end")) }
+        }
+        var writes: [Double] = []
+        for _ in 0..<50 {
+            clock.advance(by: 120)
+            engine.record(.loadCompleted("level_end"))
+            let t0 = nanoseconds()
+            engine.record(.showStarted("level_end"))
+            writes.append(Double(nanoseconds() - t0))
+            engine.record(.adClosed("level_end"))
+        }
+        writes.sort()
+        let store = InMemoryLedgerStore()
+        let counted = AdEngine(policy: policy, clock: clock, store: store)
+        let before = store.writeCount
+        counted.record(.action("level_end"))
+        _ = counted.ask(.show("level_end", trigger: .action))
+        let afterQuiet = store.writeCount
+        counted.record(.appLaunched)
+        counted.record(.loadCompleted("level_end"))
+        let afterLaunch = store.writeCount
+        counted.record(.showStarted("level_end"))
+        return [
+            "Ledger (FileLedgerStore: temporary file, fsync, rename)",
+            "record, an event that changes nothing on disk".padding(toLength: 46, withPad: " ", startingAt: 0) + format(quiet.median).leftPad(10) + format(quiet.p99).leftPad(10),
+            "record(show_started), persisted".padding(toLength: 46, withPad: " ", startingAt: 0) + format(writes[writes.count / 2]).leftPad(10) + format(writes[writes.count * 99 / 100]).leftPad(10),
+            "file writes: action + ask \(afterQuiet - before), app_launched + load \(afterLaunch - afterQuiet), show_started \(store.writeCount - afterLaunch)",
+        ]
+    }
+}
+
+/// The app-open rules as an app writes them by hand: flags and if statements.
+struct AppOpenFlags {
+    var premium = false
+    var isShowingAd = false
+    var otherFullscreen = false
+    var loadedAt: Int64?
+    var lastShow: Int64?
+    var showsToday = 0
+    var sessionCount = 0
+    var now: Int64 = 0
+
+    @inline(never)
+    func handWrittenAllows() -> Bool {
+        if premium { return false }
+        if isShowingAd || otherFullscreen { return false }
+        guard let loadedAt, now - loadedAt <= 4 * 3_600_000 else { return false }
+        if let lastShow, now - lastShow < 4 * 60_000 { return false }
+        if showsToday >= 6 { return false }
+        if sessionCount <= 2 { return false }
+        return true
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case missing(String)
+    var description: String {
+        switch self { case .missing(let text): return text }
+    }
+}
+
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

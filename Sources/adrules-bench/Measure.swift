@@ -1,0 +1,51 @@
+import Foundation
+
+/// Monotonic nanoseconds.
+@inline(__always) func nanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Median and p99 of per-item times, measured as batch means (a single decision is below the clock's resolution).
+struct Timing {
+    var median: Double
+    var p99: Double
+
+    static func measure(rounds: Int, batch: Int, items: Int, _ body: (Range<Int>) -> Void) -> Timing {
+        var samples: [Double] = []
+        for _ in 0..<rounds {
+            var start = 0
+            while start < items {
+                let end = min(items, start + batch)
+                let t0 = nanoseconds()
+                body(start..<end)
+                let t1 = nanoseconds()
+                samples.append(Double(t1 - t0) / Double(end - start))
+                start = end
+            }
+        }
+        samples.sort()
+        return Timing(median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)])
+    }
+}
+
+/// Peak resident memory of this process so far, in bytes.
+func peakRSS() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss) * 1024
+}
+
+/// Current resident memory, in bytes (Linux /proc).
+func currentRSS() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// Keeps a value alive and unknown to the optimiser.
+@inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+func format(_ ns: Double) -> String { ns >= 1_000_000 ? String(format: "%.1f ms", ns / 1_000_000) : ns >= 10_000 ? String(format: "%.1f µs", ns / 1000) : String(format: "%.0f ns", ns) }
