@@ -6,6 +6,7 @@ internal import CYAML
 struct BenchmarkSuite {
     let rulesPath: String
     let placements: Int
+    let rounds: Int
 
     func run() throws -> String {
         var lines: [String] = []
@@ -97,7 +98,7 @@ struct BenchmarkSuite {
             if decision.isAllowed == input.flags.handWrittenAllows() { agree += 1 }
         }
         func evaluator(_ set: [DecisionInput]) -> Timing {
-            Timing.measure(rounds: 15, batch: 256, items: set.count) { range in
+            Timing.measure(rounds: rounds, batch: 256, items: set.count) { range in
                 for i in range {
                     let input = set[i]
                     blackHole(Evaluator.decide(input.ask, context: input.premium ? premiumContext : plain, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
@@ -105,20 +106,20 @@ struct BenchmarkSuite {
             }
         }
         func baseline(_ set: [DecisionInput]) -> Timing {
-            Timing.measure(rounds: 15, batch: 256, items: set.count) { range in
+            Timing.measure(rounds: rounds, batch: 256, items: set.count) { range in
                 var count = 0
                 for i in range where set[i].flags.handWrittenAllows() { count += 1 }
                 blackHole(count)
             }
         }
         let engines = factSets.map { AdEngine(policy: policy, facts: $0, clock: ManualClock(Date(timeIntervalSince1970: Double(base) / 1000)), deviceTimeZone: utc) }
-        let engineTiming = Timing.measure(rounds: 15, batch: 256, items: inputs.count) { range in
+        let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
             for i in range {
                 let input = inputs[i]
                 blackHole(engines[input.facts].ask(input.ask, context: input.premium ? premiumContext : plain))
             }
         }
-        let mixedTiming = Timing.measure(rounds: 15, batch: 256, items: mixed.count) { range in
+        let mixedTiming = Timing.measure(rounds: rounds, batch: 256, items: mixed.count) { range in
             for i in range {
                 let input = mixed[i]
                 blackHole(Evaluator.decide(input.ask, context: input.premium ? premiumContext : attributes, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
@@ -207,7 +208,7 @@ struct BenchmarkSuite {
         let clock = ManualClock(Date(timeIntervalSince1970: 1_795_000_000))
         let engine = AdEngine(policy: policy, clock: clock, store: FileLedgerStore(path: directory + "/ledger.json"))
         engine.record(.appLaunched)
-        let quiet = Timing.measure(rounds: 15, batch: 1000, items: 10_000) { range in
+        let quiet = Timing.measure(rounds: rounds, batch: 1000, items: 10_000) { range in
             for _ in range { engine.record(.action("level_end")) }
         }
         var writes: [Double] = []

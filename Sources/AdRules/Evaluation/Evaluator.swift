@@ -77,7 +77,7 @@ private struct Run {
     /// Weekday names from Thursday, because 1970-01-01 was a Thursday.
     static let weekdays = ["thu", "fri", "sat", "sun", "mon", "tue", "wed"]
 
-    var defaultTrigger: ShowTrigger { box.value.format.value == .appOpen ? .resume : .action }
+    var defaultTrigger: ShowTrigger { policy.placementLimits[index].format == .appOpen ? .resume : .action }
 
     /// A recorded time, never later than now (a clock set back never grants a show).
     func seen(_ t: Int64) -> Int64 { t > now ? now : t }
@@ -96,50 +96,51 @@ private struct Run {
     // MARK: show and offer
 
     mutating func showReasons(trigger: ShowTrigger, context: AskContext, isOffer: Bool) {
-        if !box.value.enabled.value { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
-        if box.value.excludePremium.value && context.premium {
+        let t = policy.placementLimits[index]
+        if !t.enabled { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
+        if t.excludePremium && context.premium {
             deny(.premiumUser, "premium users never see \(box.value.id) (exclude_premium)", at: box.value.excludePremium.location)
         }
         let rules = policy.rulesOfPlacement[index]
         if !rules.isEmpty { customRuleReasons(rules, context: context) }
-        let isAppOpen = box.value.format.value == .appOpen
+        let isAppOpen = t.format == .appOpen
         let supported = isAppOpen ? trigger != .action : trigger == .action
         if !supported {
             let fits = isAppOpen ? "resume or load_completed" : "action"
-            deny(.triggerNotSupported, "trigger \(trigger.rawValue) does not fit a \(box.value.format.value.rawValue) placement (use \(fits))", at: box.value.format.location)
+            deny(.triggerNotSupported, "trigger \(trigger.rawValue) does not fit a \(t.format.rawValue) placement (use \(fits))", at: box.value.format.location)
         }
-        let inLaunch = isAppOpen && launchPhaseOpen()
         if isAppOpen && supported {
-            if trigger == .resume && !box.value.showIfReady.value {
+            if trigger == .resume && !t.showIfReady {
                 deny(.triggerDisabled, "shows on resume are off (resume.show_if_ready: false)", at: box.value.showIfReady.location)
             }
             if trigger == .loadCompleted {
-                if inLaunch && !box.value.showOnFirstLoad.value {
+                let inLaunch = launchPhaseOpen(t)
+                if inLaunch && !t.showOnFirstLoad {
                     deny(.triggerDisabled, "the cold-start show is off (launch.show_on_first_load: false)", at: box.value.showOnFirstLoad.location)
-                } else if !inLaunch && !box.value.allowDeferred.value {
+                } else if !inLaunch && !t.allowDeferred {
                     deny(.deferredShow, "the load completed outside the launch phase; a late show would interrupt the user (resume.allow_deferred: false)", at: box.value.allowDeferred.location)
                 }
             }
         }
-        screenReasons(blockOthers: box.value.blockDuringFullscreen.value)
-        graceReasons()
+        screenReasons(blockOthers: t.blockDuringFullscreen)
+        graceReasons(t)
         if !isOffer {
-            if box.value.requireUserChoice.value && !state.userChose {
+            if t.requireUserChoice && !state.userChose {
                 deny(.noUserChoice, "the user has not chosen to watch \(box.value.id) since its last show (require_user_choice)", at: box.value.requireUserChoice.location)
             }
-            if trigger == .action, let n = box.value.everyNActions, state.actions < n.value {
-                deny(.everyNActions, "\(state.actions) of \(n.value) actions since the last show (every_n_actions)", at: n.location)
+            if trigger == .action, t.everyNActions > 0, state.actions < t.everyNActions {
+                deny(.everyNActions, "\(state.actions) of \(t.everyNActions) actions since the last show (every_n_actions)", at: box.value.everyNActions?.location)
             }
         }
         if let loaded = state.loadedAt {
             let age = now - seen(loaded)
-            if age > box.value.maxAdAge.value.milliseconds {
+            if age > t.maxAdAge {
                 deny(.adExpired, "the cached ad is \(RuleDuration(milliseconds: age)) old, older than max_ad_age \(box.value.maxAdAge.value)", at: box.value.maxAdAge.location)
             }
         } else {
             deny(.adNotReady, "no ad is loaded for \(box.value.id)", at: box.value.location)
         }
-        pacingReasons()
+        pacingReasons(t)
     }
 
     mutating func customRuleReasons(_ indices: [Int], context: AskContext) {
@@ -176,17 +177,17 @@ private struct Run {
         return zone
     }
 
-    func launchPhaseOpen() -> Bool {
+    func launchPhaseOpen(_ t: Limits) -> Bool {
         guard state.launchOpen, let launched = facts.launchedAt else { return false }
-        if let wait = box.value.launchMaxWait, now - seen(launched) > wait.value.milliseconds { return false }
-        if let loading = state.loadingSince, now - seen(loading) > policy.loadTimeout.milliseconds { return false }
+        if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return false }
+        if let loading = state.loadingSince, now - seen(loading) > policy.loadTimeoutMs { return false }
         return true
     }
 
     /// Whether something reported on screen at `since` still counts, with `fullscreen_timeout` applied.
     func stillOnScreen(since: Int64?) -> Bool? {
         guard let since else { return nil }
-        return now - seen(since) <= policy.fullscreenTimeout.value.milliseconds
+        return now - seen(since) <= policy.fullscreenTimeoutMs
     }
 
     mutating func timedOutNote(_ what: String) {
@@ -220,53 +221,70 @@ private struct Run {
         }
     }
 
-    mutating func graceReasons() {
-        if box.value.graceFirstSessions.value > 0 && facts.sessionCount <= box.value.graceFirstSessions.value {
-            deny(.graceSessions, "session \(facts.sessionCount) is within the first \(box.value.graceFirstSessions.value) sessions (grace.first_sessions)", at: box.value.graceFirstSessions.location)
+    mutating func graceReasons(_ t: Limits) {
+        if t.graceSessions > 0 && facts.sessionCount <= t.graceSessions {
+            deny(.graceSessions, "session \(facts.sessionCount) is within the first \(t.graceSessions) sessions (grace.first_sessions)", at: box.value.graceFirstSessions.location)
         }
-        let afterInstall = box.value.graceAfterInstall.value.milliseconds
-        if afterInstall > 0, now < seen(facts.installedAt) + afterInstall {
-            deny(.graceInstall, "less than \(box.value.graceAfterInstall.value) since install (grace.after_install)", at: box.value.graceAfterInstall.location, clearsAt: seen(facts.installedAt) + afterInstall)
+        if t.graceInstall > 0, now < seen(facts.installedAt) + t.graceInstall {
+            deny(.graceInstall, "less than \(box.value.graceAfterInstall.value) since install (grace.after_install)", at: box.value.graceAfterInstall.location, clearsAt: seen(facts.installedAt) + t.graceInstall)
         }
-        let afterStart = box.value.graceAfterSessionStart.value.milliseconds
-        if afterStart > 0, facts.sessionActive, now < seen(facts.sessionStart) + afterStart {
-            deny(.graceSessionStart, "less than \(box.value.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: box.value.graceAfterSessionStart.location, clearsAt: seen(facts.sessionStart) + afterStart)
+        if t.graceSessionStart > 0, facts.sessionActive, now < seen(facts.sessionStart) + t.graceSessionStart {
+            deny(.graceSessionStart, "less than \(box.value.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: box.value.graceAfterSessionStart.location, clearsAt: seen(facts.sessionStart) + t.graceSessionStart)
         }
     }
 
     // MARK: pacing and caps
 
-    mutating func pacingReasons() {
+    mutating func pacingReasons(_ t: Limits) {
         let shows = state.shows
-        if box.value.minInterval.value.milliseconds > 0, let last = shows.last {
-            let clears = seen(last.at) + box.value.minInterval.value.milliseconds
+        if t.minInterval > 0, let last = shows.last {
+            let clears = seen(last.at) + t.minInterval
             if now < clears {
                 deny(.minInterval, "min_interval \(box.value.minInterval.value) not elapsed since the last show of \(box.value.id)", at: box.value.minInterval.location, clearsAt: clears)
             }
         }
-        capReasons(shows, session: box.value.sessionCap, hourly: box.value.hourlyCap, daily: box.value.dailyCap, windows: box.value.caps, group: nil)
-        for g in policy.groupsOfPlacement[index] {
-            let group = policy.groupBoxes[g].value
-            let history = facts.groups[g]
-            if let interval = group.minInterval, interval.value.milliseconds > 0, let last = history.last {
-                let clears = seen(last.at) + interval.value.milliseconds
+        capReasons(shows, t, group: -1)
+        let groups = policy.groupsOfPlacement[index]
+        guard !groups.isEmpty else { return }
+        for g in groups {
+            let limits = policy.groupLimits[g]
+            if limits.minInterval > 0, let last = facts.groups[g].last {
+                let clears = seen(last.at) + limits.minInterval
                 if now < clears {
-                    deny(.groupMinInterval, "group \(group.id): min_interval \(interval.value) not elapsed since its last show", at: interval.location, clearsAt: clears, group: group.id)
+                    let group = policy.groupBoxes[g].value
+                    deny(.groupMinInterval, "group \(group.id): min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show", at: group.minInterval?.location, clearsAt: clears, group: group.id)
                 }
             }
         }
-        for g in policy.groupsOfPlacement[index] {
-            let group = policy.groupBoxes[g].value
-            capReasons(facts.groups[g], session: group.sessionCap, hourly: group.hourlyCap, daily: group.dailyCap, windows: group.caps, group: group.id)
+        for g in groups {
+            capReasons(facts.groups[g], policy.groupLimits[g], group: g)
+        }
+    }
+
+    /// Where a cap is written: in the placement (group < 0) or in a group.
+    func capLocation(_ key: WritableKeyPath<Limits, Int>?, window: Int?, group: Int) -> SourceLocation? {
+        if group < 0 {
+            let p = box.value
+            if let window { return p.caps[window].location }
+            switch key {
+            case \Limits.sessionCap: return p.sessionCap?.location
+            case \Limits.hourlyCap: return p.hourlyCap?.location
+            default: return p.dailyCap?.location
+            }
+        }
+        let g = policy.groupBoxes[group].value
+        if let window { return g.caps[window].location }
+        switch key {
+        case \Limits.sessionCap: return g.sessionCap?.location
+        case \Limits.hourlyCap: return g.hourlyCap?.location
+        default: return g.dailyCap?.location
         }
     }
 
     /// Session, hourly, daily and window caps over one show history, in that order.
-    mutating func capReasons(
-        _ shows: [ShowRecord], session: Located<Int>?, hourly: Located<Int>?, daily: Located<Int>?,
-        windows: [Located<WindowCap>], group: String?
-    ) {
-        if let cap = session {
+    mutating func capReasons(_ shows: [ShowRecord], _ t: Limits, group: Int) {
+        let isGroup = group >= 0
+        if t.sessionCap >= 0 {
             var count = 0
             if facts.sessionActive {
                 var i = shows.count - 1
@@ -275,14 +293,14 @@ private struct Run {
                     i -= 1
                 }
             }
-            if count >= cap.value {
-                deny(group == nil ? .sessionCap : .groupSessionCap, "\(Run.prefix(group))\(count) of \(cap.value) shows this session (session_cap)", at: cap.location, group: group)
+            if count >= t.sessionCap {
+                deny(isGroup ? .groupSessionCap : .sessionCap, "\(prefix(group))\(count) of \(t.sessionCap) shows this session (session_cap)", at: capLocation(\.sessionCap, window: nil, group: group), group: groupID(group))
             }
         }
-        if let cap = hourly {
-            windowCap(shows, max: cap.value, window: RuleDuration.hours(1), code: group == nil ? .hourlyCap : .groupHourlyCap, isHourly: true, at: cap.location, group: group)
+        if t.hourlyCap >= 0 {
+            windowCap(shows, max: t.hourlyCap, window: 3_600_000, code: isGroup ? .groupHourlyCap : .hourlyCap, windowIndex: nil, group: group)
         }
-        if let cap = daily {
+        if t.dailyCap >= 0 {
             let day = localDay()
             var count = 0
             var i = shows.count - 1
@@ -290,20 +308,20 @@ private struct Run {
                 count += 1
                 i -= 1
             }
-            if count >= cap.value {
-                deny(group == nil ? .dailyCap : .groupDailyCap, "\(Run.prefix(group))\(count) of \(cap.value) shows today (daily_cap)", at: cap.location, clearsAt: cap.value > 0 ? day.end : nil, group: group)
+            if count >= t.dailyCap {
+                deny(isGroup ? .groupDailyCap : .dailyCap, "\(prefix(group))\(count) of \(t.dailyCap) shows today (daily_cap)", at: capLocation(\.dailyCap, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
             }
         }
-        for cap in windows {
-            windowCap(shows, max: cap.value.max, window: cap.value.window, code: group == nil ? .windowCap : .groupWindowCap, isHourly: false, at: cap.location, group: group)
+        for (k, cap) in t.windows.enumerated() {
+            windowCap(shows, max: cap.max, window: cap.length, code: isGroup ? .groupWindowCap : .windowCap, windowIndex: k, group: group)
         }
     }
 
-    /// A rolling window holds the shows with `time > now - window`; it clears when enough of them leave.
-    static func prefix(_ group: String?) -> String { group.map { "group \($0): " } ?? "" }
+    func prefix(_ group: Int) -> String { group >= 0 ? "group \(policy.groupBoxes[group].value.id): " : "" }
+    func groupID(_ group: Int) -> String? { group >= 0 ? policy.groupBoxes[group].value.id : nil }
 
-    mutating func windowCap(_ shows: [ShowRecord], max: Int, window duration: RuleDuration, code: ReasonCode, isHourly: Bool, at location: SourceLocation, group: String?) {
-        let window = duration.milliseconds
+    /// A rolling window holds the shows with `time > now - window`; it clears when enough of them leave.
+    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, windowIndex: Int?, group: Int) {
         var i = shows.count - 1
         var count = 0
         while i >= 0, seen(shows[i].at) > now - window {
@@ -313,8 +331,8 @@ private struct Run {
         guard count >= max else { return }
         // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
         let clears: Int64? = max > 0 ? seen(shows[i + 1 + (count - max)].at) + window : nil
-        let span = isHourly ? "hour (hourly_cap)" : "\(duration) (caps)"
-        deny(code, "\(Run.prefix(group))\(count) of \(max) shows in the last \(span)", at: location, clearsAt: clears, group: group)
+        let span = windowIndex == nil ? "hour (hourly_cap)" : "\(RuleDuration(milliseconds: window)) (caps)"
+        deny(code, "\(prefix(group))\(count) of \(max) shows in the last \(span)", at: capLocation(\.hourlyCap, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
     }
 
     func localDay() -> LocalDay {
@@ -326,15 +344,16 @@ private struct Run {
     // MARK: load and reward
 
     mutating func loadReasons(context: AskContext) {
-        if !box.value.enabled.value { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
-        if box.value.excludePremium.value && context.premium {
+        let t = policy.placementLimits[index]
+        if !t.enabled { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
+        if t.excludePremium && context.premium {
             deny(.premiumUser, "premium users never load \(box.value.id) (exclude_premium)", at: box.value.excludePremium.location)
         }
-        if box.value.blockDuringFullscreen.value { screenReasons(blockOthers: true) }
-        if let loading = state.loadingSince, now - seen(loading) <= policy.loadTimeout.milliseconds {
+        if t.blockDuringFullscreen { screenReasons(blockOthers: true) }
+        if let loading = state.loadingSince, now - seen(loading) <= policy.loadTimeoutMs {
             deny(.alreadyLoading, "a load of \(box.value.id) is in progress", at: box.value.location)
         }
-        if let loaded = state.loadedAt, now - seen(loaded) <= box.value.maxAdAge.value.milliseconds {
+        if let loaded = state.loadedAt, now - seen(loaded) <= t.maxAdAge {
             deny(.alreadyLoaded, "an ad for \(box.value.id) is loaded and not expired (max_ad_age \(box.value.maxAdAge.value))", at: box.value.maxAdAge.location)
         }
     }

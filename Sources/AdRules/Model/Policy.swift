@@ -29,6 +29,10 @@ final class PolicyStorage: Sendable {
     let rules: [CustomRule]
 
     let placementBoxes: [Boxed<Placement>]
+    let placementLimits: [Limits]
+    let groupLimits: [Limits]
+    let fullscreenTimeoutMs: Int64
+    let loadTimeoutMs: Int64
     let groupBoxes: [Boxed<PlacementGroup>]
     let ruleBoxes: [Boxed<CustomRule>]
     let placementIndex: [String: Int]
@@ -58,6 +62,10 @@ final class PolicyStorage: Sendable {
         self.attributes = attributes
         self.rules = rules
         placementBoxes = placements.map(Boxed.init)
+        placementLimits = placements.map(Limits.init)
+        groupLimits = groups.map(Limits.init)
+        fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
+        loadTimeoutMs = loadTimeout.milliseconds
         groupBoxes = groups.map(Boxed.init)
         ruleBoxes = rules.map(Boxed.init)
         var index: [String: Int] = [:]
