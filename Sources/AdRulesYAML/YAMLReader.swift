@@ -197,11 +197,21 @@ private struct TreeBuilder {
         }
         top.pendingKey = nil
         if let name = key.scalar?.value {
-            if let first = top.seen[name] {
+            // Small mappings (almost all of a rule file) are scanned; large ones use a dictionary.
+            var first: SourcePosition?
+            if top.pairs.count < 16 {
+                first = top.pairs.first { $0.key.scalar?.value == name }?.key.range.start
+            } else {
+                if top.seen.isEmpty {
+                    for pair in top.pairs { if let k = pair.key.scalar?.value, top.seen[k] == nil { top.seen[k] = pair.key.range.start } }
+                }
+                first = top.seen[name]
+                if first == nil { top.seen[name] = key.range.start }
+            }
+            if let first {
                 diagnostics.append(.duplicateKey(name, file: file, range: key.range, first: first))
                 return
             }
-            top.seen[name] = key.range.start
         }
         top.pairs.append(YAMLPair(key: key, value: node))
     }

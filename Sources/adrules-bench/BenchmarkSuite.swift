@@ -7,16 +7,15 @@ struct BenchmarkSuite {
     let rulesPath: String
     let placements: Int
     let rounds: Int
+    let only: String?
 
     func run() throws -> String {
         var lines: [String] = []
         lines.append("adrules-bench (release build, \(ProcessInfo.processInfo.activeProcessorCount) CPUs, medians of batch means)")
         lines.append("")
-        lines += try decisions()
-        lines.append("")
-        lines += try loading()
-        lines.append("")
-        lines += try ledger()
+        if only == nil || only == "decisions" { lines += try decisions() + [""] }
+        if only == nil || only == "loading" { lines += try loading() + [""] }
+        if only == nil || only == "ledger" { lines += try ledger() }
         return lines.joined(separator: "\n")
     }
 

@@ -2,7 +2,7 @@ import AdRules
 import Foundation
 
 // adrules-bench: decisions, loading and the ledger, measured side by side in one run.
-// Usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] | adrules-bench generate N FILE
+// Usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|loading|ledger] | adrules-bench generate N FILE
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "generate" {
     guard arguments.count == 3, let count = Int(arguments[1]) else {
@@ -20,20 +20,22 @@ if arguments.first == "generate" {
 var rulesPath = "rules"
 var placements = 50_000
 var rounds = 15
+var only: String?
 var index = 0
 while index < arguments.count {
     switch arguments[index] {
     case "--rules" where index + 1 < arguments.count: rulesPath = arguments[index + 1]; index += 1
     case "--placements" where index + 1 < arguments.count: placements = Int(arguments[index + 1]) ?? placements; index += 1
+    case "--only" where index + 1 < arguments.count: only = arguments[index + 1]; index += 1
     case "--rounds" where index + 1 < arguments.count: rounds = Int(arguments[index + 1]) ?? rounds; index += 1
     default:
-        FileHandle.standardError.write(Data("usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] | adrules-bench generate N FILE\n".utf8))
+        FileHandle.standardError.write(Data("usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|loading|ledger] | adrules-bench generate N FILE\n".utf8))
         exit(2)
     }
     index += 1
 }
 do {
-    let report = try BenchmarkSuite(rulesPath: rulesPath, placements: placements, rounds: rounds).run()
+    let report = try BenchmarkSuite(rulesPath: rulesPath, placements: placements, rounds: rounds, only: only).run()
     print(report)
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))

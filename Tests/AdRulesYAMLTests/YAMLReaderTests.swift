@@ -36,6 +36,13 @@ struct YAMLReaderTests {
         #expect(doc.root?.pairs?.first { $0.key.scalar?.value == "a" }?.value.scalar?.value == "1")
     }
 
+    @Test func duplicateKeyInALargeMapping() throws {
+        let keys = (0..<40).map { "k\($0): \($0)" }.joined(separator: "\n")
+        let doc = read(keys + "\nk3: again\nk39: again\n")
+        #expect(doc.diagnostics.map(\.range.start.line) == [41, 42])
+        #expect(doc.diagnostics.map { $0.notes.first?.position.line } == [4, 40])
+    }
+
     @Test func secondDocumentIsAnError() throws {
         let doc = read("a: 1\n---\nb: 2\n")
         #expect(doc.diagnostics.map(\.rule) == ["yaml/multiple-documents"])

@@ -1,28 +1,43 @@
 import AdRulesYAML
 
-/// `# adrules:disable-next-line RULE [RULE...]` comments, found by scanning each line's text.
+/// `# adrules:disable-next-line RULE [RULE...]` comments, found by scanning each file's bytes.
 ///
-/// libyaml does not report comments, so the directive is looked for in the raw lines; only a line
-/// whose comment starts with the directive counts.
+/// libyaml does not report comments, so the directive is looked for in the raw bytes: a `#`
+/// followed by the directive, on any line.
 struct Suppressions {
-    private static let directive = "# adrules:disable-next-line"
+    private static let directive = Array("adrules:disable-next-line".utf8)
     /// file → line → rules suppressed on that line.
     private var rules: [String: [Int: Set<String>]] = [:]
 
     init(sources: [(file: String, bytes: [UInt8])]) {
         for source in sources {
-            guard source.bytes.contains(UInt8(ascii: "#")) else { continue }
-            let text = String(decoding: source.bytes, as: UTF8.self)
-            var lineNumber = 0
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lineNumber += 1
-                guard let range = line.range(of: Suppressions.directive) else { continue }
-                let names = line[range.upperBound...]
-                    .split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" })
-                    .map(String.init)
-                rules[source.file, default: [:]][lineNumber + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
+            source.bytes.withUnsafeBufferPointer { bytes in
+                var line = 1
+                var i = 0
+                while i < bytes.count {
+                    let byte = bytes[i]
+                    if byte == UInt8(ascii: "\n") {
+                        line += 1
+                    } else if byte == UInt8(ascii: "#"), let names = Suppressions.names(after: i, in: bytes) {
+                        rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
+                    }
+                    i += 1
+                }
             }
         }
+    }
+
+    /// The rule names after `# adrules:disable-next-line` at `hash`, or nil when the comment is something else.
+    private static func names(after hash: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var i = hash + 1
+        while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        guard i + directive.count <= bytes.count else { return nil }
+        for (k, expected) in directive.enumerated() where bytes[i + k] != expected { return nil }
+        i += directive.count
+        var end = i
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
+        return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
     }
 
     func suppresses(_ diagnostic: Diagnostic) -> Bool {
