@@ -111,7 +111,10 @@ struct BenchmarkSuite {
                 blackHole(count)
             }
         }
-        let engines = factSets.map { AdEngine(policy: policy, facts: $0, clock: ManualClock(Date(timeIntervalSince1970: Double(base) / 1000)), deviceTimeZone: utc) }
+        // Each engine's clock reads the time its fact set was generated for, as in the evaluator runs.
+        let engines = factSets.indices.map { f in
+            AdEngine(policy: policy, facts: factSets[f], clock: ManualClock(Milliseconds.date(flagSets[f].now)), deviceTimeZone: utc)
+        }
         let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
             for i in range {
                 let input = inputs[i]
