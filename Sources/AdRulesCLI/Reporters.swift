@@ -102,10 +102,6 @@ enum GitHubAnnotations {
         var properties = [
             "file=\(escapeProperty(d.file))", "line=\(d.range.start.line)", "col=\(d.range.start.column)",
         ]
-        if d.range.end.line >= d.range.start.line, d.range.end != d.range.start {
-            properties.append("endLine=\(d.range.end.line)")
-            properties.append("endColumn=\(d.range.end.column)")
-        }
         properties.append("title=\(escapeProperty(d.rule))")
         var message = d.message
         for note in d.notes { message += "\n\(note.file):\(note.position.line):\(note.position.column): note: \(note.message)" }
