@@ -97,10 +97,12 @@ enum SARIFReport {
         return out
     }
 
-    /// A stable fingerprint of a finding that does not move when lines are added above it.
+    /// A stable fingerprint of a finding: it does not move when lines are added above it, nor when the
+    /// checkout lives in another directory (GitHub pairs it with the file's URI itself).
     static func fingerprint(_ d: Diagnostic) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(d.file)|\(d.rule)|\(d.message)".utf8 {
+        let name = d.file.split(separator: "/").last.map(String.init) ?? d.file
+        for byte in "\(name)|\(d.rule)|\(d.message)".utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }

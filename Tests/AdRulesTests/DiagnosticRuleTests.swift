@@ -55,6 +55,24 @@ struct DiagnosticRuleTests {
         #expect(matching.allSatisfy { !$0.message.isEmpty })
     }
 
+    static let quiet: [Case] = [
+        Case(rule: "cap/zero", yaml: header + "  a: {format: interstitial, min_interval: 1m, daily_cap: 1}\n  b: {format: banner, enabled: false}\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, daily_cap: 6, hourly_cap: 5, session_cap: 5, min_interval: 4m, caps: [{max: 2, window: 10m}, {max: 6, window: 1h30m}]}\n"),
+        Case(rule: "pacing/missing", yaml: header + "  a: {format: app_open, daily_cap: 3}\n  b: {format: interstitial}\n  c: {format: banner}\ngroups:\n  g: {placements: [b], min_interval: 1m}\n"),
+        Case(rule: "rewarded/no-user-choice", yaml: header + "  a: {format: rewarded}\n  b: {format: rewarded_interstitial, require_user_choice: false}\n"),
+        Case(rule: "app-open/deferred-show", yaml: header + "  a: {format: app_open, min_interval: 4m, resume: {allow_deferred: false}}\n"),
+        Case(rule: "expiry/too-long", yaml: header + "  a: {format: app_open, min_interval: 4m, max_ad_age: 4h}\n  b: {format: banner, max_ad_age: 1h}\n"),
+        Case(rule: "ids/test-ad-unit", yaml: "version: 1\nenvironment: test\nplacements:\n  a: {format: banner, ad_unit: ca-app-pub-3940256099942544/2934735716}\n  b: {format: banner, ad_unit: ca-app-pub-7412390517230961/1}\n"),
+        Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: u1}\n  b: {format: banner, ad_unit: u2}\n"),
+        Case(rule: "policy/empty", yaml: header + "  a: {format: banner}\n"),
+    ]
+
+    @Test(arguments: quiet)
+    func semanticRuleStaysQuietOnGoodInput(_ c: Case) {
+        let diagnostics = lint(c.yaml)
+        #expect(!diagnostics.contains { $0.rule == c.rule }, "\(diagnostics)")
+    }
+
     @Test func everyDocumentedRuleHasACase() {
         let covered = Set(Self.cases.map(\.rule)).union(["policy/duplicate-id", "policy/conflicting-setting"])
         #expect(Set(LintRule.all.map(\.id)).subtracting(covered).isEmpty)

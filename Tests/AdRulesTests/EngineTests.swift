@@ -78,6 +78,20 @@ struct EngineTests {
         #expect(relaunched.currentFacts.sessionCount == 2)
     }
 
+    @Test func aLedgerFromTheFutureNeverGrantsAShow() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let future = Milliseconds.from(start()) + 86_400_000
+        let store = InMemoryLedgerStore(LedgerSnapshot(
+            installedAt: future, sessionCount: 3, shows: ["inter": [ShowRecord(at: future, session: 3)]]))
+        // The device clock was set back a day after the last show.
+        let engine = AdEngine(policy: policy, clock: ManualClock(start()), store: store)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        let d = engine.ask(.show("inter", trigger: .action))
+        #expect(d.codes == [.minInterval], "the future show is treated as now")
+        #expect(engine.currentFacts.installedAt <= Milliseconds.from(start()))
+    }
+
     @Test func fileStoreRoundTripsAtomically() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

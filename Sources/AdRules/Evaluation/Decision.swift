@@ -120,7 +120,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         if let trigger = ask.trigger { head += " (\(trigger.rawValue))" }
         guard !reasons.isEmpty else { return head }
         let parts = reasons.map { reason -> String in
-            var text = "\(reason.code.rawValue): \(reason.message)"
+            var text = reason.message.hasPrefix(reason.code.rawValue) ? reason.message : "\(reason.code.rawValue): \(reason.message)"
             if let clears = reason.clearsAt { text += ", next at \(Timestamps.timeOfDay(clears))" }
             if let location = reason.location { text += " [\(location)]" }
             return text
