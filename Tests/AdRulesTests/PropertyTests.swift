@@ -68,7 +68,7 @@ struct PropertyTests {
                 if !closed && now - events[s].at <= 30 * minute { codes.append((other == placement ? .alreadyShowing : .fullscreenActive, nil)) }
             }
             if placement == "r" {
-                let chose = events.indices.contains { $0 > max(lastShow, launch) && events[$0].event == .userChose("r") }
+                let chose = events.indices.contains { $0 > lastShow && events[$0].event == .userChose("r") }
                 if !chose { codes.append((.noUserChoice, nil)) }
             } else {
                 let actions = events.indices.filter { $0 > lastShow && events[$0].event == .action("p") }.count

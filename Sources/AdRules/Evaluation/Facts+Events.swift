@@ -20,7 +20,6 @@ extension Facts {
                 placements[i].loadingSince = nil
                 placements[i].loadedAt = nil
                 placements[i].showingSince = nil
-                placements[i].userChose = false
                 placements[i].consumed = nil
                 placements[i].launchOpen = policy.placements[i].format.value == .appOpen
             }
