@@ -86,9 +86,9 @@ struct EndToEndTests {
             "version: 1\nplacements:\n  a: {format: app_open, min_interval: 99999999999999d}", "\t\tversion: 1",
         ]
         for (i, text) in samples.enumerated() {
-            FileManager.default.createFile(atPath: directory + "/\(i).yaml", contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: directory + "/\(i).yaml", contents: Data(text.utf8))
         }
-        FileManager.default.createFile(atPath: directory + "/bin.yaml", contents: Data([0xC3, 0x28, 0xFF, 0x00, 0x41]))
+        _ = FileManager.default.createFile(atPath: directory + "/bin.yaml", contents: Data([0xC3, 0x28, 0xFF, 0x00, 0x41]))
         let result = try runBinary(["lint", directory])
         #expect(result.code == 1)
         #expect(!result.stdout.isEmpty)

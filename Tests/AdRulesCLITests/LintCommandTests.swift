@@ -48,7 +48,7 @@ struct LintCommandTests {
     @Test func strictMakesWarningsFail() {
         let text = "version: 1\nplacements:\n  a: {format: interstitial}\n"
         let path = NSTemporaryDirectory() + "adrules-strict-\(UUID().uuidString).yaml"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(runCLI(["lint", path]).exitCode == 0)
         #expect(runCLI(["lint", path, "--strict"]).exitCode == 1)
