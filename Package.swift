@@ -22,6 +22,7 @@ let package = Package(
             name: "adrules-bench",
             dependencies: ["AdRules", "AdRulesYAML", "CYAML"]
         ),
+        .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules"]),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
         .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesYAML"]),
         .testTarget(
