@@ -13,7 +13,7 @@ struct BenchmarkSuite {
         var lines: [String] = []
         lines.append("adrules-bench (release build, \(ProcessInfo.processInfo.activeProcessorCount) CPUs, medians of batch means)")
         lines.append("")
-        if only == nil || only == "decisions" { lines += try decisions() + [""] }
+        if only == nil || only == "decisions" || only == "allow" { lines += try decisions() + [""] }
         if only == nil || only == "loading" { lines += try loading() + [""] }
         if only == nil || only == "ledger" { lines += try ledger() }
         return lines.joined(separator: "\n")
@@ -112,6 +112,11 @@ struct BenchmarkSuite {
             }
         }
         // Each engine's clock reads the time its fact set was generated for, as in the evaluator runs.
+        if only == "allow" {
+            // Profiling aid: the allow path alone.
+            let t = evaluator(allow)
+            return ["Evaluator.decide, allow path only: \(format(t.median)) median"]
+        }
         let engines = factSets.indices.map { f in
             AdEngine(policy: policy, facts: factSets[f], clock: ManualClock(Milliseconds.date(flagSets[f].now)), deviceTimeZone: utc)
         }

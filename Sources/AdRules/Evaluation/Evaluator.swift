@@ -24,14 +24,18 @@ public enum Evaluator {
                 code: .unknownPlacement,
                 message: "placement \"\(ask.placement)\" is not in the policy (\(policy.placements.count) placements)")], nextAllowedAt: nil)
         }
-        var run = Run(policy: policy.storage, facts: facts, index: index, now: now, zone: deviceTimeZone)
-        switch ask.kind {
-        case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false)
-        case .offer: run.showReasons(trigger: .action, context: context, isOffer: true)
-        case .load: run.loadReasons(context: context)
-        case .reward: run.rewardReasons()
+        // The facts are read in place through a pointer that never leaves this call: copying them
+        // (their arrays and dictionary) would cost more than the whole allow path.
+        return withUnsafePointer(to: facts) { factsPointer in
+            var run = Run(policy: policy.storage, facts: factsPointer, index: index, now: now, zone: deviceTimeZone)
+            switch ask.kind {
+            case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false)
+            case .offer: run.showReasons(trigger: .action, context: context, isOffer: true)
+            case .load: run.loadReasons(context: context)
+            case .reward: run.rewardReasons()
+            }
+            return run.decision(for: ask)
         }
-        return run.decision(for: ask)
     }
 
     /// Decides an ask with the time as a `Date`.
@@ -54,7 +58,8 @@ public enum Milliseconds {
 /// One evaluation: collects reasons in the documented order.
 private struct Run {
     let policy: PolicyStorage
-    let facts: Facts
+    /// Valid only during `Evaluator.decide`, which owns the facts.
+    let factsPointer: UnsafePointer<Facts>
     let index: Int
     /// The placement behind a reference: its fields are read in place, never copied.
     let box: Boxed<Placement>
@@ -64,12 +69,12 @@ private struct Run {
     var reasons: [Reason] = []
     var notes: [String] = []
 
-    init(policy: PolicyStorage, facts: Facts, index: Int, now: Int64, zone: TimeZone) {
+    init(policy: PolicyStorage, facts: UnsafePointer<Facts>, index: Int, now: Int64, zone: TimeZone) {
         self.policy = policy
-        self.facts = facts
+        self.factsPointer = facts
         self.index = index
         self.box = policy.placementBoxes[index]
-        self.state = facts.placements[index]
+        self.state = facts.pointee.placements[index]
         self.now = now
         self.zone = zone
     }
@@ -145,9 +150,9 @@ private struct Run {
 
     mutating func customRuleReasons(_ indices: [Int], context: AskContext) {
         var inputs = RuleInputs(
-            premium: context.premium, sessionCount: Int64(facts.sessionCount),
-            sessionAge: facts.sessionActive ? max(0, now - seen(facts.sessionStart)) : 0,
-            installAge: max(0, now - seen(facts.installedAt)), nowHour: 0, nowWeekday: "",
+            premium: context.premium, sessionCount: Int64(factsPointer.pointee.sessionCount),
+            sessionAge: factsPointer.pointee.sessionActive ? max(0, now - seen(factsPointer.pointee.sessionStart)) : 0,
+            installAge: max(0, now - seen(factsPointer.pointee.installedAt)), nowHour: 0, nowWeekday: "",
             attributes: context.attributes)
         if policy.rulesReadClock[index] {
             let local = now + Int64(timeZone.secondsFromGMT(for: Milliseconds.date(now))) * 1000
@@ -157,17 +162,17 @@ private struct Run {
             inputs.nowWeekday = Run.weekdays[Int(((days % 7) + 7) % 7)]
         }
         for r in indices {
-            let rule = policy.ruleBoxes[r].value
-            guard let condition = rule.condition else { continue }
+            let rule = policy.ruleBoxes[r]
+            guard let condition = rule.value.condition else { continue }
             switch condition.evaluate(inputs) {
             case .bool(true)?:
-                deny(.customRule, "\(rule.message) (rule \(rule.id))", at: rule.location, rule: rule.id)
+                deny(.customRule, "\(rule.value.message) (rule \(rule.value.id))", at: rule.value.location, rule: rule.value.id)
             case .bool(false)?:
                 break
             default:
                 let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
                 let detail = missing.isEmpty ? "" : ": no value for \(missing.joined(separator: ", "))"
-                deny(.ruleError, "rule \(rule.id) cannot be evaluated\(detail); denied to be safe", at: rule.when.location, rule: rule.id)
+                deny(.ruleError, "rule \(rule.value.id) cannot be evaluated\(detail); denied to be safe", at: rule.value.when.location, rule: rule.value.id)
             }
         }
     }
@@ -178,7 +183,7 @@ private struct Run {
     }
 
     func launchPhaseOpen(_ t: Limits) -> Bool {
-        guard state.launchOpen, let launched = facts.launchedAt else { return false }
+        guard state.launchOpen, let launched = factsPointer.pointee.launchedAt else { return false }
         if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return false }
         if let loading = state.loadingSince, now - seen(loading) > policy.loadTimeoutMs { return false }
         return true
@@ -198,14 +203,14 @@ private struct Run {
         if blockOthers {
             var other: String?
             for i in policy.fullscreenPlacements where i != index {
-                switch stillOnScreen(since: facts.placements[i].showingSince) {
+                switch stillOnScreen(since: factsPointer.pointee.placements[i].showingSince) {
                 case true?: other = other ?? "placement \(policy.placementBoxes[i].value.id)"
                 case false?: timedOutNote("placement \(policy.placementBoxes[i].value.id)")
                 case nil: break
                 }
             }
-            if !facts.external.isEmpty {
-                for (source, since) in facts.external.sorted(by: { $0.key < $1.key }) {
+            if !factsPointer.pointee.external.isEmpty {
+                for (source, since) in factsPointer.pointee.external.sorted(by: { $0.key < $1.key }) {
                     let name = source.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(source)"
                     if stillOnScreen(since: since) == true { other = other ?? name } else { timedOutNote(name) }
                 }
@@ -222,14 +227,14 @@ private struct Run {
     }
 
     mutating func graceReasons(_ t: Limits) {
-        if t.graceSessions > 0 && facts.sessionCount <= t.graceSessions {
-            deny(.graceSessions, "session \(facts.sessionCount) is within the first \(t.graceSessions) sessions (grace.first_sessions)", at: box.value.graceFirstSessions.location)
+        if t.graceSessions > 0 && factsPointer.pointee.sessionCount <= t.graceSessions {
+            deny(.graceSessions, "session \(factsPointer.pointee.sessionCount) is within the first \(t.graceSessions) sessions (grace.first_sessions)", at: box.value.graceFirstSessions.location)
         }
-        if t.graceInstall > 0, now < seen(facts.installedAt) + t.graceInstall {
-            deny(.graceInstall, "less than \(box.value.graceAfterInstall.value) since install (grace.after_install)", at: box.value.graceAfterInstall.location, clearsAt: seen(facts.installedAt) + t.graceInstall)
+        if t.graceInstall > 0, now < seen(factsPointer.pointee.installedAt) + t.graceInstall {
+            deny(.graceInstall, "less than \(box.value.graceAfterInstall.value) since install (grace.after_install)", at: box.value.graceAfterInstall.location, clearsAt: seen(factsPointer.pointee.installedAt) + t.graceInstall)
         }
-        if t.graceSessionStart > 0, facts.sessionActive, now < seen(facts.sessionStart) + t.graceSessionStart {
-            deny(.graceSessionStart, "less than \(box.value.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: box.value.graceAfterSessionStart.location, clearsAt: seen(facts.sessionStart) + t.graceSessionStart)
+        if t.graceSessionStart > 0, factsPointer.pointee.sessionActive, now < seen(factsPointer.pointee.sessionStart) + t.graceSessionStart {
+            deny(.graceSessionStart, "less than \(box.value.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: box.value.graceAfterSessionStart.location, clearsAt: seen(factsPointer.pointee.sessionStart) + t.graceSessionStart)
         }
     }
 
@@ -248,7 +253,7 @@ private struct Run {
         guard !groups.isEmpty else { return }
         for g in groups {
             let limits = policy.groupLimits[g]
-            if limits.minInterval > 0, let last = facts.groups[g].last {
+            if limits.minInterval > 0, let last = factsPointer.pointee.groups[g].last {
                 let clears = seen(last.at) + limits.minInterval
                 if now < clears {
                     let group = policy.groupBoxes[g].value
@@ -257,7 +262,7 @@ private struct Run {
             }
         }
         for g in groups {
-            capReasons(facts.groups[g], policy.groupLimits[g], group: g)
+            capReasons(factsPointer.pointee.groups[g], policy.groupLimits[g], group: g)
         }
     }
 
@@ -286,9 +291,9 @@ private struct Run {
         let isGroup = group >= 0
         if t.sessionCap >= 0 {
             var count = 0
-            if facts.sessionActive {
+            if factsPointer.pointee.sessionActive {
                 var i = shows.count - 1
-                while i >= 0, shows[i].session == facts.sessionCount {
+                while i >= 0, shows[i].session == factsPointer.pointee.sessionCount {
                     count += 1
                     i -= 1
                 }
@@ -337,7 +342,7 @@ private struct Run {
 
     func localDay() -> LocalDay {
         let zone = timeZone
-        if let day = facts.day, day.contains(now, zone: zone.identifier) { return day }
+        if let day = factsPointer.pointee.day, day.contains(now, zone: zone.identifier) { return day }
         return LocalDay.containing(now, in: zone)
     }
 

@@ -2,7 +2,8 @@
 ///
 /// The evaluator reads only this on the allow path; the `Located` settings (with their file
 /// names) are read only to build a deny reason.
-struct Limits: Sendable {
+final class Limits: @unchecked Sendable {
+    // Set only in the initialisers; read-only afterwards (so sharing across threads is safe).
     struct Window: Sendable {
         var max: Int
         var length: Int64
