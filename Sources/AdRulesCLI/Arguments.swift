@@ -14,12 +14,14 @@ struct OptionSpec: Sendable {
 enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case unexpected(String)
     case missingValue(String)
+    case missingArgument(String)
     case invalidValue(option: String, value: String, allowed: [String])
 
     var description: String {
         switch self {
         case .unexpected(let argument): return "Unexpected argument \"\(argument)\"."
         case .missingValue(let option): return "Missing value for option \"--\(option)\"."
+        case .missingArgument(let name): return "Missing expected argument \"\(name)\"."
         case .invalidValue(let option, let value, let allowed):
             return "Invalid value \"\(value)\" for option \"--\(option)\": expected one of \(allowed.joined(separator: ", "))."
         }

@@ -8,7 +8,7 @@ enum SimulateCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         guard let file = parsed.positionals.first else {
-            return AdRulesCommandLine.usageError(.missingValue("SCENARIO"))
+            return AdRulesCommandLine.usageError(.missingArgument("SCENARIO"))
         }
         var policies = ScenarioPolicies()
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)

@@ -169,11 +169,12 @@ struct PolicyFragment: Sendable {
         let validName =
             !name.isEmpty && name.count <= 64 && !reserved.contains(name)
             && name.unicodeScalars.first.map { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) } == true
-            && name.unicodeScalars.allSatisfy { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+            && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+            && !name.hasSuffix(".")
         guard validName else {
             reader.report(Diagnostic(
                 .error, rule: "schema/range",
-                message: "attribute name \"\(name)\" is not valid: use a letter, then letters, digits or _ (not a built-in name or a keyword)",
+                message: "attribute name \"\(name)\" is not valid: use a letter, then letters, digits, _ or . (not a built-in name or a keyword)",
                 file: reader.file, range: entry.key.range))
             return nil
         }
