@@ -19,7 +19,7 @@ public enum Evaluator {
         _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: Facts, now: Int64,
         deviceTimeZone: TimeZone = .current
     ) -> Decision {
-        guard let index = policy.placementIndex[ask.placement] else {
+        guard let index = policy.storage.index(of: ask.placement) else {
             return Decision(ask: ask, reasons: [Reason(
                 code: .unknownPlacement,
                 message: "placement \"\(ask.placement)\" is not in the policy (\(policy.placements.count) placements)")], nextAllowedAt: nil)
@@ -63,7 +63,10 @@ private struct Run {
     let index: Int
     /// The placement behind a reference: its fields are read in place, never copied.
     let box: Boxed<Placement>
-    let state: PlacementFacts
+    /// This placement's facts, read in place.
+    var state: PlacementFacts {
+        _read { yield factsPointer.pointee.placements[index] }
+    }
     let now: Int64
     let zone: TimeZone
     var reasons: [Reason] = []
@@ -74,7 +77,6 @@ private struct Run {
         self.factsPointer = facts
         self.index = index
         self.box = policy.placementBoxes[index]
-        self.state = facts.pointee.placements[index]
         self.now = now
         self.zone = zone
     }

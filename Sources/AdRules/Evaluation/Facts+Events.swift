@@ -39,7 +39,7 @@ extension Facts {
             if let source, external.removeValue(forKey: source) != nil { return }
             if source == nil { external.removeAll() } else { external.removeValue(forKey: "") }
         default:
-            guard let id = event.placement, let i = policy.placementIndex[id] else { return }
+            guard let id = event.placement, let i = policy.storage.index(of: id) else { return }
             applyPlacementEvent(event, index: i, at: now, policy: policy)
         }
     }

@@ -41,6 +41,16 @@ final class PolicyStorage: Sendable {
     let rulesOfPlacement: [[Int]]
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
     let rulesReadClock: [Bool]
+    /// The index of a placement id: a scan of the ids for small policies (cheaper than hashing), a dictionary above.
+    @inline(__always)
+    func index(of id: String) -> Int? {
+        if placementBoxes.count <= 16 {
+            for i in placementBoxes.indices where placementBoxes[i].value.id == id { return i }
+            return nil
+        }
+        return placementIndex[id]
+    }
+
     /// Placements whose format is fullscreen, for `fullscreen_active`.
     let fullscreenPlacements: [Int]
     /// The longest time any pacing or cap can look back, so a ledger knows what it may forget.
