@@ -342,10 +342,15 @@ private struct Run {
         deny(code, "\(prefix(group))\(count) of \(max) shows in the last \(span)", at: capLocation(\.hourlyCap, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
     }
 
-    func localDay() -> LocalDay {
-        let zone = timeZone
-        if let day = factsPointer.pointee.day, day.contains(now, zone: zone.identifier) { return day }
-        return LocalDay.containing(now, in: zone)
+    /// The calendar day of now: the one cached in the facts when it is still today, else computed.
+    func localDay() -> (start: Int64, end: Int64) {
+        if let day = factsPointer.pointee.day, now >= day.start, now < day.end,
+            day.zone == (policy.namedZoneID ?? zone.identifier)
+        {
+            return (day.start, day.end)
+        }
+        let day = LocalDay.containing(now, in: timeZone)
+        return (day.start, day.end)
     }
 
     // MARK: load and reward

@@ -32,6 +32,8 @@ final class PolicyStorage: Sendable {
     let placementLimits: [Limits]
     let groupLimits: [Limits]
     let fullscreenTimeoutMs: Int64
+    /// The identifier of the policy's fixed zone, nil for `device`.
+    let namedZoneID: String?
     let loadTimeoutMs: Int64
     let groupBoxes: [Boxed<PlacementGroup>]
     let ruleBoxes: [Boxed<CustomRule>]
@@ -75,6 +77,7 @@ final class PolicyStorage: Sendable {
         placementLimits = placements.map(Limits.init)
         groupLimits = groups.map(Limits.init)
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
+        if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
         groupBoxes = groups.map(Boxed.init)
         ruleBoxes = rules.map(Boxed.init)
