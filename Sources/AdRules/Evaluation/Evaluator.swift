@@ -22,7 +22,7 @@ public enum Evaluator {
         guard let index = policy.storage.index(of: ask.placement) else {
             return Decision(ask: ask, reasons: [Reason(
                 code: .unknownPlacement,
-                message: "placement \"\(ask.placement)\" is not in the policy (\(policy.placements.count) placements)")], nextAllowedAt: nil)
+                message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placementBoxes.count) placements)")], nextAllowedAt: nil)
         }
         // The facts are read in place through a pointer that never leaves this call: copying them
         // (their arrays and dictionary) would cost more than the whole allow path.

@@ -21,7 +21,7 @@ extension Facts {
                 placements[i].loadedAt = nil
                 placements[i].showingSince = nil
                 placements[i].consumed = nil
-                placements[i].launchOpen = policy.placements[i].format.value == .appOpen
+                placements[i].launchOpen = policy.storage.placementLimits[i].format == .appOpen
             }
         case .appBackgrounded:
             for i in placements.indices { placements[i].launchOpen = false }

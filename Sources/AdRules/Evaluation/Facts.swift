@@ -81,7 +81,7 @@ public struct Facts: Sendable, Hashable {
     public init(policy: Policy, installedAt: Int64, sessionsBefore: Int = 0) {
         self.installedAt = installedAt
         self.sessionCount = sessionsBefore
-        self.placements = Array(repeating: PlacementFacts(), count: policy.placements.count)
+        self.placements = Array(repeating: PlacementFacts(), count: policy.storage.placementBoxes.count)
         self.groups = Array(repeating: [], count: policy.groups.count)
     }
 
@@ -102,7 +102,7 @@ public struct Facts: Sendable, Hashable {
     /// The show history by placement id, for persisting.
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
-        for (i, p) in policy.placements.enumerated() where !placements[i].shows.isEmpty { result[p.id] = placements[i].shows }
+        for (i, p) in policy.storage.placementBoxes.enumerated() where !placements[i].shows.isEmpty { result[p.value.id] = placements[i].shows }
         return result
     }
 

@@ -23,7 +23,6 @@ final class PolicyStorage: Sendable {
     let sessionTimeout: RuleDuration
     let fullscreenTimeout: Located<RuleDuration>
     let loadTimeout: RuleDuration
-    let placements: [Placement]
     let groups: [PlacementGroup]
     let attributes: [AttributeDeclaration]
     let rules: [CustomRule]
@@ -69,7 +68,6 @@ final class PolicyStorage: Sendable {
         self.sessionTimeout = sessionTimeout
         self.fullscreenTimeout = fullscreenTimeout
         self.loadTimeout = loadTimeout
-        self.placements = placements
         self.groups = groups
         self.attributes = attributes
         self.rules = rules
@@ -131,8 +129,8 @@ public struct Policy: Sendable {
     public var fullscreenTimeout: Located<RuleDuration> { storage.fullscreenTimeout }
     /// A load in progress for longer is treated as failed.
     public var loadTimeout: RuleDuration { storage.loadTimeout }
-    /// Placements in file order.
-    public var placements: [Placement] { storage.placements }
+    /// Placements in file order (a copy: the evaluator reads them in place).
+    public var placements: [Placement] { storage.placementBoxes.map(\.value) }
     /// Groups in file order.
     public var groups: [PlacementGroup] { storage.groups }
     /// Declared attributes.
@@ -157,7 +155,7 @@ public struct Policy: Sendable {
 
     /// The placement with this id.
     public func placement(_ id: String) -> Placement? {
-        storage.placementIndex[id].map { storage.placements[$0] }
+        storage.placementIndex[id].map { storage.placementBoxes[$0].value }
     }
 }
 
