@@ -150,31 +150,27 @@ struct PolicyAssembler {
         }
     }
 
-    private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults: PlacementFields) -> Placement {
+    private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults d: PlacementFields) -> Placement {
+        // Written out rather than through key paths: this runs once per placement of a large policy.
         let f = named.fields
         let at = named.id.location
         let isAppOpen = format.value == .appOpen
-        func pick<T>(_ path: KeyPath<PlacementFields, Located<T>?>, _ fallback: T) -> Located<T> {
-            f[keyPath: path] ?? defaults[keyPath: path] ?? Located(fallback, at: at)
-        }
-        func optional<T>(_ path: KeyPath<PlacementFields, Located<T>?>) -> Located<T>? {
-            f[keyPath: path] ?? defaults[keyPath: path]
-        }
-        func appOpen<T>(_ path: KeyPath<PlacementFields, Located<T>?>, _ fallback: T) -> Located<T> {
-            f[keyPath: path] ?? (isAppOpen ? defaults[keyPath: path] : nil) ?? Located(fallback, at: at)
-        }
         return Placement(
             id: named.id.value, location: at, format: format, adUnit: f.adUnit,
-            enabled: pick(\.enabled, true), excludePremium: pick(\.excludePremium, true),
-            blockDuringFullscreen: pick(\.blockDuringFullscreen, true), minInterval: pick(\.minInterval, .zero),
-            dailyCap: optional(\.dailyCap), hourlyCap: optional(\.hourlyCap), sessionCap: optional(\.sessionCap),
-            caps: f.caps ?? defaults.caps ?? [], maxAdAge: pick(\.maxAdAge, .hours(1)),
-            everyNActions: optional(\.everyNActions),
-            requireUserChoice: pick(\.requireUserChoice, format.value == .rewarded),
-            showOnFirstLoad: appOpen(\.showOnFirstLoad, true),
-            launchMaxWait: f.launchMaxWait ?? (isAppOpen ? defaults.launchMaxWait : nil),
-            showIfReady: appOpen(\.showIfReady, true), allowDeferred: appOpen(\.allowDeferred, false),
-            graceFirstSessions: pick(\.graceFirstSessions, 0), graceAfterInstall: pick(\.graceAfterInstall, .zero),
-            graceAfterSessionStart: pick(\.graceAfterSessionStart, .zero))
+            enabled: f.enabled ?? d.enabled ?? Located(true, at: at),
+            excludePremium: f.excludePremium ?? d.excludePremium ?? Located(true, at: at),
+            blockDuringFullscreen: f.blockDuringFullscreen ?? d.blockDuringFullscreen ?? Located(true, at: at),
+            minInterval: f.minInterval ?? d.minInterval ?? Located(.zero, at: at),
+            dailyCap: f.dailyCap ?? d.dailyCap, hourlyCap: f.hourlyCap ?? d.hourlyCap, sessionCap: f.sessionCap ?? d.sessionCap,
+            caps: f.caps ?? d.caps ?? [], maxAdAge: f.maxAdAge ?? d.maxAdAge ?? Located(.hours(1), at: at),
+            everyNActions: f.everyNActions ?? d.everyNActions,
+            requireUserChoice: f.requireUserChoice ?? d.requireUserChoice ?? Located(format.value == .rewarded, at: at),
+            showOnFirstLoad: f.showOnFirstLoad ?? (isAppOpen ? d.showOnFirstLoad : nil) ?? Located(true, at: at),
+            launchMaxWait: f.launchMaxWait ?? (isAppOpen ? d.launchMaxWait : nil),
+            showIfReady: f.showIfReady ?? (isAppOpen ? d.showIfReady : nil) ?? Located(true, at: at),
+            allowDeferred: f.allowDeferred ?? (isAppOpen ? d.allowDeferred : nil) ?? Located(false, at: at),
+            graceFirstSessions: f.graceFirstSessions ?? d.graceFirstSessions ?? Located(0, at: at),
+            graceAfterInstall: f.graceAfterInstall ?? d.graceAfterInstall ?? Located(.zero, at: at),
+            graceAfterSessionStart: f.graceAfterSessionStart ?? d.graceAfterSessionStart ?? Located(.zero, at: at))
     }
 }
