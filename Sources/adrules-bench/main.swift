@@ -36,7 +36,7 @@ while index < arguments.count {
 }
 do {
     let report = try BenchmarkSuite(rulesPath: rulesPath, placements: placements, rounds: rounds, only: only).run()
-    print(report)
+    FileHandle.standardOutput.write(Data((report + "\n").utf8))
 } catch {
     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
     exit(3)

@@ -47,7 +47,7 @@ struct Replay {
             _ = bytes.withUnsafeBufferPointer { buffer in
                 buffer.baseAddress.map { fuzzOneInput($0, count) }
             }
-            print("ok \(path)")
+            FileHandle.standardOutput.write(Data("ok \(path)\n".utf8))
         }
     }
 }

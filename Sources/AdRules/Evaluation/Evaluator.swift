@@ -3,8 +3,8 @@ import Foundation
 
 /// The decision function: a pure function of (policy, ask, context, facts, now).
 ///
-/// It reads precomputed indices of the policy and never allocates on the allow path of a
-/// placement without custom rules.
+/// It reads tables built when the policy was loaded (limits, group membership, compiled
+/// rules) and the caller's facts in place; message strings are built only for deny reasons.
 public enum Evaluator {
     /// Decides an ask.
     /// - Parameters:
