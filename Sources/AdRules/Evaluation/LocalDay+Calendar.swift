@@ -1,0 +1,25 @@
+import Foundation
+
+extension LocalDay {
+    /// The calendar day containing a time, in a zone (23 or 25 hours long on DST days).
+    static func containing(_ ms: Int64, in zone: TimeZone) -> LocalDay {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let date = Milliseconds.date(ms)
+        if let interval = calendar.dateInterval(of: .day, for: date) {
+            return LocalDay(zone: zone.identifier, start: Milliseconds.from(interval.start), end: Milliseconds.from(interval.end))
+        }
+        let start = ms - ((ms % 86_400_000) + 86_400_000) % 86_400_000
+        return LocalDay(zone: zone.identifier, start: start, end: start + 86_400_000)
+    }
+}
+
+extension Facts {
+    /// Caches the calendar day of `now`, so that daily caps cost no calendar work until midnight.
+    public mutating func prepareDay(at now: Int64, policy: Policy, deviceTimeZone: TimeZone) {
+        let zone: TimeZone
+        if case .named(let named) = policy.timeZone { zone = named } else { zone = deviceTimeZone }
+        if let day, day.contains(now, zone: zone.identifier) { return }
+        day = LocalDay.containing(now, in: zone)
+    }
+}

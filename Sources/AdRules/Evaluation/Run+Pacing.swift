@@ -1,0 +1,119 @@
+import AdRulesYAML
+import Foundation
+
+/// Pacing and caps: min_interval, session, hourly, daily and window caps, for placements and groups.
+extension Run {
+    // MARK: pacing and caps
+
+    mutating func pacingReasons(_ t: Limits) {
+        let shows = state.shows
+        if t.minInterval > 0, let last = shows.last {
+            let clears = seen(last.at) + t.minInterval
+            if now < clears {
+                deny(.minInterval, "min_interval \(box.value.minInterval.value) not elapsed since the last show of \(box.value.id)", at: box.value.minInterval.location, clearsAt: clears)
+            }
+        }
+        capReasons(shows, t, group: -1)
+        let groups = policy.groupsOfPlacement[index]
+        guard !groups.isEmpty else { return }
+        for g in groups {
+            let limits = policy.groupLimits[g]
+            if limits.minInterval > 0, let last = factsPointer.pointee.groups[g].last {
+                let clears = seen(last.at) + limits.minInterval
+                if now < clears {
+                    let group = policy.groupBoxes[g].value
+                    deny(.groupMinInterval, "group \(group.id): min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show", at: group.minInterval?.location, clearsAt: clears, group: group.id)
+                }
+            }
+        }
+        for g in groups {
+            capReasons(factsPointer.pointee.groups[g], policy.groupLimits[g], group: g)
+        }
+    }
+
+    /// Where a cap is written: in the placement (group < 0) or in a group.
+    func capLocation(_ key: WritableKeyPath<Limits, Int>?, window: Int?, group: Int) -> SourceLocation? {
+        if group < 0 {
+            let p = box.value
+            if let window { return p.caps[window].location }
+            switch key {
+            case \Limits.sessionCap: return p.sessionCap?.location
+            case \Limits.hourlyCap: return p.hourlyCap?.location
+            default: return p.dailyCap?.location
+            }
+        }
+        let g = policy.groupBoxes[group].value
+        if let window { return g.caps[window].location }
+        switch key {
+        case \Limits.sessionCap: return g.sessionCap?.location
+        case \Limits.hourlyCap: return g.hourlyCap?.location
+        default: return g.dailyCap?.location
+        }
+    }
+
+    /// Session, hourly, daily and window caps over one show history, in that order.
+    mutating func capReasons(_ shows: [ShowRecord], _ t: Limits, group: Int) {
+        let isGroup = group >= 0
+        if t.sessionCap >= 0 {
+            var count = 0
+            if factsPointer.pointee.sessionActive {
+                var i = shows.count - 1
+                while i >= 0, shows[i].session == factsPointer.pointee.sessionCount {
+                    count += 1
+                    i -= 1
+                }
+            }
+            if count >= t.sessionCap {
+                deny(isGroup ? .groupSessionCap : .sessionCap, "\(prefix(group))\(count) of \(t.sessionCap) shows this session (session_cap)", at: capLocation(\.sessionCap, window: nil, group: group), group: groupID(group))
+            }
+        }
+        if t.hourlyCap >= 0 {
+            windowCap(shows, max: t.hourlyCap, window: 3_600_000, code: isGroup ? .groupHourlyCap : .hourlyCap, windowIndex: nil, group: group)
+        }
+        if t.dailyCap >= 0 {
+            let day = localDay()
+            var count = 0
+            var i = shows.count - 1
+            while i >= 0, seen(shows[i].at) >= day.start {
+                count += 1
+                i -= 1
+            }
+            if count >= t.dailyCap {
+                deny(isGroup ? .groupDailyCap : .dailyCap, "\(prefix(group))\(count) of \(t.dailyCap) shows today (daily_cap)", at: capLocation(\.dailyCap, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
+            }
+        }
+        for (k, cap) in t.windows.enumerated() {
+            windowCap(shows, max: cap.max, window: cap.length, code: isGroup ? .groupWindowCap : .windowCap, windowIndex: k, group: group)
+        }
+    }
+
+    func prefix(_ group: Int) -> String { group >= 0 ? "group \(policy.groupBoxes[group].value.id): " : "" }
+    func groupID(_ group: Int) -> String? { group >= 0 ? policy.groupBoxes[group].value.id : nil }
+
+    /// A rolling window holds the shows with `time > now - window`; it clears when enough of them leave.
+    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, windowIndex: Int?, group: Int) {
+        var i = shows.count - 1
+        var count = 0
+        while i >= 0, seen(shows[i].at) > now - window {
+            count += 1
+            i -= 1
+        }
+        guard count >= max else { return }
+        // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
+        let clears: Int64? = max > 0 ? seen(shows[i + 1 + (count - max)].at) + window : nil
+        let span = windowIndex == nil ? "hour (hourly_cap)" : "\(RuleDuration(milliseconds: window)) (caps)"
+        deny(code, "\(prefix(group))\(count) of \(max) shows in the last \(span)", at: capLocation(\.hourlyCap, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
+    }
+
+    /// The calendar day of now: the one cached in the facts when it is still today, else computed.
+    func localDay() -> (start: Int64, end: Int64) {
+        if let day = factsPointer.pointee.day, now >= day.start, now < day.end,
+            day.zone == (policy.namedZoneID ?? zone.identifier)
+        {
+            return (day.start, day.end)
+        }
+        let day = LocalDay.containing(now, in: timeZone)
+        return (day.start, day.end)
+    }
+
+}

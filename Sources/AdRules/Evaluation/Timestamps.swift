@@ -1,0 +1,125 @@
+import Foundation
+
+/// RFC 3339 timestamps in UTC, with milliseconds only when they are not zero.
+public enum Timestamps {
+    /// Formats a date as `2026-11-29T09:04:00Z`.
+    public static func format(_ date: Date) -> String {
+        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        return format(milliseconds: ms, offsetSeconds: 0)
+    }
+
+    /// Formats milliseconds since 1970 at a fixed UTC offset.
+    public static func format(milliseconds: Int64, offsetSeconds: Int) -> String {
+        let local = milliseconds + Int64(offsetSeconds) * 1000
+        let days = floorDiv(local, 86_400_000)
+        let msOfDay = local - days * 86_400_000
+        let (y, m, d) = civil(fromDays: days)
+        let h = msOfDay / 3_600_000, mi = (msOfDay / 60_000) % 60, s = (msOfDay / 1000) % 60, frac = msOfDay % 1000
+        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
+        if frac != 0 { text += "." + pad(frac, 3) }
+        if offsetSeconds == 0 { return text + "Z" }
+        let sign = offsetSeconds < 0 ? "-" : "+"
+        let off = abs(offsetSeconds)
+        return text + "\(sign)\(pad(Int64(off / 3600), 2)):\(pad(Int64((off / 60) % 60), 2))"
+    }
+
+    /// `09:04:00` in UTC, for log lines.
+    public static func timeOfDay(_ date: Date) -> String {
+        let text = format(date)
+        let t = text.firstIndex(of: "T").map { text.index(after: $0) } ?? text.startIndex
+        return String(text[t...].prefix(8))
+    }
+
+    /// Parses an RFC 3339 timestamp (`2026-11-29T09:00:00+09:00`, `...Z`, optional fraction).
+    public static func parse(_ text: String) -> Date? {
+        parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+    }
+
+    /// Parses an RFC 3339 timestamp into milliseconds since 1970.
+    public static func parseMilliseconds(_ text: String) -> Int64? {
+        let chars = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            guard from + count <= chars.count else { return nil }
+            var value: Int64 = 0
+            for c in chars[from..<(from + count)] {
+                guard c >= 48, c <= 57 else { return nil }
+                value = value * 10 + Int64(c - 48)
+            }
+            return value
+        }
+        guard chars.count >= 20, chars[4] == 45, chars[7] == 45, chars[10] == 84 || chars[10] == 116,
+            chars[13] == 58, chars[16] == 58,
+            let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+            let mi = number(14, 2), let s = number(17, 2),
+            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+        else { return nil }
+        var index = 19
+        var fraction: Int64 = 0
+        if index < chars.count, chars[index] == 46 {
+            index += 1
+            var digits = 0
+            while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
+                if digits < 3 { fraction = fraction * 10 + Int64(chars[index] - 48) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
+        }
+        guard index < chars.count else { return nil }
+        var offset: Int64 = 0
+        if chars[index] == 90 || chars[index] == 122 {
+            index += 1
+        } else if chars[index] == 43 || chars[index] == 45 {
+            guard let oh = number(index + 1, 2), chars.count > index + 3, chars[index + 3] == 58,
+                let om = number(index + 4, 2), oh < 24, om < 60
+            else { return nil }
+            offset = (oh * 60 + om) * 60_000 * (chars[index] == 45 ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == chars.count else { return nil }
+        guard d <= daysIn(month: mo, year: y) else { return nil }
+        let days = daysFromCivil(y, mo, d)
+        return days * 86_400_000 + ((h * 60 + mi) * 60 + min(s, 59)) * 1000 + fraction - offset
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func pad(_ n: Int64, _ width: Int) -> String {
+        let s = String(n)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    // Howard Hinnant's civil-date algorithms.
+    static func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let y = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp + (mp < 10 ? 3 : -9)
+        return (m <= 2 ? y + 1 : y, m, d)
+    }
+}
