@@ -1,0 +1,64 @@
+import AdRulesCLI
+import Foundation
+import Testing
+
+@Suite("adrules test and simulate")
+struct TestCommandTests {
+    @Test func rulesOptionPointsAtAnotherPolicy() {
+        let result = runCLI(["test", "FIXTURES/failing/fail.test.yaml", "--rules", "FIXTURES/scenarios"])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"))
+    }
+
+    @Test func aScenarioFileUsesItsDirectoryAsThePolicy() {
+        let result = runCLI(["test", "FIXTURES/scenarios/pass.test.yaml"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout == "PASS a cold start shows when the first load completes\n1 passed, 0 failed\n")
+    }
+
+    @Test func jsonReportsEveryTestAndTheMismatch() throws {
+        let result = runCLI(["test", "FIXTURES/failing", "--format", "json"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr == "1 passed, 1 failed\n")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["passed"] as? Int == 1)
+        #expect(object["failed"] as? Int == 1)
+        let tests = try #require(object["tests"] as? [[String: Any]])
+        let failing = try #require(tests.first { $0["passed"] as? Bool == false })
+        let failure = try #require((failing["failures"] as? [[String: Any]])?.first)
+        #expect(failure["line"] as? Int == 12)
+        #expect(failure["mismatches"] as? [String] == ["verdict", "reasons", "retry_in"])
+        #expect((failure["actual"] as? [String: Any])?["verdict"] as? String == "allow")
+    }
+
+    @Test func quietDropsTheClosingLine() {
+        let result = runCLI(["test", "FIXTURES/scenarios", "--quiet"])
+        #expect(result.stdout == "PASS a cold start shows when the first load completes\n")
+    }
+
+    @Test func colorAlwaysPaintsTheVerdicts() {
+        let result = runCLI(["test", "FIXTURES/scenarios", "--color", "always"])
+        #expect(result.stdout.contains("\u{1B}[1;32mPASS\u{1B}[0m"))
+        let lint = runCLI(["lint", "FIXTURES/bad.yaml", "--color=always"])
+        #expect(lint.stdout.contains("\u{1B}[1;31merror\u{1B}[0m"))
+        #expect(!runCLI(["lint", "FIXTURES/bad.yaml", "--color", "never"]).stdout.contains("\u{1B}["))
+    }
+
+    @Test func missingRulesDirectoryIsAnIOFailure() {
+        let result = runCLI(["test", "FIXTURES/scenarios", "--rules", "FIXTURES/nowhere"])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("no such file or directory"))
+    }
+
+    @Test func simulateNeedsAScenario() {
+        let result = runCLI(["simulate"])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.hasPrefix("error: Missing expected argument \"SCENARIO\"."))
+        #expect(runCLI(["simulate", "FIXTURES/nope.test.yaml"]).exitCode == 3)
+    }
+
+    @Test func simulateCountsShowsPerDayInThePolicyZone() {
+        let result = runCLI(["simulate", "FIXTURES/scenarios/pass.test.yaml"])
+        #expect(result.stdout.contains("  2026-11-29         1\n"))
+    }
+}
