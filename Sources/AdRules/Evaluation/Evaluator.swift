@@ -96,7 +96,13 @@ struct Run {
 
     func decision(for ask: Ask) -> Decision {
         var next: Date?
-        if !reasons.isEmpty, reasons.allSatisfy({ $0.clearsAt != nil }) { next = reasons.compactMap(\.clearsAt).max() }
+        for reason in reasons {
+            guard let clears = reason.clearsAt else {
+                next = nil
+                break
+            }
+            if next.map({ clears > $0 }) ?? true { next = clears }
+        }
         return Decision(ask: ask, reasons: reasons, nextAllowedAt: next, notes: notes)
     }
 }

@@ -10,7 +10,7 @@ extension Run {
         if t.minInterval > 0, let last = shows.last {
             let clears = seen(last.at) + t.minInterval
             if now < clears {
-                deny(.minInterval, "min_interval \(box.value.minInterval.value) not elapsed since the last show of \(box.value.id)", at: box.value.minInterval.location, clearsAt: clears)
+                deny(.minInterval, t.messages.minInterval, at: box.value.minInterval.location, clearsAt: clears)
             }
         }
         capReasons(shows, t, group: -1)
@@ -22,7 +22,7 @@ extension Run {
                 let clears = seen(last.at) + limits.minInterval
                 if now < clears {
                     let group = policy.groupBoxes[g].value
-                    deny(.groupMinInterval, "group \(group.id): min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show", at: group.minInterval?.location, clearsAt: clears, group: group.id)
+                    deny(.groupMinInterval, limits.messages.minInterval, at: group.minInterval?.location, clearsAt: clears, group: group.id)
                 }
             }
         }
@@ -64,11 +64,11 @@ extension Run {
                 }
             }
             if count >= t.sessionCap {
-                deny(isGroup ? .groupSessionCap : .sessionCap, "\(prefix(group))\(count) of \(t.sessionCap) shows this session (session_cap)", at: capLocation(\.sessionCap, window: nil, group: group), group: groupID(group))
+                deny(isGroup ? .groupSessionCap : .sessionCap, t.messages.sessionCap, at: capLocation(\.sessionCap, window: nil, group: group), group: groupID(group))
             }
         }
         if t.hourlyCap >= 0 {
-            windowCap(shows, max: t.hourlyCap, window: 3_600_000, code: isGroup ? .groupHourlyCap : .hourlyCap, windowIndex: nil, group: group)
+            windowCap(shows, max: t.hourlyCap, window: 3_600_000, code: isGroup ? .groupHourlyCap : .hourlyCap, message: t.messages.hourlyCap, windowIndex: nil, group: group)
         }
         if t.dailyCap >= 0 {
             let day = localDay()
@@ -79,19 +79,18 @@ extension Run {
                 i -= 1
             }
             if count >= t.dailyCap {
-                deny(isGroup ? .groupDailyCap : .dailyCap, "\(prefix(group))\(count) of \(t.dailyCap) shows today (daily_cap)", at: capLocation(\.dailyCap, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
+                deny(isGroup ? .groupDailyCap : .dailyCap, t.messages.dailyCap, at: capLocation(\.dailyCap, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
             }
         }
         for (k, cap) in t.windows.enumerated() {
-            windowCap(shows, max: cap.max, window: cap.length, code: isGroup ? .groupWindowCap : .windowCap, windowIndex: k, group: group)
+            windowCap(shows, max: cap.max, window: cap.length, code: isGroup ? .groupWindowCap : .windowCap, message: t.messages.windowCaps[k], windowIndex: k, group: group)
         }
     }
 
-    func prefix(_ group: Int) -> String { group >= 0 ? "group \(policy.groupBoxes[group].value.id): " : "" }
     func groupID(_ group: Int) -> String? { group >= 0 ? policy.groupBoxes[group].value.id : nil }
 
     /// A rolling window holds the shows with `time > now - window`; it clears when enough of them leave.
-    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, windowIndex: Int?, group: Int) {
+    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, message: String, windowIndex: Int?, group: Int) {
         var i = shows.count - 1
         var count = 0
         while i >= 0, seen(shows[i].at) > now - window {
@@ -101,8 +100,7 @@ extension Run {
         guard count >= max else { return }
         // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
         let clears: Int64? = max > 0 ? seen(shows[i + 1 + (count - max)].at) + window : nil
-        let span = windowIndex == nil ? "hour (hourly_cap)" : "\(RuleDuration(milliseconds: window)) (caps)"
-        deny(code, "\(prefix(group))\(count) of \(max) shows in the last \(span)", at: capLocation(\.hourlyCap, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
+        deny(code, message, at: capLocation(\.hourlyCap, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
     }
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.

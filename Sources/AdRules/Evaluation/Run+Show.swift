@@ -7,9 +7,9 @@ extension Run {
 
     mutating func showReasons(trigger: ShowTrigger, context: AskContext, isOffer: Bool) {
         let t = policy.placementLimits[index]
-        if !t.enabled { deny(.placementDisabled, "placement \(box.value.id) is disabled (enabled: false)", at: box.value.enabled.location) }
+        if !t.enabled { deny(.placementDisabled, t.messages.disabled, at: box.value.enabled.location) }
         if t.excludePremium && context.premium {
-            deny(.premiumUser, "premium users never see \(box.value.id) (exclude_premium)", at: box.value.excludePremium.location)
+            deny(.premiumUser, t.messages.premiumShow, at: box.value.excludePremium.location)
         }
         let rules = policy.rulesOfPlacement[index]
         if !rules.isEmpty { customRuleReasons(rules, context: context) }
@@ -36,19 +36,19 @@ extension Run {
         graceReasons(t)
         if !isOffer {
             if t.requireUserChoice && !state.userChose {
-                deny(.noUserChoice, "the user has not chosen to watch \(box.value.id) since its last show (require_user_choice)", at: box.value.requireUserChoice.location)
+                deny(.noUserChoice, t.messages.noUserChoice, at: box.value.requireUserChoice.location)
             }
             if trigger == .action, t.everyNActions > 0, state.actions < t.everyNActions {
-                deny(.everyNActions, "\(state.actions) of \(t.everyNActions) actions since the last show (every_n_actions)", at: box.value.everyNActions?.location)
+                deny(.everyNActions, t.messages.everyNActions, at: box.value.everyNActions?.location)
             }
         }
         if let loaded = state.loadedAt {
             let age = now - seen(loaded)
             if age > t.maxAdAge {
-                deny(.adExpired, "the cached ad is \(RuleDuration(milliseconds: age)) old, older than max_ad_age \(box.value.maxAdAge.value)", at: box.value.maxAdAge.location)
+                deny(.adExpired, t.messages.expired, at: box.value.maxAdAge.location)
             }
         } else {
-            deny(.adNotReady, "no ad is loaded for \(box.value.id)", at: box.value.location)
+            deny(.adNotReady, t.messages.notReady, at: box.value.location)
         }
         pacingReasons(t)
     }
@@ -125,7 +125,7 @@ extension Run {
             }
         }
         switch stillOnScreen(since: state.showingSince) {
-        case true?: deny(.alreadyShowing, "\(box.value.id) is already on screen", at: box.value.location)
+        case true?: deny(.alreadyShowing, policy.placementLimits[index].messages.alreadyShowing, at: box.value.location)
         case false?: timedOutNote("placement \(box.value.id)")
         case nil: break
         }
@@ -133,13 +133,13 @@ extension Run {
 
     mutating func graceReasons(_ t: Limits) {
         if t.graceSessions > 0 && factsPointer.pointee.sessionCount <= t.graceSessions {
-            deny(.graceSessions, "session \(factsPointer.pointee.sessionCount) is within the first \(t.graceSessions) sessions (grace.first_sessions)", at: box.value.graceFirstSessions.location)
+            deny(.graceSessions, t.messages.graceSessions, at: box.value.graceFirstSessions.location)
         }
         if t.graceInstall > 0, now < seen(factsPointer.pointee.installedAt) + t.graceInstall {
-            deny(.graceInstall, "less than \(box.value.graceAfterInstall.value) since install (grace.after_install)", at: box.value.graceAfterInstall.location, clearsAt: seen(factsPointer.pointee.installedAt) + t.graceInstall)
+            deny(.graceInstall, t.messages.graceInstall, at: box.value.graceAfterInstall.location, clearsAt: seen(factsPointer.pointee.installedAt) + t.graceInstall)
         }
         if t.graceSessionStart > 0, factsPointer.pointee.sessionActive, now < seen(factsPointer.pointee.sessionStart) + t.graceSessionStart {
-            deny(.graceSessionStart, "less than \(box.value.graceAfterSessionStart.value) since the session started (grace.after_session_start)", at: box.value.graceAfterSessionStart.location, clearsAt: seen(factsPointer.pointee.sessionStart) + t.graceSessionStart)
+            deny(.graceSessionStart, t.messages.graceSessionStart, at: box.value.graceAfterSessionStart.location, clearsAt: seen(factsPointer.pointee.sessionStart) + t.graceSessionStart)
         }
     }
 

@@ -32,6 +32,18 @@ final class Limits: @unchecked Sendable {
     var graceSessions = 0
     var graceInstall: Int64 = 0
     var graceSessionStart: Int64 = 0
+    /// Every deny message of this placement or group, written once at load time.
+    var messages = Messages()
+
+    /// The texts of deny reasons: they depend only on the policy, so a deny builds no string.
+    struct Messages: Sendable {
+        var disabled = "", premiumShow = "", premiumLoad = "", alreadyShowing = ""
+        var graceSessions = "", graceInstall = "", graceSessionStart = ""
+        var noUserChoice = "", everyNActions = "", expired = "", notReady = ""
+        var minInterval = "", sessionCap = "", hourlyCap = "", dailyCap = ""
+        var windowCaps: [String] = []
+        var alreadyLoading = "", alreadyLoaded = "", notRewarded = "", noShow = "", rewardWithoutChoice = ""
+    }
 
     init(_ p: Placement) {
         format = p.format.value
@@ -53,6 +65,29 @@ final class Limits: @unchecked Sendable {
         graceSessions = p.graceFirstSessions.value
         graceInstall = p.graceAfterInstall.value.milliseconds
         graceSessionStart = p.graceAfterSessionStart.value.milliseconds
+        let id = p.id
+        messages = Messages(
+            disabled: "placement \(id) is disabled (enabled: false)",
+            premiumShow: "premium users never see \(id) (exclude_premium)",
+            premiumLoad: "premium users never load \(id) (exclude_premium)",
+            alreadyShowing: "\(id) is already on screen",
+            graceSessions: "no \(id) in the first \(graceSessions) sessions after install (grace.first_sessions)",
+            graceInstall: "less than \(p.graceAfterInstall.value) since install (grace.after_install)",
+            graceSessionStart: "less than \(p.graceAfterSessionStart.value) since the session started (grace.after_session_start)",
+            noUserChoice: "the user has not chosen to watch \(id) since its last show (require_user_choice)",
+            everyNActions: "fewer than \(everyNActions) actions since the last show of \(id) (every_n_actions)",
+            expired: "the cached ad for \(id) is older than max_ad_age \(p.maxAdAge.value)",
+            notReady: "no ad is loaded for \(id)",
+            minInterval: "min_interval \(p.minInterval.value) not elapsed since the last show of \(id)",
+            sessionCap: "session_cap \(sessionCap) reached in this session",
+            hourlyCap: "hourly_cap \(hourlyCap) reached in the last hour",
+            dailyCap: "daily_cap \(dailyCap) reached today",
+            windowCaps: p.caps.map { "\($0.value.max) shows in \($0.value.window) reached (caps)" },
+            alreadyLoading: "a load of \(id) is in progress",
+            alreadyLoaded: "an ad for \(id) is loaded and not expired (max_ad_age \(p.maxAdAge.value))",
+            notRewarded: "\(id) is \(p.format.value.rawValue), which grants no reward",
+            noShow: "no show of \(id) to reward",
+            rewardWithoutChoice: "the show of \(id) had no user choice before it (require_user_choice)")
     }
 
     init(_ g: PlacementGroup) {
@@ -61,6 +96,12 @@ final class Limits: @unchecked Sendable {
         hourlyCap = g.hourlyCap?.value ?? -1
         dailyCap = g.dailyCap?.value ?? -1
         windows = g.caps.map { Window(max: $0.value.max, length: $0.value.window.milliseconds) }
+        let prefix = "group \(g.id): "
+        messages.minInterval = prefix + "min_interval \(RuleDuration(milliseconds: minInterval)) not elapsed since its last show"
+        messages.sessionCap = prefix + "session_cap \(sessionCap) reached in this session"
+        messages.hourlyCap = prefix + "hourly_cap \(hourlyCap) reached in the last hour"
+        messages.dailyCap = prefix + "daily_cap \(dailyCap) reached today"
+        messages.windowCaps = g.caps.map { prefix + "\($0.value.max) shows in \($0.value.window) reached (caps)" }
     }
 
     /// Whether any cap counts shows by calendar day (so the evaluator needs the local day).
