@@ -71,6 +71,8 @@ struct Run {
     let zone: TimeZone
     var reasons: [Reason] = []
     var notes: [String] = []
+    /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
+    var today: (start: Int64, end: Int64)?
 
     init(policy: PolicyStorage, facts: UnsafePointer<Facts>, index: Int, now: Int64, zone: TimeZone) {
         self.policy = policy

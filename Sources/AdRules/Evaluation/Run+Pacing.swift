@@ -71,7 +71,8 @@ extension Run {
             windowCap(shows, max: t.hourlyCap, window: 3_600_000, code: isGroup ? .groupHourlyCap : .hourlyCap, message: t.messages.hourlyCap, windowIndex: nil, group: group)
         }
         if t.dailyCap >= 0 {
-            let day = localDay()
+            let day = today ?? localDay()
+            today = day
             var count = 0
             var i = shows.count - 1
             while i >= 0, seen(shows[i].at) >= day.start {

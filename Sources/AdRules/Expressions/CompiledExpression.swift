@@ -15,7 +15,7 @@ indirect enum CompiledExpression: Sendable {
         case .constant(let value): return value
         case .attribute(let name, let type, let fallback):
             // The app's dictionary is read directly: no per-ask copy of the attributes.
-            guard let value = inputs.attributes[name] else { return fallback }
+            guard !inputs.attributes.isEmpty, let value = inputs.attributes[name] else { return fallback }
             if value.type == type { return value }
             if type == .number, case .int(let i) = value { return .number(Double(i)) }
             return nil
