@@ -1,3 +1,5 @@
+import Foundation
+
 /// A placement's or group's settings as plain numbers and flags, built at load time.
 ///
 /// The evaluator reads only this on the allow path; the `Located` settings (with their file
@@ -32,20 +34,91 @@ final class Limits: @unchecked Sendable {
     var graceSessions = 0
     var graceInstall: Int64 = 0
     var graceSessionStart: Int64 = 0
-    /// Every deny message of this placement or group, written once at load time.
-    var messages = Messages()
+    /// Where the deny messages come from; they are written on the first deny, not at load time,
+    /// so a policy of 50,000 placements does not hold a million strings it may never show.
+    private let placementSource: Boxed<Placement>?
+    private let groupSource: Boxed<PlacementGroup>?
+    private var messageTable: Messages?
+    private static let messageLock = NSLock()
 
-    /// The texts of deny reasons: they depend only on the policy, so a deny builds no string.
-    struct Messages: Sendable {
-        var disabled = "", premiumShow = "", premiumLoad = "", alreadyShowing = ""
-        var graceSessions = "", graceInstall = "", graceSessionStart = ""
-        var noUserChoice = "", everyNActions = "", expired = "", notReady = ""
-        var minInterval = "", sessionCap = "", hourlyCap = "", dailyCap = ""
-        var windowCaps: [String] = []
-        var alreadyLoading = "", alreadyLoaded = "", notRewarded = "", noShow = "", rewardWithoutChoice = ""
+    /// The deny messages of this placement or group, built once and shared.
+    var messages: Messages {
+        Limits.messageLock.lock()
+        defer { Limits.messageLock.unlock() }
+        if let table = messageTable { return table }
+        let table: Messages
+        if let placementSource {
+            table = Messages(placementSource.value, self)
+        } else if let groupSource {
+            table = Messages(groupSource.value, self)
+        } else {
+            table = Messages()
+        }
+        messageTable = table
+        return table
     }
 
-    init(_ p: Placement) {
+    /// The texts of deny reasons: they depend only on the policy, so a deny formats no string.
+    final class Messages: Sendable {
+        let disabled: String, premiumShow: String, premiumLoad: String, alreadyShowing: String
+        let graceSessions: String, graceInstall: String, graceSessionStart: String
+        let noUserChoice: String, everyNActions: String, expired: String, notReady: String
+        let minInterval: String, sessionCap: String, hourlyCap: String, dailyCap: String
+        let windowCaps: [String]
+        let alreadyLoading: String, alreadyLoaded: String, notRewarded: String, noShow: String, rewardWithoutChoice: String
+
+        init() {
+            (disabled, premiumShow, premiumLoad, alreadyShowing) = ("", "", "", "")
+            (graceSessions, graceInstall, graceSessionStart) = ("", "", "")
+            (noUserChoice, everyNActions, expired, notReady) = ("", "", "", "")
+            (minInterval, sessionCap, hourlyCap, dailyCap) = ("", "", "", "")
+            windowCaps = []
+            (alreadyLoading, alreadyLoaded, notRewarded, noShow, rewardWithoutChoice) = ("", "", "", "", "")
+        }
+
+        init(_ p: Placement, _ limits: Limits) {
+            let id = p.id
+            disabled = "placement \(id) is disabled (enabled: false)"
+            premiumShow = "premium users never see \(id) (exclude_premium)"
+            premiumLoad = "premium users never load \(id) (exclude_premium)"
+            alreadyShowing = "\(id) is already on screen"
+            graceSessions = "no \(id) in the first \(limits.graceSessions) sessions after install (grace.first_sessions)"
+            graceInstall = "less than \(p.graceAfterInstall.value) since install (grace.after_install)"
+            graceSessionStart = "less than \(p.graceAfterSessionStart.value) since the session started (grace.after_session_start)"
+            noUserChoice = "the user has not chosen to watch \(id) since its last show (require_user_choice)"
+            everyNActions = "fewer than \(limits.everyNActions) actions since the last show of \(id) (every_n_actions)"
+            expired = "the cached ad for \(id) is older than max_ad_age \(p.maxAdAge.value)"
+            notReady = "no ad is loaded for \(id)"
+            minInterval = "min_interval \(p.minInterval.value) not elapsed since the last show of \(id)"
+            sessionCap = "session_cap \(limits.sessionCap) reached in this session"
+            hourlyCap = "hourly_cap \(limits.hourlyCap) reached in the last hour"
+            dailyCap = "daily_cap \(limits.dailyCap) reached today"
+            windowCaps = p.caps.map { "\($0.value.max) shows in \($0.value.window) reached (caps)" }
+            alreadyLoading = "a load of \(id) is in progress"
+            alreadyLoaded = "an ad for \(id) is loaded and not expired (max_ad_age \(p.maxAdAge.value))"
+            notRewarded = "\(id) is \(p.format.value.rawValue), which grants no reward"
+            noShow = "no show of \(id) to reward"
+            rewardWithoutChoice = "the show of \(id) had no user choice before it (require_user_choice)"
+        }
+
+        init(_ g: PlacementGroup, _ limits: Limits) {
+            let prefix = "group \(g.id): "
+            (disabled, premiumShow, premiumLoad, alreadyShowing) = ("", "", "", "")
+            (graceSessions, graceInstall, graceSessionStart) = ("", "", "")
+            (noUserChoice, everyNActions, expired, notReady) = ("", "", "", "")
+            (alreadyLoading, alreadyLoaded, notRewarded, noShow, rewardWithoutChoice) = ("", "", "", "", "")
+            minInterval = prefix + "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
+            sessionCap = prefix + "session_cap \(limits.sessionCap) reached in this session"
+            hourlyCap = prefix + "hourly_cap \(limits.hourlyCap) reached in the last hour"
+            dailyCap = prefix + "daily_cap \(limits.dailyCap) reached today"
+            windowCaps = g.caps.map { prefix + "\($0.value.max) shows in \($0.value.window) reached (caps)" }
+        }
+    }
+
+    init(_ box: Boxed<Placement>) {
+        let p = box.value
+        placementSource = box
+        groupSource = nil
         format = p.format.value
         enabled = p.enabled.value
         excludePremium = p.excludePremium.value
@@ -65,43 +138,17 @@ final class Limits: @unchecked Sendable {
         graceSessions = p.graceFirstSessions.value
         graceInstall = p.graceAfterInstall.value.milliseconds
         graceSessionStart = p.graceAfterSessionStart.value.milliseconds
-        let id = p.id
-        messages = Messages(
-            disabled: "placement \(id) is disabled (enabled: false)",
-            premiumShow: "premium users never see \(id) (exclude_premium)",
-            premiumLoad: "premium users never load \(id) (exclude_premium)",
-            alreadyShowing: "\(id) is already on screen",
-            graceSessions: "no \(id) in the first \(graceSessions) sessions after install (grace.first_sessions)",
-            graceInstall: "less than \(p.graceAfterInstall.value) since install (grace.after_install)",
-            graceSessionStart: "less than \(p.graceAfterSessionStart.value) since the session started (grace.after_session_start)",
-            noUserChoice: "the user has not chosen to watch \(id) since its last show (require_user_choice)",
-            everyNActions: "fewer than \(everyNActions) actions since the last show of \(id) (every_n_actions)",
-            expired: "the cached ad for \(id) is older than max_ad_age \(p.maxAdAge.value)",
-            notReady: "no ad is loaded for \(id)",
-            minInterval: "min_interval \(p.minInterval.value) not elapsed since the last show of \(id)",
-            sessionCap: "session_cap \(sessionCap) reached in this session",
-            hourlyCap: "hourly_cap \(hourlyCap) reached in the last hour",
-            dailyCap: "daily_cap \(dailyCap) reached today",
-            windowCaps: p.caps.map { "\($0.value.max) shows in \($0.value.window) reached (caps)" },
-            alreadyLoading: "a load of \(id) is in progress",
-            alreadyLoaded: "an ad for \(id) is loaded and not expired (max_ad_age \(p.maxAdAge.value))",
-            notRewarded: "\(id) is \(p.format.value.rawValue), which grants no reward",
-            noShow: "no show of \(id) to reward",
-            rewardWithoutChoice: "the show of \(id) had no user choice before it (require_user_choice)")
     }
 
-    init(_ g: PlacementGroup) {
+    init(_ box: Boxed<PlacementGroup>) {
+        let g = box.value
+        placementSource = nil
+        groupSource = box
         minInterval = g.minInterval?.value.milliseconds ?? 0
         sessionCap = g.sessionCap?.value ?? -1
         hourlyCap = g.hourlyCap?.value ?? -1
         dailyCap = g.dailyCap?.value ?? -1
         windows = g.caps.map { Window(max: $0.value.max, length: $0.value.window.milliseconds) }
-        let prefix = "group \(g.id): "
-        messages.minInterval = prefix + "min_interval \(RuleDuration(milliseconds: minInterval)) not elapsed since its last show"
-        messages.sessionCap = prefix + "session_cap \(sessionCap) reached in this session"
-        messages.hourlyCap = prefix + "hourly_cap \(hourlyCap) reached in the last hour"
-        messages.dailyCap = prefix + "daily_cap \(dailyCap) reached today"
-        messages.windowCaps = g.caps.map { prefix + "\($0.value.max) shows in \($0.value.window) reached (caps)" }
     }
 
     /// Whether any cap counts shows by calendar day (so the evaluator needs the local day).

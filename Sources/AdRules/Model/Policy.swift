@@ -72,12 +72,12 @@ final class PolicyStorage: Sendable {
         self.attributes = attributes
         self.rules = rules
         placementBoxes = placements.map(Boxed.init)
-        placementLimits = placements.map(Limits.init)
-        groupLimits = groups.map(Limits.init)
+        placementLimits = placementBoxes.map(Limits.init)
+        groupBoxes = groups.map(Boxed.init)
+        groupLimits = groupBoxes.map(Limits.init)
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
-        groupBoxes = groups.map(Boxed.init)
         ruleBoxes = rules.map(Boxed.init)
         var index: [String: Int] = [:]
         for (i, placement) in placements.enumerated() where index[placement.id] == nil { index[placement.id] = i }
