@@ -141,6 +141,38 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func badAttributeName(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "attribute name \"\(name)\" is not valid: use a letter, then letters, digits, _ or . (not a built-in name or a keyword)",
+            file: file, range: range)
+    }
+
+    static func badTime(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)",
+            file: file, range: found.range)
+    }
+
+    static func eventAndAsk(file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type", message: "a step is either an event or an ask, not both: split it into two steps",
+            file: file, range: SourceRange(at: position))
+    }
+
+    static func askKeyOnEvent(_ key: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) belongs to an ask step, not to an event: add `ask: show` or remove it", file: file, range: range)
+    }
+
+    static func triggerOutsideShow(file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/unknown-key", message: "trigger applies to show asks only: remove it",
+            file: file, range: SourceRange(at: position))
+    }
+
     static func expression(_ finding: ExpressionFinding, file: String, position: SourcePosition) -> Diagnostic {
         Diagnostic(.error, rule: finding.rule, message: finding.message, file: file, range: SourceRange(at: position))
     }

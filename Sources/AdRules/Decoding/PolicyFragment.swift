@@ -172,10 +172,7 @@ struct PolicyFragment: Sendable {
             && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
             && !name.hasSuffix(".")
         guard validName else {
-            reader.report(Diagnostic(
-                .error, rule: "schema/range",
-                message: "attribute name \"\(name)\" is not valid: use a letter, then letters, digits, _ or . (not a built-in name or a keyword)",
-                file: reader.file, range: entry.key.range))
+            reader.report(.badAttributeName(name, file: reader.file, range: entry.key.range))
             return nil
         }
         var typeNode = entry.value

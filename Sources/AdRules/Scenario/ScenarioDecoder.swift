@@ -42,10 +42,7 @@ public enum ScenarioDecoder {
 
     static func time(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> (ms: Int64, offset: Int)? {
         guard let text = node.scalar?.value, let ms = Timestamps.parseMilliseconds(text) else {
-            reader.report(Diagnostic(
-                .error, rule: "schema/type",
-                message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(node.kindDescription)",
-                file: reader.file, range: node.range))
+            reader.report(.badTime(key, found: node, file: reader.file))
             return nil
         }
         var offset = 0
@@ -211,15 +208,12 @@ public enum ScenarioDecoder {
         let location = reader.location(node)
         let present = Set(pairs.compactMap { $0.key.scalar?.value })
         if present.contains("event") && present.contains("ask") {
-            reader.report(Diagnostic(.error, rule: "schema/type", message: "a step is either an event or an ask, not both: split it into two steps", file: reader.file, range: SourceRange(at: node.range.start)))
+            reader.report(.eventAndAsk(file: reader.file, at: node.range.start))
             return nil
         }
         if let eventName {
             for pair in eventOnly {
-                reader.report(Diagnostic(
-                    .error, rule: "schema/unknown-key",
-                    message: "\(pair.key.scalar?.value ?? "") belongs to an ask step, not to an event: add `ask: show` or remove it",
-                    file: reader.file, range: pair.key.range))
+                reader.report(.askKeyOnEvent(pair.key.scalar?.value ?? "", file: reader.file, range: pair.key.range))
             }
             let needsPlacement = AdEvent.placementEvents.contains(eventName.value)
             if needsPlacement && placement == nil {
@@ -239,9 +233,7 @@ public enum ScenarioDecoder {
                 resolvedTrigger = policy.placement(placement)?.format.value == .appOpen ? .resume : .action
             }
             if askKind.value != .show && trigger != nil && !(askKind.value == .offer && trigger == .action) {
-                reader.report(Diagnostic(
-                    .error, rule: "schema/unknown-key",
-                    message: "trigger applies to show asks only: remove it", file: reader.file, range: SourceRange(at: node.range.start)))
+                reader.report(.triggerOutsideShow(file: reader.file, at: node.range.start))
             }
             return ScenarioStep(location: location, after: after, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
         }
