@@ -32,22 +32,24 @@ extension Run {
     }
 
     /// Where a cap is written: in the placement (group < 0) or in a group.
-    func capLocation(_ key: WritableKeyPath<Limits, Int>?, window: Int?, group: Int) -> SourceLocation? {
+    enum CapKind { case session, hourly, daily }
+
+    func capLocation(_ key: CapKind, window: Int?, group: Int) -> SourceLocation? {
         if group < 0 {
             let p = box.value
             if let window { return p.caps[window].location }
             switch key {
-            case \Limits.sessionCap: return p.sessionCap?.location
-            case \Limits.hourlyCap: return p.hourlyCap?.location
-            default: return p.dailyCap?.location
+            case .session: return p.sessionCap?.location
+            case .hourly: return p.hourlyCap?.location
+            case .daily: return p.dailyCap?.location
             }
         }
         let g = policy.groupBoxes[group].value
         if let window { return g.caps[window].location }
         switch key {
-        case \Limits.sessionCap: return g.sessionCap?.location
-        case \Limits.hourlyCap: return g.hourlyCap?.location
-        default: return g.dailyCap?.location
+        case .session: return g.sessionCap?.location
+        case .hourly: return g.hourlyCap?.location
+        case .daily: return g.dailyCap?.location
         }
     }
 
@@ -64,7 +66,7 @@ extension Run {
                 }
             }
             if count >= t.sessionCap {
-                deny(isGroup ? .groupSessionCap : .sessionCap, t.messages.sessionCap, at: capLocation(\.sessionCap, window: nil, group: group), group: groupID(group))
+                deny(isGroup ? .groupSessionCap : .sessionCap, t.messages.sessionCap, at: capLocation(.session, window: nil, group: group), group: groupID(group))
             }
         }
         if t.hourlyCap >= 0 {
@@ -80,7 +82,7 @@ extension Run {
                 i -= 1
             }
             if count >= t.dailyCap {
-                deny(isGroup ? .groupDailyCap : .dailyCap, t.messages.dailyCap, at: capLocation(\.dailyCap, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
+                deny(isGroup ? .groupDailyCap : .dailyCap, t.messages.dailyCap, at: capLocation(.daily, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
             }
         }
         for (k, cap) in t.windows.enumerated() {
@@ -101,7 +103,7 @@ extension Run {
         guard count >= max else { return }
         // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
         let clears: Int64? = max > 0 ? seen(shows[i + 1 + (count - max)].at) + window : nil
-        deny(code, message, at: capLocation(\.hourlyCap, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
+        deny(code, message, at: capLocation(.hourly, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
     }
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.

@@ -5,35 +5,35 @@ import Foundation
 /// The evaluator reads only this on the allow path; the `Located` settings (with their file
 /// names) are read only to build a deny reason.
 final class Limits: @unchecked Sendable {
-    // Set only in the initialisers; read-only afterwards (so sharing across threads is safe).
+    // Every setting is a `let`: shared across threads without locks, and read without exclusivity checks.
     struct Window: Sendable {
         var max: Int
         var length: Int64
     }
 
-    var format: AdFormat = .banner
-    var enabled = true
-    var excludePremium = true
-    var blockDuringFullscreen = true
-    var requireUserChoice = false
-    var showOnFirstLoad = true
-    var showIfReady = true
-    var allowDeferred = false
+    let format: AdFormat
+    let enabled: Bool
+    let excludePremium: Bool
+    let blockDuringFullscreen: Bool
+    let requireUserChoice: Bool
+    let showOnFirstLoad: Bool
+    let showIfReady: Bool
+    let allowDeferred: Bool
     /// Milliseconds; 0 means no pacing.
-    var minInterval: Int64 = 0
+    let minInterval: Int64
     /// -1 means no cap.
-    var sessionCap = -1
-    var hourlyCap = -1
-    var dailyCap = -1
-    var windows: [Window] = []
-    var maxAdAge: Int64 = 3_600_000
+    let sessionCap: Int
+    let hourlyCap: Int
+    let dailyCap: Int
+    let windows: [Window]
+    let maxAdAge: Int64
     /// 0 means not set.
-    var everyNActions = 0
+    let everyNActions: Int
     /// -1 means not set.
-    var launchMaxWait: Int64 = -1
-    var graceSessions = 0
-    var graceInstall: Int64 = 0
-    var graceSessionStart: Int64 = 0
+    let launchMaxWait: Int64
+    let graceSessions: Int
+    let graceInstall: Int64
+    let graceSessionStart: Int64
     /// Where the deny messages come from; they are written on the first deny, not at load time,
     /// so a policy of 50,000 placements does not hold a million strings it may never show.
     private let placementSource: Boxed<Placement>?
@@ -144,6 +144,11 @@ final class Limits: @unchecked Sendable {
         let g = box.value
         placementSource = nil
         groupSource = box
+        format = .banner
+        (enabled, excludePremium, blockDuringFullscreen, requireUserChoice) = (true, true, true, false)
+        (showOnFirstLoad, showIfReady, allowDeferred) = (true, true, false)
+        (maxAdAge, everyNActions, launchMaxWait) = (0, 0, -1)
+        (graceSessions, graceInstall, graceSessionStart) = (0, 0, 0)
         minInterval = g.minInterval?.value.milliseconds ?? 0
         sessionCap = g.sessionCap?.value ?? -1
         hourlyCap = g.hourlyCap?.value ?? -1
