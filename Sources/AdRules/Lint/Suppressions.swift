@@ -42,6 +42,6 @@ struct Suppressions {
 
     func suppresses(_ diagnostic: Diagnostic) -> Bool {
         guard let names = rules[diagnostic.file]?[diagnostic.range.start.line] else { return false }
-        return names.contains(diagnostic.rule) || names.contains("*") || names.contains("all")
+        return names.contains(diagnostic.rule) || names.contains("*")
     }
 }

@@ -155,7 +155,4 @@ final class Limits: @unchecked Sendable {
         dailyCap = g.dailyCap?.value ?? -1
         windows = g.caps.map { Window(max: $0.value.max, length: $0.value.window.milliseconds) }
     }
-
-    /// Whether any cap counts shows by calendar day (so the evaluator needs the local day).
-    var hasDailyCap: Bool { dailyCap >= 0 }
 }

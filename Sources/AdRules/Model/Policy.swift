@@ -37,7 +37,6 @@ final class PolicyStorage: Sendable {
     let groupBoxes: [Boxed<PlacementGroup>]
     let ruleBoxes: [Boxed<CustomRule>]
     let placementIndex: [String: Int]
-    let groupMembers: [[Int]]
     let groupsOfPlacement: [[Int]]
     let rulesOfPlacement: [[Int]]
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
@@ -82,7 +81,7 @@ final class PolicyStorage: Sendable {
         var index: [String: Int] = [:]
         for (i, placement) in placements.enumerated() where index[placement.id] == nil { index[placement.id] = i }
         placementIndex = index
-        groupMembers = groups.map { group in group.placements.compactMap { index[$0.value] } }
+        let groupMembers = groups.map { group in group.placements.compactMap { index[$0.value] } }
         var ofPlacement = Array(repeating: [Int](), count: placements.count)
         for (g, members) in groupMembers.enumerated() {
             for p in Set(members).sorted() { ofPlacement[p].append(g) }
@@ -156,11 +155,5 @@ public struct Policy: Sendable {
     /// The placement with this id.
     public func placement(_ id: String) -> Placement? {
         storage.placementIndex[id].map { storage.placementBoxes[$0].value }
-    }
-}
-
-extension RuleDuration {
-    static func + (lhs: RuleDuration, rhs: RuleDuration) -> RuleDuration {
-        RuleDuration(milliseconds: lhs.milliseconds + rhs.milliseconds)
     }
 }

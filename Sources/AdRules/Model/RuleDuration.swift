@@ -22,6 +22,10 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
 
     public static func < (lhs: RuleDuration, rhs: RuleDuration) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
+    static func + (lhs: RuleDuration, rhs: RuleDuration) -> RuleDuration {
+        RuleDuration(milliseconds: lhs.milliseconds + rhs.milliseconds)
+    }
+
     private static let units: [(suffix: String, ms: Int64)] = [
         ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
     ]
