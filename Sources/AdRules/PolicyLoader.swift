@@ -20,6 +20,10 @@ public enum PolicyLoadError: Error, Sendable, Equatable, CustomStringConvertible
     case notFound(String)
     /// The file or directory could not be read.
     case unreadable(String, reason: String)
+    /// A directory holds no rule file (`*.yaml`, `*.yml`, scenario files and usage models aside).
+    case noRuleFiles(String)
+    /// The policy is larger than the loader accepts.
+    case tooLarge(String, reason: String)
     /// The policy has errors.
     case invalid([Diagnostic])
 
@@ -27,6 +31,9 @@ public enum PolicyLoadError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .notFound(let path): return "no such file or directory: \(path)"
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .noRuleFiles(let path):
+            return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
+        case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
         case .invalid(let diagnostics):
             let errors = diagnostics.filter { $0.severity == .error }
             let first = errors.first.map { ": \($0.location): \($0.message)" } ?? ""
@@ -54,7 +61,14 @@ public enum PolicyLoader {
         try files(at: path) { isYAMLFile($0) && !isScenarioFile($0) }
     }
 
+    /// The most rule files one policy may have.
+    public static let maxFiles = 1000
+    /// The most bytes all files of one policy may hold together.
+    public static let maxPolicyBytes = 64 * 1024 * 1024
+
     /// Files below a path that satisfy a filter, sorted by path; a plain file is returned as it is.
+    /// - Throws: ``PolicyLoadError`` when the path does not exist, or a directory below it cannot be listed
+    ///   (rules are never dropped silently).
     public static func files(at path: String, where include: (String) -> Bool) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -62,34 +76,55 @@ public enum PolicyLoader {
         }
         guard isDirectory.boolValue else { return [path] }
         let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        guard let enumerator = FileManager.default.enumerator(atPath: base) else {
-            throw PolicyLoadError.unreadable(path, reason: "the directory cannot be listed")
-        }
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                enumerator.skipDescendants()
-                continue
+        var pending = [base]
+        var listed = 0
+        // A breadth-first walk by hand: FileManager's enumerator skips unreadable directories without a word.
+        while let directory = pending.popLast() {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            } catch {
+                throw PolicyLoadError.unreadable(directory, reason: "the directory cannot be listed")
             }
-            let full = base + "/" + relative
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue, include(full) {
-                found.append(full)
+            listed += names.count
+            guard listed <= maxFiles * 10 else {
+                throw PolicyLoadError.tooLarge(path, reason: "more than \(maxFiles * 10) entries below it")
             }
+            for name in names where !name.hasPrefix(".") {
+                let full = directory + "/" + name
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else { continue }
+                if isDir.boolValue {
+                    pending.append(full)
+                } else if include(full) {
+                    found.append(full)
+                }
+            }
+        }
+        guard found.count <= maxFiles else {
+            throw PolicyLoadError.tooLarge(path, reason: "\(found.count) rule files; a policy may have at most \(maxFiles)")
         }
         return found.sorted()
     }
 
-    /// Reads a file's bytes.
-    /// - Throws: ``PolicyLoadError/unreadable(_:reason:)``.
-    public static func readBytes(_ path: String) throws -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw PolicyLoadError.unreadable(path, reason: "permission denied or not a regular file")
+    /// Reads a regular file's bytes, at most `limit + 1` of them, without blocking on FIFOs or devices.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - limit: the most bytes wanted; one more is read so the caller can tell the file is too large.
+    /// - Throws: ``PolicyLoadError/unreadable(_:reason:)``, also for anything that is not a regular file.
+    public static func readBytes(_ path: String, limit: Int = YAMLReader.maxBytes) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw PolicyLoadError.unreadable(path, reason: String(cString: strerror(errno)).lowercased())
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw PolicyLoadError.unreadable(path, reason: "not a regular file (a FIFO, device, socket or directory)")
+        }
         do {
-            let data = try handle.readToEnd() ?? Data()
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
             return [UInt8](data)
         } catch {
             throw PolicyLoadError.unreadable(path, reason: error.localizedDescription)
@@ -100,8 +135,17 @@ public enum PolicyLoader {
     /// - Throws: ``PolicyLoadError`` for I/O failures; problems in the files are diagnostics.
     public static func load(path: String) throws -> PolicyLoad {
         let files = try ruleFiles(at: path)
+        guard !files.isEmpty else { throw PolicyLoadError.noRuleFiles(path) }
         var sources: [(file: String, bytes: [UInt8])] = []
-        for file in files { sources.append((file, try readBytes(file))) }
+        var total = 0
+        for file in files {
+            let bytes = try readBytes(file)
+            total += bytes.count
+            guard total <= maxPolicyBytes else {
+                throw PolicyLoadError.tooLarge(path, reason: "its files hold more than \(maxPolicyBytes / 1024 / 1024) MiB")
+            }
+            sources.append((file, bytes))
+        }
         return load(sources: sources, emptyPolicyFile: files.isEmpty ? path : nil)
     }
 

@@ -9,7 +9,7 @@ enum FailureReport {
         for failure in outcome.failures {
             guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
             let time = Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset)
-            out += "  \(failure.step.location.file):\(failure.step.location.line): at \(time): \(describe(ask))\n"
+            out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
             let codes = "[" + decision.codes.map(\.rawValue).joined(separator: ", ") + "]"
@@ -24,7 +24,7 @@ enum FailureReport {
                 out += "   \(mark) \(row.0.padding(toLength: width0, withPad: " ", startingAt: 0))  \(row.1.padding(toLength: width1, withPad: " ", startingAt: 0))  \(row.2)\n"
             }
             for reason in decision.reasons {
-                out += "      \(reason.code.rawValue): \(reason.message)"
+                out += "      \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
                 if let location = reason.location { out += " [\(location)]" }
                 out += "\n"
             }
@@ -33,7 +33,7 @@ enum FailureReport {
     }
 
     static func describe(_ ask: Ask) -> String {
-        var text = "ask \(ask.kind.rawValue) \(ask.placement)"
+        var text = "ask \(ask.kind.rawValue) \(ControlCharacters.escaped(ask.placement))"
         if let trigger = ask.trigger { text += " (\(trigger.rawValue))" }
         return text
     }

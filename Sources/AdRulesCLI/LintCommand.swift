@@ -24,7 +24,7 @@ enum LintCommand {
                 diagnostics += load.diagnostics
                 files += load.files
             } catch {
-                stderr += "error: \(error)\n"
+                stderr += "error: \(ControlCharacters.escaped("\(error)"))\n"
                 ioFailed = true
             }
         }

@@ -33,6 +33,7 @@ struct DiagnosticReporter {
     }
 
     private func xcode(_ d: Diagnostic) -> String {
+        let d = d.escapedForTerminal
         var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
         for note in d.notes {
             out += "\(note.file):\(note.position.line):\(note.position.column): \(paint("note", "1;36")): \(note.message)\n"
@@ -41,11 +42,13 @@ struct DiagnosticReporter {
     }
 
     private func text(_ d: Diagnostic) -> String {
+        let d = d.escapedForTerminal
         var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
         let fileLines = lines(d.file)
         let lineIndex = d.range.start.line - 1
         if lineIndex >= 0, lineIndex < fileLines.count {
-            let source = String(fileLines[lineIndex]).replacingOccurrences(of: "\r", with: "")
+            let source = String(fileLines[lineIndex]).replacingOccurrences(of: "\r", with: "").split(separator: "\t", omittingEmptySubsequences: false)
+                .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\t")
             let number = String(d.range.start.line)
             let gutter = String(repeating: " ", count: number.count)
             var width = 1
@@ -98,6 +101,7 @@ enum GitHubAnnotations {
     }
 
     static func line(_ d: Diagnostic) -> String {
+        let d = d.escapedForTerminal
         let command = d.severity == .error ? "error" : "warning"
         var properties = [
             "file=\(escapeProperty(d.file))", "line=\(d.range.start.line)", "col=\(d.range.start.column)",
@@ -106,5 +110,22 @@ enum GitHubAnnotations {
         var message = d.message
         for note in d.notes { message += "\n\(note.file):\(note.position.line):\(note.position.column): note: \(note.message)" }
         return "::\(command) \(properties.joined(separator: ","))::\(escapeData(message))\n"
+    }
+}
+
+extension Diagnostic {
+    /// The diagnostic with control characters in its file, message and notes made visible, so a value
+    /// quoted from a file cannot forge a line (`fake.yaml:1:1: error: …`) or drive the terminal.
+    var escapedForTerminal: Diagnostic {
+        var d = self
+        d.file = ControlCharacters.escaped(d.file)
+        d.message = ControlCharacters.escaped(d.message)
+        d.notes = d.notes.map { note in
+            var note = note
+            note.file = ControlCharacters.escaped(note.file)
+            note.message = ControlCharacters.escaped(note.message)
+            return note
+        }
+        return d
     }
 }

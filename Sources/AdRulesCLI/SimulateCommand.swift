@@ -39,9 +39,9 @@ enum SimulateCommand {
         switch outcome.step.action {
         case .event(let event):
             var text = "event \(event.name)"
-            if let placement = event.placement { text += " \(placement)" }
-            if case .fullscreenOpened(let source?) = event { text += " (\(source))" }
-            if case .fullscreenClosed(let source?) = event { text += " (\(source))" }
+            if let placement = event.placement { text += " \(ControlCharacters.escaped(placement))" }
+            if case .fullscreenOpened(let source?) = event { text += " (\(ControlCharacters.escaped(source)))" }
+            if case .fullscreenClosed(let source?) = event { text += " (\(ControlCharacters.escaped(source)))" }
             return text
         case .ask(let ask, _, _):
             return FailureReport.describe(ask)
@@ -50,7 +50,7 @@ enum SimulateCommand {
 
     static func text(_ outcome: TestOutcome, policy: Policy) -> String {
         let offset = outcome.test.displayOffset
-        var out = "== \(outcome.test.name) (\(outcome.test.location.file):\(outcome.test.location.line))\n"
+        var out = "== \(ControlCharacters.escaped(outcome.test.name)) (\(ControlCharacters.escaped(outcome.test.location.file)):\(outcome.test.location.line))\n"
         for step in outcome.steps {
             let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset)
             var line = "\(time)  \(stepText(step))"
@@ -62,11 +62,11 @@ enum SimulateCommand {
             }
             out += line + "\n"
             for reason in step.decision?.reasons ?? [] {
-                var detail = "    \(reason.code.rawValue): \(reason.message)"
+                var detail = "    \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
                 if let location = reason.location { detail += " [\(location)]" }
                 out += detail + "\n"
             }
-            for note in step.decision?.notes ?? [] { out += "    note: \(note)\n" }
+            for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
         }
         let table = showsPerDay(outcome, policy: policy)
         out += "Shows per placement per day (\(table.zone)):\n"
@@ -74,7 +74,7 @@ enum SimulateCommand {
             out += "  no shows\n"
             return out
         }
-        let header = ["day"] + table.placements
+        let header = ["day"] + table.placements.map(ControlCharacters.escaped)
         var rows: [[String]] = [header]
         for day in table.days {
             rows.append([day] + table.placements.map { String(table.counts[day]?[$0] ?? 0) })
@@ -93,16 +93,21 @@ enum SimulateCommand {
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
         let zone: TimeZone
         if case .named(let named) = policy.timeZone { zone = named } else { zone = outcome.test.deviceTimeZone }
-        var shows: [(placement: String, at: Int64)] = []
+        // History shows count in the day they happened; a show_failed takes back its placement's latest show of the run.
+        var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.map { ($0.placement, $0.at, true) }
+        var latest: [String: [Int]] = [:]
         for step in outcome.steps {
             guard case .event(let event) = step.step.action else { continue }
             switch event {
-            case .showStarted(let p): shows.append((p, step.time))
+            case .showStarted(let p):
+                latest[p, default: []].append(shows.count)
+                shows.append((p, step.time, true))
             case .showFailed(let p):
-                if let index = shows.lastIndex(where: { $0.placement == p }) { shows.remove(at: index) }
+                if let index = latest[p]?.popLast() { shows[index].stood = false }
             default: break
             }
         }
+        shows.removeAll { !$0.stood }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         var counts: [String: [String: Int]] = [:]
@@ -112,7 +117,8 @@ enum SimulateCommand {
             counts[day, default: [:]][show.placement, default: 0] += 1
         }
         let seen = Set(shows.map(\.placement))
-        let placements = policy.placements.map(\.id).filter(seen.contains) + seen.subtracting(policy.placements.map(\.id)).sorted()
+        let ids = policy.placements.map(\.id)
+        let placements = ids.filter(seen.contains) + seen.subtracting(ids).sorted()
         return (zone.identifier, counts.keys.sorted(), placements, counts)
     }
 

@@ -27,7 +27,7 @@ enum TestCommand {
             do {
                 files = try PolicyLoader.files(at: path, where: PolicyLoader.isScenarioFile)
             } catch {
-                stderr += "error: \(error)\n"
+                stderr += "error: \(ControlCharacters.escaped("\(error)"))\n"
                 ioFailed = true
                 continue
             }
@@ -37,12 +37,12 @@ enum TestCommand {
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
                 switch prepared {
                 case .ioFailure(let message):
-                    stderr += "error: \(message)\n"
+                    stderr += "error: \(ControlCharacters.escaped(message))\n"
                     ioFailed = true
                 case .broken(let name, let diagnostics):
                     failed += 1
                     text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
-                    text += "\(paint("FAIL", "1;31", color)) \(name)\n"
+                    text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
                     records.append(.object([("file", .string(file)), ("name", .string(name)), ("passed", .bool(false)),
                                             ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
                 case .ready(let scenario, let policy, let warnings):
@@ -51,10 +51,10 @@ enum TestCommand {
                         let outcome = ScenarioRunner.run(test, policy: policy)
                         if outcome.passed {
                             passed += 1
-                            text += "\(paint("PASS", "1;32", color)) \(test.name)\n"
+                            text += "\(paint("PASS", "1;32", color)) \(ControlCharacters.escaped(test.name))\n"
                         } else {
                             failed += 1
-                            text += "\(paint("FAIL", "1;31", color)) \(test.name)\n"
+                            text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
                             text += FailureReport.render(outcome)
                         }
                         records.append(FailureReport.json(outcome))

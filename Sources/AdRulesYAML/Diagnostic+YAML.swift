@@ -14,7 +14,7 @@ extension Diagnostic {
 
     static func fileTooLarge(bytes: Int, limit: Int, file: String) -> Diagnostic {
         syntax(
-            "the file is \(bytes) bytes; rule files may be at most \(limit) bytes (16 MiB): split it into several files in one directory",
+            "the file is larger than \(limit) bytes (16 MiB), the most a rule file may hold: split it into several files in one directory",
             file: file, at: SourceRange.fileStart.start)
     }
 

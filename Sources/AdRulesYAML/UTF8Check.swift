@@ -28,4 +28,20 @@ enum UTF8Check {
             }
         }
     }
+
+    /// The 1-based line and character column of a byte offset in UTF-8 text.
+    static func position(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+        var line = 1
+        var column = 1
+        for index in 0..<min(max(offset, 0), bytes.count) {
+            let byte = bytes[index]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourcePosition(line: line, column: column)
+    }
 }

@@ -96,7 +96,10 @@ private struct TreeBuilder {
             guard yaml_parser_parse(&parser, &event) == 1 else {
                 let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
                 let context = parser.context.map { String(cString: $0) }
-                diagnostics.append(.libyamlProblem(problem: problem, context: context, file: file, at: position(parser.problem_mark)))
+                // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
+                let at = parser.error == YAML_READER_ERROR
+                    ? UTF8Check.position(ofByte: parser.problem_offset, in: buffer) : position(parser.problem_mark)
+                diagnostics.append(.libyamlProblem(problem: problem, context: context, file: file, at: at))
                 return
             }
             let keepGoing = handle(&event)

@@ -48,6 +48,14 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
+        let code = String(format: "U+%04X", scalar.value)
+        return Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) holds the control character \(code): write it on one line, with no line breaks, tabs or escape codes",
+            file: file, range: range)
+    }
+
     static func badID(_ kind: String, id: String, allowed: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

@@ -112,6 +112,11 @@ struct FieldReader {
         if FieldReader.isAmbiguousBool(scalar) {
             report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
         }
+        if let control = scalar.value.unicodeScalars.first(where: ControlCharacters.isControl) {
+            // A line break or escape code in a message or id would end up in logs and terminals.
+            report(.controlCharacter(key, scalar: control, file: file, range: node.range))
+            return nil
+        }
         return Located(scalar.value, at: location(node))
     }
 

@@ -118,14 +118,15 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         var head = "\(verdict.rawValue) \(ask.kind.rawValue) \(ask.placement)"
         if let trigger = ask.trigger { head += " (\(trigger.rawValue))" }
-        guard !reasons.isEmpty else { return head }
+        // Ids and messages come from files and apps: control characters are escaped so the line stays one line.
+        guard !reasons.isEmpty else { return ControlCharacters.escaped(head) }
         let parts = reasons.map { reason -> String in
             var text = reason.message.hasPrefix(reason.code.rawValue) ? reason.message : "\(reason.code.rawValue): \(reason.message)"
             if let clears = reason.clearsAt { text += ", next at \(Timestamps.timeOfDay(clears))" }
             if let location = reason.location { text += " [\(location)]" }
             return text
         }
-        return head + ": " + parts.joined(separator: "; ")
+        return ControlCharacters.escaped(head + ": " + parts.joined(separator: "; "))
     }
 }
 

@@ -24,6 +24,10 @@ public enum Evaluator {
                 code: .unknownPlacement,
                 message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placementBoxes.count) placements)")], nextAllowedAt: nil)
         }
+        let now = Milliseconds.clamped(now)
+        guard facts.fits(policy) else {
+            return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
+        }
         // The facts are read in place through a pointer that never leaves this call: copying them
         // (their arrays and dictionary) would cost more than the whole allow path.
         return withUnsafePointer(to: facts) { factsPointer in
@@ -49,8 +53,21 @@ public enum Evaluator {
 
 /// Conversions between `Date` and milliseconds since 1970.
 public enum Milliseconds {
-    /// Milliseconds since 1970 of a date.
-    public static func from(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// The largest time the engine handles: about 146 million years either side of 1970, so that
+    /// adding or subtracting any duration a policy can hold never overflows.
+    public static let limit: Int64 = 1 << 62
+
+    /// A millisecond time clamped to ±``limit``.
+    public static func clamped(_ ms: Int64) -> Int64 { Swift.min(Swift.max(ms, -limit), limit) }
+
+    /// Milliseconds since 1970 of a date, clamped to ±``limit`` (a NaN date reads as 0).
+    public static func from(_ date: Date) -> Int64 {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        guard !ms.isNaN else { return 0 }
+        if ms >= Double(limit) { return limit }
+        if ms <= -Double(limit) { return -limit }
+        return Int64(ms)
+    }
     /// The date of a millisecond count.
     public static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 }

@@ -8,6 +8,8 @@ extension Facts {
     ///   - now: when, in ms since 1970.
     ///   - policy: the policy these facts are indexed by.
     public mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy) {
+        if !fits(policy) { self = fitted(to: policy) }
+        let now = Milliseconds.clamped(now)
         switch event {
         case .appLaunched:
             sessionCount += 1

@@ -85,8 +85,29 @@ public struct Facts: Sendable, Hashable {
         self.groups = Array(repeating: [], count: policy.groups.count)
     }
 
+    /// Whether these facts are indexed like the policy's placements and groups.
+    func fits(_ policy: Policy) -> Bool {
+        placements.count == policy.storage.placementBoxes.count && groups.count == policy.groups.count
+    }
+
+    /// These facts padded or cut to the policy's tables, for facts built for another policy:
+    /// never an index out of range, whatever the caller passes.
+    func fitted(to policy: Policy) -> Facts {
+        var facts = self
+        let placementCount = policy.storage.placementBoxes.count
+        let groupCount = policy.groups.count
+        if facts.placements.count > placementCount { facts.placements.removeLast(facts.placements.count - placementCount) }
+        if facts.placements.count < placementCount {
+            facts.placements += Array(repeating: PlacementFacts(), count: placementCount - facts.placements.count)
+        }
+        if facts.groups.count > groupCount { facts.groups.removeLast(facts.groups.count - groupCount) }
+        if facts.groups.count < groupCount { facts.groups += Array(repeating: [], count: groupCount - facts.groups.count) }
+        return facts
+    }
+
     /// Adds a show that happened before these facts start (scenario `history`, a restored ledger).
     public mutating func addHistoricalShow(placement: String, at: Int64, session: Int, policy: Policy) {
+        if !fits(policy) { self = fitted(to: policy) }
         guard let index = policy.placementIndex[placement] else { return }
         let record = ShowRecord(at: at, session: session)
         Facts.insertSorted(record, into: &placements[index].shows)

@@ -4,8 +4,10 @@ indirect enum CompiledExpression: Sendable {
     case builtin(Builtin)
     case attribute(name: String, type: ValueType, fallback: AttributeValue?)
     case not(CompiledExpression)
-    case and(CompiledExpression, CompiledExpression)
-    case or(CompiledExpression, CompiledExpression)
+    /// True when every operand is; evaluated left to right, stopping at the first false.
+    case and([CompiledExpression])
+    /// True when any operand is; evaluated left to right, stopping at the first true.
+    case or([CompiledExpression])
     case compare(CompareOperator, CompiledExpression, CompiledExpression)
     case member(CompiledExpression, CompiledExpression, negated: Bool)
 
@@ -31,16 +33,19 @@ indirect enum CompiledExpression: Sendable {
         case .not(let inner):
             guard case .bool(let b)? = inner.evaluate(inputs) else { return nil }
             return .bool(!b)
-        case .and(let l, let r):
-            guard case .bool(let a)? = l.evaluate(inputs) else { return nil }
-            if !a { return .bool(false) }
-            guard case .bool(let b)? = r.evaluate(inputs) else { return nil }
-            return .bool(b)
-        case .or(let l, let r):
-            guard case .bool(let a)? = l.evaluate(inputs) else { return nil }
-            if a { return .bool(true) }
-            guard case .bool(let b)? = r.evaluate(inputs) else { return nil }
-            return .bool(b)
+        case .and(let operands):
+            // A loop, not recursion on the operand count: a long chain costs no stack.
+            for operand in operands {
+                guard case .bool(let value)? = operand.evaluate(inputs) else { return nil }
+                if !value { return .bool(false) }
+            }
+            return .bool(true)
+        case .or(let operands):
+            for operand in operands {
+                guard case .bool(let value)? = operand.evaluate(inputs) else { return nil }
+                if value { return .bool(true) }
+            }
+            return .bool(false)
         case .compare(let op, let l, let r):
             guard let a = l.evaluate(inputs), let b = r.evaluate(inputs) else { return nil }
             guard let order = CompiledExpression.order(a, b) else { return nil }
@@ -88,7 +93,8 @@ indirect enum CompiledExpression: Sendable {
         case .constant, .attribute: return false
         case .builtin(let b): return b == .nowHour || b == .nowWeekday
         case .not(let e): return e.readsClock
-        case .and(let l, let r), .or(let l, let r), .compare(_, let l, let r), .member(let l, let r, _):
+        case .and(let operands), .or(let operands): return operands.contains { $0.readsClock }
+        case .compare(_, let l, let r), .member(let l, let r, _):
             return l.readsClock || r.readsClock
         }
     }

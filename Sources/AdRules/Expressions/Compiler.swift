@@ -101,19 +101,26 @@ private struct Checker {
                 return nil
             }
             return Typed(type: .bool, code: .not(typed.code))
-        case .and(let l, let r), .or(let l, let r):
+        case .and(let operands), .or(let operands):
             let isAnd: Bool
             if case .and = syntax { isAnd = true } else { isAnd = false }
-            let left = check(l)
-            let right = check(r)
-            guard let left, let right else { return nil }
-            for (side, typed) in [(l, left), (r, right)] where typed.type != .bool {
-                findings.append(ExpressionFinding(
-                    kind: .type, offset: side.offset,
-                    message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): compare it, for example `x == ...`"))
+            var codes: [CompiledExpression] = []
+            var valid = true
+            for operand in operands {
+                guard let typed = check(operand) else {
+                    valid = false
+                    continue
+                }
+                if typed.type != .bool {
+                    findings.append(ExpressionFinding(
+                        kind: .type, offset: operand.offset,
+                        message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): compare it, for example `x == ...`"))
+                    valid = false
+                }
+                codes.append(typed.code)
             }
-            guard left.type == .bool, right.type == .bool else { return nil }
-            return Typed(type: .bool, code: isAnd ? .and(left.code, right.code) : .or(left.code, right.code))
+            guard valid else { return nil }
+            return Typed(type: .bool, code: isAnd ? .and(codes) : .or(codes))
         case .compare(let op, let l, let r, let offset):
             let left = check(l)
             let right = check(r)

@@ -4,15 +4,18 @@ indirect enum Syntax: Sendable, Hashable {
     case list([Syntax], offset: Int)
     case name(String, offset: Int)
     case not(Syntax, offset: Int)
-    case and(Syntax, Syntax)
-    case or(Syntax, Syntax)
+    /// Two or more operands joined by `and` (a flat list: a long chain never deepens the tree).
+    case and([Syntax])
+    /// Two or more operands joined by `or`.
+    case or([Syntax])
     case compare(CompareOperator, Syntax, Syntax, offset: Int)
     case member(Syntax, Syntax, negated: Bool, offset: Int)
 
     var offset: Int {
         switch self {
         case .literal(_, let o), .list(_, let o), .name(_, let o), .not(_, let o): return o
-        case .and(let l, _), .or(let l, _), .compare(_, let l, _, _), .member(let l, _, _, _): return l.offset
+        case .and(let operands), .or(let operands): return operands.first?.offset ?? 0
+        case .compare(_, let l, _, _), .member(let l, _, _, _): return l.offset
         }
     }
 }
@@ -32,15 +35,30 @@ struct Parser {
     private let tokens: [Token]
     private var index = 0
     private var depth = 0
-    private static let maxDepth = 64
+    /// Parentheses and `not` nested deeper than this are an error, so recursion stays shallow on any thread.
+    static let maxDepth = 32
+    /// The longest expression text, in characters, checked before lexing.
+    static let maxLength = 4096
+    /// The most tokens an expression may have, checked before parsing.
+    static let maxTokens = 512
 
     private init(tokens: [Token]) { self.tokens = tokens }
 
     /// Parses an expression text.
     static func parse(_ source: String) -> Result<Syntax, ExpressionError> {
+        // Limits come before any recursion: a hostile file cannot exhaust a 512 KiB thread stack.
+        guard source.utf8.count <= maxLength * 4, source.count <= maxLength else {
+            return .failure(ExpressionError(
+                offset: 0, message: "the condition is longer than \(maxLength) characters: split it into several rules"))
+        }
         switch Lexer.tokens(source) {
         case .failure(let error): return .failure(error)
         case .success(let tokens):
+            guard tokens.count <= maxTokens + 1 else {
+                return .failure(ExpressionError(
+                    offset: tokens[maxTokens].offset,
+                    message: "the condition has more than \(maxTokens) names, values and operators: split it into several rules"))
+            }
             var parser = Parser(tokens: tokens)
             do {
                 if case .end = parser.current.kind {
@@ -70,21 +88,21 @@ struct Parser {
     }
 
     private mutating func orExpression() throws -> Syntax {
-        var left = try andExpression()
+        var operands = [try andExpression()]
         while case .or = current.kind {
             _ = advance()
-            left = .or(left, try andExpression())
+            operands.append(try andExpression())
         }
-        return left
+        return operands.count == 1 ? operands[0] : .or(operands)
     }
 
     private mutating func andExpression() throws -> Syntax {
-        var left = try comparison()
+        var operands = [try comparison()]
         while case .and = current.kind {
             _ = advance()
-            left = .and(left, try comparison())
+            operands.append(try comparison())
         }
-        return left
+        return operands.count == 1 ? operands[0] : .and(operands)
     }
 
     private mutating func comparison() throws -> Syntax {
@@ -165,7 +183,8 @@ struct Parser {
                 return .list(items, offset: token.offset)
             }
             while true {
-                items.append(try primary())
+                // List items are literals: parsing them with `literal()` keeps `[[[[…` from recursing.
+                items.append(try literal())
                 let separator = advance()
                 switch separator.kind {
                 case .comma: continue
@@ -178,6 +197,24 @@ struct Parser {
             throw ExpressionError(offset: token.offset, message: "the expression ends too early: an operand is missing")
         default:
             throw ExpressionError(offset: token.offset, message: "expected a value or a name, found \(token.text)")
+        }
+    }
+
+    /// A list item: a string or number literal, never a nested list.
+    private mutating func literal() throws -> Syntax {
+        let token = advance()
+        switch token.kind {
+        case .int(let v): return .literal(.int(v), offset: token.offset)
+        case .number(let v): return .literal(.number(v), offset: token.offset)
+        case .string(let v): return .literal(.string(v), offset: token.offset)
+        case .duration(let v): return .literal(.duration(v), offset: token.offset)
+        case .trueLiteral: return .literal(.bool(true), offset: token.offset)
+        case .falseLiteral: return .literal(.bool(false), offset: token.offset)
+        case .end:
+            throw ExpressionError(offset: token.offset, message: "the list ends too early: close it with ]")
+        default:
+            throw ExpressionError(
+                offset: token.offset, message: "a list holds literal strings or whole numbers only, not \(token.text): write [\"a\", \"b\"] or [1, 2]")
         }
     }
 }

@@ -71,7 +71,10 @@ enum SemanticLint {
             if let session = block.session, session.value >= daily.value {
                 findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); lower session_cap below \(daily.value) or remove it"))
             }
-            if let interval = block.minInterval, Int64(daily.value) * interval.value.milliseconds > RuleDuration.days(1).milliseconds {
+            // Caps and durations come from the file: multiply without trapping on overflow.
+            if let interval = block.minInterval, interval.value.milliseconds > 0,
+                exceedsOneDay(Int64(daily.value), shows: interval.value.milliseconds)
+            {
                 let fit = RuleDuration.days(1).milliseconds / interval.value.milliseconds
                 findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: with min_interval \(interval.value) at most \(fit) shows fit in a day; lower daily_cap to \(fit) or remove it"))
             }
@@ -172,4 +175,10 @@ extension Diagnostic {
             file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.location.line, column: unit.location.column)),
             notes: [DiagnosticNote(message: "first used here", file: first.location.file, position: SourcePosition(line: first.location.line, column: first.location.column))])
     }
+}
+
+/// Whether `count` shows spaced `interval` ms apart take longer than a day, without overflowing.
+func exceedsOneDay(_ count: Int64, shows interval: Int64) -> Bool {
+    let (product, overflow) = count.multipliedReportingOverflow(by: interval)
+    return overflow || product > RuleDuration.days(1).milliseconds
 }

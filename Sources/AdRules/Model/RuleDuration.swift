@@ -23,7 +23,7 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     public static func < (lhs: RuleDuration, rhs: RuleDuration) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     static func + (lhs: RuleDuration, rhs: RuleDuration) -> RuleDuration {
-        RuleDuration(milliseconds: lhs.milliseconds + rhs.milliseconds)
+        RuleDuration(milliseconds: lhs.milliseconds.addingReportingOverflow(rhs.milliseconds).overflow ? .max : lhs.milliseconds + rhs.milliseconds)
     }
 
     private static let units: [(suffix: String, ms: Int64)] = [
@@ -63,12 +63,12 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// The shortest rule-file spelling: `1h30m`, `90s` becomes `1m30s`, zero is `0s`.
     public var description: String {
         if milliseconds == 0 { return "0s" }
-        var rest = milliseconds
+        // magnitude, not abs: abs(Int64.min) traps.
+        var rest = milliseconds.magnitude
         var text = milliseconds < 0 ? "-" : ""
-        rest = abs(rest)
-        for unit in RuleDuration.units where rest >= unit.ms {
-            text += "\(rest / unit.ms)\(unit.suffix)"
-            rest %= unit.ms
+        for unit in RuleDuration.units where rest >= UInt64(unit.ms) {
+            text += "\(rest / UInt64(unit.ms))\(unit.suffix)"
+            rest %= UInt64(unit.ms)
         }
         return text
     }

@@ -1,0 +1,35 @@
+/// Makes text from rule files safe to print on one line of a log or terminal.
+public enum ControlCharacters {
+    /// Whether a scalar is a control or line-breaking character: C0 and C1 controls, DEL, the Unicode
+    /// line and paragraph separators, and the bidirectional overrides that reorder what a reader sees.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// Whether a text holds any control character.
+    public static func contains(in text: String) -> Bool { text.unicodeScalars.contains(where: isControl) }
+
+    /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
+    /// value from a file can neither start a forged line nor send escape sequences to a terminal.
+    public static func escaped(_ text: String) -> String {
+        guard contains(in: text) else { return text }
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+}
