@@ -26,7 +26,7 @@ let package = Package(
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
         .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesYAML"]),
         .testTarget(
-            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "adrules"],
+            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesYAML", "adrules"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

@@ -1,0 +1,169 @@
+import AdRules
+import AdRulesCLI
+import AdRulesYAML
+import Foundation
+import Testing
+
+/// Inputs a hostile pull request or server could send: each ends in a diagnostic and an exit code of 1-3,
+/// never a crash, a hang or forged output.
+@Suite("Hostile input")
+struct HostileInputTests {
+    /// A fresh directory for one test's files.
+    func scratch() throws -> String {
+        let path = NSTemporaryDirectory() + "adrules-hostile-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    func write(_ text: String, to path: String) throws {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func aLongFlatOrChainIsAnErrorNotAStackOverflow() throws {
+        let dir = try scratch()
+        let chain = Array(repeating: "true", count: 30_000).joined(separator: " or ")
+        try write("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: \(chain)\n", to: dir + "/p.yaml")
+        let result = runCLI(["lint", dir + "/p.yaml"])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stdout.contains("rule/syntax"))
+        #expect(result.stdout.contains("longer than 4096 characters"))
+    }
+
+    @Test func aChainWithinTheLimitEvaluatesWithoutRecursion() throws {
+        // 200 operands: under the token limit, so it compiles, and evaluation is a loop.
+        let chain = Array(repeating: "premium", count: 200).joined(separator: " and ")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: \(chain)\n")
+        var facts = Facts(policy: policy, installedAt: 0)
+        facts.apply(.appLaunched, at: 0, policy: policy)
+        facts.apply(.loadCompleted("a"), at: 0, policy: policy)
+        let premium = Evaluator.decide(.show("a", trigger: .action), context: AskContext(premium: true), policy: policy, facts: facts, now: 1)
+        #expect(premium.codes.contains(.customRule))
+        let free = Evaluator.decide(.show("a", trigger: .action), policy: policy, facts: facts, now: 1)
+        #expect(!free.codes.contains(.customRule))
+    }
+
+    @Test(arguments: ["x in " + String(repeating: "[", count: 3000), "x in [[1]]"])
+    func nestedListsAreASyntaxError(_ when: String) throws {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes: {x: int}\nrules:\n  - id: r\n    deny: \"*\"\n    when: \(when)\n")]).diagnostics
+        #expect(diagnostics.contains { $0.rule == "rule/syntax" })
+    }
+
+    @Test func aHugeDailyCapWithAShortIntervalDoesNotTrap() {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: 999999999999999999\n    min_interval: 1s\n")]).diagnostics
+        #expect(diagnostics.contains { $0.rule == "cap/unreachable" })
+    }
+
+    @Test func factsBuiltForAnotherPolicyAreFittedNotOutOfRange() throws {
+        let small = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let large = try Policy(yaml: """
+            version: 1
+            placements:
+              a: {format: interstitial, min_interval: 1m}
+              b: {format: interstitial, min_interval: 1m}
+            groups:
+              g: {placements: [a, b], daily_cap: 3}
+            """)
+        var facts = Facts(policy: small, installedAt: 0)
+        facts.apply(.appLaunched, at: 0, policy: small)
+        let decision = Evaluator.decide(.show("b", trigger: .action), policy: large, facts: facts, now: 1)
+        #expect(decision.codes.contains(.adNotReady))
+        facts.apply(.loadCompleted("b"), at: 2, policy: large)
+        #expect(Evaluator.decide(.show("b", trigger: .action), policy: large, facts: facts, now: 3).isAllowed)
+    }
+
+    @Test func extremeClockValuesAreClamped() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, hourly_cap: 2}\n")
+        var facts = Facts(policy: policy, installedAt: .min)
+        facts.apply(.appLaunched, at: .max, policy: policy)
+        facts.apply(.showStarted("a"), at: .min, policy: policy)
+        let decision = Evaluator.decide(.show("a", trigger: .action), policy: policy, facts: facts, now: .min)
+        #expect(decision.verdict == .deny)
+        #expect(Milliseconds.from(Date(timeIntervalSince1970: .infinity)) == Milliseconds.limit)
+        #expect(Milliseconds.from(Date(timeIntervalSince1970: .nan)) == 0)
+    }
+
+    @Test func specialFilesAreRefusedWithoutBlocking() throws {
+        let dir = try scratch()
+        #expect(mkfifo(dir + "/p.yaml", 0o644) == 0)
+        let fifo = runCLI(["lint", dir + "/p.yaml"])
+        #expect(fifo.exitCode == ExitCode.failure)
+        #expect(fifo.stderr.contains("not a regular file"))
+
+        let rules = try scratch()
+        try FileManager.default.createSymbolicLink(atPath: rules + "/zero.yaml", withDestinationPath: "/dev/zero")
+        let zero = runCLI(["lint", rules])
+        #expect(zero.exitCode == ExitCode.failure)
+        #expect(zero.stderr.contains("zero.yaml"))
+    }
+
+    @Test func anOversizedFileIsReadOnlyUpToTheLimit() throws {
+        let dir = try scratch()
+        let path = dir + "/big.yaml"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(count: 0)))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 200 * 1024 * 1024)  // sparse: 200 MiB of zeros, no disk used
+        try handle.close()
+        let bytes = try PolicyLoader.readBytes(path)
+        #expect(bytes.count == YAMLReader.maxBytes + 1)
+        let result = runCLI(["lint", path])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stdout.contains("larger than"))
+    }
+
+    @Test func aDirectoryWithoutRuleFilesIsAnError() throws {
+        let dir = try scratch()
+        try write("tests: []\n", to: dir + "/only.test.yaml")
+        let result = runCLI(["lint", dir])
+        #expect(result.exitCode == ExitCode.failure)
+        #expect(result.stderr.contains("no rule files"))
+    }
+
+    @Test func quotedIdsCannotForgeDiagnosticLines() throws {
+        let dir = try scratch()
+        try write("""
+            version: 1
+            placements:
+              "a\\r\\nfake.yaml:1:1: error: injected\\u001b[31m":
+                format: interstitial
+                min_interval: 1m
+            """, to: dir + "/p.yaml")
+        for format in ["xcode", "text", "github"] {
+            let result = runCLI(["lint", "--format", format, dir + "/p.yaml"])
+            #expect(result.exitCode == ExitCode.findings)
+            let lines = result.stdout.split(separator: "\n")
+            #expect(!lines.contains { $0.hasPrefix("fake.yaml") }, "\(format): \(result.stdout)")
+            #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(format)")
+        }
+    }
+
+    @Test func controlCharactersInMessagesAreFlaggedAtTheirLine() {
+        let text = """
+            version: 1
+            placements:
+              a: {format: interstitial, min_interval: 1m}
+            rules:
+              - id: r
+                deny: "*"
+                when: premium
+                message: "hi\\nPASS forged"
+            """
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        let finding = diagnostics.first { $0.message.contains("control character U+000A") }
+        #expect(finding?.range.start == SourcePosition(line: 8, column: 14))
+    }
+
+    @Test func aRawControlCharacterIsReportedWhereItStands() {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    ad_unit: \"x\u{01}y\"\n")]).diagnostics
+        let syntax = diagnostics.first { $0.rule == "yaml/syntax" }
+        #expect(syntax?.range.start == SourcePosition(line: 4, column: 16))
+    }
+
+    @Test func decisionDescriptionsStayOnOneLine() {
+        let decision = Decision(
+            ask: .show("a\nb", trigger: .action),
+            reasons: [Reason(code: .customRule, message: "x\r\nPASS y\u{1B}[2J")], nextAllowedAt: nil)
+        #expect(!decision.description.contains("\n"))
+        #expect(!decision.description.contains("\u{1B}"))
+        #expect(decision.description.contains("\\n"))
+    }
+}
