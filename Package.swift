@@ -5,7 +5,10 @@ let package = Package(
     name: "AdRules",
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
+        // The runtime apps link: Foundation only, no C and no YAML, so it builds for iOS.
         .library(name: "AdRules", targets: ["AdRules"]),
+        // The tooling: libyaml reading, decoding with diagnostics, lint, scenarios, compiling.
+        .library(name: "AdRulesCompiler", targets: ["AdRulesCompiler", "AdRulesYAML"]),
         .executable(name: "adrules", targets: ["adrules"]),
     ],
     targets: [
@@ -14,19 +17,20 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "AdRulesYAML", dependencies: ["CYAML"]),
-        .target(name: "AdRules", dependencies: ["AdRulesYAML"]),
-        .target(name: "AdRulesCLI", dependencies: ["AdRules", "AdRulesYAML"]),
+        .target(name: "AdRules"),
+        .target(name: "AdRulesYAML", dependencies: ["AdRules", "CYAML"]),
+        .target(name: "AdRulesCompiler", dependencies: ["AdRules", "AdRulesYAML"]),
+        .target(name: "AdRulesCLI", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML"]),
         .executableTarget(name: "adrules", dependencies: ["AdRulesCLI"]),
         .executableTarget(
             name: "adrules-bench",
-            dependencies: ["AdRules", "AdRulesYAML", "CYAML"]
+            dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "CYAML"]
         ),
-        .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules"]),
+        .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules", "AdRulesCompiler"]),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
-        .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesYAML"]),
+        .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML"]),
         .testTarget(
-            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesYAML", "adrules"],
+            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesCompiler", "AdRulesYAML", "adrules"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import Foundation
 
 /// What a command printed and how it ended; `main.swift` writes it out.

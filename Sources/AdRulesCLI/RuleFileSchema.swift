@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 
 /// The JSON Schema (draft-07) of rule files, built from the same key tables the decoder uses.
 enum RuleFileSchema {

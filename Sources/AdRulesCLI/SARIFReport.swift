@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 
 /// The `sarif` lint format: SARIF 2.1.0 as GitHub code scanning accepts it.

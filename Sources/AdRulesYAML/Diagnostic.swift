@@ -1,3 +1,5 @@
+import AdRules
+
 /// How serious a finding is.
 public enum Severity: String, Sendable, Hashable, Codable, Comparable {
     case error

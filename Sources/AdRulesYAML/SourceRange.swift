@@ -1,3 +1,5 @@
+import AdRules
+
 /// A 1-based line and column in a text file; columns count characters, not bytes.
 public struct SourcePosition: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The 1-based line.
@@ -41,21 +43,12 @@ public struct SourceRange: Sendable, Hashable, Codable {
     public static let fileStart = SourceRange(at: SourcePosition(line: 1, column: 1))
 }
 
-/// A position in a named file: what a reason or a diagnostic points at.
-public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// The file path, as it was given.
-    public var file: String
-    /// The 1-based line.
-    public var line: Int
-    /// The 1-based column, in characters.
-    public var column: Int
-
+extension SourceLocation {
     /// Creates a location from a file and a position in it.
     public init(file: String, position: SourcePosition) {
-        self.file = file
-        self.line = position.line
-        self.column = position.column
+        self.init(file: file, line: position.line, column: position.column)
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    /// The line and column as a position.
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
 }

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import Foundation
 
 // adrules-bench: decisions, loading and the ledger, measured side by side in one run.

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import Foundation
 
 /// libFuzzer entry: any bytes as a rule file, then as a scenario file against the shipped-style policy.

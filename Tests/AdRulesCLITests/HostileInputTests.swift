@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesCLI
 import AdRulesYAML
 import Foundation

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 @testable import AdRulesCLI
 import Foundation
 import Testing

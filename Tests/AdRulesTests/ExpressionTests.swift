@@ -1,4 +1,5 @@
 @testable import AdRules
+@testable import AdRulesCompiler
 import AdRulesYAML
 import Testing
 

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 
 /// A test input with position markers (1️⃣, 2️⃣, …) removed and their positions recorded, as swift-format's tests do.

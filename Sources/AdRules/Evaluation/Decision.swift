@@ -1,4 +1,3 @@
-import AdRulesYAML
 import Foundation
 
 /// One reason a decision denies: what, why, where in the rule files, and when it clears.
@@ -36,8 +35,7 @@ public struct Reason: Sendable, Hashable, Codable {
         message = try c.decode(String.self, forKey: .message)
         if let file = try c.decodeIfPresent(String.self, forKey: .file) {
             location = SourceLocation(
-                file: file,
-                position: SourcePosition(line: try c.decode(Int.self, forKey: .line), column: try c.decode(Int.self, forKey: .column)))
+                file: file, line: try c.decode(Int.self, forKey: .line), column: try c.decode(Int.self, forKey: .column))
         }
         clearsAt = try c.decodeIfPresent(String.self, forKey: .clearsAt).flatMap(Timestamps.parse)
         rule = try c.decodeIfPresent(String.self, forKey: .rule)

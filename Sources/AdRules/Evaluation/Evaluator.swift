@@ -1,4 +1,3 @@
-import AdRulesYAML
 import Foundation
 
 /// The decision function: a pure function of (policy, ask, context, facts, now).

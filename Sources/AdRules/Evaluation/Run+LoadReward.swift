@@ -1,4 +1,3 @@
-import AdRulesYAML
 import Foundation
 
 /// The reasons of `load` and `reward` asks.

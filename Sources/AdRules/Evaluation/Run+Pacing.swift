@@ -1,4 +1,3 @@
-import AdRulesYAML
 import Foundation
 
 /// Pacing and caps: min_interval, session, hourly, daily and window caps, for placements and groups.

@@ -1,4 +1,3 @@
-import AdRulesYAML
 import Foundation
 
 /// The reasons of `show` and `offer` asks: switches, triggers, screen, grace, choice, readiness.

@@ -1,5 +1,5 @@
 /// Names every `when` expression can read without declaring them.
-enum Builtin: String, Sendable, Hashable, CaseIterable {
+package enum Builtin: String, Sendable, Hashable, CaseIterable {
     case premium
     case sessionCount = "session.count"
     case sessionAge = "session.age"
@@ -7,7 +7,7 @@ enum Builtin: String, Sendable, Hashable, CaseIterable {
     case nowHour = "now.hour"
     case nowWeekday = "now.weekday"
 
-    var type: ValueType {
+    package var type: ValueType {
         switch self {
         case .premium: return .bool
         case .sessionCount, .nowHour: return .int

@@ -1,5 +1,5 @@
 /// A type-checked `when` expression, resolved to slots and built-ins, ready to evaluate.
-indirect enum CompiledExpression: Sendable {
+package indirect enum CompiledExpression: Sendable {
     case constant(AttributeValue)
     case builtin(Builtin)
     case attribute(name: String, type: ValueType, fallback: AttributeValue?)
@@ -99,3 +99,14 @@ indirect enum CompiledExpression: Sendable {
         }
     }
 }
+
+/// A comparison operator.
+package enum CompareOperator: String, Sendable, Hashable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessEqual = "<="
+    case greater = ">"
+    case greaterEqual = ">="
+}
+

@@ -1,4 +1,3 @@
-import AdRulesYAML
 
 /// The type of an app-supplied attribute or of an expression.
 public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
@@ -11,14 +10,14 @@ public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
     case intList = "[int]"
 
     /// Whether values of the two types may be compared (`int` and `number` mix).
-    func isComparable(with other: ValueType) -> Bool {
+    package func isComparable(with other: ValueType) -> Bool {
         self == other || (isNumeric && other.isNumeric)
     }
 
-    var isNumeric: Bool { self == .int || self == .number }
+    package var isNumeric: Bool { self == .int || self == .number }
 
     /// The element type of a list type.
-    var element: ValueType? {
+    package var element: ValueType? {
         switch self {
         case .stringList: return .string
         case .intList: return .int
@@ -73,6 +72,14 @@ public struct AttributeDeclaration: Sendable, Hashable {
     public var type: ValueType
     /// The value used when the app supplies none.
     public var defaultValue: AttributeValue?
+
+    /// Creates a declaration.
+    public init(name: String, location: SourceLocation, type: ValueType, defaultValue: AttributeValue?) {
+        self.name = name
+        self.location = location
+        self.type = type
+        self.defaultValue = defaultValue
+    }
 }
 
 /// A custom deny rule.
@@ -88,5 +95,14 @@ public struct CustomRule: Sendable {
     /// The message for users of the decision.
     public var message: String
     /// The compiled condition; nil when the expression has errors.
-    var condition: CompiledExpression?
+    package var condition: CompiledExpression?
+
+    package init(id: String, location: SourceLocation, deny: [Located<String>]?, when: Located<String>, message: String, condition: CompiledExpression?) {
+        self.id = id
+        self.location = location
+        self.deny = deny
+        self.when = when
+        self.message = message
+        self.condition = condition
+    }
 }

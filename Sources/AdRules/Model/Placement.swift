@@ -1,4 +1,3 @@
-import AdRulesYAML
 
 /// An extra rolling-window cap: at most `max` shows in any `window`.
 public struct WindowCap: Sendable, Hashable {
@@ -60,6 +59,31 @@ public struct Placement: Sendable, Hashable {
     public var graceAfterInstall: Located<RuleDuration>
     /// No show until this long after the session started.
     public var graceAfterSessionStart: Located<RuleDuration>
+
+    package init(id: String, location: SourceLocation, format: Located<AdFormat>, adUnit: Located<String>?, enabled: Located<Bool>, excludePremium: Located<Bool>, blockDuringFullscreen: Located<Bool>, minInterval: Located<RuleDuration>, dailyCap: Located<Int>?, hourlyCap: Located<Int>?, sessionCap: Located<Int>?, caps: [Located<WindowCap>], maxAdAge: Located<RuleDuration>, everyNActions: Located<Int>?, requireUserChoice: Located<Bool>, showOnFirstLoad: Located<Bool>, launchMaxWait: Located<RuleDuration>?, showIfReady: Located<Bool>, allowDeferred: Located<Bool>, graceFirstSessions: Located<Int>, graceAfterInstall: Located<RuleDuration>, graceAfterSessionStart: Located<RuleDuration>) {
+        self.id = id
+        self.location = location
+        self.format = format
+        self.adUnit = adUnit
+        self.enabled = enabled
+        self.excludePremium = excludePremium
+        self.blockDuringFullscreen = blockDuringFullscreen
+        self.minInterval = minInterval
+        self.dailyCap = dailyCap
+        self.hourlyCap = hourlyCap
+        self.sessionCap = sessionCap
+        self.caps = caps
+        self.maxAdAge = maxAdAge
+        self.everyNActions = everyNActions
+        self.requireUserChoice = requireUserChoice
+        self.showOnFirstLoad = showOnFirstLoad
+        self.launchMaxWait = launchMaxWait
+        self.showIfReady = showIfReady
+        self.allowDeferred = allowDeferred
+        self.graceFirstSessions = graceFirstSessions
+        self.graceAfterInstall = graceAfterInstall
+        self.graceAfterSessionStart = graceAfterSessionStart
+    }
 }
 
 /// Shared pacing and caps across placements.
@@ -80,4 +104,15 @@ public struct PlacementGroup: Sendable, Hashable {
     public var sessionCap: Located<Int>?
     /// Extra rolling windows over all members.
     public var caps: [Located<WindowCap>]
+
+    package init(id: String, location: SourceLocation, placements: [Located<String>], minInterval: Located<RuleDuration>?, dailyCap: Located<Int>?, hourlyCap: Located<Int>?, sessionCap: Located<Int>?, caps: [Located<WindowCap>]) {
+        self.id = id
+        self.location = location
+        self.placements = placements
+        self.minInterval = minInterval
+        self.dailyCap = dailyCap
+        self.hourlyCap = hourlyCap
+        self.sessionCap = sessionCap
+        self.caps = caps
+    }
 }

@@ -1,4 +1,3 @@
-import AdRulesYAML
 import Foundation
 
 /// The calendar a policy counts days and hours in.
@@ -138,10 +137,10 @@ public struct Policy: Sendable {
     public var rules: [CustomRule] { storage.rules }
 
     var placementIndex: [String: Int] { storage.placementIndex }
-    var groupsOfPlacement: [[Int]] { storage.groupsOfPlacement }
+    package var groupsOfPlacement: [[Int]] { storage.groupsOfPlacement }
     var horizon: RuleDuration { storage.horizon }
 
-    init(
+    package init(
         files: [String], environment: PolicyEnvironment, timeZone: PolicyTimeZone, sessionTimeout: RuleDuration,
         fullscreenTimeout: Located<RuleDuration>, loadTimeout: RuleDuration, placements: [Placement],
         groups: [PlacementGroup], attributes: [AttributeDeclaration], rules: [CustomRule]

@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// `# adrules:disable-next-line RULE [RULE...]` comments, found by scanning each file's bytes.

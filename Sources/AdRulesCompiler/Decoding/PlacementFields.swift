@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// The settings of a placement or of `defaults` as written, before defaults are applied.

@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// Reads an attribute value of a declared type from YAML (defaults in rule files, contexts in scenarios).

@@ -1,3 +1,4 @@
+import AdRules
 /// The keys each mapping of a rule file accepts: the single source for decoding, "did you mean" and the JSON Schema.
 public enum RuleFileKeys {
     public static let top = [

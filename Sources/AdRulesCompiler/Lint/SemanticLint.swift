@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// The lint rules that know ads: caps that never bind, unpaced placements, policy violations, test ids.
@@ -8,8 +9,7 @@ enum SemanticLint {
     static func run(_ policy: Policy, skipping broken: Set<String>) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var firstAdUnit: [String: Located<String>] = [:]
-        for (index, box) in policy.storage.placementBoxes.enumerated() where !broken.contains(box.value.id) {
-            let p = box.value
+        for (index, p) in policy.placements.enumerated() where !broken.contains(p.id) {
             let format = p.format.value
             findings += capFindings(
                 CapBlock(minInterval: p.minInterval.value.milliseconds > 0 ? p.minInterval : nil, daily: p.dailyCap, hourly: p.hourlyCap, session: p.sessionCap, windows: p.caps))

@@ -1,3 +1,4 @@
+import AdRules
 /// A finding inside a `when` expression, at a character offset of its text.
 struct ExpressionFinding: Sendable, Hashable {
     enum Kind: Sendable, Hashable {

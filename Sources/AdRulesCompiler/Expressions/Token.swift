@@ -1,3 +1,4 @@
+import AdRules
 /// A token of a `when` expression, with its character offset in the expression text.
 struct Token: Sendable, Hashable {
     enum Kind: Sendable, Hashable {

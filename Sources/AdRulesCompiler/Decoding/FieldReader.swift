@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// Reads typed values out of YAML nodes, recording a diagnostic for every bad one.

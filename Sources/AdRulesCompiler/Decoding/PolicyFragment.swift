@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// What one rule file says, before the files of a policy are merged.

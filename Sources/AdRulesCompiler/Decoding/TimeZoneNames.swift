@@ -1,3 +1,4 @@
+import AdRules
 import Foundation
 
 /// Known IANA time zone names, for validation and suggestions.

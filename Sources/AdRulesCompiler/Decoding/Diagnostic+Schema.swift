@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// Messages of the `schema/*`, `policy/*`, `yaml/ambiguous-bool` and `rule/*` rules, in one place.

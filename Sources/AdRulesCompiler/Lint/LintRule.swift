@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// A lint rule's documentation: what it finds and why it exists (for SARIF, `help`, and the docs).

@@ -1,3 +1,4 @@
+import AdRules
 /// "Did you mean" suggestions by edit distance.
 enum Suggestion {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.

@@ -1,3 +1,4 @@
+import AdRules
 /// A parsed `when` expression, before type checking.
 indirect enum Syntax: Sendable, Hashable {
     case literal(AttributeValue, offset: Int)
@@ -18,16 +19,6 @@ indirect enum Syntax: Sendable, Hashable {
         case .compare(_, let l, _, _), .member(let l, _, _, _): return l.offset
         }
     }
-}
-
-/// A comparison operator.
-enum CompareOperator: String, Sendable, Hashable {
-    case equal = "=="
-    case notEqual = "!="
-    case less = "<"
-    case lessEqual = "<="
-    case greater = ">"
-    case greaterEqual = ">="
 }
 
 /// A recursive-descent parser: `or` < `and` < comparisons < `not`.
