@@ -58,6 +58,7 @@ public enum AdRulesCommandLine {
           test [PATH...] [--rules DIR]   Run scenario files (*.test.yaml) against a policy
           simulate SCENARIO [--rules DIR]
                                          Replay a scenario and print every decision
+          compile [PATH] [-o FILE]       Lint a policy and write it compiled (JSON) for apps
           schema                         Print the JSON Schema of rule files
           help [COMMAND]                 Show help
 
@@ -93,6 +94,15 @@ public enum AdRulesCommandLine {
 
             Replays every test of one scenario file and prints each step's decision, then the shows per
             placement per day. Expectations are ignored.
+            """,
+        "compile": """
+            USAGE: adrules compile [PATH] [-o FILE] [--root DIR] [--quiet]
+
+            Lints the policy at PATH (a rule file or a directory of them; default: rules). With any error it
+            prints the diagnostics to stderr, writes nothing and exits 1. Otherwise it writes the compiled
+            policy (JSON, see docs/compiled-policy.md) to FILE, or to standard output. Apps load it with
+            Policy(compiled:). File paths inside are relative to --root (default: the current directory).
+            Every command that takes a policy also takes a compiled policy (*.json).
             """,
         "schema": """
             USAGE: adrules schema [--output FILE]
@@ -132,6 +142,10 @@ public enum AdRulesCommandLine {
         case "simulate":
             return runParsed(rest, options: SimulateCommand.options, maxPositionals: 1, help: "simulate") {
                 SimulateCommand.run($0, environment: environment)
+            }
+        case "compile":
+            return runParsed(rest, options: CompileCommand.options, maxPositionals: 1, help: "compile") {
+                CompileCommand.run($0, environment: environment)
             }
         case "schema":
             return runParsed(rest, options: [outputOption, helpOption], maxPositionals: 0, help: "schema") {

@@ -58,6 +58,7 @@ enum RuleFileSchema {
             ("properties", .object([
                 ("show_if_ready", describe("On resume, show if an ad is ready.", bool + [("default", .bool(true))])),
                 ("allow_deferred", describe("Allow a show when a load completes after a resume (discouraged).", bool + [("default", .bool(false))])),
+                ("max_delay", describe("A resume show must come within this time of the return from background.", duration + [("default", .string("3s"))])),
             ])),
         ])),
         ("grace", describe("Grace periods for new users and new sessions.", [

@@ -135,6 +135,33 @@ public enum PolicyLoader {
     /// Loads the policy at a path (a rule file or a directory of them) and lints it.
     /// - Throws: ``PolicyLoadError`` for I/O failures; problems in the files are diagnostics.
     public static func load(path: String) throws -> PolicyLoad {
+        if isCompiledPolicyFile(path) { return try loadCompiled(path: path) }
+        let sources = try readSources(path: path)
+        return load(sources: sources)
+    }
+
+    /// Whether a path names a compiled policy (`*.json`, as `adrules compile` writes) rather than rule files.
+    public static func isCompiledPolicyFile(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return path.hasSuffix(".json") && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// Loads a compiled policy; a bad document is one `compiled/invalid` diagnostic, as lint reports it.
+    /// - Throws: ``PolicyLoadError`` when the file cannot be read.
+    public static func loadCompiled(path: String) throws -> PolicyLoad {
+        let bytes = try readBytes(path, limit: Policy.maxCompiledBytes)
+        do {
+            let policy = try Policy(compiled: Data(bytes))
+            return PolicyLoad(policy: policy, diagnostics: [], files: [path])
+        } catch let error as CompiledPolicyError {
+            let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: error.description, file: path, range: .fileStart)
+            return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])
+        }
+    }
+
+    /// Reads the rule files of a policy path, with the size and count limits applied.
+    /// - Throws: ``PolicyLoadError``.
+    public static func readSources(path: String) throws -> [(file: String, bytes: [UInt8])] {
         let files = try ruleFiles(at: path)
         guard !files.isEmpty else { throw PolicyLoadError.noRuleFiles(path) }
         var sources: [(file: String, bytes: [UInt8])] = []
@@ -147,7 +174,7 @@ public enum PolicyLoader {
             }
             sources.append((file, bytes))
         }
-        return load(sources: sources, emptyPolicyFile: files.isEmpty ? path : nil)
+        return sources
     }
 
     /// Loads a policy from in-memory texts (tests, apps that ship rules in code).

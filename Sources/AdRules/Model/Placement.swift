@@ -53,6 +53,8 @@ public struct Placement: Sendable, Hashable {
     public var showIfReady: Located<Bool>
     /// app_open: allow a show when a load completes after a resume.
     public var allowDeferred: Located<Bool>
+    /// app_open: a `resume` show must come within this time of the return from background.
+    public var resumeMaxDelay: Located<RuleDuration>
     /// No show in the first N sessions after install.
     public var graceFirstSessions: Located<Int>
     /// No show until this long after install.
@@ -60,7 +62,7 @@ public struct Placement: Sendable, Hashable {
     /// No show until this long after the session started.
     public var graceAfterSessionStart: Located<RuleDuration>
 
-    package init(id: String, location: SourceLocation, format: Located<AdFormat>, adUnit: Located<String>?, enabled: Located<Bool>, excludePremium: Located<Bool>, blockDuringFullscreen: Located<Bool>, minInterval: Located<RuleDuration>, dailyCap: Located<Int>?, hourlyCap: Located<Int>?, sessionCap: Located<Int>?, caps: [Located<WindowCap>], maxAdAge: Located<RuleDuration>, everyNActions: Located<Int>?, requireUserChoice: Located<Bool>, showOnFirstLoad: Located<Bool>, launchMaxWait: Located<RuleDuration>?, showIfReady: Located<Bool>, allowDeferred: Located<Bool>, graceFirstSessions: Located<Int>, graceAfterInstall: Located<RuleDuration>, graceAfterSessionStart: Located<RuleDuration>) {
+    package init(id: String, location: SourceLocation, format: Located<AdFormat>, adUnit: Located<String>?, enabled: Located<Bool>, excludePremium: Located<Bool>, blockDuringFullscreen: Located<Bool>, minInterval: Located<RuleDuration>, dailyCap: Located<Int>?, hourlyCap: Located<Int>?, sessionCap: Located<Int>?, caps: [Located<WindowCap>], maxAdAge: Located<RuleDuration>, everyNActions: Located<Int>?, requireUserChoice: Located<Bool>, showOnFirstLoad: Located<Bool>, launchMaxWait: Located<RuleDuration>?, showIfReady: Located<Bool>, allowDeferred: Located<Bool>, resumeMaxDelay: Located<RuleDuration>, graceFirstSessions: Located<Int>, graceAfterInstall: Located<RuleDuration>, graceAfterSessionStart: Located<RuleDuration>) {
         self.id = id
         self.location = location
         self.format = format
@@ -80,6 +82,7 @@ public struct Placement: Sendable, Hashable {
         self.launchMaxWait = launchMaxWait
         self.showIfReady = showIfReady
         self.allowDeferred = allowDeferred
+        self.resumeMaxDelay = resumeMaxDelay
         self.graceFirstSessions = graceFirstSessions
         self.graceAfterInstall = graceAfterInstall
         self.graceAfterSessionStart = graceAfterSessionStart

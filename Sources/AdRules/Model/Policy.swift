@@ -151,6 +151,12 @@ public struct Policy: Sendable {
             attributes: attributes, rules: rules)
     }
 
+    /// A policy with nothing in it: every ask is denied `unknown_placement`.
+    public static let empty = Policy(
+        files: [], environment: .production, timeZone: .device, sessionTimeout: .minutes(30),
+        fullscreenTimeout: Located(.minutes(30), at: SourceLocation(file: "", line: 1, column: 1)), loadTimeout: .seconds(60),
+        placements: [], groups: [], attributes: [], rules: [])
+
     /// The placement with this id.
     public func placement(_ id: String) -> Placement? {
         storage.placementIndex[id].map { storage.placementBoxes[$0].value }

@@ -11,7 +11,7 @@ public enum RuleFileKeys {
         "require_user_choice", "launch", "resume", "grace",
     ]
     public static let launch = ["show_on_first_load", "max_wait"]
-    public static let resume = ["show_if_ready", "allow_deferred"]
+    public static let resume = ["show_if_ready", "allow_deferred", "max_delay"]
     public static let grace = ["first_sessions", "after_install", "after_session_start"]
     public static let cap = ["max", "window"]
     public static let group = ["placements", "min_interval", "daily_cap", "hourly_cap", "session_cap", "caps"]

@@ -20,6 +20,7 @@ struct PlacementFields: Sendable {
     var launchMaxWait: Located<RuleDuration>?
     var showIfReady: Located<Bool>?
     var allowDeferred: Located<Bool>?
+    var resumeMaxDelay: Located<RuleDuration>?
     var graceFirstSessions: Located<Int>?
     var graceAfterInstall: Located<RuleDuration>?
     var graceAfterSessionStart: Located<RuleDuration>?
@@ -43,6 +44,7 @@ struct PlacementFields: Sendable {
             ("launch.max_wait", launchMaxWait.map { "\($0.value)" }),
             ("resume.show_if_ready", showIfReady.map { "\($0.value)" }),
             ("resume.allow_deferred", allowDeferred.map { "\($0.value)" }),
+            ("resume.max_delay", resumeMaxDelay.map { "\($0.value)" }),
             ("grace.first_sessions", graceFirstSessions.map { "\($0.value)" }),
             ("grace.after_install", graceAfterInstall.map { "\($0.value)" }),
             ("grace.after_session_start", graceAfterSessionStart.map { "\($0.value)" }),
@@ -93,10 +95,10 @@ struct PlacementFields: Sendable {
                 fields.resumeKey = pair.key.range
                 guard let inner = reader.mapping(value, key) else { continue }
                 for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.resume, context: "resume") {
-                    if sub == "show_if_ready" {
-                        fields.showIfReady = reader.bool(subPair.value, "resume.show_if_ready")
-                    } else {
-                        fields.allowDeferred = reader.bool(subPair.value, "resume.allow_deferred")
+                    switch sub {
+                    case "show_if_ready": fields.showIfReady = reader.bool(subPair.value, "resume.show_if_ready")
+                    case "allow_deferred": fields.allowDeferred = reader.bool(subPair.value, "resume.allow_deferred")
+                    default: fields.resumeMaxDelay = reader.duration(subPair.value, "resume.max_delay")
                     }
                 }
             case "grace":

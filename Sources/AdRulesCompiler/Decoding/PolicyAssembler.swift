@@ -170,6 +170,7 @@ struct PolicyAssembler {
             launchMaxWait: f.launchMaxWait ?? (isAppOpen ? d.launchMaxWait : nil),
             showIfReady: f.showIfReady ?? (isAppOpen ? d.showIfReady : nil) ?? Located(true, at: at),
             allowDeferred: f.allowDeferred ?? (isAppOpen ? d.allowDeferred : nil) ?? Located(false, at: at),
+            resumeMaxDelay: f.resumeMaxDelay ?? (isAppOpen ? d.resumeMaxDelay : nil) ?? Located(.seconds(3), at: at),
             graceFirstSessions: f.graceFirstSessions ?? d.graceFirstSessions ?? Located(0, at: at),
             graceAfterInstall: f.graceAfterInstall ?? d.graceAfterInstall ?? Located(.zero, at: at),
             graceAfterSessionStart: f.graceAfterSessionStart ?? d.graceAfterSessionStart ?? Located(.zero, at: at))

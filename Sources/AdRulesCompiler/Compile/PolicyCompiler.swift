@@ -1,0 +1,64 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// What compiling a policy produced: the document when the policy is valid, and every diagnostic.
+public struct PolicyCompilation: Sendable {
+    /// The compiled document (JSON), nil when the policy has errors.
+    public var document: Data?
+    /// Every diagnostic of the policy, as lint reports them.
+    public var diagnostics: [Diagnostic]
+    /// The rule files read.
+    public var files: [String]
+}
+
+/// Compiles rule files into the document apps load with `Policy(compiled:)`.
+public enum PolicyCompiler {
+    /// Lints and compiles the policy at a path.
+    /// - Parameters:
+    ///   - path: a rule file or a directory of them.
+    ///   - root: the directory that recorded file paths are relative to (default: the current directory;
+    ///     files outside it are recorded relative to the policy's parent directory).
+    /// - Throws: ``PolicyLoadError`` for I/O failures.
+    public static func compile(path: String, root: String? = nil) throws -> PolicyCompilation {
+        let sources = try PolicyLoader.readSources(path: path)
+        let load = PolicyLoader.load(sources: sources)
+        guard !load.diagnostics.hasErrors else {
+            return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files)
+        }
+        let rootPath = absolute(root ?? FileManager.default.currentDirectoryPath)
+        let parent = (absolute(path) as NSString).deletingLastPathComponent
+        let document = try load.policy.compiledDocument(
+            relativePath: { relative(absolute($0), to: rootPath) ?? relative(absolute($0), to: parent) ?? $0 },
+            sourceDigest: digest(sources, relativeTo: rootPath, parent: parent), generator: "adrules \(AdRulesVersion.current)")
+        return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)
+    }
+
+    /// `sha256:` of every source file's relative path and bytes, in path order.
+    static func digest(_ sources: [(file: String, bytes: [UInt8])], relativeTo root: String, parent: String) -> String {
+        var hash = SHA256()
+        for source in sources {
+            let name = relative(absolute(source.file), to: root) ?? relative(absolute(source.file), to: parent) ?? source.file
+            hash.update(Array(name.utf8) + [0])
+            hash.update(Array(String(source.bytes.count).utf8) + [0])
+            hash.update(source.bytes)
+        }
+        return "sha256:" + hash.hexDigest()
+    }
+
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (full as NSString).standardizingPath
+    }
+
+    static func relative(_ path: String, to root: String) -> String? {
+        let base = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : nil
+    }
+}
+
+/// The version of the tools: `adrules --version`, and the generator written into compiled policies.
+public enum AdRulesVersion {
+    /// The current release.
+    public static let current = "0.2.0"
+}

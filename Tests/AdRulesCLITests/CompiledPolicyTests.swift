@@ -1,0 +1,127 @@
+import AdRules
+import AdRulesCompiler
+import AdRulesYAML
+import Foundation
+import Testing
+
+@Suite("Compiled policies")
+struct CompiledPolicyTests {
+    let root = packageRoot()
+
+    func compiledShippedRules() throws -> (yaml: Policy, compiled: Policy, document: Data) {
+        let compilation = try PolicyCompiler.compile(path: root + "/rules", root: root)
+        let document = try #require(compilation.document, "the shipped rules must compile: \(compilation.diagnostics)")
+        let yaml = try Policy(contentsOf: root + "/rules")
+        return (yaml, try Policy(compiled: document), document)
+    }
+
+    /// Every decision of every shipped scenario, from the YAML policy and from its compiled form, field by field.
+    @Test func everyShippedScenarioDecidesIdenticallyFromTheCompiledPolicy() throws {
+        let (yaml, compiled, _) = try compiledShippedRules()
+        let scenarioFiles = try PolicyLoader.files(at: root + "/rules") { PolicyLoader.isScenarioFile($0) }
+        #expect(scenarioFiles.count >= 4)
+        var compared = 0
+        for file in scenarioFiles {
+            let bytes = try PolicyLoader.readBytes(file)
+            let (scenario, diagnostics) = ScenarioDecoder.decode(bytes, file: file, policy: yaml)
+            #expect(!diagnostics.hasErrors, "\(file)")
+            for test in scenario.tests {
+                let fromYAML = ScenarioRunner.run(test, policy: yaml)
+                let fromCompiled = ScenarioRunner.run(test, policy: compiled)
+                for (a, b) in zip(fromYAML.steps, fromCompiled.steps) {
+                    guard let decision = a.decision else { continue }
+                    var relative = decision
+                    relative.reasons = decision.reasons.map { reason in
+                        var reason = reason
+                        if let file = reason.location?.file { reason.location?.file = String(file.dropFirst(root.count + 1)) }
+                        return reason
+                    }
+                    #expect(relative == b.decision, "\(test.name) at \(a.step.location)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 50)
+    }
+
+    @Test func reasonsNameTheRuleFileRelativeToTheRoot() throws {
+        let (_, compiled, _) = try compiledShippedRules()
+        let engine = AdEngine(policy: compiled, clock: ManualClock(Date(timeIntervalSince1970: 1_800_000_000)))
+        let decision = engine.ask(.show("app_open", trigger: .resume))
+        let files = Set(decision.reasons.compactMap { $0.location?.file })
+        #expect(!files.isEmpty)
+        #expect(files.allSatisfy { $0.hasPrefix("rules/") && $0.hasSuffix(".yaml") })
+    }
+
+    @Test func compilingTwiceGivesTheSameBytes() throws {
+        let first = try compiledShippedRules().document
+        let second = try compiledShippedRules().document
+        #expect(first == second)
+        let text = String(decoding: first, as: UTF8.self)
+        #expect(text.contains("\"format\":\"adrules-compiled-policy\""))
+        #expect(text.contains("\"source_digest\":\"sha256:"))
+    }
+
+    @Test func aPolicyWithErrorsIsNotCompiled() throws {
+        let dir = NSTemporaryDirectory() + "adrules-compile-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: six}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let compilation = try PolicyCompiler.compile(path: dir)
+        #expect(compilation.document == nil)
+        #expect(compilation.diagnostics.contains { $0.rule == "schema/type" })
+    }
+
+    func mutated(_ document: Data, _ change: (inout [String: Any]) -> Void) throws -> Data {
+        var object = try #require(JSONSerialization.jsonObject(with: document) as? [String: Any])
+        change(&object)
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    func expectRefused(_ data: Data, mentioning text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        do {
+            _ = try Policy(compiled: data)
+            Issue.record("accepted a bad compiled policy", sourceLocation: sourceLocation)
+        } catch let error as CompiledPolicyError {
+            #expect(error.localizedDescription.contains(text), "\(error)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func badDocumentsGetAClearError() throws {
+        let document = try compiledShippedRules().document
+        expectRefused(document.prefix(document.count / 2), mentioning: "truncated")
+        expectRefused(Data("[]".utf8), mentioning: "not valid JSON")
+        expectRefused(Data(#"{"format": "something-else", "version": 1}"#.utf8), mentioning: "not a compiled policy")
+        expectRefused(try mutated(document) { $0["version"] = 2 }, mentioning: "version 2 is not supported")
+        expectRefused(try mutated(document) { object in
+            var groups = object["groups"] as? [[String: Any]] ?? []
+            groups[0]["placements"] = [["value": "no_such_placement", "at": [0, 1, 1]]]
+            object["groups"] = groups
+        }, mentioning: "unknown placement \"no_such_placement\"")
+        expectRefused(try mutated(document) { object in
+            var rules = object["rules"] as? [[String: Any]] ?? []
+            rules[0]["condition"] = ["compare": "<", "left": ["builtin": "premium"], "right": ["constant": ["type": "int", "value": 3]]]
+            object["rules"] = rules
+        }, mentioning: "compares bool with int")
+        expectRefused(try mutated(document) { object in
+            var placements = object["placements"] as? [[String: Any]] ?? []
+            placements[0]["min_interval"] = ["value": 999_999_999_999_999, "at": [0, 1, 1]]
+            object["placements"] = placements
+        }, mentioning: "between 0 and 366d")
+        expectRefused(try mutated(document) { object in
+            var placements = object["placements"] as? [[String: Any]] ?? []
+            placements[0]["at"] = [99, 1, 1]
+            object["placements"] = placements
+        }, mentioning: "outside the files")
+        expectRefused(try mutated(document) { object in object["timezone"] = "Mars/Olympus" }, mentioning: "unknown time zone")
+        expectRefused(Data((String(repeating: "[", count: 100_000)).utf8), mentioning: "nests deeper")
+        var deep: Any = ["builtin": "premium"]
+        for _ in 0..<100 { deep = ["not": deep] }
+        expectRefused(try mutated(document) { object in
+            var rules = object["rules"] as? [[String: Any]] ?? []
+            rules[0]["condition"] = deep
+            object["rules"] = rules
+        }, mentioning: "deeper than")
+    }
+}
