@@ -16,7 +16,7 @@ public struct PolicyLoad: Sendable {
 }
 
 /// Failures of reading rule files from disk.
-public enum PolicyLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomStringConvertible {
     /// The path does not exist.
     case notFound(String)
     /// The file or directory could not be read.
@@ -27,6 +27,8 @@ public enum PolicyLoadError: Error, Sendable, Equatable, CustomStringConvertible
     case tooLarge(String, reason: String)
     /// The policy has errors.
     case invalid([Diagnostic])
+
+    public var errorDescription: String? { description }
 
     public var description: String {
         switch self {
@@ -211,6 +213,12 @@ public enum PolicyLoader {
 }
 
 extension Policy {
+    /// Loads and lints rule files (a file or a directory of them), or a compiled policy (`*.json`).
+    /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, or an I/O error.
+    public init(contentsOf url: URL) throws {
+        try self.init(contentsOf: url.path)
+    }
+
     /// Loads a policy for deciding, from a rule file or a directory.
     /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, or an I/O error.
     public init(contentsOf path: String) throws {

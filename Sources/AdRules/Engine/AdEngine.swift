@@ -26,7 +26,7 @@ public final class AdEngine: @unchecked Sendable {
     ///   - onLedgerProblem: called when the ledger is corrupt, unreadable or unwritable (the engine carries on).
     public init(
         policy: Policy, clock: any AdClock = SystemClock(), store: (any LedgerStore)? = nil,
-        deviceTimeZone: TimeZone = .current, onLedgerProblem: (@Sendable (LedgerProblem) -> Void)? = nil
+        deviceTimeZone: TimeZone = .autoupdatingCurrent, onLedgerProblem: (@Sendable (LedgerProblem) -> Void)? = nil
     ) {
         self.policy = policy
         self.clock = clock
@@ -60,7 +60,7 @@ public final class AdEngine: @unchecked Sendable {
     }
 
     /// Creates an engine from existing facts (scenarios, tests).
-    public init(policy: Policy, facts: Facts, clock: any AdClock, store: (any LedgerStore)? = nil, deviceTimeZone: TimeZone = .current) {
+    public init(policy: Policy, facts: Facts, clock: any AdClock, store: (any LedgerStore)? = nil, deviceTimeZone: TimeZone = .autoupdatingCurrent) {
         self.policy = policy
         self.facts = facts
         self.clock = clock

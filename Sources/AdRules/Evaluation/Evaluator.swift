@@ -16,7 +16,7 @@ public enum Evaluator {
     /// - Returns: allow, or deny with every reason.
     public static func decide(
         _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: Facts, now: Int64,
-        deviceTimeZone: TimeZone = .current
+        deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
         guard let index = policy.storage.index(of: ask.placement) else {
             return Decision(ask: ask, reasons: [Reason(
@@ -44,23 +44,23 @@ public enum Evaluator {
     /// Decides an ask with the time as a `Date`.
     public static func decide(
         _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: Facts, now: Date,
-        deviceTimeZone: TimeZone = .current
+        deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
         decide(ask, context: context, policy: policy, facts: facts, now: Milliseconds.from(now), deviceTimeZone: deviceTimeZone)
     }
 }
 
 /// Conversions between `Date` and milliseconds since 1970.
-public enum Milliseconds {
+package enum Milliseconds {
     /// The largest time the engine handles: about 146 million years either side of 1970, so that
     /// adding or subtracting any duration a policy can hold never overflows.
-    public static let limit: Int64 = 1 << 62
+    package static let limit: Int64 = 1 << 62
 
     /// A millisecond time clamped to ±``limit``.
-    public static func clamped(_ ms: Int64) -> Int64 { Swift.min(Swift.max(ms, -limit), limit) }
+    package static func clamped(_ ms: Int64) -> Int64 { Swift.min(Swift.max(ms, -limit), limit) }
 
     /// Milliseconds since 1970 of a date, clamped to ±``limit`` (a NaN date reads as 0).
-    public static func from(_ date: Date) -> Int64 {
+    package static func from(_ date: Date) -> Int64 {
         let ms = (date.timeIntervalSince1970 * 1000).rounded()
         guard !ms.isNaN else { return 0 }
         if ms >= Double(limit) { return limit }
@@ -68,7 +68,7 @@ public enum Milliseconds {
         return Int64(ms)
     }
     /// The date of a millisecond count.
-    public static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+    package static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 }
 
 /// One evaluation: collects reasons in the documented order.

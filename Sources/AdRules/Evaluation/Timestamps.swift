@@ -1,15 +1,15 @@
 import Foundation
 
 /// RFC 3339 timestamps in UTC, with milliseconds only when they are not zero.
-public enum Timestamps {
+package enum Timestamps {
     /// Formats a date as `2026-11-29T09:04:00Z`.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
         return format(milliseconds: ms, offsetSeconds: 0)
     }
 
     /// Formats milliseconds since 1970 at a fixed UTC offset.
-    public static func format(milliseconds: Int64, offsetSeconds: Int) -> String {
+    package static func format(milliseconds: Int64, offsetSeconds: Int) -> String {
         let local = milliseconds + Int64(offsetSeconds) * 1000
         let days = floorDiv(local, 86_400_000)
         let msOfDay = local - days * 86_400_000
@@ -24,19 +24,19 @@ public enum Timestamps {
     }
 
     /// `09:04:00` in UTC, for log lines.
-    public static func timeOfDay(_ date: Date) -> String {
+    package static func timeOfDay(_ date: Date) -> String {
         let text = format(date)
         let t = text.firstIndex(of: "T").map { text.index(after: $0) } ?? text.startIndex
         return String(text[t...].prefix(8))
     }
 
     /// Parses an RFC 3339 timestamp (`2026-11-29T09:00:00+09:00`, `...Z`, optional fraction).
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
     /// Parses an RFC 3339 timestamp into milliseconds since 1970.
-    public static func parseMilliseconds(_ text: String) -> Int64? {
+    package static func parseMilliseconds(_ text: String) -> Int64? {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= chars.count else { return nil }
