@@ -98,10 +98,12 @@ struct EngineTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileLedgerStore(path: directory.appendingPathComponent("ledger.json").path)
         #expect(try store.load() == nil, "a missing file starts fresh")
-        let snapshot = LedgerSnapshot(installedAt: 1, sessionCount: 4, shows: ["a": [ShowRecord(at: 5, session: 4)]])
+        let installed = Milliseconds.from(start())
+        let snapshot = LedgerSnapshot(installedAt: installed, sessionCount: 4, shows: ["a": [ShowRecord(at: installed + 5, session: 4)]])
         try store.save(snapshot)
         #expect(try store.load() == snapshot)
-        #expect(!FileManager.default.fileExists(atPath: store.path + ".tmp"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp") }
+        #expect(leftovers.isEmpty, "no temporary file is left: \(leftovers)")
     }
 
     @Test func corruptLedgerIsKeptAsideAndReported() throws {

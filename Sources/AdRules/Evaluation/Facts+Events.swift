@@ -10,7 +10,7 @@ extension Facts {
     public mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy) {
         switch event {
         case .appLaunched:
-            sessionCount += 1
+            sessionCount = sessionCount.addingSaturated(1)
             sessionActive = true
             sessionStart = now
             launchedAt = now
@@ -28,7 +28,7 @@ extension Facts {
             backgroundSince = now
         case .appResumed:
             if !sessionActive || backgroundSince.map({ now - min($0, now) >= policy.sessionTimeout.milliseconds }) == true {
-                sessionCount += 1
+                sessionCount = sessionCount.addingSaturated(1)
                 sessionActive = true
                 sessionStart = now
             }
