@@ -23,8 +23,10 @@ let package = Package(
             dependencies: ["AdRules", "AdRulesYAML", "CYAML"]
         ),
         .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules"]),
+        // The child process of the kill -9 test of the file ledger.
+        .executableTarget(name: "adrules-ledger-writer", dependencies: ["AdRules"]),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
-        .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesYAML"]),
+        .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesYAML", "adrules-ledger-writer"]),
         .testTarget(
             name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "adrules"],
             exclude: ["Fixtures", "Golden"]
