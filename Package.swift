@@ -27,8 +27,11 @@ let package = Package(
             dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "CYAML"]
         ),
         .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules", "AdRulesCompiler"]),
+        // The child process of the kill -9 test of the file ledger.
+        .executableTarget(name: "adrules-ledger-writer", dependencies: ["AdRules", "AdRulesCompiler"]),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
-        .testTarget(name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML"]),
+        .testTarget(
+            name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "adrules-ledger-writer"]),
         .testTarget(
             name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesCompiler", "AdRulesYAML", "adrules"],
             exclude: ["Fixtures", "Golden"]

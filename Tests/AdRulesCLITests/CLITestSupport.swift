@@ -21,7 +21,7 @@ func runCLI(_ arguments: [String], variables: [String: String] = [:]) -> Command
 }
 
 /// Compares text with a golden file; `UPDATE_GOLDEN=1 swift test` rewrites the goldens.
-func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     let path = packageRoot() + "/Tests/AdRulesCLITests/Golden/" + name
     if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
         try? text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -5,25 +5,31 @@ import Foundation
 /// Synchronous and thread-safe: one lock guards the facts, so it can be called from the main thread
 /// inside lifecycle callbacks and from any other thread.
 public final class AdEngine: @unchecked Sendable {
-    private let lock = NSLock()
-    private var policy: Policy
-    private var facts: Facts
-    private let clock: any AdClock
-    private let store: (any LedgerStore)?
+    /// Guards `policy`, `facts` and `generation`.
+    let lock = NSLock()
+    var policy: Policy
+    var facts: Facts
+    /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
+    var generation = 0
+    let clock: any AdClock
+    let store: (any LedgerStore)?
     private let deviceTimeZone: TimeZone
-    private let onLedgerProblem: (@Sendable (LedgerProblem) -> Void)?
-    /// Serialises writes so that an older snapshot never overwrites a newer one.
-    private let persistLock = NSLock()
-    private var generation = 0
-    private var writtenGeneration = 0
+    let onLedgerProblem: (@Sendable (LedgerProblem) -> Void)?
+    /// Guards `disk` and serialises writes. Taken before `lock` when both are needed, never while holding it.
+    let persistLock = NSLock()
+    var disk = LedgerDiskState()
 
     /// Creates an engine.
+    ///
+    /// A corrupt ledger is moved aside and a fresh one started. An unreadable one is left untouched: the engine keeps
+    /// its record in memory and reads the ledger again before each write, adopting it once it can be read.
     /// - Parameters:
     ///   - policy: the loaded policy.
     ///   - clock: where the time comes from.
     ///   - store: where the ledger persists; nil keeps it in memory only.
     ///   - deviceTimeZone: the zone for `timezone: device`.
-    ///   - onLedgerProblem: called when the ledger is corrupt, unreadable or unwritable (the engine carries on).
+    ///   - onLedgerProblem: called, with no lock held, when the ledger is corrupt, unreadable or unwritable (the
+    ///     engine carries on); a problem is reported once until it changes or a write succeeds.
     public init(
         policy: Policy, clock: any AdClock = SystemClock(), store: (any LedgerStore)? = nil,
         deviceTimeZone: TimeZone = .autoupdatingCurrent, onLedgerProblem: (@Sendable (LedgerProblem) -> Void)? = nil
@@ -34,29 +40,28 @@ public final class AdEngine: @unchecked Sendable {
         self.deviceTimeZone = deviceTimeZone
         self.onLedgerProblem = onLedgerProblem
         let now = Milliseconds.from(clock.now())
-        var snapshot: LedgerSnapshot?
-        do {
-            snapshot = try store?.load()
-        } catch let error as LedgerError {
-            if let file = store as? FileLedgerStore {
-                let moved = file.quarantine(now: clock.now())
-                onLedgerProblem?(.corrupt(path: file.path, movedTo: moved, reason: error.description))
-            } else {
-                onLedgerProblem?(.unreadable(reason: error.description))
+        var facts = Facts(policy: policy, installedAt: now)
+        var problem: LedgerProblem?
+        var writeFresh = store != nil
+        if let store {
+            switch AdEngine.read(store, now: clock.now()) {
+            case .missing:
+                break
+            case .loaded(let snapshot):
+                facts = Facts(restoring: snapshot, policy: policy, now: now)
+                writeFresh = false
+            case .unreadable(let reason):
+                problem = .unreadable(reason: reason)
+                disk.unread = true
+                disk.reportedRead = reason
+                writeFresh = false
+            case .corrupt(let corrupt):
+                problem = corrupt
             }
-        } catch {
-            onLedgerProblem?(.unreadable(reason: "\(error)"))
         }
-        if let snapshot {
-            var facts = Facts(policy: policy, installedAt: min(snapshot.installedAt, now), sessionsBefore: snapshot.sessionCount)
-            for (id, shows) in snapshot.shows {
-                for show in shows { facts.addHistoricalShow(placement: id, at: show.at, session: show.session, policy: policy) }
-            }
-            self.facts = facts
-        } else {
-            self.facts = Facts(policy: policy, installedAt: now)
-            if store != nil { persist(facts, policy: policy) }
-        }
+        self.facts = facts
+        if let problem { onLedgerProblem?(problem) }
+        if writeFresh { persist(facts, policy: policy, generation: 0) }
     }
 
     /// Creates an engine from existing facts (scenarios, tests).
@@ -69,17 +74,33 @@ public final class AdEngine: @unchecked Sendable {
         self.onLedgerProblem = nil
     }
 
-    /// Records a lifecycle event at the clock's time; a show or a new session is persisted with one write.
+    /// Records a lifecycle event at the clock's time; a show, a failed show or a new session is persisted with one write.
     public func record(_ event: AdEvent) {
         let now = Milliseconds.from(clock.now())
         lock.lock()
-        facts.apply(event, at: now, policy: policy)
-        let toPersist = event.changesLedger && store != nil ? facts : nil
+        let changed = applyLocked(event, at: now)
+        let toPersist = changed && store != nil ? facts : nil
         let policy = self.policy
         generation += 1
         let current = generation
         lock.unlock()
         if let toPersist { persist(toPersist, policy: policy, generation: current) }
+    }
+
+    /// Applies an event; returns whether it changed what the ledger holds (the session count or a show history).
+    private func applyLocked(_ event: AdEvent, at now: Int64) -> Bool {
+        let sessions = facts.sessionCount
+        var changesShows = false
+        switch event {
+        case .showStarted(let id):
+            changesShows = policy.storage.index(of: id) != nil
+        case .showFailed(let id):
+            changesShows = policy.storage.index(of: id).map { facts.placements[$0].current != nil } ?? false
+        default:
+            break
+        }
+        facts.apply(event, at: now, policy: policy)
+        return changesShows || facts.sessionCount != sessions
     }
 
     /// Asks a question; never touches the disk.
@@ -110,10 +131,7 @@ public final class AdEngine: @unchecked Sendable {
         lock.lock()
         let decision = decideLocked(ask, context: context, now: now)
         var toPersist: Facts?
-        if decision.isAllowed {
-            facts.apply(event, at: now, policy: policy)
-            if event.changesLedger && store != nil { toPersist = facts }
-        }
+        if decision.isAllowed, applyLocked(event, at: now), store != nil { toPersist = facts }
         let policy = self.policy
         generation += 1
         let current = generation
@@ -135,20 +153,4 @@ public final class AdEngine: @unchecked Sendable {
 
     /// The policy in force.
     public var currentPolicy: Policy { lock.withLock { policy } }
-
-    private func persist(_ facts: Facts, policy: Policy, generation: Int = 0) {
-        guard let store else { return }
-        persistLock.lock()
-        defer { persistLock.unlock() }
-        if generation > 0 {
-            guard generation > writtenGeneration else { return }
-            writtenGeneration = generation
-        }
-        let snapshot = LedgerSnapshot(installedAt: facts.installedAt, sessionCount: facts.sessionCount, shows: facts.showHistory(policy: policy))
-        do {
-            try store.save(snapshot)
-        } catch {
-            onLedgerProblem?(.unwritable(reason: "\(error)"))
-        }
-    }
 }

@@ -80,12 +80,4 @@ public enum AdEvent: Sendable, Hashable {
         default: return nil
         }
     }
-
-    /// Whether recording this event changes what the ledger persists.
-    var changesLedger: Bool {
-        switch self {
-        case .appLaunched, .appResumed, .showStarted, .showFailed: return true
-        default: return false
-        }
-    }
 }

@@ -12,7 +12,7 @@ extension Facts {
         let now = Milliseconds.clamped(now)
         switch event {
         case .appLaunched:
-            sessionCount += 1
+            sessionCount = sessionCount.addingSaturated(1)
             sessionActive = true
             sessionStart = now
             launchedAt = now
@@ -30,7 +30,7 @@ extension Facts {
             backgroundSince = now
         case .appResumed:
             if !sessionActive || backgroundSince.map({ now - min($0, now) >= policy.sessionTimeout.milliseconds }) == true {
-                sessionCount += 1
+                sessionCount = sessionCount.addingSaturated(1)
                 sessionActive = true
                 sessionStart = now
             }

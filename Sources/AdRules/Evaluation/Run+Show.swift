@@ -55,8 +55,8 @@ extension Run {
     mutating func customRuleReasons(_ indices: [Int], context: AskContext) {
         var inputs = RuleInputs(
             premium: context.premium, sessionCount: Int64(factsPointer.pointee.sessionCount),
-            sessionAge: factsPointer.pointee.sessionActive ? max(0, now - seen(factsPointer.pointee.sessionStart)) : 0,
-            installAge: max(0, now - seen(factsPointer.pointee.installedAt)), nowHour: 0, nowWeekday: "",
+            sessionAge: factsPointer.pointee.sessionActive ? max(0, now.subtractingSaturated(seen(factsPointer.pointee.sessionStart))) : 0,
+            installAge: max(0, now.subtractingSaturated(seen(factsPointer.pointee.installedAt))), nowHour: 0, nowWeekday: "",
             attributes: context.attributes)
         if policy.rulesReadClock[index] {
             let local = now + Int64(timeZone.secondsFromGMT(for: Milliseconds.date(now))) * 1000
@@ -134,11 +134,11 @@ extension Run {
         if t.graceSessions > 0 && factsPointer.pointee.sessionCount <= t.graceSessions {
             deny(.graceSessions, t.messages.graceSessions, at: box.value.graceFirstSessions.location)
         }
-        if t.graceInstall > 0, now < seen(factsPointer.pointee.installedAt) + t.graceInstall {
-            deny(.graceInstall, t.messages.graceInstall, at: box.value.graceAfterInstall.location, clearsAt: seen(factsPointer.pointee.installedAt) + t.graceInstall)
+        if t.graceInstall > 0, now < seen(factsPointer.pointee.installedAt).addingSaturated(t.graceInstall) {
+            deny(.graceInstall, t.messages.graceInstall, at: box.value.graceAfterInstall.location, clearsAt: seen(factsPointer.pointee.installedAt).addingSaturated(t.graceInstall))
         }
-        if t.graceSessionStart > 0, factsPointer.pointee.sessionActive, now < seen(factsPointer.pointee.sessionStart) + t.graceSessionStart {
-            deny(.graceSessionStart, t.messages.graceSessionStart, at: box.value.graceAfterSessionStart.location, clearsAt: seen(factsPointer.pointee.sessionStart) + t.graceSessionStart)
+        if t.graceSessionStart > 0, factsPointer.pointee.sessionActive, now < seen(factsPointer.pointee.sessionStart).addingSaturated(t.graceSessionStart) {
+            deny(.graceSessionStart, t.messages.graceSessionStart, at: box.value.graceAfterSessionStart.location, clearsAt: seen(factsPointer.pointee.sessionStart).addingSaturated(t.graceSessionStart))
         }
     }
 

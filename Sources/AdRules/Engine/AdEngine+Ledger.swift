@@ -1,0 +1,93 @@
+import Foundation
+
+/// What the engine knows about the stored ledger, guarded by `AdEngine.persistLock`.
+struct LedgerDiskState {
+    /// The newest generation of the facts written.
+    var writtenGeneration = 0
+    /// The ledger exists but could not be read: nothing is written until it can be, so that it is never overwritten.
+    var unread = false
+    /// The read and write problems last reported, so that each is reported once until it changes or clears.
+    var reportedRead: String?
+    var reportedWrite: String?
+}
+
+/// Reading and writing the ledger: corrupt files are moved aside, unreadable ones left alone and read again later.
+extension AdEngine {
+    enum LedgerRead {
+        case missing
+        case loaded(LedgerSnapshot)
+        /// An I/O error: the ledger may be fine and must not be touched.
+        case unreadable(String)
+        /// A decode or validation error: the ledger was moved aside when the store can keep it.
+        case corrupt(LedgerProblem)
+    }
+
+    /// Loads and validates the stored ledger, whatever the store; moves a corrupt file aside.
+    static func read(_ store: any LedgerStore, now: Date) -> LedgerRead {
+        do {
+            guard let snapshot = try store.load() else { return .missing }
+            try snapshot.validate()
+            return .loaded(snapshot)
+        } catch LedgerError.corrupt(let reason) {
+            let file = store as? FileLedgerStore
+            let movedTo = file?.quarantine(now: now)
+            return .corrupt(.corrupt(path: file?.path ?? "\(type(of: store))", movedTo: movedTo, reason: reason))
+        } catch LedgerError.io(let reason) {
+            return .unreadable(reason)
+        } catch {
+            // Another store's own error says nothing about the bytes, so nothing is discarded.
+            return .unreadable(error.localizedDescription)
+        }
+    }
+
+    /// Writes a snapshot of `facts` unless a newer one was written; reports problems once no lock is held,
+    /// so that a handler may call the engine.
+    func persist(_ facts: Facts, policy: Policy, generation: Int) {
+        guard let store else { return }
+        persistLock.lock()
+        let problems = writeLocked(facts, policy: policy, generation: generation, to: store)
+        persistLock.unlock()
+        for problem in problems { onLedgerProblem?(problem) }
+    }
+
+    private func writeLocked(_ facts: Facts, policy: Policy, generation: Int, to store: any LedgerStore) -> [LedgerProblem] {
+        var problems: [LedgerProblem] = []
+        var (facts, policy, generation) = (facts, policy, generation)
+        if disk.unread {
+            let now = clock.now()
+            let read = AdEngine.read(store, now: now)
+            switch read {
+            case .unreadable(let reason):
+                if reason != disk.reportedRead { problems.append(.unreadable(reason: reason)) }
+                disk.reportedRead = reason
+                return problems
+            case .corrupt(let problem):
+                problems.append(problem)
+            case .missing, .loaded:
+                break
+            }
+            disk.unread = false
+            disk.reportedRead = nil
+            // Adopt what is on disk into the newest facts, and write those.
+            lock.lock()
+            if case .loaded(let snapshot) = read { self.facts.adopt(snapshot, policy: self.policy, now: Milliseconds.from(now)) }
+            self.generation += 1
+            (facts, policy, generation) = (self.facts, self.policy, self.generation)
+            lock.unlock()
+        }
+        if generation > 0 {
+            guard generation > disk.writtenGeneration else { return problems }
+            disk.writtenGeneration = generation
+        }
+        let snapshot = LedgerSnapshot(installedAt: facts.installedAt, sessionCount: facts.sessionCount, shows: facts.showHistory(policy: policy))
+        do {
+            try store.save(snapshot.clampedToBounds())
+            disk.reportedWrite = nil
+        } catch {
+            let reason = (error as? LedgerError).map { "\($0)" } ?? error.localizedDescription
+            if reason != disk.reportedWrite { problems.append(.unwritable(reason: reason)) }
+            disk.reportedWrite = reason
+        }
+        return problems
+    }
+}

@@ -1,0 +1,54 @@
+/// Facts from a persisted ledger: restored at start-up, or adopted when a ledger that could not be read becomes readable.
+extension Facts {
+    /// Facts restored from a validated ledger.
+    ///
+    /// Times later than `now` are pinned to `now` (spec §8), each history is sorted once (O(n log n), whatever order
+    /// the file lists them in) and trimmed to the policy's horizon and to 512 shows.
+    init(restoring snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
+        self.init(policy: policy, installedAt: min(snapshot.installedAt, now), sessionsBefore: snapshot.sessionCount)
+        setHistories(snapshot.shows, policy: policy, now: now)
+    }
+
+    /// Takes in a ledger that could not be read when these facts started fresh.
+    ///
+    /// The ledger's install time, sessions and shows come first; the sessions and shows recorded since are counted
+    /// after them, so nothing either side knew is lost.
+    mutating func adopt(_ snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
+        let offset = snapshot.sessionCount
+        var shows = snapshot.shows
+        for (id, list) in showHistory(policy: policy) {
+            shows[id, default: []] += list.map { ShowRecord(at: $0.at, session: $0.session > 0 ? $0.session.addingSaturated(offset) : 0) }
+        }
+        installedAt = min(installedAt, snapshot.installedAt, now)
+        sessionCount = sessionCount.addingSaturated(offset)
+        setHistories(shows, policy: policy, now: now)
+    }
+
+    /// Replaces every placement and group history with `shows`, sorted, pinned and trimmed.
+    private mutating func setHistories(_ shows: [String: [ShowRecord]], policy: Policy, now: Int64) {
+        let horizon = policy.horizon.milliseconds
+        // Shows of the running session are kept whatever their age, as `Facts.append` keeps them.
+        let session = sessionActive ? sessionCount : nil
+        for i in placements.indices { placements[i].shows = [] }
+        var groupShows = Array(repeating: [ShowRecord](), count: groups.count)
+        for (id, list) in shows {
+            guard let i = policy.placementIndex[id] else { continue }
+            let history = Facts.trimmedHistory(list, now: now, horizon: horizon, session: session)
+            placements[i].shows = history
+            for g in policy.groupsOfPlacement[i] { groupShows[g] += history }
+        }
+        groups = groupShows.map { Facts.trimmedHistory($0, now: now, horizon: horizon, session: session) }
+    }
+
+    /// A history pinned to `now`, sorted by time, without the shows no pacing or cap can see any more.
+    static func trimmedHistory(_ shows: [ShowRecord], now: Int64, horizon: Int64, session: Int?) -> [ShowRecord] {
+        var list = shows.map { $0.at > now ? ShowRecord(at: now, session: $0.session) : $0 }
+        list.sort { ($0.at, $0.session) < ($1.at, $1.session) }
+        let cutoff = now.subtractingSaturated(horizon)
+        var drop = 0
+        // Keep the last show before the cutoff too: min_interval reads the latest show.
+        while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
+        drop = max(drop, list.count - maxShowsPerHistory)
+        return drop > 0 ? Array(list[drop...]) : list
+    }
+}

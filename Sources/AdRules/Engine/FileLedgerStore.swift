@@ -1,0 +1,171 @@
+import Foundation
+
+/// A ledger in a JSON file.
+///
+/// A write goes to a temporary file with a name no other writer uses, is synced, and is renamed over the ledger
+/// while an advisory lock (`flock` on `<path>.lock`) is held. Two processes sharing the file (an app and its
+/// extension) therefore never leave a torn or invalid ledger, and never lose the file: the last snapshot written
+/// wins whole. A read takes only a regular file of at most 4 MiB and never blocks (a FIFO or a device at the path
+/// is an I/O error, not a hang).
+public struct FileLedgerStore: LedgerStore {
+    /// The ledger file.
+    public let path: String
+
+    /// Creates a store at a path.
+    public init(path: String) { self.path = path }
+
+    /// Reads and validates the ledger; first removes temporary files that killed writers left behind.
+    /// - Throws: ``LedgerError/io(_:)`` when the file cannot be opened or read, or is not a regular file;
+    ///   ``LedgerError/corrupt(_:)`` when it is too large, not JSON of a ledger, or holds values out of range.
+    public func load() throws -> LedgerSnapshot? {
+        removeStaleTemporaryFiles()
+        guard let data = try readBounded() else { return nil }
+        return try LedgerSnapshot(validating: data)
+    }
+
+    /// Replaces the ledger atomically under the file lock.
+    /// - Throws: ``LedgerError/io(_:)`` when the lock, the temporary file or the rename fails.
+    public func save(_ snapshot: LedgerSnapshot) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(snapshot) } catch { throw LedgerError.io("cannot encode the snapshot: \(error)") }
+        _ = try withLock(blocking: true) { try replace(with: data) }
+    }
+
+    /// Moves a corrupt ledger aside so that it is kept; returns where it went.
+    ///
+    /// The name carries the time in ms and a unique token, and an existing file is never overwritten.
+    func quarantine(now: Date) -> String? {
+        let stamp = Milliseconds.from(now)
+        func moveAside() -> String? {
+            for _ in 0..<16 {
+                let target = "\(path).corrupt-\(stamp)-\(UniqueToken.next())"
+                // link fails with EEXIST instead of replacing a file; rename is the fallback where hard links are not supported.
+                if link(path, target) == 0 {
+                    unlink(path)
+                    return target
+                }
+                let code = errno
+                if code == EEXIST { continue }
+                if code == ENOENT { return nil }
+                if FileManager.default.fileExists(atPath: target) { continue }
+                return rename(path, target) == 0 ? target : nil
+            }
+            return nil
+        }
+        do {
+            return try withLock(blocking: true, moveAside) ?? nil
+        } catch {
+            return moveAside()
+        }
+    }
+
+    // MARK: reading
+
+    private func readBounded() throws -> Data? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            throw LedgerError.io("cannot open \(path): \(Self.errorText(code))")
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw LedgerError.io("cannot stat \(path): \(Self.errorText(errno))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw LedgerError.io("\(path) is not a regular file") }
+        let limit = LedgerBounds.maxFileBytes
+        guard info.st_size <= limit else { throw LedgerError.corrupt("too large: \(info.st_size) bytes, more than \(limit)") }
+        let data: Data
+        do {
+            // One byte over the limit tells a file that grew since fstat from one that fits.
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            throw LedgerError.io("cannot read \(path): \(error.localizedDescription)")
+        }
+        guard data.count <= limit else { throw LedgerError.corrupt("too large: more than \(limit) bytes") }
+        return data
+    }
+
+    /// Temporary files of writers that died before their rename; safe to delete only while holding the lock.
+    private func removeStaleTemporaryFiles() {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + ".tmp"
+        _ = try? withLock(blocking: false) {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+            for name in names where name == prefix || name.hasPrefix(prefix + "-") {
+                unlink(directory + "/" + name)
+            }
+        }
+    }
+
+    // MARK: writing
+
+    private func replace(with data: Data) throws {
+        let temporary = "\(path).tmp-\(UniqueToken.next())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // Messages name the ledger, not the temporary file, so that a repeated failure reads the same and is reported once.
+        guard fd >= 0 else { throw LedgerError.io("cannot create a temporary file next to \(path): \(Self.errorText(errno))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            unlink(temporary)
+            throw LedgerError.io("cannot write a temporary file next to \(path): \(error.localizedDescription)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw LedgerError.io("cannot rename a temporary file to \(path): \(Self.errorText(code))")
+        }
+        syncDirectory()
+    }
+
+    /// Makes the rename durable across a power loss; a failure here loses nothing that a crash would not.
+    private func syncDirectory() {
+        let fd = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    // MARK: locking
+
+    /// Runs `body` holding the exclusive lock on `<path>.lock`.
+    /// - Returns: nil when `blocking` is false and another writer holds the lock.
+    /// - Throws: ``LedgerError/io(_:)`` when the lock file cannot be opened or locked, or what `body` throws.
+    private func withLock<T>(blocking: Bool, _ body: () throws -> T) throws -> T? {
+        let lockPath = path + ".lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw LedgerError.io("cannot open the lock file \(lockPath): \(Self.errorText(errno))") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX | (blocking ? 0 : LOCK_NB)) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            if code == EWOULDBLOCK { return nil }
+            throw LedgerError.io("cannot lock \(lockPath): \(Self.errorText(code))")
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    private static func errorText(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+}
+
+/// A token no other writer of this or another process uses at the same time: process id, a counter, random bits.
+enum UniqueToken {
+    private static let counter = Counter()
+
+    static func next() -> String {
+        "\(getpid())-\(counter.next())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func next() -> Int { lock.withLock { value += 1; return value } }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// The bounds a stored ledger keeps. A value outside them means the file was damaged or edited, and the
+/// ledger is treated as corrupt instead of reaching arithmetic that would trap.
+enum LedgerBounds {
+    /// The largest ledger file read; a larger one is corrupt. 512 shows take about 17 KiB.
+    static let maxFileBytes = 4 << 20
+    /// 2000-01-01T00:00:00Z in ms: the earliest plausible install or show time.
+    static let earliest: Int64 = 946_684_800_000
+    /// 2200-01-01T00:00:00Z in ms: the latest plausible install or show time.
+    static let latest: Int64 = 7_258_118_400_000
+    /// The most sessions a ledger may count (27 years at 1,000 sessions a day).
+    static let maxSessionCount = 10_000_000
+    /// The most placement ids a ledger may hold.
+    static let maxPlacements = 100_000
+    /// The most shows a ledger may hold, all placements together (only 512 per placement are kept).
+    static let maxShows = 1_000_000
+
+    static var times: ClosedRange<Int64> { earliest...latest }
+    static let timesText = "a time between 2000-01-01 and 2200-01-01 (\(earliest)...\(latest) ms)"
+}
+
+extension LedgerSnapshot {
+    /// Decodes and validates a ledger file's bytes.
+    /// - Parameter data: the JSON a ``FileLedgerStore`` writes.
+    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger, or a value is out of range.
+    public init(validating data: Data) throws {
+        guard data.count <= LedgerBounds.maxFileBytes else {
+            throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
+        }
+        do {
+            self = try JSONDecoder().decode(LedgerSnapshot.self, from: data)
+        } catch {
+            throw LedgerError.corrupt("not a ledger: \(Self.summary(of: error))")
+        }
+        try validate()
+    }
+
+    /// Checks that every value is plausible: version 1, times between 2000 and 2200, a bounded session count,
+    /// show sessions within it, and a bounded number of placements and shows.
+    /// - Throws: ``LedgerError/corrupt(_:)`` naming the first field out of range and its value.
+    public func validate() throws {
+        guard version == 1 else { throw LedgerError.corrupt("version is \(version); only version 1 is known") }
+        guard LedgerBounds.times.contains(installedAt) else {
+            throw LedgerError.corrupt("installedAt is \(installedAt), not \(LedgerBounds.timesText)")
+        }
+        guard (0...LedgerBounds.maxSessionCount).contains(sessionCount) else {
+            throw LedgerError.corrupt("sessionCount is \(sessionCount), not in 0...\(LedgerBounds.maxSessionCount)")
+        }
+        guard shows.count <= LedgerBounds.maxPlacements else {
+            throw LedgerError.corrupt("shows has \(shows.count) placements, more than \(LedgerBounds.maxPlacements)")
+        }
+        var total = 0
+        for (id, list) in shows {
+            total += list.count
+            guard total <= LedgerBounds.maxShows else {
+                throw LedgerError.corrupt("shows holds more than \(LedgerBounds.maxShows) shows")
+            }
+            for show in list {
+                guard LedgerBounds.times.contains(show.at) else {
+                    throw LedgerError.corrupt("a show of \(Self.quoted(id)) is at \(show.at), not \(LedgerBounds.timesText)")
+                }
+                guard (0...sessionCount).contains(show.session) else {
+                    throw LedgerError.corrupt("a show of \(Self.quoted(id)) has session \(show.session), not in 0...\(sessionCount) (sessionCount)")
+                }
+            }
+        }
+    }
+
+    /// The snapshot with every value moved into the bounds ``validate()`` checks, so that what the engine writes
+    /// always loads again, even when the device clock reads 1970.
+    func clampedToBounds() -> LedgerSnapshot {
+        let sessions = min(max(sessionCount, 0), LedgerBounds.maxSessionCount)
+        func fits(_ show: ShowRecord) -> Bool { LedgerBounds.times.contains(show.at) && (0...sessions).contains(show.session) }
+        var copy = self
+        copy.sessionCount = sessions
+        copy.installedAt = installedAt.clamped(to: LedgerBounds.times)
+        for (id, list) in shows where !list.allSatisfy(fits) {
+            copy.shows[id] = list.map { ShowRecord(at: $0.at.clamped(to: LedgerBounds.times), session: min(max($0.session, 0), sessions)) }
+        }
+        return copy
+    }
+
+    /// An id as Swift would quote it, control characters escaped, so that a reason stays one line.
+    private static func quoted(_ id: String) -> String {
+        String(reflecting: id.count > 64 ? String(id.prefix(64)) + "…" : id)
+    }
+
+    /// A decoding error in one line, with the coding path instead of the full error dump.
+    private static func summary(of error: Error) -> String {
+        guard let error = error as? DecodingError else { return String(reflecting: "\(error)") }
+        let (context, what): (DecodingError.Context, String)
+        switch error {
+        case .typeMismatch(_, let c): (context, what) = (c, "wrong type")
+        case .valueNotFound(_, let c): (context, what) = (c, "missing value")
+        case .keyNotFound(let key, let c): (context, what) = (c, "missing key \(quoted(key.stringValue))")
+        case .dataCorrupted(let c): (context, what) = (c, "invalid JSON or number")
+        @unknown default: return "cannot decode"
+        }
+        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        return path.isEmpty ? what : "\(what) at \(quoted(path))"
+    }
+}
+
+extension Comparable {
+    /// The value, or the nearest bound of `range` when it lies outside.
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}

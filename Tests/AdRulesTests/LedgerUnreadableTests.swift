@@ -1,0 +1,143 @@
+import AdRules
+import Foundation
+import Testing
+
+/// A ledger that exists but cannot be read (permissions, iOS data protection while the device is locked) is never
+/// moved aside or overwritten: the engine runs in memory, reads it again before each write, and adopts it whole.
+@Suite("Ledger: unreadable files are left alone")
+struct LedgerUnreadableTests {
+    static let policyText = LedgerLoadingTests.policyText
+    static let hour: Int64 = 3_600_000
+
+    /// What the ledger held before it became unreadable: 5 sessions, one show an hour ago.
+    static let onDisk = LedgerSnapshot(
+        installedAt: engineTestStartMs - 240 * hour, sessionCount: 5, shows: ["inter": [ShowRecord(at: engineTestStartMs - hour, session: 5)]])
+
+    /// Records a session with one show at the clock's time, and returns whether the show was allowed.
+    func showOnce(_ engine: AdEngine) -> Bool {
+        engine.record(.loadCompleted("inter"))
+        let allowed = engine.beginShow("inter", trigger: .action).isAllowed
+        engine.record(.adClosed("inter"))
+        return allowed
+    }
+
+    @Test func aDirectoryAtTheLedgerPathIsReportedNotMovedAndAdoptedOnceReadable() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            try Data("keep".utf8).write(to: URL(fileURLWithPath: path + "/marker"))
+            let problems = ProblemLog()
+            let clock = ManualClock(engineTestStart)
+            let engine = AdEngine(
+                policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            #expect(showOnce(engine))
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue, "not moved")
+            #expect(FileManager.default.contents(atPath: path + "/marker") == Data("keep".utf8), "not overwritten")
+            #expect(files(in: directory, containing: ".corrupt").isEmpty)
+            guard problems.all.count == 1, case .unreadable(let reason)? = problems.all.first else {
+                Issue.record("expected one unreadable report, got \(problems.all)")
+                return
+            }
+            #expect(reason.contains("not a regular file"))
+
+            // The ledger becomes readable again (here: the directory is replaced by the real ledger).
+            try FileManager.default.removeItem(atPath: path)
+            try FileLedgerStore(path: path).save(Self.onDisk)
+            clock.advance(by: 120)
+            #expect(showOnce(engine), "the second show of the session, under session_cap: 2")
+            let stored = try #require(try FileLedgerStore(path: path).load())
+            #expect(stored.installedAt == Self.onDisk.installedAt)
+            #expect(stored.sessionCount == 6, "5 on disk, then the one started in memory")
+            #expect(stored.shows["inter"] == [
+                ShowRecord(at: engineTestStartMs - Self.hour, session: 5), ShowRecord(at: engineTestStartMs, session: 6),
+                ShowRecord(at: engineTestStartMs + 120_000, session: 6),
+            ])
+            #expect(problems.all.count == 1, "nothing new to report")
+            clock.advance(by: 120)
+            engine.record(.loadCompleted("inter"))
+            #expect(engine.ask(.show("inter", trigger: .action)).codes == [.sessionCap], "the adopted facts count this session's shows")
+        }
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root reads a chmod 000 file"))
+    func aFileWithoutReadPermissionIsNeverOverwritten() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            try FileLedgerStore(path: path).save(Self.onDisk)
+            let before = FileManager.default.contents(atPath: path)
+            chmod(path, 0)
+            defer { chmod(path, 0o644) }
+            let problems = ProblemLog()
+            let engine = AdEngine(policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            _ = showOnce(engine)
+            chmod(path, 0o644)
+            #expect(FileManager.default.contents(atPath: path) == before)
+            #expect(problems.all.count == 1)
+        }
+    }
+
+    @Test func anInjectedReadFailureIsRetriedBeforeEachWriteAndNothingIsWrittenMeanwhile() throws {
+        let store = ScriptedStore(Self.onDisk, loadError: LedgerError.io("the device is locked"))
+        let problems = ProblemLog()
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: clock, store: store, onLedgerProblem: { problems.append($0) })
+        engine.record(.appLaunched)
+        #expect(showOnce(engine))
+        engine.record(.appBackgrounded)
+        clock.advance(by: 3600)
+        engine.record(.appResumed)
+        #expect(showOnce(engine))
+        #expect(store.saved.isEmpty, "an unreadable ledger is never overwritten")
+        #expect(problems.all == [.unreadable(reason: "the device is locked")], "reported once")
+
+        store.setLoadError(nil)
+        engine.record(.appBackgrounded)  // changes nothing on disk: no retry, no write
+        #expect(store.saved.isEmpty)
+        clock.advance(by: 3600)
+        engine.record(.appResumed)  // a new session: read, adopt, write
+        let written = try #require(store.saved.last)
+        #expect(store.saved.count == 1)
+        #expect(written.installedAt == Self.onDisk.installedAt)
+        #expect(written.sessionCount == 8)
+        #expect(written.shows["inter"]?.map(\.session) == [5, 6, 7])
+        #expect(engine.currentFacts.sessionCount == 8)
+    }
+
+    @Test func anotherStoresOwnErrorIsUnreadableNotCorrupt() throws {
+        let store = ScriptedStore(Self.onDisk, loadError: CocoaError(.fileReadNoPermission))
+        let problems = ProblemLog()
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: store, onLedgerProblem: { problems.append($0) })
+        engine.record(.appLaunched)
+        guard case .unreadable? = problems.all.first else {
+            Issue.record("expected unreadable, got \(problems.all)")
+            return
+        }
+        #expect(store.saved.isEmpty)
+    }
+
+    @Test func aFIFOOrADeviceAtTheLedgerPathNeverBlocks() throws {
+        try withTemporaryDirectory { directory in
+            let fifo = directory + "/fifo.json"
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let device = directory + "/zero.json"
+            try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/zero")
+            let policy = try policy(Self.policyText)
+            for path in [fifo, device] {
+                let outcome = ProblemLog()
+                let finished = finishes(within: 10) {
+                    _ = AdEngine(policy: policy, clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path), onLedgerProblem: { outcome.append($0) })
+                }
+                #expect(finished, "\(path) blocked the engine")
+                guard case .unreadable(let reason)? = outcome.all.first else {
+                    Issue.record("expected unreadable for \(path), got \(outcome.all)")
+                    continue
+                }
+                #expect(reason.contains("not a regular file"))
+                #expect(FileManager.default.fileExists(atPath: path), "left in place")
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import AdRules
+import Foundation
+import Testing
+
+/// When the engine writes its ledger, what it reports, and what two writers sharing one file can rely on.
+@Suite("Ledger: writes and reports")
+struct LedgerWriteTests {
+    static let policyText = """
+        version: 1
+        timezone: UTC
+        session_timeout: 30m
+        placements:
+          inter: {format: interstitial, max_ad_age: 1h}
+          hint: {format: rewarded}
+        """
+
+    @Test func theLedgerIsWrittenOnlyWhenItChanges() throws {
+        let store = InMemoryLedgerStore()
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: clock, store: store)
+        var expected = 1  // the fresh ledger
+        func check(_ what: String, writes: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            expected += writes
+            #expect(store.writeCount == expected, "\(what)", sourceLocation: sourceLocation)
+        }
+        check("a fresh install writes its ledger", writes: 0)
+        engine.record(.appLaunched)
+        check("app_launched starts a session", writes: 1)
+        engine.record(.appBackgrounded)
+        clock.advance(by: 60)
+        engine.record(.appResumed)
+        check("app_resumed within session_timeout starts no session", writes: 0)
+        engine.record(.appResumed)
+        check("a second app_resumed neither", writes: 0)
+        engine.record(.loadStarted("inter"))
+        engine.record(.loadCompleted("inter"))
+        engine.record(.action("inter"))
+        engine.record(.fullscreenOpened(source: "x"))
+        engine.record(.fullscreenClosed(source: "x"))
+        for kind in AskKind.allCases { _ = engine.ask(Ask(kind, placement: "inter", trigger: .action)) }
+        check("loads, actions, external ads and asks", writes: 0)
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        check("a show", writes: 1)
+        engine.record(.showFailed("inter"))
+        check("show_failed takes the show back", writes: 1)
+        engine.record(.showFailed("inter"))
+        check("a second show_failed has nothing to take back", writes: 0)
+        engine.record(.showStarted("nowhere"))
+        engine.record(.showFailed("nowhere"))
+        check("events of a placement the policy does not know", writes: 0)
+        engine.record(.loadCompleted("hint"))
+        engine.record(.userChose("hint"))
+        #expect(engine.beginShow("hint", trigger: .action).isAllowed)
+        engine.record(.rewardEarned("hint"))
+        #expect(engine.claimReward("hint").isAllowed)
+        engine.record(.adClosed("hint"))
+        check("a rewarded show, its reward and its close", writes: 1)
+        engine.record(.appBackgrounded)
+        clock.advance(by: 1800)
+        engine.record(.appResumed)
+        check("app_resumed after session_timeout starts a session", writes: 1)
+    }
+
+    @Test func anUnwritableLedgerIsReportedOncePerProblem() throws {
+        try withTemporaryDirectory { directory in
+            let problems = ProblemLog()
+            let engine = AdEngine(
+                policy: try policy(Self.policyText), clock: ManualClock(engineTestStart),
+                store: FileLedgerStore(path: directory + "/missing/ledger.json"), onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            engine.record(.loadCompleted("inter"))
+            _ = engine.beginShow("inter", trigger: .action)
+            guard problems.all.count == 1, case .unwritable? = problems.all.first else {
+                Issue.record("expected one unwritable report for the fresh ledger, app_launched and a show, got \(problems.all)")
+                return
+            }
+        }
+    }
+
+    @Test func anUnwritableLedgerIsReportedAgainAfterASuccessfulWriteOrWhenTheProblemChanges() throws {
+        let store = ScriptedStore(saveError: LedgerError.io("disk full"))
+        let problems = ProblemLog()
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: store, onLedgerProblem: { problems.append($0) })
+        engine.record(.appLaunched)
+        engine.record(.appLaunched)
+        #expect(problems.all == [.unwritable(reason: "ledger i/o failed: disk full")])
+        store.setSaveError(LedgerError.io("read-only file system"))
+        engine.record(.appLaunched)
+        engine.record(.appLaunched)
+        #expect(problems.all.count == 2, "a different problem is reported")
+        store.setSaveError(nil)
+        engine.record(.appLaunched)
+        store.setSaveError(LedgerError.io("read-only file system"))
+        engine.record(.appLaunched)
+        #expect(problems.all.count == 3, "the same problem again after a successful write is reported")
+        #expect(store.saved.count == 1)
+    }
+
+    @Test func aHandlerThatCallsTheEngineDoesNotDeadlock() throws {
+        let policy = try policy(Self.policyText)
+        for loadError in [nil, LedgerError.io("locked")] {
+            let store = ScriptedStore(loadError: loadError, saveError: LedgerError.io("disk full"))
+            let box = EngineBox()
+            let calls = ProblemLog()
+            let finished = finishes(within: 10) {
+                let engine = AdEngine(policy: policy, clock: ManualClock(engineTestStart), store: store) { problem in
+                    calls.append(problem)
+                    guard let engine = box.engine, calls.all.count < 10 else { return }
+                    // Everything an app might do from its logging handler.
+                    engine.record(.appLaunched)
+                    engine.record(.loadCompleted("inter"))
+                    _ = engine.beginShow("inter", trigger: .action)
+                    _ = engine.currentFacts
+                }
+                box.engine = engine
+                store.setSaveError(LedgerError.io("still full"))
+                engine.record(.appLaunched)
+                store.setLoadError(loadError.map { _ in LedgerError.io("still locked") })
+                engine.record(.appLaunched)
+            }
+            #expect(finished, "deadlocked with load error \(String(describing: loadError))")
+            #expect(calls.all.count >= 2)
+        }
+    }
+
+    @Test func twoWritersOnOneFileNeverLeaveAnInvalidLedger() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            let start = engineTestStartMs
+            let readerFailures = ProblemLog()
+            let group = DispatchGroup()
+            for writer in 0..<2 {
+                DispatchQueue.global().async(group: group) {
+                    let store = FileLedgerStore(path: path)  // a store each, as two processes would have
+                    for i in 0..<150 {
+                        let shows = (0...(i % 40)).map { ShowRecord(at: start + Int64($0) * 1000, session: writer + 1) }
+                        try? store.save(LedgerSnapshot(installedAt: start, sessionCount: writer + 1, shows: ["w\(writer)": shows]))
+                    }
+                }
+            }
+            DispatchQueue.global().async(group: group) {
+                for _ in 0..<300 {
+                    do { _ = try FileLedgerStore(path: path).load() } catch { readerFailures.append(.unreadable(reason: "\(error)")) }
+                }
+            }
+            group.wait()
+            #expect(readerFailures.all.isEmpty, "a reader saw a torn ledger")
+            let final = try #require(try FileLedgerStore(path: path).load())
+            #expect(final.shows.count == 1 && final.shows.first?.value.count == 30, "one writer's last snapshot, whole")
+            #expect(files(in: directory, containing: ".tmp").isEmpty, "no temporary file left behind")
+        }
+    }
+
+    @Test func temporaryFilesOfKilledWritersAreRemovedOnLoad() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            for name in ["ledger.json.tmp", "ledger.json.tmp-123-1-ab12", "ledger.json.other", "ledger.json.tmpl"] {
+                try Data("x".utf8).write(to: URL(fileURLWithPath: directory + "/" + name))
+            }
+            #expect(try FileLedgerStore(path: path).load() == nil)
+            #expect(files(in: directory, containing: "ledger.json.") == ["ledger.json.lock", "ledger.json.other", "ledger.json.tmpl"])
+        }
+    }
+}
+
+/// Lets a ledger-problem handler reach the engine it was given to.
+final class EngineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: AdEngine?
+    var engine: AdEngine? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
