@@ -26,7 +26,7 @@ struct TestCommandTests {
         let tests = try #require(object["tests"] as? [[String: Any]])
         let failing = try #require(tests.first { $0["passed"] as? Bool == false })
         let failure = try #require((failing["failures"] as? [[String: Any]])?.first)
-        #expect(failure["line"] as? Int == 12)
+        #expect(failure["line"] as? Int == 16)
         #expect(failure["mismatches"] as? [String] == ["verdict", "reasons", "retry_in"])
         #expect((failure["actual"] as? [String: Any])?["verdict"] as? String == "allow")
     }

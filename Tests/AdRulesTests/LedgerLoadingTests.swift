@@ -92,8 +92,9 @@ struct LedgerLoadingTests {
         facts.apply(.loadCompleted("inter"), at: engineTestStartMs + Self.day, policy: policy)
         #expect(facts.sessionCount == Int.max)
         let decision = Evaluator.decide(.show("inter", trigger: .action), policy: policy, facts: facts, now: engineTestStartMs + Self.day + 120_000)
-        // Int64.min: installed "forever ago"; Int64.max: installed in the future, which counts as now.
-        #expect(decision.codes == (installedAt == .min ? [] : [.customRule, .graceInstall]))
+        // Int64.min: installed "forever ago"; Int64.max: installed in the future, pinned (rules.md §8, r2) to the
+        // first event, a day before the ask: past grace.after_install and the rule's 1d either way.
+        #expect(decision.codes == [])
     }
 
     @Test func twoHundredThousandShowsInDescendingOrderLoadSortedAndCapped() throws {

@@ -69,7 +69,8 @@ struct PropertyTests {
                 if !closed && now - events[s].at <= 30 * minute { codes.append((other == placement ? .alreadyShowing : .fullscreenActive, nil)) }
             }
             if placement == "r" {
-                let chose = events.indices.contains { $0 > lastShow && events[$0].event == .userChose("r") }
+                // r2: app_launched clears a pending choice.
+                let chose = events.indices.contains { $0 > lastShow && $0 > launch && events[$0].event == .userChose("r") }
                 if !chose { codes.append((.noUserChoice, nil)) }
             } else {
                 let actions = events.indices.filter { $0 > lastShow && events[$0].event == .action("p") }.count

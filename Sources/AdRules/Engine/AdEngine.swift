@@ -11,6 +11,8 @@ public final class AdEngine: @unchecked Sendable {
     var facts: Facts
     /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
     var generation = 0
+    /// Times were pinned (a clock set back) since the ledger was last written: the next event writes it.
+    var pinnedSinceWrite = false
     let clock: any AdClock
     let store: (any LedgerStore)?
     private let deviceTimeZone: TimeZone
@@ -76,8 +78,10 @@ public final class AdEngine: @unchecked Sendable {
 
     /// Records a lifecycle event at the clock's time; a show, a failed show or a new session is persisted with one write.
     public func record(_ event: AdEvent) {
-        let now = Milliseconds.from(clock.now())
+        // The clock is read under the lock: events are applied in the order of their times, so two racing
+        // callers never make time run backwards (which would pin the later one's times).
         lock.lock()
+        let now = Milliseconds.from(clock.now())
         let changed = applyLocked(event, at: now)
         let toPersist = changed && store != nil ? facts : nil
         let policy = self.policy
@@ -89,29 +93,37 @@ public final class AdEngine: @unchecked Sendable {
 
     /// Applies an event; returns whether it changed what the ledger holds (the session count or a show history).
     private func applyLocked(_ event: AdEvent, at now: Int64) -> Bool {
+        // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
+        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
         var changesShows = false
         switch event {
         case .showStarted(let id):
             changesShows = policy.storage.index(of: id) != nil
         case .showFailed(let id):
-            changesShows = policy.storage.index(of: id).map { facts.placements[$0].current != nil } ?? false
+            changesShows = policy.storage.index(of: id).map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
         default:
             break
         }
         facts.apply(event, at: now, policy: policy)
-        return changesShows || facts.sessionCount != sessions
+        let changed = changesShows || facts.sessionCount != sessions || pinnedSinceWrite
+        if changed { pinnedSinceWrite = false }
+        return changed
     }
 
     /// Asks a question; never touches the disk.
     public func ask(_ ask: Ask, context: AskContext = .standard) -> Decision {
-        let now = Milliseconds.from(clock.now())
+        // The clock is read under the lock: events are applied in the order of their times, so two racing
+        // callers never make time run backwards (which would pin the later one's times).
         lock.lock()
+        let now = Milliseconds.from(clock.now())
         defer { lock.unlock() }
         return decideLocked(ask, context: context, now: now)
     }
 
     private func decideLocked(_ ask: Ask, context: AskContext, now: Int64) -> Decision {
+        // An ask never writes: times it pins are written with the next event that writes the ledger.
+        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
         facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
         return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
     }
@@ -127,8 +139,10 @@ public final class AdEngine: @unchecked Sendable {
     }
 
     private func atomically(_ ask: Ask, context: AskContext, then event: AdEvent) -> Decision {
-        let now = Milliseconds.from(clock.now())
+        // The clock is read under the lock: events are applied in the order of their times, so two racing
+        // callers never make time run backwards (which would pin the later one's times).
         lock.lock()
+        let now = Milliseconds.from(clock.now())
         let decision = decideLocked(ask, context: context, now: now)
         var toPersist: Facts?
         if decision.isAllowed, applyLocked(event, at: now), store != nil { toPersist = facts }

@@ -10,6 +10,8 @@ extension Facts {
     public mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy) {
         if !fits(policy) { self = fitted(to: policy) }
         let now = Milliseconds.clamped(now)
+        prepare(at: now, policy: policy)
+        defer { newestTime = max(newestTime, now) }
         switch event {
         case .appLaunched:
             sessionCount = sessionCount.addingSaturated(1)
@@ -17,29 +19,39 @@ extension Facts {
             sessionStart = now
             launchedAt = now
             backgroundSince = nil
+            returnedAt = nil
             external.removeAll()
+            nextLoadDeadline = .max
             for i in placements.indices {
                 placements[i].loadingSince = nil
                 placements[i].loadedAt = nil
                 placements[i].showingSince = nil
                 placements[i].consumed = nil
+                placements[i].userChose = false
+                placements[i].shownSinceReturn = false
                 placements[i].launchOpen = policy.storage.placementLimits[i].format == .appOpen
             }
         case .appBackgrounded:
             for i in placements.indices { placements[i].launchOpen = false }
             backgroundSince = now
+            returnedAt = nil
         case .appResumed:
-            if !sessionActive || backgroundSince.map({ now - min($0, now) >= policy.sessionTimeout.milliseconds }) == true {
+            // Only an app_resumed after an app_backgrounded is a return; Control Center, a system alert or
+            // coming back from an ad's web page also report "active" and change nothing.
+            guard let since = backgroundSince else { return }
+            if !sessionActive || now.subtractingSaturated(min(since, now)) >= policy.sessionTimeout.milliseconds {
                 sessionCount = sessionCount.addingSaturated(1)
                 sessionActive = true
                 sessionStart = now
             }
             backgroundSince = nil
+            returnedAt = now
+            for i in placements.indices { placements[i].shownSinceReturn = false }
         case .fullscreenOpened(let source):
             external[source ?? ""] = now
         case .fullscreenClosed(let source):
-            if let source, external.removeValue(forKey: source) != nil { return }
-            if source == nil { external.removeAll() } else { external.removeValue(forKey: "") }
+            // Each source is tracked on its own; without a source every external ad closes.
+            if let source { external.removeValue(forKey: source) } else { external.removeAll() }
         default:
             guard let id = event.placement, let i = policy.storage.index(of: id) else { return }
             applyPlacementEvent(event, index: i, at: now, policy: policy)
@@ -50,11 +62,9 @@ extension Facts {
         switch event {
         case .loadStarted:
             placements[i].loadingSince = now
+            nextLoadDeadline = min(nextLoadDeadline, now.addingSaturated(policy.storage.loadTimeoutMs))
         case .loadCompleted:
-            if let started = placements[i].loadingSince, now - started > policy.loadTimeout.milliseconds {
-                // The load outlived load_timeout: it counts as failed for the launch phase.
-                placements[i].launchOpen = false
-            }
+            // A load that outlived load_timeout was already settled as failed by `prepare`.
             placements[i].loadingSince = nil
             placements[i].loadedAt = now
         case .loadFailed:
@@ -77,18 +87,20 @@ extension Facts {
             placements[i].actions = 0
             placements[i].loadedAt = nil
             placements[i].launchOpen = false
+            placements[i].shownSinceReturn = true
         case .showFailed:
-            if let current = placements[i].current {
+            // The show in progress (started, not closed) is taken back; with none, only the ad is consumed.
+            if let consumed = placements[i].consumed, let current = placements[i].current {
                 Facts.remove(at: current.at, from: &placements[i].shows)
                 for g in policy.groupsOfPlacement[i] { Facts.remove(at: current.at, from: &groups[g]) }
-                if let consumed = placements[i].consumed {
-                    placements[i].userChose = consumed.userChose || placements[i].userChose
-                    placements[i].actions += consumed.actions
-                }
+                placements[i].userChose = consumed.userChose || placements[i].userChose
+                placements[i].actions += consumed.actions
+                placements[i].current = nil
             }
             placements[i].consumed = nil
-            placements[i].current = nil
             placements[i].showingSince = nil
+            placements[i].loadedAt = nil
+            placements[i].launchOpen = false
         case .adClosed:
             placements[i].showingSince = nil
             placements[i].consumed = nil

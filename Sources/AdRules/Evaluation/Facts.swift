@@ -29,6 +29,8 @@ struct PlacementFacts: Sendable, Hashable {
     var userChose = false
     var actions = 0
     var launchOpen = false
+    /// A show started since the last return from background: it closes this placement's resume window.
+    var shownSinceReturn = false
     var current: CurrentShow?
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?
@@ -68,6 +70,12 @@ public struct Facts: Sendable, Hashable {
     var sessionStart: Int64 = 0
     var launchedAt: Int64?
     var backgroundSince: Int64?
+    /// When the app last came back from background; nil before any return, and once it leaves again.
+    var returnedAt: Int64?
+    /// The latest time recorded anywhere in these facts: nothing needs pinning while `now` is at or past it.
+    var newestTime: Int64 = .min
+    /// The earliest `load_started + load_timeout` of the loads in progress, when one of them times out.
+    var nextLoadDeadline: Int64 = .max
     var placements: [PlacementFacts]
     var groups: [[ShowRecord]]
     var external: [String: Int64] = [:]
@@ -80,7 +88,8 @@ public struct Facts: Sendable, Hashable {
     ///   - sessionsBefore: sessions that happened before these facts start.
     public init(policy: Policy, installedAt: Int64, sessionsBefore: Int = 0) {
         self.installedAt = installedAt
-        self.sessionCount = sessionsBefore
+        self.sessionCount = max(0, sessionsBefore)
+        self.newestTime = installedAt
         self.placements = Array(repeating: PlacementFacts(), count: policy.storage.placementBoxes.count)
         self.groups = Array(repeating: [], count: policy.groups.count)
     }
@@ -108,6 +117,7 @@ public struct Facts: Sendable, Hashable {
     /// Adds a show that happened before these facts start (scenario `history`, a restored ledger).
     public mutating func addHistoricalShow(placement: String, at: Int64, session: Int, policy: Policy) {
         if !fits(policy) { self = fitted(to: policy) }
+        newestTime = max(newestTime, at)
         guard let index = policy.placementIndex[placement] else { return }
         let record = ShowRecord(at: at, session: session)
         Facts.insertSorted(record, into: &placements[index].shows)
@@ -134,6 +144,10 @@ public struct Facts: Sendable, Hashable {
         facts.sessionStart = sessionStart
         facts.launchedAt = launchedAt
         facts.backgroundSince = backgroundSince
+        facts.returnedAt = returnedAt
+        facts.newestTime = newestTime
+        // The new policy may time loads out differently: the next event or ask settles them again.
+        facts.nextLoadDeadline = .min
         facts.external = external
         for (i, p) in old.placements.enumerated() {
             guard let j = new.placementIndex[p.id] else { continue }

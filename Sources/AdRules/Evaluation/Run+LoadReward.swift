@@ -21,6 +21,7 @@ extension Run {
 
     mutating func rewardReasons() {
         let t = policy.placementLimits[index]
+        if !t.enabled { deny(.placementDisabled, t.messages.disabled, at: box.value.enabled.location) }
         if !box.value.format.value.isRewarded {
             deny(.notRewardedFormat, t.messages.notRewarded, at: box.value.format.location)
         }

@@ -21,6 +21,8 @@ extension Run {
         if isAppOpen && supported {
             if trigger == .resume && !t.showIfReady {
                 deny(.triggerDisabled, "shows on resume are off (resume.show_if_ready: false)", at: box.value.showIfReady.location)
+            } else if trigger == .resume && !t.allowDeferred, let late = lateResume(t) {
+                deny(.deferredShow, late, at: box.value.resumeMaxDelay.location)
             }
             if trigger == .loadCompleted {
                 let inLaunch = launchPhaseOpen(t)
@@ -86,6 +88,24 @@ extension Run {
         return zone
     }
 
+    /// Why a `resume` show would be late, or nil when it answers the return: the engine knows from the events
+    /// when the app came back, and never takes the trigger on trust (rules.md §6, resume window).
+    func lateResume(_ t: Limits) -> String? {
+        guard let returned = factsPointer.pointee.returnedAt else {
+            return "no return from background to answer: a resume show comes only after app_backgrounded and app_resumed (resume.allow_deferred: false)"
+        }
+        if state.shownSinceReturn {
+            return "\(box.value.id) was already shown since the return from background (resume.allow_deferred: false)"
+        }
+        if now - seen(returned) > t.resumeMaxDelay {
+            return "more than resume.max_delay \(box.value.resumeMaxDelay.value) since the return from background: a late show would interrupt the user (resume.allow_deferred: false)"
+        }
+        if let loaded = state.loadedAt, seen(loaded) > seen(returned) {
+            return "the ad finished loading after the return from background: a late show would interrupt the user (resume.allow_deferred: false)"
+        }
+        return nil
+    }
+
     func launchPhaseOpen(_ t: Limits) -> Bool {
         guard state.launchOpen, let launched = factsPointer.pointee.launchedAt else { return false }
         if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return false }
@@ -123,6 +143,8 @@ extension Run {
                 deny(.fullscreenActive, "\(other) is on screen (block_during_fullscreen)", at: box.value.blockDuringFullscreen.location)
             }
         }
+        // Only a fullscreen ad is "already showing": a banner or native placement may show and preload freely.
+        guard policy.placementLimits[index].format.isFullscreen else { return }
         switch stillOnScreen(since: state.showingSince) {
         case true?: deny(.alreadyShowing, policy.placementLimits[index].messages.alreadyShowing, at: box.value.location)
         case false?: timedOutNote("placement \(box.value.id)")

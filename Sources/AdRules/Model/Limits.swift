@@ -31,6 +31,8 @@ final class Limits: @unchecked Sendable {
     let everyNActions: Int
     /// -1 means not set.
     let launchMaxWait: Int64
+    /// app_open: how long after a return from background a `resume` show may come.
+    let resumeMaxDelay: Int64
     let graceSessions: Int
     let graceInstall: Int64
     let graceSessionStart: Int64
@@ -135,6 +137,7 @@ final class Limits: @unchecked Sendable {
         maxAdAge = p.maxAdAge.value.milliseconds
         everyNActions = p.everyNActions?.value ?? 0
         launchMaxWait = p.launchMaxWait?.value.milliseconds ?? -1
+        resumeMaxDelay = p.resumeMaxDelay.value.milliseconds
         graceSessions = p.graceFirstSessions.value
         graceInstall = p.graceAfterInstall.value.milliseconds
         graceSessionStart = p.graceAfterSessionStart.value.milliseconds
@@ -147,7 +150,7 @@ final class Limits: @unchecked Sendable {
         format = .banner
         (enabled, excludePremium, blockDuringFullscreen, requireUserChoice) = (true, true, true, false)
         (showOnFirstLoad, showIfReady, allowDeferred) = (true, true, false)
-        (maxAdAge, everyNActions, launchMaxWait) = (0, 0, -1)
+        (maxAdAge, everyNActions, launchMaxWait, resumeMaxDelay) = (0, 0, -1, 0)
         (graceSessions, graceInstall, graceSessionStart) = (0, 0, 0)
         minInterval = g.minInterval?.value.milliseconds ?? 0
         sessionCap = g.sessionCap?.value ?? -1

@@ -164,6 +164,13 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    static func afterAndAt(file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "a step sets its time with after: (since the previous step) or at: (a timestamp), not both: keep one",
+            file: file, range: SourceRange(at: position))
+    }
+
     static func eventAndAsk(file: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/type", message: "a step is either an event or an ask, not both: split it into two steps",

@@ -46,6 +46,8 @@ public struct ScenarioStep: Sendable {
     public var location: SourceLocation
     /// Time since the previous step, ms.
     public var after: Int64
+    /// The clock's time at this step (`at:`), possibly earlier than the previous step's: a clock set back.
+    public var at: Int64?
     /// The event or the ask.
     public var action: Action
 }

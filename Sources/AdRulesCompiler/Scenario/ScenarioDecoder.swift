@@ -9,7 +9,7 @@ public enum ScenarioDecoder {
     static let historyKeys = ["placement", "at"]
     static let contextKeys = ["premium", "attributes"]
     static let stepKeys = [
-        "after", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
+        "after", "at", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
     ]
 
     /// Decodes a scenario file's bytes.
@@ -165,6 +165,7 @@ public enum ScenarioDecoder {
     private static func decodeStep(_ node: YAMLNode, testContext: AskContext, policy: Policy, reader: inout FieldReader) -> ScenarioStep? {
         guard let pairs = reader.mapping(node, "a step") else { return nil }
         var after: Int64 = 0
+        var at: Int64?
         var eventName: Located<String>?
         var askKind: Located<AskKind>?
         var placement: String?
@@ -177,6 +178,7 @@ public enum ScenarioDecoder {
             let value = pair.value
             switch key {
             case "after": after = reader.duration(value, key)?.value.milliseconds ?? 0
+            case "at": at = time(value, key, reader: &reader)?.ms
             case "event":
                 if let name = reader.string(value, key) {
                     if AdEvent.names.contains(name.value) { eventName = name }
@@ -208,6 +210,10 @@ public enum ScenarioDecoder {
         }
         let location = reader.location(node)
         let present = Set(pairs.compactMap { $0.key.scalar?.value })
+        if present.contains("after") && present.contains("at") {
+            reader.report(.afterAndAt(file: reader.file, at: node.range.start))
+            return nil
+        }
         if present.contains("event") && present.contains("ask") {
             reader.report(.eventAndAsk(file: reader.file, at: node.range.start))
             return nil
@@ -222,7 +228,7 @@ public enum ScenarioDecoder {
                 return nil
             }
             guard let event = AdEvent(name: eventName.value, placement: placement, source: source) else { return nil }
-            return ScenarioStep(location: location, after: after, action: .event(event))
+            return ScenarioStep(location: location, after: after, at: at, action: .event(event))
         }
         if let askKind {
             guard let placement else {
@@ -236,7 +242,7 @@ public enum ScenarioDecoder {
             if askKind.value != .show && trigger != nil && !(askKind.value == .offer && trigger == .action) {
                 reader.report(.triggerOutsideShow(file: reader.file, at: node.range.start))
             }
-            return ScenarioStep(location: location, after: after, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
+            return ScenarioStep(location: location, after: after, at: at, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
         }
         if !present.contains("event") && !present.contains("ask") {
             reader.report(.missingKey("event or ask", in: "this step", example: "event: app_launched", file: reader.file, range: SourceRange(at: node.range.start)))

@@ -37,7 +37,7 @@ public enum ScenarioRunner {
         var now = test.start
         var outcomes: [StepOutcome] = []
         for step in test.steps {
-            now += step.after
+            now = Milliseconds.clamped(step.at ?? now.addingSaturated(step.after))
             clock.set(Milliseconds.date(now))
             switch step.action {
             case .event(let event):
