@@ -93,7 +93,28 @@ public enum AdRulesCommandLine {
             USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE]
 
             Replays every test of one scenario file and prints each step's decision, then the shows per
-            placement per day. Expectations are ignored.
+            placement per day. Expectations are ignored. Times and the table are in the zone the policy counts
+            days in (its timezone, or the test's device_timezone for `timezone: device`; default UTC). A show is
+            a show_started event that no show_failed took back; history shows are included.
+
+            SCENARIO FILES (*.test.yaml):
+              tests:
+                - name: a resume without a ready ad never shows late
+                  start: 2026-11-29T09:00:00+09:00   # required, RFC 3339
+                  device_timezone: Asia/Tokyo        # for timezone: device (default UTC)
+                  installed: 2026-11-01T00:00:00Z    # default: start
+                  sessions_before: 2                 # sessions before start (default 0)
+                  history: [{placement: app_open, at: 2026-11-29T08:58:00+09:00}]
+                  context: {premium: false, attributes: {screen: home}}
+                  steps:
+                    - event: app_launched             # after: time since the previous step (default 0s)
+                    - {after: 1m, event: app_backgrounded}
+                    - {at: 2026-11-29T09:20:00+09:00, event: app_resumed}   # at: sets the clock (may go back)
+                    - {ask: show, placement: app_open, trigger: resume, expect: deny, reasons: [ad_not_ready], retry_in: null}
+              Events: app_launched, app_backgrounded, app_resumed, load_started, load_completed, load_failed,
+              action, user_chose, show_started, show_failed, ad_closed, reward_earned, reward_granted,
+              fullscreen_opened, fullscreen_closed (optional source). Asks: show (trigger resume,
+              load_completed or action), offer, load, reward.
             """,
         "compile": """
             USAGE: adrules compile [PATH] [-o FILE] [--root DIR] [--quiet]
@@ -152,7 +173,10 @@ public enum AdRulesCommandLine {
                 Output.deliver(RuleFileSchema.text, to: $0.values["output"])
             }
         default:
-            return usageError(.unexpected(command))
+            let commands = ["lint", "test", "simulate", "compile", "schema", "help"]
+            var message = "unknown command \"\(ControlCharacters.escaped(command))\""
+            if let suggestion = Suggestion.closest(to: command, in: commands) { message += "; did you mean \"\(suggestion)\"?" }
+            return CommandResult(stderr: "error: \(message)\n\n\(usage)\n", exitCode: ExitCode.usage)
         }
     }
 
@@ -170,7 +194,8 @@ public enum AdRulesCommandLine {
             if parsed.flags.contains("help") { return CommandResult(stdout: (commandHelp[help] ?? usage) + "\n") }
             return body(parsed)
         } catch let error as ArgumentError {
-            return usageError(error)
+            // The command's own usage, not the top-level help: the user already chose the command.
+            return CommandResult(stderr: "error: \(error)\n\n\(commandHelp[help] ?? usage)\n", exitCode: ExitCode.usage)
         } catch {
             return CommandResult(stderr: "error: \(error)\n", exitCode: ExitCode.failure)
         }

@@ -20,7 +20,7 @@ enum SimulateCommand {
         switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
-        case .broken(_, let diagnostics):
+        case .broken(_, let diagnostics), .brokenPolicy(_, let diagnostics):
             let report = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(diagnostics, files: [])
             return CommandResult(stdout: report, exitCode: ExitCode.findings)
         case .ready(let scenario, let policy, _):
@@ -49,16 +49,28 @@ enum SimulateCommand {
         }
     }
 
+    /// The zone days are counted in: the policy's, or the test's device zone for `timezone: device`.
+    static func zone(_ outcome: TestOutcome, policy: Policy) -> TimeZone {
+        if case .named(let named) = policy.timeZone { return named }
+        return outcome.test.deviceTimeZone
+    }
+
+    /// A zone's IANA name; Foundation calls UTC "GMT" on Linux.
+    static func name(of zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
+
     static func text(_ outcome: TestOutcome, policy: Policy) -> String {
-        let offset = outcome.test.displayOffset
-        var out = "== \(ControlCharacters.escaped(outcome.test.name)) (\(ControlCharacters.escaped(outcome.test.location.file)):\(outcome.test.location.line))\n"
+        // One zone for the step times and the table: the one the policy counts days in.
+        let zone = zone(outcome, policy: policy)
+        func offset(_ ms: Int64) -> Int { zone.secondsFromGMT(for: Milliseconds.date(ms)) }
+        var out = "== \(ControlCharacters.escaped(outcome.test.name)) (\(ControlCharacters.escaped(outcome.test.location.file)):\(outcome.test.location.line)), times in \(name(of: zone))\n"
         for step in outcome.steps {
-            let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset)
+            let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset(step.time))
             var line = "\(time)  \(stepText(step))"
             if let decision = step.decision {
                 line += " -> \(decision.verdict.rawValue)"
                 if let next = decision.nextAllowedAt {
-                    line += ", next allowed at \(Timestamps.format(milliseconds: Milliseconds.from(next), offsetSeconds: offset))"
+                    let ms = Milliseconds.from(next)
+                    line += ", next allowed at \(Timestamps.format(milliseconds: ms, offsetSeconds: offset(ms)))"
                 }
             }
             out += line + "\n"
@@ -70,7 +82,7 @@ enum SimulateCommand {
             for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
         }
         let table = showsPerDay(outcome, policy: policy)
-        out += "Shows per placement per day (\(table.zone)):\n"
+        out += "Shows per placement per day in \(table.zone) (show_started events not taken back by show_failed, history included):\n"
         if table.days.isEmpty {
             out += "  no shows\n"
             return out
@@ -92,8 +104,7 @@ enum SimulateCommand {
 
     /// Shows that stood (show_started not followed by show_failed), counted by calendar day in the policy's zone.
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
-        let zone: TimeZone
-        if case .named(let named) = policy.timeZone { zone = named } else { zone = outcome.test.deviceTimeZone }
+        let zone = zone(outcome, policy: policy)
         // History shows count in the day they happened; a show_failed takes back its placement's latest show of the run.
         var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.map { ($0.placement, $0.at, true) }
         var latest: [String: [Int]] = [:]
@@ -120,15 +131,15 @@ enum SimulateCommand {
         let seen = Set(shows.map(\.placement))
         let ids = policy.placements.map(\.id)
         let placements = ids.filter(seen.contains) + seen.subtracting(ids).sorted()
-        return (zone.identifier, counts.keys.sorted(), placements, counts)
+        return (name(of: zone), counts.keys.sorted(), placements, counts)
     }
 
     static func json(_ outcome: TestOutcome, policy: Policy) -> JSON {
-        let offset = outcome.test.displayOffset
+        let zone = zone(outcome, policy: policy)
         let steps: [JSON] = outcome.steps.map { step in
             var pairs: [(String, JSON)] = [
                 ("line", .int(step.step.location.line)),
-                ("time", .string(Timestamps.format(milliseconds: step.time, offsetSeconds: offset))),
+                ("time", .string(Timestamps.format(milliseconds: step.time, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(step.time))))),
             ]
             switch step.step.action {
             case .event(let event):

@@ -23,6 +23,8 @@ enum TestCommand {
         var failed = 0
         var ioFailed = false
         var policies = ScenarioPolicies()
+        var testsFound = 0
+        var brokenPolicies = Set<String>()
         for path in paths {
             let files: [String]
             do {
@@ -32,7 +34,6 @@ enum TestCommand {
                 ioFailed = true
                 continue
             }
-            if files.isEmpty { stderr += "warning: no scenario files (*.test.yaml) under \(path)\n" }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
             for file in files {
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
@@ -40,7 +41,18 @@ enum TestCommand {
                 case .ioFailure(let message):
                     stderr += "error: \(ControlCharacters.escaped(message))\n"
                     ioFailed = true
+                case .brokenPolicy(let rulesPath, let diagnostics):
+                    // Reported once, as lint reports it; none of its tests runs.
+                    testsFound += 1
+                    guard brokenPolicies.insert(rulesPath).inserted else { continue }
+                    failed += 1
+                    text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+                    let name = "the policy in \(rulesPath) has errors: no test ran"
+                    text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
+                    records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
+                                            ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
                 case .broken(let name, let diagnostics):
+                    testsFound += 1
                     failed += 1
                     text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
                     text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
@@ -48,6 +60,7 @@ enum TestCommand {
                                             ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
                 case .ready(let scenario, let policy, let warnings):
                     text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(warnings, files: [])
+                    testsFound += scenario.tests.count
                     for test in scenario.tests {
                         let outcome = ScenarioRunner.run(test, policy: policy)
                         if outcome.passed {
@@ -64,7 +77,12 @@ enum TestCommand {
             }
         }
         let closing = "\(passed) passed, \(failed) failed"
-        let exitCode = ioFailed ? ExitCode.failure : (failed > 0 ? ExitCode.findings : ExitCode.success)
+        var exitCode = ioFailed ? ExitCode.failure : (failed > 0 ? ExitCode.findings : ExitCode.success)
+        if testsFound == 0 && !ioFailed {
+            // A CI job that tests nothing must not pass (cli.md r2).
+            stderr += "error: no scenario tests (*.test.yaml with at least one test) under \(paths.joined(separator: ", ")): nothing was tested\n"
+            exitCode = ExitCode.findings
+        }
         if json {
             let document = JSON.object([
                 ("version", .int(1)), ("passed", .int(passed)), ("failed", .int(failed)), ("tests", .array(records)),
@@ -85,6 +103,8 @@ enum TestCommand {
 struct ScenarioPolicies {
     enum Prepared {
         case ready(Scenario, Policy, warnings: [Diagnostic])
+        /// The policy has errors: every diagnostic, as lint reports them.
+        case brokenPolicy(String, [Diagnostic])
         case broken(name: String, [Diagnostic])
         case ioFailure(String)
     }
@@ -111,9 +131,7 @@ struct ScenarioPolicies {
         case .failure(let error): return .ioFailure("\(error)")
         case .success(let value): load = value
         }
-        guard let policy = load.validPolicy else {
-            return .broken(name: "\(file) (the policy in \(rulesPath) has errors)", load.diagnostics.filter { $0.severity == .error })
-        }
+        guard let policy = load.validPolicy else { return .brokenPolicy(rulesPath, load.diagnostics) }
         let bytes: [UInt8]
         do { bytes = try PolicyLoader.readBytes(file) } catch { return .ioFailure("\(error)") }
         let (scenario, diagnostics) = ScenarioDecoder.decode(bytes, file: file, policy: policy)

@@ -202,6 +202,13 @@ public enum PolicyLoader {
         let policy = assembler.assemble(fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, skipping: assembler.placementsWithErrors)
+        // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2).
+        let broken = Set(diagnostics.filter { $0.rule == "yaml/syntax" }.map(\.file))
+        if !broken.isEmpty {
+            diagnostics = diagnostics.filter { d in
+                broken.contains(d.file) ? d.rule == "yaml/syntax" : !(d.rule.hasPrefix("policy/") || isSemantic(d.rule))
+            }
+        }
         let suppressions = Suppressions(sources: sources)
         // An alias stands for nothing here, so a type error at the same place only repeats the alias error.
         let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" }.map(\.location))
@@ -210,6 +217,11 @@ public enum PolicyLoader {
         }
         return PolicyLoad(policy: policy, diagnostics: diagnostics.sortedForDisplay(), files: files)
     }
+    /// Whether a rule reads the whole policy (caps, pacing, ids) rather than one file's text.
+    private static func isSemantic(_ rule: String) -> Bool {
+        ["cap/", "pacing/", "rewarded/", "app-open/", "expiry/", "ids/"].contains { rule.hasPrefix($0) }
+    }
+
 }
 
 extension Policy {

@@ -12,6 +12,18 @@ extension Diagnostic {
         return syntax("YAML syntax error: \(text)", file: file, at: position)
     }
 
+    static func tabIndentation(file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "a tab is used for indentation here; YAML does not allow tabs there: indent with spaces",
+            file: file, at: position)
+    }
+
+    static func bareAsterisk(file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "a plain * (or &) starts a YAML alias: to mean every placement write \"*\" in quotes, as in deny: \"*\"",
+            file: file, at: position)
+    }
+
     static func fileTooLarge(bytes: Int, limit: Int, file: String) -> Diagnostic {
         syntax(
             "the file is larger than \(limit) bytes (16 MiB), the most a rule file may hold: split it into several files in one directory",

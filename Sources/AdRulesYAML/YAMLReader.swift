@@ -99,7 +99,15 @@ private struct TreeBuilder {
                 // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
                 let at = parser.error == YAML_READER_ERROR
                     ? UTF8Check.position(ofByte: parser.problem_offset, in: buffer) : position(parser.problem_mark)
-                diagnostics.append(.libyamlProblem(problem: problem, context: context, file: file, at: at))
+                // libyaml's words for two common mistakes are replaced by plain ones.
+                let byte = Int(parser.problem_mark.index) < buffer.count ? buffer[Int(parser.problem_mark.index)] : 0
+                if byte == 0x09 || problem.contains("tab character") {
+                    diagnostics.append(.tabIndentation(file: file, at: at))
+                } else if context == "while scanning an alias" || context == "while scanning an anchor" {
+                    diagnostics.append(.bareAsterisk(file: file, at: position(parser.context_mark)))
+                } else {
+                    diagnostics.append(.libyamlProblem(problem: problem, context: context, file: file, at: at))
+                }
                 return
             }
             let keepGoing = handle(&event)

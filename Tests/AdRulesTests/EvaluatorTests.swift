@@ -91,7 +91,7 @@ struct EvaluatorReasonTests {
         #expect(d.reasons[0].location?.column == 19)
         #expect(h.retry(d) == .minutes(2))
         #expect(d.description.hasPrefix("deny show app_open (resume): min_interval 4m not elapsed"))
-        #expect(d.description.contains("next at 09:04:02"))
+        #expect(d.description.contains("next at 2026-11-29T09:04:02Z"))
         #expect(d.description.contains("[p.yaml:5:19]"))
     }
 

@@ -120,7 +120,8 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         guard !reasons.isEmpty else { return ControlCharacters.escaped(head) }
         let parts = reasons.map { reason -> String in
             var text = reason.message.hasPrefix(reason.code.rawValue) ? reason.message : "\(reason.code.rawValue): \(reason.message)"
-            if let clears = reason.clearsAt { text += ", next at \(Timestamps.timeOfDay(clears))" }
+            // The full time with its zone: "next at 00:00:00" alone does not say which day or zone.
+            if let clears = reason.clearsAt { text += ", next at \(Timestamps.format(clears))" }
             if let location = reason.location { text += " [\(location)]" }
             return text
         }

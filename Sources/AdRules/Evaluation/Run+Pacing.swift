@@ -81,7 +81,10 @@ extension Run {
                 i -= 1
             }
             if count >= t.dailyCap {
-                deny(isGroup ? .groupDailyCap : .dailyCap, t.messages.dailyCap, at: capLocation(.daily, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
+                // The day and the zone it is counted in: a product manager reading "today" needs both.
+                let local = Timestamps.format(milliseconds: day.start, offsetSeconds: timeZone.secondsFromGMT(for: Milliseconds.date(day.start)))
+                let message = t.messages.dailyCap + " (\(local.prefix(10)) in \(timeZone.identifier); it resets at the next local midnight)"
+                deny(isGroup ? .groupDailyCap : .dailyCap, message, at: capLocation(.daily, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
             }
         }
         for (k, cap) in t.windows.enumerated() {

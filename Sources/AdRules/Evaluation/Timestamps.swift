@@ -23,13 +23,6 @@ package enum Timestamps {
         return text + "\(sign)\(pad(Int64(off / 3600), 2)):\(pad(Int64((off / 60) % 60), 2))"
     }
 
-    /// `09:04:00` in UTC, for log lines.
-    package static func timeOfDay(_ date: Date) -> String {
-        let text = format(date)
-        let t = text.firstIndex(of: "T").map { text.index(after: $0) } ?? text.startIndex
-        return String(text[t...].prefix(8))
-    }
-
     /// Parses an RFC 3339 timestamp (`2026-11-29T09:00:00+09:00`, `...Z`, optional fraction).
     package static func parse(_ text: String) -> Date? {
         parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }

@@ -66,7 +66,9 @@ extension Diagnostic {
 
     static func unknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
-        if let suggestion = Suggestion.closest(to: key, in: allowed) {
+        if let relocation = RuleFileKeys.relocation(of: key, allowed: allowed) {
+            message += ": \(relocation)"
+        } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
             message += ": did you mean \"\(suggestion)\"?"
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"

@@ -1,8 +1,8 @@
 import AdRules
 /// "Did you mean" suggestions by edit distance.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    package static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = max(1, min(3, word.count / 3 + 1))
         var best: (String, Int)?
         for candidate in candidates {

@@ -1,0 +1,112 @@
+import AdRules
+import AdRulesCLI
+import AdRulesCompiler
+import AdRulesYAML
+import Foundation
+import Testing
+
+/// Diagnostics and command-line answers a product manager can act on (cli.md, revision 2).
+@Suite("Plain words")
+struct PlainWordsTests {
+    func scratch(_ files: [String: String]) throws -> String {
+        let dir = NSTemporaryDirectory() + "adrules-words-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    @Test func aTabSaysTabAndIndentWithSpaces() {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n\tformat: banner\n")]).diagnostics
+        #expect(diagnostics.count == 1, "no follow-on finding such as policy/empty: \(diagnostics)")
+        #expect(diagnostics.first?.message.contains("tab") == true)
+        #expect(diagnostics.first?.message.contains("indent with spaces") == true)
+        #expect(diagnostics.first?.range.start == SourcePosition(line: 4, column: 1))
+    }
+
+    @Test func aPlainAsteriskSaysToQuoteIt() {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: *\n    when: premium\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains(#"write "*""#) == true)
+        #expect(diagnostics.first?.range.start == SourcePosition(line: 6, column: 11))
+    }
+
+    @Test func aSyntaxErrorHidesOnlyThatFilesOtherFindings() {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacements:\n  a: {format: interstitial}\n  b: [\n"),
+            ("b.yaml", "version: 1\nplacements:\n  c: {format: banner, dayly_cap: 1}\n"),
+        ])
+        #expect(load.diagnostics.filter { $0.file == "a.yaml" }.map(\.rule) == ["yaml/syntax"])
+        #expect(load.diagnostics.contains { $0.file == "b.yaml" && $0.rule == "schema/unknown-key" })
+        #expect(!load.diagnostics.contains { $0.rule.hasPrefix("policy/") || $0.rule.hasPrefix("pacing/") })
+    }
+
+    @Test(arguments: [
+        ("    max_wait: 5s\n", "indent it under `launch:`"),
+        ("    launch:\n      daily_cap: 3\n", "indent it one level less, beside `launch:`"),
+        ("    resume:\n      min_interval: 1m\n", "beside `resume:`"),
+    ])
+    func aKeyAtTheWrongDepthNamesItsBlock(_ tail: String, _ advice: String) {
+        let text = "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n" + tail
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.contains { $0.rule == "schema/unknown-key" && $0.message.contains(advice) }, "\(diagnostics)")
+    }
+
+    @Test func aPlacementKeyAtTheTopLevelSaysWhereItGoes() {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\ndaily_cap: 3\nplacements:\n  a: {format: banner}\n")]).diagnostics
+        #expect(diagnostics.contains { $0.message.contains("indent it under a placement") })
+    }
+
+    @Test func testingNothingFails() throws {
+        let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stderr.contains("no scenario tests"))
+        #expect(result.stderr.contains(dir))
+    }
+
+    @Test func aBrokenPolicyIsReportedOnceAndNoTestRuns() throws {
+        let test = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", "a.test.yaml": test, "b.test.yaml": test])
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stdout.components(separatedBy: "(schema/type)").count == 2, "one report: \(result.stdout)")
+        #expect(!result.stdout.contains("PASS"))
+        let simulate = runCLI(["simulate", dir + "/a.test.yaml"])
+        #expect(simulate.exitCode == ExitCode.findings)
+        #expect(simulate.stdout.contains("(schema/type)"))
+    }
+
+    @Test func aMistypedCommandGetsASuggestion() {
+        let result = runCLI(["lnit"])
+        #expect(result.exitCode == ExitCode.usage)
+        #expect(result.stderr.hasPrefix(#"error: unknown command "lnit"; did you mean "lint"?"#))
+    }
+
+    @Test func anUnknownOptionPrintsTheCommandsUsage() {
+        let result = runCLI(["lint", "--frobnicate"])
+        #expect(result.exitCode == ExitCode.usage)
+        #expect(result.stderr.contains("USAGE: adrules lint"))
+        #expect(!result.stderr.contains("COMMANDS:"))
+    }
+
+    @Test func helpSimulateDescribesTheScenarioFormat() {
+        let result = runCLI(["help", "simulate"])
+        #expect(result.stdout.contains("SCENARIO FILES"))
+        #expect(result.stdout.contains("at:"))
+    }
+
+    @Test func aDailyCapReasonNamesTheDayAndZone() throws {
+        let policy = try Policy(yaml: "version: 1\ntimezone: Asia/Tokyo\nplacements:\n  a: {format: interstitial, daily_cap: 1}\n")
+        var facts = Facts(policy: policy, installedAt: 0)
+        let now: Int64 = 1_795_000_000_000
+        facts.apply(.appLaunched, at: now, policy: policy)
+        facts.apply(.showStarted("a"), at: now, policy: policy)
+        facts.apply(.adClosed("a"), at: now, policy: policy)
+        facts.apply(.loadCompleted("a"), at: now, policy: policy)
+        let decision = Evaluator.decide(.show("a", trigger: .action), policy: policy, facts: facts, now: now + 1000)
+        let reason = try #require(decision.reasons.first { $0.code == .dailyCap })
+        #expect(reason.message.contains("in Asia/Tokyo"))
+        #expect(decision.description.contains("next at 20"), "a full date and zone: \(decision.description)")
+    }
+}
