@@ -111,11 +111,12 @@ enum SimulateCommand {
         for step in outcome.steps {
             guard case .event(let event) = step.step.action else { continue }
             switch event {
-            case .showStarted(let p):
+            case .showStarted(let id):
+                let p = id.rawValue
                 latest[p, default: []].append(shows.count)
                 shows.append((p, step.time, true))
             case .showFailed(let p):
-                if let index = latest[p]?.popLast() { shows[index].stood = false }
+                if let index = latest[p.rawValue]?.popLast() { shows[index].stood = false }
             default: break
             }
         }

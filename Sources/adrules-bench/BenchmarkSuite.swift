@@ -56,7 +56,7 @@ struct BenchmarkSuite {
                 facts.apply(.loadCompleted("app_open"), at: now, policy: policy)
                 flags.loadedAt = now
             }
-            for placement in ["level_end", "rewarded_hint"] where Bool.random(using: &generator) {
+            for placement: PlacementID in ["level_end", "rewarded_hint"] where Bool.random(using: &generator) {
                 facts.apply(.loadCompleted(placement), at: now, policy: policy)
                 for _ in 0..<3 { facts.apply(.action(placement), at: now, policy: policy) }
             }

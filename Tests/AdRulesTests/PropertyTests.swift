@@ -57,14 +57,14 @@ struct PropertyTests {
 
         func decide(_ placement: String, now: Int64) -> (Set<ReasonCode>, Int64?) {
             var codes: [(ReasonCode, Int64?)] = []
-            let showIndices = events.indices.filter { events[$0].event == .showStarted(placement) }
+            let showIndices = events.indices.filter { events[$0].event == .showStarted(PlacementID(placement)) }
             let groupShows = events.indices.filter { events[$0].event == .showStarted("p") || events[$0].event == .showStarted("r") }
             let launch = lastIndex({ $0 == .appLaunched }) ?? -1
             let lastShow = showIndices.last ?? -1
             // On screen.
             for other in ["p", "r"] {
-                guard let s = lastIndex({ $0 == .showStarted(other) }), s > launch else { continue }
-                let closed = events[(s + 1)...].contains { $0.event == .adClosed(other) }
+                guard let s = lastIndex({ $0 == .showStarted(PlacementID(other)) }), s > launch else { continue }
+                let closed = events[(s + 1)...].contains { $0.event == .adClosed(PlacementID(other)) }
                 // fullscreen_timeout (30m): a show reported on screen for longer is treated as closed.
                 if !closed && now - events[s].at <= 30 * minute { codes.append((other == placement ? .alreadyShowing : .fullscreenActive, nil)) }
             }
@@ -76,7 +76,7 @@ struct PropertyTests {
                 let actions = events.indices.filter { $0 > lastShow && events[$0].event == .action("p") }.count
                 if actions < 2 { codes.append((.everyNActions, nil)) }
             }
-            if let load = lastIndex({ $0 == .loadCompleted(placement) }), load > lastShow, load > launch {
+            if let load = lastIndex({ $0 == .loadCompleted(PlacementID(placement)) }), load > lastShow, load > launch {
                 let age = now - events[load].at
                 if age > (placement == "p" ? 30 : 60) * minute { codes.append((.adExpired, nil)) }
             } else {
@@ -136,12 +136,12 @@ struct PropertyTests {
             case 42..<55: record(.adClosed(Bool.random(using: &generator) ? "p" : "r"))
             default:
                 for placement in ["p", "r"] {
-                    let decision = Evaluator.decide(.show(placement, trigger: .action), policy: policy, facts: facts, now: now, deviceTimeZone: TimeZone(identifier: "UTC")!)
+                    let decision = Evaluator.decide(.show(PlacementID(placement), trigger: .action), policy: policy, facts: facts, now: now, deviceTimeZone: TimeZone(identifier: "UTC")!)
                     let (codes, next) = reference.decide(placement, now: now)
                     asks += 1
                     #expect(Set(decision.codes) == codes, "seed \(seed) at \(now) \(placement): \(decision)")
                     #expect(decision.nextAllowedAt.map(Milliseconds.from) == next, "seed \(seed) at \(now) \(placement): \(decision)")
-                    if decision.isAllowed && Bool.random(using: &generator) { record(.showStarted(placement)) }
+                    if decision.isAllowed && Bool.random(using: &generator) { record(.showStarted(PlacementID(placement))) }
                 }
             }
         }

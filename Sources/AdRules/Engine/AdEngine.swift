@@ -99,9 +99,9 @@ public final class AdEngine: @unchecked Sendable {
         var changesShows = false
         switch event {
         case .showStarted(let id):
-            changesShows = policy.storage.index(of: id) != nil
+            changesShows = policy.storage.index(of: id.rawValue) != nil
         case .showFailed(let id):
-            changesShows = policy.storage.index(of: id).map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
+            changesShows = policy.storage.index(of: id.rawValue).map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
         default:
             break
         }
@@ -129,12 +129,12 @@ public final class AdEngine: @unchecked Sendable {
     }
 
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.
-    public func beginShow(_ placement: String, trigger: ShowTrigger, context: AskContext = .standard) -> Decision {
+    public func beginShow(_ placement: PlacementID, trigger: ShowTrigger, context: AskContext = .standard) -> Decision {
         atomically(.show(placement, trigger: trigger), context: context, then: .showStarted(placement))
     }
 
     /// Asks to reward and, when allowed, records `reward_granted` under the same lock, so a reward is granted once.
-    public func claimReward(_ placement: String, context: AskContext = .standard) -> Decision {
+    public func claimReward(_ placement: PlacementID, context: AskContext = .standard) -> Decision {
         atomically(.reward(placement), context: context, then: .rewardGranted(placement))
     }
 

@@ -3,16 +3,16 @@ public enum AdEvent: Sendable, Hashable {
     case appLaunched
     case appBackgrounded
     case appResumed
-    case loadStarted(String)
-    case loadCompleted(String)
-    case loadFailed(String)
-    case action(String)
-    case userChose(String)
-    case showStarted(String)
-    case showFailed(String)
-    case adClosed(String)
-    case rewardEarned(String)
-    case rewardGranted(String)
+    case loadStarted(PlacementID)
+    case loadCompleted(PlacementID)
+    case loadFailed(PlacementID)
+    case action(PlacementID)
+    case userChose(PlacementID)
+    case showStarted(PlacementID)
+    case showFailed(PlacementID)
+    case adClosed(PlacementID)
+    case rewardEarned(PlacementID)
+    case rewardGranted(PlacementID)
     case fullscreenOpened(source: String?)
     case fullscreenClosed(source: String?)
 
@@ -33,7 +33,8 @@ public enum AdEvent: Sendable, Hashable {
         case "fullscreen_opened": self = .fullscreenOpened(source: source)
         case "fullscreen_closed": self = .fullscreenClosed(source: source)
         default:
-            guard let placement else { return nil }
+            guard let text = placement else { return nil }
+            let placement = PlacementID(text)
             switch name {
             case "load_started": self = .loadStarted(placement)
             case "load_completed": self = .loadCompleted(placement)
@@ -76,7 +77,7 @@ public enum AdEvent: Sendable, Hashable {
         switch self {
         case .loadStarted(let p), .loadCompleted(let p), .loadFailed(let p), .action(let p), .userChose(let p),
             .showStarted(let p), .showFailed(let p), .adClosed(let p), .rewardEarned(let p), .rewardGranted(let p):
-            return p
+            return p.rawValue
         default: return nil
         }
     }

@@ -37,13 +37,13 @@ public struct Ask: Sendable, Hashable, Codable {
     }
 
     /// May I show this placement now, for this trigger?
-    public static func show(_ placement: String, trigger: ShowTrigger) -> Ask { Ask(.show, placement: placement, trigger: trigger) }
+    public static func show(_ placement: PlacementID, trigger: ShowTrigger) -> Ask { Ask(.show, placement: placement.rawValue, trigger: trigger) }
     /// May I offer a rewarded ad for this placement now?
-    public static func offer(_ placement: String) -> Ask { Ask(.offer, placement: placement) }
+    public static func offer(_ placement: PlacementID) -> Ask { Ask(.offer, placement: placement.rawValue) }
     /// May I load this placement now?
-    public static func load(_ placement: String) -> Ask { Ask(.load, placement: placement) }
+    public static func load(_ placement: PlacementID) -> Ask { Ask(.load, placement: placement.rawValue) }
     /// May I grant the reward of this placement's current show?
-    public static func reward(_ placement: String) -> Ask { Ask(.reward, placement: placement) }
+    public static func reward(_ placement: PlacementID) -> Ask { Ask(.reward, placement: placement.rawValue) }
 }
 
 /// Who is asking: whether the user is premium, and the attributes custom rules read.
