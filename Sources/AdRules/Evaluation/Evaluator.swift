@@ -21,24 +21,20 @@ public enum Evaluator {
         guard let index = policy.storage.index(of: ask.placement) else {
             return Decision(ask: ask, reasons: [Reason(
                 code: .unknownPlacement,
-                message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placementBoxes.count) placements)")], nextAllowedAt: nil)
+                message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placements.count) placements)")], nextAllowedAt: nil)
         }
         let now = Milliseconds.clamped(now)
         guard facts.fits(policy) else {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
-        // The facts are read in place through a pointer that never leaves this call: copying them
-        // (their arrays and dictionary) would cost more than the whole allow path.
-        return withUnsafePointer(to: facts) { factsPointer in
-            var run = Run(policy: policy.storage, facts: factsPointer, index: index, now: now, zone: deviceTimeZone)
-            switch ask.kind {
-            case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false)
-            case .offer: run.showReasons(trigger: .action, context: context, isOffer: true)
-            case .load: run.loadReasons(context: context)
-            case .reward: run.rewardReasons()
-            }
-            return run.decision(for: ask)
+        var run = Run(policy: policy.storage, index: index, now: now, zone: deviceTimeZone)
+        switch ask.kind {
+        case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false, facts)
+        case .offer: run.showReasons(trigger: .action, context: context, isOffer: true, facts)
+        case .load: run.loadReasons(context: context, facts)
+        case .reward: run.rewardReasons(facts)
         }
+        return run.decision(for: ask)
     }
 
     /// Decides an ask with the time as a `Date`.
@@ -72,17 +68,12 @@ package enum Milliseconds {
 }
 
 /// One evaluation: collects reasons in the documented order.
+///
+/// It reads the policy's tables and the caller's facts in place: the facts come in as a borrowing
+/// parameter of each step, the placement's settings through `policy.placements[index]`.
 struct Run {
     let policy: PolicyStorage
-    /// Valid only during `Evaluator.decide`, which owns the facts.
-    let factsPointer: UnsafePointer<Facts>
     let index: Int
-    /// The placement behind a reference: its fields are read in place, never copied.
-    let box: Boxed<Placement>
-    /// This placement's facts, read in place.
-    var state: PlacementFacts {
-        _read { yield factsPointer.pointee.placements[index] }
-    }
     let now: Int64
     let zone: TimeZone
     var reasons: [Reason] = []
@@ -90,11 +81,9 @@ struct Run {
     /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
     var today: (start: Int64, end: Int64)?
 
-    init(policy: PolicyStorage, facts: UnsafePointer<Facts>, index: Int, now: Int64, zone: TimeZone) {
+    init(policy: PolicyStorage, index: Int, now: Int64, zone: TimeZone) {
         self.policy = policy
-        self.factsPointer = facts
         self.index = index
-        self.box = policy.placementBoxes[index]
         self.now = now
         self.zone = zone
     }

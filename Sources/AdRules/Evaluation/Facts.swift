@@ -90,20 +90,20 @@ public struct Facts: Sendable, Hashable {
         self.installedAt = installedAt
         self.sessionCount = max(0, sessionsBefore)
         self.newestTime = installedAt
-        self.placements = Array(repeating: PlacementFacts(), count: policy.storage.placementBoxes.count)
+        self.placements = Array(repeating: PlacementFacts(), count: policy.storage.placements.count)
         self.groups = Array(repeating: [], count: policy.groups.count)
     }
 
     /// Whether these facts are indexed like the policy's placements and groups.
     func fits(_ policy: Policy) -> Bool {
-        placements.count == policy.storage.placementBoxes.count && groups.count == policy.groups.count
+        placements.count == policy.storage.placements.count && groups.count == policy.groups.count
     }
 
     /// These facts padded or cut to the policy's tables, for facts built for another policy:
     /// never an index out of range, whatever the caller passes.
     func fitted(to policy: Policy) -> Facts {
         var facts = self
-        let placementCount = policy.storage.placementBoxes.count
+        let placementCount = policy.storage.placements.count
         let groupCount = policy.groups.count
         if facts.placements.count > placementCount { facts.placements.removeLast(facts.placements.count - placementCount) }
         if facts.placements.count < placementCount {
@@ -133,7 +133,7 @@ public struct Facts: Sendable, Hashable {
     /// The show history by placement id, for persisting.
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
-        for (i, p) in policy.storage.placementBoxes.enumerated() where !placements[i].shows.isEmpty { result[p.value.id] = placements[i].shows }
+        for (i, p) in policy.storage.placements.enumerated() where !placements[i].shows.isEmpty { result[p.id] = placements[i].shows }
         return result
     }
 

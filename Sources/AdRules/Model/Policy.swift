@@ -8,12 +8,6 @@ public enum PolicyTimeZone: Sendable, Hashable {
     case named(TimeZone)
 }
 
-/// A placement, group or rule behind a reference, so the evaluator reads its fields without copying it.
-final class Boxed<Value: Sendable>: Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// Everything a policy holds, behind one reference: copying a `Policy` costs one retain.
 final class PolicyStorage: Sendable {
     let files: [String]
@@ -22,33 +16,26 @@ final class PolicyStorage: Sendable {
     let sessionTimeout: RuleDuration
     let fullscreenTimeout: Located<RuleDuration>
     let loadTimeout: RuleDuration
+    /// Placements, groups and rules in file order; their index is their id, resolved at load time.
+    let placements: [Placement]
     let groups: [PlacementGroup]
     let attributes: [AttributeDeclaration]
     let rules: [CustomRule]
 
-    let placementBoxes: [Boxed<Placement>]
-    let placementLimits: [Limits]
+    /// Per placement and per group: the settings as plain numbers and flags, read on the allow path.
+    let placementLimits: [PlacementLimits]
     let groupLimits: [Limits]
     let fullscreenTimeoutMs: Int64
     /// The identifier of the policy's fixed zone, nil for `device`.
     let namedZoneID: String?
     let loadTimeoutMs: Int64
-    let groupBoxes: [Boxed<PlacementGroup>]
-    let ruleBoxes: [Boxed<CustomRule>]
     let placementIndex: [String: Int]
     let groupsOfPlacement: [[Int]]
     let rulesOfPlacement: [[Int]]
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
     let rulesReadClock: [Bool]
-    /// The index of a placement id: a scan of the ids for small policies (cheaper than hashing), a dictionary above.
-    @inline(__always)
-    func index(of id: String) -> Int? {
-        if placementBoxes.count <= 16 {
-            for i in placementBoxes.indices where placementBoxes[i].value.id == id { return i }
-            return nil
-        }
-        return placementIndex[id]
-    }
+    /// The index of a placement id.
+    func index(of id: String) -> Int? { placementIndex[id] }
 
     /// Placements whose format is fullscreen, for `fullscreen_active`.
     let fullscreenPlacements: [Int]
@@ -69,14 +56,12 @@ final class PolicyStorage: Sendable {
         self.groups = groups
         self.attributes = attributes
         self.rules = rules
-        placementBoxes = placements.map(Boxed.init)
-        placementLimits = placementBoxes.map(Limits.init)
-        groupBoxes = groups.map(Boxed.init)
-        groupLimits = groupBoxes.map(Limits.init)
+        self.placements = placements
+        placementLimits = placements.map(PlacementLimits.init)
+        groupLimits = groups.map(Limits.init)
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
-        ruleBoxes = rules.map(Boxed.init)
         var index: [String: Int] = [:]
         for (i, placement) in placements.enumerated() where index[placement.id] == nil { index[placement.id] = i }
         placementIndex = index
@@ -127,8 +112,8 @@ public struct Policy: Sendable {
     public var fullscreenTimeout: Located<RuleDuration> { storage.fullscreenTimeout }
     /// A load in progress for longer is treated as failed.
     public var loadTimeout: RuleDuration { storage.loadTimeout }
-    /// Placements in file order (a copy: the evaluator reads them in place).
-    public var placements: [Placement] { storage.placementBoxes.map(\.value) }
+    /// Placements in file order.
+    public var placements: [Placement] { storage.placements }
     /// Groups in file order.
     public var groups: [PlacementGroup] { storage.groups }
     /// Declared attributes.
@@ -159,6 +144,6 @@ public struct Policy: Sendable {
 
     /// The placement with this id.
     public func placement(_ id: String) -> Placement? {
-        storage.placementIndex[id].map { storage.placementBoxes[$0].value }
+        storage.placementIndex[id].map { storage.placements[$0] }
     }
 }
