@@ -67,7 +67,7 @@ public enum PolicyLoader {
     /// The most rule files one policy may have.
     public static let maxFiles = 1000
     /// The most bytes all files of one policy may hold together.
-    public static let maxPolicyBytes = 64 * 1024 * 1024
+    public static let maxPolicyBytes = 24 * 1024 * 1024
 
     /// Files below a path that satisfy a filter, sorted by path; a plain file is returned as it is.
     /// - Throws: ``PolicyLoadError`` when the path does not exist, or a directory below it cannot be listed
