@@ -1,3 +1,4 @@
+import AdRules
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     /// The long name without dashes, e.g. `format`.
@@ -18,12 +19,14 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case invalidValue(option: String, value: String, allowed: [String])
 
     var description: String {
+        // Arguments are echoed escaped: a value with a line break must not forge a line of output.
+        let v = ControlCharacters.escaped
         switch self {
-        case .unexpected(let argument): return "Unexpected argument \"\(argument)\"."
-        case .missingValue(let option): return "Missing value for option \"--\(option)\"."
-        case .missingArgument(let name): return "Missing expected argument \"\(name)\"."
+        case .unexpected(let argument): return "Unexpected argument \"\(v(argument))\"."
+        case .missingValue(let option): return "Missing value for option \"--\(v(option))\"."
+        case .missingArgument(let name): return "Missing expected argument \"\(v(name))\"."
         case .invalidValue(let option, let value, let allowed):
-            return "Invalid value \"\(value)\" for option \"--\(option)\": expected one of \(allowed.joined(separator: ", "))."
+            return "Invalid value \"\(v(value))\" for option \"--\(v(option))\": expected one of \(allowed.joined(separator: ", "))."
         }
     }
 }

@@ -218,11 +218,21 @@ public enum AdRulesCommandLine {
 enum Output {
     static func deliver(_ text: String, to path: String?, stderr: String = "", exitCode: Int32 = ExitCode.success) -> CommandResult {
         guard let path else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
+        // Written through, not replaced: an --output that is a device or a symlink stays what it is, and a
+        // full disk is an error (exit 3), not a silently truncated report.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try handle.write(contentsOf: Data(text.utf8))
+            try handle.synchronize()
             return CommandResult(stderr: stderr, exitCode: exitCode)
         } catch {
-            return CommandResult(stderr: stderr + "error: cannot write \(path): \(error.localizedDescription)\n", exitCode: ExitCode.failure)
+            let reason = error.localizedDescription
+            return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
         }
     }
 }

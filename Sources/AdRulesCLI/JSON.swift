@@ -1,3 +1,4 @@
+import AdRules
 /// A JSON value with ordered object keys, so that every report prints the same bytes every time.
 public enum JSON: Sendable, Equatable {
     case null
@@ -70,7 +71,9 @@ public enum JSON: Sendable, Equatable {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // Every control character (C0, DEL, C1, line separators, bidi overrides) as \uXXXX:
+                // valid JSON either way, but never a raw one in a terminal or a log.
+                if scalar.value < 0x20 || ControlCharacters.isControl(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

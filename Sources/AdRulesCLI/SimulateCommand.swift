@@ -21,8 +21,10 @@ enum SimulateCommand {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
         case .broken(_, let diagnostics), .brokenPolicy(_, let diagnostics):
-            let report = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(diagnostics, files: [])
-            return CommandResult(stdout: report, exitCode: ExitCode.findings)
+            // In the format asked for: a json consumer gets json, with the diagnostics as lint's json has them.
+            let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
+            let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
+            return Output.deliver(report, to: parsed.values["output"], exitCode: ExitCode.findings)
         case .ready(let scenario, let policy, _):
             let outcomes = scenario.tests.map { ScenarioRunner.run($0, policy: policy) }
             if parsed.values["format"] == "json" {

@@ -61,7 +61,21 @@ public enum PolicyLoader {
     /// sorted), scenario files excluded.
     /// - Throws: ``PolicyLoadError`` when the path does not exist or cannot be listed.
     public static func ruleFiles(at path: String) throws -> [String] {
-        try files(at: path) { isYAMLFile($0) && !isScenarioFile($0) }
+        let found = try files(at: path) { isRuleFile($0) }
+        guard found.count <= maxFiles else {
+            throw PolicyLoadError.tooLarge(path, reason: "\(found.count) rule files; a policy may have at most \(maxFiles)")
+        }
+        return found
+    }
+
+    /// Whether a path names a rule file: YAML, and neither a scenario file nor a usage model.
+    public static func isRuleFile(_ path: String) -> Bool {
+        isYAMLFile(path) && !isScenarioFile(path) && !isUsageModel(path)
+    }
+
+    /// Whether a file name is a usage model of `adrules impact` (`*.model.yaml` / `*.model.yml`), which policies skip.
+    public static func isUsageModel(_ path: String) -> Bool {
+        path.hasSuffix(".model.yaml") || path.hasSuffix(".model.yml")
     }
 
     /// The most rule files one policy may have.
@@ -97,16 +111,22 @@ public enum PolicyLoader {
             for name in names where !name.hasPrefix(".") {
                 let full = directory + "/" + name
                 var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else { continue }
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else {
+                    // Listed but not reachable: a dangling or looping symlink, a name that is not UTF-8, a path
+                    // longer than PATH_MAX. A rule file must never be dropped without a word.
+                    var info = stat()
+                    let listedOnly = lstat(full, &info) != 0
+                    if listedOnly || include(full) || name.unicodeScalars.contains("\u{FFFD}") {
+                        throw PolicyLoadError.unreadable(full, reason: "the entry cannot be opened (a dangling or looping symlink, a name that is not UTF-8, or a path that is too long)")
+                    }
+                    continue
+                }
                 if isDir.boolValue {
                     pending.append(full)
                 } else if include(full) {
                     found.append(full)
                 }
             }
-        }
-        guard found.count <= maxFiles else {
-            throw PolicyLoadError.tooLarge(path, reason: "\(found.count) rule files; a policy may have at most \(maxFiles)")
         }
         return found.sorted()
     }

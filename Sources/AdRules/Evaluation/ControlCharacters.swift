@@ -1,10 +1,12 @@
 /// Makes text from rule files safe to print on one line of a log or terminal.
 public enum ControlCharacters {
     /// Whether a scalar is a control or line-breaking character: C0 and C1 controls, DEL, the Unicode
-    /// line and paragraph separators, and the bidirectional overrides that reorder what a reader sees.
+    /// line and paragraph separators, the bidirectional marks and overrides that reorder what a reader
+    /// sees, and the byte-order mark.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+            return true
         default: return false
         }
     }

@@ -44,14 +44,14 @@ package enum Timestamps {
             chars[13] == 58, chars[16] == 58,
             let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
             let mi = number(14, 2), let s = number(17, 2),
-            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
+            (1...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 60
         else { return nil }
         var index = 19
         var fraction: Int64 = 0
         if index < chars.count, chars[index] == 46 {
             index += 1
             var digits = 0
-            while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
+            while index < chars.count, chars[index] >= 48, chars[index] <= 57, digits < 9 {
                 if digits < 3 { fraction = fraction * 10 + Int64(chars[index] - 48) }
                 digits += 1
                 index += 1
@@ -65,7 +65,7 @@ package enum Timestamps {
             index += 1
         } else if chars[index] == 43 || chars[index] == 45 {
             guard let oh = number(index + 1, 2), chars.count > index + 3, chars[index + 3] == 58,
-                let om = number(index + 4, 2), oh < 24, om < 60
+                let om = number(index + 4, 2), oh * 60 + om <= 18 * 60
             else { return nil }
             offset = (oh * 60 + om) * 60_000 * (chars[index] == 45 ? -1 : 1)
             index += 6
@@ -75,7 +75,7 @@ package enum Timestamps {
         guard index == chars.count else { return nil }
         guard d <= daysIn(month: mo, year: y) else { return nil }
         let days = daysFromCivil(y, mo, d)
-        return days * 86_400_000 + ((h * 60 + mi) * 60 + min(s, 59)) * 1000 + fraction - offset
+        return days * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - offset
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -68,6 +68,10 @@ enum Lexer {
                 } else if word.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word) {
                     tokens.append(Token(kind: .number(value), offset: start, text: word))
                 } else if let value = RuleDuration(parsing: word) {
+                    guard value <= .days(366) else {
+                        return .failure(ExpressionError(
+                            offset: start, message: "\"\(word)\" is longer than 366d, the longest duration a rule file may hold"))
+                    }
                     tokens.append(Token(kind: .duration(value), offset: start, text: word))
                 } else {
                     return .failure(ExpressionError(
