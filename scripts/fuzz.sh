@@ -1,10 +1,26 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target (AddressSanitizer on) and fuzzes rule and scenario files.
-# Usage: scripts/fuzz.sh [seconds]   (corpus in .fuzz-corpus, seeded from rules/ and the test fixtures)
+# Builds adrules-fuzz with libFuzzer and AddressSanitizer, and fuzzes every target it dispatches to (first byte:
+# 0 rule file, 1 ledger + engine script, 2 scenario against a fixed policy, 3 extreme facts + engine script).
+# Usage: scripts/fuzz.sh [seconds]    (default 300)
+#        ADRULES_FUZZ_CONFIG=debug scripts/fuzz.sh 30    (.ci/run's smoke test: a debug build compiles faster)
+# Starts from the seeds in fuzz/seeds and the inputs kept in .fuzz-corpus from earlier runs; new inputs go to
+# .fuzz-corpus. A crash, trap, leak, timeout or out-of-memory writes its input to .fuzz-artifacts/ and exits non-zero;
+# replay it with `swift run adrules-fuzz FILE` (built without libFuzzer, that executable replays files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
-swift build -c release --product adrules-fuzz --build-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING
-mkdir -p .fuzz-corpus
-cp rules/*.yaml Tests/AdRulesCLITests/Fixtures/*.yaml .fuzz-corpus/ 2>/dev/null || true
-.build-fuzz/release/adrules-fuzz .fuzz-corpus -max_total_time="$seconds" -max_len=8192 -timeout=10
+config=${ADRULES_FUZZ_CONFIG:-release}
+# swiftc keeps only its last -sanitize flag, and SwiftPM passes --sanitize values in no fixed order: the combined
+# flag last gives every Swift file both libFuzzer's coverage and AddressSanitizer.
+swift build -c "$config" --product adrules-fuzz --build-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+  -Xswiftc -sanitize=address,fuzzer -Xswiftc -DFUZZING
+# An uninstrumented build would fuzz blind and pass; refuse it.
+if ! objdump -h ".build-fuzz/$config/adrules_fuzz.build/FuzzTarget.swift.o" | grep -c sancov >/dev/null; then
+  echo "adrules-fuzz was built without coverage instrumentation" >&2
+  exit 1
+fi
+mkdir -p .fuzz-corpus .fuzz-artifacts
+# Swift's backtracer would catch a trap and exit normally; disabled, a trap reaches libFuzzer as a crash.
+SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=fuzz/lsan.supp ".build-fuzz/$config/adrules-fuzz" .fuzz-corpus fuzz/seeds \
+  -dict=fuzz/adrules.dict -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix=.fuzz-artifacts/

@@ -2,24 +2,80 @@ import AdRules
 import AdRulesCompiler
 import Foundation
 
-/// libFuzzer entry: any bytes as a rule file, then as a scenario file against the shipped-style policy.
-/// Nothing may crash or hang; every input yields a policy or diagnostics.
+/// What the first input byte (modulo 4) selects; the rest of the input goes to that target.
+/// Seeds in `fuzz/seeds/` start with the digit of their target (`0`…`3`), which selects the same.
+enum FuzzTarget: UInt8, CaseIterable {
+    /// Any bytes as a rule file; a valid policy then also runs the bytes as its scenario file and every ask.
+    case ruleFile
+    /// Ledger JSON, then a NUL byte, then an engine script: the ledger decoder, and an engine started from the
+    /// decoded ledger (whether or not it validates) driven by the script.
+    case ledger
+    /// Any bytes as a scenario file against the fixed policy, decoded and run.
+    case scenario
+    /// 16 bytes of install time and session count with no bounds, then an engine script on facts built from them.
+    case facts
+}
+
+/// libFuzzer entry: nothing may crash, trap or hang; every input yields a value or diagnostics.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    let load = PolicyLoader.load(sources: [("fuzz.yaml", bytes)])
-    if let policy = load.validPolicy {
-        let (scenario, _) = ScenarioDecoder.decode(bytes, file: "fuzz.test.yaml", policy: policy)
-        for test in scenario.tests.prefix(4) { _ = ScenarioRunner.run(test, policy: policy) }
-        for placement in policy.placements.prefix(4) {
-            var facts = Facts(policy: policy, installedAt: 0)
-            facts.apply(.appLaunched, at: 1000, policy: policy)
-            for kind in AskKind.allCases {
-                _ = Evaluator.decide(Ask(kind, placement: placement.id, trigger: .action), policy: policy, facts: facts, now: 2000)
-            }
-        }
+    guard let first = bytes.first, let target = FuzzTarget(rawValue: first % 4) else { return 0 }
+    let input = bytes[1...]
+    switch target {
+    case .ruleFile: fuzzRuleFile(Array(input))
+    case .ledger: fuzzLedger(input)
+    case .scenario: fuzzScenario(Array(input))
+    case .facts: fuzzFacts(input)
     }
     return 0
+}
+
+/// 2026-11-29T09:00:00Z: where the engine targets' clocks start.
+let fuzzStart = Date(timeIntervalSince1970: 1_795_942_800)
+
+func fuzzRuleFile(_ bytes: [UInt8]) {
+    let load = PolicyLoader.load(sources: [("fuzz.yaml", bytes)])
+    guard let policy = load.validPolicy else { return }
+    let (scenario, _) = ScenarioDecoder.decode(bytes, file: "fuzz.test.yaml", policy: policy)
+    for test in scenario.tests.prefix(4) { _ = ScenarioRunner.run(test, policy: policy) }
+    for placement in policy.placements.prefix(4) {
+        var facts = Facts(policy: policy, installedAt: 0)
+        facts.apply(.appLaunched, at: 1000, policy: policy)
+        for kind in AskKind.allCases {
+            _ = Evaluator.decide(Ask(kind, placement: placement.id, trigger: .action), policy: policy, facts: facts, now: 2000)
+        }
+    }
+}
+
+func fuzzLedger(_ input: ArraySlice<UInt8>) {
+    let separator = input.firstIndex(of: 0) ?? input.endIndex
+    let json = Data(input[..<separator])
+    let script = EngineScript(bytes: separator < input.endIndex ? input[(separator + 1)...] : [])
+    _ = try? LedgerSnapshot(validating: json)
+    guard let policy = FixedPolicy.main else { return }
+    // The engine validates what any store hands it, so it gets the snapshot as decoded, unchecked.
+    let snapshot = try? JSONDecoder().decode(LedgerSnapshot.self, from: json)
+    let clock = ManualClock(fuzzStart)
+    let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore(snapshot), onLedgerProblem: { _ in })
+    script.run(engine, clock: clock, policies: [FixedPolicy.other, policy].compactMap { $0 })
+}
+
+func fuzzScenario(_ bytes: [UInt8]) {
+    guard let policy = FixedPolicy.main else { return }
+    let (scenario, _) = ScenarioDecoder.decode(bytes, file: "fuzz.test.yaml", policy: policy)
+    for test in scenario.tests.prefix(8) { _ = ScenarioRunner.run(test, policy: policy) }
+}
+
+func fuzzFacts(_ input: ArraySlice<UInt8>) {
+    guard let policy = FixedPolicy.main, input.count >= 16 else { return }
+    func integer(at offset: Int) -> Int64 {
+        input[(input.startIndex + offset)..<(input.startIndex + offset + 8)].reduce(0) { $0 << 8 | Int64($1) }
+    }
+    let facts = Facts(policy: policy, installedAt: integer(at: 0), sessionsBefore: Int(truncatingIfNeeded: integer(at: 8)))
+    let clock = ManualClock(fuzzStart)
+    let engine = AdEngine(policy: policy, facts: facts, clock: clock, store: InMemoryLedgerStore())
+    EngineScript(bytes: input.dropFirst(16)).run(engine, clock: clock, policies: [FixedPolicy.other, policy].compactMap { $0 })
 }
 
 #if FUZZING
@@ -40,6 +96,10 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
 @main
 struct Replay {
     static func main() {
+        if FixedPolicy.main == nil || FixedPolicy.other == nil {
+            FileHandle.standardError.write(Data("the fixed fuzz policies do not load\n".utf8))
+            exit(1)
+        }
         for path in CommandLine.arguments.dropFirst() {
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             var bytes = [UInt8](data)
