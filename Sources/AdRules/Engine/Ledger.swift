@@ -28,6 +28,7 @@ public enum LedgerProblem: Sendable, Equatable, CustomStringConvertible {
     /// The ledger could not be written.
     case unwritable(reason: String)
 
+    /// The problem in one sentence, for a log.
     public var description: String {
         switch self {
         case .corrupt(let path, let movedTo, let reason):
@@ -46,6 +47,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     /// A read or write failed; the stored ledger, if any, must be left alone.
     case io(String)
 
+    /// The error in one lowercase sentence.
     public var description: String {
         switch self {
         case .corrupt(let reason): return "the ledger is corrupt: \(reason)"
@@ -53,6 +55,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         }
     }
 
+    /// The same as ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
 
