@@ -240,7 +240,7 @@ struct BenchmarkSuite {
         let afterLaunch = store.writeCount
         counted.record(.showStarted("level_end"))
         return [
-            "Ledger (FileLedgerStore: temporary file, fsync, rename)",
+            "Ledger (FileLedgerStore: unique temporary file, fsync, rename under flock)",
             "record, an event that changes nothing on disk".padding(toLength: 46, withPad: " ", startingAt: 0) + format(quiet.median).leftPad(10) + format(quiet.p99).leftPad(10),
             "record(show_started), persisted".padding(toLength: 46, withPad: " ", startingAt: 0) + format(writes[writes.count / 2]).leftPad(10) + format(writes[writes.count * 99 / 100]).leftPad(10),
             "file writes: action + ask \(afterQuiet - before), app_launched + load \(afterLaunch - afterQuiet), show_started \(store.writeCount - afterLaunch)",
