@@ -119,6 +119,21 @@ struct LedgerLoadingTests {
         #expect(engine.ask(.show("inter", trigger: .action)).codes == [.minInterval], "the last show was a second ago")
     }
 
+    @Test func restoredShowsArePinnedWhenTheClockIsSetBackAfterStartUp() throws {
+        let now = engineTestStartMs
+        let store = InMemoryLedgerStore(LedgerSnapshot(
+            installedAt: now - 2 * Self.day, sessionCount: 3, shows: ["inter": [ShowRecord(at: now - 10_000, session: 3)]]))
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: clock, store: store)
+        clock.advance(by: -3600)  // the device clock is set back an hour after the ledger was loaded
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        let decision = engine.ask(.show("inter", trigger: .action))
+        #expect(decision.codes == [.minInterval])
+        #expect(decision.nextAllowedAt.map(Milliseconds.from) == now - 3_600_000 + 60_000, "the show is pinned to the new now")
+        #expect(try store.load()?.shows["inter"]?.map(\.at) == [now - 3_600_000], "and persisted pinned")
+    }
+
     @Test func aFileOverFourMebibytesIsCorruptAndKeptAside() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"

@@ -27,6 +27,8 @@ extension Facts {
     /// Replaces every placement and group history with `shows`, sorted, pinned and trimmed.
     private mutating func setHistories(_ shows: [String: [ShowRecord]], policy: Policy, now: Int64) {
         let horizon = policy.horizon.milliseconds
+        // Every time is now at the latest: a clock set back later pins them again (spec §8).
+        newestTime = max(newestTime, now)
         // Shows of the running session are kept whatever their age, as `Facts.append` keeps them.
         let session = sessionActive ? sessionCount : nil
         for i in placements.indices { placements[i].shows = [] }
