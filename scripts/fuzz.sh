@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds adrules-fuzz with libFuzzer and AddressSanitizer, and fuzzes every target it dispatches to (first byte:
-# 0 rule file, 1 ledger + engine script, 2 scenario against a fixed policy, 3 extreme facts + engine script).
+# 0 rule file, 1 ledger + engine script, 2 scenario against a fixed policy, 3 extreme facts + engine script,
+# 4 compiled policy + engine script).
 # Usage: scripts/fuzz.sh [seconds]    (default 300)
 #        ADRULES_FUZZ_CONFIG=debug scripts/fuzz.sh 30    (.ci/run's smoke test: a debug build compiles faster)
 # Starts from the seeds in fuzz/seeds and the inputs kept in .fuzz-corpus from earlier runs; new inputs go to

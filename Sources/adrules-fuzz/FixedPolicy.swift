@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 
 /// The valid policies the ledger, engine and scenario targets run against, so that their input need not also be
 /// a valid policy. The first is the shipped `rules/` directory in one file (its scenario files make good seeds)
@@ -25,7 +26,7 @@ enum FixedPolicy {
             daily_cap: 6
             max_ad_age: 4h
             launch: {show_on_first_load: true, max_wait: 5s}
-            resume: {show_if_ready: true, allow_deferred: false}
+            resume: {show_if_ready: true, allow_deferred: false, max_delay: 3s}
             grace: {first_sessions: 2}
           level_end:
             format: interstitial

@@ -2,8 +2,8 @@ import AdRules
 import AdRulesCompiler
 import Foundation
 
-/// What the first input byte (modulo 4) selects; the rest of the input goes to that target.
-/// Seeds in `fuzz/seeds/` start with the digit of their target (`0`…`3`), which selects the same.
+/// What the first input byte selects: an ASCII digit its value modulo 5, any other byte itself modulo 5, so that
+/// seeds in `fuzz/seeds/` can start with the digit of their target (`0`…`4`). The rest of the input goes to the target.
 enum FuzzTarget: UInt8, CaseIterable {
     /// Any bytes as a rule file; a valid policy then also runs the bytes as its scenario file and every ask.
     case ruleFile
@@ -14,19 +14,27 @@ enum FuzzTarget: UInt8, CaseIterable {
     case scenario
     /// 16 bytes of install time and session count with no bounds, then an engine script on facts built from them.
     case facts
+    /// A compiled policy (JSON), then a NUL byte, then an engine script run against the policy when it loads.
+    case compiledPolicy
+
+    init(selector byte: UInt8) {
+        let value = (48...57).contains(byte) ? byte - 48 : byte
+        self = FuzzTarget(rawValue: value % UInt8(FuzzTarget.allCases.count)) ?? .ruleFile
+    }
 }
 
 /// libFuzzer entry: nothing may crash, trap or hang; every input yields a value or diagnostics.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let first = bytes.first, let target = FuzzTarget(rawValue: first % 4) else { return 0 }
+    guard let first = bytes.first else { return 0 }
     let input = bytes[1...]
-    switch target {
+    switch FuzzTarget(selector: first) {
     case .ruleFile: fuzzRuleFile(Array(input))
     case .ledger: fuzzLedger(input)
     case .scenario: fuzzScenario(Array(input))
     case .facts: fuzzFacts(input)
+    case .compiledPolicy: fuzzCompiledPolicy(input)
     }
     return 0
 }
@@ -48,10 +56,14 @@ func fuzzRuleFile(_ bytes: [UInt8]) {
     }
 }
 
-func fuzzLedger(_ input: ArraySlice<UInt8>) {
+/// JSON before the first NUL byte, and the engine script after it.
+func splitAtNUL(_ input: ArraySlice<UInt8>) -> (json: Data, script: EngineScript) {
     let separator = input.firstIndex(of: 0) ?? input.endIndex
-    let json = Data(input[..<separator])
-    let script = EngineScript(bytes: separator < input.endIndex ? input[(separator + 1)...] : [])
+    return (Data(input[..<separator]), EngineScript(bytes: separator < input.endIndex ? input[(separator + 1)...] : []))
+}
+
+func fuzzLedger(_ input: ArraySlice<UInt8>) {
+    let (json, script) = splitAtNUL(input)
     _ = try? LedgerSnapshot(validating: json)
     guard let policy = FixedPolicy.main else { return }
     // The engine validates what any store hands it, so it gets the snapshot as decoded, unchecked.
@@ -76,6 +88,14 @@ func fuzzFacts(_ input: ArraySlice<UInt8>) {
     let clock = ManualClock(fuzzStart)
     let engine = AdEngine(policy: policy, facts: facts, clock: clock, store: InMemoryLedgerStore())
     EngineScript(bytes: input.dropFirst(16)).run(engine, clock: clock, policies: [FixedPolicy.other, policy].compactMap { $0 })
+}
+
+func fuzzCompiledPolicy(_ input: ArraySlice<UInt8>) {
+    let (json, script) = splitAtNUL(input)
+    guard let policy = try? Policy(compiled: json) else { return }
+    let clock = ManualClock(fuzzStart)
+    let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore(), onLedgerProblem: { _ in })
+    script.run(engine, clock: clock, policies: [FixedPolicy.main, policy].compactMap { $0 })
 }
 
 #if FUZZING
