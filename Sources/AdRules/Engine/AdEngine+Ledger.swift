@@ -54,8 +54,7 @@ extension AdEngine {
         var problems: [LedgerProblem] = []
         var (facts, policy, generation) = (facts, policy, generation)
         if disk.unread {
-            let now = clock.now()
-            let read = AdEngine.read(store, now: now)
+            let read = AdEngine.read(store, now: clock.now())
             switch read {
             case .unreadable(let reason):
                 if reason != disk.reportedRead { problems.append(.unreadable(reason: reason)) }
@@ -70,7 +69,8 @@ extension AdEngine {
             disk.reportedRead = nil
             // Adopt what is on disk into the newest facts, and write those.
             lock.lock()
-            if case .loaded(let snapshot) = read { self.facts.adopt(snapshot, policy: self.policy, now: Milliseconds.from(now)) }
+            // The clock is read under the lock, as for events, so that adopted times never run ahead of recorded ones.
+            if case .loaded(let snapshot) = read { self.facts.adopt(snapshot, policy: self.policy, now: Milliseconds.from(clock.now())) }
             self.generation += 1
             (facts, policy, generation) = (self.facts, self.policy, self.generation)
             lock.unlock()
