@@ -46,11 +46,7 @@ extension Facts {
     static func trimmedHistory(_ shows: [ShowRecord], now: Int64, horizon: Int64, session: Int?) -> [ShowRecord] {
         var list = shows.map { $0.at > now ? ShowRecord(at: now, session: $0.session) : $0 }
         list.sort { ($0.at, $0.session) < ($1.at, $1.session) }
-        let cutoff = now.subtractingSaturated(horizon)
-        var drop = 0
-        // Keep the last show before the cutoff too: min_interval reads the latest show.
-        while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
-        drop = max(drop, list.count - maxShowsPerHistory)
+        let drop = forgettable(in: list, now: now, horizon: horizon, session: session)
         return drop > 0 ? Array(list[drop...]) : list
     }
 }

@@ -122,12 +122,18 @@ extension Facts {
             i -= 1
         }
         list.append(record)
-        var drop = 0
-        let cutoff = now - horizon
-        // Keep the last show before the cutoff too: min_interval reads the latest show.
-        while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
-        if list.count - drop > maxShowsPerHistory { drop = list.count - maxShowsPerHistory }
+        let drop = forgettable(in: list, now: now, horizon: horizon, session: session)
         if drop > 0 { list.removeFirst(drop) }
+    }
+
+    /// How many of the oldest shows of a sorted history no pacing or cap can see any more: those older than the
+    /// horizon (except the latest of them, which min_interval reads, and shows of the running session), and those
+    /// beyond the newest 512.
+    static func forgettable(in list: [ShowRecord], now: Int64, horizon: Int64, session: Int?) -> Int {
+        var drop = 0
+        let cutoff = now.subtractingSaturated(horizon)
+        while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
+        return max(drop, list.count - maxShowsPerHistory)
     }
 
     static func remove(at time: Int64, from list: inout [ShowRecord]) {
