@@ -208,6 +208,7 @@ public enum PolicyLoader {
     public static func load(sources: [(file: String, bytes: [UInt8])], emptyPolicyFile: String? = nil) -> PolicyLoad {
         var diagnostics: [Diagnostic] = []
         var fragments: [PolicyFragment] = []
+        var dropped: [String: Int] = [:]
         for source in sources {
             let document = YAMLReader.read(source.bytes, file: source.file)
             diagnostics += document.diagnostics
@@ -216,6 +217,7 @@ public enum PolicyLoader {
                 fragments.append(PolicyFragment.decode(document.root, file: source.file, reader: &reader))
             }
             diagnostics += reader.diagnostics
+            if reader.dropped > 0 { dropped[source.file] = reader.dropped }
         }
         let files = sources.map(\.file)
         var assembler = PolicyAssembler()
@@ -235,8 +237,28 @@ public enum PolicyLoader {
         diagnostics = diagnostics.filter {
             !suppressions.suppresses($0) && !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location))
         }
-        return PolicyLoad(policy: policy, diagnostics: diagnostics.sortedForDisplay(), files: files)
+        return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files)
     }
+    /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many
+    /// more there are: the first ones are the ones to fix, and a hostile file cannot flood a CI log.
+    static func capped(_ diagnostics: [Diagnostic], dropped: [String: Int]) -> [Diagnostic] {
+        var shown: [String: Int] = [:]
+        var hidden = dropped
+        var kept: [Diagnostic] = []
+        for d in diagnostics {
+            let n = shown[d.file, default: 0]
+            if n < FieldReader.maxDiagnostics {
+                kept.append(d)
+                shown[d.file] = n + 1
+            } else {
+                hidden[d.file, default: 0] += 1
+            }
+        }
+        guard !hidden.isEmpty else { return kept }
+        for (file, count) in hidden where count > 0 { kept.append(.tooManyFindings(count, file: file)) }
+        return kept.sortedForDisplay()
+    }
+
     /// Whether a rule reads the whole policy (caps, pacing, ids) rather than one file's text.
     private static func isSemantic(_ rule: String) -> Bool {
         ["cap/", "pacing/", "rewarded/", "app-open/", "expiry/", "ids/"].contains { rule.hasPrefix($0) }

@@ -1,5 +1,5 @@
 import AdRules
-import AdRulesCompiler
+@testable import AdRulesCompiler
 import AdRulesCLI
 import AdRulesYAML
 import Foundation
@@ -157,6 +157,22 @@ struct HostileInputTests {
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    ad_unit: \"x\u{01}y\"\n")]).diagnostics
         let syntax = diagnostics.first { $0.rule == "yaml/syntax" }
         #expect(syntax?.range.start == SourcePosition(line: 4, column: 16))
+    }
+
+    @Test func aFileWithThousandsOfErrorsIsReportedInAReadableAmount() {
+        var text = "version: 1\nplacements:\n"
+        for i in 0..<3000 { text += "  p\(i): {format: bogus}\n" }
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.count == FieldReader.maxDiagnostics + 1)
+        let last = diagnostics.first { $0.rule == "lint/too-many-findings" }
+        #expect(last?.message.hasPrefix("2000 more findings") == true, "\(String(describing: last))")
+    }
+
+    @Test func suggestionsStayCheapForHugeInputs() {
+        let ids = (0..<20_000).map { "placement_\($0)" }
+        #expect(Suggestion.closest(to: "placement_1x", in: Array(ids.prefix(100))) != nil)
+        #expect(Suggestion.closest(to: "placement_1x", in: ids) == nil, "too many candidates to compare")
+        #expect(Suggestion.closest(to: String(repeating: "a", count: 100_000), in: ["a"]) == nil)
     }
 
     @Test func decisionDescriptionsStayOnOneLine() {

@@ -32,7 +32,7 @@ struct CompiledPolicyReader {
         let timeZone: PolicyTimeZone
         if record.timezone == "device" {
             timeZone = .device
-        } else if let zone = TimeZone(identifier: record.timezone), !record.timezone.isEmpty {
+        } else if record.timezone.utf8.count <= 64, !record.timezone.isEmpty, let zone = TimeZone(identifier: record.timezone) {
             timeZone = .named(zone)
         } else {
             throw CompiledPolicyError(path: "timezone", "unknown time zone \"\(record.timezone)\"")

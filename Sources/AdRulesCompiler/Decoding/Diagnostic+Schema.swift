@@ -166,6 +166,20 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    static func tooManyFindings(_ count: Int, file: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "lint/too-many-findings",
+            message: "\(count) more findings in this file are not shown: fix the ones above and lint again",
+            file: file, range: .fileStart)
+    }
+
+    static func tooManyCaps(_ count: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "caps lists \(count) windows; at most \(limit) are allowed: keep the windows that bind (see cap/unreachable)",
+            file: file, range: range)
+    }
+
     static func afterAndAt(file: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/type",

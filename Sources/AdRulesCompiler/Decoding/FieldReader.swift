@@ -10,7 +10,19 @@ struct FieldReader {
 
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
 
-    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    /// Findings past this many in one file are counted, not kept: a file with 150,000 errors gets a report a
+    /// person can read, in seconds.
+    static let maxDiagnostics = 1000
+    /// How many findings were counted and not kept.
+    var dropped = 0
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        guard diagnostics.count < FieldReader.maxDiagnostics else {
+            dropped += 1
+            return
+        }
+        diagnostics.append(diagnostic)
+    }
 
     /// The pairs of a mapping, or nil (with a `schema/type` diagnostic) for anything else.
     mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {

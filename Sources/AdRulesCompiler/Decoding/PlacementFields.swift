@@ -116,9 +116,16 @@ struct PlacementFields: Sendable {
         return fields
     }
 
+    /// The most rolling windows one placement or group may list.
+    static let maxCaps = 64
+
     /// Reads a `caps` list of `{max, window}`.
     static func readCaps(_ node: YAMLNode, reader: inout FieldReader) -> [Located<WindowCap>]? {
         guard let items = reader.sequence(node, "caps") else { return nil }
+        guard items.count <= maxCaps else {
+            reader.report(.tooManyCaps(items.count, limit: maxCaps, file: reader.file, range: node.range))
+            return nil
+        }
         var caps: [Located<WindowCap>] = []
         for item in items {
             guard let pairs = reader.mapping(item, "each item of caps") else { continue }

@@ -32,7 +32,7 @@ struct PolicyAssembler {
         let environment = first(\.environment)?.value ?? .production
         var timeZone = PolicyTimeZone.device
         if let zone = first(\.timezone), zone.value != "device" {
-            if let named = TimeZone(identifier: zone.value), TimeZoneNames.all.contains(zone.value) || zone.value == "UTC" || zone.value == "GMT" {
+            if let named = TimeZoneNames.zone(named: zone.value) {
                 timeZone = .named(named)
             } else {
                 let position = SourcePosition(line: zone.location.line, column: zone.location.column)

@@ -75,7 +75,7 @@ public enum ScenarioDecoder {
             case "start": start = time(value, key, reader: &reader)
             case "device_timezone":
                 if let text = reader.string(value, key) {
-                    if let named = TimeZone(identifier: text.value) { zone = named }
+                    if let named = TimeZoneNames.zone(named: text.value) { zone = named }
                     else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range)) }
                 }
             case "installed": installed = time(value, key, reader: &reader)?.ms

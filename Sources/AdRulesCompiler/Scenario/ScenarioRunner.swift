@@ -32,7 +32,10 @@ public enum ScenarioRunner {
     public static func run(_ test: ScenarioTest, policy: Policy) -> TestOutcome {
         let clock = ManualClock(Milliseconds.date(test.start))
         var facts = Facts(policy: policy, installedAt: test.installed, sessionsBefore: test.sessionsBefore)
-        for show in test.history { facts.addHistoricalShow(placement: show.placement, at: show.at, session: 0, policy: policy) }
+        // In time order, so each show is appended: a history listed newest first costs no insertion sort.
+        for show in test.history.sorted(by: { $0.at < $1.at }) {
+            facts.addHistoricalShow(placement: show.placement, at: show.at, session: 0, policy: policy)
+        }
         let engine = AdEngine(policy: policy, facts: facts, clock: clock, store: InMemoryLedgerStore(), deviceTimeZone: test.deviceTimeZone)
         var now = test.start
         var outcomes: [StepOutcome] = []
