@@ -20,16 +20,18 @@ let package = Package(
         .target(name: "AdRules"),
         .target(name: "AdRulesYAML", dependencies: ["AdRules", "CYAML"]),
         .target(name: "AdRulesCompiler", dependencies: ["AdRules", "AdRulesYAML"]),
-        .target(name: "AdRulesCLI", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML"]),
+        .target(name: "AdRulesImpact", dependencies: ["AdRules", "AdRulesYAML"]),
+        .target(name: "AdRulesCLI", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact"]),
         .executableTarget(name: "adrules", dependencies: ["AdRulesCLI"]),
         .executableTarget(
             name: "adrules-bench",
-            dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "CYAML"]
+            dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact", "CYAML"]
         ),
         .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules", "AdRulesCompiler"]),
         // The child process of the kill -9 test of the file ledger.
         .executableTarget(name: "adrules-ledger-writer", dependencies: ["AdRules", "AdRulesCompiler"]),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
+        .testTarget(name: "AdRulesImpactTests", dependencies: ["AdRulesImpact", "AdRules", "AdRulesCompiler", "AdRulesYAML"]),
         .testTarget(
             name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "adrules-ledger-writer"]),
         .testTarget(

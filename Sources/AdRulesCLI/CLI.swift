@@ -60,10 +60,14 @@ public enum AdRulesCommandLine {
                                          Replay a scenario and print every decision
           compile [PATH] [-o FILE]       Lint a policy and write it compiled (JSON) for apps
           schema                         Print the JSON Schema of rule files
+          impact MODEL [--rules POLICY] [--compare OLD_POLICY]
+                                         Preview what a policy does to simulated users
+          impact merge PART.json...      Combine the results of --shard runs
           help [COMMAND]                 Show help
 
         OPTIONS:
-          --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json
+          --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json;
+                             impact: text (default), json, html
           --output FILE      Write the report to FILE instead of standard output
           --strict           lint: warnings fail too
           --quiet            No summary line
@@ -125,6 +129,19 @@ public enum AdRulesCommandLine {
             Policy(compiled:). File paths inside are relative to --root (default: the current directory).
             Every command that takes a policy also takes a compiled policy (*.json).
             """,
+        "impact": """
+            USAGE: adrules impact MODEL [--rules POLICY] [--compare OLD_POLICY] [--users N] [--days N] [--seed N]
+                                  [--shard K/N] [--threads N] [--format text|json|html] [--output FILE] [--quiet]
+                   adrules impact merge PART.json... [--format text|json|html] [--output FILE]
+
+            Plays the simulated users of a usage model (*.model.yaml) through the policy (default: rules) with
+            the recommended integration, and reports per placement, per segment and in total: impressions per
+            user per day, user-days that reached each cap, deny reasons with the YAML line behind each, wasted
+            loads and rewarded offers. --compare OLD_POLICY plays both, lists the old one first and the
+            settings that differ. --users, --days and --seed override the model; the same inputs give the same
+            json on any machine and with any --threads (default: every core). --shard K/N plays users u with
+            u mod N = K-1 and writes partial json; `impact merge` combines the parts into the whole run's output.
+            """,
         "schema": """
             USAGE: adrules schema [--output FILE]
 
@@ -167,6 +184,10 @@ public enum AdRulesCommandLine {
         case "compile":
             return runParsed(rest, options: CompileCommand.options, maxPositionals: 1, help: "compile") {
                 CompileCommand.run($0, environment: environment)
+            }
+        case "impact":
+            return runParsed(rest, options: ImpactCommand.options, maxPositionals: .max, help: "impact") {
+                ImpactCommand.run($0, environment: environment)
             }
         case "schema":
             return runParsed(rest, options: [outputOption, helpOption], maxPositionals: 0, help: "schema") {

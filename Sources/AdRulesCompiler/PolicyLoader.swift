@@ -58,7 +58,7 @@ public enum PolicyLoader {
     }
 
     /// The rule files of a path: the file itself, or every `*.yaml`/`*.yml` below a directory (recursively,
-    /// sorted), scenario files excluded.
+    /// sorted), scenario files and usage models (`*.model.yaml`, read by `adrules impact`) excluded.
     /// - Throws: ``PolicyLoadError`` when the path does not exist or cannot be listed.
     public static func ruleFiles(at path: String) throws -> [String] {
         let found = try files(at: path) { isRuleFile($0) }

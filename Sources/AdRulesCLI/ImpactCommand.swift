@@ -1,0 +1,176 @@
+import AdRules
+import AdRulesImpact
+import AdRulesYAML
+import Foundation
+
+/// `adrules impact MODEL [--rules POLICY] [--compare OLD_POLICY] …` and `adrules impact merge PART.json…`.
+enum ImpactCommand {
+    static let formats = ["text", "json", "html"]
+
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "rules", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "compare", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "users", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "days", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "seed", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "shard", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "threads", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "format", short: nil, takesValue: true, allowed: formats),
+        AdRulesCommandLine.outputOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.helpOption,
+    ]
+
+    static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
+        if parsed.positionals.first == "merge" { return merge(Array(parsed.positionals.dropFirst()), parsed) }
+        guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL")) }
+        guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1])) }
+        let options: ImpactOptions
+        switch self.options(parsed) {
+        case .failure(let error): return AdRulesCommandLine.usageError(error)
+        case .success(let value): options = value
+        }
+        if options.shard != nil, let format = parsed.values["format"], format != "json" {
+            return AdRulesCommandLine.usageError(.invalidValue(option: "format", value: format, allowed: ["json (--shard writes partial results as json)"]))
+        }
+
+        var stderr = ""
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return failure("no such model file: \(modelPath)")
+        }
+        let modelBytes: [UInt8]
+        do { modelBytes = try PolicyLoader.readBytes(modelPath) } catch { return failure("\(error)") }
+        let (decodedModel, modelDiagnostics) = ModelDecoder.decode(modelBytes, file: modelPath)
+        var diagnostics = modelDiagnostics
+        var files = [modelPath]
+
+        let rulesPath = parsed.values["rules"] ?? "rules"
+        var named: [(path: String, role: ModelCheck.Role)] = [(rulesPath, .current)]
+        if let old = parsed.values["compare"] { named.insert((old, .old), at: 0) }
+        var policies: [NamedPolicy] = []
+        for (path, _) in named {
+            do {
+                let load = try PolicyLoader.load(path: path)
+                files += load.files
+                let errors = load.diagnostics.filter { $0.severity == .error }
+                diagnostics += errors
+                if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy)) }
+            } catch {
+                return failure("\(error)")
+            }
+        }
+        if let model = decodedModel, policies.count == named.count {
+            for (policy, entry) in zip(policies, named) {
+                diagnostics += ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role)
+            }
+        }
+        diagnostics = diagnostics.sortedForDisplay()
+        stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"))
+        guard let model = decodedModel, policies.count == named.count, !diagnostics.hasErrors else {
+            return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
+        }
+
+        let changes = policies.count == 2 ? PolicyDiff.changes(from: policies[0].policy, to: policies[1].policy) : []
+        let bar = isatty(2) == 1 && !parsed.flags.contains("quiet") ? ProgressBar() : nil
+        var progress: (@Sendable (Int, Int) -> Void)?
+        if let bar { progress = { done, total in bar.draw(done, of: total) } }
+        let report = ImpactRunner.run(model: model, policies: policies, changes: changes, options: options, progress: progress)
+        bar?.finish()
+        let format = parsed.values["format"] ?? (options.shard != nil ? "json" : "text")
+        return Output.deliver(render(report, format: format), to: parsed.values["output"], stderr: stderr)
+    }
+
+    /// Reads `--users`, `--days`, `--seed`, `--shard` and `--threads`.
+    static func options(_ parsed: ParsedArguments) -> Result<ImpactOptions, ArgumentError> {
+        var options = ImpactOptions()
+        func number(_ name: String, _ range: ClosedRange<Int>) -> Result<Int?, ArgumentError> {
+            guard let text = parsed.values[name] else { return .success(nil) }
+            guard let value = Int(text), range.contains(value) else {
+                return .failure(.invalidValue(option: name, value: text, allowed: ["a whole number from \(range.lowerBound) to \(range.upperBound)"]))
+            }
+            return .success(value)
+        }
+        do {
+            options.users = try number("users", 1...ModelDecoder.maxUsers).get()
+            options.days = try number("days", 1...ModelDecoder.maxDays).get()
+            options.seed = try number("seed", 0...Int(Int64.max / 2)).get().map { UInt64($0) }
+            if let threads = try number("threads", 1...1024).get() { options.threads = threads }
+        } catch {
+            return .failure(error)
+        }
+        if let text = parsed.values["shard"] {
+            guard let shard = Shard(parsing: text) else {
+                return .failure(.invalidValue(option: "shard", value: text, allowed: ["K/N with 1 <= K <= N, such as 1/4"]))
+            }
+            options.shard = shard
+        }
+        return .success(options)
+    }
+
+    /// `impact merge PART.json…`: the shards' partial results combined into the whole run's result.
+    static func merge(_ paths: [String], _ parsed: ParsedArguments) -> CommandResult {
+        guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json")) }
+        for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
+            return AdRulesCommandLine.usageError(.unexpected("--\(option)"))
+        }
+        var parts: [ImpactReport] = []
+        for path in paths {
+            let text: String
+            do { text = String(decoding: try PolicyLoader.readBytes(path), as: UTF8.self) } catch { return failure("\(error)") }
+            do {
+                parts.append(try ImpactJSON.read(text))
+            } catch {
+                return CommandResult(stderr: "error: \(path): \(error)\n", exitCode: ExitCode.findings)
+            }
+        }
+        do {
+            let merged = try ImpactReport.merge(parts)
+            return Output.deliver(render(merged, format: parsed.values["format"] ?? "json"), to: parsed.values["output"])
+        } catch {
+            return CommandResult(stderr: "error: cannot merge: \(error)\n", exitCode: ExitCode.findings)
+        }
+    }
+
+    static func render(_ report: ImpactReport, format: String) -> String {
+        switch format {
+        case "json": return ImpactJSON.render(report)
+        case "html": return ImpactHTML.render(report)
+        default: return ImpactText.render(report)
+        }
+    }
+
+    /// Diagnostics as lint prints them (xcode format), with the summary line.
+    static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool) -> String {
+        guard !diagnostics.isEmpty else { return "" }
+        var text = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(diagnostics, files: files)
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        if !quiet {
+            text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(diagnostics.map(\.file)).count) + "\n"
+        }
+        return text
+    }
+
+    static func failure(_ message: String) -> CommandResult {
+        CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
+    }
+}
+
+/// A progress bar on standard error, redrawn in place; used only when standard error is a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private let started = Date()
+
+    func draw(_ done: Int, of total: Int) {
+        lock.withLock {
+            let width = 30
+            let filled = total > 0 ? done * width / total : width
+            let percent = total > 0 ? done * 100 / total : 100
+            let elapsed = Date().timeIntervalSince(started)
+            let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) users, \(Int(elapsed)) s"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    func finish() {
+        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+}

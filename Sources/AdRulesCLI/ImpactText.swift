@@ -1,0 +1,114 @@
+import AdRules
+import AdRulesImpact
+
+/// The `text` format of `adrules impact`: one table per placement (one value column per policy, and
+/// the change when comparing), then the policies' differences and the figures per segment.
+enum ImpactText {
+    static func render(_ report: ImpactReport) -> String {
+        var out = "Impact preview: \(report.model), \(ImpactFormat.population(report))\n"
+        if let shard = report.shard { out += "Partial result of shard \(shard) (merge the shards with `adrules impact merge`)\n" }
+        let comparing = report.results.count == 2
+        if comparing {
+            out += "\nPolicy changes from \(report.results[0].policy) to \(report.results[1].policy):\n"
+            if report.changes.isEmpty { out += "  none: the policies mean the same\n" }
+            var rows: [[String]] = []
+            for change in report.changes {
+                let line = ImpactFormat.change(change)
+                rows.append([line.what, line.values, line.locations])
+            }
+            out += table(rows, rightAligned: [], indent: "  ")
+        }
+        let figures = report.results.map { PlacementFigures.all($0) }
+        guard let first = figures.first else { return out }
+        for slot in first.indices {
+            let columns = figures.map { $0[slot] }
+            let placement = columns[0].placement
+            var rows: [[String]] = [["\(placement.id) (\(placement.format))"] + report.results.map(\.policy) + (comparing ? ["change", ""] : [""])]
+            func row(_ label: String, _ values: [String], change: String?, note: String = "") {
+                rows.append([label] + values + (comparing ? [change ?? "", note] : [note]))
+            }
+            func counts(_ label: String, _ value: (PlacementFigures) -> Int, note: String = "") {
+                let values = columns.map(value)
+                row(label, values.map(ImpactFormat.count), change: values.count == 2 ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, note: note)
+            }
+            let means = columns.map(\.summary.mean)
+            row("  impressions per user per day: mean", means.map { ImpactFormat.fixed($0, 2) }, change: means.count == 2 ? ImpactFormat.signed(means[1] - means[0], 2) : nil)
+            counts("    p50", { $0.summary.p50 })
+            counts("    p90", { $0.summary.p90 })
+            counts("    p99", { $0.summary.p99 })
+            counts("    max", { $0.summary.max })
+            counts("  impressions", { $0.counters.impressions })
+            let caps = CapKind.allCases.filter { cap in columns.contains { $0.placement.caps.contains(cap) } }
+            for cap in caps {
+                let shares = columns.map { $0.capShare(cap) }
+                row("  user-days that reached \(cap.code.rawValue)", shares.map(ImpactFormat.percent), change: shares.count == 2 ? ImpactFormat.points(shares[0], shares[1]) : nil)
+            }
+            counts("  wasted loads", { $0.counters.wastedLoads }, note: "of \(columns.map { ImpactFormat.count($0.counters.loadsCompleted) }.joined(separator: " / ")) loaded")
+            if columns[0].isRewarded {
+                counts("  rewarded offers shown", { $0.counters.offers })
+                counts("    accepted", { $0.counters.accepted })
+                counts("    rewards granted", { $0.counters.granted })
+            }
+            if comparing {
+                let old = columns[0].denialsByCode, new = columns[1].denialsByCode
+                let codes = new.map(\.code) + old.map(\.code).filter { code in !new.contains { $0.code == code } }
+                if !codes.isEmpty { row("  deny reasons (show and offer asks)", ["", ""], change: "") }
+                for code in codes {
+                    let a = old.first { $0.code == code }, b = new.first { $0.code == code }
+                    let location = (b?.location ?? a?.location)?.description ?? ""
+                    let values = [a?.count ?? 0, b?.count ?? 0]
+                    row("    \(code.rawValue)", values.map(ImpactFormat.count), change: ImpactFormat.signed(Double(values[1] - values[0]), 0), note: location)
+                }
+            } else {
+                let denials = columns[0].counters.sortedDenials
+                if !denials.isEmpty { row("  deny reasons (show and offer asks)", [""], change: nil) }
+                for denial in denials {
+                    row("    \(denial.code.rawValue)", [ImpactFormat.count(denial.count)], change: nil, note: denial.location?.description ?? "")
+                }
+            }
+            out += "\n" + table(rows, rightAligned: Set(1..<(1 + report.results.count + (comparing ? 1 : 0))), indent: "")
+        }
+        out += segments(report)
+        return out
+    }
+
+    /// Impressions per user per day in each segment: mean, p50, p90, p99 and max per policy.
+    static func segments(_ report: ImpactReport) -> String {
+        guard let first = report.results.first, !first.segments.isEmpty else { return "" }
+        let out = "\nImpressions per user per day by segment (mean p50 p90 p99 max):\n"
+        var header = ["segment", "placement"]
+        for result in report.results { header += [result.policy, "", "", "", ""] }
+        var rows: [[String]] = [header]
+        for (s, name) in report.segments.enumerated() where s < first.segments.count {
+            let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
+            for slot in first.placements.indices {
+                var row = [slot == 0 ? "\(name) (\(ImpactFormat.count(first.segments[s].users)) users)" : "", first.placements[slot].id]
+                for figures in perPolicy {
+                    let summary = figures[slot].summary
+                    row += [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
+                }
+                rows.append(row)
+            }
+        }
+        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count)), indent: "  ")
+    }
+
+    /// Rows as aligned columns; trailing spaces removed.
+    static func table(_ rows: [[String]], rightAligned: Set<Int>, indent: String) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
+        var out = ""
+        for row in rows {
+            var cells: [String] = []
+            for c in 0..<columns {
+                let cell = c < row.count ? row[c] : ""
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                cells.append(rightAligned.contains(c) ? pad + cell : cell + pad)
+            }
+            var line = indent + cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+}

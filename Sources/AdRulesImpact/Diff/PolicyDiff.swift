@@ -1,0 +1,91 @@
+import AdRules
+
+/// One setting that differs between two policies.
+public struct PolicyChange: Sendable, Hashable {
+    /// Changed, added or removed.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case changed, added, removed
+    }
+
+    /// What happened to the setting.
+    public var kind: Kind
+    /// What the setting belongs to: `policy`, `placement app_open`, `group fullscreen`, `attribute level`, `rule quiet-hours`.
+    public var subject: String
+    /// The setting (`daily_cap`, `launch.max_wait`); empty when the whole subject was added or removed.
+    public var setting: String
+    /// The old and new values as rule files write them (nil where there is none).
+    public var old: String?
+    public var new: String?
+    /// Where each policy sets it (nil where it does not, or for settings without a recorded location).
+    public var oldLocation: ImpactLocation?
+    public var newLocation: ImpactLocation?
+
+    /// Creates a change.
+    public init(kind: Kind, subject: String, setting: String, old: String?, new: String?, oldLocation: ImpactLocation?, newLocation: ImpactLocation?) {
+        self.kind = kind
+        self.subject = subject
+        self.setting = setting
+        self.old = old
+        self.new = new
+        self.oldLocation = oldLocation
+        self.newLocation = newLocation
+    }
+}
+
+/// The semantic difference of two policies: settings compared by meaning, not by text or position.
+public enum PolicyDiff {
+    /// The settings that differ, policy-wide first, then placements, groups, attributes and rules (new policy order, removed ones last).
+    public static func changes(from old: Policy, to new: Policy) -> [PolicyChange] {
+        var changes: [PolicyChange] = []
+        compare("policy", PolicySettings.topLevel(old), PolicySettings.topLevel(new), into: &changes)
+        compareItems(
+            "placement", old: old.placements.map { ($0.id, ImpactLocation($0.location), PolicySettings.placement($0)) },
+            new: new.placements.map { ($0.id, ImpactLocation($0.location), PolicySettings.placement($0)) }, into: &changes)
+        compareItems(
+            "group", old: old.groups.map { ($0.id, ImpactLocation($0.location), PolicySettings.group($0)) },
+            new: new.groups.map { ($0.id, ImpactLocation($0.location), PolicySettings.group($0)) }, into: &changes)
+        compareItems(
+            "attribute", old: old.attributes.map { ($0.name, ImpactLocation($0.location), PolicySettings.attribute($0)) },
+            new: new.attributes.map { ($0.name, ImpactLocation($0.location), PolicySettings.attribute($0)) }, into: &changes)
+        compareItems(
+            "rule", old: old.rules.map { ($0.id, ImpactLocation($0.location), PolicySettings.rule($0)) },
+            new: new.rules.map { ($0.id, ImpactLocation($0.location), PolicySettings.rule($0)) }, into: &changes)
+        return changes
+    }
+
+    private static func compareItems(
+        _ kind: String, old: [(String, ImpactLocation, [PolicySetting])], new: [(String, ImpactLocation, [PolicySetting])],
+        into changes: inout [PolicyChange]
+    ) {
+        for (id, location, settings) in new {
+            if let previous = old.first(where: { $0.0 == id }) {
+                compare("\(kind) \(id)", previous.2, settings, into: &changes)
+            } else {
+                changes.append(PolicyChange(kind: .added, subject: "\(kind) \(id)", setting: "", old: nil, new: summary(settings, of: location), oldLocation: nil, newLocation: location))
+            }
+        }
+        for (id, location, settings) in old where !new.contains(where: { $0.0 == id }) {
+            changes.append(PolicyChange(kind: .removed, subject: "\(kind) \(id)", setting: "", old: summary(settings, of: location), new: nil, oldLocation: location, newLocation: nil))
+        }
+    }
+
+    private static func compare(_ subject: String, _ old: [PolicySetting], _ new: [PolicySetting], into changes: inout [PolicyChange]) {
+        for setting in new {
+            let before = old.first { $0.key == setting.key }
+            let oldValue = before?.value, newValue = setting.value
+            guard oldValue != newValue else { continue }
+            let kind: PolicyChange.Kind = oldValue == nil ? .added : newValue == nil ? .removed : .changed
+            changes.append(PolicyChange(
+                kind: kind, subject: subject, setting: setting.key, old: oldValue, new: newValue,
+                oldLocation: oldValue == nil ? nil : before?.location, newLocation: newValue == nil ? nil : setting.location))
+        }
+    }
+
+    /// The values written for an added or removed item, as one line (inherited defaults point at the item itself and are left out).
+    private static func summary(_ settings: [PolicySetting], of item: ImpactLocation) -> String {
+        settings.compactMap { setting in
+            guard let value = setting.value, setting.location != item else { return nil }
+            return "\(setting.key): \(value)"
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,165 @@
+import AdRulesYAML
+import Foundation
+
+/// Messages about usage models (`*.model.yaml`), in one place. The `schema/*` ids mean what they
+/// mean for rule files; `model/*` ids are the model's own.
+extension Diagnostic {
+    static func modelWrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)",
+            file: file, range: found.range)
+    }
+
+    static func modelUnknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "unknown key \"\(key)\" in \(context)"
+        if let suggestion = Suggestion.closest(to: key, in: allowed) {
+            message += ": did you mean \"\(suggestion)\"?"
+        } else {
+            message += ": the keys here are \(allowed.joined(separator: ", "))"
+        }
+        return Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
+    }
+
+    static func modelMissingKey(_ key: String, in context: String, example: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/missing-key", message: "\(context) has no \(key): add `\(example)`",
+            file: file, range: range)
+    }
+
+    static func modelOutOfRange(_ key: String, _ requirement: String, found: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range", message: "\(key) must be \(requirement), not \(found)",
+            file: file, range: range)
+    }
+
+    static func modelDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
+        if let scalar = found.scalar, scalar.style == .plain, Double(scalar.value) != nil {
+            return Diagnostic(
+                .error, rule: "schema/duration",
+                message: "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m",
+                file: file, range: found.range)
+        }
+        return Diagnostic(
+            .error, rule: "schema/duration",
+            message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)",
+            file: file, range: found.range)
+    }
+
+    static func modelDistributionKind(_ key: String, kind: String, expected: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "\(key) cannot be drawn from {\(kind): ...}: write \(expected)",
+            file: file, range: range)
+    }
+
+    static func modelVersion(_ found: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/version",
+            message: "version must be 1, not \(found): this tool reads version 1 usage models; write version: 1",
+            file: file, range: range)
+    }
+
+    static func modelTimeZone(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+        var message = "unknown time zone \"\(name)\": write an IANA name such as America/New_York or Asia/Tokyo"
+        if let suggestion = Suggestion.closest(to: name, in: KnownTimeZones.names) {
+            message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
+        }
+        return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
+    }
+
+    static func modelShares(sum: Double, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "model/shares",
+            message: "the segments' shares add up to \(ShareText.format(sum)), not 1: make them add up to 1",
+            file: file, range: range)
+    }
+
+    static func modelDuplicateSegment(_ name: String, file: String, range: SourceRange, first: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "model/duplicate-segment",
+            message: "segment \"\(name)\" is defined twice: rename or remove one of them",
+            file: file, range: range,
+            notes: [DiagnosticNote(message: "segment \"\(name)\" is first defined here", file: file, position: first)])
+    }
+
+    static func modelUnknownPlacement(
+        _ id: String, segment: String, policy: String, known: [String], severity: Severity, file: String, range: SourceRange
+    ) -> Diagnostic {
+        var message = "segment \(segment) names placement \"\(id)\", which the policy \(policy) does not define"
+        if let suggestion = Suggestion.closest(to: id, in: known) {
+            message += ": did you mean \"\(suggestion)\"?"
+        } else if severity == .error {
+            message += ": the placements are \(known.joined(separator: ", "))"
+        } else {
+            message += ": its asks are denied unknown_placement"
+        }
+        return Diagnostic(severity, rule: "policy/unknown-placement", message: message, file: file, range: range)
+    }
+
+    static func modelPlacementFormat(_ id: String, format: String, usage: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "model/placement-format",
+            message: "placement \(id) is \(format), which the app never shows from \(usage): app-open ads are played on every cold start and resume; remove it here",
+            file: file, range: range)
+    }
+
+    static func modelUnusedPlacement(_ id: String, model: String, definedAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "model/unused-placement",
+            message: "no segment of \(model) uses placement \(id), so its figures are all zero: add it to a segment's actions or rewarded",
+            file: file, range: range,
+            notes: [DiagnosticNote(
+                message: "placement \(id) is defined here", file: definedAt.file,
+                position: SourcePosition(line: definedAt.line, column: definedAt.column))])
+    }
+
+    static func modelAttributeType(_ name: String, declared: String, found: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "model/attribute-type",
+            message: "attribute \(name) is declared \(declared) in the policy, and \(found) is not one: write a value of that type",
+            file: file, range: range)
+    }
+
+    static func modelUnknownAttribute(_ name: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "attribute \(name) is not declared in the policy, so no rule reads it"
+        if let suggestion = Suggestion.closest(to: name, in: known) { message += ": did you mean \"\(suggestion)\"?" }
+        return Diagnostic(.warning, rule: "model/unknown-attribute", message: message, file: file, range: range)
+    }
+
+    static func modelMissingAttribute(_ name: String, segment: String, declaredAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "model/missing-attribute",
+            message: "segment \(segment) gives no value for attribute \(name), which has no default: asks of placements whose rules read it are denied rule_error",
+            file: file, range: range,
+            notes: [DiagnosticNote(
+                message: "attribute \(name) is declared here", file: declaredAt.file,
+                position: SourcePosition(line: declaredAt.line, column: declaredAt.column))])
+    }
+
+    static func modelEmpty(file: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/missing-key", message: "the usage model is empty: start it with `version: 1` and `segments:`",
+            file: file, range: .fileStart)
+    }
+}
+
+/// Known IANA time zone names, for validation and suggestions.
+enum KnownTimeZones {
+    static let names: [String] = TimeZone.knownTimeZoneIdentifiers
+
+    /// The zone of an IANA name (UTC and GMT included), or nil.
+    static func zone(_ name: String) -> TimeZone? {
+        guard names.contains(name) || name == "UTC" || name == "GMT" else { return nil }
+        return TimeZone(identifier: name)
+    }
+}
+
+/// Shares as short decimal text (0.7, 0.95) for messages and reports.
+enum ShareText {
+    static func format(_ value: Double) -> String {
+        let rounded = (value * 1_000_000).rounded() / 1_000_000
+        var text = String(rounded)
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+}

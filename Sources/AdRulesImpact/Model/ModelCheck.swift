@@ -1,0 +1,126 @@
+import AdRules
+import AdRulesYAML
+
+/// How a model attribute is drawn, once its policy type is known.
+enum AttributeSource: Sendable, Hashable {
+    case fixed(AttributeValue)
+    case uniformInt(Int64, Int64)
+    case uniformNumber(Double, Double)
+
+    func draw(_ random: inout RandomSource) -> AttributeValue {
+        switch self {
+        case .fixed(let value): return value
+        case .uniformInt(let low, let high): return .int(random.integer(low, high))
+        case .uniformNumber(let low, let high): return .number(low + (high - low) * random.unit())
+        }
+    }
+
+    /// The source of a model attribute for a declared type; nil when the value does not fit the type.
+    init?(_ value: ModelAttribute.Value, type: ValueType) {
+        switch (value, type) {
+        case (.uniform(let low, let high, let whole), .int) where whole:
+            self = .uniformInt(Int64(low), Int64(high))
+        case (.uniform(let low, let high, _), .number):
+            self = .uniformNumber(low, high)
+        case (.uniform, _):
+            return nil
+        case (.scalar(let text, let plain), _):
+            switch type {
+            case .string:
+                guard !(plain && (text == "true" || text == "false")) else { return nil }
+                self = .fixed(.string(text))
+            case .int:
+                guard plain, let number = Int64(text) else { return nil }
+                self = .fixed(.int(number))
+            case .number:
+                guard plain, let number = Double(text), number.isFinite else { return nil }
+                self = .fixed(.number(number))
+            case .bool:
+                guard plain, text == "true" || text == "false" else { return nil }
+                self = .fixed(.bool(text == "true"))
+            case .duration:
+                guard let duration = RuleDuration(parsing: text) else { return nil }
+                self = .fixed(.duration(duration))
+            case .stringList, .intList:
+                return nil
+            }
+        }
+    }
+}
+
+/// Checks a usage model against a policy it is played with.
+public enum ModelCheck {
+    /// Whether the policy is the one under study (`--rules`) or the one it is compared with (`--compare`).
+    public enum Role: Sendable {
+        case current
+        case old
+    }
+
+    /// The diagnostics of playing the model with the policy: unknown or misused placements, unused
+    /// placements (warnings), and attributes the policy does not declare or types it does not accept.
+    /// - Parameters:
+    ///   - model: the decoded model.
+    ///   - policy: a valid policy.
+    ///   - name: the policy as named on the command line.
+    ///   - role: an unknown placement is an error for the current policy, a warning for the old one.
+    public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let file = model.file
+        let known = policy.placements.map(\.id)
+        var used = Set(policy.placements.filter { $0.format.value == .appOpen }.map(\.id))
+        func range(_ location: SourceLocation) -> SourceRange {
+            SourceRange(at: SourcePosition(line: location.line, column: location.column))
+        }
+        for segment in model.segments {
+            let references = segment.actions.map { ($0.placement, $0.location, "actions") } + segment.rewarded.map { ($0.placement, $0.location, "rewarded") }
+            for (id, location, usage) in references {
+                used.insert(id)
+                guard let placement = policy.placement(id) else {
+                    diagnostics.append(.modelUnknownPlacement(
+                        id, segment: segment.name, policy: name, known: known, severity: role == .current ? .error : .warning,
+                        file: file, range: range(location)))
+                    continue
+                }
+                if placement.format.value == .appOpen {
+                    diagnostics.append(.modelPlacementFormat(id, format: placement.format.value.rawValue, usage: usage, file: file, range: range(location)))
+                }
+            }
+            let declared = Dictionary(policy.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for attribute in segment.attributes {
+                guard let declaration = declared[attribute.name] else {
+                    if role == .current {
+                        diagnostics.append(.modelUnknownAttribute(attribute.name, known: Array(declared.keys).sorted(), file: file, range: range(attribute.location)))
+                    }
+                    continue
+                }
+                if AttributeSource(attribute.value, type: declaration.type) == nil {
+                    diagnostics.append(.modelAttributeType(
+                        attribute.name, declared: declaration.type.rawValue, found: attribute.value.text, file: file,
+                        range: range(attribute.valueLocation)))
+                }
+            }
+            let given = Set(segment.attributes.map(\.name))
+            for declaration in policy.attributes where declaration.defaultValue == nil && !given.contains(declaration.name) {
+                diagnostics.append(.modelMissingAttribute(
+                    declaration.name, segment: segment.name, declaredAt: declaration.location, file: file, range: range(segment.location)))
+            }
+        }
+        if role == .current {
+            for placement in policy.placements where !used.contains(placement.id) {
+                diagnostics.append(.modelUnusedPlacement(
+                    placement.id, model: file, definedAt: placement.location, file: file, range: range(model.segmentsLocation)))
+            }
+        }
+        return diagnostics
+    }
+}
+
+extension ModelAttribute.Value {
+    /// The value as written, for messages.
+    var text: String {
+        switch self {
+        case .scalar(let text, let plain): return plain ? text : "\"\(text)\""
+        case .uniform(let low, let high, _): return "{uniform: [\(ShareText.format(low)), \(ShareText.format(high))]}"
+        }
+    }
+}

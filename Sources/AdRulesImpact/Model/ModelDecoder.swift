@@ -1,0 +1,292 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// The keys each mapping of a usage model accepts: the single source for decoding and "did you mean".
+public enum ModelKeys {
+    public static let top = ["version", "users", "days", "seed", "start", "segments", "network"]
+    public static let segment = [
+        "name", "share", "timezone", "premium", "installed_days_ago", "sessions_before", "first_open", "cold_starts",
+        "resumes", "foreground", "attributes", "actions", "rewarded",
+    ]
+    public static let action = ["placement", "every"]
+    public static let rewarded = ["placement", "every", "accept"]
+    public static let network = ["load_time", "fill_rate", "ad_duration", "show_failure"]
+}
+
+/// Decodes usage models (`*.model.yaml`) read through libyaml, with a diagnostic for every problem.
+public enum ModelDecoder {
+    /// The largest population and the longest run a model may ask for.
+    public static let maxUsers = 100_000_000
+    public static let maxDays = 366
+
+    /// Whether a file name is a usage model (`*.model.yaml` / `*.model.yml`).
+    public static func isModelFile(_ path: String) -> Bool {
+        path.hasSuffix(".model.yaml") || path.hasSuffix(".model.yml")
+    }
+
+    /// Decodes a model from a file's bytes.
+    /// - Returns: the model (nil when it has errors) and every diagnostic, sorted.
+    public static func decode(_ bytes: [UInt8], file: String) -> (model: UsageModel?, diagnostics: [Diagnostic]) {
+        let document = YAMLReader.read(bytes, file: file)
+        var reader = ModelReader(file: file)
+        var model: UsageModel?
+        if let root = document.root {
+            model = decode(root, reader: &reader)
+        } else if document.diagnostics.isEmpty {
+            reader.report(.modelEmpty(file: file))
+        }
+        let diagnostics = (document.diagnostics + reader.diagnostics).sortedForDisplay()
+        return (diagnostics.hasErrors ? nil : model, diagnostics)
+    }
+
+    /// Decodes a model from a text (tests).
+    public static func decode(_ text: String, file: String) -> (model: UsageModel?, diagnostics: [Diagnostic]) {
+        decode(Array(text.utf8), file: file)
+    }
+
+    private static func decode(_ root: YAMLNode, reader: inout ModelReader) -> UsageModel? {
+        guard let pairs = reader.mapping(root, "a usage model") else { return nil }
+        var users = 1000, days = 7
+        var seed: UInt64 = 1
+        var start = CalendarDate(year: 2026, month: 1, day: 5)
+        var segments: [Segment] = []
+        var segmentsLocation: SourceLocation?
+        var network = NetworkModel.standard
+        var sawVersion = false
+        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.top, context: "the usage model") {
+            let value = pair.value
+            switch key {
+            case "version":
+                sawVersion = true
+                if value.scalar?.value != "1" || value.scalar?.style != .plain {
+                    reader.report(.modelVersion(value.kindDescription, file: reader.file, range: value.range))
+                }
+            case "users": users = reader.int(value, key, in: 1...maxUsers) ?? users
+            case "days": days = reader.int(value, key, in: 1...maxDays) ?? days
+            case "seed": seed = reader.int(value, key, in: 0...Int(Int64.max / 2)).map { UInt64($0) } ?? seed
+            case "start": start = date(value, reader: &reader) ?? start
+            case "segments":
+                segmentsLocation = reader.location(pair.key)
+                segments = decodeSegments(value, reader: &reader)
+            default: network = decodeNetwork(value, reader: &reader)
+            }
+        }
+        if !sawVersion {
+            reader.report(.modelMissingKey("version", in: "the usage model", example: "version: 1", file: reader.file, range: root.range))
+        }
+        guard let segmentsLocation else {
+            reader.report(.modelMissingKey("segments", in: "the usage model", example: "segments: [{name: everyone, share: 1}]", file: reader.file, range: root.range))
+            return nil
+        }
+        return UsageModel(
+            file: reader.file, users: users, days: days, seed: seed, start: start, segments: segments, network: network,
+            segmentsLocation: segmentsLocation)
+    }
+
+    /// `YYYY-MM-DD`, a real calendar day.
+    private static func date(_ node: YAMLNode, reader: inout ModelReader) -> CalendarDate? {
+        let parts = node.scalar?.value.split(separator: "-", omittingEmptySubsequences: false) ?? []
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+        {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            let components = DateComponents(year: year, month: month, day: day)
+            if let date = calendar.date(from: components), calendar.component(.day, from: date) == day, year >= 1971 {
+                return CalendarDate(year: year, month: month, day: day)
+            }
+        }
+        reader.report(.modelWrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file))
+        return nil
+    }
+
+    private static func decodeSegments(_ node: YAMLNode, reader: inout ModelReader) -> [Segment] {
+        guard let items = reader.sequence(node, "segments") else { return [] }
+        var segments: [Segment] = []
+        var seen: [String: SourcePosition] = [:]
+        for item in items {
+            guard let segment = decodeSegment(item, reader: &reader) else { continue }
+            if let first = seen[segment.name] {
+                reader.report(.modelDuplicateSegment(
+                    segment.name, file: reader.file,
+                    range: SourceRange(at: SourcePosition(line: segment.location.line, column: segment.location.column)), first: first))
+                continue
+            }
+            seen[segment.name] = SourcePosition(line: segment.location.line, column: segment.location.column)
+            segments.append(segment)
+        }
+        if items.isEmpty {
+            reader.report(.modelWrongType("segments", expected: "a list of at least one segment", found: node, file: reader.file))
+        } else if !segments.isEmpty, segments.count == items.count {
+            let sum = segments.reduce(0) { $0 + $1.share }
+            if abs(sum - 1) > 1e-9 { reader.report(.modelShares(sum: sum, file: reader.file, range: node.range)) }
+        }
+        return segments
+    }
+
+    private static func decodeSegment(_ node: YAMLNode, reader: inout ModelReader) -> Segment? {
+        guard let pairs = reader.mapping(node, "a segment") else { return nil }
+        let errorsBefore = reader.diagnostics.count
+        var name: (String, SourceLocation)?
+        var share: Double?
+        var segment = Segment(
+            name: "", share: 0, timeZone: "UTC", premium: 0, installedDaysAgo: .constant(30), sessionsBefore: nil,
+            firstOpen: .constant(8 * 3_600_000), coldStarts: .constant(1), resumes: .constant(0), foreground: .constant(300_000),
+            attributes: [], actions: [], rewarded: [], location: reader.location(node))
+        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.segment, context: "a segment") {
+            let value = pair.value
+            switch key {
+            case "name":
+                if let text = reader.string(value, key) { name = (text, reader.location(value)) }
+            case "share":
+                share = reader.number(value, key, in: 0...1)
+                if let s = share, s == 0 {
+                    reader.report(.modelOutOfRange(key, "above 0 and at most 1", found: "0", file: reader.file, range: value.range))
+                }
+            case "timezone":
+                if let zone = reader.string(value, key) {
+                    if KnownTimeZones.zone(zone) == nil {
+                        reader.report(.modelTimeZone(zone, file: reader.file, range: value.range))
+                    } else {
+                        segment.timeZone = zone
+                    }
+                }
+            case "premium": segment.premium = reader.probability(value, key) ?? 0
+            case "installed_days_ago": segment.installedDaysAgo = reader.numberDistribution(value, key, in: 0...3650) ?? segment.installedDaysAgo
+            case "sessions_before": segment.sessionsBefore = reader.count(value, key, in: 0...1_000_000)
+            case "first_open":
+                if let open = reader.durationDistribution(value, key) {
+                    if case .exponential = open {
+                        reader.report(.modelDistributionKind(key, kind: "exponential", expected: "a time of day such as 8h or {uniform: [7h, 10h]}", file: reader.file, range: value.range))
+                    } else if open.upperBound >= 86_400_000 {
+                        reader.report(.modelOutOfRange(key, "a local time before 24h", found: RuleDuration(milliseconds: open.upperBound).description, file: reader.file, range: value.range))
+                    } else {
+                        segment.firstOpen = open
+                    }
+                }
+            case "cold_starts": segment.coldStarts = reader.count(value, key, in: 0...1000) ?? segment.coldStarts
+            case "resumes": segment.resumes = reader.count(value, key, in: 0...1000) ?? segment.resumes
+            case "foreground": segment.foreground = reader.durationDistribution(value, key, minimum: 1000) ?? segment.foreground
+            case "attributes": segment.attributes = decodeAttributes(value, reader: &reader)
+            case "actions": segment.actions = decodeActions(value, reader: &reader)
+            default: segment.rewarded = decodeRewarded(value, reader: &reader)
+            }
+        }
+        if name == nil {
+            reader.report(.modelMissingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
+        }
+        if share == nil, !pairs.contains(where: { $0.key.scalar?.value == "share" }) {
+            reader.report(.modelMissingKey("share", in: "a segment", example: "share: 0.5", file: reader.file, range: node.range))
+        }
+        guard let name, let share, !reader.diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) else {
+            return nil
+        }
+        segment.name = name.0
+        segment.location = name.1
+        segment.share = share
+        return segment
+    }
+
+    private static func decodeAttributes(_ node: YAMLNode, reader: inout ModelReader) -> [ModelAttribute] {
+        guard let pairs = reader.mapping(node, "attributes") else { return [] }
+        var attributes: [ModelAttribute] = []
+        for pair in pairs {
+            guard let name = pair.key.scalar?.value, !name.isEmpty else {
+                reader.report(.modelWrongType("an attribute name", expected: "a plain word", found: pair.key, file: reader.file))
+                continue
+            }
+            let value: ModelAttribute.Value
+            if let scalar = pair.value.scalar, !scalar.isNull {
+                value = .scalar(scalar.value, plain: scalar.style == .plain)
+            } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
+                let ends = inner[0].value.items, ends.count == 2
+            {
+                guard let low = reader.number(ends[0], "\(name).uniform", in: -1e15...1e15),
+                    let high = reader.number(ends[1], "\(name).uniform", in: -1e15...1e15)
+                else { continue }
+                guard low <= high else {
+                    reader.report(.modelOutOfRange("\(name).uniform", "[low, high] with low <= high", found: "a higher low end", file: reader.file, range: inner[0].value.range))
+                    continue
+                }
+                value = .uniform(low, high, whole: low == low.rounded() && high == high.rounded())
+            } else {
+                reader.report(.modelWrongType("attribute \(name)", expected: "a value or {uniform: [low, high]}", found: pair.value, file: reader.file))
+                continue
+            }
+            attributes.append(ModelAttribute(
+                name: name, value: value, location: reader.location(pair.key), valueLocation: reader.location(pair.value)))
+        }
+        return attributes
+    }
+
+    private static func placement(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> (String, SourceLocation)? {
+        guard let pair = pairs.first(where: { $0.key == "placement" })?.pair else {
+            reader.report(.modelMissingKey("placement", in: context, example: "placement: level_end", file: reader.file, range: node.range))
+            return nil
+        }
+        return reader.string(pair.value, "placement").map { ($0, reader.location(pair.value)) }
+    }
+
+    private static func every(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> DurationDistribution? {
+        guard let pair = pairs.first(where: { $0.key == "every" })?.pair else {
+            reader.report(.modelMissingKey("every", in: context, example: "every: {exponential: 2m}", file: reader.file, range: node.range))
+            return nil
+        }
+        return reader.durationDistribution(pair.value, "every", minimum: 1000)
+    }
+
+    private static func decodeActions(_ node: YAMLNode, reader: inout ModelReader) -> [ActionStream] {
+        guard let items = reader.sequence(node, "actions") else { return [] }
+        return items.compactMap { item in
+            guard let pairs = reader.mapping(item, "an action") else { return nil }
+            let fields = reader.fields(pairs, allowed: ModelKeys.action, context: "an action")
+            let placement = placement(fields, node: item, context: "an action", reader: &reader)
+            let every = every(fields, node: item, context: "an action", reader: &reader)
+            guard let placement, let every else { return nil }
+            return ActionStream(placement: placement.0, every: every, location: placement.1)
+        }
+    }
+
+    private static func decodeRewarded(_ node: YAMLNode, reader: inout ModelReader) -> [RewardedStream] {
+        guard let items = reader.sequence(node, "rewarded") else { return [] }
+        return items.compactMap { item in
+            guard let pairs = reader.mapping(item, "a rewarded offer") else { return nil }
+            let fields = reader.fields(pairs, allowed: ModelKeys.rewarded, context: "a rewarded offer")
+            let placement = placement(fields, node: item, context: "a rewarded offer", reader: &reader)
+            let every = every(fields, node: item, context: "a rewarded offer", reader: &reader)
+            var accept = 1.0
+            if let pair = fields.first(where: { $0.key == "accept" })?.pair {
+                guard let value = reader.probability(pair.value, "accept") else { return nil }
+                accept = value
+            }
+            guard let placement, let every else { return nil }
+            return RewardedStream(placement: placement.0, every: every, accept: accept, location: placement.1)
+        }
+    }
+
+    private static func decodeNetwork(_ node: YAMLNode, reader: inout ModelReader) -> NetworkModel {
+        var network = NetworkModel.standard
+        guard let pairs = reader.mapping(node, "network") else { return network }
+        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.network, context: "network") {
+            switch key {
+            case "load_time": network.loadTime = reader.durationDistribution(pair.value, key) ?? network.loadTime
+            case "fill_rate": network.fillRate = reader.probability(pair.value, key) ?? network.fillRate
+            case "ad_duration": network.adDuration = reader.durationDistribution(pair.value, key) ?? network.adDuration
+            default: network.showFailure = reader.probability(pair.value, key) ?? network.showFailure
+            }
+        }
+        return network
+    }
+}
+
+extension DurationDistribution {
+    /// The largest value a draw can take (the tail cap for exponential).
+    var upperBound: Int64 {
+        switch self {
+        case .constant(let ms): return ms
+        case .uniform(_, let high): return high
+        case .exponential(let mean): return mean * 100
+        }
+    }
+}

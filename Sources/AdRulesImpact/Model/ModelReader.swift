@@ -1,0 +1,219 @@
+import AdRules
+import AdRulesYAML
+
+/// Reads typed values and distributions out of a model's YAML nodes, recording a diagnostic for every bad one.
+struct ModelReader {
+    let file: String
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
+
+    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+
+    /// The pairs of a mapping, or nil (with a `schema/type` diagnostic).
+    mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {
+        if let pairs = node.pairs { return pairs }
+        report(.modelWrongType(key, expected: "a mapping of keys to values", found: node, file: file))
+        return nil
+    }
+
+    /// The items of a sequence, or nil (with a diagnostic).
+    mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
+        if let items = node.items { return items }
+        report(.modelWrongType(key, expected: "a list", found: node, file: file))
+        return nil
+    }
+
+    /// The known keys of a mapping; unknown ones are reported with "did you mean".
+    mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
+        var result: [(key: String, pair: YAMLPair)] = []
+        for pair in pairs {
+            guard let key = pair.key.scalar?.value else {
+                report(.modelWrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
+                continue
+            }
+            if allowed.contains(key) {
+                result.append((key, pair))
+            } else {
+                report(.modelUnknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
+            }
+        }
+        return result
+    }
+
+    /// A plain scalar read as a number: digits, an optional sign, fraction and exponent (no inf or nan).
+    static func number(_ node: YAMLNode) -> Double? {
+        guard let scalar = node.scalar, scalar.style == .plain, !scalar.value.isEmpty,
+            scalar.value.unicodeScalars.allSatisfy({ "0123456789+-.eE".unicodeScalars.contains($0) }),
+            let value = Double(scalar.value), value.isFinite
+        else { return nil }
+        return value
+    }
+
+    mutating func int(_ node: YAMLNode, _ key: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = ModelReader.number(node), value == value.rounded(), abs(value) < 1e15 else {
+            report(.modelWrongType(key, expected: "a whole number", found: node, file: file))
+            return nil
+        }
+        guard range.contains(Int(value)) else {
+            report(.modelOutOfRange(key, "from \(range.lowerBound) to \(range.upperBound)", found: node.scalar?.value ?? "", file: file, range: node.range))
+            return nil
+        }
+        return Int(value)
+    }
+
+    mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>) -> Double? {
+        guard let value = ModelReader.number(node) else {
+            report(.modelWrongType(key, expected: "a number", found: node, file: file))
+            return nil
+        }
+        guard range.contains(value) else {
+            report(.modelOutOfRange(
+                key, "from \(ShareText.format(range.lowerBound)) to \(ShareText.format(range.upperBound))",
+                found: node.scalar?.value ?? "", file: file, range: node.range))
+            return nil
+        }
+        return value
+    }
+
+    /// A probability: a number from 0 to 1.
+    mutating func probability(_ node: YAMLNode, _ key: String) -> Double? { number(node, key, in: 0...1) }
+
+    /// A duration in milliseconds, up to 366 days.
+    mutating func duration(_ node: YAMLNode, _ key: String) -> Int64? {
+        guard let scalar = node.scalar, let value = RuleDuration(parsing: scalar.value) else {
+            report(.modelDuration(key, found: node, file: file))
+            return nil
+        }
+        guard value <= .maximum else {
+            report(.modelOutOfRange(key, "at most 366d", found: scalar.value, file: file, range: node.range))
+            return nil
+        }
+        return value.milliseconds
+    }
+
+    /// A non-empty string.
+    mutating func string(_ node: YAMLNode, _ key: String) -> String? {
+        guard let scalar = node.scalar, !scalar.isNull else {
+            report(.modelWrongType(key, expected: "a string", found: node, file: file))
+            return nil
+        }
+        return scalar.value
+    }
+
+    static let distributionKinds = ["uniform", "poisson", "exponential"]
+
+    /// The one `{kind: value}` pair of a distribution mapping, or nil (with a diagnostic).
+    private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode) -> (kind: String, pair: YAMLPair)? {
+        let known = fields(pairs, allowed: ModelReader.distributionKinds, context: key)
+        guard known.count == pairs.count else { return nil }
+        guard known.count == 1, let only = known.first else {
+            report(.modelWrongType(key, expected: "one of {uniform: [a, b]}, {poisson: mean} or {exponential: mean}", found: node, file: file))
+            return nil
+        }
+        return (only.key, only.pair)
+    }
+
+    /// The two ends of `{uniform: [a, b]}` as nodes.
+    private mutating func ends(_ node: YAMLNode, _ key: String) -> (YAMLNode, YAMLNode)? {
+        guard let items = node.items, items.count == 2 else {
+            report(.modelWrongType("\(key).uniform", expected: "a list of two values [low, high]", found: node, file: file))
+            return nil
+        }
+        return (items[0], items[1])
+    }
+
+    private mutating func ordered<T: Comparable>(_ low: T, _ high: T, _ key: String, node: YAMLNode) -> Bool {
+        guard low <= high else {
+            report(.modelOutOfRange("\(key).uniform", "[low, high] with low <= high", found: "a higher low end", file: file, range: node.range))
+            return false
+        }
+        return true
+    }
+
+    /// A count: a whole number, `{uniform: [a, b]}` or `{poisson: mean}`.
+    mutating func count(_ node: YAMLNode, _ key: String, in range: ClosedRange<Int> = 0...10_000) -> CountDistribution? {
+        let expected = "a whole number, {uniform: [a, b]} or {poisson: mean}"
+        guard let pairs = node.pairs else {
+            guard ModelReader.number(node) != nil else {
+                report(.modelWrongType(key, expected: expected, found: node, file: file))
+                return nil
+            }
+            return int(node, key, in: range).map(CountDistribution.constant)
+        }
+        guard let (kind, pair) = distribution(pairs, key, node: node) else { return nil }
+        switch kind {
+        case "uniform":
+            guard let (a, b) = ends(pair.value, key),
+                let low = int(a, "\(key).uniform", in: range), let high = int(b, "\(key).uniform", in: range),
+                ordered(low, high, key, node: pair.value)
+            else { return nil }
+            return .uniform(low, high)
+        case "poisson":
+            return number(pair.value, "\(key).poisson", in: 0...Double(range.upperBound)).map(CountDistribution.poisson)
+        default:
+            report(.modelDistributionKind(key, kind: kind, expected: expected, file: file, range: pair.key.range))
+            return nil
+        }
+    }
+
+    /// A duration: a constant, `{uniform: [d1, d2]}` or `{exponential: mean}`.
+    mutating func durationDistribution(_ node: YAMLNode, _ key: String, minimum: Int64 = 0) -> DurationDistribution? {
+        let expected = "a duration, {uniform: [1m, 5m]} or {exponential: 2m}"
+        guard let pairs = node.pairs else {
+            guard let value = duration(node, key) else { return nil }
+            guard value >= minimum else {
+                report(.modelOutOfRange(key, "at least \(RuleDuration(milliseconds: minimum))", found: node.scalar?.value ?? "", file: file, range: node.range))
+                return nil
+            }
+            return .constant(value)
+        }
+        guard let (kind, pair) = distribution(pairs, key, node: node) else { return nil }
+        switch kind {
+        case "uniform":
+            guard let (a, b) = ends(pair.value, key), let low = duration(a, "\(key).uniform"),
+                let high = duration(b, "\(key).uniform"), ordered(low, high, key, node: pair.value)
+            else { return nil }
+            guard low >= minimum else {
+                report(.modelOutOfRange("\(key).uniform", "at least \(RuleDuration(milliseconds: minimum))", found: a.scalar?.value ?? "", file: file, range: a.range))
+                return nil
+            }
+            return .uniform(low, high)
+        case "exponential":
+            guard let mean = duration(pair.value, "\(key).exponential") else { return nil }
+            guard mean > 0, mean >= minimum else {
+                report(.modelOutOfRange("\(key).exponential", "a mean of at least \(RuleDuration(milliseconds: max(1, minimum)))", found: pair.value.scalar?.value ?? "", file: file, range: pair.value.range))
+                return nil
+            }
+            return .exponential(mean)
+        default:
+            report(.modelDistributionKind(key, kind: kind, expected: expected, file: file, range: pair.key.range))
+            return nil
+        }
+    }
+
+    /// A real number: a constant, `{uniform: [a, b]}`, `{exponential: mean}` or `{poisson: mean}`.
+    mutating func numberDistribution(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>) -> NumberDistribution? {
+        guard let pairs = node.pairs else {
+            guard ModelReader.number(node) != nil else {
+                report(.modelWrongType(key, expected: "a number, {uniform: [a, b]}, {exponential: mean} or {poisson: mean}", found: node, file: file))
+                return nil
+            }
+            return number(node, key, in: range).map(NumberDistribution.constant)
+        }
+        guard let (kind, pair) = distribution(pairs, key, node: node) else { return nil }
+        switch kind {
+        case "uniform":
+            guard let (a, b) = ends(pair.value, key), let low = number(a, "\(key).uniform", in: range),
+                let high = number(b, "\(key).uniform", in: range), ordered(low, high, key, node: pair.value)
+            else { return nil }
+            return .uniform(low, high)
+        case "exponential":
+            return number(pair.value, "\(key).exponential", in: range).map(NumberDistribution.exponential)
+        default:
+            return number(pair.value, "\(key).poisson", in: range).map(NumberDistribution.poisson)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import AdRulesYAML
+
+/// A usage model (`*.model.yaml`): who the simulated users are and how the ad network behaves.
+public struct UsageModel: Sendable {
+    /// The model file, as its path was given.
+    public var file: String
+    /// The default population size.
+    public var users: Int
+    /// Simulated days per user.
+    public var days: Int
+    /// The seed every user's random numbers derive from.
+    public var seed: UInt64
+    /// The first simulated day (local midnight in each user's zone).
+    public var start: CalendarDate
+    /// The user segments, in file order; their shares add up to 1.
+    public var segments: [Segment]
+    /// How loads and shows behave.
+    public var network: NetworkModel
+    /// Where `segments` is written (warnings about the model as a whole point here).
+    public var segmentsLocation: SourceLocation
+
+    /// Creates a model.
+    public init(
+        file: String, users: Int, days: Int, seed: UInt64, start: CalendarDate, segments: [Segment],
+        network: NetworkModel, segmentsLocation: SourceLocation
+    ) {
+        self.file = file
+        self.users = users
+        self.days = days
+        self.seed = seed
+        self.start = start
+        self.segments = segments
+        self.network = network
+        self.segmentsLocation = segmentsLocation
+    }
+}
+
+/// A day of the calendar, without a time or a zone.
+public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
+    /// The year.
+    public var year: Int
+    /// The month, 1-12.
+    public var month: Int
+    /// The day of the month, 1-31.
+    public var day: Int
+
+    /// Creates a date.
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        func pad(_ n: Int, _ width: Int) -> String {
+            let text = String(n)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
+}
+
+/// One group of similar users.
+public struct Segment: Sendable {
+    /// The segment's name, unique in the model.
+    public var name: String
+    /// The fraction of users in this segment.
+    public var share: Double
+    /// The device's IANA time zone.
+    public var timeZone: String
+    /// The probability that a user of this segment is premium.
+    public var premium: Double
+    /// Days between install and the first simulated day.
+    public var installedDaysAgo: NumberDistribution
+    /// Sessions before the first simulated day; nil: days since install times the mean cold starts a day.
+    public var sessionsBefore: CountDistribution?
+    /// The local time of the first cold start each day (milliseconds after midnight).
+    public var firstOpen: DurationDistribution
+    /// Cold starts a day (at least one).
+    public var coldStarts: CountDistribution
+    /// Returns from background a day.
+    public var resumes: CountDistribution
+    /// The length of each visit.
+    public var foreground: DurationDistribution
+    /// The attributes the app passes with every ask, drawn once per user and day.
+    public var attributes: [ModelAttribute]
+    /// App moments that may show an ad.
+    public var actions: [ActionStream]
+    /// Rewarded offers the app makes.
+    public var rewarded: [RewardedStream]
+    /// Where the segment's name is written.
+    public var location: SourceLocation
+}
+
+/// An attribute the app passes with its asks.
+public struct ModelAttribute: Sendable {
+    /// What the model says the value is.
+    public enum Value: Sendable, Hashable {
+        /// A scalar as written (a word, a number, true/false, a duration), read against the policy's declared type.
+        case scalar(String, plain: Bool)
+        /// A number drawn uniformly from `low...high` (whole numbers when both ends are whole).
+        case uniform(Double, Double, whole: Bool)
+    }
+
+    /// The attribute's name.
+    public var name: String
+    /// The value or distribution.
+    public var value: Value
+    /// Where the name is written.
+    public var location: SourceLocation
+    /// Where the value is written.
+    public var valueLocation: SourceLocation
+}
+
+/// Actions of the app that may show an ad (a level end), at random gaps while the app is in the foreground.
+public struct ActionStream: Sendable {
+    /// The placement asked.
+    public var placement: String
+    /// The gap between two actions.
+    public var every: DurationDistribution
+    /// Where the placement is written.
+    public var location: SourceLocation
+}
+
+/// Rewarded offers ("watch an ad for a hint") at random gaps while the app is in the foreground.
+public struct RewardedStream: Sendable {
+    /// The placement offered.
+    public var placement: String
+    /// The gap between two offers.
+    public var every: DurationDistribution
+    /// The probability that the user accepts an offer.
+    public var accept: Double
+    /// Where the placement is written.
+    public var location: SourceLocation
+}
+
+/// How the ad network behaves.
+public struct NetworkModel: Sendable {
+    /// From `load_started` to `load_completed` or `load_failed`.
+    public var loadTime: DurationDistribution
+    /// The probability that a load completes.
+    public var fillRate: Double
+    /// The time an ad is on screen before `ad_closed`.
+    public var adDuration: DurationDistribution
+    /// The probability that a show ends in `show_failed`.
+    public var showFailure: Double
+
+    /// The defaults: loads take 2 s on average and always fill; ads stay 15 s and never fail.
+    public static let standard = NetworkModel(loadTime: .exponential(2000), fillRate: 1, adDuration: .constant(15_000), showFailure: 0)
+}

@@ -1,0 +1,188 @@
+import AdRules
+
+/// A place in a rule file, as reports print it.
+public struct ImpactLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The file, as its path was given.
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+    /// The 1-based column.
+    public var column: Int
+
+    /// Creates a location.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public static func < (lhs: ImpactLocation, rhs: ImpactLocation) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// The caps whose reaching is counted per user-day, in report order.
+public enum CapKind: Int, Sendable, CaseIterable {
+    case sessionCap, hourlyCap, dailyCap, windowCap
+    case groupSessionCap, groupHourlyCap, groupDailyCap, groupWindowCap
+
+    /// The reason code a decision gives when the cap denies.
+    public var code: ReasonCode {
+        switch self {
+        case .sessionCap: return .sessionCap
+        case .hourlyCap: return .hourlyCap
+        case .dailyCap: return .dailyCap
+        case .windowCap: return .windowCap
+        case .groupSessionCap: return .groupSessionCap
+        case .groupHourlyCap: return .groupHourlyCap
+        case .groupDailyCap: return .groupDailyCap
+        case .groupWindowCap: return .groupWindowCap
+        }
+    }
+
+    /// The cap of a reason code, nil for reasons that are not caps.
+    public init?(code: ReasonCode) {
+        switch code {
+        case .sessionCap: self = .sessionCap
+        case .hourlyCap: self = .hourlyCap
+        case .dailyCap: self = .dailyCap
+        case .windowCap: self = .windowCap
+        case .groupSessionCap: self = .groupSessionCap
+        case .groupHourlyCap: self = .groupHourlyCap
+        case .groupDailyCap: self = .groupDailyCap
+        case .groupWindowCap: self = .groupWindowCap
+        default: return nil
+        }
+    }
+
+    /// The bit of this cap in a per-day mask.
+    var bit: UInt16 { 1 << UInt16(rawValue) }
+}
+
+/// How often one reason, written at one place, denied a show or an offer.
+public struct DenialCount: Sendable, Hashable {
+    /// The reason code.
+    public var code: ReasonCode
+    /// The setting behind the reason; nil for reasons no setting causes (an unknown placement).
+    public var location: ImpactLocation?
+    /// The reason's message (the same for every denial of one setting).
+    public var message: String
+    /// How many asks it denied.
+    public var count: Int
+
+    /// Creates a count.
+    public init(code: ReasonCode, location: ImpactLocation?, message: String, count: Int) {
+        self.code = code
+        self.location = location
+        self.message = message
+        self.count = count
+    }
+
+    /// Most frequent first; ties in reason-code order, then by location.
+    static func displayOrder(_ a: DenialCount, _ b: DenialCount) -> Bool {
+        if a.count != b.count { return a.count > b.count }
+        let ai = ReasonCode.allCases.firstIndex(of: a.code) ?? 0
+        let bi = ReasonCode.allCases.firstIndex(of: b.code) ?? 0
+        if ai != bi { return ai < bi }
+        switch (a.location, b.location) {
+        case let (x?, y?) where x != y: return x < y
+        case (nil, _?): return true
+        case (_?, nil): return false
+        default: return a.message < b.message
+        }
+    }
+}
+
+/// Integer counters of one placement: they add exactly, so threads and shards merge into the same figures.
+public struct PlacementCounters: Sendable, Hashable {
+    /// `histogram[k]`: the user-days with exactly k impressions.
+    public var histogram: [Int] = []
+    /// The user-days on which each cap denied at least one show or offer, by ``CapKind``.
+    public var capDays: [Int] = Array(repeating: 0, count: CapKind.allCases.count)
+    /// Denials of show and offer asks by reason and location.
+    public var denials: [DenialCount] = []
+    /// Ads loaded and then expired or never shown.
+    public var wastedLoads = 0
+    /// Loads started, completed and failed.
+    public var loadsStarted = 0, loadsCompleted = 0, loadsFailed = 0
+    /// Shows that ended in `show_failed`.
+    public var showFailures = 0
+    /// Rewarded offers the engine allowed (the button was shown), accepted by the user, and rewards granted.
+    public var offers = 0, accepted = 0, granted = 0
+
+    /// Empty counters.
+    public init() {}
+
+    /// The user-days counted.
+    public var userDays: Int { histogram.reduce(0, +) }
+
+    /// Impressions over every user-day.
+    public var impressions: Int { histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element } }
+
+    /// Counts one user-day with this many impressions.
+    @inline(__always)
+    mutating func countDay(impressions: Int) {
+        if impressions >= histogram.count { histogram += Array(repeating: 0, count: impressions - histogram.count + 1) }
+        histogram[impressions] += 1
+    }
+
+    /// Counts one denial.
+    mutating func countDenial(_ code: ReasonCode, at location: ImpactLocation?, message: String) {
+        for i in denials.indices where denials[i].code == code && denials[i].location == location {
+            denials[i].count += 1
+            // Messages of one setting agree; where they differ the smaller text is kept, so no order of play matters.
+            if message != denials[i].message, message < denials[i].message { denials[i].message = message }
+            return
+        }
+        denials.append(DenialCount(code: code, location: location, message: message, count: 1))
+    }
+
+    /// Adds another set of counters to these.
+    public mutating func add(_ other: PlacementCounters) {
+        if other.histogram.count > histogram.count { histogram += Array(repeating: 0, count: other.histogram.count - histogram.count) }
+        for (k, n) in other.histogram.enumerated() { histogram[k] += n }
+        for k in capDays.indices where k < other.capDays.count { capDays[k] += other.capDays[k] }
+        for denial in other.denials {
+            if let i = denials.firstIndex(where: { $0.code == denial.code && $0.location == denial.location }) {
+                denials[i].count += denial.count
+                // Messages of one setting agree; the smaller text wins so that merge order never matters.
+                if denial.message < denials[i].message { denials[i].message = denial.message }
+            } else {
+                denials.append(denial)
+            }
+        }
+        wastedLoads += other.wastedLoads
+        loadsStarted += other.loadsStarted
+        loadsCompleted += other.loadsCompleted
+        loadsFailed += other.loadsFailed
+        showFailures += other.showFailures
+        offers += other.offers
+        accepted += other.accepted
+        granted += other.granted
+    }
+
+    /// The denials, most frequent first.
+    public var sortedDenials: [DenialCount] { denials.sorted(by: DenialCount.displayOrder) }
+}
+
+/// The counters of one segment: its users, its user-days and each placement's counters.
+public struct SegmentCounters: Sendable, Hashable {
+    /// Users played.
+    public var users = 0
+    /// User-days played.
+    public var userDays = 0
+    /// By placement slot (see ``ImpactPolicyResult/placements``).
+    public var placements: [PlacementCounters]
+
+    /// Empty counters for this many placements.
+    public init(placements: Int) { self.placements = Array(repeating: PlacementCounters(), count: placements) }
+
+    /// Adds another segment's counters (the same placements) to these.
+    public mutating func add(_ other: SegmentCounters) {
+        users += other.users
+        userDays += other.userDays
+        for i in placements.indices where i < other.placements.count { placements[i].add(other.placements[i]) }
+    }
+}

@@ -1,0 +1,156 @@
+/// The counters of one policy: per segment (model order) and, summed, in total.
+public struct ImpactPolicyResult: Sendable, Hashable {
+    /// The policy as named on the command line.
+    public var policy: String
+    /// The placements, by slot.
+    public var placements: [ImpactPlacement]
+    /// The counters of each segment, in model order.
+    public var segments: [SegmentCounters]
+
+    /// Creates a result.
+    public init(policy: String, placements: [ImpactPlacement], segments: [SegmentCounters]) {
+        self.policy = policy
+        self.placements = placements
+        self.segments = segments
+    }
+
+    /// Every segment's counters added up.
+    public var total: SegmentCounters {
+        var sum = SegmentCounters(placements: placements.count)
+        for segment in segments { sum.add(segment) }
+        return sum
+    }
+}
+
+/// The result of `adrules impact`: what was played and what each policy's users saw.
+///
+/// Every figure is built from integer counters, so reports of shards add up exactly (``merge(_:)``).
+public struct ImpactReport: Sendable, Hashable {
+    /// The version of the report format (json `version`).
+    public static let formatVersion = 1
+
+    /// The model file.
+    public var model: String
+    /// The whole population (a shard plays part of it).
+    public var users: Int
+    /// Days per user.
+    public var days: Int
+    /// The seed.
+    public var seed: UInt64
+    /// The first simulated day, `YYYY-MM-DD`.
+    public var start: String
+    /// The segment names, in model order.
+    public var segments: [String]
+    /// Set for the partial result of one shard.
+    public var shard: Shard?
+    /// The semantic difference of the compared policies (empty without `--compare`).
+    public var changes: [PolicyChange]
+    /// One result per policy: with `--compare`, the old policy first.
+    public var results: [ImpactPolicyResult]
+
+    /// Creates a report.
+    public init(
+        model: String, users: Int, days: Int, seed: UInt64, start: String, segments: [String], shard: Shard?,
+        changes: [PolicyChange], results: [ImpactPolicyResult]
+    ) {
+        self.model = model
+        self.users = users
+        self.days = days
+        self.seed = seed
+        self.start = start
+        self.segments = segments
+        self.shard = shard
+        self.changes = changes
+        self.results = results
+    }
+
+    /// Why shard reports cannot be merged.
+    public enum MergeError: Error, Equatable, CustomStringConvertible {
+        case noParts
+        case notPartial(Int)
+        case mismatch(Int, String)
+        case missingShards([Int])
+        case duplicateShard(Int)
+
+        public var description: String {
+            switch self {
+            case .noParts: return "no partial results to merge"
+            case .notPartial(let i): return "part \(i + 1) is a complete result, not the result of one shard (--shard K/N)"
+            case .mismatch(let i, let what): return "part \(i + 1) was played with a different \(what) than part 1"
+            case .missingShards(let missing): return "shards \(missing.map(String.init).joined(separator: ", ")) are missing"
+            case .duplicateShard(let index): return "shard \(index) is given twice"
+            }
+        }
+    }
+
+    /// Combines the partial results of every shard of one run into the result of the whole run.
+    /// - Throws: ``MergeError`` when parts are missing, repeated, or from different runs.
+    public static func merge(_ parts: [ImpactReport]) throws -> ImpactReport {
+        guard let first = parts.first else { throw MergeError.noParts }
+        guard let count = first.shard?.count else { throw MergeError.notPartial(0) }
+        var seen = Set<Int>()
+        var merged = first
+        merged.shard = nil
+        for (i, part) in parts.enumerated() {
+            guard let shard = part.shard else { throw MergeError.notPartial(i) }
+            if shard.count != count { throw MergeError.mismatch(i, "number of shards") }
+            if part.model != first.model { throw MergeError.mismatch(i, "model") }
+            if (part.users, part.days, part.seed, part.start) != (first.users, first.days, first.seed, first.start) {
+                throw MergeError.mismatch(i, "population (users, days, seed or start)")
+            }
+            if part.segments != first.segments { throw MergeError.mismatch(i, "set of segments") }
+            if part.changes != first.changes { throw MergeError.mismatch(i, "pair of policies") }
+            if part.results.map(\.policy) != first.results.map(\.policy) || part.results.map(\.placements) != first.results.map(\.placements) {
+                throw MergeError.mismatch(i, "policy")
+            }
+            guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index) }
+            guard i > 0 else { continue }
+            for r in merged.results.indices {
+                for s in merged.results[r].segments.indices where s < part.results[r].segments.count {
+                    merged.results[r].segments[s].add(part.results[r].segments[s])
+                }
+            }
+        }
+        let missing = (1...count).filter { !seen.contains($0) }
+        if !missing.isEmpty { throw MergeError.missingShards(missing) }
+        return merged
+    }
+}
+
+/// Impressions per user per day, from a histogram of user-days.
+public struct ImpressionSummary: Sendable, Hashable {
+    /// The mean, rounded to 3 decimals.
+    public var mean: Double
+    /// Percentiles (nearest rank) and the maximum.
+    public var p50: Int, p90: Int, p99: Int, max: Int
+
+    /// Summarises `histogram[k]` = user-days with k impressions.
+    public init(histogram: [Int]) {
+        let days = histogram.reduce(0, +)
+        let total = histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element }
+        mean = days > 0 ? (Double(total) / Double(days) * 1000).rounded() / 1000 : 0
+        func percentile(_ p: Int) -> Int {
+            guard days > 0 else { return 0 }
+            // The smallest k with at least p % of user-days at or below it.
+            let rank = (days * p + 99) / 100
+            var seen = 0
+            for (k, n) in histogram.enumerated() {
+                seen += n
+                if seen >= rank { return k }
+            }
+            return histogram.count - 1
+        }
+        p50 = percentile(50)
+        p90 = percentile(90)
+        p99 = percentile(99)
+        max = histogram.lastIndex { $0 > 0 } ?? 0
+    }
+}
+
+extension ImpactReport {
+    /// A share of user-days, rounded to 4 decimals.
+    public static func share(_ count: Int, of total: Int) -> Double {
+        guard total > 0 else { return 0 }
+        return (Double(count) / Double(total) * 10_000).rounded() / 10_000
+    }
+}

@@ -1,0 +1,178 @@
+import AdRules
+import Dispatch
+import Foundation
+
+/// One part of a population split over several machines: users `u` with `u mod count == index - 1`.
+public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    /// 1-based.
+    public var index: Int
+    /// The number of shards.
+    public var count: Int
+
+    /// Creates a shard; nil unless `1 <= index <= count`.
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (1...count).contains(index) else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses `K/N`.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        self.init(index: k, count: n)
+    }
+
+    /// Whether this shard plays a user.
+    public func contains(user: Int) -> Bool { user % count == index - 1 }
+
+    public var description: String { "\(index)/\(count)" }
+}
+
+/// What to play: overrides of the model and how to split the work.
+public struct ImpactOptions: Sendable {
+    /// Users (nil: the model's).
+    public var users: Int?
+    /// Days (nil: the model's).
+    public var days: Int?
+    /// Seed (nil: the model's).
+    public var seed: UInt64?
+    /// Play only this shard's users and mark the result partial.
+    public var shard: Shard?
+    /// Threads to play users on (the figures do not depend on it).
+    public var threads: Int
+
+    /// Creates options; by default every core and the model's own figures.
+    public init(users: Int? = nil, days: Int? = nil, seed: UInt64? = nil, shard: Shard? = nil, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.users = users
+        self.days = days
+        self.seed = seed
+        self.shard = shard
+        self.threads = max(1, threads)
+    }
+}
+
+/// A policy to play, with the name reports give it (the path as given on the command line).
+public struct NamedPolicy: Sendable {
+    /// The name.
+    public var name: String
+    /// The valid policy.
+    public var policy: Policy
+
+    /// Creates a named policy.
+    public init(name: String, policy: Policy) {
+        self.name = name
+        self.policy = policy
+    }
+}
+
+/// Plays a population of simulated users through each policy and counts what they see.
+public enum ImpactRunner {
+    /// Users per unit of work: small enough to balance two threads, large enough that merging is cheap.
+    static let chunkSize = 64
+
+    /// Plays the model with each policy (the old one first when comparing) and returns the report.
+    /// - Parameters:
+    ///   - model: a valid usage model.
+    ///   - policies: valid policies; with `--compare`, the old policy first.
+    ///   - changes: the semantic difference of the two policies, when comparing.
+    ///   - options: overrides, shard and threads.
+    ///   - progress: called from worker threads with (users played, users to play) over all policies.
+    public static func run(
+        model: UsageModel, policies: [NamedPolicy], changes: [PolicyChange] = [], options: ImpactOptions = ImpactOptions(),
+        progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) -> ImpactReport {
+        let users = options.users ?? model.users
+        let days = options.days ?? model.days
+        let seed = options.seed ?? model.seed
+        let played = options.shard.map { shard in stride(from: shard.index - 1, to: users, by: shard.count).map { $0 } } ?? Array(0..<users)
+        let tracker = ProgressTracker(total: played.count * policies.count, report: progress)
+        var results: [ImpactPolicyResult] = []
+        for named in policies {
+            let plan = SimulationPlan(model: model, policy: named.policy, users: users, days: days, seed: seed)
+            let segments = play(plan, users: played, threads: options.threads, tracker: tracker)
+            results.append(ImpactPolicyResult(policy: named.name, placements: plan.placements, segments: segments))
+        }
+        return ImpactReport(
+            model: model.file, users: users, days: days, seed: seed, start: model.start.description,
+            segments: model.segments.map(\.name), shard: options.shard, changes: changes, results: results)
+    }
+
+    /// Plays users in chunks on `threads` threads; each chunk's counters are merged in user order.
+    static func play(_ plan: SimulationPlan, users: [Int], threads: Int, tracker: ProgressTracker) -> [SegmentCounters] {
+        let chunks = stride(from: 0, to: users.count, by: chunkSize).map { $0..<min(users.count, $0 + chunkSize) }
+        let store = ChunkStore(count: chunks.count)
+        let workers = min(threads, max(1, chunks.count))
+        let work: @Sendable (Int) -> Void = { _ in
+            var player = UserPlayer(plan: plan)
+            while let chunk = store.take() {
+                player.resetCounters()
+                for i in chunks[chunk] { player.play(user: users[i]) }
+                store.put(chunk, player.counters)
+                tracker.advance(by: chunks[chunk].count)
+            }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        var total = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
+        for chunk in store.results() {
+            for s in total.indices where s < chunk.count { total[s].add(chunk[s]) }
+        }
+        return total
+    }
+}
+
+/// Hands out chunk numbers to workers and keeps each chunk's counters until all are done.
+final class ChunkStore: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private var stored: [[SegmentCounters]?]
+
+    init(count: Int) {
+        self.count = count
+        stored = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func put(_ chunk: Int, _ counters: [SegmentCounters]) { lock.withLock { stored[chunk] = counters } }
+
+    /// The counters of every chunk, in chunk (user) order.
+    func results() -> [[SegmentCounters]] { lock.withLock { stored.compactMap { $0 } } }
+}
+
+/// Counts users played across threads and reports progress at most every 1 % of the work.
+final class ProgressTracker: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private var reported = -1
+    private let total: Int
+    private let report: (@Sendable (Int, Int) -> Void)?
+
+    init(total: Int, report: (@Sendable (Int, Int) -> Void)?) {
+        self.total = total
+        self.report = report
+    }
+
+    func advance(by users: Int) {
+        guard let report else { return }
+        let (value, shouldReport): (Int, Bool) = lock.withLock {
+            done += users
+            let percent = total > 0 ? done * 100 / total : 100
+            guard percent != reported else { return (done, false) }
+            reported = percent
+            return (done, true)
+        }
+        if shouldReport { report(value, total) }
+    }
+}

@@ -1,0 +1,144 @@
+import AdRules
+import Foundation
+
+/// A placement as the report lists it: the policy's placements in file order, then any placement
+/// the model names that the policy lacks (only a compared old policy can lack one).
+public struct ImpactPlacement: Sendable, Hashable {
+    /// The placement id.
+    public var id: String
+    /// The format's name, or `unknown` for a placement the policy lacks.
+    public var format: String
+    /// The caps that can deny this placement (its own and its groups'), in ``CapKind`` order.
+    public var caps: [CapKind]
+
+    /// Creates a placement entry.
+    public init(id: String, format: String, caps: [CapKind]) {
+        self.id = id
+        self.format = format
+        self.caps = caps
+    }
+}
+
+/// What the users of one segment share, resolved once for a policy.
+struct SegmentPlan: Sendable {
+    let segment: Segment
+    let zone: TimeZone
+    /// Local midnight of each simulated day, and of the day after the last (ms since 1970).
+    let midnights: [Int64]
+    let attributes: [(name: String, source: AttributeSource)]
+    let actions: [(slot: Int, every: DurationDistribution)]
+    let rewarded: [(slot: Int, every: DurationDistribution, accept: Double)]
+    /// Placements other than app-open ones that the app loads at a cold start.
+    let preload: [Int]
+    /// The first user of the segment and one past its last.
+    let users: Range<Int>
+}
+
+/// Everything the simulated users of one policy share: placements by slot, segments, days.
+struct SimulationPlan: Sendable {
+    let policy: Policy
+    let placements: [ImpactPlacement]
+    /// Slots of the app-open placements, played on cold starts and resumes.
+    let appOpen: [Int]
+    let segments: [SegmentPlan]
+    let network: NetworkModel
+    let users: Int
+    let days: Int
+    let seed: UInt64
+
+    init(model: UsageModel, policy: Policy, users: Int, days: Int, seed: UInt64) {
+        self.policy = policy
+        self.network = model.network
+        self.users = users
+        self.days = days
+        self.seed = seed
+        var placements = policy.placements.map { placement in
+            ImpactPlacement(id: placement.id, format: placement.format.value.rawValue, caps: SimulationPlan.caps(of: placement, in: policy))
+        }
+        for segment in model.segments {
+            for id in segment.actions.map(\.placement) + segment.rewarded.map(\.placement) where !placements.contains(where: { $0.id == id }) {
+                placements.append(ImpactPlacement(id: id, format: "unknown", caps: []))
+            }
+        }
+        self.placements = placements
+        func slot(_ id: String) -> Int { placements.firstIndex { $0.id == id } ?? 0 }
+        appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
+        let counts = SimulationPlan.allocate(users, shares: model.segments.map(\.share))
+        var first = 0
+        var plans: [SegmentPlan] = []
+        let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
+        for (s, segment) in model.segments.enumerated() {
+            let zone = KnownTimeZones.zone(segment.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+            let actions = segment.actions.map { (slot: slot($0.placement), every: $0.every) }
+            let rewarded = segment.rewarded.map { (slot: slot($0.placement), every: $0.every, accept: $0.accept) }
+            var preload: [Int] = []
+            for index in actions.map(\.slot) + rewarded.map(\.slot) where !preload.contains(index) && !appOpen.contains(index) {
+                preload.append(index)
+            }
+            let attributes = segment.attributes.compactMap { attribute -> (name: String, source: AttributeSource)? in
+                guard let type = declared[attribute.name], let source = AttributeSource(attribute.value, type: type) else { return nil }
+                return (attribute.name, source)
+            }
+            plans.append(SegmentPlan(
+                segment: segment, zone: zone, midnights: SimulationPlan.midnights(from: model.start, days: days, in: zone),
+                attributes: attributes, actions: actions, rewarded: rewarded, preload: preload, users: first..<(first + counts[s])))
+            first += counts[s]
+        }
+        segments = plans
+    }
+
+    /// The segment of a user (users are allotted to segments in model order).
+    func segmentIndex(ofUser user: Int) -> Int {
+        segments.firstIndex { $0.users.contains(user) } ?? max(0, segments.count - 1)
+    }
+
+    /// Splits a population by shares with the largest-remainder method: exact, and the same on every machine.
+    static func allocate(_ users: Int, shares: [Double]) -> [Int] {
+        guard !shares.isEmpty else { return [] }
+        let total = shares.reduce(0, +)
+        let exact = shares.map { total > 0 ? $0 / total * Double(users) : 0 }
+        var counts = exact.map { Int($0.rounded(.down)) }
+        var left = users - counts.reduce(0, +)
+        let order = exact.indices.sorted { a, b in
+            let ra = exact[a] - Double(counts[a]), rb = exact[b] - Double(counts[b])
+            return ra != rb ? ra > rb : a < b
+        }
+        var i = 0
+        while left > 0 {
+            counts[order[i % order.count]] += 1
+            left -= 1
+            i += 1
+        }
+        return counts
+    }
+
+    /// Local midnights of consecutive days from a calendar date, in a zone (DST days are 23 or 25 hours).
+    static func midnights(from start: CalendarDate, days: Int, in zone: TimeZone) -> [Int64] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let first = calendar.date(from: DateComponents(year: start.year, month: start.month, day: start.day)) ?? Date(timeIntervalSince1970: 0)
+        var result: [Int64] = []
+        result.reserveCapacity(days + 1)
+        for day in 0...days {
+            let date = calendar.date(byAdding: .day, value: day, to: first) ?? first.addingTimeInterval(Double(day) * 86_400)
+            result.append(Milliseconds.from(date))
+        }
+        return result
+    }
+
+    /// The caps that can deny a placement: its own, then its groups'.
+    static func caps(of placement: Placement, in policy: Policy) -> [CapKind] {
+        var caps = Set<CapKind>()
+        if placement.sessionCap != nil { caps.insert(.sessionCap) }
+        if placement.hourlyCap != nil { caps.insert(.hourlyCap) }
+        if placement.dailyCap != nil { caps.insert(.dailyCap) }
+        if !placement.caps.isEmpty { caps.insert(.windowCap) }
+        for group in policy.groups where group.placements.contains(where: { $0.value == placement.id }) {
+            if group.sessionCap != nil { caps.insert(.groupSessionCap) }
+            if group.hourlyCap != nil { caps.insert(.groupHourlyCap) }
+            if group.dailyCap != nil { caps.insert(.groupDailyCap) }
+            if !group.caps.isEmpty { caps.insert(.groupWindowCap) }
+        }
+        return CapKind.allCases.filter(caps.contains)
+    }
+}

@@ -1,0 +1,304 @@
+import AdRules
+import Foundation
+
+/// Plays simulated users, one at a time, through an ``AdEngine`` with the recommended integration
+/// (impact.md, "The integration each simulated user plays"), counting what happens.
+///
+/// Only the engine decides: the player never shows an ad the engine denied. One player serves one
+/// thread; its buffers are reused from user to user.
+struct UserPlayer {
+    let plan: SimulationPlan
+    /// The counters of every segment, for the users this player has played.
+    private(set) var counters: [SegmentCounters]
+
+    // The user being played.
+    private var engine: AdEngine
+    private var clock: ManualClock
+    private var segment = 0
+    private var context = AskContext.standard
+    private var chance = RandomSource(derivedFrom: 0)
+    private var visitRandom = RandomSource(derivedFrom: 0)
+    private var queue = EventQueue()
+    /// Per slot: whether the app holds a loaded ad it has not shown.
+    private var held: [Bool]
+    /// Per slot: impressions and reached caps (``CapKind`` bits) of the current day.
+    private var today: [Int]
+    private var capsToday: [UInt16]
+    private var now: Int64 = 0
+    private var foreground = false
+    /// The visit waits for the ad on screen to close before the app goes to the background.
+    private var endPending = false
+    /// When the ad on screen closes (not later than `now` when none is on screen).
+    private var screenUntil: Int64 = 0
+    /// Visits and app processes so far: events of an earlier visit or process are dropped.
+    private var visit = 0
+    private var process = 0
+
+    init(plan: SimulationPlan) {
+        self.plan = plan
+        counters = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
+        clock = ManualClock(Date(timeIntervalSince1970: 0))
+        engine = AdEngine(policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: 0), clock: clock)
+        held = Array(repeating: false, count: plan.placements.count)
+        today = Array(repeating: 0, count: plan.placements.count)
+        capsToday = Array(repeating: 0, count: plan.placements.count)
+    }
+
+    /// Starts counting afresh (a new chunk of users).
+    mutating func resetCounters() {
+        counters = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
+    }
+
+    /// Plays every day of one user.
+    mutating func play(user: Int) {
+        segment = plan.segmentIndex(ofUser: user)
+        let seg = plan.segments[segment]
+        let profile = seg.segment
+        var behaviour = RandomSource(seed: plan.seed, user: user, stream: .behaviour)
+        chance = RandomSource(seed: plan.seed, user: user, stream: .chance)
+        let premium = behaviour.chance(profile.premium)
+        let daysAgo = max(0, profile.installedDaysAgo.draw(&behaviour))
+        let installedAt = seg.midnights[0] - Int64((daysAgo * 86_400_000).rounded())
+        let sessionsBefore = profile.sessionsBefore?.draw(&behaviour) ?? Int(daysAgo * max(1, profile.coldStarts.mean))
+        clock = ManualClock(Milliseconds.date(seg.midnights[0]))
+        engine = AdEngine(
+            policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: installedAt, sessionsBefore: sessionsBefore),
+            clock: clock, deviceTimeZone: seg.zone)
+        queue.removeAll()
+        for slot in held.indices { held[slot] = false }
+        (foreground, endPending, screenUntil, visit, process) = (false, false, 0, 0, 0)
+        var lastEnd = Int64.min
+        var starts: [Int64] = []
+        for day in 0..<plan.days {
+            let dayStart = seg.midnights[day], dayEnd = seg.midnights[day + 1]
+            var attributes: [String: AttributeValue] = [:]
+            for attribute in seg.attributes { attributes[attribute.name] = attribute.source.draw(&behaviour) }
+            context = AskContext(premium: premium, attributes: attributes)
+            for slot in today.indices {
+                today[slot] = 0
+                capsToday[slot] = 0
+            }
+            let coldStarts = max(1, profile.coldStarts.draw(&behaviour))
+            let visits = coldStarts + profile.resumes.draw(&behaviour)
+            let firstOpen = min(dayStart + profile.firstOpen.draw(&behaviour), dayEnd - 1)
+            starts.removeAll(keepingCapacity: true)
+            starts.append(firstOpen)
+            for _ in 1..<max(visits, 1) { starts.append(behaviour.integer(firstOpen, dayEnd - 1)) }
+            starts.sort()
+            var coldLeft = coldStarts - 1
+            for v in 0..<visits {
+                // Which visits are cold starts, how long each lasts and its own random numbers are drawn
+                // whether or not the visit fits, so that two policies see the same visits.
+                var isCold = v == 0
+                if v > 0, coldLeft > 0, behaviour.integer(0, Int64(visits - v - 1)) < coldLeft {
+                    isCold = true
+                    coldLeft -= 1
+                }
+                let length = profile.foreground.draw(&behaviour)
+                visitRandom = RandomSource(derivedFrom: behaviour.next())
+                let start = lastEnd == .min ? starts[v] : max(starts[v], lastEnd + 1000)
+                // A visit that cannot start before local midnight is dropped: visits never cross days.
+                guard start < dayEnd - 1000 else { continue }
+                lastEnd = playVisit(from: start, until: min(start + max(length, 1000), dayEnd - 1), cold: isCold)
+            }
+            counters[segment].userDays += 1
+            for slot in today.indices {
+                counters[segment].placements[slot].countDay(impressions: today[slot])
+                var mask = capsToday[slot]
+                while mask != 0 {
+                    let kind = mask.trailingZeroBitCount
+                    counters[segment].placements[slot].capDays[kind] += 1
+                    mask &= mask - 1
+                }
+            }
+        }
+        for slot in held.indices where held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
+        counters[segment].users += 1
+    }
+
+    // MARK: visits
+
+    /// Plays one visit and returns when the app went to the background.
+    private mutating func playVisit(from start: Int64, until plannedEnd: Int64, cold: Bool) -> Int64 {
+        // Loads that finish while the app is in the background still complete.
+        while let next = queue.nextTime, next < start, let event = queue.pop() { handle(event) }
+        setTime(start)
+        visit += 1
+        foreground = true
+        endPending = false
+        if cold { coldStart() } else { resume() }
+        queue.push(.visitEnd, at: plannedEnd, index: 0, epoch: visit)
+        let seg = plan.segments[segment]
+        for (i, stream) in seg.actions.enumerated() {
+            queue.push(.action, at: start + stream.every.draw(&visitRandom), index: i, epoch: visit)
+        }
+        for (i, stream) in seg.rewarded.enumerated() {
+            queue.push(.offer, at: start + stream.every.draw(&visitRandom), index: i, epoch: visit)
+        }
+        while foreground, let event = queue.pop() { handle(event) }
+        return now
+    }
+
+    private mutating func setTime(_ time: Int64) {
+        now = time
+        clock.set(Milliseconds.date(time))
+    }
+
+    /// Cold start: `app_launched`, then a load of each app-open placement (shown when it completes in
+    /// the launch phase) and of the placements the segment's actions and offers use.
+    private mutating func coldStart() {
+        process += 1
+        for slot in held.indices where held[slot] {
+            counters[segment].placements[slot].wastedLoads += 1
+            held[slot] = false
+        }
+        engine.record(.appLaunched)
+        for slot in plan.appOpen { askLoad(slot, showOnCompletion: true) }
+        for slot in plan.segments[segment].preload { askLoad(slot, showOnCompletion: false) }
+    }
+
+    /// Return from background: `app_resumed`, then a `show` (trigger resume) of each app-open placement.
+    private mutating func resume() {
+        engine.record(.appResumed)
+        for slot in plan.appOpen {
+            let decision = engine.beginShow(plan.placements[slot].id, trigger: .resume, context: context)
+            shown(decision, slot: slot, reward: false)
+        }
+    }
+
+    private mutating func handle(_ event: SimulationEvent) {
+        setTime(event.time)
+        switch event.kind {
+        case .loadDone: loadDone(event)
+        case .adClosed: adClosed(slot: event.index, rewarded: event.flag)
+        case .action:
+            guard event.epoch == visit, foreground, !endPending else { return }
+            let stream = plan.segments[segment].actions[event.index]
+            if screenUntil > now {
+                // The user is watching an ad: the next action comes after it closes.
+                queue.push(.action, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+                return
+            }
+            let id = plan.placements[stream.slot].id
+            engine.record(.action(id))
+            shown(engine.beginShow(id, trigger: .action, context: context), slot: stream.slot, reward: false)
+            queue.push(.action, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+        case .offer:
+            guard event.epoch == visit, foreground, !endPending else { return }
+            let stream = plan.segments[segment].rewarded[event.index]
+            if screenUntil > now {
+                queue.push(.offer, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+                return
+            }
+            offer(stream.slot, accept: stream.accept)
+            queue.push(.offer, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+        case .visitEnd:
+            guard event.epoch == visit, foreground else { return }
+            if screenUntil > now { endPending = true } else { background() }
+        }
+    }
+
+    private mutating func background() {
+        engine.record(.appBackgrounded)
+        foreground = false
+        endPending = false
+    }
+
+    /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
+    private mutating func offer(_ slot: Int, accept: Double) {
+        let id = plan.placements[slot].id
+        let decision = engine.ask(.offer(id), context: context)
+        guard decision.isAllowed else {
+            denied(decision, slot: slot)
+            return
+        }
+        counters[segment].placements[slot].offers += 1
+        guard visitRandom.chance(accept) else { return }
+        counters[segment].placements[slot].accepted += 1
+        engine.record(.userChose(id))
+        shown(engine.beginShow(id, trigger: .action, context: context), slot: slot, reward: true)
+    }
+
+    // MARK: loads and shows
+
+    private mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
+        let id = plan.placements[slot].id
+        guard engine.ask(.load(id), context: context).isAllowed else { return }
+        engine.record(.loadStarted(id))
+        counters[segment].placements[slot].loadsStarted += 1
+        let completes = chance.chance(plan.network.fillRate)
+        let time = now + plan.network.loadTime.draw(&chance)
+        queue.push(.loadDone, at: time, index: slot, epoch: process, flag: completes, showOnCompletion: showOnCompletion)
+    }
+
+    private mutating func loadDone(_ event: SimulationEvent) {
+        // A load of an earlier app process died with it.
+        guard event.epoch == process else { return }
+        let slot = event.index
+        let id = plan.placements[slot].id
+        guard event.flag else {
+            engine.record(.loadFailed(id))
+            counters[segment].placements[slot].loadsFailed += 1
+            return
+        }
+        engine.record(.loadCompleted(id))
+        counters[segment].placements[slot].loadsCompleted += 1
+        if held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
+        held[slot] = true
+        // The app can present only while it is in the foreground.
+        if event.showOnCompletion, foreground, !endPending {
+            shown(engine.beginShow(id, trigger: .loadCompleted, context: context), slot: slot, reward: false)
+        }
+    }
+
+    /// Follows a `beginShow` decision: an allowed show runs (or fails); a denied one is counted, and an
+    /// ad that is missing or expired is loaded for next time.
+    private mutating func shown(_ decision: Decision, slot: Int, reward: Bool) {
+        guard decision.isAllowed else {
+            denied(decision, slot: slot)
+            return
+        }
+        held[slot] = false
+        if chance.chance(plan.network.showFailure) {
+            engine.record(.showFailed(plan.placements[slot].id))
+            counters[segment].placements[slot].showFailures += 1
+            askLoad(slot, showOnCompletion: false)
+            return
+        }
+        today[slot] += 1
+        screenUntil = now + max(0, plan.network.adDuration.draw(&chance))
+        queue.push(.adClosed, at: screenUntil, index: slot, epoch: process, flag: reward)
+    }
+
+    private mutating func adClosed(slot: Int, rewarded: Bool) {
+        let id = plan.placements[slot].id
+        if rewarded {
+            engine.record(.rewardEarned(id))
+            if engine.claimReward(id, context: context).isAllowed { counters[segment].placements[slot].granted += 1 }
+        }
+        engine.record(.adClosed(id))
+        screenUntil = now
+        askLoad(slot, showOnCompletion: false)
+        if endPending { background() }
+    }
+
+    private mutating func denied(_ decision: Decision, slot: Int) {
+        var reload = false
+        for reason in decision.reasons {
+            let location = reason.location.map { ImpactLocation(file: $0.file, line: $0.line, column: $0.column) }
+            counters[segment].placements[slot].countDenial(reason.code, at: location, message: reason.message)
+            if let cap = CapKind(code: reason.code) { capsToday[slot] |= cap.bit }
+            switch reason.code {
+            case .adExpired:
+                if held[slot] {
+                    counters[segment].placements[slot].wastedLoads += 1
+                    held[slot] = false
+                }
+                reload = true
+            case .adNotReady: reload = true
+            default: break
+            }
+        }
+        if reload { askLoad(slot, showOnCompletion: false) }
+    }
+}
