@@ -18,17 +18,30 @@ struct PlacementFigures {
     /// The share of user-days on which a cap denied at least once.
     func capShare(_ cap: CapKind) -> Double { ImpactReport.share(counters.capDays[cap.rawValue], of: userDays) }
 
-    /// Denials summed per reason code, most frequent first, each with its most frequent location.
-    var denialsByCode: [(code: ReasonCode, count: Int, location: ImpactLocation?)] {
-        var result: [(code: ReasonCode, count: Int, location: ImpactLocation?)] = []
-        for denial in counters.sortedDenials {
-            if let i = result.firstIndex(where: { $0.code == denial.code }) {
-                result[i].count += denial.count
-            } else {
-                result.append((denial.code, denial.count, denial.location))
+    /// The deny-reason rows of one or two policies, most frequent (in the last policy) first.
+    ///
+    /// Rows of two policies are matched by reason code and by the file name, line and column of the
+    /// setting behind it, so that `rules-old/app_open.yaml:13:16` and `rules/app_open.yaml:13:16` are one row.
+    static func denialRows(_ columns: [PlacementFigures]) -> [DenialRow] {
+        var rows: [DenialRow] = []
+        for (p, figures) in columns.enumerated() {
+            for denial in figures.counters.sortedDenials {
+                let key = DenialRow.key(denial)
+                if let i = rows.firstIndex(where: { $0.key == key }) {
+                    rows[i].counts[p] += denial.count
+                    rows[i].location = denial.location ?? rows[i].location
+                    rows[i].message = denial.message
+                } else {
+                    var counts = Array(repeating: 0, count: columns.count)
+                    counts[p] = denial.count
+                    rows.append(DenialRow(key: key, code: denial.code, location: denial.location, message: denial.message, counts: counts))
+                }
             }
         }
-        return result.sorted { $0.count != $1.count ? $0.count > $1.count : (ReasonCode.allCases.firstIndex(of: $0.code) ?? 0) < (ReasonCode.allCases.firstIndex(of: $1.code) ?? 0) }
+        return rows.sorted { a, b in
+            for p in a.counts.indices.reversed() where a.counts[p] != b.counts[p] { return a.counts[p] > b.counts[p] }
+            return a.key < b.key
+        }
     }
 
     var isRewarded: Bool { placement.format == AdFormat.rewarded.rawValue || placement.format == AdFormat.rewardedInterstitial.rawValue }
@@ -97,4 +110,23 @@ enum ImpactFormat {
         let locations = [change.oldLocation?.description, change.newLocation?.description].map { $0 ?? "—" }.joined(separator: " → ")
         return (what, values, locations)
     }
+}
+
+/// One deny reason at one setting, with its count under each policy.
+struct DenialRow {
+    var key: String
+    var code: ReasonCode
+    /// The location in the last policy that has the row.
+    var location: ImpactLocation?
+    var message: String
+    var counts: [Int]
+
+    static func key(_ denial: DenialCount) -> String {
+        guard let location = denial.location else { return denial.code.rawValue }
+        let file = location.file.split(separator: "/").last.map(String.init) ?? location.file
+        return "\(denial.code.rawValue) \(file):\(location.line):\(location.column)"
+    }
+
+    /// Custom rules say which rule denied in their message; other reasons are named by their code and location.
+    var showsMessage: Bool { code == .customRule || code == .ruleError }
 }

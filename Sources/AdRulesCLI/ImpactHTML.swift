@@ -1,6 +1,251 @@
+import AdRules
 import AdRulesImpact
 
-/// The `html` format of `adrules impact`.
+/// The `html` format of `adrules impact`: one self-contained page (inline CSS and SVG, no script, no
+/// network) with, per placement, the figures, a histogram of impressions per user per day and the
+/// deny reasons as bars; with `--compare`, old and new side by side after the policy changes.
 enum ImpactHTML {
-    static func render(_ report: ImpactReport) -> String { "" }
+    static let colors = ["#7f8fb0", "#e8743b"]
+    static let single = "#3f6fb5"
+
+    static func render(_ report: ImpactReport) -> String {
+        let comparing = report.results.count == 2
+        let names = report.results.map(\.policy)
+        var body = "<header>\n<h1>Impact preview</h1>\n"
+        body += "<p class=\"sub\">\(escape(report.model)) · \(escape(ImpactFormat.population(report)))"
+        body += comparing ? "" : " · policy <code>\(escape(names.first ?? ""))</code>"
+        body += "</p>\n"
+        if let shard = report.shard { body += "<p class=\"warn\">Partial result of shard \(shard): merge the shards with <code>adrules impact merge</code>.</p>\n" }
+        if comparing {
+            body += "<p class=\"legend\">" + names.enumerated().map { i, name in
+                "<span class=\"swatch\" style=\"background:\(colors[i])\"></span>\(i == 0 ? "old" : "new"): <code>\(escape(name))</code>"
+            }.joined(separator: " &nbsp; ") + "</p>\n"
+        }
+        body += "</header>\n"
+        if comparing { body += changes(report) }
+        let figures = report.results.map { PlacementFigures.all($0) }
+        if let first = figures.first {
+            for slot in first.indices { body += placement(figures.map { $0[slot] }, names: names) }
+        }
+        body += segments(report)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Impact preview: \(escape(names.joined(separator: " → ")))</title>
+            <style>
+            \(style)
+            </style>
+            </head>
+            <body>
+            \(body)<footer>Written by <code>adrules impact</code>. Impressions are shows that did not fail; a cap is reached on a user-day when it denied at least one show or offer that day; deny reasons count show and offer asks.</footer>
+            </body>
+            </html>
+
+            """
+    }
+
+    static let style = """
+        body{font:15px/1.45 -apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:#1d2430;background:#f6f7f9;margin:0;padding:24px 32px 40px}
+        h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:0 0 12px}h2 small{font-weight:normal;color:#667085;font-size:14px;margin-left:6px}
+        .sub{color:#4a5565;margin:0 0 6px}.legend{margin:4px 0 0}.warn{color:#a04100}
+        .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:5px;vertical-align:-1px}
+        section{background:#fff;border:1px solid #e3e6eb;border-radius:8px;padding:18px 20px;margin:18px 0}
+        .grid{display:grid;grid-template-columns:auto minmax(320px,1.2fr) minmax(320px,1.2fr);gap:24px;align-items:start}
+        table.figures td,table.figures th{white-space:nowrap}td.first,th.first{border-left:2px solid #e3e6eb}
+        @media (max-width:1200px){.grid{grid-template-columns:1fr 1fr}}
+        table{border-collapse:collapse;font-size:14px}td,th{padding:3px 8px;text-align:left;border-bottom:1px solid #eef0f3;vertical-align:top}
+        th{font-weight:600;color:#4a5565}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+        td.up{color:#b42318}td.down{color:#067647}.loc{color:#667085;font-size:12px;font-family:ui-monospace,Menlo,Consolas,monospace}
+        figure{margin:0}figcaption{font-weight:600;color:#4a5565;font-size:14px;margin-bottom:6px}
+        svg{display:block;max-width:100%;height:auto}svg text{font:11px -apple-system,"Segoe UI",Roboto,Arial,sans-serif;fill:#4a5565}
+        code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
+        footer{color:#667085;font-size:13px;margin-top:24px}
+        """
+
+    // MARK: sections
+
+    static func changes(_ report: ImpactReport) -> String {
+        var out = "<section>\n<h2>Policy changes <small>\(escape(report.results[0].policy)) → \(escape(report.results[1].policy))</small></h2>\n"
+        if report.changes.isEmpty { return out + "<p>None: the two policies mean the same.</p>\n</section>\n" }
+        out += "<table>\n<tr><th>setting</th><th>change</th><th>where (old → new)</th></tr>\n"
+        for change in report.changes {
+            let line = ImpactFormat.change(change)
+            out += "<tr><td>\(escape(line.what))</td><td>\(escape(line.values))</td><td class=\"loc\">\(escape(line.locations))</td></tr>\n"
+        }
+        return out + "</table>\n</section>\n"
+    }
+
+    static func placement(_ columns: [PlacementFigures], names: [String]) -> String {
+        let placement = columns[0].placement
+        var out = "<section>\n<h2>\(escape(placement.id))<small>\(escape(placement.format))</small></h2>\n<div class=\"grid\">\n"
+        out += figuresTable(columns, names: names)
+        out += "<figure><figcaption>Impressions per user per day (share of user-days)</figcaption>\n\(histogram(columns))</figure>\n"
+        out += "<figure><figcaption>Deny reasons of show and offer asks</figcaption>\n\(denials(columns))</figure>\n"
+        return out + "</div>\n</section>\n"
+    }
+
+    static func figuresTable(_ columns: [PlacementFigures], names: [String]) -> String {
+        let comparing = columns.count == 2
+        var out = "<table class=\"figures\">\n<tr><th></th>" + names.map { "<th class=\"n\">\(escape($0))</th>" }.joined() + (comparing ? "<th class=\"n\">change</th>" : "") + "</tr>\n"
+        func row(_ label: String, _ values: [String], _ change: String? = nil, higherIsWorse: Bool = false) {
+            out += "<tr><td>\(label)</td>" + values.map { "<td class=\"n\">\(escape($0))</td>" }.joined()
+            if comparing, let change {
+                let trend = change.hasPrefix("+") ? (higherIsWorse ? " up" : "") : change.hasPrefix("-") ? (higherIsWorse ? " down" : "") : ""
+                out += "<td class=\"n\(trend)\">\(escape(change))</td>"
+            }
+            out += "</tr>\n"
+        }
+        func counts(_ label: String, _ value: (PlacementFigures) -> Int, higherIsWorse: Bool = false) {
+            let values = columns.map(value)
+            row(label, values.map(ImpactFormat.count), comparing ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, higherIsWorse: higherIsWorse)
+        }
+        let means = columns.map(\.summary.mean)
+        row("impressions per user-day: mean", means.map { ImpactFormat.fixed($0, 2) }, comparing ? ImpactFormat.signed(means[1] - means[0], 2) : nil)
+        counts("&nbsp;&nbsp;p50", { $0.summary.p50 })
+        counts("&nbsp;&nbsp;p90", { $0.summary.p90 })
+        counts("&nbsp;&nbsp;p99", { $0.summary.p99 })
+        counts("&nbsp;&nbsp;max", { $0.summary.max })
+        counts("impressions", { $0.counters.impressions })
+        for cap in CapKind.allCases where columns.contains(where: { $0.placement.caps.contains(cap) }) {
+            let shares = columns.map { $0.capShare(cap) }
+            row("user-days at <code>\(cap.code.rawValue)</code>", shares.map(ImpactFormat.percent), comparing ? ImpactFormat.points(shares[0], shares[1]) : nil)
+        }
+        counts("wasted loads", { $0.counters.wastedLoads }, higherIsWorse: true)
+        counts("loads completed", { $0.counters.loadsCompleted })
+        if columns[0].isRewarded {
+            counts("rewarded offers shown", { $0.counters.offers })
+            counts("offers accepted", { $0.counters.accepted })
+            counts("rewards granted", { $0.counters.granted })
+        }
+        return out + "</table>\n"
+    }
+
+    // MARK: charts
+
+    /// Bars of the share of user-days with k impressions, one bar per policy for each k.
+    static func histogram(_ columns: [PlacementFigures]) -> String {
+        let width = 420.0, height = 210.0, left = 40.0, bottom = 28.0, top = 10.0, right = 8.0
+        let maxK = max(1, columns.map { $0.counters.histogram.count - 1 }.max() ?? 1)
+        let shares = columns.map { figures in (0...maxK).map { k in k < figures.counters.histogram.count && figures.userDays > 0 ? Double(figures.counters.histogram[k]) / Double(figures.userDays) : 0 } }
+        let peak = max(0.01, shares.flatMap { $0 }.max() ?? 0.01)
+        let tick = niceStep(peak / 4)
+        let yMax = (peak / tick).rounded(.up) * tick
+        let plotW = width - left - right, plotH = height - top - bottom
+        var svg = "<svg viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"histogram of impressions per user per day\">\n"
+        var y = 0.0
+        while y <= yMax + tick / 2 {
+            let py = top + plotH - y / yMax * plotH
+            svg += "<line x1=\"\(n(left))\" x2=\"\(n(width - right))\" y1=\"\(n(py))\" y2=\"\(n(py))\" stroke=\"#e3e6eb\"/>"
+            svg += "<text x=\"\(n(left - 4))\" y=\"\(n(py + 4))\" text-anchor=\"end\">\(ImpactFormat.fixed(y * 100, tick < 0.01 ? 1 : 0))%</text>\n"
+            y += tick
+        }
+        let slot = plotW / Double(maxK + 1)
+        let barW = max(1, slot * 0.8 / Double(columns.count))
+        for (p, series) in shares.enumerated() {
+            let color = columns.count == 2 ? colors[p] : single
+            for (k, share) in series.enumerated() where share > 0 {
+                let h = share / yMax * plotH
+                let x = left + Double(k) * slot + slot * 0.1 + Double(p) * barW
+                svg += "<rect x=\"\(n(x))\" y=\"\(n(top + plotH - h))\" width=\"\(n(barW))\" height=\"\(n(max(h, 0.5)))\" fill=\"\(color)\"><title>\(k) impressions: \(ImpactFormat.percent(share)) of user-days</title></rect>\n"
+            }
+        }
+        let labelEvery = max(1, Int((Double(maxK + 1) / 14).rounded(.up)))
+        for k in stride(from: 0, through: maxK, by: labelEvery) {
+            svg += "<text x=\"\(n(left + (Double(k) + 0.5) * slot))\" y=\"\(n(height - bottom + 14))\" text-anchor=\"middle\">\(k)</text>"
+        }
+        svg += "\n<text x=\"\(n(left + plotW / 2))\" y=\"\(n(height - 2))\" text-anchor=\"middle\">impressions per user-day</text>\n"
+        return svg + "</svg>\n"
+    }
+
+    /// Horizontal bars of the most frequent deny reasons, each with the YAML location behind it.
+    static func denials(_ columns: [PlacementFigures]) -> String {
+        let rows = Array(PlacementFigures.denialRows(columns).prefix(8))
+        guard !rows.isEmpty else { return "<p class=\"sub\">No show or offer was denied.</p>\n" }
+        let comparing = columns.count == 2
+        let rowH = comparing ? 36.0 : 30.0, width = 440.0, labelW = 160.0, valueW = 58.0
+        let height = Double(rows.count) * rowH + 4
+        let peak = Double(max(1, rows.flatMap(\.counts).max() ?? 1))
+        var svg = "<svg viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"deny reasons\">\n"
+        for (r, row) in rows.enumerated() {
+            let y = Double(r) * rowH + 2
+            svg += "<text x=\"0\" y=\"\(n(y + 11))\">\(row.code.rawValue)</text>"
+            if let location = row.location {
+                svg += "<text x=\"0\" y=\"\(n(y + 23))\" font-size=\"9.5\" fill=\"#8a94a6\">\(escape(shortLocation(location)))</text>"
+            }
+            let barH = comparing ? 13.0 : 18.0
+            for (p, count) in row.counts.enumerated() {
+                let w = Double(count) / peak * (width - labelW - valueW)
+                let by = y + Double(p) * (barH + 2)
+                var title = "\(row.code.rawValue): \(ImpactFormat.count(count))"
+                if row.showsMessage { title += " (\(row.message))" }
+                svg += "<rect x=\"\(n(labelW))\" y=\"\(n(by))\" width=\"\(n(count > 0 ? max(w, 1) : 0))\" height=\"\(n(barH))\" fill=\"\(comparing ? colors[p] : single)\"><title>\(escape(title))</title></rect>"
+                svg += "<text x=\"\(n(labelW + w + 4))\" y=\"\(n(by + barH - 3))\">\(ImpactFormat.count(count))</text>"
+            }
+            svg += "\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// Impressions per user per day by segment.
+    static func segments(_ report: ImpactReport) -> String {
+        guard let first = report.results.first, !first.segments.isEmpty else { return "" }
+        let comparing = report.results.count == 2
+        var out = "<section>\n<h2>By segment <small>impressions per user per day: mean, p50, p90, p99, max</small></h2>\n<table>\n<tr><th>segment</th><th>placement</th>"
+        out += report.results.map { "<th class=\"n first\" colspan=\"5\">\(escape($0.policy))</th>" }.joined() + (comparing ? "<th class=\"n\">change of mean</th>" : "") + "</tr>\n"
+        for (s, name) in report.segments.enumerated() where s < first.segments.count {
+            let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
+            for slot in first.placements.indices {
+                out += "<tr><td>" + (slot == 0 ? "\(escape(name)) <span class=\"loc\">\(ImpactFormat.count(first.segments[s].users)) users</span>" : "") + "</td><td>\(escape(first.placements[slot].id))</td>"
+                for figures in perPolicy {
+                    let summary = figures[slot].summary
+                    let cells = [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
+                    out += cells.enumerated().map { i, cell in "<td class=\"n\(i == 0 ? " first" : "")\">\(cell)</td>" }.joined()
+                }
+                if comparing { out += "<td class=\"n\">\(ImpactFormat.signed(perPolicy[1][slot].summary.mean - perPolicy[0][slot].summary.mean, 2))</td>" }
+                out += "</tr>\n"
+            }
+        }
+        return out + "</table>\n</section>\n"
+    }
+
+    // MARK: helpers
+
+    /// A location without its directories, which the bar labels have no room for.
+    static func shortLocation(_ location: ImpactLocation) -> String {
+        let file = location.file.split(separator: "/").last.map(String.init) ?? location.file
+        return "\(file):\(location.line):\(location.column)"
+    }
+
+    /// 1, 2 or 5 times a power of ten, at least `raw`.
+    static func niceStep(_ raw: Double) -> Double {
+        var power = 0.0001
+        while power * 10 <= raw { power *= 10 }
+        for factor in [1.0, 2.0, 5.0, 10.0] where power * factor >= raw { return power * factor }
+        return power * 10
+    }
+
+    /// An SVG coordinate with one decimal and no grouping.
+    static func n(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        let magnitude = abs(tenths)
+        return magnitude % 10 == 0 ? "\(sign)\(magnitude / 10)" : "\(sign)\(magnitude / 10).\(magnitude % 10)"
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
 }

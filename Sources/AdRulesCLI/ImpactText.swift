@@ -49,22 +49,12 @@ enum ImpactText {
                 counts("    accepted", { $0.counters.accepted })
                 counts("    rewards granted", { $0.counters.granted })
             }
-            if comparing {
-                let old = columns[0].denialsByCode, new = columns[1].denialsByCode
-                let codes = new.map(\.code) + old.map(\.code).filter { code in !new.contains { $0.code == code } }
-                if !codes.isEmpty { row("  deny reasons (show and offer asks)", ["", ""], change: "") }
-                for code in codes {
-                    let a = old.first { $0.code == code }, b = new.first { $0.code == code }
-                    let location = (b?.location ?? a?.location)?.description ?? ""
-                    let values = [a?.count ?? 0, b?.count ?? 0]
-                    row("    \(code.rawValue)", values.map(ImpactFormat.count), change: ImpactFormat.signed(Double(values[1] - values[0]), 0), note: location)
-                }
-            } else {
-                let denials = columns[0].counters.sortedDenials
-                if !denials.isEmpty { row("  deny reasons (show and offer asks)", [""], change: nil) }
-                for denial in denials {
-                    row("    \(denial.code.rawValue)", [ImpactFormat.count(denial.count)], change: nil, note: denial.location?.description ?? "")
-                }
+            let denials = PlacementFigures.denialRows(columns)
+            if !denials.isEmpty { row("  deny reasons (show and offer asks)", columns.map { _ in "" }, change: "") }
+            for denial in denials {
+                let note = (denial.location?.description ?? "") + (denial.showsMessage ? "  \(denial.message)" : "")
+                row("    \(denial.code.rawValue)", denial.counts.map(ImpactFormat.count),
+                    change: comparing ? ImpactFormat.signed(Double(denial.counts[1] - denial.counts[0]), 0) : nil, note: note)
             }
             out += "\n" + table(rows, rightAligned: Set(1..<(1 + report.results.count + (comparing ? 1 : 0))), indent: "")
         }

@@ -153,6 +153,16 @@ public struct PlacementCounters: Sendable, Hashable {
                 denials.append(denial)
             }
         }
+        // A canonical order, so that counters that add up to the same figures compare equal.
+        denials.sort { a, b in
+            let ai = ReasonCode.allCases.firstIndex(of: a.code) ?? 0, bi = ReasonCode.allCases.firstIndex(of: b.code) ?? 0
+            if ai != bi { return ai < bi }
+            switch (a.location, b.location) {
+            case let (x?, y?): return x < y
+            case (nil, _?): return true
+            default: return false
+            }
+        }
         wastedLoads += other.wastedLoads
         loadsStarted += other.loadsStarted
         loadsCompleted += other.loadsCompleted

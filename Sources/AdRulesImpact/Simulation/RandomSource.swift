@@ -143,7 +143,8 @@ enum DeterministicMath {
         if x < -700 { return 0 }
         if x > 700 { return .infinity }
         let k = (x / ln2).rounded()
-        let r = x - k * ln2
+        // ln 2 in two parts (Cody and Waite): k * ln2High is exact, so r keeps its precision for large k.
+        let r = (x - k * 0.693_147_180_369_123_8) - k * 1.908_214_929_270_587_7e-10
         var term = 1.0
         var sum = 1.0
         var n = 1.0

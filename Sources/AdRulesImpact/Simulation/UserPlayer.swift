@@ -30,6 +30,8 @@ struct UserPlayer {
     private var endPending = false
     /// When the ad on screen closes (not later than `now` when none is on screen).
     private var screenUntil: Int64 = 0
+    /// When set, every impression is logged: (placement slot, time). Tests check the caps against it.
+    var impressionLog: [(slot: Int, at: Int64)]?
     /// Visits and app processes so far: events of an earlier visit or process are dropped.
     private var visit = 0
     private var process = 0
@@ -266,6 +268,7 @@ struct UserPlayer {
             return
         }
         today[slot] += 1
+        impressionLog?.append((slot, now))
         screenUntil = now + max(0, plan.network.adDuration.draw(&chance))
         queue.push(.adClosed, at: screenUntil, index: slot, epoch: process, flag: reward)
     }

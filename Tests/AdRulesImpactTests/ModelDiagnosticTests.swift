@@ -1,0 +1,106 @@
+import AdRules
+import AdRulesYAML
+import Testing
+
+@testable import AdRulesImpact
+
+/// A usage model in, diagnostics with their exact rule and position out.
+@Suite("Usage model diagnostics")
+struct ModelDiagnosticTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let rule: String
+        let yaml: String
+        let message: String
+        var testDescription: String { name }
+    }
+
+    static let head = "version: 1\nsegments:\n  - name: all\n    share: 1\n"
+
+    static let cases: [Case] = [
+        Case(name: "unknown top-level key", rule: "schema/unknown-key", yaml: head + "1️⃣sead: 3\n", message: "did you mean \"seed\"?"),
+        Case(name: "unknown segment key", rule: "schema/unknown-key", yaml: head + "    1️⃣resume: 3\n", message: "did you mean \"resumes\"?"),
+        Case(name: "unknown distribution", rule: "schema/unknown-key", yaml: head + "    resumes: {1️⃣poison: 3}\n", message: "did you mean \"poisson\"?"),
+        Case(name: "wrong type", rule: "schema/type", yaml: head + "    resumes: 1️⃣many\n", message: "resumes must be a whole number, {uniform: [a, b]} or {poisson: mean}, not \"many\""),
+        Case(name: "distribution of the wrong kind", rule: "schema/type", yaml: head + "    cold_starts: {1️⃣exponential: 2m}\n", message: "cold_starts cannot be drawn from {exponential: ...}"),
+        Case(name: "bare number for a duration", rule: "schema/duration", yaml: head + "    foreground: 1️⃣300\n", message: "write 300s or 300m"),
+        Case(name: "probability above 1", rule: "schema/range", yaml: head + "    premium: 1️⃣1.5\n", message: "premium must be from 0 to 1, not 1.5"),
+        Case(name: "reversed uniform", rule: "schema/range", yaml: head + "    first_open: {uniform: 1️⃣[10h, 7h]}\n", message: "[low, high] with low <= high"),
+        Case(name: "first open after midnight", rule: "schema/range", yaml: head + "    first_open: 1️⃣25h\n", message: "a local time before 24h"),
+        Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),
+        Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1"),
+        Case(name: "duplicate segment", rule: "model/duplicate-segment", yaml: head + "  - name: 1️⃣all\n    share: 1\n", message: "segment \"all\" is defined twice"),
+        Case(name: "missing share", rule: "schema/missing-key", yaml: "version: 1\nsegments:\n  - 1️⃣name: a\n", message: "a segment has no share"),
+        Case(name: "wrong version", rule: "schema/version", yaml: "version: 1️⃣2\nsegments: [{name: a, share: 1}]\n", message: "version must be 1"),
+        Case(name: "bad start date", rule: "schema/type", yaml: head + "start: 1️⃣2026-02-30\n", message: "a calendar day such as 2026-12-07"),
+        Case(name: "yaml syntax", rule: "yaml/syntax", yaml: head + "    resumes: [1\n1️⃣", message: "YAML syntax error"),
+    ]
+
+    @Test(arguments: cases) func reportsTheRuleAtItsPosition(_ c: Case) throws {
+        let marked = MarkedText(c.yaml)
+        let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")
+        #expect(model == nil)
+        let found = try #require(diagnostics.first { $0.rule == c.rule }, "no \(c.rule) in \(diagnostics)")
+        #expect(found.range.start == marked["1️⃣"], "\(found)")
+        #expect(found.message.contains(c.message), "\(found.message)")
+        #expect(found.file == "m.model.yaml")
+    }
+
+    @Test func theShippedModelIsClean() throws {
+        let path = packageRoot() + "/rules/usage.model.yaml"
+        let policy = try Policy(contentsOf: packageRoot() + "/rules")
+        let (model, diagnostics) = ModelDecoder.decode(String(decoding: try PolicyLoader.readBytes(path), as: UTF8.self), file: path)
+        #expect(diagnostics.isEmpty)
+        let decoded = try #require(model)
+        #expect(ModelCheck.check(decoded, against: policy, name: "rules", role: .current).isEmpty)
+        #expect(decoded.segments.map(\.name) == ["casual", "heavy", "new"])
+    }
+
+    static let policyText = """
+        version: 1
+        placements:
+          app_open: {format: app_open, daily_cap: 4}
+          level_end: {format: interstitial, min_interval: 1m}
+          banner_home: {format: banner}
+        attributes:
+          level: int
+        """
+
+    @Test func placementsAndAttributesAreCheckedAgainstThePolicy() throws {
+        let marked = MarkedText("""
+            version: 1
+            1️⃣segments:
+              - name: all
+                share: 1
+                attributes: {level: 2️⃣high, 3️⃣levle: 3}
+                actions:
+                  - {placement: 4️⃣level_edn, every: 1m}
+                  - {placement: 5️⃣app_open, every: 1m}
+            """)
+        let model = try #require(ModelDecoder.decode(marked.text, file: "m.model.yaml").model)
+        let policy = try Policy(yaml: Self.policyText, file: "p.yaml")
+        let diagnostics = ModelCheck.check(model, against: policy, name: "rules", role: .current)
+        func at(_ marker: String, _ rule: String) -> Diagnostic? {
+            diagnostics.first { $0.rule == rule && $0.range.start == marked[marker] }
+        }
+        #expect(at("4️⃣", "policy/unknown-placement")?.message.contains("did you mean \"level_end\"?") == true)
+        #expect(at("4️⃣", "policy/unknown-placement")?.severity == .error)
+        #expect(at("5️⃣", "model/placement-format")?.severity == .error)
+        #expect(at("2️⃣", "model/attribute-type")?.message.contains("declared int") == true)
+        #expect(at("3️⃣", "model/unknown-attribute")?.severity == .warning)
+        let unused = diagnostics.filter { $0.rule == "model/unused-placement" }
+        #expect(unused.map(\.severity) == [.warning, .warning])
+        #expect(unused.allSatisfy { $0.range.start == marked["1️⃣"] })
+        #expect(unused.map { $0.notes.first?.file } == ["p.yaml", "p.yaml"])
+        // Against the old policy of a comparison, an unknown placement is only a warning: it may be new.
+        let old = ModelCheck.check(model, against: policy, name: "old", role: .old)
+        #expect(old.first { $0.rule == "policy/unknown-placement" }?.severity == .warning)
+        #expect(!old.contains { $0.rule == "model/unused-placement" })
+    }
+
+    @Test func anEmptyFileSaysWhatToWrite() {
+        let (model, diagnostics) = ModelDecoder.decode("", file: "m.model.yaml")
+        #expect(model == nil)
+        #expect(diagnostics.map(\.rule) == ["schema/missing-key"])
+    }
+}

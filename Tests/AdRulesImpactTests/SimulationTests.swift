@@ -1,0 +1,152 @@
+import AdRules
+import Foundation
+import Testing
+
+@testable import AdRulesImpact
+
+/// Figures a person can check by hand, and the properties every run must have.
+@Suite("Impact simulation")
+struct SimulationTests {
+    @Test func aFlatModelGivesExactFigures() throws {
+        // One cold start and ten resumes a day, daily_cap: 3: the cold start shows, the first resumes
+        // show until the cap, every later resume is denied daily_cap.
+        let result = play(try model(flatModel), try appOpenPolicy(dailyCap: 3))
+        let total = result.total
+        #expect(total.users == 60)
+        #expect(total.userDays == 180)
+        let appOpen = total.placements[0]
+        let summary = ImpressionSummary(histogram: appOpen.histogram)
+        #expect(summary.mean == 3.0)
+        #expect(summary.p50 == 3 && summary.p90 == 3 && summary.p99 == 3 && summary.max == 3)
+        #expect(appOpen.histogram == [0, 0, 0, 180])
+        #expect(appOpen.impressions == 540)
+        #expect(appOpen.capDays[CapKind.dailyCap.rawValue] > 170)
+        #expect(appOpen.denials.first { $0.code == .dailyCap }?.location == ImpactLocation(file: "p.yaml", line: 6, column: 16))
+        #expect(appOpen.offers == 0 && appOpen.showFailures == 0 && appOpen.loadsFailed == 0)
+        // Every completed load is shown or wasted.
+        #expect(appOpen.loadsCompleted == appOpen.impressions + appOpen.wastedLoads)
+    }
+
+    @Test func premiumUsersSeeNothing() throws {
+        let premium = try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1"))
+        let appOpen = play(premium, try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        #expect(appOpen.impressions == 0)
+        #expect(appOpen.histogram == [180])
+        #expect(appOpen.loadsStarted == 0)
+        #expect(appOpen.denials.contains { $0.code == .premiumUser })
+    }
+
+    @Test func theOldPolicyIsListedFirstAndDifferencesAreNamed() throws {
+        let old = try appOpenPolicy(dailyCap: 3, file: "old/app_open.yaml")
+        let new = try appOpenPolicy(dailyCap: 5, file: "new/app_open.yaml")
+        let report = ImpactRunner.run(
+            model: try model(flatModel),
+            policies: [NamedPolicy(name: "old", policy: old), NamedPolicy(name: "new", policy: new)],
+            changes: PolicyDiff.changes(from: old, to: new), options: ImpactOptions(threads: 2))
+        #expect(report.results.map(\.policy) == ["old", "new"])
+        #expect(ImpressionSummary(histogram: report.results[0].total.placements[0].histogram).mean == 3.0)
+        #expect(ImpressionSummary(histogram: report.results[1].total.placements[0].histogram).mean == 5.0)
+        #expect(report.changes == [PolicyChange(
+            kind: .changed, subject: "placement app_open", setting: "daily_cap", old: "3", new: "5",
+            oldLocation: ImpactLocation(file: "old/app_open.yaml", line: 6, column: 16),
+            newLocation: ImpactLocation(file: "new/app_open.yaml", line: 6, column: 16))])
+    }
+
+    @Test(arguments: [2, 3, 8]) func resultsDoNotDependOnTheThreadCount(threads: Int) throws {
+        let model = try shippedModel()
+        let policy = try Policy(contentsOf: packageRoot() + "/rules")
+        let options = ImpactOptions(users: 150, days: 3)
+        let one = ImpactRunner.run(model: model, policies: [NamedPolicy(name: "rules", policy: policy)], options: options)
+        var many = options
+        many.threads = threads
+        #expect(ImpactRunner.run(model: model, policies: [NamedPolicy(name: "rules", policy: policy)], options: many) == one)
+    }
+
+    @Test func shardsAddUpToTheWholeRun() throws {
+        let model = try shippedModel()
+        let policies = [NamedPolicy(name: "rules", policy: try Policy(contentsOf: packageRoot() + "/rules"))]
+        let whole = ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 2))
+        let parts = (1...3).map { k in
+            ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 2, shard: Shard(index: k, count: 3)))
+        }
+        #expect(parts.map { $0.results[0].total.users } == [34, 33, 33])
+        #expect(try ImpactReport.merge(parts.reversed()) == whole)
+        #expect(throws: ImpactReport.MergeError.missingShards([2])) { try ImpactReport.merge([parts[0], parts[2]]) }
+        #expect(throws: ImpactReport.MergeError.duplicateShard(1)) { try ImpactReport.merge([parts[0], parts[0], parts[1]]) }
+        #expect(throws: ImpactReport.MergeError.notPartial(0)) { try ImpactReport.merge([whole]) }
+    }
+
+    /// Plays the shipped model with the shipped rules and checks every impression against every cap and pacing.
+    @Test func aRealisticModelStaysWithinEveryCap() throws {
+        let policy = try Policy(contentsOf: packageRoot() + "/rules")
+        let plan = SimulationPlan(model: try shippedModel(), policy: policy, users: 240, days: 7, seed: 3)
+        var player = UserPlayer(plan: plan)
+        var checked = 0
+        for user in 0..<plan.users {
+            player.impressionLog = []
+            player.play(user: user)
+            let shows = player.impressionLog ?? []
+            let segment = plan.segments[plan.segmentIndex(ofUser: user)]
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = segment.zone
+            func day(_ ms: Int64) -> DateComponents { calendar.dateComponents([.year, .month, .day], from: Milliseconds.date(ms)) }
+            func check(_ times: [Int64], daily: Int?, hourly: Int?, windows: [WindowCap], minInterval: Int64, what: String) {
+                for (i, t) in times.enumerated() {
+                    if i > 0 { #expect(t - times[i - 1] >= minInterval, "\(what): two impressions closer than min_interval (user \(user))") }
+                    if let daily { #expect(times.filter { day($0) == day(t) }.count <= daily, "\(what): daily_cap exceeded (user \(user))") }
+                    if let hourly { #expect(times.filter { $0 > t - 3_600_000 && $0 <= t }.count <= hourly, "\(what): hourly_cap exceeded (user \(user))") }
+                    for cap in windows {
+                        #expect(times.filter { $0 > t - cap.window.milliseconds && $0 <= t }.count <= cap.max, "\(what): window cap exceeded (user \(user))")
+                    }
+                }
+                checked += times.count
+            }
+            for (slot, placement) in policy.placements.enumerated() {
+                check(shows.filter { $0.slot == slot }.map(\.at), daily: placement.dailyCap?.value, hourly: placement.hourlyCap?.value,
+                      windows: placement.caps.map(\.value), minInterval: placement.minInterval.value.milliseconds, what: placement.id)
+            }
+            for group in policy.groups {
+                let members = Set(group.placements.compactMap { id in policy.placements.firstIndex { $0.id == id.value } })
+                check(shows.filter { members.contains($0.slot) }.map(\.at).sorted(), daily: group.dailyCap?.value, hourly: group.hourlyCap?.value,
+                      windows: group.caps.map(\.value), minInterval: group.minInterval?.value.milliseconds ?? 0, what: "group \(group.id)")
+            }
+        }
+        #expect(checked > 5000, "the model should show plenty of ads to check")
+    }
+
+    @Test func segmentsGetTheirShareOfUsers() {
+        #expect(SimulationPlan.allocate(10, shares: [0.7, 0.3]) == [7, 3])
+        #expect(SimulationPlan.allocate(10, shares: [1.0 / 3, 1.0 / 3, 1.0 / 3]) == [4, 3, 3])
+        #expect(SimulationPlan.allocate(1, shares: [0.5, 0.5]) == [1, 0])
+    }
+
+    @Test func deterministicMathAgreesWithTheSystemLibrary() {
+        var random = RandomSource(derivedFrom: 42)
+        for _ in 0..<10_000 {
+            let x = 1 - random.unit()
+            #expect(abs(DeterministicMath.log(x) - Foundation.log(x)) <= 4e-16 * max(1, abs(Foundation.log(x))))
+        }
+        for x in stride(from: -30.0, through: 0, by: 0.37) {
+            #expect(abs(DeterministicMath.exp(x) - Foundation.exp(x)) <= 4e-15 * Foundation.exp(x))
+        }
+    }
+
+    @Test func drawsFollowTheirDistributions() {
+        var random = RandomSource(seed: 1, user: 0, stream: .chance)
+        let n = 20_000
+        let poisson = (0..<n).map { _ in random.poisson(mean: 4) }
+        #expect(abs(Double(poisson.reduce(0, +)) / Double(n) - 4) < 0.1)
+        let exponential = (0..<n).map { _ in DurationDistribution.exponential(120_000).draw(&random) }
+        #expect(abs(Double(exponential.reduce(0, +)) / Double(n) - 120_000) < 4000)
+        let uniform = (0..<n).map { _ in CountDistribution.uniform(2, 5).draw(&random) }
+        #expect(Set(uniform) == [2, 3, 4, 5])
+    }
+
+    func shippedModel() throws -> UsageModel {
+        let path = packageRoot() + "/rules/usage.model.yaml"
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let (model, diagnostics) = ModelDecoder.decode(bytes, file: path)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        return try #require(model)
+    }
+}

@@ -1,0 +1,94 @@
+import AdRules
+import AdRulesYAML
+import Testing
+
+@testable import AdRulesImpact
+
+/// A test input with position markers (1️⃣, 2️⃣, …) removed and their positions recorded, as swift-format's tests do.
+struct MarkedText {
+    let text: String
+    let markers: [String: SourcePosition]
+
+    init(_ marked: String) {
+        let names = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣"]
+        var text = ""
+        var markers: [String: SourcePosition] = [:]
+        var line = 1
+        var column = 1
+        for character in marked {
+            let name = String(character)
+            if names.contains(name) {
+                markers[name] = SourcePosition(line: line, column: column)
+                continue
+            }
+            text.append(character)
+            if character == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += character.unicodeScalars.count
+            }
+        }
+        self.text = text
+        self.markers = markers
+    }
+
+    subscript(_ name: String) -> SourcePosition? { markers[name] }
+}
+
+/// The package root, found from this file's path.
+func packageRoot(_ file: String = #filePath) -> String {
+    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}
+
+/// Decodes a model that must be valid.
+func model(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> UsageModel {
+    let (model, diagnostics) = ModelDecoder.decode(text, file: "m.model.yaml")
+    #expect(!diagnostics.hasErrors, "\(diagnostics)", sourceLocation: sourceLocation)
+    return try #require(model, sourceLocation: sourceLocation)
+}
+
+/// Plays a model with one policy and returns that policy's result.
+func play(_ model: UsageModel, _ policy: Policy, threads: Int = 1) -> ImpactPolicyResult {
+    let report = ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: threads))
+    return report.results[0]
+}
+
+/// A policy with one app-open placement capped at `dailyCap` a day; a cached ad keeps 4 hours, so that
+/// of ten resumes spread over 16 hours at most three find it expired (no gap is longer than 4 hours more than 3 times).
+func appOpenPolicy(dailyCap: Int, file: String = "p.yaml") throws -> Policy {
+    try Policy(yaml: """
+        version: 1
+        timezone: device
+        placements:
+          app_open:
+            format: app_open
+            daily_cap: \(dailyCap)
+            max_ad_age: 4h
+        """, file: file)
+}
+
+/// Every user opens the app once and returns ten times a day; loads take 1 s and always fill; ads never fail.
+let flatModel = """
+    version: 1
+    users: 60
+    days: 3
+    seed: 7
+    start: 2026-03-02
+    segments:
+      - name: everyone
+        share: 1
+        timezone: UTC
+        installed_days_ago: 30
+        first_open: 8h
+        cold_starts: 1
+        resumes: 10
+        foreground: 1m
+    network:
+      load_time: 1s
+      fill_rate: 1
+      ad_duration: 5s
+      show_failure: 0
+    """
