@@ -40,7 +40,8 @@ struct PlacementFigures {
         }
         return rows.sorted { a, b in
             for p in a.counts.indices.reversed() where a.counts[p] != b.counts[p] { return a.counts[p] > b.counts[p] }
-            return a.key < b.key
+            let ai = ReasonCode.allCases.firstIndex(of: a.code) ?? 0, bi = ReasonCode.allCases.firstIndex(of: b.code) ?? 0
+            return ai != bi ? ai < bi : a.key < b.key
         }
     }
 

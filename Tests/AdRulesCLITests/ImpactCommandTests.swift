@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@testable import AdRulesCLI
+
+/// `adrules impact` and `adrules impact merge`: reports, comparisons, shards, diagnostics and exit codes.
+@Suite("adrules impact")
+struct ImpactCommandTests {
+    static let flat = "FIXTURES/impact/flat.model.yaml"
+    static let new = "FIXTURES/impact/new"
+    static let old = "FIXTURES/impact/old"
+
+    /// The binary runs in the package directory, so the reports hold relative paths that do not depend on the checkout.
+    @Test func textJSONAndHTMLMatchTheirGoldenFiles() throws {
+        let fixtures = "Tests/AdRulesCLITests/Fixtures/impact"
+        let flat = ["impact", "\(fixtures)/flat.model.yaml", "--rules", "\(fixtures)/new"]
+        let text = try runBinary(flat)
+        #expect(text.code == 0, "\(text.stderr)")
+        #expect(text.stderr.isEmpty)
+        expectGolden(text.stdout, "impact.txt")
+        expectGolden(try runBinary(flat + ["--format", "json"]).stdout, "impact.json")
+        expectGolden(try runBinary(flat + ["--compare", "\(fixtures)/old"]).stdout, "impact.compare.txt")
+        expectGolden(try runBinary(flat + ["--compare", "\(fixtures)/old", "--format", "html"]).stdout, "impact.compare.html")
+    }
+
+    @Test func aFlatModelGivesFiguresYouCanCheckByHand() throws {
+        let result = runCLI(["impact", Self.flat, "--rules", Self.old, "--format", "json"])
+        let document = try JSON.parse(result.stdout)
+        let players = try #require(document["results"]?.arrayValue?.first?["segments"]?["players"])
+        // One cold start and ten resumes a day with daily_cap: 3: exactly 3 app-open ads every day.
+        let appOpen = try #require(players["placements"]?["app_open"]?["impressions_per_user_day"])
+        #expect(appOpen == .object([("mean", .double(3.0)), ("p50", .int(3)), ("p90", .int(3)), ("p99", .int(3)), ("max", .int(3))]))
+        // Subscribers (premium: 1) see nothing.
+        let subscribers = try #require(document["results"]?.arrayValue?.first?["segments"]?["subscribers"]?["placements"])
+        #expect(subscribers["app_open"]?["impressions"] == .int(0))
+        #expect(subscribers["level_end"]?["impressions"] == .int(0))
+    }
+
+    @Test func compareListsTheOldPolicyFirstAfterTheChanges() throws {
+        let result = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--format", "json"])
+        #expect(result.exitCode == 0)
+        let document = try JSON.parse(result.stdout)
+        #expect(document["results"]?.arrayValue?.map { $0["policy"] } == [.string(Self.old), .string(Self.new)])
+        let change = try #require(document["changes"]?.arrayValue?.first)
+        #expect(change["setting"] == .string("daily_cap"))
+        #expect(change["old"] == .string("3") && change["new"] == .string("5"))
+        #expect(change["old_location"]?["file"] == .string(Self.old + "/policy.yaml"))
+        #expect(change["new_location"]?["line"] == .int(6))
+        let text = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old]).stdout
+        let changes = try #require(text.range(of: "Policy changes from \(Self.old) to \(Self.new):"))
+        let firstTable = try #require(text.range(of: "app_open (app_open)"))
+        #expect(changes.lowerBound < firstTable.lowerBound)
+        let header = try #require(text.split(separator: "\n").first { $0.hasPrefix("app_open (app_open)") })
+        let oldColumn = try #require(header.range(of: Self.old)), newColumn = try #require(header.range(of: Self.new))
+        #expect(oldColumn.upperBound < newColumn.lowerBound)
+        #expect(header.hasSuffix("change"))
+    }
+
+    @Test func shardsMergeIntoExactlyTheUnshardedOutput() throws {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "120", "--days", "2"].map(Self.inPackage)
+        let whole = runCLI(arguments + ["--format", "json"])
+        #expect(whole.exitCode == 0, "\(whole.stderr)")
+        let directory = NSTemporaryDirectory() + "adrules-shards-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var parts: [String] = []
+        for k in 1...3 {
+            let path = "\(directory)/part-\(k).json"
+            let part = runCLI(arguments + ["--shard", "\(k)/3", "--output", path, "--threads", "\(k)"])
+            #expect(part.exitCode == 0, "\(part.stderr)")
+            parts.append(path)
+        }
+        let merged = runCLI(["impact", "merge"] + parts.reversed())
+        #expect(merged.exitCode == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        let text = runCLI(arguments)
+        #expect(runCLI(["impact", "merge", "--format", "text"] + parts).stdout == text.stdout)
+        let missing = runCLI(["impact", "merge", parts[0], parts[2]])
+        #expect(missing.exitCode == 1)
+        #expect(missing.stderr == "error: cannot merge: shards 2 are missing\n")
+        let unsharded = "\(directory)/whole.json"
+        try whole.stdout.write(toFile: unsharded, atomically: true, encoding: .utf8)
+        #expect(runCLI(["impact", "merge", unsharded]).stderr.contains("is a complete result"))
+    }
+
+    @Test func modelProblemsAreReportedLikeLintAndExitOne() {
+        let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == """
+            FIXTURES/impact/bad.model.yaml:2:1: error: unknown key "sead" in the usage model: did you mean "seed"? (schema/unknown-key)
+            FIXTURES/impact/bad.model.yaml:6:15: error: unknown time zone "Europe/Pari": did you mean "Europe/Paris"? (policy/timezone)
+            FIXTURES/impact/bad.model.yaml:7:15: error: unknown key "poison" in resumes: did you mean "poisson"? (schema/unknown-key)
+            Found 3 errors and 0 warnings in 1 file.
+
+            """)
+    }
+
+    @Test func unknownAndUnusedPlacementsAreNamed() throws {
+        let directory = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/typo.model.yaml"
+        try "version: 1\nsegments:\n  - name: all\n    share: 1\n    actions: [{placement: level_edn, every: 1m}]\n".write(toFile: model, atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", model, "--rules", Self.new])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("typo.model.yaml:5:27: error: segment all names placement \"level_edn\", which the policy \(Self.new) does not define: did you mean \"level_end\"? (policy/unknown-placement)"))
+        try "version: 1\nsegments:\n  - name: all\n    share: 1\n".write(toFile: model, atomically: true, encoding: .utf8)
+        let unused = runCLI(["impact", model, "--rules", Self.new, "--users", "2", "--days", "1"])
+        #expect(unused.exitCode == 0)
+        #expect(unused.stderr.contains("typo.model.yaml:2:1: warning: no segment of \(model) uses placement level_end"))
+        #expect(unused.stderr.contains("\(Self.new)/policy.yaml:8:3: note: placement level_end is defined here"))
+    }
+
+    @Test(arguments: [
+        (["impact"], "Missing expected argument \"MODEL\"."),
+        (["impact", flat, "--shard", "4/3"], "Invalid value \"4/3\" for option \"--shard\""),
+        (["impact", flat, "--users", "0"], "Invalid value \"0\" for option \"--users\""),
+        (["impact", flat, "--shard", "1/2", "--format", "text"], "Invalid value \"text\" for option \"--format\""),
+        (["impact", flat, "--format", "pdf"], "Invalid value \"pdf\" for option \"--format\""),
+        (["impact", "merge"], "Missing expected argument \"PART.json\"."),
+        (["impact", "merge", "x.json", "--rules", "rules"], "Unexpected argument \"--rules\"."),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) {
+        let result = runCLI(arguments)
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.hasPrefix("error: \(message)"), "\(result.stderr)")
+    }
+
+    @Test func missingFilesExitThree() {
+        #expect(runCLI(["impact", "FIXTURES/impact/none.model.yaml", "--rules", Self.new]).exitCode == 3)
+        #expect(runCLI(["impact", Self.flat, "--rules", "FIXTURES/impact/none"]).exitCode == 3)
+        #expect(runCLI(["impact", "merge", "FIXTURES/impact/none.json"]).exitCode == 3)
+    }
+
+    @Test func theBinaryWritesJSONAndNoProgressBarWhenStderrIsNotATerminal() throws {
+        let result = try runBinary(["impact", "rules/usage.model.yaml", "--users", "30", "--days", "1", "--format", "json"])
+        #expect(result.code == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout.hasPrefix("{\n  \"version\": 1,\n  \"model\": \"rules/usage.model.yaml\","))
+    }
+
+    @Test func helpDescribesTheCommand() {
+        let help = runCLI(["help", "impact"])
+        #expect(help.stdout.contains("adrules impact merge PART.json..."))
+        #expect(runCLI(["--help"]).stdout.contains("impact MODEL [--rules POLICY] [--compare OLD_POLICY]"))
+    }
+
+    /// A path relative to the package root, for runs outside the package directory.
+    static func inPackage(_ argument: String) -> String {
+        argument.hasPrefix("rules") ? packageRoot() + "/" + argument : argument
+    }
+}
