@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesImpact
 import AdRulesYAML
 import Foundation

@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 import Foundation
 

@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 
 /// A usage model (`*.model.yaml`): who the simulated users are and how the ad network behaves.
