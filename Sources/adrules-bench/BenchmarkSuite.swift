@@ -16,7 +16,8 @@ struct BenchmarkSuite {
         lines.append("")
         if only == nil || only == "decisions" || only == "allow" { lines += try decisions() + [""] }
         if only == nil || only == "loading" { lines += try loading() + [""] }
-        if only == nil || only == "ledger" { lines += try ledger() }
+        if only == nil || only == "ledger" { lines += try ledger() + [""] }
+        if only == nil || only == "impact" { lines += try impact() }
         return lines.joined(separator: "\n")
     }
 

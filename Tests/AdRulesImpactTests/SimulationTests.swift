@@ -112,6 +112,14 @@ struct SimulationTests {
             }
         }
         #expect(checked > 5000, "the model should show plenty of ads to check")
+        for (slot, placement) in policy.placements.enumerated() {
+            var c = PlacementCounters()
+            for segment in player.counters { c.add(segment.placements[slot]) }
+            #expect(c.loadsCompleted == c.impressions + c.showFailures + c.wastedLoads, "every completed load of \(placement.id) is shown, fails or is wasted")
+            // Loads still in flight at a cold start die with the process.
+            #expect(c.loadsStarted >= c.loadsCompleted + c.loadsFailed)
+            #expect(c.offers >= c.accepted && c.accepted >= c.granted)
+        }
     }
 
     @Test func segmentsGetTheirShareOfUsers() {

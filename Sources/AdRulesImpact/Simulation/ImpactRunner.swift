@@ -98,6 +98,13 @@ public enum ImpactRunner {
             segments: model.segments.map(\.name), shard: options.shard, changes: changes, results: results)
     }
 
+    /// The mean number of engine calls (records, asks, shows begun, rewards claimed) per user-day of a model, for the benchmark.
+    package static func engineCalls(model: UsageModel, policy: Policy, users: Int, days: Int) -> Double {
+        var player = UserPlayer(plan: SimulationPlan(model: model, policy: policy, users: users, days: days, seed: model.seed))
+        for user in 0..<users { player.play(user: user) }
+        return Double(player.engineCalls) / Double(max(1, users * days))
+    }
+
     /// Plays users in chunks on `threads` threads; each chunk's counters are merged in user order.
     static func play(_ plan: SimulationPlan, users: [Int], threads: Int, tracker: ProgressTracker) -> [SegmentCounters] {
         let chunks = stride(from: 0, to: users.count, by: chunkSize).map { $0..<min(users.count, $0 + chunkSize) }

@@ -32,6 +32,8 @@ struct UserPlayer {
     private var screenUntil: Int64 = 0
     /// When set, every impression is logged: (placement slot, time). Tests check the caps against it.
     var impressionLog: [(slot: Int, at: Int64)]?
+    /// Calls into the engine so far (records, asks, shows begun, rewards claimed), for the benchmark.
+    private(set) var engineCalls = 0
     /// Visits and app processes so far: events of an earlier visit or process are dropped.
     private var visit = 0
     private var process = 0
@@ -154,19 +156,47 @@ struct UserPlayer {
             counters[segment].placements[slot].wastedLoads += 1
             held[slot] = false
         }
-        engine.record(.appLaunched)
+        record(.appLaunched)
         for slot in plan.appOpen { askLoad(slot, showOnCompletion: true) }
         for slot in plan.segments[segment].preload { askLoad(slot, showOnCompletion: false) }
     }
 
     /// Return from background: `app_resumed`, then a `show` (trigger resume) of each app-open placement.
     private mutating func resume() {
-        engine.record(.appResumed)
+        record(.appResumed)
         for slot in plan.appOpen {
-            let decision = engine.beginShow(plan.placements[slot].id, trigger: .resume, context: context)
+            let decision = beginShow(plan.placements[slot].id, trigger: .resume)
             shown(decision, slot: slot, reward: false)
         }
     }
+
+    // MARK: the engine
+
+    @inline(__always)
+    private mutating func record(_ event: AdEvent) {
+        engineCalls += 1
+        engine.record(event)
+    }
+
+    @inline(__always)
+    private mutating func ask(_ ask: Ask) -> Decision {
+        engineCalls += 1
+        return engine.ask(ask, context: context)
+    }
+
+    @inline(__always)
+    private mutating func beginShow(_ placement: String, trigger: ShowTrigger) -> Decision {
+        engineCalls += 1
+        return engine.beginShow(placement, trigger: trigger, context: context)
+    }
+
+    @inline(__always)
+    private mutating func claimReward(_ placement: String) -> Decision {
+        engineCalls += 1
+        return engine.claimReward(placement, context: context)
+    }
+
+    // MARK: events
 
     private mutating func handle(_ event: SimulationEvent) {
         setTime(event.time)
@@ -182,8 +212,8 @@ struct UserPlayer {
                 return
             }
             let id = plan.placements[stream.slot].id
-            engine.record(.action(id))
-            shown(engine.beginShow(id, trigger: .action, context: context), slot: stream.slot, reward: false)
+            record(.action(id))
+            shown(beginShow(id, trigger: .action), slot: stream.slot, reward: false)
             queue.push(.action, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
         case .offer:
             guard event.epoch == visit, foreground, !endPending else { return }
@@ -201,7 +231,7 @@ struct UserPlayer {
     }
 
     private mutating func background() {
-        engine.record(.appBackgrounded)
+        record(.appBackgrounded)
         foreground = false
         endPending = false
     }
@@ -209,7 +239,7 @@ struct UserPlayer {
     /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
     private mutating func offer(_ slot: Int, accept: Double) {
         let id = plan.placements[slot].id
-        let decision = engine.ask(.offer(id), context: context)
+        let decision = ask(.offer(id))
         guard decision.isAllowed else {
             denied(decision, slot: slot)
             return
@@ -217,16 +247,16 @@ struct UserPlayer {
         counters[segment].placements[slot].offers += 1
         guard visitRandom.chance(accept) else { return }
         counters[segment].placements[slot].accepted += 1
-        engine.record(.userChose(id))
-        shown(engine.beginShow(id, trigger: .action, context: context), slot: slot, reward: true)
+        record(.userChose(id))
+        shown(beginShow(id, trigger: .action), slot: slot, reward: true)
     }
 
     // MARK: loads and shows
 
     private mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
         let id = plan.placements[slot].id
-        guard engine.ask(.load(id), context: context).isAllowed else { return }
-        engine.record(.loadStarted(id))
+        guard ask(.load(id)).isAllowed else { return }
+        record(.loadStarted(id))
         counters[segment].placements[slot].loadsStarted += 1
         let completes = chance.chance(plan.network.fillRate)
         let time = now + plan.network.loadTime.draw(&chance)
@@ -239,17 +269,17 @@ struct UserPlayer {
         let slot = event.index
         let id = plan.placements[slot].id
         guard event.flag else {
-            engine.record(.loadFailed(id))
+            record(.loadFailed(id))
             counters[segment].placements[slot].loadsFailed += 1
             return
         }
-        engine.record(.loadCompleted(id))
+        record(.loadCompleted(id))
         counters[segment].placements[slot].loadsCompleted += 1
         if held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
         held[slot] = true
         // The app can present only while it is in the foreground.
         if event.showOnCompletion, foreground, !endPending {
-            shown(engine.beginShow(id, trigger: .loadCompleted, context: context), slot: slot, reward: false)
+            shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
         }
     }
 
@@ -262,7 +292,7 @@ struct UserPlayer {
         }
         held[slot] = false
         if chance.chance(plan.network.showFailure) {
-            engine.record(.showFailed(plan.placements[slot].id))
+            record(.showFailed(plan.placements[slot].id))
             counters[segment].placements[slot].showFailures += 1
             askLoad(slot, showOnCompletion: false)
             return
@@ -276,10 +306,10 @@ struct UserPlayer {
     private mutating func adClosed(slot: Int, rewarded: Bool) {
         let id = plan.placements[slot].id
         if rewarded {
-            engine.record(.rewardEarned(id))
-            if engine.claimReward(id, context: context).isAllowed { counters[segment].placements[slot].granted += 1 }
+            record(.rewardEarned(id))
+            if claimReward(id).isAllowed { counters[segment].placements[slot].granted += 1 }
         }
-        engine.record(.adClosed(id))
+        record(.adClosed(id))
         screenUntil = now
         askLoad(slot, showOnCompletion: false)
         if endPending { background() }
