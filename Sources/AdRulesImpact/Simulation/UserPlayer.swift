@@ -9,34 +9,34 @@ import Foundation
 struct UserPlayer {
     let plan: SimulationPlan
     /// The counters of every segment, for the users this player has played.
-    private(set) var counters: [SegmentCounters]
+    var counters: [SegmentCounters]
 
     // The user being played.
-    private var engine: AdEngine
-    private var clock: ManualClock
-    private var segment = 0
-    private var context = AskContext.standard
-    private var chance = RandomSource(derivedFrom: 0)
-    private var visitRandom = RandomSource(derivedFrom: 0)
-    private var queue = EventQueue()
+    var engine: AdEngine
+    var clock: ManualClock
+    var segment = 0
+    var context = AskContext.standard
+    var chance = RandomSource(derivedFrom: 0)
+    var visitRandom = RandomSource(derivedFrom: 0)
+    var queue = EventQueue()
     /// Per slot: whether the app holds a loaded ad it has not shown.
-    private var held: [Bool]
+    var held: [Bool]
     /// Per slot: impressions and reached caps (``CapKind`` bits) of the current day.
-    private var today: [Int]
-    private var capsToday: [UInt16]
-    private var now: Int64 = 0
-    private var foreground = false
+    var today: [Int]
+    var capsToday: [UInt16]
+    var now: Int64 = 0
+    var foreground = false
     /// The visit waits for the ad on screen to close before the app goes to the background.
-    private var endPending = false
+    var endPending = false
     /// When the ad on screen closes (not later than `now` when none is on screen).
-    private var screenUntil: Int64 = 0
+    var screenUntil: Int64 = 0
     /// When set, every impression is logged: (placement slot, time). Tests check the caps against it.
     var impressionLog: [(slot: Int, at: Int64)]?
     /// Calls into the engine so far (records, asks, shows begun, rewards claimed), for the benchmark.
-    private(set) var engineCalls = 0
+    var engineCalls = 0
     /// Visits and app processes so far: events of an earlier visit or process are dropped.
-    private var visit = 0
-    private var process = 0
+    var visit = 0
+    var process = 0
 
     init(plan: SimulationPlan) {
         self.plan = plan
@@ -170,32 +170,6 @@ struct UserPlayer {
         }
     }
 
-    // MARK: the engine
-
-    @inline(__always)
-    private mutating func record(_ event: AdEvent) {
-        engineCalls += 1
-        engine.record(event)
-    }
-
-    @inline(__always)
-    private mutating func ask(_ ask: Ask) -> Decision {
-        engineCalls += 1
-        return engine.ask(ask, context: context)
-    }
-
-    @inline(__always)
-    private mutating func beginShow(_ placement: String, trigger: ShowTrigger) -> Decision {
-        engineCalls += 1
-        return engine.beginShow(placement, trigger: trigger, context: context)
-    }
-
-    @inline(__always)
-    private mutating func claimReward(_ placement: String) -> Decision {
-        engineCalls += 1
-        return engine.claimReward(placement, context: context)
-    }
-
     // MARK: events
 
     private mutating func handle(_ event: SimulationEvent) {
@@ -230,108 +204,9 @@ struct UserPlayer {
         }
     }
 
-    private mutating func background() {
+    mutating func background() {
         record(.appBackgrounded)
         foreground = false
         endPending = false
-    }
-
-    /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
-    private mutating func offer(_ slot: Int, accept: Double) {
-        let id = plan.placements[slot].id
-        let decision = ask(.offer(id))
-        guard decision.isAllowed else {
-            denied(decision, slot: slot)
-            return
-        }
-        counters[segment].placements[slot].offers += 1
-        guard visitRandom.chance(accept) else { return }
-        counters[segment].placements[slot].accepted += 1
-        record(.userChose(id))
-        shown(beginShow(id, trigger: .action), slot: slot, reward: true)
-    }
-
-    // MARK: loads and shows
-
-    private mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
-        let id = plan.placements[slot].id
-        guard ask(.load(id)).isAllowed else { return }
-        record(.loadStarted(id))
-        counters[segment].placements[slot].loadsStarted += 1
-        let completes = chance.chance(plan.network.fillRate)
-        let time = now + plan.network.loadTime.draw(&chance)
-        queue.push(.loadDone, at: time, index: slot, epoch: process, flag: completes, showOnCompletion: showOnCompletion)
-    }
-
-    private mutating func loadDone(_ event: SimulationEvent) {
-        // A load of an earlier app process died with it.
-        guard event.epoch == process else { return }
-        let slot = event.index
-        let id = plan.placements[slot].id
-        guard event.flag else {
-            record(.loadFailed(id))
-            counters[segment].placements[slot].loadsFailed += 1
-            return
-        }
-        record(.loadCompleted(id))
-        counters[segment].placements[slot].loadsCompleted += 1
-        if held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
-        held[slot] = true
-        // The app can present only while it is in the foreground.
-        if event.showOnCompletion, foreground, !endPending {
-            shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
-        }
-    }
-
-    /// Follows a `beginShow` decision: an allowed show runs (or fails); a denied one is counted, and an
-    /// ad that is missing or expired is loaded for next time.
-    private mutating func shown(_ decision: Decision, slot: Int, reward: Bool) {
-        guard decision.isAllowed else {
-            denied(decision, slot: slot)
-            return
-        }
-        held[slot] = false
-        if chance.chance(plan.network.showFailure) {
-            record(.showFailed(plan.placements[slot].id))
-            counters[segment].placements[slot].showFailures += 1
-            askLoad(slot, showOnCompletion: false)
-            return
-        }
-        today[slot] += 1
-        impressionLog?.append((slot, now))
-        screenUntil = now + max(0, plan.network.adDuration.draw(&chance))
-        queue.push(.adClosed, at: screenUntil, index: slot, epoch: process, flag: reward)
-    }
-
-    private mutating func adClosed(slot: Int, rewarded: Bool) {
-        let id = plan.placements[slot].id
-        if rewarded {
-            record(.rewardEarned(id))
-            if claimReward(id).isAllowed { counters[segment].placements[slot].granted += 1 }
-        }
-        record(.adClosed(id))
-        screenUntil = now
-        askLoad(slot, showOnCompletion: false)
-        if endPending { background() }
-    }
-
-    private mutating func denied(_ decision: Decision, slot: Int) {
-        var reload = false
-        for reason in decision.reasons {
-            let location = reason.location.map { ImpactLocation(file: $0.file, line: $0.line, column: $0.column) }
-            counters[segment].placements[slot].countDenial(reason.code, at: location, message: reason.message)
-            if let cap = CapKind(code: reason.code) { capsToday[slot] |= cap.bit }
-            switch reason.code {
-            case .adExpired:
-                if held[slot] {
-                    counters[segment].placements[slot].wastedLoads += 1
-                    held[slot] = false
-                }
-                reload = true
-            case .adNotReady: reload = true
-            default: break
-            }
-        }
-        if reload { askLoad(slot, showOnCompletion: false) }
     }
 }

@@ -1,0 +1,129 @@
+import AdRules
+
+/// The engine calls, loads, shows and offers of a simulated user.
+extension UserPlayer {
+    // MARK: the engine
+
+    @inline(__always)
+    mutating func record(_ event: AdEvent) {
+        engineCalls += 1
+        engine.record(event)
+    }
+
+    @inline(__always)
+    mutating func ask(_ ask: Ask) -> Decision {
+        engineCalls += 1
+        return engine.ask(ask, context: context)
+    }
+
+    @inline(__always)
+    mutating func beginShow(_ placement: String, trigger: ShowTrigger) -> Decision {
+        engineCalls += 1
+        return engine.beginShow(placement, trigger: trigger, context: context)
+    }
+
+    @inline(__always)
+    mutating func claimReward(_ placement: String) -> Decision {
+        engineCalls += 1
+        return engine.claimReward(placement, context: context)
+    }
+
+    /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
+    mutating func offer(_ slot: Int, accept: Double) {
+        let id = plan.placements[slot].id
+        let decision = ask(.offer(id))
+        guard decision.isAllowed else {
+            denied(decision, slot: slot)
+            return
+        }
+        counters[segment].placements[slot].offers += 1
+        guard visitRandom.chance(accept) else { return }
+        counters[segment].placements[slot].accepted += 1
+        record(.userChose(id))
+        shown(beginShow(id, trigger: .action), slot: slot, reward: true)
+    }
+
+    // MARK: loads and shows
+
+    mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
+        let id = plan.placements[slot].id
+        guard ask(.load(id)).isAllowed else { return }
+        record(.loadStarted(id))
+        counters[segment].placements[slot].loadsStarted += 1
+        let completes = chance.chance(plan.network.fillRate)
+        let time = now + plan.network.loadTime.draw(&chance)
+        queue.push(.loadDone, at: time, index: slot, epoch: process, flag: completes, showOnCompletion: showOnCompletion)
+    }
+
+    mutating func loadDone(_ event: SimulationEvent) {
+        // A load of an earlier app process died with it.
+        guard event.epoch == process else { return }
+        let slot = event.index
+        let id = plan.placements[slot].id
+        guard event.flag else {
+            record(.loadFailed(id))
+            counters[segment].placements[slot].loadsFailed += 1
+            return
+        }
+        record(.loadCompleted(id))
+        counters[segment].placements[slot].loadsCompleted += 1
+        if held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
+        held[slot] = true
+        // The app can present only while it is in the foreground.
+        if event.showOnCompletion, foreground, !endPending {
+            shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
+        }
+    }
+
+    /// Follows a `beginShow` decision: an allowed show runs (or fails); a denied one is counted, and an
+    /// ad that is missing or expired is loaded for next time.
+    mutating func shown(_ decision: Decision, slot: Int, reward: Bool) {
+        guard decision.isAllowed else {
+            denied(decision, slot: slot)
+            return
+        }
+        held[slot] = false
+        if chance.chance(plan.network.showFailure) {
+            record(.showFailed(plan.placements[slot].id))
+            counters[segment].placements[slot].showFailures += 1
+            askLoad(slot, showOnCompletion: false)
+            return
+        }
+        today[slot] += 1
+        impressionLog?.append((slot, now))
+        screenUntil = now + max(0, plan.network.adDuration.draw(&chance))
+        queue.push(.adClosed, at: screenUntil, index: slot, epoch: process, flag: reward)
+    }
+
+    mutating func adClosed(slot: Int, rewarded: Bool) {
+        let id = plan.placements[slot].id
+        if rewarded {
+            record(.rewardEarned(id))
+            if claimReward(id).isAllowed { counters[segment].placements[slot].granted += 1 }
+        }
+        record(.adClosed(id))
+        screenUntil = now
+        askLoad(slot, showOnCompletion: false)
+        if endPending { background() }
+    }
+
+    mutating func denied(_ decision: Decision, slot: Int) {
+        var reload = false
+        for reason in decision.reasons {
+            let location = reason.location.map { ImpactLocation(file: $0.file, line: $0.line, column: $0.column) }
+            counters[segment].placements[slot].countDenial(reason.code, at: location, message: reason.message)
+            if let cap = CapKind(code: reason.code) { capsToday[slot] |= cap.bit }
+            switch reason.code {
+            case .adExpired:
+                if held[slot] {
+                    counters[segment].placements[slot].wastedLoads += 1
+                    held[slot] = false
+                }
+                reload = true
+            case .adNotReady: reload = true
+            default: break
+            }
+        }
+        if reload { askLoad(slot, showOnCompletion: false) }
+    }
+}
