@@ -38,6 +38,8 @@ struct SegmentPlan: Sendable {
 struct SimulationPlan: Sendable {
     let policy: Policy
     let placements: [ImpactPlacement]
+    /// The placement ids by slot, as the engine takes them.
+    let ids: [PlacementID]
     /// Slots of the app-open placements, played on cold starts and resumes.
     let appOpen: [Int]
     let segments: [SegmentPlan]
@@ -61,6 +63,7 @@ struct SimulationPlan: Sendable {
             }
         }
         self.placements = placements
+        ids = placements.map { PlacementID($0.id) }
         func slot(_ id: String) -> Int { placements.firstIndex { $0.id == id } ?? 0 }
         appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
         let counts = SimulationPlan.allocate(users, shares: model.segments.map(\.share))

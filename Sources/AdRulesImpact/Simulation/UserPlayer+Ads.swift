@@ -17,20 +17,20 @@ extension UserPlayer {
     }
 
     @inline(__always)
-    mutating func beginShow(_ placement: String, trigger: ShowTrigger) -> Decision {
+    mutating func beginShow(_ placement: PlacementID, trigger: ShowTrigger) -> Decision {
         engineCalls += 1
         return engine.beginShow(placement, trigger: trigger, context: context)
     }
 
     @inline(__always)
-    mutating func claimReward(_ placement: String) -> Decision {
+    mutating func claimReward(_ placement: PlacementID) -> Decision {
         engineCalls += 1
         return engine.claimReward(placement, context: context)
     }
 
     /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
     mutating func offer(_ slot: Int, accept: Double) {
-        let id = plan.placements[slot].id
+        let id = plan.ids[slot]
         let decision = ask(.offer(id))
         guard decision.isAllowed else {
             denied(decision, slot: slot)
@@ -46,7 +46,7 @@ extension UserPlayer {
     // MARK: loads and shows
 
     mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
-        let id = plan.placements[slot].id
+        let id = plan.ids[slot]
         guard ask(.load(id)).isAllowed else { return }
         record(.loadStarted(id))
         counters[segment].placements[slot].loadsStarted += 1
@@ -59,7 +59,7 @@ extension UserPlayer {
         // A load of an earlier app process died with it.
         guard event.epoch == process else { return }
         let slot = event.index
-        let id = plan.placements[slot].id
+        let id = plan.ids[slot]
         guard event.flag else {
             record(.loadFailed(id))
             counters[segment].placements[slot].loadsFailed += 1
@@ -84,7 +84,7 @@ extension UserPlayer {
         }
         held[slot] = false
         if chance.chance(plan.network.showFailure) {
-            record(.showFailed(plan.placements[slot].id))
+            record(.showFailed(plan.ids[slot]))
             counters[segment].placements[slot].showFailures += 1
             askLoad(slot, showOnCompletion: false)
             return
@@ -96,7 +96,7 @@ extension UserPlayer {
     }
 
     mutating func adClosed(slot: Int, rewarded: Bool) {
-        let id = plan.placements[slot].id
+        let id = plan.ids[slot]
         if rewarded {
             record(.rewardEarned(id))
             if claimReward(id).isAllowed { counters[segment].placements[slot].granted += 1 }

@@ -165,7 +165,7 @@ struct UserPlayer {
     private mutating func resume() {
         record(.appResumed)
         for slot in plan.appOpen {
-            let decision = beginShow(plan.placements[slot].id, trigger: .resume)
+            let decision = beginShow(plan.ids[slot], trigger: .resume)
             shown(decision, slot: slot, reward: false)
         }
     }
@@ -185,7 +185,7 @@ struct UserPlayer {
                 queue.push(.action, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
                 return
             }
-            let id = plan.placements[stream.slot].id
+            let id = plan.ids[stream.slot]
             record(.action(id))
             shown(beginShow(id, trigger: .action), slot: stream.slot, reward: false)
             queue.push(.action, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
