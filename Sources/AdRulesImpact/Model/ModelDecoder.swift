@@ -20,11 +20,6 @@ public enum ModelDecoder {
     public static let maxUsers = 100_000_000
     public static let maxDays = 366
 
-    /// Whether a file name is a usage model (`*.model.yaml` / `*.model.yml`).
-    public static func isModelFile(_ path: String) -> Bool {
-        path.hasSuffix(".model.yaml") || path.hasSuffix(".model.yml")
-    }
-
     /// Decodes a model from a file's bytes.
     /// - Returns: the model (nil when it has errors) and every diagnostic, sorted.
     public static func decode(_ bytes: [UInt8], file: String) -> (model: UsageModel?, diagnostics: [Diagnostic]) {
