@@ -20,13 +20,26 @@ struct PlacementFigures {
 
     /// The deny-reason rows of one or two policies, most frequent (in the last policy) first.
     ///
-    /// Rows of two policies are matched by reason code and by the file name, line and column of the
-    /// setting behind it, so that `rules-old/app_open.yaml:13:16` and `rules/app_open.yaml:13:16` are one row.
+    /// Rows of two policies are matched by reason code and by the file name of the setting behind it, so
+    /// that `rules-old/app_open.yaml:13:16` and `rules/app_open.yaml:14:16` are one row.
     static func denialRows(_ columns: [PlacementFigures]) -> [DenialRow] {
+        // A reason is matched across policies by its code and file name; the line and column are added
+        // only where one policy has the code at several places of one file (two custom rules, two windows),
+        // so that a setting that moved to another line stays one row.
+        var ambiguous = Set<String>()
+        for figures in columns {
+            var seen: [String: ImpactLocation?] = [:]
+            for denial in figures.counters.denials {
+                let short = DenialRow.key(denial, precise: false)
+                if let other = seen[short], other != denial.location { ambiguous.insert(short) }
+                seen[short] = denial.location
+            }
+        }
         var rows: [DenialRow] = []
         for (p, figures) in columns.enumerated() {
             for denial in figures.counters.sortedDenials {
-                let key = DenialRow.key(denial)
+                let short = DenialRow.key(denial, precise: false)
+                let key = ambiguous.contains(short) ? DenialRow.key(denial, precise: true) : short
                 if let i = rows.firstIndex(where: { $0.key == key }) {
                     rows[i].counts[p] += denial.count
                     rows[i].location = denial.location ?? rows[i].location
@@ -122,10 +135,11 @@ struct DenialRow {
     var message: String
     var counts: [Int]
 
-    static func key(_ denial: DenialCount) -> String {
+    /// The code and file name of a denial, and with `precise` its line and column.
+    static func key(_ denial: DenialCount, precise: Bool) -> String {
         guard let location = denial.location else { return denial.code.rawValue }
         let file = location.file.split(separator: "/").last.map(String.init) ?? location.file
-        return "\(denial.code.rawValue) \(file):\(location.line):\(location.column)"
+        return precise ? "\(denial.code.rawValue) \(file):\(location.line):\(location.column)" : "\(denial.code.rawValue) \(file)"
     }
 
     /// Custom rules say which rule denied in their message; other reasons are named by their code and location.
