@@ -12,8 +12,7 @@ import PackagePlugin
 struct AdRulesPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SwiftSourceModuleTarget else {
-            Diagnostics.error("AdRulesPlugin: apply it to a Swift source target (an app or library), not to \(target.name)")
-            return []
+            throw RulesPluginError("apply AdRulesPlugin to a Swift target (an app or a library), not to \(target.name)")
         }
         return try RulesCommand.commands(
             root: target.directoryURL, targetName: target.name, tool: try context.tool(named: "adrules").url,
@@ -41,9 +40,8 @@ enum RulesCommand {
         let rules = root.appending(path: "rules")
         let (ruleFiles, scenarioFiles) = yamlFiles(in: rules)
         guard !ruleFiles.isEmpty else {
-            Diagnostics.error(
-                "AdRulesPlugin: target \(targetName) has no rule files: put them in \(rules.path) (*.yaml; scenario files *.test.yaml are not compiled)")
-            return []
+            throw RulesPluginError(
+                "target \(targetName) has no rule files: put them in \(rules.path) (*.yaml; scenario files *.test.yaml are not compiled)")
         }
         let output = workDirectory.appending(path: "AdRulesGenerated.swift")
         return [
@@ -74,4 +72,10 @@ enum RulesCommand {
         }
         return (yaml.filter { !isScenario($0) }, yaml.filter(isScenario))
     }
+}
+
+/// Why the plugin cannot set up the build; SwiftPM and Xcode print the description and fail the build.
+struct RulesPluginError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

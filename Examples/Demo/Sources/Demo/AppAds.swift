@@ -16,24 +16,24 @@ final class AppAds {
     private var appOpenAd: SimulatedAd?
     private var rewardedAd: SimulatedAd?
 
-    /// Who is asking: custom rules read the attributes (rules/custom.yaml), premium users see no ads.
-    var context: AskContext {
-        AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen)])
-    }
-
     /// Starts the engine on the policy compiled into the app. A cold start is a new process: caps, sessions and
     /// the install time come back from the ledger file.
     init(clock: any AdClock, deviceTimeZone: TimeZone, ledgerURL: URL, network: SimulatedAdNetwork, log: Transcript) throws {
-        let policy = try Policy.bundled()  // compiled from Sources/Demo/rules/ at build time by AdRulesPlugin
+        let policy = try Policy.bundled()      // compiled from Sources/Demo/rules/ at build time by AdRulesPlugin
         engine = AdEngine(
             policy: policy,
             clock: clock,                      // an app leaves the default, SystemClock()
-            store: FileLedgerStore(url: ledgerURL),
+            store: FileLedgerStore(url: ledgerURL),  // caps, sessions and the install time survive relaunch
             deviceTimeZone: deviceTimeZone,    // an app leaves the default, the user's zone: daily caps reset at their midnight
-            onLedgerProblem: { problem in log.say("ledger: \(problem)") }  // a corrupt ledger is kept aside, never a crash
+            onLedgerProblem: { problem in log.say("ledger: \(problem)") }  // a corrupt ledger is kept aside, an unreadable one left alone
         )
         self.network = network
         self.log = log
+    }
+
+    /// Who is asking: premium users see no ads; custom rules read the attributes (rules/custom.yaml).
+    var context: AskContext {
+        AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen)])
     }
 
     // MARK: App-open ads
@@ -49,9 +49,10 @@ final class AppAds {
         engine.record(.appBackgrounded)
     }
 
-    /// sceneWillEnterForeground(_:): show an ad that was ready before the return, within resume.max_delay (3s).
+    /// sceneWillEnterForeground(_:)
     func sceneWillEnterForeground() {
         engine.record(.appResumed)
+        // Shows only an ad loaded before the return, within resume.max_delay (3s) of it.
         let decision = showAppOpenAd(trigger: .resume)
         if decision.codes.contains(.adNotReady) || decision.codes.contains(.adExpired) {
             loadAppOpenAd()  // for the next return: an ad that finishes loading now is never shown late
@@ -75,14 +76,15 @@ final class AppAds {
 
     @discardableResult
     func showAppOpenAd(trigger: ShowTrigger) -> Decision {
+        // Asks and, when allowed, records show_started under the engine's lock: two callers are never both allowed.
         let decision = engine.beginShow(Placements.appOpen, trigger: trigger, context: context)
-        log.say("\(decision)")
+        log.say("\(decision)")  // deny show app_open (resume): min_interval 4m not elapsed … [rules/app_open.yaml:12:19]
         guard decision.isAllowed else {
             if let next = decision.nextAllowedAt { log.say("  app-open ads are allowed again at \(log.time(next))") }
             return decision
         }
         guard let ad = appOpenAd else {
-            engine.record(.showFailed(Placements.appOpen))  // beginShow recorded show_started: take it back
+            engine.record(.showFailed(Placements.appOpen))  // takes the show back
             return decision
         }
         appOpenAd = nil
