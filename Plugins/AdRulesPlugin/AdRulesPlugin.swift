@@ -4,7 +4,7 @@ import PackagePlugin
 /// Lints and compiles a target's rule files as part of its build.
 ///
 /// The rule files are every `*.yaml`/`*.yml` file below the `rules/` folder of the target's directory;
-/// scenario files (`*.test.yaml`) are not inputs. The `adrules` tool writes one Swift file with the
+/// scenario files (`*.test.yaml`) are not compiled. The `adrules` tool writes one Swift file with the
 /// compiled policy embedded (`Policy.bundled()`) and a typed constant per placement id
 /// (`Placements.appOpen`). A lint error is printed as `/abs/path/rules/x.yaml:line:col: error: …` and fails
 /// the build, so `swift build` and Xcode show it at the YAML line.

@@ -23,6 +23,7 @@ struct GeneratedSwiftTests {
 
     @Test(arguments: [
         ("plain", "#\"plain\"#"), (##"a "# b"##, ###"##"a "# b"##"###), (###"\#(x) and "##"###, ####"###"\#(x) and "##"###"####),
+        ("a\u{202E}b\nc\u{2028}", ##"#"a\#u{202E}b\#u{A}c\#u{2028}"#"##),
     ])
     func rawStringLiteralsHoldTheTextVerbatim(text: String, literal: String) {
         let made = GeneratedSwift.rawStringLiteral(text)
@@ -30,6 +31,7 @@ struct GeneratedSwiftTests {
         // Nothing inside can end the literal or start an escape: its delimiter is one # longer than any run inside.
         let hashes = String(made.prefix { $0 == "#" })
         #expect(!text.contains("\"" + hashes) && !text.contains("\\" + hashes))
+        #expect(!made.unicodeScalars.contains(where: ControlCharacters.isControl))
     }
 
     @Test func theSwiftFileEmbedsTheCompiledPolicyAndNamesEveryPlacement() throws {
@@ -108,6 +110,7 @@ struct GeneratedSwiftTests {
             import AdRules
             let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen, Placements.appOpen_2, Placements.homeBanner]
             let policy: Policy? = try? Policy.bundled()
+            let escaped: String = \(GeneratedSwift.rawStringLiteral("x\u{202E}\"#\\#(y)\n\u{7F}"))
             """.write(toFile: dir + "/use.swift", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swiftc)

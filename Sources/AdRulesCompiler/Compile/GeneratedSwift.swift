@@ -93,8 +93,9 @@ public enum GeneratedSwift {
         return word.prefix(lowered).lowercased() + word.dropFirst(lowered)
     }
 
-    /// A raw string literal holding `text` verbatim: one more `#` than the longest run of `#` in it, so
-    /// neither `"#…` nor `\#…` inside can end the literal or start an escape.
+    /// A raw string literal holding `text`: one more `#` than the longest run of `#` in it, so neither `"#…` nor
+    /// `\#…` inside can end the literal or start an escape. Control, line-breaking and bidirectional characters
+    /// (none in a valid compiled policy) are written as `\#u{…}` escapes, so the file stays one plain line.
     public static func rawStringLiteral(_ text: String) -> String {
         var longest = 0
         var run = 0
@@ -103,10 +104,16 @@ public enum GeneratedSwift {
             longest = max(longest, run)
         }
         let hashes = String(repeating: "#", count: longest + 1)
-        if text.contains(where: \.isNewline) {
-            return "\(hashes)\"\"\"\n\(text)\n\"\"\"\(hashes)"
+        var body = ""
+        body.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            if ControlCharacters.isControl(scalar) || scalar == "\u{FEFF}" {
+                body += "\\\(hashes)u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                body.unicodeScalars.append(scalar)
+            }
         }
-        return "\(hashes)\"\(text)\"\(hashes)"
+        return "\(hashes)\"\(body)\"\(hashes)"
     }
 
     /// An ordinary string literal (ids are plain, but nothing here relies on it).
@@ -125,9 +132,7 @@ public enum GeneratedSwift {
     }
 
     /// Text for a `//` comment: one line, no control characters.
-    private static func comment(_ text: String) -> String {
-        ControlCharacters.escaped(text).replacingOccurrences(of: "\u{2028}", with: " ").replacingOccurrences(of: "\u{2029}", with: " ")
-    }
+    private static func comment(_ text: String) -> String { ControlCharacters.escaped(text) }
 
     /// Member names with another meaning after `Placements.`.
     private static let memberNames: Set<String> = ["self", "init", "deinit", "subscript", "Type", "Protocol", "Self"]
