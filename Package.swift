@@ -10,6 +10,8 @@ let package = Package(
         // The tooling: libyaml reading, decoding with diagnostics, lint, scenarios, compiling.
         .library(name: "AdRulesCompiler", targets: ["AdRulesCompiler", "AdRulesYAML"]),
         .executable(name: "adrules", targets: ["adrules"]),
+        // Applied to an app target: lints and compiles its rules/ at build time into Swift (policy and placement ids).
+        .plugin(name: "AdRulesPlugin", targets: ["AdRulesPlugin"]),
     ],
     targets: [
         .systemLibrary(
@@ -23,6 +25,7 @@ let package = Package(
         .target(name: "AdRulesImpact", dependencies: ["AdRules", "AdRulesYAML"]),
         .target(name: "AdRulesCLI", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact"]),
         .executableTarget(name: "adrules", dependencies: ["AdRulesCLI"]),
+        .plugin(name: "AdRulesPlugin", capability: .buildTool(), dependencies: ["adrules"]),
         .executableTarget(
             name: "adrules-bench",
             dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact", "CYAML"]

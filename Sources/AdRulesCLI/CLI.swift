@@ -58,7 +58,7 @@ public enum AdRulesCommandLine {
           test [PATH...] [--rules DIR]   Run scenario files (*.test.yaml) against a policy
           simulate SCENARIO [--rules DIR]
                                          Replay a scenario and print every decision
-          compile [PATH] [-o FILE]       Lint a policy and write it compiled (JSON) for apps
+          compile [PATH] [-o FILE]       Lint a policy and write it compiled for apps (JSON, or Swift)
           schema                         Print the JSON Schema of rule files
           impact MODEL [--rules POLICY] [--compare OLD_POLICY]
                                          Preview what a policy does to simulated users
@@ -67,7 +67,7 @@ public enum AdRulesCommandLine {
 
         OPTIONS:
           --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json;
-                             impact: text (default), json, html
+                             impact: text (default), json, html; compile: json (default), swift
           --output FILE      Write the report to FILE instead of standard output
           --strict           lint: warnings fail too
           --quiet            No summary line
@@ -121,13 +121,18 @@ public enum AdRulesCommandLine {
               load_completed or action), offer, load, reward.
             """,
         "compile": """
-            USAGE: adrules compile [PATH] [-o FILE] [--root DIR] [--quiet]
+            USAGE: adrules compile [PATH] [-o FILE] [--root DIR] [--format json|swift] [--quiet]
 
             Lints the policy at PATH (a rule file or a directory of them; default: rules). With any error it
             prints the diagnostics to stderr, writes nothing and exits 1. Otherwise it writes the compiled
             policy (JSON, see docs/compiled-policy.md) to FILE, or to standard output. Apps load it with
             Policy(compiled:). File paths inside are relative to --root (default: the current directory).
             Every command that takes a policy also takes a compiled policy (*.json).
+
+            --format swift writes the Swift file the build plugin (AdRulesPlugin) adds to an app target:
+            the compiled policy embedded (Policy.bundledDocument, Policy.bundled()) and one constant per
+            placement id (Placements.appOpen for app_open). Diagnostics name the files as PATH does: give an
+            absolute PATH and they are absolute, as Xcode and swift build need to show them at the line.
             """,
         "impact": """
             USAGE: adrules impact MODEL [--rules POLICY] [--compare OLD_POLICY] [--users N] [--days N] [--seed N]

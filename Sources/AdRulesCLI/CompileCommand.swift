@@ -3,11 +3,13 @@ import AdRulesCompiler
 import AdRulesYAML
 import Foundation
 
-/// `adrules compile [PATH] [-o FILE] [--root DIR]`: lint, then write the compiled policy.
+/// `adrules compile [PATH] [-o FILE] [--root DIR] [--format json|swift]`: lint, then write the compiled policy,
+/// as JSON or as the Swift file the build plugin adds to an app target.
 enum CompileCommand {
     static let options: [OptionSpec] = [
         OptionSpec(name: "output", short: "o", takesValue: true, allowed: nil),
         OptionSpec(name: "root", short: nil, takesValue: true, allowed: nil),
+        OptionSpec(name: "format", short: nil, takesValue: true, allowed: ["json", "swift"]),
         AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
@@ -29,7 +31,26 @@ enum CompileCommand {
         guard let document = compilation.document else {
             return CommandResult(stderr: stderr + "error: \(path) has errors; nothing was written\n", exitCode: ExitCode.findings)
         }
-        let text = String(decoding: document, as: UTF8.self)
+        let text: String
+        do {
+            text = parsed.values["format"] == "swift" ? try GeneratedSwift.source(for: document) : String(decoding: document, as: UTF8.self)
+        } catch {
+            // The compiler wrote a document the runtime refuses: a bug, not a rule-file mistake.
+            return CommandResult(stderr: stderr + "error: internal: \(ControlCharacters.escaped(error.localizedDescription))\n", exitCode: ExitCode.failure)
+        }
+        // An unchanged output keeps its modification time, so a build does not recompile the code that uses it.
+        if let path = parsed.values["output"], holds(path, Data(text.utf8)) {
+            return CommandResult(stderr: stderr)
+        }
         return Output.deliver(text, to: parsed.values["output"], stderr: stderr)
+    }
+
+    /// Whether a regular file already holds exactly these bytes (never reads a device or a FIFO such as /dev/stdout).
+    private static func holds(_ path: String, _ bytes: Data) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            (attributes[.size] as? NSNumber)?.intValue == bytes.count
+        else { return false }
+        return FileManager.default.contents(atPath: path) == bytes
     }
 }

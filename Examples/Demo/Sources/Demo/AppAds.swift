@@ -1,0 +1,178 @@
+import AdRules
+import Foundation
+
+/// The ad code of an app, as it sits in the AppDelegate, the SceneDelegate and the ad SDK's callbacks.
+///
+/// The engine decides; this code records what happens and does what the decisions say. It keeps no flags
+/// such as `isLoading`, `isShowing` or `isInitialLaunch`: the engine knows them from the events. The ad
+/// network is simulated (``SimulatedAdNetwork``) so that the demo runs anywhere, on a manual clock.
+@MainActor
+final class AppAds {
+    let engine: AdEngine
+    let network: SimulatedAdNetwork
+    let log: Transcript
+    var isSubscribed = false
+    var currentScreen = "home"
+    private var appOpenAd: SimulatedAd?
+    private var rewardedAd: SimulatedAd?
+
+    /// Starts the engine on the policy compiled into the app. A cold start is a new process: caps, sessions and
+    /// the install time come back from the ledger file.
+    init(clock: any AdClock, deviceTimeZone: TimeZone, ledgerURL: URL, network: SimulatedAdNetwork, log: Transcript) throws {
+        let policy = try Policy.bundled()      // compiled from Sources/Demo/rules/ at build time by AdRulesPlugin
+        engine = AdEngine(
+            policy: policy,
+            clock: clock,                      // an app leaves the default, SystemClock()
+            store: FileLedgerStore(url: ledgerURL),  // caps, sessions and the install time survive relaunch
+            deviceTimeZone: deviceTimeZone,    // an app leaves the default, the user's zone: daily caps reset at their midnight
+            onLedgerProblem: { problem in log.say("ledger: \(problem)") }  // a corrupt ledger is kept aside, an unreadable one left alone
+        )
+        self.network = network
+        self.log = log
+    }
+
+    /// Who is asking: premium users see no ads; custom rules read the attributes (rules/custom.yaml).
+    var context: AskContext {
+        AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen)])
+    }
+
+    // MARK: App-open ads
+
+    /// application(_:didFinishLaunchingWithOptions:)
+    func applicationDidFinishLaunching() {
+        engine.record(.appLaunched)
+        loadAppOpenAd()
+    }
+
+    /// sceneDidEnterBackground(_:)
+    func sceneDidEnterBackground() {
+        engine.record(.appBackgrounded)
+    }
+
+    /// sceneWillEnterForeground(_:)
+    func sceneWillEnterForeground() {
+        engine.record(.appResumed)
+        // Shows only an ad loaded before the return, within resume.max_delay (3s) of it.
+        let decision = showAppOpenAd(trigger: .resume)
+        if decision.codes.contains(.adNotReady) || decision.codes.contains(.adExpired) {
+            loadAppOpenAd()  // for the next return: an ad that finishes loading now is never shown late
+        }
+    }
+
+    func loadAppOpenAd() {
+        let decision = engine.ask(.load(Placements.appOpen), context: context)
+        guard decision.isAllowed else { return log.say("\(decision)") }
+        engine.record(.loadStarted(Placements.appOpen))
+        network.load(Placements.appOpen) { ad in
+            guard let ad else { return self.engine.record(.loadFailed(Placements.appOpen)) }
+            self.engine.record(.loadCompleted(Placements.appOpen))
+            self.appOpenAd = ad
+            // The cold-start show: allowed only inside the launch phase (launch.max_wait: 5s), never late.
+            // The shipped rules say grace.first_sessions: 2, so on the first two launches after install this is
+            // denied grace_sessions and no app-open ad appears (rules/app_open.yaml).
+            self.showAppOpenAd(trigger: .loadCompleted)
+        }
+    }
+
+    @discardableResult
+    func showAppOpenAd(trigger: ShowTrigger) -> Decision {
+        // Asks and, when allowed, records show_started under the engine's lock: two callers are never both allowed.
+        let decision = engine.beginShow(Placements.appOpen, trigger: trigger, context: context)
+        log.say("\(decision)")  // deny show app_open (resume): min_interval 4m not elapsed … [rules/app_open.yaml:12:19]
+        guard decision.isAllowed else {
+            if let next = decision.nextAllowedAt { log.say("  app-open ads are allowed again at \(log.time(next))") }
+            return decision
+        }
+        guard let ad = appOpenAd else {
+            engine.record(.showFailed(Placements.appOpen))  // takes the show back
+            return decision
+        }
+        appOpenAd = nil
+        network.present(ad, onDismiss: { self.appOpenAdDidDismiss() }, onFailure: { self.appOpenAdDidFailToPresent() })
+        return decision
+    }
+
+    /// adDidDismissFullScreenContent(_:)
+    func appOpenAdDidDismiss() {
+        engine.record(.adClosed(Placements.appOpen))
+        loadAppOpenAd()
+    }
+
+    /// ad(_:didFailToPresentFullScreenContentWithError:)
+    func appOpenAdDidFailToPresent() {
+        engine.record(.showFailed(Placements.appOpen))
+        loadAppOpenAd()
+    }
+
+    // MARK: Rewarded ads: offer, the user's choice, one show, one reward
+
+    func loadRewardedAd() {
+        let decision = engine.ask(.load(Placements.rewardedHint), context: context)
+        guard decision.isAllowed else { return log.say("\(decision)") }
+        engine.record(.loadStarted(Placements.rewardedHint))
+        network.load(Placements.rewardedHint) { ad in
+            guard let ad else { return self.engine.record(.loadFailed(Placements.rewardedHint)) }
+            self.engine.record(.loadCompleted(Placements.rewardedHint))
+            self.rewardedAd = ad
+        }
+    }
+
+    /// Whether to show the "Watch an ad for a hint" button: loaded, not capped, not premium.
+    func offersHint() -> Bool {
+        let decision = engine.ask(.offer(Placements.rewardedHint), context: context)
+        log.say("\(decision)")
+        return decision.isAllowed
+    }
+
+    /// The user tapped "Watch an ad for a hint".
+    func userTappedWatchButton() {
+        engine.record(.userChose(Placements.rewardedHint))
+        let decision = engine.beginShow(Placements.rewardedHint, trigger: .action, context: context)
+        log.say("\(decision)")
+        guard decision.isAllowed else { return }
+        guard let ad = rewardedAd else { return engine.record(.showFailed(Placements.rewardedHint)) }
+        rewardedAd = nil
+        network.present(
+            ad,
+            onReward: { self.userEarnedReward() },  // the network's earned-reward callback
+            onDismiss: {
+                self.engine.record(.adClosed(Placements.rewardedHint))
+                self.loadRewardedAd()
+            },
+            onFailure: { self.engine.record(.showFailed(Placements.rewardedHint)) }
+        )
+    }
+
+    /// Grants the hint once, and only after the network said the reward was earned: a second callback is denied.
+    func userEarnedReward() {
+        engine.record(.rewardEarned(Placements.rewardedHint))
+        let decision = engine.claimReward(Placements.rewardedHint, context: context)
+        log.say("\(decision)")
+        if decision.isAllowed { log.say("  hint granted") }
+    }
+
+    // MARK: Another SDK's fullscreen ad
+
+    /// Another SDK (mediation, a house ad) covers the screen: no placement loads or shows until it closes.
+    func otherSDKWillPresentFullscreen() {
+        engine.record(.fullscreenOpened(source: "mediation"))
+    }
+
+    func otherSDKDidDismissFullscreen() {
+        engine.record(.fullscreenClosed(source: "mediation"))
+    }
+
+    // MARK: Remote policy updates
+
+    /// A compiled policy downloaded from the server (`adrules compile` ran in CI). A bad download is refused and the
+    /// policy in force stays in force.
+    func policyDownloaded(_ data: Data) {
+        do {
+            let policy = try Policy(compiled: data)
+            engine.update(policy: policy)
+            log.say("policy updated: \(policy.placements.count) placements")
+        } catch {
+            log.say("kept the policy in force: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PackagePlugin
+
+/// Lints and compiles a target's rule files as part of its build.
+///
+/// The rule files are every `*.yaml`/`*.yml` file below the `rules/` folder of the target's directory;
+/// scenario files (`*.test.yaml`) are not compiled. The `adrules` tool writes one Swift file with the
+/// compiled policy embedded (`Policy.bundled()`) and a typed constant per placement id
+/// (`Placements.appOpen`). A lint error is printed as `/abs/path/rules/x.yaml:line:col: error: …` and fails
+/// the build, so `swift build` and Xcode show it at the YAML line.
+@main
+struct AdRulesPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        guard let target = target as? SwiftSourceModuleTarget else {
+            throw RulesPluginError("apply AdRulesPlugin to a Swift target (an app or a library), not to \(target.name)")
+        }
+        return try RulesCommand.commands(
+            root: target.directoryURL, targetName: target.name, tool: try context.tool(named: "adrules").url,
+            workDirectory: context.pluginWorkDirectoryURL)
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension AdRulesPlugin: XcodeBuildToolPlugin {
+    /// In an Xcode project the rules are the `rules/` folder of the folder named after the target
+    /// (`MyApp/rules/` next to `MyApp/AppDelegate.swift`), found by path, without target membership.
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try RulesCommand.commands(
+            root: context.xcodeProject.directoryURL.appending(path: target.displayName), targetName: target.displayName,
+            tool: try context.tool(named: "adrules").url, workDirectory: context.pluginWorkDirectoryURL)
+    }
+}
+#endif
+
+/// The one build command: `adrules compile ROOT/rules --root ROOT --format swift -o WORK/AdRulesGenerated.swift`.
+enum RulesCommand {
+    static func commands(root: URL, targetName: String, tool: URL, workDirectory: URL) throws -> [Command] {
+        let rules = root.appending(path: "rules")
+        let (ruleFiles, scenarioFiles) = yamlFiles(in: rules)
+        guard !ruleFiles.isEmpty else {
+            throw RulesPluginError(
+                "target \(targetName) has no rule files: put them in \(rules.path) (*.yaml; scenario files *.test.yaml are not compiled)")
+        }
+        let output = workDirectory.appending(path: "AdRulesGenerated.swift")
+        return [
+            .buildCommand(
+                displayName: "Compiling ad rules of \(targetName)",
+                executable: tool,
+                // Absolute paths: diagnostics name the files as given, and Xcode needs them absolute.
+                arguments: ["compile", rules.path, "--root", root.path, "--format", "swift", "--output", output.path, "--quiet"],
+                // Scenario files are never compiled into the app. They are inputs only so that SwiftPM counts
+                // them as handled: no "unhandled file" warning, and no resource rule copies them anywhere.
+                inputFiles: ruleFiles + scenarioFiles,
+                outputFiles: [output]
+            )
+        ]
+    }
+
+    /// The YAML files below `rules`, as `adrules` sorts them: rule files (`*.yaml`/`*.yml`, not hidden) and
+    /// scenario files (`*.test.yaml`/`*.test.yml`).
+    static func yamlFiles(in rules: URL) -> (rules: [URL], scenarios: [URL]) {
+        guard let walker = FileManager.default.enumerator(at: rules, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else {
+            return ([], [])
+        }
+        let yaml = walker.compactMap { $0 as? URL }
+            .filter { $0.lastPathComponent.hasSuffix(".yaml") || $0.lastPathComponent.hasSuffix(".yml") }
+            .sorted { $0.path < $1.path }
+        func isScenario(_ url: URL) -> Bool {
+            url.lastPathComponent.hasSuffix(".test.yaml") || url.lastPathComponent.hasSuffix(".test.yml")
+        }
+        return (yaml.filter { !isScenario($0) }, yaml.filter(isScenario))
+    }
+}
+
+/// Why the plugin cannot set up the build; SwiftPM and Xcode print the description and fail the build.
+struct RulesPluginError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

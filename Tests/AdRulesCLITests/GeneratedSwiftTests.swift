@@ -1,0 +1,140 @@
+import AdRules
+import AdRulesCLI
+import AdRulesCompiler
+import Foundation
+import Testing
+
+@Suite("Generated Swift (adrules compile --format swift)")
+struct GeneratedSwiftTests {
+    @Test(arguments: [
+        ("app_open", "appOpen"), ("level-end", "levelEnd"), ("home.banner", "homeBanner"), ("rewarded_hint", "rewardedHint"),
+        ("AppOpen", "appOpen"), ("URL_banner", "urlBanner"), ("URLBanner", "urlBanner"), ("a", "a"), ("x__y", "xY"),
+        ("2x_coins", "_2xCoins"), ("42", "_42"), ("default", "`default`"), ("class", "`class`"), ("self", "_self"),
+        ("init", "_init"), ("Type", "type"), ("_", "_placement"), ("-.-", "_placement"),
+    ])
+    func placementIdsBecomeSwiftNames(id: String, name: String) {
+        #expect(GeneratedSwift.identifiers(for: [id]) == [name])
+    }
+
+    @Test func namesStayUniqueInDeclarationOrder() {
+        let names = GeneratedSwift.identifiers(for: ["app_open", "app-open", "appOpen", "appOpen_2", "x", "X"])
+        #expect(names == ["appOpen", "appOpen_2", "appOpen_3", "appOpen2", "x", "x_2"])
+    }
+
+    @Test(arguments: [
+        ("plain", "#\"plain\"#"), (##"a "# b"##, ###"##"a "# b"##"###), (###"\#(x) and "##"###, ####"###"\#(x) and "##"###"####),
+        ("a\u{202E}b\nc\u{2028}", ##"#"a\#u{202E}b\#u{A}c\#u{2028}"#"##),
+    ])
+    func rawStringLiteralsHoldTheTextVerbatim(text: String, literal: String) {
+        let made = GeneratedSwift.rawStringLiteral(text)
+        #expect(made == literal)
+        // Nothing inside can end the literal or start an escape: its delimiter is one # longer than any run inside.
+        let hashes = String(made.prefix { $0 == "#" })
+        #expect(!text.contains("\"" + hashes) && !text.contains("\\" + hashes))
+        #expect(!made.unicodeScalars.contains(where: ControlCharacters.isControl))
+    }
+
+    @Test func theSwiftFileEmbedsTheCompiledPolicyAndNamesEveryPlacement() throws {
+        let root = packageRoot()
+        let result = runCLI(["compile", root + "/rules", "--root", root, "--format", "swift"])
+        #expect(result.exitCode == 0)
+        #expect(result.stderr == "")
+        let source = result.stdout
+        #expect(source.contains("static func bundled() throws -> Policy"))
+        #expect(source.contains("static let appOpen: PlacementID = \"app_open\""))
+        #expect(source.contains("static let rewardedHint: PlacementID = \"rewarded_hint\""))
+        #expect(source.contains("static let levelEnd: PlacementID = \"level_end\""))
+        // The embedded document is the one `adrules compile` writes, byte for byte.
+        let document = try #require(try PolicyCompiler.compile(path: root + "/rules", root: root).document)
+        var json = String(decoding: document, as: UTF8.self)
+        json.removeLast()
+        #expect(source.contains("Data(#\"" + json + "\"#.utf8)"))
+        #expect(source.contains("//   rules/app_open.yaml\n"))
+        #expect(!source.contains("/work/") && !source.contains(root))
+    }
+
+    @Test func aPolicyWithErrorsWritesNoSwiftAndNamesTheLine() throws {
+        let dir = NSTemporaryDirectory() + "adrules-swift-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: six}\n".write(
+            toFile: dir + "/rules/p.yaml", atomically: true, encoding: .utf8)
+        let output = dir + "/Generated.swift"
+        let result = runCLI(["compile", dir + "/rules", "--root", dir, "--format", "swift", "-o", output, "--quiet"])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stderr.hasPrefix(dir + "/rules/p.yaml:3:40: error: "))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func anUnchangedOutputIsNotRewritten() throws {
+        let root = packageRoot()
+        let dir = NSTemporaryDirectory() + "adrules-swift-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let output = dir + "/Generated.swift"
+        let arguments = ["compile", root + "/rules", "--root", root, "--format", "swift", "-o", output]
+        #expect(runCLI(arguments).exitCode == 0)
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: output)
+        #expect(runCLI(arguments).exitCode == 0)
+        let modified = try FileManager.default.attributesOfItem(atPath: output)[.modificationDate] as? Date
+        #expect(modified == past)
+    }
+
+    /// Ids that start with digits, Swift keywords and ids that differ only in separators, and messages full of `#`
+    /// and quotes: the generated file must still compile. Type-checks it against the built AdRules module.
+    @Test func awkwardIdsAndTextsStillCompile() throws {
+        let swiftc = try #require(Self.swiftc(), "swiftc not found")
+        let modules = try #require(Self.modulesDirectory(), "the AdRules module was not built")
+        let dir = NSTemporaryDirectory() + "adrules-swift-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ##"""
+            version: 1
+            placements:
+              2x_coins: {format: rewarded}
+              default: {format: interstitial}
+              self: {format: interstitial}
+              app_open: {format: app_open}
+              app-open: {format: app_open}
+              home.banner: {format: interstitial}
+            rules:
+              - id: quotes
+                deny: "*"
+                when: premium
+                message: 'Never "#" or "##" or \#(x) or """ or \u{41} or ✓ 広告'
+            """##.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let result = runCLI(["compile", dir + "/p.yaml", "--root", dir, "--format", "swift", "-o", dir + "/Generated.swift"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        try """
+            import AdRules
+            let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen, Placements.appOpen_2, Placements.homeBanner]
+            let policy: Policy? = try? Policy.bundled()
+            let escaped: String = \(GeneratedSwift.rawStringLiteral("x\u{202E}\"#\\#(y)\n\u{7F}"))
+            """.write(toFile: dir + "/use.swift", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: swiftc)
+        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules, dir + "/Generated.swift", dir + "/use.swift"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(!text.contains("warning:"), "\(text)")
+    }
+
+    static func swiftc() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = path.split(separator: ":").map { $0 + "/swiftc" } + ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The directory holding `AdRules.swiftmodule` of this build (next to the test bundle).
+    static func modulesDirectory() -> String? {
+        guard let binary = adrulesBinary() else { return nil }
+        let directory = URL(fileURLWithPath: binary).deletingLastPathComponent()
+        return [directory.appendingPathComponent("Modules"), directory].map(\.path)
+            .first { FileManager.default.fileExists(atPath: $0 + "/AdRules.swiftmodule") }
+    }
+}

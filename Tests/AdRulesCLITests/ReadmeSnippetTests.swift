@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// Every Swift snippet in the README is taken verbatim from code CI compiles: the line before each ```swift block
+/// links the file it comes from, and the snippet's lines (indentation aside) are consecutive lines of that file.
+@Suite("README snippets")
+struct ReadmeSnippetTests {
+    struct Snippet: CustomStringConvertible {
+        var line: Int
+        var source: String?
+        var lines: [String]
+        var description: String { "README.md:\(line)" }
+    }
+
+    static func snippets() throws -> [Snippet] {
+        let readme = try String(contentsOfFile: packageRoot() + "/README.md", encoding: .utf8)
+        let lines = readme.components(separatedBy: "\n")
+        var snippets: [Snippet] = []
+        var index = 0
+        while index < lines.count {
+            guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else {
+                index += 1
+                continue
+            }
+            let before = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            let end = lines[(index + 1)...].firstIndex { $0.trimmingCharacters(in: .whitespaces) == "```" } ?? lines.count
+            snippets.append(Snippet(line: index + 1, source: linkedSwiftFile(in: before), lines: Array(lines[(index + 1)..<end])))
+            index = end + 1
+        }
+        return snippets
+    }
+
+    /// The target of the last Markdown link to a `.swift` file in a line: `[…](Examples/Demo/Package.swift)`.
+    static func linkedSwiftFile(in line: String) -> String? {
+        line.components(separatedBy: "](").dropFirst().compactMap { part -> String? in
+            guard let close = part.firstIndex(of: ")") else { return nil }
+            let target = String(part[..<close])
+            return target.hasSuffix(".swift") ? target : nil
+        }.last
+    }
+
+    /// Lines without their common leading spaces.
+    static func dedented(_ lines: some Collection<String>) -> [String] {
+        let indent = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
+        return lines.map { $0.count >= indent ? String($0.dropFirst(indent)) : $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    @Test func theReadmeHasSwiftSnippets() throws {
+        #expect(try Self.snippets().count >= 5)
+    }
+
+    @Test func everySwiftSnippetIsVerbatimFromCodeCICompiles() throws {
+        for snippet in try Self.snippets() {
+            guard let source = snippet.source else {
+                Issue.record("\(snippet): the line before the snippet must link the .swift file it is taken from")
+                continue
+            }
+            #expect(
+                source.hasPrefix("Examples/") || source.hasPrefix("Sources/") || source.hasPrefix("Tests/"),
+                "\(snippet): \(source) is not compiled by CI")
+            guard let text = try? String(contentsOfFile: packageRoot() + "/" + source, encoding: .utf8) else {
+                Issue.record("\(snippet): \(source) does not exist")
+                continue
+            }
+            let fileLines = text.components(separatedBy: "\n")
+            let wanted = Self.dedented(snippet.lines)
+            let found = fileLines.indices.contains { start in
+                start + wanted.count <= fileLines.count && Self.dedented(fileLines[start..<(start + wanted.count)]) == wanted
+            }
+            #expect(found, "\(snippet): not found verbatim in \(source)")
+        }
+    }
+}
