@@ -778,6 +778,19 @@ def scenario_cases(c):
     c.scenario_case("show-started-failed-120k", g, "120k show_started/show_failed pairs (simulate was quadratic, issue 12)",
                     show_fail(120_000), test_expect="any", sim_expect="any", json_formats=False)
 
+    def fail_early_shows(n):
+        # show_failed removes the latest show of its placement from simulate's list of
+        # shows: with n later shows of another placement behind it, each removal shifts n.
+        yield "tests:\n- name: failures behind other shows\n  start: 2026-11-29T09:00:00Z\n  steps:\n  - event: app_launched\n"
+        for _ in range(n):
+            yield "  - {event: show_started, placement: level_end}\n"
+        for _ in range(n):
+            yield "  - {event: show_started, placement: app_open}\n"
+        for _ in range(n):
+            yield "  - {event: show_failed, placement: level_end}\n"
+    c.scenario_case("show-failed-behind-60k", g, "60k shows of A, 60k of B, then 60k show_failed of A (simulate quadratic?)",
+                    fail_early_shows(60_000), test_expect="any", sim_expect="any", json_formats=False)
+
     def shows(n):
         yield "tests:\n- name: shows\n  start: 2026-11-29T09:00:00Z\n  steps:\n  - event: app_launched\n"
         for _ in range(n):
