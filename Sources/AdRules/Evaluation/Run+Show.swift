@@ -68,14 +68,16 @@ extension Run {
             inputs.nowWeekday = Run.weekdays[Int(((days % 7) + 7) % 7)]
         }
         for r in indices {
-            let rule = policy.rules[r]
-            guard let condition = rule.condition else { continue }
+            // The condition comes from a flat table; the rule itself is read only to build a deny.
+            guard let condition = policy.ruleConditions[r] else { continue }
             switch condition.evaluate(inputs) {
             case .bool(true)?:
+                let rule = policy.rules[r]
                 deny(.customRule, "\(rule.message) (rule \(rule.id))", at: rule.location, rule: rule.id)
             case .bool(false)?:
                 break
             default:
+                let rule = policy.rules[r]
                 let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
                 let detail = missing.isEmpty ? "" : ": no value for \(missing.joined(separator: ", "))"
                 deny(.ruleError, "rule \(rule.id) cannot be evaluated\(detail); denied to be safe", at: rule.when.location, rule: rule.id)

@@ -21,6 +21,8 @@ final class PolicyStorage: Sendable {
     let groups: [PlacementGroup]
     let attributes: [AttributeDeclaration]
     let rules: [CustomRule]
+    /// The compiled condition of each rule, by rule index: what the allow path reads.
+    let ruleConditions: [CompiledExpression?]
 
     /// Per placement and per group: the settings as plain numbers and flags, read on the allow path.
     let placementLimits: [PlacementLimits]
@@ -58,6 +60,7 @@ final class PolicyStorage: Sendable {
         self.rules = rules
         self.placements = placements
         placementLimits = placements.map(PlacementLimits.init)
+        ruleConditions = rules.map(\.condition)
         groupLimits = groups.map(Limits.init)
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
