@@ -96,7 +96,7 @@ struct CompiledPolicyTests {
         expectRefused(try mutated(document) { $0["version"] = 2 }, mentioning: "version 2 is not supported")
         expectRefused(try mutated(document) { object in
             var groups = object["groups"] as? [[String: Any]] ?? []
-            groups[0]["placements"] = [["value": "no_such_placement", "at": [0, 1, 1]]]
+            groups[0]["placements"] = [["no_such_placement", 0, 1, 1]]
             object["groups"] = groups
         }, mentioning: "unknown placement \"no_such_placement\"")
         expectRefused(try mutated(document) { object in
@@ -106,7 +106,7 @@ struct CompiledPolicyTests {
         }, mentioning: "compares bool with int")
         expectRefused(try mutated(document) { object in
             var placements = object["placements"] as? [[String: Any]] ?? []
-            placements[0]["min_interval"] = ["value": 999_999_999_999_999, "at": [0, 1, 1]]
+            placements[0]["min_interval"] = [999_999_999_999_999, 0, 1, 1]
             object["placements"] = placements
         }, mentioning: "between 0 and 366d")
         expectRefused(try mutated(document) { object in

@@ -58,10 +58,33 @@ struct AtRecord: Codable, Sendable, Hashable {
     }
 }
 
-/// A value and where it is written.
+/// A value and where it is written, as `[value, file, line, column]`: one small array per setting keeps
+/// the document compact and quick to write and read.
 struct LocatedRecord<Value: Codable & Sendable>: Codable, Sendable {
     var value: Value
     var at: AtRecord
+
+    init(value: Value, at: AtRecord) {
+        self.value = value
+        self.at = at
+    }
+
+    init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        value = try c.decode(Value.self)
+        at = AtRecord(file: try c.decode(Int.self), line: try c.decode(Int.self), column: try c.decode(Int.self))
+        guard c.isAtEnd else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "a setting is [value, file, line, column]")
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(value)
+        try c.encode(at.file)
+        try c.encode(at.line)
+        try c.encode(at.column)
+    }
 }
 
 /// `{max, window}` with the window in milliseconds.
