@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "AdRules"),
         .target(name: "AdRulesYAML", dependencies: ["AdRules", "CYAML"]),
         .target(name: "AdRulesCompiler", dependencies: ["AdRules", "AdRulesYAML"]),
-        .target(name: "AdRulesImpact", dependencies: ["AdRules", "AdRulesYAML"]),
+        .target(name: "AdRulesImpact", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML"]),
         .target(name: "AdRulesCLI", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact"]),
         .executableTarget(name: "adrules", dependencies: ["AdRulesCLI"]),
         .plugin(name: "AdRulesPlugin", capability: .buildTool(), dependencies: ["adrules"]),

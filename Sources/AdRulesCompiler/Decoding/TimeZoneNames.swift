@@ -2,13 +2,13 @@ import AdRules
 import Foundation
 
 /// Known IANA time zone names, for validation and suggestions.
-enum TimeZoneNames {
+package enum TimeZoneNames {
     /// The zone of a name that is a known IANA name (or UTC/GMT), checked against the list before Foundation
     /// parses it: a 64,000-character "name" never reaches the time zone database.
-    static func zone(named name: String) -> TimeZone? {
+    package static func zone(named name: String) -> TimeZone? {
         guard name.utf8.count <= 64, all.contains(name) || name == "UTC" || name == "GMT" else { return nil }
         return TimeZone(identifier: name)
     }
 
-    static let all: [String] = TimeZone.knownTimeZoneIdentifiers
+    package static let all: [String] = TimeZone.knownTimeZoneIdentifiers
 }

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 import Foundation
 
@@ -62,7 +63,7 @@ extension Diagnostic {
 
     static func modelTimeZone(_ name: String, file: String, range: SourceRange) -> Diagnostic {
         var message = "unknown time zone \"\(name)\": write an IANA name such as America/New_York or Asia/Tokyo"
-        if let suggestion = Suggestion.closest(to: name, in: KnownTimeZones.names) {
+        if let suggestion = Suggestion.closest(to: name, in: KnownTimeZones.all) {
             message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
@@ -144,16 +145,8 @@ extension Diagnostic {
     }
 }
 
-/// Known IANA time zone names, for validation and suggestions.
-enum KnownTimeZones {
-    static let names: [String] = TimeZone.knownTimeZoneIdentifiers
-
-    /// The zone of an IANA name (UTC and GMT included), or nil.
-    static func zone(_ name: String) -> TimeZone? {
-        guard names.contains(name) || name == "UTC" || name == "GMT" else { return nil }
-        return TimeZone(identifier: name)
-    }
-}
+/// The rule files' time zone table, shared: one list, one length guard.
+typealias KnownTimeZones = TimeZoneNames
 
 /// Shares as short decimal text (0.7, 0.95) for messages and reports.
 enum ShareText {

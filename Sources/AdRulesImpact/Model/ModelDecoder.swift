@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 import Foundation
 
@@ -141,7 +142,7 @@ public enum ModelDecoder {
                 }
             case "timezone":
                 if let zone = reader.string(value, key) {
-                    if KnownTimeZones.zone(zone) == nil {
+                    if KnownTimeZones.zone(named: zone) == nil {
                         reader.report(.modelTimeZone(zone, file: reader.file, range: value.range))
                     } else {
                         segment.timeZone = zone

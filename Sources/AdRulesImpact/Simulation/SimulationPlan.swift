@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import Foundation
 
 /// A placement as the report lists it: the policy's placements in file order, then any placement
@@ -71,7 +72,7 @@ struct SimulationPlan: Sendable {
         var plans: [SegmentPlan] = []
         let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         for (s, segment) in model.segments.enumerated() {
-            let zone = KnownTimeZones.zone(segment.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
+            let zone = KnownTimeZones.zone(named: segment.timeZone) ?? TimeZone(identifier: "UTC") ?? .current
             let actions = segment.actions.map { (slot: slot($0.placement), every: $0.every) }
             let rewarded = segment.rewarded.map { (slot: slot($0.placement), every: $0.every, accept: $0.accept) }
             var preload: [Int] = []
