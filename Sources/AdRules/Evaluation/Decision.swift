@@ -5,7 +5,12 @@ public struct Reason: Sendable, Hashable, Codable {
     /// The stable code.
     public var code: ReasonCode
     /// A human sentence.
-    public var message: String
+    public var message: String {
+        get { text.string }
+        set { text = ReasonText(.literal(newValue)) }
+    }
+    /// The message as the evaluator leaves it: a template rendered when `message` is read.
+    var text: ReasonText
     /// The YAML value behind the reason.
     public var location: SourceLocation?
     /// When a time-based reason clears; nil when only an event can clear it.
@@ -17,8 +22,12 @@ public struct Reason: Sendable, Hashable, Codable {
 
     /// Creates a reason.
     public init(code: ReasonCode, message: String, location: SourceLocation? = nil, clearsAt: Date? = nil, rule: String? = nil, group: String? = nil) {
+        self.init(code: code, text: ReasonText(.literal(message)), location: location, clearsAt: clearsAt, rule: rule, group: group)
+    }
+
+    init(code: ReasonCode, text: ReasonText, location: SourceLocation?, clearsAt: Date?, rule: String?, group: String?) {
         self.code = code
-        self.message = message
+        self.text = text
         self.location = location
         self.clearsAt = clearsAt
         self.rule = rule
@@ -29,10 +38,24 @@ public struct Reason: Sendable, Hashable, Codable {
         case code, message, file, line, column, clearsAt = "clears_at", rule, group
     }
 
+    public static func == (lhs: Reason, rhs: Reason) -> Bool {
+        lhs.code == rhs.code && lhs.location == rhs.location && lhs.clearsAt == rhs.clearsAt && lhs.rule == rhs.rule
+            && lhs.group == rhs.group && lhs.message == rhs.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(location)
+        hasher.combine(clearsAt)
+        hasher.combine(rule)
+        hasher.combine(group)
+        hasher.combine(message)
+    }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         code = try c.decode(ReasonCode.self, forKey: .code)
-        message = try c.decode(String.self, forKey: .message)
+        text = ReasonText(.literal(try c.decode(String.self, forKey: .message)))
         if let file = try c.decodeIfPresent(String.self, forKey: .file) {
             location = SourceLocation(
                 file: file, line: try c.decode(Int.self, forKey: .line), column: try c.decode(Int.self, forKey: .column))

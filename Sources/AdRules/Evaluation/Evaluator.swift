@@ -97,8 +97,12 @@ struct Run {
     func seen(_ t: Int64) -> Int64 { t > now ? now : t }
 
     mutating func deny(_ code: ReasonCode, _ message: String, at location: SourceLocation?, clearsAt: Int64? = nil, rule: String? = nil, group: String? = nil) {
+        deny(code, ReasonText(.literal(message)), at: location, clearsAt: clearsAt, rule: rule, group: group)
+    }
+
+    mutating func deny(_ code: ReasonCode, _ text: ReasonText, at location: SourceLocation?, clearsAt: Int64? = nil, rule: String? = nil, group: String? = nil) {
         reasons.append(Reason(
-            code: code, message: message, location: location, clearsAt: clearsAt.map(Milliseconds.date), rule: rule, group: group))
+            code: code, text: text, location: location, clearsAt: clearsAt.map(Milliseconds.date), rule: rule, group: group))
     }
 
     func decision(for ask: Ask) -> Decision {

@@ -1,14 +1,24 @@
-/// The texts of deny reasons, built from the compiled policy when a reason is given: nothing is cached,
-/// so a policy of 50,000 placements holds no strings it may never show.
+import Foundation
+
+/// The texts of deny reasons, built from the compiled policy only when a reason's message is read: a deny
+/// records which template and which placement, nothing is formatted on the decision path and nothing is
+/// cached, so a policy of 50,000 placements holds no strings it may never show.
 extension Run {
-    enum Message {
+    enum Message: Sendable {
         case disabled, premiumShow, premiumLoad, alreadyShowing, graceSessions, graceInstall, graceSessionStart
         case noUserChoice, everyNActions, expired, notReady, minInterval, alreadyLoading, alreadyLoaded
         case notRewarded, noShow, rewardWithoutChoice
     }
 
-    /// The text of a reason about this placement.
-    func message(_ kind: Message) -> String {
+    /// The text of a reason about this placement, rendered when it is read.
+    func message(_ kind: Message) -> ReasonText { ReasonText(.placement(kind, policy: policy, index: index)) }
+
+    /// The text of a pacing or cap reason, of this placement (group < 0) or of a group, rendered when it is read.
+    func capMessage(_ kind: CapKind, window: Int?, group: Int, day: (start: Int64, zone: TimeZone)? = nil) -> ReasonText {
+        ReasonText(.cap(kind, window: window, group: group, policy: policy, index: index, day: day?.start, zone: day?.zone))
+    }
+
+    static func text(_ kind: Message, policy: PolicyStorage, index: Int) -> String {
         let id = policy.placements[index].id
         switch kind {
         case .disabled: return "placement \(id) is disabled (enabled: false)"
@@ -34,8 +44,7 @@ extension Run {
         }
     }
 
-    /// The text of a pacing or cap reason, of this placement (group < 0) or of a group.
-    func capMessage(_ kind: CapKind, window: Int?, group: Int) -> String {
+    static func capText(_ kind: CapKind, window: Int?, group: Int, policy: PolicyStorage, index: Int) -> String {
         let prefix = group >= 0 ? "group \(policy.groups[group].id): " : ""
         let limits = group >= 0 ? policy.groupLimits[group] : policy.placementLimits[index].pacing
         if let window {
@@ -48,6 +57,33 @@ extension Run {
         case .daily: return prefix + "daily_cap \(limits.dailyCap) reached today"
         case .minInterval:
             return prefix + "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
+        }
+    }
+}
+
+/// A reason's message, kept as a template and its arguments until it is read.
+struct ReasonText: Sendable {
+    enum Source: Sendable {
+        case literal(String)
+        case placement(Run.Message, policy: PolicyStorage, index: Int)
+        case cap(Run.CapKind, window: Int?, group: Int, policy: PolicyStorage, index: Int, day: Int64?, zone: TimeZone?)
+    }
+
+    let source: Source
+
+    init(_ source: Source) { self.source = source }
+
+    /// The message.
+    var string: String {
+        switch source {
+        case .literal(let text): return text
+        case .placement(let kind, let policy, let index): return Run.text(kind, policy: policy, index: index)
+        case .cap(let kind, let window, let group, let policy, let index, let day, let zone):
+            let text = Run.capText(kind, window: window, group: group, policy: policy, index: index)
+            guard let day, let zone else { return text }
+            // The day and the zone it is counted in: a product manager reading "today" needs both.
+            let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
+            return text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
         }
     }
 }

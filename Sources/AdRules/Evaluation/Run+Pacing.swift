@@ -82,9 +82,7 @@ extension Run {
                 i -= 1
             }
             if count >= t.dailyCap {
-                // The day and the zone it is counted in: a product manager reading "today" needs both.
-                let local = Timestamps.format(milliseconds: day.start, offsetSeconds: timeZone.secondsFromGMT(for: Milliseconds.date(day.start)))
-                let message = capMessage(.daily, window: nil, group: group) + " (\(local.prefix(10)) in \(timeZone.identifier); it resets at the next local midnight)"
+                let message = capMessage(.daily, window: nil, group: group, day: (day.start, timeZone))
                 deny(isGroup ? .groupDailyCap : .dailyCap, message, at: capLocation(.daily, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
             }
         }
@@ -96,7 +94,7 @@ extension Run {
     func groupID(_ group: Int) -> String? { group >= 0 ? policy.groups[group].id : nil }
 
     /// A rolling window holds the shows with `time > now - window`; it clears when enough of them leave.
-    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, message: String, windowIndex: Int?, group: Int) {
+    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, message: ReasonText, windowIndex: Int?, group: Int) {
         var i = shows.count - 1
         var count = 0
         while i >= 0, seen(shows[i].at) > now - window {
