@@ -11,6 +11,16 @@ public struct Reason: Sendable, Hashable, Codable {
     }
     /// The message as the evaluator leaves it: a template rendered when `message` is read.
     var text: ReasonText
+
+    /// Whether the message depends only on the policy (no day, no other placement), so that a tool counting
+    /// millions of reasons need render it once per reason and location.
+    package var messageIsFixed: Bool {
+        switch text.source {
+        case .placement: return true
+        case .cap(_, _, _, _, _, let day, _): return day == nil
+        case .literal: return false
+        }
+    }
     /// The YAML value behind the reason.
     public var location: SourceLocation?
     /// When a time-based reason clears; nil when only an event can clear it.

@@ -129,14 +129,19 @@ public struct PlacementCounters: Sendable, Hashable {
     }
 
     /// Counts one denial.
-    mutating func countDenial(_ code: ReasonCode, at location: ImpactLocation?, message: String) {
+    /// - Parameters:
+    ///   - messageIsFixed: the message is the same whenever this reason is given at this location, so it is read
+    ///     (rendered) only the first time.
+    mutating func countDenial(_ code: ReasonCode, at location: ImpactLocation?, messageIsFixed: Bool = false, message: @autoclosure () -> String) {
         for i in denials.indices where denials[i].code == code && denials[i].location == location {
             denials[i].count += 1
+            if messageIsFixed { return }
             // Messages of one setting agree; where they differ the smaller text is kept, so no order of play matters.
-            if message != denials[i].message, message < denials[i].message { denials[i].message = message }
+            let text = message()
+            if text != denials[i].message, text < denials[i].message { denials[i].message = text }
             return
         }
-        denials.append(DenialCount(code: code, location: location, message: message, count: 1))
+        denials.append(DenialCount(code: code, location: location, message: message(), count: 1))
     }
 
     /// Adds another set of counters to these.

@@ -111,7 +111,7 @@ extension UserPlayer {
         var reload = false
         for reason in decision.reasons {
             let location = reason.location.map { ImpactLocation(file: $0.file, line: $0.line, column: $0.column) }
-            counters[segment].placements[slot].countDenial(reason.code, at: location, message: reason.message)
+            counters[segment].placements[slot].countDenial(reason.code, at: location, messageIsFixed: reason.messageIsFixed, message: reason.message)
             if let cap = CapKind(code: reason.code) { capsToday[slot] |= cap.bit }
             switch reason.code {
             case .adExpired:
