@@ -48,16 +48,28 @@ struct DiagnosticReporter {
         let fileLines = lines(d.file)
         let lineIndex = d.range.start.line - 1
         if lineIndex >= 0, lineIndex < fileLines.count {
-            let source = String(fileLines[lineIndex]).replacingOccurrences(of: "\r", with: "").split(separator: "\t", omittingEmptySubsequences: false)
+            // A long line is shown as a window around the column: a 10 MB line under each of a thousand
+            // findings would be gigabytes of output.
+            let line = fileLines[lineIndex]
+            let column = max(0, d.range.start.column - 1)
+            // Offsets in UTF-8 (constant time on Swift strings); on a long line that is not ASCII the window may
+            // sit a few characters off, which the caret follows.
+            let bytes = line.utf8
+            let start = bytes.count > 240 ? max(0, min(column, bytes.count) - 60) : 0
+            let end = bytes.count > 240 ? min(bytes.count, start + 120 + min(column, 60)) : bytes.count
+            let window = String(decoding: bytes[bytes.index(bytes.startIndex, offsetBy: start)..<bytes.index(bytes.startIndex, offsetBy: end)], as: UTF8.self)
+            let lead = start > 0 ? "…" : ""
+            let tail = end < bytes.count ? "…" : ""
+            let source = window.replacingOccurrences(of: "\r", with: "").split(separator: "\t", omittingEmptySubsequences: false)
                 .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\t")
             let number = String(d.range.start.line)
             let gutter = String(repeating: " ", count: number.count)
             var width = 1
             if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
-                width = d.range.end.column - d.range.start.column
+                width = min(d.range.end.column - d.range.start.column, 120)
             }
-            let prefix = source.prefix(max(0, d.range.start.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
-            out += " \(number) | \(source)\n"
+            let prefix = (lead.isEmpty ? "" : " ") + source.prefix(column - start).map { $0 == "\t" ? "\t" : " " }.joined()
+            out += " \(number) | \(lead)\(source)\(tail)\n"
             out += " \(gutter) | \(prefix)\(paint("^" + String(repeating: "~", count: max(0, width - 1)), "1;32"))\n"
         }
         for note in d.notes {
