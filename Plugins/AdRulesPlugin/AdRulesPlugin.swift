@@ -58,8 +58,8 @@ enum RulesCommand {
         ]
     }
 
-    /// The YAML files below `rules`, as `adrules` sorts them: rule files (`*.yaml`/`*.yml`, not hidden) and
-    /// scenario files (`*.test.yaml`/`*.test.yml`).
+    /// The YAML files below `rules`, as `adrules` sorts them: rule files (`*.yaml`/`*.yml`, not hidden), and the
+    /// others: scenario files (`*.test.yaml`/`*.test.yml`) and usage models (`*.model.yaml`/`*.model.yml`).
     static func yamlFiles(in rules: URL) -> (rules: [URL], scenarios: [URL]) {
         guard let walker = FileManager.default.enumerator(at: rules, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else {
             return ([], [])
@@ -68,7 +68,8 @@ enum RulesCommand {
             .filter { $0.lastPathComponent.hasSuffix(".yaml") || $0.lastPathComponent.hasSuffix(".yml") }
             .sorted { $0.path < $1.path }
         func isScenario(_ url: URL) -> Bool {
-            url.lastPathComponent.hasSuffix(".test.yaml") || url.lastPathComponent.hasSuffix(".test.yml")
+            let name = url.lastPathComponent
+            return name.hasSuffix(".test.yaml") || name.hasSuffix(".test.yml") || name.hasSuffix(".model.yaml") || name.hasSuffix(".model.yml")
         }
         return (yaml.filter { !isScenario($0) }, yaml.filter(isScenario))
     }
