@@ -164,15 +164,10 @@ struct CompiledPolicyReader {
     }
 
     func id(_ s: String, _ path: String, lowercaseOnly: Bool) throws(CompiledPolicyError) {
-        let valid = (1...64).contains(s.count) && s.unicodeScalars.allSatisfy { c in
-            switch c {
-            case "a"..."z", "0"..."9", "_", "-": return true
-            case "A"..."Z", ".": return !lowercaseOnly
-            default: return false
-            }
-        }
-        guard valid else {
-            throw CompiledPolicyError(path: path, "\"\(ControlCharacters.escaped(String(s.prefix(80))))\" is not a valid id (1-64 characters of \(lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ."))")
+        guard PolicyIDs.isValid(s, lowercaseOnly: lowercaseOnly) else {
+            throw CompiledPolicyError(
+                path: path,
+                "\"\(ControlCharacters.escaped(String(s.prefix(80))))\" is not a valid id (1-64 characters of \(PolicyIDs.allowed(lowercaseOnly: lowercaseOnly)))")
         }
     }
 

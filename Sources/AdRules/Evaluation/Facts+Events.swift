@@ -113,14 +113,9 @@ extension Facts {
         }
     }
 
-    /// Appends a show, treating recorded times later than now as now (a clock set back never grants a show),
-    /// and forgets shows that no pacing or cap can see any more.
+    /// Appends a show and forgets shows that no pacing or cap can see any more. The list is already pinned to
+    /// `now` (`apply` runs `prepare` first), so it stays sorted.
     static func append(_ record: ShowRecord, to list: inout [ShowRecord], now: Int64, horizon: Int64, session: Int) {
-        var i = list.count - 1
-        while i >= 0, list[i].at > now {
-            list[i].at = now
-            i -= 1
-        }
         list.append(record)
         let drop = forgettable(in: list, now: now, horizon: horizon, session: session)
         if drop > 0 { list.removeFirst(drop) }

@@ -3,7 +3,7 @@ import AdRulesYAML
 
 /// Messages of the `schema/*`, `policy/*`, `yaml/ambiguous-bool` and `rule/*` rules, in one place.
 extension Diagnostic {
-    static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
+    package static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)",
             file: file, range: found.range)
@@ -23,7 +23,7 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func malformedDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
+    package static func malformedDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
         if let scalar = found.scalar, scalar.style == .plain, Int64(scalar.value) != nil || Double(scalar.value) != nil {
             return Diagnostic(
                 .error, rule: "schema/duration",
@@ -64,7 +64,7 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func unknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
+    package static func unknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         if let relocation = RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
@@ -83,7 +83,7 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func missingKey(_ key: String, in context: String, example: String, file: String, range: SourceRange) -> Diagnostic {
+    package static func missingKey(_ key: String, in context: String, example: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/missing-key", message: "\(context) has no \(key): add `\(example)`",
             file: file, range: range)

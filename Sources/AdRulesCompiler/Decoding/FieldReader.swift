@@ -149,18 +149,9 @@ struct FieldReader {
     /// Checks an id against its allowed characters and length.
     mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {
         let id = node.scalar?.value ?? ""
-        let valid =
-            (1...64).contains(id.count)
-            && id.unicodeScalars.allSatisfy { c in
-                switch c {
-                case "a"..."z", "0"..."9", "_", "-": return true
-                case "A"..."Z", ".": return !lowercaseOnly
-                default: return false
-                }
-            }
+        let valid = PolicyIDs.isValid(id, lowercaseOnly: lowercaseOnly)
         if !valid {
-            let allowed = lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ."
-            report(.badID(kind, id: id, allowed: allowed, file: file, range: node.range))
+            report(.badID(kind, id: id, allowed: PolicyIDs.allowed(lowercaseOnly: lowercaseOnly), file: file, range: node.range))
         }
         return valid
     }

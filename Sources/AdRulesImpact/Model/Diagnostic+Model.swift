@@ -3,48 +3,13 @@ import AdRulesCompiler
 import AdRulesYAML
 import Foundation
 
-/// Messages about usage models (`*.model.yaml`), in one place. The `schema/*` ids mean what they
-/// mean for rule files; `model/*` ids are the model's own.
+/// Messages about usage models (`*.model.yaml`) that rule files do not have; wrong types, unknown and
+/// missing keys and durations use the rule files' own messages (`Diagnostic+Schema.swift`).
 extension Diagnostic {
-    static func modelWrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)",
-            file: file, range: found.range)
-    }
-
-    static func modelUnknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
-        var message = "unknown key \"\(key)\" in \(context)"
-        if let suggestion = Suggestion.closest(to: key, in: allowed) {
-            message += ": did you mean \"\(suggestion)\"?"
-        } else {
-            message += ": the keys here are \(allowed.joined(separator: ", "))"
-        }
-        return Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
-    }
-
-    static func modelMissingKey(_ key: String, in context: String, example: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/missing-key", message: "\(context) has no \(key): add `\(example)`",
-            file: file, range: range)
-    }
-
     static func modelOutOfRange(_ key: String, _ requirement: String, found: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range", message: "\(key) must be \(requirement), not \(found)",
             file: file, range: range)
-    }
-
-    static func modelDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
-        if let scalar = found.scalar, scalar.style == .plain, Double(scalar.value) != nil {
-            return Diagnostic(
-                .error, rule: "schema/duration",
-                message: "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m",
-                file: file, range: found.range)
-        }
-        return Diagnostic(
-            .error, rule: "schema/duration",
-            message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)",
-            file: file, range: found.range)
     }
 
     static func modelDistributionKind(_ key: String, kind: String, expected: String, file: String, range: SourceRange) -> Diagnostic {

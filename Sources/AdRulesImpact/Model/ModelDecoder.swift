@@ -69,10 +69,10 @@ public enum ModelDecoder {
             }
         }
         if !sawVersion {
-            reader.report(.modelMissingKey("version", in: "the usage model", example: "version: 1", file: reader.file, range: root.range))
+            reader.report(.missingKey("version", in: "the usage model", example: "version: 1", file: reader.file, range: root.range))
         }
         guard let segmentsLocation else {
-            reader.report(.modelMissingKey("segments", in: "the usage model", example: "segments: [{name: everyone, share: 1}]", file: reader.file, range: root.range))
+            reader.report(.missingKey("segments", in: "the usage model", example: "segments: [{name: everyone, share: 1}]", file: reader.file, range: root.range))
             return nil
         }
         return UsageModel(
@@ -93,7 +93,7 @@ public enum ModelDecoder {
                 return CalendarDate(year: year, month: month, day: day)
             }
         }
-        reader.report(.modelWrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file))
+        reader.report(.wrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file))
         return nil
     }
 
@@ -113,7 +113,7 @@ public enum ModelDecoder {
             segments.append(segment)
         }
         if items.isEmpty {
-            reader.report(.modelWrongType("segments", expected: "a list of at least one segment", found: node, file: reader.file))
+            reader.report(.wrongType("segments", expected: "a list of at least one segment", found: node, file: reader.file))
         } else if !segments.isEmpty, segments.count == items.count {
             let sum = segments.reduce(0) { $0 + $1.share }
             if abs(sum - 1) > 1e-9 { reader.report(.modelShares(sum: sum, file: reader.file, range: node.range)) }
@@ -170,10 +170,10 @@ public enum ModelDecoder {
             }
         }
         if name == nil {
-            reader.report(.modelMissingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
+            reader.report(.missingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
         }
         if share == nil, !pairs.contains(where: { $0.key.scalar?.value == "share" }) {
-            reader.report(.modelMissingKey("share", in: "a segment", example: "share: 0.5", file: reader.file, range: node.range))
+            reader.report(.missingKey("share", in: "a segment", example: "share: 0.5", file: reader.file, range: node.range))
         }
         guard let name, let share, !reader.diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) else {
             return nil
@@ -189,7 +189,7 @@ public enum ModelDecoder {
         var attributes: [ModelAttribute] = []
         for pair in pairs {
             guard let name = pair.key.scalar?.value, !name.isEmpty else {
-                reader.report(.modelWrongType("an attribute name", expected: "a plain word", found: pair.key, file: reader.file))
+                reader.report(.wrongType("an attribute name", expected: "a plain word", found: pair.key, file: reader.file))
                 continue
             }
             let value: ModelAttribute.Value
@@ -207,7 +207,7 @@ public enum ModelDecoder {
                 }
                 value = .uniform(low, high, whole: low == low.rounded() && high == high.rounded())
             } else {
-                reader.report(.modelWrongType("attribute \(name)", expected: "a value or {uniform: [low, high]}", found: pair.value, file: reader.file))
+                reader.report(.wrongType("attribute \(name)", expected: "a value or {uniform: [low, high]}", found: pair.value, file: reader.file))
                 continue
             }
             attributes.append(ModelAttribute(
@@ -218,7 +218,7 @@ public enum ModelDecoder {
 
     private static func placement(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> (String, SourceLocation)? {
         guard let pair = pairs.first(where: { $0.key == "placement" })?.pair else {
-            reader.report(.modelMissingKey("placement", in: context, example: "placement: level_end", file: reader.file, range: node.range))
+            reader.report(.missingKey("placement", in: context, example: "placement: level_end", file: reader.file, range: node.range))
             return nil
         }
         return reader.string(pair.value, "placement").map { ($0, reader.location(pair.value)) }
@@ -226,7 +226,7 @@ public enum ModelDecoder {
 
     private static func every(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> DurationDistribution? {
         guard let pair = pairs.first(where: { $0.key == "every" })?.pair else {
-            reader.report(.modelMissingKey("every", in: context, example: "every: {exponential: 2m}", file: reader.file, range: node.range))
+            reader.report(.missingKey("every", in: context, example: "every: {exponential: 2m}", file: reader.file, range: node.range))
             return nil
         }
         return reader.durationDistribution(pair.value, "every", minimum: 1000)

@@ -15,14 +15,14 @@ struct ModelReader {
     /// The pairs of a mapping, or nil (with a `schema/type` diagnostic).
     mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {
         if let pairs = node.pairs { return pairs }
-        report(.modelWrongType(key, expected: "a mapping of keys to values", found: node, file: file))
+        report(.wrongType(key, expected: "a mapping of keys to values", found: node, file: file))
         return nil
     }
 
     /// The items of a sequence, or nil (with a diagnostic).
     mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
         if let items = node.items { return items }
-        report(.modelWrongType(key, expected: "a list", found: node, file: file))
+        report(.wrongType(key, expected: "a list", found: node, file: file))
         return nil
     }
 
@@ -31,13 +31,13 @@ struct ModelReader {
         var result: [(key: String, pair: YAMLPair)] = []
         for pair in pairs {
             guard let key = pair.key.scalar?.value else {
-                report(.modelWrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
+                report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
                 continue
             }
             if allowed.contains(key) {
                 result.append((key, pair))
             } else {
-                report(.modelUnknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
+                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
             }
         }
         return result
@@ -54,7 +54,7 @@ struct ModelReader {
 
     mutating func int(_ node: YAMLNode, _ key: String, in range: ClosedRange<Int>) -> Int? {
         guard let value = ModelReader.number(node), value == value.rounded(), abs(value) < 1e15 else {
-            report(.modelWrongType(key, expected: "a whole number", found: node, file: file))
+            report(.wrongType(key, expected: "a whole number", found: node, file: file))
             return nil
         }
         guard range.contains(Int(value)) else {
@@ -66,7 +66,7 @@ struct ModelReader {
 
     mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>) -> Double? {
         guard let value = ModelReader.number(node) else {
-            report(.modelWrongType(key, expected: "a number", found: node, file: file))
+            report(.wrongType(key, expected: "a number", found: node, file: file))
             return nil
         }
         guard range.contains(value) else {
@@ -84,7 +84,7 @@ struct ModelReader {
     /// A duration in milliseconds, up to 366 days.
     mutating func duration(_ node: YAMLNode, _ key: String) -> Int64? {
         guard let scalar = node.scalar, let value = RuleDuration(parsing: scalar.value) else {
-            report(.modelDuration(key, found: node, file: file))
+            report(.malformedDuration(key, found: node, file: file))
             return nil
         }
         guard value <= .maximum else {
@@ -97,7 +97,7 @@ struct ModelReader {
     /// A non-empty string.
     mutating func string(_ node: YAMLNode, _ key: String) -> String? {
         guard let scalar = node.scalar, !scalar.isNull else {
-            report(.modelWrongType(key, expected: "a string", found: node, file: file))
+            report(.wrongType(key, expected: "a string", found: node, file: file))
             return nil
         }
         return scalar.value
@@ -110,7 +110,7 @@ struct ModelReader {
         let known = fields(pairs, allowed: ModelReader.distributionKinds, context: key)
         guard known.count == pairs.count else { return nil }
         guard known.count == 1, let only = known.first else {
-            report(.modelWrongType(key, expected: "one of {uniform: [a, b]}, {poisson: mean} or {exponential: mean}", found: node, file: file))
+            report(.wrongType(key, expected: "one of {uniform: [a, b]}, {poisson: mean} or {exponential: mean}", found: node, file: file))
             return nil
         }
         return (only.key, only.pair)
@@ -119,7 +119,7 @@ struct ModelReader {
     /// The two ends of `{uniform: [a, b]}` as nodes.
     private mutating func ends(_ node: YAMLNode, _ key: String) -> (YAMLNode, YAMLNode)? {
         guard let items = node.items, items.count == 2 else {
-            report(.modelWrongType("\(key).uniform", expected: "a list of two values [low, high]", found: node, file: file))
+            report(.wrongType("\(key).uniform", expected: "a list of two values [low, high]", found: node, file: file))
             return nil
         }
         return (items[0], items[1])
@@ -138,7 +138,7 @@ struct ModelReader {
         let expected = "a whole number, {uniform: [a, b]} or {poisson: mean}"
         guard let pairs = node.pairs else {
             guard ModelReader.number(node) != nil else {
-                report(.modelWrongType(key, expected: expected, found: node, file: file))
+                report(.wrongType(key, expected: expected, found: node, file: file))
                 return nil
             }
             return int(node, key, in: range).map(CountDistribution.constant)
@@ -198,7 +198,7 @@ struct ModelReader {
     mutating func numberDistribution(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>) -> NumberDistribution? {
         guard let pairs = node.pairs else {
             guard ModelReader.number(node) != nil else {
-                report(.modelWrongType(key, expected: "a number, {uniform: [a, b]}, {exponential: mean} or {poisson: mean}", found: node, file: file))
+                report(.wrongType(key, expected: "a number, {uniform: [a, b]}, {exponential: mean} or {poisson: mean}", found: node, file: file))
                 return nil
             }
             return number(node, key, in: range).map(NumberDistribution.constant)

@@ -1,0 +1,17 @@
+/// The one rule for ids in a policy, shared by the rule-file decoder and the compiled-policy loader.
+package enum PolicyIDs {
+    /// The characters allowed, for messages: placement and group ids, or (lowercase only) rule ids.
+    package static func allowed(lowercaseOnly: Bool) -> String { lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ." }
+
+    /// Whether an id is 1-64 allowed characters.
+    package static func isValid(_ id: String, lowercaseOnly: Bool) -> Bool {
+        (1...64).contains(id.count)
+            && id.unicodeScalars.allSatisfy { c in
+                switch c {
+                case "a"..."z", "0"..."9", "_", "-": return true
+                case "A"..."Z", ".": return !lowercaseOnly
+                default: return false
+                }
+            }
+    }
+}
