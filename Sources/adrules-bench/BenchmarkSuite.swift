@@ -38,8 +38,8 @@ struct BenchmarkSuite {
         let utc = TimeZone(identifier: "UTC") ?? .current
         var generator = SplitMix(seed: 2026)
         let base: Int64 = 1_795_000_000_000
-        var factSets: [Facts] = []
-        var flagSets: [AppOpenFlags] = []
+        var builtFacts: [Facts] = []
+        var builtFlags: [AppOpenFlags] = []
         for _ in 0..<256 {
             let start = base + Int64.random(in: 0...(30 * 86_400_000), using: &generator)
             let sessions = Int.random(in: 0...5, using: &generator)
@@ -73,9 +73,11 @@ struct BenchmarkSuite {
             flags.showsToday = shows.filter { $0 >= dayStart }.count
             flags.now = now
             facts.prepareDay(at: now, policy: policy, deviceTimeZone: utc)
-            factSets.append(facts)
-            flagSets.append(flags)
+            builtFacts.append(facts)
+            builtFlags.append(flags)
         }
+        // Immutable from here: a decision reads its facts in place, as an app reading its own stored facts does.
+        let factSets = builtFacts, flagSets = builtFlags
         var inputs: [DecisionInput] = []
         var mixed: [DecisionInput] = []
         for i in 0..<65_536 {

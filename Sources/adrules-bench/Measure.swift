@@ -1,3 +1,4 @@
+import AdRules
 import Foundation
 
 /// Monotonic nanoseconds.
@@ -47,5 +48,9 @@ func currentRSS() -> Int {
 
 /// Keeps a value alive and unknown to the optimiser.
 @inline(never) func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+/// Keeps a decision's verdict unknown to the optimiser; the decision itself is released as an app's would be,
+/// by specialised code rather than through the generic value witnesses `blackHole<T>` needs.
+@inline(never) func blackHole(_ decision: Decision) { withExtendedLifetime(decision.reasons.count) {} }
 
 func format(_ ns: Double) -> String { ns >= 1_000_000 ? String(format: "%.1f ms", ns / 1_000_000) : ns >= 10_000 ? String(format: "%.1f µs", ns / 1000) : String(format: "%.0f ns", ns) }

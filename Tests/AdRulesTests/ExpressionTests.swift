@@ -13,13 +13,15 @@ struct ExpressionTests {
         AttributeDeclaration(name: "tags", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .stringList, defaultValue: nil),
     ]
 
-    func inputs(_ values: [String: AttributeValue] = ["screen": .string("home"), "level": .int(3), "score": .number(2.5), "onboarding": .bool(false), "tags": .stringList(["vip"])]) -> RuleInputs {
-        RuleInputs(premium: false, sessionCount: 4, sessionAge: 90_000, installAge: 86_400_000 * 2, nowHour: 23, nowWeekday: "sat", attributes: values)
-    }
+    static let values: [String: AttributeValue] = ["screen": .string("home"), "level": .int(3), "score": .number(2.5), "onboarding": .bool(false), "tags": .stringList(["vip"])]
+
+    /// A Saturday at 23:00 in session 4, two days after install.
+    let inputs = RuleInputs(premium: false, sessionCount: 4, sessionAge: 90_000, installAge: 86_400_000 * 2, nowHour: 23, nowWeekday: 2)
 
     func evaluate(_ source: String, _ values: [String: AttributeValue]? = nil) -> AttributeValue? {
         guard case .success(let compiled) = ExpressionCompiler.compile(source, attributes: Self.attributes) else { return nil }
-        return compiled.evaluate(values.map(inputs) ?? inputs())
+        #expect(RuleInputs.weekdays[inputs.nowWeekday] == "sat")
+        return compiled.evaluate(inputs, attributes: values ?? Self.values)
     }
 
     func findings(_ source: String) -> [ExpressionFinding] {
@@ -98,7 +100,7 @@ struct ExpressionTests {
             for _ in 0..<Int.random(in: 0...12, using: &generator) { text += pieces.randomElement(using: &generator) ?? "" ; text += Bool.random(using: &generator) ? " " : "" }
             if case .success(let e) = ExpressionCompiler.compile(text, attributes: Self.attributes) {
                 compiled += 1
-                _ = e.evaluate(inputs())
+                _ = e.evaluate(inputs, attributes: Self.values)
             }
         }
         // Deep nesting is refused, not a stack overflow.

@@ -124,7 +124,11 @@ public final class AdEngine: @unchecked Sendable {
     private func decideLocked(_ ask: Ask, context: AskContext, now: Int64) -> Decision {
         // An ask never writes: times it pins are written with the next event that writes the ledger.
         if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
-        facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+        // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
+        // (a changed device zone is then computed afresh), so an ask reads no zone name.
+        if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {
+            facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+        }
         return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
     }
 

@@ -4,44 +4,95 @@ import Foundation
 public struct Reason: Sendable, Hashable, Codable {
     /// The stable code.
     public var code: ReasonCode
-    /// A human sentence.
-    public var message: String {
-        get { text.string }
-        set { text = ReasonText(.literal(newValue)) }
-    }
-    /// The message as the evaluator leaves it: a template rendered when `message` is read.
-    var text: ReasonText
-
-    /// Whether the message depends only on the policy (no day, no other placement), so that a tool counting
-    /// millions of reasons need render it once per reason and location.
-    package var messageIsFixed: Bool {
-        switch text.source {
-        case .placement: return true
-        case .cap(_, _, _, _, _, let day, _): return day == nil
-        case .literal: return false
-        }
-    }
-    /// The YAML value behind the reason.
-    public var location: SourceLocation?
+    /// Where the message, location, rule and group come from.
+    var origin: Origin
     /// When a time-based reason clears; nil when only an event can clear it.
     public var clearsAt: Date?
+
+    /// A reason's text and place: given in full, or a site in the compiled policy that is rendered when read.
+    enum Origin: Sendable {
+        /// Given in full: a reason decoded from JSON, created by an app, or edited.
+        case given(Given)
+        /// Built by the evaluator: which sentence and which setting of which placement, group or rule.
+        case site(PolicyStorage, ReasonSite)
+    }
+
+    struct Given: Sendable {
+        var message: String
+        var location: SourceLocation?
+        var rule: String?
+        var group: String?
+    }
+
+    /// A human sentence.
+    public var message: String {
+        get {
+            switch origin {
+            case .given(let given): return given.message
+            case .site(let policy, let site): return site.message(in: policy)
+            }
+        }
+        set { edit { $0.message = newValue } }
+    }
+
+    /// The YAML value behind the reason.
+    public var location: SourceLocation? {
+        get {
+            switch origin {
+            case .given(let given): return given.location
+            case .site(let policy, let site): return site.location(in: policy)
+            }
+        }
+        set { edit { $0.location = newValue } }
+    }
+
     /// The custom rule, for `custom_rule` and `rule_error`.
-    public var rule: String?
+    public var rule: String? {
+        get {
+            switch origin {
+            case .given(let given): return given.rule
+            case .site(let policy, let site): return site.rule >= 0 ? policy.rules[site.rule].id : nil
+            }
+        }
+        set { edit { $0.rule = newValue } }
+    }
+
     /// The group, for `group_*` reasons.
-    public var group: String?
+    public var group: String? {
+        get {
+            switch origin {
+            case .given(let given): return given.group
+            case .site(let policy, let site): return site.group >= 0 ? policy.groups[site.group].id : nil
+            }
+        }
+        set { edit { $0.group = newValue } }
+    }
+
+    /// Whether the message depends only on where the reason points (no day, no other placement, no attribute),
+    /// so that a tool counting millions of reasons need render it once per reason and location.
+    package var messageIsFixed: Bool {
+        guard case .site(_, let site) = origin else { return false }
+        return site.messageIsFixed
+    }
 
     /// Creates a reason.
     public init(code: ReasonCode, message: String, location: SourceLocation? = nil, clearsAt: Date? = nil, rule: String? = nil, group: String? = nil) {
-        self.init(code: code, text: ReasonText(.literal(message)), location: location, clearsAt: clearsAt, rule: rule, group: group)
+        self.code = code
+        self.origin = .given(Given(message: message, location: location, rule: rule, group: group))
+        self.clearsAt = clearsAt
     }
 
-    init(code: ReasonCode, text: ReasonText, location: SourceLocation?, clearsAt: Date?, rule: String?, group: String?) {
+    init(code: ReasonCode, origin: Origin, clearsAt: Date?) {
         self.code = code
-        self.text = text
-        self.location = location
+        self.origin = origin
         self.clearsAt = clearsAt
-        self.rule = rule
-        self.group = group
+    }
+
+    /// Changes one part: the reason is given in full from then on.
+    private mutating func edit(_ change: (inout Given) -> Void) {
+        var given = Given(message: message, location: location, rule: rule, group: group)
+        change(&given)
+        origin = .given(given)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -64,21 +115,22 @@ public struct Reason: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        code = try c.decode(ReasonCode.self, forKey: .code)
-        text = ReasonText(.literal(try c.decode(String.self, forKey: .message)))
+        var location: SourceLocation?
         if let file = try c.decodeIfPresent(String.self, forKey: .file) {
             location = SourceLocation(
                 file: file, line: try c.decode(Int.self, forKey: .line), column: try c.decode(Int.self, forKey: .column))
         }
-        clearsAt = try c.decodeIfPresent(String.self, forKey: .clearsAt).flatMap(Timestamps.parse)
-        rule = try c.decodeIfPresent(String.self, forKey: .rule)
-        group = try c.decodeIfPresent(String.self, forKey: .group)
+        self.init(
+            code: try c.decode(ReasonCode.self, forKey: .code), message: try c.decode(String.self, forKey: .message),
+            location: location, clearsAt: try c.decodeIfPresent(String.self, forKey: .clearsAt).flatMap(Timestamps.parse),
+            rule: try c.decodeIfPresent(String.self, forKey: .rule), group: try c.decodeIfPresent(String.self, forKey: .group))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(code, forKey: .code)
         try c.encode(message, forKey: .message)
+        let location = self.location
         try c.encodeIfPresent(location?.file, forKey: .file)
         try c.encodeIfPresent(location?.line, forKey: .line)
         try c.encodeIfPresent(location?.column, forKey: .column)
@@ -152,7 +204,8 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         // Ids and messages come from files and apps: control characters are escaped so the line stays one line.
         guard !reasons.isEmpty else { return ControlCharacters.escaped(head) }
         let parts = reasons.map { reason -> String in
-            var text = reason.message.hasPrefix(reason.code.rawValue) ? reason.message : "\(reason.code.rawValue): \(reason.message)"
+            let message = reason.message
+            var text = message.hasPrefix(reason.code.rawValue) ? message : "\(reason.code.rawValue): \(message)"
             // The full time with its zone: "next at 00:00:00" alone does not say which day or zone.
             if let clears = reason.clearsAt { text += ", next at \(Timestamps.format(clears))" }
             if let location = reason.location { text += " [\(location)]" }

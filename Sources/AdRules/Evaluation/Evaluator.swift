@@ -15,7 +15,7 @@ public enum Evaluator {
     ///   - deviceTimeZone: the zone used when the policy says `timezone: device`.
     /// - Returns: allow, or deny with every reason.
     public static func decide(
-        _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: Facts, now: Int64,
+        _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: borrowing Facts, now: Int64,
         deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
         guard let index = policy.storage.index(of: ask.placement) else {
@@ -39,7 +39,7 @@ public enum Evaluator {
 
     /// Decides an ask with the time as a `Date`.
     public static func decide(
-        _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: Facts, now: Date,
+        _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: borrowing Facts, now: Date,
         deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
         decide(ask, context: context, policy: policy, facts: facts, now: Milliseconds.from(now), deviceTimeZone: deviceTimeZone)
@@ -88,21 +88,23 @@ struct Run {
         self.zone = zone
     }
 
-    /// Weekday names from Thursday, because 1970-01-01 was a Thursday.
-    static let weekdays = ["thu", "fri", "sat", "sun", "mon", "tue", "wed"]
-
     var defaultTrigger: ShowTrigger { policy.placementLimits[index].format == .appOpen ? .resume : .action }
 
     /// A recorded time, never later than now (a clock set back never grants a show).
     func seen(_ t: Int64) -> Int64 { t > now ? now : t }
 
-    mutating func deny(_ code: ReasonCode, _ message: String, at location: SourceLocation?, clearsAt: Int64? = nil, rule: String? = nil, group: String? = nil) {
-        deny(code, ReasonText(.literal(message)), at: location, clearsAt: clearsAt, rule: rule, group: group)
+    /// A site of the placement asked about.
+    func site(_ text: ReasonSite.Text, at setting: ReasonSite.Setting) -> ReasonSite {
+        ReasonSite(text, at: setting, placement: index)
     }
 
-    mutating func deny(_ code: ReasonCode, _ text: ReasonText, at location: SourceLocation?, clearsAt: Int64? = nil, rule: String? = nil, group: String? = nil) {
-        reasons.append(Reason(
-            code: code, text: text, location: location, clearsAt: clearsAt.map(Milliseconds.date), rule: rule, group: group))
+    /// Denies with a reason about the placement asked about.
+    mutating func deny(_ code: ReasonCode, _ text: ReasonSite.Text, at setting: ReasonSite.Setting, clearsAt: Int64? = nil) {
+        deny(code, site(text, at: setting), clearsAt: clearsAt)
+    }
+
+    mutating func deny(_ code: ReasonCode, _ site: ReasonSite, clearsAt: Int64? = nil) {
+        reasons.append(Reason(code: code, origin: .site(policy, site), clearsAt: clearsAt.map(Milliseconds.date)))
     }
 
     func decision(for ask: Ask) -> Decision {

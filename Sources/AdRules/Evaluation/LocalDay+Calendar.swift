@@ -1,6 +1,10 @@
 import Foundation
 
 extension LocalDay {
+    /// Longer than any calendar day in any zone (DST days are 23 or 25 hours; a zone moving across the date
+    /// line repeats a day): a show older than this is never from the local day of now.
+    static let longest: Int64 = 72 * 3_600_000
+
     /// The calendar day containing a time, in a zone (23 or 25 hours long on DST days).
     static func containing(_ ms: Int64, in zone: TimeZone) -> LocalDay {
         var calendar = Calendar(identifier: .gregorian)

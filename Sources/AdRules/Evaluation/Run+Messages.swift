@@ -1,89 +1,188 @@
 import Foundation
 
-/// The texts of deny reasons, built from the compiled policy only when a reason's message is read: a deny
-/// records which template and which placement, nothing is formatted on the decision path and nothing is
-/// cached, so a policy of 50,000 placements holds no strings it may never show.
-extension Run {
-    enum Message: Sendable {
+/// Where a deny reason points in the compiled policy, and which sentence it says.
+///
+/// The evaluator records a site, plain values and indices; the message and the `SourceLocation` are
+/// built from the compiled policy only when a reason's `message` or `location` is read. Nothing is
+/// formatted on the decision path and nothing is cached, so a policy of 50,000 placements holds no
+/// strings it may never show.
+struct ReasonSite: Sendable {
+    /// The sentences of deny reasons.
+    enum Text: Sendable {
         case disabled, premiumShow, premiumLoad, alreadyShowing, graceSessions, graceInstall, graceSessionStart
         case noUserChoice, everyNActions, expired, notReady, minInterval, alreadyLoading, alreadyLoaded
-        case notRewarded, noShow, rewardWithoutChoice
+        case notRewarded, noShow, rewardWithoutChoice, rewardNotEarned, rewardAlreadyGranted
+        case triggerNotSupported, resumeShowsOff, coldStartOff, loadedOutsideLaunch
+        case noReturn, shownSinceReturn, pastResumeDelay, loadedAfterReturn
+        case fullscreenActive, customRule, ruleError
+        /// A cap or a group's pacing: the placement's (group < 0) or a group's.
+        case sessionCap, hourlyCap, dailyCap, windowCap, groupMinInterval
     }
 
-    /// The text of a reason about this placement, rendered when it is read.
-    func message(_ kind: Message) -> ReasonText { ReasonText(.placement(kind, policy: policy, index: index)) }
-
-    /// The text of a pacing or cap reason, of this placement (group < 0) or of a group, rendered when it is read.
-    func capMessage(_ kind: CapKind, window: Int?, group: Int, day: (start: Int64, zone: TimeZone)? = nil) -> ReasonText {
-        ReasonText(.cap(kind, window: window, group: group, policy: policy, index: index, day: day?.start, zone: day?.zone))
+    /// The YAML value a reason points at: a setting of the placement, of a group, or a rule.
+    enum Setting: Sendable {
+        case placement, enabled, format, excludePremium, blockDuringFullscreen, requireUserChoice, everyNActions
+        case maxAdAge, showOnFirstLoad, showIfReady, allowDeferred, resumeMaxDelay
+        case graceFirstSessions, graceAfterInstall, graceAfterSessionStart
+        case minInterval, sessionCap, hourlyCap, dailyCap, window
+        case rule, ruleCondition
     }
 
-    static func text(_ kind: Message, policy: PolicyStorage, index: Int) -> String {
-        let id = policy.placements[index].id
-        switch kind {
+    var text: Text
+    var setting: Setting
+    /// The placement asked about.
+    var placement: Int
+    /// The group, for a group's pacing and caps; -1 otherwise.
+    var group = -1
+    /// The custom rule; -1 otherwise.
+    var rule = -1
+    /// The `caps` entry, for `window_cap`; -1 otherwise.
+    var window = -1
+    /// The placement on screen, for `fullscreen_active`; -1 otherwise.
+    var other = -1
+    /// The trigger asked with, for `trigger_not_supported`.
+    var trigger: ShowTrigger = .action
+    /// The local day a daily cap counts, and its zone.
+    var day: Int64?
+    var zone: TimeZone?
+    /// The external source on screen (`fullscreen_active`), or the attributes with no value (`rule_error`).
+    var detail: String?
+
+    init(_ text: Text, at setting: Setting, placement: Int) {
+        self.text = text
+        self.setting = setting
+        self.placement = placement
+    }
+
+    /// Whether the message depends only on where the reason points.
+    var messageIsFixed: Bool {
+        switch text {
+        case .dailyCap: return day == nil
+        case .fullscreenActive, .ruleError, .triggerNotSupported: return false
+        default: return true
+        }
+    }
+
+    // MARK: location
+
+    func location(in policy: PolicyStorage) -> SourceLocation? {
+        if rule >= 0 {
+            let rule = policy.rules[rule]
+            return setting == .ruleCondition ? rule.when.location : rule.location
+        }
+        if group >= 0 {
+            let g = policy.groups[group]
+            switch setting {
+            case .minInterval: return g.minInterval?.location
+            case .sessionCap: return g.sessionCap?.location
+            case .hourlyCap: return g.hourlyCap?.location
+            case .dailyCap: return g.dailyCap?.location
+            case .window: return g.caps[window].location
+            default: return g.location
+            }
+        }
+        let p = policy.placements[placement]
+        switch setting {
+        case .placement, .rule, .ruleCondition: return p.location
+        case .enabled: return p.enabled.location
+        case .format: return p.format.location
+        case .excludePremium: return p.excludePremium.location
+        case .blockDuringFullscreen: return p.blockDuringFullscreen.location
+        case .requireUserChoice: return p.requireUserChoice.location
+        case .everyNActions: return p.everyNActions?.location
+        case .maxAdAge: return p.maxAdAge.location
+        case .showOnFirstLoad: return p.showOnFirstLoad.location
+        case .showIfReady: return p.showIfReady.location
+        case .allowDeferred: return p.allowDeferred.location
+        case .resumeMaxDelay: return p.resumeMaxDelay.location
+        case .graceFirstSessions: return p.graceFirstSessions.location
+        case .graceAfterInstall: return p.graceAfterInstall.location
+        case .graceAfterSessionStart: return p.graceAfterSessionStart.location
+        case .minInterval: return p.minInterval.location
+        case .sessionCap: return p.sessionCap?.location
+        case .hourlyCap: return p.hourlyCap?.location
+        case .dailyCap: return p.dailyCap?.location
+        case .window: return p.caps[window].location
+        }
+    }
+
+    // MARK: message
+
+    func message(in policy: PolicyStorage) -> String {
+        let p = policy.placements[placement]
+        let id = p.id
+        let deferred = "(resume.allow_deferred: false)"
+        switch text {
         case .disabled: return "placement \(id) is disabled (enabled: false)"
         case .premiumShow: return "premium users never see \(id) (exclude_premium)"
         case .premiumLoad: return "premium users never load \(id) (exclude_premium)"
         case .alreadyShowing: return "\(id) is already on screen"
-        case .graceSessions:
-            return "no \(id) in the first \(policy.placements[index].graceFirstSessions.value) sessions after install (grace.first_sessions)"
-        case .graceInstall: return "less than \(policy.placements[index].graceAfterInstall.value) since install (grace.after_install)"
-        case .graceSessionStart:
-            return "less than \(policy.placements[index].graceAfterSessionStart.value) since the session started (grace.after_session_start)"
+        case .graceSessions: return "no \(id) in the first \(p.graceFirstSessions.value) sessions after install (grace.first_sessions)"
+        case .graceInstall: return "less than \(p.graceAfterInstall.value) since install (grace.after_install)"
+        case .graceSessionStart: return "less than \(p.graceAfterSessionStart.value) since the session started (grace.after_session_start)"
         case .noUserChoice: return "the user has not chosen to watch \(id) since its last show (require_user_choice)"
         case .everyNActions:
-            return "fewer than \(policy.placementLimits[index].everyNActions) actions since the last show of \(id) (every_n_actions)"
-        case .expired: return "the cached ad for \(id) is older than max_ad_age \(policy.placements[index].maxAdAge.value)"
+            return "fewer than \(policy.placementLimits[placement].everyNActions) actions since the last show of \(id) (every_n_actions)"
+        case .expired: return "the cached ad for \(id) is older than max_ad_age \(p.maxAdAge.value)"
         case .notReady: return "no ad is loaded for \(id)"
-        case .minInterval: return "min_interval \(policy.placements[index].minInterval.value) not elapsed since the last show of \(id)"
+        case .minInterval: return "min_interval \(p.minInterval.value) not elapsed since the last show of \(id)"
         case .alreadyLoading: return "a load of \(id) is in progress"
-        case .alreadyLoaded: return "an ad for \(id) is loaded and not expired (max_ad_age \(policy.placements[index].maxAdAge.value))"
-        case .notRewarded: return "\(id) is \(policy.placementLimits[index].format.rawValue), which grants no reward"
+        case .alreadyLoaded: return "an ad for \(id) is loaded and not expired (max_ad_age \(p.maxAdAge.value))"
+        case .notRewarded: return "\(id) is \(p.format.value.rawValue), which grants no reward"
         case .noShow: return "no show of \(id) to reward"
         case .rewardWithoutChoice: return "the show of \(id) had no user choice before it (require_user_choice)"
+        case .rewardNotEarned: return "the network has not reported reward_earned for this show"
+        case .rewardAlreadyGranted: return "the reward for this show was already granted"
+        case .triggerNotSupported:
+            let format = p.format.value
+            let fits = format == .appOpen ? "resume or load_completed" : "action"
+            return "trigger \(trigger.rawValue) does not fit a \(format.rawValue) placement (use \(fits))"
+        case .resumeShowsOff: return "shows on resume are off (resume.show_if_ready: false)"
+        case .coldStartOff: return "the cold-start show is off (launch.show_on_first_load: false)"
+        case .loadedOutsideLaunch:
+            return "the load completed outside the launch phase; a late show would interrupt the user \(deferred)"
+        case .noReturn:
+            return "no return from background to answer: a resume show comes only after app_backgrounded and app_resumed \(deferred)"
+        case .shownSinceReturn: return "\(id) was already shown since the return from background \(deferred)"
+        case .pastResumeDelay:
+            return "more than resume.max_delay \(p.resumeMaxDelay.value) since the return from background: a late show would interrupt the user \(deferred)"
+        case .loadedAfterReturn:
+            return "the ad finished loading after the return from background: a late show would interrupt the user \(deferred)"
+        case .fullscreenActive:
+            let what: String
+            if other >= 0 {
+                what = "placement \(policy.placements[other].id)"
+            } else {
+                what = detail.map { $0.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \($0)" } ?? "an external fullscreen ad"
+            }
+            return "\(what) is on screen (block_during_fullscreen)"
+        case .customRule:
+            let rule = policy.rules[rule]
+            return "\(rule.message) (rule \(rule.id))"
+        case .ruleError:
+            let missing = detail.map { ": no value for \($0)" } ?? ""
+            return "rule \(policy.rules[rule].id) cannot be evaluated\(missing); denied to be safe"
+        case .sessionCap, .hourlyCap, .dailyCap, .windowCap, .groupMinInterval:
+            return capMessage(in: policy)
         }
     }
 
-    static func capText(_ kind: CapKind, window: Int?, group: Int, policy: PolicyStorage, index: Int) -> String {
+    private func capMessage(in policy: PolicyStorage) -> String {
         let prefix = group >= 0 ? "group \(policy.groups[group].id): " : ""
-        let limits = group >= 0 ? policy.groupLimits[group] : policy.placementLimits[index].pacing
-        if let window {
-            let cap = limits.windows[window]
-            return prefix + "\(cap.max) shows in \(RuleDuration(milliseconds: cap.length)) reached (caps)"
+        let limits = group >= 0 ? policy.groupLimits[group] : policy.placementLimits[placement].pacing
+        let text: String
+        switch self.text {
+        case .windowCap:
+            let cap = policy.windows[limits.windows.lowerBound + window]
+            text = "\(cap.max) shows in \(RuleDuration(milliseconds: cap.length)) reached (caps)"
+        case .sessionCap: text = "session_cap \(limits.sessionCap) reached in this session"
+        case .hourlyCap: text = "hourly_cap \(limits.hourlyCap) reached in the last hour"
+        case .dailyCap: text = "daily_cap \(limits.dailyCap) reached today"
+        default: text = "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
         }
-        switch kind {
-        case .session: return prefix + "session_cap \(limits.sessionCap) reached in this session"
-        case .hourly: return prefix + "hourly_cap \(limits.hourlyCap) reached in the last hour"
-        case .daily: return prefix + "daily_cap \(limits.dailyCap) reached today"
-        case .minInterval:
-            return prefix + "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
-        }
-    }
-}
-
-/// A reason's message, kept as a template and its arguments until it is read.
-struct ReasonText: Sendable {
-    enum Source: Sendable {
-        case literal(String)
-        case placement(Run.Message, policy: PolicyStorage, index: Int)
-        case cap(Run.CapKind, window: Int?, group: Int, policy: PolicyStorage, index: Int, day: Int64?, zone: TimeZone?)
-    }
-
-    let source: Source
-
-    init(_ source: Source) { self.source = source }
-
-    /// The message.
-    var string: String {
-        switch source {
-        case .literal(let text): return text
-        case .placement(let kind, let policy, let index): return Run.text(kind, policy: policy, index: index)
-        case .cap(let kind, let window, let group, let policy, let index, let day, let zone):
-            let text = Run.capText(kind, window: window, group: group, policy: policy, index: index)
-            guard let day, let zone else { return text }
-            // The day and the zone it is counted in: a product manager reading "today" needs both.
-            let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
-            return text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
-        }
+        guard let day, let zone else { return prefix + text }
+        // The day and the zone it is counted in: a product manager reading "today" needs both.
+        let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
+        return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
     }
 }

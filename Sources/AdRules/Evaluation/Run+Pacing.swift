@@ -8,53 +8,35 @@ extension Run {
         let t = placement.pacing
         if t.minInterval > 0, let last = facts.placements[index].shows.last {
             let clears = seen(last.at) + t.minInterval
-            if now < clears {
-                deny(.minInterval, message(.minInterval), at: policy.placements[index].minInterval.location, clearsAt: clears)
-            }
+            if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears) }
         }
         capReasons(facts.placements[index].shows, t, group: -1, facts)
-        let groups = policy.groupsOfPlacement[index]
+        let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
-        for g in groups {
+        for k in groups {
+            let g = policy.groupsOfPlacement.item(at: k)
             let limits = policy.groupLimits[g]
             if limits.minInterval > 0, let last = facts.groups[g].last {
                 let clears = seen(last.at) + limits.minInterval
-                if now < clears {
-                    let group = policy.groups[g]
-                    deny(.groupMinInterval, capMessage(.minInterval, window: nil, group: g), at: group.minInterval?.location, clearsAt: clears, group: group.id)
-                }
+                if now < clears { deny(.groupMinInterval, capSite(.groupMinInterval, at: .minInterval, group: g), clearsAt: clears) }
             }
         }
-        for g in groups {
+        for k in groups {
+            let g = policy.groupsOfPlacement.item(at: k)
             capReasons(facts.groups[g], policy.groupLimits[g], group: g, facts)
         }
     }
 
-    /// Where a cap is written: in the placement (group < 0) or in a group.
-    enum CapKind { case session, hourly, daily, minInterval }
-
-    func capLocation(_ key: CapKind, window: Int?, group: Int) -> SourceLocation? {
-        if group < 0 {
-            if let window { return policy.placements[index].caps[window].location }
-            switch key {
-            case .session: return policy.placements[index].sessionCap?.location
-            case .hourly: return policy.placements[index].hourlyCap?.location
-            case .daily: return policy.placements[index].dailyCap?.location
-            case .minInterval: return policy.placements[index].minInterval.location
-            }
-        }
-        let g = policy.groups[group]
-        if let window { return g.caps[window].location }
-        switch key {
-        case .session: return g.sessionCap?.location
-        case .hourly: return g.hourlyCap?.location
-        case .daily: return g.dailyCap?.location
-        case .minInterval: return g.minInterval?.location
-        }
+    /// The site of a pacing or cap reason: of this placement (group < 0) or of a group.
+    func capSite(_ text: ReasonSite.Text, at setting: ReasonSite.Setting, group: Int, window: Int = -1) -> ReasonSite {
+        var site = site(text, at: setting)
+        site.group = group
+        site.window = window
+        return site
     }
 
     /// Session, hourly, daily and window caps over one show history, in that order.
-    mutating func capReasons(_ shows: [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts) {
+    mutating func capReasons(_ shows: borrowing [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts) {
         let isGroup = group >= 0
         if t.sessionCap >= 0 {
             var count = 0
@@ -66,45 +48,57 @@ extension Run {
                 }
             }
             if count >= t.sessionCap {
-                deny(isGroup ? .groupSessionCap : .sessionCap, capMessage(.session, window: nil, group: group), at: capLocation(.session, window: nil, group: group), group: groupID(group))
+                deny(isGroup ? .groupSessionCap : .sessionCap, capSite(.sessionCap, at: .sessionCap, group: group))
             }
         }
-        if t.hourlyCap >= 0 {
-            windowCap(shows, max: t.hourlyCap, window: 3_600_000, code: isGroup ? .groupHourlyCap : .hourlyCap, message: capMessage(.hourly, window: nil, group: group), windowIndex: nil, group: group)
+        if t.hourlyCap >= 0, case .full(let clears) = window(shows, max: t.hourlyCap, length: 3_600_000) {
+            deny(isGroup ? .groupHourlyCap : .hourlyCap, capSite(.hourlyCap, at: .hourlyCap, group: group), clearsAt: clears)
         }
-        if t.dailyCap >= 0 {
+        if t.dailyCap >= 0 && dailyCapMayBeReached(shows, cap: t.dailyCap) {
             let day = today ?? localDay(facts)
             today = day
-            var count = 0
-            var i = shows.count - 1
-            while i >= 0, seen(shows[i].at) >= day.start {
-                count += 1
-                i -= 1
-            }
-            if count >= t.dailyCap {
-                let message = capMessage(.daily, window: nil, group: group, day: (day.start, timeZone))
-                deny(isGroup ? .groupDailyCap : .dailyCap, message, at: capLocation(.daily, window: nil, group: group), clearsAt: t.dailyCap > 0 ? day.end : nil, group: groupID(group))
+            // Shows are sorted: the cap is reached when the cap-th newest show is from today.
+            if t.dailyCap == 0 || seen(shows[shows.count - t.dailyCap].at) >= day.start {
+                var site = capSite(.dailyCap, at: .dailyCap, group: group)
+                site.day = day.start
+                site.zone = timeZone
+                deny(isGroup ? .groupDailyCap : .dailyCap, site, clearsAt: t.dailyCap > 0 ? day.end : nil)
             }
         }
-        for (k, cap) in t.windows.enumerated() {
-            windowCap(shows, max: cap.max, window: cap.length, code: isGroup ? .groupWindowCap : .windowCap, message: capMessage(.hourly, window: k, group: group), windowIndex: k, group: group)
+        for w in t.windows {
+            let cap = policy.windows[w]
+            if case .full(let clears) = window(shows, max: cap.max, length: cap.length) {
+                let site = capSite(.windowCap, at: .window, group: group, window: w - t.windows.lowerBound)
+                deny(isGroup ? .groupWindowCap : .windowCap, site, clearsAt: clears)
+            }
         }
     }
 
-    func groupID(_ group: Int) -> String? { group >= 0 ? policy.groups[group].id : nil }
+    /// Whether a daily cap could be reached at all: only when the cap-th newest show is recent enough to fall
+    /// on the local day of now. Most asks are decided here, with no calendar work.
+    func dailyCapMayBeReached(_ shows: borrowing [ShowRecord], cap: Int) -> Bool {
+        guard cap > 0 else { return true }
+        return shows.count >= cap && seen(shows[shows.count - cap].at) > now - LocalDay.longest
+    }
 
-    /// A rolling window holds the shows with `time > now - window`; it clears when enough of them leave.
-    mutating func windowCap(_ shows: [ShowRecord], max: Int, window: Int64, code: ReasonCode, message: ReasonText, windowIndex: Int?, group: Int) {
+    /// A rolling window's state: below its cap, or full until a time (nil for a cap of 0, which never clears).
+    enum WindowState {
+        case open
+        case full(clearsAt: Int64?)
+    }
+
+    /// Whether a rolling window holds `max` shows or more (the shows with `time > now - length`), and if so
+    /// when it clears: when enough of them leave.
+    func window(_ shows: borrowing [ShowRecord], max: Int, length: Int64) -> WindowState {
         var i = shows.count - 1
         var count = 0
-        while i >= 0, seen(shows[i].at) > now - window {
+        while i >= 0, seen(shows[i].at) > now - length {
             count += 1
             i -= 1
         }
-        guard count >= max else { return }
+        guard count >= max else { return .open }
         // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
-        let clears: Int64? = max > 0 ? seen(shows[i + 1 + (count - max)].at) + window : nil
-        deny(code, message, at: capLocation(.hourly, window: windowIndex, group: group), clearsAt: clears, group: groupID(group))
+        return .full(clearsAt: max > 0 ? seen(shows[i + 1 + (count - max)].at) + length : nil)
     }
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.
@@ -117,5 +111,4 @@ extension Run {
         let day = LocalDay.containing(now, in: timeZone)
         return (day.start, day.end)
     }
-
 }

@@ -17,13 +17,17 @@ package enum Builtin: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// What a compiled expression reads at ask time: built-ins, and attributes by slot (no look-up by name).
+/// The built-ins a compiled expression reads at ask time, as plain numbers; the app's attributes are read
+/// from its own dictionary, passed alongside.
 struct RuleInputs {
     var premium: Bool
     var sessionCount: Int64
     var sessionAge: Int64
     var installAge: Int64
     var nowHour: Int64
-    var nowWeekday: String
-    var attributes: [String: AttributeValue]
+    /// Days since a Thursday: an index into ``weekdays``.
+    var nowWeekday: Int
+
+    /// Weekday names from Thursday, because 1970-01-01 was a Thursday.
+    static let weekdays = ["thu", "fri", "sat", "sun", "mon", "tue", "wed"]
 }

@@ -11,65 +11,6 @@ package indirect enum CompiledExpression: Sendable {
     case compare(CompareOperator, CompiledExpression, CompiledExpression)
     case member(CompiledExpression, CompiledExpression, negated: Bool)
 
-    /// Evaluates the expression; nil when an attribute has no value (the caller fails closed).
-    func evaluate(_ inputs: RuleInputs) -> AttributeValue? {
-        switch self {
-        case .constant(let value): return value
-        case .attribute(let name, let type, let fallback):
-            // The app's dictionary is read directly: no per-ask copy of the attributes.
-            guard !inputs.attributes.isEmpty, let value = inputs.attributes[name] else { return fallback }
-            if value.type == type { return value }
-            if type == .number, case .int(let i) = value { return .number(Double(i)) }
-            return nil
-        case .builtin(let builtin):
-            switch builtin {
-            case .premium: return .bool(inputs.premium)
-            case .sessionCount: return .int(inputs.sessionCount)
-            case .sessionAge: return .duration(RuleDuration(milliseconds: inputs.sessionAge))
-            case .installAge: return .duration(RuleDuration(milliseconds: inputs.installAge))
-            case .nowHour: return .int(inputs.nowHour)
-            case .nowWeekday: return .string(inputs.nowWeekday)
-            }
-        case .not(let inner):
-            guard case .bool(let b)? = inner.evaluate(inputs) else { return nil }
-            return .bool(!b)
-        case .and(let operands):
-            // A loop, not recursion on the operand count: a long chain costs no stack.
-            for operand in operands {
-                guard case .bool(let value)? = operand.evaluate(inputs) else { return nil }
-                if !value { return .bool(false) }
-            }
-            return .bool(true)
-        case .or(let operands):
-            for operand in operands {
-                guard case .bool(let value)? = operand.evaluate(inputs) else { return nil }
-                if value { return .bool(true) }
-            }
-            return .bool(false)
-        case .compare(let op, let l, let r):
-            guard let a = l.evaluate(inputs), let b = r.evaluate(inputs) else { return nil }
-            guard let order = CompiledExpression.order(a, b) else { return nil }
-            switch op {
-            case .equal: return .bool(order == 0)
-            case .notEqual: return .bool(order != 0)
-            case .less: return .bool(order < 0)
-            case .lessEqual: return .bool(order <= 0)
-            case .greater: return .bool(order > 0)
-            case .greaterEqual: return .bool(order >= 0)
-            }
-        case .member(let l, let r, let negated):
-            guard let a = l.evaluate(inputs), let b = r.evaluate(inputs) else { return nil }
-            let found: Bool
-            switch (a, b) {
-            case (.string(let s), .stringList(let list)): found = list.contains(s)
-            case (.int(let i), .intList(let list)): found = list.contains(i)
-            case (.number(let d), .intList(let list)): found = list.contains { Double($0) == d }
-            default: return nil
-            }
-            return .bool(found != negated)
-        }
-    }
-
     /// -1, 0, 1 for two values of comparable types; nil otherwise.
     static func order(_ a: AttributeValue, _ b: AttributeValue) -> Int? {
         func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
@@ -110,3 +51,10 @@ package enum CompareOperator: String, Sendable, Hashable {
     case greaterEqual = ">="
 }
 
+
+extension CompiledExpression {
+    /// Evaluates the expression alone, through the same flat program the evaluator runs (tests, tools).
+    func evaluate(_ inputs: RuleInputs, attributes: [String: AttributeValue]) -> AttributeValue? {
+        RuleProgram([self]).evaluate(rule: 0, inputs, attributes)
+    }
+}

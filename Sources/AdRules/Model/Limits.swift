@@ -1,7 +1,8 @@
 /// A placement's or group's pacing and caps as plain numbers and flags, built at load time.
 ///
 /// The evaluator reads only these on the allow path; the `Located` settings, with their file
-/// names, are read only to build a deny reason.
+/// names, are read only when a deny reason's message or location is read. Every field is a plain
+/// value, so reading a `Limits` from its table copies no reference.
 struct Limits: Sendable {
     struct Window: Sendable {
         var max: Int
@@ -14,22 +15,28 @@ struct Limits: Sendable {
     let sessionCap: Int
     let hourlyCap: Int
     let dailyCap: Int
-    let windows: [Window]
+    /// Where this block's `caps` windows sit in the policy's flat window table.
+    let windows: Range<Int>
 
-    init(_ g: PlacementGroup) {
+    init(_ g: PlacementGroup, windows: Range<Int>) {
         minInterval = g.minInterval?.value.milliseconds ?? 0
         sessionCap = g.sessionCap?.value ?? -1
         hourlyCap = g.hourlyCap?.value ?? -1
         dailyCap = g.dailyCap?.value ?? -1
-        windows = g.caps.map { Window(max: $0.value.max, length: $0.value.window.milliseconds) }
+        self.windows = windows
     }
 
-    init(_ p: Placement) {
+    init(_ p: Placement, windows: Range<Int>) {
         minInterval = p.minInterval.value.milliseconds
         sessionCap = p.sessionCap?.value ?? -1
         hourlyCap = p.hourlyCap?.value ?? -1
         dailyCap = p.dailyCap?.value ?? -1
-        windows = p.caps.map { Window(max: $0.value.max, length: $0.value.window.milliseconds) }
+        self.windows = windows
+    }
+
+    /// The windows of `caps` entries, in the order written.
+    static func windows(of caps: [Located<WindowCap>]) -> [Window] {
+        caps.map { Window(max: $0.value.max, length: $0.value.window.milliseconds) }
     }
 }
 
@@ -57,7 +64,7 @@ struct PlacementLimits: Sendable {
     /// Pacing and caps, shaped as a group's are.
     let pacing: Limits
 
-    init(_ p: Placement) {
+    init(_ p: Placement, windows: Range<Int>) {
         format = p.format.value
         enabled = p.enabled.value
         excludePremium = p.excludePremium.value
@@ -73,6 +80,28 @@ struct PlacementLimits: Sendable {
         graceSessions = p.graceFirstSessions.value
         graceInstall = p.graceAfterInstall.value.milliseconds
         graceSessionStart = p.graceAfterSessionStart.value.milliseconds
-        pacing = Limits(p)
+        pacing = Limits(p, windows: windows)
     }
+}
+
+/// Lists of indices, one per owner (the groups of each placement, the rules of each placement), kept in
+/// one flat array: reading a list allocates nothing. Immutable and shared by reference.
+package final class IndexLists: Sendable {
+    private let starts: [Int]
+    private let items: [Int]
+
+    init(_ lists: [[Int]]) {
+        var starts = [0]
+        starts.reserveCapacity(lists.count + 1)
+        for list in lists { starts.append(starts[starts.count - 1] + list.count) }
+        self.starts = starts
+        items = lists.flatMap { $0 }
+    }
+
+    /// The positions of owner `i`'s items, for `item(at:)`.
+    func range(of i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
+    /// One item.
+    func item(at k: Int) -> Int { items[k] }
+    /// Owner `i`'s items.
+    package subscript(i: Int) -> ArraySlice<Int> { items[range(of: i)] }
 }

@@ -21,19 +21,21 @@ final class PolicyStorage: Sendable {
     let groups: [PlacementGroup]
     let attributes: [AttributeDeclaration]
     let rules: [CustomRule]
-    /// The compiled condition of each rule, by rule index: what the allow path reads.
-    let ruleConditions: [CompiledExpression?]
+    /// The compiled conditions of the rules, as one flat table: what the allow path reads.
+    let ruleProgram: RuleProgram
 
     /// Per placement and per group: the settings as plain numbers and flags, read on the allow path.
     let placementLimits: [PlacementLimits]
     let groupLimits: [Limits]
+    /// The `caps` windows of every placement and group, one flat table that `Limits.windows` points into.
+    let windows: [Limits.Window]
     let fullscreenTimeoutMs: Int64
     /// The identifier of the policy's fixed zone, nil for `device`.
     let namedZoneID: String?
     let loadTimeoutMs: Int64
     let placementIndex: [String: Int]
-    let groupsOfPlacement: [[Int]]
-    let rulesOfPlacement: [[Int]]
+    let groupsOfPlacement: IndexLists
+    let rulesOfPlacement: IndexLists
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
     let rulesReadClock: [Bool]
     /// The index of a placement id.
@@ -59,9 +61,16 @@ final class PolicyStorage: Sendable {
         self.attributes = attributes
         self.rules = rules
         self.placements = placements
-        placementLimits = placements.map(PlacementLimits.init)
-        ruleConditions = rules.map(\.condition)
-        groupLimits = groups.map(Limits.init)
+        var windows: [Limits.Window] = []
+        func windowRange(_ caps: [Located<WindowCap>]) -> Range<Int> {
+            let start = windows.count
+            windows += Limits.windows(of: caps)
+            return start..<windows.count
+        }
+        placementLimits = placements.map { PlacementLimits($0, windows: windowRange($0.caps)) }
+        groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
+        self.windows = windows
+        ruleProgram = RuleProgram(rules.map(\.condition))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
@@ -73,7 +82,7 @@ final class PolicyStorage: Sendable {
         for (g, members) in groupMembers.enumerated() {
             for p in Set(members).sorted() { ofPlacement[p].append(g) }
         }
-        groupsOfPlacement = ofPlacement
+        groupsOfPlacement = IndexLists(ofPlacement)
         var rulesOf = Array(repeating: [Int](), count: placements.count)
         for (r, rule) in rules.enumerated() where rule.condition != nil {
             if let deny = rule.deny {
@@ -82,7 +91,7 @@ final class PolicyStorage: Sendable {
                 for p in placements.indices { rulesOf[p].append(r) }
             }
         }
-        rulesOfPlacement = rulesOf
+        rulesOfPlacement = IndexLists(rulesOf)
         rulesReadClock = rulesOf.map { indices in indices.contains { rules[$0].condition?.readsClock == true } }
         fullscreenPlacements = placements.indices.filter { placements[$0].format.value.isFullscreen }
         var longest = RuleDuration.days(1) + RuleDuration.hours(2)
@@ -125,7 +134,7 @@ public struct Policy: Sendable {
     public var rules: [CustomRule] { storage.rules }
 
     var placementIndex: [String: Int] { storage.placementIndex }
-    package var groupsOfPlacement: [[Int]] { storage.groupsOfPlacement }
+    package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     var horizon: RuleDuration { storage.horizon }
 
     package init(
