@@ -5,17 +5,19 @@ import Foundation
 /// Synchronous and thread-safe: one lock guards the facts, so it can be called from the main thread
 /// inside lifecycle callbacks and from any other thread.
 public final class AdEngine: @unchecked Sendable {
-    /// Guards `policy`, `facts` and `generation`.
+    /// Guards `core` and `generation`.
     let lock = NSLock()
-    var policy: Policy
-    var facts: Facts
+    /// The facts, the policy, and what events and asks do to them.
+    var core: EngineCore
+    var policy: Policy { core.policy }
+    var facts: Facts {
+        get { core.facts }
+        set { core.facts = newValue }
+    }
     /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
     var generation = 0
-    /// Times were pinned (a clock set back) since the ledger was last written: the next event writes it.
-    var pinnedSinceWrite = false
     let clock: any AdClock
     let store: (any LedgerStore)?
-    private let deviceTimeZone: TimeZone
     let onLedgerProblem: (@Sendable (LedgerProblem) -> Void)?
     /// Guards `disk` and serialises writes. Taken before `lock` when both are needed, never while holding it.
     let persistLock = NSLock()
@@ -36,10 +38,8 @@ public final class AdEngine: @unchecked Sendable {
         policy: Policy, clock: any AdClock = SystemClock(), store: (any LedgerStore)? = nil,
         deviceTimeZone: TimeZone = .autoupdatingCurrent, onLedgerProblem: (@Sendable (LedgerProblem) -> Void)? = nil
     ) {
-        self.policy = policy
         self.clock = clock
         self.store = store
-        self.deviceTimeZone = deviceTimeZone
         self.onLedgerProblem = onLedgerProblem
         let now = Milliseconds.from(clock.now())
         var facts = Facts(policy: policy, installedAt: now)
@@ -61,18 +61,16 @@ public final class AdEngine: @unchecked Sendable {
                 problem = corrupt
             }
         }
-        self.facts = facts
+        core = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
         if let problem { onLedgerProblem?(problem) }
         if writeFresh { persist(facts, policy: policy, generation: 0) }
     }
 
     /// Creates an engine from existing facts (scenarios, tests).
     public init(policy: Policy, facts: Facts, clock: any AdClock, store: (any LedgerStore)? = nil, deviceTimeZone: TimeZone = .autoupdatingCurrent) {
-        self.policy = policy
-        self.facts = facts
+        core = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
         self.clock = clock
         self.store = store
-        self.deviceTimeZone = deviceTimeZone
         self.onLedgerProblem = nil
     }
 
@@ -82,33 +80,13 @@ public final class AdEngine: @unchecked Sendable {
         // callers never make time run backwards (which would pin the later one's times).
         lock.lock()
         let now = Milliseconds.from(clock.now())
-        let changed = applyLocked(event, at: now)
+        let changed = core.record(event, at: now)
         let toPersist = changed && store != nil ? facts : nil
         let policy = self.policy
         generation += 1
         let current = generation
         lock.unlock()
         if let toPersist { persist(toPersist, policy: policy, generation: current) }
-    }
-
-    /// Applies an event; returns whether it changed what the ledger holds (the session count or a show history).
-    private func applyLocked(_ event: AdEvent, at now: Int64) -> Bool {
-        // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
-        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
-        let sessions = facts.sessionCount
-        var changesShows = false
-        switch event {
-        case .showStarted(let id):
-            changesShows = policy.storage.index(of: id.rawValue) != nil
-        case .showFailed(let id):
-            changesShows = policy.storage.index(of: id.rawValue).map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
-        default:
-            break
-        }
-        facts.apply(event, at: now, policy: policy)
-        let changed = changesShows || facts.sessionCount != sessions || pinnedSinceWrite
-        if changed { pinnedSinceWrite = false }
-        return changed
     }
 
     /// Asks a question; never touches the disk.
@@ -118,18 +96,7 @@ public final class AdEngine: @unchecked Sendable {
         lock.lock()
         let now = Milliseconds.from(clock.now())
         defer { lock.unlock() }
-        return decideLocked(ask, context: context, now: now)
-    }
-
-    private func decideLocked(_ ask: Ask, context: AskContext, now: Int64) -> Decision {
-        // An ask never writes: times it pins are written with the next event that writes the ledger.
-        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
-        // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
-        // (a changed device zone is then computed afresh), so an ask reads no zone name.
-        if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {
-            facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
-        }
-        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
+        return core.ask(ask, context: context, at: now)
     }
 
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.
@@ -147,9 +114,8 @@ public final class AdEngine: @unchecked Sendable {
         // callers never make time run backwards (which would pin the later one's times).
         lock.lock()
         let now = Milliseconds.from(clock.now())
-        let decision = decideLocked(ask, context: context, now: now)
-        var toPersist: Facts?
-        if decision.isAllowed, applyLocked(event, at: now), store != nil { toPersist = facts }
+        let (decision, changed) = core.decide(ask, context: context, thenRecord: event, at: now)
+        let toPersist = changed && store != nil ? facts : nil
         let policy = self.policy
         generation += 1
         let current = generation
@@ -161,8 +127,7 @@ public final class AdEngine: @unchecked Sendable {
     /// Replaces the policy atomically; what is known about placements that keep their id carries over.
     public func update(policy newPolicy: Policy) {
         lock.lock()
-        facts = facts.remapped(from: policy, to: newPolicy)
-        policy = newPolicy
+        core.update(policy: newPolicy)
         lock.unlock()
     }
 

@@ -68,11 +68,27 @@ public struct Reason: Sendable, Hashable, Codable {
         set { edit { $0.group = newValue } }
     }
 
-    /// Whether the message depends only on where the reason points (no day, no other placement, no attribute),
-    /// so that a tool counting millions of reasons need render it once per reason and location.
-    package var messageIsFixed: Bool {
+    /// The message without the local day of a daily cap: what a report that counts a reason over many days
+    /// shows for it.
+    package var summary: String {
+        switch origin {
+        case .given(let given): return given.message
+        case .site(let policy, let site): return site.message(in: policy, withDay: false)
+        }
+    }
+
+    /// Whether ``summary`` depends only on the site (no other placement, no attribute), so that a tool counting
+    /// millions of reasons renders it once per site.
+    package var summaryIsFixed: Bool {
         guard case .site(_, let site) = origin else { return false }
-        return site.messageIsFixed
+        return site.summaryIsFixed
+    }
+
+    /// The site of a reason the evaluator gave, nil for one given in full: reasons with equal keys have equal
+    /// locations, so a tool can look a location up once per key.
+    package var siteKey: ReasonSiteKey? {
+        guard case .site(_, let site) = origin else { return nil }
+        return site.key
     }
 
     /// Creates a reason.

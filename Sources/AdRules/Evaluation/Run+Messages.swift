@@ -54,13 +54,17 @@ struct ReasonSite: Sendable {
         self.placement = placement
     }
 
-    /// Whether the message depends only on where the reason points.
-    var messageIsFixed: Bool {
+    /// Whether the summary (the message without the day of a daily cap) depends only on where the reason points.
+    var summaryIsFixed: Bool {
         switch text {
-        case .dailyCap: return day == nil
         case .fullscreenActive, .ruleError, .triggerNotSupported: return false
         default: return true
         }
+    }
+
+    /// What identifies the site: equal keys give equal locations and summaries.
+    var key: ReasonSiteKey {
+        ReasonSiteKey(text: text, setting: setting, placement: placement, group: group, rule: rule, window: window)
     }
 
     // MARK: location
@@ -108,7 +112,8 @@ struct ReasonSite: Sendable {
 
     // MARK: message
 
-    func message(in policy: PolicyStorage) -> String {
+    /// The message; `withDay: false` leaves out the local day a daily cap counts (for reports over many days).
+    func message(in policy: PolicyStorage, withDay: Bool = true) -> String {
         let p = policy.placements[placement]
         let id = p.id
         let deferred = "(resume.allow_deferred: false)"
@@ -163,11 +168,11 @@ struct ReasonSite: Sendable {
             let missing = detail.map { ": no value for \($0)" } ?? ""
             return "rule \(policy.rules[rule].id) cannot be evaluated\(missing); denied to be safe"
         case .sessionCap, .hourlyCap, .dailyCap, .windowCap, .groupMinInterval:
-            return capMessage(in: policy)
+            return capMessage(in: policy, withDay: withDay)
         }
     }
 
-    private func capMessage(in policy: PolicyStorage) -> String {
+    private func capMessage(in policy: PolicyStorage, withDay: Bool) -> String {
         let prefix = group >= 0 ? "group \(policy.groups[group].id): " : ""
         let limits = group >= 0 ? policy.groupLimits[group] : policy.placementLimits[placement].pacing
         let text: String
@@ -180,9 +185,19 @@ struct ReasonSite: Sendable {
         case .dailyCap: text = "daily_cap \(limits.dailyCap) reached today"
         default: text = "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
         }
-        guard let day, let zone else { return prefix + text }
+        guard withDay, let day, let zone else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
     }
+}
+
+/// The identity of a reason's site, for tools that count reasons: plain values, cheap to compare.
+package struct ReasonSiteKey: Sendable, Hashable {
+    let text: ReasonSite.Text
+    let setting: ReasonSite.Setting
+    let placement: Int
+    let group: Int
+    let rule: Int
+    let window: Int
 }

@@ -7,25 +7,25 @@ extension UserPlayer {
     @inline(__always)
     mutating func record(_ event: AdEvent) {
         engineCalls += 1
-        engine.record(event)
+        _ = engine.record(event, at: now)
     }
 
     @inline(__always)
     mutating func ask(_ ask: Ask) -> Decision {
         engineCalls += 1
-        return engine.ask(ask, context: context)
+        return engine.ask(ask, context: context, at: now)
     }
 
     @inline(__always)
     mutating func beginShow(_ placement: PlacementID, trigger: ShowTrigger) -> Decision {
         engineCalls += 1
-        return engine.beginShow(placement, trigger: trigger, context: context)
+        return engine.decide(.show(placement, trigger: trigger), context: context, thenRecord: .showStarted(placement), at: now).decision
     }
 
     @inline(__always)
     mutating func claimReward(_ placement: PlacementID) -> Decision {
         engineCalls += 1
-        return engine.claimReward(placement, context: context)
+        return engine.decide(.reward(placement), context: context, thenRecord: .rewardGranted(placement), at: now).decision
     }
 
     /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
@@ -110,8 +110,9 @@ extension UserPlayer {
     mutating func denied(_ decision: Decision, slot: Int) {
         var reload = false
         for reason in decision.reasons {
-            let location = reason.location.map { ImpactLocation(file: $0.file, line: $0.line, column: $0.column) }
-            counters[segment].placements[slot].countDenial(reason.code, at: location, messageIsFixed: reason.messageIsFixed, message: reason.message)
+            // A report counts a reason over many days: it shows the message without the day of a daily cap.
+            counters[segment].placements[slot].countDenial(
+                reason.code, at: location(of: reason), messageIsFixed: reason.summaryIsFixed, message: reason.summary)
             if let cap = CapKind(code: reason.code) { capsToday[slot] |= cap.bit }
             switch reason.code {
             case .adExpired:
@@ -125,5 +126,15 @@ extension UserPlayer {
             }
         }
         if reload { askLoad(slot, showOnCompletion: false) }
+    }
+
+    /// The location of a reason, looked up once per site: building a `SourceLocation` reads the placement's
+    /// settings, and a run gives the same few sites millions of times.
+    mutating func location(of reason: Reason) -> ImpactLocation? {
+        guard let key = reason.siteKey else { return reason.location.map(ImpactLocation.init) }
+        for i in siteLocations.indices where siteLocations[i].key == key { return siteLocations[i].location }
+        let location = reason.location.map(ImpactLocation.init)
+        siteLocations.append(SiteLocation(key: key, location: location))
+        return location
     }
 }

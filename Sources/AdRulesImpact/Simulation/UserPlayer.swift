@@ -1,19 +1,20 @@
 import AdRules
 import Foundation
 
-/// Plays simulated users, one at a time, through an ``AdEngine`` with the recommended integration
+/// Plays simulated users, one at a time, through the engine with the recommended integration
 /// (impact.md, "The integration each simulated user plays"), counting what happens.
 ///
-/// Only the engine decides: the player never shows an ad the engine denied. One player serves one
-/// thread; its buffers are reused from user to user.
+/// Only the engine decides: the player never shows an ad the engine denied. It drives the engine's core
+/// (``EngineCore``, what ``AdEngine`` runs under its lock) at the simulated time, with no lock, clock or
+/// ledger, because a simulated user lives on one thread. One player serves one thread; its buffers are
+/// reused from user to user.
 struct UserPlayer {
     let plan: SimulationPlan
     /// The counters of every segment, for the users this player has played.
     var counters: [SegmentCounters]
 
     // The user being played.
-    var engine: AdEngine
-    var clock: ManualClock
+    var engine: EngineCore
     var segment = 0
     var context = AskContext.standard
     var chance = RandomSource(derivedFrom: 0)
@@ -32,6 +33,8 @@ struct UserPlayer {
     var screenUntil: Int64 = 0
     /// When set, every impression is logged: (placement slot, time). Tests check the caps against it.
     var impressionLog: [(slot: Int, at: Int64)]?
+    /// The location of each reason site met so far (a few per policy).
+    var siteLocations: [SiteLocation] = []
     /// Calls into the engine so far (records, asks, shows begun, rewards claimed), for the benchmark.
     var engineCalls = 0
     /// Visits and app processes so far: events of an earlier visit or process are dropped.
@@ -41,8 +44,7 @@ struct UserPlayer {
     init(plan: SimulationPlan) {
         self.plan = plan
         counters = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
-        clock = ManualClock(Date(timeIntervalSince1970: 0))
-        engine = AdEngine(policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: 0), clock: clock)
+        engine = EngineCore(policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: 0), deviceTimeZone: .gmt)
         held = Array(repeating: false, count: plan.placements.count)
         today = Array(repeating: 0, count: plan.placements.count)
         capsToday = Array(repeating: 0, count: plan.placements.count)
@@ -64,10 +66,10 @@ struct UserPlayer {
         let daysAgo = max(0, profile.installedDaysAgo.draw(&behaviour))
         let installedAt = seg.midnights[0] - Int64((daysAgo * 86_400_000).rounded())
         let sessionsBefore = profile.sessionsBefore?.draw(&behaviour) ?? Int(daysAgo * max(1, profile.coldStarts.mean))
-        clock = ManualClock(Milliseconds.date(seg.midnights[0]))
-        engine = AdEngine(
+        now = seg.midnights[0]
+        engine = EngineCore(
             policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: installedAt, sessionsBefore: sessionsBefore),
-            clock: clock, deviceTimeZone: seg.zone)
+            deviceTimeZone: seg.zone)
         queue.removeAll()
         for slot in held.indices { held[slot] = false }
         (foreground, endPending, screenUntil, visit, process) = (false, false, 0, 0, 0)
@@ -145,7 +147,6 @@ struct UserPlayer {
 
     private mutating func setTime(_ time: Int64) {
         now = time
-        clock.set(Milliseconds.date(time))
     }
 
     /// Cold start: `app_launched`, then a load of each app-open placement (shown when it completes in
@@ -209,4 +210,10 @@ struct UserPlayer {
         foreground = false
         endPending = false
     }
+}
+
+/// Where a reason site points in the rule files.
+struct SiteLocation {
+    var key: ReasonSiteKey
+    var location: ImpactLocation?
 }

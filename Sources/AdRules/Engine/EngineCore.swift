@@ -1,0 +1,66 @@
+import Foundation
+
+/// What the engine does with an event or an ask, without a lock, a clock or a ledger: the facts, the policy,
+/// and the rules for bringing the facts to `now` before each call.
+///
+/// ``AdEngine`` holds one under its lock and adds the clock and the ledger; the impact preview plays one per
+/// simulated user on the thread that plays it. Both therefore decide alike, by construction.
+package struct EngineCore: Sendable {
+    package private(set) var policy: Policy
+    package var facts: Facts
+    package let deviceTimeZone: TimeZone
+    /// Times were pinned (a clock set back) since the ledger was last written: the next event writes it.
+    var pinnedSinceWrite = false
+
+    package init(policy: Policy, facts: Facts, deviceTimeZone: TimeZone) {
+        self.policy = policy
+        self.facts = facts
+        self.deviceTimeZone = deviceTimeZone
+    }
+
+    /// Applies an event at `now`.
+    /// - Returns: whether what the ledger holds changed (a show, a failed show that gives one back, a new
+    ///   session, or times pinned since the last write), so that the caller writes it once.
+    package mutating func record(_ event: AdEvent, at now: Int64) -> Bool {
+        // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
+        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
+        let sessions = facts.sessionCount
+        var changesShows = false
+        switch event {
+        case .showStarted(let id):
+            changesShows = policy.storage.index(of: id.rawValue) != nil
+        case .showFailed(let id):
+            changesShows = policy.storage.index(of: id.rawValue).map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
+        default:
+            break
+        }
+        facts.apply(event, at: now, policy: policy)
+        let changed = changesShows || facts.sessionCount != sessions || pinnedSinceWrite
+        if changed { pinnedSinceWrite = false }
+        return changed
+    }
+
+    /// Decides an ask at `now`. An ask never writes: times it pins are written with the next event that does.
+    package mutating func ask(_ ask: Ask, context: AskContext, at now: Int64) -> Decision {
+        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
+        // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
+        // (a changed device zone is then computed afresh), so an ask reads no zone name.
+        if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {
+            facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+        }
+        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
+    }
+
+    /// Decides an ask and, when it is allowed, records the event that follows it (`show_started` after a show,
+    /// `reward_granted` after a reward), as one step.
+    package mutating func decide(_ ask: Ask, context: AskContext, thenRecord event: AdEvent, at now: Int64) -> (decision: Decision, ledgerChanged: Bool) {
+        let decision = self.ask(ask, context: context, at: now)
+        return (decision, decision.isAllowed && record(event, at: now))
+    }
+
+    /// Replaces the policy; what is known about placements that keep their id carries over.
+    package mutating func update(policy newPolicy: Policy) {
+        facts = facts.remapped(from: policy, to: newPolicy)
+        policy = newPolicy
+    }
+}
