@@ -225,7 +225,7 @@ public enum PolicyLoader {
         }
         let files = sources.map(\.file)
         var assembler = PolicyAssembler()
-        let policy = assembler.assemble(fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
+        let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, skipping: assembler.placementsWithErrors)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2).
