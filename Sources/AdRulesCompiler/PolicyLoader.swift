@@ -210,18 +210,22 @@ public enum PolicyLoader {
         var fragments: [PolicyFragment] = []
         var dropped: [String: Int] = [:]
         for source in sources {
-            let document = YAMLReader.read(source.bytes, file: source.file)
-            diagnostics += document.diagnostics
-            var reader = FieldReader(file: source.file)
-            if document.root != nil || document.diagnostics.isEmpty {
-                fragments.append(PolicyFragment.decode(document.root, file: source.file, reader: &reader))
+            // Decoded straight from libyaml's events: no node tree of the file is built.
+            YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
+                var reader = FieldReader(file: source.file)
+                let fragment = PolicyFragment.decode(cursor, reader: &reader)
+                cursor.finish()
+                diagnostics += cursor.diagnostics
+                // A read cut short inside the document (a syntax error) decodes nothing: its findings would only repeat it.
+                guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
+                fragments.append(fragment)
+                diagnostics += reader.diagnostics
+                if reader.dropped > 0 { dropped[source.file] = reader.dropped }
             }
-            diagnostics += reader.diagnostics
-            if reader.dropped > 0 { dropped[source.file] = reader.dropped }
         }
         let files = sources.map(\.file)
         var assembler = PolicyAssembler()
-        let policy = assembler.assemble(fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
+        let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, skipping: assembler.placementsWithErrors)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2).

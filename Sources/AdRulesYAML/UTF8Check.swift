@@ -1,13 +1,10 @@
 /// Finds the first byte sequence that is not UTF-8, so that it can be reported with its position.
 enum UTF8Check {
-    static func firstInvalidPosition(in bytes: [UInt8]) -> SourcePosition? {
+    static func firstInvalidPosition(in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition? {
         // Fast path: pure ASCII needs no decoding.
-        let isASCII = bytes.withUnsafeBufferPointer { buffer in
-            var combined: UInt8 = 0
-            for byte in buffer { combined |= byte }
-            return combined < 0x80
-        }
-        if isASCII { return nil }
+        var combined: UInt8 = 0
+        for byte in bytes { combined |= byte }
+        if combined < 0x80 { return nil }
         var line = 1
         var column = 1
         var iterator = bytes.makeIterator()

@@ -28,7 +28,8 @@ struct CompiledPolicyReader {
         }
         try count(record.files.count, 1...Self.maxFiles, "files")
         for (i, file) in record.files.enumerated() { try text(file, "files[\(i)]") }
-        let files = record.files
+        // One shared name per file: every location of the policy refers to it.
+        let files = record.files.map(SourceFile.init)
         let timeZone: PolicyTimeZone
         if record.timezone == "device" {
             timeZone = .device
@@ -116,14 +117,14 @@ struct CompiledPolicyReader {
                 condition: condition))
         }
         return Policy(
-            files: files, environment: record.environment, timeZone: timeZone,
+            files: record.files, environment: record.environment, timeZone: timeZone,
             sessionTimeout: try plainDuration(record.sessionTimeout, "session_timeout"),
             fullscreenTimeout: try duration(record.fullscreenTimeout, "fullscreen_timeout", files),
             loadTimeout: try plainDuration(record.loadTimeout, "load_timeout"), placements: placements, groups: groups,
             attributes: attributes, rules: rules)
     }
 
-    func placement(_ p: PlacementRecord, path: String, files: [String]) throws(CompiledPolicyError) -> Placement {
+    func placement(_ p: PlacementRecord, path: String, files: [SourceFile]) throws(CompiledPolicyError) -> Placement {
         try id(p.id, path + ".id", lowercaseOnly: false)
         if let unit = p.adUnit { try text(unit.value, path + ".ad_unit") }
         func flag(_ v: LocatedRecord<Bool>, _ key: String) throws(CompiledPolicyError) -> Located<Bool> {
@@ -171,7 +172,7 @@ struct CompiledPolicyReader {
         }
     }
 
-    func location(_ at: AtRecord, _ path: String, _ files: [String]) throws(CompiledPolicyError) -> SourceLocation {
+    func location(_ at: AtRecord, _ path: String, _ files: [SourceFile]) throws(CompiledPolicyError) -> SourceLocation {
         guard files.indices.contains(at.file), (1...Self.maxLine).contains(at.line), (1...Self.maxLine).contains(at.column) else {
             throw CompiledPolicyError(path: path, "location [\(at.file), \(at.line), \(at.column)] is outside the files and lines of the policy")
         }
@@ -185,16 +186,16 @@ struct CompiledPolicyReader {
         return RuleDuration(milliseconds: ms)
     }
 
-    func duration(_ v: LocatedRecord<Int64>, _ path: String, _ files: [String]) throws(CompiledPolicyError) -> Located<RuleDuration> {
+    func duration(_ v: LocatedRecord<Int64>, _ path: String, _ files: [SourceFile]) throws(CompiledPolicyError) -> Located<RuleDuration> {
         Located(try plainDuration(v.value, path), at: try location(v.at, path, files))
     }
 
-    func cap(_ v: LocatedRecord<Int>, _ path: String, _ files: [String], minimum: Int = 0) throws(CompiledPolicyError) -> Located<Int> {
+    func cap(_ v: LocatedRecord<Int>, _ path: String, _ files: [SourceFile], minimum: Int = 0) throws(CompiledPolicyError) -> Located<Int> {
         guard v.value >= minimum else { throw CompiledPolicyError(path: path, "\(v.value) is below \(minimum)") }
         return Located(v.value, at: try location(v.at, path, files))
     }
 
-    func windows(_ caps: [LocatedRecord<WindowRecord>], _ path: String, _ files: [String]) throws(CompiledPolicyError) -> [Located<WindowCap>] {
+    func windows(_ caps: [LocatedRecord<WindowRecord>], _ path: String, _ files: [SourceFile]) throws(CompiledPolicyError) -> [Located<WindowCap>] {
         try count(caps.count, 0...1000, path)
         return try caps.enumerated().map { (i, cap) throws(CompiledPolicyError) -> Located<WindowCap> in
             guard cap.value.max >= 0 else { throw CompiledPolicyError(path: "\(path)[\(i)].max", "\(cap.value.max) is below 0") }

@@ -4,11 +4,18 @@ import AdRulesYAML
 /// Reads typed values out of YAML nodes, recording a diagnostic for every bad one.
 struct FieldReader {
     let file: String
+    /// The file's name as every location read from it shares it.
+    let source: SourceFile
     var diagnostics: [Diagnostic] = []
 
-    init(file: String) { self.file = file }
+    init(file: String) {
+        self.file = file
+        source = SourceFile(file)
+    }
 
-    func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
+    func location(_ node: YAMLNode) -> SourceLocation {
+        SourceLocation(file: source, line: node.range.start.line, column: node.range.start.column)
+    }
 
     /// Findings past this many in one file are counted, not kept: a file with 150,000 errors gets a report a
     /// person can read, in seconds.

@@ -52,68 +52,87 @@ struct PlacementFields: Sendable {
         return values.compactMap { key, value in value.map { "\(key)=\($0)" } }.joined(separator: " ")
     }
 
-    /// Reads a placement (or, with `isDefaults`, the `defaults` block).
-    static func read(_ node: YAMLNode, context: String, isDefaults: Bool, reader: inout FieldReader) -> PlacementFields {
+    /// Reads a placement, or the `defaults` block, from the value `event` begins.
+    /// - Parameters:
+    ///   - placementKey: where the placement's id is written, for `schema/missing-key` when it has no `format`;
+    ///     nil for `defaults`, where `format` is not allowed.
+    static func read(
+        _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: String, placementKey: SourceRange?, reader: inout FieldReader
+    ) -> PlacementFields {
         let before = reader.diagnostics.count
-        var fields = readValues(node, context: context, isDefaults: isDefaults, reader: &reader)
-        fields.hadErrors = reader.diagnostics[before...].contains { $0.severity == .error }
+        var fields = PlacementFields()
+        var missesFormat = false
+        if reader.enterMapping(event, cursor, context) {
+            var wroteFormat = false
+            reader.forEachField(cursor, allowed: RuleFileKeys.placement, context: context) { reader, key, keyNode, value in
+                if key == "format" { wroteFormat = true }
+                fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
+            }
+            if let placementKey, !wroteFormat {
+                missesFormat = true
+                reader.report(.missingKey("format", in: context, example: "format: interstitial", file: reader.file, range: placementKey))
+            }
+        }
+        fields.hadErrors = missesFormat || reader.diagnostics[before...].contains { $0.severity == .error }
         return fields
     }
 
-    private static func readValues(_ node: YAMLNode, context: String, isDefaults: Bool, reader: inout FieldReader) -> PlacementFields {
-        var fields = PlacementFields()
-        guard let pairs = reader.mapping(node, context) else { return fields }
-        for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.placement, context: context) {
-            let value = pair.value
-            switch key {
-            case "format" where isDefaults, "ad_unit" where isDefaults:
-                reader.report(.notAllowedInDefaults(key, file: reader.file, range: pair.key.range))
-            case "format": fields.format = reader.enumeration(value, key, as: AdFormat.self)
-            case "ad_unit": fields.adUnit = reader.string(value, key)
-            case "enabled": fields.enabled = reader.bool(value, key)
-            case "exclude_premium": fields.excludePremium = reader.bool(value, key)
-            case "block_during_fullscreen": fields.blockDuringFullscreen = reader.bool(value, key)
-            case "min_interval": fields.minInterval = reader.duration(value, key)
-            case "daily_cap": fields.dailyCap = reader.int(value, key, minimum: 0)
-            case "hourly_cap": fields.hourlyCap = reader.int(value, key, minimum: 0)
-            case "session_cap": fields.sessionCap = reader.int(value, key, minimum: 0)
-            case "caps": fields.caps = readCaps(value, reader: &reader)
-            case "max_ad_age": fields.maxAdAge = reader.duration(value, key)
-            case "every_n_actions": fields.everyNActions = reader.int(value, key, minimum: 1)
-            case "require_user_choice": fields.requireUserChoice = reader.bool(value, key)
-            case "launch":
-                fields.launchKey = pair.key.range
-                guard let inner = reader.mapping(value, key) else { continue }
-                for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.launch, context: "launch") {
-                    if sub == "show_on_first_load" {
-                        fields.showOnFirstLoad = reader.bool(subPair.value, "launch.show_on_first_load")
-                    } else {
-                        fields.launchMaxWait = reader.duration(subPair.value, "launch.max_wait")
-                    }
-                }
-            case "resume":
-                fields.resumeKey = pair.key.range
-                guard let inner = reader.mapping(value, key) else { continue }
-                for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.resume, context: "resume") {
-                    switch sub {
-                    case "show_if_ready": fields.showIfReady = reader.bool(subPair.value, "resume.show_if_ready")
-                    case "allow_deferred": fields.allowDeferred = reader.bool(subPair.value, "resume.allow_deferred")
-                    default: fields.resumeMaxDelay = reader.duration(subPair.value, "resume.max_delay")
-                    }
-                }
-            case "grace":
-                guard let inner = reader.mapping(value, key) else { continue }
-                for (sub, subPair) in reader.fields(inner, allowed: RuleFileKeys.grace, context: "grace") {
-                    switch sub {
-                    case "first_sessions": fields.graceFirstSessions = reader.int(subPair.value, "grace.first_sessions", minimum: 0)
-                    case "after_install": fields.graceAfterInstall = reader.duration(subPair.value, "grace.after_install")
-                    default: fields.graceAfterSessionStart = reader.duration(subPair.value, "grace.after_session_start")
-                    }
-                }
-            default: break
-            }
+    /// Reads the value of one placement key.
+    private mutating func read(
+        _ key: String, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, isDefaults: Bool, reader: inout FieldReader
+    ) {
+        switch key {
+        case "format" where isDefaults, "ad_unit" where isDefaults:
+            reader.report(.notAllowedInDefaults(key, file: reader.file, range: keyNode.range))
+            return
+        case "caps":
+            // A short list read as a node: its length is checked before any of its items.
+            if let node = cursor.node(from: event) { caps = Self.readCaps(node, reader: &reader) }
+            return
+        case "launch", "resume", "grace":
+            readBlock(key, keyNode, event, cursor, reader: &reader)
+            return
+        default:
+            break
         }
-        return fields
+        guard let value = reader.shallowNode(event, cursor) else { return }
+        switch key {
+        case "format": format = reader.enumeration(value, key, as: AdFormat.self)
+        case "ad_unit": adUnit = reader.string(value, key)
+        case "enabled": enabled = reader.bool(value, key)
+        case "exclude_premium": excludePremium = reader.bool(value, key)
+        case "block_during_fullscreen": blockDuringFullscreen = reader.bool(value, key)
+        case "min_interval": minInterval = reader.duration(value, key)
+        case "daily_cap": dailyCap = reader.int(value, key, minimum: 0)
+        case "hourly_cap": hourlyCap = reader.int(value, key, minimum: 0)
+        case "session_cap": sessionCap = reader.int(value, key, minimum: 0)
+        case "max_ad_age": maxAdAge = reader.duration(value, key)
+        case "every_n_actions": everyNActions = reader.int(value, key, minimum: 1)
+        case "require_user_choice": requireUserChoice = reader.bool(value, key)
+        case "launch.show_on_first_load": showOnFirstLoad = reader.bool(value, key)
+        case "launch.max_wait": launchMaxWait = reader.duration(value, key)
+        case "resume.show_if_ready": showIfReady = reader.bool(value, key)
+        case "resume.allow_deferred": allowDeferred = reader.bool(value, key)
+        case "resume.max_delay": resumeMaxDelay = reader.duration(value, key)
+        case "grace.first_sessions": graceFirstSessions = reader.int(value, key, minimum: 0)
+        case "grace.after_install": graceAfterInstall = reader.duration(value, key)
+        case "grace.after_session_start": graceAfterSessionStart = reader.duration(value, key)
+        default: break
+        }
+    }
+
+    /// Reads a nested block (`launch`, `resume`, `grace`): its keys are read as `block.key`.
+    private mutating func readBlock(
+        _ block: String, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, reader: inout FieldReader
+    ) {
+        if block == "launch" { launchKey = keyNode.range }
+        if block == "resume" { resumeKey = keyNode.range }
+        guard reader.enterMapping(event, cursor, block),
+            let allowed = RuleFileKeys.placementBlocks.first(where: { $0.0 == block })?.1
+        else { return }
+        reader.forEachField(cursor, allowed: allowed, context: block) { reader, sub, subKey, value in
+            read("\(block).\(sub)", subKey, value, cursor, isDefaults: false, reader: &reader)
+        }
     }
 
     /// The most rolling windows one placement or group may list.

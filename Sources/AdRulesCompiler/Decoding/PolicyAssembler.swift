@@ -8,7 +8,10 @@ struct PolicyAssembler {
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
 
-    mutating func assemble(_ fragments: [PolicyFragment], files: [String]) -> Policy {
+    /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
+    /// policy is never held twice (as written and as resolved) while its tables are built and linted.
+    mutating func assemble(_ written: consuming [PolicyFragment], files: [String]) -> Policy {
+        var fragments = consume written
         var firstSetting: [String: PolicyFragment.Setting] = [:]
         for fragment in fragments {
             for key in RuleFileKeys.sharedSettings {
@@ -42,8 +45,11 @@ struct PolicyAssembler {
         let defaults = first(\.defaults) ?? PlacementFields()
 
         var placements: [Placement] = []
+        placements.reserveCapacity(fragments.reduce(0) { $0 + $1.placements.count })
         var seenPlacements: [String: SourceLocation] = [:]
-        for fragment in fragments {
+        for index in fragments.indices {
+            let fragment = (file: fragments[index].file, placements: fragments[index].placements)
+            fragments[index].placements = []
             for named in fragment.placements {
                 if let firstAt = seenPlacements[named.id.value] {
                     diagnostics.append(.duplicateID("placement", id: named.id.value, file: fragment.file, range: named.range, first: firstAt))

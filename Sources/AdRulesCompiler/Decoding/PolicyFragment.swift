@@ -49,92 +49,100 @@ struct PolicyFragment: Sendable {
     var attributes: [AttributeFields] = []
     var rules: [RuleFields] = []
 
-    /// Decodes one file's root node.
-    static func decode(_ root: YAMLNode?, file: String, reader: inout FieldReader) -> PolicyFragment {
+    /// Decodes one file from its events, each placement as its events arrive.
+    /// - Returns: the fragment; when the cursor stopped inside the document (a syntax error), what it holds is partial.
+    static func decode(_ cursor: YAMLEventCursor, reader: inout FieldReader) -> PolicyFragment {
+        let file = reader.file
         var fragment = PolicyFragment(file: file)
-        guard let root else {
+        guard let root = cursor.next() else {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: .fileStart))
             return fragment
         }
-        guard let pairs = reader.mapping(root, "a rule file") else { return fragment }
-        let fields = reader.fields(pairs, allowed: RuleFileKeys.top, context: "the top level")
-        if !fields.contains(where: { $0.key == "version" }) {
-            reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: root.range.start)))
-        }
-        for (key, pair) in fields {
-            let value = pair.value
+        guard reader.enterMapping(root, cursor, "a rule file"), case .mappingStart(let start) = root else { return fragment }
+        var sawVersion = false
+        reader.forEachField(cursor, allowed: RuleFileKeys.top, context: "the top level") { reader, key, keyNode, event in
             switch key {
-            case "version":
-                if let scalar = value.scalar, FieldReader.intValue(scalar) == 1 { break }
-                if value.scalar != nil, value.scalar.flatMap(FieldReader.intValue) != nil {
-                    reader.report(.badVersion(value.scalar?.value ?? "", file: file, range: value.range))
-                } else {
-                    reader.report(.wrongType("version", expected: "the whole number 1", found: value, file: file))
-                }
-            case "environment":
-                fragment.environment = reader.enumeration(value, key, as: PolicyEnvironment.self)
-                fragment.remember(key, fragment.environment.map { $0.value.rawValue }, value)
-            case "timezone":
-                fragment.timezone = reader.string(value, key)
-                fragment.remember(key, fragment.timezone.map { "\"\($0.value)\"" }, value)
-            case "session_timeout":
-                fragment.sessionTimeout = reader.duration(value, key)
-                fragment.remember(key, fragment.sessionTimeout.map { "\($0.value)" }, value)
-            case "fullscreen_timeout":
-                fragment.fullscreenTimeout = reader.duration(value, key)
-                fragment.remember(key, fragment.fullscreenTimeout.map { "\($0.value)" }, value)
-            case "load_timeout":
-                fragment.loadTimeout = reader.duration(value, key)
-                fragment.remember(key, fragment.loadTimeout.map { "\($0.value)" }, value)
             case "defaults":
-                let block = PlacementFields.read(value, context: "defaults", isDefaults: true, reader: &reader)
+                let block = PlacementFields.read(event, cursor, context: "defaults", placementKey: nil, reader: &reader)
                 fragment.defaults = block
-                fragment.remember(key, "{\(block.canonical)}", pair.key)
+                fragment.remember(key, "{\(block.canonical)}", keyNode, reader: reader)
             case "placements":
-                guard let entries = reader.mapping(value, key) else { continue }
-                for entry in entries {
-                    guard let id = entry.key.scalar?.value, reader.checkID(entry.key, kind: "placement", lowercaseOnly: false) else { continue }
-                    var block = PlacementFields.read(entry.value, context: "placement \"\(id)\"", isDefaults: false, reader: &reader)
-                    if block.format == nil, entry.value.pairs != nil,
-                        !(entry.value.pairs ?? []).contains(where: { $0.key.scalar?.value == "format" })
-                    {
-                        reader.report(.missingKey(
-                            "format", in: "placement \"\(id)\"", example: "format: interstitial",
-                            file: file, range: entry.key.range))
-                        block.hadErrors = true
-                    }
-                    fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(entry.key)), range: entry.key.range, fields: block))
+                guard reader.enterMapping(event, cursor, key) else { return }
+                reader.forEachEntry(cursor) { reader, idNode, event in
+                    guard let id = idNode.scalar?.value, reader.checkID(idNode, kind: "placement", lowercaseOnly: false) else { return }
+                    let block = PlacementFields.read(event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range, reader: &reader)
+                    fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
                 }
             case "groups":
-                guard let entries = reader.mapping(value, key) else { continue }
-                for entry in entries {
-                    guard let id = entry.key.scalar?.value, reader.checkID(entry.key, kind: "group", lowercaseOnly: false) else { continue }
-                    if let group = readGroup(id: id, entry: entry, reader: &reader) { fragment.groups.append(group) }
+                // Groups, attributes and rules are few and small: each entry is read as a node, then dropped.
+                guard reader.enterMapping(event, cursor, key) else { return }
+                reader.forEachEntry(cursor) { reader, idNode, event in
+                    guard let value = cursor.node(from: event), let id = idNode.scalar?.value,
+                        reader.checkID(idNode, kind: "group", lowercaseOnly: false)
+                    else { return }
+                    if let group = readGroup(id: id, key: idNode, value: value, reader: &reader) { fragment.groups.append(group) }
                 }
             case "attributes":
-                guard let entries = reader.mapping(value, key) else { continue }
-                for entry in entries {
-                    if let attribute = readAttribute(entry, reader: &reader) { fragment.attributes.append(attribute) }
+                guard reader.enterMapping(event, cursor, key) else { return }
+                reader.forEachEntry(cursor) { reader, nameNode, event in
+                    guard let value = cursor.node(from: event) else { return }
+                    if let attribute = readAttribute(nameNode: nameNode, value: value, reader: &reader) { fragment.attributes.append(attribute) }
                 }
             case "rules":
-                guard let items = reader.sequence(value, key) else { continue }
-                for item in items {
+                guard reader.enterSequence(event, cursor, key) else { return }
+                reader.forEachItem(cursor) { reader, event in
+                    guard let item = cursor.node(from: event) else { return }
                     if let rule = readRule(item, reader: &reader) { fragment.rules.append(rule) }
                 }
-            default: break
+            default:
+                guard let value = reader.shallowNode(event, cursor) else { return }
+                if key == "version" { sawVersion = true }
+                fragment.readSetting(key, value, reader: &reader)
             }
+        }
+        if !sawVersion {
+            reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
         return fragment
     }
 
-    private mutating func remember(_ key: String, _ canonical: String?, _ node: YAMLNode) {
-        guard let canonical else { return }
-        settings[key] = Setting(canonical: canonical, location: SourceLocation(file: file, position: node.range.start), range: node.range)
+    /// Reads a top-level scalar setting: `version`, `environment`, `timezone` or a timeout.
+    private mutating func readSetting(_ key: String, _ value: YAMLNode, reader: inout FieldReader) {
+        switch key {
+        case "version":
+            if let scalar = value.scalar, FieldReader.intValue(scalar) == 1 { break }
+            if value.scalar != nil, value.scalar.flatMap(FieldReader.intValue) != nil {
+                reader.report(.badVersion(value.scalar?.value ?? "", file: file, range: value.range))
+            } else {
+                reader.report(.wrongType("version", expected: "the whole number 1", found: value, file: file))
+            }
+        case "environment":
+            environment = reader.enumeration(value, key, as: PolicyEnvironment.self)
+            remember(key, environment.map { $0.value.rawValue }, value, reader: reader)
+        case "timezone":
+            timezone = reader.string(value, key)
+            remember(key, timezone.map { "\"\($0.value)\"" }, value, reader: reader)
+        case "session_timeout":
+            sessionTimeout = reader.duration(value, key)
+            remember(key, sessionTimeout.map { "\($0.value)" }, value, reader: reader)
+        case "fullscreen_timeout":
+            fullscreenTimeout = reader.duration(value, key)
+            remember(key, fullscreenTimeout.map { "\($0.value)" }, value, reader: reader)
+        case "load_timeout":
+            loadTimeout = reader.duration(value, key)
+            remember(key, loadTimeout.map { "\($0.value)" }, value, reader: reader)
+        default: break
+        }
     }
 
-    private static func readGroup(id: String, entry: YAMLPair, reader: inout FieldReader) -> GroupFields? {
+    private mutating func remember(_ key: String, _ canonical: String?, _ node: YAMLNode, reader: FieldReader) {
+        guard let canonical else { return }
+        settings[key] = Setting(canonical: canonical, location: reader.location(node), range: node.range)
+    }
+
+    private static func readGroup(id: String, key: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> GroupFields? {
         let context = "group \"\(id)\""
-        guard let pairs = reader.mapping(entry.value, context) else { return nil }
+        guard let pairs = reader.mapping(value, context) else { return nil }
         var members: [Located<String>] = []
         var block = PlacementFields()
         var sawPlacements = false
@@ -159,13 +167,13 @@ struct PolicyFragment: Sendable {
             }
         }
         if !sawPlacements {
-            reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", file: reader.file, range: entry.key.range))
+            reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", file: reader.file, range: key.range))
         }
-        return GroupFields(id: Located(id, at: reader.location(entry.key)), range: entry.key.range, placements: members, block: block)
+        return GroupFields(id: Located(id, at: reader.location(key)), range: key.range, placements: members, block: block)
     }
 
-    private static func readAttribute(_ entry: YAMLPair, reader: inout FieldReader) -> AttributeFields? {
-        guard let name = entry.key.scalar?.value else { return nil }
+    private static func readAttribute(nameNode entry: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> AttributeFields? {
+        guard let name = entry.scalar?.value else { return nil }
         let reserved = Set(["and", "or", "not", "in", "true", "false"] + Builtin.allCases.map(\.rawValue))
         let validName =
             !name.isEmpty && name.count <= 64 && !reserved.contains(name)
@@ -173,12 +181,12 @@ struct PolicyFragment: Sendable {
             && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
             && !name.hasSuffix(".")
         guard validName else {
-            reader.report(.badAttributeName(name, file: reader.file, range: entry.key.range))
+            reader.report(.badAttributeName(name, file: reader.file, range: entry.range))
             return nil
         }
-        var typeNode = entry.value
+        var typeNode = value
         var defaultNode: YAMLNode?
-        if let pairs = entry.value.pairs {
+        if let pairs = value.pairs {
             var sawType = false
             for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.attribute, context: "attribute \"\(name)\"") {
                 if key == "type" {
@@ -189,17 +197,17 @@ struct PolicyFragment: Sendable {
                 }
             }
             guard sawType else {
-                reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: "type: string", file: reader.file, range: entry.key.range))
+                reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: "type: string", file: reader.file, range: entry.range))
                 return nil
             }
         }
         guard let type = readType(typeNode, reader: &reader) else { return nil }
-        var declaration = AttributeDeclaration(name: name, location: reader.location(entry.key), type: type, defaultValue: nil)
+        var declaration = AttributeDeclaration(name: name, location: reader.location(entry), type: type, defaultValue: nil)
         if let defaultNode {
             guard let value = AttributeValueReader.read(defaultNode, as: type, key: "default", reader: &reader) else { return nil }
             declaration.defaultValue = value
         }
-        return AttributeFields(declaration: declaration, range: entry.key.range)
+        return AttributeFields(declaration: declaration, range: entry.range)
     }
 
     private static func readType(_ node: YAMLNode, reader: inout FieldReader) -> ValueType? {

@@ -1,0 +1,74 @@
+import AdRules
+import AdRulesYAML
+
+/// Reading rule files from the cursor's events: the loops over a mapping's keys and a list's items, with the
+/// same findings as the node-based reading (unknown keys, wrong kinds), and nothing of the document kept.
+extension FieldReader {
+    /// The value `event` begins as a node: a scalar as it is; a mapping or a list is read through and stands as
+    /// an empty node of its kind with its whole range, which is all a "must be …, not a mapping" finding needs.
+    /// - Returns: the node, or nil when reading stopped inside the value.
+    func shallowNode(_ event: YAMLEvent, _ cursor: YAMLEventCursor) -> YAMLNode? {
+        switch event {
+        case .scalar(let node): return node
+        case .mappingStart(let start): return cursor.skipCollection().map { YAMLNode(.mapping([]), range: SourceRange(start: start, end: $0)) }
+        case .sequenceStart(let start): return cursor.skipCollection().map { YAMLNode(.sequence([]), range: SourceRange(start: start, end: $0)) }
+        case .end(let at): return YAMLNode(.sequence([]), range: SourceRange(at: at))
+        }
+    }
+
+    /// Whether `event` starts a mapping (read its keys next); anything else gets `schema/type` and is read through.
+    mutating func enterMapping(_ event: YAMLEvent, _ cursor: YAMLEventCursor, _ key: String) -> Bool {
+        if case .mappingStart = event { return true }
+        if let node = shallowNode(event, cursor) { _ = mapping(node, key) }
+        return false
+    }
+
+    /// Whether `event` starts a list (read its items next); anything else gets `schema/type` and is read through.
+    mutating func enterSequence(_ event: YAMLEvent, _ cursor: YAMLEventCursor, _ key: String) -> Bool {
+        if case .sequenceStart = event { return true }
+        if let node = shallowNode(event, cursor) { _ = sequence(node, key) }
+        return false
+    }
+
+    /// Reads the entries of the mapping just entered, to its end. `body` gets each key (a collection key as an
+    /// empty node of its kind) and the first event of its value; whatever of the value `body` leaves unread is
+    /// read through after it.
+    mutating func forEachEntry(_ cursor: YAMLEventCursor, _ body: (inout FieldReader, YAMLNode, YAMLEvent) -> Void) {
+        let level = cursor.openCollections
+        while let event = cursor.next() {
+            if case .end = event { return }
+            guard let key = shallowNode(event, cursor), let value = cursor.next() else { return }
+            body(&self, key, value)
+            cursor.skip(toOpenCollections: level)
+        }
+    }
+
+    /// Reads the keys of the mapping just entered, as ``fields(_:allowed:context:)`` splits a mapping node: an
+    /// unknown key gets `schema/unknown-key` (with where it belongs, or "did you mean"), a key that is not a
+    /// word gets `schema/type`, `<<` is passed over (the cursor reported it); `body` reads each allowed key's value.
+    mutating func forEachField(
+        _ cursor: YAMLEventCursor, allowed: [String], context: String, _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
+    ) {
+        forEachEntry(cursor) { reader, keyNode, value in
+            guard let key = keyNode.scalar?.value else {
+                reader.report(.wrongType("a key in \(context)", expected: "a plain word", found: keyNode, file: reader.file))
+                return
+            }
+            if allowed.contains(key) {
+                body(&reader, key, keyNode, value)
+            } else if key != "<<" {
+                reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range))
+            }
+        }
+    }
+
+    /// Reads the items of the list just entered, to its end; whatever of an item `body` leaves unread is read through.
+    mutating func forEachItem(_ cursor: YAMLEventCursor, _ body: (inout FieldReader, YAMLEvent) -> Void) {
+        let level = cursor.openCollections
+        while let event = cursor.next() {
+            if case .end = event { return }
+            body(&self, event)
+            cursor.skip(toOpenCollections: level)
+        }
+    }
+}

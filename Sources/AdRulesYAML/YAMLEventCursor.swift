@@ -1,0 +1,309 @@
+internal import CYAML
+
+/// One step through a YAML document, as ``YAMLEventCursor`` hands it out.
+public enum YAMLEvent: Sendable {
+    /// A scalar, as a node with its range. An alias stands here as an empty plain scalar, after its diagnostic.
+    case scalar(YAMLNode)
+    /// A mapping starts here.
+    case mappingStart(SourcePosition)
+    /// A sequence starts here.
+    case sequenceStart(SourcePosition)
+    /// The innermost open mapping or sequence ends just before this position.
+    case end(SourcePosition)
+}
+
+/// Reads YAML through libyaml's event API one event at a time, so a decoder can build its values as the
+/// events arrive and nothing of the document stays behind.
+///
+/// The cursor applies every rule of the YAML layer itself, whatever the decoder reads or skips: anchors,
+/// aliases, merge keys and tags are reported as they are met; a key repeated in a mapping is reported
+/// (at the second, with a note at the first) and the repeated key and its value are read through and never
+/// handed out, so decoders see the first one only; a second document, nesting past ``YAMLReader/maxDepth``
+/// and syntax errors stop the read, after which ``next()`` returns nil.
+public final class YAMLEventCursor {
+    /// An open mapping or sequence: where it started and, for a mapping, which keys it has had.
+    private struct Frame {
+        var isMapping = false
+        var start = SourcePosition(line: 1, column: 1)
+        /// In a mapping: whether the next node is a key.
+        var expectsKey = true
+        /// The keys so far, with where each was first written: scanned while few, then indexed.
+        var keys: [(name: String, at: SourcePosition)] = []
+        var keyIndex: [String: SourcePosition] = [:]
+
+        mutating func reset(isMapping: Bool, start: SourcePosition) {
+            self.isMapping = isMapping
+            self.start = start
+            expectsKey = true
+            keys.removeAll(keepingCapacity: true)
+            if !keyIndex.isEmpty { keyIndex.removeAll() }
+        }
+
+        /// Records a key; returns where it was first written when it is a repeat.
+        mutating func firstPosition(ofRepeated name: String, at position: SourcePosition) -> SourcePosition? {
+            if keys.count < 16 {
+                if let first = keys.first(where: { $0.name == name }) { return first.at }
+                keys.append((name, position))
+                return nil
+            }
+            if keyIndex.isEmpty {
+                for key in keys where keyIndex[key.name] == nil { keyIndex[key.name] = key.at }
+            }
+            if let first = keyIndex[name] { return first }
+            keyIndex[name] = position
+            keys.append((name, position))
+            return nil
+        }
+    }
+
+    /// The path used in diagnostics.
+    public let file: String
+    /// Every `yaml/*` finding so far, in the order met.
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// Whether a whole root node has been read.
+    public private(set) var hasReadRoot = false
+
+    private let input: UnsafeBufferPointer<UInt8>
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private var parserReady = false
+    /// True once the stream ended or reading stopped: ``next()`` returns nil from then on.
+    private var isDone = false
+    private var documents = 0
+    /// Frames of the open collections, reused; `depth` of them are open.
+    private var frames: [Frame] = []
+    private var depth = 0
+
+    /// Reads one file's bytes with a cursor that is valid only inside `body`.
+    /// - Parameters:
+    ///   - bytes: the file's contents; a file over ``YAMLReader/maxBytes`` or with invalid UTF-8 gets its
+    ///     diagnostic and a cursor that has nothing to read.
+    ///   - file: the path used in diagnostics.
+    ///   - body: reads the document through the cursor.
+    /// - Returns: what `body` returns.
+    public static func read<Result>(_ bytes: [UInt8], file: String, _ body: (YAMLEventCursor) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { buffer in
+            let cursor = YAMLEventCursor(buffer, file: file)
+            defer { cursor.close() }
+            return body(cursor)
+        }
+    }
+
+    private init(_ input: UnsafeBufferPointer<UInt8>, file: String) {
+        self.input = input
+        self.file = file
+        parser = .allocate(capacity: 1)
+        if input.count > YAMLReader.maxBytes {
+            stop(.fileTooLarge(bytes: input.count, limit: YAMLReader.maxBytes, file: file))
+        } else if let bad = UTF8Check.firstInvalidPosition(in: input) {
+            stop(.invalidUTF8(file: file, at: bad))
+        } else if yaml_parser_initialize(parser) != 1 {
+            stop(.syntax("libyaml could not start (out of memory)", file: file, at: SourceRange.fileStart.start))
+        } else {
+            parserReady = true
+            if let base = input.baseAddress, input.count > 0 {
+                yaml_parser_set_input_string(parser, base, input.count)
+            } else {
+                isDone = true
+            }
+        }
+    }
+
+    deinit {
+        close()
+        parser.deallocate()
+    }
+
+    /// Releases libyaml's state; the cursor reads nothing more.
+    private func close() {
+        isDone = true
+        if parserReady {
+            yaml_parser_delete(parser)
+            parserReady = false
+        }
+    }
+
+    private func stop(_ diagnostic: Diagnostic) {
+        diagnostics.append(diagnostic)
+        isDone = true
+    }
+
+    /// The next event of the document, or nil when it is over or reading stopped.
+    public func next() -> YAMLEvent? {
+        while !isDone {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(parser, &event) == 1 else {
+                stop(parserError())
+                return nil
+            }
+            defer { yaml_event_delete(&event) }
+            if let handed = handle(&event) { return handed }
+        }
+        return nil
+    }
+
+    /// Reads to the end of the stream, reporting what is wrong there (a second document, a syntax error).
+    public func finish() {
+        while next() != nil {}
+    }
+
+    /// How many mappings and sequences are open where the cursor stands.
+    public var openCollections: Int { depth }
+
+    /// Reads through what is left of the collections open deeper than `level`, so that `level` are open.
+    public func skip(toOpenCollections level: Int) {
+        while depth > level, next() != nil {}
+    }
+
+    /// Reads through the value `event` begins: nothing more for a scalar, the rest of it for a collection.
+    public func skip(_ event: YAMLEvent) {
+        switch event {
+        case .mappingStart, .sequenceStart: _ = skipCollection()
+        case .scalar, .end: break
+        }
+    }
+
+    /// Reads through the rest of the collection that `next()` just opened.
+    /// - Returns: the position of its end, or nil when reading stopped first.
+    public func skipCollection() -> SourcePosition? {
+        let target = depth - 1
+        while let event = next() {
+            if case .end(let at) = event, depth == target { return at }
+        }
+        return nil
+    }
+
+    /// Turns one event into what a decoder sees, applying the YAML rules; nil for events decoders do not see.
+    private func handle(_ event: inout yaml_event_t) -> YAMLEvent? {
+        let range = SourceRange(start: position(event.start_mark), end: position(event.end_mark))
+        switch event.type {
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 { stop(.multipleDocuments(file: file, at: range.start)) }
+            return nil
+        case YAML_STREAM_END_EVENT:
+            isDone = true
+            return nil
+        case YAML_ALIAS_EVENT:
+            diagnostics.append(.alias(string(event.data.alias.anchor) ?? "", file: file, range: range))
+            return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range) }
+            let value = string(data.value, length: data.length)
+            return scalar(YAMLNode(.scalar(YAMLScalar(value: value, style: style(data.style))), range: range))
+        case YAML_SEQUENCE_START_EVENT:
+            checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range)
+            return open(isMapping: false, at: range.start)
+        case YAML_MAPPING_START_EVENT:
+            checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, range: range)
+            return open(isMapping: true, at: range.start)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            guard depth > 0 else { return nil }
+            depth -= 1
+            nodeEnded()
+            return .end(range.end)
+        default:
+            return nil
+        }
+    }
+
+    private func open(isMapping: Bool, at start: SourcePosition) -> YAMLEvent? {
+        guard depth < YAMLReader.maxDepth else {
+            stop(.tooDeep(limit: YAMLReader.maxDepth, file: file, at: start))
+            return nil
+        }
+        // The parent is not told yet: a collection used as a key leaves its mapping expecting a key until it ends.
+        if depth == frames.count { frames.append(Frame()) }
+        frames[depth].reset(isMapping: isMapping, start: start)
+        depth += 1
+        return isMapping ? .mappingStart(start) : .sequenceStart(start)
+    }
+
+    /// A scalar in its place: a key of a mapping is checked for `<<` and repeats; a repeated key and its
+    /// value are read through here and never handed out.
+    private func scalar(_ node: YAMLNode) -> YAMLEvent? {
+        guard depth > 0, frames[depth - 1].isMapping, frames[depth - 1].expectsKey, let key = node.scalar else {
+            nodeEnded()
+            return .scalar(node)
+        }
+        if key.style == .plain, key.value == "<<" {
+            diagnostics.append(.mergeKey(file: file, range: node.range))
+        }
+        if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
+            diagnostics.append(.duplicateKey(key.value, file: file, range: node.range, first: first))
+            frames[depth - 1].expectsKey = false
+            skipValue()
+            return nil
+        }
+        nodeEnded()
+        return .scalar(node)
+    }
+
+    /// Reads through the value of a key that is not handed out.
+    private func skipValue() {
+        if let event = next() { skip(event) }
+    }
+
+    /// A node ended: in a mapping, a key is followed by a value and a value by a key.
+    private func nodeEnded() {
+        if depth == 0 {
+            hasReadRoot = true
+        } else if frames[depth - 1].isMapping {
+            frames[depth - 1].expectsKey.toggle()
+        }
+    }
+
+    private func checkProperties(
+        anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange
+    ) {
+        if let name = string(anchor) {
+            diagnostics.append(.anchor(name, file: file, range: range))
+        }
+        if let tag = string(tag) {
+            let core = "tag:yaml.org,2002:"
+            diagnostics.append(.tag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, file: file, range: range))
+        }
+    }
+
+    /// libyaml's error in plain words where a common mistake has better ones.
+    private func parserError() -> Diagnostic {
+        let state = parser.pointee
+        let problem = state.problem.map { String(cString: $0) } ?? "unknown problem"
+        let context = state.context.map { String(cString: $0) }
+        // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
+        let at = state.error == YAML_READER_ERROR
+            ? UTF8Check.position(ofByte: state.problem_offset, in: input) : position(state.problem_mark)
+        let byte = Int(state.problem_mark.index) < input.count ? input[Int(state.problem_mark.index)] : 0
+        if byte == 0x09 || problem.contains("tab character") {
+            return .tabIndentation(file: file, at: at)
+        }
+        if context == "while scanning an alias" || context == "while scanning an anchor" {
+            return .bareAsterisk(file: file, at: position(state.context_mark))
+        }
+        return .libyamlProblem(problem: problem, context: context, file: file, at: at)
+    }
+}
+
+private func position(_ mark: yaml_mark_t) -> SourcePosition {
+    SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+}
+
+private func style(_ style: yaml_scalar_style_t) -> ScalarStyle {
+    switch style {
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
+    case YAML_LITERAL_SCALAR_STYLE: return .literal
+    case YAML_FOLDED_SCALAR_STYLE: return .folded
+    default: return .plain
+    }
+}
+
+private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> String {
+    guard let pointer else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+}
+
+private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+    guard let pointer else { return nil }
+    return String(cString: pointer)
+}
