@@ -12,12 +12,17 @@ extension Policy {
         guard compiled.count <= Policy.maxCompiledBytes else {
             throw CompiledPolicyError("the document is \(compiled.count) bytes; at most \(Policy.maxCompiledBytes) are accepted")
         }
-        // Nesting is checked on the raw bytes before any parser recurses into them.
-        try JSONNesting.check(compiled, limit: 160)
+        // One parse, with a depth limit: nothing recurses deeper than that into bytes from a server.
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse([UInt8](compiled), maxDepth: 160)
+        } catch {
+            throw CompiledPolicyError("not valid JSON (\(error)); the file may be truncated: download or compile it again")
+        }
         // The format and version first, so that a document of another kind or version gets a plain answer.
         let header: CompiledPolicyHeader
         do {
-            header = try JSONDecoder().decode(CompiledPolicyHeader.self, from: compiled)
+            header = try JSONValueDecoder.decode(CompiledPolicyHeader.self, from: document)
         } catch {
             throw CompiledPolicyError("not valid JSON, or not a JSON object; the file may be truncated: download or compile it again")
         }
@@ -33,11 +38,13 @@ extension Policy {
         }
         let record: CompiledPolicyRecord
         do {
-            record = try JSONDecoder().decode(CompiledPolicyRecord.self, from: compiled)
+            record = try JSONValueDecoder.decode(CompiledPolicyRecord.self, from: document)
         } catch let error as DecodingError {
             throw CompiledPolicyError.describing(error)
+        } catch let error as CompiledPolicyError {
+            throw error
         } catch {
-            throw CompiledPolicyError("not valid JSON (\(error.localizedDescription))")
+            throw CompiledPolicyError("\(error)")
         }
         self = try CompiledPolicyReader(record).policy()
     }
@@ -85,29 +92,6 @@ extension CompiledPolicyError {
             return CompiledPolicyError(path: path(context.codingPath), "expected \(type): \(context.debugDescription)")
         @unknown default:
             return CompiledPolicyError("\(error)")
-        }
-    }
-}
-
-/// Finds how deeply JSON arrays and objects nest, without parsing: strings are skipped, brackets counted.
-enum JSONNesting {
-    static func check(_ data: Data, limit: Int) throws(CompiledPolicyError) {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if inString {
-                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
-                continue
-            }
-            switch byte {
-            case 0x22: inString = true
-            case 0x5B, 0x7B:
-                depth += 1
-                if depth > limit { throw CompiledPolicyError("JSON nests deeper than \(limit) levels") }
-            case 0x5D, 0x7D: depth -= 1
-            default: break
-            }
         }
     }
 }
