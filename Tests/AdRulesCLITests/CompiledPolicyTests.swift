@@ -115,6 +115,18 @@ struct CompiledPolicyTests {
             object["placements"] = placements
         }, mentioning: "outside the files")
         expectRefused(try mutated(document) { object in object["timezone"] = "Mars/Olympus" }, mentioning: "unknown time zone")
+        // Wrong types and missing keys are named by their path in the document.
+        expectRefused(try mutated(document) { object in
+            var placements = object["placements"] as? [[String: Any]] ?? []
+            placements[0]["daily_cap"] = ["six", 0, 1, 1]
+            object["placements"] = placements
+        }, mentioning: "placements[0].daily_cap[0]: expected Int")
+        expectRefused(try mutated(document) { object in
+            var placements = object["placements"] as? [[String: Any]] ?? []
+            placements[0]["daily_cap"] = [2.5, 0, 1, 1]
+            object["placements"] = placements
+        }, mentioning: "placements[0].daily_cap[0]")
+        expectRefused(try mutated(document) { object in object["files"] = nil }, mentioning: "\"files\" is missing")
         expectRefused(Data((String(repeating: "[", count: 100_000)).utf8), mentioning: "nests deeper")
         var deep: Any = ["builtin": "premium"]
         for _ in 0..<100 { deep = ["not": deep] }
