@@ -84,9 +84,9 @@ public struct Reason: Sendable, Hashable, Codable {
         return site.summaryIsFixed
     }
 
-    /// The site of a reason the evaluator gave, nil for one given in full: reasons with equal keys have equal
-    /// locations, so a tool can look a location up once per key.
-    package var siteKey: ReasonSiteKey? {
+    /// The site of a reason the evaluator gave, packed into one integer, nil for one given in full: reasons with
+    /// equal keys have equal locations, so a tool can look a location up once per key.
+    package var siteKey: Int64? {
         guard case .site(_, let site) = origin else { return nil }
         return site.key
     }

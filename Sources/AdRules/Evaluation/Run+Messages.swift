@@ -8,7 +8,7 @@ import Foundation
 /// strings it may never show.
 struct ReasonSite: Sendable {
     /// The sentences of deny reasons.
-    enum Text: Sendable {
+    enum Text: UInt8, Sendable {
         case disabled, premiumShow, premiumLoad, alreadyShowing, graceSessions, graceInstall, graceSessionStart
         case noUserChoice, everyNActions, expired, notReady, minInterval, alreadyLoading, alreadyLoaded
         case notRewarded, noShow, rewardWithoutChoice, rewardNotEarned, rewardAlreadyGranted
@@ -20,7 +20,7 @@ struct ReasonSite: Sendable {
     }
 
     /// The YAML value a reason points at: a setting of the placement, of a group, or a rule.
-    enum Setting: Sendable {
+    enum Setting: UInt8, Sendable {
         case placement, enabled, format, excludePremium, blockDuringFullscreen, requireUserChoice, everyNActions
         case maxAdAge, showOnFirstLoad, showIfReady, allowDeferred, resumeMaxDelay
         case graceFirstSessions, graceAfterInstall, graceAfterSessionStart
@@ -62,9 +62,17 @@ struct ReasonSite: Sendable {
         }
     }
 
-    /// What identifies the site: equal keys give equal locations and summaries.
-    var key: ReasonSiteKey {
-        ReasonSiteKey(text: text, setting: setting, placement: placement, group: group, rule: rule, window: window)
+    /// What identifies the site, packed into one integer (equal keys give equal locations and summaries), or nil
+    /// when an index is too large to pack.
+    var key: Int64? {
+        // 6 + 5 + 7 + 14 + 14 + 18 bits: text, setting, window + 1, group + 1, rule + 1, placement.
+        func fits(_ value: Int, _ bits: Int) -> Bool { value >= 0 && value < 1 << bits }
+        guard fits(window + 1, 7), fits(group + 1, 14), fits(rule + 1, 14), fits(placement, 18) else { return nil }
+        var key = Int64(text.rawValue) << 5 | Int64(setting.rawValue)
+        key = key << 7 | Int64(window + 1)
+        key = key << 14 | Int64(group + 1)
+        key = key << 14 | Int64(rule + 1)
+        return key << 18 | Int64(placement)
     }
 
     // MARK: location
@@ -190,14 +198,4 @@ struct ReasonSite: Sendable {
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
     }
-}
-
-/// The identity of a reason's site, for tools that count reasons: plain values, cheap to compare.
-package struct ReasonSiteKey: Sendable, Hashable {
-    let text: ReasonSite.Text
-    let setting: ReasonSite.Setting
-    let placement: Int
-    let group: Int
-    let rule: Int
-    let window: Int
 }

@@ -214,6 +214,6 @@ struct UserPlayer {
 
 /// Where a reason site points in the rule files.
 struct SiteLocation {
-    var key: ReasonSiteKey
+    var key: Int64
     var location: ImpactLocation?
 }
