@@ -131,6 +131,15 @@ struct BenchmarkSuite {
                 blackHole(engines[input.facts].ask(input.ask, context: input.premium ? premiumContext : plain))
             }
         }
+        // The engine's rules without its lock and clock: what AdEngine runs under the lock, and what the impact
+        // preview runs per simulated user. It decides on the facts it holds, in place.
+        var cores = factSets.map { EngineCore(policy: policy, facts: $0, deviceTimeZone: utc) }
+        let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
+            for i in range {
+                let input = inputs[i]
+                blackHole(cores[input.facts].ask(input.ask, context: input.premium ? premiumContext : plain, at: input.now))
+            }
+        }
         let mixedTiming = Timing.measure(rounds: rounds, batch: 256, items: mixed.count) { range in
             for i in range {
                 let input = mixed[i]
@@ -150,6 +159,7 @@ struct BenchmarkSuite {
             row("Evaluator.decide, allow path", allowEval, String(format: "%.1fx baseline (target <= 10x, aim 3x)", allowEval.median / allowBase.median)),
             row("Evaluator.decide, deny (all reasons)", denyEval, String(format: "%.1fx baseline (target <= 20x)", denyEval.median / denyBase.median)),
             row("AdEngine.ask (lock, clock, prepare, decide)", engineTiming, "target <= 150 ns"),
+            row("EngineCore.ask (no lock, no clock)", coreTiming),
             row("Evaluator.decide, mixed asks and placements", mixedTiming),
             "hand-written and engine agree on allow/deny in \(agree) of \(inputs.count) asks (the if-chain has no grace, launch or group rules)",
         ]
