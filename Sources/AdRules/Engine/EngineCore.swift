@@ -25,16 +25,18 @@ package struct EngineCore: Sendable {
         // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
         if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
+        // The placement is looked up once, here, and handed to `apply`.
+        let index = event.placement.flatMap { policy.storage.index(of: $0) }
         var changesShows = false
         switch event {
-        case .showStarted(let id):
-            changesShows = policy.storage.index(of: id.rawValue) != nil
-        case .showFailed(let id):
-            changesShows = policy.storage.index(of: id.rawValue).map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
+        case .showStarted:
+            changesShows = index != nil
+        case .showFailed:
+            changesShows = index.map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
         default:
             break
         }
-        facts.apply(event, at: now, policy: policy)
+        facts.apply(event, at: now, policy: policy, placementIndex: index)
         let changed = changesShows || facts.sessionCount != sessions || pinnedSinceWrite
         if changed { pinnedSinceWrite = false }
         return changed

@@ -8,6 +8,11 @@ extension Facts {
     ///   - now: when, in ms since 1970.
     ///   - policy: the policy these facts are indexed by.
     public mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy) {
+        apply(event, at: now, policy: policy, placementIndex: nil)
+    }
+
+    /// Records an event whose placement the caller has already looked up (`placementIndex`, nil to look it up).
+    package mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy, placementIndex: Int?) {
         if !fits(policy) { self = fitted(to: policy) }
         let now = Milliseconds.clamped(now)
         prepare(at: now, policy: policy)
@@ -53,7 +58,7 @@ extension Facts {
             // Each source is tracked on its own; without a source every external ad closes.
             if let source { external.removeValue(forKey: source) } else { external.removeAll() }
         default:
-            guard let id = event.placement, let i = policy.storage.index(of: id) else { return }
+            guard let id = event.placement, let i = placementIndex ?? policy.storage.index(of: id) else { return }
             applyPlacementEvent(event, index: i, at: now, policy: policy)
         }
     }
