@@ -5,20 +5,23 @@ public enum RuleFileKeys {
         "version", "environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout",
         "defaults", "placements", "groups", "attributes", "rules",
     ]
-    public static let placement = [
-        "format", "ad_unit", "enabled", "exclude_premium", "block_during_fullscreen", "min_interval",
-        "daily_cap", "hourly_cap", "session_cap", "caps", "max_ad_age", "every_n_actions",
-        "require_user_choice", "launch", "resume", "grace",
-    ]
-    public static let launch = ["show_on_first_load", "max_wait"]
-    public static let resume = ["show_if_ready", "allow_deferred", "max_delay"]
-    public static let grace = ["first_sessions", "after_install", "after_session_start"]
+    /// A placement's keys: each setting's, or its block's, in `PlacementSetting` order.
+    public static let placement: [String] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
+        let key = setting.block?.rawValue ?? setting.key
+        if !keys.contains(key) { keys.append(key) }
+    }
+    public static let launch = keys(in: .launch)
+    public static let resume = keys(in: .resume)
+    public static let grace = keys(in: .grace)
     public static let cap = ["max", "window"]
-    public static let group = ["placements", "min_interval", "daily_cap", "hourly_cap", "session_cap", "caps"]
+    public static let group = ["placements"] + PlacementSetting.groupSettings.map(\.key)
     public static let attribute = ["type", "default"]
     public static let rule = ["id", "deny", "when", "message"]
     /// The nested blocks of a placement and their keys.
-    public static let placementBlocks = [("launch", launch), ("resume", resume), ("grace", grace)]
+    public static let placementBlocks = PlacementSetting.Block.allCases.map { ($0.rawValue, keys(in: $0)) }
+
+    /// The keys written inside `block`.
+    public static func keys(in block: PlacementSetting.Block) -> [String] { PlacementSetting.settings(in: block).map(\.name) }
 
     /// Where a key that is unknown in a mapping belongs, when it is valid one level deeper or shallower:
     /// the advice for a product manager who indented it wrongly.
