@@ -19,13 +19,31 @@ struct ReasonSite: Sendable {
         case sessionCap, hourlyCap, dailyCap, windowCap, groupMinInterval
     }
 
-    /// The YAML value a reason points at: a setting of the placement, of a group, or a rule.
-    enum Setting: Sendable {
-        case placement, enabled, format, excludePremium, blockDuringFullscreen, requireUserChoice, everyNActions
-        case maxAdAge, showOnFirstLoad, showIfReady, allowDeferred, resumeMaxDelay
-        case graceFirstSessions, graceAfterInstall, graceAfterSessionStart
-        case minInterval, sessionCap, hourlyCap, dailyCap, window
-        case rule, ruleCondition
+    /// The YAML value a reason points at: the placement's id, one of its settings or a group's, a `caps`
+    /// window, or a rule.
+    enum Setting: Sendable, Hashable {
+        case placement, window, rule, ruleCondition
+        case of(PlacementSetting)
+
+        // The settings deny reasons point at, as the evaluator names them.
+        static var enabled: Self { .of(.enabled) }
+        static var format: Self { .of(.format) }
+        static var excludePremium: Self { .of(.excludePremium) }
+        static var blockDuringFullscreen: Self { .of(.blockDuringFullscreen) }
+        static var requireUserChoice: Self { .of(.requireUserChoice) }
+        static var everyNActions: Self { .of(.everyNActions) }
+        static var maxAdAge: Self { .of(.maxAdAge) }
+        static var showOnFirstLoad: Self { .of(.showOnFirstLoad) }
+        static var showIfReady: Self { .of(.showIfReady) }
+        static var allowDeferred: Self { .of(.allowDeferred) }
+        static var resumeMaxDelay: Self { .of(.resumeMaxDelay) }
+        static var graceFirstSessions: Self { .of(.graceFirstSessions) }
+        static var graceAfterInstall: Self { .of(.graceAfterInstall) }
+        static var graceAfterSessionStart: Self { .of(.graceAfterSessionStart) }
+        static var minInterval: Self { .of(.minInterval) }
+        static var sessionCap: Self { .of(.sessionCap) }
+        static var hourlyCap: Self { .of(.hourlyCap) }
+        static var dailyCap: Self { .of(.dailyCap) }
     }
 
     var text: Text
@@ -77,36 +95,18 @@ struct ReasonSite: Sendable {
         if group >= 0 {
             let g = policy.groups[group]
             switch setting {
-            case .minInterval: return g.minInterval?.location
-            case .sessionCap: return g.sessionCap?.location
-            case .hourlyCap: return g.hourlyCap?.location
-            case .dailyCap: return g.dailyCap?.location
             case .window: return g.caps[window].location
-            default: return g.location
+            case .of(let setting):
+                guard let access = setting.groupAccess else { return g.location }
+                return access.value(in: g)?.location
+            case .placement, .rule, .ruleCondition: return g.location
             }
         }
         let p = policy.placements[placement]
         switch setting {
         case .placement, .rule, .ruleCondition: return p.location
-        case .enabled: return p.enabled.location
-        case .format: return p.format.location
-        case .excludePremium: return p.excludePremium.location
-        case .blockDuringFullscreen: return p.blockDuringFullscreen.location
-        case .requireUserChoice: return p.requireUserChoice.location
-        case .everyNActions: return p.everyNActions?.location
-        case .maxAdAge: return p.maxAdAge.location
-        case .showOnFirstLoad: return p.showOnFirstLoad.location
-        case .showIfReady: return p.showIfReady.location
-        case .allowDeferred: return p.allowDeferred.location
-        case .resumeMaxDelay: return p.resumeMaxDelay.location
-        case .graceFirstSessions: return p.graceFirstSessions.location
-        case .graceAfterInstall: return p.graceAfterInstall.location
-        case .graceAfterSessionStart: return p.graceAfterSessionStart.location
-        case .minInterval: return p.minInterval.location
-        case .sessionCap: return p.sessionCap?.location
-        case .hourlyCap: return p.hourlyCap?.location
-        case .dailyCap: return p.dailyCap?.location
         case .window: return p.caps[window].location
+        case .of(let setting): return setting.access.value(in: p)?.location
         }
     }
 
