@@ -69,9 +69,7 @@ public struct Placement: Sendable, Hashable {
         self.id = id
         self.location = location
         self.format = format
-        for setting in PlacementSetting.allCases {
-            if let value = setting.builtInDefault(for: format.value) { setting.access.set(Located(value, at: location), in: &self) }
-        }
+        for (access, value) in PlacementSetting.builtInDefaults[format.value] ?? [] { access.set(Located(value, at: location), in: &self) }
     }
 }
 

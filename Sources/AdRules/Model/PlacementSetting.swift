@@ -64,10 +64,10 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
     public var key: String { rawValue }
 
     /// The block the key is written in; nil for a key written on the placement itself.
-    public var block: Block? {
-        guard let dot = rawValue.firstIndex(of: ".") else { return nil }
-        return Block(rawValue: String(rawValue[..<dot]))
-    }
+    public var block: Block? { Self.blocks[self] ?? nil }
+    private static let blocks = Dictionary(uniqueKeysWithValues: allCases.map { setting in
+        (setting, setting.rawValue.firstIndex(of: ".").flatMap { Block(rawValue: String(setting.rawValue[..<$0])) })
+    })
 
     /// The key inside its block (`max_wait`), or the whole key.
     public var name: String {
@@ -76,7 +76,14 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
     }
 
     /// The settings written in `block`, in key order.
-    public static func settings(in block: Block) -> [PlacementSetting] { allCases.filter { $0.block == block } }
+    public static func settings(in block: Block) -> [PlacementSetting] { blockSettings[block] ?? [] }
+    private static let blockSettings = Dictionary(grouping: allCases.filter { $0.block != nil }) { $0.block ?? .grace }
+
+    /// The built-in defaults of a placement of each format, with where each lives on it.
+    package static let builtInDefaults: [AdFormat: [(access: SettingAccess<Placement>, value: SettingValue)]] =
+        Dictionary(uniqueKeysWithValues: AdFormat.allCases.map { format in
+            (format, allCases.compactMap { setting in setting.builtInDefault(for: format).map { (setting.access, $0) } })
+        })
 
     /// The kind of value the setting takes.
     public var kind: Kind {

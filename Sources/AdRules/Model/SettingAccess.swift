@@ -2,15 +2,15 @@
 ///
 /// The optional cases are settings a placement or group may lack (no cap, no wait); the others always
 /// have a value, written or built in.
-package enum SettingAccess<Root> {
-    case flag(WritableKeyPath<Root, Located<Bool>>)
-    case count(WritableKeyPath<Root, Located<Int>>)
-    case optionalCount(WritableKeyPath<Root, Located<Int>?>)
-    case duration(WritableKeyPath<Root, Located<RuleDuration>>)
-    case optionalDuration(WritableKeyPath<Root, Located<RuleDuration>?>)
-    case format(WritableKeyPath<Root, Located<AdFormat>>)
-    case text(WritableKeyPath<Root, Located<String>?>)
-    case windows(WritableKeyPath<Root, [Located<WindowCap>]>)
+package enum SettingAccess<Root>: Sendable {
+    case flag(any WritableKeyPath<Root, Located<Bool>> & Sendable)
+    case count(any WritableKeyPath<Root, Located<Int>> & Sendable)
+    case optionalCount(any WritableKeyPath<Root, Located<Int>?> & Sendable)
+    case duration(any WritableKeyPath<Root, Located<RuleDuration>> & Sendable)
+    case optionalDuration(any WritableKeyPath<Root, Located<RuleDuration>?> & Sendable)
+    case format(any WritableKeyPath<Root, Located<AdFormat>> & Sendable)
+    case text(any WritableKeyPath<Root, Located<String>?> & Sendable)
+    case windows(any WritableKeyPath<Root, [Located<WindowCap>]> & Sendable)
 
     /// Whether the setting may be absent.
     package var isOptional: Bool {

@@ -10,18 +10,21 @@ public enum RuleFileKeys {
         let key = setting.block?.rawValue ?? setting.key
         if !keys.contains(key) { keys.append(key) }
     }
-    public static let launch = keys(in: .launch)
-    public static let resume = keys(in: .resume)
-    public static let grace = keys(in: .grace)
+    public static let launch = PlacementSetting.settings(in: .launch).map(\.name)
+    public static let resume = PlacementSetting.settings(in: .resume).map(\.name)
+    public static let grace = PlacementSetting.settings(in: .grace).map(\.name)
     public static let cap = ["max", "window"]
     public static let group = ["placements"] + PlacementSetting.groupSettings.map(\.key)
     public static let attribute = ["type", "default"]
     public static let rule = ["id", "deny", "when", "message"]
     /// The nested blocks of a placement and their keys.
-    public static let placementBlocks = PlacementSetting.Block.allCases.map { ($0.rawValue, keys(in: $0)) }
+    public static let placementBlocks = PlacementSetting.Block.allCases.map { ($0.rawValue, PlacementSetting.settings(in: $0).map(\.name)) }
 
     /// The keys written inside `block`.
-    public static func keys(in block: PlacementSetting.Block) -> [String] { PlacementSetting.settings(in: block).map(\.name) }
+    public static func keys(in block: PlacementSetting.Block) -> [String] { blockKeys[block] ?? [] }
+    private static let blockKeys = Dictionary(uniqueKeysWithValues: PlacementSetting.Block.allCases.map { block in
+        (block, PlacementSetting.settings(in: block).map(\.name))
+    })
 
     /// Where a key that is unknown in a mapping belongs, when it is valid one level deeper or shallower:
     /// the advice for a product manager who indented it wrongly.
