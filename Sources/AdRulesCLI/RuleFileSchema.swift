@@ -18,67 +18,56 @@ enum RuleFileSchema {
     private static let bool: [(String, JSON)] = [("type", .string("boolean"))]
     private static let id: [(String, JSON)] = [("type", .string("string")), ("pattern", .string("^[A-Za-z0-9_.-]{1,64}$"))]
 
-    private static let caps = describe("Extra rolling windows: at most `max` shows in any `window`.", [
-        ("type", .string("array")),
-        ("items", .object([
-            ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("required", .array(RuleFileKeys.cap.map(JSON.string))),
-            ("properties", .object([
-                ("max", describe("The most shows the window may hold.", count(minimum: 0))),
-                ("window", describe("The window's length.", duration)),
-            ])),
-        ])),
-        ("default", .array([])),
-    ])
+    /// A setting's schema: its description, its kind's value schema and, when it does not depend on the
+    /// format, its built-in default (a group's settings have none: they are unset unless written).
+    private static func property(_ setting: PlacementSetting, _ summary: String, withDefault: Bool) -> JSON {
+        var schema: [(String, JSON)]
+        switch setting.kind {
+        case .flag: schema = bool
+        case .count(let minimum): schema = count(minimum: minimum)
+        case .duration: schema = duration
+        case .format: schema = [("enum", .array(AdFormat.allCases.map { .string($0.rawValue) }))]
+        case .text: schema = [("type", .string("string"))]
+        case .windows:
+            schema = [
+                ("type", .string("array")),
+                ("items", .object([
+                    ("type", .string("object")), ("additionalProperties", .bool(false)),
+                    ("required", .array(RuleFileKeys.cap.map(JSON.string))),
+                    ("properties", .object([
+                        ("max", describe("The most shows the window may hold.", count(minimum: 0))),
+                        ("window", describe("The window's length.", duration)),
+                    ])),
+                ])),
+                ("default", .array([])),
+            ]
+        }
+        let defaults = Set(AdFormat.allCases.map(setting.builtInDefault(for:)))
+        if withDefault, setting.kind != .windows, defaults.count == 1, let value = defaults.first ?? nil {
+            switch value {
+            case .flag(let v): schema.append(("default", .bool(v)))
+            case .count(let v): schema.append(("default", .int(v)))
+            case .duration(let v): schema.append(("default", .string(v.description)))
+            case .format, .text, .windows: break
+            }
+        }
+        return describe(summary, schema)
+    }
 
-    /// Descriptions and value schemas of placement keys, in `RuleFileKeys.placement` order.
-    static let placementProperties: [(String, JSON)] = [
-        ("format", describe("The ad format; fullscreen formats are the first four.", [("enum", .array(AdFormat.allCases.map { .string($0.rawValue) }))])),
-        ("ad_unit", describe("The network's ad unit id (documentation; linted for test ids).", [("type", .string("string"))])),
-        ("enabled", describe("false: every ask is denied placement_disabled.", bool + [("default", .bool(true))])),
-        ("exclude_premium", describe("Premium users are never shown, offered or loaded this placement.", bool + [("default", .bool(true))])),
-        ("block_during_fullscreen", describe("No show and no load while any fullscreen ad is on screen.", bool + [("default", .bool(true))])),
-        ("min_interval", describe("Pacing: time since the last show of this placement.", duration + [("default", .string("0s"))])),
-        ("daily_cap", describe("Shows per calendar day in the policy time zone.", count(minimum: 0))),
-        ("hourly_cap", describe("Shows in the last rolling 60 minutes.", count(minimum: 0))),
-        ("session_cap", describe("Shows in the current session.", count(minimum: 0))),
-        ("caps", caps),
-        ("max_ad_age", describe("A cached ad older than this is expired (AdMob app open: 4h; most networks: 1h).", duration + [("default", .string("1h"))])),
-        ("every_n_actions", describe("An action show needs at least N recorded action events since the last show.", count(minimum: 1))),
-        ("require_user_choice", describe("Show only after an explicit user choice (default true for rewarded, else false).", bool)),
-        ("launch", describe("app_open only: the cold-start show.", [
-            ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object([
-                ("show_on_first_load", describe("On a cold start, show when the first load completes.", bool + [("default", .bool(true))])),
-                ("max_wait", describe("The first-load show only if the load completes within this time of launch.", duration)),
-            ])),
-        ])),
-        ("resume", describe("app_open only: shows on resume.", [
-            ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object([
-                ("show_if_ready", describe("On resume, show if an ad is ready.", bool + [("default", .bool(true))])),
-                ("allow_deferred", describe("Allow a show when a load completes after a resume (discouraged).", bool + [("default", .bool(false))])),
-                ("max_delay", describe("A resume show must come within this time of the return from background.", duration + [("default", .string("3s"))])),
-            ])),
-        ])),
-        ("grace", describe("Grace periods for new users and new sessions.", [
-            ("type", .string("object")), ("additionalProperties", .bool(false)),
-            ("properties", .object([
-                ("first_sessions", describe("No show in the first N sessions after install.", count(minimum: 0) + [("default", .int(0))])),
-                ("after_install", describe("No show until this long after install.", duration + [("default", .string("0s"))])),
-                ("after_session_start", describe("No show until this long after the session started.", duration + [("default", .string("0s"))])),
-            ])),
-        ])),
-    ]
+    /// Descriptions and value schemas of placement keys, in `RuleFileKeys.placement` order: a block's keys nest in it.
+    static let placementProperties: [(String, JSON)] = RuleFileKeys.placement.compactMap { key in
+        if let block = PlacementSetting.Block(rawValue: key) {
+            return (key, describe(block.summary, [
+                ("type", .string("object")), ("additionalProperties", .bool(false)),
+                ("properties", .object(PlacementSetting.settings(in: block).map { ($0.name, property($0, $0.summary, withDefault: true)) })),
+            ]))
+        }
+        return PlacementSetting(rawValue: key).map { (key, property($0, $0.summary, withDefault: true)) }
+    }
 
-    static let groupProperties: [(String, JSON)] = [
-        ("placements", describe("The member placement ids.", [("type", .string("array")), ("minItems", .int(1)), ("items", .object(id))])),
-        ("min_interval", describe("Pacing: time since the last show of any member.", duration)),
-        ("daily_cap", describe("Shows of all members per calendar day.", count(minimum: 0))),
-        ("hourly_cap", describe("Shows of all members in the last rolling 60 minutes.", count(minimum: 0))),
-        ("session_cap", describe("Shows of all members in the current session.", count(minimum: 0))),
-        ("caps", caps),
-    ]
+    static let groupProperties: [(String, JSON)] =
+        [("placements", describe("The member placement ids.", [("type", .string("array")), ("minItems", .int(1)), ("items", .object(id))]))]
+        + PlacementSetting.groupSettings.map { ($0.key, property($0, $0.groupSummary ?? $0.summary, withDefault: false)) }
 
     static let ruleProperties: [(String, JSON)] = [
         ("id", describe("A unique rule id.", [("type", .string("string")), ("pattern", .string("^[a-z0-9_-]{1,64}$"))])),

@@ -158,3 +158,17 @@ struct SimulationTests {
         return try #require(model)
     }
 }
+
+@Suite("Impact diff settings")
+struct PolicyDiffSettingsTests {
+    @Test func everyPlacementAndGroupSettingIsCompared() throws {
+        let yaml = { (delay: String) in
+            "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    resume: {max_delay: \(delay)}\ngroups:\n  g: {placements: [a], daily_cap: 3}\n"
+        }
+        let old = try Policy(yaml: yaml("3s"), file: "p.yaml")
+        let new = try Policy(yaml: yaml("5s"), file: "p.yaml")
+        #expect(PolicyDiff.changes(from: old, to: new).map(\.setting) == ["resume.max_delay"])
+        #expect(PolicySettings.placement(new.placements[0]).map(\.key) == PlacementSetting.allCases.map(\.key))
+        #expect(PolicySettings.group(new.groups[0]).map(\.key) == ["placements"] + PlacementSetting.groupSettings.map(\.key))
+    }
+}

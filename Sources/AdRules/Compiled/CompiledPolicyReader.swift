@@ -65,13 +65,9 @@ struct CompiledPolicyReader {
                 }
                 return Located(member.value, at: try location(member.at, "\(path).placements[\(j)]", files))
             }
-            groups.append(PlacementGroup(
-                id: g.id, location: try location(g.at, path + ".at", files), placements: members,
-                minInterval: try g.minInterval.map { v throws(CompiledPolicyError) in try duration(v, path + ".min_interval", files) },
-                dailyCap: try g.dailyCap.map { v throws(CompiledPolicyError) in try cap(v, path + ".daily_cap", files) },
-                hourlyCap: try g.hourlyCap.map { v throws(CompiledPolicyError) in try cap(v, path + ".hourly_cap", files) },
-                sessionCap: try g.sessionCap.map { v throws(CompiledPolicyError) in try cap(v, path + ".session_cap", files) },
-                caps: try windows(g.caps, path + ".caps", files)))
+            var group = PlacementGroup(id: g.id, location: try location(g.at, path + ".at", files), placements: members)
+            for setting in try settings(g.settings, path: path, files: files) { setting.setting.groupAccess?.set(setting.value, in: &group) }
+            groups.append(group)
         }
         var attributes: [AttributeDeclaration] = []
         var declared: [String: AttributeDeclaration] = [:]
@@ -126,30 +122,38 @@ struct CompiledPolicyReader {
 
     func placement(_ p: PlacementRecord, path: String, files: [SourceFile]) throws(CompiledPolicyError) -> Placement {
         try id(p.id, path + ".id", lowercaseOnly: false)
-        if let unit = p.adUnit { try text(unit.value, path + ".ad_unit") }
-        func flag(_ v: LocatedRecord<Bool>, _ key: String) throws(CompiledPolicyError) -> Located<Bool> {
-            Located(v.value, at: try location(v.at, "\(path).\(key)", files))
+        for record in p.settings {
+            if case .text(let v) = record.value { try text(v.value, "\(path).\(record.setting.key)") }
         }
-        return Placement(
-            id: p.id, location: try location(p.at, path + ".at", files),
-            format: Located(p.format.value, at: try location(p.format.at, path + ".format", files)),
-            adUnit: try p.adUnit.map { v throws(CompiledPolicyError) in Located(v.value, at: try location(v.at, path + ".ad_unit", files)) },
-            enabled: try flag(p.enabled, "enabled"), excludePremium: try flag(p.excludePremium, "exclude_premium"),
-            blockDuringFullscreen: try flag(p.blockDuringFullscreen, "block_during_fullscreen"),
-            minInterval: try duration(p.minInterval, path + ".min_interval", files),
-            dailyCap: try p.dailyCap.map { v throws(CompiledPolicyError) in try cap(v, path + ".daily_cap", files) },
-            hourlyCap: try p.hourlyCap.map { v throws(CompiledPolicyError) in try cap(v, path + ".hourly_cap", files) },
-            sessionCap: try p.sessionCap.map { v throws(CompiledPolicyError) in try cap(v, path + ".session_cap", files) },
-            caps: try windows(p.caps, path + ".caps", files), maxAdAge: try duration(p.maxAdAge, path + ".max_ad_age", files),
-            everyNActions: try p.everyNActions.map { v throws(CompiledPolicyError) in try cap(v, path + ".every_n_actions", files, minimum: 1) },
-            requireUserChoice: try flag(p.requireUserChoice, "require_user_choice"),
-            showOnFirstLoad: try flag(p.showOnFirstLoad, "launch.show_on_first_load"),
-            launchMaxWait: try p.launchMaxWait.map { v throws(CompiledPolicyError) in try duration(v, path + ".launch.max_wait", files) },
-            showIfReady: try flag(p.showIfReady, "resume.show_if_ready"), allowDeferred: try flag(p.allowDeferred, "resume.allow_deferred"),
-            resumeMaxDelay: try duration(p.resumeMaxDelay, path + ".resume.max_delay", files),
-            graceFirstSessions: try cap(p.graceFirstSessions, path + ".grace.first_sessions", files),
-            graceAfterInstall: try duration(p.graceAfterInstall, path + ".grace.after_install", files),
-            graceAfterSessionStart: try duration(p.graceAfterSessionStart, path + ".grace.after_session_start", files))
+        let at = try location(p.at, path + ".at", files)
+        let values = try settings(p.settings, path: path, files: files)
+        guard let first = values.first, case .format(let format) = first.value.value else {
+            throw CompiledPolicyError(path: path + ".format", "\"format\" is missing")
+        }
+        var placement = Placement(id: p.id, location: at, format: Located(format, at: first.value.location))
+        for (setting, value) in values.dropFirst() { setting.access.set(value, in: &placement) }
+        return placement
+    }
+
+    /// Checks the settings of a placement or group, in their order, each at `path.key`.
+    func settings(
+        _ records: [SettingRecord], path: String, files: [SourceFile]
+    ) throws(CompiledPolicyError) -> [(setting: PlacementSetting, value: Located<SettingValue>)] {
+        try records.map { record throws(CompiledPolicyError) in
+            let path = "\(path).\(record.setting.key)"
+            switch record.value {
+            case .flag(let v): return (record.setting, Located(.flag(v.value), at: try location(v.at, path, files)))
+            case .count(let v):
+                let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
+                return (record.setting, try cap(v, path, files, minimum: minimum).map(SettingValue.count))
+            case .duration(let v): return (record.setting, try duration(v, path, files).map(SettingValue.duration))
+            case .format(let v): return (record.setting, Located(.format(v.value), at: try location(v.at, path, files)))
+            case .text(let v): return (record.setting, Located(.text(v.value), at: try location(v.at, path, files)))
+            case .windows(let v):
+                let caps = try windows(v, path, files)
+                return (record.setting, Located(.windows(caps), at: caps.first?.location ?? .unknown))
+            }
+        }
     }
 
     // MARK: value checks

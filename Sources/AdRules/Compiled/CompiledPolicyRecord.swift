@@ -93,57 +93,63 @@ struct WindowRecord: Codable, Sendable {
     var window: Int64
 }
 
+/// A placement: its id, where the id is written, and each of its settings under its rule-file key (the
+/// document reads like the YAML it came from); a setting the placement lacks is absent.
 struct PlacementRecord: Codable, Sendable {
     var id: String
     var at: AtRecord
-    var format: LocatedRecord<AdFormat>
-    var adUnit: LocatedRecord<String>?
-    var enabled: LocatedRecord<Bool>
-    var excludePremium: LocatedRecord<Bool>
-    var blockDuringFullscreen: LocatedRecord<Bool>
-    var minInterval: LocatedRecord<Int64>
-    var dailyCap: LocatedRecord<Int>?
-    var hourlyCap: LocatedRecord<Int>?
-    var sessionCap: LocatedRecord<Int>?
-    var caps: [LocatedRecord<WindowRecord>]
-    var maxAdAge: LocatedRecord<Int64>
-    var everyNActions: LocatedRecord<Int>?
-    var requireUserChoice: LocatedRecord<Bool>
-    var showOnFirstLoad: LocatedRecord<Bool>
-    var launchMaxWait: LocatedRecord<Int64>?
-    var showIfReady: LocatedRecord<Bool>
-    var allowDeferred: LocatedRecord<Bool>
-    var resumeMaxDelay: LocatedRecord<Int64>
-    var graceFirstSessions: LocatedRecord<Int>
-    var graceAfterInstall: LocatedRecord<Int64>
-    var graceAfterSessionStart: LocatedRecord<Int64>
+    var settings: [SettingRecord]
 
-    /// The rule-file key of each setting: the document reads like the YAML it came from.
-    enum CodingKeys: String, CodingKey {
-        case id, at, format, adUnit = "ad_unit", enabled, excludePremium = "exclude_premium"
-        case blockDuringFullscreen = "block_during_fullscreen", minInterval = "min_interval"
-        case dailyCap = "daily_cap", hourlyCap = "hourly_cap", sessionCap = "session_cap", caps
-        case maxAdAge = "max_ad_age", everyNActions = "every_n_actions", requireUserChoice = "require_user_choice"
-        case showOnFirstLoad = "launch.show_on_first_load", launchMaxWait = "launch.max_wait"
-        case showIfReady = "resume.show_if_ready", allowDeferred = "resume.allow_deferred"
-        case resumeMaxDelay = "resume.max_delay", graceFirstSessions = "grace.first_sessions"
-        case graceAfterInstall = "grace.after_install", graceAfterSessionStart = "grace.after_session_start"
+    init(id: String, at: AtRecord, settings: [SettingRecord]) {
+        self.id = id
+        self.at = at
+        self.settings = settings
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: RecordKey.self)
+        id = try c.decode(String.self, forKey: RecordKey("id"))
+        at = try c.decode(AtRecord.self, forKey: RecordKey("at"))
+        settings = try SettingRecord.decode(PlacementSetting.allCases.map { ($0, $0.access.isOptional) }, from: c)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: RecordKey.self)
+        try c.encode(id, forKey: RecordKey("id"))
+        try c.encode(at, forKey: RecordKey("at"))
+        try SettingRecord.encode(settings, to: &c)
     }
 }
 
+/// A group: its id, where it is written, its members, and its pacing and caps as a placement's are written.
 struct GroupRecord: Codable, Sendable {
     var id: String
     var at: AtRecord
     var placements: [LocatedRecord<String>]
-    var minInterval: LocatedRecord<Int64>?
-    var dailyCap: LocatedRecord<Int>?
-    var hourlyCap: LocatedRecord<Int>?
-    var sessionCap: LocatedRecord<Int>?
-    var caps: [LocatedRecord<WindowRecord>]
+    var settings: [SettingRecord]
 
-    enum CodingKeys: String, CodingKey {
-        case id, at, placements, minInterval = "min_interval", dailyCap = "daily_cap", hourlyCap = "hourly_cap"
-        case sessionCap = "session_cap", caps
+    init(id: String, at: AtRecord, placements: [LocatedRecord<String>], settings: [SettingRecord]) {
+        self.id = id
+        self.at = at
+        self.placements = placements
+        self.settings = settings
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: RecordKey.self)
+        id = try c.decode(String.self, forKey: RecordKey("id"))
+        at = try c.decode(AtRecord.self, forKey: RecordKey("at"))
+        placements = try c.decode([LocatedRecord<String>].self, forKey: RecordKey("placements"))
+        settings = try SettingRecord.decode(
+            PlacementSetting.groupSettings.compactMap { setting in setting.groupAccess.map { (setting, $0.isOptional) } }, from: c)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: RecordKey.self)
+        try c.encode(id, forKey: RecordKey("id"))
+        try c.encode(at, forKey: RecordKey("at"))
+        try c.encode(placements, forKey: RecordKey("placements"))
+        try SettingRecord.encode(settings, to: &c)
     }
 }
 

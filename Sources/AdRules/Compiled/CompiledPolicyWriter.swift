@@ -45,24 +45,28 @@ struct CompiledPolicyWriter {
     }
 
     func placement(_ p: Placement) -> PlacementRecord {
-        PlacementRecord(
-            id: p.id, at: at(p.location), format: located(p.format), adUnit: p.adUnit.map(located),
-            enabled: located(p.enabled), excludePremium: located(p.excludePremium),
-            blockDuringFullscreen: located(p.blockDuringFullscreen), minInterval: located(p.minInterval),
-            dailyCap: p.dailyCap.map(located), hourlyCap: p.hourlyCap.map(located), sessionCap: p.sessionCap.map(located),
-            caps: windows(p.caps), maxAdAge: located(p.maxAdAge), everyNActions: p.everyNActions.map(located),
-            requireUserChoice: located(p.requireUserChoice), showOnFirstLoad: located(p.showOnFirstLoad),
-            launchMaxWait: p.launchMaxWait.map(located), showIfReady: located(p.showIfReady),
-            allowDeferred: located(p.allowDeferred), resumeMaxDelay: located(p.resumeMaxDelay),
-            graceFirstSessions: located(p.graceFirstSessions), graceAfterInstall: located(p.graceAfterInstall),
-            graceAfterSessionStart: located(p.graceAfterSessionStart))
+        PlacementRecord(id: p.id, at: at(p.location), settings: PlacementSetting.allCases.compactMap { setting in
+            setting.access.value(in: p).map { record(setting, $0) }
+        })
     }
 
     func group(_ g: PlacementGroup) -> GroupRecord {
-        GroupRecord(
-            id: g.id, at: at(g.location), placements: g.placements.map(located), minInterval: g.minInterval.map(located),
-            dailyCap: g.dailyCap.map(located), hourlyCap: g.hourlyCap.map(located), sessionCap: g.sessionCap.map(located),
-            caps: windows(g.caps))
+        GroupRecord(id: g.id, at: at(g.location), placements: g.placements.map(located), settings: PlacementSetting.groupSettings.compactMap { setting in
+            setting.groupAccess?.value(in: g).map { record(setting, $0) }
+        })
+    }
+
+    /// One setting's value as the document writes it.
+    func record(_ setting: PlacementSetting, _ value: Located<SettingValue>) -> SettingRecord {
+        let at = at(value.location)
+        switch value.value {
+        case .flag(let v): return SettingRecord(setting: setting, value: .flag(LocatedRecord(value: v, at: at)))
+        case .count(let v): return SettingRecord(setting: setting, value: .count(LocatedRecord(value: v, at: at)))
+        case .duration(let v): return SettingRecord(setting: setting, value: .duration(LocatedRecord(value: v.milliseconds, at: at)))
+        case .format(let v): return SettingRecord(setting: setting, value: .format(LocatedRecord(value: v, at: at)))
+        case .text(let v): return SettingRecord(setting: setting, value: .text(LocatedRecord(value: v, at: at)))
+        case .windows(let caps): return SettingRecord(setting: setting, value: .windows(windows(caps)))
+        }
     }
 
     /// A rule as data; a rule whose condition did not compile never reaches a compiled policy (lint fails first).

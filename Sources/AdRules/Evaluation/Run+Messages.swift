@@ -19,13 +19,31 @@ struct ReasonSite: Sendable {
         case sessionCap, hourlyCap, dailyCap, windowCap, groupMinInterval
     }
 
-    /// The YAML value a reason points at: a setting of the placement, of a group, or a rule.
-    enum Setting: UInt8, Sendable {
-        case placement, enabled, format, excludePremium, blockDuringFullscreen, requireUserChoice, everyNActions
-        case maxAdAge, showOnFirstLoad, showIfReady, allowDeferred, resumeMaxDelay
-        case graceFirstSessions, graceAfterInstall, graceAfterSessionStart
-        case minInterval, sessionCap, hourlyCap, dailyCap, window
-        case rule, ruleCondition
+    /// The YAML value a reason points at: the placement's id, one of its settings or a group's, a `caps`
+    /// window, or a rule.
+    enum Setting: Sendable, Hashable {
+        case placement, window, rule, ruleCondition
+        case of(PlacementSetting)
+
+        // The settings deny reasons point at, as the evaluator names them.
+        static var enabled: Self { .of(.enabled) }
+        static var format: Self { .of(.format) }
+        static var excludePremium: Self { .of(.excludePremium) }
+        static var blockDuringFullscreen: Self { .of(.blockDuringFullscreen) }
+        static var requireUserChoice: Self { .of(.requireUserChoice) }
+        static var everyNActions: Self { .of(.everyNActions) }
+        static var maxAdAge: Self { .of(.maxAdAge) }
+        static var showOnFirstLoad: Self { .of(.showOnFirstLoad) }
+        static var showIfReady: Self { .of(.showIfReady) }
+        static var allowDeferred: Self { .of(.allowDeferred) }
+        static var resumeMaxDelay: Self { .of(.resumeMaxDelay) }
+        static var graceFirstSessions: Self { .of(.graceFirstSessions) }
+        static var graceAfterInstall: Self { .of(.graceAfterInstall) }
+        static var graceAfterSessionStart: Self { .of(.graceAfterSessionStart) }
+        static var minInterval: Self { .of(.minInterval) }
+        static var sessionCap: Self { .of(.sessionCap) }
+        static var hourlyCap: Self { .of(.hourlyCap) }
+        static var dailyCap: Self { .of(.dailyCap) }
     }
 
     var text: Text
@@ -65,13 +83,13 @@ struct ReasonSite: Sendable {
     /// What identifies the site, packed into one integer (equal keys give equal locations and summaries), or nil
     /// when an index is too large to pack.
     var key: Int64? {
-        // 6 + 5 + 7 + 14 + 14 + 18 bits: text, setting, window + 1, group + 1, rule + 1, placement.
+        // 6 + 6 + 7 + 14 + 13 + 18 bits: text, setting, window + 1, group + 1, rule + 1, placement.
         func fits(_ value: Int, _ bits: Int) -> Bool { value >= 0 && value < 1 << bits }
-        guard fits(window + 1, 7), fits(group + 1, 14), fits(rule + 1, 14), fits(placement, 18) else { return nil }
-        var key = Int64(text.rawValue) << 5 | Int64(setting.rawValue)
+        guard fits(window + 1, 7), fits(group + 1, 14), fits(rule + 1, 13), fits(placement, 18) else { return nil }
+        var key = Int64(text.rawValue) << 6 | Int64(setting.ordinal)
         key = key << 7 | Int64(window + 1)
         key = key << 14 | Int64(group + 1)
-        key = key << 14 | Int64(rule + 1)
+        key = key << 13 | Int64(rule + 1)
         return key << 18 | Int64(placement)
     }
 
@@ -85,36 +103,18 @@ struct ReasonSite: Sendable {
         if group >= 0 {
             let g = policy.groups[group]
             switch setting {
-            case .minInterval: return g.minInterval?.location
-            case .sessionCap: return g.sessionCap?.location
-            case .hourlyCap: return g.hourlyCap?.location
-            case .dailyCap: return g.dailyCap?.location
             case .window: return g.caps[window].location
-            default: return g.location
+            case .of(let setting):
+                guard let access = setting.groupAccess else { return g.location }
+                return access.value(in: g)?.location
+            case .placement, .rule, .ruleCondition: return g.location
             }
         }
         let p = policy.placements[placement]
         switch setting {
         case .placement, .rule, .ruleCondition: return p.location
-        case .enabled: return p.enabled.location
-        case .format: return p.format.location
-        case .excludePremium: return p.excludePremium.location
-        case .blockDuringFullscreen: return p.blockDuringFullscreen.location
-        case .requireUserChoice: return p.requireUserChoice.location
-        case .everyNActions: return p.everyNActions?.location
-        case .maxAdAge: return p.maxAdAge.location
-        case .showOnFirstLoad: return p.showOnFirstLoad.location
-        case .showIfReady: return p.showIfReady.location
-        case .allowDeferred: return p.allowDeferred.location
-        case .resumeMaxDelay: return p.resumeMaxDelay.location
-        case .graceFirstSessions: return p.graceFirstSessions.location
-        case .graceAfterInstall: return p.graceAfterInstall.location
-        case .graceAfterSessionStart: return p.graceAfterSessionStart.location
-        case .minInterval: return p.minInterval.location
-        case .sessionCap: return p.sessionCap?.location
-        case .hourlyCap: return p.hourlyCap?.location
-        case .dailyCap: return p.dailyCap?.location
         case .window: return p.caps[window].location
+        case .of(let setting): return setting.access.value(in: p)?.location
         }
     }
 
@@ -197,5 +197,21 @@ struct ReasonSite: Sendable {
         // The day and the zone it is counted in: a product manager reading "today" needs both.
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
+    }
+}
+
+extension ReasonSite.Setting {
+    /// The settings in table order, for ``ordinal``.
+    private static let settings = PlacementSetting.allCases
+
+    /// A small number per setting, for packing into a key: below 64.
+    var ordinal: Int {
+        switch self {
+        case .placement: return 0
+        case .window: return 1
+        case .rule: return 2
+        case .ruleCondition: return 3
+        case .of(let setting): return 4 + (ReasonSite.Setting.settings.firstIndex(of: setting) ?? 0)
+        }
     }
 }

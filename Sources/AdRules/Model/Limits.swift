@@ -1,3 +1,28 @@
+/// The pacing and caps a placement and a group both have, as written: what `Limits` and the cap lint read.
+package protocol Pacing {
+    /// `min_interval`; nil when a group has none (a placement always has one, 0s by default).
+    var pacing: Located<RuleDuration>? { get }
+    var dailyCap: Located<Int>? { get }
+    var hourlyCap: Located<Int>? { get }
+    var sessionCap: Located<Int>? { get }
+    var caps: [Located<WindowCap>] { get }
+}
+
+extension Pacing {
+    /// Whether any pacing or cap applies.
+    package var isPaced: Bool {
+        (pacing?.value.milliseconds ?? 0) > 0 || dailyCap != nil || hourlyCap != nil || sessionCap != nil || !caps.isEmpty
+    }
+}
+
+extension Placement: Pacing {
+    package var pacing: Located<RuleDuration>? { minInterval }
+}
+
+extension PlacementGroup: Pacing {
+    package var pacing: Located<RuleDuration>? { minInterval }
+}
+
 /// A placement's or group's pacing and caps as plain numbers and flags, built at load time.
 ///
 /// The evaluator reads only these on the allow path; the `Located` settings, with their file
@@ -18,19 +43,11 @@ struct Limits: Sendable {
     /// Where this block's `caps` windows sit in the policy's flat window table.
     let windows: Range<Int>
 
-    init(_ g: PlacementGroup, windows: Range<Int>) {
-        minInterval = g.minInterval?.value.milliseconds ?? 0
-        sessionCap = g.sessionCap?.value ?? -1
-        hourlyCap = g.hourlyCap?.value ?? -1
-        dailyCap = g.dailyCap?.value ?? -1
-        self.windows = windows
-    }
-
-    init(_ p: Placement, windows: Range<Int>) {
-        minInterval = p.minInterval.value.milliseconds
-        sessionCap = p.sessionCap?.value ?? -1
-        hourlyCap = p.hourlyCap?.value ?? -1
-        dailyCap = p.dailyCap?.value ?? -1
+    init(_ block: some Pacing, windows: Range<Int>) {
+        minInterval = block.pacing?.value.milliseconds ?? 0
+        sessionCap = block.sessionCap?.value ?? -1
+        hourlyCap = block.hourlyCap?.value ?? -1
+        dailyCap = block.dailyCap?.value ?? -1
         self.windows = windows
     }
 

@@ -5,20 +5,26 @@ public enum RuleFileKeys {
         "version", "environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout",
         "defaults", "placements", "groups", "attributes", "rules",
     ]
-    public static let placement = [
-        "format", "ad_unit", "enabled", "exclude_premium", "block_during_fullscreen", "min_interval",
-        "daily_cap", "hourly_cap", "session_cap", "caps", "max_ad_age", "every_n_actions",
-        "require_user_choice", "launch", "resume", "grace",
-    ]
-    public static let launch = ["show_on_first_load", "max_wait"]
-    public static let resume = ["show_if_ready", "allow_deferred", "max_delay"]
-    public static let grace = ["first_sessions", "after_install", "after_session_start"]
+    /// A placement's keys: each setting's, or its block's, in `PlacementSetting` order.
+    public static let placement: [String] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
+        let key = setting.block?.rawValue ?? setting.key
+        if !keys.contains(key) { keys.append(key) }
+    }
+    public static let launch = PlacementSetting.settings(in: .launch).map(\.name)
+    public static let resume = PlacementSetting.settings(in: .resume).map(\.name)
+    public static let grace = PlacementSetting.settings(in: .grace).map(\.name)
     public static let cap = ["max", "window"]
-    public static let group = ["placements", "min_interval", "daily_cap", "hourly_cap", "session_cap", "caps"]
+    public static let group = ["placements"] + PlacementSetting.groupSettings.map(\.key)
     public static let attribute = ["type", "default"]
     public static let rule = ["id", "deny", "when", "message"]
     /// The nested blocks of a placement and their keys.
-    public static let placementBlocks = [("launch", launch), ("resume", resume), ("grace", grace)]
+    public static let placementBlocks = PlacementSetting.Block.allCases.map { ($0.rawValue, PlacementSetting.settings(in: $0).map(\.name)) }
+
+    /// The keys written inside `block`.
+    public static func keys(in block: PlacementSetting.Block) -> [String] { blockKeys[block] ?? [] }
+    private static let blockKeys = Dictionary(uniqueKeysWithValues: PlacementSetting.Block.allCases.map { block in
+        (block, PlacementSetting.settings(in: block).map(\.name))
+    })
 
     /// Where a key that is unknown in a mapping belongs, when it is valid one level deeper or shallower:
     /// the advice for a product manager who indented it wrongly.

@@ -3,53 +3,40 @@ import AdRulesYAML
 
 /// The settings of a placement or of `defaults` as written, before defaults are applied.
 struct PlacementFields: Sendable {
-    var format: Located<AdFormat>?
-    var adUnit: Located<String>?
-    var enabled: Located<Bool>?
-    var excludePremium: Located<Bool>?
-    var blockDuringFullscreen: Located<Bool>?
-    var minInterval: Located<RuleDuration>?
-    var dailyCap: Located<Int>?
-    var hourlyCap: Located<Int>?
-    var sessionCap: Located<Int>?
-    var caps: [Located<WindowCap>]?
-    var maxAdAge: Located<RuleDuration>?
-    var everyNActions: Located<Int>?
-    var requireUserChoice: Located<Bool>?
-    var showOnFirstLoad: Located<Bool>?
-    var launchMaxWait: Located<RuleDuration>?
-    var showIfReady: Located<Bool>?
-    var allowDeferred: Located<Bool>?
-    var resumeMaxDelay: Located<RuleDuration>?
-    var graceFirstSessions: Located<Int>?
-    var graceAfterInstall: Located<RuleDuration>?
-    var graceAfterSessionStart: Located<RuleDuration>?
-    /// Where `launch` and `resume` keys are written, for `policy/format-key`.
-    var launchKey: SourceRange?
-    var resumeKey: SourceRange?
+    /// The settings written, each once, in the order first written.
+    private(set) var written: [(setting: PlacementSetting, value: Located<SettingValue>)] = []
+    /// Where the app_open-only blocks (`launch`, `resume`) are written, for `policy/format-key`.
+    var appOpenBlocks: [PlacementSetting.Block: SourceRange] = [:]
     /// Whether any of this block's values had an error (semantic lint then leaves it alone).
     var hadErrors = false
 
+    /// The value written for `setting`, if any.
+    subscript(setting: PlacementSetting) -> Located<SettingValue>? {
+        written.first { $0.setting == setting }?.value
+    }
+
+    /// Records what was read for `setting`; nil (a value with an error) takes back what an earlier copy of the key set.
+    mutating func set(_ setting: PlacementSetting, _ value: Located<SettingValue>?) {
+        let index = written.firstIndex { $0.setting == setting }
+        switch (index, value) {
+        case (let index?, let value?): written[index].value = value
+        case (let index?, nil): written.remove(at: index)
+        case (nil, let value?): written.append((setting, value))
+        case (nil, nil): break
+        }
+    }
+
+    /// The format written, if any.
+    var format: Located<AdFormat>? {
+        guard let written = self[.format], case .format(let format) = written.value else { return nil }
+        return Located(format, at: written.location)
+    }
+
     /// A text of the values alone (no locations), to compare `defaults` written in two files.
     var canonical: String {
-        let values: [(String, String?)] = [
-            ("enabled", enabled.map { "\($0.value)" }), ("exclude_premium", excludePremium.map { "\($0.value)" }),
-            ("block_during_fullscreen", blockDuringFullscreen.map { "\($0.value)" }),
-            ("min_interval", minInterval.map { "\($0.value)" }), ("daily_cap", dailyCap.map { "\($0.value)" }),
-            ("hourly_cap", hourlyCap.map { "\($0.value)" }), ("session_cap", sessionCap.map { "\($0.value)" }),
-            ("caps", caps.map { $0.map { "\($0.value.max)/\($0.value.window)" }.joined(separator: ",") }),
-            ("max_ad_age", maxAdAge.map { "\($0.value)" }), ("every_n_actions", everyNActions.map { "\($0.value)" }),
-            ("require_user_choice", requireUserChoice.map { "\($0.value)" }),
-            ("launch.show_on_first_load", showOnFirstLoad.map { "\($0.value)" }),
-            ("launch.max_wait", launchMaxWait.map { "\($0.value)" }),
-            ("resume.show_if_ready", showIfReady.map { "\($0.value)" }),
-            ("resume.allow_deferred", allowDeferred.map { "\($0.value)" }),
-            ("resume.max_delay", resumeMaxDelay.map { "\($0.value)" }),
-            ("grace.first_sessions", graceFirstSessions.map { "\($0.value)" }),
-            ("grace.after_install", graceAfterInstall.map { "\($0.value)" }),
-            ("grace.after_session_start", graceAfterSessionStart.map { "\($0.value)" }),
-        ]
-        return values.compactMap { key, value in value.map { "\(key)=\($0)" } }.joined(separator: " ")
+        PlacementSetting.allCases.filter(\.isAllowedInDefaults).compactMap { setting in
+            self[setting].map { "\(setting.key)=\($0.value)" }
+        }.joined(separator: " ")
     }
 
     /// Reads a placement, or the `defaults` block, from the value `event` begins.
@@ -81,57 +68,32 @@ struct PlacementFields: Sendable {
     private mutating func read(
         _ key: String, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, isDefaults: Bool, reader: inout FieldReader
     ) {
-        switch key {
-        case "format" where isDefaults, "ad_unit" where isDefaults:
+        if let block = PlacementSetting.Block(rawValue: key) {
+            readBlock(block, keyNode, event, cursor, reader: &reader)
+            return
+        }
+        guard let setting = PlacementSetting(rawValue: key) else { return }
+        if isDefaults, !setting.isAllowedInDefaults {
             reader.report(.notAllowedInDefaults(key, file: reader.file, range: keyNode.range))
             return
-        case "caps":
+        }
+        if setting.kind == .windows {
             // A short list read as a node: its length is checked before any of its items.
-            if let node = cursor.node(from: event) { caps = Self.readCaps(node, reader: &reader) }
+            if let node = cursor.node(from: event) { set(setting, reader.value(of: setting, node)) }
             return
-        case "launch", "resume", "grace":
-            readBlock(key, keyNode, event, cursor, reader: &reader)
-            return
-        default:
-            break
         }
         guard let value = reader.shallowNode(event, cursor) else { return }
-        switch key {
-        case "format": format = reader.enumeration(value, key, as: AdFormat.self)
-        case "ad_unit": adUnit = reader.string(value, key)
-        case "enabled": enabled = reader.bool(value, key)
-        case "exclude_premium": excludePremium = reader.bool(value, key)
-        case "block_during_fullscreen": blockDuringFullscreen = reader.bool(value, key)
-        case "min_interval": minInterval = reader.duration(value, key)
-        case "daily_cap": dailyCap = reader.int(value, key, minimum: 0)
-        case "hourly_cap": hourlyCap = reader.int(value, key, minimum: 0)
-        case "session_cap": sessionCap = reader.int(value, key, minimum: 0)
-        case "max_ad_age": maxAdAge = reader.duration(value, key)
-        case "every_n_actions": everyNActions = reader.int(value, key, minimum: 1)
-        case "require_user_choice": requireUserChoice = reader.bool(value, key)
-        case "launch.show_on_first_load": showOnFirstLoad = reader.bool(value, key)
-        case "launch.max_wait": launchMaxWait = reader.duration(value, key)
-        case "resume.show_if_ready": showIfReady = reader.bool(value, key)
-        case "resume.allow_deferred": allowDeferred = reader.bool(value, key)
-        case "resume.max_delay": resumeMaxDelay = reader.duration(value, key)
-        case "grace.first_sessions": graceFirstSessions = reader.int(value, key, minimum: 0)
-        case "grace.after_install": graceAfterInstall = reader.duration(value, key)
-        case "grace.after_session_start": graceAfterSessionStart = reader.duration(value, key)
-        default: break
-        }
+        set(setting, reader.value(of: setting, value))
     }
 
     /// Reads a nested block (`launch`, `resume`, `grace`): its keys are read as `block.key`.
     private mutating func readBlock(
-        _ block: String, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, reader: inout FieldReader
+        _ block: PlacementSetting.Block, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, reader: inout FieldReader
     ) {
-        if block == "launch" { launchKey = keyNode.range }
-        if block == "resume" { resumeKey = keyNode.range }
-        guard reader.enterMapping(event, cursor, block),
-            let allowed = RuleFileKeys.placementBlocks.first(where: { $0.0 == block })?.1
-        else { return }
-        reader.forEachField(cursor, allowed: allowed, context: block) { reader, sub, subKey, value in
-            read("\(block).\(sub)", subKey, value, cursor, isDefaults: false, reader: &reader)
+        if block.isAppOpenOnly { appOpenBlocks[block] = keyNode.range }
+        guard reader.enterMapping(event, cursor, block.rawValue) else { return }
+        reader.forEachField(cursor, allowed: RuleFileKeys.keys(in: block), context: block.rawValue) { reader, sub, subKey, value in
+            read("\(block.rawValue).\(sub)", subKey, value, cursor, isDefaults: false, reader: &reader)
         }
     }
 
@@ -170,5 +132,20 @@ struct PlacementFields: Sendable {
             }
         }
         return caps
+    }
+}
+
+extension FieldReader {
+    /// Reads the value of `setting` as its kind says, with the findings of a wrong one.
+    mutating func value(of setting: PlacementSetting, _ node: YAMLNode) -> Located<SettingValue>? {
+        let key = setting.key
+        switch setting.kind {
+        case .flag: return bool(node, key)?.map(SettingValue.flag)
+        case .count(let minimum): return int(node, key, minimum: minimum)?.map(SettingValue.count)
+        case .duration: return duration(node, key)?.map(SettingValue.duration)
+        case .format: return enumeration(node, key, as: AdFormat.self)?.map(SettingValue.format)
+        case .text: return string(node, key)?.map(SettingValue.text)
+        case .windows: return PlacementFields.readCaps(node, reader: &self).map { Located(.windows($0), at: location(node)) }
+        }
     }
 }

@@ -58,9 +58,9 @@ struct PolicyAssembler {
                 seenPlacements[named.id.value] = named.id.location
                 if named.fields.hadErrors || defaults.hadErrors { placementsWithErrors.insert(named.id.value) }
                 guard let format = named.fields.format else { continue }
-                for (key, range) in [("launch", named.fields.launchKey), ("resume", named.fields.resumeKey)] {
-                    if let range, format.value != .appOpen {
-                        diagnostics.append(.formatKey(key, format: format.value, file: fragment.file, range: range))
+                for block in PlacementSetting.Block.allCases where format.value != .appOpen {
+                    if let range = named.fields.appOpenBlocks[block] {
+                        diagnostics.append(.formatKey(block.rawValue, format: format.value, file: fragment.file, range: range))
                     }
                 }
                 placements.append(resolve(named, format: format, defaults: defaults))
@@ -72,21 +72,19 @@ struct PolicyAssembler {
         var groups: [PlacementGroup] = []
         var seenGroups: [String: SourceLocation] = [:]
         for fragment in fragments {
-            for group in fragment.groups {
-                if let firstAt = seenGroups[group.id.value] {
-                    diagnostics.append(.duplicateID("group", id: group.id.value, file: fragment.file, range: group.range, first: firstAt))
+            for fields in fragment.groups {
+                let group = fields.group
+                if let firstAt = seenGroups[group.id] {
+                    diagnostics.append(.duplicateID("group", id: group.id, file: fragment.file, range: fields.range, first: firstAt))
                     continue
                 }
-                seenGroups[group.id.value] = group.id.location
+                seenGroups[group.id] = group.location
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
                     diagnostics.append(.unknownPlacement(
-                        member.value, in: "group \"\(group.id.value)\"", known: placementIDs, file: member.location.file,
+                        member.value, in: "group \"\(group.id)\"", known: placementIDs, file: member.location.file,
                         range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
                 }
-                groups.append(PlacementGroup(
-                    id: group.id.value, location: group.id.location, placements: group.placements,
-                    minInterval: group.block.minInterval, dailyCap: group.block.dailyCap, hourlyCap: group.block.hourlyCap,
-                    sessionCap: group.block.sessionCap, caps: group.block.caps ?? []))
+                groups.append(group)
             }
         }
 
@@ -157,28 +155,14 @@ struct PolicyAssembler {
         }
     }
 
-    private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults d: PlacementFields) -> Placement {
-        // Written out rather than through key paths: this runs once per placement of a large policy.
-        let f = named.fields
-        let at = named.id.location
-        let isAppOpen = format.value == .appOpen
-        return Placement(
-            id: named.id.value, location: at, format: format, adUnit: f.adUnit,
-            enabled: f.enabled ?? d.enabled ?? Located(true, at: at),
-            excludePremium: f.excludePremium ?? d.excludePremium ?? Located(true, at: at),
-            blockDuringFullscreen: f.blockDuringFullscreen ?? d.blockDuringFullscreen ?? Located(true, at: at),
-            minInterval: f.minInterval ?? d.minInterval ?? Located(.zero, at: at),
-            dailyCap: f.dailyCap ?? d.dailyCap, hourlyCap: f.hourlyCap ?? d.hourlyCap, sessionCap: f.sessionCap ?? d.sessionCap,
-            caps: f.caps ?? d.caps ?? [], maxAdAge: f.maxAdAge ?? d.maxAdAge ?? Located(.hours(1), at: at),
-            everyNActions: f.everyNActions ?? d.everyNActions,
-            requireUserChoice: f.requireUserChoice ?? d.requireUserChoice ?? Located(format.value == .rewarded, at: at),
-            showOnFirstLoad: f.showOnFirstLoad ?? (isAppOpen ? d.showOnFirstLoad : nil) ?? Located(true, at: at),
-            launchMaxWait: f.launchMaxWait ?? (isAppOpen ? d.launchMaxWait : nil),
-            showIfReady: f.showIfReady ?? (isAppOpen ? d.showIfReady : nil) ?? Located(true, at: at),
-            allowDeferred: f.allowDeferred ?? (isAppOpen ? d.allowDeferred : nil) ?? Located(false, at: at),
-            resumeMaxDelay: f.resumeMaxDelay ?? (isAppOpen ? d.resumeMaxDelay : nil) ?? Located(.seconds(3), at: at),
-            graceFirstSessions: f.graceFirstSessions ?? d.graceFirstSessions ?? Located(0, at: at),
-            graceAfterInstall: f.graceAfterInstall ?? d.graceAfterInstall ?? Located(.zero, at: at),
-            graceAfterSessionStart: f.graceAfterSessionStart ?? d.graceAfterSessionStart ?? Located(.zero, at: at))
+    /// A placement's settings: what it writes, else what `defaults:` writes (an app_open-only block's keys only
+    /// for app_open placements), else the built-in default.
+    private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults: PlacementFields) -> Placement {
+        var placement = Placement(id: named.id.value, location: named.id.location, format: format)
+        for (setting, value) in defaults.written where setting.block?.isAppOpenOnly != true || format.value == .appOpen {
+            setting.access.set(value, in: &placement)
+        }
+        for (setting, value) in named.fields.written { setting.access.set(value, in: &placement) }
+        return placement
     }
 }

@@ -16,10 +16,8 @@ struct PolicyFragment: Sendable {
     }
 
     struct GroupFields: Sendable {
-        var id: Located<String>
+        var group: PlacementGroup
         var range: SourceRange
-        var placements: [Located<String>]
-        var block: PlacementFields
     }
 
     struct RuleFields: Sendable {
@@ -143,8 +141,7 @@ struct PolicyFragment: Sendable {
     private static func readGroup(id: String, key: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> GroupFields? {
         let context = "group \"\(id)\""
         guard let pairs = reader.mapping(value, context) else { return nil }
-        var members: [Located<String>] = []
-        var block = PlacementFields()
+        var group = PlacementGroup(id: id, location: reader.location(key), placements: [])
         var sawPlacements = false
         for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.group, context: context) {
             let value = pair.value
@@ -153,23 +150,20 @@ struct PolicyFragment: Sendable {
                 sawPlacements = true
                 guard let items = reader.sequence(value, "placements") else { continue }
                 for item in items {
-                    if let member = reader.string(item, "a group member") { members.append(member) }
+                    if let member = reader.string(item, "a group member") { group.placements.append(member) }
                 }
                 if items.isEmpty {
                     reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", file: reader.file, range: value.range))
                 }
-            case "min_interval": block.minInterval = reader.duration(value, key)
-            case "daily_cap": block.dailyCap = reader.int(value, key, minimum: 0)
-            case "hourly_cap": block.hourlyCap = reader.int(value, key, minimum: 0)
-            case "session_cap": block.sessionCap = reader.int(value, key, minimum: 0)
-            case "caps": block.caps = PlacementFields.readCaps(value, reader: &reader)
-            default: break
+            default:
+                guard let setting = PlacementSetting(rawValue: key), let access = setting.groupAccess else { continue }
+                access.set(reader.value(of: setting, value), in: &group)
             }
         }
         if !sawPlacements {
             reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", file: reader.file, range: key.range))
         }
-        return GroupFields(id: Located(id, at: reader.location(key)), range: key.range, placements: members, block: block)
+        return GroupFields(group: group, range: key.range)
     }
 
     private static func readAttribute(nameNode entry: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> AttributeFields? {

@@ -11,14 +11,8 @@ enum SemanticLint {
         var firstAdUnit: [String: Located<String>] = [:]
         for (index, p) in policy.placements.enumerated() where !broken.contains(p.id) {
             let format = p.format.value
-            findings += capFindings(
-                CapBlock(minInterval: p.minInterval.value.milliseconds > 0 ? p.minInterval : nil, daily: p.dailyCap, hourly: p.hourlyCap, session: p.sessionCap, windows: p.caps))
-            let paced = p.minInterval.value.milliseconds > 0 || p.dailyCap != nil || p.hourlyCap != nil || p.sessionCap != nil || !p.caps.isEmpty
-                || policy.groupsOfPlacement[index].contains { g in
-                    let group = policy.groups[g]
-                    return (group.minInterval?.value.milliseconds ?? 0) > 0 || group.dailyCap != nil || group.hourlyCap != nil
-                        || group.sessionCap != nil || !group.caps.isEmpty
-                }
+            findings += capFindings(p)
+            let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced {
                 findings.append(.pacingMissing(p))
             }
@@ -43,36 +37,26 @@ enum SemanticLint {
                 }
             }
         }
-        for group in policy.groups {
-            findings += capFindings(
-                CapBlock(minInterval: (group.minInterval?.value.milliseconds ?? 0) > 0 ? group.minInterval : nil, daily: group.dailyCap, hourly: group.hourlyCap, session: group.sessionCap, windows: group.caps))
-        }
+        for group in policy.groups { findings += capFindings(group) }
         return findings
     }
 
-    struct CapBlock {
-        var minInterval: Located<RuleDuration>?
-        var daily: Located<Int>?
-        var hourly: Located<Int>?
-        var session: Located<Int>?
-        var windows: [Located<WindowCap>]
-    }
-
-    static func capFindings(_ block: CapBlock) -> [Diagnostic] {
+    /// Caps of 0 and caps that can never bind, of a placement or a group.
+    static func capFindings(_ block: some Pacing) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        for (key, cap) in [("daily_cap", block.daily), ("hourly_cap", block.hourly), ("session_cap", block.session)] {
+        for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
             if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location)) }
         }
-        for cap in block.windows where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location)) }
-        if let daily = block.daily, daily.value > 0 {
-            if let hourly = block.hourly, hourly.value >= daily.value {
+        for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location)) }
+        if let daily = block.dailyCap, daily.value > 0 {
+            if let hourly = block.hourlyCap, hourly.value >= daily.value {
                 findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
             }
-            if let session = block.session, session.value >= daily.value {
+            if let session = block.sessionCap, session.value >= daily.value {
                 findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); lower session_cap below \(daily.value) or remove it"))
             }
             // Caps and durations come from the file: multiply without trapping on overflow.
-            if let interval = block.minInterval, interval.value.milliseconds > 0,
+            if let interval = block.pacing, interval.value.milliseconds > 0,
                 exceedsOneDay(Int64(daily.value), shows: interval.value.milliseconds)
             {
                 let fit = RuleDuration.days(1).milliseconds / interval.value.milliseconds
@@ -81,8 +65,8 @@ enum SemanticLint {
         }
         // Rolling windows: a window's cap that is not below a longer window's cap never binds.
         var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String)] = []
-        if let hourly = block.hourly { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
-        for cap in block.windows { windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)")) }
+        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
+        for cap in block.caps { windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)")) }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
             for (j, longer) in windows.enumerated() where i != j && longer.max > 0 {

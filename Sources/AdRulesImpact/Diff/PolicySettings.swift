@@ -43,39 +43,12 @@ enum PolicySettings {
     }
 
     static func placement(_ p: Placement) -> [PolicySetting] {
-        [
-            PolicySetting("format", p.format.map(\.rawValue)),
-            PolicySetting("ad_unit", p.adUnit),
-            PolicySetting("enabled", p.enabled),
-            PolicySetting("exclude_premium", p.excludePremium),
-            PolicySetting("block_during_fullscreen", p.blockDuringFullscreen),
-            PolicySetting("min_interval", p.minInterval),
-            PolicySetting("daily_cap", p.dailyCap),
-            PolicySetting("hourly_cap", p.hourlyCap),
-            PolicySetting("session_cap", p.sessionCap),
-            PolicySetting("caps", caps(p.caps), p.caps.first?.location),
-            PolicySetting("max_ad_age", p.maxAdAge),
-            PolicySetting("every_n_actions", p.everyNActions),
-            PolicySetting("require_user_choice", p.requireUserChoice),
-            PolicySetting("launch.show_on_first_load", p.showOnFirstLoad),
-            PolicySetting("launch.max_wait", p.launchMaxWait),
-            PolicySetting("resume.show_if_ready", p.showIfReady),
-            PolicySetting("resume.allow_deferred", p.allowDeferred),
-            PolicySetting("grace.first_sessions", p.graceFirstSessions),
-            PolicySetting("grace.after_install", p.graceAfterInstall),
-            PolicySetting("grace.after_session_start", p.graceAfterSessionStart),
-        ]
+        PlacementSetting.allCases.map { setting($0, setting: $0.access.value(in: p)) }
     }
 
     static func group(_ g: PlacementGroup) -> [PolicySetting] {
-        [
-            PolicySetting("placements", "[" + g.placements.map(\.value).joined(separator: ", ") + "]", g.placements.first?.location),
-            PolicySetting("min_interval", g.minInterval),
-            PolicySetting("daily_cap", g.dailyCap),
-            PolicySetting("hourly_cap", g.hourlyCap),
-            PolicySetting("session_cap", g.sessionCap),
-            PolicySetting("caps", caps(g.caps), g.caps.first?.location),
-        ]
+        [PolicySetting("placements", "[" + g.placements.map(\.value).joined(separator: ", ") + "]", g.placements.first?.location)]
+            + PlacementSetting.groupSettings.map { setting($0, setting: $0.groupAccess?.value(in: g)) }
     }
 
     static func attribute(_ a: AttributeDeclaration) -> [PolicySetting] {
@@ -93,12 +66,10 @@ enum PolicySettings {
         ]
     }
 
-    private static func caps(_ caps: [Located<WindowCap>]) -> String? {
-        caps.isEmpty ? nil : "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
+    /// One setting as the diff shows it; no windows count as unset.
+    private static func setting(_ key: PlacementSetting, setting value: Located<SettingValue>?) -> PolicySetting {
+        guard case .windows(let caps) = value?.value else { return PolicySetting(key.key, value?.value.description, value?.location) }
+        let text = caps.isEmpty ? nil : "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
+        return PolicySetting(key.key, text, caps.first?.location)
     }
-}
-
-extension Located {
-    /// The same location with a transformed value.
-    func map<T: Sendable & Hashable>(_ transform: (Value) -> T) -> Located<T> { Located<T>(transform(value), at: location) }
 }
