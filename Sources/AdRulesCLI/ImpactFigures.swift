@@ -65,6 +65,19 @@ struct PlacementFigures {
         let counters = segment.map { result.segments[$0] } ?? result.total
         return zip(result.placements, counters.placements).map { PlacementFigures($0, $1, userDays: counters.userDays) }
     }
+
+    /// The placements of compared policies matched by id: the first policy's in its order, then those only
+    /// a later policy has. Each comes with the policies that have it (their index) and their figures; a
+    /// placement added or removed by the change is in one policy only.
+    static func byID(_ perPolicy: [[PlacementFigures]]) -> [[(policy: Int, figures: PlacementFigures)]] {
+        var ids: [String] = []
+        for figures in perPolicy {
+            for f in figures where !ids.contains(f.placement.id) { ids.append(f.placement.id) }
+        }
+        return ids.map { id in
+            perPolicy.enumerated().compactMap { p, figures in figures.first { $0.placement.id == id }.map { (p, $0) } }
+        }
+    }
 }
 
 /// Number formats shared by the text and html reports (fixed, locale-free, so reports are byte-stable).

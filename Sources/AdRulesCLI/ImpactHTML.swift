@@ -24,8 +24,9 @@ enum ImpactHTML {
         body += "</header>\n"
         if comparing { body += changes(report) }
         let figures = report.results.map { PlacementFigures.all($0) }
-        if let first = figures.first {
-            for slot in first.indices { body += placement(figures.map { $0[slot] }, names: names) }
+        for present in PlacementFigures.byID(figures) {
+            // A placement the change adds or removes is shown for the one policy that has it.
+            body += placement(present.map(\.figures), names: present.map { names[$0.policy] }, onlyIn: comparing && present.count == 1)
         }
         body += segments(report)
         return """
@@ -78,9 +79,10 @@ enum ImpactHTML {
         return out + "</table>\n</section>\n"
     }
 
-    static func placement(_ columns: [PlacementFigures], names: [String]) -> String {
+    static func placement(_ columns: [PlacementFigures], names: [String], onlyIn: Bool = false) -> String {
         let placement = columns[0].placement
-        var out = "<section>\n<h2>\(escape(placement.id))<small>\(escape(placement.format))</small></h2>\n<div class=\"grid\">\n"
+        let only = onlyIn ? " · only in \(escape(names[0]))" : ""
+        var out = "<section>\n<h2>\(escape(placement.id))<small>\(escape(placement.format))\(only)</small></h2>\n<div class=\"grid\">\n"
         out += figuresTable(columns, names: names)
         out += "<figure><figcaption>Impressions per user per day (share of user-days)</figcaption>\n\(histogram(columns))</figure>\n"
         out += "<figure><figcaption>Deny reasons of show and offer asks</figcaption>\n\(denials(columns))</figure>\n"
@@ -197,14 +199,20 @@ enum ImpactHTML {
         out += report.results.map { "<th class=\"n first\" colspan=\"5\">\(escape($0.policy))</th>" }.joined() + (comparing ? "<th class=\"n\">change of mean</th>" : "") + "</tr>\n"
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
-            for slot in first.placements.indices {
-                out += "<tr><td>" + (slot == 0 ? "\(escape(name)) <span class=\"loc\">\(ImpactFormat.count(first.segments[s].users)) users</span>" : "") + "</td><td>\(escape(first.placements[slot].id))</td>"
-                for figures in perPolicy {
-                    let summary = figures[slot].summary
+            for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
+                out += "<tr><td>" + (k == 0 ? "\(escape(name)) <span class=\"loc\">\(ImpactFormat.count(first.segments[s].users)) users</span>" : "") + "</td><td>\(escape(present[0].figures.placement.id))</td>"
+                for p in report.results.indices {
+                    // A policy without the placement has no figures for it.
+                    guard let summary = present.first(where: { $0.policy == p })?.figures.summary else {
+                        out += "<td class=\"n first\">-</td>" + String(repeating: "<td></td>", count: 4)
+                        continue
+                    }
                     let cells = [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
                     out += cells.enumerated().map { i, cell in "<td class=\"n\(i == 0 ? " first" : "")\">\(cell)</td>" }.joined()
                 }
-                if comparing { out += "<td class=\"n\">\(ImpactFormat.signed(perPolicy[1][slot].summary.mean - perPolicy[0][slot].summary.mean, 2))</td>" }
+                if comparing {
+                    out += "<td class=\"n\">" + (present.count == 2 ? ImpactFormat.signed(present[1].figures.summary.mean - present[0].figures.summary.mean, 2) : "") + "</td>"
+                }
                 out += "</tr>\n"
             }
         }

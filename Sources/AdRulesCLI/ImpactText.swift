@@ -19,11 +19,15 @@ enum ImpactText {
             out += table(rows, rightAligned: [], indent: "  ")
         }
         let figures = report.results.map { PlacementFigures.all($0) }
-        guard let first = figures.first else { return out }
-        for slot in first.indices {
-            let columns = figures.map { $0[slot] }
+        for present in PlacementFigures.byID(figures) {
+            let columns = present.map(\.figures)
+            let names = present.map { report.results[$0.policy].policy }
             let placement = columns[0].placement
-            var rows: [[String]] = [["\(placement.id) (\(placement.format))"] + report.results.map(\.policy) + (comparing ? ["change", ""] : [""])]
+            // A placement the change adds or removes is shown for the one policy that has it.
+            let only = report.results.count == 2 && columns.count == 1 ? " only in \(names[0])" : ""
+            // Columns side by side only for a placement both policies have.
+            let comparing = columns.count == 2
+            var rows: [[String]] = [["\(placement.id) (\(placement.format))\(only)"] + names + (comparing ? ["change", ""] : [""])]
             func row(_ label: String, _ values: [String], change: String?, note: String = "") {
                 rows.append([label] + values + (comparing ? [change ?? "", note] : [note]))
             }
@@ -56,7 +60,7 @@ enum ImpactText {
                 row("    \(denial.code.rawValue)", denial.counts.map(ImpactFormat.count),
                     change: comparing ? ImpactFormat.signed(Double(denial.counts[1] - denial.counts[0]), 0) : nil, note: note)
             }
-            out += "\n" + table(rows, rightAligned: Set(1..<(1 + report.results.count + (comparing ? 1 : 0))), indent: "")
+            out += "\n" + table(rows, rightAligned: Set(1..<(1 + columns.count + (comparing ? 1 : 0))), indent: "")
         }
         out += segments(report)
         return out
@@ -71,10 +75,14 @@ enum ImpactText {
         var rows: [[String]] = [header]
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
-            for slot in first.placements.indices {
-                var row = [slot == 0 ? "\(name) (\(ImpactFormat.count(first.segments[s].users)) users)" : "", first.placements[slot].id]
-                for figures in perPolicy {
-                    let summary = figures[slot].summary
+            for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
+                var row = [k == 0 ? "\(name) (\(ImpactFormat.count(first.segments[s].users)) users)" : "", present[0].figures.placement.id]
+                for p in report.results.indices {
+                    // A policy without the placement has no figures for it.
+                    guard let summary = present.first(where: { $0.policy == p })?.figures.summary else {
+                        row += ["-", "", "", "", ""]
+                        continue
+                    }
                     row += [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
                 }
                 rows.append(row)

@@ -36,6 +36,28 @@ struct ImpactCommandTests {
         #expect(subscribers["level_end"]?["impressions"] == .int(0))
     }
 
+    /// A placement the change adds is shown for the new policy alone, in every format (text and html indexed
+    /// the old policy's placements by position and trapped).
+    @Test func aPlacementOnlyOnePolicyHasIsShownForThatPolicy() throws {
+        let dir = NSTemporaryDirectory() + "adrules-impact-added-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fixture = packageRoot() + "/Tests/AdRulesCLITests/Fixtures/impact/new/policy.yaml"
+        let added = try String(contentsOfFile: fixture, encoding: .utf8) + "  banner_home:\n    format: banner\n"
+        try added.write(toFile: dir + "/policy.yaml", atomically: true, encoding: .utf8)
+        // Added (the new policy has it) and removed (only the old one has it).
+        for (new, old) in [(dir, Self.new), (Self.new, dir)] {
+            for format in ["text", "html", "json"] {
+                let result = runCLI(["impact", Self.flat, "--rules", new, "--compare", old, "--format", format])
+                #expect(result.exitCode == 0, "\(format): \(result.stderr)")
+                #expect(result.stdout.contains("banner_home"), "\(format)")
+                if format != "json" { #expect(result.stdout.contains("only in \(dir)"), "\(format)") }
+            }
+        }
+        let text = runCLI(["impact", Self.flat, "--rules", dir, "--compare", Self.new]).stdout
+        #expect(text.contains("banner_home (banner) only in \(dir)"))
+    }
+
     @Test func compareListsTheOldPolicyFirstAfterTheChanges() throws {
         let result = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--format", "json"])
         #expect(result.exitCode == 0)
