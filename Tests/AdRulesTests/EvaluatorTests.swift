@@ -402,4 +402,30 @@ struct EvaluatorTimeTests {
         #expect(h.ask(.load("a")).codes == [.alreadyLoaded], "rules apply to show and offer only")
         #expect(h.ask(.offer("a"), attributes: ["screen": .string("checkout")]).codes == [.customRule])
     }
+
+    /// `now.hour` reads the zone offset cached with the facts' day only until the offset changes: on the day
+    /// clocks go forward, 01:30 UTC is 03:30 in Berlin, not 02:30.
+    @Test func nowHourFollowsADaylightSavingChangeWithinTheCachedDay() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: device
+            placements:
+              a: {format: interstitial, max_ad_age: 1d}
+            rules:
+              - id: not-at-three
+                deny: [a]
+                when: now.hour == 3
+            """, start: "2026-03-29T00:30:00Z", zone: "Europe/Berlin")
+        h.record(.appLaunched, .loadCompleted("a"))
+        // The day is cached at 01:30 local (CET, UTC+1), before the change at 01:00 UTC.
+        h.facts.prepareDay(at: h.now, policy: h.policy, deviceTimeZone: h.zone)
+        #expect(h.ask(.show("a", trigger: .action)).isAllowed, "01:30 local")
+        h.advance("1h")
+        // 01:30 UTC is 03:30 CEST (UTC+2): the rule applies although the cached day began in CET.
+        #expect(h.ask(.show("a", trigger: .action)).codes == [.customRule], "03:30 local")
+        h.facts.prepareDay(at: h.now, policy: h.policy, deviceTimeZone: h.zone)
+        #expect(h.ask(.show("a", trigger: .action)).codes == [.customRule], "03:30 local, day renewed")
+        h.advance("1h")
+        #expect(h.ask(.show("a", trigger: .action)).isAllowed, "04:30 local")
+    }
 }

@@ -53,6 +53,11 @@ struct LocalDay: Sendable, Hashable {
     var zone: String
     var start: Int64
     var end: Int64
+    /// The zone's offset from UTC, in ms, from `offsetFrom` until `offsetUntil` (the next change of offset,
+    /// or the end of the day): what `now.hour` reads without asking the zone again.
+    var offset: Int64 = 0
+    var offsetFrom: Int64 = 0
+    var offsetUntil: Int64 = 0
 
     func contains(_ ms: Int64, zone: String) -> Bool { ms >= start && ms < end && self.zone == zone }
 }

@@ -5,16 +5,24 @@ extension LocalDay {
     /// line repeats a day): a show older than this is never from the local day of now.
     static let longest: Int64 = 72 * 3_600_000
 
-    /// The calendar day containing a time, in a zone (23 or 25 hours long on DST days).
+    /// The calendar day containing a time, in a zone (23 or 25 hours long on DST days), with the zone's
+    /// offset at that time and until it next changes.
     static func containing(_ ms: Int64, in zone: TimeZone) -> LocalDay {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let date = Milliseconds.date(ms)
+        var day: LocalDay
         if let interval = calendar.dateInterval(of: .day, for: date) {
-            return LocalDay(zone: zone.identifier, start: Milliseconds.from(interval.start), end: Milliseconds.from(interval.end))
+            day = LocalDay(zone: zone.identifier, start: Milliseconds.from(interval.start), end: Milliseconds.from(interval.end))
+        } else {
+            let start = ms - ((ms % 86_400_000) + 86_400_000) % 86_400_000
+            day = LocalDay(zone: zone.identifier, start: start, end: start + 86_400_000)
         }
-        let start = ms - ((ms % 86_400_000) + 86_400_000) % 86_400_000
-        return LocalDay(zone: zone.identifier, start: start, end: start + 86_400_000)
+        day.offset = Int64(zone.secondsFromGMT(for: date)) * 1000
+        day.offsetFrom = ms
+        let change = zone.nextDaylightSavingTimeTransition(after: date).map(Milliseconds.from) ?? day.end
+        day.offsetUntil = min(day.end, change)
+        return day
     }
 }
 

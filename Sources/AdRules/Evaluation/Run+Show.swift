@@ -57,7 +57,7 @@ extension Run {
             sessionAge: facts.sessionActive ? max(0, now.subtractingSaturated(seen(facts.sessionStart))) : 0,
             installAge: max(0, now.subtractingSaturated(seen(facts.installedAt))), nowHour: 0, nowWeekday: 0)
         if policy.rulesReadClock[index] {
-            let local = now + Int64(timeZone.secondsFromGMT(for: Milliseconds.date(now))) * 1000
+            let local = now + localOffset(facts)
             let days = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
             inputs.nowHour = (local - days * 86_400_000) / 3_600_000
             // 1970-01-01 was a Thursday.
@@ -80,6 +80,15 @@ extension Run {
                 deny(.ruleError, site)
             }
         }
+    }
+
+    /// The zone's offset from UTC at now, in ms: the one cached with the facts' day while it holds, else asked of
+    /// the zone.
+    func localOffset(_ facts: borrowing Facts) -> Int64 {
+        if let day = facts.day, now >= day.offsetFrom, now < day.offsetUntil, day.zone == (policy.namedZoneID ?? zone.identifier) {
+            return day.offset
+        }
+        return Int64(timeZone.secondsFromGMT(for: Milliseconds.date(now))) * 1000
     }
 
     var timeZone: TimeZone {
