@@ -33,12 +33,14 @@ let package = Package(
         .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules", "AdRulesCompiler"]),
         // The child process of the kill -9 test of the file ledger.
         .executableTarget(name: "adrules-ledger-writer", dependencies: ["AdRules", "AdRulesCompiler"]),
+        // Helpers the test targets share; nothing else depends on it.
+        .target(name: "AdRulesTestSupport", dependencies: ["AdRulesYAML"]),
         .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
-        .testTarget(name: "AdRulesImpactTests", dependencies: ["AdRulesImpact", "AdRules", "AdRulesCompiler", "AdRulesYAML"]),
+        .testTarget(name: "AdRulesImpactTests", dependencies: ["AdRulesImpact", "AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport"]),
         .testTarget(
-            name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "adrules-ledger-writer"]),
+            name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport", "adrules-ledger-writer"]),
         .testTarget(
-            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesCompiler", "AdRulesYAML", "adrules"],
+            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport", "adrules"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

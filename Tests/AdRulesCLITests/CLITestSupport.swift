@@ -1,13 +1,7 @@
+import AdRulesTestSupport
 import AdRulesCLI
 import Foundation
 import Testing
-
-/// The package root, found from this file's path.
-func packageRoot(_ file: String = #filePath) -> String {
-    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}
 
 let fixtures = packageRoot() + "/Tests/AdRulesCLITests/Fixtures"
 

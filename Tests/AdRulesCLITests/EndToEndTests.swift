@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import Foundation
 import Testing
 

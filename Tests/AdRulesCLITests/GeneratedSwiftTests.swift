@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import AdRules
 import AdRulesCLI
 import AdRulesCompiler

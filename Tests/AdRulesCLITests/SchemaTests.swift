@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import AdRules
 import AdRulesCompiler
 @testable import AdRulesCLI

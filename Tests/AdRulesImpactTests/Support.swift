@@ -1,47 +1,9 @@
+import AdRulesTestSupport
 import AdRules
 import AdRulesYAML
 import Testing
 
 @testable import AdRulesImpact
-
-/// A test input with position markers (1️⃣, 2️⃣, …) removed and their positions recorded, as swift-format's tests do.
-struct MarkedText {
-    let text: String
-    let markers: [String: SourcePosition]
-
-    init(_ marked: String) {
-        let names = ["1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣"]
-        var text = ""
-        var markers: [String: SourcePosition] = [:]
-        var line = 1
-        var column = 1
-        for character in marked {
-            let name = String(character)
-            if names.contains(name) {
-                markers[name] = SourcePosition(line: line, column: column)
-                continue
-            }
-            text.append(character)
-            if character == "\n" {
-                line += 1
-                column = 1
-            } else {
-                column += character.unicodeScalars.count
-            }
-        }
-        self.text = text
-        self.markers = markers
-    }
-
-    subscript(_ name: String) -> SourcePosition? { markers[name] }
-}
-
-/// The package root, found from this file's path.
-func packageRoot(_ file: String = #filePath) -> String {
-    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}
 
 /// Decodes a model that must be valid.
 func model(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> UsageModel {

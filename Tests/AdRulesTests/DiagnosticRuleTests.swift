@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import AdRules
 import AdRulesCompiler
 import AdRulesYAML
@@ -120,10 +121,4 @@ struct DiagnosticRuleTests {
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
         #expect(load.files.count >= 4)
     }
-}
-
-func packageRoot(_ file: String = #filePath) -> String {
-    var parts = file.split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
 }

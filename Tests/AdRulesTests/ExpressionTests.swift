@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 @testable import AdRules
 @testable import AdRulesCompiler
 import AdRulesYAML

@@ -1,8 +1,51 @@
 import AdRules
 import AdRulesYAML
 
+/// What reads a YAML file's nodes and records what is wrong with them: the rule-file reader and the
+/// usage-model reader share its mappings, lists and key checks.
+package protocol NodeReader {
+    /// The path diagnostics name.
+    var file: String { get }
+    /// Records a finding.
+    mutating func report(_ diagnostic: Diagnostic)
+}
+
+extension NodeReader {
+    /// The pairs of a mapping, or nil (with a `schema/type` diagnostic) for anything else.
+    package mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {
+        if let pairs = node.pairs { return pairs }
+        report(.wrongType(key, expected: "a mapping of keys to values", found: node, file: file))
+        return nil
+    }
+
+    /// The items of a sequence, or nil (with a diagnostic).
+    package mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
+        if let items = node.items { return items }
+        report(.wrongType(key, expected: "a list", found: node, file: file))
+        return nil
+    }
+
+    /// Splits a mapping into known keys, reporting unknown ones (with "did you mean"). A `<<` merge key is
+    /// left out: the YAML reader has reported it already.
+    package mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
+        var result: [(key: String, pair: YAMLPair)] = []
+        for pair in pairs {
+            guard let key = pair.key.scalar?.value else {
+                report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
+                continue
+            }
+            if allowed.contains(key) {
+                result.append((key, pair))
+            } else if key != "<<" {
+                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
+            }
+        }
+        return result
+    }
+}
+
 /// Reads typed values out of YAML nodes, recording a diagnostic for every bad one.
-struct FieldReader {
+struct FieldReader: NodeReader {
     let file: String
     /// The file's name as every location read from it shares it.
     let source: SourceFile
@@ -29,37 +72,6 @@ struct FieldReader {
             return
         }
         diagnostics.append(diagnostic)
-    }
-
-    /// The pairs of a mapping, or nil (with a `schema/type` diagnostic) for anything else.
-    mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {
-        if let pairs = node.pairs { return pairs }
-        report(.wrongType(key, expected: "a mapping of keys to values", found: node, file: file))
-        return nil
-    }
-
-    /// The items of a sequence, or nil (with a diagnostic).
-    mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
-        if let items = node.items { return items }
-        report(.wrongType(key, expected: "a list", found: node, file: file))
-        return nil
-    }
-
-    /// Splits a mapping into known keys, reporting unknown ones (with "did you mean").
-    mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
-        var result: [(key: String, pair: YAMLPair)] = []
-        for pair in pairs {
-            guard let key = pair.key.scalar?.value else {
-                report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
-                continue
-            }
-            if allowed.contains(key) {
-                result.append((key, pair))
-            } else if key != "<<" {
-                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
-            }
-        }
-        return result
     }
 
     static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]

@@ -1,8 +1,9 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 
 /// Reads typed values and distributions out of a model's YAML nodes, recording a diagnostic for every bad one.
-struct ModelReader {
+struct ModelReader: NodeReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
@@ -11,37 +12,6 @@ struct ModelReader {
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
 
     mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
-
-    /// The pairs of a mapping, or nil (with a `schema/type` diagnostic).
-    mutating func mapping(_ node: YAMLNode, _ key: String) -> [YAMLPair]? {
-        if let pairs = node.pairs { return pairs }
-        report(.wrongType(key, expected: "a mapping of keys to values", found: node, file: file))
-        return nil
-    }
-
-    /// The items of a sequence, or nil (with a diagnostic).
-    mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
-        if let items = node.items { return items }
-        report(.wrongType(key, expected: "a list", found: node, file: file))
-        return nil
-    }
-
-    /// The known keys of a mapping; unknown ones are reported with "did you mean".
-    mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
-        var result: [(key: String, pair: YAMLPair)] = []
-        for pair in pairs {
-            guard let key = pair.key.scalar?.value else {
-                report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
-                continue
-            }
-            if allowed.contains(key) {
-                result.append((key, pair))
-            } else {
-                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
-            }
-        }
-        return result
-    }
 
     /// A plain scalar read as a number: digits, an optional sign, fraction and exponent (no inf or nan).
     static func number(_ node: YAMLNode) -> Double? {
