@@ -37,7 +37,7 @@ struct BenchmarkSuite {
         let policy = try Policy(contentsOf: rulesPath)
         guard policy.placement("app_open") != nil else { throw BenchError.missing("the policy at \(rulesPath) has no app_open placement") }
         let utc = TimeZone(identifier: "UTC") ?? .current
-        var generator = SplitMix(seed: 2026)
+        var generator = SplitMix64(seed: 2026)
         let base: Int64 = 1_795_000_000_000
         var builtFacts: [Facts] = []
         var builtFlags: [AppOpenFlags] = []
@@ -313,18 +313,6 @@ enum BenchError: Error, CustomStringConvertible {
     case missing(String)
     var description: String {
         switch self { case .missing(let text): return text }
-    }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

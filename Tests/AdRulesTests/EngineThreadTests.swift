@@ -1,3 +1,4 @@
+import AdRulesCompiler
 import AdRules
 import Foundation
 import Testing
@@ -90,7 +91,7 @@ struct EngineThreadTests {
         let rewards = Tally()
         let rewardedShows = Tally()
         onThreads(16) { thread in
-            var generator = SeededGenerator(seed: UInt64(thread))
+            var generator = SplitMix64(seed: UInt64(thread))
             for _ in 0..<300 {
                 switch generator.next() % 10 {
                 case 0: clock.advance(by: 7)  // at most 16 * 300 * 7 s = 9.3 h: one calendar day

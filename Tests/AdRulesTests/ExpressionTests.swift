@@ -93,7 +93,7 @@ struct ExpressionTests {
     }
 
     @Test func randomAndMutatedInputsNeverCrash() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let pieces = ["screen", "level", "==", "!=", "<", ">=", "in", "not", "and", "or", "(", ")", "[", "]", ",", "\"a\"", "1", "2.5", "30s", "1h30m", "true", "premium", "now.hour", "session.age", "=", "&", "\"", "'", "é", "\\", " "]
         var compiled = 0
         for _ in 0..<20_000 {
@@ -109,18 +109,5 @@ struct ExpressionTests {
         #expect(!findings(deep).isEmpty)
         #expect(!findings(String(repeating: "not ", count: 10_000) + "true").isEmpty)
         #expect(compiled > 0)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for seeded tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import AdRulesCompiler
 import AdRules
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ struct LedgerKillTests {
         let writer = try #require(ledgerWriterBinary(), "adrules-ledger-writer is not built next to the tests")
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"
-            var generator = SeededGenerator(seed: 9)
+            var generator = SplitMix64(seed: 9)
             // Every show known to be on disk: acknowledged, or found there after a kill between write and acknowledgement.
             var persisted: [Int64] = []
             var start = engineTestStartMs

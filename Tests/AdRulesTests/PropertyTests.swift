@@ -111,7 +111,7 @@ struct PropertyTests {
     @Test(arguments: Array(UInt64(1)...24))
     func randomHistoriesAgree(seed: UInt64) throws {
         let policy = try Policy(yaml: Self.policyText)
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var now: Int64 = 1_795_000_000_000
         var facts = Facts(policy: policy, installedAt: now)
         var reference = Reference()
