@@ -51,6 +51,6 @@ func currentRSS() -> Int {
 
 /// Keeps a decision's verdict unknown to the optimiser; the decision itself is released as an app's would be,
 /// by specialised code rather than through the generic value witnesses `blackHole<T>` needs.
-@inline(never) func blackHole(_ decision: Decision) { withExtendedLifetime(decision.reasons.count) {} }
+@inline(never) func blackHole(_ decision: Decision) { withExtendedLifetime(decision) {} }
 
 func format(_ ns: Double) -> String { ns >= 1_000_000 ? String(format: "%.1f ms", ns / 1_000_000) : ns >= 10_000 ? String(format: "%.1f µs", ns / 1000) : String(format: "%.0f ns", ns) }

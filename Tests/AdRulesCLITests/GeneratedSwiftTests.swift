@@ -42,9 +42,12 @@ struct GeneratedSwiftTests {
         #expect(result.stderr == "")
         let source = result.stdout
         #expect(source.contains("static func bundled() throws -> Policy"))
-        #expect(source.contains("static let appOpen: PlacementID = \"app_open\""))
-        #expect(source.contains("static let rewardedHint: PlacementID = \"rewarded_hint\""))
-        #expect(source.contains("static let levelEnd: PlacementID = \"level_end\""))
+        // Each id carries its index in the embedded policy, the slot an ask checks before any hash look-up.
+        let policy = try Policy(contentsOf: root + "/rules")
+        for (name, id) in [("appOpen", "app_open"), ("rewardedHint", "rewarded_hint"), ("levelEnd", "level_end")] {
+            let slot = try #require(policy.placements.firstIndex { $0.id == id })
+            #expect(source.contains("static let \(name) = PlacementID(rawValue: \"\(id)\", slot: \(slot))"))
+        }
         // The embedded document is the one `adrules compile` writes, byte for byte.
         let document = try #require(try PolicyCompiler.compile(path: root + "/rules", root: root).document)
         var json = String(decoding: document, as: UTF8.self)

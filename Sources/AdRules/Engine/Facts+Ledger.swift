@@ -34,7 +34,7 @@ extension Facts {
         for i in placements.indices { placements[i].shows = [] }
         var groupShows = Array(repeating: [ShowRecord](), count: groups.count)
         for (id, list) in shows {
-            guard let i = policy.placementIndex[id] else { continue }
+            guard let i = policy.storage.index(of: id) else { continue }
             let history = Facts.trimmedHistory(list, now: now, horizon: horizon, session: session)
             placements[i].shows = history
             for g in policy.groupsOfPlacement[i] { groupShows[g] += history }

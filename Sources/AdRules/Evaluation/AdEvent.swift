@@ -73,11 +73,14 @@ public enum AdEvent: Sendable, Hashable {
     }
 
     /// The placement the event is about, if any.
-    public var placement: String? {
+    public var placement: String? { placementID?.rawValue }
+
+    /// The placement the event is about, with its slot.
+    var placementID: PlacementID? {
         switch self {
         case .loadStarted(let p), .loadCompleted(let p), .loadFailed(let p), .action(let p), .userChose(let p),
             .showStarted(let p), .showFailed(let p), .adClosed(let p), .rewardEarned(let p), .rewardGranted(let p):
-            return p.rawValue
+            return p
         default: return nil
         }
     }

@@ -28,6 +28,10 @@ public struct Ask: Sendable, Hashable, Codable {
     public var placement: String
     /// For `show`: why. `offer` always uses `action`.
     public var trigger: ShowTrigger?
+    /// The placement's ``PlacementID/slot`` when the ask was made from a typed id: checked, never trusted.
+    var slot: Int32 = -1
+
+    enum CodingKeys: String, CodingKey { case kind, placement, trigger }
 
     /// Creates an ask.
     public init(_ kind: AskKind, placement: String, trigger: ShowTrigger? = nil) {
@@ -36,14 +40,30 @@ public struct Ask: Sendable, Hashable, Codable {
         self.trigger = trigger
     }
 
+    /// Creates an ask about a typed id, keeping its slot.
+    public init(_ kind: AskKind, placement: PlacementID, trigger: ShowTrigger? = nil) {
+        self.init(kind, placement: placement.rawValue, trigger: trigger)
+        slot = placement.slot
+    }
+
     /// May I show this placement now, for this trigger?
-    public static func show(_ placement: PlacementID, trigger: ShowTrigger) -> Ask { Ask(.show, placement: placement.rawValue, trigger: trigger) }
+    public static func show(_ placement: PlacementID, trigger: ShowTrigger) -> Ask { Ask(.show, placement: placement, trigger: trigger) }
     /// May I offer a rewarded ad for this placement now?
-    public static func offer(_ placement: PlacementID) -> Ask { Ask(.offer, placement: placement.rawValue) }
+    public static func offer(_ placement: PlacementID) -> Ask { Ask(.offer, placement: placement) }
     /// May I load this placement now?
-    public static func load(_ placement: PlacementID) -> Ask { Ask(.load, placement: placement.rawValue) }
+    public static func load(_ placement: PlacementID) -> Ask { Ask(.load, placement: placement) }
     /// May I grant the reward of this placement's current show?
-    public static func reward(_ placement: PlacementID) -> Ask { Ask(.reward, placement: placement.rawValue) }
+    public static func reward(_ placement: PlacementID) -> Ask { Ask(.reward, placement: placement) }
+
+    public static func == (lhs: Ask, rhs: Ask) -> Bool {
+        lhs.kind == rhs.kind && lhs.placement == rhs.placement && lhs.trigger == rhs.trigger
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(placement)
+        hasher.combine(trigger)
+    }
 }
 
 /// Who is asking: whether the user is premium, and the attributes custom rules read.

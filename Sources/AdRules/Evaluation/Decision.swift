@@ -167,26 +167,84 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     /// What was asked.
     public var ask: Ask
     /// Every reason, in the documented order; empty when allowed.
-    public var reasons: [Reason]
+    ///
+    /// The evaluator records each reason as plain values (its code, its site in the policy, its clear time);
+    /// the `Reason` values are built from those when this is read.
+    public var reasons: [Reason] {
+        get {
+            switch found {
+            case .given(let reasons): return reasons
+            case .sites(let policy, let denials): return denials.map { $0.reason(in: policy) }
+            }
+        }
+        set { found = .given(newValue) }
+    }
     /// The latest clear time when every reason is time-based; otherwise nil.
     public var nextAllowedAt: Date?
     /// Remarks that do not deny, such as a fullscreen ad treated as closed after `fullscreen_timeout`.
     public var notes: [String]
+    /// The reasons: given in full, or as the evaluator found them.
+    var found: Found
+
+    enum Found: Sendable {
+        case given([Reason])
+        case sites(PolicyStorage, [Denial])
+    }
 
     /// Creates a decision.
     public init(ask: Ask, reasons: [Reason], nextAllowedAt: Date?, notes: [String] = []) {
         self.ask = ask
-        self.reasons = reasons
+        self.found = .given(reasons)
         self.nextAllowedAt = nextAllowedAt
         self.notes = notes
     }
 
+    /// A decision as the evaluator found it.
+    init(ask: Ask, denials: [Denial], policy: PolicyStorage, nextAllowedAt: Date?, notes: [String]) {
+        self.ask = ask
+        self.found = denials.isEmpty ? .given([]) : .sites(policy, denials)
+        self.nextAllowedAt = nextAllowedAt
+        self.notes = notes
+    }
+
+    /// The number of reasons.
+    public var reasonCount: Int {
+        switch found {
+        case .given(let reasons): return reasons.count
+        case .sites(_, let denials): return denials.count
+        }
+    }
+
     /// Allow when there is no reason to deny.
-    public var verdict: Verdict { reasons.isEmpty ? .allow : .deny }
+    public var verdict: Verdict { reasonCount == 0 ? .allow : .deny }
     /// Whether the ask is allowed.
-    public var isAllowed: Bool { reasons.isEmpty }
+    public var isAllowed: Bool { reasonCount == 0 }
     /// The reason codes.
-    public var codes: [ReasonCode] { reasons.map(\.code) }
+    public var codes: [ReasonCode] {
+        switch found {
+        case .given(let reasons): return reasons.map(\.code)
+        case .sites(_, let denials): return denials.map(\.code)
+        }
+    }
+
+    public static func == (lhs: Decision, rhs: Decision) -> Bool {
+        lhs.ask == rhs.ask && lhs.reasons == rhs.reasons && lhs.nextAllowedAt == rhs.nextAllowedAt && lhs.notes == rhs.notes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ask)
+        hasher.combine(reasons)
+        hasher.combine(nextAllowedAt)
+        hasher.combine(notes)
+    }
+
+    /// Visits each reason in order without building the list: what a tool counting millions of reasons reads.
+    package func forEachReason(_ body: (Reason) -> Void) {
+        switch found {
+        case .given(let reasons): for reason in reasons { body(reason) }
+        case .sites(let policy, let denials): for denial in denials { body(denial.reason(in: policy)) }
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case verdict, ask, placement, trigger, reasons, nextAllowedAt = "next_allowed_at", notes
@@ -197,7 +255,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         ask = Ask(
             try c.decode(AskKind.self, forKey: .ask), placement: try c.decode(String.self, forKey: .placement),
             trigger: try c.decodeIfPresent(ShowTrigger.self, forKey: .trigger))
-        reasons = try c.decode([Reason].self, forKey: .reasons)
+        found = .given(try c.decode([Reason].self, forKey: .reasons))
         nextAllowedAt = try c.decodeIfPresent(String.self, forKey: .nextAllowedAt).flatMap(Timestamps.parse)
         notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
     }

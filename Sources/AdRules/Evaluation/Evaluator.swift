@@ -18,7 +18,7 @@ public enum Evaluator {
         _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: borrowing Facts, now: Int64,
         deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
-        guard let index = policy.storage.index(of: ask.placement) else {
+        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else {
             return Decision(ask: ask, reasons: [Reason(
                 code: .unknownPlacement,
                 message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placements.count) placements)")], nextAllowedAt: nil)
@@ -27,14 +27,16 @@ public enum Evaluator {
         guard facts.fits(policy) else {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
-        var run = Run(policy: policy.storage, index: index, now: now, zone: deviceTimeZone)
+        // The run only reads (the policy and zone are borrowed, nothing is retained); what it finds goes to `found`.
+        let run = Run(policy: policy.storage, index: index, now: now, zone: deviceTimeZone)
+        var found = Findings()
         switch ask.kind {
-        case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false, facts)
-        case .offer: run.showReasons(trigger: .action, context: context, isOffer: true, facts)
-        case .load: run.loadReasons(context: context, facts)
-        case .reward: run.rewardReasons(facts)
+        case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false, facts, &found)
+        case .offer: run.showReasons(trigger: .action, context: context, isOffer: true, facts, &found)
+        case .load: run.loadReasons(context: context, facts, &found)
+        case .reward: run.rewardReasons(facts, &found)
         }
-        return run.decision(for: ask)
+        return found.decision(for: ask, policy: policy.storage)
     }
 
     /// Decides an ask with the time as a `Date`.
@@ -67,26 +69,16 @@ package enum Milliseconds {
     package static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 }
 
-/// One evaluation: collects reasons in the documented order.
+/// One evaluation: what it reads. The steps collect reasons, in the documented order, into ``Findings``.
 ///
 /// It reads the policy's tables and the caller's facts in place: the facts come in as a borrowing
-/// parameter of each step, the placement's settings through `policy.placements[index]`.
+/// parameter of each step, the placement's settings through `policy.placementLimits[index]`. A run is never
+/// changed while it decides, so its steps read the policy without retaining it.
 struct Run {
     let policy: PolicyStorage
     let index: Int
     let now: Int64
     let zone: TimeZone
-    var reasons: [Reason] = []
-    var notes: [String] = []
-    /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
-    var today: (start: Int64, end: Int64)?
-
-    init(policy: PolicyStorage, index: Int, now: Int64, zone: TimeZone) {
-        self.policy = policy
-        self.index = index
-        self.now = now
-        self.zone = zone
-    }
 
     var defaultTrigger: ShowTrigger { policy.placementLimits[index].format == .appOpen ? .resume : .action }
 
@@ -99,23 +91,51 @@ struct Run {
     }
 
     /// Denies with a reason about the placement asked about.
-    mutating func deny(_ code: ReasonCode, _ text: ReasonSite.Text, at setting: ReasonSite.Setting, clearsAt: Int64? = nil) {
-        deny(code, site(text, at: setting), clearsAt: clearsAt)
+    func deny(_ code: ReasonCode, _ text: ReasonSite.Text, at setting: ReasonSite.Setting, clearsAt: Int64? = nil, _ found: inout Findings) {
+        deny(code, site(text, at: setting), clearsAt: clearsAt, &found)
     }
 
-    mutating func deny(_ code: ReasonCode, _ site: ReasonSite, clearsAt: Int64? = nil) {
-        reasons.append(Reason(code: code, origin: .site(policy, site), clearsAt: clearsAt.map(Milliseconds.date)))
+    func deny(_ code: ReasonCode, _ site: ReasonSite, clearsAt: Int64? = nil, _ found: inout Findings) {
+        found.deny(Denial(code: code, site: site, clearsAt: clearsAt))
+    }
+}
+
+/// One deny reason as the evaluator finds it: plain values, with no reference to the policy. The decision
+/// attaches the policy once, and a `Reason` is built from both only when the decision's reasons are read.
+struct Denial: Sendable {
+    var code: ReasonCode
+    var site: ReasonSite
+    var clearsAt: Int64?
+
+    func reason(in policy: PolicyStorage) -> Reason {
+        Reason(code: code, origin: .site(policy, site), clearsAt: clearsAt.map(Milliseconds.date))
+    }
+}
+
+/// What a run has found so far: the deny reasons, the notes, and the local day once a daily cap needed it. The
+/// steps that find them hold no reference to the policy, so the allow path retains nothing.
+struct Findings {
+    var denials: [Denial] = []
+    var notes: [String] = []
+    /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
+    var today: (start: Int64, end: Int64)?
+
+    mutating func deny(_ denial: Denial) {
+        // Room for the usual handful of reasons at once, rather than growing one by one.
+        if denials.isEmpty { denials.reserveCapacity(8) }
+        denials.append(denial)
     }
 
-    func decision(for ask: Ask) -> Decision {
-        var next: Date?
-        for reason in reasons {
-            guard let clears = reason.clearsAt else {
+    /// The decision: every reason found, and the latest clear time when every reason is time-based.
+    func decision(for ask: Ask, policy: PolicyStorage) -> Decision {
+        var next: Int64? = denials.isEmpty ? nil : .min
+        for denial in denials {
+            if let clears = denial.clearsAt, let latest = next {
+                next = max(latest, clears)
+            } else {
                 next = nil
-                break
             }
-            if next.map({ clears > $0 }) ?? true { next = clears }
         }
-        return Decision(ask: ask, reasons: reasons, nextAllowedAt: next, notes: notes)
+        return Decision(ask: ask, denials: denials, policy: policy, nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

@@ -101,7 +101,7 @@ public struct Facts: Sendable, Hashable {
 
     /// Whether these facts are indexed like the policy's placements and groups.
     func fits(_ policy: Policy) -> Bool {
-        placements.count == policy.storage.placements.count && groups.count == policy.groups.count
+        placements.count == policy.storage.placements.count && groups.count == policy.storage.groups.count
     }
 
     /// These facts padded or cut to the policy's tables, for facts built for another policy:
@@ -123,7 +123,7 @@ public struct Facts: Sendable, Hashable {
     public mutating func addHistoricalShow(placement: String, at: Int64, session: Int, policy: Policy) {
         if !fits(policy) { self = fitted(to: policy) }
         newestTime = max(newestTime, at)
-        guard let index = policy.placementIndex[placement] else { return }
+        guard let index = policy.storage.index(of: placement) else { return }
         let record = ShowRecord(at: at, session: session)
         Facts.insertSorted(record, into: &placements[index].shows)
         for g in policy.groupsOfPlacement[index] { Facts.insertSorted(record, into: &groups[g]) }
@@ -155,7 +155,7 @@ public struct Facts: Sendable, Hashable {
         facts.nextLoadDeadline = .min
         facts.external = external
         for (i, p) in old.placements.enumerated() {
-            guard let j = new.placementIndex[p.id] else { continue }
+            guard let j = new.storage.index(of: p.id) else { continue }
             facts.placements[j] = placements[i]
             for record in placements[i].shows {
                 for g in new.groupsOfPlacement[j] { Facts.insertSorted(record, into: &facts.groups[g]) }

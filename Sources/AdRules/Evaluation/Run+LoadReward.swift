@@ -4,29 +4,29 @@ import Foundation
 extension Run {
     // MARK: load and reward
 
-    mutating func loadReasons(context: AskContext, _ facts: borrowing Facts) {
+    func loadReasons(context: AskContext, _ facts: borrowing Facts, _ found: inout Findings) {
         let t = policy.placementLimits[index]
-        if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled) }
-        if t.excludePremium && context.premium { deny(.premiumUser, .premiumLoad, at: .excludePremium) }
-        if t.blockDuringFullscreen { screenReasons(blockOthers: true, facts) }
+        if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
+        if t.excludePremium && context.premium { deny(.premiumUser, .premiumLoad, at: .excludePremium, &found) }
+        if t.blockDuringFullscreen { screenReasons(blockOthers: true, facts, &found) }
         if let loading = facts.placements[index].loadingSince, now - seen(loading) <= policy.loadTimeoutMs {
-            deny(.alreadyLoading, .alreadyLoading, at: .placement)
+            deny(.alreadyLoading, .alreadyLoading, at: .placement, &found)
         }
         if let loaded = facts.placements[index].loadedAt, now - seen(loaded) <= t.maxAdAge {
-            deny(.alreadyLoaded, .alreadyLoaded, at: .maxAdAge)
+            deny(.alreadyLoaded, .alreadyLoaded, at: .maxAdAge, &found)
         }
     }
 
-    mutating func rewardReasons(_ facts: borrowing Facts) {
+    func rewardReasons(_ facts: borrowing Facts, _ found: inout Findings) {
         let t = policy.placementLimits[index]
-        if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled) }
-        if !t.format.isRewarded { deny(.notRewardedFormat, .notRewarded, at: .format) }
+        if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
+        if !t.format.isRewarded { deny(.notRewardedFormat, .notRewarded, at: .format, &found) }
         guard let show = facts.placements[index].current else {
-            deny(.noShow, .noShow, at: .placement)
+            deny(.noShow, .noShow, at: .placement, &found)
             return
         }
-        if t.requireUserChoice && !show.hadChoice { deny(.noUserChoice, .rewardWithoutChoice, at: .requireUserChoice) }
-        if !show.earned { deny(.rewardNotEarned, .rewardNotEarned, at: .placement) }
-        if show.granted { deny(.rewardAlreadyGranted, .rewardAlreadyGranted, at: .placement) }
+        if t.requireUserChoice && !show.hadChoice { deny(.noUserChoice, .rewardWithoutChoice, at: .requireUserChoice, &found) }
+        if !show.earned { deny(.rewardNotEarned, .rewardNotEarned, at: .placement, &found) }
+        if show.granted { deny(.rewardAlreadyGranted, .rewardAlreadyGranted, at: .placement, &found) }
     }
 }

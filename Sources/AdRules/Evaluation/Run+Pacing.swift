@@ -4,13 +4,13 @@ import Foundation
 extension Run {
     // MARK: pacing and caps
 
-    mutating func pacingReasons(_ placement: PlacementLimits, _ facts: borrowing Facts) {
+    func pacingReasons(_ placement: PlacementLimits, _ facts: borrowing Facts, _ found: inout Findings) {
         let t = placement.pacing
         if t.minInterval > 0, let last = facts.placements[index].shows.last {
             let clears = seen(last.at) + t.minInterval
-            if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears) }
+            if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears, &found) }
         }
-        capReasons(facts.placements[index].shows, t, group: -1, facts)
+        capReasons(facts.placements[index].shows, t, group: -1, facts, &found)
         let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
         for k in groups {
@@ -18,12 +18,12 @@ extension Run {
             let limits = policy.groupLimits[g]
             if limits.minInterval > 0, let last = facts.groups[g].last {
                 let clears = seen(last.at) + limits.minInterval
-                if now < clears { deny(.groupMinInterval, capSite(.groupMinInterval, at: .minInterval, group: g), clearsAt: clears) }
+                if now < clears { deny(.groupMinInterval, capSite(.groupMinInterval, at: .minInterval, group: g), clearsAt: clears, &found) }
             }
         }
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
-            capReasons(facts.groups[g], policy.groupLimits[g], group: g, facts)
+            capReasons(facts.groups[g], policy.groupLimits[g], group: g, facts, &found)
         }
     }
 
@@ -36,7 +36,7 @@ extension Run {
     }
 
     /// Session, hourly, daily and window caps over one show history, in that order.
-    mutating func capReasons(_ shows: borrowing [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts) {
+    func capReasons(_ shows: borrowing [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts, _ found: inout Findings) {
         let isGroup = group >= 0
         if t.sessionCap >= 0 {
             var count = 0
@@ -48,28 +48,28 @@ extension Run {
                 }
             }
             if count >= t.sessionCap {
-                deny(isGroup ? .groupSessionCap : .sessionCap, capSite(.sessionCap, at: .sessionCap, group: group))
+                deny(isGroup ? .groupSessionCap : .sessionCap, capSite(.sessionCap, at: .sessionCap, group: group), &found)
             }
         }
         if t.hourlyCap >= 0, case .full(let clears) = window(shows, max: t.hourlyCap, length: 3_600_000) {
-            deny(isGroup ? .groupHourlyCap : .hourlyCap, capSite(.hourlyCap, at: .hourlyCap, group: group), clearsAt: clears)
+            deny(isGroup ? .groupHourlyCap : .hourlyCap, capSite(.hourlyCap, at: .hourlyCap, group: group), clearsAt: clears, &found)
         }
         if t.dailyCap >= 0 && dailyCapMayBeReached(shows, cap: t.dailyCap) {
-            let day = today ?? localDay(facts)
-            today = day
+            let day = found.today ?? localDay(facts)
+            found.today = day
             // Shows are sorted: the cap is reached when the cap-th newest show is from today.
             if t.dailyCap == 0 || seen(shows[shows.count - t.dailyCap].at) >= day.start {
                 var site = capSite(.dailyCap, at: .dailyCap, group: group)
                 site.day = day.start
                 site.zone = timeZone
-                deny(isGroup ? .groupDailyCap : .dailyCap, site, clearsAt: t.dailyCap > 0 ? day.end : nil)
+                deny(isGroup ? .groupDailyCap : .dailyCap, site, clearsAt: t.dailyCap > 0 ? day.end : nil, &found)
             }
         }
         for w in t.windows {
             let cap = policy.windows[w]
             if case .full(let clears) = window(shows, max: cap.max, length: cap.length) {
                 let site = capSite(.windowCap, at: .window, group: group, window: w - t.windows.lowerBound)
-                deny(isGroup ? .groupWindowCap : .windowCap, site, clearsAt: clears)
+                deny(isGroup ? .groupWindowCap : .windowCap, site, clearsAt: clears, &found)
             }
         }
     }

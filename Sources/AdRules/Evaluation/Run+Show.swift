@@ -4,54 +4,54 @@ import Foundation
 extension Run {
     // MARK: show and offer
 
-    mutating func showReasons(trigger: ShowTrigger, context: AskContext, isOffer: Bool, _ facts: borrowing Facts) {
+    func showReasons(trigger: ShowTrigger, context: AskContext, isOffer: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
         let t = policy.placementLimits[index]
-        if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled) }
-        if t.excludePremium && context.premium { deny(.premiumUser, .premiumShow, at: .excludePremium) }
+        if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
+        if t.excludePremium && context.premium { deny(.premiumUser, .premiumShow, at: .excludePremium, &found) }
         let rules = policy.rulesOfPlacement.range(of: index)
-        if !rules.isEmpty { customRuleReasons(rules, context: context, facts) }
+        if !rules.isEmpty { customRuleReasons(rules, context: context, facts, &found) }
         let isAppOpen = t.format == .appOpen
         let supported = isAppOpen ? trigger != .action : trigger == .action
         if !supported {
             var site = site(.triggerNotSupported, at: .format)
             site.trigger = trigger
-            deny(.triggerNotSupported, site)
+            deny(.triggerNotSupported, site, &found)
         }
         if isAppOpen && supported {
             if trigger == .resume && !t.showIfReady {
-                deny(.triggerDisabled, .resumeShowsOff, at: .showIfReady)
+                deny(.triggerDisabled, .resumeShowsOff, at: .showIfReady, &found)
             } else if trigger == .resume && !t.allowDeferred, let late = lateResume(t, facts) {
-                deny(.deferredShow, late, at: .resumeMaxDelay)
+                deny(.deferredShow, late, at: .resumeMaxDelay, &found)
             }
             if trigger == .loadCompleted {
                 let inLaunch = launchPhaseOpen(t, facts)
                 if inLaunch && !t.showOnFirstLoad {
-                    deny(.triggerDisabled, .coldStartOff, at: .showOnFirstLoad)
+                    deny(.triggerDisabled, .coldStartOff, at: .showOnFirstLoad, &found)
                 } else if !inLaunch && !t.allowDeferred {
-                    deny(.deferredShow, .loadedOutsideLaunch, at: .allowDeferred)
+                    deny(.deferredShow, .loadedOutsideLaunch, at: .allowDeferred, &found)
                 }
             }
         }
-        screenReasons(blockOthers: t.blockDuringFullscreen, facts)
-        graceReasons(t, facts)
+        screenReasons(blockOthers: t.blockDuringFullscreen, facts, &found)
+        graceReasons(t, facts, &found)
         if !isOffer {
             if t.requireUserChoice && !facts.placements[index].userChose {
-                deny(.noUserChoice, .noUserChoice, at: .requireUserChoice)
+                deny(.noUserChoice, .noUserChoice, at: .requireUserChoice, &found)
             }
             if trigger == .action, t.everyNActions > 0, facts.placements[index].actions < t.everyNActions {
-                deny(.everyNActions, .everyNActions, at: .everyNActions)
+                deny(.everyNActions, .everyNActions, at: .everyNActions, &found)
             }
         }
         if let loaded = facts.placements[index].loadedAt {
-            if now - seen(loaded) > t.maxAdAge { deny(.adExpired, .expired, at: .maxAdAge) }
+            if now - seen(loaded) > t.maxAdAge { deny(.adExpired, .expired, at: .maxAdAge, &found) }
         } else {
-            deny(.adNotReady, .notReady, at: .placement)
+            deny(.adNotReady, .notReady, at: .placement, &found)
         }
-        pacingReasons(t, facts)
+        pacingReasons(t, facts, &found)
     }
 
     /// Custom rules, read from the policy's flat rule program; `rules` are positions in `rulesOfPlacement`.
-    mutating func customRuleReasons(_ rules: Range<Int>, context: AskContext, _ facts: borrowing Facts) {
+    func customRuleReasons(_ rules: Range<Int>, context: AskContext, _ facts: borrowing Facts, _ found: inout Findings) {
         var inputs = RuleInputs(
             premium: context.premium, sessionCount: Int64(facts.sessionCount),
             sessionAge: facts.sessionActive ? max(0, now.subtractingSaturated(seen(facts.sessionStart))) : 0,
@@ -69,7 +69,7 @@ extension Run {
             case true?:
                 var site = site(.customRule, at: .rule)
                 site.rule = r
-                deny(.customRule, site)
+                deny(.customRule, site, &found)
             case false?:
                 break
             case nil:
@@ -77,7 +77,7 @@ extension Run {
                 site.rule = r
                 let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
                 site.detail = missing.isEmpty ? nil : missing.joined(separator: ", ")
-                deny(.ruleError, site)
+                deny(.ruleError, site, &found)
             }
         }
     }
@@ -119,11 +119,11 @@ extension Run {
         return now - seen(since) <= policy.fullscreenTimeoutMs
     }
 
-    mutating func timedOutNote(_ what: String) {
-        notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
+    func timedOutNote(_ what: String, _ found: inout Findings) {
+        found.notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
     }
 
-    mutating func screenReasons(blockOthers: Bool, _ facts: borrowing Facts) {
+    func screenReasons(blockOthers: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
         if blockOthers {
             // The first placement on screen, else the first external source (by name).
             var other = -1
@@ -131,7 +131,7 @@ extension Run {
             for i in policy.fullscreenPlacements where i != index {
                 switch stillOnScreen(since: facts.placements[i].showingSince) {
                 case true?: if other < 0 { other = i }
-                case false?: timedOutNote("placement \(policy.placements[i].id)")
+                case false?: timedOutNote("placement \(policy.placements[i].id)", &found)
                 case nil: break
                 }
             }
@@ -140,7 +140,7 @@ extension Run {
                     if stillOnScreen(since: since) == true {
                         if source == nil { source = name }
                     } else {
-                        timedOutNote(name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)")
+                        timedOutNote(name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
                     }
                 }
             }
@@ -148,27 +148,27 @@ extension Run {
                 var site = site(.fullscreenActive, at: .blockDuringFullscreen)
                 site.other = other
                 site.detail = other >= 0 ? nil : source
-                deny(.fullscreenActive, site)
+                deny(.fullscreenActive, site, &found)
             }
         }
         // Only a fullscreen ad is "already showing": a banner or native placement may show and preload freely.
         guard policy.placementLimits[index].format.isFullscreen else { return }
         switch stillOnScreen(since: facts.placements[index].showingSince) {
-        case true?: deny(.alreadyShowing, .alreadyShowing, at: .placement)
-        case false?: timedOutNote("placement \(policy.placements[index].id)")
+        case true?: deny(.alreadyShowing, .alreadyShowing, at: .placement, &found)
+        case false?: timedOutNote("placement \(policy.placements[index].id)", &found)
         case nil: break
         }
     }
 
-    mutating func graceReasons(_ t: PlacementLimits, _ facts: borrowing Facts) {
+    func graceReasons(_ t: PlacementLimits, _ facts: borrowing Facts, _ found: inout Findings) {
         if t.graceSessions > 0 && facts.sessionCount <= t.graceSessions {
-            deny(.graceSessions, .graceSessions, at: .graceFirstSessions)
+            deny(.graceSessions, .graceSessions, at: .graceFirstSessions, &found)
         }
         if t.graceInstall > 0, now < seen(facts.installedAt).addingSaturated(t.graceInstall) {
-            deny(.graceInstall, .graceInstall, at: .graceAfterInstall, clearsAt: seen(facts.installedAt).addingSaturated(t.graceInstall))
+            deny(.graceInstall, .graceInstall, at: .graceAfterInstall, clearsAt: seen(facts.installedAt).addingSaturated(t.graceInstall), &found)
         }
         if t.graceSessionStart > 0, facts.sessionActive, now < seen(facts.sessionStart).addingSaturated(t.graceSessionStart) {
-            deny(.graceSessionStart, .graceSessionStart, at: .graceAfterSessionStart, clearsAt: seen(facts.sessionStart).addingSaturated(t.graceSessionStart))
+            deny(.graceSessionStart, .graceSessionStart, at: .graceAfterSessionStart, clearsAt: seen(facts.sessionStart).addingSaturated(t.graceSessionStart), &found)
         }
     }
 }

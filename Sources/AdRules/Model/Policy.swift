@@ -34,12 +34,23 @@ final class PolicyStorage: Sendable {
     let namedZoneID: String?
     let loadTimeoutMs: Int64
     let placementIndex: [String: Int]
+    /// The placement ids, by index: what a slot hint is checked against.
+    let placementIDs: [String]
     let groupsOfPlacement: IndexLists
     let rulesOfPlacement: IndexLists
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
     let rulesReadClock: [Bool]
     /// The index of a placement id.
     func index(of id: String) -> Int? { placementIndex[id] }
+
+    /// The index of a placement id, trying the slot it was resolved to first (``PlacementID/slot``): one
+    /// comparison of the id instead of a hash look-up when the hint is right, as it is for the ids generated
+    /// from this policy or resolved against it.
+    func index(of id: String, slot: Int32) -> Int? {
+        let hint = Int(slot)
+        if hint >= 0, hint < placementIDs.count, placementIDs[hint] == id { return hint }
+        return placementIndex[id]
+    }
 
     /// Placements whose format is fullscreen, for `fullscreen_active`.
     let fullscreenPlacements: [Int]
@@ -77,6 +88,7 @@ final class PolicyStorage: Sendable {
         var index: [String: Int] = [:]
         for (i, placement) in placements.enumerated() where index[placement.id] == nil { index[placement.id] = i }
         placementIndex = index
+        placementIDs = placements.map(\.id)
         let groupMembers = groups.map { group in group.placements.compactMap { index[$0.value] } }
         var ofPlacement = Array(repeating: [Int](), count: placements.count)
         for (g, members) in groupMembers.enumerated() {
@@ -133,7 +145,6 @@ public struct Policy: Sendable {
     /// Custom rules in file order.
     public var rules: [CustomRule] { storage.rules }
 
-    var placementIndex: [String: Int] { storage.placementIndex }
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     var horizon: RuleDuration { storage.horizon }
 
@@ -154,8 +165,14 @@ public struct Policy: Sendable {
         fullscreenTimeout: Located(.minutes(30), at: SourceLocation(file: "", line: 1, column: 1)), loadTimeout: .seconds(60),
         placements: [], groups: [], attributes: [], rules: [])
 
+    /// The typed id of a placement, with its slot in this policy: an app that names placements at run time
+    /// resolves each once and asks with the result, as apps using the build plugin's generated ids do.
+    public func placementID(_ id: String) -> PlacementID? {
+        storage.index(of: id).map { PlacementID(rawValue: id, slot: $0) }
+    }
+
     /// The placement with this id.
     public func placement(_ id: String) -> Placement? {
-        storage.placementIndex[id].map { storage.placements[$0] }
+        storage.index(of: id).map { storage.placements[$0] }
     }
 }

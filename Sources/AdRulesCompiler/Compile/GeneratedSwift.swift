@@ -41,12 +41,13 @@ public enum GeneratedSwift {
             "/// The placement ids of this target's rule files: a misspelt id is a compile error.",
             "enum Placements {",
         ]
-        for (placement, name) in zip(policy.placements, names) {
+        // Each id carries its index in the embedded policy: an ask with it skips the hash look-up.
+        for (slot, (placement, name)) in zip(policy.placements, names).enumerated() {
             var doc = "    /// `\(comment(placement.id))`: \(placement.format.value.rawValue), \(comment(placement.location.description))."
             let base = identifier(for: placement.id)
             if name != base, name != "`\(base)`" { doc += " Named \(name): \(base) is taken by another id." }
             lines.append(doc)
-            lines.append("    static let \(name): PlacementID = \(stringLiteral(placement.id))")
+            lines.append("    static let \(name) = PlacementID(rawValue: \(stringLiteral(placement.id)), slot: \(slot))")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"

@@ -109,7 +109,7 @@ extension UserPlayer {
 
     mutating func denied(_ decision: Decision, slot: Int) {
         var reload = false
-        for reason in decision.reasons {
+        decision.forEachReason { reason in
             // A report counts a reason over many days: it shows the message without the day of a daily cap.
             counters[segment].placements[slot].countDenial(
                 reason.code, at: location(of: reason), messageIsFixed: reason.summaryIsFixed, message: reason.summary)

@@ -1,0 +1,84 @@
+@testable import AdRules
+import Foundation
+import Testing
+
+/// Typed ids carry the slot of their placement; decisions keep their reasons as sites until they are read.
+@Suite("Placement slots and found reasons")
+struct PlacementSlotTests {
+    static let text = """
+        version: 1
+        placements:
+          first:
+            format: interstitial
+            min_interval: 4m
+          second:
+            format: interstitial
+            min_interval: 4m
+            daily_cap: 1
+        """
+
+    @Test func aResolvedIdCarriesItsSlotAndEqualsThePlainId() throws {
+        let policy = try policy(Self.text)
+        let second = try #require(policy.placementID("second"))
+        #expect(second.slot == 1)
+        #expect(second == PlacementID("second"))
+        #expect(second.hashValue == PlacementID("second").hashValue)
+        #expect(policy.placementID("third") == nil)
+        // Coding keeps the text only.
+        let data = try JSONEncoder().encode(second)
+        #expect(String(decoding: data, as: UTF8.self) == "\"second\"")
+        #expect(try JSONDecoder().decode(PlacementID.self, from: data).slot == -1)
+        #expect(Ask.show(second, trigger: .action) == Ask(.show, placement: "second", trigger: .action))
+    }
+
+    @Test func aWrongOrStaleSlotStillFindsThePlacement() throws {
+        let policy = try policy(Self.text)
+        var facts = Facts(policy: policy, installedAt: 0)
+        facts.apply(.appLaunched, at: 1000, policy: policy)
+        // An id generated from an older policy where "second" sat first, one out of range, one negative.
+        for id in [PlacementID(rawValue: "second", slot: 0), PlacementID(rawValue: "second", slot: 7), PlacementID(rawValue: "second", slot: -3), "second"] {
+            var f = facts
+            f.apply(.loadCompleted(id), at: 2000, policy: policy)
+            f.apply(.showStarted(id), at: 3000, policy: policy)
+            f.apply(.adClosed(id), at: 3500, policy: policy)
+            let decision = Evaluator.decide(.show(id, trigger: .action), policy: policy, facts: f, now: 4000)
+            #expect(decision.codes == [.adNotReady, .minInterval, .dailyCap], "slot \(id.slot)")
+            // The show was recorded for "second", never for the placement in the stale slot.
+            #expect(Evaluator.decide(.show("first", trigger: .action), policy: policy, facts: f, now: 4000).codes == [.adNotReady])
+        }
+        // An id that is not in the policy is unknown whatever its slot.
+        let unknown = Evaluator.decide(.show(PlacementID(rawValue: "third", slot: 0), trigger: .action), policy: policy, facts: facts, now: 4000)
+        #expect(unknown.codes == [.unknownPlacement])
+    }
+
+    @Test func foundReasonsReadLikeGivenOnes() throws {
+        let policy = try policy(Self.text)
+        var facts = Facts(policy: policy, installedAt: 0)
+        facts.apply(.appLaunched, at: 1000, policy: policy)
+        facts.apply(.loadCompleted("second"), at: 2000, policy: policy)
+        facts.apply(.showStarted("second"), at: 3000, policy: policy)
+        facts.apply(.adClosed("second"), at: 4000, policy: policy)
+        facts.apply(.loadCompleted("second"), at: 5000, policy: policy)
+        let found = Evaluator.decide(.show("second", trigger: .action), policy: policy, facts: facts, now: 6000, deviceTimeZone: TimeZone(identifier: "UTC")!)
+        #expect(found.reasonCount == 2)
+        #expect(found.codes == [.minInterval, .dailyCap])
+        #expect(found.verdict == .deny && !found.isAllowed)
+        let reasons = found.reasons
+        #expect(reasons.map(\.code) == found.codes)
+        #expect(reasons[0].location?.line == 8)
+        #expect(reasons[1].location?.line == 9)
+        // The latest clear time: the daily cap's midnight, after min_interval's 4 minutes.
+        #expect(found.nextAllowedAt == Date(timeIntervalSince1970: 86_400))
+        // The same reasons given in full make an equal decision; visiting them gives them in order.
+        let given = Decision(ask: found.ask, reasons: reasons, nextAllowedAt: found.nextAllowedAt, notes: found.notes)
+        #expect(given == found)
+        #expect(given.hashValue == found.hashValue)
+        var visited: [ReasonCode] = []
+        found.forEachReason { visited.append($0.code) }
+        #expect(visited == [.minInterval, .dailyCap])
+        // Setting the reasons replaces them.
+        var edited = found
+        edited.reasons = []
+        #expect(edited.isAllowed && edited.reasonCount == 0 && edited != found)
+    }
+}
