@@ -74,11 +74,79 @@ struct PlacementSlotTests {
         #expect(given == found)
         #expect(given.hashValue == found.hashValue)
         var visited: [ReasonCode] = []
-        found.forEachReason { visited.append($0.code) }
+        found.forEachReason { code, key, summaryIsFixed, reason in
+            visited.append(code)
+            let built = reason()
+            #expect(built == reasons[visited.count - 1] && key == built.siteKey && key != nil && summaryIsFixed == built.summaryIsFixed)
+        }
         #expect(visited == [.minInterval, .dailyCap])
+        given.forEachReason { _, key, summaryIsFixed, _ in #expect(key == nil && !summaryIsFixed) }
         // Setting the reasons replaces them.
         var edited = found
         edited.reasons = []
         #expect(edited.isAllowed && edited.reasonCount == 0 && edited != found)
+    }
+}
+
+/// A context prepared for a policy reads its attributes by slot, and decides exactly as the plain context.
+@Suite("Prepared contexts")
+struct PreparedContextTests {
+    static let text = """
+        version: 1
+        attributes:
+          screen: string
+          onboarding: {type: bool, default: false}
+          level: {type: int, default: 1}
+        placements:
+          level_end:
+            format: interstitial
+            min_interval: 4m
+        rules:
+          - id: onboarding
+            deny: "*"
+            when: onboarding
+            message: No ads during onboarding
+          - id: checkout
+            deny: [level_end]
+            when: screen in ["checkout", "paywall"] and level >= 3
+            message: Never interrupt a purchase
+        """
+
+    func codes(_ context: AskContext, _ policy: Policy) -> [ReasonCode] {
+        var facts = Facts(policy: policy, installedAt: 0)
+        facts.apply(.appLaunched, at: 1000, policy: policy)
+        facts.apply(.loadCompleted("level_end"), at: 2000, policy: policy)
+        return Evaluator.decide(.show("level_end", trigger: .action), context: context, policy: policy, facts: facts, now: 3000).codes
+    }
+
+    @Test func preparedAndPlainContextsDecideAlike() throws {
+        let policy = try policy(Self.text)
+        let contexts: [[String: AttributeValue]] = [
+            [:], ["screen": .string("checkout")], ["screen": .string("checkout"), "level": .int(3)],
+            ["screen": .string("home"), "onboarding": .bool(true)], ["screen": .string("paywall"), "level": .int(9), "extra": .int(1)],
+            ["screen": .int(4)],
+        ]
+        for attributes in contexts {
+            let plain = AskContext(attributes: attributes)
+            let prepared = policy.prepared(plain)
+            #expect(prepared.prepared != nil)
+            #expect(prepared == plain)
+            #expect(codes(prepared, policy) == codes(plain, policy), "\(attributes)")
+        }
+        #expect(codes(policy.prepared(AskContext(attributes: ["screen": .string("checkout"), "level": .int(3)])), policy) == [.customRule])
+        #expect(codes(policy.prepared(AskContext()), policy) == [.ruleError])
+    }
+
+    @Test func changingTheAttributesDropsThePreparation() throws {
+        let rules = try policy(Self.text)
+        var context = rules.prepared(AskContext(attributes: ["screen": .string("home")]))
+        context.attributes["onboarding"] = .bool(true)
+        #expect(context.prepared == nil)
+        #expect(codes(context, rules) == [.customRule])
+        // Prepared for another policy (another layout of slots): read by name, as any other context.
+        let other = try policy(Self.text.replacingOccurrences(of: "  screen: string\n", with: "  extra: {type: int, default: 0}\n  screen: string\n"))
+        let foreign = other.prepared(AskContext(attributes: ["screen": .string("checkout"), "level": .int(5)]))
+        #expect(codes(foreign, rules) == [.customRule])
+        #expect(codes(foreign, other) == [.customRule])
     }
 }

@@ -71,7 +71,11 @@ public struct AskContext: Sendable, Hashable {
     /// A premium (ad-free) user.
     public var premium: Bool
     /// Attribute values by name.
-    public var attributes: [String: AttributeValue]
+    public var attributes: [String: AttributeValue] {
+        didSet { prepared = nil }
+    }
+    /// The attribute values laid out in one policy's slots, by ``Policy/prepared(_:)``.
+    var prepared: PreparedAttributes?
 
     /// Creates a context.
     public init(premium: Bool = false, attributes: [String: AttributeValue] = [:]) {
@@ -79,6 +83,21 @@ public struct AskContext: Sendable, Hashable {
         self.attributes = attributes
     }
 
+    public static func == (lhs: AskContext, rhs: AskContext) -> Bool {
+        lhs.premium == rhs.premium && lhs.attributes == rhs.attributes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(premium)
+        hasher.combine(attributes)
+    }
+
     /// A non-premium user with no attributes.
     public static let standard = AskContext()
+}
+
+/// A context's attribute values by slot, for the rule program of one policy.
+struct PreparedAttributes: Sendable {
+    let program: RuleProgram
+    let values: [AttributeValue?]
 }

@@ -239,10 +239,14 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// Visits each reason in order without building the list: what a tool counting millions of reasons reads.
-    package func forEachReason(_ body: (Reason) -> Void) {
+    /// - Parameter body: gets the code, the reason's ``Reason/siteKey`` (nil for a reason given in full),
+    ///   whether its ``Reason/summary`` depends on the site alone, and the reason itself, built only if asked for.
+    package func forEachReason(_ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ reason: () -> Reason) -> Void) {
         switch found {
-        case .given(let reasons): for reason in reasons { body(reason) }
-        case .sites(let policy, let denials): for denial in denials { body(denial.reason(in: policy)) }
+        case .given(let reasons):
+            for reason in reasons { body(reason.code, nil, false, { reason }) }
+        case .sites(let policy, let denials):
+            for denial in denials { body(denial.code, denial.site.key, denial.site.summaryIsFixed, { denial.reason(in: policy) }) }
         }
     }
 

@@ -65,7 +65,7 @@ extension Run {
         }
         for k in rules {
             let r = policy.rulesOfPlacement.item(at: k)
-            switch policy.ruleProgram.holds(rule: r, inputs, context.attributes) {
+            switch policy.ruleProgram.holds(rule: r, inputs, context) {
             case true?:
                 var site = site(.customRule, at: .rule)
                 site.rule = r

@@ -55,6 +55,6 @@ package enum CompareOperator: String, Sendable, Hashable {
 extension CompiledExpression {
     /// Evaluates the expression alone, through the same flat program the evaluator runs (tests, tools).
     func evaluate(_ inputs: RuleInputs, attributes: [String: AttributeValue]) -> AttributeValue? {
-        RuleProgram([self]).evaluate(rule: 0, inputs, attributes)
+        RuleProgram([self]).evaluate(rule: 0, inputs, AskContext(attributes: attributes))
     }
 }

@@ -34,16 +34,34 @@ final class RuleProgram: Sendable {
     let operands: [Int]
     let constants: [AttributeValue]
     let names: [String]
+    /// Per name: its index among the policy's declared attributes (-1 when it is not declared), where a
+    /// context prepared for this program (``AskContext/prepared``) holds its value.
+    let slots: [Int]
     /// The root node of each rule's condition, by rule index; -1 for a rule without one.
     let roots: [Int]
 
-    init(_ conditions: [CompiledExpression?]) {
+    /// - Parameters:
+    ///   - conditions: each rule's compiled condition.
+    ///   - attributes: the policy's declared attribute names, in order: the slots a prepared context fills.
+    init(_ conditions: [CompiledExpression?], attributes: [String] = []) {
         var builder = Builder()
         roots = conditions.map { condition in condition.map { builder.add($0) } ?? -1 }
         nodes = builder.nodes
         operands = builder.operands
         constants = builder.constants
         names = builder.names
+        slots = builder.names.map { name in attributes.firstIndex(of: name) ?? -1 }
+    }
+
+    /// The app's value of the attribute named by `names[k]`: from the context's slots when it was prepared for
+    /// this program, else from its dictionary.
+    private func attribute(_ k: Int, _ context: borrowing AskContext) -> AttributeValue? {
+        if let prepared = context.prepared, prepared.program === self {
+            let slot = slots[k]
+            return slot >= 0 ? prepared.values[slot] : nil
+        }
+        guard !context.attributes.isEmpty else { return nil }
+        return context.attributes[names[k]]
     }
 
     /// Flattens expression trees into the tables, children before parents.
@@ -84,49 +102,49 @@ final class RuleProgram: Sendable {
 
     /// Evaluates rule `r`'s condition; nil when an attribute has no value or the rule has no condition
     /// (the caller fails closed).
-    func evaluate(rule r: Int, _ inputs: RuleInputs, _ attributes: borrowing [String: AttributeValue]) -> AttributeValue? {
-        roots[r] < 0 ? nil : value(of: roots[r], inputs, attributes)
+    func evaluate(rule r: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> AttributeValue? {
+        roots[r] < 0 ? nil : value(of: roots[r], inputs, context)
     }
 
     /// Whether rule `r`'s condition holds; nil when it cannot be evaluated (the caller fails closed).
-    func holds(rule r: Int, _ inputs: RuleInputs, _ attributes: borrowing [String: AttributeValue]) -> Bool? {
-        roots[r] < 0 ? nil : truth(of: roots[r], inputs, attributes)
+    func holds(rule r: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> Bool? {
+        roots[r] < 0 ? nil : truth(of: roots[r], inputs, context)
     }
 
     /// The truth of a `bool` node, read without building a value where the node allows it.
-    private func truth(of n: Int, _ inputs: RuleInputs, _ attributes: borrowing [String: AttributeValue]) -> Bool? {
+    private func truth(of n: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> Bool? {
         let node = nodes[n]
         switch node.kind {
         case .attribute where node.type == .bool:
-            guard !attributes.isEmpty, let value = attributes[names[node.a]] else { return node.fallbackTruth }
+            guard let value = attribute(node.a, context) else { return node.fallbackTruth }
             guard case .bool(let b) = value else { return nil }
             return b
         case .builtin where node.builtin == .premium:
             return inputs.premium
         case .not:
-            return truth(of: node.a, inputs, attributes).map { !$0 }
+            return truth(of: node.a, inputs, context).map { !$0 }
         case .and, .or:
             // A loop, not recursion on the operand count: a long chain costs no stack.
             let stopAt = node.kind == .or
             for k in node.a..<node.b {
-                guard let b = truth(of: operands[k], inputs, attributes) else { return nil }
+                guard let b = truth(of: operands[k], inputs, context) else { return nil }
                 if b == stopAt { return stopAt }
             }
             return !stopAt
         default:
-            guard case .bool(let b)? = value(of: n, inputs, attributes) else { return nil }
+            guard case .bool(let b)? = value(of: n, inputs, context) else { return nil }
             return b
         }
     }
 
-    private func value(of n: Int, _ inputs: RuleInputs, _ attributes: borrowing [String: AttributeValue]) -> AttributeValue? {
+    private func value(of n: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> AttributeValue? {
         let node = nodes[n]
         switch node.kind {
         case .constant:
             return constants[node.a]
         case .attribute:
-            // The app's dictionary is read directly: no per-ask copy of the attributes.
-            guard !attributes.isEmpty, let value = attributes[names[node.a]] else {
+            // The app's values are read in place: no per-ask copy of the attributes.
+            guard let value = attribute(node.a, context) else {
                 return node.b < 0 ? nil : constants[node.b]
             }
             if value.type == node.type { return value }
@@ -142,18 +160,18 @@ final class RuleProgram: Sendable {
             case .nowWeekday: return .string(RuleInputs.weekdays[inputs.nowWeekday])
             }
         case .not:
-            guard case .bool(let b)? = value(of: node.a, inputs, attributes) else { return nil }
+            guard case .bool(let b)? = value(of: node.a, inputs, context) else { return nil }
             return .bool(!b)
         case .and, .or:
             // A loop, not recursion on the operand count: a long chain costs no stack.
             let stopAt = node.kind == .or
             for k in node.a..<node.b {
-                guard case .bool(let b)? = value(of: operands[k], inputs, attributes) else { return nil }
+                guard case .bool(let b)? = value(of: operands[k], inputs, context) else { return nil }
                 if b == stopAt { return .bool(stopAt) }
             }
             return .bool(!stopAt)
         case .compare:
-            guard let a = value(of: node.a, inputs, attributes), let b = value(of: node.b, inputs, attributes),
+            guard let a = value(of: node.a, inputs, context), let b = value(of: node.b, inputs, context),
                 let order = CompiledExpression.order(a, b)
             else { return nil }
             switch node.op {
@@ -165,7 +183,7 @@ final class RuleProgram: Sendable {
             case .greaterEqual: return .bool(order >= 0)
             }
         case .member:
-            guard let a = value(of: node.a, inputs, attributes), let b = value(of: node.b, inputs, attributes),
+            guard let a = value(of: node.a, inputs, context), let b = value(of: node.b, inputs, context),
                 let found = CompiledExpression.contains(b, a)
             else { return nil }
             return .bool(found != node.negated)

@@ -81,7 +81,7 @@ final class PolicyStorage: Sendable {
         placementLimits = placements.map { PlacementLimits($0, windows: windowRange($0.caps)) }
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
-        ruleProgram = RuleProgram(rules.map(\.condition))
+        ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
@@ -164,6 +164,26 @@ public struct Policy: Sendable {
         files: [], environment: .production, timeZone: .device, sessionTimeout: .minutes(30),
         fullscreenTimeout: Located(.minutes(30), at: SourceLocation(file: "", line: 1, column: 1)), loadTimeout: .seconds(60),
         placements: [], groups: [], attributes: [], rules: [])
+
+    /// The context with its attributes laid out in this policy's slots: custom rules then read each value
+    /// from an array instead of hashing its name on every ask. An app whose attributes change rarely (once a
+    /// session, once a level) prepares its context when they change; changing `attributes` afterwards drops
+    /// the preparation, and a context prepared for another policy is read by name as any other.
+    public func prepared(_ context: AskContext) -> AskContext {
+        var context = context
+        context.prepared = PreparedAttributes(
+            program: storage.ruleProgram, values: storage.attributes.map { context.attributes[$0.name] })
+        return context
+    }
+
+    /// The same policy in tables of its own: a thread that decides millions of times (the impact preview)
+    /// plays on a replica, so that reference counts of shared tables are not contended between cores.
+    package func replica() -> Policy {
+        Policy(
+            files: files, environment: environment, timeZone: timeZone, sessionTimeout: sessionTimeout,
+            fullscreenTimeout: fullscreenTimeout, loadTimeout: loadTimeout, placements: placements, groups: groups,
+            attributes: attributes, rules: rules)
+    }
 
     /// The typed id of a placement, with its slot in this policy: an app that names placements at run time
     /// resolves each once and asks with the result, as apps using the build plugin's generated ids do.

@@ -111,7 +111,8 @@ public enum ImpactRunner {
         let store = ChunkStore(count: chunks.count)
         let workers = min(threads, max(1, chunks.count))
         let work: @Sendable (Int) -> Void = { _ in
-            var player = UserPlayer(plan: plan)
+            // Each thread plays on its own replica of the policy: no reference count is shared between cores.
+            var player = UserPlayer(plan: workers == 1 ? plan : plan.replica())
             while let chunk = store.take() {
                 player.resetCounters()
                 for i in chunks[chunk] { player.play(user: users[i]) }

@@ -37,7 +37,14 @@ struct SegmentPlan: Sendable {
 
 /// Everything the simulated users of one policy share: placements by slot, segments, days.
 struct SimulationPlan: Sendable {
-    let policy: Policy
+    private(set) var policy: Policy
+
+    /// The plan with a policy of its own, for one thread of play (see ``Policy/replica()``).
+    func replica() -> SimulationPlan {
+        var plan = self
+        plan.policy = policy.replica()
+        return plan
+    }
     let placements: [ImpactPlacement]
     /// The placement ids by slot, as the engine takes them.
     let ids: [PlacementID]
@@ -64,7 +71,8 @@ struct SimulationPlan: Sendable {
             }
         }
         self.placements = placements
-        ids = placements.map { PlacementID($0.id) }
+        // Resolved against the policy, so each ask and event finds its placement without a hash look-up.
+        ids = placements.map { policy.placementID($0.id) ?? PlacementID($0.id) }
         func slot(_ id: String) -> Int { placements.firstIndex { $0.id == id } ?? 0 }
         appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
         let counts = SimulationPlan.allocate(users, shares: model.segments.map(\.share))

@@ -109,12 +109,13 @@ extension UserPlayer {
 
     mutating func denied(_ decision: Decision, slot: Int) {
         var reload = false
-        decision.forEachReason { reason in
+        decision.forEachReason { code, key, summaryIsFixed, reason in
             // A report counts a reason over many days: it shows the message without the day of a daily cap.
+            let site = self.site(key, summaryIsFixed: summaryIsFixed, reason)
             counters[segment].placements[slot].countDenial(
-                reason.code, at: location(of: reason), messageIsFixed: reason.summaryIsFixed, message: reason.summary)
-            if let cap = CapKind(code: reason.code) { capsToday[slot] |= cap.bit }
-            switch reason.code {
+                code, at: site.location, messageIsFixed: site.summary != nil, message: site.summary ?? reason().summary)
+            if let cap = CapKind(code: code) { capsToday[slot] |= cap.bit }
+            switch code {
             case .adExpired:
                 if held[slot] {
                     counters[segment].placements[slot].wastedLoads += 1
@@ -128,13 +129,14 @@ extension UserPlayer {
         if reload { askLoad(slot, showOnCompletion: false) }
     }
 
-    /// The location of a reason, looked up once per site: building a `SourceLocation` reads the placement's
-    /// settings, and a run gives the same few sites millions of times.
-    mutating func location(of reason: Reason) -> ImpactLocation? {
-        guard let key = reason.siteKey else { return reason.location.map(ImpactLocation.init) }
-        for i in siteLocations.indices where siteLocations[i].key == key { return siteLocations[i].location }
-        let location = reason.location.map(ImpactLocation.init)
-        siteLocations.append(SiteLocation(key: key, location: location))
-        return location
+    /// The location of a reason, and its summary when that depends on the site alone, looked up once per site:
+    /// building them reads the placement's settings, and a run gives the same few sites millions of times.
+    mutating func site(_ key: Int64?, summaryIsFixed: Bool, _ reason: () -> Reason) -> SiteLocation {
+        guard let key else { return SiteLocation(key: 0, location: reason().location.map(ImpactLocation.init), summary: nil) }
+        for i in siteLocations.indices where siteLocations[i].key == key { return siteLocations[i] }
+        let built = reason()
+        let site = SiteLocation(key: key, location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil)
+        siteLocations.append(site)
+        return site
     }
 }

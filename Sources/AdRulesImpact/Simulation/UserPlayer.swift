@@ -79,7 +79,8 @@ struct UserPlayer {
             let dayStart = seg.midnights[day], dayEnd = seg.midnights[day + 1]
             var attributes: [String: AttributeValue] = [:]
             for attribute in seg.attributes { attributes[attribute.name] = attribute.source.draw(&behaviour) }
-            context = AskContext(premium: premium, attributes: attributes)
+            // Prepared once a day: the rules read the attributes by slot on every ask.
+            context = plan.policy.prepared(AskContext(premium: premium, attributes: attributes))
             for slot in today.indices {
                 today[slot] = 0
                 capsToday[slot] = 0
@@ -212,8 +213,10 @@ struct UserPlayer {
     }
 }
 
-/// Where a reason site points in the rule files.
+/// Where a reason site points in the rule files, and what its reasons say when that is the same for all.
 struct SiteLocation {
     var key: Int64
     var location: ImpactLocation?
+    /// The summary of the site's reasons, nil when it differs from reason to reason.
+    var summary: String?
 }
