@@ -96,8 +96,16 @@ public struct AskContext: Sendable, Hashable {
     public static let standard = AskContext()
 }
 
-/// A context's attribute values by slot, for the rule program of one policy.
+/// A context's attribute values by slot, for the rule program of one policy. The program is held so that its
+/// identity stays unique while the context lives; a rule reads the identity without retaining anything.
 struct PreparedAttributes: Sendable {
     let program: RuleProgram
+    let programID: ObjectIdentifier
     let values: [AttributeValue?]
+
+    init(program: RuleProgram, values: [AttributeValue?]) {
+        self.program = program
+        programID = ObjectIdentifier(program)
+        self.values = values
+    }
 }

@@ -56,9 +56,9 @@ final class RuleProgram: Sendable {
     /// The app's value of the attribute named by `names[k]`: from the context's slots when it was prepared for
     /// this program, else from its dictionary.
     private func attribute(_ k: Int, _ context: borrowing AskContext) -> AttributeValue? {
-        if let prepared = context.prepared, prepared.program === self {
+        if context.prepared?.programID == ObjectIdentifier(self) {
             let slot = slots[k]
-            return slot >= 0 ? prepared.values[slot] : nil
+            return slot >= 0 ? context.prepared?.values[slot] ?? nil : nil
         }
         guard !context.attributes.isEmpty else { return nil }
         return context.attributes[names[k]]

@@ -132,10 +132,11 @@ extension UserPlayer {
     /// The location of a reason, and its summary when that depends on the site alone, looked up once per site:
     /// building them reads the placement's settings, and a run gives the same few sites millions of times.
     mutating func site(_ key: Int64?, summaryIsFixed: Bool, _ reason: () -> Reason) -> SiteLocation {
-        guard let key else { return SiteLocation(key: 0, location: reason().location.map(ImpactLocation.init), summary: nil) }
-        for i in siteLocations.indices where siteLocations[i].key == key { return siteLocations[i] }
+        guard let key else { return SiteLocation(location: reason().location.map(ImpactLocation.init), summary: nil) }
+        if let i = siteKeys.firstIndex(of: key) { return siteLocations[i] }
         let built = reason()
-        let site = SiteLocation(key: key, location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil)
+        let site = SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil)
+        siteKeys.append(key)
         siteLocations.append(site)
         return site
     }

@@ -33,7 +33,9 @@ struct UserPlayer {
     var screenUntil: Int64 = 0
     /// When set, every impression is logged: (placement slot, time). Tests check the caps against it.
     var impressionLog: [(slot: Int, at: Int64)]?
-    /// The location of each reason site met so far (a few per policy).
+    /// The key (``Reason/siteKey``) and location of each reason site met so far (a few per policy), in
+    /// two arrays: the keys are scanned without copying a location.
+    var siteKeys: [Int64] = []
     var siteLocations: [SiteLocation] = []
     /// Calls into the engine so far (records, asks, shows begun, rewards claimed), for the benchmark.
     var engineCalls = 0
@@ -135,12 +137,12 @@ struct UserPlayer {
         endPending = false
         if cold { coldStart() } else { resume() }
         queue.push(.visitEnd, at: plannedEnd, index: 0, epoch: visit)
-        let seg = plan.segments[segment]
-        for (i, stream) in seg.actions.enumerated() {
-            queue.push(.action, at: start + stream.every.draw(&visitRandom), index: i, epoch: visit)
+        // The streams are read in place: a visit copies nothing of the segment's plan.
+        for i in plan.segments[segment].actions.indices {
+            queue.push(.action, at: start + plan.segments[segment].actions[i].every.draw(&visitRandom), index: i, epoch: visit)
         }
-        for (i, stream) in seg.rewarded.enumerated() {
-            queue.push(.offer, at: start + stream.every.draw(&visitRandom), index: i, epoch: visit)
+        for i in plan.segments[segment].rewarded.indices {
+            queue.push(.offer, at: start + plan.segments[segment].rewarded[i].every.draw(&visitRandom), index: i, epoch: visit)
         }
         while foreground, let event = queue.pop() { handle(event) }
         return now
@@ -215,7 +217,6 @@ struct UserPlayer {
 
 /// Where a reason site points in the rule files, and what its reasons say when that is the same for all.
 struct SiteLocation {
-    var key: Int64
     var location: ImpactLocation?
     /// The summary of the site's reasons, nil when it differs from reason to reason.
     var summary: String?
