@@ -150,3 +150,42 @@ struct PreparedContextTests {
         #expect(codes(foreign, other) == [.customRule])
     }
 }
+
+/// The texts a found reason names come from its decision: the external source, the missing attributes, the
+/// day and zone of a daily cap.
+@Suite("Found reasons: their texts")
+struct FoundReasonTextTests {
+    @Test func sourcesAttributesAndTheDayAreNamed() throws {
+        let rules = try policy("""
+            version: 1
+            timezone: Asia/Tokyo
+            attributes:
+              screen: string
+            placements:
+              level_end:
+                format: interstitial
+                daily_cap: 1
+            rules:
+              - id: checkout
+                deny: [level_end]
+                when: screen == "checkout"
+                message: Never interrupt a purchase
+            """)
+        var facts = Facts(policy: rules, installedAt: 0)
+        facts.apply(.appLaunched, at: 1000, policy: rules)
+        facts.apply(.loadCompleted("level_end"), at: 2000, policy: rules)
+        facts.apply(.showStarted("level_end"), at: 3000, policy: rules)
+        facts.apply(.adClosed("level_end"), at: 4000, policy: rules)
+        facts.apply(.loadCompleted("level_end"), at: 5000, policy: rules)
+        facts.apply(.fullscreenOpened(source: "max\u{1B}sdk"), at: 6000, policy: rules)
+        let decision = Evaluator.decide(.show("level_end", trigger: .action), policy: rules, facts: facts, now: 7000)
+        #expect(decision.codes == [.ruleError, .fullscreenActive, .dailyCap])
+        let messages = decision.reasons.map(\.message)
+        #expect(messages[0] == "rule checkout cannot be evaluated: no value for screen; denied to be safe")
+        #expect(messages[1] == "external fullscreen ad max\u{1B}sdk is on screen (block_during_fullscreen)")
+        #expect(messages[2] == "daily_cap 1 reached today (1970-01-01 in Asia/Tokyo; it resets at the next local midnight)")
+        #expect(decision.reasons[2].summary == "daily_cap 1 reached today")
+        // One line an app logs: control characters escaped.
+        #expect(!decision.description.contains("\u{1B}"))
+    }
+}

@@ -14,7 +14,7 @@ public struct Reason: Sendable, Hashable, Codable {
         /// Given in full: a reason decoded from JSON, created by an app, or edited.
         case given(Given)
         /// Built by the evaluator: which sentence and which setting of which placement, group or rule.
-        case site(PolicyStorage, ReasonSite)
+        case site(SiteContext, ReasonSite)
     }
 
     struct Given: Sendable {
@@ -29,7 +29,7 @@ public struct Reason: Sendable, Hashable, Codable {
         get {
             switch origin {
             case .given(let given): return given.message
-            case .site(let policy, let site): return site.message(in: policy)
+            case .site(let context, let site): return site.message(in: context)
             }
         }
         set { edit { $0.message = newValue } }
@@ -40,7 +40,7 @@ public struct Reason: Sendable, Hashable, Codable {
         get {
             switch origin {
             case .given(let given): return given.location
-            case .site(let policy, let site): return site.location(in: policy)
+            case .site(let context, let site): return site.location(in: context.policy)
             }
         }
         set { edit { $0.location = newValue } }
@@ -51,7 +51,7 @@ public struct Reason: Sendable, Hashable, Codable {
         get {
             switch origin {
             case .given(let given): return given.rule
-            case .site(let policy, let site): return site.rule >= 0 ? policy.rules[site.rule].id : nil
+            case .site(let context, let site): return site.rule >= 0 ? context.policy.rules[site.rule].id : nil
             }
         }
         set { edit { $0.rule = newValue } }
@@ -62,7 +62,7 @@ public struct Reason: Sendable, Hashable, Codable {
         get {
             switch origin {
             case .given(let given): return given.group
-            case .site(let policy, let site): return site.group >= 0 ? policy.groups[site.group].id : nil
+            case .site(let context, let site): return site.group >= 0 ? context.policy.groups[site.group].id : nil
             }
         }
         set { edit { $0.group = newValue } }
@@ -73,7 +73,7 @@ public struct Reason: Sendable, Hashable, Codable {
     package var summary: String {
         switch origin {
         case .given(let given): return given.message
-        case .site(let policy, let site): return site.message(in: policy, withDay: false)
+        case .site(let context, let site): return site.message(in: context, withDay: false)
         }
     }
 
@@ -174,7 +174,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         get {
             switch found {
             case .given(let reasons): return reasons
-            case .sites(let policy, let denials): return denials.map { $0.reason(in: policy) }
+            case .sites(let context, let denials): return denials.map { $0.reason(in: context) }
             }
         }
         set { found = .given(newValue) }
@@ -188,7 +188,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
 
     enum Found: Sendable {
         case given([Reason])
-        case sites(PolicyStorage, [Denial])
+        case sites(SiteContext, [Denial])
     }
 
     /// Creates a decision.
@@ -200,9 +200,9 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// A decision as the evaluator found it.
-    init(ask: Ask, denials: [Denial], policy: PolicyStorage, nextAllowedAt: Date?, notes: [String]) {
+    init(ask: Ask, found: Found, nextAllowedAt: Date?, notes: [String]) {
         self.ask = ask
-        self.found = denials.isEmpty ? .given([]) : .sites(policy, denials)
+        self.found = found
         self.nextAllowedAt = nextAllowedAt
         self.notes = notes
     }
@@ -245,8 +245,8 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         switch found {
         case .given(let reasons):
             for reason in reasons { body(reason.code, nil, false, { reason }) }
-        case .sites(let policy, let denials):
-            for denial in denials { body(denial.code, denial.site.key, denial.site.summaryIsFixed, { denial.reason(in: policy) }) }
+        case .sites(let context, let denials):
+            for denial in denials { body(denial.code, denial.site.key, denial.site.summaryIsFixed, { denial.reason(in: context) }) }
         }
     }
 

@@ -36,7 +36,7 @@ public enum Evaluator {
         case .load: run.loadReasons(context: context, facts, &found)
         case .reward: run.rewardReasons(facts, &found)
         }
-        return found.decision(for: ask, policy: policy.storage)
+        return found.decision(for: ask, policy: policy.storage, zone: run.timeZone)
     }
 
     /// Decides an ask with the time as a `Date`.
@@ -107,8 +107,8 @@ struct Denial: Sendable {
     var site: ReasonSite
     var clearsAt: Int64?
 
-    func reason(in policy: PolicyStorage) -> Reason {
-        Reason(code: code, origin: .site(policy, site), clearsAt: clearsAt.map(Milliseconds.date))
+    func reason(in context: SiteContext) -> Reason {
+        Reason(code: code, origin: .site(context, site), clearsAt: clearsAt.map(Milliseconds.date))
     }
 }
 
@@ -116,6 +116,8 @@ struct Denial: Sendable {
 /// steps that find them hold no reference to the policy, so the allow path retains nothing.
 struct Findings {
     var denials: [Denial] = []
+    /// Texts some reasons name, by ``ReasonSite/detail``.
+    var details: [String] = []
     var notes: [String] = []
     /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
     var today: (start: Int64, end: Int64)?
@@ -126,9 +128,17 @@ struct Findings {
         denials.append(denial)
     }
 
+    /// Keeps a text a reason names; its index goes into the reason's site.
+    mutating func detail(_ text: String) -> Int {
+        details.append(text)
+        return details.count - 1
+    }
+
     /// The decision: every reason found, and the latest clear time when every reason is time-based.
-    func decision(for ask: Ask, policy: PolicyStorage) -> Decision {
-        var next: Int64? = denials.isEmpty ? nil : .min
+    /// - Parameter zone: the zone daily caps were counted in, for the messages.
+    func decision(for ask: Ask, policy: PolicyStorage, zone: @autoclosure () -> TimeZone) -> Decision {
+        guard !denials.isEmpty else { return Decision(ask: ask, found: .given([]), nextAllowedAt: nil, notes: notes) }
+        var next: Int64? = .min
         for denial in denials {
             if let clears = denial.clearsAt, let latest = next {
                 next = max(latest, clears)
@@ -136,6 +146,7 @@ struct Findings {
                 next = nil
             }
         }
-        return Decision(ask: ask, denials: denials, policy: policy, nextAllowedAt: next.map(Milliseconds.date), notes: notes)
+        let context = SiteContext(policy: policy, zone: zone(), details: details)
+        return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

@@ -60,11 +60,12 @@ struct ReasonSite: Sendable {
     var other = -1
     /// The trigger asked with, for `trigger_not_supported`.
     var trigger: ShowTrigger = .action
-    /// The local day a daily cap counts, and its zone.
+    /// The local day a daily cap counts (in the zone of the decision's ``SiteContext``).
     var day: Int64?
-    var zone: TimeZone?
-    /// The external source on screen (`fullscreen_active`), or the attributes with no value (`rule_error`).
-    var detail: String?
+    /// Where in the decision's ``SiteContext/details`` the external source on screen (`fullscreen_active`) or the
+    /// attributes with no value (`rule_error`) are; -1 for none. A site holds no reference, so finding one
+    /// copies plain values only.
+    var detail = -1
 
     init(_ text: Text, at setting: Setting, placement: Int) {
         self.text = text
@@ -121,7 +122,9 @@ struct ReasonSite: Sendable {
     // MARK: message
 
     /// The message; `withDay: false` leaves out the local day a daily cap counts (for reports over many days).
-    func message(in policy: PolicyStorage, withDay: Bool = true) -> String {
+    func message(in context: SiteContext, withDay: Bool = true) -> String {
+        let policy = context.policy
+        let detail = self.detail >= 0 ? context.details[self.detail] : nil
         let p = policy.placements[placement]
         let id = p.id
         let deferred = "(resume.allow_deferred: false)"
@@ -176,11 +179,11 @@ struct ReasonSite: Sendable {
             let missing = detail.map { ": no value for \($0)" } ?? ""
             return "rule \(policy.rules[rule].id) cannot be evaluated\(missing); denied to be safe"
         case .sessionCap, .hourlyCap, .dailyCap, .windowCap, .groupMinInterval:
-            return capMessage(in: policy, withDay: withDay)
+            return capMessage(in: policy, zone: context.zone, withDay: withDay)
         }
     }
 
-    private func capMessage(in policy: PolicyStorage, withDay: Bool) -> String {
+    private func capMessage(in policy: PolicyStorage, zone: TimeZone, withDay: Bool) -> String {
         let prefix = group >= 0 ? "group \(policy.groups[group].id): " : ""
         let limits = group >= 0 ? policy.groupLimits[group] : policy.placementLimits[placement].pacing
         let text: String
@@ -193,11 +196,19 @@ struct ReasonSite: Sendable {
         case .dailyCap: text = "daily_cap \(limits.dailyCap) reached today"
         default: text = "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
         }
-        guard withDay, let day, let zone else { return prefix + text }
+        guard withDay, let day else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
     }
+}
+
+/// What the sites of one decision's reasons are read against: the policy, the zone its daily caps were counted
+/// in, and the texts some reasons name (an external source on screen, attributes with no value).
+struct SiteContext: Sendable {
+    let policy: PolicyStorage
+    let zone: TimeZone
+    let details: [String]
 }
 
 extension ReasonSite.Setting {

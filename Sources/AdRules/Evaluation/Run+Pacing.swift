@@ -61,7 +61,6 @@ extension Run {
             if t.dailyCap == 0 || seen(shows[shows.count - t.dailyCap].at) >= day.start {
                 var site = capSite(.dailyCap, at: .dailyCap, group: group)
                 site.day = day.start
-                site.zone = timeZone
                 deny(isGroup ? .groupDailyCap : .dailyCap, site, clearsAt: t.dailyCap > 0 ? day.end : nil, &found)
             }
         }

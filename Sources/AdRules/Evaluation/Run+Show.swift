@@ -76,7 +76,7 @@ extension Run {
                 var site = site(.ruleError, at: .ruleCondition)
                 site.rule = r
                 let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
-                site.detail = missing.isEmpty ? nil : missing.joined(separator: ", ")
+                if !missing.isEmpty { site.detail = found.detail(missing.joined(separator: ", ")) }
                 deny(.ruleError, site, &found)
             }
         }
@@ -147,7 +147,7 @@ extension Run {
             if other >= 0 || source != nil {
                 var site = site(.fullscreenActive, at: .blockDuringFullscreen)
                 site.other = other
-                site.detail = other >= 0 ? nil : source
+                if other < 0, let source { site.detail = found.detail(source) }
                 deny(.fullscreenActive, site, &found)
             }
         }
