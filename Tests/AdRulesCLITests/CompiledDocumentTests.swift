@@ -117,7 +117,7 @@ struct CompiledDocumentTests {
             (try changing("groups", 0, "caps", to: nil), "groups[0]: \"caps\" is missing"),
             (try changing("groups", 1, "daily_cap", to: [-5, 0, 1, 1]), "groups[1].daily_cap: -5 is below 0"),
             (try changing("attributes", 0, "type", to: "float"), "attributes[0].type: \"float\" is not a value type (one of bool, int"),
-            (try changing("attributes", 1, "default", to: ["type": "bool", "value": 1]), "attributes[1].default.value: expected a boolean (true or false) for a bool value, found 1"),
+            (try changing("attributes", 1, "default", to: ["type": "bool", "value": 1]), "attributes[1].default.value: expected a boolean (true or false), found a number"),
             (try changing("attributes", 5, "default", to: ["type": "[string]", "value": ["a", 2]]), "attributes[5].default.value[1]: expected a string"),
             (try changing("attributes", 1, "default", to: ["type": "int", "value": 1]), "attributes[1].default: the default is int, not bool"),
             (try changing("rules", 0, "deny", to: "*"), "rules[0].deny: expected an array, found a string"),
@@ -152,6 +152,9 @@ struct CompiledDocumentTests {
         }
         let policy = try Policy(compiled: document)
         #expect(policy.placements[1].dailyCap == nil)
+        // Keys in another order than sorted: a literal's value before its type is read once the type is known.
+        let reordered = try replacing(#"{"type":"[int]","value":[1,-2,3]}"#, with: #"{"value":[1,-2,3],"type":"[int]"}"#)
+        #expect(try Policy(compiled: reordered).attributes[6].defaultValue == .intList([1, -2, 3]))
     }
 
     @Test func everyTruncationOfADocumentIsRefusedAsTruncated() {

@@ -51,8 +51,9 @@ extension ExpressionRecord {
             default: try json.skip()
             }
         }
-        let operators = [constant != nil, builtin != nil, attribute != nil, not != nil, and != nil, or != nil, compare != nil, member != nil]
-        switch operators.count(where: { $0 }) {
+        let operators = (constant == nil ? 0 : 1) + (builtin == nil ? 0 : 1) + (attribute == nil ? 0 : 1) + (not == nil ? 0 : 1)
+            + (and == nil ? 0 : 1) + (or == nil ? 0 : 1) + (compare == nil ? 0 : 1) + (member == nil ? 0 : 1)
+        switch operators {
         case 0:
             throw CompiledPolicyError("an expression node is one of constant, builtin, attribute, not, and, or, compare, member")
         case 1: break
@@ -84,63 +85,35 @@ extension ExpressionRecord {
 }
 
 extension ValueRecord {
-    /// Reads `{"type": …, "value": …}`; the value is read whole first, as the type may come after it.
+    /// Reads `{"type": …, "value": …}`. The value is read once the type is known: where it comes first (the
+    /// keys are sorted, so it never does in a document `adrules compile` wrote), it is skipped and read again.
     init(from json: inout RecordReader) throws(CompiledPolicyError) {
-        var type: ValueType?, value: JSONValue?
+        var type: ValueType?, value: RecordReader?
         try json.object { key, json throws(CompiledPolicyError) in
             switch key {
             case "type": type = try json.oneOf("a value type")
-            case "value": value = try json.value()
+            case "value":
+                // A copy of the reader is a bookmark: it reads on from here when asked, over the same bytes.
+                value = json
+                try json.skip()
             default: try json.skip()
             }
         }
         let valueType = try required(type, "type")
-        let written = try required(value, "value")
-        self.value = try inside("value") { () throws(CompiledPolicyError) in try Self.value(written, as: valueType) }
+        guard var reader = value else { throw CompiledPolicyError.missing("value") }
+        self.value = try inside("value") { () throws(CompiledPolicyError) in try Self.value(valueType, from: &reader) }
     }
 
-    /// A JSON value as a literal of `type`.
-    private static func value(_ json: JSONValue, as type: ValueType) throws(CompiledPolicyError) -> AttributeValue {
-        switch (type, json) {
-        case (.bool, .bool(let value)): return .bool(value)
-        case (.int, .int(let value)): return .int(Int64(value))
-        case (.number, .int(let value)): return .number(Double(value))
-        case (.number, .double(let value)): return .number(value)
-        case (.string, .string(let value)): return .string(value)
-        case (.duration, .int(let value)): return .duration(RuleDuration(milliseconds: Int64(value)))
-        case (.stringList, .array(let items)):
-            return .stringList(try elements(items) { item throws(CompiledPolicyError) in
-                guard case .string(let value) = item else { throw mismatch(.string, item) }
-                return value
-            })
-        case (.intList, .array(let items)):
-            return .intList(try elements(items) { item throws(CompiledPolicyError) in
-                guard case .int(let value) = item else { throw mismatch(.int, item) }
-                return Int64(value)
-            })
-        default: throw mismatch(type, json)
-        }
-    }
-
-    private static func elements<T>(_ items: [JSONValue], _ read: (JSONValue) throws(CompiledPolicyError) -> T) throws(CompiledPolicyError) -> [T] {
-        var values: [T] = []
-        values.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            values.append(try inside(index) { () throws(CompiledPolicyError) in try read(item) })
-        }
-        return values
-    }
-
-    private static func mismatch(_ type: ValueType, _ found: JSONValue) -> CompiledPolicyError {
-        let expected: String
+    /// A literal of `type`.
+    private static func value(_ type: ValueType, from json: inout RecordReader) throws(CompiledPolicyError) -> AttributeValue {
         switch type {
-        case .bool: expected = "a boolean (true or false)"
-        case .int, .duration: expected = RecordReader.wholeNumber
-        case .number: expected = "a number"
-        case .string: expected = "a string"
-        case .stringList: expected = "an array of strings"
-        case .intList: expected = "an array of whole numbers"
+        case .bool: return .bool(try json.bool())
+        case .int: return .int(try json.int64())
+        case .number: return .number(try json.number())
+        case .string: return .string(try json.string())
+        case .duration: return .duration(RuleDuration(milliseconds: try json.int64()))
+        case .stringList: return .stringList(try json.array { json throws(CompiledPolicyError) in try json.string() })
+        case .intList: return .intList(try json.array { json throws(CompiledPolicyError) in try json.int64() })
         }
-        return CompiledPolicyError("expected \(expected) for a \(type.rawValue) value, found \(RecordReader.describe(found))")
     }
 }

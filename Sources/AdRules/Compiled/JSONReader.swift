@@ -9,6 +9,12 @@ package struct JSONReader {
         case null, bool, number, string, array, object
     }
 
+    /// A number as read: whole and within `Int`, or any other.
+    package enum Number: Sendable {
+        case int(Int)
+        case double(Double)
+    }
+
     // Not private: the strings are read in JSONReader+Strings.swift.
     let bytes: [UInt8]
     private let maxDepth: Int
@@ -85,7 +91,7 @@ package struct JSONReader {
 
     /// Reads a number: `.int` for a whole number without fraction or exponent that fits an `Int`, `.double`
     /// for any other.
-    package mutating func readNumber() throws(JSONValue.ParseError) -> JSONValue {
+    package mutating func readNumber() throws(JSONValue.ParseError) -> Number {
         skipSpace()
         let start = index
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
@@ -224,7 +230,11 @@ package struct JSONReader {
             while try nextElement() { items.append(try readValue()) }
             return .array(items)
         case .string: return .string(try readString())
-        case .number: return try readNumber()
+        case .number:
+            switch try readNumber() {
+            case .int(let value): return .int(value)
+            case .double(let value): return .double(value)
+            }
         case .bool: return .bool(try readBool())
         case .null:
             try readNull()

@@ -29,7 +29,7 @@ struct RecordReader {
         do { return try json.readBool() } catch { throw .notJSON(error) }
     }
 
-    private mutating func readNumber() throws(CompiledPolicyError) -> JSONValue {
+    private mutating func readNumber() throws(CompiledPolicyError) -> JSONReader.Number {
         do { return try json.readNumber() } catch { throw .notJSON(error) }
     }
 
@@ -77,17 +77,22 @@ struct RecordReader {
     /// A whole number; a fraction, an exponent or a number too large for an `Int` is refused.
     mutating func int() throws(CompiledPolicyError) -> Int {
         try expect(.number, Self.wholeNumber)
-        let number = try readNumber()
-        guard case .int(let value) = number else { throw CompiledPolicyError("expected \(Self.wholeNumber), found \(Self.describe(number))") }
-        return value
+        switch try readNumber() {
+        case .int(let value): return value
+        case .double(let value): throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value)")
+        }
     }
 
     /// A whole number, as the 64 bits durations are kept in.
     mutating func int64() throws(CompiledPolicyError) -> Int64 { Int64(try int()) }
 
-    /// Any value, read whole (the JSON depth limit bounds it).
-    mutating func value() throws(CompiledPolicyError) -> JSONValue {
-        do { return try json.readValue() } catch { throw .notJSON(error) }
+    /// A number, whole or not.
+    mutating func number() throws(CompiledPolicyError) -> Double {
+        try expect(.number, "a number")
+        switch try readNumber() {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        }
     }
 
     /// Reads the next value and drops it: a key this runtime does not read.
@@ -236,19 +241,6 @@ struct RecordReader {
         case .string: return "a string"
         case .array: return "an array"
         case .object: return "an object"
-        }
-    }
-
-    /// A value in a few words: numbers as written (`2.5`), anything else by its kind.
-    static func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return describe(JSONReader.Kind.null)
-        case .bool: return describe(JSONReader.Kind.bool)
-        case .int(let n): return "\(n)"
-        case .double(let n): return "\(n)"
-        case .string: return describe(JSONReader.Kind.string)
-        case .array: return describe(JSONReader.Kind.array)
-        case .object: return describe(JSONReader.Kind.object)
         }
     }
 }
