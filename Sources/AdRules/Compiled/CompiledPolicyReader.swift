@@ -56,14 +56,18 @@ struct CompiledPolicyReader {
         var attributes: [AttributeDeclaration] = []
         var declared: [String: AttributeDeclaration] = [:]
         for (i, a) in record.attributes.enumerated() {
-            let declaration = try inside("attributes", i) { () throws(CompiledPolicyError) in try self.attribute(a, declared: declared, files: files) }
+            let declaration = try inside("attributes", i) { () throws(CompiledPolicyError) in
+                try self.attribute(a, declared: declared, files: files)
+            }
             declared[a.name] = declaration
             attributes.append(declaration)
         }
         var rules: [CustomRule] = []
         var ruleIDs = Set<String>()
         for (i, r) in record.rules.enumerated() {
-            let rule = try inside("rules", i) { () throws(CompiledPolicyError) in try self.rule(r, placements: ids, attributes: declared, files: files) }
+            let rule = try inside("rules", i) { () throws(CompiledPolicyError) in
+                try self.rule(r, placements: ids, attributes: declared, files: files)
+            }
             guard ruleIDs.insert(r.id).inserted else { throw CompiledPolicyError(path: "rules[\(i)].id", "rule \"\(r.id)\" is defined twice") }
             rules.append(rule)
         }

@@ -27,7 +27,9 @@ extension CompiledPolicyRecord {
                     try PlacementRecord(from: &json)
                 }
             case "groups":
-                groups = try json.array(entries: 0...CompiledPolicyReader.maxGroups) { json throws(CompiledPolicyError) in try GroupRecord(from: &json) }
+                groups = try json.array(entries: 0...CompiledPolicyReader.maxGroups) { json throws(CompiledPolicyError) in
+                    try GroupRecord(from: &json)
+                }
             case "attributes":
                 attributes = try json.array(entries: 0...CompiledPolicyReader.maxAttributes) { json throws(CompiledPolicyError) in
                     try AttributeRecord(from: &json)

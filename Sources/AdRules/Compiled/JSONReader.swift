@@ -105,7 +105,9 @@ package struct JSONReader {
         }
         let digits = index - digitsStart
         guard digits > 0 else { throw fail("expected a number") }
-        guard digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { throw JSONValue.ParseError(offset: start, problem: "a number with a leading zero") }
+        guard digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else {
+            throw JSONValue.ParseError(offset: start, problem: "a number with a leading zero")
+        }
         var isInteger = true
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false

@@ -105,8 +105,8 @@ struct RecordReader {
     mutating func oneOf<T: RawRepresentable & CaseIterable>(_ expected: String) throws(CompiledPolicyError) -> T where T.RawValue == String {
         let text = try string()
         guard let value = T(rawValue: text) else {
-            throw CompiledPolicyError(
-                "\"\(ControlCharacters.escaped(String(text.prefix(80))))\" is not \(expected) (one of \(T.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let cases = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CompiledPolicyError("\"\(ControlCharacters.escaped(String(text.prefix(80))))\" is not \(expected) (one of \(cases))")
         }
         return value
     }
