@@ -19,3 +19,44 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
 
     public var errorDescription: String? { description }
 }
+
+extension CompiledPolicyError {
+    /// The same error seen from the object that holds the bad value under `key`: `daily_cap: …` inside
+    /// `placements[3]` is `placements[3].daily_cap: …`. Paths are built this way, as an error travels out, so
+    /// that reading a good document formats none.
+    func inside(_ key: String) -> CompiledPolicyError {
+        CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason)
+    }
+
+    /// The same error seen from the array that holds the bad value at `index`.
+    func inside(_ index: Int) -> CompiledPolicyError {
+        CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason)
+    }
+}
+
+/// Runs `body`, naming `key` in front of the path of any error it throws.
+func inside<T>(_ key: String, _ body: () throws(CompiledPolicyError) -> T) throws(CompiledPolicyError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.inside(key)
+    }
+}
+
+/// Runs `body`, naming `index` in front of the path of any error it throws.
+func inside<T>(_ index: Int, _ body: () throws(CompiledPolicyError) -> T) throws(CompiledPolicyError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.inside(index)
+    }
+}
+
+/// Runs `body`, naming `key[index]` in front of the path of any error it throws.
+func inside<T>(_ key: String, _ index: Int, _ body: () throws(CompiledPolicyError) -> T) throws(CompiledPolicyError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.inside(index).inside(key)
+    }
+}

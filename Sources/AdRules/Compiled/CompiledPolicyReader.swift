@@ -1,8 +1,12 @@
 import Foundation
 
-/// Checks a decoded compiled document value by value and builds the policy from it.
+/// Checks what the records read from a compiled document mean, value by value, and builds the policy from
+/// them. (Their types and the lengths of their lists were checked as they were read, and the document's
+/// format and version by `Policy(compiled:)`.)
 ///
-/// Every check names the path of the bad value; the limits match what the rule-file loader accepts.
+/// Every check names the path of the bad value; the limits match what the rule-file loader accepts. The
+/// checks below throw with the path inside the value they are handed, and `inside(_:_:)` puts the way to
+/// it in front, so that nothing is formatted unless a check fails.
 struct CompiledPolicyReader {
     static let maxFiles = 1000
     static let maxPlacements = 100_000
@@ -18,16 +22,9 @@ struct CompiledPolicyReader {
     init(_ record: CompiledPolicyRecord) { self.record = record }
 
     func policy() throws(CompiledPolicyError) -> Policy {
-        guard record.format == CompiledPolicyRecord.formatName else {
-            throw CompiledPolicyError(path: "format", "expected \"\(CompiledPolicyRecord.formatName)\", found \"\(record.format)\"")
+        for (i, file) in record.files.enumerated() {
+            try inside("files", i) { () throws(CompiledPolicyError) in try text(file) }
         }
-        guard record.version == CompiledPolicyRecord.currentVersion else {
-            throw CompiledPolicyError(
-                path: "version",
-                "version \(record.version) is not supported by this runtime (it reads version \(CompiledPolicyRecord.currentVersion)): compile with a matching adrules")
-        }
-        try count(record.files.count, 1...Self.maxFiles, "files")
-        for (i, file) in record.files.enumerated() { try text(file, "files[\(i)]") }
         // One shared name per file: every location of the policy refers to it.
         let files = record.files.map(SourceFile.init)
         let timeZone: PolicyTimeZone
@@ -36,17 +33,14 @@ struct CompiledPolicyReader {
         } else if record.timezone.utf8.count <= 64, !record.timezone.isEmpty, let zone = TimeZone(identifier: record.timezone) {
             timeZone = .named(zone)
         } else {
-            throw CompiledPolicyError(path: "timezone", "unknown time zone \"\(record.timezone)\"")
+            throw CompiledPolicyError(path: "timezone", "unknown time zone \"\(ControlCharacters.escaped(String(record.timezone.prefix(80))))\"")
         }
-        try count(record.placements.count, 0...Self.maxPlacements, "placements")
-        try count(record.groups.count, 0...Self.maxGroups, "groups")
-        try count(record.rules.count, 0...Self.maxRules, "rules")
-        try count(record.attributes.count, 0...Self.maxAttributes, "attributes")
 
         var placements: [Placement] = []
-        var ids = Set<String>()
+        placements.reserveCapacity(record.placements.count)
+        var ids = Set<String>(minimumCapacity: record.placements.count)
         for (i, p) in record.placements.enumerated() {
-            let placement = try self.placement(p, path: "placements[\(i)]", files: files)
+            let placement = try inside("placements", i) { () throws(CompiledPolicyError) in try self.placement(p, files: files) }
             guard ids.insert(placement.id).inserted else {
                 throw CompiledPolicyError(path: "placements[\(i)].id", "placement \"\(placement.id)\" is defined twice")
             }
@@ -55,157 +49,183 @@ struct CompiledPolicyReader {
         var groups: [PlacementGroup] = []
         var groupIDs = Set<String>()
         for (i, g) in record.groups.enumerated() {
-            let path = "groups[\(i)]"
-            try id(g.id, path + ".id", lowercaseOnly: false)
-            guard groupIDs.insert(g.id).inserted else { throw CompiledPolicyError(path: path + ".id", "group \"\(g.id)\" is defined twice") }
-            try count(g.placements.count, 1...Self.maxPlacements, path + ".placements")
-            let members = try g.placements.enumerated().map { (j, member) throws(CompiledPolicyError) -> Located<String> in
-                guard ids.contains(member.value) else {
-                    throw CompiledPolicyError(path: "\(path).placements[\(j)]", "unknown placement \"\(ControlCharacters.escaped(member.value))\"")
-                }
-                return Located(member.value, at: try location(member.at, "\(path).placements[\(j)]", files))
-            }
-            var group = PlacementGroup(id: g.id, location: try location(g.at, path + ".at", files), placements: members)
-            for setting in try settings(g.settings, path: path, files: files) { setting.setting.groupAccess?.set(setting.value, in: &group) }
+            let group = try inside("groups", i) { () throws(CompiledPolicyError) in try self.group(g, placements: ids, files: files) }
+            guard groupIDs.insert(g.id).inserted else { throw CompiledPolicyError(path: "groups[\(i)].id", "group \"\(g.id)\" is defined twice") }
             groups.append(group)
         }
         var attributes: [AttributeDeclaration] = []
         var declared: [String: AttributeDeclaration] = [:]
         for (i, a) in record.attributes.enumerated() {
-            let path = "attributes[\(i)]"
-            try text(a.name, path + ".name")
-            guard !a.name.isEmpty, declared[a.name] == nil, Builtin(rawValue: a.name) == nil else {
-                throw CompiledPolicyError(path: path + ".name", "attribute \"\(a.name)\" is empty, repeated or a built-in name")
+            let declaration = try inside("attributes", i) { () throws(CompiledPolicyError) in
+                try self.attribute(a, declared: declared, files: files)
             }
-            if let value = a.default, value.value.type != a.type {
-                throw CompiledPolicyError(path: path + ".default", "the default is \(value.value.type.rawValue), not \(a.type.rawValue)")
-            }
-            let declaration = AttributeDeclaration(
-                name: a.name, location: try location(a.at, path + ".at", files), type: a.type, defaultValue: a.default?.value)
             declared[a.name] = declaration
             attributes.append(declaration)
         }
         var rules: [CustomRule] = []
         var ruleIDs = Set<String>()
         for (i, r) in record.rules.enumerated() {
-            let path = "rules[\(i)]"
-            try id(r.id, path + ".id", lowercaseOnly: true)
-            guard ruleIDs.insert(r.id).inserted else { throw CompiledPolicyError(path: path + ".id", "rule \"\(r.id)\" is defined twice") }
-            try text(r.message, path + ".message")
-            try text(r.when.value, path + ".when")
-            let deny = try r.deny.map { list throws(CompiledPolicyError) -> [Located<String>] in
-                try list.enumerated().map { (j, member) throws(CompiledPolicyError) -> Located<String> in
-                    guard ids.contains(member.value) else {
-                        throw CompiledPolicyError(path: "\(path).deny[\(j)]", "unknown placement \"\(ControlCharacters.escaped(member.value))\"")
-                    }
-                    return Located(member.value, at: try location(member.at, "\(path).deny[\(j)]", files))
-                }
+            let rule = try inside("rules", i) { () throws(CompiledPolicyError) in
+                try self.rule(r, placements: ids, attributes: declared, files: files)
             }
-            let condition: CompiledExpression
-            do {
-                condition = try r.condition.compiled(attributes: declared)
-            } catch {
-                throw CompiledPolicyError(path: path + ".condition", error.reason)
-            }
-            rules.append(CustomRule(
-                id: r.id, location: try location(r.at, path + ".at", files), deny: deny,
-                when: Located(r.when.value, at: try location(r.when.at, path + ".when", files)), message: r.message,
-                condition: condition))
+            guard ruleIDs.insert(r.id).inserted else { throw CompiledPolicyError(path: "rules[\(i)].id", "rule \"\(r.id)\" is defined twice") }
+            rules.append(rule)
         }
         return Policy(
             files: record.files, environment: record.environment, timeZone: timeZone,
-            sessionTimeout: try plainDuration(record.sessionTimeout, "session_timeout"),
-            fullscreenTimeout: try duration(record.fullscreenTimeout, "fullscreen_timeout", files),
-            loadTimeout: try plainDuration(record.loadTimeout, "load_timeout"), placements: placements, groups: groups,
-            attributes: attributes, rules: rules)
+            sessionTimeout: try inside("session_timeout") { () throws(CompiledPolicyError) in try plainDuration(record.sessionTimeout) },
+            fullscreenTimeout: try inside("fullscreen_timeout") { () throws(CompiledPolicyError) in try duration(record.fullscreenTimeout, files) },
+            loadTimeout: try inside("load_timeout") { () throws(CompiledPolicyError) in try plainDuration(record.loadTimeout) },
+            placements: placements, groups: groups, attributes: attributes, rules: rules)
     }
 
-    func placement(_ p: PlacementRecord, path: String, files: [SourceFile]) throws(CompiledPolicyError) -> Placement {
-        try id(p.id, path + ".id", lowercaseOnly: false)
-        for record in p.settings {
-            if case .text(let v) = record.value { try text(v.value, "\(path).\(record.setting.key)") }
+    // MARK: records
+
+    func placement(_ p: PlacementRecord, files: [SourceFile]) throws(CompiledPolicyError) -> Placement {
+        try inside("id") { () throws(CompiledPolicyError) in try id(p.id, lowercaseOnly: false) }
+        let at = try inside("at") { () throws(CompiledPolicyError) in try location(p.at, files) }
+        // The format comes first: a placement starts with its format's built-in defaults.
+        guard let record = p.settings.first(where: { $0.setting == .format }), case .format(let format) = record.value else {
+            throw CompiledPolicyError.missing("format")
         }
-        let at = try location(p.at, path + ".at", files)
-        let values = try settings(p.settings, path: path, files: files)
-        guard let first = values.first, case .format(let format) = first.value.value else {
-            throw CompiledPolicyError(path: path + ".format", "\"format\" is missing")
+        let formatAt = try inside("format") { () throws(CompiledPolicyError) in try location(format.at, files) }
+        var placement = Placement(id: p.id, location: at, format: Located(format.value, at: formatAt))
+        for record in p.settings where record.setting != .format {
+            let value = try inside(record.setting.key) { () throws(CompiledPolicyError) in try self.value(record, files) }
+            record.setting.access.set(value, in: &placement)
         }
-        var placement = Placement(id: p.id, location: at, format: Located(format, at: first.value.location))
-        for (setting, value) in values.dropFirst() { setting.access.set(value, in: &placement) }
         return placement
     }
 
-    /// Checks the settings of a placement or group, in their order, each at `path.key`.
-    func settings(
-        _ records: [SettingRecord], path: String, files: [SourceFile]
-    ) throws(CompiledPolicyError) -> [(setting: PlacementSetting, value: Located<SettingValue>)] {
-        try records.map { record throws(CompiledPolicyError) in
-            let path = "\(path).\(record.setting.key)"
-            switch record.value {
-            case .flag(let v): return (record.setting, Located(.flag(v.value), at: try location(v.at, path, files)))
-            case .count(let v):
-                let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
-                return (record.setting, try cap(v, path, files, minimum: minimum).map(SettingValue.count))
-            case .duration(let v): return (record.setting, try duration(v, path, files).map(SettingValue.duration))
-            case .format(let v): return (record.setting, Located(.format(v.value), at: try location(v.at, path, files)))
-            case .text(let v): return (record.setting, Located(.text(v.value), at: try location(v.at, path, files)))
-            case .windows(let v):
-                let caps = try windows(v, path, files)
-                return (record.setting, Located(.windows(caps), at: caps.first?.location ?? .unknown))
+    func group(_ g: GroupRecord, placements ids: Set<String>, files: [SourceFile]) throws(CompiledPolicyError) -> PlacementGroup {
+        try inside("id") { () throws(CompiledPolicyError) in try id(g.id, lowercaseOnly: false) }
+        let members = try inside("placements") { () throws(CompiledPolicyError) in try self.members(g.placements, ids, files) }
+        let at = try inside("at") { () throws(CompiledPolicyError) in try location(g.at, files) }
+        var group = PlacementGroup(id: g.id, location: at, placements: members)
+        for record in g.settings {
+            let value = try inside(record.setting.key) { () throws(CompiledPolicyError) in try self.value(record, files) }
+            record.setting.groupAccess?.set(value, in: &group)
+        }
+        return group
+    }
+
+    func attribute(
+        _ a: AttributeRecord, declared: [String: AttributeDeclaration], files: [SourceFile]
+    ) throws(CompiledPolicyError) -> AttributeDeclaration {
+        try inside("name") { () throws(CompiledPolicyError) in
+            try text(a.name)
+            guard !a.name.isEmpty, declared[a.name] == nil, Builtin(rawValue: a.name) == nil else {
+                throw CompiledPolicyError("attribute \"\(a.name)\" is empty, repeated or a built-in name")
             }
+        }
+        if let value = a.default, value.value.type != a.type {
+            throw CompiledPolicyError(path: "default", "the default is \(value.value.type.rawValue), not \(a.type.rawValue)")
+        }
+        let at = try inside("at") { () throws(CompiledPolicyError) in try location(a.at, files) }
+        return AttributeDeclaration(name: a.name, location: at, type: a.type, defaultValue: a.default?.value)
+    }
+
+    func rule(
+        _ r: RuleRecord, placements ids: Set<String>, attributes: [String: AttributeDeclaration], files: [SourceFile]
+    ) throws(CompiledPolicyError) -> CustomRule {
+        try inside("id") { () throws(CompiledPolicyError) in try id(r.id, lowercaseOnly: true) }
+        try inside("message") { () throws(CompiledPolicyError) in try text(r.message) }
+        let when = try inside("when") { () throws(CompiledPolicyError) in
+            try text(r.when.value)
+            return Located(r.when.value, at: try location(r.when.at, files))
+        }
+        let deny = try r.deny.map { list throws(CompiledPolicyError) in
+            try inside("deny") { () throws(CompiledPolicyError) in try members(list, ids, files) }
+        }
+        let condition = try inside("condition") { () throws(CompiledPolicyError) in try r.condition.compiled(attributes: attributes) }
+        let at = try inside("at") { () throws(CompiledPolicyError) in try location(r.at, files) }
+        return CustomRule(id: r.id, location: at, deny: deny, when: when, message: r.message, condition: condition)
+    }
+
+    /// Placement ids as a group or a rule lists them: each must name a placement.
+    func members(_ list: [LocatedRecord<String>], _ ids: Set<String>, _ files: [SourceFile]) throws(CompiledPolicyError) -> [Located<String>] {
+        var members: [Located<String>] = []
+        members.reserveCapacity(list.count)
+        for (j, member) in list.enumerated() {
+            try inside(j) { () throws(CompiledPolicyError) in
+                guard ids.contains(member.value) else {
+                    throw CompiledPolicyError("unknown placement \"\(ControlCharacters.escaped(String(member.value.prefix(80))))\"")
+                }
+                members.append(Located(member.value, at: try location(member.at, files)))
+            }
+        }
+        return members
+    }
+
+    /// The value of a placement's or group's setting.
+    func value(_ record: SettingRecord, _ files: [SourceFile]) throws(CompiledPolicyError) -> Located<SettingValue> {
+        switch record.value {
+        case .flag(let v): return Located(.flag(v.value), at: try location(v.at, files))
+        case .count(let v):
+            let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
+            return try cap(v, files, minimum: minimum).map(SettingValue.count)
+        case .duration(let v): return try duration(v, files).map(SettingValue.duration)
+        case .format(let v): return Located(.format(v.value), at: try location(v.at, files))
+        case .text(let v):
+            try text(v.value)
+            return Located(.text(v.value), at: try location(v.at, files))
+        case .windows(let v):
+            let caps = try windows(v, files)
+            return Located(.windows(caps), at: caps.first?.location ?? .unknown)
         }
     }
 
     // MARK: value checks
 
-    func count(_ n: Int, _ range: ClosedRange<Int>, _ path: String) throws(CompiledPolicyError) {
-        guard range.contains(n) else { throw CompiledPolicyError(path: path, "\(n) entries; expected \(range.lowerBound)-\(range.upperBound)") }
-    }
-
-    func text(_ s: String, _ path: String) throws(CompiledPolicyError) {
-        guard s.utf8.count <= Self.maxText * 4, !ControlCharacters.contains(in: s) else {
-            throw CompiledPolicyError(path: path, "the text is longer than \(Self.maxText) characters or holds control characters")
+    func text(_ s: String) throws(CompiledPolicyError) {
+        // Printable ASCII, most texts, holds no control character; only other texts are read scalar by scalar.
+        let isPrintableASCII = s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        guard s.utf8.count <= Self.maxText * 4, isPrintableASCII || !ControlCharacters.contains(in: s) else {
+            throw CompiledPolicyError("the text is longer than \(Self.maxText) characters or holds control characters")
         }
     }
 
-    func id(_ s: String, _ path: String, lowercaseOnly: Bool) throws(CompiledPolicyError) {
+    func id(_ s: String, lowercaseOnly: Bool) throws(CompiledPolicyError) {
         guard PolicyIDs.isValid(s, lowercaseOnly: lowercaseOnly) else {
             throw CompiledPolicyError(
-                path: path,
                 "\"\(ControlCharacters.escaped(String(s.prefix(80))))\" is not a valid id (1-64 characters of \(PolicyIDs.allowed(lowercaseOnly: lowercaseOnly)))")
         }
     }
 
-    func location(_ at: AtRecord, _ path: String, _ files: [SourceFile]) throws(CompiledPolicyError) -> SourceLocation {
+    func location(_ at: AtRecord, _ files: [SourceFile]) throws(CompiledPolicyError) -> SourceLocation {
         guard files.indices.contains(at.file), (1...Self.maxLine).contains(at.line), (1...Self.maxLine).contains(at.column) else {
-            throw CompiledPolicyError(path: path, "location [\(at.file), \(at.line), \(at.column)] is outside the files and lines of the policy")
+            throw CompiledPolicyError("location [\(at.file), \(at.line), \(at.column)] is outside the files and lines of the policy")
         }
         return SourceLocation(file: files[at.file], line: at.line, column: at.column)
     }
 
-    func plainDuration(_ ms: Int64, _ path: String) throws(CompiledPolicyError) -> RuleDuration {
+    func plainDuration(_ ms: Int64) throws(CompiledPolicyError) -> RuleDuration {
         guard (0...Self.maxDuration).contains(ms) else {
-            throw CompiledPolicyError(path: path, "\(ms) ms is not a duration between 0 and 366d")
+            throw CompiledPolicyError("\(ms) ms is not a duration between 0 and 366d")
         }
         return RuleDuration(milliseconds: ms)
     }
 
-    func duration(_ v: LocatedRecord<Int64>, _ path: String, _ files: [SourceFile]) throws(CompiledPolicyError) -> Located<RuleDuration> {
-        Located(try plainDuration(v.value, path), at: try location(v.at, path, files))
+    func duration(_ v: LocatedRecord<Int64>, _ files: [SourceFile]) throws(CompiledPolicyError) -> Located<RuleDuration> {
+        Located(try plainDuration(v.value), at: try location(v.at, files))
     }
 
-    func cap(_ v: LocatedRecord<Int>, _ path: String, _ files: [SourceFile], minimum: Int = 0) throws(CompiledPolicyError) -> Located<Int> {
-        guard v.value >= minimum else { throw CompiledPolicyError(path: path, "\(v.value) is below \(minimum)") }
-        return Located(v.value, at: try location(v.at, path, files))
+    func cap(_ v: LocatedRecord<Int>, _ files: [SourceFile], minimum: Int = 0) throws(CompiledPolicyError) -> Located<Int> {
+        guard v.value >= minimum else { throw CompiledPolicyError("\(v.value) is below \(minimum)") }
+        return Located(v.value, at: try location(v.at, files))
     }
 
-    func windows(_ caps: [LocatedRecord<WindowRecord>], _ path: String, _ files: [SourceFile]) throws(CompiledPolicyError) -> [Located<WindowCap>] {
-        try count(caps.count, 0...1000, path)
-        return try caps.enumerated().map { (i, cap) throws(CompiledPolicyError) -> Located<WindowCap> in
-            guard cap.value.max >= 0 else { throw CompiledPolicyError(path: "\(path)[\(i)].max", "\(cap.value.max) is below 0") }
-            guard cap.value.window > 0 else { throw CompiledPolicyError(path: "\(path)[\(i)].window", "a window must be longer than 0") }
-            let window = try plainDuration(cap.value.window, "\(path)[\(i)].window")
-            return Located(WindowCap(max: cap.value.max, window: window), at: try location(cap.at, "\(path)[\(i)]", files))
+    func windows(_ caps: [LocatedRecord<WindowRecord>], _ files: [SourceFile]) throws(CompiledPolicyError) -> [Located<WindowCap>] {
+        var windows: [Located<WindowCap>] = []
+        windows.reserveCapacity(caps.count)
+        for (i, cap) in caps.enumerated() {
+            try inside(i) { () throws(CompiledPolicyError) in
+                guard cap.value.max >= 0 else { throw CompiledPolicyError(path: "max", "\(cap.value.max) is below 0") }
+                guard cap.value.window > 0 else { throw CompiledPolicyError(path: "window", "a window must be longer than 0") }
+                let window = try inside("window") { () throws(CompiledPolicyError) in try plainDuration(cap.value.window) }
+                windows.append(Located(WindowCap(max: cap.value.max, window: window), at: try location(cap.at, files)))
+            }
         }
+        return windows
     }
 }

@@ -3,6 +3,8 @@ struct CompiledPolicyWriter {
     let policy: Policy
     var files: [String] = []
     var fileIndex: [String: Int] = [:]
+    /// The file of the last location written and its index: most locations are in the file of the one before.
+    private var lastFile: (path: String, index: Int)?
 
     init(policy: Policy, relativePath: (String) -> String) {
         self.policy = policy
@@ -16,48 +18,120 @@ struct CompiledPolicyWriter {
     }
 
     /// The file index of a location; a location in a file the policy does not list (none should) maps to file 0.
-    func at(_ location: SourceLocation) -> AtRecord {
-        AtRecord(file: fileIndex[location.file] ?? 0, line: location.line, column: location.column)
+    mutating func at(_ location: SourceLocation) -> AtRecord {
+        let path = location.file
+        let index: Int
+        if let lastFile, lastFile.path == path {
+            index = lastFile.index
+        } else {
+            index = fileIndex[path] ?? 0
+            lastFile = (path, index)
+        }
+        return AtRecord(file: index, line: location.line, column: location.column)
     }
 
-    func located<T>(_ value: Located<T>) -> LocatedRecord<T> { LocatedRecord(value: value.value, at: at(value.location)) }
-    func located(_ value: Located<RuleDuration>) -> LocatedRecord<Int64> {
+    mutating func located<T>(_ value: Located<T>) -> LocatedRecord<T> { LocatedRecord(value: value.value, at: at(value.location)) }
+    mutating func located(_ value: Located<RuleDuration>) -> LocatedRecord<Int64> {
         LocatedRecord(value: value.value.milliseconds, at: at(value.location))
     }
-    func windows(_ caps: [Located<WindowCap>]) -> [LocatedRecord<WindowRecord>] {
-        caps.map { LocatedRecord(value: WindowRecord(max: $0.value.max, window: $0.value.window.milliseconds), at: at($0.location)) }
-    }
-
-    func record(sourceDigest: String, generator: String) -> CompiledPolicyRecord {
-        let zone: String
-        switch policy.timeZone {
-        case .device: zone = "device"
-        case .named(let named): zone = named.identifier
+    mutating func windows(_ caps: [Located<WindowCap>]) -> [LocatedRecord<WindowRecord>] {
+        var records: [LocatedRecord<WindowRecord>] = []
+        records.reserveCapacity(caps.count)
+        for cap in caps {
+            records.append(LocatedRecord(value: WindowRecord(max: cap.value.max, window: cap.value.window.milliseconds), at: at(cap.location)))
         }
-        return CompiledPolicyRecord(
-            format: CompiledPolicyRecord.formatName, version: CompiledPolicyRecord.currentVersion, generator: generator,
-            sourceDigest: sourceDigest, files: files.isEmpty ? ["policy.yaml"] : files, environment: policy.environment,
-            timezone: zone, sessionTimeout: policy.sessionTimeout.milliseconds,
-            fullscreenTimeout: located(policy.fullscreenTimeout), loadTimeout: policy.loadTimeout.milliseconds,
-            placements: policy.placements.map(placement), groups: policy.groups.map(group),
-            attributes: policy.attributes.map { AttributeRecord(name: $0.name, at: at($0.location), type: $0.type, default: $0.defaultValue.map(ValueRecord.init)) },
-            rules: policy.rules.compactMap(rule))
+        return records
     }
 
-    func placement(_ p: Placement) -> PlacementRecord {
-        PlacementRecord(id: p.id, at: at(p.location), settings: PlacementSetting.allCases.compactMap { setting in
-            setting.access.value(in: p).map { record(setting, $0) }
-        })
+    /// The document's bytes: its keys sorted, no white space. Placements are made into records and written
+    /// one at a time, so a large policy is not held a second time as records.
+    /// - Throws: ``CompiledPolicyError`` for a number JSON cannot hold (NaN or an infinity), with its path.
+    mutating func document(sourceDigest: String, generator: String) throws(CompiledPolicyError) -> [UInt8] {
+        var json = JSONWriter()
+        try json.object { json throws(CompiledPolicyError) in
+            json.key("attributes")
+            try json.array { json throws(CompiledPolicyError) in
+                for (i, a) in policy.attributes.enumerated() {
+                    let record = AttributeRecord(name: a.name, at: self.at(a.location), type: a.type, default: a.defaultValue.map(ValueRecord.init))
+                    do throws(JSONWriter.NonFiniteNumber) {
+                        try record.write(to: &json)
+                    } catch {
+                        throw CompiledPolicyError(path: "attributes[\(i)].default", "\(error.value) cannot be written: JSON has no NaN or infinity")
+                    }
+                }
+            }
+            json.key("environment")
+            json.string(policy.environment.rawValue)
+            json.key("files")
+            json.array { json in
+                for file in files.isEmpty ? ["policy.yaml"] : files { json.string(file) }
+            }
+            json.key("format")
+            json.string(CompiledPolicyRecord.formatName)
+            json.key("fullscreen_timeout")
+            located(policy.fullscreenTimeout).write(to: &json) { json, ms in json.int(ms) }
+            json.key("generator")
+            json.string(generator)
+            json.key("groups")
+            json.array { json in
+                for g in policy.groups { group(g).write(to: &json) }
+            }
+            json.key("load_timeout")
+            json.int(policy.loadTimeout.milliseconds)
+            json.key("placements")
+            json.array { json in
+                for p in policy.placements { placement(p).write(to: &json) }
+            }
+            json.key("rules")
+            try json.array { json throws(CompiledPolicyError) in
+                for (i, r) in policy.rules.enumerated() {
+                    guard let record = rule(r) else { continue }
+                    do throws(JSONWriter.NonFiniteNumber) {
+                        try record.write(to: &json)
+                    } catch {
+                        throw CompiledPolicyError(path: "rules[\(i)].condition", "\(error.value) cannot be written: JSON has no NaN or infinity")
+                    }
+                }
+            }
+            json.key("session_timeout")
+            json.int(policy.sessionTimeout.milliseconds)
+            json.key("source_digest")
+            json.string(sourceDigest)
+            json.key("timezone")
+            switch policy.timeZone {
+            case .device: json.string("device")
+            case .named(let zone): json.string(zone.identifier)
+            }
+            json.key("version")
+            json.int(CompiledPolicyRecord.currentVersion)
+        }
+        return json.bytes
     }
 
-    func group(_ g: PlacementGroup) -> GroupRecord {
-        GroupRecord(id: g.id, at: at(g.location), placements: g.placements.map(located), settings: PlacementSetting.groupSettings.compactMap { setting in
-            setting.groupAccess?.value(in: g).map { record(setting, $0) }
-        })
+    /// A placement's record, its settings in key order (the order they are written in).
+    mutating func placement(_ p: Placement) -> PlacementRecord {
+        var settings: [SettingRecord] = []
+        settings.reserveCapacity(SettingTable.placement.keyOrder.count)
+        for setting in SettingTable.placement.keyOrder {
+            if let value = setting.access.value(in: p) { settings.append(record(setting, value)) }
+        }
+        return PlacementRecord(id: p.id, at: at(p.location), settings: settings)
+    }
+
+    /// A group's record, its settings in key order.
+    mutating func group(_ g: PlacementGroup) -> GroupRecord {
+        var settings: [SettingRecord] = []
+        for setting in SettingTable.group.keyOrder {
+            if let value = setting.groupAccess?.value(in: g) { settings.append(record(setting, value)) }
+        }
+        var members: [LocatedRecord<String>] = []
+        members.reserveCapacity(g.placements.count)
+        for member in g.placements { members.append(located(member)) }
+        return GroupRecord(id: g.id, at: at(g.location), placements: members, settings: settings)
     }
 
     /// One setting's value as the document writes it.
-    func record(_ setting: PlacementSetting, _ value: Located<SettingValue>) -> SettingRecord {
+    mutating func record(_ setting: PlacementSetting, _ value: Located<SettingValue>) -> SettingRecord {
         let at = at(value.location)
         switch value.value {
         case .flag(let v): return SettingRecord(setting: setting, value: .flag(LocatedRecord(value: v, at: at)))
@@ -70,10 +144,14 @@ struct CompiledPolicyWriter {
     }
 
     /// A rule as data; a rule whose condition did not compile never reaches a compiled policy (lint fails first).
-    func rule(_ r: CustomRule) -> RuleRecord? {
+    mutating func rule(_ r: CustomRule) -> RuleRecord? {
         guard let condition = r.condition else { return nil }
+        var deny: [LocatedRecord<String>]?
+        if let members = r.deny {
+            deny = []
+            for member in members { deny?.append(located(member)) }
+        }
         return RuleRecord(
-            id: r.id, at: at(r.location), deny: r.deny?.map(located), when: located(r.when), message: r.message,
-            condition: ExpressionRecord(condition))
+            id: r.id, at: at(r.location), deny: deny, when: located(r.when), message: r.message, condition: ExpressionRecord(condition))
     }
 }

@@ -12,40 +12,18 @@ extension Policy {
         guard compiled.count <= Policy.maxCompiledBytes else {
             throw CompiledPolicyError("the document is \(compiled.count) bytes; at most \(Policy.maxCompiledBytes) are accepted")
         }
-        // One parse, with a depth limit: nothing recurses deeper than that into bytes from a server.
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse([UInt8](compiled), maxDepth: 160)
-        } catch {
-            throw CompiledPolicyError("not valid JSON (\(error)); the file may be truncated: download or compile it again")
-        }
-        // The format and version first, so that a document of another kind or version gets a plain answer.
-        let header: CompiledPolicyHeader
-        do {
-            header = try JSONValueDecoder.decode(CompiledPolicyHeader.self, from: document)
-        } catch {
-            throw CompiledPolicyError("not valid JSON, or not a JSON object; the file may be truncated: download or compile it again")
-        }
-        guard header.format == CompiledPolicyRecord.formatName else {
-            throw CompiledPolicyError(
-                path: "format",
-                "this is not a compiled policy (\"format\" is not \"\(CompiledPolicyRecord.formatName)\"): compile rule files with `adrules compile`")
-        }
-        guard header.version == CompiledPolicyRecord.currentVersion else {
-            throw CompiledPolicyError(
-                path: "version",
-                "version \(header.version.map(String.init) ?? "null") is not supported by this runtime (it reads version \(CompiledPolicyRecord.currentVersion)): compile with a matching adrules")
-        }
+        let bytes = [UInt8](compiled)
         let record: CompiledPolicyRecord
         do {
-            record = try JSONValueDecoder.decode(CompiledPolicyRecord.self, from: document)
-        } catch let error as DecodingError {
-            throw CompiledPolicyError.describing(error)
-        } catch let error as CompiledPolicyError {
-            throw error
+            record = try CompiledPolicyRecord(reading: bytes)
         } catch {
-            throw CompiledPolicyError("\(error)")
+            // Bytes that are not JSON, or a document of another kind or version, get that plain answer rather
+            // than the error inside that the records met first: the whole text is checked then.
+            let header = try CompiledPolicyHeader(bytes)
+            try header.check()
+            throw error
         }
+        try CompiledPolicyHeader(format: record.format, version: record.version).check()
         self = try CompiledPolicyReader(record).policy()
     }
 
@@ -64,40 +42,71 @@ extension Policy {
     ///   - sourceDigest: the digest of the source files, `sha256:<hex>`.
     ///   - generator: what wrote the document.
     package func compiledDocument(relativePath: (String) -> String, sourceDigest: String, generator: String) throws -> Data {
-        let record = CompiledPolicyWriter(policy: self, relativePath: relativePath).record(sourceDigest: sourceDigest, generator: generator)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(record)
-        data.append(0x0A)
-        return data
+        var writer = CompiledPolicyWriter(policy: self, relativePath: relativePath)
+        var bytes = try writer.document(sourceDigest: sourceDigest, generator: generator)
+        bytes.append(0x0A)
+        return Data(bytes)
     }
 }
 
-extension CompiledPolicyError {
-    /// A decoding error in words, with the path of the bad value.
-    static func describing(_ error: DecodingError) -> CompiledPolicyError {
-        func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
-                .trimmingCharacters(in: CharacterSet(charactersIn: "."))
-        }
-        switch error {
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                return CompiledPolicyError("not valid JSON; the file may be truncated: download or compile it again")
-            }
-            return CompiledPolicyError(path: path(context.codingPath), context.debugDescription)
-        case .keyNotFound(let key, let context):
-            return CompiledPolicyError(path: path(context.codingPath), "\"\(key.stringValue)\" is missing")
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            return CompiledPolicyError(path: path(context.codingPath), "expected \(type): \(context.debugDescription)")
-        @unknown default:
-            return CompiledPolicyError("\(error)")
-        }
-    }
-}
-
-/// The two fields read before the rest of a compiled document.
-struct CompiledPolicyHeader: Decodable {
+/// What a document says it is: read from its records, or, when they cannot be read, in a pass over the
+/// whole text that also checks that it is one JSON object nested at most ``RecordReader/maxDepth`` levels.
+struct CompiledPolicyHeader {
+    /// The format named, nil when it is missing or not a string.
     var format: String?
+    /// The version, nil when it is missing or not a whole number.
     var version: Int?
+
+    init(format: String?, version: Int?) {
+        self.format = format
+        self.version = version
+    }
+
+    /// Reads the two fields in a pass over the whole text.
+    /// - Throws: ``CompiledPolicyError`` when the bytes are not JSON, or not an object.
+    init(_ bytes: [UInt8]) throws(CompiledPolicyError) {
+        var json = JSONReader(bytes, maxDepth: RecordReader.maxDepth)
+        var isObject = false
+        do {
+            if try json.peek() == .object {
+                isObject = true
+                try json.beginObject()
+                while let key = try json.nextKey() {
+                    switch (key, try json.peek()) {
+                    case ("format", .string): format = try json.readString()
+                    case ("version", .number):
+                        if case .int(let number) = try json.readNumber() { version = number } else { version = nil }
+                    default: try json.skipValue()
+                    }
+                }
+            } else {
+                try json.skipValue()
+            }
+            try json.readEnd()
+        } catch {
+            throw CompiledPolicyError.notJSON(error)
+        }
+        guard isObject else {
+            throw CompiledPolicyError("not valid JSON, or not a JSON object; the file may be truncated: download or compile it again")
+        }
+    }
+
+    /// Checks that the document is a compiled policy of the version this runtime reads.
+    func check() throws(CompiledPolicyError) {
+        guard format == CompiledPolicyRecord.formatName else {
+            throw CompiledPolicyError(
+                path: "format",
+                "this is not a compiled policy (\"format\" is not \"\(CompiledPolicyRecord.formatName)\"): compile rule files with `adrules compile`")
+        }
+        guard let version else {
+            throw CompiledPolicyError(
+                path: "version",
+                "the version is missing or not a whole number (this runtime reads version \(CompiledPolicyRecord.currentVersion)): compile with a matching adrules")
+        }
+        guard version == CompiledPolicyRecord.currentVersion else {
+            throw CompiledPolicyError(
+                path: "version",
+                "version \(version) is not supported by this runtime (it reads version \(CompiledPolicyRecord.currentVersion)): compile with a matching adrules")
+        }
+    }
 }

@@ -1,0 +1,114 @@
+/// Strings: read into a `String` (one slice of the bytes when there is no escape), or checked and dropped.
+extension JSONReader {
+    /// Reads a string.
+    package mutating func readString() throws(JSONValue.ParseError) -> String {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        index += 1
+        atFirst = false
+        // Most strings have no escape: they are one slice of the bytes.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            let text = String(decoding: bytes[index..<end], as: UTF8.self)
+            index = end + 1
+            return text
+        }
+        return try escapedString()
+    }
+
+    /// The rest of a string that holds escapes, from just after its opening quote.
+    private mutating func escapedString() throws(JSONValue.ParseError) -> String {
+        var utf8: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: utf8, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                utf8.append(contentsOf: String(try escape()).utf8)
+                continue
+            }
+            guard byte >= 0x20 else { throw fail("control character in a string") }
+            utf8.append(byte)
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    /// Reads a string and drops it: checked as ``readString()`` checks it, but no `String` is made.
+    mutating func skipString() throws(JSONValue.ParseError) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        index += 1
+        atFirst = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                _ = try escape()
+                continue
+            }
+            guard byte >= 0x20 else { throw fail("control character in a string") }
+            index += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    /// The character of an escape, from just after its backslash.
+    private mutating func escape() throws(JSONValue.ParseError) -> Unicode.Scalar {
+        guard index < bytes.count else { throw fail("unterminated string") }
+        let escape = bytes[index]
+        index += 1
+        switch escape {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let code = try hex4()
+            // A high surrogate and a low one make one character. Unpaired, either is none: it becomes U+FFFD,
+            // and an escape after a high surrogate that is not a low one is a character of its own.
+            if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                bytes[index + 1] == UInt8(ascii: "u")
+            {
+                let resume = index
+                index += 2
+                let low = try hex4()
+                if (0xDC00..<0xE000).contains(low) { return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}" }
+                index = resume
+            }
+            return Unicode.Scalar(code) ?? "\u{FFFD}"
+        default:
+            index -= 1
+            throw fail("unknown escape")
+        }
+    }
+
+    private mutating func hex4() throws(JSONValue.ParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw fail("expected four hex digits") }
+        var code: UInt32 = 0
+        for byte in bytes[index..<(index + 4)] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail("expected four hex digits")
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        index += 4
+        return code
+    }
+}

@@ -1,0 +1,252 @@
+/// A pull parser over the UTF-8 bytes of one JSON text: the caller asks for the value it expects next, so a
+/// document is read into whatever it describes without a tree of values in between.
+///
+/// Nothing is trusted: every byte is checked as it is read, arrays and objects nest at most `maxDepth`
+/// levels, and a number is an `Int` only when it is a whole number that fits one.
+package struct JSONReader {
+    /// What the next value is, from its first byte.
+    package enum Kind: Sendable {
+        case null, bool, number, string, array, object
+    }
+
+    /// A number as read: whole and within `Int`, or any other.
+    package enum Number: Sendable {
+        case int(Int)
+        case double(Double)
+    }
+
+    // Not private: the strings are read in JSONReader+Strings.swift.
+    let bytes: [UInt8]
+    private let maxDepth: Int
+    var index = 0
+    /// The arrays and objects open around the reader.
+    private var depth = 0
+    /// Whether the reader is just inside an opening bracket, where no comma may come before the next member.
+    var atFirst = false
+
+    /// Creates a reader at the start of `bytes`.
+    /// - Parameter maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
+    package init(_ bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    func fail(_ problem: String) -> JSONValue.ParseError { JSONValue.ParseError(offset: index, problem: problem) }
+
+    mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    // MARK: scalars
+
+    /// The kind of the next value, which is not read.
+    /// - Throws: at the end of the text or at a byte that starts no value.
+    package mutating func peek() throws(JSONValue.ParseError) -> Kind {
+        skipSpace()
+        guard index < bytes.count else { throw fail("unexpected end of text") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return .object
+        case UInt8(ascii: "["): return .array
+        case UInt8(ascii: "\""): return .string
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .bool
+        case UInt8(ascii: "n"): return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
+        default: throw fail("expected a value")
+        }
+    }
+
+    /// Reads `null`.
+    package mutating func readNull() throws(JSONValue.ParseError) {
+        skipSpace()
+        try literal(Self.null)
+    }
+
+    /// Reads `true` or `false`.
+    package mutating func readBool() throws(JSONValue.ParseError) -> Bool {
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "t") {
+            try literal(Self.true)
+            return true
+        }
+        try literal(Self.false)
+        return false
+    }
+
+    private static let null = Array("null".utf8)
+    private static let `true` = Array("true".utf8)
+    private static let `false` = Array("false".utf8)
+
+    private mutating func literal(_ word: [UInt8]) throws(JSONValue.ParseError) {
+        guard bytes.count - index >= word.count, bytes[index..<(index + word.count)].elementsEqual(word) else {
+            throw fail("expected \(String(decoding: word, as: UTF8.self))")
+        }
+        index += word.count
+        atFirst = false
+    }
+
+    /// Reads a number: `.int` for a whole number without fraction or exponent that fits an `Int`, `.double`
+    /// for any other.
+    package mutating func readNumber() throws(JSONValue.ParseError) -> Number {
+        skipSpace()
+        let start = index
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        // The whole part is added up as it is read; up to 18 digits always fit an `Int`.
+        let digitsStart = index
+        var value = 0
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+            value = value &* 10 &+ Int(bytes[index] &- UInt8(ascii: "0"))
+            index += 1
+        }
+        let digits = index - digitsStart
+        guard digits > 0 else { throw fail("expected a number") }
+        guard digits == 1 || bytes[digitsStart] != UInt8(ascii: "0") else {
+            throw JSONValue.ParseError(offset: start, problem: "a number with a leading zero")
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            try skipDigits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            try skipDigits()
+        }
+        atFirst = false
+        if isInteger, digits <= 18 { return .int(negative ? -value : value) }
+        // Anything else, the rare case, goes through the standard parsers.
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let value = Int(text) { return .int(value) }
+        guard let value = Double(text) else { throw JSONValue.ParseError(offset: start, problem: "unreadable number") }
+        return .double(value)
+    }
+
+    /// Reads one or more digits.
+    private mutating func skipDigits() throws(JSONValue.ParseError) {
+        let start = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        guard index > start else { throw fail("expected a digit") }
+    }
+
+    // MARK: arrays and objects
+
+    /// Reads the `{` that opens an object; then ``nextKey()`` until it returns nil.
+    package mutating func beginObject() throws(JSONValue.ParseError) {
+        try open(UInt8(ascii: "{"), "expected an object")
+    }
+
+    /// Reads the `[` that opens an array; then ``nextElement()`` until it returns false.
+    package mutating func beginArray() throws(JSONValue.ParseError) {
+        try open(UInt8(ascii: "["), "expected an array")
+    }
+
+    private mutating func open(_ bracket: UInt8, _ problem: String) throws(JSONValue.ParseError) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == bracket else { throw fail(problem) }
+        guard depth < maxDepth else { throw fail("JSON nests deeper than \(maxDepth) levels") }
+        index += 1
+        depth += 1
+        atFirst = true
+    }
+
+    /// Reads up to the next member's value of the object being read, and returns its key; nil when the
+    /// object ends (its `}` is read then). The caller reads or skips the value before asking again.
+    package mutating func nextKey() throws(JSONValue.ParseError) -> String? {
+        guard try nextItem(closing: UInt8(ascii: "}"), "expected ',' or '}'") else { return nil }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+        let key = try readString()
+        try colon()
+        return key
+    }
+
+    private mutating func colon() throws(JSONValue.ParseError) {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        index += 1
+    }
+
+    /// Whether the array being read has another element, which the caller then reads or skips; false when the
+    /// array ends (its `]` is read then).
+    package mutating func nextElement() throws(JSONValue.ParseError) -> Bool {
+        try nextItem(closing: UInt8(ascii: "]"), "expected ',' or ']'")
+    }
+
+    private mutating func nextItem(closing: UInt8, _ problem: String) throws(JSONValue.ParseError) -> Bool {
+        skipSpace()
+        guard index < bytes.count else { throw fail("unexpected end of text") }
+        if bytes[index] == closing {
+            index += 1
+            depth -= 1
+            atFirst = false
+            return false
+        }
+        // After a comma a member must follow: reading it fails on a closing bracket.
+        if !atFirst {
+            guard bytes[index] == UInt8(ascii: ",") else { throw fail(problem) }
+            index += 1
+            skipSpace()
+        }
+        return true
+    }
+
+    /// Reads the next value, whatever it is, and drops it.
+    package mutating func skipValue() throws(JSONValue.ParseError) {
+        switch try peek() {
+        case .object:
+            try beginObject()
+            while try nextItem(closing: UInt8(ascii: "}"), "expected ',' or '}'") {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+                try skipString()
+                try colon()
+                try skipValue()
+            }
+        case .array:
+            try beginArray()
+            while try nextElement() { try skipValue() }
+        case .string: try skipString()
+        case .number: _ = try readNumber()
+        case .bool: _ = try readBool()
+        case .null: try readNull()
+        }
+    }
+
+    /// Reads the next value as a ``JSONValue``.
+    package mutating func readValue() throws(JSONValue.ParseError) -> JSONValue {
+        switch try peek() {
+        case .object:
+            try beginObject()
+            var pairs: [(String, JSONValue)] = []
+            while let key = try nextKey() { pairs.append((key, try readValue())) }
+            return .object(pairs)
+        case .array:
+            try beginArray()
+            var items: [JSONValue] = []
+            while try nextElement() { items.append(try readValue()) }
+            return .array(items)
+        case .string: return .string(try readString())
+        case .number:
+            switch try readNumber() {
+            case .int(let value): return .int(value)
+            case .double(let value): return .double(value)
+            }
+        case .bool: return .bool(try readBool())
+        case .null:
+            try readNull()
+            return .null
+        }
+    }
+
+    /// Reads the end of the text: nothing but white space may follow the value read.
+    package mutating func readEnd() throws(JSONValue.ParseError) {
+        skipSpace()
+        guard index == bytes.count else { throw fail("unexpected text after the value") }
+    }
+}

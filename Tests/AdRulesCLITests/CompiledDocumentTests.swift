@@ -1,0 +1,186 @@
+import AdRulesTestSupport
+import AdRules
+import AdRulesCompiler
+import Foundation
+import Testing
+
+/// The compiled document read and written by hand: the bytes stay those the `Codable` writer wrote, and a
+/// bad document is refused with the path of the bad value.
+///
+/// `Golden/compiled.json` is `Fixtures/compiled` as `adrules 0.2.0` compiled it with Foundation's
+/// `JSONEncoder`: every setting, group setting, attribute type and condition node, and texts to escape.
+@Suite("Compiled documents")
+struct CompiledDocumentTests {
+    let golden = (try? Data(contentsOf: URL(fileURLWithPath: packageRoot() + "/Tests/AdRulesCLITests/Golden/compiled.json"))) ?? Data()
+
+    @Test func compilingGivesTheBytesTheCodableWriterGave() throws {
+        let compilation = try PolicyCompiler.compile(path: fixtures + "/compiled", root: fixtures)
+        let document = try #require(compilation.document, "\(compilation.diagnostics)")
+        // The golden file names the version that wrote it.
+        let text = String(decoding: document, as: UTF8.self)
+            .replacingOccurrences(of: "\"generator\":\"adrules \(AdRulesVersion.current)\"", with: "\"generator\":\"adrules 0.2.0\"")
+        #expect(text == String(decoding: golden, as: UTF8.self))
+    }
+
+    @Test func aDocumentTheCodableWriterWroteLoadsAndIsWrittenBackUnchanged() throws {
+        let policy = try Policy(compiled: golden)
+        #expect(policy.placements.map(\.id) == ["app_open", "level_end", "bonus", "footer"])
+        #expect(policy.attributes.count == 8)
+        #expect(policy.rules.count == 6)
+        guard case .object(let pairs) = try JSONValue.parse(Array(golden)) else { throw CompiledPolicyError("not an object") }
+        func string(_ key: String) -> String { pairs.first { $0.0 == key }.flatMap { if case .string(let s) = $0.1 { s } else { nil } } ?? "" }
+        let again = try policy.compiledDocument(relativePath: { $0 }, sourceDigest: string("source_digest"), generator: string("generator"))
+        #expect(again == golden)
+    }
+
+    @Test func everyObjectHasItsKeysSorted() throws {
+        let compilation = try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot())
+        for document in [golden, try #require(compilation.document)] {
+            var unsorted: [String] = []
+            func walk(_ value: JSONValue) {
+                switch value {
+                case .object(let pairs):
+                    let keys = pairs.map(\.0)
+                    if keys != keys.sorted() { unsorted.append(keys.joined(separator: ",")) }
+                    pairs.forEach { walk($0.1) }
+                case .array(let items): items.forEach(walk)
+                default: break
+                }
+            }
+            walk(try JSONValue.parse(Array(document)))
+            #expect(unsorted.isEmpty)
+        }
+    }
+
+    // MARK: refusals
+
+    func refusal(_ document: Data) -> String? {
+        do {
+            _ = try Policy(compiled: document)
+            return nil
+        } catch let error as CompiledPolicyError {
+            return error.description
+        } catch {
+            return "unexpected error \(error)"
+        }
+    }
+
+    /// The golden document with one change made to its parsed form.
+    func changed(_ change: (inout [String: Any]) -> Void) throws -> Data {
+        var object = try #require(JSONSerialization.jsonObject(with: golden) as? [String: Any])
+        change(&object)
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    /// Sets `value` at a key of one entry of a top-level list (`nil` removes the key).
+    func changing(_ list: String, _ index: Int, _ key: String, to value: Any?) throws -> Data {
+        try changed { object in
+            var entries = object[list] as? [[String: Any]] ?? []
+            entries[index][key] = value
+            object[list] = entries
+        }
+    }
+
+    /// Replaces text in the golden document: for what JSONSerialization would not write.
+    func replacing(_ text: String, with replacement: String) throws -> Data {
+        let original = String(decoding: golden, as: UTF8.self)
+        #expect(original.contains(text))
+        return Data(original.replacingOccurrences(of: text, with: replacement).utf8)
+    }
+
+    @Test func wrongTypesAndMissingKeysAreNamedByTheirPath() throws {
+        let premium: [String: Any] = ["builtin": "premium"]
+        let cases: [(Data, String)] = [
+            (try changed { $0["files"] = "compiled/policy.yaml" }, "files: expected an array, found a string"),
+            (try changed { $0["files"] = [3] }, "files[0]: expected a string, found a number"),
+            (try changed { $0["files"] = [] }, "files: 0 entries; expected 1-1000"),
+            (try changed { $0["files"] = Array(repeating: "x.yaml", count: 1001) }, "files: 1001 entries; expected 1-1000"),
+            (try changed { $0["environment"] = "staging" }, "environment: \"staging\" is not an environment (one of production, test)"),
+            (try changed { $0["session_timeout"] = true }, "session_timeout: expected Int"),
+            (try changed { $0["fullscreen_timeout"] = 5 }, "fullscreen_timeout: expected [value, file, line, column], found a number"),
+            (try changed { $0["rules"] = nil }, "invalid compiled policy: \"rules\" is missing"),
+            (try changing("placements", 0, "id", to: nil), "placements[0]: \"id\" is missing"),
+            (try changing("placements", 1, "enabled", to: nil), "placements[1]: \"enabled\" is missing"),
+            (try changing("placements", 0, "at", to: [0, 1]), "placements[0].at: expected [file, line, column], found 2 elements"),
+            (try changing("placements", 0, "at", to: [0, -5, 1]), "placements[0].at: location [0, -5, 1] is outside the files"),
+            (try changing("placements", 0, "enabled", to: [true, 0, 1]), "placements[0].enabled: expected [value, file, line, column], found 3 elements"),
+            (try changing("placements", 0, "enabled", to: [true, 0, 1, 1, 1]), "found more than 4 elements"),
+            (try changing("placements", 0, "enabled", to: ["yes", 0, 1, 1]), "placements[0].enabled[0]: expected a boolean (true or false), found a string"),
+            (try changing("placements", 0, "enabled", to: [true, "0", 1, 1]), "placements[0].enabled[1]: expected Int"),
+            (try changing("placements", 2, "format", to: ["popup", 0, 1, 1]), "placements[2].format[0]: \"popup\" is not an ad format (one of"),
+            (try changing("placements", 0, "caps", to: [[["max": 1], 0, 1, 1]]), "placements[0].caps[0][0]: \"window\" is missing"),
+            (try changing("placements", 0, "caps", to: [[["max": 1, "window": 0], 0, 1, 1]]), "placements[0].caps[0].window: a window must be longer than 0"),
+            (try changing("placements", 0, "daily_cap", to: [-1, 0, 1, 1]), "placements[0].daily_cap: -1 is below 0"),
+            (try changing("placements", 0, "every_n_actions", to: [0, 0, 1, 1]), "placements[0].every_n_actions: 0 is below 1"),
+            (try changing("placements", 0, "ad_unit", to: ["a\u{1B}b", 0, 1, 1]), "placements[0].ad_unit: the text is longer than"),
+            (try changing("groups", 0, "placements", to: []), "groups[0].placements: 0 entries; expected 1-100000"),
+            (try changing("groups", 0, "caps", to: nil), "groups[0]: \"caps\" is missing"),
+            (try changing("groups", 1, "daily_cap", to: [-5, 0, 1, 1]), "groups[1].daily_cap: -5 is below 0"),
+            (try changing("attributes", 0, "type", to: "float"), "attributes[0].type: \"float\" is not a value type (one of bool, int"),
+            (try changing("attributes", 1, "default", to: ["type": "bool", "value": 1]), "attributes[1].default.value: expected a boolean (true or false), found a number"),
+            (try changing("attributes", 5, "default", to: ["type": "[string]", "value": ["a", 2]]), "attributes[5].default.value[1]: expected a string"),
+            (try changing("attributes", 1, "default", to: ["type": "int", "value": 1]), "attributes[1].default: the default is int, not bool"),
+            (try changing("rules", 0, "deny", to: "*"), "rules[0].deny: expected an array, found a string"),
+            (try changing("rules", 1, "deny", to: [["nowhere", 0, 1, 1]]), "rules[1].deny[0]: unknown placement \"nowhere\""),
+            (try changing("rules", 0, "condition", to: ["and": [premium, ["bogus": 1]]]), "rules[0].condition.and[1]: an expression node is one of"),
+            (try changing("rules", 0, "condition", to: ["builtin": "premium", "attribute": "screen"]), "rules[0].condition: an expression node has one operator"),
+            (try changing("rules", 0, "condition", to: ["compare": "<", "left": premium]), "rules[0].condition: \"right\" is missing"),
+            (try changing("rules", 0, "condition", to: ["not": premium, "left": premium]), "rules[0].condition: left and right belong to a compare node"),
+            (try changing("rules", 0, "condition", to: ["not": ["builtin": 3]]), "rules[0].condition.not.builtin: expected a string, found a number"),
+            (try changing("rules", 0, "condition", to: ["or": Array(repeating: premium, count: 3000)]), "rules[0].condition: the condition is larger than 2048 nodes"),
+            (try changing("rules", 0, "condition", to: ["builtin": "premium.user"]), "rules[0].condition: unknown built-in \"premium.user\""),
+            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[99999999999999999999,"#),
+             "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 1e+20"),
+            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6.0,"#), "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 6.0"),
+            (try replacing(#""version":1"#, with: #""version":"1""#), "version: the version is missing or not a whole number"),
+            (try replacing(#""version":1"#, with: #""version":1.5"#), "version: the version is missing or not a whole number"),
+        ]
+        for (document, message) in cases {
+            let refusal = refusal(document)
+            #expect(refusal?.contains(message) == true, "expected \(message), got \(refusal ?? "no error")")
+        }
+    }
+
+    @Test func keysThisRuntimeDoesNotKnowAndOptionalNullsAreSkipped() throws {
+        let document = try changed { object in
+            object["comment"] = ["nested": [[1, 2, ["deep": true]], "x"]]
+            var placements = object["placements"] as? [[String: Any]] ?? []
+            placements[1]["daily_cap"] = NSNull()
+            placements[1]["extra"] = [1, 2, 3]
+            object["placements"] = placements
+            object["generator"] = NSNull()
+        }
+        let policy = try Policy(compiled: document)
+        #expect(policy.placements[1].dailyCap == nil)
+        // Keys in another order than sorted: a literal's value before its type is read once the type is known.
+        let reordered = try replacing(#"{"type":"[int]","value":[1,-2,3]}"#, with: #"{"value":[1,-2,3],"type":"[int]"}"#)
+        #expect(try Policy(compiled: reordered).attributes[6].defaultValue == .intList([1, -2, 3]))
+    }
+
+    @Test func everyTruncationOfADocumentIsRefusedAsTruncated() {
+        let document = golden.dropLast()  // the final line break
+        for length in 0..<document.count {
+            let refusal = refusal(document.prefix(length))
+            #expect(refusal?.contains("the file may be truncated") == true, "\(length) bytes: \(refusal ?? "accepted")")
+        }
+        #expect(refusal(Data(document)) == nil)
+    }
+
+    /// Random bytes changed in a good document: it loads or is refused, but nothing traps.
+    @Test func changedBytesAreRefusedOrLoadedNeverTrapped() {
+        var random = SplitMix64(seed: 15)
+        let replacements = Array("{}[],:\"\\0123456789-+.eE ntfu\u{01}".utf8) + [0xFF, 0xC3]
+        var refused = 0
+        for _ in 0..<1500 {
+            var bytes = [UInt8](golden)
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = replacements.randomElement(using: &random) ?? 0
+            }
+            if let refusal = refusal(Data(bytes)) {
+                #expect(refusal.hasPrefix("invalid compiled policy: "), "\(refusal)")
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+    }
+}

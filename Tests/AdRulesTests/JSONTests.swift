@@ -1,0 +1,102 @@
+import AdRules
+import Foundation
+import Testing
+
+/// The runtime's JSON reader and writer, which the compiled policy is read and written with.
+@Suite("JSON reader and writer")
+struct JSONTests {
+    func parse(_ text: String, maxDepth: Int = 64) throws(JSONValue.ParseError) -> JSONValue {
+        try JSONValue.parse(Array(text.utf8), maxDepth: maxDepth)
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "[,1]", "{\"a\":1,}", "{,}", "{\"a\" 1}", "{\"a\":}", "[1 2]", "01", "1.", ".5", "-", "1e", "1e+", "+1",
+        "tru", "nul", "\"abc", "\"a\\x\"", "\"\\u12\"", "\"a\u{01}b\"", "[1]]", "{} {}", "{\"a\":1}x",
+    ])
+    func refusesWhatIsNotJSON(_ text: String) {
+        #expect(throws: JSONValue.ParseError.self, "\(text)") { try parse(text) }
+    }
+
+    @Test func readsNumbersAsIntegersWhenTheyAreWholeAndFit() throws {
+        let text = "[0, -0, 7, -12, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1.5, 1e-07, 2E+3, 100000000000000000000]"
+        guard case .array(let items) = try parse(text) else {
+            Issue.record("not an array")
+            return
+        }
+        let described = items.map { item -> String in
+            switch item {
+            case .int(let n): return "int \(n)"
+            case .double(let d): return "double \(d)"
+            default: return "other"
+            }
+        }
+        #expect(described == [
+            "int 0", "int 0", "int 7", "int -12", "int 9223372036854775807", "int -9223372036854775808", "double 9.223372036854776e+18",
+            "double 1.5", "double 1e-07", "double 2000.0", "double 1e+20",
+        ])
+    }
+
+    /// A high surrogate followed by an escape that is not a low one trapped on an arithmetic overflow before.
+    @Test func unpairedSurrogatesBecomeReplacementCharacters() throws {
+        guard case .array(let items) = try parse(#"["\uD800\u0041", "\uDC00", "\uD83D\uDE00", "\uD800", "\uD800\uD800"]"#) else {
+            Issue.record("not an array")
+            return
+        }
+        let strings = items.map { item -> String in if case .string(let s) = item { s } else { "?" } }
+        #expect(strings == ["\u{FFFD}A", "\u{FFFD}", "😀", "\u{FFFD}", "\u{FFFD}\u{FFFD}"])
+    }
+
+    @Test func nestingIsLimitedWithoutRecursingFurther() throws {
+        #expect(throws: JSONValue.ParseError.self) { try parse(String(repeating: "[", count: 100_000), maxDepth: 160) }
+        _ = try parse(String(repeating: "[", count: 160) + String(repeating: "]", count: 160), maxDepth: 160)
+        #expect(throws: JSONValue.ParseError.self) { try parse(String(repeating: "[", count: 161) + String(repeating: "]", count: 161), maxDepth: 160) }
+    }
+
+    @Test func readsEscapesAndKeepsKeysInOrder() throws {
+        guard case .object(let pairs) = try parse(#" { "b" : "a\"b\\c\/d\n\t\u00e9" , "a" : [ true , false , null , { } , [ ] ] } "#) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(pairs.map(\.0) == ["b", "a"])
+        if case .string(let s) = pairs[0].1 { #expect(s == "a\"b\\c/d\n\té") } else { Issue.record("not a string") }
+    }
+
+    /// The compiled policy's bytes stay what Foundation's `JSONEncoder` wrote before the writer was our own.
+    @Test func writesStringsAndNumbersAsJSONEncoderDoes() throws {
+        var control = ""
+        for code in 0..<0x20 { control.unicodeScalars.append(Unicode.Scalar(UInt8(code))) }
+        let strings = [control, "\"quoted\" \\ back/slash", "é😀\u{7F}\u{2028}\u{FEFF}", "", "plain"]
+        let numbers: [Double] = [0, -0.0, 1, 1.5, 0.1, 100, 1e20, 1e21, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -2.5e-5, 3e15, 1e16, 12345.678]
+        let integers: [Int64] = [0, -1, 42, Int64.min, Int64.max]
+        var writer = JSONWriter()
+        try writer.array { json throws(JSONWriter.NonFiniteNumber) in
+            for s in strings { json.string(s) }
+            for n in numbers { try json.number(n) }
+            for n in integers { json.int(n) }
+            json.bool(true)
+            json.bool(false)
+            json.object { json in
+                json.key("k")
+                json.array { _ in }
+                json.key("l")
+                json.object { _ in }
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var expected = try encoder.encode(strings)
+        expected.removeLast()
+        let tail = try encoder.encode(numbers).dropFirst().dropLast()
+        let ints = try encoder.encode(integers).dropFirst().dropLast()
+        let text = String(decoding: expected, as: UTF8.self) + "," + String(decoding: tail, as: UTF8.self) + ","
+            + String(decoding: ints, as: UTF8.self) + #",true,false,{"k":[],"l":{}}]"#
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+    }
+
+    @Test func refusesNumbersJSONCannotHold() {
+        for value in [Double.nan, .infinity, -.infinity] {
+            var writer = JSONWriter()
+            #expect(throws: JSONWriter.NonFiniteNumber.self) { try writer.number(value) }
+        }
+    }
+}
