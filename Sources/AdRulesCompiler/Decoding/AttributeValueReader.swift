@@ -11,8 +11,9 @@ enum AttributeValueReader {
             reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file))
             return nil
         case .number:
-            if let scalar = node.scalar, scalar.style == .plain, let value = Double(scalar.value) { return .number(value) }
-            reader.report(.wrongType(key, expected: "a number", found: node, file: reader.file))
+            // A finite number: NaN and infinities (`nan`, `1e999`) compare with nothing and have no JSON form.
+            if let scalar = node.scalar, scalar.style == .plain, let value = Double(scalar.value), value.isFinite { return .number(value) }
+            reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))
             return nil
         case .string: return reader.string(node, key).map { .string($0.value) }
         case .duration: return reader.duration(node, key).map { .duration($0.value) }

@@ -65,7 +65,7 @@ enum Lexer {
                 let word = String(chars[start..<i])
                 if let value = Int64(word) {
                     tokens.append(Token(kind: .int(value), offset: start, text: word))
-                } else if word.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word) {
+                } else if word.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
                     tokens.append(Token(kind: .number(value), offset: start, text: word))
                 } else if let value = RuleDuration(parsing: word) {
                     guard value <= .days(366) else {

@@ -149,7 +149,7 @@ public enum ScenarioDecoder {
         guard let scalar = node.scalar else { return .string }
         if FieldReader.boolValue(scalar) != nil { return .bool }
         if FieldReader.intValue(scalar) != nil { return .int }
-        if scalar.style == .plain, Double(scalar.value) != nil { return .number }
+        if scalar.style == .plain, let value = Double(scalar.value), value.isFinite { return .number }
         return .string
     }
 
