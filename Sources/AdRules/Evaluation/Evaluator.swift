@@ -18,18 +18,17 @@ public enum Evaluator {
         _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: borrowing Facts, now: Int64,
         deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
-        let storage = policy.storage
-        guard let index = storage.index(of: ask.placement, slot: ask.slot) else {
+        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else {
             return Decision(ask: ask, reasons: [Reason(
                 code: .unknownPlacement,
-                message: "placement \"\(ask.placement)\" is not in the policy (\(storage.placements.count) placements)")], nextAllowedAt: nil)
+                message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placements.count) placements)")], nextAllowedAt: nil)
         }
         let now = Milliseconds.clamped(now)
         guard facts.fits(policy) else {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
-        // The run only reads; what it finds goes to `found`.
-        let run = Run(policy: storage, index: index, now: now, zone: deviceTimeZone)
+        // The run only reads (the policy and zone are borrowed, nothing is retained); what it finds goes to `found`.
+        let run = Run(policy: policy.storage, index: index, now: now, zone: deviceTimeZone)
         var found = Findings()
         switch ask.kind {
         case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false, facts, &found)
@@ -37,8 +36,7 @@ public enum Evaluator {
         case .load: run.loadReasons(context: context, facts, &found)
         case .reward: run.rewardReasons(facts, &found)
         }
-        guard !found.denials.isEmpty else { return Decision(ask: ask, found: .given([]), nextAllowedAt: nil, notes: found.notes ?? []) }
-        return found.decision(for: ask, policy: storage, zone: run.timeZone)
+        return found.decision(for: ask, policy: policy.storage, zone: run.timeZone)
     }
 
     /// Decides an ask with the time as a `Date`.
@@ -118,16 +116,11 @@ struct Denial: Sendable {
 /// steps that find them hold no reference to the policy, so the allow path retains nothing.
 struct Findings {
     var denials: [Denial] = []
-    /// Texts some reasons name, by ``ReasonSite/detail``; nil until one does (most decisions have none, and
-    /// an absent list costs nothing to drop).
-    var details: [String]?
-    var notes: [String]?
+    /// Texts some reasons name, by ``ReasonSite/detail``.
+    var details: [String] = []
+    var notes: [String] = []
     /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
     var today: (start: Int64, end: Int64)?
-
-    mutating func note(_ text: String) {
-        notes = (notes ?? []) + [text]
-    }
 
     mutating func deny(_ denial: Denial) {
         // Room for the usual handful of reasons at once, rather than growing one by one.
@@ -137,14 +130,14 @@ struct Findings {
 
     /// Keeps a text a reason names; its index goes into the reason's site.
     mutating func detail(_ text: String) -> Int {
-        details = (details ?? []) + [text]
-        return (details?.count ?? 1) - 1
+        details.append(text)
+        return details.count - 1
     }
 
     /// The decision: every reason found, and the latest clear time when every reason is time-based.
     /// - Parameter zone: the zone daily caps were counted in, for the messages.
-    func decision(for ask: Ask, policy: PolicyStorage, zone: TimeZone) -> Decision {
-        guard !denials.isEmpty else { return Decision(ask: ask, found: .given([]), nextAllowedAt: nil, notes: notes ?? []) }
+    func decision(for ask: Ask, policy: PolicyStorage, zone: @autoclosure () -> TimeZone) -> Decision {
+        guard !denials.isEmpty else { return Decision(ask: ask, found: .given([]), nextAllowedAt: nil, notes: notes) }
         var next: Int64? = .min
         for denial in denials {
             if let clears = denial.clearsAt, let latest = next {
@@ -153,7 +146,7 @@ struct Findings {
                 next = nil
             }
         }
-        let context = SiteContext(policy: policy, zone: zone, details: details ?? [])
-        return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes ?? [])
+        let context = SiteContext(policy: policy, zone: zone(), details: details)
+        return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

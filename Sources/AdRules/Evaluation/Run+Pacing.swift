@@ -10,7 +10,7 @@ extension Run {
             let clears = seen(last.at) + t.minInterval
             if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears, &found) }
         }
-        capReasons(ShowHistory(placement: index, group: -1), t, facts, &found)
+        capReasons(facts.placements[index].shows, t, group: -1, facts, &found)
         let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
         for k in groups {
@@ -23,7 +23,7 @@ extension Run {
         }
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
-            capReasons(ShowHistory(placement: index, group: g), policy.groupLimits[g], facts, &found)
+            capReasons(facts.groups[g], policy.groupLimits[g], group: g, facts, &found)
         }
     }
 
@@ -36,14 +36,13 @@ extension Run {
     }
 
     /// Session, hourly, daily and window caps over one show history, in that order.
-    func capReasons(_ shows: ShowHistory, _ t: Limits, _ facts: borrowing Facts, _ found: inout Findings) {
-        let group = shows.group
+    func capReasons(_ shows: borrowing [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts, _ found: inout Findings) {
         let isGroup = group >= 0
         if t.sessionCap >= 0 {
             var count = 0
             if facts.sessionActive {
-                var i = facts.showCount(of: shows) - 1
-                while i >= 0, facts.show(i, of: shows).session == facts.sessionCount {
+                var i = shows.count - 1
+                while i >= 0, shows[i].session == facts.sessionCount {
                     count += 1
                     i -= 1
                 }
@@ -52,14 +51,14 @@ extension Run {
                 deny(isGroup ? .groupSessionCap : .sessionCap, capSite(.sessionCap, at: .sessionCap, group: group), &found)
             }
         }
-        if t.hourlyCap >= 0, case .full(let clears) = window(shows, facts, max: t.hourlyCap, length: 3_600_000) {
+        if t.hourlyCap >= 0, case .full(let clears) = window(shows, max: t.hourlyCap, length: 3_600_000) {
             deny(isGroup ? .groupHourlyCap : .hourlyCap, capSite(.hourlyCap, at: .hourlyCap, group: group), clearsAt: clears, &found)
         }
-        if t.dailyCap >= 0 && dailyCapMayBeReached(shows, facts, cap: t.dailyCap) {
+        if t.dailyCap >= 0 && dailyCapMayBeReached(shows, cap: t.dailyCap) {
             let day = found.today ?? localDay(facts)
             found.today = day
             // Shows are sorted: the cap is reached when the cap-th newest show is from today.
-            if t.dailyCap == 0 || seen(facts.show(facts.showCount(of: shows) - t.dailyCap, of: shows).at) >= day.start {
+            if t.dailyCap == 0 || seen(shows[shows.count - t.dailyCap].at) >= day.start {
                 var site = capSite(.dailyCap, at: .dailyCap, group: group)
                 site.day = day.start
                 deny(isGroup ? .groupDailyCap : .dailyCap, site, clearsAt: t.dailyCap > 0 ? day.end : nil, &found)
@@ -67,7 +66,7 @@ extension Run {
         }
         for w in t.windows {
             let cap = policy.windows[w]
-            if case .full(let clears) = window(shows, facts, max: cap.max, length: cap.length) {
+            if case .full(let clears) = window(shows, max: cap.max, length: cap.length) {
                 let site = capSite(.windowCap, at: .window, group: group, window: w - t.windows.lowerBound)
                 deny(isGroup ? .groupWindowCap : .windowCap, site, clearsAt: clears, &found)
             }
@@ -76,9 +75,9 @@ extension Run {
 
     /// Whether a daily cap could be reached at all: only when the cap-th newest show is recent enough to fall
     /// on the local day of now. Most asks are decided here, with no calendar work.
-    func dailyCapMayBeReached(_ shows: ShowHistory, _ facts: borrowing Facts, cap: Int) -> Bool {
+    func dailyCapMayBeReached(_ shows: borrowing [ShowRecord], cap: Int) -> Bool {
         guard cap > 0 else { return true }
-        return facts.showCount(of: shows) >= cap && seen(facts.show(facts.showCount(of: shows) - cap, of: shows).at) > now - LocalDay.longest
+        return shows.count >= cap && seen(shows[shows.count - cap].at) > now - LocalDay.longest
     }
 
     /// A rolling window's state: below its cap, or full until a time (nil for a cap of 0, which never clears).
@@ -89,16 +88,16 @@ extension Run {
 
     /// Whether a rolling window holds `max` shows or more (the shows with `time > now - length`), and if so
     /// when it clears: when enough of them leave.
-    func window(_ shows: ShowHistory, _ facts: borrowing Facts, max: Int, length: Int64) -> WindowState {
-        var i = facts.showCount(of: shows) - 1
+    func window(_ shows: borrowing [ShowRecord], max: Int, length: Int64) -> WindowState {
+        var i = shows.count - 1
         var count = 0
-        while i >= 0, seen(facts.show(i, of: shows).at) > now - length {
+        while i >= 0, seen(shows[i].at) > now - length {
             count += 1
             i -= 1
         }
         guard count >= max else { return .open }
-        // The shows in the window are those from i + 1 to the newest; the (count - max + 1)-th oldest must leave.
-        return .full(clearsAt: max > 0 ? seen(facts.show(i + 1 + (count - max), of: shows).at) + length : nil)
+        // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
+        return .full(clearsAt: max > 0 ? seen(shows[i + 1 + (count - max)].at) + length : nil)
     }
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.
@@ -110,22 +109,5 @@ extension Run {
         }
         let day = LocalDay.containing(now, in: timeZone)
         return (day.start, day.end)
-    }
-}
-
-/// One show history, read in place in the facts: the placement's (`group` < 0) or a group's. Passing the
-/// history as an array would copy it out of its element (a retain and a release per cap check).
-struct ShowHistory {
-    let placement: Int
-    let group: Int
-}
-
-extension Facts {
-    func showCount(of history: ShowHistory) -> Int {
-        history.group < 0 ? placements[history.placement].shows.count : groups[history.group].count
-    }
-
-    func show(_ i: Int, of history: ShowHistory) -> ShowRecord {
-        history.group < 0 ? placements[history.placement].shows[i] : groups[history.group][i]
     }
 }

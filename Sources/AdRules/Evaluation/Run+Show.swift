@@ -120,7 +120,7 @@ extension Run {
     }
 
     func timedOutNote(_ what: String, _ found: inout Findings) {
-        found.note("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
+        found.notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
     }
 
     func screenReasons(blockOthers: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
