@@ -61,11 +61,12 @@ struct JSONTests {
         if case .string(let s) = pairs[0].1 { #expect(s == "a\"b\\c/d\n\té") } else { Issue.record("not a string") }
     }
 
-    /// The compiled policy's bytes stay what Foundation's `JSONEncoder` wrote before the writer was our own.
+    /// The compiled policy's bytes stay what Foundation's `JSONEncoder` wrote before the writer was our own
+    /// (for text without the characters `ControlCharacters` names beyond C0, which the next test covers).
     @Test func writesStringsAndNumbersAsJSONEncoderDoes() throws {
         var control = ""
         for code in 0..<0x20 { control.unicodeScalars.append(Unicode.Scalar(UInt8(code))) }
-        let strings = [control, "\"quoted\" \\ back/slash", "é😀\u{7F}\u{2028}\u{FEFF}", "", "plain"]
+        let strings = [control, "\"quoted\" \\ back/slash", "é😀 ü", "", "plain"]
         let numbers: [Double] = [0, -0.0, 1, 1.5, 0.1, 100, 1e20, 1e21, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -2.5e-5, 3e15, 1e16, 12345.678]
         let integers: [Int64] = [0, -1, 42, Int64.min, Int64.max]
         var writer = JSONWriter()
@@ -91,6 +92,22 @@ struct JSONTests {
         let text = String(decoding: expected, as: UTF8.self) + "," + String(decoding: tail, as: UTF8.self) + ","
             + String(decoding: ints, as: UTF8.self) + #",true,false,{"k":[],"l":{}}]"#
         #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+    }
+
+    /// DEL, C1 controls, line separators, bidirectional overrides and the byte-order mark are escaped, so a
+    /// compiled document shows no reordered or hidden text; it reads back to the same string.
+    @Test func escapesInvisibleAndReorderingCharacters() throws {
+        let text = "a\u{7F}b\u{85}c\u{2028}d\u{2029}e\u{202E}admin\u{202C}f\u{2066}g\u{FEFF}h é😀"
+        var writer = JSONWriter()
+        writer.string(text)
+        let written = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(written == #""a\u007fb\u0085c\u2028d\u2029e\u202eadmin\u202cf\u2066g\ufeffh é😀""#)
+        #expect(!written.unicodeScalars.contains(where: ControlCharacters.isControl))
+        guard case .string(let back) = try JSONValue.parse(writer.bytes) else {
+            Issue.record("not a string")
+            return
+        }
+        #expect(back == text)
     }
 
     @Test func refusesNumbersJSONCannotHold() {

@@ -109,25 +109,45 @@ package struct JSONWriter {
         }
     }
 
+    /// A string in quotes. Besides what JSON requires, every character `ControlCharacters` names (DEL, C1
+    /// controls, line and paragraph separators, bidirectional overrides, the byte-order mark) is written as a
+    /// `\uXXXX` escape: the document reads the same, and a viewer or terminal shows no reordered text.
     private mutating func quoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         defer { bytes.append(UInt8(ascii: "\"")) }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            for byte in text.utf8 { ascii(byte) }
+            return
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                ascii(UInt8(scalar.value))
+            } else if ControlCharacters.isControl(scalar) {
+                escape(scalar.value)
+            } else {
+                UTF8.encode(scalar) { bytes.append($0) }
             }
         }
+    }
+
+    private mutating func ascii(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x00..<0x20, 0x7F: escape(UInt32(byte))
+        default: bytes.append(byte)
+        }
+    }
+
+    /// `\uXXXX`, lowercase hex, for a scalar of the Basic Multilingual Plane.
+    private mutating func escape(_ value: UInt32) {
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in [12, 8, 4, 0] { bytes.append(hex[Int((value >> UInt32(shift)) & 0x0F)]) }
     }
 }
