@@ -27,7 +27,7 @@ public enum Evaluator {
         guard facts.fits(policy) else {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
-        // The run only reads (the policy and zone are borrowed, nothing is retained); what it finds goes to `found`.
+        // The run only reads; what it finds goes to `found`, as plain values.
         let run = Run(policy: policy.storage, index: index, now: now, zone: deviceTimeZone)
         var found = Findings()
         switch ask.kind {
@@ -112,8 +112,8 @@ struct Denial: Sendable {
     }
 }
 
-/// What a run has found so far: the deny reasons, the notes, and the local day once a daily cap needed it. The
-/// steps that find them hold no reference to the policy, so the allow path retains nothing.
+/// What a run has found so far: the deny reasons, the notes, and the local day once a daily cap needed it. A
+/// finding holds no reference to the policy: the policy is attached once, to a decision that denies.
 struct Findings {
     var denials: [Denial] = []
     /// Texts some reasons name, by ``ReasonSite/detail``.
