@@ -26,7 +26,7 @@ package struct EngineCore: Sendable {
         if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
         // The placement is looked up once, here, and handed to `apply`.
-        let index = event.placementID.flatMap { policy.storage.index(of: $0.rawValue, slot: $0.slot) }
+        let index = event.placementID.flatMap { policy.storage.index(of: $0) }
         var changesShows = false
         switch event {
         case .showStarted:

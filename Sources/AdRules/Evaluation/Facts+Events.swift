@@ -58,7 +58,7 @@ extension Facts {
             // Each source is tracked on its own; without a source every external ad closes.
             if let source { external.removeValue(forKey: source) } else { external.removeAll() }
         default:
-            guard let id = event.placementID, let i = placementIndex ?? policy.storage.index(of: id.rawValue, slot: id.slot) else { return }
+            guard let id = event.placementID, let i = placementIndex ?? policy.storage.index(of: id) else { return }
             applyPlacementEvent(event, index: i, at: now, policy: policy)
         }
     }

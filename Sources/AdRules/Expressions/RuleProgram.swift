@@ -50,7 +50,10 @@ final class RuleProgram: Sendable {
         operands = builder.operands
         constants = builder.constants
         names = builder.names
-        slots = builder.names.map { name in attributes.firstIndex(of: name) ?? -1 }
+        // One dictionary of the declared names, not a scan per node: a policy may hold thousands of both.
+        var declared: [String: Int] = [:]
+        for (i, name) in attributes.enumerated() where declared[name] == nil { declared[name] = i }
+        slots = builder.names.map { declared[$0] ?? -1 }
     }
 
     /// The app's value of the attribute named by `names[k]`: from the context's slots when it was prepared for

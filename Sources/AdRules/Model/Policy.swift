@@ -43,6 +43,9 @@ final class PolicyStorage: Sendable {
     /// The index of a placement id.
     func index(of id: String) -> Int? { placementIndex[id] }
 
+    /// The index of a typed placement id, trying its slot first.
+    func index(of id: PlacementID) -> Int? { index(of: id.rawValue, slot: id.slot) }
+
     /// The index of a placement id, trying the slot it was resolved to first (``PlacementID/slot``): one
     /// comparison of the id instead of a hash look-up when the hint is right, as it is for the ids generated
     /// from this policy or resolved against it.
