@@ -29,7 +29,8 @@ struct BenchmarkSuite {
         var facts: Int
         var ask: Ask
         var now: Int64
-        var premium: Bool
+        /// An index into the contexts: plain, premium, onboarding, premium and onboarding.
+        var context: Int
         var flags: AppOpenFlags
     }
 
@@ -54,6 +55,14 @@ struct BenchmarkSuite {
             for _ in 0..<historyCount { shows.append(start - Int64.random(in: 60_000...(20 * 3_600_000), using: &generator)) }
             shows.sort()
             for show in shows { facts.addHistoricalShow(placement: "app_open", at: show, session: 0, policy: policy) }
+            // Interstitials shown before, some less than a minute before the ask: they count for the group only.
+            var groupShows = shows
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let show = start - Int64.random(in: 1_000...(20 * 3_600_000), using: &generator)
+                facts.addHistoricalShow(placement: "level_end", at: show, session: 0, policy: policy)
+                groupShows.append(show)
+            }
+            groupShows.sort()
             facts.apply(.appLaunched, at: start, policy: policy)
             flags.sessionCount = sessions + 1
             var now = start + 1000
@@ -67,14 +76,17 @@ struct BenchmarkSuite {
             }
             if Int.random(in: 0..<10, using: &generator) == 0 {
                 facts.apply(.fullscreenOpened(source: "sdk"), at: now, policy: policy)
-                flags.otherFullscreen = true
+                flags.otherFullscreenSince = now
             }
             facts.apply(.appBackgrounded, at: now, policy: policy)
             now += Int64.random(in: 1000...600_000, using: &generator)
             facts.apply(.appResumed, at: now, policy: policy)
-            flags.lastShow = shows.last
-            let dayStart = now - now % 86_400_000
-            flags.showsToday = shows.filter { $0 >= dayStart }.count
+            flags.returnedAt = now
+            // Asked up to 5s after the return: some asks come after the 3s resume window.
+            now += Int64.random(in: 0...5_000, using: &generator)
+            flags.shows = shows
+            flags.groupShows = groupShows
+            flags.dayStart = now - now % 86_400_000
             flags.now = now
             facts.prepareDay(at: now, policy: policy, deviceTimeZone: utc)
             builtFacts.append(facts)
@@ -86,23 +98,31 @@ struct BenchmarkSuite {
         var mixed: [DecisionInput] = []
         for i in 0..<65_536 {
             let f = Int.random(in: 0..<factSets.count, using: &generator)
-            let premium = Int.random(in: 0..<20, using: &generator) == 0
             var flags = flagSets[f]
-            flags.premium = premium
-            inputs.append(DecisionInput(facts: f, ask: .show(appOpen, trigger: .resume), now: flags.now, premium: premium, flags: flags))
+            flags.premium = Int.random(in: 0..<20, using: &generator) == 0
+            flags.onboarding = Int.random(in: 0..<10, using: &generator) == 0
+            let context = (flags.premium ? 1 : 0) + (flags.onboarding ? 2 : 0)
+            inputs.append(DecisionInput(facts: f, ask: .show(appOpen, trigger: .resume), now: flags.now, context: context, flags: flags))
             let asks: [Ask] = [.show(levelEnd, trigger: .action), .offer(rewardedHint), .load(appOpen), .reward(rewardedHint), .show(appOpen, trigger: .resume)]
-            mixed.append(DecisionInput(facts: f, ask: asks[i % asks.count], now: flags.now, premium: premium, flags: flags))
+            mixed.append(DecisionInput(facts: f, ask: asks[i % asks.count], now: flags.now, context: flags.premium ? 1 : 4, flags: flags))
         }
-        let plain = AskContext.standard
-        let premiumContext = AskContext(premium: true)
-        let attributes = AskContext(premium: false, attributes: ["screen": .string("level_complete"), "level": .int(12)])
+        // Contexts prepared for the policy, as an app prepares its context when its attributes change.
+        let contexts = [
+            AskContext.standard, AskContext(premium: true), AskContext(attributes: ["onboarding": .bool(true)]),
+            AskContext(premium: true, attributes: ["onboarding": .bool(true)]),
+            AskContext(attributes: ["screen": .string("level_complete"), "level": .int(12)]),
+        ].map(policy.prepared)
         var allow: [DecisionInput] = []
         var deny: [DecisionInput] = []
         var agree = 0
         for input in inputs {
-            let decision = Evaluator.decide(input.ask, context: input.premium ? premiumContext : plain, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc)
+            let decision = Evaluator.decide(input.ask, context: contexts[input.context], policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc)
             if decision.isAllowed { allow.append(input) } else { deny.append(input) }
             if decision.isAllowed == input.flags.handWrittenAllows() { agree += 1 }
+        }
+        // A baseline that decides differently would measure something else.
+        guard agree == inputs.count else {
+            throw BenchError.missing("the hand-written chain agrees with the evaluator on \(agree) of \(inputs.count) asks, not all")
         }
         // Asks are grouped by fact set: an app decides on the facts it holds, so the evaluator runs read one
         // local `Facts` in place rather than a copy out of an array on every ask (the if-chain reads its flags
@@ -114,12 +134,12 @@ struct BenchmarkSuite {
                 var held = set[range.lowerBound].facts
                 var facts = factSets[held]
                 for i in range {
-                    let input = set[i]
-                    if input.facts != held {
-                        held = input.facts
+                    // The input's fields are read in place, as the if-chain reads its own.
+                    if set[i].facts != held {
+                        held = set[i].facts
                         facts = factSets[held]
                     }
-                    blackHole(Evaluator.decide(input.ask, context: input.premium ? premiumContext : plain, policy: policy, facts: facts, now: input.now, deviceTimeZone: utc))
+                    blackHole(Evaluator.decide(set[i].ask, context: contexts[set[i].context], policy: policy, facts: facts, now: set[i].now, deviceTimeZone: utc))
                 }
             }
         }
@@ -142,7 +162,7 @@ struct BenchmarkSuite {
         let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
             for i in range {
                 let input = inputs[i]
-                blackHole(engines[input.facts].ask(input.ask, context: input.premium ? premiumContext : plain))
+                blackHole(engines[input.facts].ask(input.ask, context: contexts[input.context]))
             }
         }
         // The engine's rules without its lock and clock: what AdEngine runs under the lock, and what the impact
@@ -151,13 +171,13 @@ struct BenchmarkSuite {
         let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
             for i in range {
                 let input = inputs[i]
-                blackHole(cores[input.facts].ask(input.ask, context: input.premium ? premiumContext : plain, at: input.now))
+                blackHole(cores[input.facts].ask(input.ask, context: contexts[input.context], at: input.now))
             }
         }
         let mixedTiming = Timing.measure(rounds: rounds, batch: 256, items: mixed.count) { range in
             for i in range {
                 let input = mixed[i]
-                blackHole(Evaluator.decide(input.ask, context: input.premium ? premiumContext : attributes, policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
+                blackHole(Evaluator.decide(input.ask, context: contexts[input.context], policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
             }
         }
         let allowEval = evaluator(allow), denyEval = evaluator(deny)
@@ -175,7 +195,7 @@ struct BenchmarkSuite {
             row("AdEngine.ask (lock, clock, prepare, decide)", engineTiming, "target <= 150 ns"),
             row("EngineCore.ask (no lock, no clock)", coreTiming),
             row("Evaluator.decide, mixed asks and placements", mixedTiming),
-            "hand-written and engine agree on allow/deny in \(agree) of \(inputs.count) asks (the if-chain has no grace, launch or group rules)",
+            "hand-written and engine agree on allow/deny in \(agree) of \(inputs.count) asks",
         ]
     }
 
@@ -300,25 +320,52 @@ struct BenchmarkSuite {
     }
 }
 
-/// The app-open rules as an app writes them by hand: flags and if statements.
+/// The app-open rules of the shipped policy as an app writes them by hand: its own records of what happened
+/// (show times, the time the ad loaded, when the app came back) and one `if` per rule.
+///
+/// It gets the same situation the evaluator gets, not figures derived from it: it finds the last show and counts
+/// today's shows in its own show histories (the placement's and the `fullscreen` group's), as the evaluator does,
+/// and reads the local day's start from a value cached with its records, as the evaluator reads the day the facts
+/// cached. It checks every rule of `rules/` that applies to a resume show of `app_open`.
 struct AppOpenFlags {
     var premium = false
-    var isShowingAd = false
-    var otherFullscreen = false
+    /// The `onboarding` attribute of `rules/custom.yaml` (default false).
+    var onboarding = false
+    /// When this placement's ad went on screen, if it is showing.
+    var showingSince: Int64?
+    /// When another SDK's fullscreen ad went on screen, if one is showing.
+    var otherFullscreenSince: Int64?
     var loadedAt: Int64?
-    var lastShow: Int64?
-    var showsToday = 0
+    /// When the app last came back from the background in this session.
+    var returnedAt: Int64?
+    var shownSinceReturn = false
+    /// This placement's show times, oldest first.
+    var shows: [Int64] = []
+    /// The show times of every placement in the `fullscreen` group, oldest first.
+    var groupShows: [Int64] = []
     var sessionCount = 0
+    /// The start of the local day of `now`.
+    var dayStart: Int64 = 0
     var now: Int64 = 0
 
     @inline(never)
     func handWrittenAllows() -> Bool {
-        if premium { return false }
-        if isShowingAd || otherFullscreen { return false }
-        guard let loadedAt, now - loadedAt <= 4 * 3_600_000 else { return false }
-        if let lastShow, now - lastShow < 4 * 60_000 { return false }
-        if showsToday >= 6 { return false }
+        if premium || onboarding { return false }
+        // fullscreen_timeout: 30m
+        if let since = otherFullscreenSince, now - since <= 30 * 60_000 { return false }
+        if let since = showingSince, now - since <= 30 * 60_000 { return false }
+        // resume: a return in the last 3s, answered once, with an ad cached before it
+        guard let returnedAt, !shownSinceReturn, now - returnedAt <= 3_000 else { return false }
+        // grace.first_sessions: 2
         if sessionCount <= 2 { return false }
+        // max_ad_age: 4h
+        guard let loadedAt, loadedAt <= returnedAt, now - loadedAt <= 4 * 3_600_000 else { return false }
+        // min_interval: 4m, daily_cap: 6
+        if let last = shows.last, now - last < 4 * 60_000 { return false }
+        if shows.count >= 6 && shows[shows.count - 6] >= dayStart { return false }
+        // group fullscreen: min_interval 1m, daily_cap 30
+        if let last = groupShows.last, now - last < 60_000 { return false }
+        if groupShows.count >= 30 && groupShows[groupShows.count - 30] >= dayStart { return false }
         return true
     }
 }
