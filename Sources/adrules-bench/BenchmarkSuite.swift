@@ -14,7 +14,7 @@ struct BenchmarkSuite {
         var lines: [String] = []
         lines.append("adrules-bench (release build, \(ProcessInfo.processInfo.activeProcessorCount) CPUs, medians of batch means)")
         lines.append("")
-        if only == nil || only == "decisions" || only == "allow" || only == "deny" { lines += try decisions() + [""] }
+        if only == nil || only == "decisions" || only == "allow" || only == "deny" || only == "engine" || only == "core" { lines += try decisions() + [""] }
         if only == nil || only == "loading" { lines += try loading() + [""] }
         if only == "startup" { lines += try compiledLoading() }
         if only == nil || only == "ledger" { lines += try ledger() + [""] }
@@ -124,22 +124,28 @@ struct BenchmarkSuite {
         guard agree == inputs.count else {
             throw BenchError.missing("the hand-written chain agrees with the evaluator on \(agree) of \(inputs.count) asks, not all")
         }
-        // Asks are grouped by fact set: an app decides on the facts it holds, so the evaluator runs read one
-        // local `Facts` in place rather than a copy out of an array on every ask (the if-chain reads its flags
-        // in place too).
-        allow.sort { $0.facts < $1.facts }
-        deny.sort { $0.facts < $1.facts }
+        // Asks are grouped by fact set and context: an app decides on the facts and the context it holds, so the
+        // evaluator runs read one local `Facts` and `AskContext` in place rather than copies out of arrays on every
+        // ask (the if-chain reads its flags in place too).
+        allow.sort { ($0.facts, $0.context) < ($1.facts, $1.context) }
+        deny.sort { ($0.facts, $0.context) < ($1.facts, $1.context) }
         func evaluator(_ set: [DecisionInput]) -> Timing {
             Timing.measure(rounds: rounds, batch: 256, items: set.count) { range in
-                var held = set[range.lowerBound].facts
-                var facts = factSets[held]
+                var held = (facts: set[range.lowerBound].facts, context: set[range.lowerBound].context)
+                var facts = factSets[held.facts]
+                var context = contexts[held.context]
                 for i in range {
-                    // The input's fields are read in place, as the if-chain reads its own.
-                    if set[i].facts != held {
-                        held = set[i].facts
-                        facts = factSets[held]
+                    // The input's fields are read in place, as the if-chain reads its own; the facts and the
+                    // context are the app's own variables, changed when the next ask needs others.
+                    if set[i].facts != held.facts {
+                        held.facts = set[i].facts
+                        facts = factSets[held.facts]
                     }
-                    blackHole(Evaluator.decide(set[i].ask, context: contexts[set[i].context], policy: policy, facts: facts, now: set[i].now, deviceTimeZone: utc))
+                    if set[i].context != held.context {
+                        held.context = set[i].context
+                        context = contexts[held.context]
+                    }
+                    blackHole(Evaluator.decide(set[i].ask, context: context, policy: policy, facts: facts, now: set[i].now, deviceTimeZone: utc))
                 }
             }
         }
@@ -156,28 +162,51 @@ struct BenchmarkSuite {
             let t = evaluator(only == "allow" ? allow : deny)
             return ["Evaluator.decide, \(only ?? "") path only: \(format(t.median)) median"]
         }
+        // The engine runs, like the evaluator runs, ask one engine (or core) and one context at a time, held in
+        // the app's own variables, in the order of their fact sets.
+        let sorted = inputs.sorted { ($0.facts, $0.context) < ($1.facts, $1.context) }
         let engines = factSets.indices.map { f in
             AdEngine(policy: policy, facts: factSets[f], clock: ManualClock(Milliseconds.date(flagSets[f].now)), deviceTimeZone: utc)
         }
-        let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
+        let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: sorted.count) { range in
+            var held = (engine: sorted[range.lowerBound].facts, context: sorted[range.lowerBound].context)
+            var engine = engines[held.engine]
+            var context = contexts[held.context]
             for i in range {
-                let input = inputs[i]
-                blackHole(engines[input.facts].ask(input.ask, context: contexts[input.context]))
+                if sorted[i].facts != held.engine {
+                    held.engine = sorted[i].facts
+                    engine = engines[held.engine]
+                }
+                if sorted[i].context != held.context {
+                    held.context = sorted[i].context
+                    context = contexts[held.context]
+                }
+                blackHole(engine.ask(sorted[i].ask, context: context))
             }
+        }
+        if only == "engine" {
+            return ["AdEngine.ask: \(format(engineTiming.median)) median"]
         }
         // The engine's rules without its lock and clock: what AdEngine runs under the lock, and what the impact
         // preview runs per simulated user. It decides on the facts it holds, in place.
         var cores = factSets.map { EngineCore(policy: policy, facts: $0, deviceTimeZone: utc) }
-        let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
+        let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: sorted.count) { range in
+            var heldContext = sorted[range.lowerBound].context
+            var context = contexts[heldContext]
             for i in range {
-                let input = inputs[i]
-                blackHole(cores[input.facts].ask(input.ask, context: contexts[input.context], at: input.now))
+                if sorted[i].context != heldContext {
+                    heldContext = sorted[i].context
+                    context = contexts[heldContext]
+                }
+                blackHole(cores[sorted[i].facts].ask(sorted[i].ask, context: context, at: sorted[i].now))
             }
+        }
+        if only == "core" {
+            return ["EngineCore.ask: \(format(coreTiming.median)) median"]
         }
         let mixedTiming = Timing.measure(rounds: rounds, batch: 256, items: mixed.count) { range in
             for i in range {
-                let input = mixed[i]
-                blackHole(Evaluator.decide(input.ask, context: contexts[input.context], policy: policy, facts: factSets[input.facts], now: input.now, deviceTimeZone: utc))
+                blackHole(Evaluator.decide(mixed[i].ask, context: contexts[mixed[i].context], policy: policy, facts: factSets[mixed[i].facts], now: mixed[i].now, deviceTimeZone: utc))
             }
         }
         let allowEval = evaluator(allow), denyEval = evaluator(deny)

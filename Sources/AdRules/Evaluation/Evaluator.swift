@@ -28,15 +28,19 @@ public enum Evaluator {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
         // The run only reads; what it finds goes to `found`, as plain values.
-        let run = Run(policy: policy.storage, index: index, now: now, zone: deviceTimeZone)
+        // The policy and the zone are passed to each step, not held by the run: borrowed, not retained.
+        let run = Run(index: index, now: now)
         var found = Findings()
         switch ask.kind {
-        case .show: run.showReasons(trigger: ask.trigger ?? run.defaultTrigger, context: context, isOffer: false, facts, &found)
-        case .offer: run.showReasons(trigger: .action, context: context, isOffer: true, facts, &found)
-        case .load: run.loadReasons(context: context, facts, &found)
-        case .reward: run.rewardReasons(facts, &found)
+        case .show:
+            let trigger = ask.trigger ?? (policy.storage.placementLimits[index].format == .appOpen ? .resume : .action)
+            run.showReasons(policy.storage, trigger: trigger, context: context, isOffer: false, facts, zone: deviceTimeZone, &found)
+        case .offer:
+            run.showReasons(policy.storage, trigger: .action, context: context, isOffer: true, facts, zone: deviceTimeZone, &found)
+        case .load: run.loadReasons(policy.storage, context: context, facts, &found)
+        case .reward: run.rewardReasons(policy.storage, facts, &found)
         }
-        return found.decision(for: ask, policy: policy.storage, zone: run.timeZone)
+        return found.decision(for: ask, policy: policy.storage, zone: Run.timeZone(policy.storage, device: deviceTimeZone))
     }
 
     /// Decides an ask with the time as a `Date`.
@@ -69,18 +73,15 @@ package enum Milliseconds {
     package static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 }
 
-/// One evaluation: what it reads. The steps collect reasons, in the documented order, into ``Findings``.
+/// One evaluation: the placement asked about and the time. The steps collect reasons, in the documented order,
+/// into ``Findings``.
 ///
-/// It reads the policy's tables and the caller's facts in place: the facts come in as a borrowing
-/// parameter of each step, the placement's settings through `policy.placementLimits[index]`. A run is never
-/// changed while it decides, so its steps read the policy without retaining it.
+/// A run holds plain values only. The policy, the facts and the device's zone come in as parameters of each
+/// step and are read in place (the placement's settings through `policy.placementLimits[index]`), so a decision
+/// neither copies nor retains them.
 struct Run {
-    let policy: PolicyStorage
     let index: Int
     let now: Int64
-    let zone: TimeZone
-
-    var defaultTrigger: ShowTrigger { policy.placementLimits[index].format == .appOpen ? .resume : .action }
 
     /// A recorded time, never later than now (a clock set back never grants a show).
     func seen(_ t: Int64) -> Int64 { t > now ? now : t }

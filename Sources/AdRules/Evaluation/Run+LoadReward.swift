@@ -4,11 +4,11 @@ import Foundation
 extension Run {
     // MARK: load and reward
 
-    func loadReasons(context: AskContext, _ facts: borrowing Facts, _ found: inout Findings) {
+    func loadReasons(_ policy: PolicyStorage, context: AskContext, _ facts: borrowing Facts, _ found: inout Findings) {
         let t = policy.placementLimits[index]
         if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
         if t.excludePremium && context.premium { deny(.premiumUser, .premiumLoad, at: .excludePremium, &found) }
-        if t.blockDuringFullscreen { screenReasons(blockOthers: true, facts, &found) }
+        if t.blockDuringFullscreen { screenReasons(policy, blockOthers: true, facts, &found) }
         if let loading = facts.placements[index].loadingSince, now - seen(loading) <= policy.loadTimeoutMs {
             deny(.alreadyLoading, .alreadyLoading, at: .placement, &found)
         }
@@ -17,7 +17,7 @@ extension Run {
         }
     }
 
-    func rewardReasons(_ facts: borrowing Facts, _ found: inout Findings) {
+    func rewardReasons(_ policy: PolicyStorage, _ facts: borrowing Facts, _ found: inout Findings) {
         let t = policy.placementLimits[index]
         if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
         if !t.format.isRewarded { deny(.notRewardedFormat, .notRewarded, at: .format, &found) }

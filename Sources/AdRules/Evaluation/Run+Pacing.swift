@@ -4,13 +4,13 @@ import Foundation
 extension Run {
     // MARK: pacing and caps
 
-    func pacingReasons(_ placement: PlacementLimits, _ facts: borrowing Facts, _ found: inout Findings) {
+    func pacingReasons(_ policy: PolicyStorage, _ placement: PlacementLimits, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings) {
         let t = placement.pacing
         if t.minInterval > 0, let last = facts.placements[index].shows.last {
             let clears = seen(last.at) + t.minInterval
             if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears, &found) }
         }
-        capReasons(facts.placements[index].shows, t, group: -1, facts, &found)
+        capReasons(policy, facts.placements[index].shows, t, group: -1, facts, zone: zone, &found)
         let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
         for k in groups {
@@ -23,7 +23,7 @@ extension Run {
         }
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
-            capReasons(facts.groups[g], policy.groupLimits[g], group: g, facts, &found)
+            capReasons(policy, facts.groups[g], policy.groupLimits[g], group: g, facts, zone: zone, &found)
         }
     }
 
@@ -36,7 +36,10 @@ extension Run {
     }
 
     /// Session, hourly, daily and window caps over one show history, in that order.
-    func capReasons(_ shows: borrowing [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts, _ found: inout Findings) {
+    func capReasons(
+        _ policy: PolicyStorage, _ shows: borrowing [ShowRecord], _ t: Limits, group: Int, _ facts: borrowing Facts, zone: TimeZone,
+        _ found: inout Findings
+    ) {
         let isGroup = group >= 0
         if t.sessionCap >= 0 {
             var count = 0
@@ -55,7 +58,7 @@ extension Run {
             deny(isGroup ? .groupHourlyCap : .hourlyCap, capSite(.hourlyCap, at: .hourlyCap, group: group), clearsAt: clears, &found)
         }
         if t.dailyCap >= 0 && dailyCapMayBeReached(shows, cap: t.dailyCap) {
-            let day = found.today ?? localDay(facts)
+            let day = found.today ?? localDay(policy, facts, zone: zone)
             found.today = day
             // Shows are sorted: the cap is reached when the cap-th newest show is from today.
             if t.dailyCap == 0 || seen(shows[shows.count - t.dailyCap].at) >= day.start {
@@ -101,13 +104,13 @@ extension Run {
     }
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.
-    func localDay(_ facts: borrowing Facts) -> (start: Int64, end: Int64) {
+    func localDay(_ policy: PolicyStorage, _ facts: borrowing Facts, zone: TimeZone) -> (start: Int64, end: Int64) {
         if let day = facts.day, now >= day.start, now < day.end,
             day.zone == (policy.namedZoneID ?? zone.identifier)
         {
             return (day.start, day.end)
         }
-        let day = LocalDay.containing(now, in: timeZone)
+        let day = LocalDay.containing(now, in: Run.timeZone(policy, device: zone))
         return (day.start, day.end)
     }
 }

@@ -4,12 +4,15 @@ import Foundation
 extension Run {
     // MARK: show and offer
 
-    func showReasons(trigger: ShowTrigger, context: AskContext, isOffer: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
+    func showReasons(
+        _ policy: PolicyStorage, trigger: ShowTrigger, context: AskContext, isOffer: Bool, _ facts: borrowing Facts, zone: TimeZone,
+        _ found: inout Findings
+    ) {
         let t = policy.placementLimits[index]
         if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
         if t.excludePremium && context.premium { deny(.premiumUser, .premiumShow, at: .excludePremium, &found) }
         let rules = policy.rulesOfPlacement.range(of: index)
-        if !rules.isEmpty { customRuleReasons(rules, context: context, facts, &found) }
+        if !rules.isEmpty { customRuleReasons(policy, rules, context: context, facts, zone: zone, &found) }
         let isAppOpen = t.format == .appOpen
         let supported = isAppOpen ? trigger != .action : trigger == .action
         if !supported {
@@ -24,7 +27,7 @@ extension Run {
                 deny(.deferredShow, late, at: .resumeMaxDelay, &found)
             }
             if trigger == .loadCompleted {
-                let inLaunch = launchPhaseOpen(t, facts)
+                let inLaunch = launchPhaseOpen(policy, t, facts)
                 if inLaunch && !t.showOnFirstLoad {
                     deny(.triggerDisabled, .coldStartOff, at: .showOnFirstLoad, &found)
                 } else if !inLaunch && !t.allowDeferred {
@@ -32,7 +35,7 @@ extension Run {
                 }
             }
         }
-        screenReasons(blockOthers: t.blockDuringFullscreen, facts, &found)
+        screenReasons(policy, blockOthers: t.blockDuringFullscreen, facts, &found)
         graceReasons(t, facts, &found)
         if !isOffer {
             if t.requireUserChoice && !facts.placements[index].userChose {
@@ -47,17 +50,19 @@ extension Run {
         } else {
             deny(.adNotReady, .notReady, at: .placement, &found)
         }
-        pacingReasons(t, facts, &found)
+        pacingReasons(policy, t, facts, zone: zone, &found)
     }
 
     /// Custom rules, read from the policy's flat rule program; `rules` are positions in `rulesOfPlacement`.
-    func customRuleReasons(_ rules: Range<Int>, context: AskContext, _ facts: borrowing Facts, _ found: inout Findings) {
+    func customRuleReasons(
+        _ policy: PolicyStorage, _ rules: Range<Int>, context: AskContext, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings
+    ) {
         var inputs = RuleInputs(
             premium: context.premium, sessionCount: Int64(facts.sessionCount),
             sessionAge: facts.sessionActive ? max(0, now.subtractingSaturated(seen(facts.sessionStart))) : 0,
             installAge: max(0, now.subtractingSaturated(seen(facts.installedAt))), nowHour: 0, nowWeekday: 0)
         if policy.rulesReadClock[index] {
-            let local = now + localOffset(facts)
+            let local = now + localOffset(policy, facts, zone: zone)
             let days = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
             inputs.nowHour = (local - days * 86_400_000) / 3_600_000
             // 1970-01-01 was a Thursday.
@@ -84,16 +89,17 @@ extension Run {
 
     /// The zone's offset from UTC at now, in ms: the one cached with the facts' day while it holds, else asked of
     /// the zone.
-    func localOffset(_ facts: borrowing Facts) -> Int64 {
+    func localOffset(_ policy: PolicyStorage, _ facts: borrowing Facts, zone: TimeZone) -> Int64 {
         if let day = facts.day, now >= day.offsetFrom, now < day.offsetUntil, day.zone == (policy.namedZoneID ?? zone.identifier) {
             return day.offset
         }
-        return Int64(timeZone.secondsFromGMT(for: Milliseconds.date(now))) * 1000
+        return Int64(Run.timeZone(policy, device: zone).secondsFromGMT(for: Milliseconds.date(now))) * 1000
     }
 
-    var timeZone: TimeZone {
+    /// The zone caps and rules count in: the policy's own, or the device's when it says `timezone: device`.
+    static func timeZone(_ policy: PolicyStorage, device: TimeZone) -> TimeZone {
         if case .named(let zone) = policy.timeZone { return zone }
-        return zone
+        return device
     }
 
     /// Why a `resume` show would be late, or nil when it answers the return: the engine knows from the events
@@ -106,7 +112,7 @@ extension Run {
         return nil
     }
 
-    func launchPhaseOpen(_ t: PlacementLimits, _ facts: borrowing Facts) -> Bool {
+    func launchPhaseOpen(_ policy: PolicyStorage, _ t: PlacementLimits, _ facts: borrowing Facts) -> Bool {
         guard facts.placements[index].launchOpen, let launched = facts.launchedAt else { return false }
         if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return false }
         if let loading = facts.placements[index].loadingSince, now - seen(loading) > policy.loadTimeoutMs { return false }
@@ -114,33 +120,33 @@ extension Run {
     }
 
     /// Whether something reported on screen at `since` still counts, with `fullscreen_timeout` applied.
-    func stillOnScreen(since: Int64?) -> Bool? {
+    func stillOnScreen(_ policy: PolicyStorage, since: Int64?) -> Bool? {
         guard let since else { return nil }
         return now - seen(since) <= policy.fullscreenTimeoutMs
     }
 
-    func timedOutNote(_ what: String, _ found: inout Findings) {
+    func timedOutNote(_ policy: PolicyStorage, _ what: String, _ found: inout Findings) {
         found.notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
     }
 
-    func screenReasons(blockOthers: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
+    func screenReasons(_ policy: PolicyStorage, blockOthers: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
         if blockOthers {
             // The first placement on screen, else the first external source (by name).
             var other = -1
             var source: String?
             for i in policy.fullscreenPlacements where i != index {
-                switch stillOnScreen(since: facts.placements[i].showingSince) {
+                switch stillOnScreen(policy, since: facts.placements[i].showingSince) {
                 case true?: if other < 0 { other = i }
-                case false?: timedOutNote("placement \(policy.placements[i].id)", &found)
+                case false?: timedOutNote(policy, "placement \(policy.placements[i].id)", &found)
                 case nil: break
                 }
             }
             if !facts.external.isEmpty {
                 for (name, since) in facts.external.sorted(by: { $0.key < $1.key }) {
-                    if stillOnScreen(since: since) == true {
+                    if stillOnScreen(policy, since: since) == true {
                         if source == nil { source = name }
                     } else {
-                        timedOutNote(name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
+                        timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
                     }
                 }
             }
@@ -153,9 +159,9 @@ extension Run {
         }
         // Only a fullscreen ad is "already showing": a banner or native placement may show and preload freely.
         guard policy.placementLimits[index].format.isFullscreen else { return }
-        switch stillOnScreen(since: facts.placements[index].showingSince) {
+        switch stillOnScreen(policy, since: facts.placements[index].showingSince) {
         case true?: deny(.alreadyShowing, .alreadyShowing, at: .placement, &found)
-        case false?: timedOutNote("placement \(policy.placements[index].id)", &found)
+        case false?: timedOutNote(policy, "placement \(policy.placements[index].id)", &found)
         case nil: break
         }
     }
