@@ -12,6 +12,17 @@ final class RuleProgram: Sendable {
         case constant, builtin, attribute, not, and, or, compare, member
     }
 
+    /// How a `compare` or `member` node is read, chosen when the program is built from its operands' types.
+    enum Shortcut: UInt8, Sendable {
+        /// Through ``AttributeValue``s, for any operand types.
+        case none
+        /// Two `int` or two `duration` operands, compared as whole numbers (durations in ms), with no
+        /// ``AttributeValue`` built.
+        case wholeNumbers
+        /// A `string` operand in a constant list of strings: `memberStrings[lo..<hi]`.
+        case stringInList
+    }
+
     /// One node. What `a` and `b` hold depends on the kind:
     /// - `constant`: `a` is the constant's index;
     /// - `attribute`: `a` is the name's index, `b` the fallback constant's index or -1;
@@ -23,16 +34,26 @@ final class RuleProgram: Sendable {
         var builtin: Builtin = .premium
         var op: CompareOperator = .equal
         var negated = false
+        /// The node's value type (of a constant, a builtin or an attribute; `bool` for the others).
         var type: ValueType = .bool
         var a = -1
         var b = -1
         /// For a `bool` attribute: the truth of its default, nil when it has none.
         var fallbackTruth: Bool?
+        var shortcut: Shortcut = .none
+        /// An `int` or `duration` constant, or an attribute's default of those types, as a whole number (ms for
+        /// a duration): what ``Shortcut/wholeNumbers`` reads.
+        var whole: Int64 = 0
+        /// For ``Shortcut/stringInList``: the list's strings in `memberStrings`.
+        var lo = 0
+        var hi = 0
     }
 
     let nodes: [Node]
     let operands: [Int]
     let constants: [AttributeValue]
+    /// The strings of the constant lists that ``Shortcut/stringInList`` nodes search, one run per node.
+    let memberStrings: [String]
     let names: [String]
     /// Per name: its index among the policy's declared attributes (-1 when it is not declared), where a
     /// context prepared for this program (``AskContext/prepared``) holds its value.
@@ -49,6 +70,7 @@ final class RuleProgram: Sendable {
         nodes = builder.nodes
         operands = builder.operands
         constants = builder.constants
+        memberStrings = builder.memberStrings
         names = builder.names
         // One dictionary of the declared names, not a scan per node: a policy may hold thousands of both.
         var declared: [String: Int] = [:]
@@ -72,19 +94,38 @@ final class RuleProgram: Sendable {
         var nodes: [Node] = []
         var operands: [Int] = []
         var constants: [AttributeValue] = []
+        var memberStrings: [String] = []
         var names: [String] = []
+
+        /// A constant or default as a whole number, for ``Shortcut/wholeNumbers``.
+        static func whole(_ value: AttributeValue?) -> Int64 {
+            switch value {
+            case .int(let i)?: return i
+            case .duration(let d)?: return d.milliseconds
+            default: return 0
+            }
+        }
+
+        /// Whether a node is read as a whole number: an `int` or `duration` constant, builtin or attribute.
+        func isWhole(_ n: Int, _ type: ValueType) -> Bool {
+            let node = nodes[n]
+            return node.type == type && (type == .int || type == .duration)
+                && (node.kind == .constant || node.kind == .builtin || node.kind == .attribute)
+        }
 
         mutating func add(_ e: CompiledExpression) -> Int {
             var node: Node
             switch e {
             case .constant(let value):
-                node = Node(kind: .constant, a: constants.count)
+                node = Node(kind: .constant, type: value.type, a: constants.count)
+                node.whole = Builder.whole(value)
                 constants.append(value)
             case .builtin(let builtin):
-                node = Node(kind: .builtin, builtin: builtin)
+                node = Node(kind: .builtin, builtin: builtin, type: builtin.type)
             case .attribute(let name, let type, let fallback):
                 node = Node(kind: .attribute, type: type, a: names.count, b: fallback == nil ? -1 : constants.count)
                 if case .bool(let truth)? = fallback { node.fallbackTruth = truth }
+                node.whole = Builder.whole(fallback)
                 names.append(name)
                 if let fallback { constants.append(fallback) }
             case .not(let inner):
@@ -95,8 +136,16 @@ final class RuleProgram: Sendable {
                 operands += children
             case .compare(let op, let l, let r):
                 node = Node(kind: .compare, op: op, a: add(l), b: add(r))
+                let type = nodes[node.a].type
+                if isWhole(node.a, type) && isWhole(node.b, type) { node.shortcut = .wholeNumbers }
             case .member(let l, let r, let negated):
                 node = Node(kind: .member, negated: negated, a: add(l), b: add(r))
+                if nodes[node.a].type == .string, nodes[node.b].kind == .constant, case .stringList(let list) = constants[nodes[node.b].a] {
+                    node.shortcut = .stringInList
+                    node.lo = memberStrings.count
+                    memberStrings += list
+                    node.hi = memberStrings.count
+                }
             }
             nodes.append(node)
             return nodes.count - 1
@@ -119,11 +168,26 @@ final class RuleProgram: Sendable {
         let node = nodes[n]
         switch node.kind {
         case .attribute where node.type == .bool:
-            guard let value = attribute(node.a, context) else { return node.fallbackTruth }
-            guard case .bool(let b) = value else { return nil }
-            return b
+            switch attributeValue(node.a, context) {
+            case .bool(let b): return b
+            case .missing: return node.fallbackTruth
+            default: return nil
+            }
         case .builtin where node.builtin == .premium:
             return inputs.premium
+        case .compare where node.shortcut == .wholeNumbers:
+            guard let x = whole(of: node.a, inputs, context), let y = whole(of: node.b, inputs, context) else { return nil }
+            switch node.op {
+            case .equal: return x == y
+            case .notEqual: return x != y
+            case .less: return x < y
+            case .lessEqual: return x <= y
+            case .greater: return x > y
+            case .greaterEqual: return x >= y
+            }
+        case .member where node.shortcut == .stringInList:
+            guard let found = isListed(node.a, node.lo..<node.hi, inputs, context) else { return nil }
+            return found != node.negated
         case .not:
             return truth(of: node.a, inputs, context).map { !$0 }
         case .and, .or:
@@ -138,6 +202,94 @@ final class RuleProgram: Sendable {
             guard case .bool(let b)? = value(of: n, inputs, context) else { return nil }
             return b
         }
+    }
+
+    /// An attribute's value as a shortcut reads it: a bool, a whole number or a string, without building an
+    /// ``AttributeValue``.
+    private enum Read {
+        case bool(Bool)
+        case int(Int64)
+        /// A duration in ms.
+        case duration(Int64)
+        case string(String)
+        /// The app gave no value.
+        case missing
+        /// A value of another kind (a list, a number).
+        case other
+    }
+
+    /// The app's value of the attribute named by `names[k]`, read in place: from the context's slots when it
+    /// was prepared for this program, else from its dictionary.
+    private func attributeValue(_ k: Int, _ context: borrowing AskContext) -> Read {
+        if context.prepared?.programID == ObjectIdentifier(self) {
+            let slot = slots[k]
+            guard slot >= 0 else { return .missing }
+            switch context.prepared?.values[slot] {
+            case .bool(let b)?: return .bool(b)
+            case .int(let i)?: return .int(i)
+            case .duration(let d)?: return .duration(d.milliseconds)
+            case .string(let s)?: return .string(s)
+            case nil: return .missing
+            default: return .other
+            }
+        }
+        switch context.attributes.isEmpty ? nil : context.attributes[names[k]] {
+        case .bool(let b)?: return .bool(b)
+        case .int(let i)?: return .int(i)
+        case .duration(let d)?: return .duration(d.milliseconds)
+        case .string(let s)?: return .string(s)
+        case nil: return .missing
+        default: return .other
+        }
+    }
+
+    /// An `int` or `duration` node's value as a whole number (ms for a duration); nil when an attribute has no
+    /// value and no default, or a value of another type.
+    private func whole(of n: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> Int64? {
+        let node = nodes[n]
+        switch node.kind {
+        case .constant:
+            return node.whole
+        case .builtin:
+            switch node.builtin {
+            case .sessionCount: return inputs.sessionCount
+            case .sessionAge: return inputs.sessionAge
+            case .installAge: return inputs.installAge
+            case .nowHour: return inputs.nowHour
+            case .premium, .nowWeekday: return nil
+            }
+        default:
+            // A value of the attribute's type, else its default; a value of another type cannot be compared.
+            switch (attributeValue(node.a, context), node.type) {
+            case (.int(let i), .int), (.duration(let i), .duration): return i
+            case (.missing, _): return node.b < 0 ? nil : node.whole
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether a `string` node's value is one of `memberStrings[list]`; nil when an attribute has no value and no
+    /// default, or a value of another type.
+    private func isListed(_ n: Int, _ list: Range<Int>, _ inputs: RuleInputs, _ context: borrowing AskContext) -> Bool? {
+        let node = nodes[n]
+        let text: String
+        switch node.kind {
+        case .builtin where node.builtin == .nowWeekday:
+            text = RuleInputs.weekdays[inputs.nowWeekday]
+        case .attribute:
+            switch attributeValue(node.a, context) {
+            case .string(let s): text = s
+            case .missing:
+                guard node.b >= 0, case .string(let s) = constants[node.b] else { return nil }
+                text = s
+            default: return nil
+            }
+        default:
+            guard case .string(let s)? = value(of: n, inputs, context) else { return nil }
+            text = s
+        }
+        for k in list where memberStrings[k] == text { return true }
+        return false
     }
 
     private func value(of n: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> AttributeValue? {
