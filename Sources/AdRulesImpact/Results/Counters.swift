@@ -132,16 +132,25 @@ public struct PlacementCounters: Sendable, Hashable {
     /// - Parameters:
     ///   - messageIsFixed: the message is the same whenever this reason is given at this location, so it is read
     ///     (rendered) only the first time.
-    mutating func countDenial(_ code: ReasonCode, at location: ImpactLocation?, messageIsFixed: Bool = false, message: @autoclosure () -> String) {
-        for i in denials.indices where denials[i].code == code && denials[i].location == location {
-            denials[i].count += 1
-            if messageIsFixed { return }
-            // Messages of one setting agree; where they differ the smaller text is kept, so no order of play matters.
-            let text = message()
-            if text != denials[i].message, text < denials[i].message { denials[i].message = text }
-            return
+    /// - Returns: the index of the reason's entry in ``denials``, which ``countDenial(entry:messageIsFixed:message:)``
+    ///   takes the next time the same reason is given at the same location.
+    @discardableResult
+    mutating func countDenial(_ code: ReasonCode, at location: ImpactLocation?, messageIsFixed: Bool = false, message: @autoclosure () -> String) -> Int {
+        if let i = denials.firstIndex(where: { $0.code == code && $0.location == location }) {
+            countDenial(entry: i, messageIsFixed: messageIsFixed, message: message())
+            return i
         }
         denials.append(DenialCount(code: code, location: location, message: message(), count: 1))
+        return denials.count - 1
+    }
+
+    /// Counts one more denial of an entry of ``denials``.
+    mutating func countDenial(entry i: Int, messageIsFixed: Bool, message: @autoclosure () -> String) {
+        denials[i].count += 1
+        if messageIsFixed { return }
+        // Messages of one setting agree; where they differ the smaller text is kept, so no order of play matters.
+        let text = message()
+        if text != denials[i].message, text < denials[i].message { denials[i].message = text }
     }
 
     /// Adds another set of counters to these.

@@ -110,10 +110,7 @@ extension UserPlayer {
     mutating func denied(_ decision: Decision, slot: Int) {
         var reload = false
         decision.forEachReason { code, key, summaryIsFixed, reason in
-            // A report counts a reason over many days: it shows the message without the day of a daily cap.
-            let site = self.site(key, summaryIsFixed: summaryIsFixed, reason)
-            counters[segment].placements[slot].countDenial(
-                code, at: site.location, messageIsFixed: site.summary != nil, message: site.summary ?? reason().summary)
+            countDenial(code, site: key.map { self.site($0, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
             if let cap = CapKind(code: code) { capsToday[slot] |= cap.bit }
             switch code {
             case .adExpired:
@@ -129,15 +126,36 @@ extension UserPlayer {
         if reload { askLoad(slot, showOnCompletion: false) }
     }
 
-    /// The location of a reason, and its summary when that depends on the site alone, looked up once per site:
-    /// building them reads the placement's settings, and a run gives the same few sites millions of times.
-    mutating func site(_ key: Int64?, summaryIsFixed: Bool, _ reason: () -> Reason) -> SiteLocation {
-        guard let key else { return SiteLocation(location: reason().location.map(ImpactLocation.init), summary: nil) }
-        if let i = siteKeys.firstIndex(of: key) { return siteLocations[i] }
+    /// Counts a deny reason. A report counts a reason over many days: it shows the message without the day of a
+    /// daily cap (``Reason/summary``).
+    /// - Parameter site: the index of the reason's site in ``siteKeys``, nil for a reason given in full.
+    mutating func countDenial(_ code: ReasonCode, site: Int?, slot: Int, _ reason: () -> Reason) {
+        guard let site else {
+            let built = reason()
+            counters[segment].placements[slot].countDenial(code, at: built.location.map(ImpactLocation.init), message: built.summary)
+            return
+        }
+        // The counter's entry for this site, segment and placement was found the first time: no search by location.
+        let cell = (site * plan.segments.count + segment) * plan.placements.count + slot
+        let fixed = siteLocations[site].summary != nil
+        let entry = siteEntries[cell]
+        if entry >= 0, counters[segment].placements[slot].denials[entry].code == code {
+            counters[segment].placements[slot].countDenial(entry: entry, messageIsFixed: fixed, message: reason().summary)
+            return
+        }
+        siteEntries[cell] = counters[segment].placements[slot].countDenial(
+            code, at: siteLocations[site].location, messageIsFixed: fixed, message: siteLocations[site].summary ?? reason().summary)
+    }
+
+    /// The index of a reason site in ``siteKeys``, its location and summary (when that depends on the site alone)
+    /// built the first time it is met: building them reads the placement's settings, and a run gives the same few
+    /// sites millions of times.
+    mutating func site(_ key: Int64, summaryIsFixed: Bool, _ reason: () -> Reason) -> Int {
+        if let i = siteKeys.firstIndex(of: key) { return i }
         let built = reason()
-        let site = SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil)
         siteKeys.append(key)
-        siteLocations.append(site)
-        return site
+        siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
+        siteEntries += Array(repeating: -1, count: plan.segments.count * plan.placements.count)
+        return siteKeys.count - 1
     }
 }

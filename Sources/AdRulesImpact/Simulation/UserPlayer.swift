@@ -37,6 +37,9 @@ struct UserPlayer {
     /// two arrays: the keys are scanned without copying a location.
     var siteKeys: [Int64] = []
     var siteLocations: [SiteLocation] = []
+    /// Per site, segment and placement slot (`(site * segments + segment) * slots + slot`): the index of the site's
+    /// entry in the placement's denial counters, -1 before its first denial since the counters were reset.
+    var siteEntries: [Int] = []
     /// Calls into the engine so far (records, asks, shows begun, rewards claimed), for the benchmark.
     var engineCalls = 0
     /// Visits and app processes so far: events of an earlier visit or process are dropped.
@@ -55,6 +58,7 @@ struct UserPlayer {
     /// Starts counting afresh (a new chunk of users).
     mutating func resetCounters() {
         counters = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
+        for cell in siteEntries.indices { siteEntries[cell] = -1 }
     }
 
     /// Plays every day of one user.
