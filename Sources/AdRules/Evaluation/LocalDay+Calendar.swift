@@ -7,7 +7,27 @@ extension LocalDay {
 
     /// The calendar day containing a time, in a zone (23 or 25 hours long on DST days), with the zone's
     /// offset at that time and until it next changes.
+    ///
+    /// On a day with no change of offset, the day is the 24 hours from local midnight, found with the offset
+    /// alone; a day with a change (DST, a zone changing its rules) is asked of the Gregorian calendar.
     static func containing(_ ms: Int64, in zone: TimeZone) -> LocalDay {
+        let date = Milliseconds.date(ms)
+        let offset = Int64(zone.secondsFromGMT(for: date)) * 1000
+        let local = ms + offset
+        let start = local - ((local % 86_400_000) + 86_400_000) % 86_400_000 - offset
+        let end = start + 86_400_000
+        // The first change of offset from a day before this midnight: none up to the end means that the offset at
+        // `ms` holds from midnight to midnight. (A change at the end moves the next midnight; a change shortly
+        // before this midnight, such as Newfoundland's at 00:01 until 2011, can make midnight come twice.)
+        let change = zone.nextDaylightSavingTimeTransition(after: Milliseconds.date(start - 86_400_000)).map(Milliseconds.from)
+        guard let change, change <= end else {
+            return LocalDay(zone: zone.identifier, start: start, end: end, offset: offset, offsetFrom: start, offsetUntil: end)
+        }
+        return calendarDay(ms, in: zone)
+    }
+
+    /// ``containing(_:in:)`` asked of the Gregorian calendar, for any day.
+    static func calendarDay(_ ms: Int64, in zone: TimeZone) -> LocalDay {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let date = Milliseconds.date(ms)
