@@ -114,7 +114,8 @@ public final class AdEngine: @unchecked Sendable {
         // callers never make time run backwards (which would pin the later one's times).
         lock.lock()
         let now = Milliseconds.from(clock.now())
-        let (decision, changed) = core.decide(ask, context: context, thenRecord: event, at: now)
+        let decided = core.decide(ask, context: context, thenRecord: event, at: now)
+        let (decision, changed) = (decided.decision, decided.ledgerChanged)
         let toPersist = changed && store != nil ? facts : nil
         let policy = self.policy
         generation += 1

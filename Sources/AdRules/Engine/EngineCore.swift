@@ -55,9 +55,17 @@ package struct EngineCore: Sendable {
 
     /// Decides an ask and, when it is allowed, records the event that follows it (`show_started` after a show,
     /// `reward_granted` after a reward), as one step.
-    package mutating func decide(_ ask: Ask, context: AskContext, thenRecord event: AdEvent, at now: Int64) -> (decision: Decision, ledgerChanged: Bool) {
+    package mutating func decide(_ ask: Ask, context: AskContext, thenRecord event: AdEvent, at now: Int64) -> Decided {
         let decision = self.ask(ask, context: context, at: now)
-        return (decision, decision.isAllowed && record(event, at: now))
+        return Decided(decision: decision, ledgerChanged: decision.isAllowed && record(event, at: now))
+    }
+
+    /// A decision, and whether the event recorded after it changed what the ledger holds. (A named type: a caller
+    /// that keeps only the decision destroys the rest with code made for it, where a tuple left over is destroyed
+    /// through its type's metadata.)
+    package struct Decided {
+        package let decision: Decision
+        package let ledgerChanged: Bool
     }
 
     /// Replaces the policy; what is known about placements that keep their id carries over.

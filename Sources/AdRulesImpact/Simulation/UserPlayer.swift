@@ -16,6 +16,11 @@ struct UserPlayer {
     // The user being played.
     var engine: EngineCore
     var segment = 0
+    /// The current segment's action and offer streams and cold-start loads, taken from the plan once per user:
+    /// an event reads them without copying the segment's plan.
+    var actions: [(slot: Int, every: DurationDistribution)] = []
+    var rewarded: [(slot: Int, every: DurationDistribution, accept: Double)] = []
+    var preload: [Int] = []
     var context = AskContext.standard
     var chance = RandomSource(derivedFrom: 0)
     var visitRandom = RandomSource(derivedFrom: 0)
@@ -65,6 +70,7 @@ struct UserPlayer {
     mutating func play(user: Int) {
         segment = plan.segmentIndex(ofUser: user)
         let seg = plan.segments[segment]
+        (actions, rewarded, preload) = (seg.actions, seg.rewarded, seg.preload)
         let profile = seg.segment
         var behaviour = RandomSource(seed: plan.seed, user: user, stream: .behaviour)
         chance = RandomSource(seed: plan.seed, user: user, stream: .chance)
@@ -141,12 +147,11 @@ struct UserPlayer {
         endPending = false
         if cold { coldStart() } else { resume() }
         queue.push(.visitEnd, at: plannedEnd, index: 0, epoch: visit)
-        // The streams are read in place: a visit copies nothing of the segment's plan.
-        for i in plan.segments[segment].actions.indices {
-            queue.push(.action, at: start + plan.segments[segment].actions[i].every.draw(&visitRandom), index: i, epoch: visit)
+        for i in actions.indices {
+            queue.push(.action, at: start + actions[i].every.draw(&visitRandom), index: i, epoch: visit)
         }
-        for i in plan.segments[segment].rewarded.indices {
-            queue.push(.offer, at: start + plan.segments[segment].rewarded[i].every.draw(&visitRandom), index: i, epoch: visit)
+        for i in rewarded.indices {
+            queue.push(.offer, at: start + rewarded[i].every.draw(&visitRandom), index: i, epoch: visit)
         }
         while foreground, let event = queue.pop() { handle(event) }
         return now
@@ -166,7 +171,7 @@ struct UserPlayer {
         }
         record(.appLaunched)
         for slot in plan.appOpen { askLoad(slot, showOnCompletion: true) }
-        for slot in plan.segments[segment].preload { askLoad(slot, showOnCompletion: false) }
+        for k in preload.indices { askLoad(preload[k], showOnCompletion: false) }
     }
 
     /// Return from background: `app_resumed`, then a `show` (trigger resume) of each app-open placement.
@@ -187,7 +192,7 @@ struct UserPlayer {
         case .adClosed: adClosed(slot: event.index, rewarded: event.flag)
         case .action:
             guard event.epoch == visit, foreground, !endPending else { return }
-            let stream = plan.segments[segment].actions[event.index]
+            let stream = actions[event.index]
             if screenUntil > now {
                 // The user is watching an ad: the next action comes after it closes.
                 queue.push(.action, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
@@ -199,7 +204,7 @@ struct UserPlayer {
             queue.push(.action, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
         case .offer:
             guard event.epoch == visit, foreground, !endPending else { return }
-            let stream = plan.segments[segment].rewarded[event.index]
+            let stream = rewarded[event.index]
             if screenUntil > now {
                 queue.push(.offer, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
                 return
