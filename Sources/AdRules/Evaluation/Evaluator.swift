@@ -137,7 +137,7 @@ struct Findings {
 
     /// The decision: every reason found, and the latest clear time when every reason is time-based.
     /// - Parameter zone: the zone daily caps were counted in, for the messages.
-    func decision(for ask: Ask, policy: PolicyStorage, zone: @autoclosure () -> TimeZone) -> Decision {
+    consuming func decision(for ask: Ask, policy: PolicyStorage, zone: @autoclosure () -> TimeZone) -> Decision {
         guard !denials.isEmpty else { return Decision(ask: ask, found: .given([]), nextAllowedAt: nil, notes: notes) }
         var next: Int64? = .min
         for denial in denials {
