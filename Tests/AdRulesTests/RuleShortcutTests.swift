@@ -62,7 +62,7 @@ struct RuleShortcutTests {
         for values in Self.valueSets {
             let plain = AskContext(attributes: values)
             var prepared = plain
-            prepared.prepared = PreparedAttributes(program: program, values: Self.attributes.map { values[$0.name] })
+            prepared.prepared = PreparedAttributes(program: program, values: Self.attributes.map { values[$0.name] }, attributes: values)
             for inputs in Self.inputs {
                 let general: Bool?
                 switch program.evaluate(rule: 0, inputs, plain) {
@@ -86,5 +86,20 @@ struct RuleShortcutTests {
         #expect(shortcuts("screen in [\"home\", \"shop\"]") == [.stringInList])
         #expect(shortcuts("screen == \"home\"").isEmpty, "string comparisons take the general reading")
         #expect(shortcuts("level == 3.0").isEmpty, "an int compared with a number takes the general reading")
+    }
+
+    @Test func aPreparedContextKnowsTheConditionsOnAttributesBeforehand() throws {
+        func known(_ source: String, _ values: [String: AttributeValue]) -> RuleProgram.Known? {
+            guard case .success(let compiled) = ExpressionCompiler.compile(source, attributes: Self.attributes) else { return nil }
+            let program = RuleProgram([compiled], attributes: Self.attributes.map(\.name))
+            return program.knownTruths(values)[program.roots[0]]
+        }
+        #expect(known("level < 5", ["level": .int(3)]) == .yes)
+        #expect(known("level < 5", [:]) == .yes, "the default applies")
+        #expect(known("screen in [\"home\"]", ["screen": .string("shop")]) == .no)
+        #expect(known("screen in [\"home\"]", [:]) == .unevaluable, "no value and no default")
+        #expect(known("not onboarding and not trial", ["trial": .bool(false)]) == .yes)
+        #expect(known("level < 5 and session.count > 3", ["level": .int(3)]) == .unknown, "it reads the session")
+        #expect(known("now.hour >= 22", [:]) == .unknown, "it reads the clock")
     }
 }

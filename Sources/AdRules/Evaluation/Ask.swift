@@ -102,10 +102,13 @@ struct PreparedAttributes: Sendable {
     let program: RuleProgram
     let programID: ObjectIdentifier
     let values: [AttributeValue?]
+    /// Per node of the program: the truth of the conditions that read attributes only.
+    let known: [RuleProgram.Known]
 
-    init(program: RuleProgram, values: [AttributeValue?]) {
+    init(program: RuleProgram, values: [AttributeValue?], attributes: [String: AttributeValue]) {
         self.program = program
         programID = ObjectIdentifier(program)
         self.values = values
+        known = program.knownTruths(attributes)
     }
 }

@@ -12,6 +12,17 @@ final class RuleProgram: Sendable {
         case constant, builtin, attribute, not, and, or, compare, member
     }
 
+    /// The truth of a condition that reads attributes and constants only, found once when a context is prepared
+    /// (``knownTruths(_:)``): an ask then reads it instead of evaluating the condition.
+    enum Known: UInt8, Sendable {
+        /// Not found beforehand: the node reads a builtin (the session, the clock), or is not a condition.
+        case unknown
+        case no
+        case yes
+        /// The condition cannot be evaluated with the context's attributes (the caller fails closed).
+        case unevaluable
+    }
+
     /// How a `compare` or `member` node is read, chosen when the program is built from its operands' types.
     enum Shortcut: UInt8, Sendable {
         /// Through ``AttributeValue``s, for any operand types.
@@ -60,6 +71,9 @@ final class RuleProgram: Sendable {
     let slots: [Int]
     /// The root node of each rule's condition, by rule index; -1 for a rule without one.
     let roots: [Int]
+    /// Per node: whether its value depends on attributes and constants only (no builtin), so that a prepared
+    /// context knows it beforehand.
+    let attributesOnly: [Bool]
 
     /// - Parameters:
     ///   - conditions: each rule's compiled condition.
@@ -76,6 +90,35 @@ final class RuleProgram: Sendable {
         var declared: [String: Int] = [:]
         for (i, name) in attributes.enumerated() where declared[name] == nil { declared[name] = i }
         slots = builder.names.map { declared[$0] ?? -1 }
+        // Children come before their parents in the table.
+        var attributesOnly: [Bool] = []
+        attributesOnly.reserveCapacity(builder.nodes.count)
+        for node in builder.nodes {
+            switch node.kind {
+            case .constant, .attribute: attributesOnly.append(true)
+            case .builtin: attributesOnly.append(false)
+            case .not: attributesOnly.append(attributesOnly[node.a])
+            case .and, .or: attributesOnly.append((node.a..<node.b).allSatisfy { attributesOnly[builder.operands[$0]] })
+            case .compare, .member: attributesOnly.append(attributesOnly[node.a] && attributesOnly[node.b])
+            }
+        }
+        self.attributesOnly = attributesOnly
+    }
+
+    /// The truth of every condition node that reads attributes and constants only, for the attributes an app
+    /// gives: what a context prepared for this program (``AskContext/prepared``) holds.
+    func knownTruths(_ attributes: [String: AttributeValue]) -> [Known] {
+        let context = AskContext(attributes: attributes)
+        // Such a node reads no input: these are never read.
+        let inputs = RuleInputs(premium: false, sessionCount: 0, sessionAge: 0, installAge: 0, nowHour: 0, nowWeekday: 0)
+        return nodes.indices.map { n in
+            guard attributesOnly[n], nodes[n].type == .bool else { return .unknown }
+            switch truth(of: n, inputs, context) {
+            case true?: return .yes
+            case false?: return .no
+            case nil: return .unevaluable
+            }
+        }
     }
 
     /// The app's value of the attribute named by `names[k]`: from the context's slots when it was prepared for
@@ -165,6 +208,15 @@ final class RuleProgram: Sendable {
 
     /// The truth of a `bool` node, read without building a value where the node allows it.
     private func truth(of n: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> Bool? {
+        // What a prepared context knows beforehand.
+        if context.prepared?.programID == ObjectIdentifier(self) {
+            switch context.prepared?.known[n] {
+            case .yes?: return true
+            case .no?: return false
+            case .unevaluable?: return nil
+            case .unknown?, nil: break
+            }
+        }
         let node = nodes[n]
         switch node.kind {
         case .attribute where node.type == .bool:

@@ -175,7 +175,7 @@ public struct Policy: Sendable {
     public func prepared(_ context: AskContext) -> AskContext {
         var context = context
         context.prepared = PreparedAttributes(
-            program: storage.ruleProgram, values: storage.attributes.map { context.attributes[$0.name] })
+            program: storage.ruleProgram, values: storage.attributes.map { context.attributes[$0.name] }, attributes: context.attributes)
         return context
     }
 
