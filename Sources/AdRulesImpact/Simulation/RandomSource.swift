@@ -105,8 +105,6 @@ struct RandomSource {
 /// libm gives way to the same bits: the figures of a seed are the same on every machine.
 enum DeterministicMath {
     static let ln2 = 0.693_147_180_559_945_3
-    /// 1, 1/3, 1/5, ... 1/25.
-    static let oddReciprocals: [Double] = (0...12).map { 1 / Double(2 * $0 + 1) }
 
     /// The natural logarithm of a positive finite number.
     static func log(_ x: Double) -> Double {
@@ -120,9 +118,21 @@ enum DeterministicMath {
         }
         let s = (m - 1) / (m + 1)
         let s2 = s * s
-        // 2s (1 + s^2/3 + s^4/5 + ... + s^24/25): the next term is below 1e-18.
-        var series = oddReciprocals[12]
-        for k in stride(from: 11, through: 0, by: -1) { series = series * s2 + oddReciprocals[k] }
+        // 2s (1 + s^2/3 + s^4/5 + ... + s^24/25): the next term is below 1e-18. Horner's rule, written out: the
+        // constants are folded when compiling and the order of operations is fixed.
+        var series = 1.0 / 25
+        series = series * s2 + 1.0 / 23
+        series = series * s2 + 1.0 / 21
+        series = series * s2 + 1.0 / 19
+        series = series * s2 + 1.0 / 17
+        series = series * s2 + 1.0 / 15
+        series = series * s2 + 1.0 / 13
+        series = series * s2 + 1.0 / 11
+        series = series * s2 + 1.0 / 9
+        series = series * s2 + 1.0 / 7
+        series = series * s2 + 1.0 / 5
+        series = series * s2 + 1.0 / 3
+        series = series * s2 + 1.0
         return e * ln2 + 2 * s * series
     }
 
