@@ -8,7 +8,7 @@ public final class AdEngine: @unchecked Sendable {
     /// Guards `core` and `generation`.
     let lock = NSLock()
     /// The facts, the policy, and what events and asks do to them.
-    var core: EngineCore
+    private var core: EngineCore
     var policy: Policy { core.policy }
     var facts: Facts {
         get { core.facts }
