@@ -18,11 +18,7 @@ public enum Evaluator {
         _ ask: Ask, context: AskContext = .standard, policy: Policy, facts: borrowing Facts, now: Int64,
         deviceTimeZone: TimeZone = .autoupdatingCurrent
     ) -> Decision {
-        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else {
-            return Decision(ask: ask, reasons: [Reason(
-                code: .unknownPlacement,
-                message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placements.count) placements)")], nextAllowedAt: nil)
-        }
+        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else { return unknownPlacement(ask, policy) }
         let now = Milliseconds.clamped(now)
         guard facts.fits(policy) else {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
@@ -41,6 +37,13 @@ public enum Evaluator {
         case .reward: run.rewardReasons(policy.storage, facts, &found)
         }
         return found.decision(for: ask, policy: policy.storage, zone: Run.timeZone(policy.storage, device: deviceTimeZone))
+    }
+
+    /// The decision on a placement the policy does not have.
+    static func unknownPlacement(_ ask: Ask, _ policy: Policy) -> Decision {
+        Decision(ask: ask, reasons: [Reason(
+            code: .unknownPlacement,
+            message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placements.count) placements)")], nextAllowedAt: nil)
     }
 
     /// Decides an ask with the time as a `Date`.

@@ -78,13 +78,18 @@ extension Run {
             case false?:
                 break
             case nil:
-                var site = site(.ruleError, at: .ruleCondition)
-                site.rule = r
-                let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
-                if !missing.isEmpty { site.detail = found.detail(missing.joined(separator: ", ")) }
-                deny(.ruleError, site, &found)
+                ruleError(policy, rule: r, context: context, &found)
             }
         }
+    }
+
+    /// A rule that cannot be evaluated denies, naming the declared attributes without a value or a default.
+    func ruleError(_ policy: PolicyStorage, rule r: Int, context: AskContext, _ found: inout Findings) {
+        var site = site(.ruleError, at: .ruleCondition)
+        site.rule = r
+        let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
+        if !missing.isEmpty { site.detail = found.detail(missing.joined(separator: ", ")) }
+        deny(.ruleError, site, &found)
     }
 
     /// The zone's offset from UTC at now, in ms: the one cached with the facts' day while it holds, else asked of
@@ -141,15 +146,7 @@ extension Run {
                 case nil: break
                 }
             }
-            if !facts.external.isEmpty {
-                for (name, since) in facts.external.sorted(by: { $0.key < $1.key }) {
-                    if stillOnScreen(policy, since: since) == true {
-                        if source == nil { source = name }
-                    } else {
-                        timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
-                    }
-                }
-            }
+            if !facts.external.isEmpty { source = externalSourceOnScreen(policy, facts, &found) }
             if other >= 0 || source != nil {
                 var site = site(.fullscreenActive, at: .blockDuringFullscreen)
                 site.other = other
@@ -164,6 +161,19 @@ extension Run {
         case false?: timedOutNote(policy, "placement \(policy.placements[index].id)", &found)
         case nil: break
         }
+    }
+
+    /// The first external source still on screen, by name; the others are noted as treated as closed.
+    func externalSourceOnScreen(_ policy: PolicyStorage, _ facts: borrowing Facts, _ found: inout Findings) -> String? {
+        var source: String?
+        for (name, since) in facts.external.sorted(by: { $0.key < $1.key }) {
+            if stillOnScreen(policy, since: since) == true {
+                if source == nil { source = name }
+            } else {
+                timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
+            }
+        }
+        return source
     }
 
     func graceReasons(_ t: PlacementLimits, _ facts: borrowing Facts, _ found: inout Findings) {
