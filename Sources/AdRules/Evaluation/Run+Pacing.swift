@@ -10,7 +10,11 @@ extension Run {
             let clears = seen(last.at) + t.minInterval
             if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears, &found) }
         }
-        capReasons(policy, facts.placements[index].shows, t, group: -1, facts, zone: zone, &found)
+        // A history that cannot reach a cap is not passed on: most asks stop here.
+        let session = facts.sessionActive ? facts.sessionCount : nil
+        if t.capsMayDeny(count: facts.placements[index].shows.count, newest: facts.placements[index].shows.last, now: now, session: session) {
+            capReasons(policy, facts.placements[index].shows, t, group: -1, facts, zone: zone, &found)
+        }
         let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
         for k in groups {
@@ -23,7 +27,9 @@ extension Run {
         }
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
-            capReasons(policy, facts.groups[g], policy.groupLimits[g], group: g, facts, zone: zone, &found)
+            if policy.groupLimits[g].capsMayDeny(count: facts.groups[g].count, newest: facts.groups[g].last, now: now, session: session) {
+                capReasons(policy, facts.groups[g], policy.groupLimits[g], group: g, facts, zone: zone, &found)
+            }
         }
     }
 

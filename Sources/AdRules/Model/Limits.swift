@@ -42,6 +42,11 @@ struct Limits: Sendable {
     let dailyCap: Int
     /// Where this block's `caps` windows sit in the policy's flat window table.
     let windows: Range<Int>
+    /// The smallest cap set (session, hourly, daily, windows); `Int.max` when none is.
+    let smallestCap: Int
+    /// How long a show counts for the time-bound caps set (an hour, the longest local day, each window's length);
+    /// 0 when none is.
+    let horizon: Int64
 
     init(_ block: some Pacing, windows: Range<Int>) {
         minInterval = block.pacing?.value.milliseconds ?? 0
@@ -49,6 +54,26 @@ struct Limits: Sendable {
         hourlyCap = block.hourlyCap?.value ?? -1
         dailyCap = block.dailyCap?.value ?? -1
         self.windows = windows
+        let caps = Limits.windows(of: block.caps)
+        smallestCap = ([sessionCap, hourlyCap, dailyCap].filter { $0 >= 0 } + caps.map(\.max)).min() ?? .max
+        var horizon: Int64 = hourlyCap >= 0 ? 3_600_000 : 0
+        if dailyCap >= 0 { horizon = max(horizon, LocalDay.longest) }
+        for cap in caps { horizon = max(horizon, cap.length) }
+        self.horizon = horizon
+    }
+
+    /// Whether a history could reach any cap of this block: a necessary condition, read from its length and its
+    /// newest show only, so that a history that cannot is not scanned.
+    ///
+    /// A cap of 0 always denies. Any other cap needs at least as many shows as itself; the session cap needs the
+    /// newest show to be of the current session, and the hourly, daily and window caps need it to be recent
+    /// enough (a time later than now, which counts as now, is).
+    /// - Parameter session: the current session, nil when none is active.
+    func capsMayDeny(count: Int, newest: ShowRecord?, now: Int64, session: Int?) -> Bool {
+        if smallestCap == 0 { return true }
+        guard count >= smallestCap, let newest else { return false }
+        if sessionCap > 0, newest.session == session { return true }
+        return newest.at > now - horizon
     }
 
     /// The windows of `caps` entries, in the order written.
