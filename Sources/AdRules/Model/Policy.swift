@@ -169,7 +169,8 @@ public struct Policy: Sendable {
         placements: [], groups: [], attributes: [], rules: [])
 
     /// The context with its attributes laid out in this policy's slots: custom rules then read each value
-    /// from an array instead of hashing its name on every ask. An app whose attributes change rarely (once a
+    /// from an array instead of hashing its name on every ask, and every condition that reads attributes and
+    /// constants only is evaluated once, here. An app whose attributes change rarely (once a
     /// session, once a level) prepares its context when they change; changing `attributes` afterwards drops
     /// the preparation, and a context prepared for another policy is read by name as any other.
     public func prepared(_ context: AskContext) -> AskContext {
