@@ -112,6 +112,10 @@ struct BenchmarkSuite {
             AskContext(premium: true, attributes: ["onboarding": .bool(true)]),
             AskContext(attributes: ["screen": .string("level_complete"), "level": .int(12)]),
         ].map(policy.prepared)
+        // Asks are grouped by fact set and context: an app decides on the facts and the context it holds, so the
+        // timed runs hold them in local variables (`Held`) rather than copy them out of arrays on every ask (the
+        // if-chain reads its flags in place too). The allowed and denied asks keep this order.
+        inputs.sort { ($0.facts, $0.context) < ($1.facts, $1.context) }
         var allow: [DecisionInput] = []
         var deny: [DecisionInput] = []
         var agree = 0
@@ -124,28 +128,15 @@ struct BenchmarkSuite {
         guard agree == inputs.count else {
             throw BenchError.missing("the hand-written chain agrees with the evaluator on \(agree) of \(inputs.count) asks, not all")
         }
-        // Asks are grouped by fact set and context: an app decides on the facts and the context it holds, so the
-        // evaluator runs read one local `Facts` and `AskContext` in place rather than copies out of arrays on every
-        // ask (the if-chain reads its flags in place too).
-        allow.sort { ($0.facts, $0.context) < ($1.facts, $1.context) }
-        deny.sort { ($0.facts, $0.context) < ($1.facts, $1.context) }
         func evaluator(_ set: [DecisionInput]) -> Timing {
             Timing.measure(rounds: rounds, batch: 256, items: set.count) { range in
-                var held = (facts: set[range.lowerBound].facts, context: set[range.lowerBound].context)
-                var facts = factSets[held.facts]
-                var context = contexts[held.context]
+                var facts = Held(factSets, at: set[range.lowerBound].facts)
+                var context = Held(contexts, at: set[range.lowerBound].context)
                 for i in range {
-                    // The input's fields are read in place, as the if-chain reads its own; the facts and the
-                    // context are the app's own variables, changed when the next ask needs others.
-                    if set[i].facts != held.facts {
-                        held.facts = set[i].facts
-                        facts = factSets[held.facts]
-                    }
-                    if set[i].context != held.context {
-                        held.context = set[i].context
-                        context = contexts[held.context]
-                    }
-                    blackHole(Evaluator.decide(set[i].ask, context: context, policy: policy, facts: facts, now: set[i].now, deviceTimeZone: utc))
+                    // The input's fields are read in place, as the if-chain reads its own.
+                    facts.select(set[i].facts)
+                    context.select(set[i].context)
+                    blackHole(Evaluator.decide(set[i].ask, context: context.value, policy: policy, facts: facts.value, now: set[i].now, deviceTimeZone: utc))
                 }
             }
         }
@@ -156,32 +147,23 @@ struct BenchmarkSuite {
                 blackHole(count)
             }
         }
-        // Each engine's clock reads the time its fact set was generated for, as in the evaluator runs.
         if only == "allow" || only == "deny" {
             // Profiling aid: one path alone.
             let t = evaluator(only == "allow" ? allow : deny)
             return ["Evaluator.decide, \(only ?? "") path only: \(format(t.median)) median"]
         }
-        // The engine runs, like the evaluator runs, ask one engine (or core) and one context at a time, held in
-        // the app's own variables, in the order of their fact sets.
-        let sorted = inputs.sorted { ($0.facts, $0.context) < ($1.facts, $1.context) }
+        // The engine runs, like the evaluator runs, ask one engine (or core) and one context at a time. Each engine's
+        // clock reads the time its fact set was generated for, as in the evaluator runs.
         let engines = factSets.indices.map { f in
             AdEngine(policy: policy, facts: factSets[f], clock: ManualClock(Milliseconds.date(flagSets[f].now)), deviceTimeZone: utc)
         }
-        let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: sorted.count) { range in
-            var held = (engine: sorted[range.lowerBound].facts, context: sorted[range.lowerBound].context)
-            var engine = engines[held.engine]
-            var context = contexts[held.context]
+        let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
+            var engine = Held(engines, at: inputs[range.lowerBound].facts)
+            var context = Held(contexts, at: inputs[range.lowerBound].context)
             for i in range {
-                if sorted[i].facts != held.engine {
-                    held.engine = sorted[i].facts
-                    engine = engines[held.engine]
-                }
-                if sorted[i].context != held.context {
-                    held.context = sorted[i].context
-                    context = contexts[held.context]
-                }
-                blackHole(engine.ask(sorted[i].ask, context: context))
+                engine.select(inputs[i].facts)
+                context.select(inputs[i].context)
+                blackHole(engine.value.ask(inputs[i].ask, context: context.value))
             }
         }
         if only == "engine" {
@@ -190,15 +172,11 @@ struct BenchmarkSuite {
         // The engine's rules without its lock and clock: what AdEngine runs under the lock, and what the impact
         // preview runs per simulated user. It decides on the facts it holds, in place.
         var cores = factSets.map { EngineCore(policy: policy, facts: $0, deviceTimeZone: utc) }
-        let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: sorted.count) { range in
-            var heldContext = sorted[range.lowerBound].context
-            var context = contexts[heldContext]
+        let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: inputs.count) { range in
+            var context = Held(contexts, at: inputs[range.lowerBound].context)
             for i in range {
-                if sorted[i].context != heldContext {
-                    heldContext = sorted[i].context
-                    context = contexts[heldContext]
-                }
-                blackHole(cores[sorted[i].facts].ask(sorted[i].ask, context: context, at: sorted[i].now))
+                context.select(inputs[i].context)
+                blackHole(cores[inputs[i].facts].ask(inputs[i].ask, context: context.value, at: inputs[i].now))
             }
         }
         if only == "core" {
@@ -346,6 +324,26 @@ struct BenchmarkSuite {
             "record(show_started), persisted".padding(toLength: 46, withPad: " ", startingAt: 0) + format(writes[writes.count / 2]).leftPad(10) + format(writes[writes.count * 99 / 100]).leftPad(10),
             "file writes: action + ask \(afterQuiet - before), app_launched + load \(afterLaunch - afterQuiet), show_started \(store.writeCount - afterLaunch)",
         ]
+    }
+}
+
+/// A value an app holds in a variable and replaces only when the next ask needs another one: the timed loops read
+/// facts, contexts and engines through it rather than copy them out of an array on every ask.
+struct Held<Value> {
+    private let values: [Value]
+    private var index: Int
+    private(set) var value: Value
+
+    init(_ values: [Value], at index: Int) {
+        self.values = values
+        self.index = index
+        value = values[index]
+    }
+
+    mutating func select(_ i: Int) {
+        guard i != index else { return }
+        index = i
+        value = values[i]
     }
 }
 

@@ -53,11 +53,7 @@ struct CompiledPolicyWriter {
             try json.array { json throws(CompiledPolicyError) in
                 for (i, a) in policy.attributes.enumerated() {
                     let record = AttributeRecord(name: a.name, at: self.at(a.location), type: a.type, default: a.defaultValue.map(ValueRecord.init))
-                    do throws(JSONWriter.NonFiniteNumber) {
-                        try record.write(to: &json)
-                    } catch {
-                        throw CompiledPolicyError(path: "attributes[\(i)].default", "\(error.value) cannot be written: JSON has no NaN or infinity")
-                    }
+                    try Self.writeFinite(record.write, to: &json, at: "attributes[\(i)].default")
                 }
             }
             json.key("environment")
@@ -86,11 +82,7 @@ struct CompiledPolicyWriter {
             try json.array { json throws(CompiledPolicyError) in
                 for (i, r) in policy.rules.enumerated() {
                     guard let record = rule(r) else { continue }
-                    do throws(JSONWriter.NonFiniteNumber) {
-                        try record.write(to: &json)
-                    } catch {
-                        throw CompiledPolicyError(path: "rules[\(i)].condition", "\(error.value) cannot be written: JSON has no NaN or infinity")
-                    }
+                    try Self.writeFinite(record.write, to: &json, at: "rules[\(i)].condition")
                 }
             }
             json.key("session_timeout")
@@ -106,6 +98,17 @@ struct CompiledPolicyWriter {
             json.int(CompiledPolicyRecord.currentVersion)
         }
         return json.bytes
+    }
+
+    /// Writes a record that may hold numbers: a NaN or an infinity, which JSON cannot hold, is reported at `path`.
+    static func writeFinite(
+        _ write: (inout JSONWriter) throws(JSONWriter.NonFiniteNumber) -> Void, to json: inout JSONWriter, at path: @autoclosure () -> String
+    ) throws(CompiledPolicyError) {
+        do throws(JSONWriter.NonFiniteNumber) {
+            try write(&json)
+        } catch {
+            throw CompiledPolicyError(path: path(), "\(error.value) cannot be written: JSON has no NaN or infinity")
+        }
     }
 
     /// A placement's record, its settings in key order (the order they are written in).

@@ -19,21 +19,20 @@ package struct JSONWriter {
 
     /// Writes an object: `body` writes its members, each a ``key(_:)`` and then a value.
     package mutating func object<E: Error>(_ body: (inout JSONWriter) throws(E) -> Void) throws(E) {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma = false
-        try body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        needsComma = true
+        try enclosed(open: "{", close: "}", body)
     }
 
     /// Writes an array: `body` writes its elements.
     package mutating func array<E: Error>(_ body: (inout JSONWriter) throws(E) -> Void) throws(E) {
+        try enclosed(open: "[", close: "]", body)
+    }
+
+    private mutating func enclosed<E: Error>(open: Unicode.Scalar, close: Unicode.Scalar, _ body: (inout JSONWriter) throws(E) -> Void) throws(E) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: open))
         needsComma = false
         try body(&self)
-        bytes.append(UInt8(ascii: "]"))
+        bytes.append(UInt8(ascii: close))
         needsComma = true
     }
 

@@ -256,8 +256,7 @@ final class RuleProgram: Sendable {
         }
     }
 
-    /// An attribute's value as a shortcut reads it: a bool, a whole number or a string, without building an
-    /// ``AttributeValue``.
+    /// An attribute's value as a shortcut compares it: a bool, a whole number (ms for a duration) or a string.
     private enum Read {
         case bool(Bool)
         case int(Int64)
@@ -270,22 +269,9 @@ final class RuleProgram: Sendable {
         case other
     }
 
-    /// The app's value of the attribute named by `names[k]`, read in place: from the context's slots when it
-    /// was prepared for this program, else from its dictionary.
+    /// The app's value of the attribute named by `names[k]`, as a shortcut reads it.
     private func attributeValue(_ k: Int, _ context: borrowing AskContext) -> Read {
-        if context.prepared?.programID == ObjectIdentifier(self) {
-            let slot = slots[k]
-            guard slot >= 0 else { return .missing }
-            switch context.prepared?.values[slot] {
-            case .bool(let b)?: return .bool(b)
-            case .int(let i)?: return .int(i)
-            case .duration(let d)?: return .duration(d.milliseconds)
-            case .string(let s)?: return .string(s)
-            case nil: return .missing
-            default: return .other
-            }
-        }
-        switch context.attributes.isEmpty ? nil : context.attributes[names[k]] {
+        switch attribute(k, context) {
         case .bool(let b)?: return .bool(b)
         case .int(let i)?: return .int(i)
         case .duration(let d)?: return .duration(d.milliseconds)
