@@ -93,6 +93,9 @@ public enum PolicyLoader {
         }
         guard isDirectory.boolValue else { return [path] }
         let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        // Where the walk may lead: a symlink below the directory that resolves outside it is refused, so that
+        // a pull request cannot make CI read (and echo in diagnostics) a file elsewhere on the machine.
+        let root = realPath(base)
         var found: [String] = []
         var pending = [base]
         var listed = 0
@@ -121,14 +124,36 @@ public enum PolicyLoader {
                     }
                     continue
                 }
+                guard isDir.boolValue || include(full) else { continue }
+                if let root, isSymbolicLink(full), let target = realPath(full), !isInside(target, root) {
+                    throw PolicyLoadError.unreadable(
+                        full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
+                }
                 if isDir.boolValue {
                     pending.append(full)
-                } else if include(full) {
+                } else {
                     found.append(full)
                 }
             }
         }
         return found.sorted()
+    }
+
+    /// The absolute path with every symlink resolved; nil when it cannot be resolved.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Whether a resolved path is `root` or lies below it.
+    static func isInside(_ path: String, _ root: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
     }
 
     /// Reads a regular file's bytes, at most `limit + 1` of them, without blocking on FIFOs or devices.

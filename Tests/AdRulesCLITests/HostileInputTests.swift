@@ -97,6 +97,26 @@ struct HostileInputTests {
         #expect(zero.stderr.contains("zero.yaml"))
     }
 
+    @Test func aSymlinkLeadingOutOfThePolicyDirectoryIsRefusedAndNotEchoed() throws {
+        let outside = try scratch()
+        try write("TOPSECRET_marker: 1\n", to: outside + "/secret.yaml")
+        let rules = try scratch()
+        try write("version: 1\nplacements:\n  a: {format: interstitial}\n", to: rules + "/p.yaml")
+        try FileManager.default.createSymbolicLink(atPath: rules + "/leak.yaml", withDestinationPath: outside + "/secret.yaml")
+        let refused = runCLI(["lint", rules])
+        #expect(refused.exitCode == ExitCode.failure)
+        #expect(refused.stderr.contains("leak.yaml") && refused.stderr.contains("outside"))
+        #expect(!(refused.stdout + refused.stderr).contains("TOPSECRET"))
+
+        // A link that stays inside the directory is followed; a file named on the command line is read as asked.
+        try FileManager.default.removeItem(atPath: rules + "/leak.yaml")
+        try FileManager.default.createDirectory(atPath: rules + "/shared", withIntermediateDirectories: true)
+        try write("version: 1\nplacements:\n  b: {format: interstitial}\n", to: rules + "/shared/b.yaml.txt")
+        try FileManager.default.createSymbolicLink(atPath: rules + "/b.yaml", withDestinationPath: rules + "/shared/b.yaml.txt")
+        #expect(runCLI(["lint", rules]).exitCode == ExitCode.success)
+        #expect(runCLI(["lint", outside + "/secret.yaml"]).stdout.contains("TOPSECRET"))
+    }
+
     @Test func anOversizedFileIsReadOnlyUpToTheLimit() throws {
         let dir = try scratch()
         let path = dir + "/big.yaml"
