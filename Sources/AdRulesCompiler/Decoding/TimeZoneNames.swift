@@ -1,14 +1,43 @@
 import AdRules
 import Foundation
 
-/// Known IANA time zone names, for validation and suggestions.
+/// IANA time zone names, for validation and suggestions.
 package enum TimeZoneNames {
-    /// The zone of a name that is a known IANA name (or UTC/GMT), checked against the list before Foundation
-    /// parses it: a 64,000-character "name" never reaches the time zone database.
+    /// The zone of an IANA time zone name, nil for anything else.
+    ///
+    /// Foundation's list of known identifiers holds canonical names only (`Asia/Calcutta`, not `Asia/Kolkata`;
+    /// no `Etc/UTC`, no `US/Eastern`), so a name is also accepted when it has the shape of an IANA name and the
+    /// time zone database knows it under that very name, or when it is one of the database's names without an
+    /// area (`UTC`, `EST`, `Japan`). Names Foundation would rewrite (`GMT+5` becomes `GMT+0500`) and bare
+    /// abbreviations (`PST`) are not IANA names and are refused. The checks on the text come
+    /// first: a 64,000-character "name" never reaches the database.
     package static func zone(named name: String) -> TimeZone? {
-        guard name.utf8.count <= 64, known.contains(name) || name == "UTC" || name == "GMT" else { return nil }
-        return TimeZone(identifier: name)
+        guard name.utf8.count <= 64, !name.isEmpty else { return nil }
+        if known.contains(name) { return TimeZone(identifier: name) }
+        if withoutArea.contains(name) { return TimeZone(identifier: name) }
+        guard name.contains("/"), hasIANAShape(name), let zone = TimeZone(identifier: name), zone.identifier == name else { return nil }
+        return zone
     }
+
+    /// Letters, digits, `_`, `-` and `+` in `/`-separated parts, each starting with a letter or digit: `Etc/GMT+5`,
+    /// `America/Port-au-Prince`, `America/Argentina/Buenos_Aires`.
+    static func hasIANAShape(_ name: String) -> Bool {
+        name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+            guard let first = part.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first) else {
+                return false
+            }
+            return part.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-+".unicodeScalars.contains($0)) }
+        }
+    }
+
+    /// The names of the IANA database that have no area part (`UTC`, `EST`, `Japan`): without this list a bare
+    /// abbreviation that Foundation happens to accept (`PST`) would pass as a zone.
+    static let withoutArea: Set<String> = [
+        "CET", "CST6CDT", "Cuba", "EET", "EST", "EST5EDT", "Egypt", "Eire", "GB", "GB-Eire", "GMT", "GMT+0", "GMT-0", "GMT0",
+        "Greenwich", "HST", "Hongkong", "Iceland", "Iran", "Israel", "Jamaica", "Japan", "Kwajalein", "Libya", "MET", "MST",
+        "MST7MDT", "NZ", "NZ-CHAT", "Navajo", "PRC", "PST8PDT", "Poland", "Portugal", "ROC", "ROK", "Singapore", "Turkey",
+        "UCT", "UTC", "Universal", "W-SU", "WET", "Zulu",
+    ]
 
     package static let all: [String] = TimeZone.knownTimeZoneIdentifiers
     private static let known = Set(all)
