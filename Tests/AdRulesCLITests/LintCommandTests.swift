@@ -12,6 +12,20 @@ struct LintCommandTests {
         #expect(result.stderr == "Found 5 errors and 1 warning in 1 file.\n")
     }
 
+    /// A file saved with Windows or old Mac line endings shows the same source line and caret as with LF.
+    @Test(arguments: ["\r\n", "\r"])
+    func textShowsTheSourceLineWhateverTheLineBreaks(_ lineBreak: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-breaks-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lines = ["version: 1", "placements:", "  a: {format: interstitial, daily_cap: six}"]
+        try Data(lines.joined(separator: lineBreak).utf8).write(to: URL(fileURLWithPath: dir + "/p.yaml"))
+        let result = runCLI(["lint", dir + "/p.yaml", "--format", "text"])
+        #expect(result.stdout.contains("p.yaml:3:40: error:"))
+        #expect(result.stdout.contains("  a: {format: interstitial, daily_cap: six}\n"))
+        #expect(result.stdout.contains("^"))
+    }
+
     @Test func githubIsTheDefaultUnderGitHubActions() {
         let result = runCLI(["lint", "FIXTURES/bad.yaml"], variables: ["GITHUB_ACTIONS": "true"])
         #expect(result.stdout.hasPrefix("::error file="))
