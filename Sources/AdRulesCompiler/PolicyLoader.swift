@@ -234,6 +234,8 @@ public enum PolicyLoader {
         var diagnostics: [Diagnostic] = []
         var fragments: [PolicyFragment] = []
         var dropped: [String: Int] = [:]
+        /// Per file whose read was cut short: the finding that cut it.
+        var broken: [String: Diagnostic] = [:]
         for source in sources {
             // Decoded straight from libyaml's events: no node tree of the file is built.
             YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
@@ -241,6 +243,7 @@ public enum PolicyLoader {
                 let fragment = PolicyFragment.decode(cursor, reader: &reader)
                 cursor.finish()
                 diagnostics += cursor.diagnostics
+                if let cause = cursor.brokenBy { broken[source.file] = cause }
                 // A read cut short inside the document (a syntax error) decodes nothing: its findings would only repeat it.
                 guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
                 fragments.append(fragment)
@@ -254,10 +257,10 @@ public enum PolicyLoader {
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, skipping: assembler.placementsWithErrors)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2).
-        let broken = Set(diagnostics.filter { $0.rule == "yaml/syntax" }.map(\.file))
         if !broken.isEmpty {
             diagnostics = diagnostics.filter { d in
-                broken.contains(d.file) ? d.rule == "yaml/syntax" : !(d.rule.hasPrefix("policy/") || isSemantic(d.rule))
+                if let cause = broken[d.file] { return d == cause }
+                return !(d.rule.hasPrefix("policy/") || isSemantic(d.rule))
             }
         }
         let suppressions = Suppressions(sources: sources)

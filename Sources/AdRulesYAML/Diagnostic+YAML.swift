@@ -18,10 +18,13 @@ extension Diagnostic {
             file: file, at: position)
     }
 
+    /// A plain `*` or `&` with no name: libyaml stops there, and the finding is the alias rule's (cli.md: "for
+    /// `deny: *`, say to write `deny: \"*\"`").
     static func bareAsterisk(file: String, at position: SourcePosition) -> Diagnostic {
-        syntax(
-            "a plain * (or &) starts a YAML alias: to mean every placement write \"*\" in quotes, as in deny: \"*\"",
-            file: file, at: position)
+        Diagnostic(
+            .error, rule: "yaml/alias",
+            message: "a plain * (or &) starts a YAML alias: to mean every placement write \"*\" in quotes, as in deny: \"*\"",
+            file: file, range: SourceRange(at: position))
     }
 
     static func fileTooLarge(bytes: Int, limit: Int, file: String) -> Diagnostic {

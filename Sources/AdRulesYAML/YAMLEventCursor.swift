@@ -62,6 +62,10 @@ public final class YAMLEventCursor {
     public private(set) var diagnostics: [Diagnostic] = []
     /// Whether a whole root node has been read.
     public private(set) var hasReadRoot = false
+    /// The finding that cut the read short inside the document (a syntax error, a file too large, too deep, not
+    /// UTF-8, a bare `*`); nil when the document was read to its end. Every other finding about the file only
+    /// repeats it (cli.md r2).
+    public private(set) var brokenBy: Diagnostic?
 
     private let input: UnsafeBufferPointer<UInt8>
     private let parser: UnsafeMutablePointer<yaml_parser_t>
@@ -122,8 +126,10 @@ public final class YAMLEventCursor {
         }
     }
 
-    private func stop(_ diagnostic: Diagnostic) {
+    /// Stops reading; `breaks` says that the document was cut short (a second document leaves the first whole).
+    private func stop(_ diagnostic: Diagnostic, breaks: Bool = true) {
         diagnostics.append(diagnostic)
+        if breaks, brokenBy == nil { brokenBy = diagnostic }
         isDone = true
     }
 
@@ -178,7 +184,7 @@ public final class YAMLEventCursor {
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
-            if documents > 1 { stop(.multipleDocuments(file: file, at: range.start)) }
+            if documents > 1 { stop(.multipleDocuments(file: file, at: range.start), breaks: false) }
             return nil
         case YAML_STREAM_END_EVENT:
             isDone = true
