@@ -38,6 +38,7 @@ struct DiagnosticRuleTests {
         Case(rule: "rule/type", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"session.count 1️⃣== 'x'\"\n"),
         Case(rule: "cap/zero", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣0\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 5\n    hourly_cap: 1️⃣5\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps:\n      - {max: 3, window: 2h}\n      - {max: 1️⃣4, window: 1h}\n"),
         Case(rule: "pacing/missing", yaml: header + "  1️⃣a:\n    format: app_open\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a:\n    format: rewarded\n    require_user_choice: 1️⃣false\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a:\n    format: app_open\n    min_interval: 4m\n    resume:\n      allow_deferred: 1️⃣true\n"),
@@ -60,6 +61,8 @@ struct DiagnosticRuleTests {
     static let quiet: [Case] = [
         Case(rule: "cap/zero", yaml: header + "  a: {format: interstitial, min_interval: 1m, daily_cap: 1}\n  b: {format: banner, enabled: false}\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, daily_cap: 6, hourly_cap: 5, session_cap: 5, min_interval: 4m, caps: [{max: 2, window: 10m}, {max: 6, window: 1h30m}]}\n"),
+        // cli.md: "a window cap larger than a longer window's cap"; an equal one is not.
+        Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, hourly_cap: 5, caps: [{max: 5, window: 1h}, {max: 5, window: 2h}]}\n"),
         Case(rule: "pacing/missing", yaml: header + "  a: {format: app_open, daily_cap: 3}\n  b: {format: interstitial}\n  c: {format: banner}\ngroups:\n  g: {placements: [b], min_interval: 1m}\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a: {format: rewarded}\n  b: {format: rewarded_interstitial, require_user_choice: false}\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a: {format: app_open, min_interval: 4m, resume: {allow_deferred: false}}\n"),

@@ -63,7 +63,8 @@ enum SemanticLint {
                 findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: with min_interval \(interval.value) at most \(fit) shows fit in a day; lower daily_cap to \(fit) or remove it"))
             }
         }
-        // Rolling windows: a window's cap that is not below a longer window's cap never binds.
+        // Rolling windows: a window's cap larger than a longer (or as long) window's cap never binds (cli.md: "a window
+        // cap larger than a longer window's cap"; an equal cap is left alone, as the spec's wording says).
         var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String)] = []
         if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
         for cap in block.caps { windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)")) }
@@ -71,8 +72,8 @@ enum SemanticLint {
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
             for (j, longer) in windows.enumerated() where i != j && longer.max > 0 {
                 let isLonger = longer.window > shorter.window || (longer.window == shorter.window && j < i)
-                if isLonger, shorter.max >= longer.max {
-                    findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is as strict over a window at least as long; lower it below \(longer.max) or remove it"))
+                if isLonger, shorter.max > longer.max {
+                    findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; lower it to \(longer.max) or less, or remove it"))
                     break
                 }
             }
