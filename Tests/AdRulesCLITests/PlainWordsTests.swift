@@ -33,6 +33,25 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.range.start == SourcePosition(line: 6, column: 11))
     }
 
+    /// An attribute declared with a bad type or default is reported once, at the declaration: the rules that use
+    /// it are not told it is undeclared, while a name declared nowhere still is.
+    @Test func anAttributeDeclaredWithAnErrorIsNotCalledUnknown() {
+        let text = """
+            version: 1
+            placements:
+              a: {format: banner}
+            attributes:
+              level: {type: int, default: "x"}
+              kind: {type: strng}
+            rules:
+              - id: r
+                deny: [a]
+                when: level < 5 or kind == "x" or levle > 2
+            """
+        let rules = PolicyLoader.load(texts: [("p.yaml", text + "\n")]).diagnostics.map(\.rule)
+        #expect(rules == ["schema/type", "schema/enum", "rule/unknown-name"], "\(rules)")
+    }
+
     @Test func aSyntaxErrorHidesOnlyThatFilesOtherFindings() {
         let load = PolicyLoader.load(texts: [
             ("a.yaml", "version: 1\nplacements:\n  a: {format: interstitial}\n  b: [\n"),

@@ -90,6 +90,7 @@ struct PolicyAssembler {
 
         var attributes: [AttributeDeclaration] = []
         var seenAttributes: [String: SourceLocation] = [:]
+        let brokenAttributes = Set(fragments.flatMap(\.brokenAttributes))
         for fragment in fragments {
             for attribute in fragment.attributes {
                 let name = attribute.declaration.name
@@ -121,7 +122,7 @@ struct PolicyAssembler {
                 var rule = CustomRule(
                     id: fields.id.value, location: fields.id.location, deny: fields.deny, when: when,
                     message: fields.message ?? "denied by rule \(fields.id.value)", condition: nil)
-                switch ExpressionCompiler.compile(when.value, attributes: attributes) {
+                switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes) {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):
                     for finding in findings {

@@ -45,6 +45,9 @@ struct PolicyFragment: Sendable {
     var placements: [NamedPlacement] = []
     var groups: [GroupFields] = []
     var attributes: [AttributeFields] = []
+    /// Attributes declared with an error (a bad type, default or name): already reported, so a rule that uses one
+    /// is not told the name is unknown.
+    var brokenAttributes: [String] = []
     var rules: [RuleFields] = []
 
     /// Decodes one file from its events, each placement as its events arrive.
@@ -84,7 +87,11 @@ struct PolicyFragment: Sendable {
                 guard reader.enterMapping(event, cursor, key) else { return }
                 reader.forEachEntry(cursor) { reader, nameNode, event in
                     guard let value = cursor.node(from: event) else { return }
-                    if let attribute = readAttribute(nameNode: nameNode, value: value, reader: &reader) { fragment.attributes.append(attribute) }
+                    if let attribute = readAttribute(nameNode: nameNode, value: value, reader: &reader) {
+                        fragment.attributes.append(attribute)
+                    } else if let name = nameNode.scalar?.value {
+                        fragment.brokenAttributes.append(name)
+                    }
                 }
             case "rules":
                 guard reader.enterSequence(event, cursor, key) else { return }

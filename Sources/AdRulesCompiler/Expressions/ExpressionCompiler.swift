@@ -31,15 +31,17 @@ enum ExpressionCompiler {
     /// - Parameters:
     ///   - source: the expression.
     ///   - attributes: declared attributes; a name's slot is its index here.
-    /// - Returns: the compiled expression, or every finding.
-    static func compile(_ source: String, attributes: [AttributeDeclaration]) -> Outcome {
+    ///   - broken: attributes declared with an error already reported: an expression using one fails with no
+    ///     finding of its own, rather than calling a declared name unknown.
+    /// - Returns: the compiled expression, or every finding (none when only a broken attribute stood in the way).
+    static func compile(_ source: String, attributes: [AttributeDeclaration], broken: Set<String> = []) -> Outcome {
         let syntax: Syntax
         switch Parser.parse(source) {
         case .failure(let error):
             return .failure([ExpressionFinding(kind: .syntax, offset: error.offset, message: error.message)])
         case .success(let parsed): syntax = parsed
         }
-        var checker = Checker(attributes: attributes)
+        var checker = Checker(attributes: attributes, broken: broken)
         let typed = checker.check(syntax)
         if !checker.findings.isEmpty { return .failure(checker.findings) }
         guard let typed else { return .failure(checker.findings) }
@@ -59,11 +61,13 @@ private struct Checker {
     }
 
     let attributes: [AttributeDeclaration]
+    let broken: Set<String>
     let slots: [String: Int]
     var findings: [ExpressionFinding] = []
 
-    init(attributes: [AttributeDeclaration]) {
+    init(attributes: [AttributeDeclaration], broken: Set<String>) {
         self.attributes = attributes
+        self.broken = broken
         var slots: [String: Int] = [:]
         for (index, attribute) in attributes.enumerated() where slots[attribute.name] == nil {
             slots[attribute.name] = index
@@ -85,6 +89,8 @@ private struct Checker {
                 let declaration = attributes[slot]
                 return Typed(type: declaration.type, code: .attribute(name: declaration.name, type: declaration.type, fallback: declaration.defaultValue))
             }
+            // Declared, with an error already reported at the declaration: the type is unknown, so say nothing more.
+            if broken.contains(name) { return nil }
             let known = Builtin.allCases.map(\.rawValue) + attributes.map(\.name)
             var message = "unknown name \"\(name)\""
             if let suggestion = Suggestion.closest(to: name, in: known) {
