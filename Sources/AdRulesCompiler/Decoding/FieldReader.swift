@@ -89,8 +89,16 @@ struct FieldReader: NodeReader {
         }
     }
 
+    /// A plain scalar that the YAML 1.2 core schema reads as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
+    /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the
+    /// linter forms from it stays far from overflow.
     static func intValue(_ scalar: YAMLScalar) -> Int? {
         guard scalar.style == .plain else { return nil }
+        for (prefix, radix, digits) in [("0x", 16, 15), ("0o", 8, 20)] where scalar.value.hasPrefix(prefix) {
+            let rest = scalar.value.dropFirst(2)
+            guard !rest.isEmpty, rest.count <= digits, rest.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
+            return Int(rest, radix: radix)
+        }
         var text = Substring(scalar.value)
         if text.hasPrefix("+") { text = text.dropFirst() }
         guard !text.isEmpty, text.count <= 18 else { return nil }

@@ -1,0 +1,21 @@
+import AdRules
+import AdRulesCompiler
+import Testing
+
+/// Rule files are read with the YAML 1.2 core schema (rules.md §1).
+@Suite("YAML 1.2 core schema")
+struct CoreSchemaTests {
+    @Test(arguments: [("16", 16), ("0x10", 16), ("0xFf", 255), ("0o17", 15), ("+7", 7), ("0", 0)])
+    func integersAreReadInEveryCoreSchemaForm(_ text: String, _ value: Int) throws {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
+        #expect(!load.diagnostics.contains { $0.severity == .error }, "\(load.diagnostics)")
+        #expect(load.policy.placements.first?.dailyCap?.value == value)
+    }
+
+    /// Not integers in the core schema (a float, a YAML 1.1 octal or binary, a bad digit), or too long to be safe.
+    @Test(arguments: ["3.0", "0b11", "0o18", "0x", "0xG1", "1_000", "0x1000000000000000", "\"16\""])
+    func otherFormsAreATypeError(_ text: String) {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
+        #expect(load.diagnostics.map(\.rule).contains("schema/type"), "\(load.diagnostics)")
+    }
+}
