@@ -256,11 +256,12 @@ public enum PolicyLoader {
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, skipping: assembler.placementsWithErrors)
-        // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2).
+        // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2). What the
+        // other files say about themselves stands.
         if !broken.isEmpty {
             diagnostics = diagnostics.filter { d in
                 if let cause = broken[d.file] { return d == cause }
-                return !(d.rule.hasPrefix("policy/") || isSemantic(d.rule))
+                return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
         }
         let suppressions = Suppressions(sources: sources)
@@ -292,9 +293,11 @@ public enum PolicyLoader {
     }
 
     /// Whether a rule reads the whole policy (caps, pacing, ids) rather than one file's text.
-    private static func isSemantic(_ rule: String) -> Bool {
-        ["cap/", "pacing/", "rewarded/", "app-open/", "expiry/", "ids/"].contains { rule.hasPrefix($0) }
-    }
+    /// Findings that a file left unread may have caused: no placement at all, a placement, attribute, `defaults:`
+    /// pacing or `environment: test` that the unread file may hold.
+    static let mayFollowFromAnUnreadFile: Set<String> = [
+        "policy/empty", "policy/unknown-placement", "rule/unknown-name", "pacing/missing", "ids/test-ad-unit",
+    ]
 
 }
 

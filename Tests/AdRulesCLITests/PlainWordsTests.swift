@@ -62,6 +62,17 @@ struct PlainWordsTests {
         #expect(!load.diagnostics.contains { $0.rule.hasPrefix("policy/") || $0.rule.hasPrefix("pacing/") })
     }
 
+    /// What another file says about itself still stands after a syntax error elsewhere; what the unread file may have
+    /// settled (a placement a rule names, `defaults:` pacing) is not reported.
+    @Test func aSyntaxErrorElsewhereKeepsAFilesOwnFindings() {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacements:\n  a: {format: interstitial}\n  b: [\n"),
+            ("b.yaml", "version: 1\ntimezone: Asia/Tokio\nplacements:\n  c: {format: interstitial, daily_cap: 0, launch: {max_wait: 5s}}\nrules:\n  - {id: r, deny: [a], when: premium}\n"),
+        ])
+        let rules = Set(load.diagnostics.filter { $0.file == "b.yaml" }.map(\.rule))
+        #expect(rules == ["policy/timezone", "policy/format-key", "cap/zero"], "\(load.diagnostics)")
+    }
+
     @Test(arguments: [
         ("    max_wait: 5s\n", "indent it under `launch:`"),
         ("    launch:\n      daily_cap: 3\n", "indent it one level less, beside `launch:`"),
@@ -75,7 +86,10 @@ struct PlainWordsTests {
 
     @Test func aPlacementKeyAtTheTopLevelSaysWhereItGoes() {
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\ndaily_cap: 3\nplacements:\n  a: {format: banner}\n")]).diagnostics
-        #expect(diagnostics.contains { $0.message.contains("indent it under a placement") })
+        #expect(diagnostics.contains { $0.message.contains("indent it under a placement") && $0.message.contains("defaults:") })
+        // `defaults:` may not set a format: the advice must not send the key there.
+        let format = PolicyLoader.load(texts: [("p.yaml", "version: 1\nformat: banner\nplacements:\n  a: {format: banner}\n")]).diagnostics
+        #expect(format.contains { $0.message.contains("indent it under a placement") && !$0.message.contains("defaults:") }, "\(format)")
     }
 
     @Test func testingNothingFails() throws {

@@ -39,6 +39,10 @@ public enum RuleFileKeys {
             return "\(key) is a placement setting, not part of `\(block):`: indent it one level less, beside `\(block):`"
         }
         if allowed == top, placement.contains(key) || placementBlocks.contains(where: { $0.1.contains(key) }) {
+            // A placement's format and ad unit are its own: `defaults:` may not set them.
+            guard PlacementSetting(rawValue: key)?.isAllowedInDefaults != false else {
+                return "\(key) is a placement setting: indent it under a placement in `placements:`"
+            }
             return "\(key) is a placement setting: indent it under a placement in `placements:`, or under `defaults:` for every placement"
         }
         return nil
