@@ -199,7 +199,7 @@ public enum AdRulesCommandLine {
                 Output.deliver(RuleFileSchema.text, to: $0.values["output"])
             }
         default:
-            let commands = ["lint", "test", "simulate", "compile", "schema", "help"]
+            let commands = ["lint", "test", "simulate", "compile", "impact", "schema", "help"]
             var message = "unknown command \"\(ControlCharacters.escaped(command))\""
             if let suggestion = Suggestion.closest(to: command, in: commands) { message += "; did you mean \"\(suggestion)\"?" }
             return CommandResult(stderr: "error: \(message)\n\n\(usage)\n", exitCode: ExitCode.usage)

@@ -22,7 +22,12 @@ enum SARIFReport {
                 ("properties", .object([("tags", .array([.string(String(rule.id.split(separator: "/").first ?? ""))]))])),
             ])
         }
+        // Findings with equal fingerprints are numbered in file order (`hash:1`, `hash:2`), as GitHub numbers equal
+        // line hashes, so that code scanning keeps two equal findings as two alerts.
+        var seen: [String: Int] = [:]
         let results: [JSON] = diagnostics.map { d in
+            let hash = fingerprint(d)
+            seen[hash, default: 0] += 1
             var result: [(String, JSON)] = [
                 ("ruleId", .string(d.rule)),
             ]
@@ -31,7 +36,7 @@ enum SARIFReport {
                 ("level", .string(d.severity == .error ? "error" : "warning")),
                 ("message", .object([("text", .string(d.message))])),
                 ("locations", .array([location(file: d.file, range: d.range)])),
-                ("partialFingerprints", .object([("primaryLocationLineHash", .string(fingerprint(d)))])),
+                ("partialFingerprints", .object([("primaryLocationLineHash", .string("\(hash):\(seen[hash] ?? 1)"))])),
             ]
             if !d.notes.isEmpty {
                 result.append(("relatedLocations", .array(d.notes.enumerated().map { index, note in
@@ -99,7 +104,8 @@ enum SARIFReport {
     }
 
     /// A stable fingerprint of a finding: it does not move when lines are added above it, nor when the
-    /// checkout lives in another directory (GitHub pairs it with the file's URI itself).
+    /// checkout lives in another directory (GitHub pairs it with the file's URI itself): a hash of the file name,
+    /// the rule and the message.
     static func fingerprint(_ d: Diagnostic) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let name = d.file.split(separator: "/").last.map(String.init) ?? d.file
@@ -107,7 +113,7 @@ enum SARIFReport {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        return String(hash, radix: 16).leftPadded(16) + ":1"
+        return String(hash, radix: 16).leftPadded(16)
     }
 
     private static func camelName(_ id: String) -> String {

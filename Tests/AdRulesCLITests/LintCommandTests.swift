@@ -59,6 +59,16 @@ struct LintCommandTests {
         }
     }
 
+    /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.
+    @Test func equalFindingsGetDistinctFingerprints() throws {
+        let result = runCLI(["lint", "FIXTURES/zero-caps.yaml", "--format", "sarif"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let results = try #require((object["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let hashes = results.compactMap { ($0["partialFingerprints"] as? [String: Any])?["primaryLocationLineHash"] as? String }
+        #expect(hashes.count == 2 && Set(hashes).count == 2, "\(hashes)")
+        #expect(hashes.allSatisfy { $0.hasSuffix(":1") || $0.hasSuffix(":2") })
+    }
+
     @Test func strictMakesWarningsFail() {
         let text = "version: 1\nplacements:\n  a: {format: interstitial}\n"
         let path = NSTemporaryDirectory() + "adrules-strict-\(UUID().uuidString).yaml"

@@ -116,6 +116,7 @@ struct PlainWordsTests {
         let result = runCLI(["lnit"])
         #expect(result.exitCode == ExitCode.usage)
         #expect(result.stderr.hasPrefix(#"error: unknown command "lnit"; did you mean "lint"?"#))
+        #expect(runCLI(["impct"]).stderr.hasPrefix(#"error: unknown command "impct"; did you mean "impact"?"#))
     }
 
     @Test func anUnknownOptionPrintsTheCommandsUsage() {
