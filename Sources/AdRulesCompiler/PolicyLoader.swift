@@ -264,6 +264,8 @@ public enum PolicyLoader {
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
         }
+        // "No placements" beside an error (a misspelt `placements:`, a file that is not a mapping) only repeats it.
+        if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
         let suppressions = Suppressions(sources: sources)
         // An alias stands for nothing here, so a type error at the same place only repeats the alias error.
         let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" }.map(\.location))

@@ -112,6 +112,26 @@ struct PlainWordsTests {
         #expect(simulate.stdout.contains("(schema/type)"))
     }
 
+    /// What a message tells the user to write must itself be valid.
+    @Test(arguments: [
+        ("max_ad_age: 90", "write 90s or 90m"),
+        ("max_ad_age: 1.5", "such as 90s or 1m30s, not 1.5"),
+        ("max_ad_age: -5", "never negative: write 0s"),
+        ("min_interval: 2d, daily_cap: 1", "remove daily_cap"),
+    ])
+    func adviceIsItselfValid(_ settings: String, _ advice: String) {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, \(settings)}\n".replacingOccurrences(of: "min_interval: 1m, min_interval", with: "min_interval")
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.contains { $0.message.contains(advice) }, "\(diagnostics)")
+        #expect(!diagnostics.contains { $0.message.contains("-5s") || $0.message.contains("1.5s") || $0.message.contains("daily_cap to 0") })
+    }
+
+    @Test func anEmptyDenyListSaysWhatToWrite() {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [], when: premium}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.map(\.message) == [#"deny is an empty list, so the rule would deny nothing: list placement ids, as in deny: [interstitial_level_end], or write deny: "*" for all"#])
+    }
+
     @Test func aMistypedCommandGetsASuggestion() {
         let result = runCLI(["lnit"])
         #expect(result.exitCode == ExitCode.usage)

@@ -25,10 +25,16 @@ extension Diagnostic {
 
     package static func malformedDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
         if let scalar = found.scalar, scalar.style == .plain, Int64(scalar.value) != nil || Double(scalar.value) != nil {
-            return Diagnostic(
-                .error, rule: "schema/duration",
-                message: "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m",
-                file: file, range: found.range)
+            // Suggest only what is itself valid: a whole number with a unit, never "-5s" or "1.5s".
+            let message: String
+            if scalar.value.hasPrefix("-") {
+                message = "\(key) is a duration, which is never negative: write 0s, or a duration such as 90s or 4m"
+            } else if scalar.value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                message = "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m"
+            } else {
+                message = "\(key) is a duration: whole numbers with units, largest first, such as 90s or 1m30s, not \(scalar.value)"
+            }
+            return Diagnostic(.error, rule: "schema/duration", message: message, file: file, range: found.range)
         }
         return Diagnostic(
             .error, rule: "schema/duration",

@@ -260,7 +260,10 @@ struct PolicyFragment: Sendable {
                     }
                     deny = all ? nil : list
                     if items.isEmpty {
-                        reader.report(.wrongType("deny", expected: "a list of placement ids, or \"*\" for all", found: value, file: reader.file))
+                        reader.report(Diagnostic(
+                            .error, rule: "schema/type",
+                            message: "deny is an empty list, so the rule would deny nothing: list placement ids, as in deny: [interstitial_level_end], or write deny: \"*\" for all",
+                            file: reader.file, range: value.range))
                     }
                 }
             case "when":

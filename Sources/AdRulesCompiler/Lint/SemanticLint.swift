@@ -60,7 +60,9 @@ enum SemanticLint {
                 exceedsOneDay(Int64(daily.value), shows: interval.value.milliseconds)
             {
                 let fit = RuleDuration.days(1).milliseconds / interval.value.milliseconds
-                findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: with min_interval \(interval.value) at most \(fit) shows fit in a day; lower daily_cap to \(fit) or remove it"))
+                // Lowering a cap to 0 turns the placement off: with pacing of a day or more, the cap is simply not needed.
+                let advice = fit == 0 ? "min_interval \(interval.value) already spaces shows more than a day apart; remove daily_cap" : "with min_interval \(interval.value) at most \(fit) shows fit in a day; lower daily_cap to \(fit) or remove it"
+                findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: \(advice)"))
             }
         }
         // Rolling windows: a window's cap larger than a longer (or as long) window's cap never binds (cli.md: "a window
