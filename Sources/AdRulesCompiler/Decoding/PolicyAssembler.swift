@@ -5,6 +5,10 @@ import Foundation
 /// Merges the fragments of a policy's files into one `Policy`, reporting conflicts and dangling names.
 struct PolicyAssembler {
     private(set) var diagnostics: [Diagnostic] = []
+    /// The bytes of each file, by path: read only to place a finding inside a `when` expression.
+    var sources: [String: [UInt8]] = [:]
+    /// The line index of each file that had such a finding, built the first time.
+    private var scalarSources: [String: ScalarSource] = [:]
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
 
@@ -126,7 +130,10 @@ struct PolicyAssembler {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):
                     for finding in findings {
-                        diagnostics.append(.expression(finding, file: fragment.file, position: Self.position(of: finding.offset, in: node)))
+                        let position = node.scalar.flatMap { scalar in
+                            scalarSource(fragment.file)?.position(of: finding.offset, in: scalar.value, range: node.range)
+                        } ?? Self.position(of: finding.offset, in: node)
+                        diagnostics.append(.expression(finding, file: fragment.file, position: position))
                     }
                 }
                 rules.append(rule)
@@ -145,7 +152,16 @@ struct PolicyAssembler {
             attributes: attributes, rules: rules)
     }
 
-    /// The file position of a character offset inside a `when` scalar.
+    private mutating func scalarSource(_ file: String) -> ScalarSource? {
+        if let known = scalarSources[file] { return known }
+        guard let bytes = sources[file] else { return nil }
+        let source = ScalarSource(bytes)
+        scalarSources[file] = source
+        return source
+    }
+
+    /// The file position of a character offset inside a `when` scalar written on one line without escapes: what is
+    /// left when the file's bytes are not at hand.
     static func position(of offset: Int, in node: YAMLNode) -> SourcePosition {
         let start = node.range.start
         guard let scalar = node.scalar, node.range.end.line == start.line else { return start }
