@@ -126,6 +126,14 @@ struct PlainWordsTests {
         #expect(!diagnostics.contains { $0.message.contains("-5s") || $0.message.contains("1.5s") || $0.message.contains("daily_cap to 0") })
     }
 
+    /// A merge key is reported as such; the format it would have brought is not reported missing too.
+    @Test func aMergeKeyIsOneFinding() {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b:\n    <<: {format: interstitial}\n    daily_cap: 3\n  c: {min_interval: 1m}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.map(\.rule) == ["yaml/alias", "schema/missing-key"], "\(diagnostics)")
+        #expect(diagnostics.last?.message.contains("\"c\"") == true)
+    }
+
     @Test func anEmptyDenyListSaysWhatToWrite() {
         let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [], when: premium}\n"
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics

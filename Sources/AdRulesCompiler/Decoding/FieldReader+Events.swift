@@ -56,7 +56,9 @@ extension FieldReader {
             }
             if allowed.contains(key) {
                 body(&reader, key, keyNode, value)
-            } else if key != "<<" {
+            } else if key == "<<" {
+                reader.mergeKeys += 1
+            } else {
                 reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range))
             }
         }

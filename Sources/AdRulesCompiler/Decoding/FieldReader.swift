@@ -65,6 +65,9 @@ struct FieldReader: NodeReader {
     static let maxDiagnostics = 1000
     /// How many findings were counted and not kept.
     var dropped = 0
+    /// Merge keys (`<<`) passed over so far: the cursor reported each; a mapping that had one may lack keys the merge
+    /// would have brought, and saying so would only repeat that finding.
+    var mergeKeys = 0
 
     mutating func report(_ diagnostic: Diagnostic) {
         guard diagnostics.count < FieldReader.maxDiagnostics else {

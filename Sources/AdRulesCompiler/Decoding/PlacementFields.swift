@@ -49,6 +49,7 @@ struct PlacementFields: Sendable {
         let before = reader.diagnostics.count
         var fields = PlacementFields()
         var missesFormat = false
+        let merges = reader.mergeKeys
         if reader.enterMapping(event, cursor, context) {
             var wroteFormat = false
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, context: context) { reader, key, keyNode, value in
@@ -57,7 +58,10 @@ struct PlacementFields: Sendable {
             }
             if let placementKey, !wroteFormat {
                 missesFormat = true
-                reader.report(.missingKey("format", in: context, example: "format: interstitial", file: reader.file, range: placementKey))
+                // After a merge key (already an error), the format may be what the merge would have brought.
+                if reader.mergeKeys == merges {
+                    reader.report(.missingKey("format", in: context, example: "format: interstitial", file: reader.file, range: placementKey))
+                }
             }
         }
         fields.hadErrors = missesFormat || reader.diagnostics[before...].contains { $0.severity == .error }
