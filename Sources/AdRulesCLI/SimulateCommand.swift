@@ -148,6 +148,11 @@ enum SimulateCommand {
             case .event(let event):
                 pairs.append(("event", .string(event.name)))
                 pairs.append(("placement", event.placement.map(JSON.string) ?? .null))
+                // An external fullscreen ad's source, as the text output shows it.
+                switch event {
+                case .fullscreenOpened(let source?), .fullscreenClosed(let source?): pairs.append(("source", .string(source)))
+                default: break
+                }
             case .ask:
                 if let decision = step.decision { pairs.append(("decision", DecisionJSON.object(decision, at: step.time))) }
             }

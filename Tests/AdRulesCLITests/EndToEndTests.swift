@@ -70,6 +70,16 @@ struct EndToEndTests {
         expectGolden(json.stdout, "simulate.json")
     }
 
+    /// The json steps name an external fullscreen ad's source, as the text steps do.
+    @Test func simulateJSONNamesExternalSources() throws {
+        let json = try runBinary(["simulate", packageRoot() + "/rules/app_open.test.yaml", "--format", "json"])
+        #expect(json.code == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let steps = (object["tests"] as? [[String: Any]] ?? []).flatMap { $0["steps"] as? [[String: Any]] ?? [] }
+        let opened = steps.first { $0["event"] as? String == "fullscreen_opened" }
+        #expect(opened?["source"] as? String == "mediation_sdk", "\(String(describing: opened))")
+    }
+
     @Test func schemaIsTheCommittedFile() throws {
         let result = try runBinary(["schema"])
         #expect(result.code == 0)
