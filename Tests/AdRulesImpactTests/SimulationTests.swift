@@ -37,6 +37,70 @@ struct SimulationTests {
         #expect(appOpen.denials.contains { $0.code == .premiumUser })
     }
 
+    /// Every return drawn happens, however long the visits: a visit is cut short when the next one starts, rather
+    /// than the later ones being pushed past midnight and dropped. Premium users are denied once per resume.
+    @Test func everyReturnOfTheDayHappens() throws {
+        let long = try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1")
+            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 3h"))
+        let appOpen = play(long, try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        // 60 users, 3 days, 10 resumes: one show ask per resume.
+        #expect(appOpen.denials.first { $0.code == .premiumUser }?.count == 1800)
+    }
+
+    /// Events at one millisecond: an ad that closes when an action is due, or when the visit ends, closes first.
+    @Test func anAdClosesBeforeAnActionOrTheEndAtTheSameInstant() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              level_end: {format: interstitial}
+              hint: {format: rewarded}
+            """)
+        // Offers at 2m (an ad until 2m15s); actions at 1m (an ad until 1m15s), then at 2m15s, as the offer's ad closes.
+        let ties = try model("""
+            version: 1
+            users: 1
+            days: 1
+            seed: 1
+            start: 2026-03-02
+            segments:
+              - {name: one, share: 1, timezone: UTC, installed_days_ago: 30, first_open: 8h, cold_starts: 1, resumes: 0,
+                 foreground: 2m15s, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 2m, accept: 1}]}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
+            """)
+        let result = play(ties, policy).total
+        let levelEnd = result.placements[0], hint = result.placements[1]
+        // The visit ends at 2m15s with the offer's ad closing: the reward is granted before the app goes away.
+        #expect(hint.accepted == 1 && hint.granted == 1)
+        #expect(!levelEnd.denials.contains { $0.code == .fullscreenActive })
+    }
+
+    /// `first_open` is a clock time: 08:30 in New York on the day clocks go forward is still 08:30 local.
+    @Test func firstOpenIsALocalClockTime() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: America/New_York
+            placements:
+              app_open: {format: app_open, daily_cap: 1}
+            rules:
+              - {id: early, deny: [app_open], when: now.hour < 9}
+            """)
+        let dst = try model("""
+            version: 1
+            users: 4
+            days: 3
+            seed: 1
+            start: 2026-03-07
+            segments:
+              - {name: ny, share: 1, timezone: America/New_York, installed_days_ago: 30, first_open: 8h30m, cold_starts: 1,
+                 resumes: 0, foreground: 10m}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 5s, show_failure: 0}
+            """)
+        let appOpen = play(dst, policy).total.placements[0]
+        // 2026-03-08 is the spring-forward day: every cold start is still before 09:00, so none shows.
+        #expect(appOpen.impressions == 0)
+        #expect(appOpen.denials.first { $0.code == .customRule }?.count == 12)
+    }
+
     @Test func theOldPolicyIsListedFirstAndDifferencesAreNamed() throws {
         let old = try appOpenPolicy(dailyCap: 3, file: "old/app_open.yaml")
         let new = try appOpenPolicy(dailyCap: 5, file: "new/app_open.yaml")

@@ -1,20 +1,23 @@
 /// Something that happens to a simulated user at a time: a load finishing, an ad closing, an app moment.
 struct SimulationEvent {
+    /// In the order events at the same millisecond are played: what the SDKs report first (an ad that closes, then
+    /// a load that ends), then the user leaving, then the app's moments. An action due when an ad closes finds the
+    /// screen free, and an ad that closes as the visit ends is closed (and rewarded) before the app goes away.
     enum Kind: UInt8 {
-        /// A load ends (`success`: completed, else failed).
-        case loadDone
         /// The ad on screen closes (`success`: the user watched it for a reward).
         case adClosed
+        /// A load ends (`success`: completed, else failed).
+        case loadDone
+        /// The user leaves the app.
+        case visitEnd
         /// An app moment of an action stream.
         case action
         /// A rewarded offer of a rewarded stream.
         case offer
-        /// The user leaves the app.
-        case visitEnd
     }
 
     var time: Int64
-    /// Breaks ties between events at the same millisecond: first scheduled, first played.
+    /// Breaks ties between events of one kind at the same millisecond: first scheduled, first played.
     var sequence: Int
     var kind: Kind
     /// The placement slot (loads, ads) or the stream index (actions, offers).
@@ -27,11 +30,13 @@ struct SimulationEvent {
 
     @inline(__always)
     func precedes(_ other: SimulationEvent) -> Bool {
-        time < other.time || (time == other.time && sequence < other.sequence)
+        if time != other.time { return time < other.time }
+        if kind != other.kind { return kind.rawValue < other.kind.rawValue }
+        return sequence < other.sequence
     }
 }
 
-/// A binary min-heap of events by (time, sequence); its storage is reused from user to user.
+/// A binary min-heap of events by (time, kind, sequence); its storage is reused from user to user.
 struct EventQueue {
     private var heap: [SimulationEvent] = []
     private var nextSequence = 0

@@ -26,6 +26,8 @@ struct SegmentPlan: Sendable {
     let zone: TimeZone
     /// Local midnight of each simulated day, and of the day after the last (ms since 1970).
     let midnights: [Int64]
+    /// Per simulated day, the clock change within it (a DST day), if any.
+    let shifts: [ClockShift?]
     let attributes: [(name: String, source: AttributeSource)]
     let actions: [(slot: Int, every: DurationDistribution)]
     let rewarded: [(slot: Int, every: DurationDistribution, accept: Double)]
@@ -33,6 +35,30 @@ struct SegmentPlan: Sendable {
     let preload: [Int]
     /// The first user of the segment and one past its last.
     let users: Range<Int>
+
+    /// The instant a local clock time (ms after midnight: `first_open: 8h30m` is 08:30) falls on, on a simulated
+    /// day. On a DST day the clock time is not the time elapsed since midnight; a time the clock skips (02:30 when
+    /// it jumps from 02:00 to 03:00) is the instant of the jump, and a time it shows twice is its first occurrence.
+    func instant(ofClockTime time: Int64, day: Int) -> Int64 {
+        let midnight = midnights[day]
+        guard let shift = shifts[day], time >= shift.at - midnight else { return midnight + time }
+        return max(midnight + time - shift.delta, shift.at)
+    }
+}
+
+/// A change of a zone's offset from UTC: when, and by how much (ms; +1h when clocks go forward).
+struct ClockShift: Sendable {
+    let at: Int64
+    let delta: Int64
+
+    /// The first change after `start` and before `end`, nil when there is none.
+    static func within(_ start: Int64, _ end: Int64, in zone: TimeZone) -> ClockShift? {
+        guard let next = zone.nextDaylightSavingTimeTransition(after: Milliseconds.date(start)) else { return nil }
+        let at = Milliseconds.from(next)
+        guard at < end else { return nil }
+        let before = zone.secondsFromGMT(for: Milliseconds.date(at - 1)), after = zone.secondsFromGMT(for: next)
+        return after == before ? nil : ClockShift(at: at, delta: Int64(after - before) * 1000)
+    }
 }
 
 /// Everything the simulated users of one policy share: placements by slot, segments, days.
@@ -91,8 +117,10 @@ struct SimulationPlan: Sendable {
                 guard let type = declared[attribute.name], let source = AttributeSource(attribute.value, type: type) else { return nil }
                 return (attribute.name, source)
             }
+            let midnights = SimulationPlan.midnights(from: model.start, days: days, in: zone)
             plans.append(SegmentPlan(
-                segment: segment, zone: zone, midnights: SimulationPlan.midnights(from: model.start, days: days, in: zone),
+                segment: segment, zone: zone, midnights: midnights,
+                shifts: (0..<days).map { ClockShift.within(midnights[$0], midnights[$0 + 1], in: zone) },
                 attributes: attributes, actions: actions, rewarded: rewarded, preload: preload, users: first..<(first + counts[s])))
             first += counts[s]
         }

@@ -88,7 +88,7 @@ struct UserPlayer {
         var lastEnd = Int64.min
         var starts: [Int64] = []
         for day in 0..<plan.days {
-            let dayStart = seg.midnights[day], dayEnd = seg.midnights[day + 1]
+            let dayEnd = seg.midnights[day + 1]
             var attributes: [String: AttributeValue] = [:]
             for attribute in seg.attributes { attributes[attribute.name] = attribute.source.draw(&behaviour) }
             // Prepared once a day: the rules read the attributes by slot on every ask.
@@ -99,11 +99,13 @@ struct UserPlayer {
             }
             let coldStarts = max(1, profile.coldStarts.draw(&behaviour))
             let visits = coldStarts + profile.resumes.draw(&behaviour)
-            let firstOpen = min(dayStart + profile.firstOpen.draw(&behaviour), dayEnd - 1)
+            // `first_open` is a local clock time, which on a DST day is not the time since midnight.
+            let firstOpen = min(seg.instant(ofClockTime: profile.firstOpen.draw(&behaviour), day: day), dayEnd - 1)
             starts.removeAll(keepingCapacity: true)
             starts.append(firstOpen)
             for _ in 1..<max(visits, 1) { starts.append(behaviour.integer(firstOpen, dayEnd - 1)) }
             starts.sort()
+            Self.spread(&starts, until: dayEnd)
             var coldLeft = coldStarts - 1
             for v in 0..<visits {
                 // Which visits are cold starts, how long each lasts and its own random numbers are drawn
@@ -115,10 +117,14 @@ struct UserPlayer {
                 }
                 let length = profile.foreground.draw(&behaviour)
                 visitRandom = RandomSource(derivedFrom: behaviour.next())
+                // A visit starts when drawn (or 1 s after an ad that kept the last one open has closed) and ends after
+                // its length, or 1 s before the next visit starts: every visit drawn happens. One that still cannot
+                // start before local midnight is dropped (visits never cross days), which takes thousands of visits.
                 let start = lastEnd == .min ? starts[v] : max(starts[v], lastEnd + 1000)
-                // A visit that cannot start before local midnight is dropped: visits never cross days.
                 guard start < dayEnd - 1000 else { continue }
-                lastEnd = playVisit(from: start, until: min(start + max(length, 1000), dayEnd - 1), cold: isCold)
+                var end = min(start + max(length, 1000), dayEnd - 1)
+                if v + 1 < visits { end = max(min(end, starts[v + 1] - 1000), start + 1000) }
+                lastEnd = playVisit(from: start, until: end, cold: isCold)
             }
             counters[segment].userDays += 1
             for slot in today.indices {
@@ -136,6 +142,21 @@ struct UserPlayer {
     }
 
     // MARK: visits
+
+    /// Spaces sorted visit starts at least 2 s apart inside the day, moving as few as the day's room allows: the
+    /// last ones back from midnight, then each after the one before.
+    static func spread(_ starts: inout [Int64], until dayEnd: Int64) {
+        guard var i = starts.indices.last else { return }
+        let first = starts[0]
+        starts[i] = min(starts[i], dayEnd - 2000)
+        while i > 0 {
+            starts[i - 1] = min(starts[i - 1], starts[i] - 2000)
+            i -= 1
+        }
+        // Never before the day's first open: when the day has no room, the last visits are dropped instead.
+        starts[0] = max(starts[0], first)
+        for k in starts.indices.dropFirst() { starts[k] = max(starts[k], starts[k - 1] + 2000) }
+    }
 
     /// Plays one visit and returns when the app went to the background.
     private mutating func playVisit(from start: Int64, until plannedEnd: Int64, cold: Bool) -> Int64 {
