@@ -60,6 +60,12 @@ struct PlacementFigures {
 
     var isRewarded: Bool { placement.format == AdFormat.rewarded.rawValue || placement.format == AdFormat.rewardedInterstitial.rawValue }
 
+    /// The placement a row of compared columns describes: the one of a policy that has it, not the stand-in of a
+    /// policy that lacks a placement the model uses (its format is unknown).
+    static func described(_ columns: [PlacementFigures]) -> ImpactPlacement {
+        columns.first { AdFormat(rawValue: $0.placement.format) != nil }?.placement ?? columns[0].placement
+    }
+
     /// The figures of every placement of a policy result, in total or for one segment.
     static func all(_ result: ImpactPolicyResult, segment: Int? = nil) -> [PlacementFigures] {
         let counters = segment.map { result.segments[$0] } ?? result.total

@@ -80,7 +80,7 @@ enum ImpactHTML {
     }
 
     static func placement(_ columns: [PlacementFigures], names: [String], onlyIn: Bool = false) -> String {
-        let placement = columns[0].placement
+        let placement = PlacementFigures.described(columns)
         let only = onlyIn ? " · only in \(escape(names[0]))" : ""
         var out = "<section>\n<h2>\(escape(placement.id))<small>\(escape(placement.format))\(only)</small></h2>\n<div class=\"grid\">\n"
         out += figuresTable(columns, names: names)
@@ -117,7 +117,7 @@ enum ImpactHTML {
         }
         counts("wasted loads", { $0.counters.wastedLoads }, higherIsWorse: true)
         counts("loads completed", { $0.counters.loadsCompleted })
-        if columns[0].isRewarded {
+        if columns.contains(where: \.isRewarded) {
             counts("rewarded offers shown", { $0.counters.offers })
             counts("offers accepted", { $0.counters.accepted })
             counts("rewards granted", { $0.counters.granted })

@@ -22,7 +22,7 @@ enum ImpactText {
         for present in PlacementFigures.byID(figures) {
             let columns = present.map(\.figures)
             let names = present.map { report.results[$0.policy].policy }
-            let placement = columns[0].placement
+            let placement = PlacementFigures.described(columns)
             // A placement the change adds or removes is shown for the one policy that has it.
             let only = report.results.count == 2 && columns.count == 1 ? " only in \(names[0])" : ""
             // Columns side by side only for a placement both policies have.
@@ -48,7 +48,7 @@ enum ImpactText {
                 row("  user-days that reached \(cap.code.rawValue)", shares.map(ImpactFormat.percent), change: shares.count == 2 ? ImpactFormat.points(shares[0], shares[1]) : nil)
             }
             counts("  wasted loads", { $0.counters.wastedLoads }, note: "of \(columns.map { ImpactFormat.count($0.counters.loadsCompleted) }.joined(separator: " / ")) loaded")
-            if columns[0].isRewarded {
+            if columns.contains(where: \.isRewarded) {
                 counts("  rewarded offers shown", { $0.counters.offers })
                 counts("    accepted", { $0.counters.accepted })
                 counts("    rewards granted", { $0.counters.granted })

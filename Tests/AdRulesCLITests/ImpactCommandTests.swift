@@ -59,6 +59,33 @@ struct ImpactCommandTests {
         #expect(text.contains("banner_home (banner) only in \(dir)"))
     }
 
+    /// A placement the model uses and only the new policy defines is described by the new policy (its format, its
+    /// rewarded figures), not by the old policy's stand-in for it.
+    @Test func aPlacementTheOldPolicyLacksIsDescribedByTheNewOne() throws {
+        let dir = NSTemporaryDirectory() + "adrules-impact-lacks-" + UUID().uuidString
+        for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n"
+        try head.write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
+        try (head + "  hint: {format: rewarded, daily_cap: 5}\n").write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
+        try """
+            version: 1
+            users: 2
+            days: 1
+            segments:
+              - {name: all, share: 1, timezone: UTC, first_open: 9h, cold_starts: 1, resumes: 0, foreground: 30m,
+                 rewarded: [{placement: hint, every: 5m, accept: 1}]}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 10s, show_failure: 0}
+            """.write(toFile: dir + "/m.model.yaml", atomically: true, encoding: .utf8)
+        for format in ["text", "html"] {
+            let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", format])
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(format == "text" ? "hint (rewarded)" : "hint<small>rewarded"), "\(format)")
+            #expect(!result.stdout.contains("unknown<") && !result.stdout.contains("(unknown)"), "\(format)")
+            #expect(result.stdout.contains("accepted"), "\(format)")
+        }
+    }
+
     @Test func compareListsTheOldPolicyFirstAfterTheChanges() throws {
         let result = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--format", "json"])
         #expect(result.exitCode == 0)
