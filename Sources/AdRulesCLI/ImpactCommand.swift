@@ -54,7 +54,7 @@ enum ImpactCommand {
                 files += load.files
                 let errors = load.diagnostics.filter { $0.severity == .error }
                 diagnostics += errors
-                if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy)) }
+                if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written)) }
             } catch {
                 return failure("\(error)")
             }
@@ -70,7 +70,7 @@ enum ImpactCommand {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
         }
 
-        let changes = policies.count == 2 ? PolicyDiff.changes(from: policies[0].policy, to: policies[1].policy) : []
+        let changes = policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : []
         let bar = isatty(2) == 1 && !parsed.flags.contains("quiet") ? ProgressBar() : nil
         var progress: (@Sendable (Int, Int) -> Void)?
         if let bar { progress = { done, total in bar.draw(done, of: total) } }

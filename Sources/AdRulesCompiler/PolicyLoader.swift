@@ -10,6 +10,8 @@ public struct PolicyLoad: Sendable {
     public var diagnostics: [Diagnostic]
     /// The rule files read, in sorted path order.
     public var files: [String]
+    /// The policy-wide settings as written, with where (empty for a compiled policy): what a report of changes names.
+    public var written: [String: Located<String>] = [:]
 
     /// The policy, when it has no errors.
     public var validPolicy: Policy? { diagnostics.hasErrors ? nil : policy }
@@ -273,7 +275,7 @@ public enum PolicyLoader {
         diagnostics = diagnostics.filter {
             !suppressions.suppresses($0) && !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location))
         }
-        return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files)
+        return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files, written: assembler.writtenSettings)
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many
     /// more there are: the first ones are the ones to fix, and a hostile file cannot flood a CI log.

@@ -86,6 +86,24 @@ struct ImpactCommandTests {
         }
     }
 
+    /// Policy-wide settings are named as written and located in both policies; an added attribute shows its type.
+    @Test func policyWideChangesNameTheirValuesAndLocations() throws {
+        let dir = NSTemporaryDirectory() + "adrules-impact-diff-" + UUID().uuidString
+        for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tail = "placements:\n  level_end: {format: interstitial, min_interval: 1m}\n"
+        try ("version: 1\ntimezone: UTC\nsession_timeout: 10m\n" + tail).write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
+        try ("version: 1\ntimezone: Europe/Berlin\n" + tail + "attributes:\n  mode: {type: string}\n").write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", Self.flat, "--rules", dir + "/new", "--compare", dir + "/old", "--users", "2", "--days", "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let zone = try #require(lines.first { $0.contains("policy: timezone") })
+        #expect(zone.contains("UTC → Europe/Berlin") && zone.contains("\(dir)/old/p.yaml:2:11 → \(dir)/new/p.yaml:2:11"), "\(zone)")
+        let session = try #require(lines.first { $0.contains("policy: session_timeout") })
+        #expect(session.contains("\(dir)/old/p.yaml:3:18 → —"), "\(session)")
+        #expect(lines.contains { $0.contains("attribute mode") && $0.contains("added (type: string)") }, "\(result.stdout)")
+    }
+
     @Test func compareListsTheOldPolicyFirstAfterTheChanges() throws {
         let result = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--format", "json"])
         #expect(result.exitCode == 0)

@@ -11,6 +11,8 @@ struct PolicyAssembler {
     private var scalarSources: [String: ScalarSource] = [:]
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
+    /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
+    private(set) var writtenSettings: [String: Located<String>] = [:]
 
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
     /// policy is never held twice (as written and as resolved) while its tables are built and linted.
@@ -46,6 +48,12 @@ struct PolicyAssembler {
                 diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
             }
         }
+        if let setting = first(\.environment) { writtenSettings["environment"] = Located(setting.value.rawValue, at: setting.location) }
+        if let setting = first(\.timezone) { writtenSettings["timezone"] = setting }
+        let durations: [(String, Located<RuleDuration>?)] = [
+            ("session_timeout", first(\.sessionTimeout)), ("fullscreen_timeout", first(\.fullscreenTimeout)), ("load_timeout", first(\.loadTimeout)),
+        ]
+        for case let (key, setting?) in durations { writtenSettings[key] = Located(setting.value.description, at: setting.location) }
         let defaults = first(\.defaults) ?? PlacementFields()
 
         var placements: [Placement] = []

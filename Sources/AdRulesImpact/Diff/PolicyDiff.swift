@@ -36,8 +36,14 @@ public struct PolicyChange: Sendable, Hashable {
 public enum PolicyDiff {
     /// The settings that differ, policy-wide first, then placements, groups, attributes and rules (new policy order, removed ones last).
     public static func changes(from old: Policy, to new: Policy) -> [PolicyChange] {
+        changes(from: NamedPolicy(name: "old", policy: old), to: NamedPolicy(name: "new", policy: new))
+    }
+
+    /// The settings that differ, policy-wide settings named as written and located where known.
+    public static func changes(from oldNamed: NamedPolicy, to newNamed: NamedPolicy) -> [PolicyChange] {
+        let old = oldNamed.policy, new = newNamed.policy
         var changes: [PolicyChange] = []
-        compare("policy", PolicySettings.topLevel(old), PolicySettings.topLevel(new), into: &changes)
+        compare("policy", PolicySettings.topLevel(old, written: oldNamed.written), PolicySettings.topLevel(new, written: newNamed.written), into: &changes)
         compareItems(
             "placement", old: old.placements.map { ($0.id, ImpactLocation($0.location), PolicySettings.placement($0)) },
             new: new.placements.map { ($0.id, ImpactLocation($0.location), PolicySettings.placement($0)) }, into: &changes)
@@ -57,6 +63,12 @@ public enum PolicyDiff {
         _ kind: String, old: [(String, ImpactLocation, [PolicySetting])], new: [(String, ImpactLocation, [PolicySetting])],
         into changes: inout [PolicyChange]
     ) {
+        // Placements and groups inherit defaults, located at the item, which an added or removed one leaves out; an
+        // attribute's or a rule's settings are all its own.
+        let inherits = kind == "placement" || kind == "group"
+        func summary(_ settings: [PolicySetting], of item: ImpactLocation) -> String {
+            PolicyDiff.summary(settings, of: inherits ? item : nil)
+        }
         for (id, location, settings) in new {
             if let previous = old.first(where: { $0.0 == id }) {
                 compare("\(kind) \(id)", previous.2, settings, into: &changes)
@@ -81,10 +93,11 @@ public enum PolicyDiff {
         }
     }
 
-    /// The values written for an added or removed item, as one line (inherited defaults point at the item itself and are left out).
-    private static func summary(_ settings: [PolicySetting], of item: ImpactLocation) -> String {
+    /// The values written for an added or removed item, as one line (inherited defaults point at the item itself and
+    /// are left out; nil `item` keeps every value).
+    private static func summary(_ settings: [PolicySetting], of item: ImpactLocation?) -> String {
         settings.compactMap { setting in
-            guard let value = setting.value, setting.location != item else { return nil }
+            guard let value = setting.value, item == nil || setting.location != item else { return nil }
             return "\(setting.key): \(value)"
         }.joined(separator: ", ")
     }

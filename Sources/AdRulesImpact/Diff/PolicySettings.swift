@@ -27,18 +27,21 @@ extension ImpactLocation {
 
 /// The settings of each kind of policy item, in rule-file key order: what the semantic diff compares.
 enum PolicySettings {
-    static func topLevel(_ policy: Policy) -> [PolicySetting] {
-        let zone: String
+    /// - Parameter written: the settings as written, with where (``PolicyLoad/written``): a zone is named as written
+    ///   (`UTC`, which Foundation calls GMT), and each setting written is located.
+    static func topLevel(_ policy: Policy, written: [String: Located<String>] = [:]) -> [PolicySetting] {
+        var zone: String
         switch policy.timeZone {
         case .device: zone = "device"
         case .named(let named): zone = named.identifier
         }
+        if let name = written["timezone"]?.value { zone = name }
         return [
-            PolicySetting("environment", policy.environment.rawValue, nil),
-            PolicySetting("timezone", zone, nil),
-            PolicySetting("session_timeout", policy.sessionTimeout.description, nil),
-            PolicySetting("fullscreen_timeout", policy.fullscreenTimeout),
-            PolicySetting("load_timeout", policy.loadTimeout.description, nil),
+            PolicySetting("environment", policy.environment.rawValue, written["environment"]?.location),
+            PolicySetting("timezone", zone, written["timezone"]?.location),
+            PolicySetting("session_timeout", policy.sessionTimeout.description, written["session_timeout"]?.location),
+            PolicySetting("fullscreen_timeout", policy.fullscreenTimeout.value.description, written["fullscreen_timeout"]?.location ?? policy.fullscreenTimeout.location),
+            PolicySetting("load_timeout", policy.loadTimeout.description, written["load_timeout"]?.location),
         ]
     }
 

@@ -58,11 +58,14 @@ public struct NamedPolicy: Sendable {
     public var name: String
     /// The valid policy.
     public var policy: Policy
+    /// Its policy-wide settings as written, with where (``PolicyLoad/written``); empty for a compiled policy.
+    public var written: [String: Located<String>]
 
     /// Creates a named policy.
-    public init(name: String, policy: Policy) {
+    public init(name: String, policy: Policy, written: [String: Located<String>] = [:]) {
         self.name = name
         self.policy = policy
+        self.written = written
     }
 }
 
