@@ -21,7 +21,8 @@ struct SimulationTests {
         #expect(summary.p50 == 3 && summary.p90 == 3 && summary.p99 == 3 && summary.max == 3)
         #expect(appOpen.histogram == [0, 0, 0, 180])
         #expect(appOpen.impressions == 540)
-        #expect(appOpen.capDays[CapKind.dailyCap.rawValue] > 170)
+        // Three impressions fill the cap every day, whether or not a later resume meets it.
+        #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == 180)
         #expect(appOpen.denials.first { $0.code == .dailyCap }?.location == ImpactLocation(file: "p.yaml", line: 6, column: 16))
         #expect(appOpen.offers == 0 && appOpen.showFailures == 0 && appOpen.loadsFailed == 0)
         // Every completed load is shown or wasted.
@@ -35,6 +36,28 @@ struct SimulationTests {
         #expect(appOpen.histogram == [180])
         #expect(appOpen.loadsStarted == 0)
         #expect(appOpen.denials.contains { $0.code == .premiumUser })
+    }
+
+    /// A cap is reached by the impression that fills it: two returns and a cold start under `daily_cap: 3` reach
+    /// it every day although no ask is ever denied by it; a group's cap counts for each member.
+    @Test func aCapFilledByTheLastImpressionIsReached() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: device
+            placements:
+              app_open: {format: app_open, daily_cap: 3, max_ad_age: 1d}
+              level_end: {format: interstitial, min_interval: 1m}
+            groups:
+              fs: {placements: [app_open, level_end], daily_cap: 3}
+            """, file: "p.yaml")
+        let result = play(try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 2")), policy).total
+        let appOpen = result.placements[0], levelEnd = result.placements[1]
+        #expect(appOpen.histogram == [0, 0, 0, 180])
+        #expect(!appOpen.denials.contains { $0.code == .dailyCap || $0.code == .groupDailyCap })
+        #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == 180)
+        #expect(appOpen.capDays[CapKind.groupDailyCap.rawValue] == 180)
+        #expect(levelEnd.capDays[CapKind.groupDailyCap.rawValue] == 180)
+        #expect(levelEnd.capDays[CapKind.dailyCap.rawValue] == 0)
     }
 
     /// Every return drawn happens, however long the visits: a visit is cut short when the next one starts, rather

@@ -68,6 +68,13 @@ package struct EngineCore: Sendable {
         package let ledgerChanged: Bool
     }
 
+    /// The caps of the placement at `index` (and of its groups) that a show now would meet: see
+    /// ``Evaluator/capsReached(placement:policy:facts:now:deviceTimeZone:)``. Read right after an ask or an event at
+    /// `now`, so the facts are current.
+    package func capsReached(placement index: Int, at now: Int64) -> [(code: ReasonCode, group: Int?)] {
+        Evaluator.capsReached(placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
+    }
+
     /// Replaces the policy; what is known about placements that keep their id carries over.
     package mutating func update(policy newPolicy: Policy) {
         facts = facts.remapped(from: policy, to: newPolicy)

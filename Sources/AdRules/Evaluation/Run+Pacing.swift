@@ -120,3 +120,32 @@ extension Run {
         return (day.start, day.end)
     }
 }
+
+/// The caps a show would meet now: what a report counts as a cap reached, even when no later ask was denied by it.
+extension Evaluator {
+    /// The caps of a placement, and of its groups, that a show at `now` would meet (count at or over the cap):
+    /// the session, hourly, daily and window caps, by reason code, with the group (an index into the policy's
+    /// groups) for a group's cap. Pacing (`min_interval`) is not a cap and is left out.
+    package static func capsReached(
+        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone
+    ) -> [(code: ReasonCode, group: Int?)] {
+        let storage = policy.storage
+        guard index >= 0, index < storage.placementLimits.count, facts.fits(policy) else { return [] }
+        let run = Run(index: index, now: Milliseconds.clamped(now))
+        var found = Findings()
+        let session = facts.sessionActive ? facts.sessionCount : nil
+        let limits = storage.placementLimits[index].pacing
+        let shows = facts.placements[index].shows
+        if limits.capsMayDeny(count: shows.count, newest: shows.last, now: run.now, session: session) {
+            run.capReasons(storage, shows, limits, group: -1, facts, zone: deviceTimeZone, &found)
+        }
+        for k in storage.groupsOfPlacement.range(of: index) {
+            let g = storage.groupsOfPlacement.item(at: k)
+            let group = storage.groupLimits[g]
+            if group.capsMayDeny(count: facts.groups[g].count, newest: facts.groups[g].last, now: run.now, session: session) {
+                run.capReasons(storage, facts.groups[g], group, group: g, facts, zone: deviceTimeZone, &found)
+            }
+        }
+        return found.denials.map { ($0.code, $0.site.group >= 0 ? $0.site.group : nil) }
+    }
+}

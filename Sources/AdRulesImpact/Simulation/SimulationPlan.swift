@@ -76,6 +76,8 @@ struct SimulationPlan: Sendable {
     let ids: [PlacementID]
     /// Slots of the app-open placements, played on cold starts and resumes.
     let appOpen: [Int]
+    /// The slots of each policy group's members, by group index: a group's cap reached is reached for each of them.
+    let groupSlots: [[Int]]
     let segments: [SegmentPlan]
     let network: NetworkModel
     let users: Int
@@ -97,6 +99,7 @@ struct SimulationPlan: Sendable {
             }
         }
         self.placements = placements
+        groupSlots = policy.groups.map { group in group.placements.compactMap { id in placements.firstIndex { $0.id == id.value } } }
         // Resolved against the policy, so each ask and event finds its placement without a hash look-up.
         ids = placements.map { policy.placementID($0.id) ?? PlacementID($0.id) }
         func slot(_ id: String) -> Int { placements.firstIndex { $0.id == id } ?? 0 }

@@ -90,9 +90,23 @@ extension UserPlayer {
             return
         }
         today[slot] += 1
+        markCapsReached(slot)
         impressionLog?.append((slot, now))
         screenUntil = now + max(0, plan.network.adDuration.draw(&chance))
         queue.push(.adClosed, at: screenUntil, index: slot, epoch: process, flag: reward)
+    }
+
+    /// After an impression: the caps it made full count as reached today, whether or not a later ask meets them. A
+    /// group's cap is reached for every member of the group.
+    mutating func markCapsReached(_ slot: Int) {
+        for reached in engine.capsReached(placement: slot, at: now) {
+            guard let cap = CapKind(code: reached.code) else { continue }
+            if let group = reached.group {
+                for member in plan.groupSlots[group] { capsToday[member] |= cap.bit }
+            } else {
+                capsToday[slot] |= cap.bit
+            }
+        }
     }
 
     mutating func adClosed(slot: Int, rewarded: Bool) {
