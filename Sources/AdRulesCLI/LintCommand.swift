@@ -56,6 +56,12 @@ enum LintCommand {
             exitCode: exitCode)
     }
 
+    /// The summary of some diagnostics over `files` files.
+    static func summary(_ diagnostics: [Diagnostic], files: Int) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        return summary(errors: errors, warnings: diagnostics.count - errors, files: files)
+    }
+
     static func summary(errors: Int, warnings: Int, files: Int) -> String {
         func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         return "Found \(plural(errors, "error")) and \(plural(warnings, "warning")) in \(plural(files, "file"))."

@@ -17,14 +17,19 @@ enum SimulateCommand {
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return CommandResult(stderr: "error: no such scenario file: \(file)\n", exitCode: ExitCode.failure)
         }
-        switch policies.prepare(file: file, rulesPath: rulesPath) {
+        let prepared = policies.prepare(file: file, rulesPath: rulesPath)
+        switch prepared {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
-        case .broken(_, let diagnostics), .brokenPolicy(_, let diagnostics):
-            // In the format asked for: a json consumer gets json, with the diagnostics as lint's json has them.
+        case .broken(_, let diagnostics), .brokenPolicy(_, let diagnostics, _):
+            // In the format asked for: a json consumer gets json, with the diagnostics as lint's json has them; the
+            // summary on stderr, as lint prints it.
             let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
             let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
-            return Output.deliver(report, to: parsed.values["output"], exitCode: ExitCode.findings)
+            var files = 1
+            if case .brokenPolicy(_, _, let count) = prepared { files = count }
+            let summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
+            return Output.deliver(report, to: parsed.values["output"], stderr: summary, exitCode: ExitCode.findings)
         case .ready(let scenario, let policy, _):
             let outcomes = scenario.tests.map { ScenarioRunner.run($0, policy: policy) }
             if parsed.values["format"] == "json" {

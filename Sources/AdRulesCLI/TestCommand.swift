@@ -41,12 +41,13 @@ enum TestCommand {
                 case .ioFailure(let message):
                     stderr += "error: \(ControlCharacters.escaped(message))\n"
                     ioFailed = true
-                case .brokenPolicy(let rulesPath, let diagnostics):
-                    // Reported once, as lint reports it; none of its tests runs.
+                case .brokenPolicy(let rulesPath, let diagnostics, let fileCount):
+                    // Reported once, as lint reports it (its summary on stderr); none of its tests runs.
                     testsFound += 1
                     guard brokenPolicies.insert(rulesPath).inserted else { continue }
                     failed += 1
                     text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+                    if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
                     let name = "the policy in \(rulesPath) has errors: no test ran"
                     text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
                     records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
@@ -103,8 +104,8 @@ enum TestCommand {
 struct ScenarioPolicies {
     enum Prepared {
         case ready(Scenario, Policy, warnings: [Diagnostic])
-        /// The policy has errors: every diagnostic, as lint reports them.
-        case brokenPolicy(String, [Diagnostic])
+        /// The policy has errors: every diagnostic, as lint reports them, and how many files it has.
+        case brokenPolicy(String, [Diagnostic], files: Int)
         case broken(name: String, [Diagnostic])
         case ioFailure(String)
     }
@@ -131,7 +132,7 @@ struct ScenarioPolicies {
         case .failure(let error): return .ioFailure("\(error)")
         case .success(let value): load = value
         }
-        guard let policy = load.validPolicy else { return .brokenPolicy(rulesPath, load.diagnostics) }
+        guard let policy = load.validPolicy else { return .brokenPolicy(rulesPath, load.diagnostics, files: load.files.count) }
         let bytes: [UInt8]
         do { bytes = try PolicyLoader.readBytes(file) } catch { return .ioFailure("\(error)") }
         let (scenario, diagnostics) = ScenarioDecoder.decode(bytes, file: file, policy: policy)

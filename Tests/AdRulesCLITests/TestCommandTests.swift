@@ -31,6 +31,21 @@ struct TestCommandTests {
         #expect((failure["actual"] as? [String: Any])?["verdict"] as? String == "allow")
     }
 
+    /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.
+    @Test func aBrokenPolicyIsReportedLikeLint() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-broken-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: x}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        try "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n".write(toFile: dir + "/a.test.yaml", atomically: true, encoding: .utf8)
+        for command in ["test", "simulate"] {
+            let result = runCLI([command, command == "test" ? dir : dir + "/a.test.yaml"])
+            #expect(result.exitCode == 1)
+            #expect(result.stdout.contains("p.yaml:3:40: error: daily_cap must be a whole number"), "\(command)")
+            #expect(result.stderr == "Found 1 error and 0 warnings in 1 file.\n", "\(command)")
+        }
+    }
+
     @Test func quietDropsTheClosingLine() {
         let result = runCLI(["test", "FIXTURES/scenarios", "--quiet"])
         #expect(result.stdout == "PASS a cold start shows when the first load completes\n")
