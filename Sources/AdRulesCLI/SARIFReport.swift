@@ -27,7 +27,8 @@ enum SARIFReport {
         var seen: [String: Int] = [:]
         let results: [JSON] = diagnostics.map { d in
             let hash = fingerprint(d)
-            seen[hash, default: 0] += 1
+            // Numbered within the file: fixing a finding in one file never renumbers another's.
+            seen[d.file + "\u{0}" + hash, default: 0] += 1
             var result: [(String, JSON)] = [
                 ("ruleId", .string(d.rule)),
             ]
@@ -36,7 +37,7 @@ enum SARIFReport {
                 ("level", .string(d.severity == .error ? "error" : "warning")),
                 ("message", .object([("text", .string(d.message))])),
                 ("locations", .array([location(file: d.file, range: d.range)])),
-                ("partialFingerprints", .object([("primaryLocationLineHash", .string("\(hash):\(seen[hash] ?? 1)"))])),
+                ("partialFingerprints", .object([("primaryLocationLineHash", .string("\(hash):\(seen[d.file + "\u{0}" + hash] ?? 1)"))])),
             ]
             if !d.notes.isEmpty {
                 result.append(("relatedLocations", .array(d.notes.enumerated().map { index, note in

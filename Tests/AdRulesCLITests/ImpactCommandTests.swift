@@ -102,6 +102,12 @@ struct ImpactCommandTests {
         let session = try #require(lines.first { $0.contains("policy: session_timeout") })
         #expect(session.contains("\(dir)/old/p.yaml:3:18 → —"), "\(session)")
         #expect(lines.contains { $0.contains("attribute mode") && $0.contains("added (type: string)") }, "\(result.stdout)")
+
+        // A policy and its compiled form mean the same: no change, although the compiled one keeps Foundation's name.
+        #expect(runCLI(["compile", dir + "/old", "--output", dir + "/old.json"]).exitCode == 0)
+        let same = runCLI(["impact", Self.flat, "--rules", dir + "/old.json", "--compare", dir + "/old", "--users", "2", "--days", "1"])
+        #expect(same.exitCode == 0, "\(same.stderr)")
+        #expect(!same.stdout.contains("policy: timezone"), "\(same.stdout.prefix(500))")
     }
 
     @Test func compareListsTheOldPolicyFirstAfterTheChanges() throws {

@@ -67,6 +67,15 @@ struct LintCommandTests {
         let hashes = results.compactMap { ($0["partialFingerprints"] as? [String: Any])?["primaryLocationLineHash"] as? String }
         #expect(hashes.count == 2 && Set(hashes).count == 2, "\(hashes)")
         #expect(hashes.allSatisfy { $0.hasSuffix(":1") || $0.hasSuffix(":2") })
+        // Numbered within each file: the same finding in a file of the same name elsewhere starts again at 1.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-sarif-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for sub in ["android", "ios"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
+            try "version: 1\nplacements:\n  \(sub): {format: interstitial, min_interval: 1m, daily_cap: 0}\n".write(toFile: dir + "/\(sub)/p.yaml", atomically: true, encoding: .utf8)
+        }
+        let both = runCLI(["lint", dir + "/android/p.yaml", dir + "/ios/p.yaml", "--format", "sarif"])
+        #expect(both.stdout.components(separatedBy: ":1\"").count == 3, "\(both.stdout.suffix(300))")
     }
 
     @Test func strictMakesWarningsFail() {

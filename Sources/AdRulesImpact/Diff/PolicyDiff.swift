@@ -88,7 +88,7 @@ public enum PolicyDiff {
             guard oldValue != newValue else { continue }
             let kind: PolicyChange.Kind = oldValue == nil ? .added : newValue == nil ? .removed : .changed
             changes.append(PolicyChange(
-                kind: kind, subject: subject, setting: setting.key, old: oldValue, new: newValue,
+                kind: kind, subject: subject, setting: setting.key, old: before?.display, new: setting.display,
                 oldLocation: oldValue == nil ? nil : before?.location, newLocation: newValue == nil ? nil : setting.location))
         }
     }

@@ -4,8 +4,14 @@ import AdRulesYAML
 /// One setting of a policy item, as rule files write it: its key, its value text (nil when unset) and where it is set.
 struct PolicySetting: Sendable, Hashable {
     var key: String
+    /// What is compared: the value by meaning.
     var value: String?
     var location: ImpactLocation?
+    /// How the value is shown when it differs from ``value`` (a zone as written); nil to show ``value``.
+    var shown: String?
+
+    /// The value as a report shows it.
+    var display: String? { value == nil ? nil : shown ?? value }
 
     init(_ key: String, _ value: String?, _ location: SourceLocation?) {
         self.key = key
@@ -30,17 +36,17 @@ enum PolicySettings {
     /// - Parameter written: the settings as written, with where (``PolicyLoad/written``): a zone is named as written
     ///   (`UTC`, which Foundation calls GMT), and each setting written is located.
     static func topLevel(_ policy: Policy, written: [String: Located<String>] = [:]) -> [PolicySetting] {
-        var zone: String
-        switch policy.timeZone {
-        case .device: zone = "device"
-        case .named(let named): zone = named.identifier
+        var zone = PolicySetting("timezone", "device", written["timezone"]?.location)
+        if case .named(let named) = policy.timeZone {
+            // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written.
+            zone.value = named.identifier
+            zone.shown = written["timezone"]?.value
         }
-        if let name = written["timezone"]?.value { zone = name }
         return [
             PolicySetting("environment", policy.environment.rawValue, written["environment"]?.location),
-            PolicySetting("timezone", zone, written["timezone"]?.location),
+            zone,
             PolicySetting("session_timeout", policy.sessionTimeout.description, written["session_timeout"]?.location),
-            PolicySetting("fullscreen_timeout", policy.fullscreenTimeout.value.description, written["fullscreen_timeout"]?.location ?? policy.fullscreenTimeout.location),
+            PolicySetting("fullscreen_timeout", policy.fullscreenTimeout.value.description, written["fullscreen_timeout"]?.location),
             PolicySetting("load_timeout", policy.loadTimeout.description, written["load_timeout"]?.location),
         ]
     }
