@@ -124,6 +124,28 @@ struct SimulationTests {
         #expect(appOpen.denials.first { $0.code == .customRule }?.count == 12)
     }
 
+    /// 08:30 and 23:30 are those clock times on days whose clocks jump at 00:00 (Havana, Santiago) or 02:00
+    /// (New York), go back (New York in November), or do nothing; 02:30 skipped in New York is the jump itself.
+    @Test(arguments: [
+        ("America/Havana", 2026, 3, 8), ("America/Santiago", 2026, 9, 6), ("America/New_York", 2026, 3, 8),
+        ("America/New_York", 2026, 11, 1), ("Europe/Berlin", 2026, 6, 1), ("Asia/Kolkata", 2026, 3, 8),
+    ])
+    func aClockTimeIsThatTimeOnTheClock(_ zoneName: String, _ year: Int, _ month: Int, _ day: Int) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let midnights = SimulationPlan.midnights(from: CalendarDate(year: year, month: month, day: day), days: 1, in: zone)
+        let shift = ClockShift.within(midnights[0], midnights[1], in: zone)
+        let start = ClockShift.clockTime(at: midnights[0], in: zone)
+        for clock: Int64 in [30_600_000, 84_600_000] {
+            let instant = ClockShift.instant(ofClockTime: clock, dayStart: midnights[0], startClock: start, shift: shift)
+            #expect(ClockShift.clockTime(at: instant, in: zone) == clock, "\(zoneName) \(clock)")
+            #expect(instant >= midnights[0] && instant < midnights[1])
+        }
+        if zoneName == "America/New_York", month == 3 {
+            let skipped = ClockShift.instant(ofClockTime: 9_000_000, dayStart: midnights[0], startClock: start, shift: shift)
+            #expect(ClockShift.clockTime(at: skipped, in: zone) == 10_800_000)
+        }
+    }
+
     @Test func theOldPolicyIsListedFirstAndDifferencesAreNamed() throws {
         let old = try appOpenPolicy(dailyCap: 3, file: "old/app_open.yaml")
         let new = try appOpenPolicy(dailyCap: 5, file: "new/app_open.yaml")

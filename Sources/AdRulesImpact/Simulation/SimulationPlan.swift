@@ -28,6 +28,9 @@ struct SegmentPlan: Sendable {
     let midnights: [Int64]
     /// Per simulated day, the clock change within it (a DST day), if any.
     let shifts: [ClockShift?]
+    /// Per simulated day, the clock time its first instant reads, in ms: 0, or 1 h where the clocks jump from
+    /// 00:00 to 01:00 (Havana, Santiago, Cairo, Beirut).
+    let startClocks: [Int64]
     let attributes: [(name: String, source: AttributeSource)]
     let actions: [(slot: Int, every: DurationDistribution)]
     let rewarded: [(slot: Int, every: DurationDistribution, accept: Double)]
@@ -40,9 +43,7 @@ struct SegmentPlan: Sendable {
     /// day. On a DST day the clock time is not the time elapsed since midnight; a time the clock skips (02:30 when
     /// it jumps from 02:00 to 03:00) is the instant of the jump, and a time it shows twice is its first occurrence.
     func instant(ofClockTime time: Int64, day: Int) -> Int64 {
-        let midnight = midnights[day]
-        guard let shift = shifts[day], time >= shift.at - midnight else { return midnight + time }
-        return max(midnight + time - shift.delta, shift.at)
+        ClockShift.instant(ofClockTime: time, dayStart: midnights[day], startClock: startClocks[day], shift: shifts[day])
     }
 }
 
@@ -50,6 +51,20 @@ struct SegmentPlan: Sendable {
 struct ClockShift: Sendable {
     let at: Int64
     let delta: Int64
+
+    /// The instant a clock time falls on, in a day that starts at `dayStart` reading `startClock` and has `shift`.
+    static func instant(ofClockTime time: Int64, dayStart: Int64, startClock: Int64, shift: ClockShift?) -> Int64 {
+        // A clock time before the one the day starts at (a day that begins at 01:00) is the day's first instant.
+        let elapsed = max(0, time - startClock)
+        guard let shift, dayStart + elapsed >= shift.at else { return dayStart + elapsed }
+        return max(dayStart + elapsed - shift.delta, shift.at)
+    }
+
+    /// The local clock time at an instant, in ms after the clock's midnight.
+    static func clockTime(at instant: Int64, in zone: TimeZone) -> Int64 {
+        let local = instant + Int64(zone.secondsFromGMT(for: Milliseconds.date(instant))) * 1000
+        return ((local % 86_400_000) + 86_400_000) % 86_400_000
+    }
 
     /// The first change after `start` and before `end`, nil when there is none.
     static func within(_ start: Int64, _ end: Int64, in zone: TimeZone) -> ClockShift? {
@@ -124,6 +139,7 @@ struct SimulationPlan: Sendable {
             plans.append(SegmentPlan(
                 segment: segment, zone: zone, midnights: midnights,
                 shifts: (0..<days).map { ClockShift.within(midnights[$0], midnights[$0 + 1], in: zone) },
+                startClocks: (0..<days).map { ClockShift.clockTime(at: midnights[$0], in: zone) },
                 attributes: attributes, actions: actions, rewarded: rewarded, preload: preload, users: first..<(first + counts[s])))
             first += counts[s]
         }
