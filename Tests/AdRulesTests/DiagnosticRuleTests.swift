@@ -42,6 +42,9 @@ struct DiagnosticRuleTests {
         Case(rule: "rule/syntax", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: >-\n      premium and\n      premium 1️⃣= true\n"),
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: |\n      premium or\n      1️⃣premum\n"),
         Case(rule: "rule/type", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: premium and\n      session.count 1️⃣== true\n"),
+        Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: >- # premum is not a name\n      1️⃣premum\n"),
+        Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"\\tpremium and\\t1️⃣premum\"\n"),
+        Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"premium or\\n\n      1️⃣premum\"\n"),
         Case(rule: "cap/zero", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣0\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 5\n    hourly_cap: 1️⃣5\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps:\n      - {max: 3, window: 2h}\n      - {max: 1️⃣4, window: 1h}\n"),
@@ -119,6 +122,20 @@ struct DiagnosticRuleTests {
         let input = MarkedText(Self.header + "  a: {format: banner, ad_unit: 日本語の広告, daily_cap: 1️⃣six}\n")
         let d = try #require(lint(input.text).first { $0.rule == "schema/type" })
         #expect(d.range.start == input["1️⃣"])
+    }
+
+    /// Lines are counted as libyaml counts them (an LS is a line break), and a byte order mark is no column.
+    @Test func positionsInsideAnExpressionCountLinesAndColumnsAsLibyaml() {
+        let rule = "rules:\n  - id: r\n    deny: [a]\n    when: premium or\n      premum\n"
+        let separated = lint(Self.header + "  a: {format: interstitial, min_interval: 1m, ad_unit: \"x\u{2028}y\"}\n" + rule)
+        let byLibyaml = separated.first { $0.rule == "rule/unknown-name" }?.range.start
+        let plain = lint(Self.header + "  a: {format: interstitial, min_interval: 1m}\n" + rule).first { $0.rule == "rule/unknown-name" }?.range.start
+        #expect(plain == SourcePosition(line: 8, column: 7))
+        #expect(byLibyaml == SourcePosition(line: 9, column: 7))
+        let flow = "{version: 1, placements: {a: {format: interstitial, min_interval: 1m}}, rules: [{id: r, deny: [a], when: \"premum or\n  premium\"}]}\n"
+        for text in [flow, "\u{FEFF}" + flow] {
+            #expect(lint(text).first { $0.rule == "rule/unknown-name" }?.range.start == SourcePosition(line: 1, column: 107))
+        }
     }
 
     @Test func suppressionCommentSilencesTheNextLine() {

@@ -139,7 +139,7 @@ struct PolicyAssembler {
                 case .failure(let findings):
                     for finding in findings {
                         let position = node.scalar.flatMap { scalar in
-                            scalarSource(fragment.file)?.position(of: finding.offset, in: scalar.value, range: node.range)
+                            scalarSource(fragment.file)?.position(of: finding.offset, in: scalar.value, range: node.range, style: scalar.style)
                         } ?? Self.position(of: finding.offset, in: node)
                         diagnostics.append(.expression(finding, file: fragment.file, position: position))
                     }

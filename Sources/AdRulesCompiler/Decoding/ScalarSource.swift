@@ -9,17 +9,32 @@ import AdRulesYAML
 /// at its own line and column however the expression is written.
 struct ScalarSource {
     let bytes: [UInt8]
-    /// The byte index where each line starts (lines split at LF, CRLF and CR), built once per file.
+    /// The byte index where each line starts, built once per file: lines split where libyaml splits them (LF, CRLF,
+    /// CR, NEL, LS, PS), and the first starts after a byte order mark, which libyaml does not count as a column.
     let lineStarts: [Int]
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        var starts = [0]
-        var i = 0
+        var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
+        var i = starts[0]
         while i < bytes.count {
-            if bytes[i] == 0x0D, i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-            if bytes[i] == 0x0A || bytes[i] == 0x0D { starts.append(i + 1) }
-            i += 1
+            var next = i + 1
+            var isBreak = false
+            switch bytes[i] {
+            case 0x0A: isBreak = true
+            case 0x0D:
+                isBreak = true
+                if next < bytes.count, bytes[next] == 0x0A { next += 1 }
+            case 0xC2 where next < bytes.count && bytes[next] == 0x85:
+                isBreak = true
+                next += 1
+            case 0xE2 where next + 1 < bytes.count && bytes[next] == 0x80 && (bytes[next + 1] == 0xA8 || bytes[next + 1] == 0xA9):
+                isBreak = true
+                next += 2
+            default: break
+            }
+            if isBreak { starts.append(next) }
+            i = next
         }
         lineStarts = starts
     }
@@ -30,32 +45,83 @@ struct ScalarSource {
     ///   - offset: a character offset into `value`.
     ///   - value: the scalar's value.
     ///   - range: where the scalar is written.
-    func position(of offset: Int, in value: String, range: SourceRange) -> SourcePosition? {
+    ///   - style: how it is written: a block scalar's value starts on the line after its header (which may hold a
+    ///     comment), and a double-quoted one's escapes stand for the characters they produce.
+    func position(of offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
         guard let text = slice(range) else { return nil }
-        var line = range.start.line
-        var column = range.start.column
-        var raw = text.makeIterator()
-        /// Moves past source characters until one equal to `target`; returns its position, nil when none is left.
-        func advance(to target: Character) -> SourcePosition? {
-            while let c = raw.next() {
-                let here = SourcePosition(line: line, column: column)
-                if c == "\n" || c == "\r\n" || c == "\r" {
-                    line += 1
-                    column = 1
-                } else {
-                    column += c.unicodeScalars.count
-                }
-                if c == target { return here }
-            }
-            return nil
-        }
+        var walk = Walk(text: text, at: range.start, style: style)
         var k = 0
         for c in value {
-            guard let at = advance(to: c) else { return nil }
+            guard let at = walk.next(producing: c) else { return nil }
             if k == offset { return at }
             k += 1
         }
-        return k == offset ? SourcePosition(line: line, column: column) : nil
+        return k == offset ? walk.position : nil
+    }
+
+    /// A walk through a scalar's source text, character by character, with each one's position and what it stands
+    /// for in the value.
+    struct Walk {
+        static let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+        /// Double-quoted escapes of one character (`\x`, `\u` and `\U` are read as hexadecimal).
+        static let escapes: [Character: Character] = [
+            "0": "\u{0}", "a": "\u{7}", "b": "\u{8}", "t": "\t", "\t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}", "r": "\r",
+            "e": "\u{1B}", " ": " ", "\"": "\"", "/": "/", "\\": "\\", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
+        ]
+
+        var characters: String.Iterator
+        let style: ScalarStyle
+        private(set) var position: SourcePosition
+
+        init(text: String, at start: SourcePosition, style: ScalarStyle) {
+            characters = text.makeIterator()
+            self.style = style
+            position = start
+            if style == .literal || style == .folded {
+                // The header (`>-`, `|2`, a comment) is not the value: it starts on the next line.
+                while let c = characters.next() {
+                    step(over: c)
+                    if Walk.breaks.contains(c) { break }
+                }
+            }
+        }
+
+        private mutating func step(over c: Character) {
+            if Walk.breaks.contains(c) {
+                position = SourcePosition(line: position.line + 1, column: 1)
+            } else {
+                position = SourcePosition(line: position.line, column: position.column + c.unicodeScalars.count)
+            }
+        }
+
+        /// Moves past source characters until one that stands for `target`; returns where it starts, nil when none
+        /// is left.
+        mutating func next(producing target: Character) -> SourcePosition? {
+            while let c = characters.next() {
+                let here = position
+                step(over: c)
+                var produced: Character? = c
+                if style == .doubleQuoted, c == "\\", let e = characters.next() {
+                    step(over: e)
+                    produced = Walk.breaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)
+                }
+                if produced == target { return here }
+            }
+            return nil
+        }
+
+        /// The character of `\xXX`, `\uXXXX` or `\UXXXXXXXX`, its digits read from the source.
+        private mutating func hexadecimal(after e: Character) -> Character? {
+            let count = e == "x" ? 2 : e == "u" ? 4 : e == "U" ? 8 : 0
+            var digits = ""
+            for _ in 0..<count {
+                guard let d = characters.next() else { break }
+                step(over: d)
+                digits.append(d)
+            }
+            guard count > 0, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else { return nil }
+            return Character(scalar)
+        }
     }
 
     /// The source text from `range.start` to `range.end`; nil when the range is not in the bytes.
