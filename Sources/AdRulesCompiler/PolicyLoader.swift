@@ -297,7 +297,6 @@ public enum PolicyLoader {
         return kept.sortedForDisplay()
     }
 
-    /// Whether a rule reads the whole policy (caps, pacing, ids) rather than one file's text.
     /// Findings that a file left unread may have caused: no placement at all, a placement, attribute, `defaults:`
     /// pacing or `environment: test` that the unread file may hold.
     static let mayFollowFromAnUnreadFile: Set<String> = [

@@ -58,6 +58,21 @@ struct SimulationTests {
         #expect(appOpen.capDays[CapKind.groupDailyCap.rawValue] == 180)
         #expect(levelEnd.capDays[CapKind.groupDailyCap.rawValue] == 180)
         #expect(levelEnd.capDays[CapKind.dailyCap.rawValue] == 0)
+
+        // A group cap of 0 is reached with no impression, for every member, whichever member asked.
+        let closed = try Policy(yaml: """
+            version: 1
+            timezone: device
+            placements:
+              app_open: {format: app_open, max_ad_age: 1d}
+              level_end: {format: interstitial, min_interval: 1m}
+            groups:
+              fs: {placements: [app_open, level_end], daily_cap: 0}
+            """, file: "p.yaml")
+        let none = play(try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 2")), closed).total
+        #expect(none.placements[0].impressions == 0)
+        #expect(none.placements[0].capDays[CapKind.groupDailyCap.rawValue] == 180)
+        #expect(none.placements[1].capDays[CapKind.groupDailyCap.rawValue] == 180)
     }
 
     /// Every return drawn happens, however long the visits: a visit is cut short when the next one starts, rather

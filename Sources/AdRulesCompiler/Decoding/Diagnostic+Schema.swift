@@ -42,6 +42,13 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    static func emptyDenyList(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "deny is an empty list, so the rule would deny nothing: list placement ids, as in deny: [interstitial_level_end], or write deny: \"*\" for all",
+            file: file, range: range)
+    }
+
     static func durationTooLong(_ key: String, value: RuleDuration, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

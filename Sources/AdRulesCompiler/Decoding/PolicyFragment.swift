@@ -260,10 +260,7 @@ struct PolicyFragment: Sendable {
                     }
                     deny = all ? nil : list
                     if items.isEmpty {
-                        reader.report(Diagnostic(
-                            .error, rule: "schema/type",
-                            message: "deny is an empty list, so the rule would deny nothing: list placement ids, as in deny: [interstitial_level_end], or write deny: \"*\" for all",
-                            file: reader.file, range: value.range))
+                        reader.report(.emptyDenyList(file: reader.file, range: value.range))
                     }
                 }
             case "when":

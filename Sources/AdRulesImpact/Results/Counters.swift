@@ -28,6 +28,14 @@ public enum CapKind: Int, Sendable, CaseIterable {
     case sessionCap, hourlyCap, dailyCap, windowCap
     case groupSessionCap, groupHourlyCap, groupDailyCap, groupWindowCap
 
+    /// Whether this is a group's cap, shared by the group's members.
+    public var isGroup: Bool {
+        switch self {
+        case .groupSessionCap, .groupHourlyCap, .groupDailyCap, .groupWindowCap: return true
+        case .sessionCap, .hourlyCap, .dailyCap, .windowCap: return false
+        }
+    }
+
     /// The reason code a decision gives when the cap denies.
     public var code: ReasonCode {
         switch self {

@@ -123,9 +123,13 @@ extension UserPlayer {
 
     mutating func denied(_ decision: Decision, slot: Int) {
         var reload = false
+        var groupCapDenied = false
         decision.forEachReason { code, key, summaryIsFixed, reason in
             countDenial(code, site: key.map { self.site($0, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
-            if let cap = CapKind(code: code) { capsToday[slot] |= cap.bit }
+            if let cap = CapKind(code: code) {
+                capsToday[slot] |= cap.bit
+                groupCapDenied = groupCapDenied || cap.isGroup
+            }
             switch code {
             case .adExpired:
                 if held[slot] {
@@ -137,6 +141,8 @@ extension UserPlayer {
             default: break
             }
         }
+        // A group's cap (a cap of 0 reaches it with no impression) is reached for every member.
+        if groupCapDenied { markCapsReached(slot) }
         if reload { askLoad(slot, showOnCompletion: false) }
     }
 
