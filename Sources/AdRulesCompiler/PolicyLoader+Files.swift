@@ -1,0 +1,106 @@
+import AdRulesYAML
+import Foundation
+
+/// Finding and reading rule files on disk: the directory walk, its limits, and reads that never block.
+extension PolicyLoader {
+    /// The most rule files one policy may have.
+    public static let maxFiles = 1000
+    /// The most bytes all files of one policy may hold together.
+    public static let maxPolicyBytes = 24 * 1024 * 1024
+
+    /// Files below a path that satisfy a filter, sorted by path; a plain file is returned as it is.
+    /// - Throws: ``PolicyLoadError`` when the path does not exist, or a directory below it cannot be listed
+    ///   (rules are never dropped silently).
+    public static func files(at path: String, where include: (String) -> Bool) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw PolicyLoadError.notFound(path)
+        }
+        guard isDirectory.boolValue else { return [path] }
+        let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        // Where the walk may lead: a symlink below the directory that resolves outside it is refused, so that
+        // a pull request cannot make CI read (and echo in diagnostics) a file elsewhere on the machine.
+        let root = realPath(base)
+        var found: [String] = []
+        var pending = [base]
+        var listed = 0
+        // A breadth-first walk by hand: FileManager's enumerator skips unreadable directories without a word.
+        while let directory = pending.popLast() {
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            } catch {
+                throw PolicyLoadError.unreadable(directory, reason: "the directory cannot be listed")
+            }
+            listed += names.count
+            guard listed <= maxFiles * 10 else {
+                throw PolicyLoadError.tooLarge(path, reason: "more than \(maxFiles * 10) entries below it")
+            }
+            for name in names where !name.hasPrefix(".") {
+                let full = directory + "/" + name
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else {
+                    // Listed but not reachable: a dangling or looping symlink, a name that is not UTF-8, a path
+                    // longer than PATH_MAX. A rule file must never be dropped without a word.
+                    var info = stat()
+                    let listedOnly = lstat(full, &info) != 0
+                    if listedOnly || include(full) || name.unicodeScalars.contains("\u{FFFD}") {
+                        throw PolicyLoadError.unreadable(full, reason: "the entry cannot be opened (a dangling or looping symlink, a name that is not UTF-8, or a path that is too long)")
+                    }
+                    continue
+                }
+                guard isDir.boolValue || include(full) else { continue }
+                if let root, isSymbolicLink(full), let target = realPath(full), !isInside(target, root) {
+                    throw PolicyLoadError.unreadable(
+                        full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
+                }
+                if isDir.boolValue {
+                    pending.append(full)
+                } else {
+                    found.append(full)
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The absolute path with every symlink resolved; nil when it cannot be resolved.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Whether a resolved path is `root` or lies below it.
+    static func isInside(_ path: String, _ root: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+
+    /// Reads a regular file's bytes, at most `limit + 1` of them, without blocking on FIFOs or devices.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - limit: the most bytes wanted; one more is read so the caller can tell the file is too large.
+    /// - Throws: ``PolicyLoadError/unreadable(_:reason:)``, also for anything that is not a regular file.
+    public static func readBytes(_ path: String, limit: Int = YAMLReader.maxBytes) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw PolicyLoadError.unreadable(path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw PolicyLoadError.unreadable(path, reason: "not a regular file (a FIFO, device, socket or directory)")
+        }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            return [UInt8](data)
+        } catch {
+            throw PolicyLoadError.unreadable(path, reason: error.localizedDescription)
+        }
+    }
+}
