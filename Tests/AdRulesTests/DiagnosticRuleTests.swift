@@ -138,6 +138,18 @@ struct DiagnosticRuleTests {
         }
     }
 
+    /// Many findings on one line (a flow-style file) are each placed at their own column.
+    @Test func findingsOnOneLineAreEachPlaced() {
+        let rules = (0..<5).map { #"{id: r\#($0), deny: "*", when: "premium or premum\#($0)"}"# }
+        let text = "{version: 1, placements: {a: {format: banner}}, rules: [" + rules.joined(separator: ", ") + "]}\n"
+        let found = lint(text).filter { $0.rule == "rule/unknown-name" }.map(\.range.start)
+        let expected = (0..<5).map { k -> SourcePosition in
+            let at = text.range(of: "premum\(k)").map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
+            return SourcePosition(line: 1, column: at + 1)
+        }
+        #expect(found == expected)
+    }
+
     @Test func suppressionCommentSilencesTheNextLine() {
         let text = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    # adrules:disable-next-line cap/zero\n    daily_cap: 0\n    hourly_cap: 0\n"
         let rules = lint(text).map(\.rule)

@@ -364,6 +364,12 @@ def big_cases(c):
     c.policy_case("placements-100k-errors", g, "100k placements, each with two errors",
                   {"p.yaml": "".join(placements(100_000, bad=True))}, formats=("json",))
 
+    # Every rule's `when` is wrong, all on one line (flow style): each finding is placed inside its expression
+    # by walking the file's bytes, which must not start again from the line's start for every finding.
+    one_line = ",".join('{id: r%d, deny: "*", when: "premium =="}' % i for i in range(50_000))
+    c.policy_case("when-errors-one-line", g, "50k rules with a broken `when`, all on one 2 MB line",
+                  {"p.yaml": "{version: 1, placements: {a: {format: banner}}, rules: [" + one_line + "]}\n"}, formats=("json",))
+
     # 20 MB: over the 16 MiB per-file limit.
     def twenty():
         yield BASE

@@ -7,8 +7,8 @@ struct PolicyAssembler {
     private(set) var diagnostics: [Diagnostic] = []
     /// The bytes of each file, by path: read only to place a finding inside a `when` expression.
     var sources: [String: [UInt8]] = [:]
-    /// The line index of each file that had such a finding, built the first time.
-    private var scalarSources: [String: ScalarSource] = [:]
+    /// The line index of each file that had such a finding, built the first time, and how many findings it placed.
+    private var scalarSources: [String: (source: ScalarSource, placed: Int)] = [:]
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
@@ -139,7 +139,7 @@ struct PolicyAssembler {
                 case .failure(let findings):
                     for finding in findings {
                         let position = node.scalar.flatMap { scalar in
-                            scalarSource(fragment.file)?.position(of: finding.offset, in: scalar.value, range: node.range, style: scalar.style)
+                            exactPosition(of: finding.offset, in: scalar, range: node.range, file: fragment.file)
                         } ?? Self.position(of: finding.offset, in: node)
                         diagnostics.append(.expression(finding, file: fragment.file, position: position))
                     }
@@ -160,12 +160,18 @@ struct PolicyAssembler {
             attributes: attributes, rules: rules)
     }
 
-    private mutating func scalarSource(_ file: String) -> ScalarSource? {
-        if let known = scalarSources[file] { return known }
-        guard let bytes = sources[file] else { return nil }
-        let source = ScalarSource(bytes)
-        scalarSources[file] = source
-        return source
+    /// Where a finding inside a `when` scalar stands, read from the file's bytes: for as many findings per file as a
+    /// report shows (``FieldReader/maxDiagnostics``); the rest are cut from the report anyway.
+    private mutating func exactPosition(of offset: Int, in scalar: YAMLScalar, range: SourceRange, file: String) -> SourcePosition? {
+        if scalarSources[file] == nil {
+            guard let bytes = sources[file] else { return nil }
+            scalarSources[file] = (ScalarSource(bytes), 0)
+        }
+        guard var (source, placed) = scalarSources[file], placed < FieldReader.maxDiagnostics else { return nil }
+        let position = source.position(of: offset, in: scalar.value, range: range, style: scalar.style)
+        placed += 1
+        scalarSources[file] = (source, placed)
+        return position
     }
 
     /// The file position of a character offset inside a `when` scalar written on one line without escapes: what is

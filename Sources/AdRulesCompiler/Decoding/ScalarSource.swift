@@ -47,7 +47,7 @@ struct ScalarSource {
     ///   - range: where the scalar is written.
     ///   - style: how it is written: a block scalar's value starts on the line after its header (which may hold a
     ///     comment), and a double-quoted one's escapes stand for the characters they produce.
-    func position(of offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
+    mutating func position(of offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
         guard let text = slice(range) else { return nil }
         var walk = Walk(text: text, at: range.start, style: style)
         var k = 0
@@ -125,16 +125,22 @@ struct ScalarSource {
     }
 
     /// The source text from `range.start` to `range.end`; nil when the range is not in the bytes.
-    func slice(_ range: SourceRange) -> String? {
+    mutating func slice(_ range: SourceRange) -> String? {
         guard let from = index(of: range.start), let to = index(of: range.end), from <= to else { return nil }
         return String(decoding: bytes[from..<to], as: UTF8.self)
     }
 
     /// The byte index of a position (columns count Unicode scalars, as libyaml's do).
-    func index(of position: SourcePosition) -> Int? {
+    /// Findings come in file order: the walk along a line goes on from where the last one stopped, so a file
+    /// written on one long line (flow style) is walked once, not once per finding.
+    private var cursor = (line: 0, column: 1, index: 0)
+
+    mutating func index(of position: SourcePosition) -> Int? {
         guard position.line >= 1, position.line <= lineStarts.count else { return nil }
         var i = lineStarts[position.line - 1]
         var column = 1
+        if cursor.line == position.line, cursor.column <= position.column { (column, i) = (cursor.column, cursor.index) }
+        defer { cursor = (position.line, column, i) }
         while column < position.column {
             guard i < bytes.count, bytes[i] != 0x0A, bytes[i] != 0x0D else { return nil }
             // A scalar's first byte starts a column; continuation bytes (10xxxxxx) do not.
