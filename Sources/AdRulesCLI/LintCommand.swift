@@ -35,9 +35,8 @@ enum LintCommand {
             lines: { file in
                 if let lines = cache[file] { return lines }
                 let text = (try? PolicyLoader.readBytes(file)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                // The line breaks libyaml counts lines by: LF, CRLF (one Character in Swift), CR, NEL, LS and PS.
-                let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
-                let lines = text.split(omittingEmptySubsequences: false) { breaks.contains($0) }
+                // Split as libyaml counts lines, so that a diagnostic's line is the line shown.
+                let lines = text.split(omittingEmptySubsequences: false) { ScalarSource.lineBreaks.contains($0) }
                 cache[file] = lines
                 return lines
             })

@@ -17,19 +17,13 @@ enum SimulateCommand {
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
             return CommandResult(stderr: "error: no such scenario file: \(file)\n", exitCode: ExitCode.failure)
         }
-        let prepared = policies.prepare(file: file, rulesPath: rulesPath)
-        switch prepared {
+        switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
-        case .broken(_, let diagnostics), .brokenPolicy(_, let diagnostics, _):
-            // In the format asked for: a json consumer gets json, with the diagnostics as lint's json has them; the
-            // summary on stderr, as lint prints it.
-            let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
-            let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
-            var files = 1
-            if case .brokenPolicy(_, _, let count) = prepared { files = count }
-            let summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
-            return Output.deliver(report, to: parsed.values["output"], stderr: summary, exitCode: ExitCode.findings)
+        case .broken(_, let diagnostics):
+            return broken(diagnostics, files: 1, parsed)
+        case .brokenPolicy(_, let diagnostics, let files):
+            return broken(diagnostics, files: files, parsed)
         case .ready(let scenario, let policy, _):
             let outcomes = scenario.tests.map { ScenarioRunner.run($0, policy: policy) }
             if parsed.values["format"] == "json" {
@@ -41,6 +35,15 @@ enum SimulateCommand {
             }
             return Output.deliver(outcomes.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"])
         }
+    }
+
+    /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),
+    /// with lint's summary on stderr.
+    static func broken(_ diagnostics: [Diagnostic], files: Int, _ parsed: ParsedArguments) -> CommandResult {
+        let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
+        let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
+        let summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
+        return Output.deliver(report, to: parsed.values["output"], stderr: summary, exitCode: ExitCode.findings)
     }
 
     static func stepText(_ outcome: StepOutcome) -> String {

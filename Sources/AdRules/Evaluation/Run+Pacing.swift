@@ -10,11 +10,7 @@ extension Run {
             let clears = seen(last.at) + t.minInterval
             if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears, &found) }
         }
-        // A history that cannot reach a cap is not passed on: most asks stop here.
-        let session = facts.sessionActive ? facts.sessionCount : nil
-        if t.capsMayDeny(count: facts.placements[index].shows.count, newest: facts.placements[index].shows.last, now: now, session: session) {
-            capReasons(policy, facts.placements[index].shows, t, group: -1, facts, zone: zone, &found)
-        }
+        placementCapReasons(policy, t, facts, zone: zone, &found)
         let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
         for k in groups {
@@ -25,6 +21,20 @@ extension Run {
                 if now < clears { deny(.groupMinInterval, capSite(.groupMinInterval, at: .minInterval, group: g), clearsAt: clears, &found) }
             }
         }
+        groupCapReasons(policy, groups, facts, zone: zone, &found)
+    }
+
+    /// The placement's own caps. A history that cannot reach a cap is not passed on: most asks stop here.
+    func placementCapReasons(_ policy: PolicyStorage, _ t: Limits, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings) {
+        let session = facts.sessionActive ? facts.sessionCount : nil
+        if t.capsMayDeny(count: facts.placements[index].shows.count, newest: facts.placements[index].shows.last, now: now, session: session) {
+            capReasons(policy, facts.placements[index].shows, t, group: -1, facts, zone: zone, &found)
+        }
+    }
+
+    /// The caps of the placement's groups; `groups` are positions in `groupsOfPlacement`.
+    func groupCapReasons(_ policy: PolicyStorage, _ groups: Range<Int>, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings) {
+        let session = facts.sessionActive ? facts.sessionCount : nil
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
             if policy.groupLimits[g].capsMayDeny(count: facts.groups[g].count, newest: facts.groups[g].last, now: now, session: session) {
@@ -133,19 +143,8 @@ extension Evaluator {
         guard index >= 0, index < storage.placementLimits.count, facts.fits(policy) else { return [] }
         let run = Run(index: index, now: Milliseconds.clamped(now))
         var found = Findings()
-        let session = facts.sessionActive ? facts.sessionCount : nil
-        let limits = storage.placementLimits[index].pacing
-        let shows = facts.placements[index].shows
-        if limits.capsMayDeny(count: shows.count, newest: shows.last, now: run.now, session: session) {
-            run.capReasons(storage, shows, limits, group: -1, facts, zone: deviceTimeZone, &found)
-        }
-        for k in storage.groupsOfPlacement.range(of: index) {
-            let g = storage.groupsOfPlacement.item(at: k)
-            let group = storage.groupLimits[g]
-            if group.capsMayDeny(count: facts.groups[g].count, newest: facts.groups[g].last, now: run.now, session: session) {
-                run.capReasons(storage, facts.groups[g], group, group: g, facts, zone: deviceTimeZone, &found)
-            }
-        }
+        run.placementCapReasons(storage, storage.placementLimits[index].pacing, facts, zone: deviceTimeZone, &found)
+        run.groupCapReasons(storage, storage.groupsOfPlacement.range(of: index), facts, zone: deviceTimeZone, &found)
         return found.denials.map { ($0.code, $0.site.group >= 0 ? $0.site.group : nil) }
     }
 }

@@ -7,7 +7,10 @@ import AdRulesYAML
 /// the value, each value character matched with the next source character equal to it; what the source has in
 /// between (quotes, backslashes, breaks, indentation) is skipped. That places a character of a `when` expression
 /// at its own line and column however the expression is written.
-struct ScalarSource {
+package struct ScalarSource {
+    /// The line breaks libyaml counts lines by: LF, CRLF (one `Character` in Swift), CR, NEL, LS and PS.
+    package static let lineBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+
     let bytes: [UInt8]
     /// The byte index where each line starts, built once per file: lines split where libyaml splits them (LF, CRLF,
     /// CR, NEL, LS, PS), and the first starts after a byte order mark, which libyaml does not count as a column.
@@ -62,7 +65,6 @@ struct ScalarSource {
     /// A walk through a scalar's source text, character by character, with each one's position and what it stands
     /// for in the value.
     struct Walk {
-        static let breaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
         /// Double-quoted escapes of one character (`\x`, `\u` and `\U` are read as hexadecimal).
         static let escapes: [Character: Character] = [
             "0": "\u{0}", "a": "\u{7}", "b": "\u{8}", "t": "\t", "\t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}", "r": "\r",
@@ -81,13 +83,13 @@ struct ScalarSource {
                 // The header (`>-`, `|2`, a comment) is not the value: it starts on the next line.
                 while let c = characters.next() {
                     step(over: c)
-                    if Walk.breaks.contains(c) { break }
+                    if ScalarSource.lineBreaks.contains(c) { break }
                 }
             }
         }
 
         private mutating func step(over c: Character) {
-            if Walk.breaks.contains(c) {
+            if ScalarSource.lineBreaks.contains(c) {
                 position = SourcePosition(line: position.line + 1, column: 1)
             } else {
                 position = SourcePosition(line: position.line, column: position.column + c.unicodeScalars.count)
@@ -103,7 +105,7 @@ struct ScalarSource {
                 var produced: Character? = c
                 if style == .doubleQuoted, c == "\\", let e = characters.next() {
                     step(over: e)
-                    produced = Walk.breaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)
+                    produced = ScalarSource.lineBreaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)
                 }
                 if produced == target { return here }
             }
