@@ -171,9 +171,7 @@ public enum PolicyLoader {
         let suppressions = Suppressions(sources: sources)
         // An alias stands for nothing here, so a type error at the same place only repeats the alias error.
         let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" }.map(\.location))
-        diagnostics = diagnostics.filter {
-            !suppressions.suppresses($0) && !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location))
-        }
+        diagnostics = suppressions.applied(to: diagnostics.filter { !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location)) })
         return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files, written: assembler.writtenSettings)
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many

@@ -13,9 +13,24 @@ struct CoreSchemaTests {
     }
 
     /// Not integers in the core schema (a float, a YAML 1.1 octal or binary, a bad digit), or too long to be safe.
-    @Test(arguments: ["3.0", "0b11", "0o18", "0x", "0xG1", "1_000", "0x1000000000000000", "\"16\""])
+    @Test(arguments: ["3.0", "0b11", "0o18", "0x", "0xG1", "1_000", "0x1000000000000000", "\"16\"", "+-5", "-+5", "1234567890123456789"])
     func otherFormsAreATypeError(_ text: String) {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
         #expect(load.diagnostics.map(\.rule).contains("schema/type"), "\(load.diagnostics)")
+    }
+
+    /// A plain number is a number in the core schema, not text: a string field says to quote it.
+    @Test(arguments: ["123456", "-7", "0x1F", "0o17", "1.5", "-.5", "1e3", "+2.5E-3", ".inf", "-.Inf", ".nan", "12345678901234567890123"])
+    func aNumberInAStringFieldIsATypeError(_ text: String) {
+        let diagnostics = lint("version: 1\nplacements:\n  a: {format: banner, ad_unit: \(text)}\n")
+        #expect(diagnostics.map(\.rule) == ["schema/type"], "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains("quote it (\"\(text)\")") == true, "\(diagnostics)")
+    }
+
+    /// Text that only looks like a number stays text.
+    @Test(arguments: ["1.2.3", "12ab", "e5", "0x", "0b11", "1_000", "+", ".", "inf", "v1.5", "\"123\""])
+    func textThatIsNotANumberIsAString(_ text: String) {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, ad_unit: \(text)}\n")])
+        #expect(!load.diagnostics.contains { $0.rule == "schema/type" }, "\(load.diagnostics)")
     }
 }

@@ -165,7 +165,15 @@ struct DiagnosticRuleTests {
             "  a:\n    format: interstitial\n    # adrules:disable-next-line schema/type\n    daily_cap: six\n",
         ]
         for tail in unread {
-            #expect(lint(Self.header + tail).contains { $0.severity == .error }, "\(tail)")
+            let errors = lint(Self.header + tail).filter { $0.severity == .error }
+            #expect(!errors.isEmpty, "\(tail)")
+            // The comment that did not work says so, where it is.
+            let note = errors.flatMap(\.notes).first { $0.message.contains("cannot hide") }
+            #expect(note != nil, "\(errors)")
+            let commentLine = (Self.header + tail).split(separator: "\n", omittingEmptySubsequences: false)
+                .firstIndex { $0.contains("adrules:disable-next-line") }.map { $0 + 1 }
+            #expect(note?.position.line == commentLine)
+            #expect(note?.position.column == commentLine.map { _ in tail.hasPrefix("  #") ? 3 : 5 })
         }
         let kept = "version: 1\nplacements:\n  a:\n    format: rewarded\n    daily_cap: 3\n    # adrules:disable-next-line rewarded/no-user-choice\n    require_user_choice: false\n"
         #expect(lint(kept).isEmpty, "\(lint(kept))")

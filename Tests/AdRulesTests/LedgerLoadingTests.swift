@@ -100,7 +100,7 @@ struct LedgerLoadingTests {
     @Test func twoHundredThousandShowsInDescendingOrderLoadSortedAndCapped() throws {
         let policy = try policy(Self.policyText)
         let now = engineTestStartMs
-        // One show a second back from now: 55 hours, more than the 26-hour horizon and far more than 512.
+        // One show a second back from now: 55 hours, and far more than the 1000 shows the largest cap needs.
         let descending = (1...200_000).map { ShowRecord(at: now - Int64($0) * 1000, session: 3) }
         let ancient = (0..<1000).map { ShowRecord(at: now - 30 * Self.day - Int64($0) * 1000, session: 1) }
         let store = InMemoryLedgerStore(LedgerSnapshot(installedAt: now - 60 * Self.day, sessionCount: 3, shows: ["inter": descending, "old": ancient, "gone": ancient]))
@@ -108,15 +108,18 @@ struct LedgerLoadingTests {
         let engine = AdEngine(policy: policy, clock: ManualClock(engineTestStart), store: store, onLedgerProblem: { problems.append($0) })
         let history = engine.currentFacts.showHistory(policy: policy)
         #expect(problems.all.isEmpty)
-        #expect(history["inter"]?.count == 512)
-        #expect(history["inter"]?.first?.at == now - 512_000, "the latest 512 are kept")
+        // The group's daily_cap of 1000 is larger than 512: a history keeps as many shows as the largest cap needs.
+        #expect(history["inter"]?.count == 1000)
+        #expect(history["inter"]?.first?.at == now - 1_000_000, "the latest 1000 are kept")
         #expect(history["inter"]?.last?.at == now - 1000)
         #expect(history["inter"].map { zip($0, $0.dropFirst()).allSatisfy { $0.at < $1.at } } == true, "oldest first")
         #expect(history["old"] == [ShowRecord(at: now - 30 * Self.day, session: 1)], "beyond the horizon only the latest show stays, for min_interval")
         #expect(history["gone"] == nil, "placements the policy does not know are dropped")
         engine.record(.appLaunched)
         engine.record(.loadCompleted("inter"))
-        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.minInterval], "the last show was a second ago")
+        #expect(
+            engine.ask(.show("inter", trigger: .action)).codes == [.minInterval, .groupDailyCap],
+            "the last show was a second ago, and the group has had its 1000 shows today")
     }
 
     @Test func restoredShowsArePinnedWhenTheClockIsSetBackAfterStartUp() throws {

@@ -3,7 +3,7 @@ extension Facts {
     /// Facts restored from a validated ledger.
     ///
     /// Times later than `now` are pinned to `now` (spec §8), each history is sorted once (O(n log n), whatever order
-    /// the file lists them in) and trimmed to the policy's horizon and to 512 shows.
+    /// the file lists them in) and trimmed to the policy's horizon and to 512 shows (or the policy's largest cap).
     init(restoring snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
         self.init(policy: policy, installedAt: min(snapshot.installedAt, now), sessionsBefore: snapshot.sessionCount)
         setHistories(snapshot.shows, policy: policy, now: now)
@@ -35,18 +35,18 @@ extension Facts {
         var groupShows = Array(repeating: [ShowRecord](), count: groups.count)
         for (id, list) in shows {
             guard let i = policy.storage.index(of: id) else { continue }
-            let history = Facts.trimmedHistory(list, now: now, horizon: horizon, session: session)
+            let history = Facts.trimmedHistory(list, now: now, horizon: horizon, keep: policy.storage.showsKept, session: session)
             placements[i].shows = history
             for g in policy.groupsOfPlacement[i] { groupShows[g] += history }
         }
-        groups = groupShows.map { Facts.trimmedHistory($0, now: now, horizon: horizon, session: session) }
+        groups = groupShows.map { Facts.trimmedHistory($0, now: now, horizon: horizon, keep: policy.storage.showsKept, session: session) }
     }
 
     /// A history pinned to `now`, sorted by time, without the shows no pacing or cap can see any more.
-    static func trimmedHistory(_ shows: [ShowRecord], now: Int64, horizon: Int64, session: Int?) -> [ShowRecord] {
+    static func trimmedHistory(_ shows: [ShowRecord], now: Int64, horizon: Int64, keep: Int, session: Int?) -> [ShowRecord] {
         var list = shows.map { $0.at > now ? ShowRecord(at: now, session: $0.session) : $0 }
         list.sort { ($0.at, $0.session) < ($1.at, $1.session) }
-        let drop = forgettable(in: list, now: now, horizon: horizon, session: session)
+        let drop = forgettable(in: list, now: now, horizon: horizon, keep: keep, session: session)
         return drop > 0 ? Array(list[drop...]) : list
     }
 }

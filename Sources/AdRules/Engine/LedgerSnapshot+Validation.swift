@@ -13,7 +13,7 @@ enum LedgerBounds {
     static let maxSessionCount = 10_000_000
     /// The most placement ids a ledger may hold.
     static let maxPlacements = 100_000
-    /// The most shows a ledger may hold, all placements together (only 512 per placement are kept).
+    /// The most shows a ledger may hold, all placements together (only 512 per placement, or the largest cap, are kept).
     static let maxShows = 1_000_000
 
     static var times: ClosedRange<Int64> { earliest...latest }

@@ -1,6 +1,7 @@
 extension Facts {
-    /// The most shows one history keeps, however long the app lives.
-    static let maxShowsPerHistory = 512
+    /// The most shows one history keeps, however long the app lives, unless a cap of the policy needs more
+    /// (``PolicyStorage/showsKept``).
+    static let minShowsPerHistory = 512
 
     /// Records an event at a time.
     /// - Parameters:
@@ -81,9 +82,10 @@ extension Facts {
             placements[i].userChose = true
         case .showStarted:
             let record = ShowRecord(at: now, session: sessionActive ? sessionCount : 0)
-            Facts.append(record, to: &placements[i].shows, now: now, horizon: policy.horizon.milliseconds, session: sessionCount)
+            let keep = policy.storage.showsKept
+            Facts.append(record, to: &placements[i].shows, now: now, horizon: policy.horizon.milliseconds, keep: keep, session: sessionCount)
             for g in policy.groupsOfPlacement[i] {
-                Facts.append(record, to: &groups[g], now: now, horizon: policy.horizon.milliseconds, session: sessionCount)
+                Facts.append(record, to: &groups[g], now: now, horizon: policy.horizon.milliseconds, keep: keep, session: sessionCount)
             }
             placements[i].consumed = (placements[i].userChose, placements[i].actions)
             placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)
@@ -120,20 +122,20 @@ extension Facts {
 
     /// Appends a show and forgets shows that no pacing or cap can see any more. The list is already pinned to
     /// `now` (`apply` runs `prepare` first), so it stays sorted.
-    static func append(_ record: ShowRecord, to list: inout [ShowRecord], now: Int64, horizon: Int64, session: Int) {
+    static func append(_ record: ShowRecord, to list: inout [ShowRecord], now: Int64, horizon: Int64, keep: Int, session: Int) {
         list.append(record)
-        let drop = forgettable(in: list, now: now, horizon: horizon, session: session)
+        let drop = forgettable(in: list, now: now, horizon: horizon, keep: keep, session: session)
         if drop > 0 { list.removeFirst(drop) }
     }
 
     /// How many of the oldest shows of a sorted history no pacing or cap can see any more: those older than the
     /// horizon (except the latest of them, which min_interval reads, and shows of the running session), and those
-    /// beyond the newest 512.
-    static func forgettable(in list: [ShowRecord], now: Int64, horizon: Int64, session: Int?) -> Int {
+    /// beyond the newest `keep`.
+    static func forgettable(in list: [ShowRecord], now: Int64, horizon: Int64, keep: Int, session: Int?) -> Int {
         var drop = 0
         let cutoff = now.subtractingSaturated(horizon)
         while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
-        return max(drop, list.count - maxShowsPerHistory)
+        return max(drop, list.count - keep)
     }
 
     static func remove(at time: Int64, from list: inout [ShowRecord]) {

@@ -44,6 +44,8 @@ struct Limits: Sendable {
     let windows: Range<Int>
     /// The smallest cap set (session, hourly, daily, windows); `Int.max` when none is.
     let smallestCap: Int
+    /// The largest cap set; -1 when none is.
+    let largestCap: Int
     /// How long a show counts for the time-bound caps set (an hour, the longest local day, each window's length);
     /// 0 when none is.
     let horizon: Int64
@@ -55,7 +57,9 @@ struct Limits: Sendable {
         dailyCap = block.dailyCap?.value ?? -1
         self.windows = windows
         let caps = Limits.windows(of: block.caps)
-        smallestCap = ([sessionCap, hourlyCap, dailyCap].filter { $0 >= 0 } + caps.map(\.max)).min() ?? .max
+        let set = [sessionCap, hourlyCap, dailyCap].filter { $0 >= 0 } + caps.map(\.max)
+        smallestCap = set.min() ?? .max
+        largestCap = set.max() ?? -1
         var horizon: Int64 = hourlyCap >= 0 ? 3_600_000 : 0
         if dailyCap >= 0 { horizon = max(horizon, LocalDay.longest) }
         for cap in caps { horizon = max(horizon, cap.length) }

@@ -34,6 +34,9 @@ final class PolicyStorage: Sendable {
     let namedZoneID: String?
     let loadTimeoutMs: Int64
     let placementIndex: [String: Int]
+    /// How many shows one history keeps at most: 512, or the largest cap when that is larger, so that every
+    /// cap can be reached.
+    let showsKept: Int
     /// The placement ids, by index: what a slot hint is checked against.
     let placementIDs: [String]
     let groupsOfPlacement: IndexLists
@@ -84,6 +87,7 @@ final class PolicyStorage: Sendable {
         placementLimits = placements.map { PlacementLimits($0, windows: windowRange($0.caps)) }
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
+        showsKept = max(Facts.minShowsPerHistory, (placementLimits.map(\.pacing) + groupLimits).map(\.largestCap).max() ?? 0)
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
@@ -109,7 +113,8 @@ final class PolicyStorage: Sendable {
         rulesOfPlacement = IndexLists(rulesOf)
         rulesReadClock = rulesOf.map { indices in indices.contains { rules[$0].condition?.readsClock == true } }
         fullscreenPlacements = placements.indices.filter { placements[$0].format.value.isFullscreen }
-        var longest = RuleDuration.days(1) + RuleDuration.hours(2)
+        // At least the longest local day (a daily cap counts every show of it), whether or not a daily cap is set.
+        var longest = RuleDuration(milliseconds: LocalDay.longest)
         func consider(_ d: RuleDuration?) { if let d, d > longest { longest = d } }
         for p in placements {
             consider(p.minInterval.value)

@@ -33,24 +33,31 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// Parses `90s`, `1h30m`, `250ms`; returns nil for anything else (units must go largest first, each once).
     public init?(parsing text: String) {
         var total: Int64 = 0
-        var rest = Substring(text)
+        var rest = Substring(text).utf8
         var lastUnit = -1
         guard !rest.isEmpty else { return nil }
         while !rest.isEmpty {
-            let digits = rest.prefix(while: { $0.isASCII && $0.isNumber })
-            guard !digits.isEmpty, digits.count <= 12, let number = Int64(digits) else { return nil }
-            rest = rest.dropFirst(digits.count)
+            var number: Int64 = 0
+            var digits = 0
+            while let byte = rest.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                digits += 1
+                // At most 12 digits: the number stays far below overflow before the unit multiplies it.
+                guard digits <= 12 else { return nil }
+                number = number * 10 + Int64(byte - UInt8(ascii: "0"))
+                rest = rest.dropFirst()
+            }
+            guard digits > 0, let unit = rest.first else { return nil }
             let unitIndex: Int
-            if rest.hasPrefix("ms") {
-                unitIndex = 4
-            } else if let first = rest.first, let index = ["d", "h", "m", "s"].firstIndex(of: String(first)) {
-                unitIndex = index
-            } else {
-                return nil
+            switch unit {
+            case UInt8(ascii: "d"): unitIndex = 0
+            case UInt8(ascii: "h"): unitIndex = 1
+            case UInt8(ascii: "m"): unitIndex = rest.dropFirst().first == UInt8(ascii: "s") ? 4 : 2
+            case UInt8(ascii: "s"): unitIndex = 3
+            default: return nil
             }
             guard unitIndex > lastUnit else { return nil }
             lastUnit = unitIndex
-            rest = rest.dropFirst(RuleDuration.units[unitIndex].suffix.count)
+            rest = rest.dropFirst(unitIndex == 4 ? 2 : 1)
             let (product, overflow) = number.multipliedReportingOverflow(by: RuleDuration.units[unitIndex].ms)
             guard !overflow else { return nil }
             let (sum, overflow2) = total.addingReportingOverflow(product)

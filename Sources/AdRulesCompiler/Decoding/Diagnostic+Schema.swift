@@ -9,6 +9,12 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    static func numberWhereString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type", message: "\(key) must be a string, not the number \(value): quote it (\"\(value)\")",
+            file: file, range: range)
+    }
+
     static func ambiguousBoolWhereBool(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/ambiguous-bool",

@@ -92,22 +92,80 @@ struct FieldReader: NodeReader {
         }
     }
 
+    /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
+    /// included), whatever its size: such a value is not a string.
+    static func isNumber(_ scalar: YAMLScalar) -> Bool {
+        guard scalar.style == .plain else { return false }
+        var text = Substring(scalar.value).utf8
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if ["0x", "0o"].contains(where: { scalar.value.hasPrefix($0) }) {
+            let radix = scalar.value.hasPrefix("0x") ? 16 : 8
+            let rest = text.dropFirst(2)
+            return !rest.isEmpty && rest.allSatisfy { byte in Int(String(UnicodeScalar(byte)), radix: radix) != nil }
+        }
+        if [".nan", ".NaN", ".NAN"].contains(scalar.value) { return true }
+        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+        if [".inf", ".Inf", ".INF"].contains(String(Substring(text))) { return true }
+        // [0-9]+(\.[0-9]*)? or \.[0-9]+, then an optional exponent [eE][-+]?[0-9]+.
+        let whole = text.prefix(while: isDigit)
+        text = text.dropFirst(whole.count)
+        var fraction = 0
+        if text.first == UInt8(ascii: ".") {
+            text = text.dropFirst()
+            fraction = text.prefix(while: isDigit).count
+            text = text.dropFirst(fraction)
+        }
+        guard whole.count + fraction > 0 else { return false }
+        if let e = text.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            text = text.dropFirst()
+            if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+            guard let first = text.first, isDigit(first) else { return false }
+            text = text.drop(while: isDigit)
+        }
+        return text.isEmpty
+    }
+
     /// A plain scalar that the YAML 1.2 core schema reads as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
     /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the
     /// linter forms from it stays far from overflow.
     static func intValue(_ scalar: YAMLScalar) -> Int? {
         guard scalar.style == .plain else { return nil }
-        for (prefix, radix, digits) in [("0x", 16, 15), ("0o", 8, 20)] where scalar.value.hasPrefix(prefix) {
-            let rest = scalar.value.dropFirst(2)
-            guard !rest.isEmpty, rest.count <= digits, rest.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
-            return Int(rest, radix: radix)
+        let text = scalar.value.utf8
+        if text.count > 2, text.first == UInt8(ascii: "0") {
+            let marker = text[text.index(after: text.startIndex)]
+            let rest = text.dropFirst(2)
+            if marker == UInt8(ascii: "x") { return wholeNumber(rest, radix: 16, maxDigits: 15) }
+            if marker == UInt8(ascii: "o") { return wholeNumber(rest, radix: 8, maxDigits: 20) }
         }
-        var text = Substring(scalar.value)
-        if text.hasPrefix("+") { text = text.dropFirst() }
-        guard !text.isEmpty, text.count <= 18 else { return nil }
-        let digits = text.hasPrefix("-") ? text.dropFirst() : text
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(text)
+        var digits = Substring(scalar.value).utf8
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            // A `+` does not count towards the 18 characters; a `-` does.
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+            if negative, digits.count > 17 { return nil }
+        }
+        guard let magnitude = wholeNumber(digits, radix: 10, maxDigits: 18) else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    /// The value of 1 to `maxDigits` digits of a radix (hexadecimal digits in either case), or nil.
+    private static func wholeNumber(_ digits: Substring.UTF8View, radix: Int, maxDigits: Int) -> Int? {
+        guard !digits.isEmpty, digits.count <= maxDigits else { return nil }
+        var value = 0
+        for byte in digits {
+            let digit: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            guard digit < radix else { return nil }
+            // At most 20 octal, 18 decimal or 15 hexadecimal digits: below 2^60, no overflow.
+            value = value * radix + digit
+        }
+        return value
     }
 
     mutating func bool(_ node: YAMLNode, _ key: String) -> Located<Bool>? {
@@ -150,6 +208,11 @@ struct FieldReader: NodeReader {
     mutating func string(_ node: YAMLNode, _ key: String) -> Located<String>? {
         guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
             report(.wrongType(key, expected: "a string", found: node, file: file))
+            return nil
+        }
+        if FieldReader.isNumber(scalar) {
+            // YAML 1.2 reads it as a number; other YAML tools and the JSON Schema would not take it as text.
+            report(.numberWhereString(key, value: scalar.value, file: file, range: node.range))
             return nil
         }
         if FieldReader.isAmbiguousBool(scalar) {

@@ -9,18 +9,25 @@ struct Suppressions {
     private static let directive = Array("adrules:disable-next-line".utf8)
     /// file → line → rules suppressed on that line.
     private var rules: [String: [Int: Set<String>]] = [:]
+    /// file → line → where the comment for that line is.
+    private var comments: [String: [Int: SourcePosition]] = [:]
 
     init(sources: [(file: String, bytes: [UInt8])]) {
         for source in sources {
             source.bytes.withUnsafeBufferPointer { bytes in
                 var line = 1
+                var lineStart = 0
                 var i = 0
                 while i < bytes.count {
                     let byte = bytes[i]
                     if byte == UInt8(ascii: "\n") {
                         line += 1
+                        lineStart = i + 1
                     } else if byte == UInt8(ascii: "#"), let names = Suppressions.names(after: i, in: bytes) {
                         rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
+                        // Columns count characters: the bytes that start one.
+                        let column = 1 + bytes[lineStart..<i].count(where: { $0 & 0xC0 != 0x80 })
+                        comments[source.file, default: [:]][line + 1] = SourcePosition(line: line, column: column)
                     }
                     i += 1
                 }
@@ -46,10 +53,28 @@ struct Suppressions {
     /// leaves that content out, so it stays, whatever the comment says.
     static let suppressibleErrors: Set<String> = ["ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice"]
 
-    func suppresses(_ diagnostic: Diagnostic) -> Bool {
-        guard diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule),
-            let names = rules[diagnostic.file]?[diagnostic.range.start.line]
-        else { return false }
+    /// Whether a comment on the line before names the diagnostic's rule (or names none).
+    private func isNamed(_ diagnostic: Diagnostic) -> Bool {
+        guard let names = rules[diagnostic.file]?[diagnostic.range.start.line] else { return false }
         return names.contains(diagnostic.rule) || names.contains("*")
+    }
+
+    func suppresses(_ diagnostic: Diagnostic) -> Bool {
+        (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
+    }
+
+    /// The diagnostics that stay, an error that a comment tried to hide with a note saying why it stays: a comment
+    /// that seems to work and does not would leave the reader guessing.
+    func applied(to diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.compactMap { diagnostic in
+            if suppresses(diagnostic) { return nil }
+            guard isNamed(diagnostic) else { return diagnostic }
+            var kept = diagnostic
+            kept.notes.append(DiagnosticNote(
+                message: "adrules:disable-next-line cannot hide \(diagnostic.rule): this error means something was not read, so fix it instead",
+                file: diagnostic.file,
+                position: comments[diagnostic.file]?[diagnostic.range.start.line] ?? SourcePosition(line: diagnostic.range.start.line - 1, column: 1)))
+            return kept
+        }
     }
 }

@@ -1,0 +1,96 @@
+import AdRules
+import Foundation
+import Testing
+
+/// What the engine keeps of the past is enough for every rule: caps above 512, local days longer than a day,
+/// and loads whose start was pinned by a clock set back (rules.md §6, §8).
+@Suite("Engine: history limits and pinned loads")
+struct HistoryLimitTests {
+    static let minute: TimeInterval = 60
+
+    /// `count` shows of a placement one minute apart, each closed, on a running engine.
+    static func show(_ engine: AdEngine, clock: ManualClock, placement: PlacementID, count: Int) {
+        for _ in 0..<count {
+            engine.record(.showStarted(placement))
+            engine.record(.adClosed(placement))
+            clock.advance(by: minute)
+        }
+    }
+
+    @Test(arguments: [599, 600])
+    func aCapAbove512BindsForShowsRecordedLive(shows: Int) throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            placements:
+              b: {format: banner, daily_cap: 600}
+              c: {format: banner}
+            groups:
+              g: {placements: [c], daily_cap: 600}
+            """)
+        // Midnight UTC: 600 shows a minute apart stay within one day.
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        Self.show(engine, clock: clock, placement: "b", count: shows)
+        Self.show(engine, clock: clock, placement: "c", count: shows)
+        engine.record(.loadCompleted("b"))
+        engine.record(.loadCompleted("c"))
+        let reached = shows >= 600
+        #expect(engine.ask(.show("b", trigger: .action)).codes == (reached ? [.dailyCap] : []))
+        #expect(engine.ask(.show("c", trigger: .action)).codes == (reached ? [.groupDailyCap] : []))
+    }
+
+    @Test func aShowEarlyInA27HourDayStillCountsForTheDailyCap() throws {
+        // Antarctica/Casey went from UTC+11 to UTC+8 on 2021-03-14 at 00:00 local: 13 March lasted 27 hours.
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: Antarctica/Casey
+            placements:
+              b: {format: banner, daily_cap: 2}
+            """)
+        let first = Date(timeIntervalSince1970: 1_615_555_800)  // 2021-03-12T13:30:00Z, 00:30 local on 13 March
+        let clock = ManualClock(first)
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        engine.record(.showStarted("b"))
+        engine.record(.adClosed("b"))
+        // 26 h 10 min later, still 13 March locally, in a new session: the first show is older than 26 hours.
+        clock.advance(by: 26 * 3600 + 10 * 60)
+        engine.record(.appLaunched)
+        engine.record(.showStarted("b"))
+        engine.record(.adClosed("b"))
+        engine.record(.loadCompleted("b"))
+        clock.advance(by: Self.minute)
+        let decision = engine.ask(.show("b", trigger: .action))
+        #expect(decision.codes == [.dailyCap])
+        // 13 March ends at 2021-03-13T16:00:00Z (00:00 local on 14 March, UTC+8).
+        #expect(decision.nextAllowedAt == Date(timeIntervalSince1970: 1_615_651_200))
+    }
+
+    @Test(arguments: [false, true])
+    func aLoadPinnedByAClockSetBackStillTimesOutAndClosesTheLaunchPhase(askInBetween: Bool) throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            load_timeout: 60s
+            placements:
+              ao: {format: app_open, min_interval: 1m}
+            """)
+        let start = Date(timeIntervalSince1970: 1_796_115_600)
+        let clock = ManualClock(start)
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        engine.record(.loadStarted("ao"))
+        // The clock goes back an hour: the load's start is pinned to the new now, and times out 60 s later.
+        clock.set(start.addingTimeInterval(-3600))
+        if askInBetween {
+            #expect(engine.ask(.load("ao")).codes == [.alreadyLoading])
+        } else {
+            engine.record(.action("ao"))
+        }
+        clock.advance(by: 61)
+        engine.record(.loadCompleted("ao"))
+        #expect(engine.ask(.show("ao", trigger: .loadCompleted)).codes == [.deferredShow], "the timed-out load closed the launch phase")
+    }
+}
