@@ -165,6 +165,7 @@ public enum AdRulesCommandLine {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--version", "version":
+            if let extra = rest.first { return usageError(.unexpected(extra)) }
             return CommandResult(stdout: "adrules \(AdRulesVersion.current)\n")
         case "-h", "--help":
             return CommandResult(stdout: usage + "\n")

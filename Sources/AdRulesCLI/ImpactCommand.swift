@@ -35,8 +35,11 @@ enum ImpactCommand {
 
         var stderr = ""
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory) else {
             return failure("no such model file: \(modelPath)")
+        }
+        guard !isDirectory.boolValue else {
+            return failure("\(modelPath) is a directory: impact takes a usage model file, such as rules/usage.model.yaml")
         }
         let modelBytes: [UInt8]
         do { modelBytes = try PolicyLoader.readBytes(modelPath) } catch { return failure("\(error)") }

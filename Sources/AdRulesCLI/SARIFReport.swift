@@ -67,8 +67,12 @@ enum SARIFReport {
                         ])),
                     ])),
                     ("columnKind", .string("unicodeCodePoints")),
-                    ("originalUriBaseIds", .object([("%SRCROOT%", .object([("uri", .string("file:///"))]))])),
-                    ("artifacts", .array(files.map { .object([("location", .object([("uri", .string(uri($0))), ("uriBaseId", .string("%SRCROOT%"))]))]) })),
+                    // Relative paths are relative to where adrules ran (the checkout in CI); the consumer knows where
+                    // that is, so the base has a description and no URI of this machine.
+                    ("originalUriBaseIds", .object([("%SRCROOT%", .object([
+                        ("description", .object([("text", .string("The directory adrules ran in; file paths are relative to it."))])),
+                    ]))])),
+                    ("artifacts", .array(files.map { .object([("location", artifactLocation($0))]) })),
                     ("results", .array(results)),
                 ]),
             ])),
@@ -80,7 +84,7 @@ enum SARIFReport {
         let end = range.end > range.start ? range.end : SourcePosition(line: range.start.line, column: range.start.column + 1)
         return .object([
             ("physicalLocation", .object([
-                ("artifactLocation", .object([("uri", .string(uri(file))), ("uriBaseId", .string("%SRCROOT%"))])),
+                ("artifactLocation", artifactLocation(file)),
                 ("region", .object([
                     ("startLine", .int(range.start.line)), ("startColumn", .int(range.start.column)),
                     ("endLine", .int(end.line)), ("endColumn", .int(end.column)),
@@ -90,6 +94,13 @@ enum SARIFReport {
     }
 
     /// A relative URI with `./` removed and characters that URIs reserve escaped.
+    /// A relative path against `%SRCROOT%`; an absolute one as a `file://` URI of its own.
+    static func artifactLocation(_ path: String) -> JSON {
+        path.hasPrefix("/")
+            ? .object([("uri", .string("file://" + uri(path)))])
+            : .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
+    }
+
     static func uri(_ path: String) -> String {
         var p = path
         while p.hasPrefix("./") { p.removeFirst(2) }

@@ -14,8 +14,12 @@ enum SimulateCommand {
         var policies = ScenarioPolicies()
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             return CommandResult(stderr: "error: no such scenario file: \(file)\n", exitCode: ExitCode.failure)
+        }
+        guard !isDirectory.boolValue else {
+            return CommandResult(
+                stderr: "error: \(file) is a directory: simulate replays one scenario file, such as rules/app_open.test.yaml\n", exitCode: ExitCode.failure)
         }
         switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):

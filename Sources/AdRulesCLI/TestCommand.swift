@@ -91,7 +91,8 @@ enum TestCommand {
             if !parsed.flags.contains("quiet") { stderr += closing + "\n" }
             return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr, exitCode: exitCode)
         }
-        if !parsed.flags.contains("quiet") { text += closing + "\n" }
+        // Nothing read and nothing run: the error says it all, a "0 passed" line would not add to it.
+        if !parsed.flags.contains("quiet") && !(ioFailed && testsFound == 0) { text += closing + "\n" }
         return Output.deliver(text, to: parsed.values["output"], stderr: stderr, exitCode: exitCode)
     }
 

@@ -81,3 +81,38 @@ public struct YAMLNode: Sendable {
         }
     }
 }
+
+extension YAMLScalar {
+    /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
+    /// included), whatever its size: such a value is not a string.
+    public var isCoreSchemaNumber: Bool {
+        guard style == .plain else { return false }
+        var text = Substring(value).utf8
+        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+        if ["0x", "0o"].contains(where: { value.hasPrefix($0) }) {
+            let radix = value.hasPrefix("0x") ? 16 : 8
+            let rest = text.dropFirst(2)
+            return !rest.isEmpty && rest.allSatisfy { byte in Int(String(UnicodeScalar(byte)), radix: radix) != nil }
+        }
+        if [".nan", ".NaN", ".NAN"].contains(value) { return true }
+        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+        if [".inf", ".Inf", ".INF"].contains(String(Substring(text))) { return true }
+        // [0-9]+(\.[0-9]*)? or \.[0-9]+, then an optional exponent [eE][-+]?[0-9]+.
+        let whole = text.prefix(while: isDigit)
+        text = text.dropFirst(whole.count)
+        var fraction = 0
+        if text.first == UInt8(ascii: ".") {
+            text = text.dropFirst()
+            fraction = text.prefix(while: isDigit).count
+            text = text.dropFirst(fraction)
+        }
+        guard whole.count + fraction > 0 else { return false }
+        if let e = text.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            text = text.dropFirst()
+            if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+            guard let first = text.first, isDigit(first) else { return false }
+            text = text.drop(while: isDigit)
+        }
+        return text.isEmpty
+    }
+}

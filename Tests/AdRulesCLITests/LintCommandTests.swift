@@ -59,6 +59,17 @@ struct LintCommandTests {
         }
     }
 
+    /// A relative path is relative to `%SRCROOT%`, which names no directory of this machine; an absolute path is
+    /// a `file://` URI of its own.
+    @Test func sarifPathsAreRelativeToTheCheckoutOrAbsolute() {
+        let relative = SARIFReport.artifactLocation("rules/a b.yaml").rendered(pretty: false)
+        #expect(relative.contains("\"uri\":\"rules/a%20b.yaml\"") && relative.contains("\"uriBaseId\":\"%SRCROOT%\""), "\(relative)")
+        let absolute = SARIFReport.artifactLocation("/tmp/rules/a.yaml").rendered(pretty: false)
+        #expect(absolute.contains("\"uri\":\"file:///tmp/rules/a.yaml\"") && !absolute.contains("uriBaseId"), "\(absolute)")
+        let report = runCLI(["lint", "FIXTURES/bad.yaml", "--format", "sarif"]).stdout
+        #expect(!report.contains("\"file:///\""), "no base URI of this machine's root")
+    }
+
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.
     @Test func equalFindingsGetDistinctFingerprints() throws {
         let result = runCLI(["lint", "FIXTURES/zero-caps.yaml", "--format", "sarif"])

@@ -179,6 +179,15 @@ struct DiagnosticRuleTests {
         #expect(lint(kept).isEmpty, "\(lint(kept))")
     }
 
+    /// Advice fits where it is given: a group has no `enabled`, and an id in an example is an example.
+    @Test func adviceFitsGroupsAndListsOfIds() {
+        let zero = lint("version: 1\ngroups:\n  g: {placements: [a], session_cap: 0}\nplacements:\n  a: {format: banner}\n")
+        #expect(zero.map(\.message) == ["session_cap is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them"])
+        let missing = lint("version: 1\nplacements:\n  a: {format: banner}\ngroups:\n  g: {min_interval: 1m}\nrules:\n  - {id: x, when: premium}\n")
+        #expect(missing.map(\.message).contains("group \"g\" has no placements: list its members' placement ids, as in `placements: [interstitial_level_end]`"), "\(missing)")
+        #expect(missing.map(\.message).contains("rule \"x\" has no deny: list the placement ids it denies, as in `deny: [interstitial]`"), "\(missing)")
+    }
+
     @Test func shippedRulesHaveNoFindings() throws {
         let load = try PolicyLoader.load(path: packageRoot() + "/rules")
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")

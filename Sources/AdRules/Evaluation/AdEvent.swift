@@ -21,8 +21,10 @@ public enum AdEvent: Sendable, Hashable {
         "load_started", "load_completed", "load_failed", "action", "user_chose", "show_started", "show_failed",
         "ad_closed", "reward_earned", "reward_granted",
     ]
+    /// The events that take a `source`: another SDK's fullscreen ad.
+    public static let sourceEvents = ["fullscreen_opened", "fullscreen_closed"]
     /// Every event name, as scenario files spell them.
-    public static let names = ["app_launched", "app_backgrounded", "app_resumed"] + placementEvents + ["fullscreen_opened", "fullscreen_closed"]
+    public static let names = ["app_launched", "app_backgrounded", "app_resumed"] + placementEvents + sourceEvents
 
     /// Creates an event from its name as scenario files spell it; nil for an unknown name or a missing placement.
     public init?(name: String, placement: String?, source: String? = nil) {

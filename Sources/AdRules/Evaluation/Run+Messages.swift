@@ -152,7 +152,8 @@ struct ReasonSite: Sendable {
         case .triggerNotSupported:
             let format = p.format.value
             let fits = format == .appOpen ? "resume or load_completed" : "action"
-            return "trigger \(trigger.rawValue) does not fit a \(format.rawValue) placement (use \(fits))"
+            let article = format.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return "trigger \(trigger.rawValue) does not fit \(article) \(format.rawValue) placement (use \(fits))"
         case .resumeShowsOff: return "shows on resume are off (resume.show_if_ready: false)"
         case .coldStartOff: return "the cold-start show is off (launch.show_on_first_load: false)"
         case .loadedOutsideLaunch:

@@ -102,10 +102,10 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    package static func missingKey(_ key: String, in context: String, example: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/missing-key", message: "\(context) has no \(key): add `\(example)`",
-            file: file, range: range)
+    /// - Parameter listing: for a list of ids, what to list; the example then reads as an example, not as an id to copy.
+    package static func missingKey(_ key: String, in context: String, example: String, listing: String? = nil, file: String, range: SourceRange) -> Diagnostic {
+        let advice = listing.map { "list \($0), as in `\(example)`" } ?? "add `\(example)`"
+        return Diagnostic(.error, rule: "schema/missing-key", message: "\(context) has no \(key): \(advice)", file: file, range: range)
     }
 
     static func unknownEnum(_ key: String, value: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
@@ -216,6 +216,15 @@ extension Diagnostic {
         Diagnostic(
             .error, rule: "schema/unknown-key",
             message: "\(key) belongs to an ask step, not to an event: add `ask: show` or remove it", file: file, range: range)
+    }
+
+    /// `placement` on an event of no placement, `source` on one of no source (or on an ask: `event` nil).
+    static func keyNotTakenByEvent(_ key: String, event: String?, file: String, range: SourceRange) -> Diagnostic {
+        let takers = key == "source" ? AdEvent.sourceEvents : AdEvent.placementEvents
+        let subject = event.map { "event \($0)" } ?? "an ask"
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(subject) takes no \(key) (only \(takers.joined(separator: ", ")) do): remove it", file: file, range: range)
     }
 
     static func triggerOutsideShow(file: String, at position: SourcePosition) -> Diagnostic {

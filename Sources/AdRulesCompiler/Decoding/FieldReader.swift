@@ -92,39 +92,6 @@ struct FieldReader: NodeReader {
         }
     }
 
-    /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
-    /// included), whatever its size: such a value is not a string.
-    static func isNumber(_ scalar: YAMLScalar) -> Bool {
-        guard scalar.style == .plain else { return false }
-        var text = Substring(scalar.value).utf8
-        let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        if ["0x", "0o"].contains(where: { scalar.value.hasPrefix($0) }) {
-            let radix = scalar.value.hasPrefix("0x") ? 16 : 8
-            let rest = text.dropFirst(2)
-            return !rest.isEmpty && rest.allSatisfy { byte in Int(String(UnicodeScalar(byte)), radix: radix) != nil }
-        }
-        if [".nan", ".NaN", ".NAN"].contains(scalar.value) { return true }
-        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
-        if [".inf", ".Inf", ".INF"].contains(String(Substring(text))) { return true }
-        // [0-9]+(\.[0-9]*)? or \.[0-9]+, then an optional exponent [eE][-+]?[0-9]+.
-        let whole = text.prefix(while: isDigit)
-        text = text.dropFirst(whole.count)
-        var fraction = 0
-        if text.first == UInt8(ascii: ".") {
-            text = text.dropFirst()
-            fraction = text.prefix(while: isDigit).count
-            text = text.dropFirst(fraction)
-        }
-        guard whole.count + fraction > 0 else { return false }
-        if let e = text.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            text = text.dropFirst()
-            if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
-            guard let first = text.first, isDigit(first) else { return false }
-            text = text.drop(while: isDigit)
-        }
-        return text.isEmpty
-    }
-
     /// A plain scalar that the YAML 1.2 core schema reads as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
     /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the
     /// linter forms from it stays far from overflow.
@@ -210,7 +177,7 @@ struct FieldReader: NodeReader {
             report(.wrongType(key, expected: "a string", found: node, file: file))
             return nil
         }
-        if FieldReader.isNumber(scalar) {
+        if scalar.isCoreSchemaNumber {
             // YAML 1.2 reads it as a number; other YAML tools and the JSON Schema would not take it as text.
             report(.numberWhereString(key, value: scalar.value, file: file, range: node.range))
             return nil

@@ -160,7 +160,7 @@ struct PolicyFragment: Sendable {
                     if let member = reader.string(item, "a group member") { group.placements.append(member) }
                 }
                 if items.isEmpty {
-                    reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", file: reader.file, range: value.range))
+                    reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: value.range))
                 }
             default:
                 guard let setting = PlacementSetting(rawValue: key), let access = setting.groupAccess else { continue }
@@ -168,7 +168,7 @@ struct PolicyFragment: Sendable {
             }
         }
         if !sawPlacements {
-            reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", file: reader.file, range: key.range))
+            reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: key.range))
         }
         return GroupFields(group: group, range: key.range)
     }
@@ -276,9 +276,12 @@ struct PolicyFragment: Sendable {
             }
         }
         let present = Set(pairs.compactMap { $0.key.scalar?.value })
-        for (key, example) in [("id", "id: no-ads-in-checkout"), ("deny", "deny: [interstitial]"), ("when", "when: screen == \"checkout\"")]
-        where !present.contains(key) {
-            reader.report(.missingKey(key, in: context, example: example, file: reader.file, range: SourceRange(at: node.range.start)))
+        let missing: [(key: String, example: String, listing: String?)] = [
+            ("id", "id: no-ads-in-checkout", nil), ("deny", "deny: [interstitial]", "the placement ids it denies"),
+            ("when", "when: screen == \"checkout\"", nil),
+        ]
+        for (key, example, listing) in missing where !present.contains(key) {
+            reader.report(.missingKey(key, in: context, example: example, listing: listing, file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard let id, sawDeny || !present.contains("deny") else { return nil }
         return RuleFields(id: id, range: node.range, deny: deny, when: when, whenNode: whenNode, message: message)

@@ -44,10 +44,11 @@ enum SemanticLint {
     /// Caps of 0 and caps that can never bind, of a placement or a group.
     static func capFindings(_ block: some Pacing) -> [Diagnostic] {
         var findings: [Diagnostic] = []
+        let isGroup = block is PlacementGroup
         for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
-            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location)) }
+            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
         }
-        for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location)) }
+        for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
                 findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
@@ -108,10 +109,12 @@ enum TestAdUnits {
 }
 
 extension Diagnostic {
-    static func zeroCap(_ key: String, at location: SourceLocation) -> Diagnostic {
+    static func zeroCap(_ key: String, at location: SourceLocation, inGroup: Bool) -> Diagnostic {
         Diagnostic(
             .warning, rule: "cap/zero",
-            message: "\(key) is 0, so this can never show: to turn a placement off, write enabled: false",
+            message: inGroup
+                ? "\(key) is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them"
+                : "\(key) is 0, so this can never show: to turn a placement off, write enabled: false",
             file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
     }
 

@@ -187,8 +187,12 @@ public enum ScenarioDecoder {
             case "ask": askKind = reader.enumeration(value, key, as: AskKind.self)
             case "placement": placement = reader.string(value, key)?.value
             case "source": source = reader.string(value, key)?.value
-            case "trigger": trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
-            case "context": context = decodeContext(value, base: testContext, policy: policy, reader: &reader)
+            case "trigger":
+                trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
+                eventOnly.append(pair)
+            case "context":
+                context = decodeContext(value, base: testContext, policy: policy, reader: &reader)
+                eventOnly.append(pair)
             case "expect":
                 expectation.verdict = reader.enumeration(value, key, as: Decision.Verdict.self)?.value
                 eventOnly.append(pair)
@@ -223,6 +227,13 @@ public enum ScenarioDecoder {
                 reader.report(.askKeyOnEvent(pair.key.scalar?.value ?? "", file: reader.file, range: pair.key.range))
             }
             let needsPlacement = AdEvent.placementEvents.contains(eventName.value)
+            // A key the event does not take would be ignored: a test that seems to say more than it does.
+            for pair in pairs {
+                guard let key = pair.key.scalar?.value else { continue }
+                if (key == "placement" && !needsPlacement) || (key == "source" && !AdEvent.sourceEvents.contains(eventName.value)) {
+                    reader.report(.keyNotTakenByEvent(key, event: eventName.value, file: reader.file, range: pair.key.range))
+                }
+            }
             if needsPlacement && placement == nil {
                 reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
@@ -231,6 +242,9 @@ public enum ScenarioDecoder {
             return ScenarioStep(location: location, after: after, at: at, action: .event(event))
         }
         if let askKind {
+            if let pair = pairs.first(where: { $0.key.scalar?.value == "source" }) {
+                reader.report(.keyNotTakenByEvent("source", event: nil, file: reader.file, range: pair.key.range))
+            }
             guard let placement else {
                 reader.report(.missingKey("placement", in: "this ask", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil

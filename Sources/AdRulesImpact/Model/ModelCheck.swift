@@ -27,7 +27,8 @@ enum AttributeSource: Sendable, Hashable {
         case (.scalar(let text, let plain), _):
             switch type {
             case .string:
-                guard !(plain && (text == "true" || text == "false")) else { return nil }
+                // A plain number or boolean is not text in the YAML 1.2 core schema.
+                guard !(plain && (text == "true" || text == "false" || YAMLScalar(value: text, style: .plain).isCoreSchemaNumber)) else { return nil }
                 self = .fixed(.string(text))
             case .int:
                 guard plain, let number = Int64(text) else { return nil }

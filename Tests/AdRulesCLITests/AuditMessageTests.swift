@@ -1,0 +1,79 @@
+import AdRulesCLI
+import Foundation
+import Testing
+
+/// Messages and checks a reader can act on: what a command says when given the wrong kind of path, keys a step
+/// does not take, and advice that fits where it is given.
+@Suite("messages that fit the input")
+struct AuditMessageTests {
+    /// Writes files into a fresh directory and returns its path.
+    static func directory(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "adrules-audit-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+        return path
+    }
+
+    static let policy = """
+        version: 1
+        timezone: UTC
+        placements:
+          lvl: {format: interstitial, min_interval: 1m}
+        """
+
+    @Test func aDirectoryWhereAFileIsExpectedIsNamedAsOne() throws {
+        let dir = try Self.directory(["p.yaml": Self.policy])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let impact = runCLI(["impact", dir, "--rules", dir])
+        #expect(impact.exitCode == 3)
+        #expect(impact.stderr.contains("\(dir) is a directory: impact takes a usage model file"), "\(impact.stderr)")
+        let simulate = runCLI(["simulate", dir, "--rules", dir])
+        #expect(simulate.exitCode == 3)
+        #expect(simulate.stderr.contains("\(dir) is a directory: simulate replays one scenario file"), "\(simulate.stderr)")
+    }
+
+    @Test func aStepKeyTheEventDoesNotTakeIsAnError() throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy,
+            "s.test.yaml": """
+                tests:
+                  - name: keys
+                    start: 2026-11-29T09:00:00Z
+                    steps:
+                      - {event: fullscreen_opened, source: x, placement: lvl}
+                      - {event: load_completed, placement: lvl, source: x}
+                      - {event: app_launched, trigger: action}
+                      - {ask: load, placement: lvl, source: x}
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("s.test.yaml:5:47: error: event fullscreen_opened takes no placement"), "\(result.stdout)")
+        #expect(result.stdout.contains("s.test.yaml:6:49: error: event load_completed takes no source"), "\(result.stdout)")
+        #expect(result.stdout.contains("s.test.yaml:7:31: error: trigger belongs to an ask step"), "\(result.stdout)")
+        #expect(result.stdout.contains("s.test.yaml:8:37: error: an ask takes no source"), "\(result.stdout)")
+    }
+
+    @Test func triggerMessagesUseTheRightArticle() throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy,
+            "s.test.yaml": """
+                tests:
+                  - name: article
+                    start: 2026-11-29T09:00:00Z
+                    steps:
+                      - event: app_launched
+                      - {ask: show, placement: lvl, trigger: resume}
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.stdout.contains("does not fit an interstitial placement"), "\(result.stdout)")
+    }
+
+    @Test func versionTakesNoArguments() {
+        #expect(runCLI(["--version"]).exitCode == 0)
+        #expect(runCLI(["--version", "extra"]).exitCode == 2)
+    }
+}
