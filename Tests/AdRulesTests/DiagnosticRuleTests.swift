@@ -188,6 +188,13 @@ struct DiagnosticRuleTests {
         #expect(missing.map(\.message).contains("rule \"x\" has no deny: list the placement ids it denies, as in `deny: [interstitial]`"), "\(missing)")
     }
 
+    @Test(arguments: ["\"\"", "\"  \""])
+    func anEmptyRuleMessageIsAnError(_ message: String) {
+        let found = lint("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: premium, message: \(message)}\n")
+        #expect(found.map(\.rule) == ["schema/type"], "\(found)")
+        #expect(found.first?.message.contains("denied by rule") == true)
+    }
+
     @Test func shippedRulesHaveNoFindings() throws {
         let load = try PolicyLoader.load(path: packageRoot() + "/rules")
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")

@@ -132,6 +132,21 @@ struct Findings {
         denials.append(denial)
     }
 
+    /// Orders the denials from `first` on by their code's place in the spec's tables, keeping the order of equal
+    /// codes (an insertion sort: stable, and these are a handful).
+    mutating func sortByCode(from first: Int) {
+        guard first + 1 < denials.count else { return }
+        for i in (first + 1)..<denials.count {
+            let denial = denials[i]
+            var j = i
+            while j > first, denials[j - 1].code.order > denial.code.order {
+                denials[j] = denials[j - 1]
+                j -= 1
+            }
+            denials[j] = denial
+        }
+    }
+
     /// Keeps a text a reason names; its index goes into the reason's site.
     mutating func detail(_ text: String) -> Int {
         details.append(text)

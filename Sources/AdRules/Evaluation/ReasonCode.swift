@@ -34,3 +34,8 @@ public enum ReasonCode: String, Sendable, Hashable, Codable, CaseIterable {
     case rewardNotEarned = "reward_not_earned"
     case rewardAlreadyGranted = "reward_already_granted"
 }
+
+extension ReasonCode {
+    /// The code's place in the order decisions list reasons (rules.md §7's tables).
+    var order: Int { ReasonCode.allCases.firstIndex(of: self) ?? 0 }
+}

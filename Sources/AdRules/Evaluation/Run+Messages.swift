@@ -191,13 +191,16 @@ struct ReasonSite: Sendable {
         switch self.text {
         case .windowCap:
             let cap = policy.windows[limits.windows.lowerBound + window]
-            text = "\(cap.max) shows in \(RuleDuration(milliseconds: cap.length)) reached (caps)"
-        case .sessionCap: text = "session_cap \(limits.sessionCap) reached in this session"
-        case .hourlyCap: text = "hourly_cap \(limits.hourlyCap) reached in the last hour"
-        case .dailyCap: text = "daily_cap \(limits.dailyCap) reached today"
+            text = cap.max == 0
+                ? "a caps window of 0 shows in \(RuleDuration(milliseconds: cap.length)), so it never shows (caps)"
+                : "\(cap.max) \(cap.max == 1 ? "show" : "shows") in \(RuleDuration(milliseconds: cap.length)) reached (caps)"
+        case .sessionCap: text = limits.sessionCap == 0 ? "session_cap is 0, so it never shows" : "session_cap \(limits.sessionCap) reached in this session"
+        case .hourlyCap: text = limits.hourlyCap == 0 ? "hourly_cap is 0, so it never shows" : "hourly_cap \(limits.hourlyCap) reached in the last hour"
+        case .dailyCap: text = limits.dailyCap == 0 ? "daily_cap is 0, so it never shows" : "daily_cap \(limits.dailyCap) reached today"
         default: text = "min_interval \(RuleDuration(milliseconds: limits.minInterval)) not elapsed since its last show"
         }
-        guard withDay, let day else { return prefix + text }
+        // A cap of 0 never clears: no day to name.
+        guard withDay, let day, limits.dailyCap != 0 else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"

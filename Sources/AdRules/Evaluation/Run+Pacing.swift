@@ -32,15 +32,19 @@ extension Run {
         }
     }
 
-    /// The caps of the placement's groups; `groups` are positions in `groupsOfPlacement`.
+    /// The caps of the placement's groups; `groups` are positions in `groupsOfPlacement`. Reasons come in the
+    /// order of the spec's table (every group's session cap, then every group's hourly cap, and so on), each kind
+    /// in the order of the groups.
     func groupCapReasons(_ policy: PolicyStorage, _ groups: Range<Int>, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings) {
         let session = facts.sessionActive ? facts.sessionCount : nil
+        let first = found.denials.count
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
             if policy.groupLimits[g].capsMayDeny(count: facts.groups[g].count, newest: facts.groups[g].last, now: now, session: session) {
                 capReasons(policy, facts.groups[g], policy.groupLimits[g], group: g, facts, zone: zone, &found)
             }
         }
+        if found.denials.count - first > 1 { found.sortByCode(from: first) }
     }
 
     /// The site of a pacing or cap reason: of this placement (group < 0) or of a group.

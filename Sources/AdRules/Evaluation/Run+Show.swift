@@ -83,11 +83,12 @@ extension Run {
         }
     }
 
-    /// A rule that cannot be evaluated denies, naming the declared attributes without a value or a default.
+    /// A rule that cannot be evaluated denies, naming the attributes it reads that have no value and no default.
     func ruleError(_ policy: PolicyStorage, rule r: Int, context: AskContext, _ found: inout Findings) {
         var site = site(.ruleError, at: .ruleCondition)
         site.rule = r
-        let missing = policy.attributes.filter { context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
+        let read = policy.rules[r].condition?.attributesRead ?? []
+        let missing = policy.attributes.filter { read.contains($0.name) && context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
         if !missing.isEmpty { site.detail = found.detail(missing.joined(separator: ", ")) }
         deny(.ruleError, site, &found)
     }

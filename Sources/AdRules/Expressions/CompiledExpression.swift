@@ -28,6 +28,17 @@ package indirect enum CompiledExpression: Sendable {
         }
     }
 
+    /// The names of the attributes the expression reads.
+    var attributesRead: Set<String> {
+        switch self {
+        case .constant, .builtin: return []
+        case .attribute(let name, _, _): return [name]
+        case .not(let e): return e.attributesRead
+        case .and(let operands), .or(let operands): return operands.reduce(into: []) { $0.formUnion($1.attributesRead) }
+        case .compare(_, let l, let r), .member(let l, let r, _): return l.attributesRead.union(r.attributesRead)
+        }
+    }
+
     /// Whether the expression reads `now.hour` or `now.weekday` (so the evaluator computes local time only when needed).
     var readsClock: Bool {
         switch self {

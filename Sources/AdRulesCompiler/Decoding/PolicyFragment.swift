@@ -272,6 +272,11 @@ struct PolicyFragment: Sendable {
                 whenNode = value
             case "message":
                 message = reader.string(value, key)?.value
+                if let text = message, text.allSatisfy(\.isWhitespace) {
+                    // A reason with no words helps no one; without `message` it reads "denied by rule ID".
+                    reader.report(.wrongType("message", expected: "a sentence saying why (or left out, for \"denied by rule <id>\")", found: value, file: reader.file))
+                    message = nil
+                }
             default: break
             }
         }

@@ -58,6 +58,18 @@ private struct Checker {
     struct Typed {
         var type: ValueType
         var code: CompiledExpression
+        /// `[]`: a list of no type yet, which takes the type of the list or item it meets.
+        var isEmptyList = false
+
+        /// The empty list as a list of `type`; anything else unchanged.
+        func fitted(to type: ValueType) -> Typed {
+            guard isEmptyList else { return self }
+            switch type {
+            case .intList: return Typed(type: .intList, code: .constant(.intList([])))
+            case .stringList: return Typed(type: .stringList, code: .constant(.stringList([])))
+            default: return self
+            }
+        }
     }
 
     let attributes: [AttributeDeclaration]
@@ -129,9 +141,9 @@ private struct Checker {
             guard valid else { return nil }
             return Typed(type: .bool, code: isAnd ? .and(codes) : .or(codes))
         case .compare(let op, let l, let r, let offset):
-            let left = check(l)
-            let right = check(r)
-            guard let left, let right else { return nil }
+            guard var left = check(l), var right = check(r) else { return nil }
+            left = left.fitted(to: right.type)
+            right = right.fitted(to: left.type)
             guard left.type.isComparable(with: right.type) else {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
@@ -147,9 +159,8 @@ private struct Checker {
             }
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
-            let left = check(l)
-            let right = check(r)
-            guard let left, let right else { return nil }
+            guard let left = check(l), var right = check(r) else { return nil }
+            if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
             let word = negated ? "not in" : "in"
             guard let element = right.type.element else {
                 findings.append(ExpressionFinding(
@@ -160,7 +171,7 @@ private struct Checker {
             guard left.type.isComparable(with: element) else {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
-                    message: "\(word) looks for a \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
+                    message: "\(word) looks for \(left.type.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
                 return nil
             }
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
@@ -194,6 +205,6 @@ private struct Checker {
             elementType = value.type
         }
         if elementType == .int { return Typed(type: .intList, code: .constant(.intList(ints))) }
-        return Typed(type: .stringList, code: .constant(.stringList(strings)))
+        return Typed(type: .stringList, code: .constant(.stringList(strings)), isEmptyList: items.isEmpty)
     }
 }

@@ -1,0 +1,81 @@
+import AdRules
+import AdRulesCompiler
+import Foundation
+import Testing
+
+/// Reasons in the order of rules.md §7's tables across groups, `[]` as a list of any type, and messages that say
+/// only what is true.
+@Suite("Reason order and texts")
+struct ReasonOrderAndTextTests {
+    @Test func groupReasonsFollowTheTableAcrossGroups() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              q: {format: interstitial}
+            groups:
+              a1: {placements: [q], caps: [{max: 1, window: 2h}], session_cap: 1}
+              b2: {placements: [q], hourly_cap: 1, min_interval: 5m, daily_cap: 1}
+            """)
+        h.record(.appLaunched, .loadCompleted("q"), .showStarted("q"), .adClosed("q"))
+        h.advance("1m")
+        h.record(.loadCompleted("q"))
+        let d = h.ask(.show("q", trigger: .action))
+        #expect(d.codes == [.groupMinInterval, .groupSessionCap, .groupHourlyCap, .groupDailyCap, .groupWindowCap])
+        #expect(d.reasons.map(\.group) == ["b2", "a1", "b2", "b2", "a1"])
+    }
+
+    @Test func anEmptyListTakesTheTypeItIsComparedWith() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            attributes:
+              nums: "[int]"
+              level: int
+            placements:
+              a: {format: banner}
+            rules:
+              - {id: r1, deny: [a], when: 'nums == []'}
+              - {id: r2, deny: [a], when: 'level in []'}
+              - {id: r3, deny: [a], when: '[] != nums and level not in []'}
+            """, file: "p.yaml")
+        let facts = Facts(policy: policy, installedAt: 0)
+        func codes(_ nums: [Int64]) -> [String] {
+            Evaluator.decide(.offer("a"), context: AskContext(attributes: ["nums": .intList(nums), "level": .int(3)]), policy: policy, facts: facts, now: 1)
+                .reasons.compactMap(\.rule)
+        }
+        #expect(codes([]) == ["r1"])
+        #expect(codes([1]) == ["r3"])
+        let mixed = lint("version: 1\nattributes:\n  level: int\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: 'level in [\"x\"]'}\n")
+        #expect(mixed.map(\.message) == ["in looks for an int in a list of string: both must have the same type"])
+    }
+
+    @Test func aRuleErrorNamesOnlyTheAttributesTheRuleReads() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            attributes:
+              screen: string
+              level: int
+            placements:
+              a: {format: banner}
+            rules:
+              - {id: r, deny: [a], when: 'level < 5'}
+            """, file: "p.yaml")
+        let d = Evaluator.decide(.offer("a"), policy: policy, facts: Facts(policy: policy, installedAt: 0), now: 1)
+        #expect(d.reasons.first?.message == "rule r cannot be evaluated: no value for level; denied to be safe")
+    }
+
+    @Test func aCapOfZeroSaysItNeverClears() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              b: {format: banner, daily_cap: 0, session_cap: 0, caps: [{max: 0, window: 1h}]}
+            """)
+        h.record(.appLaunched, .loadCompleted("b"))
+        let d = h.ask(.show("b", trigger: .action))
+        #expect(d.reasons.map(\.message) == [
+            "session_cap is 0, so it never shows", "daily_cap is 0, so it never shows", "a caps window of 0 shows in 1h, so it never shows (caps)",
+        ])
+        #expect(d.nextAllowedAt == nil)
+    }
+}
