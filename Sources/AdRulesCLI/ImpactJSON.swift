@@ -88,7 +88,13 @@ enum ImpactJSON {
         var description: String { problem }
     }
 
-    /// Reads a report written by ``render(_:)``.
+    /// The most a counter may hold per user-day of its segment (asks, loads, reasons): far above what a day of
+    /// use can make, and low enough that the sums of every part of a run stay far from overflow.
+    static let maxPerUserDay = 10_000_000
+
+    /// Reads a report written by ``render(_:)``. A part may come from anywhere: every count is checked against the
+    /// population it claims (never negative, user-days that add up, nothing beyond `maxPerUserDay` a user-day),
+    /// and texts hold no control characters, so that no part can make the merge overflow or print forged lines.
     /// - Throws: ``ReadError`` or ``JSON/ParseError``.
     static func read(_ text: String) throws -> ImpactReport {
         let document = try JSON.parse(text)
@@ -96,87 +102,127 @@ enum ImpactJSON {
             guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing or malformed") }
             return value
         }
+        func count(_ value: JSON?, _ what: String, in range: ClosedRange<Int>) throws -> Int {
+            let n = try need(value?.intValue, what)
+            guard range.contains(n) else {
+                throw ReadError(problem: "not an impact report: \(what) is \(n), outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            return n
+        }
+        func string(_ value: JSON?, _ what: String) throws -> String {
+            let text = try need(value?.stringValue, what)
+            guard !ControlCharacters.contains(in: text) else {
+                throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
+            }
+            return text
+        }
         guard document["version"]?.intValue == ImpactReport.formatVersion else {
             throw ReadError(problem: "not an impact report of version \(ImpactReport.formatVersion)")
         }
+        let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
+        let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
         var shard: Shard?
         if let object = document["shard"], object != .null {
-            shard = try need(Shard(index: object["index"]?.intValue ?? 0, count: object["count"]?.intValue ?? 0), "shard")
+            shard = try need(
+                Shard(index: object["index"]?.intValue ?? 0, count: try count(object["count"], "the number of shards", in: 1...ModelDecoder.maxUsers)),
+                "shard")
         }
-        let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, need: need) }
+        let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string) }
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
         for item in try need(document["results"]?.arrayValue, "results") {
             let segments = try need(item["segments"]?.objectValue, "segments")
-            segmentNames = segments.map(\.0)
+            guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
+            segmentNames = try segments.map { name, _ in try string(.string(name), "a segment name") }
             var placements: [ImpactPlacement] = []
             var counters: [SegmentCounters] = []
-            for (_, segment) in segments {
+            var segmentUsers = 0
+            for (name, segment) in segments {
                 let figures = try need(segment["placements"]?.objectValue, "placements")
                 var c = SegmentCounters(placements: figures.count)
-                c.users = try need(segment["users"]?.intValue, "users")
-                c.userDays = try need(segment["user_days"]?.intValue, "user_days")
+                c.users = try count(segment["users"], "the users of segment \(name)", in: 0...(users - segmentUsers))
+                segmentUsers += c.users
+                c.userDays = try count(segment["user_days"], "the user-days of segment \(name)", in: c.users * days...c.users * days)
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
-                    let (placement, placementCounters) = try readFigures(id, object, need: need)
+                    let (placement, placementCounters) = try readFigures(
+                        try string(.string(id), "a placement id"), object, userDays: c.userDays, count: count, string: string)
                     found.append(placement)
                     c.placements[i] = placementCounters
                 }
                 placements = found
                 counters.append(c)
             }
-            results.append(ImpactPolicyResult(policy: try need(item["policy"]?.stringValue, "policy"), placements: placements, segments: counters))
+            results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
         }
+        guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
         return ImpactReport(
-            model: try need(document["model"]?.stringValue, "model"), users: try need(document["users"]?.intValue, "users"),
-            days: try need(document["days"]?.intValue, "days"), seed: UInt64(max(0, try need(document["seed"]?.intValue, "seed"))),
-            start: try need(document["start"]?.stringValue, "start"), segments: segmentNames, shard: shard, changes: changes,
+            model: try string(document["model"], "model"), users: users, days: days,
+            seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
+            start: try string(document["start"], "start"), segments: segmentNames, shard: shard, changes: changes,
             results: results)
     }
 
-    private static func readLocation(_ value: JSON?) -> ImpactLocation? {
-        guard let value, let file = value["file"]?.stringValue, let line = value["line"]?.intValue, let column = value["column"]?.intValue else { return nil }
-        return ImpactLocation(file: file, line: line, column: column)
+    typealias CountReader = (JSON?, String, ClosedRange<Int>) throws -> Int
+    typealias StringReader = (JSON?, String) throws -> String
+
+    private static func readLocation(_ value: JSON?, string: StringReader) throws -> ImpactLocation? {
+        guard let value, value != .null, value["file"] != nil else { return nil }
+        guard let line = value["line"]?.intValue, let column = value["column"]?.intValue, line >= 1, column >= 1 else {
+            throw ReadError(problem: "not an impact report: a location has no valid line and column")
+        }
+        return ImpactLocation(file: try string(value["file"], "a location's file"), line: line, column: column)
     }
 
-    private static func readChange(_ value: JSON, need: (String?, String) throws -> String) throws -> PolicyChange {
+    private static func readChange(_ value: JSON, string: StringReader) throws -> PolicyChange {
         PolicyChange(
-            kind: PolicyChange.Kind(rawValue: try need(value["kind"]?.stringValue, "a change's kind")) ?? .changed,
-            subject: try need(value["subject"]?.stringValue, "a change's subject"),
-            setting: try need(value["setting"]?.stringValue, "a change's setting"),
-            old: value["old"]?.stringValue, new: value["new"]?.stringValue,
-            oldLocation: readLocation(value["old_location"]), newLocation: readLocation(value["new_location"]))
+            kind: PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) ?? .changed,
+            subject: try string(value["subject"], "a change's subject"),
+            setting: try string(value["setting"], "a change's setting"),
+            old: try value["old"]?.stringValue.map { try string(.string($0), "a change's old value") },
+            new: try value["new"]?.stringValue.map { try string(.string($0), "a change's new value") },
+            oldLocation: try readLocation(value["old_location"], string: string), newLocation: try readLocation(value["new_location"], string: string))
     }
 
-    private static func readFigures(_ id: String, _ object: JSON, need: (Int?, String) throws -> Int) throws -> (ImpactPlacement, PlacementCounters) {
+    private static func readFigures(
+        _ id: String, _ object: JSON, userDays: Int, count: CountReader, string: StringReader
+    ) throws -> (ImpactPlacement, PlacementCounters) {
         var c = PlacementCounters()
         guard let histogram = object["histogram"]?.arrayValue, let capDays = object["cap_reached_user_days"]?.objectValue,
-            let denials = object["deny_reasons"]?.arrayValue, let format = object["format"]?.stringValue
+            let denials = object["deny_reasons"]?.arrayValue
         else { throw ReadError(problem: "not an impact report: the figures of \(id) are incomplete") }
-        c.histogram = try histogram.map { try need($0.intValue, "histogram") }
+        let format = try string(object["format"], "the format of \(id)")
+        // A histogram counts each user-day once; anything else counts at most maxPerUserDay a user-day.
+        c.histogram = try histogram.map { try count($0, "a histogram entry of \(id)", 0...userDays) }
+        guard c.histogram.reduce(0, +) == userDays, c.histogram.count <= maxPerUserDay else {
+            throw ReadError(problem: "not an impact report: the histogram of \(id) does not count each user-day once")
+        }
+        let most = userDays * maxPerUserDay
         var caps: [CapKind] = []
-        for (code, count) in capDays {
-            guard let reason = ReasonCode(rawValue: code), let kind = CapKind(code: reason) else { throw ReadError(problem: "unknown cap \(code)") }
+        for (code, days) in capDays {
+            guard let reason = ReasonCode(rawValue: code), let kind = CapKind(code: reason) else {
+                throw ReadError(problem: "not an impact report: unknown cap \(ControlCharacters.escaped(code))")
+            }
             caps.append(kind)
-            c.capDays[kind.rawValue] = try need(count.intValue, "cap_reached_user_days")
+            c.capDays[kind.rawValue] = try count(days, "cap_reached_user_days of \(id)", 0...userDays)
         }
         for denial in denials {
-            guard let code = denial["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) else { throw ReadError(problem: "unknown reason code in \(id)") }
-            var location: ImpactLocation?
-            if let file = denial["file"]?.stringValue {
-                location = ImpactLocation(file: file, line: try need(denial["line"]?.intValue, "line"), column: try need(denial["column"]?.intValue, "column"))
+            guard let code = denial["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) else {
+                throw ReadError(problem: "not an impact report: unknown reason code in \(id)")
             }
             c.denials.append(DenialCount(
-                code: code, location: location, message: denial["message"]?.stringValue ?? "", count: try need(denial["count"]?.intValue, "count")))
+                code: code, location: try readLocation(denial, string: string),
+                message: try denial["message"].map { try string($0, "a deny reason's message") } ?? "",
+                count: try count(denial["count"], "a deny reason's count in \(id)", 0...most)))
         }
-        c.wastedLoads = try need(object["wasted_loads"]?.intValue, "wasted_loads")
-        c.loadsStarted = try need(object["loads"]?["started"]?.intValue, "loads")
-        c.loadsCompleted = try need(object["loads"]?["completed"]?.intValue, "loads")
-        c.loadsFailed = try need(object["loads"]?["failed"]?.intValue, "loads")
-        c.showFailures = try need(object["show_failures"]?.intValue, "show_failures")
-        c.offers = try need(object["rewarded"]?["offers"]?.intValue, "rewarded")
-        c.accepted = try need(object["rewarded"]?["accepted"]?.intValue, "rewarded")
-        c.granted = try need(object["rewarded"]?["granted"]?.intValue, "rewarded")
+        c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
+        c.loadsStarted = try count(object["loads"]?["started"], "loads of \(id)", 0...most)
+        c.loadsCompleted = try count(object["loads"]?["completed"], "loads of \(id)", 0...most)
+        c.loadsFailed = try count(object["loads"]?["failed"], "loads of \(id)", 0...most)
+        c.showFailures = try count(object["show_failures"], "show_failures of \(id)", 0...most)
+        c.offers = try count(object["rewarded"]?["offers"], "rewarded offers of \(id)", 0...most)
+        c.accepted = try count(object["rewarded"]?["accepted"], "rewarded acceptances of \(id)", 0...most)
+        c.granted = try count(object["rewarded"]?["granted"], "rewards granted of \(id)", 0...most)
         return (ImpactPlacement(id: id, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }
 }

@@ -151,10 +151,39 @@ struct ImpactCommandTests {
         #expect(runCLI(["impact", "merge", "--format", "text"] + parts).stdout == text.stdout)
         let missing = runCLI(["impact", "merge", parts[0], parts[2]])
         #expect(missing.exitCode == 1)
-        #expect(missing.stderr == "error: cannot merge: shards 2 are missing\n")
+        #expect(missing.stderr == "error: cannot merge: shard 2 is missing\n")
         let unsharded = "\(directory)/whole.json"
         try whole.stdout.write(toFile: unsharded, atomically: true, encoding: .utf8)
         #expect(runCLI(["impact", "merge", unsharded]).stderr.contains("is a complete result"))
+    }
+
+    /// A part may come from anywhere: counts that do not fit its population, counts that would overflow the sum,
+    /// texts with control characters and a shard count of millions are refused at once, naming the file.
+    @Test(arguments: [
+        ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open is 9223372036854775807"),
+        ("\"wasted_loads\": ", "\"wasted_loads\": -", "wasted_loads of app_open is -"),
+        ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
+        ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
+    ])
+    func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
+        let directory = NSTemporaryDirectory() + "adrules-tampered-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var parts: [String] = []
+        for k in 1...2 {
+            let path = "\(directory)/part-\(k).json"
+            #expect(runCLI(arguments + ["--shard", "\(k)/2", "--output", path]).exitCode == 0)
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(original), "\(original)")
+            try text.replacingOccurrences(of: original, with: replacement).write(toFile: path, atomically: true, encoding: .utf8)
+            parts.append(path)
+        }
+        let merged = runCLI(["impact", "merge", "--format", "text"] + parts)
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.contains(message), "\(merged.stderr)")
+        #expect(merged.stdout.isEmpty)
+        #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
     }
 
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {

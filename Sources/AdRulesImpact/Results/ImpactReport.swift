@@ -69,7 +69,8 @@ public struct ImpactReport: Sendable, Hashable {
         case noParts
         case notPartial(Int)
         case mismatch(Int, String)
-        case missingShards([Int])
+        /// The first missing shards, and how many are missing in all.
+        case missingShards([Int], of: Int)
         case duplicateShard(Int)
 
         public var description: String {
@@ -77,7 +78,10 @@ public struct ImpactReport: Sendable, Hashable {
             case .noParts: return "no partial results to merge"
             case .notPartial(let i): return "part \(i + 1) is a complete result, not the result of one shard (--shard K/N)"
             case .mismatch(let i, let what): return "part \(i + 1) was played with a different \(what) than part 1"
-            case .missingShards(let missing): return "shards \(missing.map(String.init).joined(separator: ", ")) are missing"
+            case .missingShards(let missing, let total):
+                let listed = missing.map(String.init).joined(separator: ", ")
+                if total == 1 { return "shard \(listed) is missing" }
+                return total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing"
             case .duplicateShard(let index): return "shard \(index) is given twice"
             }
         }
@@ -106,13 +110,24 @@ public struct ImpactReport: Sendable, Hashable {
             guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index) }
             guard i > 0 else { continue }
             for r in merged.results.indices {
+                // The parts play disjoint users: together no more than the population (so no sum can overflow).
+                let users = merged.results[r].segments.reduce(0) { $0 + $1.users } + part.results[r].segments.reduce(0) { $0 + $1.users }
+                if users > first.users { throw MergeError.mismatch(i, "population (its users and the others' add up to more than \(first.users))") }
                 for s in merged.results[r].segments.indices where s < part.results[r].segments.count {
                     merged.results[r].segments[s].add(part.results[r].segments[s])
                 }
             }
         }
-        let missing = (1...count).filter { !seen.contains($0) }
-        if !missing.isEmpty { throw MergeError.missingShards(missing) }
+        // Only the first few missing shards are named; the count may be large and come from a file.
+        if parts.count < count || seen.count < count {
+            var missing: [Int] = []
+            var k = 1
+            while missing.count < 10, k <= count {
+                if !seen.contains(k) { missing.append(k) }
+                k += 1
+            }
+            throw MergeError.missingShards(missing, of: count - seen.count)
+        }
         return merged
     }
 }
