@@ -243,6 +243,27 @@ public enum AdRulesCommandLine {
 
 /// Writes a report to standard output or to the `--output` file.
 enum Output {
+    /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
+    /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
+    static func refusal(output: String?, inputs: [String]) -> CommandResult? {
+        guard let output, FileManager.default.fileExists(atPath: output) else { return nil }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        let target = resolved(output)
+        // What loading a directory reads: rule, scenario and model files.
+        let readable = [".yaml", ".yml"].contains { target.hasSuffix($0) }
+        for input in inputs {
+            let source = resolved(input)
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
+            if target == source || (exists && isDirectory.boolValue && readable && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")) {
+                return CommandResult(
+                    stderr: "error: --output \(ControlCharacters.escaped(output)) would overwrite a file this run reads (\(ControlCharacters.escaped(input))): write the report elsewhere\n",
+                    exitCode: ExitCode.usage)
+            }
+        }
+        return nil
+    }
+
     static func deliver(_ text: String, to path: String?, stderr: String = "", exitCode: Int32 = ExitCode.success) -> CommandResult {
         guard let path else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
         // Written through, not replaced: an --output that is a device or a symlink stays what it is, and a

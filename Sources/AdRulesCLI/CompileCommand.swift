@@ -15,6 +15,7 @@ enum CompileCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let path = parsed.positionals.first ?? "rules"
+        if let refusal = Output.refusal(output: parsed.values["output"], inputs: [path]) { return refusal }
         let compilation: PolicyCompilation
         do {
             compilation = try PolicyCompiler.compile(path: path, root: parsed.values["root"])

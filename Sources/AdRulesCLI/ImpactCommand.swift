@@ -23,6 +23,8 @@ enum ImpactCommand {
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         if parsed.positionals.first == "merge" { return merge(Array(parsed.positionals.dropFirst()), parsed) }
         guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL")) }
+        let inputs = [modelPath, parsed.values["rules"] ?? "rules"] + [parsed.values["compare"]].compactMap { $0 }
+        if let refusal = Output.refusal(output: parsed.values["output"], inputs: inputs) { return refusal }
         guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1])) }
         let options: ImpactOptions
         switch self.options(parsed) {
@@ -113,6 +115,7 @@ enum ImpactCommand {
     /// `impact merge PART.json…`: the shards' partial results combined into the whole run's result.
     static func merge(_ paths: [String], _ parsed: ParsedArguments) -> CommandResult {
         guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json")) }
+        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths) { return refusal }
         for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
             return AdRulesCommandLine.usageError(.unexpected("--\(option)"))
         }

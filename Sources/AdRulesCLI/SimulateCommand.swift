@@ -13,6 +13,7 @@ enum SimulateCommand {
         }
         var policies = ScenarioPolicies()
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
+        if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             return CommandResult(stderr: "error: no such scenario file: \(file)\n", exitCode: ExitCode.failure)

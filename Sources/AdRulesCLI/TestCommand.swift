@@ -14,6 +14,9 @@ enum TestCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
+        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths + [parsed.values["rules"]].compactMap { $0 }) {
+            return refusal
+        }
         let json = parsed.values["format"] == "json"
         let color = AdRulesCommandLine.useColor(parsed, environment: environment)
         var text = ""

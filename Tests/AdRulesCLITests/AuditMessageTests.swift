@@ -72,6 +72,29 @@ struct AuditMessageTests {
         #expect(result.stdout.contains("does not fit an interstitial placement"), "\(result.stdout)")
     }
 
+    /// `--output` never overwrites what the run reads: the input named, or a rule or scenario file in an input
+    /// directory. The file is left as it was, and the exit code is 2.
+    @Test func anOutputThatIsAnInputIsRefused() throws {
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        let dir = try Self.directory(["p.yaml": Self.policy, "p.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let runs: [[String]] = [
+            ["compile", dir, "-o", dir + "/p.yaml"], ["lint", dir, "--format", "json", "--output", dir + "/p.yaml"],
+            ["test", dir, "--output", dir + "/p.test.yaml"], ["lint", dir + "/p.yaml", "--output", dir + "/./p.yaml"],
+            ["simulate", dir + "/p.test.yaml", "--rules", dir + "/p.yaml", "--output", dir + "/p.test.yaml"],
+        ]
+        for arguments in runs {
+            let result = runCLI(arguments)
+            #expect(result.exitCode == 2, "\(arguments)")
+            #expect(result.stderr.contains("would overwrite a file this run reads"), "\(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: dir + "/p.yaml", encoding: .utf8) == Self.policy)
+        #expect(try String(contentsOfFile: dir + "/p.test.yaml", encoding: .utf8) == scenario)
+        // A report next to the rules is fine.
+        #expect(runCLI(["lint", dir, "--output", dir + "/report.txt"]).exitCode == 0)
+        #expect(runCLI(["lint", dir, "--output", dir + "/report.txt"]).exitCode == 0)
+    }
+
     @Test func versionTakesNoArguments() {
         #expect(runCLI(["--version"]).exitCode == 0)
         #expect(runCLI(["--version", "extra"]).exitCode == 2)
