@@ -137,6 +137,7 @@ public enum PolicyLoader {
         var dropped: [String: Int] = [:]
         /// Per file whose read was cut short: the finding that cut it.
         var broken: [String: Diagnostic] = [:]
+        var multiLineScalars: [String: [SourceRange]] = [:]
         for source in sources {
             // Decoded straight from libyaml's events: no node tree of the file is built.
             YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
@@ -145,6 +146,7 @@ public enum PolicyLoader {
                 cursor.finish()
                 diagnostics += cursor.diagnostics
                 if let cause = cursor.brokenBy { broken[source.file] = cause }
+                multiLineScalars[source.file] = cursor.multiLineScalars
                 // A read cut short inside the document (a syntax error) decodes nothing: its findings would only repeat it.
                 guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
                 fragments.append(fragment)
@@ -168,7 +170,7 @@ public enum PolicyLoader {
         }
         // "No placements" beside an error (a misspelt `placements:`, a file that is not a mapping) only repeats it.
         if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
-        let suppressions = Suppressions(sources: sources)
+        let suppressions = Suppressions(sources: sources, scalars: multiLineScalars)
         // An alias stands for nothing here, so a type error at the same place only repeats the alias error.
         let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" }.map(\.location))
         diagnostics = suppressions.applied(to: diagnostics.filter { !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location)) })

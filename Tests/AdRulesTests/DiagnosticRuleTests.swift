@@ -156,6 +156,23 @@ struct DiagnosticRuleTests {
         #expect(rules == ["cap/zero"])
     }
 
+    /// Lines are counted as libyaml counts them (CR, CR LF, NEL, LS, PS), and a `#` inside a scalar is text, not
+    /// a comment: a message or a quoted string cannot hide a finding.
+    @Test(arguments: ["\n", "\r\n", "\r", "\u{85}"])
+    func suppressionLinesAreLibyamlLines(_ lineBreak: String) {
+        let text = ["version: 1", "placements:", "  a:", "    format: interstitial", "    min_interval: 1m",
+                    "    # adrules:disable-next-line cap/zero", "    daily_cap: 0", "    hourly_cap: 0", ""].joined(separator: lineBreak)
+        #expect(lint(text).map(\.message) == ["hourly_cap is 0, so this can never show: to turn a placement off, write enabled: false"])
+    }
+
+    @Test(arguments: [
+        "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: \"x\n      # adrules:disable-next-line\n      y\"\n    daily_cap: 0\n",
+        "version: 1\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n    message: >-\n      no ads\n      # adrules:disable-next-line\nplacements: {a: {format: interstitial, min_interval: 1m, daily_cap: 0}}\n",
+    ])
+    func aDirectiveInsideAScalarIsText(_ text: String) {
+        #expect(lint(text).map(\.rule) == ["cap/zero"], "\(lint(text))")
+    }
+
     /// An error that means something was not read cannot be hidden, or `lint` would pass while the policy loses
     /// it; an error about a value kept as written can.
     @Test func onlyErrorsAboutKeptValuesCanBeSuppressed() {

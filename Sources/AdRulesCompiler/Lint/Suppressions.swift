@@ -12,26 +12,51 @@ struct Suppressions {
     /// file → line → where the comment for that line is.
     private var comments: [String: [Int: SourcePosition]] = [:]
 
-    init(sources: [(file: String, bytes: [UInt8])]) {
+    /// - Parameters:
+    ///   - sources: the files' bytes.
+    ///   - scalars: per file, the scalars that span several lines (libyaml's ranges): a `#` inside one is text,
+    ///     not a comment, so a message or a block scalar cannot hide a finding.
+    init(sources: [(file: String, bytes: [UInt8])], scalars: [String: [SourceRange]] = [:]) {
         for source in sources {
+            let spans = scalars[source.file] ?? []
             source.bytes.withUnsafeBufferPointer { bytes in
                 var line = 1
                 var lineStart = 0
                 var i = 0
+                // Scalars come in file order and do not overlap: one pass along them as the comments are met.
+                var span = 0
                 while i < bytes.count {
-                    let byte = bytes[i]
-                    if byte == UInt8(ascii: "\n") {
+                    // Lines are counted as libyaml counts them, so that a comment names the line a finding is on.
+                    let lineBreak = Suppressions.lineBreakLength(at: i, in: bytes)
+                    if lineBreak > 0 {
                         line += 1
-                        lineStart = i + 1
-                    } else if byte == UInt8(ascii: "#"), let names = Suppressions.names(after: i, in: bytes) {
-                        rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
+                        i += lineBreak
+                        lineStart = i
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: "#"), let names = Suppressions.names(after: i, in: bytes) {
                         // Columns count characters: the bytes that start one.
-                        let column = 1 + bytes[lineStart..<i].count(where: { $0 & 0xC0 != 0x80 })
-                        comments[source.file, default: [:]][line + 1] = SourcePosition(line: line, column: column)
+                        let position = SourcePosition(line: line, column: 1 + bytes[lineStart..<i].count(where: { $0 & 0xC0 != 0x80 }))
+                        while span < spans.count, spans[span].end <= position { span += 1 }
+                        if !(span < spans.count && spans[span].start < position) {
+                            rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
+                            comments[source.file, default: [:]][line + 1] = position
+                        }
                     }
                     i += 1
                 }
             }
+        }
+    }
+
+    /// The length of the line break at `i` (libyaml's: CR LF, CR, LF, NEL, LS, PS), 0 when there is none.
+    private static func lineBreakLength(at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        switch bytes[i] {
+        case UInt8(ascii: "\n"): return 1
+        case UInt8(ascii: "\r"): return i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\n") ? 2 : 1
+        case 0xC2: return i + 1 < bytes.count && bytes[i + 1] == 0x85 ? 2 : 0
+        case 0xE2: return i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) ? 3 : 0
+        default: return 0
         }
     }
 
@@ -43,7 +68,7 @@ struct Suppressions {
         for (k, expected) in directive.enumerated() where bytes[i + k] != expected { return nil }
         i += directive.count
         var end = i
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+        while end < bytes.count, lineBreakLength(at: end, in: bytes) == 0 { end += 1 }
         let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
         return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
     }
