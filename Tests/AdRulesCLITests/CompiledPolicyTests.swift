@@ -89,6 +89,26 @@ struct CompiledPolicyTests {
         }
     }
 
+    /// JSON is UTF-8 (RFC 8259): raw bytes that are not, and escapes of unpaired surrogates, are refused rather
+    /// than read as U+FFFD; a text is at most 4096 characters, counted as characters, not bytes.
+    @Test func textsAreUTF8AndAtMost4096Characters() throws {
+        let document = try compiledShippedRules().document
+        let text = String(decoding: document, as: UTF8.self)
+        let message = try #require(text.range(of: #""message":""#))
+        func withMessage(_ raw: [UInt8]) -> Data {
+            Data(text[..<message.upperBound].utf8) + Data(raw) + Data(text[message.upperBound...].utf8)
+        }
+        expectRefused(withMessage([0xC3, 0x28]), mentioning: "not UTF-8")
+        expectRefused(withMessage(Array(#"\uD83Dx"#.utf8)), mentioning: "unpaired surrogate")
+        expectRefused(withMessage(Array(#"\uDC00"#.utf8)), mentioning: "unpaired surrogate")
+        #expect(throws: Never.self) { try Policy(compiled: withMessage(Array(#"\uD83D\uDE00 "#.utf8))) }
+        expectRefused(withMessage(Array(String(repeating: "x", count: 4097).utf8)), mentioning: "longer than 4096 characters")
+        #expect(throws: Never.self) { try Policy(compiled: withMessage(Array(String(repeating: "é", count: 4000).utf8))) }
+        // The rule files say so first: compile never writes a text the runtime refuses.
+        let yaml = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: premium, message: \(String(repeating: "x", count: 4097))}\n"
+        #expect(PolicyLoader.load(texts: [("p.yaml", yaml)]).diagnostics.map(\.message) == ["message is 4097 characters long, and at most 4096 fit: shorten it"])
+    }
+
     @Test func badDocumentsGetAClearError() throws {
         let document = try compiledShippedRules().document
         expectRefused(document.prefix(document.count / 2), mentioning: "truncated")

@@ -13,7 +13,7 @@ struct CompiledPolicyReader {
     static let maxGroups = 10_000
     static let maxRules = 10_000
     static let maxAttributes = 1000
-    static let maxText = 4096
+    static let maxText = PolicyIDs.maxTextLength
     static let maxLine = 100_000_000
     static let maxDuration = RuleDuration.days(366).milliseconds
 
@@ -180,7 +180,8 @@ struct CompiledPolicyReader {
     func text(_ s: String) throws(CompiledPolicyError) {
         // Printable ASCII, most texts, holds no control character; only other texts are read scalar by scalar.
         let isPrintableASCII = s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        guard s.utf8.count <= Self.maxText * 4, isPrintableASCII || !ControlCharacters.contains(in: s) else {
+        let length = isPrintableASCII ? s.utf8.count : s.unicodeScalars.count
+        guard length <= Self.maxText, isPrintableASCII || !ControlCharacters.contains(in: s) else {
             throw CompiledPolicyError("the text is longer than \(Self.maxText) characters or holds control characters")
         }
     }

@@ -8,13 +8,32 @@ extension JSONReader {
         atFirst = false
         // Most strings have no escape: they are one slice of the bytes.
         var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        var combined: UInt8 = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            combined |= bytes[end]
+            end += 1
+        }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            // JSON is UTF-8 (RFC 8259): bytes that are not are an error, not U+FFFD.
+            guard combined < 0x80 || Self.isUTF8(bytes[index..<end]) else { throw fail("a string that is not UTF-8") }
             let text = String(decoding: bytes[index..<end], as: UTF8.self)
             index = end + 1
             return text
         }
         return try escapedString()
+    }
+
+    /// Whether the bytes are UTF-8.
+    static func isUTF8(_ bytes: some Sequence<UInt8>) -> Bool {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// The rest of a string that holds escapes, from just after its opening quote.
@@ -23,6 +42,7 @@ extension JSONReader {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                guard Self.isUTF8(utf8) else { throw fail("a string that is not UTF-8") }
                 index += 1
                 return String(decoding: utf8, as: UTF8.self)
             }
@@ -44,9 +64,13 @@ extension JSONReader {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string") }
         index += 1
         atFirst = false
+        let start = index
+        var sawNonASCII = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // Escapes are ASCII: the raw bytes are UTF-8 exactly when the string is.
+                guard !sawNonASCII || Self.isUTF8(bytes[start..<index]) else { throw fail("a string that is not UTF-8") }
                 index += 1
                 return
             }
@@ -56,6 +80,7 @@ extension JSONReader {
                 continue
             }
             guard byte >= 0x20 else { throw fail("control character in a string") }
+            if byte >= 0x80 { sawNonASCII = true }
             index += 1
         }
         throw fail("unterminated string")
@@ -77,18 +102,19 @@ extension JSONReader {
         case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
             let code = try hex4()
-            // A high surrogate and a low one make one character. Unpaired, either is none: it becomes U+FFFD,
-            // and an escape after a high surrogate that is not a low one is a character of its own.
+            // A high surrogate and a low one make one character; an unpaired surrogate is no character at all.
             if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
                 bytes[index + 1] == UInt8(ascii: "u")
             {
-                let resume = index
                 index += 2
                 let low = try hex4()
-                if (0xDC00..<0xE000).contains(low) { return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}" }
-                index = resume
+                if (0xDC00..<0xE000).contains(low), let scalar = Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) { return scalar }
             }
-            return Unicode.Scalar(code) ?? "\u{FFFD}"
+            guard let scalar = Unicode.Scalar(code) else {
+                index -= 2
+                throw fail("an unpaired surrogate escape (\\u\(String(code, radix: 16, uppercase: true)))")
+            }
+            return scalar
         default:
             index -= 1
             throw fail("unknown escape")

@@ -31,7 +31,10 @@ package struct JSONReader {
         self.maxDepth = maxDepth
     }
 
-    func fail(_ problem: String) -> JSONValue.ParseError { JSONValue.ParseError(offset: index, problem: problem) }
+    func fail(_ problem: String) -> JSONValue.ParseError {
+        // A document cut short fails within its last few bytes, where its closing brace should be.
+        JSONValue.ParseError(offset: index, problem: problem, nearEnd: bytes.count - index < 16)
+    }
 
     mutating func skipSpace() {
         while index < bytes.count {

@@ -13,6 +13,8 @@ package enum JSONValue: Sendable {
     package struct ParseError: Error, CustomStringConvertible {
         package var offset: Int
         package var problem: String
+        /// Whether the problem is within the last bytes of the text: most likely a file cut short.
+        package var nearEnd = false
         package var description: String { "invalid JSON at byte \(offset + 1): \(problem)" }
     }
 

@@ -249,7 +249,9 @@ extension CompiledPolicyError {
     /// Bytes that are not JSON.
     @inline(never)
     static func notJSON(_ error: JSONValue.ParseError) -> CompiledPolicyError {
-        CompiledPolicyError("not valid JSON (\(error)); the file may be truncated: download or compile it again")
+        CompiledPolicyError(
+            "not valid JSON (\(error)); "
+                + (error.nearEnd ? "the file may be truncated: download or compile it again" : "it was not written by adrules compile, or was changed since: compile it again"))
     }
 
     /// A key a record needs that its object lacks.

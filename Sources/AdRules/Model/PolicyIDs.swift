@@ -1,5 +1,8 @@
-/// The one rule for ids in a policy, shared by the rule-file decoder and the compiled-policy loader.
+/// The one rule for ids and texts in a policy, shared by the rule-file decoder and the compiled-policy loader.
 package enum PolicyIDs {
+    /// The longest text (a message, an ad unit, a `when`), in characters (Unicode scalars).
+    package static let maxTextLength = 4096
+
     /// The characters allowed, for messages: placement and group ids, or (lowercase only) rule ids.
     package static func allowed(lowercaseOnly: Bool) -> String { lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ." }
 

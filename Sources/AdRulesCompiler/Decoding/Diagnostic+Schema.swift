@@ -9,6 +9,12 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range", message: "\(key) is \(length) characters long, and at most \(PolicyIDs.maxTextLength) fit: shorten it",
+            file: file, range: range)
+    }
+
     static func numberWhereString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/type", message: "\(key) must be a string, not the number \(value): quote it (\"\(value)\")",

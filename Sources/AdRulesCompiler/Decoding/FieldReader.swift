@@ -185,6 +185,11 @@ struct FieldReader: NodeReader {
         if FieldReader.isAmbiguousBool(scalar) {
             report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
         }
+        if scalar.value.utf8.count > PolicyIDs.maxTextLength, scalar.value.unicodeScalars.count > PolicyIDs.maxTextLength {
+            // What a compiled policy may hold: a longer text would compile to a policy apps refuse.
+            report(.tooLong(key, length: scalar.value.unicodeScalars.count, file: file, range: node.range))
+            return nil
+        }
         if let control = scalar.value.unicodeScalars.first(where: ControlCharacters.isControl) {
             // A line break or escape code in a message or id would end up in logs and terminals.
             report(.controlCharacter(key, scalar: control, file: file, range: node.range))
