@@ -36,14 +36,20 @@ struct JSONTests {
         ])
     }
 
-    /// A high surrogate followed by an escape that is not a low one trapped on an arithmetic overflow before.
-    @Test func unpairedSurrogatesBecomeReplacementCharacters() throws {
-        guard case .array(let items) = try parse(#"["\uD800\u0041", "\uDC00", "\uD83D\uDE00", "\uD800", "\uD800\uD800"]"#) else {
+    /// A high surrogate followed by an escape that is not a low one trapped on an arithmetic overflow before; an
+    /// unpaired surrogate is no character (RFC 8259 text is UTF-8), so it is refused, and a pair is one character.
+    @Test(arguments: [#"["\uD800\u0041"]"#, #"["\uDC00"]"#, #"["\uD800"]"#, #"["\uD800\uD800"]"#, #"["a\uDFFF"]"#])
+    func unpairedSurrogatesAreRefused(_ text: String) {
+        #expect(throws: JSONValue.ParseError.self) { try parse(text) }
+    }
+
+    @Test func surrogatePairsAreOneCharacter() throws {
+        guard case .array(let items) = try parse(#"["\uD83D\uDE00", "\u00e9\u0041"]"#) else {
             Issue.record("not an array")
             return
         }
         let strings = items.map { item -> String in if case .string(let s) = item { s } else { "?" } }
-        #expect(strings == ["\u{FFFD}A", "\u{FFFD}", "😀", "\u{FFFD}", "\u{FFFD}\u{FFFD}"])
+        #expect(strings == ["😀", "éA"])
     }
 
     @Test func nestingIsLimitedWithoutRecursingFurther() throws {
