@@ -265,7 +265,8 @@ enum Output {
     }
 
     static func deliver(_ text: String, to path: String?, stderr: String = "", exitCode: Int32 = ExitCode.success) -> CommandResult {
-        guard let path else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
+        // `-` is standard output, as for most tools that take an output path.
+        guard let path, path != "-" else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
         // Written through, not replaced: an --output that is a device or a symlink stays what it is, and a
         // full disk is an error (exit 3), not a silently truncated report.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -279,7 +280,9 @@ enum Output {
             try handle.synchronize()
             return CommandResult(stderr: stderr, exitCode: exitCode)
         } catch {
-            let reason = error.localizedDescription
+            // The system's reason (Foundation's error on Linux names only a domain and a number).
+            let code = errno
+            let reason = code != 0 ? String(cString: strerror(code)).lowercased() : "the write failed"
             return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
         }
     }

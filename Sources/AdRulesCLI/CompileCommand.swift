@@ -40,7 +40,7 @@ enum CompileCommand {
             return CommandResult(stderr: stderr + "error: internal: \(ControlCharacters.escaped(error.localizedDescription))\n", exitCode: ExitCode.failure)
         }
         // An unchanged output keeps its modification time, so a build does not recompile the code that uses it.
-        if let path = parsed.values["output"], holds(path, Data(text.utf8)) {
+        if let path = parsed.values["output"], path != "-", holds(path, Data(text.utf8)) {
             return CommandResult(stderr: stderr)
         }
         return Output.deliver(text, to: parsed.values["output"], stderr: stderr)

@@ -100,7 +100,9 @@ extension PolicyLoader {
             let data = try handle.read(upToCount: limit + 1) ?? Data()
             return [UInt8](data)
         } catch {
-            throw PolicyLoadError.unreadable(path, reason: error.localizedDescription)
+            // The system's reason (Foundation's error on Linux names only a domain and a number).
+            let code = errno
+            throw PolicyLoadError.unreadable(path, reason: code != 0 ? String(cString: strerror(code)).lowercased() : "the read failed")
         }
     }
 }

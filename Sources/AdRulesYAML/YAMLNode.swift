@@ -77,12 +77,15 @@ public struct YAMLNode: Sendable {
         switch content {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .scalar(let s): return s.isNull ? "nothing (null)" : "\"\(s.value)\""
+        case .scalar(let s): return s.isNull ? "nothing (null)" : "\"\(s.shortValue)\""
         }
     }
 }
 
 extension YAMLScalar {
+    /// The value as a message quotes it: at most 60 characters, so that a huge value does not flood a report.
+    public var shortValue: String { value.unicodeScalars.count > 60 ? String(value.unicodeScalars.prefix(57)) + "..." : value }
+
     /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
     /// included), whatever its size: such a value is not a string.
     public var isCoreSchemaNumber: Bool {

@@ -95,6 +95,29 @@ struct AuditMessageTests {
         #expect(runCLI(["lint", dir, "--output", dir + "/report.txt"]).exitCode == 0)
     }
 
+    @Test func aDashIsStandardOutput() throws {
+        let dir = try Self.directory(["p.yaml": Self.policy])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let compiled = runCLI(["compile", dir, "-o", "-"])
+        #expect(compiled.exitCode == 0)
+        #expect(compiled.stdout.contains("\"format\":\"adrules-compiled-policy\""))
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
+    /// Messages quote at most 60 characters of a value, and a value that is there but wrong is one error, not two.
+    @Test func longValuesAreShortenedAndABadPlacementIsOneError() throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {after: \(String(repeating: "9", count: 5000))s, event: app_launched}\n      - {ask: show, placement: 123}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        let errors = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.allSatisfy { $0.count < 400 }, "\(errors)")
+        #expect(errors.last?.contains("placement must be a string, not the number 123") == true)
+    }
+
     @Test func versionTakesNoArguments() {
         #expect(runCLI(["--version"]).exitCode == 0)
         #expect(runCLI(["--version", "extra"]).exitCode == 2)

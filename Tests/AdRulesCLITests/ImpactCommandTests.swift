@@ -186,6 +186,25 @@ struct ImpactCommandTests {
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
     }
 
+    /// Whole numbers as the core schema writes them, each range said when a value is outside it.
+    @Test(arguments: [
+        ("seed: 9223372036854775807", "seed must be from 0 to 4611686018427387903, not 9223372036854775807"),
+        ("users: 1e3", "users must be a whole number from 1 to 100000000, not \"1e3\""),
+        ("start: 0001-01-01", "start must be a day from 1971-01-01 to 2199-12-31, not 0001-01-01"),
+    ])
+    func modelNumbersSayTheirRange(_ line: String, _ message: String) throws {
+        let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).model.yaml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let key = line.prefix { $0 != ":" }
+        let model = try String(contentsOfFile: Self.inPackage("rules/usage.model.yaml"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(key + ":") ? Substring(line) : $0 }.joined(separator: "\n")
+        try model.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", path, "--rules", Self.inPackage("rules")])
+        #expect(result.exitCode == 1)
+        #expect((result.stdout + result.stderr).contains(message), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {
         let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
         #expect(result.exitCode == 1)

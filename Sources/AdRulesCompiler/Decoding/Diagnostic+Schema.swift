@@ -44,7 +44,7 @@ extension Diagnostic {
             } else if scalar.value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(scalar.value), n <= 366 * 86_400 {
                 message = "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m"
             } else {
-                message = "\(key) is a duration: whole numbers with units, largest first, such as 90s or 1m30s, not \(scalar.value)"
+                message = "\(key) is a duration: whole numbers with units, largest first, such as 90s or 1m30s, not \(scalar.shortValue)"
             }
             return Diagnostic(.error, rule: "schema/duration", message: message, file: file, range: found.range)
         }

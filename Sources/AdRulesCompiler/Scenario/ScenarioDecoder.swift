@@ -235,6 +235,8 @@ public enum ScenarioDecoder {
                 }
             }
             if needsPlacement && placement == nil {
+                // A placement that is there but unreadable has had its own error.
+                guard !present.contains("placement") else { return nil }
                 reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
             }
@@ -246,6 +248,7 @@ public enum ScenarioDecoder {
                 reader.report(.keyNotTakenByEvent("source", event: nil, file: reader.file, range: pair.key.range))
             }
             guard let placement else {
+                guard !present.contains("placement") else { return nil }
                 reader.report(.missingKey("placement", in: "this ask", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
             }

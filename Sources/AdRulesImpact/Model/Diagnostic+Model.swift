@@ -117,6 +117,8 @@ typealias KnownTimeZones = TimeZoneNames
 enum ShareText {
     static func format(_ value: Double) -> String {
         let rounded = (value * 1_000_000).rounded() / 1_000_000
+        // A value too small to show in six decimals is not shown as 0, which it is not.
+        if rounded == 0, value != 0 { return String(value) }
         var text = String(rounded)
         if text.hasSuffix(".0") { text.removeLast(2) }
         return text

@@ -89,7 +89,11 @@ public enum ModelDecoder {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
             let components = DateComponents(year: year, month: month, day: day)
-            if let date = calendar.date(from: components), calendar.component(.day, from: date) == day, year >= 1971 {
+            if let date = calendar.date(from: components), calendar.component(.day, from: date) == day {
+                guard (1971...2199).contains(year) else {
+                    reader.report(.modelOutOfRange("start", "a day from 1971-01-01 to 2199-12-31", found: node.scalar?.value ?? "", file: reader.file, range: node.range))
+                    return nil
+                }
                 return CalendarDate(year: year, month: month, day: day)
             }
         }
