@@ -44,8 +44,6 @@ struct Limits: Sendable {
     let windows: Range<Int>
     /// The smallest cap set (session, hourly, daily, windows); `Int.max` when none is.
     let smallestCap: Int
-    /// The largest cap set; -1 when none is.
-    let largestCap: Int
     /// How long a show counts for the time-bound caps set (an hour, the longest local day, each window's length);
     /// 0 when none is.
     let horizon: Int64
@@ -57,9 +55,7 @@ struct Limits: Sendable {
         dailyCap = block.dailyCap?.value ?? -1
         self.windows = windows
         let caps = Limits.windows(of: block.caps)
-        let set = [sessionCap, hourlyCap, dailyCap].filter { $0 >= 0 } + caps.map(\.max)
-        smallestCap = set.min() ?? .max
-        largestCap = set.max() ?? -1
+        smallestCap = Limits.capsSet(of: block).min() ?? .max
         var horizon: Int64 = hourlyCap >= 0 ? 3_600_000 : 0
         if dailyCap >= 0 { horizon = max(horizon, LocalDay.longest) }
         for cap in caps { horizon = max(horizon, cap.length) }
@@ -78,6 +74,12 @@ struct Limits: Sendable {
         guard count >= smallestCap, let newest else { return false }
         if sessionCap > 0, newest.session == session { return true }
         return newest.at > now - horizon
+    }
+
+    /// Every cap a block sets (session, hourly, daily, each window's), in no order. Kept out of `Limits`, which
+    /// the decision path copies: the largest is read once, at load.
+    static func capsSet(of block: some Pacing) -> [Int] {
+        [block.sessionCap?.value, block.hourlyCap?.value, block.dailyCap?.value].compactMap { $0 } + block.caps.map(\.value.max)
     }
 
     /// The windows of `caps` entries, in the order written.

@@ -87,7 +87,7 @@ final class PolicyStorage: Sendable {
         placementLimits = placements.map { PlacementLimits($0, windows: windowRange($0.caps)) }
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
-        showsKept = max(Facts.minShowsPerHistory, (placementLimits.map(\.pacing) + groupLimits).map(\.largestCap).max() ?? 0)
+        showsKept = max(Facts.minShowsPerHistory, (placements.flatMap(Limits.capsSet) + groups.flatMap(Limits.capsSet)).max() ?? 0)
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
