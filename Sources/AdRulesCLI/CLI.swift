@@ -246,7 +246,8 @@ enum Output {
     /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
     static func refusal(output: String?, inputs: [String]) -> CommandResult? {
-        guard let output, FileManager.default.fileExists(atPath: output) else { return nil }
+        guard let output else { return nil }
+        let outputExists = FileManager.default.fileExists(atPath: output)
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
         let target = resolved(output)
         // What loading a directory reads: rule, scenario and model files.
@@ -255,9 +256,12 @@ enum Output {
             let source = resolved(input)
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
-            if target == source || (exists && isDirectory.boolValue && readable && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")) {
+            // A new rule or scenario file in an input directory would be read by the next run, and fail it.
+            if (outputExists && target == source) || (exists && isDirectory.boolValue && readable && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")) {
                 return CommandResult(
-                    stderr: "error: --output \(ControlCharacters.escaped(output)) would overwrite a file this run reads (\(ControlCharacters.escaped(input))): write the report elsewhere\n",
+                    stderr: outputExists
+                        ? "error: --output \(ControlCharacters.escaped(output)) would overwrite a file this run reads (\(ControlCharacters.escaped(input))): write the report elsewhere\n"
+                        : "error: --output \(ControlCharacters.escaped(output)) would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read: write the report elsewhere\n",
                     exitCode: ExitCode.usage)
             }
         }

@@ -78,4 +78,30 @@ struct ReasonOrderAndTextTests {
         ])
         #expect(d.nextAllowedAt == nil)
     }
+
+    /// A late resume show points at the setting behind it: past the window at `resume.max_delay`, an ad loaded
+    /// after the return at `resume.allow_deferred`, which would allow it.
+    @Test func aLateResumeShowPointsAtItsSetting() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              ao:
+                format: app_open
+                resume:
+                  allow_deferred: false
+                  max_delay: 3s
+            """)
+        h.record(.appLaunched, .appBackgrounded)
+        h.advance("1m")
+        h.record(.appResumed)
+        h.advance("1s")
+        h.record(.loadCompleted("ao"))
+        let loadedLate = h.ask(.show("ao", trigger: .resume))
+        #expect(loadedLate.codes == [.deferredShow])
+        #expect(loadedLate.reasons.first?.location.map { "\($0.line):\($0.column)" } == "7:23")
+        h.advance("5s")
+        let pastWindow = h.ask(.show("ao", trigger: .resume))
+        #expect(pastWindow.reasons.first?.location.map { "\($0.line):\($0.column)" } == "8:18")
+    }
 }

@@ -24,7 +24,8 @@ extension Run {
             if trigger == .resume && !t.showIfReady {
                 deny(.triggerDisabled, .resumeShowsOff, at: .showIfReady, &found)
             } else if trigger == .resume && !t.allowDeferred, let late = lateResume(t, facts) {
-                deny(.deferredShow, late, at: .resumeMaxDelay, &found)
+                // A show past the window points at the window; any other late show at what would allow it.
+                deny(.deferredShow, late, at: late == .pastResumeDelay ? .resumeMaxDelay : .allowDeferred, &found)
             }
             if trigger == .loadCompleted {
                 let inLaunch = launchPhaseOpen(policy, t, facts)
