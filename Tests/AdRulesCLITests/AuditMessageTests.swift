@@ -88,6 +88,10 @@ struct AuditMessageTests {
             #expect(result.exitCode == 2, "\(arguments)")
             #expect(result.stderr.contains("would overwrite a file this run reads"), "\(result.stderr)")
         }
+        // Nor a new YAML file in an input directory, which the next run would read.
+        let fresh = runCLI(["compile", dir, "-o", dir + "/compiled.yaml"])
+        #expect(fresh.exitCode == 2 && fresh.stderr.contains("which the next run would read"), "\(fresh.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/compiled.yaml"))
         #expect(try String(contentsOfFile: dir + "/p.yaml", encoding: .utf8) == Self.policy)
         #expect(try String(contentsOfFile: dir + "/p.test.yaml", encoding: .utf8) == scenario)
         // A report next to the rules is fine.
