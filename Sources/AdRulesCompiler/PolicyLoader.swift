@@ -171,8 +171,9 @@ public enum PolicyLoader {
         // "No placements" beside an error (a misspelt `placements:`, a file that is not a mapping) only repeats it.
         if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
         let suppressions = Suppressions(sources: sources, scalars: multiLineScalars)
-        // An alias stands for nothing here, so a type error at the same place only repeats the alias error.
-        let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" }.map(\.location))
+        // An alias stands for nothing here, and a tag changes how a value would be read: a type error at the same
+        // place only repeats the alias or tag error.
+        let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" || $0.rule == "yaml/tag" }.map(\.location))
         diagnostics = suppressions.applied(to: diagnostics.filter { !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location)) })
         return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files, written: assembler.writtenSettings)
     }

@@ -212,6 +212,11 @@ struct DiagnosticRuleTests {
         #expect(found.first?.message.contains("denied by rule") == true)
     }
 
+    /// A tagged value is reported once, as a tag: not again as the type its tag would have changed.
+    @Test func aTaggedValueIsOneFinding() {
+        #expect(lint(Self.header + "  a: {format: banner, ad_unit: !!str 5}\n").map(\.rule) == ["yaml/tag"])
+    }
+
     @Test func shippedRulesHaveNoFindings() throws {
         let load = try PolicyLoader.load(path: packageRoot() + "/rules")
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
