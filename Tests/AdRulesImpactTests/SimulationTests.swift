@@ -161,6 +161,29 @@ struct SimulationTests {
         }
     }
 
+    /// A run that starts on a day whose midnight the clocks skip starts that day at 01:00, and every later day at
+    /// its own midnight (not at 01:00, which would put late visits on the next calendar day).
+    @Test(arguments: [("America/Santiago", 2026, 9, 6), ("America/Havana", 2026, 3, 8)])
+    func daysAfterASkippedMidnightStartAtMidnight(_ zoneName: String, _ year: Int, _ month: Int, _ day: Int) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        let midnights = SimulationPlan.midnights(from: CalendarDate(year: year, month: month, day: day), days: 3, in: zone)
+        #expect(ClockShift.clockTime(at: midnights[0], in: zone) == 3_600_000, "the skipped midnight's day starts at 01:00")
+        for k in 1...3 { #expect(ClockShift.clockTime(at: midnights[k], in: zone) == 0, "day \(k) starts at midnight") }
+        #expect(midnights[1] - midnights[0] == 23 * 3_600_000)
+    }
+
+    /// A load started after the last visit's ad closed still ends before the run's last midnight: its ad, never
+    /// shown, is a wasted load, and every load started ends.
+    @Test func loadsAfterTheLastVisitEnd() throws {
+        let oneVisit = try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
+            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 10s").replacingOccurrences(of: "days: 3", with: "days: 1"))
+        let appOpen = play(oneVisit, try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        #expect(appOpen.impressions == 60)
+        #expect(appOpen.loadsStarted == 120)
+        #expect(appOpen.loadsCompleted == 120)
+        #expect(appOpen.wastedLoads == 60)
+    }
+
     @Test func theOldPolicyIsListedFirstAndDifferencesAreNamed() throws {
         let old = try appOpenPolicy(dailyCap: 3, file: "old/app_open.yaml")
         let new = try appOpenPolicy(dailyCap: 5, file: "new/app_open.yaml")

@@ -175,12 +175,15 @@ struct SimulationPlan: Sendable {
     static func midnights(from start: CalendarDate, days: Int, in zone: TimeZone) -> [Int64] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        let first = calendar.date(from: DateComponents(year: start.year, month: start.month, day: start.day)) ?? Date(timeIntervalSince1970: 0)
+        // Each day's first instant is found from its own noon: a day whose midnight the clocks skip starts at
+        // 01:00, and the days after it start at midnight again (counting whole days from that 01:00 would not).
+        let firstNoon = calendar.date(from: DateComponents(year: start.year, month: start.month, day: start.day, hour: 12))
+            ?? Date(timeIntervalSince1970: 43_200)
         var result: [Int64] = []
         result.reserveCapacity(days + 1)
         for day in 0...days {
-            let date = calendar.date(byAdding: .day, value: day, to: first) ?? first.addingTimeInterval(Double(day) * 86_400)
-            result.append(Milliseconds.from(date))
+            let noon = calendar.date(byAdding: .day, value: day, to: firstNoon) ?? firstNoon.addingTimeInterval(Double(day) * 86_400)
+            result.append(Milliseconds.from(calendar.startOfDay(for: noon)))
         }
         return result
     }

@@ -137,6 +137,10 @@ struct UserPlayer {
                 }
             }
         }
+        // Loads still in flight when the user left for the last time end before the last midnight, in the background:
+        // an ad that loads then and is never shown is a wasted load, as on any other day.
+        let runEnd = seg.midnights[plan.days]
+        while let next = queue.nextTime, next < runEnd, let event = queue.pop() { handle(event) }
         for slot in held.indices where held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
         counters[segment].users += 1
     }
@@ -160,8 +164,9 @@ struct UserPlayer {
 
     /// Plays one visit and returns when the app went to the background.
     private mutating func playVisit(from start: Int64, until plannedEnd: Int64, cold: Bool) -> Int64 {
-        // Loads that finish while the app is in the background still complete.
-        while let next = queue.nextTime, next < start, let event = queue.pop() { handle(event) }
+        // Loads that finish while the app is in the background still complete, those that finish as the user
+        // returns included: the SDK's callback comes before the app's (events at one millisecond, docs/impact.md).
+        while let next = queue.nextTime, next <= start, let event = queue.pop() { handle(event) }
         setTime(start)
         visit += 1
         foreground = true
