@@ -167,6 +167,12 @@ extension Run {
 
     /// The first external source still on screen, by name; the others are noted as treated as closed.
     func externalSourceOnScreen(_ policy: PolicyStorage, _ facts: borrowing Facts, _ found: inout Findings) -> String? {
+        // One source, the usual case, needs no sorting (and no array of them).
+        if facts.external.count == 1, let (name, since) = facts.external.first {
+            if stillOnScreen(policy, since: since) == true { return name }
+            timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
+            return nil
+        }
         var source: String?
         for (name, since) in facts.external.sorted(by: { $0.key < $1.key }) {
             if stillOnScreen(policy, since: since) == true {
