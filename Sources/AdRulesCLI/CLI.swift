@@ -246,24 +246,41 @@ enum Output {
     /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
     static func refusal(output: String?, inputs: [String]) -> CommandResult? {
-        guard let output else { return nil }
-        let outputExists = FileManager.default.fileExists(atPath: output)
+        guard let output, output != "-" else { return nil }
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        /// The file's identity (device and inode): the same file under another name or through a hard link.
+        func identity(_ path: String) -> (UInt64, UInt64)? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return (UInt64(info.st_dev), UInt64(info.st_ino))
+        }
         let target = resolved(output)
+        let targetIdentity = identity(output)
         // What loading a directory reads: rule, scenario and model files.
-        let readable = [".yaml", ".yml"].contains { target.hasSuffix($0) }
+        let isYAML = [".yaml", ".yml"].contains { target.lowercased().hasSuffix($0) }
         for input in inputs {
             let source = resolved(input)
             var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
-            // A new rule or scenario file in an input directory would be read by the next run, and fail it.
-            if (outputExists && target == source) || (exists && isDirectory.boolValue && readable && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")) {
-                return CommandResult(
-                    stderr: outputExists
-                        ? "error: --output \(ControlCharacters.escaped(output)) would overwrite a file this run reads (\(ControlCharacters.escaped(input))): write the report elsewhere\n"
-                        : "error: --output \(ControlCharacters.escaped(output)) would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read: write the report elsewhere\n",
-                    exitCode: ExitCode.usage)
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
+            var overwritesInput = false
+            if let targetIdentity {
+                // The input itself, or (for a directory) any rule, scenario or model file in it, under any name.
+                var candidates = [source]
+                if isDirectory.boolValue, let files = FileManager.default.enumerator(atPath: source) {
+                    for case let file as String in files where [".yaml", ".yml"].contains(where: { file.lowercased().hasSuffix($0) }) {
+                        candidates.append(source + "/" + file)
+                        if candidates.count > 10_000 { break }
+                    }
+                }
+                overwritesInput = candidates.contains { path in identity(path).map { $0 == targetIdentity } ?? false }
             }
+            // A new rule or scenario file in an input directory would be read by the next run, and fail it.
+            let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
+            guard overwritesInput || addsToInputDirectory else { continue }
+            let what = targetIdentity != nil
+                ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
+                : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
+            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
         return nil
     }

@@ -88,6 +88,11 @@ struct AuditMessageTests {
             #expect(result.exitCode == 2, "\(arguments)")
             #expect(result.stderr.contains("would overwrite a file this run reads"), "\(result.stderr)")
         }
+        // Nor through a hard link or a symlink to it.
+        try FileManager.default.linkItem(atPath: dir + "/p.yaml", toPath: NSTemporaryDirectory() + "adrules-hard-\(UUID().uuidString).yaml")
+        let hard = try #require(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).first { $0.hasPrefix("adrules-hard-") })
+        defer { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + hard) }
+        #expect(runCLI(["lint", dir, "--output", NSTemporaryDirectory() + hard]).exitCode == 2)
         // Nor a new YAML file in an input directory, which the next run would read.
         let fresh = runCLI(["compile", dir, "-o", dir + "/compiled.yaml"])
         #expect(fresh.exitCode == 2 && fresh.stderr.contains("which the next run would read"), "\(fresh.stderr)")
