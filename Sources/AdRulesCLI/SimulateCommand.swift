@@ -97,7 +97,7 @@ enum SimulateCommand {
             for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
         }
         let table = showsPerDay(outcome, policy: policy)
-        out += "Shows per placement per day in \(table.zone) (show_started events not taken back by show_failed, history included):\n"
+        out += "Shows per placement per day in \(table.zone) (the shows the engine counts: history and show_started, less shows a show_failed took back, in the day a clock set back pinned them to):\n"
         if table.days.isEmpty {
             out += "  no shows\n"
             return out
@@ -120,18 +120,28 @@ enum SimulateCommand {
     /// Shows that stood (show_started not followed by show_failed), counted by calendar day in the policy's zone.
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
         let zone = zone(outcome, policy: policy)
-        // History shows count in the day they happened; a show_failed takes back its placement's latest show of the run.
-        var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.map { ($0.placement, $0.at, true) }
-        var latest: [String: [Int]] = [:]
-        for step in outcome.steps {
+        // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a
+        // show_failed takes back only the show in progress (started, not closed); a time later than a step's (a clock
+        // set back) is pinned to that step's time, so a show counts in the day it was pinned to.
+        let known = Set(policy.placements.map(\.id))
+        // Every step pins the times after its own: a show's time is the earliest of its own and every later step's.
+        var earliestFrom = Array(repeating: Int64.max, count: outcome.steps.count + 1)
+        for k in outcome.steps.indices.reversed() { earliestFrom[k] = min(outcome.steps[k].time, earliestFrom[k + 1]) }
+        var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.filter { known.contains($0.placement) }
+            .map { ($0.placement, min($0.at, earliestFrom[0]), true) }
+        var inProgress: [String: Int] = [:]
+        for (k, step) in outcome.steps.enumerated() {
             guard case .event(let event) = step.step.action else { continue }
             switch event {
-            case .showStarted(let id):
-                let p = id.rawValue
-                latest[p, default: []].append(shows.count)
-                shows.append((p, step.time, true))
-            case .showFailed(let p):
-                if let index = latest[p.rawValue]?.popLast() { shows[index].stood = false }
+            case .showStarted(let id) where known.contains(id.rawValue):
+                inProgress[id.rawValue] = shows.count
+                shows.append((id.rawValue, min(step.time, earliestFrom[k + 1]), true))
+            case .showFailed(let id):
+                if let index = inProgress.removeValue(forKey: id.rawValue) { shows[index].stood = false }
+            case .adClosed(let id):
+                inProgress[id.rawValue] = nil
+            case .appLaunched:
+                inProgress.removeAll()
             default: break
             }
         }

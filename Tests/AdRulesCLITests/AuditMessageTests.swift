@@ -127,6 +127,42 @@ struct AuditMessageTests {
         #expect(errors.last?.contains("placement must be a string, not the number 123") == true)
     }
 
+    /// The shows-per-day table counts what the engine counts: a show_failed with no show in progress takes nothing
+    /// back, a time pinned by a clock set back counts in the day it was pinned to, and unknown placements not at all.
+    @Test func theShowsTableCountsWhatTheEngineCounts() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\ntimezone: UTC\nplacements:\n  lvl: {format: interstitial, daily_cap: 2}\n",
+            "s.test.yaml": """
+                tests:
+                  - name: failed after close
+                    start: 2026-11-29T09:00:00Z
+                    history: [{placement: nosuch, at: 2026-11-29T08:00:00Z}]
+                    steps:
+                      - event: app_launched
+                      - {event: show_started, placement: lvl}
+                      - {event: ad_closed, placement: lvl}
+                      - {after: 10m, event: show_failed, placement: lvl}
+                      - {event: show_started, placement: lvl}
+                      - {event: ad_closed, placement: lvl}
+                      - {event: load_completed, placement: lvl}
+                      - {ask: show, placement: lvl, expect: deny, reasons: [daily_cap]}
+                  - name: pinned
+                    start: 2026-11-30T00:30:00Z
+                    steps:
+                      - event: app_launched
+                      - {event: show_started, placement: lvl}
+                      - {at: 2026-11-29T23:00:00Z, event: ad_closed, placement: lvl}
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        let tables = result.stdout.components(separatedBy: "Shows per placement per day").dropFirst().map { $0.split(separator: "\n").dropFirst().joined(separator: "\n") }
+        #expect(tables.count == 2)
+        #expect(tables.first?.hasPrefix("  day         lvl\n  2026-11-29    2") == true, "\(tables)")
+        #expect(tables.last?.hasPrefix("  day         lvl\n  2026-11-29    1") == true, "\(tables)")
+        #expect(!result.stdout.contains("nosuch"))
+    }
+
     @Test func versionTakesNoArguments() {
         #expect(runCLI(["--version"]).exitCode == 0)
         #expect(runCLI(["--version", "extra"]).exitCode == 2)

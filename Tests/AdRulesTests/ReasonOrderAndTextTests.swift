@@ -104,4 +104,35 @@ struct ReasonOrderAndTextTests {
         let pastWindow = h.ask(.show("ao", trigger: .resume))
         #expect(pastWindow.reasons.first?.location.map { "\($0.line):\($0.column)" } == "8:18")
     }
+
+    /// Background time starts at the first app_backgrounded: a multi-scene app reports one per scene.
+    @Test func aSecondBackgroundDoesNotRestartTheSessionTimeout() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            session_timeout: 30m
+            placements:
+              i: {format: interstitial, session_cap: 1}
+            """)
+        h.record(.appLaunched, .loadCompleted("i"), .showStarted("i"), .adClosed("i"), .appBackgrounded)
+        h.advance("20m")
+        h.record(.appBackgrounded)
+        h.advance("15m")
+        h.record(.appResumed, .loadCompleted("i"))
+        #expect(h.ask(.show("i", trigger: .action)).codes == [], "35 minutes in the background: a new session")
+    }
+
+    @Test func messagesNameUTCAndTheRuleOnce() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              i: {format: interstitial, daily_cap: 1}
+            rules:
+              - {id: r, deny: [i], when: premium}
+            """)
+        h.record(.appLaunched, .loadCompleted("i"), .showStarted("i"), .adClosed("i"), .loadCompleted("i"))
+        let d = h.ask(.show("i", trigger: .action), premium: true)
+        #expect(d.reasons.map(\.message) == ["premium users never see i (exclude_premium)", "denied by rule r", "daily_cap 1 reached today (2026-11-29 in UTC; it resets at the next local midnight)"])
+    }
 }

@@ -39,7 +39,9 @@ extension Facts {
             }
         case .appBackgrounded:
             for i in placements.indices { placements[i].launchOpen = false }
-            backgroundSince = now
+            // Background time starts at the first app_backgrounded since the app was last active (a multi-scene
+            // app reports one per scene): a second one does not restart the session_timeout clock.
+            if backgroundSince == nil { backgroundSince = now }
             returnedAt = nil
         case .appResumed:
             // Only an app_resumed after an app_backgrounded is a return; Control Center, a system alert or

@@ -175,7 +175,8 @@ struct ReasonSite: Sendable {
             return "\(what) is on screen (block_during_fullscreen)"
         case .customRule:
             let rule = policy.rules[rule]
-            return "\(rule.message) (rule \(rule.id))"
+            // The default message ("denied by rule ID") names the rule already.
+            return rule.message == "denied by rule \(rule.id)" ? rule.message : "\(rule.message) (rule \(rule.id))"
         case .ruleError:
             let missing = detail.map { ": no value for \($0)" } ?? ""
             return "rule \(policy.rules[rule].id) cannot be evaluated\(missing); denied to be safe"
@@ -203,7 +204,9 @@ struct ReasonSite: Sendable {
         guard withDay, let day, limits.dailyCap != 0 else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
-        return prefix + text + " (\(local.prefix(10)) in \(zone.identifier); it resets at the next local midnight)"
+        // Foundation names UTC "GMT"; the policy and the spec say UTC.
+        let zoneName = zone.identifier == "GMT" ? "UTC" : zone.identifier
+        return prefix + text + " (\(local.prefix(10)) in \(zoneName); it resets at the next local midnight)"
     }
 }
 

@@ -155,8 +155,10 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "policy/unknown-placement", message: message, file: file, range: range)
     }
 
-    static func unknownTimeZone(_ name: String, file: String, range: SourceRange) -> Diagnostic {
-        var message = "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin, or device"
+    /// - Parameter deviceAllowed: whether `device` may be written here (a policy's `timezone`, not a scenario's
+    ///   `device_timezone`, which names the device's zone).
+    static func unknownTimeZone(_ name: String, file: String, range: SourceRange, deviceAllowed: Bool = true) -> Diagnostic {
+        var message = "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin\(deviceAllowed ? ", or device" : "")"
         if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
             message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
         }

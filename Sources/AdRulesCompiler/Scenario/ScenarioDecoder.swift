@@ -76,7 +76,7 @@ public enum ScenarioDecoder {
             case "device_timezone":
                 if let text = reader.string(value, key) {
                     if let named = TimeZoneNames.zone(named: text.value) { zone = named }
-                    else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range)) }
+                    else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false)) }
                 }
             case "installed": installed = time(value, key, reader: &reader)?.ms
             case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0)?.value ?? 0
