@@ -14,14 +14,15 @@ struct Suppressions {
 
     /// - Parameters:
     ///   - sources: the files' bytes.
-    ///   - scalars: per file, the scalars that span several lines (libyaml's ranges): a `#` inside one is text,
-    ///     not a comment, so a message or a block scalar cannot hide a finding.
+    ///   - scalars: per file, the scalars (libyaml's ranges) that hold a `#` or span several lines: a `#` inside one
+    ///     is text, not a comment, so no value (`ad_unit: "x # adrules:…"`, a block message) can hide a finding.
     init(sources: [(file: String, bytes: [UInt8])], scalars: [String: [SourceRange]] = [:]) {
         for source in sources {
             let spans = scalars[source.file] ?? []
             source.bytes.withUnsafeBufferPointer { bytes in
                 var line = 1
-                var lineStart = 0
+                // Columns count characters: the bytes that start one.
+                var column = 1
                 var i = 0
                 // Scalars come in file order and do not overlap: one pass along them as the comments are met.
                 var span = 0
@@ -30,19 +31,25 @@ struct Suppressions {
                     let lineBreak = Suppressions.lineBreakLength(at: i, in: bytes)
                     if lineBreak > 0 {
                         line += 1
+                        column = 1
                         i += lineBreak
-                        lineStart = i
                         continue
                     }
-                    if bytes[i] == UInt8(ascii: "#"), let names = Suppressions.names(after: i, in: bytes) {
-                        // Columns count characters: the bytes that start one.
-                        let position = SourcePosition(line: line, column: 1 + bytes[lineStart..<i].count(where: { $0 & 0xC0 != 0x80 }))
+                    if bytes[i] == UInt8(ascii: "#") {
+                        let position = SourcePosition(line: line, column: column)
                         while span < spans.count, spans[span].end <= position { span += 1 }
                         if !(span < spans.count && spans[span].start < position) {
-                            rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
-                            comments[source.file, default: [:]][line + 1] = position
+                            // Outside every scalar a `#` starts a comment, which runs to the end of the line: the
+                            // rest of the line is read once, whatever it holds (so a line of 10,000 `#`s is linear).
+                            if let names = Suppressions.names(after: i, in: bytes) {
+                                rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
+                                comments[source.file, default: [:]][line + 1] = position
+                            }
+                            while i < bytes.count, Suppressions.lineBreakLength(at: i, in: bytes) == 0 { i += 1 }
+                            continue
                         }
                     }
+                    if bytes[i] & 0xC0 != 0x80 { column += 1 }
                     i += 1
                 }
             }
