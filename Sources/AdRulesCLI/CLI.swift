@@ -247,7 +247,23 @@ enum Output {
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
     static func refusal(output: String?, inputs: [String]) -> CommandResult? {
         guard let output, output != "-" else { return nil }
-        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        /// The real path (symlinks resolved by the system, before any `..`, as the kernel resolves them).
+        func realPath(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
+        func resolved(_ path: String) -> String {
+            var path = path
+            for _ in 0..<40 {
+                guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
+                path = destination.hasPrefix("/") ? destination : (path as NSString).deletingLastPathComponent + "/" + destination
+            }
+            if let real = realPath(path) { return real }
+            let parent = (path as NSString).deletingLastPathComponent
+            return (realPath(parent.isEmpty ? "." : parent) ?? parent) + "/" + (path as NSString).lastPathComponent
+        }
         /// The file's identity (device and inode): the same file under another name or through a hard link.
         func identity(_ path: String) -> (UInt64, UInt64)? {
             var info = stat()

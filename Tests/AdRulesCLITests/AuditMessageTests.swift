@@ -93,6 +93,15 @@ struct AuditMessageTests {
         let hard = try #require(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).first { $0.hasPrefix("adrules-hard-") })
         defer { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + hard) }
         #expect(runCLI(["lint", dir, "--output", NSTemporaryDirectory() + hard]).exitCode == 2)
+        // Nor through a symlinked directory, `..` after a symlink, or a dangling symlink into the input directory.
+        let links = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: links) }
+        try FileManager.default.createSymbolicLink(atPath: links + "/dir", withDestinationPath: dir)
+        try FileManager.default.createSymbolicLink(atPath: links + "/dangling.json", withDestinationPath: dir + "/new.yaml")
+        for output in [links + "/dir/p.yaml", links + "/dir/../" + (dir as NSString).lastPathComponent + "/p.yaml", links + "/dangling.json", links + "/dir/new.yaml"] {
+            #expect(runCLI(["lint", dir, "--output", output]).exitCode == 2, "\(output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/new.yaml"))
         // Nor a new YAML file in an input directory, which the next run would read.
         let fresh = runCLI(["compile", dir, "-o", dir + "/compiled.yaml"])
         #expect(fresh.exitCode == 2 && fresh.stderr.contains("which the next run would read"), "\(fresh.stderr)")
