@@ -245,7 +245,8 @@ enum ImpactHTML {
 
     static func escape(_ text: String) -> String {
         var out = ""
-        for c in text {
+        // Control characters (an escape code, a line break in a name) are shown escaped, never written raw.
+        for c in ControlCharacters.escaped(text) {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"

@@ -63,7 +63,9 @@ enum ImpactText {
             out += "\n" + table(rows, rightAligned: Set(1..<(1 + columns.count + (comparing ? 1 : 0))), indent: "")
         }
         out += segments(report)
-        return out
+        // Names come from files and command lines: a line break or an escape code in one is shown escaped, so no
+        // name can start a line of its own or color a terminal.
+        return out.split(separator: "\n", omittingEmptySubsequences: false).map { ControlCharacters.escaped(String($0)) }.joined(separator: "\n")
     }
 
     /// Impressions per user per day in each segment: mean, p50, p90, p99 and max per policy.

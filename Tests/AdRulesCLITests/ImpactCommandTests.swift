@@ -205,6 +205,23 @@ struct ImpactCommandTests {
         #expect((result.stdout + result.stderr).contains(message), "\(result.stdout)\(result.stderr)")
     }
 
+    /// Names and attribute values from a model end up in every report: one with a line break or an escape code is
+    /// an error at its line and column, so no report prints it raw.
+    @Test func modelTextsHoldNoControlCharacters() throws {
+        let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).model.yaml"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let model = try String(contentsOfFile: Self.inPackage("rules/usage.model.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "- name: casual", with: #"- name: "cas\e[31mual\nx""#)
+            .replacingOccurrences(of: "attributes: {screen: game, level: {uniform: [1, 40]}}", with: #"attributes: {screen: "a\nb", level: {uniform: [1, 40]}}"#)
+        try model.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", path, "--rules", Self.inPackage("rules")])
+        #expect(result.exitCode == 1)
+        let output = result.stdout + result.stderr
+        #expect(output.contains("name holds the control character U+001B"), "\(output)")
+        #expect(output.contains("attribute screen holds the control character U+000A"), "\(output)")
+        #expect(!output.contains("has no name"))
+    }
+
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {
         let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
         #expect(result.exitCode == 1)

@@ -74,7 +74,7 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
+    package static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
         let code = String(format: "U+%04X", scalar.value)
         return Diagnostic(
             .error, rule: "schema/range",

@@ -173,7 +173,7 @@ public enum ModelDecoder {
             default: segment.rewarded = decodeRewarded(value, reader: &reader)
             }
         }
-        if name == nil {
+        if name == nil, !pairs.contains(where: { $0.key.scalar?.value == "name" }) {
             reader.report(.missingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
         }
         if share == nil, !pairs.contains(where: { $0.key.scalar?.value == "share" }) {
@@ -196,9 +196,11 @@ public enum ModelDecoder {
                 reader.report(.wrongType("an attribute name", expected: "a plain word", found: pair.key, file: reader.file))
                 continue
             }
+            guard reader.textWithoutControlCharacters(name, "an attribute name", pair.key) != nil else { continue }
             let value: ModelAttribute.Value
             if let scalar = pair.value.scalar, !scalar.isNull {
-                value = .scalar(scalar.value, plain: scalar.style == .plain)
+                guard let text = reader.textWithoutControlCharacters(scalar.value, "attribute \(name)", pair.value) else { continue }
+                value = .scalar(text, plain: scalar.style == .plain)
             } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
                 let ends = inner[0].value.items, ends.count == 2
             {
