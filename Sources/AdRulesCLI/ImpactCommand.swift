@@ -122,7 +122,15 @@ enum ImpactCommand {
         var parts: [ImpactReport] = []
         for path in paths {
             let text: String
-            do { text = String(decoding: try PolicyLoader.readBytes(path), as: UTF8.self) } catch { return failure("\(error)") }
+            do {
+                let bytes = try PolicyLoader.readBytes(path)
+                // A part is json this tool wrote: never larger than a rule file may be (16 MiB); a larger one is not
+                // read in part.
+                guard bytes.count <= YAMLReader.maxBytes else {
+                    return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): larger than 16 MiB, so not a part adrules wrote\n", exitCode: ExitCode.findings)
+                }
+                text = String(decoding: bytes, as: UTF8.self)
+            } catch { return failure("\(error)") }
             do {
                 parts.append(try ImpactJSON.read(text))
             } catch {

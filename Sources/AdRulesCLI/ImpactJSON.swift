@@ -111,6 +111,7 @@ enum ImpactJSON {
         }
         func string(_ value: JSON?, _ what: String) throws -> String {
             let text = try need(value?.stringValue, what)
+            guard text.unicodeScalars.count <= 10_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 10,000 characters") }
             guard !ControlCharacters.contains(in: text) else {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
             }
@@ -134,6 +135,7 @@ enum ImpactJSON {
             let segments = try need(item["segments"]?.objectValue, "segments")
             guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
             segmentNames = try segments.map { name, _ in try string(.string(name), "a segment name") }
+            guard Set(segmentNames).count == segmentNames.count else { throw ReadError(problem: "not an impact report: a segment is listed twice") }
             var placements: [ImpactPlacement] = []
             var counters: [SegmentCounters] = []
             var segmentUsers = 0
@@ -149,6 +151,10 @@ enum ImpactJSON {
                         try string(.string(id), "a placement id"), object, userDays: c.userDays, count: count, string: string)
                     found.append(placement)
                     c.placements[i] = placementCounters
+                }
+                // Every segment lists the same placements in the same order: counters are added by position.
+                guard placements.isEmpty || found.map(\.id) == placements.map(\.id) else {
+                    throw ReadError(problem: "not an impact report: segment \(ControlCharacters.escaped(name)) lists other placements than the first")
                 }
                 placements = found
                 counters.append(c)
@@ -175,8 +181,11 @@ enum ImpactJSON {
     }
 
     private static func readChange(_ value: JSON, string: StringReader) throws -> PolicyChange {
-        PolicyChange(
-            kind: PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) ?? .changed,
+        guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
+            throw ReadError(problem: "not an impact report: a change's kind is not changed, added or removed")
+        }
+        return PolicyChange(
+            kind: kind,
             subject: try string(value["subject"], "a change's subject"),
             setting: try string(value["setting"], "a change's setting"),
             old: try value["old"]?.stringValue.map { try string(.string($0), "a change's old value") },
@@ -193,8 +202,10 @@ enum ImpactJSON {
         else { throw ReadError(problem: "not an impact report: the figures of \(id) are incomplete") }
         let format = try string(object["format"], "the format of \(id)")
         // A histogram counts each user-day once; anything else counts at most maxPerUserDay a user-day.
+        // At most 100,000 impressions a user-day: more than one a second.
+        guard histogram.count <= 100_001 else { throw ReadError(problem: "not an impact report: the histogram of \(id) is longer than 100,001 entries") }
         c.histogram = try histogram.map { try count($0, "a histogram entry of \(id)", 0...userDays) }
-        guard c.histogram.reduce(0, +) == userDays, c.histogram.count <= maxPerUserDay else {
+        guard c.histogram.reduce(0, +) == userDays else {
             throw ReadError(problem: "not an impact report: the histogram of \(id) does not count each user-day once")
         }
         let most = userDays * maxPerUserDay
@@ -223,6 +234,10 @@ enum ImpactJSON {
         c.offers = try count(object["rewarded"]?["offers"], "rewarded offers of \(id)", 0...most)
         c.accepted = try count(object["rewarded"]?["accepted"], "rewarded acceptances of \(id)", 0...most)
         c.granted = try count(object["rewarded"]?["granted"], "rewards granted of \(id)", 0...most)
+        // Counts that contradict each other cannot come from a run.
+        guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.wastedLoads <= c.loadsCompleted, c.accepted <= c.offers,
+            c.granted <= c.accepted
+        else { throw ReadError(problem: "not an impact report: the loads or rewarded counts of \(id) contradict each other") }
         return (ImpactPlacement(id: id, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }
 }
