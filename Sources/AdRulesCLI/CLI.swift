@@ -308,7 +308,7 @@ enum Output {
         // full disk is an error (exit 3), not a silently truncated report.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = String(cString: strerror(errno)).lowercased()
             return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)

@@ -112,7 +112,7 @@ struct CompiledDocumentTests {
             (try changing("placements", 0, "caps", to: [[["max": 1, "window": 0], 0, 1, 1]]), "placements[0].caps[0].window: a window must be longer than 0"),
             (try changing("placements", 0, "daily_cap", to: [-1, 0, 1, 1]), "placements[0].daily_cap: -1 is below 0"),
             (try changing("placements", 0, "every_n_actions", to: [0, 0, 1, 1]), "placements[0].every_n_actions: 0 is below 1"),
-            (try changing("placements", 0, "ad_unit", to: ["a\u{1B}b", 0, 1, 1]), "placements[0].ad_unit: the text is longer than"),
+            (try changing("placements", 0, "ad_unit", to: ["a\u{1B}b", 0, 1, 1]), "placements[0].ad_unit: the text holds a control character"),
             (try changing("groups", 0, "placements", to: []), "groups[0].placements: 0 entries; expected 1-100000"),
             (try changing("groups", 0, "caps", to: nil), "groups[0]: \"caps\" is missing"),
             (try changing("groups", 1, "daily_cap", to: [-5, 0, 1, 1]), "groups[1].daily_cap: -5 is below 0"),

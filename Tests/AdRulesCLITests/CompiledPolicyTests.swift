@@ -102,7 +102,7 @@ struct CompiledPolicyTests {
         expectRefused(withMessage(Array(#"\uD83Dx"#.utf8)), mentioning: "unpaired surrogate")
         expectRefused(withMessage(Array(#"\uDC00"#.utf8)), mentioning: "unpaired surrogate")
         #expect(throws: Never.self) { try Policy(compiled: withMessage(Array(#"\uD83D\uDE00 "#.utf8))) }
-        expectRefused(withMessage(Array(String(repeating: "x", count: 4097).utf8)), mentioning: "longer than 4096 characters")
+        expectRefused(withMessage(Array(String(repeating: "x", count: 4097).utf8)), mentioning: "characters long; at most 4096 fit")
         #expect(throws: Never.self) { try Policy(compiled: withMessage(Array(String(repeating: "é", count: 4000).utf8))) }
         // The rule files say so first: compile never writes a text the runtime refuses.
         let yaml = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: premium, message: \(String(repeating: "x", count: 4097))}\n"

@@ -164,6 +164,8 @@ struct ImpactCommandTests {
         ("\"wasted_loads\": ", "\"wasted_loads\": -", "wasted_loads of app_open is -"),
         ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
+        ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open contradict each other"),
+        ("\"new\": {", "\"casual\": {", "a segment is listed twice"),
     ])
     func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)

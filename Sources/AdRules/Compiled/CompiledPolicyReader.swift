@@ -181,8 +181,9 @@ struct CompiledPolicyReader {
         // Printable ASCII, most texts, holds no control character; only other texts are read scalar by scalar.
         let isPrintableASCII = s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         let length = isPrintableASCII ? s.utf8.count : s.unicodeScalars.count
-        guard length <= Self.maxText, isPrintableASCII || !ControlCharacters.contains(in: s) else {
-            throw CompiledPolicyError("the text is longer than \(Self.maxText) characters or holds control characters")
+        guard length <= Self.maxText else { throw CompiledPolicyError("the text is \(length) characters long; at most \(Self.maxText) fit") }
+        guard isPrintableASCII || !ControlCharacters.contains(in: s) else {
+            throw CompiledPolicyError("the text holds a control character (a line break, a tab or an escape code)")
         }
     }
 

@@ -16,8 +16,9 @@ extension Diagnostic {
     }
 
     static func numberWhereString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/type", message: "\(key) must be a string, not the number \(value): quote it (\"\(value)\")",
+        let shown = YAMLScalar(value: value, style: .plain).shortValue
+        return Diagnostic(
+            .error, rule: "schema/type", message: "\(key) must be a string, not the number \(shown): quote it (\"\(shown)\")",
             file: file, range: range)
     }
 
