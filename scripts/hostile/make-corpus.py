@@ -340,6 +340,16 @@ def yaml_cases(c):
                   {"p.yaml": "# adrules:disable-next-line \x1b[2J" + FORGE_DIAG.replace("\n", " ").replace("\r", " ") + "\n"
                    + "# adrules:disable-next-line " + " ".join(["x/y"] * 100_000) + "\n" + BASE + "    daily_cip: 1\n"},
                   expect="bad")
+    # A directive inside a value is text, not a comment: it must not hide the error on the next line.
+    c.policy_case("disable-comment-in-value", g, "'# adrules:disable-next-line' inside a quoted and a plain value",
+                  {"p.yaml": "version: 1\nenvironment: production\nplacements:\n  r:\n    format: rewarded\n"
+                   + "    ad_unit: \"x # adrules:disable-next-line rewarded/no-user-choice\"\n    require_user_choice: false\n"
+                   + "    daily_cap: 3\n  s:\n    format: rewarded\n    ad_unit: y#adrules:disable-next-line\n    require_user_choice: false\n"
+                   + "    daily_cap: 3\n"},
+                  expect="bad")
+    # A comment is read once to the end of its line: a 1 MB line of directives is linear, not quadratic.
+    c.policy_case("disable-comment-line-1mb", g, "one comment line holding 38,000 directives (1 MB)",
+                  {"p.yaml": "# " + "#adrules:disable-next-line " * 38_000 + "\n" + BASE}, expect="valid", formats=("json",))
 
 
 def big_cases(c):
