@@ -20,6 +20,7 @@ A run passes when:
   - the output is valid UTF-8                                                 else UTF8
   - --format json/sarif output parses as strict JSON                          else JSON
   - case-specific regexes do not match (e.g. a diagnostic at 1:1)            else MATCH
+  - case-specific regexes that must match do (e.g. a finding a comment must not hide)  else MISSING
 Warnings (reported, not failing): LEAK (content of a file outside the policy, reached by a
 symlink, is echoed), UNICODE (bidi overrides, U+2028/2029, BOM in the output), BIG-OUTPUT
 (more than 32 MiB), SLOW (more than half the timeout).
@@ -54,7 +55,7 @@ FORGED_LINE = re.compile(
     rb"|::set-output|::set-env|::(?:error|warning|notice) file=fake\.yaml)", re.M)
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 UNICODE_FORMAT = re.compile(rb"\xe2\x80[\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")
-FAIL_ORDER = ["CRASH", "MEMORY", "HANG", "RSS", "FLOOD", "CLOBBER", "FORGED", "CTRL", "UTF8", "JSON", "MATCH", "EXIT"]
+FAIL_ORDER = ["CRASH", "MEMORY", "HANG", "RSS", "FLOOD", "CLOBBER", "FORGED", "CTRL", "UTF8", "JSON", "MATCH", "MISSING", "EXIT"]
 BIG_OUTPUT = 32 << 20
 
 
@@ -355,6 +356,10 @@ class Checker:
             if found:
                 fails.append("MATCH")
                 details.append("output matches %r: %s" % (pattern, printable(found.group(0).decode("utf-8", "replace"), 60)))
+        for pattern in run.get("must", []):
+            if not timed_out and not signaled and not re.search(pattern.encode(), both, re.M):
+                fails.append("MISSING")
+                details.append("output lacks %r" % pattern)
         for pattern in run.get("warn_not", []):
             if re.search(pattern.encode(), both, re.M):
                 warns.append("LEAK")

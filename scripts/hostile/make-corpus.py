@@ -346,7 +346,7 @@ def yaml_cases(c):
                    + "    ad_unit: \"x # adrules:disable-next-line rewarded/no-user-choice\"\n    require_user_choice: false\n"
                    + "    daily_cap: 3\n  s:\n    format: rewarded\n    ad_unit: y#adrules:disable-next-line\n    require_user_choice: false\n"
                    + "    daily_cap: 3\n"},
-                  expect="bad")
+                  expect="bad", must=[r"(?s)rewarded/no-user-choice.*rewarded/no-user-choice"])
     # A comment is read once to the end of its line: a 1 MB line of directives is linear, not quadratic.
     c.policy_case("disable-comment-line-1mb", g, "one comment line holding 38,000 directives (1 MB)",
                   {"p.yaml": "# " + "#adrules:disable-next-line " * 38_000 + "\n" + BASE}, expect="valid", formats=("json",))
