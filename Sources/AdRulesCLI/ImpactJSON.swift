@@ -173,7 +173,8 @@ enum ImpactJSON {
     typealias StringReader = (JSON?, String) throws -> String
 
     private static func readLocation(_ value: JSON?, string: StringReader) throws -> ImpactLocation? {
-        guard let value, value != .null, value["file"] != nil else { return nil }
+        // No location is written as `"file": null` (an unknown placement's reason) or left out.
+        guard let value, value != .null, let file = value["file"], file != .null else { return nil }
         guard let line = value["line"]?.intValue, let column = value["column"]?.intValue, line >= 1, column >= 1 else {
             throw ReadError(problem: "not an impact report: a location has no valid line and column")
         }

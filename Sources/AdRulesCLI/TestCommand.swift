@@ -14,7 +14,9 @@ enum TestCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
-        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths + [parsed.values["rules"]].compactMap { $0 }) {
+        // The policy of each path: --rules, or the one next to a scenario file or inside a directory.
+        let policyPaths = paths.map { parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: $0) }
+        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths + policyPaths) {
             return refusal
         }
         let json = parsed.values["format"] == "json"

@@ -80,6 +80,7 @@ struct AuditMessageTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let runs: [[String]] = [
             ["compile", dir, "-o", dir + "/p.yaml"], ["lint", dir, "--format", "json", "--output", dir + "/p.yaml"],
+            ["test", dir + "/p.test.yaml", "--output", dir + "/p.yaml"],
             ["test", dir, "--output", dir + "/p.test.yaml"], ["lint", dir + "/p.yaml", "--output", dir + "/./p.yaml"],
             ["simulate", dir + "/p.test.yaml", "--rules", dir + "/p.yaml", "--output", dir + "/p.test.yaml"],
         ]

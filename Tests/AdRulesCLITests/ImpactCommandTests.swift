@@ -224,6 +224,29 @@ struct ImpactCommandTests {
         #expect(!output.contains("has no name"))
     }
 
+    /// A reason with no location (an ask for a placement the old policy lacks: `unknown_placement`) is written
+    /// with a null location, and parts holding one merge into the unsharded output.
+    @Test func partsWithReasonsOfNoLocationMerge() throws {
+        let directory = NSTemporaryDirectory() + "adrules-nolocation-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/older", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}\n"
+            .write(toFile: directory + "/older/policy.yaml", atomically: true, encoding: .utf8)
+        let arguments = ["impact", Self.flat, "--rules", Self.new, "--compare", directory + "/older", "--format", "json"]
+        let whole = runCLI(arguments)
+        #expect(whole.exitCode == 0, "\(whole.stderr)")
+        #expect(whole.stdout.contains("\"code\": \"unknown_placement\""))
+        var parts: [String] = []
+        for k in 1...2 {
+            let path = "\(directory)/part-\(k).json"
+            #expect(runCLI(arguments + ["--shard", "\(k)/2", "--output", path]).exitCode == 0)
+            parts.append(path)
+        }
+        let merged = runCLI(["impact", "merge"] + parts)
+        #expect(merged.exitCode == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+    }
+
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {
         let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
         #expect(result.exitCode == 1)
