@@ -5,6 +5,7 @@ import AdRulesImpact
 /// the change when comparing), then the policies' differences and the figures per segment.
 enum ImpactText {
     static func render(_ report: ImpactReport) -> String {
+        let report = report.withPrintableTexts()
         var out = "Impact preview: \(report.model), \(ImpactFormat.population(report))\n"
         if let shard = report.shard { out += "Partial result of shard \(shard) (merge the shards with `adrules impact merge`)\n" }
         let comparing = report.results.count == 2
@@ -63,9 +64,7 @@ enum ImpactText {
             out += "\n" + table(rows, rightAligned: Set(1..<(1 + columns.count + (comparing ? 1 : 0))), indent: "")
         }
         out += segments(report)
-        // Names come from files and command lines: a line break or an escape code in one is shown escaped, so no
-        // name can start a line of its own or color a terminal.
-        return out.split(separator: "\n", omittingEmptySubsequences: false).map { ControlCharacters.escaped(String($0)) }.joined(separator: "\n")
+        return out
     }
 
     /// Impressions per user per day in each segment: mean, p50, p90, p99 and max per policy.

@@ -247,6 +247,20 @@ struct ImpactCommandTests {
         #expect(merged.stdout == whole.stdout)
     }
 
+    /// A path with a line break or an escape code is shown escaped in the text report: no line of its own.
+    @Test func namesInTheTextReportAreEscaped() throws {
+        let directory = NSTemporaryDirectory() + "adrules-names-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = directory + "/a\nfake.yaml:1:1: error: forged\u{1B}[31m.model.yaml"
+        try FileManager.default.copyItem(atPath: Self.inPackage(Self.flat.replacingOccurrences(of: "FIXTURES", with: fixtures)), toPath: model)
+        let result = runCLI(["impact", model, "--rules", Self.new])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("fake.yaml") })
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.stdout.contains("a\\nfake.yaml:1:1: error: forged\\u{1B}[31m.model.yaml"), "\(result.stdout.prefix(300))")
+    }
+
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {
         let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
         #expect(result.exitCode == 1)
