@@ -258,7 +258,8 @@ enum Output {
             var path = path
             for _ in 0..<40 {
                 guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
-                path = destination.hasPrefix("/") ? destination : (path as NSString).deletingLastPathComponent + "/" + destination
+                let parent = (path as NSString).deletingLastPathComponent
+                path = destination.hasPrefix("/") || parent.isEmpty ? destination : parent + "/" + destination
             }
             if let real = realPath(path) { return real }
             let parent = (path as NSString).deletingLastPathComponent
@@ -293,7 +294,7 @@ enum Output {
             // A new rule or scenario file in an input directory would be read by the next run, and fail it.
             let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
             guard overwritesInput || addsToInputDirectory else { continue }
-            let what = targetIdentity != nil
+            let what = overwritesInput || targetIdentity != nil
                 ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
                 : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
             return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)

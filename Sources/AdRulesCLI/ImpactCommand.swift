@@ -134,7 +134,7 @@ enum ImpactCommand {
             do {
                 parts.append(try ImpactJSON.read(text))
             } catch {
-                return CommandResult(stderr: "error: \(path): \(error)\n", exitCode: ExitCode.findings)
+                return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): \(error)\n", exitCode: ExitCode.findings)
             }
         }
         do {

@@ -134,8 +134,13 @@ enum ImpactJSON {
         for item in try need(document["results"]?.arrayValue, "results") {
             let segments = try need(item["segments"]?.objectValue, "segments")
             guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
-            segmentNames = try segments.map { name, _ in try string(.string(name), "a segment name") }
-            guard Set(segmentNames).count == segmentNames.count else { throw ReadError(problem: "not an impact report: a segment is listed twice") }
+            let names = try segments.map { name, _ in try string(.string(name), "a segment name") }
+            guard Set(names).count == names.count else { throw ReadError(problem: "not an impact report: a segment is listed twice") }
+            // The results of a --compare run list the same segments in the same order: counters are added by position.
+            guard results.isEmpty || names == segmentNames else {
+                throw ReadError(problem: "not an impact report: its results list different segments")
+            }
+            segmentNames = names
             var placements: [ImpactPlacement] = []
             var counters: [SegmentCounters] = []
             var segmentUsers = 0

@@ -93,7 +93,6 @@ enum SARIFReport {
         ])
     }
 
-    /// A relative URI with `./` removed and characters that URIs reserve escaped.
     /// A relative path against `%SRCROOT%`; an absolute one as a `file://` URI of its own.
     static func artifactLocation(_ path: String) -> JSON {
         path.hasPrefix("/")
@@ -101,6 +100,7 @@ enum SARIFReport {
             : .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
     }
 
+    /// A relative URI with `./` removed and characters that URIs reserve escaped.
     static func uri(_ path: String) -> String {
         var p = path
         while p.hasPrefix("./") { p.removeFirst(2) }

@@ -117,7 +117,7 @@ enum SimulateCommand {
         return out
     }
 
-    /// Shows that stood (show_started not followed by show_failed), counted by calendar day in the policy's zone.
+    /// The shows the engine counts, by calendar day in the policy's zone: see the comment inside.
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
         let zone = zone(outcome, policy: policy)
         // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a
@@ -156,7 +156,7 @@ enum SimulateCommand {
         }
         let seen = Set(shows.map(\.placement))
         let ids = policy.placements.map(\.id)
-        let placements = ids.filter(seen.contains) + seen.subtracting(ids).sorted()
+        let placements = ids.filter(seen.contains)
         return (name(of: zone), counts.keys.sorted(), placements, counts)
     }
 

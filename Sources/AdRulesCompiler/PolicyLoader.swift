@@ -137,7 +137,7 @@ public enum PolicyLoader {
         var dropped: [String: Int] = [:]
         /// Per file whose read was cut short: the finding that cut it.
         var broken: [String: Diagnostic] = [:]
-        var multiLineScalars: [String: [SourceRange]] = [:]
+        var textScalars: [String: [SourceRange]] = [:]
         for source in sources {
             // Decoded straight from libyaml's events: no node tree of the file is built.
             YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
@@ -146,7 +146,7 @@ public enum PolicyLoader {
                 cursor.finish()
                 diagnostics += cursor.diagnostics
                 if let cause = cursor.brokenBy { broken[source.file] = cause }
-                multiLineScalars[source.file] = cursor.multiLineScalars
+                textScalars[source.file] = cursor.textScalars
                 // A read cut short inside the document (a syntax error) decodes nothing: its findings would only repeat it.
                 guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
                 fragments.append(fragment)
@@ -170,7 +170,7 @@ public enum PolicyLoader {
         }
         // "No placements" beside an error (a misspelt `placements:`, a file that is not a mapping) only repeats it.
         if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
-        let suppressions = Suppressions(sources: sources, scalars: multiLineScalars)
+        let suppressions = Suppressions(sources: sources, scalars: textScalars)
         // An alias stands for nothing here, and a tag changes how a value would be read: a type error at the same
         // place only repeats the alias or tag error.
         let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" || $0.rule == "yaml/tag" }.map(\.location))

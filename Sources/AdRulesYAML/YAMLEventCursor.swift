@@ -68,7 +68,7 @@ public final class YAMLEventCursor {
     public private(set) var brokenBy: Diagnostic?
     /// The scalars that hold a `#` or span more than one line (block scalars, long quoted strings): a `#` inside
     /// one is text, not a comment.
-    public private(set) var multiLineScalars: [SourceRange] = []
+    public private(set) var textScalars: [SourceRange] = []
 
     private let input: UnsafeBufferPointer<UInt8>
     private let parser: UnsafeMutablePointer<yaml_parser_t>
@@ -199,7 +199,7 @@ public final class YAMLEventCursor {
             let data = event.data.scalar
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range) }
             let value = string(data.value, length: data.length)
-            if range.end.line > range.start.line || value.utf8.contains(UInt8(ascii: "#")) { multiLineScalars.append(range) }
+            if range.end.line > range.start.line || value.utf8.contains(UInt8(ascii: "#")) { textScalars.append(range) }
             return scalar(YAMLNode(.scalar(YAMLScalar(value: value, style: style(data.style))), range: range))
         case YAML_SEQUENCE_START_EVENT:
             checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range)

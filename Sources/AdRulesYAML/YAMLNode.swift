@@ -89,7 +89,10 @@ extension YAMLScalar {
     /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
     /// included), whatever its size: such a value is not a string.
     public var isCoreSchemaNumber: Bool {
-        guard style == .plain else { return false }
+        // Most strings (ids, messages) start with a letter: no number does.
+        guard style == .plain, let first = value.utf8.first,
+            (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-") || first == UInt8(ascii: ".")
+        else { return false }
         var text = Substring(value).utf8
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         if ["0x", "0o"].contains(where: { value.hasPrefix($0) }) {

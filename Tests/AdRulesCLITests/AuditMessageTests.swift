@@ -90,10 +90,10 @@ struct AuditMessageTests {
             #expect(result.stderr.contains("would overwrite a file this run reads"), "\(result.stderr)")
         }
         // Nor through a hard link or a symlink to it.
-        try FileManager.default.linkItem(atPath: dir + "/p.yaml", toPath: NSTemporaryDirectory() + "adrules-hard-\(UUID().uuidString).yaml")
-        let hard = try #require(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).first { $0.hasPrefix("adrules-hard-") })
-        defer { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + hard) }
-        #expect(runCLI(["lint", dir, "--output", NSTemporaryDirectory() + hard]).exitCode == 2)
+        let hard = NSTemporaryDirectory() + "adrules-hard-\(UUID().uuidString).yaml"
+        try FileManager.default.linkItem(atPath: dir + "/p.yaml", toPath: hard)
+        defer { try? FileManager.default.removeItem(atPath: hard) }
+        #expect(runCLI(["lint", dir, "--output", hard]).exitCode == 2)
         // Nor through a symlinked directory, `..` after a symlink, or a dangling symlink into the input directory.
         let links = try Self.directory([:])
         defer { try? FileManager.default.removeItem(atPath: links) }

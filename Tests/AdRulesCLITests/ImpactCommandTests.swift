@@ -161,7 +161,7 @@ struct ImpactCommandTests {
     /// texts with control characters and a shard count of millions are refused at once, naming the file.
     @Test(arguments: [
         ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open is 9223372036854775807"),
-        ("\"wasted_loads\": ", "\"wasted_loads\": -", "wasted_loads of app_open is -"),
+        ("\"wasted_loads\": ", "\"wasted_loads\": -5", "wasted_loads of app_open is -5"),
         ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
         ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open contradict each other"),

@@ -177,7 +177,7 @@ struct DiagnosticRuleTests {
 
     /// A comment runs to the end of its line and is read once: a line of 200,000 directives is linear (it took
     /// seconds at 64 KiB when each `#` re-read the rest of the line), and only its first directive counts.
-    @Test func aLineOfDirectivesIsReadOnce() {
+    @Test(.timeLimit(.minutes(1))) func aLineOfDirectivesIsReadOnce() {
         let line = "# adrules:disable-next-line cap/zero" + String(repeating: " #adrules:disable-next-line", count: 200_000)
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    \(line)\n    daily_cap: 0\n    hourly_cap: 0\n"
         #expect(lint(text).map(\.rule) == ["cap/zero"])
@@ -225,6 +225,13 @@ struct DiagnosticRuleTests {
     /// A tagged value is reported once, as a tag: not again as the type its tag would have changed.
     @Test func aTaggedValueIsOneFinding() {
         #expect(lint(Self.header + "  a: {format: banner, ad_unit: !!str 5}\n").map(\.rule) == ["yaml/tag"])
+    }
+
+    /// A cap above the 100,000 shows a history keeps could never be reached: an error, not a silent no-op.
+    @Test func aCapAboveWhatAHistoryKeepsIsAnError() {
+        let found = lint(Self.header + "  b: {format: banner, daily_cap: 100001, caps: [{max: 100000, window: 30d}]}\n")
+        #expect(found.map(\.rule) == ["schema/range"], "\(found)")
+        #expect(found.first?.message.contains("write at most 100000") == true)
     }
 
     @Test func shippedRulesHaveNoFindings() throws {

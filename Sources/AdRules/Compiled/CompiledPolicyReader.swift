@@ -163,6 +163,10 @@ struct CompiledPolicyReader {
         case .flag(let v): return Located(.flag(v.value), at: try location(v.at, files))
         case .count(let v):
             let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
+            // A cap above what a history keeps could never be reached: lint refuses it, and so does the runtime.
+            if [.dailyCap, .hourlyCap, .sessionCap].contains(record.setting), v.value > Facts.maxShowsPerHistory {
+                throw CompiledPolicyError("\(v.value) is above \(Facts.maxShowsPerHistory), the most shows a history keeps")
+            }
             return try cap(v, files, minimum: minimum).map(SettingValue.count)
         case .duration(let v): return try duration(v, files).map(SettingValue.duration)
         case .format(let v): return Located(.format(v.value), at: try location(v.at, files))
@@ -223,6 +227,9 @@ struct CompiledPolicyReader {
         for (i, cap) in caps.enumerated() {
             try inside(i) { () throws(CompiledPolicyError) in
                 guard cap.value.max >= 0 else { throw CompiledPolicyError(path: "max", "\(cap.value.max) is below 0") }
+                guard cap.value.max <= Facts.maxShowsPerHistory else {
+                    throw CompiledPolicyError(path: "max", "\(cap.value.max) is above \(Facts.maxShowsPerHistory), the most shows a history keeps")
+                }
                 guard cap.value.window > 0 else { throw CompiledPolicyError(path: "window", "a window must be longer than 0") }
                 let window = try inside("window") { () throws(CompiledPolicyError) in try plainDuration(cap.value.window) }
                 windows.append(Located(WindowCap(max: cap.value.max, window: window), at: try location(cap.at, files)))

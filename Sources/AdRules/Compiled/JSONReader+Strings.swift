@@ -101,6 +101,8 @@ extension JSONReader {
         case UInt8(ascii: "r"): return "\r"
         case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
+            // The escape's backslash: where an error about it points.
+            let start = index - 2
             let code = try hex4()
             // A high surrogate and a low one make one character; an unpaired surrogate is no character at all.
             if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
@@ -111,7 +113,7 @@ extension JSONReader {
                 if (0xDC00..<0xE000).contains(low), let scalar = Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)) { return scalar }
             }
             guard let scalar = Unicode.Scalar(code) else {
-                index -= 2
+                index = start
                 throw fail("an unpaired surrogate escape (\\u\(String(code, radix: 16, uppercase: true)))")
             }
             return scalar

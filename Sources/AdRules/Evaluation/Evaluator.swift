@@ -132,14 +132,22 @@ struct Findings {
         denials.append(denial)
     }
 
-    /// Orders the denials from `first` on by their code's place in the spec's tables, keeping the order of equal
-    /// codes (an insertion sort: stable, and these are a handful).
-    mutating func sortByCode(from first: Int) {
+    /// Orders the group caps' denials from `first` on as the spec's table lists them (session, hourly, daily,
+    /// window), keeping the order of the groups for each (an insertion sort: stable, and these are a handful).
+    mutating func sortGroupCaps(from first: Int) {
+        func rank(_ code: ReasonCode) -> Int {
+            switch code {
+            case .groupSessionCap: return 0
+            case .groupHourlyCap: return 1
+            case .groupDailyCap: return 2
+            default: return 3
+            }
+        }
         guard first + 1 < denials.count else { return }
         for i in (first + 1)..<denials.count {
             let denial = denials[i]
             var j = i
-            while j > first, denials[j - 1].code.order > denial.code.order {
+            while j > first, rank(denials[j - 1].code) > rank(denial.code) {
                 denials[j] = denials[j - 1]
                 j -= 1
             }

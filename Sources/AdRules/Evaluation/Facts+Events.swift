@@ -1,7 +1,10 @@
 extension Facts {
-    /// The most shows one history keeps, however long the app lives, unless a cap of the policy needs more
-    /// (``PolicyStorage/showsKept``).
+    /// The fewest shows one history may be cut to: a history keeps this many, or as many as the policy's largest
+    /// cap when that is more (``PolicyStorage/showsKept``).
     static let minShowsPerHistory = 512
+    /// The most shows one history keeps, whatever the caps: lint refuses a larger cap (`schema/range`), and a
+    /// ledger never grows past what its file may hold.
+    package static let maxShowsPerHistory = 100_000
 
     /// Records an event at a time.
     /// - Parameters:

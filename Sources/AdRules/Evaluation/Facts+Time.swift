@@ -37,7 +37,7 @@ extension Facts {
         _ = pinned(&returnedAt)
         for (source, since) in external where since > now { external[source] = now }
         day = nil
-        // A load start pinned to now times out later than it would have: the next deadline is found again.
+        // A load start pinned to now times out at another time than the cached deadline: it is found again.
         nextLoadDeadline = .min
         for i in placements.indices {
             // Histories are sorted: only their tail can lie in the future.

@@ -35,7 +35,3 @@ public enum ReasonCode: String, Sendable, Hashable, Codable, CaseIterable {
     case rewardAlreadyGranted = "reward_already_granted"
 }
 
-extension ReasonCode {
-    /// The code's place in the order decisions list reasons (rules.md §7's tables).
-    var order: Int { ReasonCode.allCases.firstIndex(of: self) ?? 0 }
-}

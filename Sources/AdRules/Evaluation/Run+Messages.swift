@@ -152,8 +152,7 @@ struct ReasonSite: Sendable {
         case .triggerNotSupported:
             let format = p.format.value
             let fits = format == .appOpen ? "resume or load_completed" : "action"
-            let article = format.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a"
-            return "trigger \(trigger.rawValue) does not fit \(article) \(format.rawValue) placement (use \(fits))"
+            return "trigger \(trigger.rawValue) does not fit \(Article.indefinite(format.rawValue)) \(format.rawValue) placement (use \(fits))"
         case .resumeShowsOff: return "shows on resume are off (resume.show_if_ready: false)"
         case .coldStartOff: return "the cold-start show is off (launch.show_on_first_load: false)"
         case .loadedOutsideLaunch:
@@ -175,8 +174,8 @@ struct ReasonSite: Sendable {
             return "\(what) is on screen (block_during_fullscreen)"
         case .customRule:
             let rule = policy.rules[rule]
-            // The default message ("denied by rule ID") names the rule already.
-            return rule.message == "denied by rule \(rule.id)" ? rule.message : "\(rule.message) (rule \(rule.id))"
+            // The default message names the rule already.
+            return rule.message == CustomRule.defaultMessage(id: rule.id) ? rule.message : "\(rule.message) (rule \(rule.id))"
         case .ruleError:
             let missing = detail.map { ": no value for \($0)" } ?? ""
             return "rule \(policy.rules[rule].id) cannot be evaluated\(missing); denied to be safe"

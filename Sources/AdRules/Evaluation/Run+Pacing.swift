@@ -44,7 +44,7 @@ extension Run {
                 capReasons(policy, facts.groups[g], policy.groupLimits[g], group: g, facts, zone: zone, &found)
             }
         }
-        if found.denials.count - first > 1 { found.sortByCode(from: first) }
+        if found.denials.count - first > 1 { found.sortGroupCaps(from: first) }
     }
 
     /// The site of a pacing or cap reason: of this placement (group < 0) or of a group.

@@ -88,8 +88,7 @@ extension Run {
     func ruleError(_ policy: PolicyStorage, rule r: Int, context: AskContext, _ found: inout Findings) {
         var site = site(.ruleError, at: .ruleCondition)
         site.rule = r
-        let read = policy.rules[r].condition?.attributesRead ?? []
-        let missing = policy.attributes.filter { read.contains($0.name) && context.attributes[$0.name] == nil && $0.defaultValue == nil }.map(\.name)
+        let missing = policy.attributesWithoutDefault[r].filter { context.attributes[$0] == nil }
         if !missing.isEmpty { site.detail = found.detail(missing.joined(separator: ", ")) }
         deny(.ruleError, site, &found)
     }
@@ -170,7 +169,7 @@ extension Run {
         // One source, the usual case, needs no sorting (and no array of them).
         if facts.external.count == 1, let (name, since) = facts.external.first {
             if stillOnScreen(policy, since: since) == true { return name }
-            timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
+            externalTimedOutNote(policy, name, &found)
             return nil
         }
         var source: String?
@@ -178,10 +177,14 @@ extension Run {
             if stillOnScreen(policy, since: since) == true {
                 if source == nil { source = name }
             } else {
-                timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
+                externalTimedOutNote(policy, name, &found)
             }
         }
         return source
+    }
+
+    func externalTimedOutNote(_ policy: PolicyStorage, _ name: String, _ found: inout Findings) {
+        timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
     }
 
     func graceReasons(_ t: PlacementLimits, _ facts: borrowing Facts, _ found: inout Findings) {

@@ -97,6 +97,9 @@ public struct CustomRule: Sendable {
     /// The compiled condition; nil when the expression has errors.
     package var condition: CompiledExpression?
 
+    /// The message of a rule written without one.
+    package static func defaultMessage(id: String) -> String { "denied by rule \(id)" }
+
     package init(id: String, location: SourceLocation, deny: [Located<String>]?, when: Located<String>, message: String, condition: CompiledExpression?) {
         self.id = id
         self.location = location

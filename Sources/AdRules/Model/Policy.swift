@@ -41,6 +41,8 @@ final class PolicyStorage: Sendable {
     let placementIDs: [String]
     let groupsOfPlacement: IndexLists
     let rulesOfPlacement: IndexLists
+    /// Per rule, the declared attributes its condition reads that have no default: what a `rule_error` names.
+    let attributesWithoutDefault: [[String]]
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
     let rulesReadClock: [Bool]
     /// The index of a placement id.
@@ -87,7 +89,8 @@ final class PolicyStorage: Sendable {
         placementLimits = placements.map { PlacementLimits($0, windows: windowRange($0.caps)) }
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
-        showsKept = max(Facts.minShowsPerHistory, (placements.flatMap(Limits.capsSet) + groups.flatMap(Limits.capsSet)).max() ?? 0)
+        let largestCap = (placements.flatMap(Limits.capsSet) + groups.flatMap(Limits.capsSet)).max() ?? 0
+        showsKept = min(max(Facts.minShowsPerHistory, largestCap), Facts.maxShowsPerHistory)
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
@@ -111,6 +114,10 @@ final class PolicyStorage: Sendable {
             }
         }
         rulesOfPlacement = IndexLists(rulesOf)
+        attributesWithoutDefault = rules.map { rule in
+            let read = rule.condition?.attributesRead ?? []
+            return attributes.filter { read.contains($0.name) && $0.defaultValue == nil }.map(\.name)
+        }
         rulesReadClock = rulesOf.map { indices in indices.contains { rules[$0].condition?.readsClock == true } }
         fullscreenPlacements = placements.indices.filter { placements[$0].format.value.isFullscreen }
         // At least the longest local day (a daily cap counts every show of it), whether or not a daily cap is set.

@@ -171,7 +171,8 @@ struct FieldReader: NodeReader {
         return Located(value, at: location(node))
     }
 
-    /// A string value; plain numbers are read as their text, plain booleans are a type error.
+    /// A string value; a plain number or boolean (not text in the YAML 1.2 core schema) is a type error, and so is
+    /// a text over 4096 characters or with a control character.
     mutating func string(_ node: YAMLNode, _ key: String) -> Located<String>? {
         guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
             report(.wrongType(key, expected: "a string", found: node, file: file))

@@ -133,7 +133,7 @@ struct PolicyAssembler {
                 guard let when = fields.when, let node = fields.whenNode else { continue }
                 var rule = CustomRule(
                     id: fields.id.value, location: fields.id.location, deny: fields.deny, when: when,
-                    message: fields.message ?? "denied by rule \(fields.id.value)", condition: nil)
+                    message: fields.message ?? CustomRule.defaultMessage(id: fields.id.value), condition: nil)
                 switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes) {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):

@@ -171,7 +171,7 @@ private struct Checker {
             guard left.type.isComparable(with: element) else {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
-                    message: "\(word) looks for \(left.type.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
+                    message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
                 return nil
             }
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))

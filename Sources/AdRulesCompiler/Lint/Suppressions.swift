@@ -16,7 +16,7 @@ struct Suppressions {
     ///   - sources: the files' bytes.
     ///   - scalars: per file, the scalars (libyaml's ranges) that hold a `#` or span several lines: a `#` inside one
     ///     is text, not a comment, so no value (`ad_unit: "x # adrules:…"`, a block message) can hide a finding.
-    init(sources: [(file: String, bytes: [UInt8])], scalars: [String: [SourceRange]] = [:]) {
+    init(sources: [(file: String, bytes: [UInt8])], scalars: [String: [SourceRange]]) {
         for source in sources {
             let spans = scalars[source.file] ?? []
             source.bytes.withUnsafeBufferPointer { bytes in

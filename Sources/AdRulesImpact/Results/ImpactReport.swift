@@ -119,7 +119,7 @@ public struct ImpactReport: Sendable, Hashable {
             }
         }
         // Only the first few missing shards are named; the count may be large and come from a file.
-        if parts.count < count || seen.count < count {
+        if seen.count < count {
             var missing: [Int] = []
             var k = 1
             while missing.count < 10, k <= count {
