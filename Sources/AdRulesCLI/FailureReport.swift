@@ -82,9 +82,12 @@ enum DecisionJSON {
             ("trigger", decision.ask.trigger.map { .string($0.rawValue) } ?? .null),
             ("reasons", .array(decision.reasons.map { reason in
                 var pairs: [(String, JSON)] = [("code", .string(reason.code.rawValue)), ("message", .string(reason.message))]
-                if let location = reason.location {
-                    pairs += [("file", .string(location.file)), ("line", .int(location.line)), ("column", .int(location.column))]
-                }
+                // Every reason has the keys; one with no YAML behind it (unknown_placement) has them null.
+                let location = reason.location
+                pairs += [
+                    ("file", location.map { .string($0.file) } ?? .null), ("line", location.map { .int($0.line) } ?? .null),
+                    ("column", location.map { .int($0.column) } ?? .null),
+                ]
                 pairs.append(("clears_at", reason.clearsAt.map { .string(Timestamps.format($0)) } ?? .null))
                 if let rule = reason.rule { pairs.append(("rule", .string(rule))) }
                 if let group = reason.group { pairs.append(("group", .string(group))) }

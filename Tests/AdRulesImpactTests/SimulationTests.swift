@@ -173,7 +173,7 @@ struct SimulationTests {
     }
 
     /// A load started after the last visit's ad closed still ends before the run's last midnight: its ad, never
-    /// shown, is a wasted load, and every load started ends.
+    /// shown, is a wasted load (a load that would end after that midnight stays in flight).
     @Test func loadsAfterTheLastVisitEnd() throws {
         let oneVisit = try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
             .replacingOccurrences(of: "foreground: 1m", with: "foreground: 10s").replacingOccurrences(of: "days: 3", with: "days: 1"))

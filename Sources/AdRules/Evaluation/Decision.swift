@@ -147,9 +147,10 @@ public struct Reason: Sendable, Hashable, Codable {
         try c.encode(code, forKey: .code)
         try c.encode(message, forKey: .message)
         let location = self.location
-        try c.encodeIfPresent(location?.file, forKey: .file)
-        try c.encodeIfPresent(location?.line, forKey: .line)
-        try c.encodeIfPresent(location?.column, forKey: .column)
+        // Every reason has the keys; a reason with no YAML behind it (unknown_placement) has them null.
+        try c.encode(location?.file, forKey: .file)
+        try c.encode(location?.line, forKey: .line)
+        try c.encode(location?.column, forKey: .column)
         try c.encode(clearsAt.map(Timestamps.format), forKey: .clearsAt)
         try c.encodeIfPresent(rule, forKey: .rule)
         try c.encodeIfPresent(group, forKey: .group)
