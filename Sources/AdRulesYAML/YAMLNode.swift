@@ -83,6 +83,37 @@ public struct YAMLNode: Sendable {
 }
 
 extension YAMLScalar {
+    /// The boolean the YAML 1.2 core schema reads a plain scalar as (`true`, `True`, `TRUE` and the same for false).
+    public var coreSchemaBool: Bool? {
+        guard style == .plain else { return nil }
+        switch value {
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        default: return nil
+        }
+    }
+
+    /// Whether the YAML 1.2 core schema reads a plain scalar as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
+    /// `0x[0-9a-fA-F]+`, whatever its size.
+    public var isCoreSchemaInt: Bool {
+        guard style == .plain else { return false }
+        let digits = { (text: Substring.UTF8View, radix: Int) in
+            !text.isEmpty && text.allSatisfy { byte in Int(String(UnicodeScalar(byte)), radix: radix) != nil }
+        }
+        if value.hasPrefix("0x") { return digits(Substring(value).utf8.dropFirst(2), 16) }
+        if value.hasPrefix("0o") { return digits(Substring(value).utf8.dropFirst(2), 8) }
+        var text = Substring(value).utf8
+        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
+        return digits(text, 10)
+    }
+
+    /// The integer of a core-schema integer scalar (``isCoreSchemaInt``), nil when it does not fit an `Int`.
+    public var coreSchemaInt: Int? {
+        guard isCoreSchemaInt else { return nil }
+        if value.hasPrefix("0x") { return Int(value.dropFirst(2), radix: 16) }
+        if value.hasPrefix("0o") { return Int(value.dropFirst(2), radix: 8) }
+        return Int(value)
+    }
     /// The value as a message quotes it: at most 60 characters, so that a huge value does not flood a report.
     public var shortValue: String { value.unicodeScalars.count > 60 ? String(value.unicodeScalars.prefix(57)) + "..." : value }
 

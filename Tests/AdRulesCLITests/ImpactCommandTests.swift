@@ -193,6 +193,7 @@ struct ImpactCommandTests {
         ("seed: 9223372036854775807", "seed must be from 0 to 4611686018427387903, not 9223372036854775807"),
         ("users: 1e3", "users must be a whole number from 1 to 100000000, not \"1e3\""),
         ("start: 0001-01-01", "start must be a day from 1971-01-01 to 2199-12-31, not 0001-01-01"),
+        ("days: 0x200", "days must be from 1 to 366, not 0x200"),
     ])
     func modelNumbersSayTheirRange(_ line: String, _ message: String) throws {
         let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).model.yaml"

@@ -83,14 +83,7 @@ struct FieldReader: NodeReader {
         scalar.style == .plain && ambiguousBools.contains(scalar.value.lowercased())
     }
 
-    static func boolValue(_ scalar: YAMLScalar) -> Bool? {
-        guard scalar.style == .plain else { return nil }
-        switch scalar.value {
-        case "true", "True", "TRUE": return true
-        case "false", "False", "FALSE": return false
-        default: return nil
-        }
-    }
+    static func boolValue(_ scalar: YAMLScalar) -> Bool? { scalar.coreSchemaBool }
 
     /// A plain scalar that the YAML 1.2 core schema reads as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
     /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the

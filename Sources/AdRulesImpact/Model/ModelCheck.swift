@@ -28,17 +28,18 @@ enum AttributeSource: Sendable, Hashable {
             switch type {
             case .string:
                 // A plain number or boolean is not text in the YAML 1.2 core schema.
-                guard !(plain && (text == "true" || text == "false" || YAMLScalar(value: text, style: .plain).isCoreSchemaNumber)) else { return nil }
+                let scalar = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted)
+                guard scalar.coreSchemaBool == nil, !scalar.isCoreSchemaNumber else { return nil }
                 self = .fixed(.string(text))
             case .int:
-                guard plain, let number = Int64(text) else { return nil }
-                self = .fixed(.int(number))
+                guard let number = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaInt else { return nil }
+                self = .fixed(.int(Int64(number)))
             case .number:
                 guard plain, let number = Double(text), number.isFinite else { return nil }
                 self = .fixed(.number(number))
             case .bool:
-                guard plain, text == "true" || text == "false" else { return nil }
-                self = .fixed(.bool(text == "true"))
+                guard let value = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaBool else { return nil }
+                self = .fixed(.bool(value))
             case .duration:
                 guard let duration = RuleDuration(parsing: text) else { return nil }
                 self = .fixed(.duration(duration))

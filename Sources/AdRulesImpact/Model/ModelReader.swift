@@ -22,18 +22,16 @@ struct ModelReader: NodeReader {
         return value
     }
 
-    /// A whole number as the YAML 1.2 core schema writes one (`[-+]?[0-9]+`: not `1e3` or `3.0`), in `range`.
+    /// A whole number as the YAML 1.2 core schema writes one (`[-+]?[0-9]+`, `0o17`, `0x1F`: not `1e3` or `3.0`),
+    /// in `range`.
     mutating func int(_ node: YAMLNode, _ key: String, in range: ClosedRange<Int>) -> Int? {
-        guard let scalar = node.scalar, scalar.style == .plain, let first = scalar.value.utf8.first,
-            scalar.value.utf8.dropFirst(first == UInt8(ascii: "+") || first == UInt8(ascii: "-") ? 1 : 0).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            scalar.value.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 })
-        else {
+        guard let scalar = node.scalar, scalar.isCoreSchemaInt else {
             report(.wrongType(key, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)", found: node, file: file))
             return nil
         }
         // Digits that do not fit an Int are out of the range as surely as a large Int is.
-        guard let value = Int(scalar.value), range.contains(value) else {
-            report(.modelOutOfRange(key, "from \(range.lowerBound) to \(range.upperBound)", found: String(scalar.value.prefix(40)), file: file, range: node.range))
+        guard let value = scalar.coreSchemaInt, range.contains(value) else {
+            report(.modelOutOfRange(key, "from \(range.lowerBound) to \(range.upperBound)", found: scalar.shortValue, file: file, range: node.range))
             return nil
         }
         return value
