@@ -281,15 +281,16 @@ enum Output {
             guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
             var overwritesInput = false
             if let targetIdentity {
-                // The input itself, or (for a directory) any rule, scenario or model file in it, under any name.
-                var candidates = [source]
-                if isDirectory.boolValue, let files = FileManager.default.enumerator(atPath: source) {
-                    for case let file as String in files where [".yaml", ".yml"].contains(where: { file.lowercased().hasSuffix($0) }) {
-                        candidates.append(source + "/" + file)
-                        if candidates.count > 10_000 { break }
-                    }
+                // The input itself, or (for a directory) any file the loader's own walk reads in it, under any name.
+                // A walk that fails (too many entries, an entry that cannot be opened) fails the run too: the
+                // output is then refused rather than risked.
+                guard let candidates = try? PolicyLoader.files(at: source, where: { [".yaml", ".yml"].contains(where: $0.hasSuffix) })
+                else {
+                    return CommandResult(
+                        stderr: "error: \(ControlCharacters.escaped(input)) cannot be read in full, so --output \(ControlCharacters.escaped(output)) might be one of its files: write the report elsewhere\n",
+                        exitCode: ExitCode.usage)
                 }
-                overwritesInput = candidates.contains { path in identity(path).map { $0 == targetIdentity } ?? false }
+                overwritesInput = ([source] + candidates).contains { path in identity(path).map { $0 == targetIdentity } ?? false }
             }
             // A new rule or scenario file in an input directory would be read by the next run, and fail it.
             let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
@@ -305,6 +306,8 @@ enum Output {
     static func deliver(_ text: String, to path: String?, stderr: String = "", exitCode: Int32 = ExitCode.success) -> CommandResult {
         // `-` is standard output, as for most tools that take an output path.
         guard let path, path != "-" else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
+        // A run that could not read its input has no report: the file named is left as it was.
+        guard exitCode != ExitCode.failure else { return CommandResult(stderr: stderr, exitCode: exitCode) }
         // Written through, not replaced: an --output that is a device or a symlink stays what it is, and a
         // full disk is an error (exit 3), not a silently truncated report.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

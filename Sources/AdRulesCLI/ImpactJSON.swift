@@ -111,7 +111,7 @@ enum ImpactJSON {
         }
         func string(_ value: JSON?, _ what: String) throws -> String {
             let text = try need(value?.stringValue, what)
-            guard text.unicodeScalars.count <= 10_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 10,000 characters") }
+            guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
             guard !ControlCharacters.contains(in: text) else {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
             }
@@ -131,6 +131,7 @@ enum ImpactJSON {
         let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string) }
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
+        var histogramEntries = 0
         for item in try need(document["results"]?.arrayValue, "results") {
             let segments = try need(item["segments"]?.objectValue, "segments")
             guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
@@ -154,6 +155,11 @@ enum ImpactJSON {
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
                         try string(.string(id), "a placement id"), object, userDays: c.userDays, count: count, string: string)
+                    // Histograms of a real run are a few hundred entries: a part holding millions is not one.
+                    histogramEntries += placementCounters.histogram.count
+                    guard histogramEntries <= 1_000_000 else {
+                        throw ReadError(problem: "not an impact report: its histograms hold more than 1,000,000 entries")
+                    }
                     found.append(placement)
                     c.placements[i] = placementCounters
                 }
@@ -163,6 +169,10 @@ enum ImpactJSON {
                 }
                 placements = found
                 counters.append(c)
+            }
+            // The results of a --compare run played the same users.
+            if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
+                throw ReadError(problem: "not an impact report: its results played different users")
             }
             results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
         }
@@ -180,10 +190,14 @@ enum ImpactJSON {
     private static func readLocation(_ value: JSON?, string: StringReader) throws -> ImpactLocation? {
         // No location is written as `"file": null` (an unknown placement's reason) or left out.
         guard let value, value != .null, let file = value["file"], file != .null else { return nil }
-        guard let line = value["line"]?.intValue, let column = value["column"]?.intValue, line >= 1, column >= 1 else {
+        guard let line = value["line"]?.intValue, let column = value["column"]?.intValue, (1...100_000_000).contains(line),
+            (1...100_000_000).contains(column)
+        else {
             throw ReadError(problem: "not an impact report: a location has no valid line and column")
         }
-        return ImpactLocation(file: try string(value["file"], "a location's file"), line: line, column: column)
+        let path = try string(value["file"], "a location's file")
+        guard !path.isEmpty else { throw ReadError(problem: "not an impact report: a location names no file") }
+        return ImpactLocation(file: path, line: line, column: column)
     }
 
     private static func readChange(_ value: JSON, string: StringReader) throws -> PolicyChange {
@@ -223,14 +237,23 @@ enum ImpactJSON {
             caps.append(kind)
             c.capDays[kind.rawValue] = try count(days, "cap_reached_user_days of \(id)", 0...userDays)
         }
+        // Each (code, location) once, and all of them together within what the user-days can give: the totals
+        // a report adds up never overflow.
+        var seen = Set<String>()
+        var denied = 0
         for denial in denials {
             guard let code = denial["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError(problem: "not an impact report: unknown reason code in \(id)")
             }
+            let location = try readLocation(denial, string: string)
+            guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
+                throw ReadError(problem: "not an impact report: a deny reason of \(id) is listed twice")
+            }
+            let n = try count(denial["count"], "a deny reason's count in \(id)", 0...most)
+            denied += n
+            guard denied <= most else { throw ReadError(problem: "not an impact report: the deny reasons of \(id) add up to more than its user-days can give") }
             c.denials.append(DenialCount(
-                code: code, location: try readLocation(denial, string: string),
-                message: try denial["message"].map { try string($0, "a deny reason's message") } ?? "",
-                count: try count(denial["count"], "a deny reason's count in \(id)", 0...most)))
+                code: code, location: location, message: try denial["message"].map { try string($0, "a deny reason's message") } ?? "", count: n))
         }
         c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
         c.loadsStarted = try count(object["loads"]?["started"], "loads of \(id)", 0...most)

@@ -103,6 +103,11 @@ struct AuditMessageTests {
             #expect(runCLI(["lint", dir, "--output", output]).exitCode == 2, "\(output)")
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/new.yaml"))
+        // A run that fails to read its input writes no report over the file named.
+        let report = links + "/report.txt"
+        try "kept".write(toFile: report, atomically: true, encoding: .utf8)
+        #expect(runCLI(["lint", dir + "/missing.yaml", "--output", report]).exitCode == 3)
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "kept")
         // Nor a new YAML file in an input directory, which the next run would read.
         let fresh = runCLI(["compile", dir, "-o", dir + "/compiled.yaml"])
         #expect(fresh.exitCode == 2 && fresh.stderr.contains("which the next run would read"), "\(fresh.stderr)")

@@ -9,7 +9,7 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
-    static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
+    package static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range", message: "\(key) is \(length) characters long, and at most \(PolicyIDs.maxTextLength) fit: shorten it",
             file: file, range: range)

@@ -166,18 +166,26 @@ public struct PlacementCounters: Sendable, Hashable {
         if other.histogram.count > histogram.count { histogram += Array(repeating: 0, count: other.histogram.count - histogram.count) }
         for (k, n) in other.histogram.enumerated() { histogram[k] += n }
         for k in capDays.indices where k < other.capDays.count { capDays[k] += other.capDays[k] }
+        // Entries by (code, location), found once: adding many reasons is linear, not quadratic.
+        struct Key: Hashable {
+            let code: ReasonCode
+            let location: ImpactLocation?
+        }
+        var index = Dictionary(denials.indices.map { (Key(code: denials[$0].code, location: denials[$0].location), $0) }, uniquingKeysWith: { first, _ in first })
         for denial in other.denials {
-            if let i = denials.firstIndex(where: { $0.code == denial.code && $0.location == denial.location }) {
+            if let i = index[Key(code: denial.code, location: denial.location)] {
                 denials[i].count += denial.count
                 // Messages of one setting agree; the smaller text wins so that merge order never matters.
                 if denial.message < denials[i].message { denials[i].message = denial.message }
             } else {
+                index[Key(code: denial.code, location: denial.location)] = denials.count
                 denials.append(denial)
             }
         }
         // A canonical order, so that counters that add up to the same figures compare equal.
+        let rank = Dictionary(uniqueKeysWithValues: ReasonCode.allCases.enumerated().map { ($0.element, $0.offset) })
         denials.sort { a, b in
-            let ai = ReasonCode.allCases.firstIndex(of: a.code) ?? 0, bi = ReasonCode.allCases.firstIndex(of: b.code) ?? 0
+            let ai = rank[a.code] ?? 0, bi = rank[b.code] ?? 0
             if ai != bi { return ai < bi }
             switch (a.location, b.location) {
             case let (x?, y?): return x < y
