@@ -247,12 +247,6 @@ enum Output {
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
     static func refusal(output: String?, inputs: [String]) -> CommandResult? {
         guard let output, output != "-" else { return nil }
-        /// The real path (symlinks resolved by the system, before any `..`, as the kernel resolves them).
-        func realPath(_ path: String) -> String? {
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
         /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
         func resolved(_ path: String) -> String {
             var path = path
@@ -261,9 +255,10 @@ enum Output {
                 let parent = (path as NSString).deletingLastPathComponent
                 path = destination.hasPrefix("/") || parent.isEmpty ? destination : parent + "/" + destination
             }
-            if let real = realPath(path) { return real }
+            // The system resolves symlinks before any `..`, as the kernel does.
+            if let real = PolicyLoader.realPath(path) { return real }
             let parent = (path as NSString).deletingLastPathComponent
-            return (realPath(parent.isEmpty ? "." : parent) ?? parent) + "/" + (path as NSString).lastPathComponent
+            return (PolicyLoader.realPath(parent.isEmpty ? "." : parent) ?? parent) + "/" + (path as NSString).lastPathComponent
         }
         /// The file's identity (device and inode): the same file under another name or through a hard link.
         func identity(_ path: String) -> (UInt64, UInt64)? {
@@ -274,7 +269,7 @@ enum Output {
         let target = resolved(output)
         let targetIdentity = identity(output)
         // What loading a directory reads: rule, scenario and model files.
-        let isYAML = [".yaml", ".yml"].contains { target.lowercased().hasSuffix($0) }
+        let isYAML = PolicyLoader.isYAMLFile(target)
         for input in inputs {
             let source = resolved(input)
             var isDirectory: ObjCBool = false
@@ -284,7 +279,7 @@ enum Output {
                 // The input itself, or (for a directory) any file the loader's own walk reads in it, under any name.
                 // A walk that fails (too many entries, an entry that cannot be opened) fails the run too: the
                 // output is then refused rather than risked.
-                guard let candidates = try? PolicyLoader.files(at: source, where: { [".yaml", ".yml"].contains(where: $0.hasSuffix) })
+                guard let candidates = try? PolicyLoader.files(at: source, where: PolicyLoader.isYAMLFile)
                 else {
                     return CommandResult(
                         stderr: "error: \(ControlCharacters.escaped(input)) cannot be read in full, so --output \(ControlCharacters.escaped(output)) might be one of its files: write the report elsewhere\n",

@@ -65,7 +65,7 @@ extension PolicyLoader {
     }
 
     /// The absolute path with every symlink resolved; nil when it cannot be resolved.
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)

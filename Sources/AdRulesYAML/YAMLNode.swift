@@ -93,27 +93,40 @@ extension YAMLScalar {
         }
     }
 
-    /// Whether the YAML 1.2 core schema reads a plain scalar as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
-    /// `0x[0-9a-fA-F]+`, whatever its size.
-    public var isCoreSchemaInt: Bool {
-        guard style == .plain else { return false }
-        let digits = { (text: Substring.UTF8View, radix: Int) in
-            !text.isEmpty && text.allSatisfy { byte in Int(String(UnicodeScalar(byte)), radix: radix) != nil }
+    /// The digits and radix of a plain scalar the YAML 1.2 core schema reads as an integer, whatever its size:
+    /// `[-+]?[0-9]+` (sign kept), `0o[0-7]+` or `0x[0-9a-fA-F]+` (prefix dropped); nil for anything else.
+    package var coreSchemaIntDigits: (text: Substring, radix: Int)? {
+        guard style == .plain else { return nil }
+        func all(_ digits: Substring.UTF8View, radix: Int) -> Bool {
+            !digits.isEmpty && digits.allSatisfy { YAMLScalar.digitValue($0).map { $0 < radix } ?? false }
         }
-        if value.hasPrefix("0x") { return digits(Substring(value).utf8.dropFirst(2), 16) }
-        if value.hasPrefix("0o") { return digits(Substring(value).utf8.dropFirst(2), 8) }
-        var text = Substring(value).utf8
-        if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
-        return digits(text, 10)
+        // Read as bytes: this runs for every whole number a rule file holds.
+        let bytes = Substring(value).utf8
+        if bytes.count > 2, bytes.first == UInt8(ascii: "0") {
+            let marker = bytes[bytes.index(after: bytes.startIndex)]
+            let radix = marker == UInt8(ascii: "x") ? 16 : marker == UInt8(ascii: "o") ? 8 : 0
+            if radix > 0 { return all(bytes.dropFirst(2), radix: radix) ? (Substring(bytes.dropFirst(2)), radix) : nil }
+        }
+        let sign = bytes.first.map { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") } ?? false
+        return all(sign ? bytes.dropFirst() : bytes, radix: 10) ? (Substring(value), 10) : nil
     }
 
-    /// The integer of a core-schema integer scalar (``isCoreSchemaInt``), nil when it does not fit an `Int`.
-    public var coreSchemaInt: Int? {
-        guard isCoreSchemaInt else { return nil }
-        if value.hasPrefix("0x") { return Int(value.dropFirst(2), radix: 16) }
-        if value.hasPrefix("0o") { return Int(value.dropFirst(2), radix: 8) }
-        return Int(value)
+    /// Whether the YAML 1.2 core schema reads a plain scalar as an integer (``coreSchemaIntDigits``).
+    public var isCoreSchemaInt: Bool { coreSchemaIntDigits != nil }
+
+    /// The integer of a core-schema integer scalar, nil when it is not one or does not fit an `Int`.
+    public var coreSchemaInt: Int? { coreSchemaIntDigits.flatMap { Int($0.text, radix: $0.radix) } }
+
+    /// The value of an ASCII digit of base 16 at most (either case), nil for any other byte.
+    static func digitValue(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return Int(byte - UInt8(ascii: "A")) + 10
+        default: return nil
+        }
     }
+
     /// The value as a message quotes it: at most 60 characters, so that a huge value does not flood a report.
     public var shortValue: String { value.unicodeScalars.count > 60 ? String(value.unicodeScalars.prefix(57)) + "..." : value }
 
@@ -126,11 +139,7 @@ extension YAMLScalar {
         else { return false }
         var text = Substring(value).utf8
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        if ["0x", "0o"].contains(where: { value.hasPrefix($0) }) {
-            let radix = value.hasPrefix("0x") ? 16 : 8
-            let rest = text.dropFirst(2)
-            return !rest.isEmpty && rest.allSatisfy { byte in Int(String(UnicodeScalar(byte)), radix: radix) != nil }
-        }
+        if value.hasPrefix("0x") || value.hasPrefix("0o") { return isCoreSchemaInt }
         if [".nan", ".NaN", ".NAN"].contains(value) { return true }
         if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
         if [".inf", ".Inf", ".INF"].contains(String(Substring(text))) { return true }

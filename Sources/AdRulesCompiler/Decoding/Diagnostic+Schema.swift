@@ -9,7 +9,7 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
-    package static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
+    static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range", message: "\(key) is \(length) characters long, and at most \(PolicyIDs.maxTextLength) fit: shorten it",
             file: file, range: range)
@@ -75,7 +75,7 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    package static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
+    static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
         let code = String(format: "U+%04X", scalar.value)
         return Diagnostic(
             .error, rule: "schema/range",

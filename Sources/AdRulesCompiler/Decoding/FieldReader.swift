@@ -18,6 +18,20 @@ extension NodeReader {
         return nil
     }
 
+    /// The text, or nil (with a diagnostic) when it is longer than a compiled policy may hold (4096 characters) or
+    /// holds a control character: texts end up in compiled policies, logs, terminals and reports.
+    package mutating func checkedText(_ text: String, _ key: String, _ node: YAMLNode) -> String? {
+        if text.utf8.count > PolicyIDs.maxTextLength, text.unicodeScalars.count > PolicyIDs.maxTextLength {
+            report(.tooLong(key, length: text.unicodeScalars.count, file: file, range: node.range))
+            return nil
+        }
+        if let control = text.unicodeScalars.first(where: ControlCharacters.isControl) {
+            report(.controlCharacter(key, scalar: control, file: file, range: node.range))
+            return nil
+        }
+        return text
+    }
+
     /// The items of a sequence, or nil (with a diagnostic).
     package mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
         if let items = node.items { return items }
@@ -89,43 +103,11 @@ struct FieldReader: NodeReader {
     /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the
     /// linter forms from it stays far from overflow.
     static func intValue(_ scalar: YAMLScalar) -> Int? {
-        guard scalar.style == .plain else { return nil }
-        let text = scalar.value.utf8
-        if text.count > 2, text.first == UInt8(ascii: "0") {
-            let marker = text[text.index(after: text.startIndex)]
-            let rest = text.dropFirst(2)
-            if marker == UInt8(ascii: "x") { return wholeNumber(rest, radix: 16, maxDigits: 15) }
-            if marker == UInt8(ascii: "o") { return wholeNumber(rest, radix: 8, maxDigits: 20) }
-        }
-        var digits = Substring(scalar.value).utf8
-        var negative = false
-        if let sign = digits.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            // A `+` does not count towards the 18 characters; a `-` does.
-            negative = sign == UInt8(ascii: "-")
-            digits = digits.dropFirst()
-            if negative, digits.count > 17 { return nil }
-        }
-        guard let magnitude = wholeNumber(digits, radix: 10, maxDigits: 18) else { return nil }
-        return negative ? -magnitude : magnitude
-    }
-
-    /// The value of 1 to `maxDigits` digits of a radix (hexadecimal digits in either case), or nil.
-    private static func wholeNumber(_ digits: Substring.UTF8View, radix: Int, maxDigits: Int) -> Int? {
-        guard !digits.isEmpty, digits.count <= maxDigits else { return nil }
-        var value = 0
-        for byte in digits {
-            let digit: Int
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
-            default: return nil
-            }
-            guard digit < radix else { return nil }
-            // At most 20 octal, 18 decimal or 15 hexadecimal digits: below 2^60, no overflow.
-            value = value * radix + digit
-        }
-        return value
+        guard let (text, radix) = scalar.coreSchemaIntDigits else { return nil }
+        // A `+` does not count towards the 18 characters; a `-` does.
+        let length = text.utf8.first == UInt8(ascii: "+") ? text.utf8.count - 1 : text.utf8.count
+        guard length <= (radix == 16 ? 15 : radix == 8 ? 20 : 18) else { return nil }
+        return Int(text, radix: radix)
     }
 
     mutating func bool(_ node: YAMLNode, _ key: String) -> Located<Bool>? {
@@ -179,17 +161,7 @@ struct FieldReader: NodeReader {
         if FieldReader.isAmbiguousBool(scalar) {
             report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
         }
-        if scalar.value.utf8.count > PolicyIDs.maxTextLength, scalar.value.unicodeScalars.count > PolicyIDs.maxTextLength {
-            // What a compiled policy may hold: a longer text would compile to a policy apps refuse.
-            report(.tooLong(key, length: scalar.value.unicodeScalars.count, file: file, range: node.range))
-            return nil
-        }
-        if let control = scalar.value.unicodeScalars.first(where: ControlCharacters.isControl) {
-            // A line break or escape code in a message or id would end up in logs and terminals.
-            report(.controlCharacter(key, scalar: control, file: file, range: node.range))
-            return nil
-        }
-        return Located(scalar.value, at: location(node))
+        return checkedText(scalar.value, key, node).map { Located($0, at: location(node)) }
     }
 
     mutating func enumeration<E: RawRepresentable & CaseIterable>(

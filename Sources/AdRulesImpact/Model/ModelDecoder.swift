@@ -196,10 +196,10 @@ public enum ModelDecoder {
                 reader.report(.wrongType("an attribute name", expected: "a plain word", found: pair.key, file: reader.file))
                 continue
             }
-            guard reader.textWithoutControlCharacters(name, "an attribute name", pair.key) != nil else { continue }
+            guard reader.checkedText(name, "an attribute name", pair.key) != nil else { continue }
             let value: ModelAttribute.Value
             if let scalar = pair.value.scalar, !scalar.isNull {
-                guard let text = reader.textWithoutControlCharacters(scalar.value, "attribute \(name)", pair.value) else { continue }
+                guard let text = reader.checkedText(scalar.value, "attribute \(name)", pair.value) else { continue }
                 value = .scalar(text, plain: scalar.style == .plain)
             } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
                 let ends = inner[0].value.items, ends.count == 2

@@ -73,22 +73,7 @@ struct ModelReader: NodeReader {
             report(.wrongType(key, expected: "a string", found: node, file: file))
             return nil
         }
-        return textWithoutControlCharacters(scalar.value, key, node)
-    }
-
-    /// The text, or nil (with a diagnostic) when it holds a line break, a tab or an escape code: names and values
-    /// from a model end up in reports, where they must not start a line of their own or color a terminal.
-    mutating func textWithoutControlCharacters(_ text: String, _ key: String, _ node: YAMLNode) -> String? {
-        // As long as a rule file's texts may be, so that every part a run writes can be merged.
-        if text.unicodeScalars.count > PolicyIDs.maxTextLength {
-            report(.tooLong(key, length: text.unicodeScalars.count, file: file, range: node.range))
-            return nil
-        }
-        if let control = text.unicodeScalars.first(where: ControlCharacters.isControl) {
-            report(.controlCharacter(key, scalar: control, file: file, range: node.range))
-            return nil
-        }
-        return text
+        return checkedText(scalar.value, key, node)
     }
 
     static let distributionKinds = ["uniform", "poisson", "exponential"]

@@ -161,6 +161,9 @@ public struct PlacementCounters: Sendable, Hashable {
         if text != denials[i].message, text < denials[i].message { denials[i].message = text }
     }
 
+    /// Each code's place in the order decisions list reasons, for the canonical order of ``denials``.
+    private static let codeRank = Dictionary(uniqueKeysWithValues: ReasonCode.allCases.enumerated().map { ($0.element, $0.offset) })
+
     /// Adds another set of counters to these.
     public mutating func add(_ other: PlacementCounters) {
         if other.histogram.count > histogram.count { histogram += Array(repeating: 0, count: other.histogram.count - histogram.count) }
@@ -183,9 +186,8 @@ public struct PlacementCounters: Sendable, Hashable {
             }
         }
         // A canonical order, so that counters that add up to the same figures compare equal.
-        let rank = Dictionary(uniqueKeysWithValues: ReasonCode.allCases.enumerated().map { ($0.element, $0.offset) })
         denials.sort { a, b in
-            let ai = rank[a.code] ?? 0, bi = rank[b.code] ?? 0
+            let ai = Self.codeRank[a.code] ?? 0, bi = Self.codeRank[b.code] ?? 0
             if ai != bi { return ai < bi }
             switch (a.location, b.location) {
             case let (x?, y?): return x < y
