@@ -199,7 +199,7 @@ public final class YAMLEventCursor {
             let data = event.data.scalar
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range) }
             let value = string(data.value, length: data.length)
-            if range.end.line > range.start.line || value.utf8.contains(UInt8(ascii: "#")) { textScalars.append(range) }
+            if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
             return scalar(YAMLNode(.scalar(YAMLScalar(value: value, style: style(data.style))), range: range))
         case YAML_SEQUENCE_START_EVENT:
             checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range)
@@ -311,6 +311,12 @@ private func style(_ style: yaml_scalar_style_t) -> ScalarStyle {
 private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> String {
     guard let pointer else { return "" }
     return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+}
+
+/// Whether libyaml's bytes of a scalar hold a `#` (read in libyaml's buffer, not through the decoded string).
+private func holdsHash(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> Bool {
+    guard let pointer else { return false }
+    return UnsafeBufferPointer(start: pointer, count: length).contains(UInt8(ascii: "#"))
 }
 
 private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

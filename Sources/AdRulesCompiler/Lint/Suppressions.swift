@@ -20,6 +20,8 @@ struct Suppressions {
         for source in sources {
             let spans = scalars[source.file] ?? []
             source.bytes.withUnsafeBufferPointer { bytes in
+                // Most files hold no directive: one quick pass finds that, with no line counting.
+                guard Suppressions.holdsDirective(bytes) else { return }
                 var line = 1
                 // Columns count characters: the bytes that start one.
                 var column = 1
@@ -56,6 +58,25 @@ struct Suppressions {
         }
     }
 
+    /// Whether a `#` followed by the directive occurs anywhere (in a comment or not).
+    private static func holdsDirective(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "#"), directiveFollows(i, in: bytes) != nil { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Where the rule names start when the directive follows the `#` at `hash` (after spaces), else nil.
+    private static func directiveFollows(_ hash: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = hash + 1
+        while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        guard i + directive.count <= bytes.count else { return nil }
+        for (k, expected) in directive.enumerated() where bytes[i + k] != expected { return nil }
+        return i + directive.count
+    }
+
     /// The length of the line break at `i` (libyaml's: CR LF, CR, LF, NEL, LS, PS), 0 when there is none.
     private static func lineBreakLength(at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
         switch bytes[i] {
@@ -69,11 +90,7 @@ struct Suppressions {
 
     /// The rule names after `# adrules:disable-next-line` at `hash`, or nil when the comment is something else.
     private static func names(after hash: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
-        var i = hash + 1
-        while i < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
-        guard i + directive.count <= bytes.count else { return nil }
-        for (k, expected) in directive.enumerated() where bytes[i + k] != expected { return nil }
-        i += directive.count
+        guard let i = directiveFollows(hash, in: bytes) else { return nil }
         var end = i
         while end < bytes.count, lineBreakLength(at: end, in: bytes) == 0 { end += 1 }
         let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
