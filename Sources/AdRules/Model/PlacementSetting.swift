@@ -85,6 +85,14 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
             (format, allCases.compactMap { setting in setting.builtInDefault(for: format).map { (setting.access, $0) } })
         })
 
+    /// Whether the setting caps shows (session, hourly, daily): a history must be able to reach it.
+    package var isCap: Bool {
+        switch self {
+        case .dailyCap, .hourlyCap, .sessionCap: return true
+        default: return false
+        }
+    }
+
     /// The kind of value the setting takes.
     public var kind: Kind {
         switch self {

@@ -69,6 +69,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func capTooLarge(_ key: String, _ value: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) \(value) is more than the \(Facts.maxShowsPerHistory) shows a history keeps, so it could never be reached: write at most \(Facts.maxShowsPerHistory)",
+            file: file, range: range)
+    }
+
     static func outOfRange(_ key: String, value: Int, minimum: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range", message: "\(key) must be >= \(minimum), not \(value)",

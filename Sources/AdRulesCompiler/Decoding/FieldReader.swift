@@ -122,10 +122,16 @@ struct FieldReader: NodeReader {
         return nil
     }
 
-    mutating func int(_ node: YAMLNode, _ key: String, minimum: Int) -> Located<Int>? {
+    /// - Parameter isCap: a cap of shows, which a history must be able to reach (at most
+    ///   ``Facts/maxShowsPerHistory``); a larger one is a range error and is not read, like any value out of range.
+    mutating func int(_ node: YAMLNode, _ key: String, minimum: Int, isCap: Bool = false) -> Located<Int>? {
         if let scalar = node.scalar, let value = FieldReader.intValue(scalar) {
             guard value >= minimum else {
                 report(.outOfRange(key, value: value, minimum: minimum, file: file, range: node.range))
+                return nil
+            }
+            guard !isCap || value <= Facts.maxShowsPerHistory else {
+                report(.capTooLarge(key, value, file: file, range: node.range))
                 return nil
             }
             return Located(value, at: location(node))

@@ -117,7 +117,7 @@ struct PlacementFields: Sendable {
             var max: Located<Int>?
             var window: Located<RuleDuration>?
             for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.cap, context: "a cap") {
-                if key == "max" { max = reader.int(pair.value, "max", minimum: 0) }
+                if key == "max" { max = reader.int(pair.value, "max", minimum: 0, isCap: true) }
                 else { window = reader.duration(pair.value, "window") }
             }
             let present = Set(pairs.compactMap { $0.key.scalar?.value })
@@ -145,7 +145,7 @@ extension FieldReader {
         let key = setting.key
         switch setting.kind {
         case .flag: return bool(node, key)?.map(SettingValue.flag)
-        case .count(let minimum): return int(node, key, minimum: minimum)?.map(SettingValue.count)
+        case .count(let minimum): return int(node, key, minimum: minimum, isCap: setting.isCap)?.map(SettingValue.count)
         case .duration: return duration(node, key)?.map(SettingValue.duration)
         case .format: return enumeration(node, key, as: AdFormat.self)?.map(SettingValue.format)
         case .text: return string(node, key)?.map(SettingValue.text)

@@ -46,10 +46,8 @@ enum SemanticLint {
         var findings: [Diagnostic] = []
         for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
             if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
-            if let cap, cap.value > Facts.maxShowsPerHistory { findings.append(.capTooLarge(key, cap.value, at: cap.location)) }
         }
         for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
-        for cap in block.caps where cap.value.max > Facts.maxShowsPerHistory { findings.append(.capTooLarge("max", cap.value.max, at: cap.location)) }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
                 findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
@@ -116,13 +114,6 @@ extension Diagnostic {
             message: inGroup
                 ? "\(key) is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them"
                 : "\(key) is 0, so this can never show: to turn a placement off, write enabled: false",
-            file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
-    }
-
-    static func capTooLarge(_ key: String, _ value: Int, at location: SourceLocation) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/range",
-            message: "\(key) \(value) is more than the \(Facts.maxShowsPerHistory) shows a history keeps, so it could never be reached: write at most \(Facts.maxShowsPerHistory)",
             file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
     }
 
