@@ -69,7 +69,7 @@ public enum AdRulesCommandLine {
           --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json;
                              impact: text (default), json, html; compile: json (default), swift
           --output FILE      Write the report to FILE instead of standard output
-          --strict           lint: warnings fail too
+          --strict           lint: warnings fail too; test, simulate: a policy with warnings fails
           --quiet            No summary line
           --color WHEN       auto (default), always, never
           --version          Print the version
@@ -87,14 +87,15 @@ public enum AdRulesCommandLine {
             A comment `# adrules:disable-next-line RULE` suppresses RULE on the next line.
             """,
         "test": """
-            USAGE: adrules test [PATH...] [--rules DIR] [--format text|json] [--output FILE] [--quiet]
+            USAGE: adrules test [PATH...] [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet]
 
             Runs the scenario files (*.test.yaml) under each PATH (default: rules) against the policy in
             --rules (default: the PATH itself, or the directory of a scenario file). Prints PASS/FAIL per
-            test and ends with `N passed, N failed`.
+            test and ends with `N passed, N failed`. With --strict, a policy with lint warnings fails as one
+            with errors does, before any step.
             """,
         "simulate": """
-            USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE]
+            USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet]
 
             Replays every test of one scenario file and prints each step's decision, then the shows per
             placement per day. Expectations are ignored. Times and the table are in the zone the policy counts
@@ -170,7 +171,7 @@ public enum AdRulesCommandLine {
         case "-h", "--help":
             return CommandResult(stdout: usage + "\n")
         case "help":
-            if let topic = rest.first {
+            if let topic = rest.first, topic != "help" {
                 guard let text = commandHelp[topic] else { return usageError(.unexpected(topic)) }
                 return CommandResult(stdout: text + "\n")
             }
@@ -210,6 +211,7 @@ public enum AdRulesCommandLine {
     static let outputOption = OptionSpec(name: "output", short: nil, takesValue: true, allowed: nil)
     static let helpOption = OptionSpec(name: "help", short: "h", takesValue: false, allowed: nil)
     static let quietOption = OptionSpec(name: "quiet", short: "q", takesValue: false, allowed: nil)
+    static let strictOption = OptionSpec(name: "strict", short: nil, takesValue: false, allowed: nil)
     static let colorOption = OptionSpec(name: "color", short: nil, takesValue: true, allowed: ["auto", "always", "never"])
 
     private static func runParsed(

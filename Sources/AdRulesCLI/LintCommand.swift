@@ -7,7 +7,7 @@ import Foundation
 enum LintCommand {
     static let options: [OptionSpec] = [
         OptionSpec(name: "format", short: nil, takesValue: true, allowed: LintFormat.allCases.map(\.rawValue)),
-        AdRulesCommandLine.outputOption, OptionSpec(name: "strict", short: nil, takesValue: false, allowed: nil),
+        AdRulesCommandLine.outputOption, AdRulesCommandLine.strictOption,
         AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
@@ -20,11 +20,15 @@ enum LintCommand {
         var files: [String] = []
         var stderr = ""
         var ioFailed = false
+        var misnamed = false
         for path in paths {
             do {
                 let load = try PolicyLoader.load(path: path)
                 diagnostics += load.diagnostics
                 files += load.files
+            } catch PolicyLoadError.notRuleFile(let path) {
+                stderr += "error: \(ControlCharacters.escaped(PolicyLoadError.notRuleFile(path).description))\n"
+                misnamed = true
             } catch {
                 stderr += "error: \(ControlCharacters.escaped("\(error)"))\n"
                 ioFailed = true
@@ -49,6 +53,7 @@ enum LintCommand {
         }
         var exitCode = ExitCode.success
         if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }
+        if misnamed { exitCode = ExitCode.usage }
         if ioFailed { exitCode = ExitCode.failure }
         let needsDocument = format == .json || format == .sarif
         return Output.deliver(

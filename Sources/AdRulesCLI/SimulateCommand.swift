@@ -12,6 +12,7 @@ enum SimulateCommand {
             return AdRulesCommandLine.usageError(.missingArgument("SCENARIO"))
         }
         var policies = ScenarioPolicies()
+        policies.strict = parsed.flags.contains("strict")
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false

@@ -8,7 +8,7 @@ enum TestCommand {
     static let options: [OptionSpec] = [
         OptionSpec(name: "rules", short: nil, takesValue: true, allowed: nil),
         OptionSpec(name: "format", short: nil, takesValue: true, allowed: ["text", "json"]),
-        AdRulesCommandLine.outputOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption,
+        AdRulesCommandLine.outputOption, AdRulesCommandLine.strictOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption,
         AdRulesCommandLine.helpOption,
     ]
 
@@ -28,6 +28,7 @@ enum TestCommand {
         var failed = 0
         var ioFailed = false
         var policies = ScenarioPolicies()
+        policies.strict = parsed.flags.contains("strict")
         var testsFound = 0
         var brokenPolicies = Set<String>()
         for path in paths {
@@ -53,7 +54,8 @@ enum TestCommand {
                     failed += 1
                     text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
                     if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
-                    let name = "the policy in \(rulesPath) has errors: no test ran"
+                    let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
+                    let name = "the policy in \(rulesPath) \(problem): no test ran"
                     text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
                     records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
                                             ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
@@ -117,6 +119,8 @@ struct ScenarioPolicies {
     }
 
     private var loaded: [String: Result<PolicyLoad, PolicyLoadError>] = [:]
+    /// `--strict`: a policy with warnings fails as one with errors does, before any step.
+    var strict = false
 
     /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.
     static func defaultRulesPath(for path: String) -> String {
@@ -138,7 +142,9 @@ struct ScenarioPolicies {
         case .failure(let error): return .ioFailure("\(error)")
         case .success(let value): load = value
         }
-        guard let policy = load.validPolicy else { return .brokenPolicy(rulesPath, load.diagnostics, files: load.files.count) }
+        guard let policy = load.validPolicy, !(strict && !load.diagnostics.isEmpty) else {
+            return .brokenPolicy(rulesPath, load.diagnostics, files: load.files.count)
+        }
         let bytes: [UInt8]
         do { bytes = try PolicyLoader.readBytes(file) } catch { return .ioFailure("\(error)") }
         let (scenario, diagnostics) = ScenarioDecoder.decode(bytes, file: file, policy: policy)

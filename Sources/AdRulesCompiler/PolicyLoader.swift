@@ -27,6 +27,8 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
     case noRuleFiles(String)
     /// The policy is larger than the loader accepts.
     case tooLarge(String, reason: String)
+    /// A scenario file or a usage model was named where rule files were expected.
+    case notRuleFile(String)
     /// The policy has errors.
     case invalid([Diagnostic])
 
@@ -39,6 +41,11 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
         case .noRuleFiles(let path):
             return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
         case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
+        case .notRuleFile(let path):
+            if PolicyLoader.isUsageModel(path) {
+                return "\(path) is a usage model, not a rule file: run adrules impact \(path), or name the rule files or their directory"
+            }
+            return "\(path) is a scenario file, not a rule file: run adrules test \(path), or name the rule files or their directory"
         case .invalid(let diagnostics):
             let errors = diagnostics.filter { $0.severity == .error }
             let first = errors.first.map { ": \($0.location): \($0.message)" } ?? ""
@@ -63,11 +70,19 @@ public enum PolicyLoader {
     /// sorted), scenario files and usage models (`*.model.yaml`, read by `adrules impact`) excluded.
     /// - Throws: ``PolicyLoadError`` when the path does not exist or cannot be listed.
     public static func ruleFiles(at path: String) throws -> [String] {
+        // Named on its own, a scenario file or a usage model would be read as a rule file and get rule-file advice.
+        if isScenarioFile(path) || isUsageModel(path), !isDirectory(path) { throw PolicyLoadError.notRuleFile(path) }
         let found = try files(at: path) { isRuleFile($0) }
         guard found.count <= maxFiles else {
             throw PolicyLoadError.tooLarge(path, reason: "\(found.count) rule files; a policy may have at most \(maxFiles)")
         }
         return found
+    }
+
+    /// Whether a path names a directory (a symbolic link to one included).
+    static func isDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Whether a path names a rule file: YAML, and neither a scenario file nor a usage model.
@@ -97,12 +112,17 @@ public enum PolicyLoader {
     /// Loads a compiled policy; a bad document is one `compiled/invalid` diagnostic, as lint reports it.
     /// - Throws: ``PolicyLoadError`` when the file cannot be read.
     public static func loadCompiled(path: String) throws -> PolicyLoad {
-        let bytes = try readBytes(path, limit: Policy.maxCompiledBytes)
+        loadCompiled(bytes: try readBytes(path, limit: Policy.maxCompiledBytes), path: path)
+    }
+
+    /// Validates the bytes of a compiled policy read from `path`.
+    public static func loadCompiled(bytes: [UInt8], path: String) -> PolicyLoad {
         do {
             let policy = try Policy(compiled: Data(bytes))
             return PolicyLoad(policy: policy, diagnostics: [], files: [path])
-        } catch let error as CompiledPolicyError {
-            let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: error.description, file: path, range: .fileStart)
+        } catch {
+            let message = (error as? CompiledPolicyError)?.description ?? error.localizedDescription
+            let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: message, file: path, range: .fileStart)
             return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])
         }
     }

@@ -182,4 +182,51 @@ struct AuditMessageTests {
         #expect(runCLI(["--version"]).exitCode == 0)
         #expect(runCLI(["--version", "extra"]).exitCode == 2)
     }
+
+    /// A scenario file or a usage model named to `lint` is not read as a rule file (which would advise removing
+    /// `tests:`): the message names the command that reads it, and it is a usage error.
+    @Test func aScenarioOrModelNamedToLintSaysWhichCommandReadsIt() throws {
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": "tests: []\n", "u.model.yaml": "version: 1\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scenario = runCLI(["lint", dir + "/a.test.yaml"])
+        #expect(scenario.exitCode == 2)
+        #expect(scenario.stderr.contains("a.test.yaml is a scenario file, not a rule file: run adrules test"), "\(scenario.stderr)")
+        #expect(scenario.stdout.isEmpty, "\(scenario.stdout)")
+        let model = runCLI(["lint", dir + "/u.model.yaml"])
+        #expect(model.exitCode == 2)
+        #expect(model.stderr.contains("u.model.yaml is a usage model, not a rule file: run adrules impact"), "\(model.stderr)")
+    }
+
+    /// `compile` takes a compiled policy as every other command does: it is validated and written unchanged; a bad
+    /// one is `compiled/invalid` and nothing is written.
+    @Test func compileTakesACompiledPolicy() throws {
+        let dir = try Self.directory(["p.yaml": Self.policy])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let first = runCLI(["compile", dir + "/p.yaml", "-o", dir + "/p.json"])
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        let again = runCLI(["compile", dir + "/p.json", "-o", dir + "/q.json"])
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        #expect(FileManager.default.contents(atPath: dir + "/q.json") == FileManager.default.contents(atPath: dir + "/p.json"))
+        let swift = runCLI(["compile", dir + "/p.json", "--format", "swift"])
+        #expect(swift.exitCode == 0 && swift.stdout.contains("Placements"), "\(swift.stderr)")
+        try "{\"format\": \"adrules-policy\"}".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
+        let bad = runCLI(["compile", dir + "/bad.json", "-o", dir + "/r.json"])
+        #expect(bad.exitCode == 1)
+        #expect(bad.stderr.contains("(compiled/invalid)"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/r.json"))
+    }
+
+    /// `--strict` is a shared option: `test` and `simulate` fail a policy with warnings before any step.
+    @Test func strictFailsAPolicyWithWarningsInTestAndSimulate() throws {
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: a, expect: deny}\n"
+        let dir = try Self.directory(["p.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n", "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["test", dir]).exitCode == 0)
+        let strict = runCLI(["test", dir, "--strict"])
+        #expect(strict.exitCode == 1)
+        #expect(strict.stdout.contains("(pacing/missing)") && strict.stdout.contains("has warnings (--strict): no test ran"), "\(strict.stdout)")
+        #expect(runCLI(["simulate", dir + "/a.test.yaml"]).exitCode == 0)
+        #expect(runCLI(["simulate", dir + "/a.test.yaml", "--strict", "--quiet"]).exitCode == 1)
+        #expect(runCLI(["help", "help"]).exitCode == 0)
+    }
 }

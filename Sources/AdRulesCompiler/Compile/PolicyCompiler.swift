@@ -21,6 +21,12 @@ public enum PolicyCompiler {
     ///     files outside it are recorded relative to the policy's parent directory).
     /// - Throws: ``PolicyLoadError`` for I/O failures.
     public static func compile(path: String, root: String? = nil) throws -> PolicyCompilation {
+        // A compiled policy takes the place of rule files here too (cli.md): it is validated and written as it is.
+        if PolicyLoader.isCompiledPolicyFile(path) {
+            let bytes = try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes)
+            let load = PolicyLoader.loadCompiled(bytes: bytes, path: path)
+            return PolicyCompilation(document: load.diagnostics.hasErrors ? nil : Data(bytes), diagnostics: load.diagnostics, files: load.files)
+        }
         let sources = try PolicyLoader.readSources(path: path)
         let load = PolicyLoader.load(sources: sources)
         guard !load.diagnostics.hasErrors else {

@@ -74,7 +74,7 @@ enum SemanticLint {
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
             for (j, longer) in windows.enumerated() where i != j && longer.max > 0 {
                 if longer.window >= shorter.window, shorter.max > longer.max {
-                    findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; lower it to \(longer.max) or less, or remove it"))
+                    findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; lower it below \(longer.max), or remove it"))
                     break
                 }
             }
