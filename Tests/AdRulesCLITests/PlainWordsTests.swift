@@ -84,6 +84,23 @@ struct PlainWordsTests {
         #expect(diagnostics.contains { $0.rule == "schema/unknown-key" && $0.message.contains(advice) }, "\(diagnostics)")
     }
 
+    /// The classic slip: a placement's settings at the placement id's own indentation. Each setting names the
+    /// placement above it, rather than reading as a placement called "format" that must be a mapping.
+    @Test func aSettingBesideThePlacementIdsNamesThePlacementAbove() {
+        let text = "version: 1\nplacements:\n  app_open:\n  format: app_open\n  daily_cap: 6\ngroups:\n  g:\n    placements: [app_open]\n  min_interval: 1m\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        let misplaced = diagnostics.filter { $0.rule == "schema/unknown-key" }
+        #expect(misplaced.map(\.message) == [
+            "format is a placement setting, not a placement id: indent it under `app_open:`",
+            "daily_cap is a placement setting, not a placement id: indent it under `app_open:`",
+            "min_interval is a group setting, not a group id: indent it under `g:`",
+        ], "\(diagnostics)")
+        #expect(misplaced.map(\.range.start.line) == [4, 5, 9])
+        // A placement that happens to be named like a setting, written as a placement, is a placement.
+        let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  format: {format: banner}\n")])
+        #expect(named.diagnostics.isEmpty, "\(named.diagnostics)")
+    }
+
     @Test func aPlacementKeyAtTheTopLevelSaysWhereItGoes() {
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\ndaily_cap: 3\nplacements:\n  a: {format: banner}\n")]).diagnostics
         #expect(diagnostics.contains { $0.message.contains("indent it under a placement") && $0.message.contains("defaults:") })

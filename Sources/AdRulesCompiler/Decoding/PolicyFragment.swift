@@ -69,18 +69,24 @@ struct PolicyFragment: Sendable {
                 fragment.remember(key, "{\(block.canonical)}", keyNode, reader: reader)
             case "placements":
                 guard reader.enterMapping(event, cursor, key) else { return }
+                var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
+                    guard !reader.isMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
                     guard let id = idNode.scalar?.value, reader.checkID(idNode, kind: "placement", lowercaseOnly: false) else { return }
+                    previous = id
                     let block = PlacementFields.read(event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range, reader: &reader)
                     fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
                 }
             case "groups":
                 // Groups, attributes and rules are few and small: each entry is read as a node, then dropped.
                 guard reader.enterMapping(event, cursor, key) else { return }
+                var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
+                    guard !reader.isMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
                     guard let value = cursor.node(from: event), let id = idNode.scalar?.value,
                         reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     else { return }
+                    previous = id
                     if let group = readGroup(id: id, key: idNode, value: value, reader: &reader) { fragment.groups.append(group) }
                 }
             case "attributes":
