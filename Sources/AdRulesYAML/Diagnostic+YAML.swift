@@ -4,11 +4,13 @@ extension Diagnostic {
         Diagnostic(.error, rule: "yaml/syntax", message: text, file: file, range: SourceRange(at: position))
     }
 
+    /// - Parameter advice: what to write instead, for a common mistake libyaml's words do not name.
     static func libyamlProblem(
-        problem: String, context: String?, file: String, at position: SourcePosition
+        problem: String, context: String?, advice: String? = nil, file: String, at position: SourcePosition
     ) -> Diagnostic {
         var text = problem
         if let context, !context.isEmpty { text = "\(context): \(problem)" }
+        if let advice { text += "; \(advice)" }
         return syntax("YAML syntax error: \(text)", file: file, at: position)
     }
 

@@ -290,7 +290,60 @@ public final class YAMLEventCursor {
         if context == "while scanning an alias" || context == "while scanning an anchor" {
             return .bareAsterisk(file: file, at: position(state.context_mark))
         }
-        return .libyamlProblem(problem: problem, context: context, file: file, at: at)
+        var advice: String?
+        if context == "while scanning a simple key", problem == "could not find expected ':'" {
+            // libyaml notices only on the next line; the key it was reading starts at the context mark.
+            advice = Self.spaceAfterColonAdvice(line(at: Int(state.context_mark.index)).text)
+        } else if problem == "mapping values are not allowed in this context" {
+            let (text, column) = line(at: Int(state.problem_mark.index))
+            advice = Self.mappingValueAdvice(text, colonAt: column)
+        }
+        return .libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
+    }
+
+    /// The text of the line holding the byte at `offset`, without its line break, and the offset's byte in it.
+    private func line(at offset: Int) -> (text: Substring, byte: Int) {
+        guard offset >= 0, offset <= input.count else { return ("", 0) }
+        var start = offset
+        while start > 0, input[start - 1] != UInt8(ascii: "\n"), input[start - 1] != UInt8(ascii: "\r") { start -= 1 }
+        var end = offset
+        while end < input.count, input[end] != UInt8(ascii: "\n"), input[end] != UInt8(ascii: "\r") { end += 1 }
+        return (Substring(String(decoding: input[start..<end], as: UTF8.self)), offset - start)
+    }
+
+    /// `daily_cap:6` (no space after the colon) reads as one plain word, and libyaml stops at the next line.
+    static func spaceAfterColonAdvice(_ line: Substring) -> String {
+        let text = line.drop { $0 == " " || $0 == "-" }
+        if let colon = text.firstIndex(of: ":"), colon > text.startIndex, text.index(after: colon) < text.endIndex,
+            text[text.index(after: colon)] != " "
+        {
+            let key = text[..<colon]
+            let value = text[text.index(after: colon)...]
+            return "a key needs a space after its colon: write \(key): \(Self.shortened(value))"
+        }
+        return "a key needs a colon and a space before its value, as in daily_cap: 6"
+    }
+
+    /// `message: Note: no ads` holds ": " in a plain value, which YAML reads as a second key; a key's own colon
+    /// there (`colonAt` is the line's first `:`) means the key is not lined up with those beside it.
+    static func mappingValueAdvice(_ line: Substring, colonAt byte: Int) -> String {
+        if let first = line.utf8.firstIndex(of: UInt8(ascii: ":")), line.utf8.distance(from: line.utf8.startIndex, to: first) == byte {
+            return "this key is not lined up with the keys beside it: indent it as they are, or under the key it belongs to"
+        }
+        let text = line.drop { $0 == " " || $0 == "-" }
+        if let separator = text.range(of: ": ") {
+            let key = text[..<separator.lowerBound]
+            let value = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
+            if !key.isEmpty, !value.isEmpty, !value.contains("\""), !value.hasPrefix("'") {
+                return "a value that holds \": \" must be quoted: write \(key): \"\(Self.shortened(Substring(value)))\""
+            }
+        }
+        return "a value that holds \": \" must be quoted, or the key indented under the one it belongs to"
+    }
+
+    /// A value cut to a readable length for a message.
+    private static func shortened(_ text: Substring) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
     }
 }
 

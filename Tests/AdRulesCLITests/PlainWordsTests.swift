@@ -84,6 +84,20 @@ struct PlainWordsTests {
         #expect(diagnostics.contains { $0.rule == "schema/unknown-key" && $0.message.contains(advice) }, "\(diagnostics)")
     }
 
+    /// Common YAML slips keep libyaml's words and position, and add what to write instead.
+    @Test(arguments: [
+        ("    daily_cap:6\n    min_interval: 4m\n", "a key needs a space after its colon: write daily_cap: 6"),
+        ("    min_interval: 1m\n    ad_unit: Note: no ads\n", "a value that holds \": \" must be quoted: write ad_unit: \"Note: no ads\""),
+        ("    min_interval: 1m\n     daily_cap: 6\n", "this key is not lined up with the keys beside it"),
+    ])
+    func aCommonYAMLSlipSaysWhatToWrite(_ tail: String, _ advice: String) {
+        let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n" + tail
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.count == 1 && diagnostics[0].rule == "yaml/syntax", "\(diagnostics)")
+        #expect(diagnostics.first?.message.hasPrefix("YAML syntax error: ") == true)
+        #expect(diagnostics.first?.message.contains(advice) == true, "\(diagnostics)")
+    }
+
     /// The classic slip: a placement's settings at the placement id's own indentation. Each setting names the
     /// placement above it, rather than reading as a placement called "format" that must be a mapping.
     @Test func aSettingBesideThePlacementIdsNamesThePlacementAbove() {

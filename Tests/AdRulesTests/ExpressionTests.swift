@@ -110,4 +110,24 @@ struct ExpressionTests {
         #expect(!findings(String(repeating: "not ", count: 10_000) + "true").isEmpty)
         #expect(compiled > 0)
     }
+
+    /// A negative literal is a literal (rules.md §5: ints and decimals): an attribute whose default is -1 can be
+    /// compared with -1. A negative duration is not a duration.
+    @Test func negativeLiteralsCompare() throws {
+        #expect(evaluate("level > -5") == .bool(true))
+        #expect(evaluate("level == -3", ["level": .int(-3)]) == .bool(true))
+        #expect(evaluate("score > -1.5") == .bool(true))
+        #expect(evaluate("level in [-1, 3]") == .bool(true))
+        #expect(findings("session.age > -30s").first?.message.contains("negative duration") == true)
+        let policy = try Policy(yaml: """
+            version: 1
+            attributes: {level: {type: int, default: -1}}
+            placements: {i: {format: banner}}
+            rules: [{id: unset, deny: [i], when: 'level == -1'}]
+            """)
+        let facts = Facts(policy: policy, installedAt: 0)
+        #expect(Evaluator.decide(.show("i", trigger: .action), policy: policy, facts: facts, now: 1).codes.contains(.customRule))
+        let compiled = try Policy(compiled: try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"))
+        #expect(Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 1).codes.contains(.customRule))
+    }
 }

@@ -58,15 +58,21 @@ enum Lexer {
                 tokens.append(Token(kind: kind, offset: start, text: word))
                 continue
             }
-            if c.isASCII && c.isNumber {
+            // A `-` right before a digit starts a negative literal (`level == -1`): the language has no subtraction.
+            let negative = c == "-" && i + 1 < chars.count && chars[i + 1].isASCII && chars[i + 1].isNumber
+            if (c.isASCII && c.isNumber) || negative {
+                if negative { i += 1 }
                 while i < chars.count, chars[i].isASCII, chars[i].isLetter || chars[i].isNumber || chars[i] == "." {
                     i += 1
                 }
                 let word = String(chars[start..<i])
+                let digits = negative ? word.dropFirst() : Substring(word)
                 if let value = Int64(word) {
                     tokens.append(Token(kind: .int(value), offset: start, text: word))
-                } else if word.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
+                } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
                     tokens.append(Token(kind: .number(value), offset: start, text: word))
+                } else if negative, RuleDuration(parsing: String(digits)) != nil {
+                    return .failure(ExpressionError(offset: start, message: "\"\(word)\" is a negative duration: durations are 0s or more"))
                 } else if let value = RuleDuration(parsing: word) {
                     guard value <= .days(366) else {
                         return .failure(ExpressionError(
