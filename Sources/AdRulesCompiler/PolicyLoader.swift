@@ -191,10 +191,7 @@ public enum PolicyLoader {
         // "No placements" beside an error (a misspelt `placements:`, a file that is not a mapping) only repeats it.
         if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
-        // An alias stands for nothing here, and a tag changes how a value would be read: a type error at the same
-        // place only repeats the alias or tag error.
-        let aliasPositions = Set(diagnostics.filter { $0.rule == "yaml/alias" || $0.rule == "yaml/tag" }.map(\.location))
-        diagnostics = suppressions.applied(to: diagnostics.filter { !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location)) })
+        diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())
         return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files, written: assembler.writtenSettings)
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many
@@ -246,5 +243,15 @@ extension Policy {
         let load = PolicyLoader.load(texts: [(file, yaml)])
         guard let policy = load.validPolicy else { throw PolicyLoadError.invalid(load.diagnostics) }
         self = policy
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// These diagnostics without the schema findings at the place of an alias or a tag: an alias stands for nothing
+    /// there, and a tag changes how a value would be read, so a type error at the same place only repeats it.
+    func withoutRepeatsOfAliasesAndTags() -> [Diagnostic] {
+        let aliasPositions = Set(filter { $0.rule == "yaml/alias" || $0.rule == "yaml/tag" }.map(\.location))
+        guard !aliasPositions.isEmpty else { return self }
+        return filter { !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location)) }
     }
 }

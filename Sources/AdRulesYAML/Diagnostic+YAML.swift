@@ -58,14 +58,14 @@ extension Diagnostic {
     static func multipleDocuments(file: String, at position: SourcePosition) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/multiple-documents",
-            message: "a rule file holds one YAML document: remove this `---` and move the rest into its own file",
+            message: "a file holds one YAML document: remove this `---` and move the rest into its own file",
             file: file, range: SourceRange(at: position))
     }
 
     static func anchor(_ name: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",
-            message: "anchor &\(name) is not allowed: rule files must be explicit; write the values out, or use `defaults`",
+            message: "anchor &\(name) is not allowed: these files must be explicit; write the values out (shared placement settings go in `defaults`)",
             file: file, range: range)
     }
 
@@ -73,17 +73,17 @@ extension Diagnostic {
         let hint =
             name.isEmpty
             ? "to deny every placement, write deny: \"*\" (quoted)"
-            : "write the values out where *\(name) stands, or use `defaults`"
+            : "write the values out where *\(name) stands (shared placement settings go in `defaults`)"
         return Diagnostic(
             .error, rule: "yaml/alias",
-            message: "alias *\(name) is not allowed: rule files must be explicit; \(hint)",
+            message: "alias *\(name) is not allowed: these files must be explicit; \(hint)",
             file: file, range: range)
     }
 
     static func mergeKey(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",
-            message: "merge key << is not allowed: rule files must be explicit; write the keys out, or use `defaults`",
+            message: "merge key << is not allowed: these files must be explicit; write the keys out (shared placement settings go in `defaults`)",
             file: file, range: range)
     }
 

@@ -151,7 +151,6 @@ struct AuditMessageTests {
                 tests:
                   - name: failed after close
                     start: 2026-11-29T09:00:00Z
-                    history: [{placement: nosuch, at: 2026-11-29T08:00:00Z}]
                     steps:
                       - event: app_launched
                       - {event: show_started, placement: lvl}
@@ -175,7 +174,6 @@ struct AuditMessageTests {
         #expect(tables.count == 2)
         #expect(tables.first?.hasPrefix("  day         lvl\n  2026-11-29    2") == true, "\(tables)")
         #expect(tables.last?.hasPrefix("  day         lvl\n  2026-11-29    1") == true, "\(tables)")
-        #expect(!result.stdout.contains("nosuch"))
     }
 
     @Test func versionTakesNoArguments() {
@@ -228,5 +226,31 @@ struct AuditMessageTests {
         #expect(runCLI(["simulate", dir + "/a.test.yaml"]).exitCode == 0)
         #expect(runCLI(["simulate", dir + "/a.test.yaml", "--strict", "--quiet"]).exitCode == 1)
         #expect(runCLI(["help", "help"]).exitCode == 0)
+    }
+
+    /// Scenario files get scenario words: what a history entry lacks, a history placement the policy does not have,
+    /// and an alias reported once, with no follow-on finding at the same place.
+    @Test func scenarioFindingsNameWhatIsWrongInAScenario() throws {
+        let scenario = """
+            tests:
+              - name: t
+                start: 2026-11-29T09:00:00Z
+                history:
+                  - {placement: lvl}
+                  - {placement: lvx, at: 2026-11-29T08:00:00Z}
+                steps:
+                  - &s {event: app_launched}
+                  - *s
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(lines.count == 4, "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:5:9: error: a history entry has no at:"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:6:21: error: history names placement \"lvx\", which the policy does not have: did you mean \"lvl\"? (policy/unknown-placement)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("rule files") && !result.stdout.contains("schema/type"), "\(result.stdout)")
     }
 }

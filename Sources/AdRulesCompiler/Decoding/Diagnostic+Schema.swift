@@ -69,6 +69,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func unknownHistoryPlacement(_ id: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "history names placement \"\(id)\", which the policy does not have"
+        if let suggestion = Suggestion.closest(to: id, in: known) { message += ": did you mean \"\(suggestion)\"?" }
+        else { message += ": its placements are \(known.joined(separator: ", "))" }
+        return Diagnostic(.error, rule: "policy/unknown-placement", message: message, file: file, range: range)
+    }
+
     static func capTooLarge(_ key: String, _ value: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

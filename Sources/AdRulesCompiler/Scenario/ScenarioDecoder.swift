@@ -37,7 +37,7 @@ public enum ScenarioDecoder {
         } else if document.root == nil && document.diagnostics.isEmpty {
             reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
         }
-        let diagnostics = (document.diagnostics + reader.diagnostics).sortedForDisplay()
+        let diagnostics = (document.diagnostics + reader.diagnostics).withoutRepeatsOfAliasesAndTags().sortedForDisplay()
         return (scenario, diagnostics)
     }
 
@@ -90,9 +90,19 @@ public enum ScenarioDecoder {
                         if k == "placement" { placement = reader.string(p.value, k)?.value }
                         else { at = time(p.value, k, reader: &reader)?.ms }
                     }
-                    if let placement, let at { history.append((placement, at)) }
-                    else if placement == nil && at == nil || !entry.contains(where: { $0.key.scalar?.value == "placement" }) || !entry.contains(where: { $0.key.scalar?.value == "at" }) {
-                        reader.report(.missingKey("placement and at", in: "a history entry", example: "{placement: app_open, at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
+                    if let placement, let at {
+                        // A show of a placement the policy does not have would count for nothing, silently.
+                        if policy.placements.contains(where: { $0.id == placement }) {
+                            history.append((placement, at))
+                        } else if let node = entry.first(where: { $0.key.scalar?.value == "placement" })?.value {
+                            reader.report(.unknownHistoryPlacement(placement, known: policy.placements.map(\.id), file: reader.file, range: node.range))
+                        }
+                    } else {
+                        // Name only what is missing: a key written with a bad value has its own finding.
+                        let missing: [String] = ["placement", "at"].filter { key in !entry.contains(where: { $0.key.scalar?.value == key }) }
+                        if !missing.isEmpty {
+                            reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: app_open, at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
+                        }
                     }
                 }
             case "context":
