@@ -220,6 +220,33 @@ struct DiagnosticRuleTests {
         #expect(note?.position.column == 1)
     }
 
+    /// A finding about the assembled policy spans its value, as a decoding finding does (json `end_column`, SARIF
+    /// `endColumn`, the text format's underline), not a single point.
+    @Test func semanticFindingsSpanTheirValue() {
+        let text = """
+            version: 1
+            environment: production
+            timezone: Asia/Tokio # near
+            placements:
+              a:
+                format: interstitial
+                min_interval: 1m
+                daily_cap: 0 # off
+                ad_unit: "ca-app-pub-3940256099942544/1033173712"
+              b: {format: banner, hourly_cap: 0, ad_unit: 'ünï'}
+            groups:
+              g: {placements: [a, bb]}
+            rules:
+              - {id: r, deny: [a], when: 'screen == "x"'}
+
+            """
+        let spans = lint(text).map { "\($0.rule) \($0.range.start.line):\($0.range.start.column)-\($0.range.end.column)" }
+        #expect(spans.sorted() == [
+            "cap/zero 10:35-36", "cap/zero 8:16-17", "ids/test-ad-unit 9:14-54", "policy/timezone 3:11-21",
+            "policy/unknown-placement 12:23-25", "rule/unknown-name 14:31-37",
+        ], "\(spans)")
+    }
+
     /// Advice fits where it is given: a group has no `enabled`, and an id in an example is an example.
     @Test func adviceFitsGroupsAndListsOfIds() {
         let zero = lint("version: 1\ngroups:\n  g: {placements: [a], session_cap: 0}\nplacements:\n  a: {format: banner}\n")
