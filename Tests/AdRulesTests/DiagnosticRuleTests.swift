@@ -247,6 +247,13 @@ struct DiagnosticRuleTests {
         ], "\(spans)")
     }
 
+    /// Zone names are case-sensitive; one written in other letters is named as it is spelt.
+    @Test(arguments: [("utc", "UTC"), ("Device", "device"), ("asia/tokyo", "Asia/Tokyo")])
+    func aZoneInOtherLettersSuggestsItsSpelling(_ written: String, _ suggested: String) {
+        let found = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n")
+        #expect(found.map(\.message) == ["unknown time zone \"\(written)\": did you mean \"\(suggested)\"?"], "\(found)")
+    }
+
     /// Advice fits where it is given: a group has no `enabled`, and an id in an example is an example.
     @Test func adviceFitsGroupsAndListsOfIds() {
         let zero = lint("version: 1\ngroups:\n  g: {placements: [a], session_cap: 0}\nplacements:\n  a: {format: banner}\n")

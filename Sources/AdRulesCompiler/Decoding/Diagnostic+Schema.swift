@@ -174,7 +174,10 @@ extension Diagnostic {
     ///   `device_timezone`, which names the device's zone).
     static func unknownTimeZone(_ name: String, file: String, range: SourceRange, deviceAllowed: Bool = true) -> Diagnostic {
         var message = "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin\(deviceAllowed ? ", or device" : "")"
-        if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
+        // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
+        let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
+        let lowered = name.lowercased()
+        if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) ?? Suggestion.closest(to: name, in: TimeZoneNames.all) {
             message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
