@@ -140,6 +140,10 @@ enum ImpactCommand {
         do {
             let merged = try ImpactReport.merge(parts)
             return Output.deliver(render(merged, format: parsed.values["format"] ?? "json"), to: parsed.values["output"])
+        } catch let error as ImpactReport.MergeError {
+            // Parts are named by their files, in the order given.
+            let text = error.description(naming: { $0 < paths.count ? paths[$0] : "part \($0 + 1)" })
+            return CommandResult(stderr: "error: cannot merge: \(ControlCharacters.escaped(text))\n", exitCode: ExitCode.findings)
         } catch {
             return CommandResult(stderr: "error: cannot merge: \(error)\n", exitCode: ExitCode.findings)
         }

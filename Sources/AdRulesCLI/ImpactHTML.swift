@@ -41,7 +41,7 @@ enum ImpactHTML {
             </style>
             </head>
             <body>
-            \(body)<footer>Written by <code>adrules impact</code>. Impressions are shows that did not fail; a cap is reached on a user-day when it denied at least one show or offer that day; deny reasons count show and offer asks.</footer>
+            \(body)<footer>Written by <code>adrules impact</code>. Impressions are shows that did not fail; a cap is reached on a user-day when it was full at some moment that day (an impression left as many shows as it allows, or it denied a show or offer); deny reasons count show and offer asks.</footer>
             </body>
             </html>
 

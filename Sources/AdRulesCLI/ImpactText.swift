@@ -73,23 +73,29 @@ enum ImpactText {
         let out = "\nImpressions per user per day by segment (mean p50 p90 p99 max):\n"
         var header = ["segment", "placement"]
         for result in report.results { header += [result.policy, "", "", "", ""] }
+        // Comparing, the change of the mean closes each row, as in the placement tables.
+        let comparing = report.results.count == 2
+        if comparing { header.append("change of mean") }
         var rows: [[String]] = [header]
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
             for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
                 var row = [k == 0 ? "\(name) (\(ImpactFormat.count(first.segments[s].users)) users)" : "", present[0].figures.placement.id]
+                var means: [Double] = []
                 for p in report.results.indices {
                     // A policy without the placement has no figures for it.
                     guard let summary = present.first(where: { $0.policy == p })?.figures.summary else {
                         row += ["-", "", "", "", ""]
                         continue
                     }
+                    means.append(summary.mean)
                     row += [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
                 }
+                if comparing { row.append(means.count == 2 ? ImpactFormat.signed(means[1] - means[0], 2) : "") }
                 rows.append(row)
             }
         }
-        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count)), indent: "  ")
+        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ")
     }
 
     /// Rows as aligned columns; trailing spaces removed.

@@ -92,7 +92,7 @@ struct CompiledPolicyReader {
         var placement = Placement(id: p.id, location: at, format: Located(format.value, at: formatAt))
         for record in p.settings where record.setting != .format {
             let value = try inside(record.setting.key) { () throws(CompiledPolicyError) in try self.value(record, files) }
-            record.setting.access.set(value, in: &placement)
+            record.setting.set(value, in: &placement)
         }
         return placement
     }

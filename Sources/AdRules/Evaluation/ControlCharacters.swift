@@ -12,7 +12,11 @@ public enum ControlCharacters {
     }
 
     /// Whether a text holds any control character.
-    public static func contains(in text: String) -> Bool { text.unicodeScalars.contains(where: isControl) }
+    public static func contains(in text: String) -> Bool {
+        // Printable ASCII, the usual text, is told apart byte by byte; anything else is read scalar by scalar.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
+        return text.unicodeScalars.contains(where: isControl)
+    }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
     /// value from a file can neither start a forged line nor send escape sequences to a terminal.

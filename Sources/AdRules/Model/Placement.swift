@@ -69,7 +69,7 @@ public struct Placement: Sendable, Hashable {
         self.id = id
         self.location = location
         self.format = format
-        for (access, value) in PlacementSetting.builtInDefaults[format.value] ?? [] { access.set(Located(value, at: location), in: &self) }
+        for (setting, value) in PlacementSetting.builtInDefaults[format.value] ?? [] { setting.set(Located(value, at: location), in: &self) }
     }
 }
 

@@ -80,9 +80,9 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
     private static let blockSettings = Dictionary(grouping: allCases.filter { $0.block != nil }) { $0.block ?? .grace }
 
     /// The built-in defaults of a placement of each format, with where each lives on it.
-    package static let builtInDefaults: [AdFormat: [(access: SettingAccess<Placement>, value: SettingValue)]] =
+    package static let builtInDefaults: [AdFormat: [(setting: PlacementSetting, value: SettingValue)]] =
         Dictionary(uniqueKeysWithValues: AdFormat.allCases.map { format in
-            (format, allCases.compactMap { setting in setting.builtInDefault(for: format).map { (setting.access, $0) } })
+            (format, allCases.compactMap { setting in setting.builtInDefault(for: format).map { (setting, $0) } })
         })
 
     /// Whether the setting caps shows (session, hourly, daily): a history must be able to reach it.

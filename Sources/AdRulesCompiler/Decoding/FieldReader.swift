@@ -25,7 +25,7 @@ extension NodeReader {
             report(.tooLong(key, length: text.unicodeScalars.count, file: file, range: node.range))
             return nil
         }
-        if let control = text.unicodeScalars.first(where: ControlCharacters.isControl) {
+        if ControlCharacters.contains(in: text), let control = text.unicodeScalars.first(where: ControlCharacters.isControl) {
             report(.controlCharacter(key, scalar: control, file: file, range: node.range))
             return nil
         }
@@ -33,9 +33,12 @@ extension NodeReader {
     }
 
     /// The items of a sequence, or nil (with a diagnostic).
-    package mutating func sequence(_ node: YAMLNode, _ key: String) -> [YAMLNode]? {
+    /// - Parameter example: an item as it is written, for the message (`- {placement: …}`).
+    package mutating func sequence(_ node: YAMLNode, _ key: String, example: String? = nil) -> [YAMLNode]? {
         if let items = node.items { return items }
-        report(.wrongType(key, expected: "a list", found: node, file: file))
+        var diagnostic = Diagnostic.wrongType(key, expected: "a list", found: node, file: file)
+        if let example { diagnostic.message += ": write each item on its own line, as in \(example)" }
+        report(diagnostic)
         return nil
     }
 

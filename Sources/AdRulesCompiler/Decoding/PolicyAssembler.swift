@@ -191,9 +191,9 @@ struct PolicyAssembler {
     private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults: PlacementFields) -> Placement {
         var placement = Placement(id: named.id.value, location: named.id.location, format: format)
         for (setting, value) in defaults.written where setting.block?.isAppOpenOnly != true || format.value == .appOpen {
-            setting.access.set(value, in: &placement)
+            setting.set(value, in: &placement)
         }
-        for (setting, value) in named.fields.written { setting.access.set(value, in: &placement) }
+        for (setting, value) in named.fields.written { setting.set(value, in: &placement) }
         return placement
     }
 }

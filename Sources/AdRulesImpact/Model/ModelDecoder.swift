@@ -117,7 +117,10 @@ public enum ModelDecoder {
             segments.append(segment)
         }
         if items.isEmpty {
-            reader.report(.wrongType("segments", expected: "a list of at least one segment", found: node, file: reader.file))
+            reader.report(Diagnostic(
+                .error, rule: "schema/type",
+                message: "segments is empty: list at least one segment, as in - {name: casual, share: 1, timezone: UTC}",
+                file: reader.file, range: node.range))
         } else if !segments.isEmpty, segments.count == items.count {
             let sum = segments.reduce(0) { $0 + $1.share }
             if abs(sum - 1) > 1e-9 { reader.report(.modelShares(sum: sum, file: reader.file, range: node.range)) }
@@ -239,7 +242,7 @@ public enum ModelDecoder {
     }
 
     private static func decodeActions(_ node: YAMLNode, reader: inout ModelReader) -> [ActionStream] {
-        guard let items = reader.sequence(node, "actions") else { return [] }
+        guard let items = reader.sequence(node, "actions", example: "- {placement: level_end, every: {exponential: 2m}}") else { return [] }
         return items.compactMap { item in
             guard let pairs = reader.mapping(item, "an action") else { return nil }
             let fields = reader.fields(pairs, allowed: ModelKeys.action, context: "an action")
@@ -251,7 +254,7 @@ public enum ModelDecoder {
     }
 
     private static func decodeRewarded(_ node: YAMLNode, reader: inout ModelReader) -> [RewardedStream] {
-        guard let items = reader.sequence(node, "rewarded") else { return [] }
+        guard let items = reader.sequence(node, "rewarded", example: "- {placement: rewarded_hint, every: 5m, accept: 0.5}") else { return [] }
         return items.compactMap { item in
             guard let pairs = reader.mapping(item, "a rewarded offer") else { return nil }
             let fields = reader.fields(pairs, allowed: ModelKeys.rewarded, context: "a rewarded offer")

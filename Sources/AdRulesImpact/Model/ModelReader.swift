@@ -79,11 +79,12 @@ struct ModelReader: NodeReader {
     static let distributionKinds = ["uniform", "poisson", "exponential"]
 
     /// The one `{kind: value}` pair of a distribution mapping, or nil (with a diagnostic).
-    private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode) -> (kind: String, pair: YAMLPair)? {
+    /// - Parameter expected: what the setting takes, for the message when the mapping is not one pair.
+    private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode, expected: String) -> (kind: String, pair: YAMLPair)? {
         let known = fields(pairs, allowed: ModelReader.distributionKinds, context: key)
         guard known.count == pairs.count else { return nil }
         guard known.count == 1, let only = known.first else {
-            report(.wrongType(key, expected: "one of {uniform: [a, b]}, {poisson: mean} or {exponential: mean}", found: node, file: file))
+            report(.wrongType(key, expected: expected, found: node, file: file))
             return nil
         }
         return (only.key, only.pair)
@@ -92,7 +93,9 @@ struct ModelReader: NodeReader {
     /// The two ends of `{uniform: [a, b]}` as nodes.
     private mutating func ends(_ node: YAMLNode, _ key: String) -> (YAMLNode, YAMLNode)? {
         guard let items = node.items, items.count == 2 else {
-            report(.wrongType("\(key).uniform", expected: "a list of two values [low, high]", found: node, file: file))
+            var diagnostic = Diagnostic.wrongType("\(key).uniform", expected: "a list of two values [low, high]", found: node, file: file)
+            if let items = node.items { diagnostic.message = "\(key).uniform must be a list of two values [low, high], not \(items.count) value\(items.count == 1 ? "" : "s")" }
+            report(diagnostic)
             return nil
         }
         return (items[0], items[1])
@@ -116,7 +119,7 @@ struct ModelReader: NodeReader {
             }
             return int(node, key, in: range).map(CountDistribution.constant)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key),
@@ -143,7 +146,7 @@ struct ModelReader: NodeReader {
             }
             return .constant(value)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key), let low = duration(a, "\(key).uniform"),
@@ -169,14 +172,15 @@ struct ModelReader: NodeReader {
 
     /// A real number: a constant, `{uniform: [a, b]}`, `{exponential: mean}` or `{poisson: mean}`.
     mutating func numberDistribution(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>) -> NumberDistribution? {
+        let expected = "a number, {uniform: [a, b]}, {exponential: mean} or {poisson: mean}"
         guard let pairs = node.pairs else {
             guard ModelReader.number(node) != nil else {
-                report(.wrongType(key, expected: "a number, {uniform: [a, b]}, {exponential: mean} or {poisson: mean}", found: node, file: file))
+                report(.wrongType(key, expected: expected, found: node, file: file))
                 return nil
             }
             return number(node, key, in: range).map(NumberDistribution.constant)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key), let low = number(a, "\(key).uniform", in: range),

@@ -73,11 +73,14 @@ public struct ImpactReport: Sendable, Hashable {
         case missingShards([Int], of: Int)
         case duplicateShard(Int)
 
-        public var description: String {
+        public var description: String { description(naming: { "part \($0 + 1)" }) }
+
+        /// The description with each part named by `name` (its file, in the CLI).
+        public func description(naming name: (Int) -> String) -> String {
             switch self {
             case .noParts: return "no partial results to merge"
-            case .notPartial(let i): return "part \(i + 1) is a complete result, not the result of one shard (--shard K/N)"
-            case .mismatch(let i, let what): return "part \(i + 1) was played with a different \(what) than part 1"
+            case .notPartial(let i): return "\(name(i)) is a complete result, not the result of one shard (--shard K/N)"
+            case .mismatch(let i, let what): return "\(name(i)) was played with a different \(what) than \(name(0))"
             case .missingShards(let missing, let total):
                 let listed = missing.map(String.init).joined(separator: ", ")
                 if total == 1 { return "shard \(listed) is missing" }

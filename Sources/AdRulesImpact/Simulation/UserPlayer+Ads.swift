@@ -69,8 +69,9 @@ extension UserPlayer {
         counters[segment].placements[slot].loadsCompleted += 1
         if held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
         held[slot] = true
-        // The app can present only while it is in the foreground.
-        if event.showOnCompletion, foreground, !endPending {
+        // The cold-start show is asked on every completion, as the recommended integration does (impact.md), in the
+        // background too: the engine decides (leaving closes the launch phase, so a late load is `deferred_show`).
+        if event.showOnCompletion {
             shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
         }
     }
