@@ -97,16 +97,12 @@ struct Suppressions {
         return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
     }
 
-    /// The rules a comment cannot hide. Every other rule, warning or error, is hidden as asked (cli.md: the comment
-    /// "suppresses that rule on the next line"): an error in reading a value leaves that value unread, so the policy
-    /// loads without it, as the comment's author chose. These errors leave no policy that could be trusted if
-    /// hidden: a file libyaml rejects (the whole file would drop out), a version this tool does not read, an id
-    /// defined twice or a top-level setting given two values (which one would win?), a reference to a placement
-    /// that does not exist, an unknown time zone, and a `when` that cannot be evaluated.
-    static let unsuppressible: Set<String> = [
-        "yaml/syntax", "schema/version", "policy/duplicate-id", "policy/conflicting-setting", "policy/unknown-placement",
-        "policy/timezone", "rule/syntax", "rule/unknown-name", "rule/type",
-    ]
+    /// The errors a comment may hide: they judge a value that is read and kept as written. Every other error means
+    /// a value, a placement, a rule or a whole file was not read (or was read in a way the author did not mean);
+    /// hiding it would let `lint` pass while the policy silently loses that content: a rule that stops denying, a
+    /// group or a whole file that drops out, a check of the same placement that no longer runs. So it stays,
+    /// whatever the comment says, with a note at the comment.
+    static let suppressibleErrors: Set<String> = ["ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice"]
 
     /// Whether a comment on the line before names the diagnostic's rule (or names none).
     private func isNamed(_ diagnostic: Diagnostic) -> Bool {
@@ -115,7 +111,7 @@ struct Suppressions {
     }
 
     func suppresses(_ diagnostic: Diagnostic) -> Bool {
-        !Suppressions.unsuppressible.contains(diagnostic.rule) && isNamed(diagnostic)
+        (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
     }
 
     /// The diagnostics that stay, an error that a comment tried to hide with a note saying why it stays: a comment
@@ -126,7 +122,7 @@ struct Suppressions {
             guard isNamed(diagnostic) else { return diagnostic }
             var kept = diagnostic
             kept.notes.append(DiagnosticNote(
-                message: "adrules:disable-next-line cannot hide \(diagnostic.rule): the policy would be wrong without it, so fix it instead",
+                message: "adrules:disable-next-line cannot hide \(diagnostic.rule): this error means something was not read, so fix it instead",
                 file: diagnostic.file,
                 position: comments[diagnostic.file]?[diagnostic.range.start.line] ?? SourcePosition(line: diagnostic.range.start.line - 1, column: 1)))
             return kept
