@@ -24,6 +24,9 @@ extension PolicyLoader {
         var found: [String] = []
         var pending = [base]
         var listed = 0
+        // Each directory is read once, however many links lead to it: a link back up (`self -> ..`) is a loop, not
+        // more rule files.
+        var visited = Set([root ?? base])
         // A breadth-first walk by hand: FileManager's enumerator skips unreadable directories without a word.
         while let directory = pending.popLast() {
             let names: [String]
@@ -55,7 +58,7 @@ extension PolicyLoader {
                         full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
                 }
                 if isDir.boolValue {
-                    pending.append(full)
+                    if visited.insert(realPath(full) ?? full).inserted { pending.append(full) }
                 } else {
                     found.append(full)
                 }

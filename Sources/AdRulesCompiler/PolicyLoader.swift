@@ -192,8 +192,9 @@ public enum PolicyLoader {
         if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
         diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())
-        diagnostics = TokenExtent.widened(diagnostics, sources: sources)
-        return PolicyLoad(policy: policy, diagnostics: capped(diagnostics.sortedForDisplay(), dropped: dropped), files: files, written: assembler.writtenSettings)
+        // Widened once capped: at most a thousand findings a file, in file order, each line read once.
+        let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
+        return PolicyLoad(policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings)
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many
     /// more there are: the first ones are the ones to fix, and a hostile file cannot flood a CI log.

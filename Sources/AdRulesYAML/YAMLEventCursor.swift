@@ -283,7 +283,9 @@ public final class YAMLEventCursor {
         // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
         let at = state.error == YAML_READER_ERROR
             ? UTF8Check.position(ofByte: state.problem_offset, in: input) : position(state.problem_mark)
-        let byte = Int(state.problem_mark.index) < input.count ? input[Int(state.problem_mark.index)] : 0
+        // libyaml's mark counts characters, not bytes: its line and column lead to the byte.
+        let problemByte = byteOffset(of: state.problem_mark)
+        let byte = problemByte < input.count ? input[problemByte] : 0
         if byte == 0x09 || problem.contains("tab character") {
             return .tabIndentation(file: file, at: at)
         }
@@ -293,21 +295,64 @@ public final class YAMLEventCursor {
         var advice: String?
         if context == "while scanning a simple key", problem == "could not find expected ':'" {
             // libyaml notices only on the next line; the key it was reading starts at the context mark.
-            advice = Self.spaceAfterColonAdvice(line(at: Int(state.context_mark.index)).text)
+            advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
         } else if problem == "mapping values are not allowed in this context" {
-            let (text, column) = line(at: Int(state.problem_mark.index))
+            let (text, column) = line(at: problemByte)
             advice = Self.mappingValueAdvice(text, colonAt: column)
         }
         return .libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
     }
 
+    /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).
+    private func byteOffset(of mark: yaml_mark_t) -> Int {
+        var line = 0
+        var i = 0
+        while line < Int(mark.line), i < input.count {
+            let length = lineBreakLength(at: i)
+            if length > 0 {
+                line += 1
+                i += length
+            } else {
+                i += 1
+            }
+        }
+        var column = 0
+        while column < Int(mark.column), i < input.count, lineBreakLength(at: i) == 0 {
+            i += 1
+            while i < input.count, input[i] & 0xC0 == 0x80 { i += 1 }
+            column += 1
+        }
+        return i
+    }
+
+    /// The length of the line break at `i` (libyaml's: LF, CR LF, CR, NEL, LS, PS), 0 when there is none.
+    private func lineBreakLength(at i: Int) -> Int {
+        switch input[i] {
+        case UInt8(ascii: "\n"): return 1
+        case UInt8(ascii: "\r"): return i + 1 < input.count && input[i + 1] == UInt8(ascii: "\n") ? 2 : 1
+        case 0xC2: return i + 1 < input.count && input[i + 1] == 0x85 ? 2 : 0
+        case 0xE2: return i + 2 < input.count && input[i + 1] == 0x80 && (input[i + 2] == 0xA8 || input[i + 2] == 0xA9) ? 3 : 0
+        default: return 0
+        }
+    }
+
     /// The text of the line holding the byte at `offset`, without its line break, and the offset's byte in it.
     private func line(at offset: Int) -> (text: Substring, byte: Int) {
         guard offset >= 0, offset <= input.count else { return ("", 0) }
-        var start = offset
-        while start > 0, input[start - 1] != UInt8(ascii: "\n"), input[start - 1] != UInt8(ascii: "\r") { start -= 1 }
+        // The line starts after the last break before the offset (a break's last byte is LF, CR, 0x85, 0xA8 or 0xA9).
+        var start = 0
+        var i = 0
+        while i < offset {
+            let length = lineBreakLength(at: i)
+            if length > 0 {
+                i += length
+                start = i
+            } else {
+                i += 1
+            }
+        }
         var end = offset
-        while end < input.count, input[end] != UInt8(ascii: "\n"), input[end] != UInt8(ascii: "\r") { end += 1 }
+        while end < input.count, lineBreakLength(at: end) == 0 { end += 1 }
         return (Substring(String(decoding: input[start..<end], as: UTF8.self)), offset - start)
     }
 
@@ -319,7 +364,7 @@ public final class YAMLEventCursor {
         {
             let key = text[..<colon]
             let value = text[text.index(after: colon)...]
-            return "a key needs a space after its colon: write \(key): \(Self.shortened(value))"
+            return "a key needs a space after its colon: write \(Self.shortened(key)): \(Self.shortened(value))"
         }
         return "a key needs a colon and a space before its value, as in daily_cap: 6"
     }
@@ -335,7 +380,7 @@ public final class YAMLEventCursor {
             let key = text[..<separator.lowerBound]
             let value = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
             if !key.isEmpty, !value.isEmpty, !value.contains("\""), !value.hasPrefix("'") {
-                return "a value that holds \": \" must be quoted: write \(key): \"\(Self.shortened(Substring(value)))\""
+                return "a value that holds \": \" must be quoted: write \(Self.shortened(key)): \"\(Self.shortened(Substring(value)))\""
             }
         }
         return "a value that holds \": \" must be quoted, or the key indented under the one it belongs to"

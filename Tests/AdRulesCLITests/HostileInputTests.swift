@@ -121,6 +121,16 @@ struct HostileInputTests {
         #expect(runCLI(["lint", outside + "/secret.yaml"]).stdout.contains("TOPSECRET"))
     }
 
+    /// A link back up the tree is a loop, not more rule files: each directory is read once.
+    @Test func aSymlinkLoopIsReadOnce() throws {
+        let rules = try scratch()
+        try write("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n", to: rules + "/p.yaml")
+        try FileManager.default.createSymbolicLink(atPath: rules + "/self", withDestinationPath: rules)
+        let result = runCLI(["lint", rules])
+        #expect(result.exitCode == ExitCode.success, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains("duplicate-id"))
+    }
+
     @Test func anOversizedFileIsReadOnlyUpToTheLimit() throws {
         let dir = try scratch()
         let path = dir + "/big.yaml"

@@ -89,6 +89,9 @@ struct PlainWordsTests {
         ("    daily_cap:6\n    min_interval: 4m\n", "a key needs a space after its colon: write daily_cap: 6"),
         ("    min_interval: 1m\n    ad_unit: Note: no ads\n", "a value that holds \": \" must be quoted: write ad_unit: \"Note: no ads\""),
         ("    min_interval: 1m\n     daily_cap: 6\n", "this key is not lined up with the keys beside it"),
+        // libyaml counts characters, not bytes: text before the slip that is not ASCII must not shift the advice.
+        ("    # café café café 注意: 日\n    min_interval: 1m\n    ad_unit: Note: no ads\n", "must be quoted: write ad_unit: \"Note: no ads\""),
+        ("    # ééééééééééééé\n    daily_cap:6\n    min_interval: 4m\n", "write daily_cap: 6"),
     ])
     func aCommonYAMLSlipSaysWhatToWrite(_ tail: String, _ advice: String) {
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n" + tail

@@ -124,6 +124,17 @@ struct DiagnosticRuleTests {
         #expect(d.range.start == input["1️⃣"])
     }
 
+    /// A block `when:` written with CR LF, CR or NEL line breaks places a finding where it is, as with LF: libyaml
+    /// reads those breaks as LF inside the value.
+    @Test(arguments: ["\n", "\r\n", "\r", "\u{85}"])
+    func aBlockWhenPlacesFindingsWhateverItsLineBreaks(_ lineBreak: String) {
+        let text = ["version: 1", "placements:", "  a: {format: interstitial, min_interval: 1m}", "rules:", "  - id: r",
+                    "    deny: [a]", "    when: |", "      premium or", "      scren == 1", ""].joined(separator: lineBreak)
+        let found = lint(text).first { $0.rule == "rule/unknown-name" }
+        #expect(found?.range.start == SourcePosition(line: 9, column: 7), "\(lint(text))")
+        #expect(found?.range.end == SourcePosition(line: 9, column: 12))
+    }
+
     /// Lines are counted as libyaml counts them (an LS is a line break), and a byte order mark is no column.
     @Test func positionsInsideAnExpressionCountLinesAndColumnsAsLibyaml() {
         let rule = "rules:\n  - id: r\n    deny: [a]\n    when: premium or\n      premum\n"

@@ -119,6 +119,9 @@ struct ExpressionTests {
         #expect(evaluate("score > -1.5") == .bool(true))
         #expect(evaluate("level in [-1, 3]") == .bool(true))
         #expect(findings("session.age > -30s").first?.message.contains("negative duration") == true)
+        #expect(findings("level == -9223372036854775809").first?.message.contains("beyond the whole numbers") == true)
+        #expect(findings("level == 9223372036854775808").first?.message.contains("beyond the whole numbers") == true)
+        #expect(evaluate("level > -9223372036854775808") == .bool(true))
         let policy = try Policy(yaml: """
             version: 1
             attributes: {level: {type: int, default: -1}}

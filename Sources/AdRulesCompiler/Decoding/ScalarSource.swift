@@ -102,7 +102,8 @@ package struct ScalarSource {
             while let c = characters.next() {
                 let here = position
                 step(over: c)
-                var produced: Character? = c
+                // libyaml reads CR LF, CR and NEL in a scalar as LF (LS and PS stay as they are).
+                var produced: Character? = c == "\r\n" || c == "\r" || c == "\u{85}" ? "\n" : c
                 if style == .doubleQuoted, c == "\\", let e = characters.next() {
                     step(over: e)
                     produced = ScalarSource.lineBreaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)

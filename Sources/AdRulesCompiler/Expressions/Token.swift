@@ -69,6 +69,10 @@ enum Lexer {
                 let digits = negative ? word.dropFirst() : Substring(word)
                 if let value = Int64(word) {
                     tokens.append(Token(kind: .int(value), offset: start, text: word))
+                } else if digits.allSatisfy(\.isNumber) {
+                    // Read as a decimal it would compare equal to its nearest neighbours: refuse it instead.
+                    return .failure(ExpressionError(
+                        offset: start, message: "\"\(word)\" is beyond the whole numbers a rule compares (-9223372036854775808 to 9223372036854775807)"))
                 } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
                     tokens.append(Token(kind: .number(value), offset: start, text: word))
                 } else if negative, RuleDuration(parsing: String(digits)) != nil {

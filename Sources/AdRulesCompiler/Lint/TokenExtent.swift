@@ -17,9 +17,7 @@ enum TokenExtent {
             if lines[diagnostic.file] == nil { lines[diagnostic.file] = LineIndex(bytes) }
             // A `rule/*` finding points into a `when` expression: at a name, a string or one character.
             let inExpression = diagnostic.rule.hasPrefix("rule/")
-            guard let index = lines[diagnostic.file],
-                let width = index.tokenWidth(at: diagnostic.range.start, in: bytes, inExpression: inExpression)
-            else {
+            guard let width = lines[diagnostic.file]?.tokenWidth(at: diagnostic.range.start, in: bytes, inExpression: inExpression) else {
                 return diagnostic
             }
             var widened = diagnostic
@@ -32,6 +30,10 @@ enum TokenExtent {
     struct LineIndex {
         /// Per line: the offset of its first byte and of its line break (or the end of the file).
         private var lines: [(start: Int, end: Int)] = []
+        /// Where the last lookup stopped (line, column, byte) and the first `[` or `{` of that line: findings come
+        /// in file order, so the next one on the same line goes on from there and a line is read once, however many
+        /// findings it holds.
+        private var cursor = (line: 0, column: 1, byte: 0, firstBracket: Int.max)
 
         init(_ bytes: [UInt8]) {
             var start = 0
@@ -60,21 +62,27 @@ enum TokenExtent {
         }
 
         /// The number of characters of the token at a position, nil when no token starts there.
-        func tokenWidth(at position: SourcePosition, in bytes: [UInt8], inExpression: Bool) -> Int? {
+        mutating func tokenWidth(at position: SourcePosition, in bytes: [UInt8], inExpression: Bool) -> Int? {
             guard position.line >= 1, position.line <= lines.count, position.column >= 1 else { return nil }
             let line = lines[position.line - 1]
+            if cursor.line != position.line || cursor.column > position.column {
+                let bracket = bytes[line.start..<line.end].firstIndex { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }
+                cursor = (position.line, 1, line.start, bracket ?? Int.max)
+            }
             // Columns count characters: step over the bytes that continue one.
-            var p = line.start
-            var column = 1
+            var p = cursor.byte
+            var column = cursor.column
             while column < position.column, p < line.end {
                 p += 1
                 while p < line.end, bytes[p] & 0xC0 == 0x80 { p += 1 }
                 column += 1
             }
+            cursor.column = column
+            cursor.byte = p
             guard column == position.column, p < line.end, bytes[p] != UInt8(ascii: " ") else { return nil }
             let end = inExpression
                 ? LineIndex.expressionTokenEnd(from: p, lineEnd: line.end, in: bytes)
-                : LineIndex.tokenEnd(from: p, lineStart: line.start, lineEnd: line.end, in: bytes)
+                : LineIndex.tokenEnd(from: p, inFlow: cursor.firstBracket < p, lineEnd: line.end, in: bytes)
             var width = 0
             for i in p..<end where bytes[i] & 0xC0 != 0x80 { width += 1 }
             return width > 0 ? width : nil
@@ -92,6 +100,12 @@ enum TokenExtent {
                 while i < lineEnd, bytes[i] != bytes[p] { i += 1 }
                 return min(i + 1, lineEnd)
             }
+            // A negative literal (`-1e5`, `-1s`): the sign and what follows it.
+            if bytes[p] == UInt8(ascii: "-"), p + 1 < lineEnd, isNamePart(bytes[p + 1]) {
+                var i = p + 1
+                while i < lineEnd, isNamePart(bytes[i]) { i += 1 }
+                return i
+            }
             guard isNamePart(bytes[p]) else {
                 var i = p + 1
                 while i < lineEnd, bytes[i] & 0xC0 == 0x80 { i += 1 }
@@ -104,7 +118,7 @@ enum TokenExtent {
 
         /// Just past the token starting at `p`: a quoted scalar to its closing quote, a flow collection to its closing
         /// bracket, a plain scalar to a comment, a `: `, or (inside brackets) a `,` — whichever comes first on the line.
-        static func tokenEnd(from p: Int, lineStart: Int, lineEnd: Int, in bytes: [UInt8]) -> Int {
+        static func tokenEnd(from p: Int, inFlow: Bool, lineEnd: Int, in bytes: [UInt8]) -> Int {
             let first = bytes[p]
             switch first {
             case UInt8(ascii: "\""):
@@ -141,7 +155,6 @@ enum TokenExtent {
                 return p + 1
             default:
                 // Inside `[...]` or `{...}` a plain scalar also ends at a comma or a closing bracket.
-                let inFlow = bytes[lineStart..<p].contains { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }
                 var i = p
                 while i < lineEnd {
                     let b = bytes[i]
