@@ -1,3 +1,4 @@
+import Foundation
 @testable import AdRules
 import Testing
 
@@ -42,5 +43,39 @@ struct ReasonSiteTests {
         #expect(site(.notReady, .placement, placement: 1 << 18).key == nil)
         #expect(site(.customRule, .rule, placement: 0, rule: 1 << 13).key == nil)
         #expect(site(.groupMinInterval, .minInterval, placement: 0, group: 1 << 14).key == nil)
+    }
+
+    /// A load that completes after `launch.max_wait` points at the wait (the key that closed the launch phase); one
+    /// that completes after the user left points at `allow_deferred`, which would allow it.
+    @Test func aLateFirstLoadPointsAtWhatMadeItLate() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              app_open:
+                format: app_open
+                min_interval: 1m
+                launch:
+                  max_wait: 5s
+
+            """, file: "p.yaml")
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let engine = AdEngine(policy: policy, clock: clock, deviceTimeZone: .gmt)
+        engine.record(.appLaunched)
+        engine.record(.loadStarted("app_open"))
+        clock.advance(by: 8)
+        engine.record(.loadCompleted("app_open"))
+        let late = engine.ask(.show("app_open", trigger: .loadCompleted))
+        #expect(late.codes == [.deferredShow])
+        #expect(late.reasons.first?.location?.line == 7, "\(late)")
+        #expect(late.reasons.first?.message.contains("launch.max_wait 5s") == true, "\(late)")
+
+        engine.record(.appLaunched)
+        engine.record(.loadStarted("app_open"))
+        engine.record(.appBackgrounded)
+        clock.advance(by: 2)
+        engine.record(.loadCompleted("app_open"))
+        let left = engine.ask(.show("app_open", trigger: .loadCompleted))
+        #expect(left.codes == [.deferredShow])
+        #expect(left.reasons.first?.location?.line == 3, "\(left)")
     }
 }

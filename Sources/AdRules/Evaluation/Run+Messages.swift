@@ -13,7 +13,7 @@ struct ReasonSite: Sendable {
         case noUserChoice, everyNActions, expired, notReady, minInterval, alreadyLoading, alreadyLoaded
         case notRewarded, noShow, rewardWithoutChoice, rewardNotEarned, rewardAlreadyGranted
         case triggerNotSupported, resumeShowsOff, coldStartOff, loadedOutsideLaunch
-        case noReturn, shownSinceReturn, pastResumeDelay, loadedAfterReturn
+        case noReturn, shownSinceReturn, pastResumeDelay, loadedAfterReturn, pastLaunchWait
         case fullscreenActive, customRule, ruleError
         /// A cap or a group's pacing: the placement's (group < 0) or a group's.
         case sessionCap, hourlyCap, dailyCap, windowCap, groupMinInterval
@@ -37,6 +37,7 @@ struct ReasonSite: Sendable {
         static var showIfReady: Self { .of(.showIfReady) }
         static var allowDeferred: Self { .of(.allowDeferred) }
         static var resumeMaxDelay: Self { .of(.resumeMaxDelay) }
+        static var launchMaxWait: Self { .of(.launchMaxWait) }
         static var graceFirstSessions: Self { .of(.graceFirstSessions) }
         static var graceAfterInstall: Self { .of(.graceAfterInstall) }
         static var graceAfterSessionStart: Self { .of(.graceAfterSessionStart) }
@@ -157,6 +158,9 @@ struct ReasonSite: Sendable {
         case .coldStartOff: return "the cold-start show is off (launch.show_on_first_load: false)"
         case .loadedOutsideLaunch:
             return "the load completed outside the launch phase; a late show would interrupt the user \(deferred)"
+        case .pastLaunchWait:
+            let wait = p.launchMaxWait.map { " \($0.value)" } ?? ""
+            return "the load completed more than launch.max_wait\(wait) after the launch: a late show would interrupt the user \(deferred)"
         case .noReturn:
             return "no return from background to answer: a resume show comes only after app_backgrounded and app_resumed \(deferred)"
         case .shownSinceReturn: return "\(id) was already shown since the return from background \(deferred)"

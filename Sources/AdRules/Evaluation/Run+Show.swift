@@ -28,10 +28,13 @@ extension Run {
                 deny(.deferredShow, late, at: late == .pastResumeDelay ? .resumeMaxDelay : .allowDeferred, &found)
             }
             if trigger == .loadCompleted {
-                let inLaunch = launchPhaseOpen(policy, t, facts)
-                if inLaunch && !t.showOnFirstLoad {
+                let phase = launchPhase(policy, t, facts)
+                if phase == .open && !t.showOnFirstLoad {
                     deny(.triggerDisabled, .coldStartOff, at: .showOnFirstLoad, &found)
-                } else if !inLaunch && !t.allowDeferred {
+                } else if phase == .pastMaxWait && !t.allowDeferred {
+                    // A launch phase that ran out points at the wait, as a show past the resume window does.
+                    deny(.deferredShow, .pastLaunchWait, at: .launchMaxWait, &found)
+                } else if phase == .closed && !t.allowDeferred {
                     deny(.deferredShow, .loadedOutsideLaunch, at: .allowDeferred, &found)
                 }
             }
@@ -118,11 +121,17 @@ extension Run {
         return nil
     }
 
-    func launchPhaseOpen(_ policy: PolicyStorage, _ t: PlacementLimits, _ facts: borrowing Facts) -> Bool {
-        guard facts.placements[index].launchOpen, let launched = facts.launchedAt else { return false }
-        if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return false }
-        if let loading = facts.placements[index].loadingSince, now - seen(loading) > policy.loadTimeoutMs { return false }
-        return true
+    /// The launch phase of the placement asked about: open, closed by `launch.max_wait` running out, or closed by an
+    /// event (leaving, a failed load or show, a load that timed out).
+    enum LaunchPhase {
+        case open, pastMaxWait, closed
+    }
+
+    func launchPhase(_ policy: PolicyStorage, _ t: PlacementLimits, _ facts: borrowing Facts) -> LaunchPhase {
+        guard facts.placements[index].launchOpen, let launched = facts.launchedAt else { return .closed }
+        if let loading = facts.placements[index].loadingSince, now - seen(loading) > policy.loadTimeoutMs { return .closed }
+        if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return .pastMaxWait }
+        return .open
     }
 
     /// Whether something reported on screen at `since` still counts, with `fullscreen_timeout` applied.
