@@ -71,7 +71,7 @@ public enum PolicyDiff {
         }
         for (id, location, settings) in new {
             if let previous = old.first(where: { $0.0 == id }) {
-                compare("\(kind) \(id)", previous.2, settings, into: &changes)
+                compare("\(kind) \(id)", previous.2, settings, items: (previous.1, location), into: &changes)
             } else {
                 changes.append(PolicyChange(kind: .added, subject: "\(kind) \(id)", setting: "", old: nil, new: summary(settings, of: location), oldLocation: nil, newLocation: location))
             }
@@ -81,7 +81,12 @@ public enum PolicyDiff {
         }
     }
 
-    private static func compare(_ subject: String, _ old: [PolicySetting], _ new: [PolicySetting], into changes: inout [PolicyChange]) {
+    /// - Parameter items: where the item is written in each policy: a setting added or removed is located, on the
+    ///   side that lacks it, at the item that would hold it (impact.md: "each with both locations").
+    private static func compare(
+        _ subject: String, _ old: [PolicySetting], _ new: [PolicySetting], items: (old: ImpactLocation, new: ImpactLocation)? = nil,
+        into changes: inout [PolicyChange]
+    ) {
         for setting in new {
             let before = old.first { $0.key == setting.key }
             let oldValue = before?.value, newValue = setting.value
@@ -89,7 +94,7 @@ public enum PolicyDiff {
             let kind: PolicyChange.Kind = oldValue == nil ? .added : newValue == nil ? .removed : .changed
             changes.append(PolicyChange(
                 kind: kind, subject: subject, setting: setting.key, old: before?.display, new: setting.display,
-                oldLocation: oldValue == nil ? nil : before?.location, newLocation: newValue == nil ? nil : setting.location))
+                oldLocation: oldValue == nil ? items?.old : before?.location, newLocation: newValue == nil ? items?.new : setting.location))
         }
     }
 

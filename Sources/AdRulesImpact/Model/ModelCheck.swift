@@ -107,11 +107,11 @@ public enum ModelCheck {
                     declaration.name, segment: segment.name, declaredAt: declaration.location, file: file, range: range(segment.location)))
             }
         }
-        if role == .current {
-            for placement in policy.placements where !used.contains(placement.id) {
-                diagnostics.append(.modelUnusedPlacement(
-                    placement.id, model: file, definedAt: placement.location, file: file, range: range(model.segmentsLocation)))
-            }
+        // For either policy (impact.md: "a policy placement that no part of the model uses is reported as a
+        // warning"); the note names where it is defined, so the two policies' warnings stay apart.
+        for placement in policy.placements where !used.contains(placement.id) {
+            diagnostics.append(.modelUnusedPlacement(
+                placement.id, model: file, definedAt: placement.location, file: file, range: range(model.segmentsLocation)))
         }
         return diagnostics
     }
