@@ -68,6 +68,23 @@ struct ModelDiagnosticTests {
           level: int
         """
 
+    /// yes/no/on/off in a model's attributes: an error where the policy declares a bool, a warning in a string.
+    @Test func ambiguousBoolsInAttributesAreFlaggedAsInRuleFiles() throws {
+        let marked = MarkedText("""
+            version: 1
+            segments:
+              - name: all
+                share: 1
+                attributes: {screen: 1️⃣on, onboarding: 2️⃣no}
+            """)
+        let model = try #require(ModelDecoder.decode(marked.text, file: "m.model.yaml").model)
+        let policy = try Policy(yaml: "version: 1\nplacements: {a: {format: banner}}\nattributes: {screen: string, onboarding: bool}\n", file: "p.yaml")
+        let found = ModelCheck.check(model, against: policy, name: "rules", role: .current).filter { $0.rule == "yaml/ambiguous-bool" }
+        #expect(found.map(\.severity) == [.warning, .error], "\(found)")
+        #expect(found.map(\.range.start) == [marked["1️⃣"], marked["2️⃣"]])
+        #expect(found.last?.message.contains("write true or false") == true)
+    }
+
     @Test func placementsAndAttributesAreCheckedAgainstThePolicy() throws {
         let marked = MarkedText("""
             version: 1

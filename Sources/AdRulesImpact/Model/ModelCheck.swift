@@ -65,6 +65,8 @@ public enum ModelCheck {
     ///   - policy: a valid policy.
     ///   - name: the policy as named on the command line.
     ///   - role: an unknown placement is an error for the current policy, a warning for the old one.
+    static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
+
     public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let file = model.file
@@ -94,6 +96,22 @@ public enum ModelCheck {
                         diagnostics.append(.modelUnknownAttribute(attribute.name, known: Array(declared.keys).sorted(), file: file, range: range(attribute.location)))
                     }
                     continue
+                }
+                // yes/no/on/off/y/n: a bool in YAML 1.1, a string in 1.2 (cli.md, yaml/ambiguous-bool), as in rule files.
+                if case .scalar(let text, plain: true) = attribute.value, ModelCheck.ambiguousBools.contains(text.lowercased()) {
+                    if declaration.type == .bool {
+                        diagnostics.append(Diagnostic(
+                            .error, rule: "yaml/ambiguous-bool",
+                            message: "\(attribute.name): \"\(text)\" is not a boolean in YAML 1.2: write true or false",
+                            file: file, range: range(attribute.valueLocation)))
+                        continue
+                    }
+                    if declaration.type == .string {
+                        diagnostics.append(Diagnostic(
+                            .warning, rule: "yaml/ambiguous-bool",
+                            message: "\(attribute.name): plain \(text) is read as the string \"\(text)\" here, but many YAML tools read it as a boolean: quote it (\"\(text)\")",
+                            file: file, range: range(attribute.valueLocation)))
+                    }
                 }
                 if AttributeSource(attribute.value, type: declaration.type) == nil {
                     diagnostics.append(.modelAttributeType(
