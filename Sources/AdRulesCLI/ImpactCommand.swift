@@ -79,7 +79,8 @@ enum ImpactCommand {
         let bar = isatty(2) == 1 && !parsed.flags.contains("quiet") ? ProgressBar() : nil
         var progress: (@Sendable (Int, Int) -> Void)?
         if let bar { progress = { done, total in bar.draw(done, of: total) } }
-        let report = ImpactRunner.run(model: model, policies: policies, changes: changes, options: options, progress: progress)
+        var report = ImpactRunner.run(model: model, policies: policies, changes: changes, options: options, progress: progress)
+        report.inputs = InputDigest.of(model: modelBytes, policies: policies.map(\.policy))
         bar?.finish()
         let format = parsed.values["format"] ?? (options.shard != nil ? "json" : "text")
         return Output.deliver(render(report, format: format), to: parsed.values["output"], stderr: stderr)

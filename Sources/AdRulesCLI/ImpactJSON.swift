@@ -14,6 +14,7 @@ enum ImpactJSON {
         var pairs: [(String, JSON)] = [
             ("version", .int(ImpactReport.formatVersion)), ("model", .string(report.model)), ("users", .int(report.users)),
             ("days", .int(report.days)), ("seed", .int(Int(report.seed))), ("start", .string(report.start)),
+            ("inputs", .string(report.inputs)),
         ]
         if let shard = report.shard {
             pairs.append(("shard", .object([("index", .int(shard.index)), ("count", .int(shard.count))])))
@@ -177,11 +178,13 @@ enum ImpactJSON {
             results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
         }
         guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
-        return ImpactReport(
+        var report = ImpactReport(
             model: try string(document["model"], "model"), users: users, days: days,
             seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
             start: try string(document["start"], "start"), segments: segmentNames, shard: shard, changes: changes,
             results: results)
+        report.inputs = try string(document["inputs"], "inputs")
+        return report
     }
 
     typealias CountReader = (JSON?, String, ClosedRange<Int>) throws -> Int

@@ -157,6 +157,24 @@ struct ImpactCommandTests {
         #expect(runCLI(["impact", "merge", unsharded]).stderr.contains("is a complete result"))
     }
 
+    /// Shards played after a rule file changed are refused, naming the parts' files, though the paths are the same.
+    @Test func partsPlayedWithDifferentFileContentsAreRefused() throws {
+        let directory = NSTemporaryDirectory() + "adrules-drift-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/rules", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let rules = directory + "/rules/p.yaml"
+        try "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m, daily_cap: 6}\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        try "version: 1\nusers: 10\ndays: 1\nsegments:\n  - {name: all, share: 1, actions: [{placement: level_end, every: 1m}]}\n"
+            .write(toFile: directory + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let arguments = ["impact", directory + "/m.model.yaml", "--rules", directory + "/rules", "--quiet"]
+        #expect(runCLI(arguments + ["--shard", "1/2", "--output", directory + "/a.json"]).exitCode == 0)
+        try "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m, daily_cap: 2}\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        #expect(runCLI(arguments + ["--shard", "2/2", "--output", directory + "/b.json"]).exitCode == 0)
+        let merged = runCLI(["impact", "merge", directory + "/a.json", directory + "/b.json"])
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr == "error: cannot merge: \(directory)/b.json was played with a different model file or policy contents (inputs digest) than \(directory)/a.json\n")
+    }
+
     /// A part may come from anywhere: counts that do not fit its population, counts that would overflow the sum,
     /// texts with control characters and a shard count of millions are refused at once, naming the file.
     @Test(arguments: [

@@ -47,6 +47,8 @@ public struct ImpactReport: Sendable, Hashable {
     public var changes: [PolicyChange]
     /// One result per policy: with `--compare`, the old policy first.
     public var results: [ImpactPolicyResult]
+    /// A digest of the model file and the policies played (json `inputs`): parts to merge must share it.
+    public var inputs = ""
 
     /// Creates a report.
     public init(
@@ -102,6 +104,7 @@ public struct ImpactReport: Sendable, Hashable {
             guard let shard = part.shard else { throw MergeError.notPartial(i) }
             if shard.count != count { throw MergeError.mismatch(i, "number of shards") }
             if part.model != first.model { throw MergeError.mismatch(i, "model") }
+            if part.inputs != first.inputs { throw MergeError.mismatch(i, "model file or policy contents (inputs digest)") }
             if (part.users, part.days, part.seed, part.start) != (first.users, first.days, first.seed, first.start) {
                 throw MergeError.mismatch(i, "population (users, days, seed or start)")
             }

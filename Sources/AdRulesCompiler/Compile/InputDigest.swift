@@ -1,0 +1,21 @@
+import AdRules
+import Foundation
+
+/// A digest of what a run read: the bytes of a usage model and what each policy says (its compiled document, source
+/// locations included). `impact merge` compares the digests of its parts, so shards played after a file changed are
+/// refused rather than added up.
+public enum InputDigest {
+    /// `sha256:` of the model's bytes and of each policy's compiled document, each preceded by its length.
+    public static func of(model: [UInt8], policies: [Policy]) -> String {
+        var hash = SHA256()
+        hash.update(Array("\(model.count)".utf8) + [0])
+        hash.update(model)
+        for policy in policies {
+            // Paths stay as the command line gave them: the same command on another machine gives the same digest.
+            let document = (try? policy.compiledDocument(relativePath: { $0 }, sourceDigest: "", generator: "")) ?? Data()
+            hash.update(Array("\(document.count)".utf8) + [0])
+            hash.update(document)
+        }
+        return "sha256:" + hash.hexDigest()
+    }
+}
