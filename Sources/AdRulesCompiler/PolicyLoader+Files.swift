@@ -25,8 +25,9 @@ extension PolicyLoader {
         var pending = [base]
         var listed = 0
         // Each directory is read once, however many links lead to it: a link back up (`self -> ..`) is a loop, not
-        // more rule files.
-        var visited = Set([root ?? base])
+        // more rule files. Known by device and inode (one stat, where resolving a path 1,500 levels deep is slow).
+        var visited = Set<[UInt64]>()
+        if let id = directoryID(base) { visited.insert(id) }
         // A breadth-first walk by hand: FileManager's enumerator skips unreadable directories without a word.
         while let directory = pending.popLast() {
             let names: [String]
@@ -58,13 +59,24 @@ extension PolicyLoader {
                         full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
                 }
                 if isDir.boolValue {
-                    if visited.insert(realPath(full) ?? full).inserted { pending.append(full) }
+                    if let id = directoryID(full) {
+                        if visited.insert(id).inserted { pending.append(full) }
+                    } else {
+                        pending.append(full)
+                    }
                 } else {
                     found.append(full)
                 }
             }
         }
         return found.sorted()
+    }
+
+    /// A directory's device and inode, links followed; nil when it cannot be read.
+    private static func directoryID(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// The absolute path with every symlink resolved; nil when it cannot be resolved.
