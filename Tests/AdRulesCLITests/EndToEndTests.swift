@@ -16,7 +16,7 @@ struct EndToEndTests {
         let result = try runBinary(["lint", "FIXTURES/bad.yaml"])
         #expect(result.code == 1)
         #expect(result.stdout.contains("FIXTURES/bad.yaml:5:16: error: daily_cap must be a whole number >= 0, not \"six\" (schema/type)"))
-        #expect(result.stderr == "Found 5 errors and 1 warning in 1 file.\n")
+        #expect(result.stderr == "Found 6 errors and 1 warning in 1 file.\n")
     }
 
     @Test func usageErrorExitsTwo() throws {

@@ -9,7 +9,7 @@ struct LintCommandTests {
         let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format", format])
         #expect(result.exitCode == 1)
         expectGolden(result.stdout, "lint.\(format).txt")
-        #expect(result.stderr == "Found 5 errors and 1 warning in 1 file.\n")
+        #expect(result.stderr == "Found 6 errors and 1 warning in 1 file.\n")
     }
 
     /// A file saved with Windows or old Mac line endings shows the same source line and caret as with LF.
@@ -47,7 +47,7 @@ struct LintCommandTests {
         let rules = try #require(driver["rules"] as? [[String: Any]])
         #expect(rules.allSatisfy { $0["id"] is String && ($0["shortDescription"] as? [String: Any])?["text"] is String && ($0["help"] as? [String: Any])?["text"] is String })
         let results = try #require(run["results"] as? [[String: Any]])
-        #expect(results.count == 6)
+        #expect(results.count == 7)
         for r in results {
             #expect(r["ruleId"] is String)
             #expect((r["message"] as? [String: Any])?["text"] is String)

@@ -224,6 +224,13 @@ struct DiagnosticRuleTests {
         #expect(lint(huge).map(\.rule) == ["schema/range"])
     }
 
+    /// A setting that could not be read takes no other finding away (lint prints every diagnostic), but does not
+    /// set off `pacing/missing` either: the cap it meant may be the placement's pacing.
+    @Test func aPlacementWithAnUnreadSettingIsStillChecked() {
+        let found = lint("version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: six\n    ad_unit: ca-app-pub-3940256099942544/1033173712\n  b: {format: rewarded, require_user_choice: false, hourly_cap: -1}\n")
+        #expect(found.map(\.rule).sorted() == ["ids/test-ad-unit", "rewarded/no-user-choice", "schema/range", "schema/type"], "\(found)")
+    }
+
     /// A finding about the assembled policy spans its value, as a decoding finding does (json `end_column`, SARIF
     /// `endColumn`, the text format's underline), not a single point.
     @Test func semanticFindingsSpanTheirValue() {
