@@ -26,7 +26,9 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
         case .missingValue(let option): return "Missing value for option \"--\(v(option))\"."
         case .missingArgument(let name): return "Missing expected argument \"\(v(name))\"."
         case .invalidValue(let option, let value, let allowed):
-            return "Invalid value \"\(v(value))\" for option \"--\(v(option))\": expected one of \(allowed.joined(separator: ", "))."
+            // One requirement reads "expected a whole number ..."; a choice "expected one of a, b".
+            let expected = allowed.count == 1 ? allowed[0] : "one of \(allowed.joined(separator: ", "))"
+            return "Invalid value \"\(v(value))\" for option \"--\(v(option))\": expected \(expected)."
         }
     }
 }

@@ -87,7 +87,7 @@ public enum AdRulesCommandLine {
             A comment `# adrules:disable-next-line RULE` suppresses RULE on the next line.
             """,
         "test": """
-            USAGE: adrules test [PATH...] [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet]
+            USAGE: adrules test [PATH...] [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet] [--color auto|always|never]
 
             Runs the scenario files (*.test.yaml) under each PATH (default: rules) against the policy in
             --rules (default: the PATH itself, or the directory of a scenario file). Prints PASS/FAIL per
@@ -95,7 +95,7 @@ public enum AdRulesCommandLine {
             with errors does, before any step.
             """,
         "simulate": """
-            USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet]
+            USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet] [--color auto|always|never]
 
             Replays every test of one scenario file and prints each step's decision, then the shows per
             placement per day. Expectations are ignored. Times and the table are in the zone the policy counts
@@ -122,7 +122,7 @@ public enum AdRulesCommandLine {
               load_completed or action), offer, load, reward.
             """,
         "compile": """
-            USAGE: adrules compile [PATH] [-o FILE] [--root DIR] [--format json|swift] [--quiet]
+            USAGE: adrules compile [PATH] [-o FILE] [--root DIR] [--format json|swift] [--strict] [--quiet] [--color auto|always|never]
 
             Lints the policy at PATH (a rule file or a directory of them; default: rules). With any error it
             prints the diagnostics to stderr, writes nothing and exits 1. Otherwise it writes the compiled
@@ -197,7 +197,7 @@ public enum AdRulesCommandLine {
                 ImpactCommand.run($0, environment: environment)
             }
         case "schema":
-            return runParsed(rest, options: [outputOption, helpOption], maxPositionals: 0, help: "schema") {
+            return runParsed(rest, options: [outputOption, quietOption, colorOption, helpOption], maxPositionals: 0, help: "schema") {
                 Output.deliver(RuleFileSchema.text, to: $0.values["output"])
             }
         default:
@@ -230,8 +230,9 @@ public enum AdRulesCommandLine {
         }
     }
 
-    static func usageError(_ error: ArgumentError) -> CommandResult {
-        CommandResult(stderr: "error: \(error)\n\n\(usage)\n", exitCode: ExitCode.usage)
+    /// - Parameter command: the command whose usage to print (the user already chose it); nil for the global usage.
+    static func usageError(_ error: ArgumentError, command: String? = nil) -> CommandResult {
+        CommandResult(stderr: "error: \(error)\n\n\(command.flatMap { commandHelp[$0] } ?? usage)\n", exitCode: ExitCode.usage)
     }
 
     static func useColor(_ parsed: ParsedArguments, environment: CommandEnvironment) -> Bool {

@@ -3,14 +3,14 @@ import AdRulesCompiler
 import AdRulesYAML
 import Foundation
 
-/// `adrules compile [PATH] [-o FILE] [--root DIR] [--format json|swift]`: lint, then write the compiled policy,
+/// `adrules compile [PATH] [-o FILE] [--root DIR] [--format json|swift] [--strict]`: lint, then write the compiled policy,
 /// as JSON or as the Swift file the build plugin adds to an app target.
 enum CompileCommand {
     static let options: [OptionSpec] = [
         OptionSpec(name: "output", short: "o", takesValue: true, allowed: nil),
         OptionSpec(name: "root", short: nil, takesValue: true, allowed: nil),
         OptionSpec(name: "format", short: nil, takesValue: true, allowed: ["json", "swift"]),
-        AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
+        AdRulesCommandLine.strictOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
@@ -31,6 +31,10 @@ enum CompileCommand {
         }
         guard let document = compilation.document else {
             return CommandResult(stderr: stderr + "error: \(path) has errors; nothing was written\n", exitCode: ExitCode.findings)
+        }
+        // --strict: warnings fail too, as in lint, so that CI never ships a policy with one.
+        if parsed.flags.contains("strict"), !compilation.diagnostics.isEmpty {
+            return CommandResult(stderr: stderr + "error: \(path) has warnings (--strict); nothing was written\n", exitCode: ExitCode.findings)
         }
         let text: String
         do {

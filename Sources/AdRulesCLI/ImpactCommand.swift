@@ -17,22 +17,22 @@ enum ImpactCommand {
         OptionSpec(name: "shard", short: nil, takesValue: true, allowed: nil),
         OptionSpec(name: "threads", short: nil, takesValue: true, allowed: nil),
         OptionSpec(name: "format", short: nil, takesValue: true, allowed: formats),
-        AdRulesCommandLine.outputOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.helpOption,
+        AdRulesCommandLine.outputOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         if parsed.positionals.first == "merge" { return merge(Array(parsed.positionals.dropFirst()), parsed) }
-        guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL")) }
+        guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL"), command: "impact") }
         let inputs = [modelPath, parsed.values["rules"] ?? "rules"] + [parsed.values["compare"]].compactMap { $0 }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: inputs) { return refusal }
-        guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1])) }
+        guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1]), command: "impact") }
         let options: ImpactOptions
         switch self.options(parsed) {
-        case .failure(let error): return AdRulesCommandLine.usageError(error)
+        case .failure(let error): return AdRulesCommandLine.usageError(error, command: "impact")
         case .success(let value): options = value
         }
         if options.shard != nil, let format = parsed.values["format"], format != "json" {
-            return AdRulesCommandLine.usageError(.invalidValue(option: "format", value: format, allowed: ["json (--shard writes partial results as json)"]))
+            return AdRulesCommandLine.usageError(.invalidValue(option: "format", value: format, allowed: ["json (--shard writes partial results as json)"]), command: "impact")
         }
 
         var stderr = ""
@@ -41,7 +41,10 @@ enum ImpactCommand {
             return failure("no such model file: \(modelPath)")
         }
         guard !isDirectory.boolValue else {
-            return failure("\(modelPath) is a directory: impact takes a usage model file, such as rules/usage.model.yaml")
+            // A directory where a file belongs is a mistake in the command, not an I/O failure: exit 2.
+            return CommandResult(
+                stderr: "error: \(ControlCharacters.escaped(modelPath)) is a directory: impact takes a usage model file, such as rules/usage.model.yaml\n",
+                exitCode: ExitCode.usage)
         }
         let modelBytes: [UInt8]
         do { modelBytes = try PolicyLoader.readBytes(modelPath) } catch { return failure("\(error)") }
@@ -115,10 +118,10 @@ enum ImpactCommand {
 
     /// `impact merge PART.json…`: the shards' partial results combined into the whole run's result.
     static func merge(_ paths: [String], _ parsed: ParsedArguments) -> CommandResult {
-        guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json")) }
+        guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json"), command: "impact") }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths) { return refusal }
         for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
-            return AdRulesCommandLine.usageError(.unexpected("--\(option)"))
+            return AdRulesCommandLine.usageError(.unexpected("--\(option)"), command: "impact")
         }
         var parts: [ImpactReport] = []
         for path in paths {

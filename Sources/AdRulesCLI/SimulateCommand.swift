@@ -9,7 +9,7 @@ enum SimulateCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         guard let file = parsed.positionals.first else {
-            return AdRulesCommandLine.usageError(.missingArgument("SCENARIO"))
+            return AdRulesCommandLine.usageError(.missingArgument("SCENARIO"), command: "simulate")
         }
         var policies = ScenarioPolicies()
         policies.strict = parsed.flags.contains("strict")
@@ -21,7 +21,7 @@ enum SimulateCommand {
         }
         guard !isDirectory.boolValue else {
             return CommandResult(
-                stderr: "error: \(file) is a directory: simulate replays one scenario file, such as rules/app_open.test.yaml\n", exitCode: ExitCode.failure)
+                stderr: "error: \(file) is a directory: simulate replays one scenario file, such as rules/app_open.test.yaml\n", exitCode: ExitCode.usage)
         }
         switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):

@@ -154,7 +154,7 @@ public enum PolicyLoader {
     public static func load(sources: [(file: String, bytes: [UInt8])], emptyPolicyFile: String? = nil) -> PolicyLoad {
         var diagnostics: [Diagnostic] = []
         var fragments: [PolicyFragment] = []
-        var dropped: [String: Int] = [:]
+        var dropped: [String: (count: Int, errors: Int)] = [:]
         /// Per file whose read was cut short: the finding that cut it.
         var broken: [String: Diagnostic] = [:]
         var textScalars: [String: [SourceRange]] = [:]
@@ -171,7 +171,7 @@ public enum PolicyLoader {
                 guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
                 fragments.append(fragment)
                 diagnostics += reader.diagnostics
-                if reader.dropped > 0 { dropped[source.file] = reader.dropped }
+                if reader.dropped > 0 { dropped[source.file] = (reader.dropped, reader.droppedErrors) }
             }
         }
         let files = sources.map(\.file)
@@ -198,7 +198,8 @@ public enum PolicyLoader {
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many
     /// more there are: the first ones are the ones to fix, and a hostile file cannot flood a CI log.
-    static func capped(_ diagnostics: [Diagnostic], dropped: [String: Int]) -> [Diagnostic] {
+    /// - Parameter dropped: per file, the findings its reader did not keep (past the limit), and how many were errors.
+    static func capped(_ diagnostics: [Diagnostic], dropped: [String: (count: Int, errors: Int)]) -> [Diagnostic] {
         var shown: [String: Int] = [:]
         var hidden = dropped
         var kept: [Diagnostic] = []
@@ -208,11 +209,16 @@ public enum PolicyLoader {
                 kept.append(d)
                 shown[d.file] = n + 1
             } else {
-                hidden[d.file, default: 0] += 1
+                hidden[d.file, default: (0, 0)].count += 1
+                if d.severity == .error { hidden[d.file, default: (0, 0)].errors += 1 }
             }
         }
         guard !hidden.isEmpty else { return kept }
-        for (file, count) in hidden where count > 0 { kept.append(.tooManyFindings(count, file: file)) }
+        // The summary weighs what it hides: an error only when an error is among them (warnings alone do not fail
+        // lint without --strict).
+        for (file, count) in hidden where count.count > 0 {
+            kept.append(.tooManyFindings(count.count, file: file, severity: count.errors > 0 ? .error : .warning))
+        }
         return kept.sortedForDisplay()
     }
 

@@ -299,6 +299,8 @@ public final class YAMLEventCursor {
         } else if problem == "mapping values are not allowed in this context" {
             let (text, column) = line(at: problemByte)
             advice = Self.mappingValueAdvice(text, colonAt: column)
+        } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
+            advice = Self.quotedValueAdvice(line(at: problemByte).text)
         }
         return .libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
     }
@@ -384,6 +386,20 @@ public final class YAMLEventCursor {
             }
         }
         return "a value that holds \": \" must be quoted, or the key indented under the one it belongs to"
+    }
+
+    /// `when: "a" in tags`: a value that starts with a quote ends at the closing quote, and what follows it is not YAML.
+    static func quotedValueAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " || $0 == "-" || $0 == "{" }
+        guard let separator = text.range(of: ": ") else { return nil }
+        let key = text[..<separator.lowerBound]
+        let value = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard let quote = value.first, quote == "\"" || quote == "'",
+            let close = value.dropFirst().firstIndex(of: quote), value.index(after: close) < value.endIndex
+        else { return nil }
+        let other: Character = quote == "\"" ? "'" : "\""
+        guard !value.contains(other) else { return "a quoted value ends at its closing quote: quote the whole value" }
+        return "a quoted value ends at its closing quote: quote the whole value, as in \(Self.shortened(key)): \(other)\(Self.shortened(Substring(value)))\(other)"
     }
 
     /// A value cut to a readable length for a message.

@@ -25,10 +25,10 @@ struct AuditMessageTests {
         let dir = try Self.directory(["p.yaml": Self.policy])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let impact = runCLI(["impact", dir, "--rules", dir])
-        #expect(impact.exitCode == 3)
+        #expect(impact.exitCode == 2)
         #expect(impact.stderr.contains("\(dir) is a directory: impact takes a usage model file"), "\(impact.stderr)")
         let simulate = runCLI(["simulate", dir, "--rules", dir])
-        #expect(simulate.exitCode == 3)
+        #expect(simulate.exitCode == 2)
         #expect(simulate.stderr.contains("\(dir) is a directory: simulate replays one scenario file"), "\(simulate.stderr)")
     }
 
@@ -252,5 +252,25 @@ struct AuditMessageTests {
         #expect(result.stdout.contains("a.test.yaml:5:9: error: a history entry has no at:"), "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:6:21: error: history names placement \"lvx\", which the policy does not have: did you mean \"lvl\"? (policy/unknown-placement)"), "\(result.stdout)")
         #expect(!result.stdout.contains("rule files") && !result.stdout.contains("schema/type"), "\(result.stdout)")
+    }
+
+    /// `--strict` is shared by every command that reads a policy: `compile` writes nothing for a policy with warnings.
+    @Test func compileStrictRefusesWarnings() throws {
+        let dir = try Self.directory(["p.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["compile", dir + "/p.yaml", "-o", dir + "/a.json"]).exitCode == 0)
+        let strict = runCLI(["compile", dir + "/p.yaml", "-o", dir + "/b.json", "--strict"])
+        #expect(strict.exitCode == 1)
+        #expect(strict.stderr.contains("(pacing/missing)") && strict.stderr.contains("has warnings (--strict); nothing was written"), "\(strict.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.json"))
+        #expect(runCLI(["schema", "--quiet", "--color", "never"]).exitCode == 0)
+    }
+
+    /// A usage mistake in `impact` prints impact's usage, and a one-value requirement reads as one.
+    @Test func impactUsageErrorsPrintImpactUsage() {
+        let result = runCLI(["impact", "rules/usage.model.yaml", "--users", "0"])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr.contains("expected a whole number from 1 to"), "\(result.stderr)")
+        #expect(result.stderr.contains("USAGE: adrules impact MODEL"), "\(result.stderr)")
     }
 }

@@ -200,6 +200,13 @@ struct HostileInputTests {
         #expect(diagnostics.count == FieldReader.maxDiagnostics + 1)
         let last = diagnostics.first { $0.rule == "lint/too-many-findings" }
         #expect(last?.message.hasPrefix("2000 more findings") == true, "\(String(describing: last))")
+        #expect(last?.severity == .error)
+        // Warnings alone past the limit are summed up as a warning: they do not fail lint without --strict.
+        var warnings = "version: 1\nplacements:\n"
+        for i in 0..<1200 { warnings += "  p\(i): {format: interstitial}\n" }
+        let many = PolicyLoader.load(texts: [("w.yaml", warnings)]).diagnostics
+        #expect(many.first { $0.rule == "lint/too-many-findings" }?.severity == .warning)
+        #expect(!many.contains { $0.severity == .error })
     }
 
     @Test func suggestionsStayCheapForHugeInputs() {

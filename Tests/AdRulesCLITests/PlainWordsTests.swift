@@ -92,6 +92,7 @@ struct PlainWordsTests {
         // libyaml counts characters, not bytes: text before the slip that is not ASCII must not shift the advice.
         ("    # café café café 注意: 日\n    min_interval: 1m\n    ad_unit: Note: no ads\n", "must be quoted: write ad_unit: \"Note: no ads\""),
         ("    # ééééééééééééé\n    daily_cap:6\n    min_interval: 4m\n", "write daily_cap: 6"),
+        ("    min_interval: 1m\n    ad_unit: \"x\" y\n", "a quoted value ends at its closing quote: quote the whole value, as in ad_unit: '\"x\" y'"),
     ])
     func aCommonYAMLSlipSaysWhatToWrite(_ tail: String, _ advice: String) {
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n" + tail

@@ -265,6 +265,15 @@ struct DiagnosticRuleTests {
         #expect(found.map(\.message) == ["unknown time zone \"\(written)\": did you mean \"\(suggested)\"?"], "\(found)")
     }
 
+    /// An offset or an abbreviation is not "did you mean GMT": an offset is spelt the IANA way, an abbreviation
+    /// gets a region.
+    @Test func offsetsAndAbbreviationsGetTheirOwnAdvice() {
+        let offset = lint("version: 1\ntimezone: GMT+5\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
+        #expect(offset.contains("a fixed offset is written Etc/GMT-5"), "\(offset)")
+        let abbreviation = lint("version: 1\ntimezone: PST\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
+        #expect(abbreviation.contains("write a region such as America/Los_Angeles") && !abbreviation.contains("GMT"), "\(abbreviation)")
+    }
+
     /// Advice fits where it is given: a group has no `enabled`, and an id in an example is an example.
     @Test func adviceFitsGroupsAndListsOfIds() {
         let zero = lint("version: 1\ngroups:\n  g: {placements: [a], session_cap: 0}\nplacements:\n  a: {format: banner}\n")

@@ -133,4 +133,11 @@ struct ExpressionTests {
         let compiled = try Policy(compiled: try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"))
         #expect(Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 1).codes.contains(.customRule))
     }
+
+    /// `now.weekday` reads three lowercase letters: a longer or capitalised day never matches, so it is an error.
+    @Test func aWeekdayItNeverReadsIsAnError() {
+        #expect(findings("now.weekday == \"monday\"").first?.message == "now.weekday is never \"monday\": it reads mon, tue, wed, thu, fri, sat or sun; write \"mon\"")
+        #expect(findings("now.weekday in [\"sat\", \"Sun\"]").first?.message.contains("write \"sun\"") == true)
+        #expect(findings("now.weekday != \"sat\"").isEmpty)
+    }
 }

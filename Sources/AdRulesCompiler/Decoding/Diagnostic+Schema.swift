@@ -177,10 +177,30 @@ extension Diagnostic {
         // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
         let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
         let lowered = name.lowercased()
-        if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) ?? Suggestion.closest(to: name, in: TimeZoneNames.all) {
+        if let offset = etcName(forOffset: name) {
+            // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
+            message = "unknown time zone \"\(name)\": a fixed offset is written \(offset) (the sign is reversed in these names), but a region such as Asia/Karachi also follows its daylight saving time"
+        } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
+            message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
+        } else if name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
+            // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours.
+            message = "unknown time zone \"\(name)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
+        } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
             message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
+    }
+
+    /// The `Etc/GMT±N` name of an offset written `GMT+5`, `UTC-3` or `UTC+05:00` (whole hours), nil for anything else.
+    static func etcName(forOffset name: String) -> String? {
+        let upper = name.uppercased()
+        guard upper.hasPrefix("GMT") || upper.hasPrefix("UTC") else { return nil }
+        var rest = upper.dropFirst(3)
+        guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+        rest = rest.dropFirst()
+        if rest.hasSuffix(":00") { rest = rest.dropLast(3) }
+        guard (1...2).contains(rest.count), rest.allSatisfy(\.isASCII), let hours = Int(rest), (0...14).contains(hours) else { return nil }
+        return hours == 0 ? "UTC" : "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)"
     }
 
     static func formatKey(_ key: String, format: AdFormat, file: String, range: SourceRange) -> Diagnostic {
@@ -211,10 +231,10 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
-    static func tooManyFindings(_ count: Int, file: String) -> Diagnostic {
+    static func tooManyFindings(_ count: Int, file: String, severity: Severity) -> Diagnostic {
         Diagnostic(
-            .error, rule: "lint/too-many-findings",
-            message: "\(count) more findings in this file are not shown: fix the ones above and lint again",
+            severity, rule: "lint/too-many-findings",
+            message: "\(count) more findings in this file are not shown: fix the ones listed and lint again",
             file: file, range: .fileStart)
     }
 

@@ -82,6 +82,8 @@ struct FieldReader: NodeReader {
     static let maxDiagnostics = 1000
     /// How many findings were counted and not kept.
     var dropped = 0
+    /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.
+    var droppedErrors = 0
     /// Merge keys (`<<`) passed over so far: the cursor reported each; a mapping that had one may lack keys the merge
     /// would have brought, and saying so would only repeat that finding.
     var mergeKeys = 0
@@ -89,6 +91,7 @@ struct FieldReader: NodeReader {
     mutating func report(_ diagnostic: Diagnostic) {
         guard diagnostics.count < FieldReader.maxDiagnostics else {
             dropped += 1
+            if diagnostic.severity == .error { droppedErrors += 1 }
             return
         }
         diagnostics.append(diagnostic)

@@ -157,6 +157,7 @@ private struct Checker {
                     message: "\(op.rawValue) needs numbers, durations or strings, not \(left.type.rawValue): use == or !="))
                 return nil
             }
+            checkWeekdays(l, r)
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
             guard let left = check(l), var right = check(r) else { return nil }
@@ -174,7 +175,32 @@ private struct Checker {
                     message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
                 return nil
             }
+            checkWeekdays(l, r)
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
+        }
+    }
+
+    /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true.
+    private mutating func checkWeekdays(_ l: Syntax, _ r: Syntax) {
+        let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        func isWeekday(_ syntax: Syntax) -> Bool {
+            if case .name(let name, _) = syntax { return name == Builtin.nowWeekday.rawValue }
+            return false
+        }
+        let other: Syntax
+        if isWeekday(l) { other = r } else if isWeekday(r) { other = l } else { return }
+        var literals: [(String, Int)] = []
+        switch other {
+        case .literal(.string(let text), let offset): literals = [(text, offset)]
+        case .list(let items, _):
+            for case .literal(.string(let text), let offset) in items { literals.append((text, offset)) }
+        default: break
+        }
+        for (text, offset) in literals where !days.contains(text) {
+            let near = String(text.lowercased().prefix(3))
+            let advice = days.contains(near) ? "write \"\(near)\"" : "write one of \(days.map { "\"\($0)\"" }.joined(separator: ", "))"
+            findings.append(ExpressionFinding(
+                kind: .type, offset: offset, message: "now.weekday is never \"\(text)\": it reads mon, tue, wed, thu, fri, sat or sun; \(advice)"))
         }
     }
 
