@@ -174,6 +174,30 @@ struct SimulationTests {
 
     /// A load started after the last visit's ad closed still ends before the run's last midnight: its ad, never
     /// shown, is a wasted load (a load that would end after that midnight stays in flight).
+    /// A cold-start load that completes after the user left is asked about (impact.md's integration), but an app in
+    /// the background cannot present: allowed or not, it is no impression; the ad stays cached for the return.
+    @Test func aFirstLoadCompletingInTheBackgroundIsAskedButNotShown() throws {
+        let slow = try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 1")
+            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 2s").replacingOccurrences(of: "days: 3", with: "days: 1")
+            .replacingOccurrences(of: "load_time: 1s", with: "load_time: 10s"))
+        for deferred in [false, true] {
+            let policy = try Policy(yaml: """
+                version: 1
+                placements:
+                  app_open:
+                    format: app_open
+                    daily_cap: 5
+                    max_ad_age: 24h
+                    resume: {allow_deferred: \(deferred)}
+                """, file: "p.yaml")
+            let appOpen = play(slow, policy).total.placements[0]
+            // The resume show finds the ad loaded before the return: one impression a user, never two.
+            #expect(appOpen.impressions == 60, "allow_deferred \(deferred): \(appOpen.denials.map { ($0.code, $0.count) })")
+            let deferredShows = appOpen.denials.filter { $0.code == .deferredShow }.reduce(0) { $0 + $1.count }
+            #expect(deferredShows == (deferred ? 0 : 60), "allow_deferred \(deferred): \(appOpen.denials)")
+        }
+    }
+
     @Test func loadsAfterTheLastVisitEnd() throws {
         let oneVisit = try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
             .replacingOccurrences(of: "foreground: 1m", with: "foreground: 10s").replacingOccurrences(of: "days: 3", with: "days: 1"))

@@ -224,6 +224,21 @@ struct DiagnosticRuleTests {
         #expect(lint(huge).map(\.rule) == ["schema/range"])
     }
 
+    /// Only a finding about a value is widened: one about the whole file (a missing `version`) or where libyaml
+    /// stopped keeps its point; a byte order mark and text that is not ASCII before the value do not shift the span.
+    @Test func onlyValuesAreWidenedAndByCharacters() {
+        let missing = lint("# Ads policy: growth\nplacements:\n  a: {format: banner}\n")
+        #expect(missing.first { $0.rule == "schema/missing-key" }.map { $0.range.start == $0.range.end } == true, "\(missing)")
+        for prefix in ["", "\u{FEFF}"] {
+            let text = prefix + "version: 1\nplacements:\n  é日: {format: banner}\n  b: {format: banner, hourly_cap: 0} # ünï\n"
+            let zero = lint(text).first { $0.rule == "cap/zero" }
+            #expect(zero.map { "\($0.range.start.line):\($0.range.start.column)-\($0.range.end.column)" } == "4:35-36", "\(lint(text))")
+        }
+        let flow = "\u{FEFF}{version: 1, placements: {a: {format: banner, daily_cap: 0}}}\n"
+        let first = lint(flow).first { $0.rule == "cap/zero" }
+        #expect(first.map { "\($0.range.start.column)-\($0.range.end.column)" } == "58-59", "\(lint(flow))")
+    }
+
     /// A setting that could not be read takes no other finding away (lint prints every diagnostic), but does not
     /// set off `pacing/missing` either: the cap it meant may be the placement's pacing.
     @Test func aPlacementWithAnUnreadSettingIsStillChecked() {

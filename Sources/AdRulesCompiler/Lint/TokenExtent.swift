@@ -6,18 +6,27 @@ import AdRulesYAML
 /// would otherwise be zero-width, and an editor or code scanner would underline nothing. Widening it here gives it
 /// the span a decoding finding has: the value from its first character to just past its last.
 enum TokenExtent {
+    /// The findings widened: a rule's finding about a value. Not libyaml's (`yaml/*`: a point where reading stopped),
+    /// not a file-wide one (`lint/*`, `policy/empty`), not a missing key (the point where it would go): those have
+    /// no token.
+    static func isWidened(_ diagnostic: Diagnostic) -> Bool {
+        guard diagnostic.range.start == diagnostic.range.end, diagnostic.range != .fileStart else { return false }
+        let rule = diagnostic.rule
+        return !(rule.hasPrefix("yaml/") || rule.hasPrefix("lint/") || rule == "policy/empty" || rule == "schema/missing-key")
+    }
+
     /// The diagnostics, each zero-width range widened to the token that starts there (on one line). A range whose
     /// position lies outside its file, or where no token starts, is left as it is.
     static func widened(_ diagnostics: [Diagnostic], sources: [(file: String, bytes: [UInt8])]) -> [Diagnostic] {
-        guard diagnostics.contains(where: { $0.range.start == $0.range.end }) else { return diagnostics }
+        guard diagnostics.contains(where: isWidened) else { return diagnostics }
         var lines: [String: LineIndex] = [:]
         let bytesOf = Dictionary(sources.map { ($0.file, $0.bytes) }, uniquingKeysWith: { first, _ in first })
         return diagnostics.map { diagnostic in
-            guard diagnostic.range.start == diagnostic.range.end, let bytes = bytesOf[diagnostic.file] else { return diagnostic }
-            if lines[diagnostic.file] == nil { lines[diagnostic.file] = LineIndex(bytes) }
+            guard isWidened(diagnostic), let bytes = bytesOf[diagnostic.file] else { return diagnostic }
+            if lines[diagnostic.file] == nil { lines[diagnostic.file] = LineIndex(ScalarSource(bytes)) }
             // A `rule/*` finding points into a `when` expression: at a name, a string or one character.
             let inExpression = diagnostic.rule.hasPrefix("rule/")
-            guard let width = lines[diagnostic.file]?.tokenWidth(at: diagnostic.range.start, in: bytes, inExpression: inExpression) else {
+            guard let width = lines[diagnostic.file]?.tokenWidth(at: diagnostic.range.start, inExpression: inExpression) else {
                 return diagnostic
             }
             var widened = diagnostic
@@ -26,65 +35,49 @@ enum TokenExtent {
         }
     }
 
-    /// Where each line starts, lines broken as libyaml breaks them (LF, CR LF, CR, NEL, LS, PS).
+    /// A file's lines as libyaml counts them, through ``ScalarSource`` (the same line table and column walk that
+    /// place a character of a `when` expression, a byte order mark left out of line 1).
     struct LineIndex {
-        /// Per line: the offset of its first byte and of its line break (or the end of the file).
-        private var lines: [(start: Int, end: Int)] = []
-        /// Where the last lookup stopped (line, column, byte) and the first `[` or `{` of that line: findings come
-        /// in file order, so the next one on the same line goes on from there and a line is read once, however many
-        /// findings it holds.
-        private var cursor = (line: 0, column: 1, byte: 0, firstBracket: Int.max)
+        private var source: ScalarSource
+        /// The line last looked into and its first `[` or `{`: a plain scalar after one may end at `,` `]` `}`.
+        private var bracket = (line: 0, offset: Int.max)
 
-        init(_ bytes: [UInt8]) {
-            var start = 0
-            var i = 0
-            while i < bytes.count {
-                let length = LineIndex.lineBreakLength(at: i, in: bytes)
-                if length > 0 {
-                    lines.append((start, i))
-                    i += length
-                    start = i
-                } else {
-                    i += 1
-                }
-            }
-            lines.append((start, bytes.count))
-        }
+        init(_ source: ScalarSource) { self.source = source }
 
-        static func lineBreakLength(at i: Int, in bytes: [UInt8]) -> Int {
-            switch bytes[i] {
-            case UInt8(ascii: "\n"): return 1
-            case UInt8(ascii: "\r"): return i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\n") ? 2 : 1
-            case 0xC2: return i + 1 < bytes.count && bytes[i + 1] == 0x85 ? 2 : 0
-            case 0xE2: return i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) ? 3 : 0
-            default: return 0
+        /// The byte just past a line's text (before its line break, or at the end of the file).
+        private func lineEnd(_ line: Int) -> Int {
+            let bytes = source.bytes
+            guard line < source.lineStarts.count else { return bytes.count }
+            var end = source.lineStarts[line]
+            let start = source.lineStarts[line - 1]
+            if end - start >= 1, bytes[end - 1] == 0x0A {
+                end -= 1
+                if end - start >= 1, bytes[end - 1] == 0x0D { end -= 1 }
+            } else if end - start >= 1, bytes[end - 1] == 0x0D {
+                end -= 1
+            } else if end - start >= 2, bytes[end - 2] == 0xC2, bytes[end - 1] == 0x85 {
+                end -= 2
+            } else if end - start >= 3, bytes[end - 3] == 0xE2, bytes[end - 2] == 0x80, bytes[end - 1] == 0xA8 || bytes[end - 1] == 0xA9 {
+                end -= 3
             }
+            return end
         }
 
         /// The number of characters of the token at a position, nil when no token starts there.
-        mutating func tokenWidth(at position: SourcePosition, in bytes: [UInt8], inExpression: Bool) -> Int? {
-            guard position.line >= 1, position.line <= lines.count, position.column >= 1 else { return nil }
-            let line = lines[position.line - 1]
-            if cursor.line != position.line || cursor.column > position.column {
-                let bracket = bytes[line.start..<line.end].firstIndex { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") }
-                cursor = (position.line, 1, line.start, bracket ?? Int.max)
+        mutating func tokenWidth(at position: SourcePosition, inExpression: Bool) -> Int? {
+            guard let p = source.index(of: position) else { return nil }
+            let bytes = source.bytes
+            let end = lineEnd(position.line)
+            guard p < end, bytes[p] != UInt8(ascii: " ") else { return nil }
+            if bracket.line != position.line {
+                let start = source.lineStarts[position.line - 1]
+                bracket = (position.line, bytes[start..<end].firstIndex { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") } ?? Int.max)
             }
-            // Columns count characters: step over the bytes that continue one.
-            var p = cursor.byte
-            var column = cursor.column
-            while column < position.column, p < line.end {
-                p += 1
-                while p < line.end, bytes[p] & 0xC0 == 0x80 { p += 1 }
-                column += 1
-            }
-            cursor.column = column
-            cursor.byte = p
-            guard column == position.column, p < line.end, bytes[p] != UInt8(ascii: " ") else { return nil }
-            let end = inExpression
-                ? LineIndex.expressionTokenEnd(from: p, lineEnd: line.end, in: bytes)
-                : LineIndex.tokenEnd(from: p, inFlow: cursor.firstBracket < p, lineEnd: line.end, in: bytes)
+            let tokenEnd = inExpression
+                ? LineIndex.expressionTokenEnd(from: p, lineEnd: end, in: bytes)
+                : LineIndex.tokenEnd(from: p, inFlow: bracket.offset < p, lineEnd: end, in: bytes)
             var width = 0
-            for i in p..<end where bytes[i] & 0xC0 != 0x80 { width += 1 }
+            for i in p..<tokenEnd where bytes[i] & 0xC0 != 0x80 { width += 1 }
             return width > 0 ? width : nil
         }
 

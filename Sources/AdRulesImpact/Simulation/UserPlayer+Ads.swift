@@ -71,8 +71,13 @@ extension UserPlayer {
         held[slot] = true
         // The cold-start show is asked on every completion, as the recommended integration does (impact.md), in the
         // background too: the engine decides (leaving closes the launch phase, so a late load is `deferred_show`).
-        if event.showOnCompletion {
+        // Only an app in the foreground can present: in the background an allowed ask leaves the ad cached.
+        guard event.showOnCompletion else { return }
+        if foreground, !endPending {
             shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
+        } else {
+            let decision = ask(.show(id, trigger: .loadCompleted))
+            if !decision.isAllowed { denied(decision, slot: slot) }
         }
     }
 
