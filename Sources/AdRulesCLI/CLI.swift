@@ -69,7 +69,7 @@ public enum AdRulesCommandLine {
           --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json;
                              impact: text (default), json, html; compile: json (default), swift
           --output FILE      Write the report to FILE instead of standard output
-          --strict           lint: warnings fail too; test, simulate: a policy with warnings fails
+          --strict           lint, compile: warnings fail too; test, simulate: a policy with warnings fails
           --quiet            No summary line
           --color WHEN       auto (default), always, never
           --version          Print the version
@@ -137,7 +137,7 @@ public enum AdRulesCommandLine {
             """,
         "impact": """
             USAGE: adrules impact MODEL [--rules POLICY] [--compare OLD_POLICY] [--users N] [--days N] [--seed N]
-                                  [--shard K/N] [--threads N] [--format text|json|html] [--output FILE] [--quiet]
+                                  [--shard K/N] [--threads N] [--format text|json|html] [--output FILE] [--quiet] [--color WHEN]
                    adrules impact merge PART.json... [--format text|json|html] [--output FILE]
 
             Plays the simulated users of a usage model (*.model.yaml) through the policy (default: rules) with
@@ -149,7 +149,7 @@ public enum AdRulesCommandLine {
             u mod N = K-1 and writes partial json; `impact merge` combines the parts into the whole run's output.
             """,
         "schema": """
-            USAGE: adrules schema [--output FILE]
+            USAGE: adrules schema [--output FILE] [--quiet] [--color WHEN]
 
             Prints the JSON Schema (draft-07) of rule files, for editors such as VS Code.
             """,
@@ -224,7 +224,7 @@ public enum AdRulesCommandLine {
             return body(parsed)
         } catch let error as ArgumentError {
             // The command's own usage, not the top-level help: the user already chose the command.
-            return CommandResult(stderr: "error: \(error)\n\n\(commandHelp[help] ?? usage)\n", exitCode: ExitCode.usage)
+            return usageError(error, command: help)
         } catch {
             return CommandResult(stderr: "error: \(error)\n", exitCode: ExitCode.failure)
         }

@@ -21,7 +21,7 @@ enum SimulateCommand {
         }
         guard !isDirectory.boolValue else {
             return CommandResult(
-                stderr: "error: \(file) is a directory: simulate replays one scenario file, such as rules/app_open.test.yaml\n", exitCode: ExitCode.usage)
+                stderr: "error: \(ControlCharacters.escaped(file)) is a directory: simulate replays one scenario file, such as rules/app_open.test.yaml\n", exitCode: ExitCode.usage)
         }
         switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):
@@ -48,7 +48,9 @@ enum SimulateCommand {
     static func broken(_ diagnostics: [Diagnostic], files: Int, _ parsed: ParsedArguments) -> CommandResult {
         let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
         let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
-        let summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
+        var summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
+        // Errors speak for themselves, as lint reports them; with --strict, say that warnings alone stopped it.
+        if !diagnostics.hasErrors { summary += "error: the policy has warnings (--strict): nothing was replayed\n" }
         return Output.deliver(report, to: parsed.values["output"], stderr: summary, exitCode: ExitCode.findings)
     }
 

@@ -26,9 +26,11 @@ extension PolicyLoader {
         var listed = 0
         // Each directory is read once, however many links lead to it: a link back up (`self -> ..`) is a loop, not
         // more rule files. Known by device and inode (one stat, where resolving a path 1,500 levels deep is slow).
-        var visited = Set<[UInt64]>()
+        var visited = Set<DirectoryID>()
         if let id = directoryID(base) { visited.insert(id) }
-        // A breadth-first walk by hand: FileManager's enumerator skips unreadable directories without a word.
+        // A depth-first walk by hand (FileManager's enumerator skips unreadable directories without a word), each
+        // directory's entries in sorted order: which of two links to one directory is kept does not depend on the
+        // order the file system lists them in.
         while let directory = pending.popLast() {
             let names: [String]
             do {
@@ -40,7 +42,7 @@ extension PolicyLoader {
             guard listed <= maxFiles * 10 else {
                 throw PolicyLoadError.tooLarge(path, reason: "more than \(maxFiles * 10) entries below it")
             }
-            for name in names where !name.hasPrefix(".") {
+            for name in names.sorted() where !name.hasPrefix(".") {
                 let full = directory + "/" + name
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else {
@@ -72,11 +74,17 @@ extension PolicyLoader {
         return found.sorted()
     }
 
+    /// A directory as the file system knows it: device and inode.
+    private struct DirectoryID: Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
     /// A directory's device and inode, links followed; nil when it cannot be read.
-    private static func directoryID(_ path: String) -> [UInt64]? {
+    private static func directoryID(_ path: String) -> DirectoryID? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+        return DirectoryID(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     /// The absolute path with every symlink resolved; nil when it cannot be resolved.

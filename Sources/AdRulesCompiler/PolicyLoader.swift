@@ -43,9 +43,9 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
         case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
         case .notRuleFile(let path):
             if PolicyLoader.isUsageModel(path) {
-                return "\(path) is a usage model, not a rule file: run adrules impact \(path), or name the rule files or their directory"
+                return "\(path) is a usage model, not a rule file: a policy is rule files or their directory (adrules impact reads a model)"
             }
-            return "\(path) is a scenario file, not a rule file: run adrules test \(path), or name the rule files or their directory"
+            return "\(path) is a scenario file, not a rule file: a policy is rule files or their directory (adrules test runs scenarios)"
         case .invalid(let diagnostics):
             let errors = diagnostics.filter { $0.severity == .error }
             let first = errors.first.map { ": \($0.location): \($0.message)" } ?? ""
@@ -71,7 +71,9 @@ public enum PolicyLoader {
     /// - Throws: ``PolicyLoadError`` when the path does not exist or cannot be listed.
     public static func ruleFiles(at path: String) throws -> [String] {
         // Named on its own, a scenario file or a usage model would be read as a rule file and get rule-file advice.
-        if isScenarioFile(path) || isUsageModel(path), !isDirectory(path) { throw PolicyLoadError.notRuleFile(path) }
+        if isScenarioFile(path) || isUsageModel(path), FileManager.default.fileExists(atPath: path), !isDirectory(path) {
+            throw PolicyLoadError.notRuleFile(path)
+        }
         let found = try files(at: path) { isRuleFile($0) }
         guard found.count <= maxFiles else {
             throw PolicyLoadError.tooLarge(path, reason: "\(found.count) rule files; a policy may have at most \(maxFiles)")
@@ -116,7 +118,7 @@ public enum PolicyLoader {
     }
 
     /// Validates the bytes of a compiled policy read from `path`.
-    public static func loadCompiled(bytes: [UInt8], path: String) -> PolicyLoad {
+    static func loadCompiled(bytes: [UInt8], path: String) -> PolicyLoad {
         do {
             let policy = try Policy(compiled: Data(bytes))
             return PolicyLoad(policy: policy, diagnostics: [], files: [path])
@@ -179,7 +181,7 @@ public enum PolicyLoader {
         assembler.sources = Dictionary(sources.map { ($0.file, $0.bytes) }, uniquingKeysWith: { first, _ in first })
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
-        diagnostics += SemanticLint.run(policy, skipping: assembler.placementsWithErrors)
+        diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2). What the
         // other files say about themselves stands.
         if !broken.isEmpty {

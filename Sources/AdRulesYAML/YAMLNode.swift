@@ -83,6 +83,9 @@ public struct YAMLNode: Sendable {
 }
 
 extension YAMLScalar {
+    /// Plain words YAML 1.1 reads as booleans and YAML 1.2 as strings (`yaml/ambiguous-bool`), lowercased.
+    package static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
+
     /// The boolean the YAML 1.2 core schema reads a plain scalar as (`true`, `True`, `TRUE` and the same for false).
     public var coreSchemaBool: Bool? {
         guard style == .plain else { return nil }

@@ -188,11 +188,11 @@ struct AuditMessageTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = runCLI(["lint", dir + "/a.test.yaml"])
         #expect(scenario.exitCode == 2)
-        #expect(scenario.stderr.contains("a.test.yaml is a scenario file, not a rule file: run adrules test"), "\(scenario.stderr)")
+        #expect(scenario.stderr.contains("a.test.yaml is a scenario file, not a rule file: a policy is rule files or their directory (adrules test runs scenarios)"), "\(scenario.stderr)")
         #expect(scenario.stdout.isEmpty, "\(scenario.stdout)")
         let model = runCLI(["lint", dir + "/u.model.yaml"])
         #expect(model.exitCode == 2)
-        #expect(model.stderr.contains("u.model.yaml is a usage model, not a rule file: run adrules impact"), "\(model.stderr)")
+        #expect(model.stderr.contains("u.model.yaml is a usage model, not a rule file: a policy is rule files or their directory (adrules impact reads a model)"), "\(model.stderr)")
     }
 
     /// `compile` takes a compiled policy as every other command does: it is validated and written unchanged; a bad

@@ -164,7 +164,7 @@ struct CompiledPolicyReader {
         case .count(let v):
             let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
             // A cap above what a history keeps could never be reached: lint refuses it, and so does the runtime.
-            if [.dailyCap, .hourlyCap, .sessionCap].contains(record.setting), v.value > Facts.maxShowsPerHistory {
+            if record.setting.isCap, v.value > Facts.maxShowsPerHistory {
                 throw CompiledPolicyError("\(v.value) is above \(Facts.maxShowsPerHistory), the most shows a history keeps")
             }
             return try cap(v, files, minimum: minimum).map(SettingValue.count)

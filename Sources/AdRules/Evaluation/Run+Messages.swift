@@ -160,7 +160,7 @@ struct ReasonSite: Sendable {
             return "the load completed outside the launch phase; a late show would interrupt the user \(deferred)"
         case .pastLaunchWait:
             let wait = p.launchMaxWait.map { " \($0.value)" } ?? ""
-            return "the load completed more than launch.max_wait\(wait) after the launch: a late show would interrupt the user \(deferred)"
+            return "the show comes more than launch.max_wait\(wait) after the launch: a late show would interrupt the user \(deferred)"
         case .noReturn:
             return "no return from background to answer: a resume show comes only after app_backgrounded and app_resumed \(deferred)"
         case .shownSinceReturn: return "\(id) was already shown since the return from background \(deferred)"

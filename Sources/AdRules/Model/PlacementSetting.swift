@@ -168,7 +168,8 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
         }
     }
 
-    /// Where the setting lives on a placement.
+    /// Where the setting lives on a placement. `set(_:in:)` (PlacementSetting+Set.swift) writes the same fields with a
+    /// `switch`, for decoding speed: a setting added here is added there too (`SettingWriteTests` holds them equal).
     package var access: SettingAccess<Placement> {
         switch self {
         case .format: return .format(\.format)

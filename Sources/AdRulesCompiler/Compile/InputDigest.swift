@@ -4,9 +4,9 @@ import Foundation
 /// A digest of what a run read: the bytes of a usage model and what each policy says (its compiled document, source
 /// locations included). `impact merge` compares the digests of its parts, so shards played after a file changed are
 /// refused rather than added up.
-public enum InputDigest {
+package enum InputDigest {
     /// `sha256:` of the model's bytes and of each policy's compiled document, each preceded by its length.
-    public static func of(model: [UInt8], policies: [Policy]) -> String {
+    package static func of(model: [UInt8], policies: [Policy]) -> String {
         var hash = SHA256()
         hash.update(Array("\(model.count)".utf8) + [0])
         hash.update(model)

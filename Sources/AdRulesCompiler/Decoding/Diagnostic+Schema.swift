@@ -72,7 +72,7 @@ extension Diagnostic {
     static func unknownHistoryPlacement(_ id: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
         var message = "history names placement \"\(id)\", which the policy does not have"
         if let suggestion = Suggestion.closest(to: id, in: known) { message += ": did you mean \"\(suggestion)\"?" }
-        else { message += ": its placements are \(known.joined(separator: ", "))" }
+        else { message += ": its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")" }
         return Diagnostic(.error, rule: "policy/unknown-placement", message: message, file: file, range: range)
     }
 
@@ -179,7 +179,7 @@ extension Diagnostic {
         let lowered = name.lowercased()
         if let offset = etcName(forOffset: name) {
             // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
-            message = "unknown time zone \"\(name)\": a fixed offset is written \(offset) (the sign is reversed in these names), but a region such as Asia/Karachi also follows its daylight saving time"
+            message = "unknown time zone \"\(name)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
         } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
             message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
         } else if name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
@@ -200,7 +200,9 @@ extension Diagnostic {
         rest = rest.dropFirst()
         if rest.hasSuffix(":00") { rest = rest.dropLast(3) }
         guard (1...2).contains(rest.count), rest.allSatisfy(\.isASCII), let hours = Int(rest), (0...14).contains(hours) else { return nil }
-        return hours == 0 ? "UTC" : "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)"
+        let etc = hours == 0 ? "UTC" : "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)"
+        // Etc/GMT-14 to Etc/GMT+12 exist: an offset beyond them has no name to suggest.
+        return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
 
     static func formatKey(_ key: String, format: AdFormat, file: String, range: SourceRange) -> Diagnostic {

@@ -78,7 +78,7 @@ extension FieldReader {
     /// beside the placement ids, its value not a block of settings): reported as a key that belongs one level deeper,
     /// naming the entry before it, rather than as a placement or group named "format".
     /// - Parameter previous: the id of the entry before, under which the setting most likely belongs.
-    mutating func isMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
+    mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
         guard let key = keyNode.scalar?.value, keys.contains(key) else { return false }
         if case .mappingStart = value { return false }
         let owner = previous.map { "indent it under `\($0):`" } ?? "indent it under the \(kind) it belongs to"

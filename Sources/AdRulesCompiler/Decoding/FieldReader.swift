@@ -97,7 +97,7 @@ struct FieldReader: NodeReader {
         diagnostics.append(diagnostic)
     }
 
-    static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
+    static let ambiguousBools = YAMLScalar.ambiguousBools
 
     static func isAmbiguousBool(_ scalar: YAMLScalar) -> Bool {
         scalar.style == .plain && ambiguousBools.contains(scalar.value.lowercased())

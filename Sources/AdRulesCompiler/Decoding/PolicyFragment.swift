@@ -71,7 +71,7 @@ struct PolicyFragment: Sendable {
                 guard reader.enterMapping(event, cursor, key) else { return }
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
-                    guard !reader.isMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
+                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
                     guard let id = idNode.scalar?.value, reader.checkID(idNode, kind: "placement", lowercaseOnly: false) else { return }
                     previous = id
                     let block = PlacementFields.read(event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range, reader: &reader)
@@ -82,7 +82,7 @@ struct PolicyFragment: Sendable {
                 guard reader.enterMapping(event, cursor, key) else { return }
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
-                    guard !reader.isMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
+                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
                     guard let value = cursor.node(from: event), let id = idNode.scalar?.value,
                         reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     else { return }

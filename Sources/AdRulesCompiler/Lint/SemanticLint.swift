@@ -6,17 +6,17 @@ import AdRulesYAML
 /// They read the resolved policy, so a value set in `defaults` is checked where it applies and
 /// reported where it is written.
 enum SemanticLint {
-    /// - Parameter broken: placements with a setting that could not be read (in them or in `defaults`). Every check
+    /// - Parameter unread: placements with a setting that could not be read (in them or in `defaults`). Every check
     ///   runs on them too (cli.md: lint prints every diagnostic), since an unread value only takes a finding away;
     ///   all but `pacing/missing`, which an unread cap or interval would set off wrongly.
-    static func run(_ policy: Policy, skipping broken: Set<String>) -> [Diagnostic] {
+    static func run(_ policy: Policy, withUnreadSettings unread: Set<String>) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var firstAdUnit: [String: Located<String>] = [:]
         for (index, p) in policy.placements.enumerated() {
             let format = p.format.value
             findings += capFindings(p, inGroup: false)
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
-            if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !broken.contains(p.id) {
+            if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
                 findings.append(.pacingMissing(p))
             }
             if format == .rewarded, !p.requireUserChoice.value {

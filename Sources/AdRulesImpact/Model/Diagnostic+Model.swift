@@ -70,10 +70,12 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func modelUnusedPlacement(_ id: String, model: String, definedAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter policy: the policy compared with (`--compare`), named so that its warnings and the current
+    ///   policy's stay apart; nil for the current one.
+    static func modelUnusedPlacement(_ id: String, model: String, policy: String? = nil, definedAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .warning, rule: "model/unused-placement",
-            message: "no segment of \(model) uses placement \(id), so its figures are all zero: add it to a segment's actions or rewarded",
+            message: "no segment of \(model) uses placement \(id)\(policy.map { " of \($0)" } ?? ""), so its figures are all zero: add it to a segment's actions or rewarded",
             file: file, range: range,
             notes: [DiagnosticNote(
                 message: "placement \(id) is defined here", file: definedAt.file,

@@ -65,8 +65,6 @@ public enum ModelCheck {
     ///   - policy: a valid policy.
     ///   - name: the policy as named on the command line.
     ///   - role: an unknown placement is an error for the current policy, a warning for the old one.
-    static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
-
     public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let file = model.file
@@ -98,7 +96,7 @@ public enum ModelCheck {
                     continue
                 }
                 // yes/no/on/off/y/n: a bool in YAML 1.1, a string in 1.2 (cli.md, yaml/ambiguous-bool), as in rule files.
-                if case .scalar(let text, plain: true) = attribute.value, ModelCheck.ambiguousBools.contains(text.lowercased()) {
+                if case .scalar(let text, plain: true) = attribute.value, YAMLScalar.ambiguousBools.contains(text.lowercased()) {
                     if declaration.type == .bool {
                         diagnostics.append(Diagnostic(
                             .error, rule: "yaml/ambiguous-bool",
@@ -129,7 +127,8 @@ public enum ModelCheck {
         // warning"); the note names where it is defined, so the two policies' warnings stay apart.
         for placement in policy.placements where !used.contains(placement.id) {
             diagnostics.append(.modelUnusedPlacement(
-                placement.id, model: file, definedAt: placement.location, file: file, range: range(model.segmentsLocation)))
+                placement.id, model: file, policy: role == .old ? name : nil, definedAt: placement.location, file: file,
+                range: range(model.segmentsLocation)))
         }
         return diagnostics
     }

@@ -74,11 +74,13 @@ public struct ImpactReport: Sendable, Hashable {
         /// The first missing shards, and how many are missing in all.
         case missingShards([Int], of: Int)
         case duplicateShard(Int)
+        /// A part written by an older adrules, with no `inputs` digest to check.
+        case noInputsDigest(Int)
 
         public var description: String { description(naming: { "part \($0 + 1)" }) }
 
         /// The description with each part named by `name` (its file, in the CLI).
-        public func description(naming name: (Int) -> String) -> String {
+        package func description(naming name: (Int) -> String) -> String {
             switch self {
             case .noParts: return "no partial results to merge"
             case .notPartial(let i): return "\(name(i)) is a complete result, not the result of one shard (--shard K/N)"
@@ -88,6 +90,7 @@ public struct ImpactReport: Sendable, Hashable {
                 if total == 1 { return "shard \(listed) is missing" }
                 return total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing"
             case .duplicateShard(let index): return "shard \(index) is given twice"
+            case .noInputsDigest(let i): return "\(name(i)) has no inputs digest (written by an older adrules): play that shard again"
             }
         }
     }
@@ -104,7 +107,11 @@ public struct ImpactReport: Sendable, Hashable {
             guard let shard = part.shard else { throw MergeError.notPartial(i) }
             if shard.count != count { throw MergeError.mismatch(i, "number of shards") }
             if part.model != first.model { throw MergeError.mismatch(i, "model") }
-            if part.inputs != first.inputs { throw MergeError.mismatch(i, "model file or policy contents (inputs digest)") }
+            if part.inputs != first.inputs {
+                // A part written before the digest existed (or by a library caller that set none) cannot be checked.
+                if part.inputs.isEmpty || first.inputs.isEmpty { throw MergeError.noInputsDigest(part.inputs.isEmpty ? i : 0) }
+                throw MergeError.mismatch(i, "model file or policy contents (inputs digest)")
+            }
             if (part.users, part.days, part.seed, part.start) != (first.users, first.days, first.seed, first.start) {
                 throw MergeError.mismatch(i, "population (users, days, seed or start)")
             }
