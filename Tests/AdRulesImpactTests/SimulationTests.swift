@@ -246,6 +246,21 @@ struct SimulationTests {
         #expect(throws: ImpactReport.MergeError.missingShards([2], of: 1)) { try ImpactReport.merge([parts[0], parts[2]]) }
         #expect(throws: ImpactReport.MergeError.duplicateShard(1)) { try ImpactReport.merge([parts[0], parts[0], parts[1]]) }
         #expect(throws: ImpactReport.MergeError.notPartial(0)) { try ImpactReport.merge([whole]) }
+        // A part emptied of its users (each part alone is consistent) does not pass for a whole shard.
+        var emptied = parts[2]
+        for s in emptied.results[0].segments.indices {
+            emptied.results[0].segments[s] = SegmentCounters(placements: emptied.results[0].placements.count)
+        }
+        #expect(throws: ImpactReport.MergeError.playedUsers(67, of: 100)) { try ImpactReport.merge([parts[0], parts[1], emptied]) }
+    }
+
+    /// A shard of more shards than users plays nobody, and the users a run plays are not listed up front.
+    @Test func playedUsersAreComputedNotListed() {
+        #expect(PlayedUsers(users: 10, shard: nil).count == 10)
+        let shard = PlayedUsers(users: 10, shard: Shard(index: 3, count: 4))
+        #expect((0..<shard.count).map { shard[$0] } == [2, 6])
+        #expect(PlayedUsers(users: 2, shard: Shard(index: 5, count: 7)).count == 0)
+        #expect(PlayedUsers(users: 100_000_000, shard: nil)[99_999_999] == 99_999_999)
     }
 
     /// Plays the shipped model with the shipped rules and checks every impression against every cap and pacing.

@@ -1,4 +1,4 @@
-import AdRules
+@testable import AdRules
 import Foundation
 import Testing
 
@@ -92,5 +92,22 @@ struct HistoryLimitTests {
         clock.advance(by: 61)
         engine.record(.loadCompleted("ao"))
         #expect(engine.ask(.show("ao", trigger: .loadCompleted)).codes == [.deferredShow], "the timed-out load closed the launch phase")
+    }
+
+    /// A scenario's history in many groups keeps only what a history keeps: 20,000 shows in 300 groups are not
+    /// copied into each group (that took gigabytes and ended the process).
+    @Test func aLongHistoryInManyGroupsIsTrimmed() throws {
+        var yaml = "version: 1\nplacements:\n  a: {format: banner}\ngroups:\n"
+        for g in 0..<300 { yaml += "  g\(g): {placements: [a], daily_cap: 5}\n" }
+        let policy = try Policy(yaml: yaml, file: "p.yaml")
+        var facts = Facts(policy: policy, installedAt: 0)
+        let shows = (0..<20_000).reversed().map { (placement: "a", at: Int64($0) * 1000) }
+        facts.addHistoricalShows(shows, session: 0, policy: policy)
+        let keep = policy.storage.showsKept
+        #expect(facts.placements[0].shows.count == keep)
+        #expect(facts.groups.allSatisfy { $0.count == keep })
+        // The newest are kept, in time order.
+        #expect(facts.placements[0].shows.last?.at == 19_999_000)
+        #expect(facts.placements[0].shows.map(\.at) == facts.placements[0].shows.map(\.at).sorted())
     }
 }

@@ -129,6 +129,33 @@ public struct Facts: Sendable, Hashable {
         for g in policy.groupsOfPlacement[index] { Facts.insertSorted(record, into: &groups[g]) }
     }
 
+    /// Adds shows from before these facts start (a scenario's `history`), all at once: each placement keeps the newest
+    /// shows a history keeps (the policy's `showsKept`), and each group is built from what its members keep, so a long
+    /// history in many groups costs no more than the histories kept (a show one placement drops is never among the
+    /// newest of its group either).
+    public mutating func addHistoricalShows(_ shows: [(placement: String, at: Int64)], session: Int, policy: Policy) {
+        if !fits(policy) { self = fitted(to: policy) }
+        let keep = policy.storage.showsKept
+        var added: [Int: [ShowRecord]] = [:]
+        for show in shows {
+            newestTime = max(newestTime, show.at)
+            guard let index = policy.storage.index(of: show.placement) else { continue }
+            added[index, default: []].append(ShowRecord(at: show.at, session: session))
+        }
+        var byGroup: [Int: [ShowRecord]] = [:]
+        for (index, records) in added {
+            let kept = Facts.newest(records, keep: keep)
+            placements[index].shows = Facts.newest(placements[index].shows + kept, keep: keep)
+            for g in policy.groupsOfPlacement[index] { byGroup[g, default: []] += kept }
+        }
+        for (g, records) in byGroup { groups[g] = Facts.newest(groups[g] + records, keep: keep) }
+    }
+
+    /// The newest `keep` of some shows, in time order.
+    static func newest(_ shows: [ShowRecord], keep: Int) -> [ShowRecord] {
+        Array(shows.sorted { $0.at < $1.at }.suffix(keep))
+    }
+
     static func insertSorted(_ record: ShowRecord, into list: inout [ShowRecord]) {
         var i = list.count
         while i > 0, list[i - 1].at > record.at { i -= 1 }

@@ -76,6 +76,8 @@ public struct ImpactReport: Sendable, Hashable {
         case duplicateShard(Int)
         /// A part written by an older adrules, with no `inputs` digest to check.
         case noInputsDigest(Int)
+        /// Every shard is there, yet the parts played fewer users than the population.
+        case playedUsers(Int, of: Int)
 
         public var description: String { description(naming: { "part \($0 + 1)" }) }
 
@@ -91,6 +93,7 @@ public struct ImpactReport: Sendable, Hashable {
                 return total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing"
             case .duplicateShard(let index): return "shard \(index) is given twice"
             case .noInputsDigest(let i): return "\(name(i)) has no inputs digest (written by an older adrules): play that shard again"
+            case .playedUsers(let played, let users): return "the parts played \(played) users in all, not the \(users) of the run: one of them is not a whole shard"
             }
         }
     }
@@ -140,6 +143,11 @@ public struct ImpactReport: Sendable, Hashable {
                 k += 1
             }
             throw MergeError.missingShards(missing, of: count - seen.count)
+        }
+        // Every shard is there: together they played the whole population, each user once.
+        for result in merged.results {
+            let played = result.segments.reduce(0) { $0 + $1.users }
+            if played != first.users { throw MergeError.playedUsers(played, of: first.users) }
         }
         return merged
     }

@@ -88,7 +88,7 @@ public enum ImpactRunner {
         let users = options.users ?? model.users
         let days = options.days ?? model.days
         let seed = options.seed ?? model.seed
-        let played = options.shard.map { shard in stride(from: shard.index - 1, to: users, by: shard.count).map { $0 } } ?? Array(0..<users)
+        let played = PlayedUsers(users: users, shard: options.shard)
         let tracker = ProgressTracker(total: played.count * policies.count, report: progress)
         var results: [ImpactPolicyResult] = []
         for named in policies {
@@ -109,18 +109,19 @@ public enum ImpactRunner {
     }
 
     /// Plays users in chunks on `threads` threads; each chunk's counters are merged in user order.
-    static func play(_ plan: SimulationPlan, users: [Int], threads: Int, tracker: ProgressTracker) -> [SegmentCounters] {
-        let chunks = stride(from: 0, to: users.count, by: chunkSize).map { $0..<min(users.count, $0 + chunkSize) }
-        let store = ChunkStore(count: chunks.count)
-        let workers = min(threads, max(1, chunks.count))
+    static func play(_ plan: SimulationPlan, users: PlayedUsers, threads: Int, tracker: ProgressTracker) -> [SegmentCounters] {
+        let chunkCount = (users.count + chunkSize - 1) / chunkSize
+        let store = ChunkStore(count: chunkCount, total: plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) })
+        let workers = min(threads, max(1, chunkCount))
         let work: @Sendable (Int) -> Void = { _ in
             // Each thread plays on its own replica of the policy: no reference count is shared between cores.
             var player = UserPlayer(plan: workers == 1 ? plan : plan.replica())
             while let chunk = store.take() {
                 player.resetCounters()
-                for i in chunks[chunk] { player.play(user: users[i]) }
+                let range = (chunk * chunkSize)..<min(users.count, (chunk + 1) * chunkSize)
+                for i in range { player.play(user: users[i]) }
                 store.put(chunk, player.counters)
-                tracker.advance(by: chunks[chunk].count)
+                tracker.advance(by: range.count)
             }
         }
         if workers == 1 {
@@ -128,24 +129,42 @@ public enum ImpactRunner {
         } else {
             DispatchQueue.concurrentPerform(iterations: workers, execute: work)
         }
-        var total = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
-        for chunk in store.results() {
-            for s in total.indices where s < chunk.count { total[s].add(chunk[s]) }
-        }
-        return total
+        return store.total
     }
 }
 
-/// Hands out chunk numbers to workers and keeps each chunk's counters until all are done.
+/// The users a run plays: every user, or for shard K/N users K-1, K-1+N, …, without listing them (a run may play
+/// 100 million).
+struct PlayedUsers: Sendable {
+    let first: Int
+    let step: Int
+    let count: Int
+
+    init(users: Int, shard: Shard?) {
+        guard let shard else {
+            (first, step, count) = (0, 1, users)
+            return
+        }
+        (first, step) = (shard.index - 1, shard.count)
+        count = users > first ? (users - first + step - 1) / step : 0
+    }
+
+    subscript(i: Int) -> Int { first + i * step }
+}
+
+/// Hands out chunk numbers to workers and adds each chunk's counters to the total in chunk (user) order, as soon as
+/// the chunks before it are in: only the few chunks finished ahead of their turn are held, whatever the population.
 final class ChunkStore: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private let count: Int
-    private var stored: [[SegmentCounters]?]
+    private var merged = 0
+    private var waiting: [Int: [SegmentCounters]] = [:]
+    private var sum: [SegmentCounters]
 
-    init(count: Int) {
+    init(count: Int, total: [SegmentCounters]) {
         self.count = count
-        stored = Array(repeating: nil, count: count)
+        sum = total
     }
 
     func take() -> Int? {
@@ -156,10 +175,18 @@ final class ChunkStore: @unchecked Sendable {
         }
     }
 
-    func put(_ chunk: Int, _ counters: [SegmentCounters]) { lock.withLock { stored[chunk] = counters } }
+    func put(_ chunk: Int, _ counters: [SegmentCounters]) {
+        lock.withLock {
+            waiting[chunk] = counters
+            while let ready = waiting.removeValue(forKey: merged) {
+                for s in sum.indices where s < ready.count { sum[s].add(ready[s]) }
+                merged += 1
+            }
+        }
+    }
 
-    /// The counters of every chunk, in chunk (user) order.
-    func results() -> [[SegmentCounters]] { lock.withLock { stored.compactMap { $0 } } }
+    /// Every chunk's counters added up, in chunk order.
+    var total: [SegmentCounters] { lock.withLock { sum } }
 }
 
 /// Counts users played across threads and reports progress at most every 1 % of the work.
