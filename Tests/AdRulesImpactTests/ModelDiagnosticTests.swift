@@ -68,6 +68,15 @@ struct ModelDiagnosticTests {
           level: int
         """
 
+    /// A model's size is bounded where the work grows with it unseen: segments are planned for every day, and each
+    /// stream is drawn all through every visit.
+    @Test func segmentsAndStreamsHaveALimit() {
+        let segments = "version: 1\nsegments:\n" + (0..<1001).map { "  - {name: s\($0), share: 0.000999000999}\n" }.joined()
+        #expect(ModelDecoder.decode(segments, file: "m.model.yaml").diagnostics.contains { $0.rule == "schema/range" && $0.message == "segments must be a list of at most 1000 segments, not 1001 segments" })
+        let streams = Self.head + "    actions:\n" + (0..<65).map { _ in "      - {placement: a, every: 1m}\n" }.joined()
+        #expect(ModelDecoder.decode(streams, file: "m.model.yaml").diagnostics.contains { $0.message == "actions must be a list of at most 64 streams, not 65 streams" })
+    }
+
     /// yes/no/on/off in a model's attributes: an error where the policy declares a bool, a warning in a string.
     @Test func ambiguousBoolsInAttributesAreFlaggedAsInRuleFiles() throws {
         let marked = MarkedText("""

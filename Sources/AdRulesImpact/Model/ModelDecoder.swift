@@ -18,6 +18,10 @@ public enum ModelKeys {
 /// Decodes usage models (`*.model.yaml`) read through libyaml, with a diagnostic for every problem.
 public enum ModelDecoder {
     /// The largest population and the longest run a model may ask for.
+    /// The most segments a model may have: each is planned for every day, whether or not users fall in it.
+    static let maxSegments = 1000
+    /// The most action or rewarded streams a segment may have: each is drawn all through every visit.
+    static let maxStreams = 64
     public static let maxUsers = 100_000_000
     public static let maxDays = 366
 
@@ -103,6 +107,11 @@ public enum ModelDecoder {
 
     private static func decodeSegments(_ node: YAMLNode, reader: inout ModelReader) -> [Segment] {
         guard let items = reader.sequence(node, "segments") else { return [] }
+        // Each segment gets a plan for every day, users or not: a model of 100,000 segments took minutes and gigabytes.
+        guard items.count <= maxSegments else {
+            reader.report(.modelOutOfRange("segments", "a list of at most \(maxSegments) segments", found: "\(items.count) segments", file: reader.file, range: node.range))
+            return []
+        }
         var segments: [Segment] = []
         var seen: [String: SourcePosition] = [:]
         for item in items {
@@ -243,6 +252,10 @@ public enum ModelDecoder {
 
     private static func decodeActions(_ node: YAMLNode, reader: inout ModelReader) -> [ActionStream] {
         guard let items = reader.sequence(node, "actions", example: "- {placement: level_end, every: {exponential: 2m}}") else { return [] }
+        guard items.count <= maxStreams else {
+            reader.report(.modelOutOfRange("actions", "a list of at most \(maxStreams) streams", found: "\(items.count) streams", file: reader.file, range: node.range))
+            return []
+        }
         return items.compactMap { item in
             guard let pairs = reader.mapping(item, "an action") else { return nil }
             let fields = reader.fields(pairs, allowed: ModelKeys.action, context: "an action")
@@ -255,6 +268,10 @@ public enum ModelDecoder {
 
     private static func decodeRewarded(_ node: YAMLNode, reader: inout ModelReader) -> [RewardedStream] {
         guard let items = reader.sequence(node, "rewarded", example: "- {placement: rewarded_hint, every: 5m, accept: 0.5}") else { return [] }
+        guard items.count <= maxStreams else {
+            reader.report(.modelOutOfRange("rewarded", "a list of at most \(maxStreams) streams", found: "\(items.count) streams", file: reader.file, range: node.range))
+            return []
+        }
         return items.compactMap { item in
             guard let pairs = reader.mapping(item, "a rewarded offer") else { return nil }
             let fields = reader.fields(pairs, allowed: ModelKeys.rewarded, context: "a rewarded offer")
