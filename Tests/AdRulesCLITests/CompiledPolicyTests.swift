@@ -54,6 +54,21 @@ struct CompiledPolicyTests {
         #expect(files.allSatisfy { $0.hasPrefix("rules/") && $0.hasSuffix(".yaml") })
     }
 
+    /// A compiled policy holds at most as many `caps` windows as a rule file may (64): a server cannot send a
+    /// policy whose every ask scans the history a thousand times.
+    @Test func aCompiledPolicyHoldsNoMoreWindowsThanARuleFile() throws {
+        let windows = (1...64).map { "{max: \($0 + 1), window: \($0)h}" }.joined(separator: ", ")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner, caps: [\(windows)]}\n", file: "p.yaml")
+        let text = String(decoding: try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"), as: UTF8.self)
+        #expect((try? Policy(compiled: Data(text.utf8))) != nil)
+        let entry = "[{\"max\":2,\"window\":3600000},0,3,"
+        let start = try #require(text.range(of: entry))
+        let end = try #require(text.range(of: "]", range: start.upperBound..<text.endIndex))
+        let first = String(text[start.lowerBound..<end.upperBound])
+        let more = text.replacingOccurrences(of: first, with: first + "," + first)
+        #expect { try Policy(compiled: Data(more.utf8)) } throws: { "\($0)".contains("caps: 65 entries; expected 0-64") }
+    }
+
     @Test func compilingTwiceGivesTheSameBytes() throws {
         let first = try compiledShippedRules().document
         let second = try compiledShippedRules().document

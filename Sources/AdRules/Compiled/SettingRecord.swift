@@ -13,8 +13,9 @@ struct SettingRecord: Sendable {
     var setting: PlacementSetting
     var value: Value
 
-    /// The most `caps` windows a placement or group may have.
-    static let maxWindows = 1000
+    /// The most `caps` windows a placement or group may have: the same in a compiled policy as in rule files, since
+    /// every ask scans the history once per window (1000 windows of 100,000 shows made an ask take 0.15 s).
+    static let maxWindows = PlacementSetting.maxWindowCaps
 
     /// Reads the value of `setting` in the form its kind takes.
     static func read(_ setting: PlacementSetting, from json: inout RecordReader) throws(CompiledPolicyError) -> Value {

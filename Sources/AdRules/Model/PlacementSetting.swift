@@ -85,6 +85,9 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
             (format, allCases.compactMap { setting in setting.builtInDefault(for: format).map { (setting, $0) } })
         })
 
+    /// The most `caps` windows a placement or group may have, in rule files and in compiled policies.
+    package static let maxWindowCaps = 64
+
     /// Whether the setting caps shows (session, hourly, daily): a history must be able to reach it.
     package var isCap: Bool {
         switch self {

@@ -102,7 +102,7 @@ struct PlacementFields: Sendable {
     }
 
     /// The most rolling windows one placement or group may list.
-    static let maxCaps = 64
+    static let maxCaps = PlacementSetting.maxWindowCaps
 
     /// Reads a `caps` list of `{max, window}`.
     static func readCaps(_ node: YAMLNode, reader: inout FieldReader) -> [Located<WindowCap>]? {
