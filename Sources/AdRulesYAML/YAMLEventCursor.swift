@@ -310,7 +310,7 @@ public final class YAMLEventCursor {
         var line = 0
         var i = 0
         while line < Int(mark.line), i < input.count {
-            let length = lineBreakLength(at: i)
+            let length = LineBreak.length(at: i, in: input)
             if length > 0 {
                 line += 1
                 i += length
@@ -319,23 +319,12 @@ public final class YAMLEventCursor {
             }
         }
         var column = 0
-        while column < Int(mark.column), i < input.count, lineBreakLength(at: i) == 0 {
+        while column < Int(mark.column), i < input.count, LineBreak.length(at: i, in: input) == 0 {
             i += 1
             while i < input.count, input[i] & 0xC0 == 0x80 { i += 1 }
             column += 1
         }
         return i
-    }
-
-    /// The length of the line break at `i` (libyaml's: LF, CR LF, CR, NEL, LS, PS), 0 when there is none.
-    private func lineBreakLength(at i: Int) -> Int {
-        switch input[i] {
-        case UInt8(ascii: "\n"): return 1
-        case UInt8(ascii: "\r"): return i + 1 < input.count && input[i + 1] == UInt8(ascii: "\n") ? 2 : 1
-        case 0xC2: return i + 1 < input.count && input[i + 1] == 0x85 ? 2 : 0
-        case 0xE2: return i + 2 < input.count && input[i + 1] == 0x80 && (input[i + 2] == 0xA8 || input[i + 2] == 0xA9) ? 3 : 0
-        default: return 0
-        }
     }
 
     /// The text of the line holding the byte at `offset`, without its line break, and the offset's byte in it.
@@ -345,7 +334,7 @@ public final class YAMLEventCursor {
         var start = 0
         var i = 0
         while i < offset {
-            let length = lineBreakLength(at: i)
+            let length = LineBreak.length(at: i, in: input)
             if length > 0 {
                 i += length
                 start = i
@@ -354,7 +343,7 @@ public final class YAMLEventCursor {
             }
         }
         var end = offset
-        while end < input.count, lineBreakLength(at: end) == 0 { end += 1 }
+        while end < input.count, LineBreak.length(at: end, in: input) == 0 { end += 1 }
         return (Substring(String(decoding: input[start..<end], as: UTF8.self)), offset - start)
     }
 

@@ -22,14 +22,16 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func ambiguousBoolWhereBool(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+    /// Also what a usage model's bool attribute gets.
+    package static func ambiguousBoolWhereBool(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/ambiguous-bool",
-            message: "\(key): \"\(value)\" is not a boolean in rule files (YAML 1.2): write true or false",
+            message: "\(key): \"\(value)\" is not a boolean in YAML 1.2: write true or false",
             file: file, range: range)
     }
 
-    static func ambiguousBoolInString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+    /// Also what a usage model's string attribute gets.
+    package static func ambiguousBoolInString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .warning, rule: "yaml/ambiguous-bool",
             message: "\(key): plain \(value) is read as the string \"\(value)\" here, but many YAML tools read it as a boolean: quote it (\"\(value)\")",

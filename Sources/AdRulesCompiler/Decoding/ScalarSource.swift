@@ -21,23 +21,9 @@ package struct ScalarSource {
         var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
         var i = starts[0]
         while i < bytes.count {
-            var next = i + 1
-            var isBreak = false
-            switch bytes[i] {
-            case 0x0A: isBreak = true
-            case 0x0D:
-                isBreak = true
-                if next < bytes.count, bytes[next] == 0x0A { next += 1 }
-            case 0xC2 where next < bytes.count && bytes[next] == 0x85:
-                isBreak = true
-                next += 1
-            case 0xE2 where next + 1 < bytes.count && bytes[next] == 0x80 && (bytes[next + 1] == 0xA8 || bytes[next + 1] == 0xA9):
-                isBreak = true
-                next += 2
-            default: break
-            }
-            if isBreak { starts.append(next) }
-            i = next
+            let length = LineBreak.length(at: i, in: bytes)
+            i += max(length, 1)
+            if length > 0 { starts.append(i) }
         }
         lineStarts = starts
     }

@@ -30,7 +30,7 @@ struct Suppressions {
                 var span = 0
                 while i < bytes.count {
                     // Lines are counted as libyaml counts them, so that a comment names the line a finding is on.
-                    let lineBreak = Suppressions.lineBreakLength(at: i, in: bytes)
+                    let lineBreak = LineBreak.length(at: i, in: bytes)
                     if lineBreak > 0 {
                         line += 1
                         column = 1
@@ -47,7 +47,7 @@ struct Suppressions {
                                 rules[source.file, default: [:]][line + 1, default: []].formUnion(names.isEmpty ? ["*"] : names)
                                 comments[source.file, default: [:]][line + 1] = position
                             }
-                            while i < bytes.count, Suppressions.lineBreakLength(at: i, in: bytes) == 0 { i += 1 }
+                            while i < bytes.count, LineBreak.length(at: i, in: bytes) == 0 { i += 1 }
                             continue
                         }
                     }
@@ -77,22 +77,11 @@ struct Suppressions {
         return i + directive.count
     }
 
-    /// The length of the line break at `i` (libyaml's: CR LF, CR, LF, NEL, LS, PS), 0 when there is none.
-    private static func lineBreakLength(at i: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        switch bytes[i] {
-        case UInt8(ascii: "\n"): return 1
-        case UInt8(ascii: "\r"): return i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\n") ? 2 : 1
-        case 0xC2: return i + 1 < bytes.count && bytes[i + 1] == 0x85 ? 2 : 0
-        case 0xE2: return i + 2 < bytes.count && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) ? 3 : 0
-        default: return 0
-        }
-    }
-
     /// The rule names after `# adrules:disable-next-line` at `hash`, or nil when the comment is something else.
     private static func names(after hash: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
         guard let i = directiveFollows(hash, in: bytes) else { return nil }
         var end = i
-        while end < bytes.count, lineBreakLength(at: end, in: bytes) == 0 { end += 1 }
+        while end < bytes.count, LineBreak.length(at: end, in: bytes) == 0 { end += 1 }
         let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
         return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
     }

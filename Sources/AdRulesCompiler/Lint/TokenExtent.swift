@@ -39,43 +39,30 @@ enum TokenExtent {
     /// place a character of a `when` expression, a byte order mark left out of line 1).
     struct LineIndex {
         private var source: ScalarSource
-        /// The line last looked into and its first `[` or `{`: a plain scalar after one may end at `,` `]` `}`.
-        private var bracket = (line: 0, offset: Int.max)
+        /// The line last looked into, where its text ends (before its line break) and its first `[` or `{` (a plain
+        /// scalar after one may end at `,` `]` `}`): read once per line, however many findings it holds.
+        private var line = (number: 0, end: 0, bracket: Int.max)
 
         init(_ source: ScalarSource) { self.source = source }
-
-        /// The byte just past a line's text (before its line break, or at the end of the file).
-        private func lineEnd(_ line: Int) -> Int {
-            let bytes = source.bytes
-            guard line < source.lineStarts.count else { return bytes.count }
-            var end = source.lineStarts[line]
-            let start = source.lineStarts[line - 1]
-            if end - start >= 1, bytes[end - 1] == 0x0A {
-                end -= 1
-                if end - start >= 1, bytes[end - 1] == 0x0D { end -= 1 }
-            } else if end - start >= 1, bytes[end - 1] == 0x0D {
-                end -= 1
-            } else if end - start >= 2, bytes[end - 2] == 0xC2, bytes[end - 1] == 0x85 {
-                end -= 2
-            } else if end - start >= 3, bytes[end - 3] == 0xE2, bytes[end - 2] == 0x80, bytes[end - 1] == 0xA8 || bytes[end - 1] == 0xA9 {
-                end -= 3
-            }
-            return end
-        }
 
         /// The number of characters of the token at a position, nil when no token starts there.
         mutating func tokenWidth(at position: SourcePosition, inExpression: Bool) -> Int? {
             guard let p = source.index(of: position) else { return nil }
             let bytes = source.bytes
-            let end = lineEnd(position.line)
-            guard p < end, bytes[p] != UInt8(ascii: " ") else { return nil }
-            if bracket.line != position.line {
-                let start = source.lineStarts[position.line - 1]
-                bracket = (position.line, bytes[start..<end].firstIndex { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "{") } ?? Int.max)
+            if line.number != position.line {
+                var end = source.lineStarts[position.line - 1]
+                var bracket = Int.max
+                while end < bytes.count, LineBreak.length(at: end, in: bytes) == 0 {
+                    if bracket == .max, bytes[end] == UInt8(ascii: "[") || bytes[end] == UInt8(ascii: "{") { bracket = end }
+                    end += 1
+                }
+                line = (position.line, end, bracket)
             }
+            let end = line.end
+            guard p < end, bytes[p] != UInt8(ascii: " ") else { return nil }
             let tokenEnd = inExpression
                 ? LineIndex.expressionTokenEnd(from: p, lineEnd: end, in: bytes)
-                : LineIndex.tokenEnd(from: p, inFlow: bracket.offset < p, lineEnd: end, in: bytes)
+                : LineIndex.tokenEnd(from: p, inFlow: line.bracket < p, lineEnd: end, in: bytes)
             var width = 0
             for i in p..<tokenEnd where bytes[i] & 0xC0 != 0x80 { width += 1 }
             return width > 0 ? width : nil

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 
 /// How a model attribute is drawn, once its policy type is known.
@@ -98,17 +99,11 @@ public enum ModelCheck {
                 // yes/no/on/off/y/n: a bool in YAML 1.1, a string in 1.2 (cli.md, yaml/ambiguous-bool), as in rule files.
                 if case .scalar(let text, plain: true) = attribute.value, YAMLScalar.ambiguousBools.contains(text.lowercased()) {
                     if declaration.type == .bool {
-                        diagnostics.append(Diagnostic(
-                            .error, rule: "yaml/ambiguous-bool",
-                            message: "\(attribute.name): \"\(text)\" is not a boolean in YAML 1.2: write true or false",
-                            file: file, range: range(attribute.valueLocation)))
+                        diagnostics.append(.ambiguousBoolWhereBool(attribute.name, value: text, file: file, range: range(attribute.valueLocation)))
                         continue
                     }
                     if declaration.type == .string {
-                        diagnostics.append(Diagnostic(
-                            .warning, rule: "yaml/ambiguous-bool",
-                            message: "\(attribute.name): plain \(text) is read as the string \"\(text)\" here, but many YAML tools read it as a boolean: quote it (\"\(text)\")",
-                            file: file, range: range(attribute.valueLocation)))
+                        diagnostics.append(.ambiguousBoolInString(attribute.name, value: text, file: file, range: range(attribute.valueLocation)))
                     }
                 }
                 if AttributeSource(attribute.value, type: declaration.type) == nil {
