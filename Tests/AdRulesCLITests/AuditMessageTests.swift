@@ -254,6 +254,34 @@ struct AuditMessageTests {
         #expect(!result.stdout.contains("rule files") && !result.stdout.contains("schema/type"), "\(result.stdout)")
     }
 
+    /// A test that cannot fail is a finding: an event about a placement the policy does not have (the engine ignores
+    /// it, so the asks after it test something else) and a test with no steps.
+    @Test func scenarioTestsThatCheckNothingAreFindings() throws {
+        let scenario = """
+            tests:
+              - name: typo
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - event: app_launched
+                  - {event: load_completed, placement: lvx}
+                  - {ask: show, placement: lvl, expect: deny, reasons: [ad_not_ready]}
+              - name: empty
+                start: 2026-11-29T09:00:00Z
+                steps: []
+              - name: none
+                start: 2026-11-29T09:00:00Z
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("a.test.yaml:6:44: error: event load_completed names placement \"lvx\", which the policy does not have (the engine would ignore the event): did you mean \"lvl\"? (policy/unknown-placement)"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:10:12: error: this test has no steps: list its steps"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:11:5: error: this test has no steps: list its steps"), "\(result.stdout)")
+        #expect(!result.stdout.contains("PASS"), "\(result.stdout)")
+    }
+
     /// `--strict` is shared by every command that reads a policy: `compile` writes nothing for a policy with warnings.
     @Test func compileStrictRefusesWarnings() throws {
         let dir = try Self.directory(["p.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n"])

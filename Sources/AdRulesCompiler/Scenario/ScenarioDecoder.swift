@@ -119,10 +119,17 @@ public enum ScenarioDecoder {
         if !present.contains("start") {
             reader.report(.missingKey("start", in: "this test", example: "start: 2026-11-29T09:00:00Z", file: reader.file, range: SourceRange(at: node.range.start)))
         }
+        // A test with no steps checks nothing and would always pass.
+        let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: app_open, expect: allow}]"
         if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
+            if items.isEmpty {
+                reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: stepsNode.range))
+            }
             for item in items {
                 if let step = decodeStep(item, testContext: context, policy: policy, reader: &reader) { steps.append(step) }
             }
+        } else if stepsNode == nil {
+            reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard reader.diagnostics.count == before || !reader.diagnostics[before...].contains(where: { $0.severity == .error }),
             let name, let start
@@ -248,6 +255,12 @@ public enum ScenarioDecoder {
                 // A placement that is there but unreadable has had its own error.
                 guard !present.contains("placement") else { return nil }
                 reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                return nil
+            }
+            // The engine ignores an event about a placement the policy does not have; in a test that is a typo that
+            // would make every later ask about the intended placement fail for the wrong reason.
+            if let placement, policy.placement(placement) == nil, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }) {
+                reader.report(.unknownStepPlacement(placement, event: eventName.value, known: policy.placements.map(\.id), file: reader.file, range: pair.value.range))
                 return nil
             }
             guard let event = AdEvent(name: eventName.value, placement: placement, source: source) else { return nil }
