@@ -226,13 +226,13 @@ public enum AdRulesCommandLine {
             // The command's own usage, not the top-level help: the user already chose the command.
             return usageError(error, command: help)
         } catch {
-            return CommandResult(stderr: "error: \(error)\n", exitCode: ExitCode.failure)
+            return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
         }
     }
 
     /// - Parameter command: the command whose usage to print (the user already chose it); nil for the global usage.
     static func usageError(_ error: ArgumentError, command: String? = nil) -> CommandResult {
-        CommandResult(stderr: "error: \(error)\n\n\(command.flatMap { commandHelp[$0] } ?? usage)\n", exitCode: ExitCode.usage)
+        CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n\n\(command.flatMap { commandHelp[$0] } ?? usage)\n", exitCode: ExitCode.usage)
     }
 
     static func useColor(_ parsed: ParsedArguments, environment: CommandEnvironment) -> Bool {

@@ -16,6 +16,14 @@ enum CompileCommand {
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let path = parsed.positionals.first ?? "rules"
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [path]) { return refusal }
+        if let root = parsed.values["root"] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+                return CommandResult(
+                    stderr: "error: --root \(ControlCharacters.escaped(root)) is not a directory: give the directory the compiled policy's file names are relative to, such as the package root\n",
+                    exitCode: ExitCode.usage)
+            }
+        }
         let compilation: PolicyCompilation
         do {
             compilation = try PolicyCompiler.compile(path: path, root: parsed.values["root"])
@@ -38,7 +46,14 @@ enum CompileCommand {
         }
         let text: String
         do {
-            text = parsed.values["format"] == "swift" ? try GeneratedSwift.source(for: document) : String(decoding: document, as: UTF8.self)
+            // What is written is what an app will load: the runtime's loader reads it first (the Swift source is
+            // checked the same way as it is generated).
+            if parsed.values["format"] == "swift" {
+                text = try GeneratedSwift.source(for: document)
+            } else {
+                _ = try Policy(compiled: document)
+                text = String(decoding: document, as: UTF8.self)
+            }
         } catch {
             // The compiler wrote a document the runtime refuses: a bug, not a rule-file mistake.
             return CommandResult(stderr: stderr + "error: internal: \(ControlCharacters.escaped(error.localizedDescription))\n", exitCode: ExitCode.failure)

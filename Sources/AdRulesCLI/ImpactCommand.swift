@@ -109,7 +109,7 @@ enum ImpactCommand {
         }
         if let text = parsed.values["shard"] {
             guard let shard = Shard(parsing: text) else {
-                return .failure(.invalidValue(option: "shard", value: text, allowed: ["K/N with 1 <= K <= N, such as 1/4"]))
+                return .failure(.invalidValue(option: "shard", value: text, allowed: ["K/N with 1 <= K <= N <= \(Shard.maxCount), such as 1/4"]))
             }
             options.shard = shard
         }
@@ -127,11 +127,11 @@ enum ImpactCommand {
         for path in paths {
             let text: String
             do {
-                let bytes = try PolicyLoader.readBytes(path)
-                // A part is json this tool wrote: never larger than a rule file may be (16 MiB); a larger one is not
-                // read in part.
-                guard bytes.count <= YAMLReader.maxBytes else {
-                    return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): larger than 16 MiB, so not a part adrules wrote\n", exitCode: ExitCode.findings)
+                let bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)
+                // A part is json this tool wrote, for at most `ModelCheck.maxReportBlocks` blocks of figures: never
+                // larger than `maxPartBytes`.
+                guard bytes.count <= maxPartBytes else {
+                    return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): larger than \(maxPartBytes >> 20) MiB, so not a part adrules wrote\n", exitCode: ExitCode.findings)
                 }
                 text = String(decoding: bytes, as: UTF8.self)
             } catch { return failure("\(error)") }
@@ -172,8 +172,12 @@ enum ImpactCommand {
         return text
     }
 
+    /// The largest part `impact merge` reads: well above what the largest report a model may ask for takes.
+    static let maxPartBytes = 64 << 20
+
+    /// An I/O failure; the message names paths from the command line, printed escaped.
     static func failure(_ message: String) -> CommandResult {
-        CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
+        CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
     }
 }
 

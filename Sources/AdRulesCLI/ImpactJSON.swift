@@ -126,7 +126,7 @@ enum ImpactJSON {
         var shard: Shard?
         if let object = document["shard"], object != .null {
             shard = try need(
-                Shard(index: object["index"]?.intValue ?? 0, count: try count(object["count"], "the number of shards", in: 1...ModelDecoder.maxUsers)),
+                Shard(index: object["index"]?.intValue ?? 0, count: try count(object["count"], "the number of shards", in: 1...Shard.maxCount)),
                 "shard")
         }
         let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string) }

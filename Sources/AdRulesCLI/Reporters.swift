@@ -43,9 +43,10 @@ struct DiagnosticReporter {
     }
 
     private func text(_ d: Diagnostic) -> String {
+        // The excerpt is read from the file as named; only what is printed is escaped.
+        let fileLines = lines(d.file)
         let d = d.escapedForTerminal
         var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
-        let fileLines = lines(d.file)
         let lineIndex = d.range.start.line - 1
         if lineIndex >= 0, lineIndex < fileLines.count {
             // A long line is shown as a window around the column: a 10 MB line under each of a thousand

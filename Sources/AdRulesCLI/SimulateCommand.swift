@@ -17,7 +17,7 @@ enum SimulateCommand {
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            return CommandResult(stderr: "error: no such scenario file: \(file)\n", exitCode: ExitCode.failure)
+            return CommandResult(stderr: "error: no such scenario file: \(ControlCharacters.escaped(file))\n", exitCode: ExitCode.failure)
         }
         guard !isDirectory.boolValue else {
             return CommandResult(
@@ -25,7 +25,7 @@ enum SimulateCommand {
         }
         switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):
-            return CommandResult(stderr: "error: \(message)\n", exitCode: ExitCode.failure)
+            return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         case .broken(_, let diagnostics):
             return broken(diagnostics, files: 1, parsed)
         case .brokenPolicy(_, let diagnostics, let files):

@@ -1,10 +1,11 @@
+import AdRules
 import AdRulesYAML
 import Foundation
 
 /// Finding and reading rule files on disk: the directory walk, its limits, and reads that never block.
 extension PolicyLoader {
     /// The most rule files one policy may have.
-    public static let maxFiles = 1000
+    public static let maxFiles = PolicyLimits.maxFiles
     /// The most bytes all files of one policy may hold together.
     public static let maxPolicyBytes = 24 * 1024 * 1024
 

@@ -8,11 +8,11 @@ import Foundation
 /// checks below throw with the path inside the value they are handed, and `inside(_:_:)` puts the way to
 /// it in front, so that nothing is formatted unless a check fails.
 struct CompiledPolicyReader {
-    static let maxFiles = 1000
-    static let maxPlacements = 100_000
-    static let maxGroups = 10_000
-    static let maxRules = 10_000
-    static let maxAttributes = 1000
+    static let maxFiles = PolicyLimits.maxFiles
+    static let maxPlacements = PolicyLimits.maxPlacements
+    static let maxGroups = PolicyLimits.maxGroups
+    static let maxRules = PolicyLimits.maxRules
+    static let maxAttributes = PolicyLimits.maxAttributes
     static let maxText = PolicyIDs.maxTextLength
     static let maxLine = 100_000_000
     static let maxDuration = RuleDuration.days(366).milliseconds
@@ -135,7 +135,11 @@ struct CompiledPolicyReader {
             return Located(r.when.value, at: try location(r.when.at, files))
         }
         let deny = try r.deny.map { list throws(CompiledPolicyError) in
-            try inside("deny") { () throws(CompiledPolicyError) in try members(list, ids, files) }
+            try inside("deny") { () throws(CompiledPolicyError) in
+                // As in a rule file: an empty list would deny nothing (all placements are written as no list).
+                guard !list.isEmpty else { throw CompiledPolicyError("an empty list denies nothing: list placement ids, or leave deny out for all") }
+                return try members(list, ids, files)
+            }
         }
         let condition = try inside("condition") { () throws(CompiledPolicyError) in try r.condition.compiled(attributes: attributes) }
         let at = try inside("at") { () throws(CompiledPolicyError) in try location(r.at, files) }

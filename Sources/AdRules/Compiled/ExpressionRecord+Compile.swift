@@ -38,8 +38,15 @@ extension ExpressionRecord {
         }
         switch self {
         case .constant(let value):
-            if case .string(let s) = value.value, ControlCharacters.contains(in: s) {
+            // The literals a rule file can write, and no others.
+            switch value.value {
+            case .string(let s) where ControlCharacters.contains(in: s):
                 throw CompiledPolicyError("a string literal holds a control character")
+            case .stringList(let list) where list.contains(where: ControlCharacters.contains(in:)):
+                throw CompiledPolicyError("a string in a list literal holds a control character")
+            case .duration(let d) where !(0...RuleDuration.maximum.milliseconds).contains(d.milliseconds):
+                throw CompiledPolicyError("a duration literal must be from 0s to \(RuleDuration.maximum), not \(d.milliseconds) ms")
+            default: break
             }
             return (.constant(value.value), value.value.type)
         case .builtin(let name):

@@ -34,8 +34,20 @@ public enum PolicyCompiler {
         }
         let rootPath = absolute(root ?? FileManager.default.currentDirectoryPath)
         let parent = (absolute(path) as NSString).deletingLastPathComponent
+        let relativePath = { (file: String) in relative(absolute(file), to: rootPath) ?? relative(absolute(file), to: parent) ?? file }
+        // A compiled policy names its files in reasons an app logs: a name that could forge a log line is refused
+        // by the runtime's loader, so it is refused here, at the file.
+        let badNames = load.files.filter { ControlCharacters.contains(in: relativePath($0)) }.map { file in
+            Diagnostic(
+                .error, rule: "schema/range",
+                message: "the file name \"\(ControlCharacters.escaped(relativePath(file)))\" holds a control character, which a compiled policy cannot name: rename the file",
+                file: file, range: .fileStart)
+        }
+        guard badNames.isEmpty else {
+            return PolicyCompilation(document: nil, diagnostics: load.diagnostics + badNames, files: load.files)
+        }
         let document = try load.policy.compiledDocument(
-            relativePath: { relative(absolute($0), to: rootPath) ?? relative(absolute($0), to: parent) ?? $0 },
+            relativePath: relativePath,
             sourceDigest: digest(sources, relativeTo: rootPath, parent: parent), generator: "adrules \(AdRulesVersion.current)")
         return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)
     }

@@ -64,6 +64,14 @@ extension FieldReader {
         }
     }
 
+    /// The key of an entry in a mapping keyed by ids or names (`placements`, `groups`, `attributes`): a list or a
+    /// mapping used as the key gets `schema/type`, so that the entry is never dropped without a word.
+    mutating func idKey(_ keyNode: YAMLNode, in context: String) -> String? {
+        if let key = keyNode.scalar?.value { return key }
+        report(.wrongType("a key in \(context)", expected: "a plain word", found: keyNode, file: file))
+        return nil
+    }
+
     /// Reads the items of the list just entered, to its end; whatever of an item `body` leaves unread is read through.
     mutating func forEachItem(_ cursor: YAMLEventCursor, _ body: (inout FieldReader, YAMLEvent) -> Void) {
         let level = cursor.openCollections

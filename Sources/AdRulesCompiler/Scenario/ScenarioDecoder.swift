@@ -149,7 +149,7 @@ public enum ScenarioDecoder {
             }
             guard let entries = reader.mapping(pair.value, "attributes") else { continue }
             for entry in entries {
-                guard let name = entry.key.scalar?.value else { continue }
+                guard let name = reader.idKey(entry.key, in: "attributes") else { continue }
                 let declared = policy.attributes.first { $0.name == name }?.type ?? inferType(entry.value)
                 if let value = AttributeValueReader.read(entry.value, as: declared, key: name, reader: &reader) {
                     context.attributes[name] = value

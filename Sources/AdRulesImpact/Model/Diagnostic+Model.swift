@@ -12,6 +12,20 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func modelTooManyMoments(segment: String, moments: Double, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "segment \(segment) has about \(Int(moments.rounded())) app moments (actions and offers) a user-day, more than the \(limit) a simulation plays: write longer gaps (every), fewer streams or shorter visits",
+            file: file, range: range)
+    }
+
+    static func modelReportTooLarge(segments: Int, placements: Int, policy: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the report would hold \(segments) segments x \(placements) placements of \(policy) = \(segments * placements) blocks of figures, more than \(limit): use fewer segments, or preview a policy with fewer placements",
+            file: file, range: range)
+    }
+
     static func modelDistributionKind(_ key: String, kind: String, expected: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/type",

@@ -53,6 +53,9 @@ enum AttributeSource: Sendable, Hashable {
 
 /// Checks a usage model against a policy it is played with.
 public enum ModelCheck {
+    /// The most segment x placement blocks a report holds (about 3 KB of memory and 1 KB of json each).
+    public static let maxReportBlocks = 10_000
+
     /// Whether the policy is the one under study (`--rules`) or the one it is compared with (`--compare`).
     public enum Role: Sendable {
         case current
@@ -69,6 +72,13 @@ public enum ModelCheck {
     public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let file = model.file
+        // The report holds figures for every placement in every segment: their product bounds its size (and a
+        // shard's part, which `impact merge` reads back).
+        if model.segments.count * policy.placements.count > maxReportBlocks {
+            return [.modelReportTooLarge(
+                segments: model.segments.count, placements: policy.placements.count, policy: name, limit: maxReportBlocks,
+                file: file, range: SourceRange(at: SourcePosition(line: model.segmentsLocation.line, column: model.segmentsLocation.column)))]
+        }
         let known = policy.placements.map(\.id)
         var used = Set(policy.placements.filter { $0.format.value == .appOpen }.map(\.id))
         func range(_ location: SourceLocation) -> SourceRange {

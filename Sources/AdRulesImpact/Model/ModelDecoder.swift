@@ -20,6 +20,9 @@ public enum ModelDecoder {
     /// The largest population and the longest run a model may ask for.
     /// The most segments a model may have: each is planned for every day, whether or not users fall in it.
     static let maxSegments = 1000
+    /// The most app moments (actions and rewarded offers) a segment's user may have a day, on average: a hundred
+    /// times a heavy player's.
+    static let maxMomentsPerDay = 10_000
     /// The most action or rewarded streams a segment may have: each is drawn all through every visit.
     static let maxStreams = 64
     public static let maxUsers = 100_000_000
@@ -150,7 +153,13 @@ public enum ModelDecoder {
             let value = pair.value
             switch key {
             case "name":
-                if let text = reader.string(value, key) { name = (text, reader.location(value)) }
+                if let text = reader.string(value, key) {
+                    if text.isEmpty {
+                        reader.report(.modelOutOfRange(key, "a name the report can show, such as casual", found: "an empty text", file: reader.file, range: value.range))
+                    } else {
+                        name = (text, reader.location(value))
+                    }
+                }
             case "share":
                 share = reader.number(value, key, in: 0...1)
                 if let s = share, s == 0 {
@@ -197,6 +206,14 @@ public enum ModelDecoder {
         segment.name = name.0
         segment.location = name.1
         segment.share = share
+        // What a user-day costs is bounded, so that a model cannot ask for days of work per simulated user.
+        let moments = segment.expectedMomentsPerDay
+        if moments > Double(maxMomentsPerDay) {
+            reader.report(.modelTooManyMoments(
+                segment: segment.name, moments: moments, limit: maxMomentsPerDay, file: reader.file,
+                range: SourceRange(at: SourcePosition(line: name.1.line, column: name.1.column))))
+            return nil
+        }
         return segment
     }
 

@@ -94,6 +94,17 @@ public struct Segment: Sendable {
     public var location: SourceLocation
 }
 
+extension Segment {
+    /// The app moments (actions and rewarded offers) a user of this segment has a day on average: the time in the
+    /// foreground (visits times their mean length, at most a day) over each stream's mean gap.
+    var expectedMomentsPerDay: Double {
+        let visits = max(1, coldStarts.mean) + resumes.mean
+        let foregroundTime = min(visits * foreground.mean, 86_400_000)
+        let gaps = actions.map(\.every.mean) + rewarded.map(\.every.mean)
+        return gaps.reduce(0) { $0 + foregroundTime / max($1, 1) }
+    }
+}
+
 /// An attribute the app passes with its asks.
 public struct ModelAttribute: Sendable {
     /// What the model says the value is.

@@ -9,9 +9,13 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// The number of shards.
     public var count: Int
 
-    /// Creates a shard; nil unless `1 <= index <= count`.
+    /// The most shards a run splits into: one user each at the most users a model may have (what `impact merge`
+    /// reads back).
+    public static let maxCount = ModelDecoder.maxUsers
+
+    /// Creates a shard; nil unless `1 <= index <= count <= maxCount`.
     public init?(index: Int, count: Int) {
-        guard count >= 1, (1...count).contains(index) else { return nil }
+        guard (1...Shard.maxCount).contains(count), (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }

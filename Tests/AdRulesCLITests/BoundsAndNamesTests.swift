@@ -1,0 +1,143 @@
+import AdRules
+import AdRulesCLI
+import AdRulesImpact
+import Foundation
+import Testing
+
+/// What the fourth hostile-input hunt found: entries dropped without a word, compiled policies the runtime refuses,
+/// impact runs whose size or work had no bound, and paths printed raw.
+@Suite("Bounds and names")
+struct BoundsAndNamesTests {
+    static func directory(_ files: [String: String]) throws -> String {
+        let path = NSTemporaryDirectory() + "adrules-bounds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+        return path
+    }
+
+    /// A list or a mapping used as a placement, group or attribute name is a finding, never a dropped entry.
+    @Test func collectionKeysInIDMappingsAreFindings() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n  [b]: {format: bogus}\ngroups:\n  {g: 1}: {placements: [nope]}\nattributes:\n  [x]: {type: bogus}\n",
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {[screen]: checkout}}\n    steps:\n      - event: app_launched\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lint = runCLI(["lint", dir + "/p.yaml"])
+        #expect(lint.exitCode == 1)
+        for expected in [
+            "p.yaml:4:3: error: a key in placements must be a plain word, not a list (schema/type)",
+            "p.yaml:6:3: error: a key in groups must be a plain word, not a mapping (schema/type)",
+            "p.yaml:8:3: error: a key in attributes must be a plain word, not a list (schema/type)",
+        ] {
+            #expect(lint.stdout.contains(expected), "\(lint.stdout)")
+        }
+        try "version: 1\nplacements:\n  a: {format: banner}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let test = runCLI(["test", dir])
+        #expect(test.exitCode == 1)
+        #expect(test.stdout.contains("s.test.yaml:4:28: error: a key in attributes must be a plain word, not a list (schema/type)"), "\(test.stdout)")
+    }
+
+    /// `compile` writes only what an app's loader accepts: a file name with a control character and a table over
+    /// the runtime's limits are findings (and lint agrees on the limits).
+    @Test func compileRefusesWhatTheRuntimeWouldRefuse() throws {
+        let dir = try Self.directory(["x\nfake.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let named = runCLI(["compile", dir, "-o", dir + "/c.json", "--root", dir])
+        #expect(named.exitCode == 1)
+        #expect(named.stderr.contains("the file name \"x\\nfake.yaml\" holds a control character, which a compiled policy cannot name: rename the file"), "\(named.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/c.json"))
+
+        let attributes = (0...1000).map { "  a\($0): int\n" }.joined()
+        let big = try Self.directory(["p.yaml": "version: 1\nplacements: {a: {format: banner}}\nattributes:\n" + attributes])
+        defer { try? FileManager.default.removeItem(atPath: big) }
+        let lint = runCLI(["lint", big])
+        #expect(lint.exitCode == 1)
+        #expect(lint.stdout.contains("p.yaml:1004:3: error: the policy has 1001 attributes; a policy may have at most 1000"), "\(lint.stdout)")
+
+        let root = runCLI(["compile", big, "--root", big + "/missing"])
+        #expect(root.exitCode == 2)
+        #expect(root.stderr.contains("is not a directory"), "\(root.stderr)")
+    }
+
+    /// A compiled rule holds only what a rule file can write: no empty deny list, no control character in a list
+    /// literal, no duration literal outside 0s-366d.
+    @Test(arguments: [
+        ("\"deny\": [[\"a\", 0, 8, 12]]", "\"deny\": []", "an empty list denies nothing"),
+        ("{\"type\": \"duration\", \"value\": 172800000}", "{\"type\": \"duration\", \"value\": -9223372036854775808}", "a duration literal must be from 0s"),
+        ("\"list\": {\"attribute\": \"tags\"}", "\"list\": {\"constant\": {\"type\": \"[string]\", \"value\": [\"y\\u001b[31m\"]}}", "a string in a list literal holds a control character"),
+    ])
+    func compiledRulesHoldOnlyWhatRuleFilesCanWrite(_ original: String, _ replacement: String, _ message: String) throws {
+        let yaml = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  tags: {type: \"[string]\", default: []}\nrules:\n  - id: r\n    deny: [a]\n    when: install.age > 2d and \"x\" in tags\n"
+        let dir = try Self.directory(["p.yaml": yaml])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let compiled = runCLI(["compile", dir])
+        #expect(compiled.exitCode == 0, "\(compiled.stderr)")
+        // Pretty-printed with spaces after colons and commas, as the document is written.
+        let object = try JSONSerialization.jsonObject(with: Data(compiled.stdout.utf8))
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            .replacingOccurrences(of: ":", with: ": ").replacingOccurrences(of: ",", with: ", ")
+        #expect(text.contains(original), "\(text)")
+        let tampered = text.replacingOccurrences(of: original, with: replacement)
+        #expect(throws: (any Error).self) { try Policy(compiled: Data(tampered.utf8)) }
+        do {
+            _ = try Policy(compiled: Data(tampered.utf8))
+        } catch {
+            #expect(error.localizedDescription.contains(message), "\(error.localizedDescription)")
+        }
+    }
+
+    static let policy = "version: 1\ntimezone: UTC\nplacements:\n" + (0..<100).map { "  p\($0): {format: interstitial, min_interval: 1m}\n" }.joined()
+
+    /// A report holds figures for every placement in every segment: their product is bounded before anything is
+    /// played, so a small model cannot ask for gigabytes (or a part `impact merge` cannot read).
+    @Test func theReportSizeIsBoundedBeforeThePlay() throws {
+        let segments = (0..<101).map { "  - {name: s\($0), share: \($0 == 0 ? "0.01" : "0.0099"), timezone: UTC, actions: [{placement: p\($0 % 100), every: 1m}]}\n" }.joined()
+        let dir = try Self.directory(["p.yaml": Self.policy, "m.model.yaml": "version: 1\nusers: 10\ndays: 1\nstart: 2026-12-07\nsegments:\n" + segments])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("m.model.yaml:5:1: error: the report would hold 101 segments x 100 placements"), "\(result.stderr)")
+        #expect(ModelCheck.maxReportBlocks == 10_000)
+    }
+
+    /// A segment's work per user-day is bounded, and a segment needs a name the report can show.
+    @Test func aSegmentsWorkAndNameAreChecked() throws {
+        let model = """
+            version: 1
+            users: 1
+            days: 1
+            start: 2026-12-07
+            segments:
+              - {name: "", share: 0.5, timezone: UTC}
+              - {name: b, share: 0.5, timezone: UTC, cold_starts: {poisson: 1000}, foreground: 23h, actions: [{placement: p1, every: 1s}]}
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "m.model.yaml": model])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("m.model.yaml:6:12: error: name must be a name the report can show"), "\(result.stderr)")
+        #expect(result.stderr.contains("m.model.yaml:7:12: error: segment b has about 86400 app moments (actions and offers) a user-day, more than the 10000"), "\(result.stderr)")
+    }
+
+    /// Paths from the command line are printed escaped in every error, so a path cannot forge a line.
+    @Test func pathsInErrorsAreEscaped() {
+        let path = "no\u{1B}[31m\nfake.yaml:1:1: error: forged"
+        for arguments in [
+            ["impact", path + ".model.yaml"], ["impact", "rules/usage.model.yaml", "--rules", path],
+            ["impact", "merge", path + ".json"], ["simulate", path], ["simulate", "rules/app_open.test.yaml", "--rules", path],
+        ] {
+            let result = runCLI(arguments)
+            #expect(result.exitCode != 0)
+            #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\nfake.yaml"), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// Shards are bounded as `impact merge` reads them back.
+    @Test func shardCountsAreBoundedAsMergeReadsThem() {
+        #expect(Shard(index: 1, count: Shard.maxCount) != nil)
+        #expect(Shard(index: 1, count: Shard.maxCount + 1) == nil)
+        let result = runCLI(["impact", "rules/usage.model.yaml", "--shard", "1/\(Shard.maxCount + 1)"])
+        #expect(result.exitCode == 2)
+    }
+}
