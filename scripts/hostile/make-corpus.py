@@ -998,6 +998,50 @@ def compiled_cases(c, binary):
         c.run("compiled-mutated-" + name, g, why, ["simulate", "_policy/ok.test.yaml", "--rules", rel], "any")
 
 
+def impact_cases(c):
+    """Usage models and impact parts whose size or work a small file could blow up (the fourth hunt)."""
+    g = "impact"
+    c.write("impact/pol/p.yaml", "version: 1\ntimezone: UTC\nplacements:\n" +
+            "".join("  p%d: {format: interstitial, daily_cap: 5, min_interval: 1m}\n" % i for i in range(2000)))
+    segments = "".join("  - {name: s%d, share: 0.001, timezone: UTC, actions: [{placement: p%d, every: 1m}]}\n" % (i, i)
+                       for i in range(1000))
+    c.write("impact/blocks.model.yaml", "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n" + segments)
+    c.run("impact-report-blocks", g, "1000 segments x 2000 placements: the report's size is refused before any play",
+          ["impact", "impact/blocks.model.yaml", "--rules", "impact/pol", "--format", "json"], [1])
+    streams = "".join("      - {placement: p1, every: 1s}\n" for _ in range(64))
+    offers = "".join("      - {placement: p2, every: 1s, accept: 1}\n" for _ in range(64))
+    c.write("impact/work.model.yaml", "version: 1\nusers: 10000\ndays: 7\nstart: 2026-12-07\nsegments:\n"
+            "  - name: s\n    share: 1\n    timezone: UTC\n    cold_starts: {poisson: 1000}\n    resumes: {poisson: 1000}\n"
+            "    foreground: 23h\n    actions:\n" + streams + "    rewarded:\n" + offers)
+    c.run("impact-work-per-user-day", g, "128 one-second streams all day: the work per user-day is refused",
+          ["impact", "impact/work.model.yaml", "--rules", "impact/pol", "--format", "json"], [1])
+    c.write("impact/noname.model.yaml", "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n"
+            "  - {name: \"\", share: 1, timezone: UTC}\n")
+    c.run("impact-empty-segment-name", g, "a segment with an empty name", ["impact", "impact/noname.model.yaml", "--rules", "impact/pol"], [1])
+    forged = "no\x1b[31m\nfake.yaml:1:1: error: forged"
+    c.run("impact-forged-model-path", g, "a model path that would forge a line", ["impact", forged + ".model.yaml"], "bad")
+    c.run("impact-forged-rules-path", g, "a policy path that would forge a line",
+          ["impact", "impact/noname.model.yaml", "--rules", forged], "bad")
+    c.run("impact-forged-part-path", g, "a part path that would forge a line", ["impact", "merge", forged + ".json"], "bad")
+    c.run("simulate-forged-path", g, "a scenario path that would forge a line", ["simulate", forged], "bad")
+    c.run("impact-shard-past-merge", g, "more shards than merge reads back",
+          ["impact", "impact/noname.model.yaml", "--rules", "impact/pol", "--shard", "1/100000001"], [2])
+
+
+def id_key_cases(c):
+    """Collection keys where an id or a name belongs: a finding, never a dropped entry (the fourth hunt)."""
+    g = "schema"
+    c.policy_case("collection-ids", g, "lists and mappings as placement, group and attribute names",
+                  {"p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n  [b]: {format: bogus, daily_cap: -1}\n"
+                             "groups:\n  {g: 1}: {placements: [nope]}\nattributes:\n  [x]: {type: bogus}\n"})
+    c.policy_case("too-many-attributes", g, "more attributes than an app's loader accepts",
+                  {"p.yaml": "version: 1\nplacements: {a: {format: banner}}\nattributes:\n" +
+                             "".join("  a%d: int\n" % i for i in range(1001))})
+    c.policy_case("control-file-name", g, "a rule file name that a compiled policy cannot name",
+                  {"x\nfake.yaml:1:1: error: forged\x1b[31m.yaml": "version: 1\nplacements:\n  a: {format: banner, min_interval: 1m}\n"},
+                  expect="any")
+
+
 def main(argv):
     args = argv[1:]
     binary = None
@@ -1031,6 +1075,8 @@ def main(argv):
     fs_cases(c)
     scenario_cases(c)
     compiled_cases(c, binary)
+    impact_cases(c)
+    id_key_cases(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"version": 1, "runs": c.runs, "notes": c.notes}, f, indent=1)
     cases = len({r["case"] for r in c.runs})
