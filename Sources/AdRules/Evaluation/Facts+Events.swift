@@ -39,6 +39,7 @@ extension Facts {
                 placements[i].userChose = false
                 placements[i].shownSinceReturn = false
                 placements[i].launchOpen = policy.storage.placementLimits[i].format == .appOpen
+                (placements[i].launchRanOut, placements[i].resumeRanOut, placements[i].loadedAfterReturn) = (false, false, false)
             }
         case .appBackgrounded:
             for i in placements.indices { placements[i].launchOpen = false }
@@ -57,7 +58,10 @@ extension Facts {
             }
             backgroundSince = nil
             returnedAt = now
-            for i in placements.indices { placements[i].shownSinceReturn = false }
+            for i in placements.indices {
+                placements[i].shownSinceReturn = false
+                (placements[i].resumeRanOut, placements[i].loadedAfterReturn) = (false, false)
+            }
         case .fullscreenOpened(let source):
             external[source ?? ""] = now
         case .fullscreenClosed(let source):
@@ -78,6 +82,7 @@ extension Facts {
             // A load that outlived load_timeout was already settled as failed by `prepare`.
             placements[i].loadingSince = nil
             placements[i].loadedAt = now
+            placements[i].loadedAfterReturn = false
         case .loadFailed:
             placements[i].loadingSince = nil
             placements[i].launchOpen = false

@@ -10,12 +10,36 @@ extension Facts {
     @discardableResult
     public mutating func prepare(at now: Int64, policy: Policy) -> Bool {
         var ledgerChanged = false
+        // A clock set back never reopens what had already run out by the latest time handled (rules.md §8: a
+        // clock change never grants a show): a launch phase past `launch.max_wait`, a resume window past
+        // `resume.max_delay`, an ad that finished loading after the return. Pinning below rewrites their times.
+        let previous = max(observedTime, newestTime)
+        if now < previous { endRunOutWindows(asOf: previous, policy: policy) }
+        // Like a recorded time, the latest time handled is pinned: time runs on from `now`.
+        observedTime = now
         if now < newestTime {
             ledgerChanged = pin(to: now)
             newestTime = now
         }
         if now > nextLoadDeadline { settleLoads(at: now, timeout: policy.storage.loadTimeoutMs) }
         return ledgerChanged
+    }
+
+    /// Marks, per app_open placement, the launch phase and the resume window that had run out at `previous`, and an ad
+    /// loaded after the return, so that pinning their times to an earlier `now` does not open them again.
+    private mutating func endRunOutWindows(asOf previous: Int64, policy: Policy) {
+        for i in placements.indices {
+            let limits = policy.storage.placementLimits[i]
+            guard limits.format == .appOpen else { continue }
+            if placements[i].launchOpen, let launched = launchedAt, limits.launchMaxWait >= 0,
+                previous.subtractingSaturated(launched) > limits.launchMaxWait
+            {
+                placements[i].launchRanOut = true
+            }
+            guard let returned = returnedAt else { continue }
+            if previous.subtractingSaturated(returned) > limits.resumeMaxDelay { placements[i].resumeRanOut = true }
+            if let loaded = placements[i].loadedAt, loaded > returned { placements[i].loadedAfterReturn = true }
+        }
     }
 
     /// Rewrites every recorded time later than `now` to `now`.

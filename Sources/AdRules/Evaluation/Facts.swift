@@ -31,6 +31,11 @@ struct PlacementFacts: Sendable, Hashable {
     var launchOpen = false
     /// A show started since the last return from background: it closes this placement's resume window.
     var shownSinceReturn = false
+    /// The launch phase, or the resume window, had run out when the clock was set back; the ad finished loading
+    /// after the return. Pinned times alone would no longer say so (``Facts/prepare(at:policy:)``).
+    var launchRanOut = false
+    var resumeRanOut = false
+    var loadedAfterReturn = false
     var current: CurrentShow?
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?
@@ -79,6 +84,9 @@ public struct Facts: Sendable, Hashable {
     var returnedAt: Int64?
     /// The latest time recorded anywhere in these facts: nothing needs pinning while `now` is at or past it.
     var newestTime: Int64 = .min
+    /// The latest `now` an event or an ask was handled at: what had run out by then stays run out when the clock
+    /// is set back.
+    var observedTime: Int64 = .min
     /// The earliest `load_started + load_timeout` of the loads in progress, when one of them times out.
     var nextLoadDeadline: Int64 = .max
     var placements: [PlacementFacts]

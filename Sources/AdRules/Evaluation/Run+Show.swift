@@ -116,8 +116,10 @@ extension Run {
     func lateResume(_ t: PlacementLimits, _ facts: borrowing Facts) -> ReasonSite.Text? {
         guard let returned = facts.returnedAt else { return .noReturn }
         if facts.placements[index].shownSinceReturn { return .shownSinceReturn }
-        if now - seen(returned) > t.resumeMaxDelay { return .pastResumeDelay }
-        if let loaded = facts.placements[index].loadedAt, seen(loaded) > seen(returned) { return .loadedAfterReturn }
+        if facts.placements[index].resumeRanOut || now - seen(returned) > t.resumeMaxDelay { return .pastResumeDelay }
+        if let loaded = facts.placements[index].loadedAt, facts.placements[index].loadedAfterReturn || seen(loaded) > seen(returned) {
+            return .loadedAfterReturn
+        }
         return nil
     }
 
@@ -130,7 +132,7 @@ extension Run {
     func launchPhase(_ policy: PolicyStorage, _ t: PlacementLimits, _ facts: borrowing Facts) -> LaunchPhase {
         guard facts.placements[index].launchOpen, let launched = facts.launchedAt else { return .closed }
         if let loading = facts.placements[index].loadingSince, now - seen(loading) > policy.loadTimeoutMs { return .closed }
-        if t.launchMaxWait >= 0, now - seen(launched) > t.launchMaxWait { return .pastMaxWait }
+        if facts.placements[index].launchRanOut || (t.launchMaxWait >= 0 && now - seen(launched) > t.launchMaxWait) { return .pastMaxWait }
         return .open
     }
 
