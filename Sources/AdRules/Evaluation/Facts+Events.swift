@@ -82,7 +82,7 @@ extension Facts {
             // A load that outlived load_timeout was already settled as failed by `prepare`.
             placements[i].loadingSince = nil
             placements[i].loadedAt = now
-            placements[i].loadedAfterReturn = false
+            (placements[i].loadedAfterReturn, placements[i].adRanOut) = (false, false)
         case .loadFailed:
             placements[i].loadingSince = nil
             placements[i].launchOpen = false

@@ -12,7 +12,7 @@ extension Facts {
         var ledgerChanged = false
         // A clock set back never reopens what had already run out by the latest time handled (rules.md §8: a
         // clock change never grants a show): a launch phase past `launch.max_wait`, a resume window past
-        // `resume.max_delay`, an ad that finished loading after the return. Pinning below rewrites their times.
+        // `resume.max_delay`, an ad that finished loading after the return, an expired ad. Pinning below rewrites their times.
         let previous = max(observedTime, newestTime)
         if now < previous { endRunOutWindows(asOf: previous, policy: policy) }
         // Like a recorded time, the latest time handled is pinned: time runs on from `now`.
@@ -25,11 +25,12 @@ extension Facts {
         return ledgerChanged
     }
 
-    /// Marks, per app_open placement, the launch phase and the resume window that had run out at `previous`, and an ad
-    /// loaded after the return, so that pinning their times to an earlier `now` does not open them again.
+    /// Marks the cached ads that had expired at `previous` and, per app_open placement, the launch phase and the resume
+    /// window that had run out then, and an ad loaded after the return, so that pinning their times to an earlier `now` does not open them again.
     private mutating func endRunOutWindows(asOf previous: Int64, policy: Policy) {
         for i in placements.indices {
             let limits = policy.storage.placementLimits[i]
+            if let loaded = placements[i].loadedAt, previous.subtractingSaturated(loaded) > limits.maxAdAge { placements[i].adRanOut = true }
             guard limits.format == .appOpen else { continue }
             if placements[i].launchOpen, let launched = launchedAt, limits.launchMaxWait >= 0,
                 previous.subtractingSaturated(launched) > limits.launchMaxWait

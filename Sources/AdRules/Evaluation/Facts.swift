@@ -36,6 +36,8 @@ struct PlacementFacts: Sendable, Hashable {
     var launchRanOut = false
     var resumeRanOut = false
     var loadedAfterReturn = false
+    /// The cached ad had expired when the clock was set back.
+    var adRanOut = false
     var current: CurrentShow?
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?

@@ -12,7 +12,7 @@ extension Run {
         if let loading = facts.placements[index].loadingSince, now - seen(loading) <= policy.loadTimeoutMs {
             deny(.alreadyLoading, .alreadyLoading, at: .placement, &found)
         }
-        if let loaded = facts.placements[index].loadedAt, now - seen(loaded) <= t.maxAdAge {
+        if let loaded = facts.placements[index].loadedAt, !facts.placements[index].adRanOut, now - seen(loaded) <= t.maxAdAge {
             deny(.alreadyLoaded, .alreadyLoaded, at: .maxAdAge, &found)
         }
     }

@@ -50,7 +50,7 @@ extension Run {
             }
         }
         if let loaded = facts.placements[index].loadedAt {
-            if now - seen(loaded) > t.maxAdAge { deny(.adExpired, .expired, at: .maxAdAge, &found) }
+            if facts.placements[index].adRanOut || now - seen(loaded) > t.maxAdAge { deny(.adExpired, .expired, at: .maxAdAge, &found) }
         } else {
             deny(.adNotReady, .notReady, at: .placement, &found)
         }
