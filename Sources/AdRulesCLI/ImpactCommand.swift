@@ -38,7 +38,7 @@ enum ImpactCommand {
         var stderr = ""
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory) else {
-            return failure("no such model file: \(modelPath)")
+            return failure(PolicyLoader.isDanglingLink(modelPath) ? "\(PolicyLoadError.notFound(modelPath))" : "no such model file: \(modelPath)")
         }
         guard !isDirectory.boolValue else {
             // A directory where a file belongs is a mistake in the command, not an I/O failure: exit 2.

@@ -17,7 +17,8 @@ enum SimulateCommand {
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            return CommandResult(stderr: "error: no such scenario file: \(ControlCharacters.escaped(file))\n", exitCode: ExitCode.failure)
+            let message = PolicyLoader.isDanglingLink(file) ? "\(PolicyLoadError.notFound(file))" : "no such scenario file: \(file)"
+            return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         }
         guard !isDirectory.boolValue else {
             return CommandResult(

@@ -9,6 +9,12 @@ extension PolicyLoader {
     /// The most bytes all files of one policy may hold together.
     public static let maxPolicyBytes = 24 * 1024 * 1024
 
+    /// Whether a path is a symbolic link whose target cannot be reached (missing, or a loop of links).
+    public static func isDanglingLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK && !FileManager.default.fileExists(atPath: path)
+    }
+
     /// Files below a path that satisfy a filter, sorted by path; a plain file is returned as it is.
     /// - Throws: ``PolicyLoadError`` when the path does not exist, or a directory below it cannot be listed
     ///   (rules are never dropped silently).

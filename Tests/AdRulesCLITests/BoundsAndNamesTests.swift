@@ -133,6 +133,20 @@ struct BoundsAndNamesTests {
         }
     }
 
+    /// A symbolic link that leads nowhere (a loop, a missing target) is named as one, not as a missing file.
+    @Test func aDanglingLinkIsNamedAsOne() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/a.yaml", withDestinationPath: dir + "/b.yaml")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/b.yaml", withDestinationPath: dir + "/a.yaml")
+        for arguments in [["lint", dir + "/a.yaml"], ["impact", dir + "/a.yaml"], ["simulate", dir + "/a.yaml"]] {
+            let result = runCLI(arguments)
+            #expect(result.exitCode == 3)
+            #expect(result.stderr.contains("a symbolic link that leads to no file"), "\(arguments): \(result.stderr)")
+        }
+        #expect(runCLI(["lint", dir + "/missing.yaml"]).stderr.contains("no such file or directory"))
+    }
+
     /// Shards are bounded as `impact merge` reads them back.
     @Test func shardCountsAreBoundedAsMergeReadsThem() {
         #expect(Shard(index: 1, count: Shard.maxCount) != nil)
