@@ -109,7 +109,7 @@ struct CompiledDocumentTests {
             (try changing("placements", 0, "enabled", to: [true, "0", 1, 1]), "placements[0].enabled[1]: expected Int"),
             (try changing("placements", 2, "format", to: ["popup", 0, 1, 1]), "placements[2].format[0]: \"popup\" is not an ad format (one of"),
             (try changing("placements", 0, "caps", to: [[["max": 1], 0, 1, 1]]), "placements[0].caps[0][0]: \"window\" is missing"),
-            (try changing("placements", 0, "caps", to: [[["max": 1, "window": 0], 0, 1, 1]]), "placements[0].caps[0].window: a window must be longer than 0"),
+            (try changing("placements", 0, "caps", to: [[["max": 1, "window": -1], 0, 1, 1]]), "placements[0].caps[0].window: a window must not be negative"),
             (try changing("placements", 0, "daily_cap", to: [-1, 0, 1, 1]), "placements[0].daily_cap: -1 is below 0"),
             (try changing("placements", 0, "every_n_actions", to: [0, 0, 1, 1]), "placements[0].every_n_actions: 0 is below 1"),
             (try changing("placements", 0, "ad_unit", to: ["a\u{1B}b", 0, 1, 1]), "placements[0].ad_unit: the text holds a control character"),

@@ -50,6 +50,10 @@ struct DiagnosticRuleTests {
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps:\n      - {max: 3, window: 2h}\n      - {max: 1️⃣4, window: 1h}\n"),
         // Equally long windows, the looser written first.
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps:\n      - {max: 1️⃣5, window: 1h}\n      - {max: 3, window: 1h}\n"),
+        // daily_cap counts as a window of a day, in both directions; a window of 0s holds no show.
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 5\n    caps: [{max: 1️⃣6, window: 1h}]\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣5\n    caps: [{max: 3, window: 2d}]\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps: [{max: 1️⃣3, window: 0s}]\n"),
         Case(rule: "pacing/missing", yaml: header + "  1️⃣a:\n    format: app_open\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a:\n    format: rewarded\n    require_user_choice: 1️⃣false\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a:\n    format: app_open\n    min_interval: 4m\n    resume:\n      allow_deferred: 1️⃣true\n"),
@@ -74,6 +78,8 @@ struct DiagnosticRuleTests {
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, daily_cap: 6, hourly_cap: 5, session_cap: 5, min_interval: 4m, caps: [{max: 2, window: 10m}, {max: 6, window: 1h30m}]}\n"),
         // cli.md: "a window cap larger than a longer window's cap"; an equal one is not.
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, hourly_cap: 5, caps: [{max: 5, window: 1h}, {max: 5, window: 2h}]}\n"),
+        // A window cap equal to daily_cap (the window rule says "larger"), a weekly cap above the daily one.
+        Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, daily_cap: 5, caps: [{max: 5, window: 6h}, {max: 20, window: 7d}]}\n"),
         Case(rule: "pacing/missing", yaml: header + "  a: {format: app_open, daily_cap: 3}\n  b: {format: interstitial}\n  c: {format: banner}\ngroups:\n  g: {placements: [b], min_interval: 1m}\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a: {format: rewarded}\n  b: {format: rewarded_interstitial, require_user_choice: false}\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a: {format: app_open, min_interval: 4m, resume: {allow_deferred: false}}\n"),

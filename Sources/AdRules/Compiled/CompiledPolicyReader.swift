@@ -234,7 +234,7 @@ struct CompiledPolicyReader {
                 guard cap.value.max <= Facts.maxShowsPerHistory else {
                     throw CompiledPolicyError(path: "max", "\(cap.value.max) is above \(Facts.maxShowsPerHistory), the most shows a history keeps")
                 }
-                guard cap.value.window > 0 else { throw CompiledPolicyError(path: "window", "a window must be longer than 0") }
+                guard cap.value.window >= 0 else { throw CompiledPolicyError(path: "window", "a window must not be negative") }
                 let window = try inside("window") { () throws(CompiledPolicyError) in try plainDuration(cap.value.window) }
                 windows.append(Located(WindowCap(max: cap.value.max, window: window), at: try location(cap.at, files)))
             }

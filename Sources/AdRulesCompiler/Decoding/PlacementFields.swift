@@ -128,10 +128,7 @@ struct PlacementFields: Sendable {
                 reader.report(.missingKey("window", in: "this cap", example: "window: 6h", file: reader.file, range: item.range))
             }
             if let max, let window {
-                if window.value.milliseconds == 0 {
-                    reader.report(.outOfRange("window", value: 0, minimum: 1, file: reader.file, range: SourceRange(at: SourcePosition(line: window.location.line, column: window.location.column))))
-                    continue
-                }
+                // A window of 0s holds no show: allowed (a duration may be 0s), and `cap/unreachable` says it never binds.
                 caps.append(Located(WindowCap(max: max.value, window: window.value), at: max.location))
             }
         }

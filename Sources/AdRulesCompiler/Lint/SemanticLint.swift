@@ -70,9 +70,17 @@ enum SemanticLint {
         }
         // Rolling windows: a window's cap larger than a longer (or as long) window's cap never binds (cli.md: "a window
         // cap larger than a longer window's cap"; an equal cap is left alone, as the spec's wording says).
+        for cap in block.caps where cap.value.window.milliseconds == 0 && cap.value.max > 0 {
+            findings.append(.unreachable(at: cap.location, "the cap of \(cap.value.max) in 0s can never bind: a window of 0s holds no show; give it a length, as in window: 1h, or remove it"))
+        }
+        // `daily_cap` counts as a window of a day here, as `hourly_cap` counts as one of an hour: a shorter window's
+        // larger cap never binds, and neither does a daily cap larger than a longer window's.
         var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String)] = []
         if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
-        for cap in block.caps { windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)")) }
+        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, "daily_cap \(daily.value)")) }
+        for cap in block.caps where cap.value.window.milliseconds > 0 {
+            windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)"))
+        }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
             for (j, longer) in windows.enumerated() where i != j && longer.max > 0 {
