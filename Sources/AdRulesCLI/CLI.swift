@@ -245,6 +245,21 @@ public enum AdRulesCommandLine {
 }
 
 /// Writes a report to standard output or to the `--output` file.
+/// Checks on the paths a command takes as its policy.
+enum PolicyArgument {
+    /// A usage error (exit 2, printed once) when a path given as the policy is a scenario file or a usage model, as
+    /// `lint` reports one: the command was given the wrong file, which no rereading fixes.
+    static func refusal(_ paths: [String]) -> CommandResult? {
+        for path in Set(paths).sorted() where PolicyLoader.isScenarioFile(path) || PolicyLoader.isUsageModel(path) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            return CommandResult(
+                stderr: "error: \(ControlCharacters.escaped(PolicyLoadError.notRuleFile(path).description))\n", exitCode: ExitCode.usage)
+        }
+        return nil
+    }
+}
+
 enum Output {
     /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.

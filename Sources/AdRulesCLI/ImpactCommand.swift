@@ -26,6 +26,7 @@ enum ImpactCommand {
         let inputs = [modelPath, parsed.values["rules"] ?? "rules"] + [parsed.values["compare"]].compactMap { $0 }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: inputs) { return refusal }
         guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1]), command: "impact") }
+        if let refusal = PolicyArgument.refusal(Array(inputs.dropFirst())) { return refusal }
         let options: ImpactOptions
         switch self.options(parsed) {
         case .failure(let error): return AdRulesCommandLine.usageError(error, command: "impact")

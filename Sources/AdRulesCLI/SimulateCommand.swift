@@ -15,6 +15,7 @@ enum SimulateCommand {
         policies.strict = parsed.flags.contains("strict")
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
+        if let refusal = PolicyArgument.refusal([rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             let message = PolicyLoader.isDanglingLink(file) ? "\(PolicyLoadError.notFound(file))" : "no such scenario file: \(file)"

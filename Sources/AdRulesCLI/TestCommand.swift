@@ -19,6 +19,7 @@ enum TestCommand {
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths + policyPaths) {
             return refusal
         }
+        if let refusal = PolicyArgument.refusal(policyPaths) { return refusal }
         let json = parsed.values["format"] == "json"
         let color = AdRulesCommandLine.useColor(parsed, environment: environment)
         var text = ""

@@ -147,6 +147,20 @@ struct BoundsAndNamesTests {
         #expect(runCLI(["lint", dir + "/missing.yaml"]).stderr.contains("no such file or directory"))
     }
 
+    /// A scenario file or a usage model given as the policy is a usage error in every command, reported once.
+    @Test func aScenarioOrModelGivenAsThePolicyIsAUsageError() {
+        for arguments in [
+            ["lint", "rules/app_open.test.yaml"], ["test", "rules", "--rules", "rules/app_open.test.yaml"],
+            ["simulate", "rules/app_open.test.yaml", "--rules", "rules/usage.model.yaml"], ["compile", "rules/app_open.test.yaml"],
+            ["impact", "rules/usage.model.yaml", "--rules", "rules/app_open.test.yaml"],
+            ["impact", "rules/usage.model.yaml", "--compare", "rules/usage.model.yaml"],
+        ] {
+            let result = runCLI(arguments)
+            #expect(result.exitCode == 2, "\(arguments)")
+            #expect(result.stderr.components(separatedBy: "not a rule file").count == 2, "\(arguments): \(result.stderr)")
+        }
+    }
+
     /// Shards are bounded as `impact merge` reads them back.
     @Test func shardCountsAreBoundedAsMergeReadsThem() {
         #expect(Shard(index: 1, count: Shard.maxCount) != nil)
