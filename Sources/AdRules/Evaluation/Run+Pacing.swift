@@ -112,15 +112,18 @@ extension Run {
     /// Whether a rolling window holds `max` shows or more (the shows with `time > now - length`), and if so
     /// when it clears: when enough of them leave.
     func window(_ shows: borrowing [ShowRecord], max: Int, length: Int64) -> WindowState {
-        var i = shows.count - 1
-        var count = 0
-        while i >= 0, seen(shows[i].at) > now - length {
-            count += 1
-            i -= 1
+        // Shows are sorted (and `seen` keeps their order): the first show inside the window is found by binary
+        // search, so a long history costs its logarithm, not its length, on every ask.
+        var low = 0
+        var high = shows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if seen(shows[middle].at) > now - length { high = middle } else { low = middle + 1 }
         }
+        let count = shows.count - low
         guard count >= max else { return .open }
-        // The shows in the window are shows[i+1 ... end]; the (count - max + 1)-th oldest must leave.
-        return .full(clearsAt: max > 0 ? seen(shows[i + 1 + (count - max)].at) + length : nil)
+        // The shows in the window are shows[low ..< count]; the (count - max + 1)-th oldest, shows[end - max], must leave.
+        return .full(clearsAt: max > 0 ? seen(shows[shows.count - max].at) + length : nil)
     }
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.
