@@ -161,6 +161,25 @@ struct BoundsAndNamesTests {
         }
     }
 
+    /// List values and a scenario's context are bounded: `in` reads a list on every ask that needs it.
+    @Test func listValuesAndContextsAreBounded() throws {
+        let items = (0...1000).map { "x\($0)" }.joined(separator: ", ")
+        let policy = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  tags: {type: \"[string]\", default: [\(items)]}\n"
+        let big = try Self.directory(["p.yaml": policy])
+        defer { try? FileManager.default.removeItem(atPath: big) }
+        let lint = runCLI(["lint", big])
+        #expect(lint.exitCode == 1)
+        #expect(lint.stdout.contains("lists 1001 items; a list value holds at most 1000"), "\(lint.stdout)")
+
+        let names = (0...1000).map { "n\($0): 1" }.joined(separator: ", ")
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {\(names)}}\n    steps:\n      - event: app_launched\n"
+        let dir = try Self.directory(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "s.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let test = runCLI(["test", dir])
+        #expect(test.exitCode == 1)
+        #expect(test.stdout.contains("attributes names 1001 attributes; a context holds at most 1000"), "\(test.stdout)")
+    }
+
     /// Shards are bounded as `impact merge` reads them back.
     @Test func shardCountsAreBoundedAsMergeReadsThem() {
         #expect(Shard(index: 1, count: Shard.maxCount) != nil)

@@ -112,8 +112,8 @@ extension ValueRecord {
         case .number: return .number(try json.number())
         case .string: return .string(try json.string())
         case .duration: return .duration(RuleDuration(milliseconds: try json.int64()))
-        case .stringList: return .stringList(try json.array { json throws(CompiledPolicyError) in try json.string() })
-        case .intList: return .intList(try json.array { json throws(CompiledPolicyError) in try json.int64() })
+        case .stringList: return .stringList(try json.array(entries: 0...PolicyLimits.maxListItems) { json throws(CompiledPolicyError) in try json.string() })
+        case .intList: return .intList(try json.array(entries: 0...PolicyLimits.maxListItems) { json throws(CompiledPolicyError) in try json.int64() })
         }
     }
 }

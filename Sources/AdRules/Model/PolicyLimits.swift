@@ -6,4 +6,7 @@ package enum PolicyLimits {
     package static let maxGroups = 10_000
     package static let maxRules = 10_000
     package static let maxAttributes = 1000
+    /// The most items a list value holds (an attribute's default, a scenario's context): `in` reads a list on
+    /// every ask that needs it.
+    package static let maxListItems = 1000
 }

@@ -4,6 +4,13 @@ import AdRulesYAML
 /// Reads an attribute value of a declared type from YAML (defaults in rule files, contexts in scenarios).
 enum AttributeValueReader {
     static func read(_ node: YAMLNode, as type: ValueType, key: String, reader: inout FieldReader) -> AttributeValue? {
+        if let items = node.items, items.count > PolicyLimits.maxListItems {
+            reader.report(Diagnostic(
+                .error, rule: "schema/range",
+                message: "\(key) lists \(items.count) items; a list value holds at most \(PolicyLimits.maxListItems): shorten it",
+                file: reader.file, range: node.range))
+            return nil
+        }
         switch type {
         case .bool: return reader.bool(node, key).map { .bool($0.value) }
         case .int:

@@ -148,6 +148,14 @@ public enum ScenarioDecoder {
                 continue
             }
             guard let entries = reader.mapping(pair.value, "attributes") else { continue }
+            // An app passes the attributes its policy declares: at most as many as a policy may declare.
+            guard entries.count <= PolicyLimits.maxAttributes else {
+                reader.report(Diagnostic(
+                    .error, rule: "schema/range",
+                    message: "attributes names \(entries.count) attributes; a context holds at most \(PolicyLimits.maxAttributes), as a policy declares at most that many: pass the ones the policy reads",
+                    file: reader.file, range: pair.value.range))
+                continue
+            }
             for entry in entries {
                 guard let name = reader.idKey(entry.key, in: "attributes") else { continue }
                 let declared = policy.attributes.first { $0.name == name }?.type ?? inferType(entry.value)
