@@ -323,11 +323,14 @@ enum Output {
         guard exitCode != ExitCode.failure else { return CommandResult(stderr: stderr, exitCode: exitCode) }
         // Written through, not replaced: an --output that is a device or a symlink stays what it is, and a
         // full disk is an error (exit 3), not a silently truncated report.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the
+        // writes then block as usual, so a slow reader gets the whole report.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno)).lowercased()
+            let reason = errno == ENXIO ? "a FIFO that no process reads" : String(cString: strerror(errno)).lowercased()
             return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
             try handle.write(contentsOf: Data(text.utf8))

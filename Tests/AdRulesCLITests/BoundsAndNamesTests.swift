@@ -180,6 +180,16 @@ struct BoundsAndNamesTests {
         #expect(test.stdout.contains("attributes names 1001 attributes; a context holds at most 1000"), "\(test.stdout)")
     }
 
+    /// `--output` to a FIFO that no process reads is an error, not a wait that never ends.
+    @Test func anOutputFIFOWithNoReaderIsAnError() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(mkfifo(dir + "/out", 0o644) == 0)
+        let result = runCLI(["lint", "rules", "--format", "json", "--output", dir + "/out"])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("a FIFO that no process reads"), "\(result.stderr)")
+    }
+
     /// Shards are bounded as `impact merge` reads them back.
     @Test func shardCountsAreBoundedAsMergeReadsThem() {
         #expect(Shard(index: 1, count: Shard.maxCount) != nil)
