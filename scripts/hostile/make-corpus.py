@@ -1028,6 +1028,24 @@ def impact_cases(c):
           ["impact", "impact/noname.model.yaml", "--rules", "impact/pol", "--shard", "1/100000001"], [2])
 
 
+def window_history_cases(c):
+    """A long history under a year-long window: every denied ask used to scan it (the fifth hunt)."""
+    g = "windows"
+    c.write("windows/pol/p.yaml", "version: 1\ntimezone: UTC\nplacements:\n  p: {format: banner, caps: [{max: 100000, window: 366d}]}\n")
+    def steps():
+        yield "tests:\n- name: long history, many denied asks\n  start: 2026-11-29T09:00:00Z\n  history:\n"
+        for i in range(100_000):
+            yield "  - {placement: p, at: 2026-%02d-%02dT%02d:%02d:%02dZ}\n" % (1 + i // 9000 % 11, 1 + i // 300 % 28, i // 60 % 24, i % 60, i % 60)
+        yield "  steps:\n  - event: app_launched\n  - {event: load_completed, placement: p}\n"
+        for _ in range(300):
+            yield "  - {after: 1s, ask: show, placement: p}\n"
+    c.write_chunks("windows/s.test.yaml", steps())
+    c.run("window-history-denials", g, "100k shows in a 366d window and 300 denied asks", ["test", "windows/s.test.yaml", "--rules", "windows/pol"], "any")
+    items = ", ".join("x%d" % i for i in range(250_000))
+    c.policy_case("list-250k", g, "an attribute default list of 250k items",
+                  {"p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  tags: {type: \"[string]\", default: [" + items + "]}\n"})
+
+
 def id_key_cases(c):
     """Collection keys where an id or a name belongs: a finding, never a dropped entry (the fourth hunt)."""
     g = "schema"
@@ -1077,6 +1095,7 @@ def main(argv):
     compiled_cases(c, binary)
     impact_cases(c)
     id_key_cases(c)
+    window_history_cases(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"version": 1, "runs": c.runs, "notes": c.notes}, f, indent=1)
     cases = len({r["case"] for r in c.runs})
