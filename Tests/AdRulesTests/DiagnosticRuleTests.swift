@@ -45,6 +45,8 @@ struct DiagnosticRuleTests {
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: >- # premum is not a name\n      1️⃣premum\n"),
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"\\tpremium and\\t1️⃣premum\"\n"),
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"premium or\\n\n      1️⃣premum\"\n"),
+        // Days are names: ordering them would be alphabetical.
+        Case(rule: "rule/type", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: now.weekday 1️⃣< \"tue\"\n"),
         Case(rule: "cap/zero", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣0\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 5\n    hourly_cap: 1️⃣5\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps:\n      - {max: 3, window: 2h}\n      - {max: 1️⃣4, window: 1h}\n"),

@@ -157,6 +157,13 @@ private struct Checker {
                     message: "\(op.rawValue) needs numbers, durations or strings, not \(left.type.rawValue): use == or !="))
                 return nil
             }
+            // Days are names: ordering them would be alphabetical ("fri" < "tue"), never the order of the week.
+            if ordered, [l, r].contains(where: { if case .name(let name, _) = $0 { return name == Builtin.nowWeekday.rawValue } else { return false } }) {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(op.rawValue) would order days alphabetically, not as the week does: list the days instead, as in now.weekday in [\"mon\", \"tue\"]"))
+                return nil
+            }
             checkWeekdays(l, r)
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
