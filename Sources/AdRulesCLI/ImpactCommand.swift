@@ -39,7 +39,9 @@ enum ImpactCommand {
         var stderr = ""
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory) else {
-            return failure(PolicyLoader.isDanglingLink(modelPath) ? "\(PolicyLoadError.notFound(modelPath))" : "no such model file: \(modelPath)")
+            let missing = PolicyLoader.missing(modelPath)
+            guard case .notFound = missing else { return failure("\(missing)") }
+            return failure("no such model file: \(modelPath)")
         }
         guard !isDirectory.boolValue else {
             // A directory where a file belongs is a mistake in the command, not an I/O failure: exit 2.

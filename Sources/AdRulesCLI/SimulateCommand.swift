@@ -18,7 +18,8 @@ enum SimulateCommand {
         if let refusal = PolicyArgument.refusal([rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
-            let message = PolicyLoader.isDanglingLink(file) ? "\(PolicyLoadError.notFound(file))" : "no such scenario file: \(file)"
+            let missing = PolicyLoader.missing(file)
+            let message = if case .notFound = missing { "no such scenario file: \(file)" } else { "\(missing)" }
             return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         }
         guard !isDirectory.boolValue else {

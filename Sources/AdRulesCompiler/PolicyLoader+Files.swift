@@ -9,10 +9,13 @@ extension PolicyLoader {
     /// The most bytes all files of one policy may hold together.
     public static let maxPolicyBytes = 24 * 1024 * 1024
 
-    /// Whether a path is a symbolic link whose target cannot be reached (missing, or a loop of links).
-    public static func isDanglingLink(_ path: String) -> Bool {
+    /// Why a path that does not exist as a file or directory cannot be read: a symbolic link that leads nowhere
+    /// exists as a link, and "no such file" would send the user looking for it.
+    /// - Returns: ``PolicyLoadError/unreadable(_:reason:)`` for such a link, else ``PolicyLoadError/notFound(_:)``.
+    public static func missing(_ path: String) -> PolicyLoadError {
         var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK && !FileManager.default.fileExists(atPath: path)
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return .notFound(path) }
+        return .unreadable(path, reason: "a symbolic link that leads to no file (its target is missing, or the links form a loop)")
     }
 
     /// Files below a path that satisfy a filter, sorted by path; a plain file is returned as it is.
@@ -21,7 +24,7 @@ extension PolicyLoader {
     public static func files(at path: String, where include: (String) -> Bool) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw PolicyLoadError.notFound(path)
+            throw missing(path)
         }
         guard isDirectory.boolValue else { return [path] }
         let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path

@@ -36,12 +36,7 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
 
     public var description: String {
         switch self {
-        case .notFound(let path):
-            // A symbolic link that leads nowhere exists as a link: "no such file" would send the user looking for it.
-            if PolicyLoader.isDanglingLink(path) {
-                return "cannot read \(path): a symbolic link that leads to no file (its target is missing, or the links form a loop)"
-            }
-            return "no such file or directory: \(path)"
+        case .notFound(let path): return "no such file or directory: \(path)"
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .noRuleFiles(let path):
             return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"

@@ -7,12 +7,7 @@ import Testing
 @Suite("messages that fit the input")
 struct AuditMessageTests {
     /// Writes files into a fresh directory and returns its path.
-    static func directory(_ files: [String: String]) throws -> String {
-        let path = NSTemporaryDirectory() + "adrules-audit-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
-        return path
-    }
+    static func directory(_ files: [String: String]) throws -> String { try temporaryDirectory("adrules-audit", files) }
 
     static let policy = """
         version: 1

@@ -8,12 +8,7 @@ import Testing
 /// impact runs whose size or work had no bound, and paths printed raw.
 @Suite("Bounds and names")
 struct BoundsAndNamesTests {
-    static func directory(_ files: [String: String]) throws -> String {
-        let path = NSTemporaryDirectory() + "adrules-bounds-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
-        return path
-    }
+    static func directory(_ files: [String: String]) throws -> String { try temporaryDirectory("adrules-bounds", files) }
 
     /// A list or a mapping used as a placement, group or attribute name is a finding, never a dropped entry.
     @Test func collectionKeysInIDMappingsAreFindings() throws {

@@ -14,6 +14,14 @@ func runCLI(_ arguments: [String], variables: [String: String] = [:]) -> Command
     return result
 }
 
+/// A fresh directory under the temporary directory holding `files` (name to text); the caller removes it.
+func temporaryDirectory(_ prefix: String, _ files: [String: String]) throws -> String {
+    let path = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+    return path
+}
+
 /// Compares text with a golden file; `UPDATE_GOLDEN=1 swift test` rewrites the goldens.
 func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     let path = packageRoot() + "/Tests/AdRulesCLITests/Golden/" + name

@@ -50,10 +50,7 @@ extension FieldReader {
         _ cursor: YAMLEventCursor, allowed: [String], context: String, _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
     ) {
         forEachEntry(cursor) { reader, keyNode, value in
-            guard let key = keyNode.scalar?.value else {
-                reader.report(.wrongType("a key in \(context)", expected: "a plain word", found: keyNode, file: reader.file))
-                return
-            }
+            guard let key = reader.wordKey(keyNode, in: context) else { return }
             if allowed.contains(key) {
                 body(&reader, key, keyNode, value)
             } else if key == "<<" {
@@ -64,9 +61,9 @@ extension FieldReader {
         }
     }
 
-    /// The key of an entry in a mapping keyed by ids or names (`placements`, `groups`, `attributes`): a list or a
+    /// The key of a mapping entry, of settings or of ids and names (`placements`, `groups`, `attributes`): a list or a
     /// mapping used as the key gets `schema/type`, so that the entry is never dropped without a word.
-    mutating func idKey(_ keyNode: YAMLNode, in context: String) -> String? {
+    mutating func wordKey(_ keyNode: YAMLNode, in context: String) -> String? {
         if let key = keyNode.scalar?.value { return key }
         report(.wrongType("a key in \(context)", expected: "a plain word", found: keyNode, file: file))
         return nil

@@ -149,10 +149,10 @@ struct PolicyAssembler {
         }
 
         // The limits an app's loader of compiled policies applies: a policy lint passes always loads.
-        countLimit(placements.map(\.location), PolicyLimits.maxPlacements, "placements")
-        countLimit(groups.map(\.location), PolicyLimits.maxGroups, "groups")
-        countLimit(attributes.map(\.location), PolicyLimits.maxAttributes, "attributes")
-        countLimit(rules.map(\.location), PolicyLimits.maxRules, "rules")
+        countLimit(placements, \.location, PolicyLimits.maxPlacements, "placements")
+        countLimit(groups, \.location, PolicyLimits.maxGroups, "groups")
+        countLimit(attributes, \.location, PolicyLimits.maxAttributes, "attributes")
+        countLimit(rules, \.location, PolicyLimits.maxRules, "rules")
 
         if placements.isEmpty && seenPlacements.isEmpty {
             diagnostics.append(.emptyPolicy(file: files.first ?? "", range: .fileStart))
@@ -169,12 +169,12 @@ struct PolicyAssembler {
     /// Where a finding inside a `when` scalar stands, read from the file's bytes: for as many findings per file as a
     /// report shows (``FieldReader/maxDiagnostics``); the rest are cut from the report anyway.
     /// One finding, at the first entry past the limit, when a table holds more entries than a policy may.
-    private mutating func countLimit(_ locations: [SourceLocation], _ limit: Int, _ kind: String) {
-        guard locations.count > limit else { return }
-        let at = locations[limit]
+    private mutating func countLimit<Entry>(_ entries: [Entry], _ location: KeyPath<Entry, SourceLocation>, _ limit: Int, _ kind: String) {
+        guard entries.count > limit else { return }
+        let at = entries[limit][keyPath: location]
         diagnostics.append(Diagnostic(
             .error, rule: "schema/range",
-            message: "the policy has \(locations.count) \(kind); a policy may have at most \(limit): split it into several policies",
+            message: "the policy has \(entries.count) \(kind); a policy may have at most \(limit): split it into several policies",
             file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
     }
 

@@ -72,7 +72,7 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
-                    guard let id = reader.idKey(idNode, in: "placements"), reader.checkID(idNode, kind: "placement", lowercaseOnly: false) else { return }
+                    guard let id = reader.wordKey(idNode, in: "placements"), reader.checkID(idNode, kind: "placement", lowercaseOnly: false) else { return }
                     previous = id
                     let block = PlacementFields.read(event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range, reader: &reader)
                     fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
@@ -83,7 +83,7 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
-                    guard let id = reader.idKey(idNode, in: "groups"), let value = cursor.node(from: event),
+                    guard let id = reader.wordKey(idNode, in: "groups"), let value = cursor.node(from: event),
                         reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     else { return }
                     previous = id
@@ -92,7 +92,7 @@ struct PolicyFragment: Sendable {
             case "attributes":
                 guard reader.enterMapping(event, cursor, key) else { return }
                 reader.forEachEntry(cursor) { reader, nameNode, event in
-                    guard reader.idKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
+                    guard reader.wordKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
                     if let attribute = readAttribute(nameNode: nameNode, value: value, reader: &reader) {
                         fragment.attributes.append(attribute)
                     } else if let name = nameNode.scalar?.value {

@@ -158,7 +158,7 @@ private struct Checker {
                 return nil
             }
             // Days are names: ordering them would be alphabetical ("fri" < "tue"), never the order of the week.
-            if ordered, [l, r].contains(where: { if case .name(let name, _) = $0 { return name == Builtin.nowWeekday.rawValue } else { return false } }) {
+            if ordered, Self.isWeekday(l) || Self.isWeekday(r) {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
                     message: "\(op.rawValue) would order days alphabetically, not as the week does: list the days instead, as in now.weekday in [\"mon\", \"tue\"]"))
@@ -188,14 +188,15 @@ private struct Checker {
     }
 
     /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true.
+    private static func isWeekday(_ syntax: Syntax) -> Bool {
+        if case .name(let name, _) = syntax { return name == Builtin.nowWeekday.rawValue }
+        return false
+    }
+
     private mutating func checkWeekdays(_ l: Syntax, _ r: Syntax) {
         let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-        func isWeekday(_ syntax: Syntax) -> Bool {
-            if case .name(let name, _) = syntax { return name == Builtin.nowWeekday.rawValue }
-            return false
-        }
         let other: Syntax
-        if isWeekday(l) { other = r } else if isWeekday(r) { other = l } else { return }
+        if Self.isWeekday(l) { other = r } else if Self.isWeekday(r) { other = l } else { return }
         var literals: [(String, Int)] = []
         switch other {
         case .literal(.string(let text), let offset): literals = [(text, offset)]
