@@ -30,6 +30,8 @@ struct DiagnosticRuleTests {
         Case(rule: "schema/range", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    every_n_actions: 1️⃣0\n"),
         Case(rule: "schema/version", yaml: "version: 1️⃣2\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n"),
         Case(rule: "policy/unknown-placement", yaml: header + "  a: {format: interstitial, min_interval: 1m}\ngroups:\n  g:\n    placements: [a, 1️⃣b]\n"),
+        // A typo next to "*" denies nothing more, but it is still a typo.
+        Case(rule: "policy/unknown-placement", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [1️⃣levelend, \"*\"]\n    when: premium\n"),
         Case(rule: "policy/timezone", yaml: "version: 1\ntimezone: 1️⃣Asia/Tokio\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n"),
         Case(rule: "policy/format-key", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    1️⃣launch: {max_wait: 5s}\n"),
         Case(rule: "policy/empty", yaml: "1️⃣version: 1\n"),

@@ -125,7 +125,7 @@ struct PolicyAssembler {
                     continue
                 }
                 seenRules[fields.id.value] = fields.id.location
-                for member in fields.deny ?? [] where seenPlacements[member.value] == nil {
+                for member in fields.named where seenPlacements[member.value] == nil {
                     diagnostics.append(.unknownPlacement(
                         member.value, in: "rule \"\(fields.id.value)\"", known: placementIDs, file: member.location.file,
                         range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))

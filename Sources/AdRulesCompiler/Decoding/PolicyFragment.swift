@@ -24,6 +24,8 @@ struct PolicyFragment: Sendable {
         var id: Located<String>
         var range: SourceRange
         var deny: [Located<String>]?
+        /// The placement ids the `deny` list names, also when it holds `"*"` too (each must exist).
+        var named: [Located<String>]
         var when: Located<String>?
         var whenNode: YAMLNode?
         var message: String?
@@ -240,6 +242,7 @@ struct PolicyFragment: Sendable {
         guard let pairs = reader.mapping(node, "a rule") else { return nil }
         var id: Located<String>?
         var deny: [Located<String>]?
+        var named: [Located<String>] = []
         var sawDeny = false
         var when: Located<String>?
         var whenNode: YAMLNode?
@@ -257,6 +260,7 @@ struct PolicyFragment: Sendable {
                 sawDeny = true
                 if let scalar = value.scalar, !scalar.isNull {
                     deny = scalar.value == "*" ? nil : [Located(scalar.value, at: reader.location(value))]
+                    named = deny ?? []
                 } else if let items = reader.sequence(value, key) {
                     var list: [Located<String>] = []
                     var all = false
@@ -265,6 +269,7 @@ struct PolicyFragment: Sendable {
                         if member.value == "*" { all = true } else { list.append(member) }
                     }
                     deny = all ? nil : list
+                    named = list
                     if items.isEmpty {
                         reader.report(.emptyDenyList(file: reader.file, range: value.range))
                     }
@@ -295,6 +300,6 @@ struct PolicyFragment: Sendable {
             reader.report(.missingKey(key, in: context, example: example, listing: listing, file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard let id, sawDeny || !present.contains("deny") else { return nil }
-        return RuleFields(id: id, range: node.range, deny: deny, when: when, whenNode: whenNode, message: message)
+        return RuleFields(id: id, range: node.range, deny: deny, named: named, when: when, whenNode: whenNode, message: message)
     }
 }
