@@ -296,4 +296,19 @@ struct AuditMessageTests {
         #expect(result.stderr.contains("expected a whole number from 1 to"), "\(result.stderr)")
         #expect(result.stderr.contains("USAGE: adrules impact MODEL"), "\(result.stderr)")
     }
+
+    /// cap/unreachable's advice is a cap the rule then accepts, and its figure is true: with 7h between shows a day
+    /// may hold four (00:00, 07:00, 14:00, 21:00), so it names the rate, 3.4 a day, not "at most 3 fit".
+    @Test func dailyCapAdviceIsACapTheRuleAccepts() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 7h, daily_cap: 4}\n  b: {format: interstitial, min_interval: 6h, daily_cap: 5}\n",
+            "q.yaml": "version: 1\nplacements:\n  c: {format: interstitial, min_interval: 7h, daily_cap: 3}\n  d: {format: interstitial, min_interval: 6h, daily_cap: 4}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lint = runCLI(["lint", dir + "/p.yaml", "--color", "never"])
+        #expect(lint.stdout.contains("daily_cap 4 can never bind: min_interval 7h allows 3.4 shows a day (1d / 7h); lower daily_cap to 3 or remove it"), "\(lint.stdout)")
+        #expect(lint.stdout.contains("daily_cap 5 can never bind: min_interval 6h allows 4 shows a day (1d / 6h); lower daily_cap to 4 or remove it"), "\(lint.stdout)")
+        let advised = runCLI(["lint", dir + "/q.yaml", "--color", "never"])
+        #expect(!advised.stdout.contains("cap/unreachable"), "\(advised.stdout)")
+    }
 }
