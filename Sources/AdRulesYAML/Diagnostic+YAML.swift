@@ -39,6 +39,17 @@ extension Diagnostic {
         syntax("invalid UTF-8 byte sequence: save the file as UTF-8", file: file, at: position)
     }
 
+    static func hiddenLineBreak(_ scalar: Unicode.Scalar, file: String, at position: SourcePosition) -> Diagnostic {
+        let name = switch scalar.value {
+        case 0x85: "NEXT LINE (U+0085)"
+        case 0x2028: "LINE SEPARATOR (U+2028)"
+        default: "PARAGRAPH SEPARATOR (U+2029)"
+        }
+        return syntax(
+            "a \(name) character, which YAML reads as a line break but editors and diffs do not show: write a newline, or remove it",
+            file: file, at: position)
+    }
+
     static func tooDeep(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "nesting is deeper than \(limit) levels: rule files are shallow; flatten this structure",

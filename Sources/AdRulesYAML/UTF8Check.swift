@@ -1,27 +1,45 @@
-/// Finds the first byte sequence that is not UTF-8, so that it can be reported with its position.
+/// Finds the first byte sequence that is not UTF-8, or the first line break that editors do not show as one, so
+/// that it can be reported with its position.
 enum UTF8Check {
-    static func firstInvalidPosition(in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition? {
+    /// What is wrong with a file's text before libyaml reads it.
+    enum Problem: Equatable {
+        /// A byte sequence that is not UTF-8.
+        case invalid
+        /// NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029): YAML reads each as a line break,
+        /// but editors and diffs show none, so text after one in a comment would be read as a setting no reviewer sees.
+        case hiddenLineBreak(Unicode.Scalar)
+    }
+
+    /// The first problem and its 1-based line and character column, lines counted at LF, CR LF and CR.
+    static func firstProblem(in bytes: UnsafeBufferPointer<UInt8>) -> (problem: Problem, at: SourcePosition)? {
         // Fast path: pure ASCII needs no decoding.
         var combined: UInt8 = 0
         for byte in bytes { combined |= byte }
         if combined < 0x80 { return nil }
         var line = 1
         var column = 1
+        var afterCR = false
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if scalar == "\n" {
+                switch scalar.value {
+                case 0x0A where afterCR:
+                    break
+                case 0x0A, 0x0D:
                     line += 1
                     column = 1
-                } else {
+                case 0x85, 0x2028, 0x2029:
+                    return (.hiddenLineBreak(scalar), SourcePosition(line: line, column: column))
+                default:
                     column += 1
                 }
+                afterCR = scalar.value == 0x0D
             case .emptyInput:
                 return nil
             case .error:
-                return SourcePosition(line: line, column: column)
+                return (.invalid, SourcePosition(line: line, column: column))
             }
         }
     }

@@ -101,8 +101,11 @@ public final class YAMLEventCursor {
         parser = .allocate(capacity: 1)
         if input.count > YAMLReader.maxBytes {
             stop(.fileTooLarge(bytes: input.count, limit: YAMLReader.maxBytes, file: file))
-        } else if let bad = UTF8Check.firstInvalidPosition(in: input) {
-            stop(.invalidUTF8(file: file, at: bad))
+        } else if let bad = UTF8Check.firstProblem(in: input) {
+            switch bad.problem {
+            case .invalid: stop(.invalidUTF8(file: file, at: bad.at))
+            case .hiddenLineBreak(let scalar): stop(.hiddenLineBreak(scalar, file: file, at: bad.at))
+            }
         } else if yaml_parser_initialize(parser) != 1 {
             stop(.syntax("libyaml could not start (out of memory)", file: file, at: SourceRange.fileStart.start))
         } else {

@@ -93,6 +93,19 @@ struct YAMLReaderTests {
         #expect(d.range.start == SourcePosition(line: 2, column: 5))
     }
 
+    /// NEL, LS and PS are line breaks to YAML and invisible in editors: text after one in a comment would be a
+    /// setting no reviewer sees, at a line the editor does not have. The file is refused at the character.
+    @Test(arguments: ["\u{85}", "\u{2028}", "\u{2029}"])
+    func hiddenLineBreaksAreRefused(_ lineBreak: String) throws {
+        let doc = YAMLReader.read(Array("a: 1\r\nb: 2  # six a day\(lineBreak)    c: 3\n".utf8), file: "t.yaml")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.rule == "yaml/syntax")
+        #expect(d.message.contains("editors and diffs do not show") && d.message.contains("write a newline"), "\(d.message)")
+        #expect(d.range.start == SourcePosition(line: 2, column: 18))
+        #expect(doc.root == nil)
+        #expect(YAMLReader.read(Array("a: \"\\u2028 escaped is fine\"\n".utf8), file: "t.yaml").diagnostics.isEmpty)
+    }
+
     @Test func oversizedFilesAreRefused() {
         let bytes = [UInt8](repeating: 0x20, count: YAMLReader.maxBytes + 1)
         let doc = YAMLReader.read(bytes, file: "big.yaml")
