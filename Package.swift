@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(
             name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport", "adrules-ledger-writer"]),
         .testTarget(
-            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport", "adrules"],
+            name: "AdRulesCLITests", dependencies: ["AdRulesCLI", "AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact", "AdRulesTestSupport", "adrules"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

@@ -36,25 +36,27 @@ struct PlacementFigures {
             }
         }
         var rows: [DenialRow] = []
+        // Rows by key, found once: a report of many reasons renders in linear time, not quadratic.
+        var rowOfKey: [String: Int] = [:]
         for (p, figures) in columns.enumerated() {
             for denial in figures.counters.sortedDenials {
                 let short = DenialRow.key(denial, precise: false)
                 let key = ambiguous.contains(short) ? DenialRow.key(denial, precise: true) : short
-                if let i = rows.firstIndex(where: { $0.key == key }) {
+                if let i = rowOfKey[key] {
                     rows[i].counts[p] += denial.count
                     rows[i].location = denial.location ?? rows[i].location
                     rows[i].message = denial.message
                 } else {
                     var counts = Array(repeating: 0, count: columns.count)
                     counts[p] = denial.count
+                    rowOfKey[key] = rows.count
                     rows.append(DenialRow(key: key, code: denial.code, location: denial.location, message: denial.message, counts: counts))
                 }
             }
         }
         return rows.sorted { a, b in
             for p in a.counts.indices.reversed() where a.counts[p] != b.counts[p] { return a.counts[p] > b.counts[p] }
-            let ai = ReasonCode.allCases.firstIndex(of: a.code) ?? 0, bi = ReasonCode.allCases.firstIndex(of: b.code) ?? 0
-            return ai != bi ? ai < bi : a.key < b.key
+            return a.code.listOrder != b.code.listOrder ? a.code.listOrder < b.code.listOrder : a.key < b.key
         }
     }
 

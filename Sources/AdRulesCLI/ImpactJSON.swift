@@ -133,6 +133,7 @@ enum ImpactJSON {
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
         var histogramEntries = 0
+        var denyRows = 0
         for item in try need(document["results"]?.arrayValue, "results") {
             let segments = try need(item["segments"]?.objectValue, "segments")
             guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
@@ -143,6 +144,11 @@ enum ImpactJSON {
                 throw ReadError(problem: "not an impact report: its results list different segments")
             }
             segmentNames = names
+            // A run is refused before it plays when its report would hold more blocks than this: no part holds more.
+            let blocks = segments.reduce(0) { $0 + ($1.1["placements"]?.objectValue?.count ?? 0) }
+            guard blocks <= ModelCheck.maxReportBlocks else {
+                throw ReadError(problem: "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report")
+            }
             var placements: [ImpactPlacement] = []
             var counters: [SegmentCounters] = []
             var segmentUsers = 0
@@ -155,11 +161,15 @@ enum ImpactJSON {
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
-                        try string(.string(id), "a placement id"), object, userDays: c.userDays, count: count, string: string)
+                        try placementID(id, string: string), object, userDays: c.userDays, count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
                     guard histogramEntries <= 1_000_000 else {
                         throw ReadError(problem: "not an impact report: its histograms hold more than 1,000,000 entries")
+                    }
+                    denyRows += placementCounters.denials.count
+                    guard denyRows <= ImpactReport.maxDenyRows else {
+                        throw ReadError(problem: "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)")
                     }
                     found.append(placement)
                     c.placements[i] = placementCounters
@@ -190,6 +200,15 @@ enum ImpactJSON {
 
     typealias CountReader = (JSON?, String, ClosedRange<Int>) throws -> Int
     typealias StringReader = (JSON?, String) throws -> String
+
+    /// A placement id as a policy holds it: 1-64 of a-z A-Z 0-9 _ - .
+    private static func placementID(_ id: String, string: StringReader) throws -> String {
+        let id = try string(.string(id), "a placement id")
+        guard PolicyIDs.isValid(id, lowercaseOnly: false) else {
+            throw ReadError(problem: "not an impact report: \(ControlCharacters.escaped(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))")
+        }
+        return id
+    }
 
     private static func readLocation(_ value: JSON?, string: StringReader) throws -> ImpactLocation? {
         // No location is written as `"file": null` (an unknown placement's reason) or left out.
@@ -250,10 +269,14 @@ enum ImpactJSON {
                 throw ReadError(problem: "not an impact report: unknown reason code in \(id)")
             }
             let location = try readLocation(denial, string: string)
+            // Every reason but unknown_placement points at a line of the policy.
+            guard (location == nil) == (code == .unknownPlacement) else {
+                throw ReadError(problem: "not an impact report: the \(code.rawValue) reason of \(id) \(location == nil ? "names no YAML location" : "names a YAML location")")
+            }
             guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
                 throw ReadError(problem: "not an impact report: a deny reason of \(id) is listed twice")
             }
-            let n = try count(denial["count"], "a deny reason's count in \(id)", 0...most)
+            let n = try count(denial["count"], "a deny reason's count in \(id)", 1...max(1, most))
             denied += n
             guard denied <= most else { throw ReadError(problem: "not an impact report: the deny reasons of \(id) add up to more than its user-days can give") }
             c.denials.append(DenialCount(
@@ -268,8 +291,9 @@ enum ImpactJSON {
         c.accepted = try count(object["rewarded"]?["accepted"], "rewarded acceptances of \(id)", 0...most)
         c.granted = try count(object["rewarded"]?["granted"], "rewards granted of \(id)", 0...most)
         // Counts that contradict each other cannot come from a run.
-        guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.wastedLoads <= c.loadsCompleted, c.accepted <= c.offers,
-            c.granted <= c.accepted
+        // Each completed load ends in at most one impression, failed show or wasted load.
+        guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
+            c.accepted <= c.offers, c.granted <= c.accepted
         else { throw ReadError(problem: "not an impact report: the loads or rewarded counts of \(id) contradict each other") }
         return (ImpactPlacement(id: id, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }

@@ -9,7 +9,27 @@ public enum JSON: Sendable, Equatable {
     case array([JSON])
     case object([(String, JSON)])
 
-    public static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.rendered() == rhs.rendered() }
+    /// Equal when they print the same: objects compare their keys in order, and a number that is not finite
+    /// (printed `null`) equals `null`. Compared value by value, with nothing rendered.
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs.printed, rhs.printed) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return String(a) == String(b)
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// The value as it prints: a number that is not finite prints as `null`.
+    private var printed: JSON {
+        if case .double(let d) = self, !d.isFinite { return .null }
+        return self
+    }
 
     /// The value as pretty-printed JSON text (two-space indent).
     public func rendered(pretty: Bool = true) -> String {
@@ -63,6 +83,12 @@ public enum JSON: Sendable, Equatable {
 
     static func escape(_ s: String, into out: inout String) {
         out += "\""
+        // Printable ASCII with no quote or backslash, the usual text, goes in whole.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

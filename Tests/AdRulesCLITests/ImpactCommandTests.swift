@@ -1,3 +1,4 @@
+import AdRulesImpact
 import AdRulesTestSupport
 import Foundation
 import Testing
@@ -184,6 +185,10 @@ struct ImpactCommandTests {
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
         ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open contradict each other"),
         ("\"new\": {", "\"casual\": {", "a segment is listed twice"),
+        ("\"show_failures\": ", "\"show_failures\": 99999", "the loads or rewarded counts of app_open contradict each other"),
+        // The first of two keys counts when a part is read.
+        ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"file\": null,", "the daily_cap reason of app_open names no YAML location"),
+        ("\"app_open\": {", "\"app<img src=x>\": {", "is not a placement id"),
     ])
     func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
@@ -204,6 +209,38 @@ struct ImpactCommandTests {
         #expect(merged.stderr.contains(message), "\(merged.stderr)")
         #expect(merged.stdout.isEmpty)
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
+    }
+
+    /// A part that lists more deny reasons than any report holds is refused when it is read, and parts that do
+    /// so together when they are merged: the time a merge takes stays bounded.
+    @Test func partsWithTooManyDenyReasonsAreRefused() throws {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2", "--format", "json"].map(Self.inPackage)
+        let directory = NSTemporaryDirectory() + "adrules-rows-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func part(_ k: Int, rows: Int) throws -> String {
+            let result = runCLI(arguments + ["--shard", "\(k)/2"])
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            // Rows of one reason at distinct lines: each a (code, location) pair of its own.
+            let forged = (0..<rows).map { i in
+                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \(k * 1_000_000 + i + 1), \"column\": 1, \"count\": 1, \"message\": \"m\"},"
+            }.joined()
+            let path = "\(directory)/part-\(k)-\(rows).json"
+            // Into the first non-empty list of a segment's figures (merge reads the segments; the totals are their sum).
+            var text = result.stdout
+            let segments = try #require(text.range(of: "\"segments\": {"))
+            let list = try #require(text.range(of: "\"deny_reasons\": [\n", range: segments.upperBound..<text.endIndex))
+            text.insert(contentsOf: forged, at: list.upperBound)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let tooMany = runCLI(["impact", "merge", try part(1, rows: ImpactReport.maxDenyRows + 1), try part(2, rows: 0)])
+        #expect(tooMany.exitCode == 1)
+        #expect(tooMany.stderr.contains("lists more than \(ImpactReport.maxDenyRows) deny reasons"), "\(tooMany.stderr)")
+        let half = ImpactReport.maxDenyRows / 2 + 1
+        let together = runCLI(["impact", "merge", try part(1, rows: half), try part(2, rows: half)])
+        #expect(together.exitCode == 1)
+        #expect(together.stderr.contains("more than the \(ImpactReport.maxDenyRows) a report holds"), "\(together.stderr)")
     }
 
     /// Whole numbers as the core schema writes them, each range said when a value is outside it.

@@ -91,9 +91,7 @@ public struct DenialCount: Sendable, Hashable {
     /// Most frequent first; ties in reason-code order, then by location.
     static func displayOrder(_ a: DenialCount, _ b: DenialCount) -> Bool {
         if a.count != b.count { return a.count > b.count }
-        let ai = ReasonCode.allCases.firstIndex(of: a.code) ?? 0
-        let bi = ReasonCode.allCases.firstIndex(of: b.code) ?? 0
-        if ai != bi { return ai < bi }
+        if a.code.listOrder != b.code.listOrder { return a.code.listOrder < b.code.listOrder }
         switch (a.location, b.location) {
         case let (x?, y?) where x != y: return x < y
         case (nil, _?): return true
@@ -161,9 +159,6 @@ public struct PlacementCounters: Sendable, Hashable {
         if text != denials[i].message, text < denials[i].message { denials[i].message = text }
     }
 
-    /// Each code's place in the order decisions list reasons, for the canonical order of ``denials``.
-    private static let codeRank = Dictionary(uniqueKeysWithValues: ReasonCode.allCases.enumerated().map { ($0.element, $0.offset) })
-
     /// Adds another set of counters to these.
     public mutating func add(_ other: PlacementCounters) {
         if other.histogram.count > histogram.count { histogram += Array(repeating: 0, count: other.histogram.count - histogram.count) }
@@ -187,8 +182,7 @@ public struct PlacementCounters: Sendable, Hashable {
         }
         // A canonical order, so that counters that add up to the same figures compare equal.
         denials.sort { a, b in
-            let ai = Self.codeRank[a.code] ?? 0, bi = Self.codeRank[b.code] ?? 0
-            if ai != bi { return ai < bi }
+            if a.code.listOrder != b.code.listOrder { return a.code.listOrder < b.code.listOrder }
             switch (a.location, b.location) {
             case let (x?, y?): return x < y
             case (nil, _?): return true
@@ -227,4 +221,12 @@ public struct SegmentCounters: Sendable, Hashable {
         userDays += other.userDays
         for i in placements.indices where i < other.placements.count { placements[i].add(other.placements[i]) }
     }
+}
+
+extension ReasonCode {
+    /// Each code's place in the order decisions list reasons (rules.md §7), for the orders reports keep.
+    private static let listOrders = Dictionary(uniqueKeysWithValues: ReasonCode.allCases.enumerated().map { ($0.element, $0.offset) })
+
+    /// This code's place in the order decisions list reasons.
+    package var listOrder: Int { Self.listOrders[self] ?? 0 }
 }

@@ -78,6 +78,8 @@ public struct ImpactReport: Sendable, Hashable {
         case noInputsDigest(Int)
         /// Every shard is there, yet the parts played fewer users than the population.
         case playedUsers(Int, of: Int)
+        /// With this part the merged deny reasons hold more rows than ``ImpactReport/maxDenyRows``.
+        case tooManyDenyRows(Int, Int)
 
         public var description: String { description(naming: { "part \($0 + 1)" }) }
 
@@ -93,6 +95,7 @@ public struct ImpactReport: Sendable, Hashable {
                 return total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing"
             case .duplicateShard(let index): return "shard \(index) is given twice"
             case .noInputsDigest(let i): return "\(name(i)) has no inputs digest (written by an older adrules): play that shard again"
+            case .tooManyDenyRows(let i, let rows): return "with \(name(i)) the deny reasons come to \(rows) rows (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: that is no run's result"
             case .playedUsers(let played, let users): return "the parts played \(played) users in all, not the \(users) of the run: one of them is not a whole shard"
             }
         }
@@ -100,6 +103,10 @@ public struct ImpactReport: Sendable, Hashable {
 
     /// Combines the partial results of every shard of one run into the result of the whole run.
     /// - Throws: ``MergeError`` when parts are missing, repeated, or from different runs.
+    /// The most deny-reason rows (reason and YAML location pairs, over every block) a part or a merged report
+    /// holds: a real run has a handful per block.
+    public static let maxDenyRows = 50_000
+
     public static func merge(_ parts: [ImpactReport]) throws -> ImpactReport {
         guard let first = parts.first else { throw MergeError.noParts }
         guard let count = first.shard?.count else { throw MergeError.notPartial(0) }
@@ -133,6 +140,8 @@ public struct ImpactReport: Sendable, Hashable {
                     merged.results[r].segments[s].add(part.results[r].segments[s])
                 }
             }
+            let rows = merged.results.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.placements.reduce(0) { $0 + $1.denials.count } } }
+            if rows > maxDenyRows { throw MergeError.tooManyDenyRows(i, rows) }
         }
         // Only the first few missing shards are named; the count may be large and come from a file.
         if seen.count < count {
