@@ -38,6 +38,37 @@ struct SimulationTests {
         #expect(appOpen.denials.contains { $0.code == .premiumUser })
     }
 
+    /// List attributes are given as lists, and a duration attribute may be drawn from durations: rules read them as
+    /// the policy declares them. A rule that holds on every draw denies every show; one that never holds, none.
+    @Test(arguments: [
+        ("{tags: [x, y], lv: [1, 3], wait: 1m}", "\"x\" in tags", true),
+        ("{tags: [y, z], lv: [1, 3], wait: 1m}", "\"x\" in tags", false),
+        ("{tags: [y], lv: [1, 3], wait: {uniform: [5s, 20s]}}", "wait >= 5s and wait <= 20s and 3 in lv", true),
+        ("{tags: [y], lv: [1, 2], wait: {uniform: [5s, 20s]}}", "wait >= 5s and wait <= 20s and 3 in lv", false),
+        ("{tags: [y], lv: [1, 3], wait: {uniform: [5s, 20s]}}", "wait > 20s or wait < 5s", false),
+    ])
+    func listAndDurationAttributesReachRules(_ attributes: String, _ when: String, _ deniesAll: Bool) throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: device
+            attributes: {tags: "[string]", lv: "[int]", wait: duration}
+            placements:
+              app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}
+            rules:
+              - {id: r, deny: [app_open], when: '\(when)'}
+            """, file: "p.yaml")
+        let played = play(try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    attributes: \(attributes)\n    cold_starts: 1")), policy)
+        let appOpen = played.total.placements[0]
+        let ruled = appOpen.denials.first { $0.code == .customRule }?.count ?? 0
+        if deniesAll {
+            #expect(appOpen.impressions == 0)
+            #expect(ruled > 0)
+        } else {
+            #expect(appOpen.impressions > 0)
+            #expect(ruled == 0)
+        }
+    }
+
     /// A cap is reached by the impression that fills it: two returns and a cold start under `daily_cap: 3` reach
     /// it every day although no ask is ever denied by it; a group's cap counts for each member.
     @Test func aCapFilledByTheLastImpressionIsReached() throws {

@@ -7,12 +7,15 @@ enum AttributeSource: Sendable, Hashable {
     case fixed(AttributeValue)
     case uniformInt(Int64, Int64)
     case uniformNumber(Double, Double)
+    /// Milliseconds.
+    case uniformDuration(Int64, Int64)
 
     func draw(_ random: inout RandomSource) -> AttributeValue {
         switch self {
         case .fixed(let value): return value
         case .uniformInt(let low, let high): return .int(random.integer(low, high))
         case .uniformNumber(let low, let high): return .number(low + (high - low) * random.unit())
+        case .uniformDuration(let low, let high): return .duration(RuleDuration(milliseconds: random.integer(low, high)))
         }
     }
 
@@ -25,16 +28,34 @@ enum AttributeSource: Sendable, Hashable {
             self = .uniformNumber(low, high)
         case (.uniform, _):
             return nil
+        case (.uniformDuration(let low, let high), .duration):
+            self = .uniformDuration(low.milliseconds, high.milliseconds)
+        case (.uniformDuration, _):
+            return nil
+        case (.list(let items), .stringList):
+            var texts: [String] = []
+            for item in items {
+                guard let text = Self.text(item.text, plain: item.plain) else { return nil }
+                texts.append(text)
+            }
+            self = .fixed(.stringList(texts))
+        case (.list(let items), .intList):
+            var numbers: [Int64] = []
+            for item in items {
+                guard let number = Self.whole(item.text, plain: item.plain) else { return nil }
+                numbers.append(number)
+            }
+            self = .fixed(.intList(numbers))
+        case (.list, _):
+            return nil
         case (.scalar(let text, let plain), _):
             switch type {
             case .string:
-                // A plain number or boolean is not text in the YAML 1.2 core schema.
-                let scalar = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted)
-                guard scalar.coreSchemaBool == nil, !scalar.isCoreSchemaNumber else { return nil }
+                guard let text = Self.text(text, plain: plain) else { return nil }
                 self = .fixed(.string(text))
             case .int:
-                guard let number = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaInt else { return nil }
-                self = .fixed(.int(Int64(number)))
+                guard let number = Self.whole(text, plain: plain) else { return nil }
+                self = .fixed(.int(number))
             case .number:
                 guard plain, let number = Double(text), number.isFinite else { return nil }
                 self = .fixed(.number(number))
@@ -48,6 +69,17 @@ enum AttributeSource: Sendable, Hashable {
                 return nil
             }
         }
+    }
+
+    /// A scalar as text: a plain number or boolean is not text in the YAML 1.2 core schema.
+    private static func text(_ text: String, plain: Bool) -> String? {
+        let scalar = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted)
+        return scalar.coreSchemaBool == nil && !scalar.isCoreSchemaNumber ? text : nil
+    }
+
+    /// A scalar as a whole number of the core schema.
+    private static func whole(_ text: String, plain: Bool) -> Int64? {
+        YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaInt.map { Int64($0) }
     }
 }
 
@@ -145,6 +177,8 @@ extension ModelAttribute.Value {
         switch self {
         case .scalar(let text, let plain): return plain ? text : "\"\(text)\""
         case .uniform(let low, let high, _): return "{uniform: [\(ShareText.format(low)), \(ShareText.format(high))]}"
+        case .uniformDuration(let low, let high): return "{uniform: [\(low), \(high)]}"
+        case .list(let items): return "[" + items.map { $0.plain ? $0.text : "\"\($0.text)\"" }.joined(separator: ", ") + "]"
         }
     }
 }

@@ -233,6 +233,18 @@ public enum ModelDecoder {
             } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
                 let ends = inner[0].value.items, ends.count == 2
             {
+                // Ends written as durations (`[5s, 20s]`) draw a duration; plain numbers draw a number.
+                if ends.contains(where: { $0.scalar.flatMap { RuleDuration(parsing: $0.value) } != nil }) {
+                    guard let low = reader.duration(ends[0], "\(name).uniform"), let high = reader.duration(ends[1], "\(name).uniform") else { continue }
+                    guard low <= high else {
+                        reader.report(.modelOutOfRange("\(name).uniform", "[low, high] with low <= high", found: "a longer low end", file: reader.file, range: inner[0].value.range))
+                        continue
+                    }
+                    attributes.append(ModelAttribute(
+                        name: name, value: .uniformDuration(RuleDuration(milliseconds: low), RuleDuration(milliseconds: high)),
+                        location: reader.location(pair.key), valueLocation: reader.location(pair.value)))
+                    continue
+                }
                 guard let low = reader.number(ends[0], "\(name).uniform", in: -1e15...1e15),
                     let high = reader.number(ends[1], "\(name).uniform", in: -1e15...1e15)
                 else { continue }
@@ -241,8 +253,25 @@ public enum ModelDecoder {
                     continue
                 }
                 value = .uniform(low, high, whole: low == low.rounded() && high == high.rounded())
+            } else if let items = pair.value.items {
+                // A [string] or [int] attribute: a list of plain values, as a rule's list literal holds.
+                guard items.count <= PolicyLimits.maxListItems else {
+                    reader.report(.modelOutOfRange("attribute \(name)", "a list of at most \(PolicyLimits.maxListItems) values", found: "\(items.count) values", file: reader.file, range: pair.value.range))
+                    continue
+                }
+                var list: [ModelAttribute.Item] = []
+                for item in items {
+                    guard let scalar = item.scalar, !scalar.isNull else {
+                        reader.report(.wrongType("a value in attribute \(name)", expected: "a word or a whole number", found: item, file: reader.file))
+                        break
+                    }
+                    guard let text = reader.checkedText(scalar.value, "a value in attribute \(name)", item) else { break }
+                    list.append(ModelAttribute.Item(text: text, plain: scalar.style == .plain))
+                }
+                guard list.count == items.count else { continue }
+                value = .list(list)
             } else {
-                reader.report(.wrongType("attribute \(name)", expected: "a value or {uniform: [low, high]}", found: pair.value, file: reader.file))
+                reader.report(.wrongType("attribute \(name)", expected: "a value, a list or {uniform: [low, high]}", found: pair.value, file: reader.file))
                 continue
             }
             attributes.append(ModelAttribute(

@@ -113,6 +113,16 @@ public struct ModelAttribute: Sendable {
         case scalar(String, plain: Bool)
         /// A number drawn uniformly from `low...high` (whole numbers when both ends are whole).
         case uniform(Double, Double, whole: Bool)
+        /// A duration drawn uniformly from `low...high`, in whole milliseconds.
+        case uniformDuration(RuleDuration, RuleDuration)
+        /// A list of scalars as written, for a `[string]` or `[int]` attribute.
+        case list([Item])
+    }
+
+    /// One scalar of a list, as written.
+    public struct Item: Sendable, Hashable {
+        public var text: String
+        public var plain: Bool
     }
 
     /// The attribute's name.
