@@ -265,6 +265,9 @@ struct AuditMessageTests {
                 steps: []
               - name: none
                 start: 2026-11-29T09:00:00Z
+              - name: "  "
+                start: 2026-11-29T09:00:00Z
+                steps: [{event: app_launched}]
 
             """
         let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
@@ -274,6 +277,7 @@ struct AuditMessageTests {
         #expect(result.stdout.contains("a.test.yaml:6:44: error: event load_completed names placement \"lvx\", which the policy does not have (the engine would ignore the event): did you mean \"lvl\"? (policy/unknown-placement)"), "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:10:12: error: this test has no steps: list its steps"), "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:11:5: error: this test has no steps: list its steps"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:13:11: error: name must be a sentence saying what the test checks, not \"  \" (schema/type)"), "\(result.stdout)")
         #expect(!result.stdout.contains("PASS"), "\(result.stdout)")
     }
 

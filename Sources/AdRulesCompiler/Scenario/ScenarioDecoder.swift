@@ -71,7 +71,13 @@ public enum ScenarioDecoder {
         for (key, pair) in reader.fields(pairs, allowed: testKeys, context: "a test") {
             let value = pair.value
             switch key {
-            case "name": name = reader.string(value, key)?.value
+            case "name":
+                name = reader.string(value, key)?.value
+                // A name with no words prints a bare `PASS ` line that says nothing.
+                if let text = name, text.allSatisfy(\.isWhitespace) {
+                    reader.report(.wrongType("name", expected: "a sentence saying what the test checks", found: value, file: reader.file))
+                    name = nil
+                }
             case "start": start = time(value, key, reader: &reader)
             case "device_timezone":
                 if let text = reader.string(value, key) {
