@@ -89,6 +89,7 @@ struct CompiledDocumentTests {
     }
 
     @Test func wrongTypesAndMissingKeysAreNamedByTheirPath() throws {
+        // (`replacingNumber` writes what JSONSerialization would not: a number beyond a Double.)
         let premium: [String: Any] = ["builtin": "premium"]
         let cases: [(Data, String)] = [
             (try changed { $0["files"] = "compiled/policy.yaml" }, "files: expected an array, found a string"),
@@ -132,6 +133,17 @@ struct CompiledDocumentTests {
             (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[99999999999999999999,"#),
              "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 1e+20"),
             (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6.0,"#), "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 6.0"),
+            (try changed { $0["files"] = [""] }, "files[0]: a file name is empty or listed twice"),
+            (try changed { $0["files"] = ["compiled/policy.yaml", "compiled/policy.yaml"] }, "files[1]: a file name is empty or listed twice"),
+            (try changed { $0["generator"] = "adrules\u{1B}[31m" }, "generator: the text holds a control character"),
+            (try changed { $0["source_digest"] = "sha256:\n" }, "source_digest: the text holds a control character"),
+            (try changing("rules", 0, "condition", to: [
+                "compare": "==", "left": ["attribute": "screen"],
+                "right": ["constant": ["type": "string", "value": String(repeating: "x", count: 4097)]],
+            ]), "rules[0].condition: a string literal is longer than 4096 characters"),
+            (try changing("rules", 0, "condition", to: [
+                "compare": "<", "left": ["attribute": "score"], "right": ["constant": ["type": "number", "value": 123_456_789]],
+            ]).replacingNumber("123456789", with: "1e400"), "a number too large to hold"),
             (try replacing(#""version":1"#, with: #""version":"1""#), "version: the version is missing or not a whole number"),
             (try replacing(#""version":1"#, with: #""version":1.5"#), "version: the version is missing or not a whole number"),
         ]
@@ -182,5 +194,12 @@ struct CompiledDocumentTests {
             }
         }
         #expect(refused > 0)
+    }
+}
+
+extension Data {
+    /// The document with one text replaced, for numbers JSONSerialization would not write.
+    func replacingNumber(_ text: String, with replacement: String) -> Data {
+        Data(String(decoding: self, as: UTF8.self).replacingOccurrences(of: text, with: replacement).utf8)
     }
 }

@@ -22,9 +22,15 @@ struct CompiledPolicyReader {
     init(_ record: CompiledPolicyRecord) { self.record = record }
 
     func policy() throws(CompiledPolicyError) -> Policy {
+        var seenFiles = Set<String>()
         for (i, file) in record.files.enumerated() {
-            try inside("files", i) { () throws(CompiledPolicyError) in try text(file) }
+            try inside("files", i) { () throws(CompiledPolicyError) in
+                try text(file)
+                guard !file.isEmpty, seenFiles.insert(file).inserted else { throw CompiledPolicyError("a file name is empty or listed twice") }
+            }
         }
+        if let generator = record.generator { try inside("generator") { () throws(CompiledPolicyError) in try text(generator) } }
+        try inside("source_digest") { () throws(CompiledPolicyError) in try text(record.sourceDigest) }
         // One shared name per file: every location of the policy refers to it.
         let files = record.files.map(SourceFile.init)
         let timeZone: PolicyTimeZone

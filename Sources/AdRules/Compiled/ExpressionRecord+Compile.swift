@@ -44,6 +44,13 @@ extension ExpressionRecord {
                 throw CompiledPolicyError("a string literal holds a control character")
             case .stringList(let list) where list.contains(where: ControlCharacters.contains(in:)):
                 throw CompiledPolicyError("a string in a list literal holds a control character")
+            // A `when` is at most maxTextLength characters, so no literal of one is longer.
+            case .string(let s) where s.unicodeScalars.count > PolicyIDs.maxTextLength:
+                throw CompiledPolicyError("a string literal is longer than \(PolicyIDs.maxTextLength) characters, the longest a rule's condition holds")
+            case .stringList(let list) where list.contains(where: { $0.unicodeScalars.count > PolicyIDs.maxTextLength }):
+                throw CompiledPolicyError("a string in a list literal is longer than \(PolicyIDs.maxTextLength) characters, the longest a rule's condition holds")
+            case .number(let n) where !n.isFinite:
+                throw CompiledPolicyError("a number literal must be finite")
             case .duration(let d) where !(0...RuleDuration.maximum.milliseconds).contains(d.milliseconds):
                 throw CompiledPolicyError("a duration literal must be from 0s to \(RuleDuration.maximum), not \(d.milliseconds) ms")
             default: break

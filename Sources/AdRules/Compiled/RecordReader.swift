@@ -91,7 +91,10 @@ struct RecordReader {
         try expect(.number, "a number")
         switch try readNumber() {
         case .int(let value): return Double(value)
-        case .double(let value): return value
+        case .double(let value):
+            // 1e400 reads as infinity: no rule file can write it.
+            guard value.isFinite else { throw CompiledPolicyError("a number too large to hold (\(value))") }
+            return value
         }
     }
 
