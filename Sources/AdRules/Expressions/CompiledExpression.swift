@@ -30,12 +30,21 @@ package indirect enum CompiledExpression: Sendable {
 
     /// The names of the attributes the expression reads.
     var attributesRead: Set<String> {
+        var names: Set<String> = []
+        collectAttributes(into: &names)
+        return names
+    }
+
+    /// Adds the names of the attributes the expression reads to `names` (one set for the whole tree).
+    private func collectAttributes(into names: inout Set<String>) {
         switch self {
-        case .constant, .builtin: return []
-        case .attribute(let name, _, _): return [name]
-        case .not(let e): return e.attributesRead
-        case .and(let operands), .or(let operands): return operands.reduce(into: []) { $0.formUnion($1.attributesRead) }
-        case .compare(_, let l, let r), .member(let l, let r, _): return l.attributesRead.union(r.attributesRead)
+        case .constant, .builtin: return
+        case .attribute(let name, _, _): names.insert(name)
+        case .not(let e): e.collectAttributes(into: &names)
+        case .and(let operands), .or(let operands): for operand in operands { operand.collectAttributes(into: &names) }
+        case .compare(_, let l, let r), .member(let l, let r, _):
+            l.collectAttributes(into: &names)
+            r.collectAttributes(into: &names)
         }
     }
 

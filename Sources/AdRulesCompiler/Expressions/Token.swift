@@ -28,23 +28,37 @@ struct ExpressionError: Error, Sendable, Hashable {
 }
 
 /// Splits a `when` expression into tokens.
+///
+/// It walks the text's UTF-8 bytes: everything outside string literals is ASCII (any other character is an
+/// error), so a byte is a character there, and a literal's characters are counted once it is read. Offsets are
+/// in characters, as the positions of findings are.
 enum Lexer {
     static func tokens(_ source: String) -> Result<[Token], ExpressionError> {
-        let chars = Array(source)
+        let bytes = Array(source.utf8)
         var tokens: [Token] = []
         var i = 0
-        func isNameStart(_ c: Character) -> Bool { c == "_" || (c.isASCII && c.isLetter) }
-        func isNamePart(_ c: Character) -> Bool { isNameStart(c) || (c.isASCII && c.isNumber) || c == "." }
-        while i < chars.count {
-            let c = chars[i]
+        /// The character offset of `bytes[i]`.
+        var offset = 0
+        func isNameStart(_ b: UInt8) -> Bool { b == UInt8(ascii: "_") || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) }
+        func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        func isNamePart(_ b: UInt8) -> Bool { isNameStart(b) || isDigit(b) || b == UInt8(ascii: ".") }
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        func byte(_ k: Int) -> UInt8? { k < bytes.count ? bytes[k] : nil }
+        while i < bytes.count {
+            let c = bytes[i]
             let start = i
-            if c == " " || c == "\t" || c == "\n" || c == "\r" {
+            let startOffset = offset
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
+                // CR LF is one character.
+                if c == UInt8(ascii: "\r"), byte(i + 1) == UInt8(ascii: "\n") { i += 1 }
                 i += 1
+                offset += 1
                 continue
             }
             if isNameStart(c) {
-                while i < chars.count, isNamePart(chars[i]) { i += 1 }
-                let word = String(chars[start..<i])
+                while i < bytes.count, isNamePart(bytes[i]) { i += 1 }
+                offset += i - start
+                let word = text(start..<i)
                 let kind: Token.Kind
                 switch word {
                 case "and": kind = .and
@@ -55,70 +69,75 @@ enum Lexer {
                 case "false": kind = .falseLiteral
                 default: kind = .name(word)
                 }
-                tokens.append(Token(kind: kind, offset: start, text: word))
+                tokens.append(Token(kind: kind, offset: startOffset, text: word))
                 continue
             }
             // A `-` right before a digit starts a negative literal (`level == -1`): the language has no subtraction.
-            let negative = c == "-" && i + 1 < chars.count && chars[i + 1].isASCII && chars[i + 1].isNumber
-            if (c.isASCII && c.isNumber) || negative {
+            let negative = c == UInt8(ascii: "-") && byte(i + 1).map(isDigit) == true
+            if isDigit(c) || negative {
                 if negative { i += 1 }
-                while i < chars.count, chars[i].isASCII, chars[i].isLetter || chars[i].isNumber || chars[i] == "." {
-                    i += 1
-                }
-                let word = String(chars[start..<i])
+                while i < bytes.count, isNamePart(bytes[i]), bytes[i] != UInt8(ascii: "_") { i += 1 }
+                offset += i - start
+                let word = text(start..<i)
                 let digits = negative ? word.dropFirst() : Substring(word)
                 if let value = Int64(word) {
-                    tokens.append(Token(kind: .int(value), offset: start, text: word))
+                    tokens.append(Token(kind: .int(value), offset: startOffset, text: word))
                 } else if digits.allSatisfy(\.isNumber) {
                     // Read as a decimal it would compare equal to its nearest neighbours: refuse it instead.
                     return .failure(ExpressionError(
-                        offset: start, message: "\"\(word)\" is beyond the whole numbers a rule compares (-9223372036854775808 to 9223372036854775807)"))
+                        offset: startOffset, message: "\"\(word)\" is beyond the whole numbers a rule compares (-9223372036854775808 to 9223372036854775807)"))
                 } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
-                    tokens.append(Token(kind: .number(value), offset: start, text: word))
+                    tokens.append(Token(kind: .number(value), offset: startOffset, text: word))
                 } else if negative, RuleDuration(parsing: String(digits)) != nil {
-                    return .failure(ExpressionError(offset: start, message: "\"\(word)\" is a negative duration: durations are 0s or more"))
+                    return .failure(ExpressionError(offset: startOffset, message: "\"\(word)\" is a negative duration: durations are 0s or more"))
                 } else if let value = RuleDuration(parsing: word) {
                     guard value <= .days(366) else {
                         return .failure(ExpressionError(
-                            offset: start, message: "\"\(word)\" is longer than 366d, the longest duration a rule file may hold"))
+                            offset: startOffset, message: "\"\(word)\" is longer than 366d, the longest duration a rule file may hold"))
                     }
-                    tokens.append(Token(kind: .duration(value), offset: start, text: word))
+                    tokens.append(Token(kind: .duration(value), offset: startOffset, text: word))
                 } else {
                     return .failure(ExpressionError(
-                        offset: start,
+                        offset: startOffset,
                         message: "\"\(word)\" is not a number or a duration: write 42, 1.5, or a duration like 30s or 1h30m"))
                 }
                 continue
             }
-            if c == "\"" || c == "'" {
-                var text = ""
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                // The quote and the backslash are ASCII, so no byte of another character is taken for one.
                 i += 1
                 var closed = false
-                while i < chars.count {
-                    let d = chars[i]
-                    if d == c {
+                while i < bytes.count {
+                    if bytes[i] == c {
                         closed = true
                         i += 1
                         break
                     }
-                    if d == "\\", i + 1 < chars.count {
-                        text.append(chars[i + 1])
-                        i += 2
+                    i += bytes[i] == UInt8(ascii: "\\") && i + 1 < bytes.count ? 2 : 1
+                }
+                let token = text(start..<i)
+                offset += token.count
+                guard closed else {
+                    return .failure(ExpressionError(offset: startOffset, message: "this string is not closed: add a closing \(Character(Unicode.Scalar(c)))"))
+                }
+                // A backslash keeps the character after it, whatever it is.
+                var value = ""
+                var escaped = false
+                for character in token.dropFirst().dropLast() {
+                    if !escaped, character == "\\" {
+                        escaped = true
                         continue
                     }
-                    text.append(d)
-                    i += 1
+                    escaped = false
+                    value.append(character)
                 }
-                guard closed else {
-                    return .failure(ExpressionError(offset: start, message: "this string is not closed: add a closing \(c)"))
-                }
-                tokens.append(Token(kind: .string(text), offset: start, text: String(chars[start..<i])))
+                tokens.append(Token(kind: .string(value), offset: startOffset, text: token))
                 continue
             }
-            let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+            let next = byte(i + 1)
             let kind: Token.Kind
             var length = 1
-            switch (c, next) {
+            switch (Character(Unicode.Scalar(c)), next.map { Character(Unicode.Scalar($0)) }) {
             case ("=", "="): kind = .equal; length = 2
             case ("!", "="): kind = .notEqual; length = 2
             case ("<", "="): kind = .lessEqual; length = 2
@@ -131,20 +150,23 @@ enum Lexer {
             case ("]", _): kind = .rightBracket
             case (",", _): kind = .comma
             case ("=", _):
-                return .failure(ExpressionError(offset: start, message: "unexpected \"=\": write == to compare"))
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=\": write == to compare"))
             case ("&", "&"):
-                return .failure(ExpressionError(offset: start, message: "unexpected \"&&\": write and"))
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"&&\": write and"))
             case ("|", "|"):
-                return .failure(ExpressionError(offset: start, message: "unexpected \"||\": write or"))
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"||\": write or"))
             case ("!", _):
-                return .failure(ExpressionError(offset: start, message: "unexpected \"!\": write not"))
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"!\": write not"))
             default:
-                return .failure(ExpressionError(offset: start, message: "unexpected character \"\(c)\""))
+                // The whole character, however many bytes it takes.
+                let character = text(start..<bytes.count).first.map(String.init) ?? ""
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\""))
             }
             i += length
-            tokens.append(Token(kind: kind, offset: start, text: String(chars[start..<i])))
+            offset += length
+            tokens.append(Token(kind: kind, offset: startOffset, text: text(start..<i)))
         }
-        tokens.append(Token(kind: .end, offset: chars.count, text: "end of expression"))
+        tokens.append(Token(kind: .end, offset: offset, text: "end of expression"))
         return .success(tokens)
     }
 }
