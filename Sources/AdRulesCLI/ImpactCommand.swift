@@ -170,7 +170,7 @@ enum ImpactCommand {
         var text = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(diagnostics, files: files)
         let errors = diagnostics.filter { $0.severity == .error }.count
         if !quiet {
-            text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(diagnostics.map(\.file)).count) + "\n"
+            text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(files).count) + "\n"
         }
         return text
     }

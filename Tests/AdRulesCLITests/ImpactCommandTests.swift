@@ -317,6 +317,7 @@ struct ImpactCommandTests {
         #expect(result.stdout.contains("a\\nfake.yaml:1:1: error: forged\\u{1B}[31m.model.yaml"), "\(result.stdout.prefix(300))")
     }
 
+    /// The summary counts the files read, as lint's does: the model and the policy's rule file.
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {
         let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
         #expect(result.exitCode == 1)
@@ -325,7 +326,7 @@ struct ImpactCommandTests {
             FIXTURES/impact/bad.model.yaml:2:1: error: unknown key "sead" in the usage model: did you mean "seed"? (schema/unknown-key)
             FIXTURES/impact/bad.model.yaml:6:15: error: unknown time zone "Europe/Pari": did you mean "Europe/Paris"? (policy/timezone)
             FIXTURES/impact/bad.model.yaml:7:15: error: unknown key "poison" in resumes: did you mean "poisson"? (schema/unknown-key)
-            Found 3 errors and 0 warnings in 1 file.
+            Found 3 errors and 0 warnings in 2 files.
 
             """)
     }
