@@ -88,6 +88,12 @@ enum ImpactCommand {
         var report = ImpactRunner.run(model: model, policies: policies, changes: changes, options: options, progress: progress)
         report.inputs = InputDigest.of(model: modelBytes, policies: policies.map(\.policy))
         bar?.finish()
+        // The bound `impact merge` reads parts with: what a run writes, a merge of its shards reads back.
+        guard report.denyRowCount <= ImpactReport.maxDenyRows else {
+            return CommandResult(
+                stderr: stderr + "error: the report would list \(report.denyRowCount) deny reasons (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: use fewer segments, or preview a policy with fewer placements or custom rules\n",
+                exitCode: ExitCode.findings)
+        }
         let format = parsed.values["format"] ?? (options.shard != nil ? "json" : "text")
         return Output.deliver(render(report, format: format), to: parsed.values["output"], stderr: stderr)
     }

@@ -94,6 +94,25 @@ struct ModelDiagnosticTests {
         #expect(found.last?.message.contains("write true or false") == true)
     }
 
+    /// A placement the model plays that the old policy of a comparison lacks is reported for it too, so it counts
+    /// toward the report's blocks: a run is refused before it plays rather than writing parts a merge refuses.
+    @Test func placementsThePolicyLacksCountTowardTheReportSize() throws {
+        let placements = (0..<5000).map { "  p\($0): {format: banner}" }.joined(separator: "\n")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n" + placements + "\n", file: "p.yaml")
+        func segments(_ placement: String) throws -> UsageModel {
+            try #require(ModelDecoder.decode("""
+                version: 1
+                segments:
+                  - {name: a, share: 0.5, actions: [{placement: \(placement), every: 1m}]}
+                  - {name: b, share: 0.5, actions: [{placement: \(placement), every: 1m}]}
+                """, file: "m.model.yaml").model)
+        }
+        // 2 segments x 5,000 placements: exactly the limit.
+        #expect(!ModelCheck.check(try segments("p1"), against: policy, name: "old", role: .old).contains { $0.rule == "schema/range" })
+        let lacking = ModelCheck.check(try segments("fresh"), against: policy, name: "old", role: .old)
+        #expect(lacking.first { $0.rule == "schema/range" }?.message.contains("2 segments x 5001 placements") == true, "\(lacking)")
+    }
+
     @Test func placementsAndAttributesAreCheckedAgainstThePolicy() throws {
         let marked = MarkedText("""
             version: 1

@@ -140,4 +140,27 @@ struct ExpressionTests {
         #expect(findings("now.weekday in [\"sat\", \"Sun\"]").first?.message.contains("write \"sun\"") == true)
         #expect(findings("now.weekday != \"sat\"").isEmpty)
     }
+
+    /// The lexer walks bytes but counts characters: offsets after non-ASCII text and CR LF are character offsets,
+    /// escapes keep the character after the backslash, and a character joining onto a quote stays in the value.
+    @Test func tokensKeepCharacterOffsetsAndValues() throws {
+        func lex(_ text: String) throws -> [Token] { try Lexer.tokens(text).get() }
+        let tokens = try lex("screen == \"日本語e\u{301}\\\"x\" and\r\n-12 < level")
+        #expect(tokens.map(\.offset) == [0, 7, 10, 20, 24, 28, 30, 35])
+        #expect(tokens[2].kind == .string("日本語e\u{301}\"x"))
+        #expect(tokens[4].kind == .int(-12))
+        #expect(try lex("'\u{301}x'")[0].kind == .string("\u{301}x"))
+        #expect(try lex("1h30m >= 5.5")[0].kind == .duration(.minutes(90)))
+        #expect(try lex("1h30m >= 5.5")[2].kind == .number(5.5))
+        #expect(try lex("a_b.c")[0].kind == .name("a_b.c"))
+        func failure(_ text: String) -> ExpressionError? {
+            if case .failure(let error) = Lexer.tokens(text) { return error }
+            return nil
+        }
+        #expect(failure("screen == \"x\" ∧ premium") == ExpressionError(offset: 14, message: "unexpected character \"∧\""))
+        #expect(failure("\"日本 ") == ExpressionError(offset: 0, message: "this string is not closed: add a closing \""))
+        #expect(failure("x = 1")?.message == "unexpected \"=\": write == to compare")
+        #expect(failure("12abc")?.message.contains("is not a number or a duration") == true)
+        #expect(failure("-5m")?.message.contains("negative duration") == true)
+    }
 }

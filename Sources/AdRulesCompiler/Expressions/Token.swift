@@ -120,10 +120,11 @@ enum Lexer {
                 guard closed else {
                     return .failure(ExpressionError(offset: startOffset, message: "this string is not closed: add a closing \(Character(Unicode.Scalar(c)))"))
                 }
-                // A backslash keeps the character after it, whatever it is.
+                // A backslash keeps the character after it, whatever it is. The value is what lies between the
+                // quote bytes, read on its own: a character that joins onto a quote stays in it.
                 var value = ""
                 var escaped = false
-                for character in token.dropFirst().dropLast() {
+                for character in text((start + 1)..<(i - 1)) {
                     if !escaped, character == "\\" {
                         escaped = true
                         continue

@@ -106,9 +106,14 @@ public enum ModelCheck {
         let file = model.file
         // The report holds figures for every placement in every segment: their product bounds its size (and a
         // shard's part, which `impact merge` reads back).
-        if model.segments.count * policy.placements.count > maxReportBlocks {
+        // A placement the model plays that the policy lacks (the old policy of a change that adds it) is reported
+        // too, with its `unknown_placement` denials.
+        let lacking = Set(model.segments.flatMap { $0.actions.map(\.placement) + $0.rewarded.map(\.placement) })
+            .subtracting(policy.placements.map(\.id))
+        let reported = policy.placements.count + lacking.count
+        if model.segments.count * reported > maxReportBlocks {
             return [.modelReportTooLarge(
-                segments: model.segments.count, placements: policy.placements.count, policy: name, limit: maxReportBlocks,
+                segments: model.segments.count, placements: reported, policy: name, limit: maxReportBlocks,
                 file: file, range: SourceRange(at: SourcePosition(line: model.segmentsLocation.line, column: model.segmentsLocation.column)))]
         }
         let known = policy.placements.map(\.id)

@@ -101,12 +101,19 @@ public struct ImpactReport: Sendable, Hashable {
         }
     }
 
-    /// Combines the partial results of every shard of one run into the result of the whole run.
-    /// - Throws: ``MergeError`` when parts are missing, repeated, or from different runs.
-    /// The most deny-reason rows (reason and YAML location pairs, over every block) a part or a merged report
-    /// holds: a real run has a handful per block.
-    public static let maxDenyRows = 50_000
+    /// The most deny-reason rows (reason and YAML location pairs, over every block) a report holds: a run that
+    /// would list more is refused after it plays, and so is a part or a merge of parts (the merge lists what the
+    /// whole run would). A block has a handful; 10,000 blocks of six or seven each fit.
+    public static let maxDenyRows = 100_000
 
+    /// The deny-reason rows of every block of every result.
+    public var denyRowCount: Int {
+        results.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.placements.reduce(0) { $0 + $1.denials.count } } }
+    }
+
+    /// Combines the partial results of every shard of one run into the result of the whole run.
+    /// - Throws: ``MergeError`` when parts are missing, repeated, or from different runs, or list together more
+    ///   deny reasons than ``maxDenyRows``.
     public static func merge(_ parts: [ImpactReport]) throws -> ImpactReport {
         guard let first = parts.first else { throw MergeError.noParts }
         guard let count = first.shard?.count else { throw MergeError.notPartial(0) }
@@ -140,7 +147,7 @@ public struct ImpactReport: Sendable, Hashable {
                     merged.results[r].segments[s].add(part.results[r].segments[s])
                 }
             }
-            let rows = merged.results.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.placements.reduce(0) { $0 + $1.denials.count } } }
+            let rows = merged.denyRowCount
             if rows > maxDenyRows { throw MergeError.tooManyDenyRows(i, rows) }
         }
         // Only the first few missing shards are named; the count may be large and come from a file.
