@@ -110,10 +110,13 @@ enum ImpactJSON {
             }
             return n
         }
-        func string(_ value: JSON?, _ what: String) throws -> String {
+        func string(_ value: JSON?, _ what: String) throws -> String { try checkedString(value, what, allowing: []) }
+        /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
+        func value(_ value: JSON?, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
+        func checkedString(_ value: JSON?, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
             let text = try need(value?.stringValue, what)
             guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
-            guard !ControlCharacters.contains(in: text) else {
+            guard !text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && !allowed.contains($0) }) else {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
             }
             return text
@@ -129,7 +132,7 @@ enum ImpactJSON {
                 Shard(index: object["index"]?.intValue ?? 0, count: try count(object["count"], "the number of shards", in: 1...Shard.maxCount)),
                 "shard")
         }
-        let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string) }
+        let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string, value: value) }
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
         var histogramEntries = 0
@@ -223,7 +226,7 @@ enum ImpactJSON {
         return ImpactLocation(file: path, line: line, column: column)
     }
 
-    private static func readChange(_ value: JSON, string: StringReader) throws -> PolicyChange {
+    private static func readChange(_ value: JSON, string: StringReader, value setting: StringReader) throws -> PolicyChange {
         guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
             throw ReadError(problem: "not an impact report: a change's kind is not changed, added or removed")
         }
@@ -231,8 +234,8 @@ enum ImpactJSON {
             kind: kind,
             subject: try string(value["subject"], "a change's subject"),
             setting: try string(value["setting"], "a change's setting"),
-            old: try value["old"]?.stringValue.map { try string(.string($0), "a change's old value") },
-            new: try value["new"]?.stringValue.map { try string(.string($0), "a change's new value") },
+            old: try value["old"]?.stringValue.map { try setting(.string($0), "a change's old value") },
+            new: try value["new"]?.stringValue.map { try setting(.string($0), "a change's new value") },
             oldLocation: try readLocation(value["old_location"], string: string), newLocation: try readLocation(value["new_location"], string: string))
     }
 

@@ -315,4 +315,27 @@ struct AuditMessageTests {
         let advised = runCLI(["lint", dir + "/q.yaml", "--color", "never"])
         #expect(!advised.stdout.contains("cap/unreachable"), "\(advised.stdout)")
     }
+
+    /// A condition written over several lines (`when: |`) lints, compiles, loads from its compiled form, and shows
+    /// in a comparison whose shards merge: its line breaks are the whitespace the expression lexer skips.
+    @Test func aConditionOverSeveralLinesCompilesAndMerges() throws {
+        let rule = "rules:\n  - id: r\n    deny: [app_open]\n    when: |\n      premium or\n      premium\n"
+        let dir = try Self.directory([
+            "new.yaml": "version: 1\nplacements:\n  app_open: {format: app_open, min_interval: 1m}\n" + rule,
+            "old.yaml": "version: 1\nplacements:\n  app_open: {format: app_open, min_interval: 1m}\n",
+            "m.model.yaml": "version: 1\nusers: 4\ndays: 1\nsegments:\n  - {name: s, share: 1}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["lint", dir + "/new.yaml"]).exitCode == 0)
+        let compiled = runCLI(["compile", dir + "/new.yaml", "-o", dir + "/new.json"])
+        #expect(compiled.exitCode == 0, "\(compiled.stderr)")
+        #expect(runCLI(["lint", dir + "/new.json"]).exitCode == 0)
+        let impact = ["impact", dir + "/m.model.yaml", "--rules", dir + "/new.yaml", "--compare", dir + "/old.yaml", "--format", "json"]
+        let whole = runCLI(impact)
+        #expect(whole.exitCode == 0, "\(whole.stderr)")
+        for k in 1...2 { #expect(runCLI(impact + ["--shard", "\(k)/2", "--output", "\(dir)/part\(k).json"]).exitCode == 0) }
+        let merged = runCLI(["impact", "merge", dir + "/part1.json", dir + "/part2.json"])
+        #expect(merged.exitCode == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+    }
 }

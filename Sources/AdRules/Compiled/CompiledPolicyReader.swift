@@ -137,7 +137,8 @@ struct CompiledPolicyReader {
         try inside("id") { () throws(CompiledPolicyError) in try id(r.id, lowercaseOnly: true) }
         try inside("message") { () throws(CompiledPolicyError) in try text(r.message) }
         let when = try inside("when") { () throws(CompiledPolicyError) in
-            try text(r.when.value)
+            // A condition may span lines (`when: |`) and hold tabs: the whitespace its lexer skips.
+            try text(r.when.value, allowing: ["\t", "\n", "\r"])
             return Located(r.when.value, at: try location(r.when.at, files))
         }
         let deny = try r.deny.map { list throws(CompiledPolicyError) in
@@ -191,12 +192,13 @@ struct CompiledPolicyReader {
 
     // MARK: value checks
 
-    func text(_ s: String) throws(CompiledPolicyError) {
+    /// - Parameter allowed: control characters this text may hold (a condition's line breaks and tabs).
+    func text(_ s: String, allowing allowed: Set<Unicode.Scalar> = []) throws(CompiledPolicyError) {
         // Printable ASCII, most texts, holds no control character; only other texts are read scalar by scalar.
         let isPrintableASCII = s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         let length = isPrintableASCII ? s.utf8.count : s.unicodeScalars.count
         guard length <= Self.maxText else { throw CompiledPolicyError("the text is \(length) characters long; at most \(Self.maxText) fit") }
-        guard isPrintableASCII || !ControlCharacters.contains(in: s) else {
+        guard isPrintableASCII || !s.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && !allowed.contains($0) }) else {
             throw CompiledPolicyError("the text holds a control character (a line break, a tab or an escape code)")
         }
     }
