@@ -116,7 +116,7 @@ enum ImpactJSON {
         func checkedString(_ value: JSON?, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
             let text = try need(value?.stringValue, what)
             guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
-            guard !text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && !allowed.contains($0) }) else {
+            guard !ControlCharacters.contains(in: text, except: allowed) else {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
             }
             return text

@@ -198,7 +198,7 @@ struct CompiledPolicyReader {
         let isPrintableASCII = s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         let length = isPrintableASCII ? s.utf8.count : s.unicodeScalars.count
         guard length <= Self.maxText else { throw CompiledPolicyError("the text is \(length) characters long; at most \(Self.maxText) fit") }
-        guard isPrintableASCII || !s.unicodeScalars.contains(where: { ControlCharacters.isControl($0) && !allowed.contains($0) }) else {
+        guard isPrintableASCII || !ControlCharacters.contains(in: s, except: allowed) else {
             throw CompiledPolicyError("the text holds a control character (a line break, a tab or an escape code)")
         }
     }

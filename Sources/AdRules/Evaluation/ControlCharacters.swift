@@ -12,10 +12,13 @@ public enum ControlCharacters {
     }
 
     /// Whether a text holds any control character.
-    public static func contains(in text: String) -> Bool {
+    public static func contains(in text: String) -> Bool { contains(in: text, except: []) }
+
+    /// Whether a text holds a control character other than `allowed` (a condition's line breaks and tabs).
+    package static func contains(in text: String, except allowed: Set<Unicode.Scalar>) -> Bool {
         // Printable ASCII, the usual text, is told apart byte by byte; anything else is read scalar by scalar.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }
-        return text.unicodeScalars.contains(where: isControl)
+        return text.unicodeScalars.contains { isControl($0) && !allowed.contains($0) }
     }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a

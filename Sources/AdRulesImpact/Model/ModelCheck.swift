@@ -33,18 +33,12 @@ enum AttributeSource: Sendable, Hashable {
         case (.uniformDuration, _):
             return nil
         case (.list(let items), .stringList):
-            var texts: [String] = []
-            for item in items {
-                guard let text = Self.text(item.text, plain: item.plain) else { return nil }
-                texts.append(text)
-            }
+            let texts = items.compactMap { Self.text($0.text, plain: $0.plain) }
+            guard texts.count == items.count else { return nil }
             self = .fixed(.stringList(texts))
         case (.list(let items), .intList):
-            var numbers: [Int64] = []
-            for item in items {
-                guard let number = Self.whole(item.text, plain: item.plain) else { return nil }
-                numbers.append(number)
-            }
+            let numbers = items.compactMap { Self.whole($0.text, plain: $0.plain) }
+            guard numbers.count == items.count else { return nil }
             self = .fixed(.intList(numbers))
         case (.list, _):
             return nil
