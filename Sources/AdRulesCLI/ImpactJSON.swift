@@ -141,7 +141,6 @@ enum ImpactJSON {
             let segments = try need(item["segments"]?.objectValue, "segments")
             guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
             let names = try segments.map { name, _ in try string(.string(name), "a segment name") }
-            guard Set(names).count == names.count else { throw ReadError(problem: "not an impact report: a segment is listed twice") }
             // The results of a --compare run list the same segments in the same order: counters are added by position.
             guard results.isEmpty || names == segmentNames else {
                 throw ReadError(problem: "not an impact report: its results list different segments")
@@ -191,6 +190,10 @@ enum ImpactJSON {
             results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
         }
         guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
+        // One policy, or the old and the new of --compare: a run writes no more.
+        guard results.count <= 2 else {
+            throw ReadError(problem: "not an impact report: it has \(results.count) results, where a run writes one, or two with --compare")
+        }
         var report = ImpactReport(
             model: try string(document["model"], "model"), users: users, days: days,
             seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),

@@ -184,10 +184,11 @@ struct ImpactCommandTests {
         ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
         ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open contradict each other"),
-        ("\"new\": {", "\"casual\": {", "a segment is listed twice"),
+        ("\"new\": {", "\"casual\": {", "the key \"casual\" appears twice in one object"),
         ("\"show_failures\": ", "\"show_failures\": 99999", "the loads or rewarded counts of app_open contradict each other"),
-        // The first of two keys counts when a part is read.
-        ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"file\": null,", "the daily_cap reason of app_open names no YAML location"),
+        // A key given twice is refused: which value counts would be a guess.
+        ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"file\": null,", "the key \"file\" appears twice in one object"),
+        ("\"level_end\": {", "\"app_open\": {", "the key \"app_open\" appears twice in one object"),
         ("\"app_open\": {", "\"app<img src=x>\": {", "is not a placement id"),
     ])
     func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
@@ -209,6 +210,46 @@ struct ImpactCommandTests {
         #expect(merged.stderr.contains(message), "\(merged.stderr)")
         #expect(merged.stdout.isEmpty)
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
+    }
+
+    /// Two files of one name in two folders are two rows of deny reasons, in text as in json.
+    @Test func reasonsFromTwoFilesOfOneNameAreTwoRows() throws {
+        let directory = NSTemporaryDirectory() + "adrules-same-name-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for folder in ["p/x", "p/y"] { try FileManager.default.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true) }
+        try "version: 1\nplacements:\n  level_end: {format: interstitial}\n".write(toFile: "\(directory)/p/a.yaml", atomically: true, encoding: .utf8)
+        for group in ["x", "y"] {
+            try "version: 1\ngroups:\n  g\(group):\n    placements: [level_end]\n    daily_cap: 3\n"
+                .write(toFile: "\(directory)/p/\(group)/g.yaml", atomically: true, encoding: .utf8)
+        }
+        try """
+            version: 1
+            users: 4
+            days: 1
+            segments:
+              - {name: s, share: 1, first_open: 8h, foreground: 1h, actions: [{placement: level_end, every: 5m}]}
+            network: {load_time: 1s, ad_duration: 10s}
+
+            """.write(toFile: "\(directory)/m.model.yaml", atomically: true, encoding: .utf8)
+        let text = runCLI(["impact", "\(directory)/m.model.yaml", "--rules", "\(directory)/p"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        let rows = text.stdout.split(separator: "\n").filter { $0.contains("group_daily_cap ") && $0.contains("g.yaml") }
+        #expect(rows.count == 2, "\(text.stdout)")
+        #expect(rows.contains { $0.contains("p/x/g.yaml:5:16") } && rows.contains { $0.contains("p/y/g.yaml:5:16") })
+    }
+
+    /// A run writes one result, or two with --compare: a part with more is not one.
+    @Test func aPartWithThreeResultsIsRefused() throws {
+        let part = runCLI(["impact", Self.flat, "--rules", Self.old, "--users", "4", "--days", "1", "--shard", "1/1", "--format", "json"])
+        #expect(part.exitCode == 0, "\(part.stderr)")
+        var report = try ImpactJSON.read(part.stdout)
+        report.results += [report.results[0], report.results[0]]
+        let path = NSTemporaryDirectory() + "adrules-three-\(UUID().uuidString).json"
+        try ImpactJSON.render(report).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let merged = runCLI(["impact", "merge", path])
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.contains("it has 3 results, where a run writes one, or two with --compare"), "\(merged.stderr)")
     }
 
     /// A part that lists more deny reasons than any report holds is refused when it is read, and parts that do

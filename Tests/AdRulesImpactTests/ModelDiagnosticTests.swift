@@ -23,6 +23,7 @@ struct ModelDiagnosticTests {
         Case(name: "unknown top-level key", rule: "schema/unknown-key", yaml: head + "1️⃣sead: 3\n", message: "did you mean \"seed\"?"),
         Case(name: "unknown segment key", rule: "schema/unknown-key", yaml: head + "    1️⃣resume: 3\n", message: "did you mean \"resumes\"?"),
         Case(name: "unknown distribution", rule: "schema/unknown-key", yaml: head + "    resumes: {1️⃣poison: 3}\n", message: "did you mean \"poisson\"?"),
+        Case(name: "unknown attribute distribution", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣unifrom: [1, 4]}}\n", message: "did you mean \"uniform\"?"),
         Case(name: "wrong type", rule: "schema/type", yaml: head + "    resumes: 1️⃣many\n", message: "resumes must be a whole number, {uniform: [a, b]} or {poisson: mean}, not \"many\""),
         Case(name: "distribution of the wrong kind", rule: "schema/type", yaml: head + "    cold_starts: {1️⃣exponential: 2m}\n", message: "cold_starts cannot be drawn from {exponential: ...}"),
         Case(name: "bare number for a duration", rule: "schema/duration", yaml: head + "    foreground: 1️⃣300\n", message: "write 300s or 300m"),

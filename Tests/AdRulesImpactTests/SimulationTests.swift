@@ -29,6 +29,28 @@ struct SimulationTests {
         #expect(appOpen.loadsCompleted == appOpen.impressions + appOpen.wastedLoads)
     }
 
+    /// A first open in the last second of the day still opens the app: the day's first visit always happens.
+    @Test func aFirstOpenJustBeforeMidnightStillHappens() throws {
+        let late = flatModel.replacingOccurrences(of: "first_open: 8h", with: "first_open: 23h59m59s")
+            .replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
+        let appOpen = play(try model(late), try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        // One cold start a day, 2 s before midnight: each day's load is asked and completes (none did when such a
+        // visit was dropped).
+        #expect(appOpen.loadsCompleted >= 180)
+    }
+
+    /// An `every` draw shorter than a second waits a second: with exponential gaps of mean 1 s, the mean gap is
+    /// 1 + 1/e s (about 44 actions in a minute), not 1 s (60).
+    @Test func actionsComeAtMostOnceASecond() throws {
+        let busy = flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
+            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 1m\n    actions: [{placement: level_end, every: {exponential: 1s}}]")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial, enabled: false}\n", file: "p.yaml")
+        let levelEnd = play(try model(busy), policy).total.placements[0]
+        // A minute of foreground a day: each action asks a show, denied placement_disabled.
+        let perDay = Double(levelEnd.denials.first { $0.code == .placementDisabled }?.count ?? 0) / 180
+        #expect(perDay > 40 && perDay < 48, "\(perDay)")
+    }
+
     @Test func premiumUsersSeeNothing() throws {
         let premium = try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1"))
         let appOpen = play(premium, try appOpenPolicy(dailyCap: 3)).total.placements[0]
@@ -388,5 +410,38 @@ struct PolicyDiffSettingsTests {
         #expect(PolicyDiff.changes(from: old, to: new).map(\.setting) == ["resume.max_delay"])
         #expect(PolicySettings.placement(new.placements[0]).map(\.key) == PlacementSetting.allCases.map(\.key))
         #expect(PolicySettings.group(new.groups[0]).map(\.key) == ["placements"] + PlacementSetting.groupSettings.map(\.key))
+    }
+
+    @Test func reorderedListsRespacedConditionsAndUTCAliasesAreNoChange() throws {
+        let yaml = { (zone: String, members: String, deny: String, when: String, caps: String) in
+            """
+            version: 1
+            timezone: \(zone)
+            attributes:
+              level: {type: int, default: 1}
+            placements:
+              a: {format: interstitial, caps: \(caps)}
+              b: {format: interstitial}
+            groups:
+              g: {placements: \(members), daily_cap: 3}
+            rules:
+              - id: r
+                deny: \(deny)
+                when: "\(when)"
+                message: m
+            """
+        }
+        let old = try Policy(yaml: yaml("UTC", "[a, b]", "[a, b]", "level<5", "[{max: 1, window: 1h}, {max: 3, window: 1d}]"), file: "old.yaml")
+        let same = try Policy(
+            yaml: yaml("Etc/UTC", "[b, a]", "[b, a]", "level < 5", "[{max: 3, window: 1d}, {max: 1, window: 1h}]"), file: "new.yaml")
+        #expect(PolicyDiff.changes(from: old, to: same) == [])
+        // What does change is named, shown as written.
+        let other = try Policy(yaml: yaml("UTC", "[a]", "[a, b]", "level <= 5", "[{max: 1, window: 1h}]"), file: "new.yaml")
+        let changes = PolicyDiff.changes(from: old, to: other)
+        #expect(changes.map { "\($0.subject) \($0.setting): \($0.old ?? "-") -> \($0.new ?? "-")" } == [
+            "placement a caps: [{max: 1, window: 1h}, {max: 3, window: 1d}] -> [{max: 1, window: 1h}]",
+            "group g placements: [a, b] -> [a]",
+            "rule r when: level<5 -> level <= 5",
+        ])
     }
 }

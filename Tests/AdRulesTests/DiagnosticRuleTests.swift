@@ -113,6 +113,36 @@ struct DiagnosticRuleTests {
         #expect(d.message.contains("quote"))
     }
 
+    /// A bad id is one finding among the others of its block: the settings of a placement, a group or a rule with a
+    /// bad id are still read and checked.
+    @Test func aBadIDHidesNoOtherFinding() throws {
+        let input = MarkedText("""
+            version: 1
+            placements:
+              1️⃣"level end":
+                format: 2️⃣bogus
+                daily_cap: 3️⃣six
+              ok: {format: interstitial}
+            groups:
+              4️⃣"g g": {placements: [ok], 5️⃣dialy_cap: 2}
+            rules:
+              - id: 6️⃣No-Ads
+                deny: [7️⃣okk]
+                when: 8️⃣scren == "x"
+
+            """)
+        let found = lint(input.text).map { "\($0.rule)@\($0.range.start.line):\($0.range.start.column)" }
+        for (marker, rule) in [
+            ("1️⃣", "schema/range"), ("2️⃣", "schema/enum"), ("3️⃣", "schema/type"), ("4️⃣", "schema/range"),
+            ("5️⃣", "schema/unknown-key"), ("6️⃣", "schema/range"), ("7️⃣", "policy/unknown-placement"),
+        ] {
+            let at = try #require(input[marker])
+            #expect(found.contains("\(rule)@\(at.line):\(at.column)"), "\(marker) \(rule) in \(found)")
+        }
+        let condition = try #require(input["8️⃣"])
+        #expect(found.contains { $0.hasPrefix("rule/") && $0.hasSuffix("@\(condition.line):\(condition.column)") }, "\(found)")
+    }
+
     @Test func unknownKeySuggestsTheClosest() throws {
         let d = try #require(lint(Self.header + "  a:\n    format: interstitial\n    min_intervall: 1m\n").first)
         #expect(d.message.contains("did you mean \"min_interval\"?"))

@@ -227,7 +227,16 @@ package struct JSONReader {
         case .object:
             try beginObject()
             var pairs: [(String, JSONValue)] = []
-            while let key = try nextKey() { pairs.append((key, try readValue())) }
+            // A key given twice is refused: which of its values counts would be a guess.
+            var keys = Set<String>()
+            while true {
+                let start = index
+                guard let key = try nextKey() else { break }
+                guard keys.insert(key).inserted else {
+                    throw JSONValue.ParseError(offset: start, problem: "the key \"\(key)\" appears twice in one object")
+                }
+                pairs.append((key, try readValue()))
+            }
             return .object(pairs)
         case .array:
             try beginArray()

@@ -190,6 +190,7 @@ struct FieldReader: NodeReader {
     }
 
     /// Checks an id against its allowed characters and length.
+    @discardableResult
     mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {
         let id = node.scalar?.value ?? ""
         let valid = PolicyIDs.isValid(id, lowercaseOnly: lowercaseOnly)

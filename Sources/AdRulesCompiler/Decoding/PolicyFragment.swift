@@ -74,7 +74,10 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
-                    guard let id = reader.wordKey(idNode, in: "placements"), reader.checkID(idNode, kind: "placement", lowercaseOnly: false) else { return }
+                    guard let id = reader.wordKey(idNode, in: "placements") else { return }
+                    // A bad id is reported and its settings still read, so that every finding in them is printed;
+                    // the policy holds an error then and is never used.
+                    reader.checkID(idNode, kind: "placement", lowercaseOnly: false)
                     previous = id
                     let block = PlacementFields.read(event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range, reader: &reader)
                     fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
@@ -85,9 +88,8 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
-                    guard let id = reader.wordKey(idNode, in: "groups"), let value = cursor.node(from: event),
-                        reader.checkID(idNode, kind: "group", lowercaseOnly: false)
-                    else { return }
+                    guard let id = reader.wordKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
+                    reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     previous = id
                     if let group = readGroup(id: id, key: idNode, value: value, reader: &reader) { fragment.groups.append(group) }
                 }
@@ -255,7 +257,11 @@ struct PolicyFragment: Sendable {
             let value = pair.value
             switch key {
             case "id":
-                if let text = reader.string(value, key), reader.checkID(value, kind: "rule", lowercaseOnly: true) { id = text }
+                // A bad id is reported, and the rule still read so that its other findings are printed.
+                if let text = reader.string(value, key) {
+                    reader.checkID(value, kind: "rule", lowercaseOnly: true)
+                    id = text
+                }
             case "deny":
                 sawDeny = true
                 if let scalar = value.scalar, !scalar.isNull {

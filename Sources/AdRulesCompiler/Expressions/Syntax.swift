@@ -209,3 +209,29 @@ struct Parser {
         }
     }
 }
+
+/// Conditions compared by what they say, for the impact preview's semantic diff.
+package enum Condition {
+    /// What an expression text means, as a text to compare: two texts that differ only in spacing, line breaks or
+    /// their character offsets mean the same. Nil when the text does not parse.
+    package static func meaning(of source: String) -> String? {
+        guard case .success(let syntax) = Parser.parse(source) else { return nil }
+        return String(reflecting: syntax.withoutOffsets)
+    }
+}
+
+extension Syntax {
+    /// The same expression with every offset 0: what it says, not where.
+    var withoutOffsets: Syntax {
+        switch self {
+        case .literal(let value, _): return .literal(value, offset: 0)
+        case .list(let items, _): return .list(items.map(\.withoutOffsets), offset: 0)
+        case .name(let name, _): return .name(name, offset: 0)
+        case .not(let operand, _): return .not(operand.withoutOffsets, offset: 0)
+        case .and(let operands): return .and(operands.map(\.withoutOffsets))
+        case .or(let operands): return .or(operands.map(\.withoutOffsets))
+        case .compare(let op, let left, let right, _): return .compare(op, left.withoutOffsets, right.withoutOffsets, offset: 0)
+        case .member(let item, let list, let negated, _): return .member(item.withoutOffsets, list.withoutOffsets, negated: negated, offset: 0)
+        }
+    }
+}

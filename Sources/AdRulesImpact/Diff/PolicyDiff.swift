@@ -102,7 +102,7 @@ public enum PolicyDiff {
     /// are left out; nil `item` keeps every value).
     private static func summary(_ settings: [PolicySetting], of item: ImpactLocation?) -> String {
         settings.compactMap { setting in
-            guard let value = setting.value, item == nil || setting.location != item else { return nil }
+            guard let value = setting.display, item == nil || setting.location != item else { return nil }
             return "\(setting.key): \(value)"
         }.joined(separator: ", ")
     }

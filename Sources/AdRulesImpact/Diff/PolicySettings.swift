@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesYAML
 
 /// One setting of a policy item, as rule files write it: its key, its value text (nil when unset) and where it is set.
@@ -39,8 +40,8 @@ enum PolicySettings {
         var zone = PolicySetting("timezone", "device", written["timezone"]?.location)
         if case .named(let named) = policy.timeZone {
             // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written.
-            zone.value = named.identifier
-            zone.shown = written["timezone"]?.value
+            zone.value = universalNames.contains(named.identifier) ? "UTC" : named.identifier
+            zone.shown = written["timezone"]?.value ?? named.identifier
         }
         return [
             PolicySetting("environment", policy.environment.rawValue, written["environment"]?.location),
@@ -51,12 +52,25 @@ enum PolicySettings {
         ]
     }
 
+    /// The names of UTC in the zone database: one zone, whichever a policy writes.
+    static let universalNames: Set<String> = [
+        "UTC", "GMT", "UCT", "Zulu", "Universal", "Greenwich", "GMT0", "GMT+0", "GMT-0", "Etc/UTC", "Etc/GMT", "Etc/UCT",
+        "Etc/Zulu", "Etc/Universal", "Etc/Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
+    ]
+
+    /// A list compared as a set (a group's placements, a rule's `deny`), shown as written.
+    static func unordered(_ key: String, _ items: [String], at location: SourceLocation?) -> PolicySetting {
+        var setting = PolicySetting(key, "[" + items.sorted().joined(separator: ", ") + "]", location)
+        setting.shown = "[" + items.joined(separator: ", ") + "]"
+        return setting
+    }
+
     static func placement(_ p: Placement) -> [PolicySetting] {
         PlacementSetting.allCases.map { setting($0, setting: $0.access.value(in: p)) }
     }
 
     static func group(_ g: PlacementGroup) -> [PolicySetting] {
-        [PolicySetting("placements", "[" + g.placements.map(\.value).joined(separator: ", ") + "]", g.placements.first?.location)]
+        [unordered("placements", g.placements.map(\.value), at: g.placements.first?.location)]
             + PlacementSetting.groupSettings.map { setting($0, setting: $0.groupAccess?.value(in: g)) }
     }
 
@@ -68,17 +82,26 @@ enum PolicySettings {
     }
 
     static func rule(_ r: CustomRule) -> [PolicySetting] {
-        [
-            PolicySetting("deny", r.deny.map { "[" + $0.map(\.value).joined(separator: ", ") + "]" } ?? "\"*\"", r.deny?.first?.location ?? r.location),
-            PolicySetting("when", r.when),
-            PolicySetting("message", r.message, r.location),
-        ]
+        let deny = r.deny.map { unordered("deny", $0.map(\.value), at: $0.first?.location ?? r.location) }
+        // A condition is compared by what it says: `level<5` and `level < 5` are one condition.
+        var when = PolicySetting("when", r.when)
+        if let meaning = Condition.meaning(of: r.when.value) {
+            when.value = meaning
+            when.shown = r.when.value
+        }
+        return [deny ?? PolicySetting("deny", "\"*\"", r.location), when, PolicySetting("message", r.message, r.location)]
     }
 
     /// One setting as the diff shows it; no windows count as unset.
     private static func setting(_ key: PlacementSetting, setting value: Located<SettingValue>?) -> PolicySetting {
         guard case .windows(let caps) = value?.value else { return PolicySetting(key.key, value?.value.description, value?.location) }
-        let text = caps.isEmpty ? nil : "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
-        return PolicySetting(key.key, text, caps.first?.location)
+        // Each window is a cap of its own: windows are compared as a set, shown as written.
+        func text(_ caps: [Located<WindowCap>]) -> String? {
+            caps.isEmpty ? nil : "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
+        }
+        let sorted = caps.sorted { ($0.value.window.milliseconds, $0.value.max) < ($1.value.window.milliseconds, $1.value.max) }
+        var setting = PolicySetting(key.key, text(sorted), caps.first?.location)
+        setting.shown = text(caps)
+        return setting
     }
 }

@@ -271,6 +271,10 @@ public enum ModelDecoder {
                 guard list.count == items.count else { continue }
                 value = .list(list)
             } else {
+                // A mistyped distribution (`{unifrom: [1, 4]}`) gets its "did you mean"; any other mapping its type.
+                if let inner = pair.value.pairs, reader.fields(inner, allowed: ["uniform"], context: "attribute \(name)").count < inner.count {
+                    continue
+                }
                 reader.report(.wrongType("attribute \(name)", expected: "a value, a list or {uniform: [low, high]}", found: pair.value, file: reader.file))
                 continue
             }

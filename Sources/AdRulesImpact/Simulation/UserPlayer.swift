@@ -99,8 +99,9 @@ struct UserPlayer {
             }
             let coldStarts = max(1, profile.coldStarts.draw(&behaviour))
             let visits = coldStarts + profile.resumes.draw(&behaviour)
-            // `first_open` is a local clock time, which on a DST day is not the time since midnight.
-            let firstOpen = min(seg.instant(ofClockTime: profile.firstOpen.draw(&behaviour), day: day), dayEnd - 1)
+            // `first_open` is a local clock time, which on a DST day is not the time since midnight. The day's first
+            // visit always happens: one drawn in the last 2 s of the day starts 2 s before midnight.
+            let firstOpen = min(seg.instant(ofClockTime: profile.firstOpen.draw(&behaviour), day: day), dayEnd - 2000)
             starts.removeAll(keepingCapacity: true)
             starts.append(firstOpen)
             for _ in 1..<max(visits, 1) { starts.append(behaviour.integer(firstOpen, dayEnd - 1)) }
@@ -174,13 +175,18 @@ struct UserPlayer {
         if cold { coldStart() } else { resume() }
         queue.push(.visitEnd, at: plannedEnd, index: 0, epoch: visit)
         for i in actions.indices {
-            queue.push(.action, at: start + actions[i].every.draw(&visitRandom), index: i, epoch: visit)
+            queue.push(.action, at: start + gap(actions[i].every), index: i, epoch: visit)
         }
         for i in rewarded.indices {
-            queue.push(.offer, at: start + rewarded[i].every.draw(&visitRandom), index: i, epoch: visit)
+            queue.push(.offer, at: start + gap(rewarded[i].every), index: i, epoch: visit)
         }
         while foreground, let event = queue.pop() { handle(event) }
         return now
+    }
+
+    /// The time until a stream's next action or offer: an `every` draw, at least 1 s (docs/impact.md).
+    private mutating func gap(_ every: DurationDistribution) -> Int64 {
+        max(every.draw(&visitRandom), 1000)
     }
 
     private mutating func setTime(_ time: Int64) {
@@ -221,22 +227,22 @@ struct UserPlayer {
             let stream = actions[event.index]
             if screenUntil > now {
                 // The user is watching an ad: the next action comes after it closes.
-                queue.push(.action, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+                queue.push(.action, at: screenUntil + gap(stream.every), index: event.index, epoch: visit)
                 return
             }
             let id = plan.ids[stream.slot]
             record(.action(id))
             shown(beginShow(id, trigger: .action), slot: stream.slot, reward: false)
-            queue.push(.action, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+            queue.push(.action, at: max(now, screenUntil) + gap(stream.every), index: event.index, epoch: visit)
         case .offer:
             guard event.epoch == visit, foreground, !endPending else { return }
             let stream = rewarded[event.index]
             if screenUntil > now {
-                queue.push(.offer, at: screenUntil + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+                queue.push(.offer, at: screenUntil + gap(stream.every), index: event.index, epoch: visit)
                 return
             }
             offer(stream.slot, accept: stream.accept)
-            queue.push(.offer, at: max(now, screenUntil) + stream.every.draw(&visitRandom), index: event.index, epoch: visit)
+            queue.push(.offer, at: max(now, screenUntil) + gap(stream.every), index: event.index, epoch: visit)
         case .visitEnd:
             guard event.epoch == visit, foreground else { return }
             if screenUntil > now { endPending = true } else { background() }
