@@ -15,8 +15,8 @@ enum FailureReport {
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
             let codes = "[" + decision.codes.map(\.rawValue).joined(separator: ", ") + "]"
             if let verdict = expectation.verdict { rows.append(("verdict", verdict.rawValue, decision.verdict.rawValue)) }
-            if let reasons = expectation.reasons { rows.append(("reasons", list(reasons), codes)) }
-            if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include), codes)) }
+            if let reasons = expectation.reasons { rows.append(("reasons", list(reasons, ask.kind), codes)) }
+            if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include, ask.kind), codes)) }
             if let expected = expectation.retryIn { rows.append(("retry_in", expected.map(\.description) ?? "null", retry)) }
             let width0 = rows.map(\.0.count).max() ?? 0
             let width1 = rows.map(\.1.count).max() ?? 0
@@ -39,18 +39,18 @@ enum FailureReport {
         return text
     }
 
-    private static func list(_ codes: Set<ReasonCode>) -> String {
-        let order = ReasonCode.allCases
-        return "[" + codes.sorted { order.firstIndex(of: $0) ?? 0 < order.firstIndex(of: $1) ?? 0 }.map(\.rawValue).joined(separator: ", ") + "]"
+    /// Expected codes in the order the decision lists them (rules.md §7).
+    private static func list(_ codes: Set<ReasonCode>, _ kind: AskKind) -> String {
+        "[" + ReasonCode.sorted(codes, for: kind).map(\.rawValue).joined(separator: ", ") + "]"
     }
 
     static func json(_ outcome: TestOutcome) -> JSON {
         let failures: [JSON] = outcome.failures.compactMap { failure in
-            guard case .ask(_, _, let expectation) = failure.step.action, let decision = failure.decision else { return nil }
+            guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { return nil }
             var expected: [(String, JSON)] = []
             if let verdict = expectation.verdict { expected.append(("verdict", .string(verdict.rawValue))) }
-            if let reasons = expectation.reasons { expected.append(("reasons", .array(sortedCodes(reasons)))) }
-            if let include = expectation.reasonsInclude { expected.append(("reasons_include", .array(sortedCodes(include)))) }
+            if let reasons = expectation.reasons { expected.append(("reasons", .array(sortedCodes(reasons, ask.kind)))) }
+            if let include = expectation.reasonsInclude { expected.append(("reasons_include", .array(sortedCodes(include, ask.kind)))) }
             if let retry = expectation.retryIn { expected.append(("retry_in", retry.map { .string($0.description) } ?? .null)) }
             return .object([
                 ("line", .int(failure.step.location.line)),
@@ -66,8 +66,8 @@ enum FailureReport {
         ])
     }
 
-    private static func sortedCodes(_ codes: Set<ReasonCode>) -> [JSON] {
-        ReasonCode.allCases.filter(codes.contains).map { .string($0.rawValue) }
+    private static func sortedCodes(_ codes: Set<ReasonCode>, _ kind: AskKind) -> [JSON] {
+        ReasonCode.sorted(codes, for: kind).map { .string($0.rawValue) }
     }
 }
 

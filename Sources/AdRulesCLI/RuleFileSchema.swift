@@ -11,7 +11,8 @@ enum RuleFileSchema {
 
     private static let duration: [(String, JSON)] = [
         ("type", .string("string")),
-        ("pattern", .string("^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$")),
+        // One or more parts, largest unit first; no look-ahead, so every schema validator's regex engine reads it.
+        ("pattern", .string("^([0-9]+d([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?|[0-9]+h([0-9]+m)?([0-9]+s)?([0-9]+ms)?|[0-9]+m([0-9]+s)?([0-9]+ms)?|[0-9]+s([0-9]+ms)?|[0-9]+ms)$")),
         ("examples", .array([.string("90s"), .string("4m"), .string("1h30m"), .string("1d")])),
     ]
     private static func count(minimum: Int) -> [(String, JSON)] { [("type", .string("integer")), ("minimum", .int(minimum))] }

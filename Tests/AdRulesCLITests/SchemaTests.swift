@@ -46,6 +46,21 @@ struct SchemaTests {
         #expect(diagnostics.contains { $0.rule.hasPrefix("schema/") && $0.range.start.line == 6 }, "\(key): \(diagnostics)")
     }
 
+    /// The schema's duration pattern takes what lint takes: one or more parts, largest unit first.
+    @Test func theDurationPatternNeedsAPart() throws {
+        let text = RuleFileSchema.text
+        let start = try #require(text.range(of: "\"pattern\": \"^([0-9]+d"))
+        let end = try #require(text[start.upperBound...].range(of: "$\""))
+        let pattern = String(text[text.index(start.lowerBound, offsetBy: 12)..<end.upperBound].dropLast()).replacingOccurrences(of: "\\\\", with: "\\")
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ s: String) -> Bool { regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil }
+        for good in ["90s", "4m", "1h30m", "1d", "250ms", "1d2h3m4s5ms", "5m30s"] { #expect(matches(good), "\(good)") }
+        for bad in ["", "1h1d", "ms", "10", "1s1m", "m5"] {
+            #expect(!matches(bad), "\(bad)")
+            #expect(RuleDuration(parsing: bad) == nil, "lint agrees on \(bad)")
+        }
+    }
+
     @Test func committedSchemaIsCurrent() throws {
         let committed = try String(contentsOfFile: packageRoot() + "/schema/rules.schema.json", encoding: .utf8)
         #expect(committed == RuleFileSchema.text, "run: swift run adrules schema > schema/rules.schema.json")

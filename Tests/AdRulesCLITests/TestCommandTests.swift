@@ -31,6 +31,40 @@ struct TestCommandTests {
         #expect((failure["actual"] as? [String: Any])?["verdict"] as? String == "allow")
     }
 
+    /// A failing step lists the expected codes in the order the decision lists them: for a reward ask, its own
+    /// table's order (no_user_choice after no_show), in text and json. A step with an empty source is refused.
+    @Test func expectedCodesFollowTheAsksOwnOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-order-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "version: 1\nplacements:\n  it: {format: interstitial, require_user_choice: true}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        try """
+            tests:
+              - name: t
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - event: app_launched
+                  - {event: load_completed, placement: it}
+                  - {event: show_started, placement: it}
+                  - {ask: reward, placement: it, expect: deny, reasons: [reward_not_earned, no_user_choice, not_rewarded_format, reward_already_granted]}
+
+            """.write(toFile: dir + "/a.test.yaml", atomically: true, encoding: .utf8)
+        let text = runCLI(["test", dir])
+        #expect(text.exitCode == 1)
+        #expect(text.stdout.contains("[not_rewarded_format, no_user_choice, reward_not_earned, reward_already_granted]  [not_rewarded_format, no_user_choice, reward_not_earned]"), "\(text.stdout)")
+        let json = runCLI(["test", dir, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let failure = try #require(((object["tests"] as? [[String: Any]])?.first?["failures"] as? [[String: Any]])?.first)
+        #expect((failure["expected"] as? [String: Any])?["reasons"] as? [String] == [
+            "not_rewarded_format", "no_user_choice", "reward_not_earned", "reward_already_granted",
+        ])
+        try "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: fullscreen_closed, source: \"\"}\n"
+            .write(toFile: dir + "/a.test.yaml", atomically: true, encoding: .utf8)
+        let empty = runCLI(["test", dir])
+        #expect(empty.exitCode == 1)
+        #expect(empty.stdout.contains("a.test.yaml:5:44: error: source must be the name of the SDK"), "\(empty.stdout)")
+    }
+
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.
     @Test func aBrokenPolicyIsReportedLikeLint() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-broken-\(UUID().uuidString)").path

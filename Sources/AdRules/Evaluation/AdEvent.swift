@@ -13,7 +13,11 @@ public enum AdEvent: Sendable, Hashable {
     case adClosed(PlacementID)
     case rewardEarned(PlacementID)
     case rewardGranted(PlacementID)
+    /// A fullscreen ad the policy does not manage is on screen. Each source is tracked on its own; nil (or "") is
+    /// the unnamed source.
     case fullscreenOpened(source: String?)
+    /// A fullscreen ad the policy does not manage has closed: the source's, or with nil every external one ("" closes
+    /// the unnamed source alone).
     case fullscreenClosed(source: String?)
 
     /// Event names that take a placement.

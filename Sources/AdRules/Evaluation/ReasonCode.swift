@@ -35,3 +35,20 @@ public enum ReasonCode: String, Sendable, Hashable, Codable, CaseIterable {
     case rewardAlreadyGranted = "reward_already_granted"
 }
 
+
+extension ReasonCode {
+    /// The codes in the order a decision on an ask of `kind` lists them (rules.md §7): the show table's order
+    /// (`allCases`), except that a `reward` ask lists `no_user_choice` after `no_show`, as its own table does.
+    package static func listed(for kind: AskKind) -> [ReasonCode] {
+        guard kind == .reward else { return allCases }
+        let reward: [ReasonCode] = [
+            .unknownPlacement, .placementDisabled, .notRewardedFormat, .noShow, .noUserChoice, .rewardNotEarned, .rewardAlreadyGranted,
+        ]
+        return reward + allCases.filter { !reward.contains($0) }
+    }
+
+    /// Codes in the order a decision on an ask of `kind` lists them.
+    package static func sorted(_ codes: Set<ReasonCode>, for kind: AskKind) -> [ReasonCode] {
+        listed(for: kind).filter(codes.contains)
+    }
+}

@@ -217,7 +217,13 @@ public enum ScenarioDecoder {
                 }
             case "ask": askKind = reader.enumeration(value, key, as: AskKind.self)
             case "placement": placement = reader.string(value, key)?.value
-            case "source": source = reader.string(value, key)?.value
+            case "source":
+                source = reader.string(value, key)?.value
+                // An empty name would be read as no source, which a close treats otherwise (rules.md §6).
+                if source == "" {
+                    reader.report(.wrongType("source", expected: "the name of the SDK that shows the ad (or no source key, for an unnamed one)", found: value, file: reader.file))
+                    source = nil
+                }
             case "trigger":
                 trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
                 eventOnly.append(pair)
