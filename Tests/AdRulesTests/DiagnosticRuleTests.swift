@@ -113,6 +113,15 @@ struct DiagnosticRuleTests {
         #expect(d.message.contains("quote"))
     }
 
+    /// An id written as a key is a string field too: plain yes/no/on/off/y/n there is a warning.
+    @Test func ambiguousBoolAsAnIDKeyIsAWarning() throws {
+        let input = MarkedText("version: 1\nplacements:\n  1️⃣no: {format: banner}\ngroups:\n  2️⃣off: {placements: [\"no\"]}\nattributes:\n  3️⃣on: bool\n")
+        let found = lint(input.text).filter { $0.rule == "yaml/ambiguous-bool" }
+        #expect(found.map(\.severity) == [.warning, .warning, .warning])
+        #expect(found.map(\.range.start) == [input["1️⃣"], input["2️⃣"], input["3️⃣"]])
+        #expect(found.first?.message.contains("quote it (\"no\")") == true)
+    }
+
     /// A bad id is one finding among the others of its block: the settings of a placement, a group or a rule with a
     /// bad id are still read and checked.
     @Test func aBadIDHidesNoOtherFinding() throws {

@@ -69,6 +69,15 @@ extension FieldReader {
         return nil
     }
 
+    /// A key that names something (a placement, a group, an attribute): a word, and a string field too, where a
+    /// plain yes/no/on/off/y/n is a warning (a YAML 1.1 reader turns `no:` into false).
+    mutating func nameKey(_ keyNode: YAMLNode, in context: String) -> String? {
+        if let scalar = keyNode.scalar, FieldReader.isAmbiguousBool(scalar) {
+            report(.ambiguousBoolInString("a key in \(context)", value: scalar.value, file: file, range: keyNode.range))
+        }
+        return wordKey(keyNode, in: context)
+    }
+
     /// Reads the items of the list just entered, to its end; whatever of an item `body` leaves unread is read through.
     mutating func forEachItem(_ cursor: YAMLEventCursor, _ body: (inout FieldReader, YAMLEvent) -> Void) {
         let level = cursor.openCollections

@@ -74,7 +74,7 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
-                    guard let id = reader.wordKey(idNode, in: "placements") else { return }
+                    guard let id = reader.nameKey(idNode, in: "placements") else { return }
                     // A bad id is reported and its settings still read, so that every finding in them is printed;
                     // the policy holds an error then and is never used.
                     reader.checkID(idNode, kind: "placement", lowercaseOnly: false)
@@ -88,7 +88,7 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
-                    guard let id = reader.wordKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
+                    guard let id = reader.nameKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
                     reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     previous = id
                     if let group = readGroup(id: id, key: idNode, value: value, reader: &reader) { fragment.groups.append(group) }
@@ -96,7 +96,7 @@ struct PolicyFragment: Sendable {
             case "attributes":
                 guard reader.enterMapping(event, cursor, key) else { return }
                 reader.forEachEntry(cursor) { reader, nameNode, event in
-                    guard reader.wordKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
+                    guard reader.nameKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
                     if let attribute = readAttribute(nameNode: nameNode, value: value, reader: &reader) {
                         fragment.attributes.append(attribute)
                     } else if let name = nameNode.scalar?.value {

@@ -163,7 +163,7 @@ public enum ScenarioDecoder {
                 continue
             }
             for entry in entries {
-                guard let name = reader.wordKey(entry.key, in: "attributes") else { continue }
+                guard let name = reader.nameKey(entry.key, in: "attributes") else { continue }
                 let declared = policy.attributes.first { $0.name == name }?.type ?? inferType(entry.value)
                 if let value = AttributeValueReader.read(entry.value, as: declared, key: name, reader: &reader) {
                     context.attributes[name] = value
