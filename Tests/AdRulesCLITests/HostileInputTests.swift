@@ -201,6 +201,13 @@ struct HostileInputTests {
         let last = diagnostics.first { $0.rule == "lint/too-many-findings" }
         #expect(last?.message.hasPrefix("2000 more findings") == true, "\(String(describing: last))")
         #expect(last?.severity == .error)
+        // A placement whose error was only counted (past the limit) is still one with an error: it gets no
+        // pacing/missing warning that its unread cap would set off, and the count says what is hidden.
+        var capped = "version: 1\nplacements:\n"
+        for i in 0..<1100 { capped += "  p\(i): {format: interstitial, daily_cap: six}\n" }
+        let cappedFindings = PolicyLoader.load(texts: [("c.yaml", capped)]).diagnostics
+        let hidden = cappedFindings.first { $0.rule == "lint/too-many-findings" }
+        #expect(hidden?.message.hasPrefix("100 more findings") == true, "\(String(describing: hidden))")
         // Warnings alone past the limit are summed up as a warning: they do not fail lint without --strict.
         var warnings = "version: 1\nplacements:\n"
         for i in 0..<1200 { warnings += "  p\(i): {format: interstitial}\n" }

@@ -71,4 +71,32 @@ struct ReadmeSnippetTests {
             #expect(found, "\(snippet): not found verbatim in \(source)")
         }
     }
+
+    /// The reference scenario at the top of docs/scenario-tests.md passes against the shipped rules.
+    @Test func theScenarioReferenceExamplePasses() throws {
+        let page = try String(contentsOfFile: packageRoot() + "/docs/scenario-tests.md", encoding: .utf8)
+        let start = try #require(page.range(of: "```yaml\n"))
+        let end = try #require(page[start.upperBound...].range(of: "```"))
+        let path = NSTemporaryDirectory() + "adrules-doc-\(UUID().uuidString).test.yaml"
+        try String(page[start.upperBound..<end.lowerBound]).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = runCLI(["test", path, "--rules", packageRoot() + "/rules"])
+        #expect(result.exitCode == 0, "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
+    /// The usage model docs/impact.md walks through plays against the shipped rules with no finding.
+    @Test func theImpactModelExampleRunsClean() throws {
+        let page = try String(contentsOfFile: packageRoot() + "/docs/impact.md", encoding: .utf8)
+        let start = try #require(page.range(of: "```yaml\nversion: 1\nusers: 10000"))
+        let end = try #require(page[start.upperBound...].range(of: "```"))
+        let directory = NSTemporaryDirectory() + "adrules-doc-model-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let model = String(page[page.index(start.lowerBound, offsetBy: 8)..<end.lowerBound])
+        try model.write(toFile: directory + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", directory + "/m.model.yaml", "--rules", packageRoot() + "/rules", "--users", "20", "--days", "1"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
 }

@@ -47,6 +47,8 @@ struct PlacementFields: Sendable {
         _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: String, placementKey: SourceRange?, reader: inout FieldReader
     ) -> PlacementFields {
         let before = reader.diagnostics.count
+        // Past a file's thousandth finding the reader only counts errors: those count here too.
+        let droppedBefore = reader.droppedErrors
         var fields = PlacementFields()
         var missesFormat = false
         let merges = reader.mergeKeys
@@ -64,7 +66,7 @@ struct PlacementFields: Sendable {
                 }
             }
         }
-        fields.hadErrors = missesFormat || reader.diagnostics[before...].contains { $0.severity == .error }
+        fields.hadErrors = missesFormat || reader.droppedErrors > droppedBefore || reader.diagnostics[before...].contains { $0.severity == .error }
         return fields
     }
 
