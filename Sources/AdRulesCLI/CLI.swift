@@ -321,26 +321,86 @@ enum Output {
         guard let path, path != "-" else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
         // A run that could not read its input has no report: the file named is left as it was.
         guard exitCode != ExitCode.failure else { return CommandResult(stderr: stderr, exitCode: exitCode) }
-        // Written through, not replaced: an --output that is a device or a symlink stays what it is, and a
-        // full disk is an error (exit 3), not a silently truncated report.
+        let data = Data(text.utf8)
+        let problem: String?
+        switch OutputFile.replace(path, with: data) {
+        case .replaced: problem = nil
+        case .failed(let reason): problem = reason
+        case .notAFile: problem = OutputFile.writeThrough(path, data)
+        }
+        guard let problem else { return CommandResult(stderr: stderr, exitCode: exitCode) }
+        return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(problem)\n", exitCode: ExitCode.failure)
+    }
+}
+
+/// Where a report is written with `--output`.
+///
+/// A regular file (or a new one) is replaced whole: the report goes to a temporary file beside it, is flushed to
+/// disk, and is renamed over the target, so a full disk or a size limit leaves the previous file as it was. A device,
+/// a FIFO or a socket is written through, as it is; a symlink stays a symlink, and the file it points at is replaced.
+enum OutputFile {
+    enum Outcome {
+        case replaced
+        case failed(String)
+        /// The target is not a regular file (or no file beside it can be made): write through it.
+        case notAFile
+    }
+
+    /// The system's reason for the last failed call, in words.
+    static func reason(_ code: Int32) -> String { code != 0 ? String(cString: strerror(code)).lowercased() : "the write failed" }
+
+    static func replace(_ path: String, with data: Data) -> Outcome {
+        var target = path
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return .notAFile }
+            // Through a symlink: the file it points at is replaced, the link kept.
+            if let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            }
+        }
+        let url = URL(fileURLWithPath: target)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = directory + "/." + url.lastPathComponent + ".adrules-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // A folder this run may not create files in: the file itself may still be writable.
+        guard fd >= 0 else { return .notAFile }
+        // The replaced file keeps its permissions.
+        if info.st_mode != 0 { _ = fchmod(fd, info.st_mode & 0o7777) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            let code = errno
+            unlink(temporary)
+            return .failed(reason(code))
+        }
+        guard rename(temporary, target) == 0 else {
+            let code = errno
+            unlink(temporary)
+            return .failed(reason(code))
+        }
+        return .replaced
+    }
+
+    /// Writes through a device, a FIFO or a file in a folder this run cannot add to; nil when it worked.
+    static func writeThrough(_ path: String, _ data: Data) -> String? {
         // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the
         // writes then block as usual, so a slow reader gets the whole report.
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
-        guard fd >= 0 else {
-            let reason = errno == ENXIO ? "a FIFO that no process reads" : String(cString: strerror(errno)).lowercased()
-            return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
-        }
+        guard fd >= 0 else { return errno == ENXIO ? "a FIFO that no process reads" : reason(errno) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            try handle.write(contentsOf: Data(text.utf8))
+            try handle.write(contentsOf: data)
             try handle.synchronize()
-            return CommandResult(stderr: stderr, exitCode: exitCode)
+            return nil
         } catch {
             // The system's reason (Foundation's error on Linux names only a domain and a number).
-            let code = errno
-            let reason = code != 0 ? String(cString: strerror(code)).lowercased() : "the write failed"
-            return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(reason)\n", exitCode: ExitCode.failure)
+            return reason(errno)
         }
     }
 }

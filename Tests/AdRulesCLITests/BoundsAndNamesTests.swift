@@ -1,6 +1,7 @@
 import AdRules
 import AdRulesCLI
 import AdRulesImpact
+import AdRulesTestSupport
 import Foundation
 import Testing
 
@@ -183,6 +184,40 @@ struct BoundsAndNamesTests {
         let result = runCLI(["lint", "rules", "--format", "json", "--output", dir + "/out"])
         #expect(result.exitCode == 3)
         #expect(result.stderr.contains("a FIFO that no process reads"), "\(result.stderr)")
+    }
+
+    /// A report that cannot be written in full (here a file-size limit) leaves the file it would replace as it was,
+    /// and no temporary file behind; a symlink stays a symlink and the replaced file keeps its permissions.
+    @Test func aFailedOutputKeepsThePreviousFile() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let target = dir + "/policy.json"
+        try "{\"good\": true}\n".write(toFile: target, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // 1 block of 512 bytes: the compiled shipped rules are several KB.
+        process.arguments = ["-c", "ulimit -f 1; exec \"$0\" compile rules --output \"$1\" 2>/dev/null", binary, target]
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "{\"good\": true}\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["policy.json"])
+        // A written report replaces the file a symlink points at, with the file's permissions.
+        #expect(chmod(target, 0o600) == 0)
+        #expect(symlink("policy.json", dir + "/link.json") == 0)
+        #expect(runCLI(["compile", "rules", "--output", dir + "/link.json"]).exitCode == 0)
+        let link = try FileManager.default.attributesOfItem(atPath: dir + "/link.json")
+        #expect(link[.type] as? FileAttributeType == .typeSymbolicLink)
+        let replaced = try FileManager.default.attributesOfItem(atPath: target)
+        #expect((replaced[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("{\"attributes\""))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["policy.json", "link.json"])
+        // A device is written through: a full one is an error.
+        let full = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/full"])
+        #expect(full.exitCode == 3)
+        #expect(full.stderr.contains("no space left on device"), "\(full.stderr)")
     }
 
     /// Shards are bounded as `impact merge` reads them back.
