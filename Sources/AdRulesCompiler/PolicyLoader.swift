@@ -169,11 +169,15 @@ public enum PolicyLoader {
                 diagnostics += cursor.diagnostics
                 if let cause = cursor.brokenBy { broken[source.file] = cause }
                 textScalars[source.file] = cursor.textScalars
+                if cursor.droppedFindings > 0 { dropped[source.file] = (cursor.droppedFindings, cursor.droppedFindings) }
                 // A read cut short inside the document (a syntax error) decodes nothing: its findings would only repeat it.
                 guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
                 fragments.append(fragment)
                 diagnostics += reader.diagnostics
-                if reader.dropped > 0 { dropped[source.file] = (reader.dropped, reader.droppedErrors) }
+                if reader.dropped > 0 {
+                    let yaml = dropped[source.file] ?? (0, 0)
+                    dropped[source.file] = (yaml.count + reader.dropped, yaml.errors + reader.droppedErrors)
+                }
             }
         }
         let files = sources.map(\.file)

@@ -132,6 +132,21 @@ public final class YAMLEventCursor {
         }
     }
 
+    /// The most findings a file's YAML layer keeps: past it they are counted, not built, so that a file of millions of
+    /// aliases or repeated keys costs no message each.
+    public static let maxFindings = 1000
+    /// Findings past ``maxFindings``, counted (every one an error).
+    public private(set) var droppedFindings = 0
+
+    /// Keeps a finding, or counts it past ``maxFindings``.
+    private func report(_ diagnostic: @autoclosure () -> Diagnostic) {
+        guard diagnostics.count < Self.maxFindings else {
+            droppedFindings += 1
+            return
+        }
+        diagnostics.append(diagnostic())
+    }
+
     /// Stops reading; `breaks` says that the document was cut short (a second document leaves the first whole).
     private func stop(_ diagnostic: Diagnostic, breaks: Bool = true) {
         diagnostics.append(diagnostic)
@@ -196,7 +211,7 @@ public final class YAMLEventCursor {
             isDone = true
             return nil
         case YAML_ALIAS_EVENT:
-            diagnostics.append(.alias(string(event.data.alias.anchor) ?? "", file: file, range: range))
+            report(.alias(string(event.data.alias.anchor) ?? "", file: file, range: range))
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
@@ -240,10 +255,10 @@ public final class YAMLEventCursor {
             return .scalar(node)
         }
         if key.style == .plain, key.value == "<<" {
-            diagnostics.append(.mergeKey(file: file, range: node.range))
+            report(.mergeKey(file: file, range: node.range))
         }
         if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
-            diagnostics.append(.duplicateKey(key.value, file: file, range: node.range, first: first))
+            report(.duplicateKey(key.value, file: file, range: node.range, first: first))
             frames[depth - 1].expectsKey = false
             skipValue()
             return nil
@@ -270,11 +285,11 @@ public final class YAMLEventCursor {
         anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange
     ) {
         if let name = string(anchor) {
-            diagnostics.append(.anchor(name, file: file, range: range))
+            report(.anchor(name, file: file, range: range))
         }
         if let tag = string(tag) {
             let core = "tag:yaml.org,2002:"
-            diagnostics.append(.tag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, file: file, range: range))
+            report(.tag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, file: file, range: range))
         }
     }
 

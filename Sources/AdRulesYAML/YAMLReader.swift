@@ -27,7 +27,14 @@ public enum YAMLReader {
         YAMLEventCursor.read(bytes, file: file) { cursor in
             let root = cursor.next().flatMap(cursor.node(from:))
             cursor.finish()
-            return YAMLDocument(root: root, diagnostics: cursor.diagnostics)
+            var diagnostics = cursor.diagnostics
+            if cursor.droppedFindings > 0 {
+                diagnostics.append(Diagnostic(
+                    .error, rule: "lint/too-many-findings",
+                    message: "\(cursor.droppedFindings) more findings in this file are not shown: fix the ones listed and lint again",
+                    file: file, range: .fileStart))
+            }
+            return YAMLDocument(root: root, diagnostics: diagnostics)
         }
     }
 

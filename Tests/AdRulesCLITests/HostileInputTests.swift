@@ -208,6 +208,16 @@ struct HostileInputTests {
         let cappedFindings = PolicyLoader.load(texts: [("c.yaml", capped)]).diagnostics
         let hidden = cappedFindings.first { $0.rule == "lint/too-many-findings" }
         #expect(hidden?.message.hasPrefix("100 more findings") == true, "\(String(describing: hidden))")
+        // YAML findings (here 50,000 aliases) are capped as they are met: counted past the limit, not built.
+        let aliases = "version: 1\nplacements:\n  it: &x {format: interstitial, min_interval: 1m}\nz: ["
+            + Array(repeating: "*x", count: 50_000).joined(separator: ", ") + "]\n"
+        let aliasFindings = PolicyLoader.load(texts: [("a.yaml", aliases)]).diagnostics
+        #expect(aliasFindings.count == FieldReader.maxDiagnostics + 1)
+        let counted = aliasFindings.first { $0.rule == "lint/too-many-findings" }
+        #expect(counted?.message.hasPrefix("49002 more findings") == true, "\(String(describing: counted))")
+        let model = YAMLReader.read("a: [" + Array(repeating: "*x", count: 5_000).joined(separator: ", ") + "]\n", file: "m.yaml")
+        #expect(model.diagnostics.count == YAMLEventCursor.maxFindings + 1)
+        #expect(model.diagnostics.last?.message.hasPrefix("4000 more findings") == true)
         // Warnings alone past the limit are summed up as a warning: they do not fail lint without --strict.
         var warnings = "version: 1\nplacements:\n"
         for i in 0..<1200 { warnings += "  p\(i): {format: interstitial}\n" }
