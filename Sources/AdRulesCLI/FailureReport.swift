@@ -5,9 +5,14 @@ import Foundation
 
 /// How a failing step is shown: the step, then the expected and the actual decision side by side.
 enum FailureReport {
+    /// The failing steps a test reports in full; past it they are counted. The first ones are the ones to fix, and a
+    /// scenario of thousands of failing asks with long messages would otherwise build gigabytes of report.
+    static let maxFailuresShown = 100
+
     static func render(_ outcome: TestOutcome) -> String {
         var out = ""
-        for failure in outcome.failures {
+        let failures = outcome.failures
+        for failure in failures.prefix(maxFailuresShown) {
             guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
             let time = Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset)
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
@@ -30,6 +35,9 @@ enum FailureReport {
                 out += "\n"
             }
         }
+        if failures.count > maxFailuresShown {
+            out += "  \(failures.count - maxFailuresShown) more failing steps in this test are not shown: fix the ones listed and test again\n"
+        }
         return out
     }
 
@@ -45,7 +53,8 @@ enum FailureReport {
     }
 
     static func json(_ outcome: TestOutcome) -> JSON {
-        let failures: [JSON] = outcome.failures.compactMap { failure in
+        let all = outcome.failures
+        let failures: [JSON] = all.prefix(maxFailuresShown).compactMap { failure in
             guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { return nil }
             var expected: [(String, JSON)] = []
             if let verdict = expectation.verdict { expected.append(("verdict", .string(verdict.rawValue))) }
@@ -60,10 +69,13 @@ enum FailureReport {
                 ("actual", DecisionJSON.object(decision, at: failure.time)),
             ])
         }
-        return .object([
+        var object: [(String, JSON)] = [
             ("file", .string(outcome.test.location.file)), ("line", .int(outcome.test.location.line)),
             ("name", .string(outcome.test.name)), ("passed", .bool(outcome.passed)), ("failures", .array(failures)),
-        ])
+        ]
+        // Only when some are left out: the failing steps past the first ones listed.
+        if all.count > maxFailuresShown { object.append(("more_failures", .int(all.count - maxFailuresShown))) }
+        return .object(object)
     }
 
     private static func sortedCodes(_ codes: Set<ReasonCode>, _ kind: AskKind) -> [JSON] {

@@ -65,6 +65,26 @@ struct TestCommandTests {
         #expect(empty.stdout.contains("a.test.yaml:5:44: error: source must be the name of the SDK"), "\(empty.stdout)")
     }
 
+    /// A test lists its first 100 failing steps in full and counts the rest, in text and json.
+    @Test func aTestReportsItsFirstHundredFailuresAndCountsTheRest() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-many-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "version: 1\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let steps = Array(repeating: "      - {ask: show, placement: it, expect: allow}\n", count: 250).joined()
+        try ("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + steps)
+            .write(toFile: dir + "/a.test.yaml", atomically: true, encoding: .utf8)
+        let text = runCLI(["test", dir])
+        #expect(text.exitCode == 1)
+        #expect(text.stdout.components(separatedBy: ": ask show it").count - 1 == 100)
+        #expect(text.stdout.contains("  150 more failing steps in this test are not shown: fix the ones listed and test again\n"))
+        let json = runCLI(["test", dir, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let test = try #require((object["tests"] as? [[String: Any]])?.first)
+        #expect((test["failures"] as? [Any])?.count == 100)
+        #expect(test["more_failures"] as? Int == 150)
+    }
+
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.
     @Test func aBrokenPolicyIsReportedLikeLint() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-broken-\(UUID().uuidString)").path
