@@ -164,31 +164,8 @@ public struct PlacementCounters: Sendable, Hashable {
         if other.histogram.count > histogram.count { histogram += Array(repeating: 0, count: other.histogram.count - histogram.count) }
         for (k, n) in other.histogram.enumerated() { histogram[k] += n }
         for k in capDays.indices where k < other.capDays.count { capDays[k] += other.capDays[k] }
-        // Entries by (code, location), found once: adding many reasons is linear, not quadratic.
-        struct Key: Hashable {
-            let code: ReasonCode
-            let location: ImpactLocation?
-        }
-        var index = Dictionary(denials.indices.map { (Key(code: denials[$0].code, location: denials[$0].location), $0) }, uniquingKeysWith: { first, _ in first })
-        for denial in other.denials {
-            if let i = index[Key(code: denial.code, location: denial.location)] {
-                denials[i].count += denial.count
-                // Messages of one setting agree; the smaller text wins so that merge order never matters.
-                if denial.message < denials[i].message { denials[i].message = denial.message }
-            } else {
-                index[Key(code: denial.code, location: denial.location)] = denials.count
-                denials.append(denial)
-            }
-        }
-        // A canonical order, so that counters that add up to the same figures compare equal.
-        denials.sort { a, b in
-            if a.code.listOrder != b.code.listOrder { return a.code.listOrder < b.code.listOrder }
-            switch (a.location, b.location) {
-            case let (x?, y?): return x < y
-            case (nil, _?): return true
-            default: return false
-            }
-        }
+        // Nothing to add (most blocks of most parts), nothing to index or sort: merging many parts stays linear.
+        if !other.denials.isEmpty { addDenials(other.denials) }
         wastedLoads += other.wastedLoads
         loadsStarted += other.loadsStarted
         loadsCompleted += other.loadsCompleted
@@ -197,6 +174,38 @@ public struct PlacementCounters: Sendable, Hashable {
         offers += other.offers
         accepted += other.accepted
         granted += other.granted
+    }
+
+    /// Adds deny-reason rows: counts of rows this block has, new rows appended, then the canonical order.
+    private mutating func addDenials(_ others: [DenialCount]) {
+        // Entries by (code, location), found once: adding many reasons is linear, not quadratic.
+        struct Key: Hashable {
+            let code: ReasonCode
+            let location: ImpactLocation?
+        }
+        var index = Dictionary(denials.indices.map { (Key(code: denials[$0].code, location: denials[$0].location), $0) }, uniquingKeysWith: { first, _ in first })
+        var appended = false
+        for denial in others {
+            if let i = index[Key(code: denial.code, location: denial.location)] {
+                denials[i].count += denial.count
+                // Messages of one setting agree; the smaller text wins so that merge order never matters.
+                if denial.message < denials[i].message { denials[i].message = denial.message }
+            } else {
+                index[Key(code: denial.code, location: denial.location)] = denials.count
+                denials.append(denial)
+                appended = true
+            }
+        }
+        // A canonical order, so that counters that add up to the same figures compare equal (counts alone move nothing).
+        guard appended else { return }
+        denials.sort { a, b in
+            if a.code.listOrder != b.code.listOrder { return a.code.listOrder < b.code.listOrder }
+            switch (a.location, b.location) {
+            case let (x?, y?): return x < y
+            case (nil, _?): return true
+            default: return false
+            }
+        }
     }
 
     /// The denials, most frequent first.
