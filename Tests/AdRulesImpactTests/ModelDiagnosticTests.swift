@@ -95,6 +95,17 @@ struct ModelDiagnosticTests {
         #expect(found.last?.message.contains("write true or false") == true)
     }
 
+    /// A duration attribute holds at most 366d, as a rule file or a scenario context does.
+    @Test func durationAttributesAreRangeChecked() throws {
+        let marked = MarkedText("version: 1\nsegments:\n  - name: all\n    share: 1\n    attributes: {wait: 1️⃣400d, pause: 2m}\n")
+        let model = try #require(ModelDecoder.decode(marked.text, file: "m.model.yaml").model)
+        let policy = try Policy(yaml: "version: 1\nplacements: {a: {format: banner}}\nattributes: {wait: duration, pause: duration}\n", file: "p.yaml")
+        let found = ModelCheck.check(model, against: policy, name: "rules", role: .current)
+        #expect(found.filter { $0.severity == .error }.map(\.rule) == ["schema/range"], "\(found)")
+        #expect(found.first?.range.start == marked["1️⃣"])
+        #expect(found.first?.message.contains("at most 366d") == true, "\(found)")
+    }
+
     /// A placement the model plays that the old policy of a comparison lacks is reported for it too, so it counts
     /// toward the report's blocks: a run is refused before it plays rather than writing parts a merge refuses.
     @Test func placementsThePolicyLacksCountTowardTheReportSize() throws {

@@ -57,7 +57,8 @@ enum AttributeSource: Sendable, Hashable {
                 guard let value = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaBool else { return nil }
                 self = .fixed(.bool(value))
             case .duration:
-                guard let duration = RuleDuration(parsing: text) else { return nil }
+                // At most 366d, as a rule file or a scenario context may hold.
+                guard let duration = RuleDuration(parsing: text), duration <= .maximum else { return nil }
                 self = .fixed(.duration(duration))
             case .stringList, .intList:
                 return nil
@@ -147,7 +148,12 @@ public enum ModelCheck {
                         diagnostics.append(.ambiguousBoolInString(attribute.name, value: text, file: file, range: range(attribute.valueLocation)))
                     }
                 }
-                if AttributeSource(attribute.value, type: declaration.type) == nil {
+                if declaration.type == .duration, case .scalar(let text, _) = attribute.value, let long = RuleDuration(parsing: text),
+                    long > .maximum
+                {
+                    diagnostics.append(.modelOutOfRange(
+                        "attribute \(attribute.name)", "at most 366d", found: text, file: file, range: range(attribute.valueLocation)))
+                } else if AttributeSource(attribute.value, type: declaration.type) == nil {
                     diagnostics.append(.modelAttributeType(
                         attribute.name, declared: declaration.type.rawValue, found: attribute.value.text, file: file,
                         range: range(attribute.valueLocation)))
