@@ -238,6 +238,25 @@ struct ImpactCommandTests {
         #expect(rows.contains { $0.contains("p/x/g.yaml:5:16") } && rows.contains { $0.contains("p/y/g.yaml:5:16") })
     }
 
+    /// A part that is not UTF-8, or starts with a byte-order mark, is refused with a word on the encoding.
+    @Test func partsInAnotherEncodingAreRefused() throws {
+        let part = runCLI(["impact", Self.flat, "--rules", Self.old, "--users", "4", "--days", "1", "--shard", "1/1", "--format", "json"])
+        #expect(part.exitCode == 0, "\(part.stderr)")
+        let path = NSTemporaryDirectory() + "adrules-encoding-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = Array(part.stdout.utf8)
+        let model = try #require(part.stdout.range(of: "\"model\": \"")).upperBound.utf16Offset(in: part.stdout)
+        for (forged, message) in [
+            (Array(bytes[..<model]) + [0xFF] + Array(bytes[model...]), "not UTF-8 text, so not a part adrules wrote"),
+            ([0xEF, 0xBB, 0xBF] + bytes, "starts with a byte-order mark"),
+        ] {
+            try Data(forged).write(to: URL(fileURLWithPath: path))
+            let merged = runCLI(["impact", "merge", path])
+            #expect(merged.exitCode == 1)
+            #expect(merged.stderr.contains(message), "\(merged.stderr)")
+        }
+    }
+
     /// A run writes one result, or two with --compare: a part with more is not one.
     @Test func aPartWithThreeResultsIsRefused() throws {
         let part = runCLI(["impact", Self.flat, "--rules", Self.old, "--users", "4", "--days", "1", "--shard", "1/1", "--format", "json"])
