@@ -365,8 +365,17 @@ public final class YAMLEventCursor {
         return (Substring(String(decoding: input[start..<end], as: UTF8.self)), offset - start)
     }
 
+    /// A key of more than 1024 characters is not a key to libyaml (YAML's limit on an implicit key): its colon then
+    /// reads as misplaced, whatever the indentation.
+    static func longKeyAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " || $0 == "-" || $0 == "{" }
+        guard let colon = text.firstIndex(of: ":"), text.distance(from: text.startIndex, to: colon) > 1024 else { return nil }
+        return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
+    }
+
     /// `daily_cap:6` (no space after the colon) reads as one plain word, and libyaml stops at the next line.
     static func spaceAfterColonAdvice(_ line: Substring) -> String {
+        if let advice = longKeyAdvice(line) { return advice }
         let text = line.drop { $0 == " " || $0 == "-" }
         if let colon = text.firstIndex(of: ":"), colon > text.startIndex, text.index(after: colon) < text.endIndex,
             text[text.index(after: colon)] != " "
@@ -381,6 +390,7 @@ public final class YAMLEventCursor {
     /// `message: Note: no ads` holds ": " in a plain value, which YAML reads as a second key; a key's own colon
     /// there (`colonAt` is the line's first `:`) means the key is not lined up with those beside it.
     static func mappingValueAdvice(_ line: Substring, colonAt byte: Int) -> String {
+        if let advice = longKeyAdvice(line) { return advice }
         if let first = line.utf8.firstIndex(of: UInt8(ascii: ":")), line.utf8.distance(from: line.utf8.startIndex, to: first) == byte {
             return "this key is not lined up with the keys beside it: indent it as they are, or under the key it belongs to"
         }

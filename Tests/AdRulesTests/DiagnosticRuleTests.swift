@@ -113,6 +113,13 @@ struct DiagnosticRuleTests {
         #expect(d.message.contains("quote"))
     }
 
+    /// A key past YAML's 1024-character limit on implicit keys is named as too long, not as misplaced.
+    @Test func aKeyLongerThanYAMLAllowsIsNamedSo() throws {
+        let text = "version: 1\nplacements:\n  " + String(repeating: "a", count: 1030) + ":\n    format: banner\n"
+        let syntax = try #require(lint(text).first { $0.rule == "yaml/syntax" })
+        #expect(syntax.message.contains("a key longer than 1024 characters is not read as a key"), "\(syntax.message)")
+    }
+
     /// An id written as a key is a string field too: plain yes/no/on/off/y/n there is a warning.
     @Test func ambiguousBoolAsAnIDKeyIsAWarning() throws {
         let input = MarkedText("version: 1\nplacements:\n  1️⃣no: {format: banner}\ngroups:\n  2️⃣off: {placements: [\"no\"]}\nattributes:\n  3️⃣on: bool\n")
