@@ -1,5 +1,6 @@
 import AdRules
 import AdRulesImpact
+import Foundation
 
 /// The `json` format of `adrules impact` (documented in docs/impact.md), both ways: a report is
 /// written as JSON, and shard reports are read back for `impact merge`.
@@ -111,6 +112,21 @@ enum ImpactJSON {
             return n
         }
         func string(_ value: JSON?, _ what: String) throws -> String { try checkedString(value, what, allowing: []) }
+        /// The first simulated day, as a run writes it: `YYYY-MM-DD`, a real day from 1971 to 2199.
+        func day(_ value: JSON?) throws -> String {
+            let text = try string(value, "start")
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+                parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+                let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
+                (1971...2199).contains(year), (1...12).contains(month),
+                let date = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth)),
+                calendar.component(.day, from: date) == dayOfMonth
+            else { throw ReadError(problem: "not an impact report: start is \(ControlCharacters.escaped(text)), not a day such as 2026-12-07") }
+            return text
+        }
         /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
         func value(_ value: JSON?, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
         func checkedString(_ value: JSON?, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
@@ -120,6 +136,11 @@ enum ImpactJSON {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
             }
             return text
+        }
+        // A part holds what a run writes and nothing else.
+        let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "results"]
+        if let unknown = document.objectValue?.first(where: { !known.contains($0.0) }) {
+            throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(unknown.0))\"")
         }
         guard document["version"]?.intValue == ImpactReport.formatVersion else {
             throw ReadError(problem: "not an impact report of version \(ImpactReport.formatVersion)")
@@ -197,7 +218,7 @@ enum ImpactJSON {
         var report = ImpactReport(
             model: try string(document["model"], "model"), users: users, days: days,
             seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
-            start: try string(document["start"], "start"), segments: segmentNames, shard: shard, changes: changes,
+            start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
             results: results)
         // A part written before the digest existed has none: merge refuses it with a word, rather than here.
         report.inputs = document["inputs"] == nil ? "" : try string(document["inputs"], "inputs")

@@ -190,6 +190,10 @@ struct ImpactCommandTests {
         ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"file\": null,", "the key \"file\" appears twice in one object"),
         ("\"level_end\": {", "\"app_open\": {", "the key \"app_open\" appears twice in one object"),
         ("\"app_open\": {", "\"app<img src=x>\": {", "is not a placement id"),
+        ("\"start\": \"", "\"start\": \"<script>", "start is <script>"),
+        ("\"version\": 1,", "\"version\": 1, \"junk\": [1, 2, 3],", "unknown key \"junk\""),
+        // A syntax error is placed at its line and column.
+        ("\"version\": 1,\n", "\"version\": 1,\n,", ":3:1: invalid JSON: "),
     ])
     func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
