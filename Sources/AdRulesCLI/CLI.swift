@@ -321,86 +321,76 @@ enum Output {
         guard let path, path != "-" else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
         // A run that could not read its input has no report: the file named is left as it was.
         guard exitCode != ExitCode.failure else { return CommandResult(stderr: stderr, exitCode: exitCode) }
-        let data = Data(text.utf8)
-        let problem: String?
-        switch OutputFile.replace(path, with: data) {
-        case .replaced: problem = nil
-        case .failed(let reason): problem = reason
-        case .notAFile: problem = OutputFile.writeThrough(path, data)
+        // Standard output named as a file is standard output: the report goes where the rest of the run's output goes.
+        if ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) {
+            return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode)
         }
-        guard let problem else { return CommandResult(stderr: stderr, exitCode: exitCode) }
+        guard let problem = OutputFile.write(Data(text.utf8), to: path) else { return CommandResult(stderr: stderr, exitCode: exitCode) }
         return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(problem)\n", exitCode: ExitCode.failure)
     }
 }
 
 /// Where a report is written with `--output`.
 ///
-/// A regular file (or a new one) is replaced whole: the report goes to a temporary file beside it, is flushed to
-/// disk, and is renamed over the target, so a full disk or a size limit leaves the previous file as it was. A device,
-/// a FIFO or a socket is written through, as it is; a symlink stays a symlink, and the file it points at is replaced.
+/// The file named is written in place, so it stays the file it was (its owner, permissions, hard links, and the
+/// file a symlink points at). A regular file's previous contents are kept until the new report is written in full:
+/// when a write fails (a full disk, a file-size limit) they are written back and the file cut to their length, so
+/// a failed run never leaves a cut-off report where a good one was. A new file that cannot be written in full is
+/// removed. A device, a FIFO or a socket is written through.
 enum OutputFile {
-    enum Outcome {
-        case replaced
-        case failed(String)
-        /// The target is not a regular file (or no file beside it can be made): write through it.
-        case notAFile
-    }
-
-    /// The system's reason for the last failed call, in words.
+    /// The system's reason for a failed call, in words.
     static func reason(_ code: Int32) -> String { code != 0 ? String(cString: strerror(code)).lowercased() : "the write failed" }
 
-    static func replace(_ path: String, with data: Data) -> Outcome {
-        var target = path
-        var info = stat()
-        if stat(path, &info) == 0 {
-            guard (info.st_mode & S_IFMT) == S_IFREG else { return .notAFile }
-            // Through a symlink: the file it points at is replaced, the link kept.
-            if let resolved = realpath(path, nil) {
-                target = String(cString: resolved)
-                free(resolved)
-            }
-        }
-        let url = URL(fileURLWithPath: target)
-        let directory = url.deletingLastPathComponent().path
-        let temporary = directory + "/." + url.lastPathComponent + ".adrules-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        // A folder this run may not create files in: the file itself may still be writable.
-        guard fd >= 0 else { return .notAFile }
-        // The replaced file keeps its permissions.
-        if info.st_mode != 0 { _ = fchmod(fd, info.st_mode & 0o7777) }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            let code = errno
-            unlink(temporary)
-            return .failed(reason(code))
-        }
-        guard rename(temporary, target) == 0 else {
-            let code = errno
-            unlink(temporary)
-            return .failed(reason(code))
-        }
-        return .replaced
-    }
+    /// The previous contents kept to restore, at most this many bytes (a larger file is written through).
+    static let maxKept = 256 << 20
 
-    /// Writes through a device, a FIFO or a file in a folder this run cannot add to; nil when it worked.
-    static func writeThrough(_ path: String, _ data: Data) -> String? {
+    /// Writes `data` to `path`; nil when it worked, else why not.
+    static func write(_ data: Data, to path: String) -> String? {
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        var isRegular = exists && (info.st_mode & S_IFMT) == S_IFREG
         // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the
-        // writes then block as usual, so a slow reader gets the whole report.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+        // writes then block as usual, so a slow reader gets the whole report. A regular file is opened for reading
+        // too, to keep what it holds; one this run may write but not read is written through.
+        var fd = isRegular ? open(path, O_RDWR | O_CLOEXEC, 0o644) : -1
+        if fd < 0 {
+            isRegular = false
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+        }
         guard fd >= 0 else { return errno == ENXIO ? "a FIFO that no process reads" : reason(errno) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        // What the file held, to write back if the new report cannot be written in full.
+        var previous: Data?
+        if isRegular, Int(info.st_size) <= maxKept {
+            previous = try? handle.readToEnd() ?? Data()
+            if previous == nil { return "cannot read it to keep it: \(reason(errno))" }
+        }
         do {
-            try handle.write(contentsOf: data)
+            if isRegular {
+                try handle.seek(toOffset: 0)
+                try handle.write(contentsOf: data)
+                try handle.truncate(atOffset: UInt64(data.count))
+            } else {
+                try handle.write(contentsOf: data)
+            }
             try handle.synchronize()
             return nil
         } catch {
             // The system's reason (Foundation's error on Linux names only a domain and a number).
-            return reason(errno)
+            let problem = reason(errno)
+            if let previous {
+                // Back to what it held: these bytes fit where they were before.
+                _ = try? handle.seek(toOffset: 0)
+                _ = try? handle.write(contentsOf: previous)
+                _ = try? handle.truncate(atOffset: UInt64(previous.count))
+                _ = try? handle.synchronize()
+            } else if !exists, let resolved = realpath(path, nil) {
+                // A file this run created and could not fill is removed, not left cut off.
+                unlink(resolved)
+                free(resolved)
+            }
+            return problem
         }
     }
 }

@@ -186,8 +186,8 @@ struct BoundsAndNamesTests {
         #expect(result.stderr.contains("a FIFO that no process reads"), "\(result.stderr)")
     }
 
-    /// A report that cannot be written in full (here a file-size limit) leaves the file it would replace as it was,
-    /// and no temporary file behind; a symlink stays a symlink and the replaced file keeps its permissions.
+    /// A report that cannot be written in full (here a file-size limit) leaves the file it would replace as it was;
+    /// a written report goes into the file in place (a symlink stays a symlink, permissions and hard links are kept).
     @Test func aFailedOutputKeepsThePreviousFile() throws {
         let dir = try Self.directory([:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -204,7 +204,7 @@ struct BoundsAndNamesTests {
         #expect(process.terminationStatus == 3)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "{\"good\": true}\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["policy.json"])
-        // A written report replaces the file a symlink points at, with the file's permissions.
+        // A written report goes into the file a symlink points at, which keeps its permissions.
         #expect(chmod(target, 0o600) == 0)
         #expect(symlink("policy.json", dir + "/link.json") == 0)
         #expect(runCLI(["compile", "rules", "--output", dir + "/link.json"]).exitCode == 0)
@@ -214,6 +214,13 @@ struct BoundsAndNamesTests {
         #expect((replaced[.posixPermissions] as? Int) == 0o600)
         #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("{\"attributes\""))
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["policy.json", "link.json"])
+        // Written in place: a hard link to the file sees the new report.
+        #expect(Glibc.link(target, dir + "/hard.json") == 0)
+        #expect(runCLI(["lint", "rules", "--format", "json", "--output", target]).exitCode == 0)
+        #expect(try String(contentsOfFile: dir + "/hard.json", encoding: .utf8).hasPrefix("{\n  \"version\": 1"))
+        // Standard output named as a file is standard output.
+        let stdout = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/stdout"])
+        #expect(stdout.exitCode == 0 && stdout.stdout.hasPrefix("{\n  \"version\": 1"), "\(stdout)")
         // A device is written through: a full one is an error.
         let full = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/full"])
         #expect(full.exitCode == 3)
