@@ -7,14 +7,11 @@ struct PlacementFigures {
     let counters: PlacementCounters
     let userDays: Int
     let summary: ImpressionSummary
-    /// The policy as named on the command line: locations are matched across policies by their path inside it.
-    let policy: String
 
-    init(_ placement: ImpactPlacement, _ counters: PlacementCounters, userDays: Int, policy: String) {
+    init(_ placement: ImpactPlacement, _ counters: PlacementCounters, userDays: Int) {
         self.placement = placement
         self.counters = counters
         self.userDays = userDays
-        self.policy = policy
         summary = ImpressionSummary(histogram: counters.histogram)
     }
 
@@ -23,17 +20,20 @@ struct PlacementFigures {
 
     /// The deny-reason rows of one or two policies, most frequent (in the last policy) first.
     ///
-    /// Rows of two policies are matched by reason code and by the path of the setting's file inside its policy, so
-    /// that `rules-old/app_open.yaml:13:16` and `rules/app_open.yaml:14:16` are one row.
+    /// Rows of two policies are matched by reason code and by the file name of the setting behind it, so that
+    /// `rules-old/app_open.yaml:13:16` and `rules/app_open.yaml:14:16` are one row (see ``DenialRow/key(_:under:precise:)``).
     static func denialRows(_ columns: [PlacementFigures]) -> [DenialRow] {
         // A reason is matched across policies by its code and file; the line and column are added only where
         // one policy has the code at several places of one file (two custom rules, two windows), so that a
         // setting that moved to another line stays one row.
+        // Each policy's files are named from the folder they all sit in: `rules/x/g.yaml` is `x/g.yaml`, in a folder
+        // of rules or in the compiled policy made from it.
+        let roots = columns.map { DenialRow.commonFolder($0.counters.denials.compactMap(\.location?.file)) }
         var ambiguous = Set<String>()
-        for figures in columns {
+        for (p, figures) in columns.enumerated() {
             var seen: [String: ImpactLocation?] = [:]
             for denial in figures.counters.denials {
-                let short = DenialRow.key(denial, in: figures.policy, precise: false)
+                let short = DenialRow.key(denial, under: roots[p], precise: false)
                 if let other = seen[short], other != denial.location { ambiguous.insert(short) }
                 seen[short] = denial.location
             }
@@ -43,8 +43,8 @@ struct PlacementFigures {
         var rowOfKey: [String: Int] = [:]
         for (p, figures) in columns.enumerated() {
             for denial in figures.counters.sortedDenials {
-                let short = DenialRow.key(denial, in: figures.policy, precise: false)
-                let key = ambiguous.contains(short) ? DenialRow.key(denial, in: figures.policy, precise: true) : short
+                let short = DenialRow.key(denial, under: roots[p], precise: false)
+                let key = ambiguous.contains(short) ? DenialRow.key(denial, under: roots[p], precise: true) : short
                 if let i = rowOfKey[key] {
                     rows[i].counts[p] += denial.count
                     rows[i].location = denial.location ?? rows[i].location
@@ -74,7 +74,7 @@ struct PlacementFigures {
     /// The figures of every placement of a policy result, in total or for one segment.
     static func all(_ result: ImpactPolicyResult, segment: Int? = nil) -> [PlacementFigures] {
         let counters = segment.map { result.segments[$0] } ?? result.total
-        return zip(result.placements, counters.placements).map { PlacementFigures($0, $1, userDays: counters.userDays, policy: result.policy) }
+        return zip(result.placements, counters.placements).map { PlacementFigures($0, $1, userDays: counters.userDays) }
     }
 
     /// The placements of compared policies matched by id: the first policy's in its order, then those only
@@ -159,21 +159,26 @@ struct DenialRow {
     var message: String
     var counts: [Int]
 
-    /// The code and file of a denial, and with `precise` its line and column. The file is named by its path inside
-    /// the policy (`policy` as named on the command line): two files of one name in two folders are two files, and
-    /// one file of two compared policies (`rules-old/…`, `rules/…`) is one.
-    static func key(_ denial: DenialCount, in policy: String, precise: Bool) -> String {
+    /// The code and file name of a denial; with `precise`, the file's path below `root` (the folder all of its
+    /// policy's files with reasons sit in) and the line and column. The name alone matches one file across compared
+    /// policies (`rules-old/x.yaml`, `rules/x.yaml`); where one policy has the code at two places of that name, the
+    /// path and the position tell them apart (two `g.yaml` in two folders, in a folder or in its compiled policy).
+    static func key(_ denial: DenialCount, under root: String, precise: Bool) -> String {
         guard let location = denial.location else { return denial.code.rawValue }
-        let file = pathInside(policy, location.file)
-        return precise ? "\(denial.code.rawValue) \(file):\(location.line):\(location.column)" : "\(denial.code.rawValue) \(file)"
+        guard precise else { return "\(denial.code.rawValue) \(location.file.split(separator: "/").last.map(String.init) ?? location.file)" }
+        let file = location.file.hasPrefix(root) ? String(location.file.dropFirst(root.count)) : location.file
+        return "\(denial.code.rawValue) \(file):\(location.line):\(location.column)"
     }
 
-    /// A file's path inside a policy folder; a policy that is one file is its name alone.
-    static func pathInside(_ policy: String, _ file: String) -> String {
-        var root = policy
-        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
-        if file.hasPrefix(root + "/") { return String(file.dropFirst(root.count + 1)) }
-        return file.split(separator: "/").last.map(String.init) ?? file
+    /// The longest folder prefix (ending in `/`, or empty) that every path shares.
+    static func commonFolder(_ paths: [String]) -> String {
+        guard var prefix = paths.first.map({ String($0[..<($0.lastIndex(of: "/").map { $0 } ?? $0.startIndex)]) }) else { return "" }
+        for path in paths.dropFirst() {
+            while !prefix.isEmpty && !(path.hasPrefix(prefix + "/")) {
+                prefix = prefix.lastIndex(of: "/").map { String(prefix[..<$0]) } ?? ""
+            }
+        }
+        return prefix.isEmpty ? "" : prefix + "/"
     }
 
     /// Custom rules say which rule denied in their message; other reasons are named by their code and location.

@@ -240,6 +240,13 @@ struct ImpactCommandTests {
         let rows = text.stdout.split(separator: "\n").filter { $0.contains("group_daily_cap ") && $0.contains("g.yaml") }
         #expect(rows.count == 2, "\(text.stdout)")
         #expect(rows.contains { $0.contains("p/x/g.yaml:5:16") } && rows.contains { $0.contains("p/y/g.yaml:5:16") })
+        // Against its own compiled policy, each file is still one row, the same in both columns.
+        #expect(runCLI(["compile", "\(directory)/p", "--output", "\(directory)/p.json"]).exitCode == 0)
+        let compared = runCLI(["impact", "\(directory)/m.model.yaml", "--rules", "\(directory)/p", "--compare", "\(directory)/p.json"])
+        #expect(compared.exitCode == 0, "\(compared.stderr)")
+        let pairs = compared.stdout.split(separator: "\n").filter { $0.contains("group_daily_cap ") && $0.contains("g.yaml") }
+        #expect(pairs.count == 2, "\(compared.stdout)")
+        #expect(pairs.allSatisfy { $0.split(separator: " ").filter { !$0.isEmpty }.dropFirst().prefix(3) == ["32", "32", "0"] }, "\(pairs)")
     }
 
     /// A part that is not UTF-8, or starts with a byte-order mark, is refused with a word on the encoding.

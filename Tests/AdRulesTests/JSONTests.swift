@@ -17,6 +17,19 @@ struct JSONTests {
         #expect(throws: JSONValue.ParseError.self, "\(text)") { try parse(text) }
     }
 
+    /// A key given twice in one object is refused at the second key's first byte; the same key in two objects is not.
+    @Test func aKeyGivenTwiceIsRefusedWhereItStands() throws {
+        let text = "{\"a\": 1,\n  \"a\": 2}"
+        #expect(throws: JSONValue.ParseError.self) { try parse(text) }
+        do {
+            _ = try parse(text)
+        } catch {
+            #expect(error.offset == 11)
+            #expect(error.problem == "the key \"a\" appears twice in one object")
+        }
+        #expect(throws: Never.self) { try parse("[{\"a\": 1}, {\"a\": 2}]") }
+    }
+
     @Test func readsNumbersAsIntegersWhenTheyAreWholeAndFit() throws {
         let text = "[0, -0, 7, -12, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1.5, 1e-07, 2E+3, 100000000000000000000]"
         guard case .array(let items) = try parse(text) else {

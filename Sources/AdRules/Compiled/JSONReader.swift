@@ -23,6 +23,8 @@ package struct JSONReader {
     private var depth = 0
     /// Whether the reader is just inside an opening bracket, where no comma may come before the next member.
     var atFirst = false
+    /// Where the key ``nextKey()`` read last starts: what an error about the key points at.
+    private(set) var lastKeyStart = 0
 
     /// Creates a reader at the start of `bytes`.
     /// - Parameter maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
@@ -165,6 +167,7 @@ package struct JSONReader {
     package mutating func nextKey() throws(JSONValue.ParseError) -> String? {
         guard try nextItem(closing: UInt8(ascii: "}"), "expected ',' or '}'") else { return nil }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+        lastKeyStart = index
         let key = try readString()
         try colon()
         return key
@@ -229,11 +232,9 @@ package struct JSONReader {
             var pairs: [(String, JSONValue)] = []
             // A key given twice is refused: which of its values counts would be a guess.
             var keys = Set<String>()
-            while true {
-                let start = index
-                guard let key = try nextKey() else { break }
+            while let key = try nextKey() {
                 guard keys.insert(key).inserted else {
-                    throw JSONValue.ParseError(offset: start, problem: "the key \"\(key)\" appears twice in one object")
+                    throw JSONValue.ParseError(offset: lastKeyStart, problem: "the key \"\(key)\" appears twice in one object")
                 }
                 pairs.append((key, try readValue()))
             }
