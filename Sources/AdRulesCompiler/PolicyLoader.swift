@@ -164,6 +164,7 @@ public enum PolicyLoader {
             // Decoded straight from libyaml's events: no node tree of the file is built.
             YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
                 var reader = FieldReader(file: source.file)
+                reader.standsForAliasOrTag = { cursor.aliasOrTagPositions.contains($0) }
                 let fragment = PolicyFragment.decode(cursor, reader: &reader)
                 cursor.finish()
                 diagnostics += cursor.diagnostics

@@ -137,6 +137,8 @@ public final class YAMLEventCursor {
     public static let maxFindings = 1000
     /// Findings past ``maxFindings``, counted (every one an error).
     public private(set) var droppedFindings = 0
+    /// Where every alias and every tagged node starts, kept or counted: a schema finding there only repeats it.
+    public private(set) var aliasOrTagPositions = Set<SourcePosition>()
 
     /// Keeps a finding, or counts it past ``maxFindings``.
     private func report(_ diagnostic: @autoclosure () -> Diagnostic) {
@@ -211,6 +213,7 @@ public final class YAMLEventCursor {
             isDone = true
             return nil
         case YAML_ALIAS_EVENT:
+            aliasOrTagPositions.insert(range.start)
             report(.alias(string(event.data.alias.anchor) ?? "", file: file, range: range))
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
@@ -288,6 +291,7 @@ public final class YAMLEventCursor {
             report(.anchor(name, file: file, range: range))
         }
         if let tag = string(tag) {
+            aliasOrTagPositions.insert(range.start)
             let core = "tag:yaml.org,2002:"
             report(.tag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, file: file, range: range))
         }

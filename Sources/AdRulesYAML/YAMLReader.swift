@@ -5,6 +5,8 @@ public struct YAMLDocument: Sendable {
     public var root: YAMLNode?
     /// Every `yaml/*` finding, in file order.
     public var diagnostics: [Diagnostic]
+    /// Where every alias and tagged node starts (``YAMLEventCursor/aliasOrTagPositions``).
+    public var aliasOrTagPositions: Set<SourcePosition> = []
 }
 
 /// Reads YAML through libyaml's event API into nodes with source ranges (scenario files and usage
@@ -34,7 +36,7 @@ public enum YAMLReader {
                     message: "\(cursor.droppedFindings) more findings in this file are not shown: fix the ones listed and lint again",
                     file: file, range: .fileStart))
             }
-            return YAMLDocument(root: root, diagnostics: diagnostics)
+            return YAMLDocument(root: root, diagnostics: diagnostics, aliasOrTagPositions: cursor.aliasOrTagPositions)
         }
     }
 

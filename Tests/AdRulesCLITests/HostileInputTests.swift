@@ -215,6 +215,12 @@ struct HostileInputTests {
         #expect(aliasFindings.count == FieldReader.maxDiagnostics + 1)
         let counted = aliasFindings.first { $0.rule == "lint/too-many-findings" }
         #expect(counted?.message.hasPrefix("49002 more findings") == true, "\(String(describing: counted))")
+        // An alias only counted past the limit still stands for nothing: the type error at its place repeats it and
+        // is neither shown nor counted (1 anchor + 1,500 aliases = 1,501 findings).
+        var counted2 = "version: 1\ndefaults: {daily_cap: &a 3}\nplacements:\n"
+        for i in 0..<1500 { counted2 += "  p\(i): {format: interstitial, daily_cap: *a}\n" }
+        let twice = PolicyLoader.load(texts: [("t.yaml", counted2)]).diagnostics.first { $0.rule == "lint/too-many-findings" }
+        #expect(twice?.message.hasPrefix("501 more findings") == true, "\(String(describing: twice))")
         let model = YAMLReader.read("a: [" + Array(repeating: "*x", count: 5_000).joined(separator: ", ") + "]\n", file: "m.yaml")
         #expect(model.diagnostics.count == YAMLEventCursor.maxFindings + 1)
         #expect(model.diagnostics.last?.message.hasPrefix("4000 more findings") == true)

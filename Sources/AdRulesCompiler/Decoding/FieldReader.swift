@@ -88,7 +88,12 @@ struct FieldReader: NodeReader {
     /// would have brought, and saying so would only repeat that finding.
     var mergeKeys = 0
 
+    /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
+    /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.
+    var standsForAliasOrTag: (SourcePosition) -> Bool = { _ in false }
+
     mutating func report(_ diagnostic: Diagnostic) {
+        if diagnostic.rule.hasPrefix("schema/") && standsForAliasOrTag(diagnostic.range.start) { return }
         guard diagnostics.count < FieldReader.maxDiagnostics else {
             dropped += 1
             if diagnostic.severity == .error { droppedErrors += 1 }

@@ -21,6 +21,8 @@ public enum ScenarioDecoder {
     public static func decode(_ bytes: [UInt8], file: String, policy: Policy) -> (Scenario, [Diagnostic]) {
         let document = YAMLReader.read(bytes, file: file)
         var reader = FieldReader(file: file)
+        let aliasesAndTags = document.aliasOrTagPositions
+        reader.standsForAliasOrTag = { aliasesAndTags.contains($0) }
         var scenario = Scenario(file: file, tests: [])
         if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
