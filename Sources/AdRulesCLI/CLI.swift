@@ -321,9 +321,12 @@ enum Output {
         guard let path, path != "-" else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
         // A run that could not read its input has no report: the file named is left as it was.
         guard exitCode != ExitCode.failure else { return CommandResult(stderr: stderr, exitCode: exitCode) }
-        // Standard output named as a file is standard output: the report goes where the rest of the run's output goes.
-        if ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"].contains(path) {
-            return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode)
+        // Standard output or error named as a file (`/dev/stdout`, `/dev/fd/2`, or the file either is redirected to)
+        // is that stream: the report goes where the rest of the run's output goes, after what is already there.
+        switch OutputFile.stream(path) {
+        case 1?: return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode)
+        case 2?: return CommandResult(stderr: stderr + text, exitCode: exitCode)
+        default: break
         }
         guard let problem = OutputFile.write(Data(text.utf8), to: path) else { return CommandResult(stderr: stderr, exitCode: exitCode) }
         return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(problem)\n", exitCode: ExitCode.failure)
@@ -344,11 +347,23 @@ enum OutputFile {
     /// The previous contents kept to restore, at most this many bytes (a larger file is written through).
     static let maxKept = 256 << 20
 
+    /// 1 or 2 when `path` is the file standard output or standard error is (same device and inode), else nil.
+    static func stream(_ path: String) -> Int32? {
+        var target = stat()
+        guard stat(path, &target) == 0 else { return nil }
+        for fd: Int32 in [1, 2] {
+            var open = stat()
+            if fstat(fd, &open) == 0, open.st_dev == target.st_dev, open.st_ino == target.st_ino { return fd }
+        }
+        return nil
+    }
+
     /// Writes `data` to `path`; nil when it worked, else why not.
     static func write(_ data: Data, to path: String) -> String? {
         var info = stat()
         let exists = stat(path, &info) == 0
-        var isRegular = exists && (info.st_mode & S_IFMT) == S_IFREG
+        // A file too large to keep a copy of is emptied first (written through): never a mix of old and new.
+        var isRegular = exists && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) <= maxKept
         // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the
         // writes then block as usual, so a slow reader gets the whole report. A regular file is opened for reading
         // too, to keep what it holds; one this run may write but not read is written through.
@@ -362,7 +377,7 @@ enum OutputFile {
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         // What the file held, to write back if the new report cannot be written in full.
         var previous: Data?
-        if isRegular, Int(info.st_size) <= maxKept {
+        if isRegular {
             previous = try? handle.readToEnd() ?? Data()
             if previous == nil { return "cannot read it to keep it: \(reason(errno))" }
         }

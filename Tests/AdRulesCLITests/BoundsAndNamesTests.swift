@@ -1,5 +1,5 @@
 import AdRules
-import AdRulesCLI
+@testable import AdRulesCLI
 import AdRulesImpact
 import AdRulesTestSupport
 import Foundation
@@ -221,6 +221,24 @@ struct BoundsAndNamesTests {
         // Standard output named as a file is standard output.
         let stdout = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/stdout"])
         #expect(stdout.exitCode == 0 && stdout.stdout.hasPrefix("{\n  \"version\": 1"), "\(stdout)")
+        // Standard error named by any name is standard error: a log it is appended to keeps what it held.
+        let log = dir + "/build.log"
+        try "earlier\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\"$0\" compile rules --output /dev/./stderr 2>>\"$1\"; echo later >>\"$1\"", binary, log]
+        shell.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
+        try shell.run()
+        shell.waitUntilExit()
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged.hasPrefix("earlier\n{\"attributes\"") && logged.hasSuffix("later\n"), "\(logged.prefix(80))")
+        // A file too large to keep a copy of is emptied before it is written: never a mix of old and new.
+        let large = dir + "/large.json"
+        #expect(FileManager.default.createFile(atPath: large, contents: Data("old".utf8)))
+        #expect(truncate(large, off_t(OutputFile.maxKept + 1)) == 0)
+        #expect(runCLI(["lint", "rules", "--format", "json", "--output", large]).exitCode == 0)
+        #expect(try String(contentsOfFile: large, encoding: .utf8).hasPrefix("{\n  \"version\": 1"))
+        #expect((try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int ?? 0) < 1000)
         // A device is written through: a full one is an error.
         let full = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/full"])
         #expect(full.exitCode == 3)
