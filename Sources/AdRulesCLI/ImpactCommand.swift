@@ -157,9 +157,9 @@ enum ImpactCommand {
                 parts.append(try ImpactJSON.read(text))
             } catch let error as JSONValue.ParseError {
                 // A part spans many lines: the syntax error is placed as an editor shows it.
-                let (line, column) = Self.position(ofByte: error.offset, in: text)
+                let at = UTF8Check.position(ofByte: error.offset, in: text.utf8)
                 return CommandResult(
-                    stderr: "error: \(ControlCharacters.escaped(path)):\(line):\(column): invalid JSON: \(error.problem)\n", exitCode: ExitCode.findings)
+                    stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem)\n", exitCode: ExitCode.findings)
             } catch {
                 return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): \(error)\n", exitCode: ExitCode.findings)
             }
@@ -174,22 +174,6 @@ enum ImpactCommand {
         } catch {
             return CommandResult(stderr: "error: cannot merge: \(error)\n", exitCode: ExitCode.findings)
         }
-    }
-
-    /// The line and column (in characters, from 1) of a byte offset of a text.
-    static func position(ofByte offset: Int, in text: String) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        for (i, byte) in text.utf8.enumerated() {
-            if i >= offset { break }
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 
     static func render(_ report: ImpactReport, format: String) -> String {

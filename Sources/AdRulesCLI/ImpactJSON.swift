@@ -1,6 +1,5 @@
 import AdRules
 import AdRulesImpact
-import Foundation
 
 /// The `json` format of `adrules impact` (documented in docs/impact.md), both ways: a report is
 /// written as JSON, and shard reports are read back for `impact merge`.
@@ -115,16 +114,7 @@ enum ImpactJSON {
         /// The first simulated day, as a run writes it: `YYYY-MM-DD`, a real day from 1971 to 2199.
         func day(_ value: JSON?) throws -> String {
             let text = try string(value, "start")
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-                parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-                let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
-                (1971...2199).contains(year), (1...12).contains(month),
-                let date = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth)),
-                calendar.component(.day, from: date) == dayOfMonth
-            else { throw ReadError(problem: "not an impact report: start is \(ControlCharacters.escaped(text)), not a day such as 2026-12-07") }
+            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else { throw ReadError(problem: "not an impact report: start is \(ControlCharacters.escaped(text)), not a day such as 2026-12-07") }
             return text
         }
         /// A setting's value in a change: a rule's `when` may span lines and hold tabs.

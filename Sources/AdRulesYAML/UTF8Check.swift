@@ -1,6 +1,6 @@
 /// Finds the first byte sequence that is not UTF-8, or the first line break that editors do not show as one, so
 /// that it can be reported with its position.
-enum UTF8Check {
+package enum UTF8Check {
     /// What is wrong with a file's text before libyaml reads it.
     enum Problem: Equatable {
         /// A byte sequence that is not UTF-8.
@@ -44,12 +44,11 @@ enum UTF8Check {
         }
     }
 
-    /// The 1-based line and character column of a byte offset in UTF-8 text.
-    static func position(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
+    /// The 1-based line and character column of a byte offset in UTF-8 text (a YAML file's bytes, a JSON part's).
+    package static func position(ofByte offset: Int, in bytes: some Collection<UInt8>) -> SourcePosition {
         var line = 1
         var column = 1
-        for index in 0..<min(max(offset, 0), bytes.count) {
-            let byte = bytes[index]
+        for byte in bytes.prefix(max(offset, 0)) {
             if byte == 0x0A {
                 line += 1
                 column = 1

@@ -194,14 +194,8 @@ struct BoundsAndNamesTests {
         let binary = try #require(adrulesBinary(), "the adrules binary was not built")
         let target = dir + "/policy.json"
         try "{\"good\": true}\n".write(toFile: target, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // 1 block of 512 bytes: the compiled shipped rules are several KB.
-        process.arguments = ["-c", "ulimit -f 1; exec \"$0\" compile rules --output \"$1\" 2>/dev/null", binary, target]
-        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 3)
+        #expect(try Self.shell("ulimit -f 1; exec \"$0\" compile rules --output \"$1\" 2>/dev/null", binary, target) == 3)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "{\"good\": true}\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["policy.json"])
         // A written report goes into the file a symlink points at, which keeps its permissions.
@@ -224,12 +218,7 @@ struct BoundsAndNamesTests {
         // Standard error named by any name is standard error: a log it is appended to keeps what it held.
         let log = dir + "/build.log"
         try "earlier\n".write(toFile: log, atomically: true, encoding: .utf8)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "\"$0\" compile rules --output /dev/./stderr 2>>\"$1\"; echo later >>\"$1\"", binary, log]
-        shell.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
-        try shell.run()
-        shell.waitUntilExit()
+        _ = try Self.shell("\"$0\" compile rules --output /dev/./stderr 2>>\"$1\"; echo later >>\"$1\"", binary, log)
         let logged = try String(contentsOfFile: log, encoding: .utf8)
         #expect(logged.hasPrefix("earlier\n{\"attributes\"") && logged.hasSuffix("later\n"), "\(logged.prefix(80))")
         // A file too large to keep a copy of is emptied before it is written: never a mix of old and new.
@@ -243,6 +232,17 @@ struct BoundsAndNamesTests {
         let full = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/full"])
         #expect(full.exitCode == 3)
         #expect(full.stderr.contains("no space left on device"), "\(full.stderr)")
+    }
+
+    /// Runs a shell script in the package directory (`$0`, `$1`… are `arguments`) and returns its exit status.
+    static func shell(_ script: String, _ arguments: String...) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     /// Shards are bounded as `impact merge` reads them back.

@@ -34,10 +34,8 @@ struct TestCommandTests {
     /// A failing step lists the expected codes in the order the decision lists them: for a reward ask, its own
     /// table's order (no_user_choice after no_show), in text and json. A step with an empty source is refused.
     @Test func expectedCodesFollowTheAsksOwnOrder() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-order-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("adrules-order", ["p.yaml": "version: 1\nplacements:\n  it: {format: interstitial, require_user_choice: true}\n"])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "version: 1\nplacements:\n  it: {format: interstitial, require_user_choice: true}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
         try """
             tests:
               - name: t
@@ -67,10 +65,8 @@ struct TestCommandTests {
 
     /// A test lists its first 100 failing steps in full and counts the rest, in text and json.
     @Test func aTestReportsItsFirstHundredFailuresAndCountsTheRest() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-many-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try temporaryDirectory("adrules-many", ["p.yaml": "version: 1\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try "version: 1\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
         let steps = Array(repeating: "      - {ask: show, placement: it, expect: allow}\n", count: 250).joined()
         try ("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + steps)
             .write(toFile: dir + "/a.test.yaml", atomically: true, encoding: .utf8)

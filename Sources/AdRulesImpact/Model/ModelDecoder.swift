@@ -89,20 +89,12 @@ public enum ModelDecoder {
 
     /// `YYYY-MM-DD`, a real calendar day.
     private static func date(_ node: YAMLNode, reader: inout ModelReader) -> CalendarDate? {
-        let parts = node.scalar?.value.split(separator: "-", omittingEmptySubsequences: false) ?? []
-        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
-        {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let components = DateComponents(year: year, month: month, day: day)
-            if let date = calendar.date(from: components), calendar.component(.day, from: date) == day {
-                guard (1971...2199).contains(year) else {
-                    reader.report(.modelOutOfRange("start", "a day from 1971-01-01 to 2199-12-31", found: node.scalar?.value ?? "", file: reader.file, range: node.range))
-                    return nil
-                }
-                return CalendarDate(year: year, month: month, day: day)
+        if let date = node.scalar.flatMap({ CalendarDate(parsing: $0.value) }) {
+            guard CalendarDate.supportedYears.contains(date.year) else {
+                reader.report(.modelOutOfRange("start", "a day from 1971-01-01 to 2199-12-31", found: node.scalar?.value ?? "", file: reader.file, range: node.range))
+                return nil
             }
+            return date
         }
         reader.report(.wrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file))
         return nil

@@ -1,3 +1,4 @@
+import Foundation
 import AdRules
 import AdRulesYAML
 
@@ -50,6 +51,24 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         self.year = year
         self.month = month
         self.day = day
+    }
+
+    /// The years a model (and a report of one) may start in.
+    public static let supportedYears = 1971...2199
+
+    /// A date written `YYYY-MM-DD` that is a real day of the Gregorian calendar; nil for anything else.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            calendar.component(.day, from: date) == day
+        else { return nil }
+        self.init(year: year, month: month, day: day)
     }
 
     /// `YYYY-MM-DD`.
