@@ -159,6 +159,35 @@ struct EvaluatorReasonTests {
         #expect(h.ask(.show("app_open", trigger: .resume)).isAllowed)
     }
 
+    /// The facts count the placements on screen, so that a decision with none skips the search: the count must
+    /// hold through every way facts change besides events (remapped to an updated policy, fitted to another
+    /// policy's tables, a clock set back), or another placement's ad would be missed.
+    @Test func aPlacementOnScreenStillBlocksAfterRemappingFittingAndASetBackClock() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("level_end"), .action("level_end"), .action("level_end"))
+        h.record(.loadCompleted("hint"), .userChose("hint"), .showStarted("hint"))
+        h.advance("2m")
+        #expect(h.ask(.show("level_end", trigger: .action)).codes == [.fullscreenActive])
+
+        // An update adds a placement before the others: every index moves.
+        let updated = try Policy(yaml: Self.policyText.replacingOccurrences(of: "placements:\n  app_open:", with: "placements:\n  first:\n    format: interstitial\n  app_open:"), file: "p.yaml")
+        #expect(updated.placements.first?.id == "first")
+        let remapped = h.facts.remapped(from: h.policy, to: updated)
+        #expect(Evaluator.decide(.show("level_end", trigger: .action), policy: updated, facts: remapped, now: h.now).codes == [.fullscreenActive])
+
+        // Facts built for a policy with fewer placements are padded to this one's: the ad on screen stays.
+        let longer = try Policy(yaml: Self.policyText.replacingOccurrences(of: "\ngroups:", with: "\n  last:\n    format: interstitial\ngroups:"), file: "p.yaml")
+        #expect(longer.placements.last?.id == "last")
+        #expect(Evaluator.decide(.show("level_end", trigger: .action), policy: longer, facts: h.facts, now: h.now).codes == [.fullscreenActive])
+
+        // A clock set back pins the show's start to now: still on screen.
+        h.advance("-1h")
+        h.record(.action("level_end"))
+        #expect(h.ask(.show("level_end", trigger: .action)).codes.contains(.fullscreenActive))
+        h.record(.adClosed("hint"))
+        #expect(!h.ask(.show("level_end", trigger: .action)).codes.contains(.fullscreenActive))
+    }
+
     @Test func fullscreenTimeoutTreatsALostCloseAsClosedWithANote() throws {
         var h = try harness()
         h.record(.appLaunched, .loadCompleted("app_open"), .fullscreenOpened(source: nil))

@@ -174,6 +174,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     public var reasons: [Reason] {
         get {
             switch found {
+            case .allowed: return []
             case .given(let reasons): return reasons
             case .sites(let context, let denials): return denials.map { $0.reason(in: context) }
             }
@@ -188,6 +189,8 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     var found: Found
 
     enum Found: Sendable {
+        /// No reason: what the evaluator gives an allowed ask (a case with no payload, so dropping it releases nothing).
+        case allowed
         case given([Reason])
         case sites(SiteContext, [Denial])
     }
@@ -211,6 +214,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The number of reasons.
     public var reasonCount: Int {
         switch found {
+        case .allowed: return 0
         case .given(let reasons): return reasons.count
         case .sites(_, let denials): return denials.count
         }
@@ -223,6 +227,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The reason codes.
     public var codes: [ReasonCode] {
         switch found {
+        case .allowed: return []
         case .given(let reasons): return reasons.map(\.code)
         case .sites(_, let denials): return denials.map(\.code)
         }
@@ -244,6 +249,8 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     ///   whether its ``Reason/summary`` depends on the site alone, and the reason itself, built only if asked for.
     package func forEachReason(_ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ reason: () -> Reason) -> Void) {
         switch found {
+        case .allowed:
+            return
         case .given(let reasons):
             for reason in reasons { body(reason.code, nil, false, { reason }) }
         case .sites(let context, let denials):

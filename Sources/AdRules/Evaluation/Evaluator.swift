@@ -36,7 +36,8 @@ public enum Evaluator {
         case .load: run.loadReasons(policy.storage, context: context, facts, &found)
         case .reward: run.rewardReasons(policy.storage, facts, &found)
         }
-        return found.decision(for: ask, policy: policy.storage, zone: Run.timeZone(policy.storage, device: deviceTimeZone))
+        guard !found.denials.isEmpty else { return (consume found).allowed(ask) }
+        return (consume found).denial(for: ask, policy: policy.storage, deviceTimeZone: deviceTimeZone)
     }
 
     /// The decision on a placement the policy does not have.
@@ -161,10 +162,16 @@ struct Findings {
         return details.count - 1
     }
 
-    /// The decision: every reason found, and the latest clear time when every reason is time-based.
-    /// - Parameter zone: the zone daily caps were counted in, for the messages.
-    consuming func decision(for ask: Ask, policy: PolicyStorage, zone: @autoclosure () -> TimeZone) -> Decision {
-        guard !denials.isEmpty else { return Decision(ask: ask, found: .given([]), nextAllowedAt: nil, notes: notes) }
+    /// The decision on an ask with no reason to deny: its notes, and no reference to the policy.
+    consuming func allowed(_ ask: Ask) -> Decision {
+        Decision(ask: ask, found: .allowed, nextAllowedAt: nil, notes: notes)
+    }
+
+    /// The decision on an ask with reasons to deny: every reason found, and the latest clear time when every reason
+    /// is time-based. Kept apart from the allow path, which attaches no policy (and so holds and releases none).
+    /// - Parameter deviceTimeZone: the device's zone, for the messages of daily caps counted in it.
+    @inline(__always)
+    consuming func denial(for ask: Ask, policy: PolicyStorage, deviceTimeZone: TimeZone) -> Decision {
         var next: Int64? = .min
         for denial in denials {
             if let clears = denial.clearsAt, let latest = next {
@@ -173,7 +180,7 @@ struct Findings {
                 next = nil
             }
         }
-        let context = SiteContext(policy: policy, zone: zone(), details: details)
+        let context = SiteContext(policy: policy, zone: Run.timeZone(policy, device: deviceTimeZone), details: details)
         return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

@@ -34,7 +34,7 @@ extension Facts {
             for i in placements.indices {
                 placements[i].loadingSince = nil
                 placements[i].loadedAt = nil
-                placements[i].showingSince = nil
+                setShowing(i, since: nil)
                 placements[i].consumed = nil
                 placements[i].userChose = false
                 placements[i].shownSinceReturn = false
@@ -99,7 +99,7 @@ extension Facts {
             }
             placements[i].consumed = (placements[i].userChose, placements[i].actions)
             placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)
-            placements[i].showingSince = now
+            setShowing(i, since: now)
             placements[i].userChose = false
             placements[i].actions = 0
             placements[i].loadedAt = nil
@@ -115,11 +115,11 @@ extension Facts {
                 placements[i].current = nil
             }
             placements[i].consumed = nil
-            placements[i].showingSince = nil
+            setShowing(i, since: nil)
             placements[i].loadedAt = nil
             placements[i].launchOpen = false
         case .adClosed:
-            placements[i].showingSince = nil
+            setShowing(i, since: nil)
             placements[i].consumed = nil
         case .rewardEarned:
             placements[i].current?.earned = true

@@ -74,7 +74,7 @@ extension Facts {
             }
             _ = pinned(&placements[i].loadingSince)
             _ = pinned(&placements[i].loadedAt)
-            _ = pinned(&placements[i].showingSince)
+            if let since = placements[i].showingSince, since > now { setShowing(i, since: now) }
             if let at = placements[i].current?.at, at > now { placements[i].current?.at = now }
         }
         for g in groups.indices {

@@ -25,7 +25,8 @@ struct PlacementFacts: Sendable, Hashable {
     var shows: [ShowRecord] = []
     var loadingSince: Int64?
     var loadedAt: Int64?
-    var showingSince: Int64?
+    /// Set through ``Facts/setShowing(_:since:)`` only, which keeps ``Facts/placementsShowing``.
+    fileprivate(set) var showingSince: Int64?
     var userChose = false
     var actions = 0
     var launchOpen = false
@@ -92,6 +93,9 @@ public struct Facts: Sendable, Hashable {
     /// The earliest `load_started + load_timeout` of the loads in progress, when one of them times out.
     var nextLoadDeadline: Int64 = .max
     var placements: [PlacementFacts]
+    /// How many placements are on screen (have a `showingSince`): a decision looks for another fullscreen ad only
+    /// when one is, so the usual ask, with nothing on screen, does not walk the fullscreen placements.
+    fileprivate(set) var placementsShowing = 0
     var groups: [[ShowRecord]]
     var external: [String: Int64] = [:]
     var day: LocalDay?
@@ -126,7 +130,20 @@ public struct Facts: Sendable, Hashable {
         }
         if facts.groups.count > groupCount { facts.groups.removeLast(facts.groups.count - groupCount) }
         if facts.groups.count < groupCount { facts.groups += Array(repeating: [], count: groupCount - facts.groups.count) }
+        facts.countShowing()
         return facts
+    }
+
+    /// Marks placement `i` on screen since a time, or off screen (nil), keeping ``placementsShowing``.
+    mutating func setShowing(_ i: Int, since time: Int64?) {
+        let was = placements[i].showingSince != nil
+        placements[i].showingSince = time
+        placementsShowing += (time != nil ? 1 : 0) - (was ? 1 : 0)
+    }
+
+    /// Counts the placements on screen again, after placements were added, removed or copied in whole.
+    private mutating func countShowing() {
+        placementsShowing = placements.reduce(0) { $0 + ($1.showingSince != nil ? 1 : 0) }
     }
 
     /// Adds a show that happened before these facts start (scenario `history`, a restored ledger).
@@ -198,6 +215,7 @@ public struct Facts: Sendable, Hashable {
                 for g in new.groupsOfPlacement[j] { Facts.insertSorted(record, into: &facts.groups[g]) }
             }
         }
+        facts.countShowing()
         return facts
     }
 }

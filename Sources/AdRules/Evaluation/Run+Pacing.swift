@@ -13,6 +13,9 @@ extension Run {
         placementCapReasons(policy, t, facts, zone: zone, &found)
         let groups = policy.groupsOfPlacement.range(of: index)
         guard !groups.isEmpty else { return }
+        // One pass over the groups: their min_interval, and whether any history could reach a cap (most cannot).
+        let session = facts.sessionActive ? facts.sessionCount : nil
+        var capsMayDeny = false
         for k in groups {
             let g = policy.groupsOfPlacement.item(at: k)
             let limits = policy.groupLimits[g]
@@ -20,8 +23,11 @@ extension Run {
                 let clears = seen(last.at) + limits.minInterval
                 if now < clears { deny(.groupMinInterval, capSite(.groupMinInterval, at: .minInterval, group: g), clearsAt: clears, &found) }
             }
+            if !capsMayDeny {
+                capsMayDeny = limits.capsMayDeny(count: facts.groups[g].count, newest: facts.groups[g].last, now: now, session: session)
+            }
         }
-        groupCapReasons(policy, groups, facts, zone: zone, &found)
+        if capsMayDeny { groupCapReasons(policy, groups, facts, zone: zone, &found) }
     }
 
     /// The placement's own caps. A history that cannot reach a cap is not passed on: most asks stop here.

@@ -151,11 +151,14 @@ extension Run {
             // The first placement on screen, else the first external source (by name).
             var other = -1
             var source: String?
-            for i in policy.fullscreenPlacements where i != index {
-                switch stillOnScreen(policy, since: facts.placements[i].showingSince) {
-                case true?: if other < 0 { other = i }
-                case false?: timedOutNote(policy, "placement \(policy.placements[i].id)", &found)
-                case nil: break
+            // The facts count the placements on screen: with none, there is none to look for.
+            if facts.placementsShowing > 0 {
+                for i in policy.fullscreenPlacements where i != index {
+                    switch stillOnScreen(policy, since: facts.placements[i].showingSince) {
+                    case true?: if other < 0 { other = i }
+                    case false?: timedOutNote(policy, "placement \(policy.placements[i].id)", &found)
+                    case nil: break
+                    }
                 }
             }
             if !facts.external.isEmpty { source = externalSourceOnScreen(policy, facts, &found) }
