@@ -17,6 +17,7 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case missingValue(String)
     case missingArgument(String)
     case invalidValue(option: String, value: String, allowed: [String])
+    case repeated(String)
 
     var description: String {
         // Arguments are echoed escaped: a value with a line break must not forge a line of output.
@@ -24,6 +25,7 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unexpected(let argument): return "Unexpected argument \"\(v(argument))\"."
         case .missingValue(let option): return "Missing value for option \"--\(v(option))\"."
+        case .repeated(let option): return "Option \"--\(v(option))\" is given twice: give it once."
         case .missingArgument(let name): return "Missing expected argument \"\(v(name))\"."
         case .invalidValue(let option, let value, let allowed):
             // One requirement reads "expected a whole number ..."; a choice "expected one of a, b".
@@ -82,6 +84,9 @@ struct ParsedArguments: Sendable {
                 } else {
                     throw ArgumentError.missingValue(name)
                 }
+                // An empty value names nothing (`--output ""`), and a second value would silently drop the first.
+                guard !value.isEmpty else { throw ArgumentError.missingValue(name) }
+                guard parsed.values[name] == nil else { throw ArgumentError.repeated(name) }
                 if let allowed = option.allowed, !allowed.contains(value) {
                     throw ArgumentError.invalidValue(option: name, value: value, allowed: allowed)
                 }

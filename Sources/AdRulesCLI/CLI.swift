@@ -295,13 +295,13 @@ enum Output {
             var overwritesInput = false
             if let targetIdentity {
                 // The input itself, or (for a directory) any file the loader's own walk reads in it, under any name.
-                // A walk that fails (too many entries, an entry that cannot be opened) fails the run too: the
-                // output is then refused rather than risked.
-                guard let candidates = try? PolicyLoader.files(at: source, where: PolicyLoader.isYAMLFile)
-                else {
-                    return CommandResult(
-                        stderr: "error: \(ControlCharacters.escaped(input)) cannot be read in full, so --output \(ControlCharacters.escaped(output)) might be one of its files: write the report elsewhere\n",
-                        exitCode: ExitCode.usage)
+                // A walk that fails (too many entries, an entry that cannot be opened) would fail the run too: it
+                // stops here with that cause (an I/O failure), and the output is left as it was.
+                let candidates: [String]
+                do {
+                    candidates = try PolicyLoader.files(at: source, where: PolicyLoader.isYAMLFile)
+                } catch {
+                    return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
                 }
                 overwritesInput = ([source] + candidates).contains { path in identity(path).map { $0 == targetIdentity } ?? false }
             }

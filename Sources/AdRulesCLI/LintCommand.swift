@@ -56,6 +56,9 @@ enum LintCommand {
         if misnamed { exitCode = ExitCode.usage }
         if ioFailed { exitCode = ExitCode.failure }
         let needsDocument = format == .json || format == .sarif
+        // A json or SARIF document of a run that could not read its input would look like a clean result (a code
+        // scanning upload would say "no problems"): none is written, and the error says why.
+        if ioFailed && needsDocument { return CommandResult(stderr: stderr, exitCode: exitCode) }
         return Output.deliver(
             report.isEmpty && !needsDocument ? "" : report, to: parsed.values["output"], stderr: stderr,
             exitCode: exitCode)

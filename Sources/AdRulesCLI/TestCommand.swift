@@ -28,6 +28,7 @@ enum TestCommand {
         var passed = 0
         var failed = 0
         var ioFailed = false
+        var ioMessages = Set<String>()
         var policies = ScenarioPolicies()
         policies.strict = parsed.flags.contains("strict")
         var testsFound = 0
@@ -46,7 +47,8 @@ enum TestCommand {
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
                 switch prepared {
                 case .ioFailure(let message):
-                    stderr += "error: \(ControlCharacters.escaped(message))\n"
+                    // A policy that cannot be read is the same failure for each of its scenario files: said once.
+                    if ioMessages.insert(message).inserted { stderr += "error: \(ControlCharacters.escaped(message))\n" }
                     ioFailed = true
                 case .brokenPolicy(let rulesPath, let diagnostics, let fileCount):
                     // Reported once, as lint reports it (its summary on stderr); none of its tests runs.

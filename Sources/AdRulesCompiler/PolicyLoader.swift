@@ -118,13 +118,18 @@ public enum PolicyLoader {
     }
 
     /// Validates the bytes of a compiled policy read from `path`.
-    static func loadCompiled(bytes: [UInt8], path: String) -> PolicyLoad {
+    package static func loadCompiled(bytes: [UInt8], path: String) -> PolicyLoad {
         do {
             let policy = try Policy(compiled: Data(bytes))
             return PolicyLoad(policy: policy, diagnostics: [], files: [path])
         } catch {
-            let message = (error as? CompiledPolicyError)?.description ?? error.localizedDescription
-            let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: message, file: path, range: .fileStart)
+            let compiled = error as? CompiledPolicyError
+            let message = compiled?.description ?? error.localizedDescription
+            // At the byte a syntax error was found at, else at the value its path names (or the deepest part of
+            // the path that is there): a pretty-printed or hand-edited document gets a line to look at.
+            let offset = compiled.flatMap { $0.offset ?? CompiledPolicyLocator.offset(of: $0.path, in: bytes) }
+            let range = offset.map { SourceRange(at: UTF8Check.position(ofByte: $0, in: bytes)) } ?? .fileStart
+            let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: message, file: path, range: range)
             return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])
         }
     }

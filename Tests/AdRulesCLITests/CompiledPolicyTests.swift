@@ -69,6 +69,32 @@ struct CompiledPolicyTests {
         #expect { try Policy(compiled: Data(more.utf8)) } throws: { "\($0)".contains("caps: 65 entries; expected 0-64") }
     }
 
+    /// A bad compiled policy is placed where the problem is written: a syntax error at its byte, a bad value at the
+    /// value its path names. A server's or a person's pretty-printed document gets a line to look at.
+    @Test func compiledPolicyErrorsArePlacedAtTheirLine() throws {
+        let (_, _, document) = try compiledShippedRules()
+        // One member a line, as a pretty-printer would write it.
+        let pretty = String(decoding: document, as: UTF8.self).replacingOccurrences(of: ",\"", with: ",\n  \"")
+        let badValue = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[-5,")
+        let lines = badValue.split(separator: "\n", omittingEmptySubsequences: false)
+        func position(of text: String) throws -> (line: Int, column: Int) {
+            let line = try #require(lines.firstIndex { $0.contains(text) })
+            let offset = lines[line].distance(from: lines[line].startIndex, to: try #require(lines[line].range(of: text)).lowerBound)
+            return (line + 1, offset + 1)
+        }
+        let value = try position(of: "\"daily_cap\":[-5,")
+        let load = PolicyLoader.loadCompiled(bytes: Array(badValue.utf8), path: "p.json")
+        let diagnostic = try #require(load.diagnostics.first)
+        #expect(diagnostic.message.contains("daily_cap: -5 is below 0"), "\(diagnostic.message)")
+        #expect(diagnostic.range.start.line == value.line)
+        #expect(diagnostic.range.start.column == value.column + "\"daily_cap\":".count, "at the value, after its key")
+
+        let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
+        let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first
+        #expect(syntax?.message.contains("not valid JSON") == true)
+        #expect(syntax?.range.start.line == value.line)
+    }
+
     @Test func compilingTwiceGivesTheSameBytes() throws {
         let first = try compiledShippedRules().document
         let second = try compiledShippedRules().document

@@ -6,11 +6,18 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     public var path: String
     /// What is wrong and what to do.
     public var reason: String
+    /// The byte the problem was found at, when the document is not JSON: what a tool places the error at.
+    package var offset: Int?
 
     /// Creates an error.
     public init(path: String = "", _ reason: String) {
         self.path = path
         self.reason = reason
+    }
+
+    init(path: String = "", _ reason: String, offset: Int?) {
+        self.init(path: path, reason)
+        self.offset = offset
     }
 
     public var description: String {
@@ -25,12 +32,12 @@ extension CompiledPolicyError {
     /// `placements[3]` is `placements[3].daily_cap: …`. Paths are built this way, as an error travels out, so
     /// that reading a good document formats none.
     func inside(_ key: String) -> CompiledPolicyError {
-        CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason)
+        CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset)
     }
 
     /// The same error seen from the array that holds the bad value at `index`.
     func inside(_ index: Int) -> CompiledPolicyError {
-        CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason)
+        CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason, offset: offset)
     }
 }
 

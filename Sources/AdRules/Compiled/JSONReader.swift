@@ -18,7 +18,7 @@ package struct JSONReader {
     // Not private: the strings are read in JSONReader+Strings.swift.
     let bytes: [UInt8]
     private let maxDepth: Int
-    var index = 0
+    package internal(set) var index = 0
     /// The arrays and objects open around the reader.
     private var depth = 0
     /// Whether the reader is just inside an opening bracket, where no comma may come before the next member.
@@ -38,7 +38,7 @@ package struct JSONReader {
         JSONValue.ParseError(offset: index, problem: problem, nearEnd: bytes.count - index < 16)
     }
 
-    mutating func skipSpace() {
+    package mutating func skipSpace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1

@@ -3,6 +3,8 @@ import Foundation
 extension Policy {
     /// The largest compiled policy accepted, in bytes.
     public static let maxCompiledBytes = 64 * 1024 * 1024
+    /// The deepest nesting of arrays and objects a compiled policy is read to.
+    package static var maxCompiledDepth: Int { RecordReader.maxDepth }
 
     /// Loads a compiled policy (the JSON `adrules compile` writes), checking everything: the bytes may come
     /// from a server.

@@ -254,7 +254,8 @@ extension CompiledPolicyError {
     static func notJSON(_ error: JSONValue.ParseError) -> CompiledPolicyError {
         CompiledPolicyError(
             "not valid JSON (\(error)); "
-                + (error.nearEnd ? "the file may be truncated: download or compile it again" : "it was not written by adrules compile, or was changed since: compile it again"))
+                + (error.nearEnd ? "the file may be truncated: download or compile it again" : "it was not written by adrules compile, or was changed since: compile it again"),
+            offset: error.offset)
     }
 
     /// A key a record needs that its object lacks.

@@ -2,6 +2,9 @@ import Foundation
 
 /// RFC 3339 timestamps in UTC, with milliseconds only when they are not zero.
 package enum Timestamps {
+    /// The last millisecond a timestamp can name (9999-12-31T23:59:59.999Z): RFC 3339 years have four digits.
+    package static let latest: Int64 = daysFromCivil(10_000, 1, 1) * 86_400_000 - 1
+
     /// Formats a date as `2026-11-29T09:04:00Z`.
     package static func format(_ date: Date) -> String {
         let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
@@ -9,7 +12,11 @@ package enum Timestamps {
     }
 
     /// Formats milliseconds since 1970 at a fixed UTC offset.
+    ///
+    /// RFC 3339 offsets are whole minutes: an offset with seconds (a zone's local mean time, before 1972) is cut
+    /// to its minutes, and the wall clock is shown at that offset, so the text still names the same instant.
     package static func format(milliseconds: Int64, offsetSeconds: Int) -> String {
+        let offsetSeconds = offsetSeconds / 60 * 60
         let local = milliseconds + Int64(offsetSeconds) * 1000
         let days = floorDiv(local, 86_400_000)
         let msOfDay = local - days * 86_400_000
@@ -28,7 +35,7 @@ package enum Timestamps {
         parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
-    /// Parses an RFC 3339 timestamp into milliseconds since 1970.
+    /// Parses an RFC 3339 timestamp into milliseconds since 1970: offsets from -23:59 to +23:59, minutes below 60.
     package static func parseMilliseconds(_ text: String) -> Int64? {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int64? {
@@ -44,7 +51,8 @@ package enum Timestamps {
             chars[13] == 58, chars[16] == 58,
             let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
             let mi = number(14, 2), let s = number(17, 2),
-            (1...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 60
+            // A leap second (`23:59:60`) is read as the second after `:59`, as POSIX time counts it.
+            (1...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s <= 60
         else { return nil }
         var index = 19
         var fraction: Int64 = 0
@@ -65,7 +73,7 @@ package enum Timestamps {
             index += 1
         } else if chars[index] == 43 || chars[index] == 45 {
             guard let oh = number(index + 1, 2), chars.count > index + 3, chars[index + 3] == 58,
-                let om = number(index + 4, 2), oh * 60 + om <= 18 * 60
+                let om = number(index + 4, 2), oh < 24, om < 60
             else { return nil }
             offset = (oh * 60 + om) * 60_000 * (chars[index] == 45 ? -1 : 1)
             index += 6

@@ -185,7 +185,7 @@ extension Diagnostic {
 
     /// - Parameter deviceAllowed: whether `device` may be written here (a policy's `timezone`, not a scenario's
     ///   `device_timezone`, which names the device's zone).
-    static func unknownTimeZone(_ name: String, file: String, range: SourceRange, deviceAllowed: Bool = true) -> Diagnostic {
+    package static func unknownTimeZone(_ name: String, file: String, range: SourceRange, deviceAllowed: Bool = true) -> Diagnostic {
         var message = "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin\(deviceAllowed ? ", or device" : "")"
         // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
         let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
@@ -195,7 +195,7 @@ extension Diagnostic {
             message = "unknown time zone \"\(name)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
         } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
             message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
-        } else if name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
+        } else if !name.isEmpty, name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
             // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours.
             message = "unknown time zone \"\(name)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
         } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
@@ -216,6 +216,18 @@ extension Diagnostic {
         let etc = hours == 0 ? "UTC" : "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)"
         // Etc/GMT-14 to Etc/GMT+12 exist: an offset beyond them has no name to suggest.
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
+    }
+
+    /// A scenario context's attribute the policy does not declare: no rule reads it, so the test would check
+    /// something other than its author meant (a typo, most often). A warning: the step still runs.
+    static func undeclaredContextAttribute(_ name: String, declared: [String], file: String, range: SourceRange) -> Diagnostic {
+        var message = "attribute \"\(name)\" is not declared by the policy, so no rule reads it"
+        if let suggestion = Suggestion.closest(to: name, in: declared) {
+            message += ": did you mean \"\(suggestion)\"?"
+        } else {
+            message += ": declare it under `attributes` in a rule file, or remove it here"
+        }
+        return Diagnostic(.warning, rule: "scenario/unknown-attribute", message: message, file: file, range: range)
     }
 
     static func formatKey(_ key: String, format: AdFormat, file: String, range: SourceRange) -> Diagnostic {

@@ -133,8 +133,23 @@ public enum ScenarioDecoder {
             if items.isEmpty {
                 reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: stepsNode.range))
             }
+            // The clock of the steps read so far: a step past the last time RFC 3339 can write would print as no
+            // reader (this one included) can read it back.
+            var clock = start?.ms
             for item in items {
-                if let step = decodeStep(item, testContext: context, policy: policy, reader: &reader) { steps.append(step) }
+                guard let step = decodeStep(item, testContext: context, policy: policy, reader: &reader) else { continue }
+                steps.append(step)
+                guard let now = clock else { continue }
+                let time = step.at ?? now.addingSaturated(step.after)
+                if time > Timestamps.latest {
+                    reader.report(Diagnostic(
+                        .error, rule: "schema/range",
+                        message: "this step falls after \(Timestamps.format(milliseconds: Timestamps.latest, offsetSeconds: 0)), the last time a timestamp can write: start the test earlier or shorten its `after:` steps",
+                        file: reader.file, range: item.range))
+                    clock = nil
+                } else {
+                    clock = time
+                }
             }
         } else if stepsNode == nil {
             reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: SourceRange(at: node.range.start)))
@@ -166,7 +181,9 @@ public enum ScenarioDecoder {
             }
             for entry in entries {
                 guard let name = reader.nameKey(entry.key, in: "attributes") else { continue }
-                let declared = policy.attributes.first { $0.name == name }?.type ?? inferType(entry.value)
+                let type = policy.attributes.first { $0.name == name }?.type
+                if type == nil { reader.report(.undeclaredContextAttribute(name, declared: policy.attributes.map(\.name), file: reader.file, range: entry.key.range)) }
+                let declared = type ?? inferType(entry.value)
                 if let value = AttributeValueReader.read(entry.value, as: declared, key: name, reader: &reader) {
                     context.attributes[name] = value
                 }

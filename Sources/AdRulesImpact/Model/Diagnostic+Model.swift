@@ -40,12 +40,10 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// The rule files' advice: a fixed offset (`GMT+5`) is told its `Etc/GMT-5` name, an abbreviation that it names no
+    /// place, anything else its closest zone.
     static func modelTimeZone(_ name: String, file: String, range: SourceRange) -> Diagnostic {
-        var message = "unknown time zone \"\(name)\": write an IANA name such as America/New_York or Asia/Tokyo"
-        if let suggestion = Suggestion.closest(to: name, in: KnownTimeZones.all) {
-            message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
-        }
-        return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
+        .unknownTimeZone(name, file: file, range: range, deviceAllowed: false)
     }
 
     static func modelShares(sum: Double, file: String, range: SourceRange) -> Diagnostic {

@@ -105,19 +105,22 @@ struct SimulationPlan: Sendable {
         self.users = users
         self.days = days
         self.seed = seed
-        var placements = policy.placements.map { placement in
-            ImpactPlacement(id: placement.id, format: placement.format.value.rawValue, caps: SimulationPlan.caps(of: placement, in: policy))
+        // Linear in the policy's size: slots by id, and each placement's groups from the policy's own table.
+        var placements = policy.placements.enumerated().map { index, placement in
+            ImpactPlacement(id: placement.id, format: placement.format.value.rawValue, caps: SimulationPlan.caps(of: index, in: policy))
         }
+        var slots = Dictionary(placements.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         for segment in model.segments {
-            for id in segment.actions.map(\.placement) + segment.rewarded.map(\.placement) where !placements.contains(where: { $0.id == id }) {
+            for id in segment.actions.map(\.placement) + segment.rewarded.map(\.placement) where slots[id] == nil {
+                slots[id] = placements.count
                 placements.append(ImpactPlacement(id: id, format: "unknown", caps: []))
             }
         }
         self.placements = placements
-        groupSlots = policy.groups.map { group in group.placements.compactMap { id in placements.firstIndex { $0.id == id.value } } }
+        groupSlots = policy.groups.map { group in group.placements.compactMap { slots[$0.value] } }
         // Resolved against the policy, so each ask and event finds its placement without a hash look-up.
         ids = placements.map { policy.placementID($0.id) ?? PlacementID($0.id) }
-        func slot(_ id: String) -> Int { placements.firstIndex { $0.id == id } ?? 0 }
+        func slot(_ id: String) -> Int { slots[id] ?? 0 }
         appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
         let counts = SimulationPlan.allocate(users, shares: model.segments.map(\.share))
         var first = 0
@@ -188,14 +191,16 @@ struct SimulationPlan: Sendable {
         return result
     }
 
-    /// The caps that can deny a placement: its own, then its groups'.
-    static func caps(of placement: Placement, in policy: Policy) -> [CapKind] {
+    /// The caps that can deny a placement (by its index in the policy): its own, then its groups'.
+    static func caps(of index: Int, in policy: Policy) -> [CapKind] {
+        let placement = policy.placements[index]
         var caps = Set<CapKind>()
         if placement.sessionCap != nil { caps.insert(.sessionCap) }
         if placement.hourlyCap != nil { caps.insert(.hourlyCap) }
         if placement.dailyCap != nil { caps.insert(.dailyCap) }
         if !placement.caps.isEmpty { caps.insert(.windowCap) }
-        for group in policy.groups where group.placements.contains(where: { $0.value == placement.id }) {
+        for g in policy.groupsOfPlacement[index] {
+            let group = policy.groups[g]
             if group.sessionCap != nil { caps.insert(.groupSessionCap) }
             if group.hourlyCap != nil { caps.insert(.groupHourlyCap) }
             if group.dailyCap != nil { caps.insert(.groupDailyCap) }

@@ -1,0 +1,73 @@
+import AdRules
+
+/// Finds where in a compiled policy's text the value an error names (`placements[2].daily_cap`) is written, so
+/// that lint places the error there rather than at the top of the file.
+enum CompiledPolicyLocator {
+    /// One step of an error's path: a key of an object, or a position in an array.
+    enum Step: Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps of a path such as `placements[2].caps[0].window`; nil for a path this cannot split.
+    static func steps(of path: String) -> [Step]? {
+        var steps: [Step] = []
+        var rest = Substring(path)
+        while !rest.isEmpty {
+            if rest.first == "[" {
+                guard let close = rest.firstIndex(of: "]"), let index = Int(rest[rest.index(after: rest.startIndex)..<close]) else { return nil }
+                steps.append(.index(index))
+                rest = rest[rest.index(after: close)...]
+            } else {
+                if rest.first == "." { rest = rest.dropFirst() }
+                let end = rest.firstIndex { $0 == "." || $0 == "[" } ?? rest.endIndex
+                guard end > rest.startIndex else { return nil }
+                steps.append(.key(String(rest[..<end])))
+                rest = rest[end...]
+            }
+        }
+        return steps
+    }
+
+    /// The byte offset of the value at `path`, or of the deepest part of it that is there; nil when even the first
+    /// step is not found (or the text is not JSON on the way to it).
+    static func offset(of path: String, in bytes: [UInt8]) -> Int? {
+        guard let steps = steps(of: path), !steps.isEmpty else { return nil }
+        var reader = JSONReader(bytes, maxDepth: Policy.maxCompiledDepth)
+        var found: Int?
+        do {
+            for step in steps {
+                guard try walk(to: step, &reader) else { return found }
+                reader.skipSpace()
+                found = reader.index
+            }
+        } catch {
+            return found
+        }
+        return found
+    }
+
+    /// Moves the reader onto the value of one step of the path; false when it is not there.
+    private static func walk(to step: Step, _ reader: inout JSONReader) throws(JSONValue.ParseError) -> Bool {
+        switch (step, try reader.peek()) {
+        case (.key(let key), .object):
+            try reader.beginObject()
+            while let name = try reader.nextKey() {
+                if name == key { return true }
+                try reader.skipValue()
+            }
+            return false
+        case (.index(let index), .array):
+            try reader.beginArray()
+            var position = 0
+            while try reader.nextElement() {
+                if position == index { return true }
+                try reader.skipValue()
+                position += 1
+            }
+            return false
+        default:
+            return false
+        }
+    }
+}

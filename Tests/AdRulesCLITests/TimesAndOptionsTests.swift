@@ -1,0 +1,106 @@
+import AdRules
+@testable import AdRulesCLI
+import AdRulesTestSupport
+import Foundation
+import Testing
+
+/// What a time-semantics audit and a sixth hostile-input hunt found: RFC 3339 read too loosely and printed past
+/// what it can say, options whose values were silently dropped, I/O failures shown as clean results or as usage
+/// errors, and scenario attributes that check nothing.
+@Suite("Times and options")
+struct TimesAndOptionsTests {
+    static func directory(_ files: [String: String]) throws -> String { try temporaryDirectory("adrules-times", files) }
+
+    static let policy = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  screen: {type: string, default: home}\n"
+
+    /// Offsets run from -23:59 to +23:59 with minutes below 60; a leap second is the second after `:59`.
+    @Test func rfc3339OffsetsAndLeapSeconds() throws {
+        #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+05:99") == nil, "a minute of 99 is a typo, not +06:39")
+        #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+24:00") == nil)
+        let far = try #require(Timestamps.parseMilliseconds("2026-11-29T09:00:00-23:59"))
+        #expect(far == (try #require(Timestamps.parseMilliseconds("2026-11-30T08:59:00Z"))))
+        let leap = try #require(Timestamps.parseMilliseconds("2016-12-31T23:59:60Z"))
+        #expect(leap == (try #require(Timestamps.parseMilliseconds("2017-01-01T00:00:00Z"))))
+    }
+
+    /// An offset with seconds (local mean time) is printed at its whole minutes with the wall clock that goes with
+    /// them: the text names the instant it was given.
+    @Test func anOffsetWithSecondsPrintsTheSameInstant() throws {
+        let instant = try #require(Timestamps.parseMilliseconds("1971-06-02T00:44:30Z"))
+        let text = Timestamps.format(milliseconds: instant, offsetSeconds: -(44 * 60 + 30))
+        #expect(text == "1971-06-02T00:00:30-00:44")
+        #expect(Timestamps.parseMilliseconds(text) == instant)
+    }
+
+    /// A step the clock would put after 9999 is refused where it is written: no timestamp can name its time.
+    @Test func aStepPastYear9999IsAFinding() throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 9999-12-31T23:59:59Z\n    steps:\n      - event: app_launched\n      - {after: 1s, ask: load, placement: a, expect: allow}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("s.test.yaml:6:9: error: this step falls after 9999-12-31T23:59:59.999Z"), "\(result.stdout)")
+    }
+
+    /// A context attribute the policy does not declare is read by no rule: a warning, with "did you mean".
+    @Test func anUndeclaredContextAttributeIsAWarning() throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {scren: checkout}}\n    steps:\n      - event: app_launched\n      - {ask: load, placement: a, expect: allow, context: {attributes: {level: 3}}}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 0, "a warning does not fail the test")
+        #expect(result.stdout.contains("s.test.yaml:4:28: warning: attribute \"scren\" is not declared by the policy, so no rule reads it: did you mean \"screen\"? (scenario/unknown-attribute)"), "\(result.stdout)")
+        #expect(result.stdout.contains("warning: attribute \"level\" is not declared by the policy, so no rule reads it: declare it under `attributes`"), "\(result.stdout)")
+    }
+
+    /// An empty option value and an option given twice are usage errors, not a silently dropped value.
+    @Test func emptyAndRepeatedOptionsAreUsageErrors() {
+        let empty = runCLI(["impact", "rules/usage.model.yaml", "--rules", "rules", "--output", ""])
+        #expect(empty.exitCode == ExitCode.usage)
+        #expect(empty.stderr.contains("Missing value for option \"--output\""), "\(empty.stderr)")
+        let twice = runCLI(["lint", "rules", "--format", "json", "--format", "text"])
+        #expect(twice.exitCode == ExitCode.usage)
+        #expect(twice.stderr.contains("Option \"--format\" is given twice"), "\(twice.stderr)")
+    }
+
+    /// A policy folder with an entry that cannot be opened fails with that cause (exit 3) whatever `--output` names,
+    /// and a json or SARIF report of such a run is not written (it would read as "no problems").
+    @Test func anUnreadablePolicyIsAnIOFailureAndNoCleanReport() throws {
+        let dir = try Self.directory(["policy.yaml": Self.policy])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/broken.yaml", withDestinationPath: dir + "/nowhere/x.yaml")
+        let out = try Self.directory(["existing.txt": "OLD\n"])
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let lint = runCLI(["lint", dir, "--output", out + "/existing.txt"])
+        #expect(lint.exitCode == ExitCode.failure)
+        #expect(lint.stderr.contains("broken.yaml"), "\(lint.stderr)")
+        #expect(try String(contentsOfFile: out + "/existing.txt", encoding: .utf8) == "OLD\n")
+        for format in ["json", "sarif"] {
+            let result = runCLI(["lint", dir, "--format", format])
+            #expect(result.exitCode == ExitCode.failure)
+            #expect(result.stdout.isEmpty, "\(format): \(result.stdout)")
+            #expect(result.stderr.contains("broken.yaml"), "\(result.stderr)")
+        }
+    }
+
+    /// A policy that cannot be read is said once, not once per scenario file.
+    @Test func anUnreadablePolicyIsReportedOnce() {
+        let result = runCLI(["test", "rules", "--rules", "no-such-policy"])
+        #expect(result.exitCode == ExitCode.failure)
+        #expect(result.stderr.components(separatedBy: "no-such-policy").count == 2, "\(result.stderr)")
+    }
+
+    /// A usage model's fixed offset gets the rule files' advice (its Etc name), not the nearest-spelt zone.
+    @Test func aModelsFixedOffsetGetsItsEtcName() throws {
+        let model = "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n  - {name: s, share: 1, timezone: GMT+5}\n"
+        let dir = try Self.directory(["p.yaml": Self.policy, "m.model.yaml": model])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("unknown time zone \"GMT+5\": a fixed offset is written Etc/GMT-5"), "\(result.stderr)")
+    }
+}
