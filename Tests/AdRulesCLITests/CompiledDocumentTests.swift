@@ -144,6 +144,16 @@ struct CompiledDocumentTests {
             (try changing("rules", 0, "condition", to: [
                 "compare": "<", "left": ["attribute": "score"], "right": ["constant": ["type": "number", "value": 123_456_789]],
             ]).replacingNumber("123456789", with: "1e400"), "a number too large to hold"),
+            // What a rule file refuses, a compiled policy may not hold either.
+            (try changed { $0["timezone"] = "GMT+5" }, "timezone: unknown time zone \"GMT+5\""),
+            (try changed { $0["timezone"] = "UTC\u{0}garbage" }, "timezone: unknown time zone"),
+            (try changing("attributes", 0, "name", to: "a b"), "attributes[0].name: attribute name \"a b\" is not valid"),
+            (try changing("attributes", 0, "name", to: "and"), "attributes[0].name: attribute name \"and\" is not valid"),
+            (try changed { $0["attributes"] = [["name": "wait", "type": "duration", "default": ["type": "duration", "value": -5], "at": [0, 1, 1]]] },
+             "attributes[0].default: -5 ms is not a duration between 0 and 366d"),
+            (try changing("rules", 0, "condition", to: [
+                "compare": "<", "left": ["builtin": "now.weekday"], "right": ["constant": ["type": "string", "value": "mon"]],
+            ]), "rules[0].condition: < would order days alphabetically"),
             (try replacing(#""version":1"#, with: #""version":"1""#), "version: the version is missing or not a whole number"),
             (try replacing(#""version":1"#, with: #""version":1.5"#), "version: the version is missing or not a whole number"),
         ]

@@ -36,7 +36,8 @@ struct CompiledPolicyReader {
         let timeZone: PolicyTimeZone
         if record.timezone == "device" {
             timeZone = .device
-        } else if record.timezone.utf8.count <= 64, !record.timezone.isEmpty, let zone = TimeZone(identifier: record.timezone) {
+        } else if let zone = TimeZoneNames.zone(named: record.timezone) {
+            // The IANA names a rule file may write, and no others (`GMT+5`, a name with a NUL and more after it).
             timeZone = .named(zone)
         } else {
             throw CompiledPolicyError(path: "timezone", "unknown time zone \"\(ControlCharacters.escaped(String(record.timezone.prefix(80))))\"")
@@ -120,12 +121,18 @@ struct CompiledPolicyReader {
     ) throws(CompiledPolicyError) -> AttributeDeclaration {
         try inside("name") { () throws(CompiledPolicyError) in
             try text(a.name)
-            guard !a.name.isEmpty, declared[a.name] == nil, Builtin(rawValue: a.name) == nil else {
-                throw CompiledPolicyError("attribute \"\(a.name)\" is empty, repeated or a built-in name")
+            guard PolicyIDs.isValidAttributeName(a.name) else {
+                throw CompiledPolicyError(
+                    "attribute name \"\(ControlCharacters.escaped(String(a.name.prefix(80))))\" is not valid: a letter, then letters, digits, _ or . (not a built-in name or a keyword)")
             }
+            guard declared[a.name] == nil else { throw CompiledPolicyError("attribute \"\(a.name)\" is declared twice") }
         }
         if let value = a.default, value.value.type != a.type {
             throw CompiledPolicyError(path: "default", "the default is \(value.value.type.rawValue), not \(a.type.rawValue)")
+        }
+        // The values a rule file can write: a duration from 0s to 366d.
+        if case .duration(let d)? = a.default?.value, !(0...Self.maxDuration).contains(d.milliseconds) {
+            throw CompiledPolicyError(path: "default", "\(d.milliseconds) ms is not a duration between 0 and 366d")
         }
         let at = try inside("at") { () throws(CompiledPolicyError) in try location(a.at, files) }
         return AttributeDeclaration(name: a.name, location: at, type: a.type, defaultValue: a.default?.value)

@@ -7,6 +7,16 @@ package enum PolicyIDs {
     package static func allowed(lowercaseOnly: Bool) -> String { lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ." }
 
     /// Whether an id is 1-64 allowed characters.
+    /// Whether a name can be an attribute's: a letter or `_`, then letters, digits, `_` and `.` (not last), at most
+    /// 64 characters, and no keyword or built-in name (a condition could not read it).
+    package static func isValidAttributeName(_ name: String) -> Bool {
+        let reserved = ["and", "or", "not", "in", "true", "false"]
+        return !name.isEmpty && name.count <= 64 && !reserved.contains(name) && Builtin(rawValue: name) == nil
+            && name.unicodeScalars.first.map { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) } == true
+            && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+            && !name.hasSuffix(".")
+    }
+
     package static func isValid(_ id: String, lowercaseOnly: Bool) -> Bool {
         (1...64).contains(id.count)
             && id.unicodeScalars.allSatisfy { c in

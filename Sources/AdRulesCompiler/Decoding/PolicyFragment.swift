@@ -185,13 +185,7 @@ struct PolicyFragment: Sendable {
 
     private static func readAttribute(nameNode entry: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> AttributeFields? {
         guard let name = entry.scalar?.value else { return nil }
-        let reserved = Set(["and", "or", "not", "in", "true", "false"] + Builtin.allCases.map(\.rawValue))
-        let validName =
-            !name.isEmpty && name.count <= 64 && !reserved.contains(name)
-            && name.unicodeScalars.first.map { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) } == true
-            && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
-            && !name.hasSuffix(".")
-        guard validName else {
+        guard PolicyIDs.isValidAttributeName(name) else {
             reader.report(.badAttributeName(name, file: reader.file, range: entry.range))
             return nil
         }

@@ -22,7 +22,7 @@ extension Diagnostic {
     static func modelReportTooLarge(segments: Int, placements: Int, policy: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the report would hold \(segments) segments x \(placements) placements of \(policy) = \(segments * placements) blocks of figures, more than \(limit): use fewer segments, or preview a policy with fewer placements",
+            message: "the report would hold \(segments) segment\(segments == 1 ? "" : "s") x \(placements) placements of \(policy) = \(segments * placements) blocks of figures, more than \(limit): use fewer segments, or preview a policy with fewer placements",
             file: file, range: range)
     }
 

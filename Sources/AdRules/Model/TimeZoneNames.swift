@@ -1,4 +1,4 @@
-import AdRules
+
 import Foundation
 
 /// IANA time zone names, for validation and suggestions.
