@@ -132,7 +132,13 @@ enum ImpactCommand {
         for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
             return AdRulesCommandLine.usageError(.unexpected("--\(option)"), command: "impact")
         }
-        var parts: [ImpactReport] = []
+        // Each part is added as it is read: the merge holds the sum so far and one part, however many shards ran.
+        var merge = ImpactReport.Merge()
+        func mergeError(_ error: ImpactReport.MergeError) -> CommandResult {
+            // Parts are named by their files, in the order given.
+            let text = error.description(naming: { $0 < paths.count ? paths[$0] : "part \($0 + 1)" })
+            return CommandResult(stderr: "error: cannot merge: \(ControlCharacters.escaped(text))\n", exitCode: ExitCode.findings)
+        }
         for path in paths {
             let text: String
             do {
@@ -154,7 +160,9 @@ enum ImpactCommand {
                 text = decoded
             } catch { return failure("\(error)") }
             do {
-                parts.append(try ImpactJSON.read(text))
+                try merge.add(try ImpactJSON.read(text))
+            } catch let error as ImpactReport.MergeError {
+                return mergeError(error)
             } catch let error as JSONValue.ParseError {
                 // A part spans many lines: the syntax error is placed as an editor shows it.
                 let at = UTF8Check.position(ofByte: error.offset, in: text.utf8)
@@ -165,12 +173,10 @@ enum ImpactCommand {
             }
         }
         do {
-            let merged = try ImpactReport.merge(parts)
+            let merged = try merge.result()
             return Output.deliver(render(merged, format: parsed.values["format"] ?? "json"), to: parsed.values["output"])
         } catch let error as ImpactReport.MergeError {
-            // Parts are named by their files, in the order given.
-            let text = error.description(naming: { $0 < paths.count ? paths[$0] : "part \($0 + 1)" })
-            return CommandResult(stderr: "error: cannot merge: \(ControlCharacters.escaped(text))\n", exitCode: ExitCode.findings)
+            return mergeError(error)
         } catch {
             return CommandResult(stderr: "error: cannot merge: \(error)\n", exitCode: ExitCode.findings)
         }

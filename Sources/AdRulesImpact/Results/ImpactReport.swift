@@ -115,13 +115,39 @@ public struct ImpactReport: Sendable, Hashable {
     /// - Throws: ``MergeError`` when parts are missing, repeated, or from different runs, or list together more
     ///   deny reasons than ``maxDenyRows``.
     public static func merge(_ parts: [ImpactReport]) throws -> ImpactReport {
-        guard let first = parts.first else { throw MergeError.noParts }
-        guard let count = first.shard?.count else { throw MergeError.notPartial(0) }
-        var seen = Set<Int>()
-        var merged = first
-        merged.shard = nil
-        for (i, part) in parts.enumerated() {
+        var merge = Merge()
+        for part in parts { try merge.add(part) }
+        return try merge.result()
+    }
+
+    /// A merge that takes the parts one at a time, as they are read: it holds the sum so far, never every part, so
+    /// merging a thousand shards needs the memory of one.
+    public struct Merge {
+        /// The sum of the parts added so far, without a shard: nil before the first.
+        private var merged: ImpactReport?
+        /// The number of shards of the run, from the first part.
+        private var count = 0
+        private var seen = Set<Int>()
+        /// The parts added so far: the index errors name a part by.
+        private var added = 0
+
+        public init() {}
+
+        /// Adds one part.
+        /// - Throws: ``MergeError`` when it is not a part of the same run as those before it, repeats a shard, or
+        ///   makes the sum list more deny reasons than ``maxDenyRows``.
+        public mutating func add(_ part: ImpactReport) throws {
+            let i = added
+            added += 1
             guard let shard = part.shard else { throw MergeError.notPartial(i) }
+            guard let first = merged else {
+                count = shard.count
+                seen.insert(shard.index)
+                var sum = part
+                sum.shard = nil
+                merged = sum
+                return
+            }
             if shard.count != count { throw MergeError.mismatch(i, "number of shards") }
             if part.model != first.model { throw MergeError.mismatch(i, "model") }
             if part.inputs != first.inputs {
@@ -138,34 +164,45 @@ public struct ImpactReport: Sendable, Hashable {
                 throw MergeError.mismatch(i, "policy")
             }
             guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index) }
-            guard i > 0 else { continue }
-            for r in merged.results.indices {
+            let population = first.users
+            for r in first.results.indices {
                 // The parts play disjoint users: together no more than the population (so no sum can overflow).
-                let users = merged.results[r].segments.reduce(0) { $0 + $1.users } + part.results[r].segments.reduce(0) { $0 + $1.users }
-                if users > first.users { throw MergeError.mismatch(i, "population (its users and the others' add up to more than \(first.users))") }
-                for s in merged.results[r].segments.indices where s < part.results[r].segments.count {
-                    merged.results[r].segments[s].add(part.results[r].segments[s])
+                let users = first.results[r].segments.reduce(0) { $0 + $1.users } + part.results[r].segments.reduce(0) { $0 + $1.users }
+                if users > population { throw MergeError.mismatch(i, "population (its users and the others' add up to more than \(population))") }
+            }
+            // Added in place (`first` is let go first, so the sum's arrays are not copied).
+            let results = first.results.indices
+            _ = consume first
+            for r in results {
+                for s in merged!.results[r].segments.indices where s < part.results[r].segments.count {
+                    merged!.results[r].segments[s].add(part.results[r].segments[s])
                 }
             }
-            let rows = merged.denyRowCount
+            let rows = merged!.denyRowCount
             if rows > maxDenyRows { throw MergeError.tooManyDenyRows(i, rows) }
         }
-        // Only the first few missing shards are named; the count may be large and come from a file.
-        if seen.count < count {
-            var missing: [Int] = []
-            var k = 1
-            while missing.count < 10, k <= count {
-                if !seen.contains(k) { missing.append(k) }
-                k += 1
+
+        /// The whole run's result.
+        /// - Throws: ``MergeError`` when no part was added, or a shard is missing.
+        public func result() throws -> ImpactReport {
+            guard let merged else { throw MergeError.noParts }
+            // Only the first few missing shards are named; the count may be large and come from a file.
+            if seen.count < count {
+                var missing: [Int] = []
+                var k = 1
+                while missing.count < 10, k <= count {
+                    if !seen.contains(k) { missing.append(k) }
+                    k += 1
+                }
+                throw MergeError.missingShards(missing, of: count - seen.count)
             }
-            throw MergeError.missingShards(missing, of: count - seen.count)
+            // Every shard is there: together they played the whole population, each user once.
+            for result in merged.results {
+                let played = result.segments.reduce(0) { $0 + $1.users }
+                if played != merged.users { throw MergeError.playedUsers(played, of: merged.users) }
+            }
+            return merged
         }
-        // Every shard is there: together they played the whole population, each user once.
-        for result in merged.results {
-            let played = result.segments.reduce(0) { $0 + $1.users }
-            if played != first.users { throw MergeError.playedUsers(played, of: first.users) }
-        }
-        return merged
     }
 }
 
