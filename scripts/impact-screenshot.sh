@@ -3,14 +3,19 @@
 #
 #   scripts/impact-screenshot.sh [OUT.png] [adrules impact arguments...]
 #
-# Default: impact.png of `rules/usage.model.yaml --users 2000 --format html`. Add `--compare OLD` to see
-# old against new. Set HEIGHT (default 4200) for taller pages. Installs Debian's chromium when missing.
+# Default: impact.png of `rules/usage.model.yaml --users 2000`; the script adds `--format html --output`, so leave
+# those out of the arguments. Add `--compare OLD` to see old against new. Set HEIGHT (default 4200) for taller pages. Installs Debian's chromium when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 png=${1:-impact.png}
 shift || true
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then args=(rules/usage.model.yaml --users 2000); fi
+for arg in "${args[@]}"; do
+  case $arg in
+    --format|--format=*|--output|--output=*) echo "impact-screenshot.sh: leave out $arg; the script writes html to its own file" >&2; exit 2 ;;
+  esac
+done
 
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then

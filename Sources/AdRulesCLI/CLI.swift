@@ -263,7 +263,9 @@ enum PolicyArgument {
 enum Output {
     /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
-    static func refusal(output: String?, inputs: [String]) -> CommandResult? {
+    /// - Parameter reads: the files of an input directory the run reads (lint and compile read rule files only): a
+    ///   file it does not read can neither be overwritten through it nor stop it.
+    static func refusal(output: String?, inputs: [String], reads: (String) -> Bool = PolicyLoader.isYAMLFile) -> CommandResult? {
         guard let output, output != "-" else { return nil }
         /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
         func resolved(_ path: String) -> String {
@@ -299,7 +301,7 @@ enum Output {
                 // stops here with that cause (an I/O failure), and the output is left as it was.
                 let candidates: [String]
                 do {
-                    candidates = try PolicyLoader.files(at: source, where: PolicyLoader.isYAMLFile)
+                    candidates = try PolicyLoader.files(at: source, where: reads)
                 } catch {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
                 }

@@ -134,6 +134,7 @@ enum ImpactCommand {
         }
         // Each part is added as it is read: the merge holds the sum so far and one part, however many shards ran.
         var merge = ImpactReport.Merge()
+        var mismatch: ImpactReport.MergeError?
         func mergeError(_ error: ImpactReport.MergeError) -> CommandResult {
             // Parts are named by their files, in the order given.
             let text = error.description(naming: { $0 < paths.count ? paths[$0] : "part \($0 + 1)" })
@@ -160,9 +161,12 @@ enum ImpactCommand {
                 text = decoded
             } catch { return failure("\(error)") }
             do {
-                try merge.add(try ImpactJSON.read(text))
-            } catch let error as ImpactReport.MergeError {
-                return mergeError(error)
+                let part = try ImpactJSON.read(text)
+                // A part that does not fit is reported once every part has been read: a part that cannot be read
+                // or is not json comes first, as it would if the parts were all read before the merge.
+                if mismatch == nil {
+                    do { try merge.add(part) } catch let error as ImpactReport.MergeError { mismatch = error }
+                }
             } catch let error as JSONValue.ParseError {
                 // A part spans many lines: the syntax error is placed as an editor shows it.
                 let at = UTF8Check.position(ofByte: error.offset, in: text.utf8)
@@ -172,6 +176,7 @@ enum ImpactCommand {
                 return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): \(error)\n", exitCode: ExitCode.findings)
             }
         }
+        if let mismatch { return mergeError(mismatch) }
         do {
             let merged = try merge.result()
             return Output.deliver(render(merged, format: parsed.values["format"] ?? "json"), to: parsed.values["output"])

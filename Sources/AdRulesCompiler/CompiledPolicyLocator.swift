@@ -35,9 +35,11 @@ enum CompiledPolicyLocator {
         guard let steps = steps(of: path), !steps.isEmpty else { return nil }
         var reader = JSONReader(bytes, maxDepth: Policy.maxCompiledDepth)
         var found: Int?
+        var k = 0
         do {
-            for step in steps {
-                guard try walk(to: step, &reader) else { return found }
+            while k < steps.count {
+                guard let taken = try walk(to: steps[k...], &reader) else { return found }
+                k += taken
                 reader.skipSpace()
                 found = reader.index
             }
@@ -47,27 +49,35 @@ enum CompiledPolicyLocator {
         return found
     }
 
-    /// Moves the reader onto the value of one step of the path; false when it is not there.
-    private static func walk(to step: Step, _ reader: inout JSONReader) throws(JSONValue.ParseError) -> Bool {
+    /// Moves the reader onto the value the first steps of the path name; the number of steps taken (a setting's
+    /// key holds a dot, `resume.max_delay`, and takes two), or nil when the value is not there.
+    private static func walk(to steps: ArraySlice<Step>, _ reader: inout JSONReader) throws(JSONValue.ParseError) -> Int? {
+        guard let step = steps.first else { return nil }
         switch (step, try reader.peek()) {
-        case (.key(let key), .object):
+        case (.key, .object):
+            // The keys the steps spell, joined by dots: `resume`, `resume.max_delay`, ...
+            var spelled: [String] = []
+            for next in steps {
+                guard case .key(let key) = next else { break }
+                spelled.append(spelled.last.map { $0 + "." + key } ?? key)
+            }
             try reader.beginObject()
             while let name = try reader.nextKey() {
-                if name == key { return true }
+                if let taken = spelled.firstIndex(of: name) { return taken + 1 }
                 try reader.skipValue()
             }
-            return false
+            return nil
         case (.index(let index), .array):
             try reader.beginArray()
             var position = 0
             while try reader.nextElement() {
-                if position == index { return true }
+                if position == index { return 1 }
                 try reader.skipValue()
                 position += 1
             }
-            return false
+            return nil
         default:
-            return false
+            return nil
         }
     }
 }

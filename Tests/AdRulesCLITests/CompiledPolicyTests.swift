@@ -89,6 +89,14 @@ struct CompiledPolicyTests {
         #expect(diagnostic.range.start.line == value.line)
         #expect(diagnostic.range.start.column == value.column + "\"daily_cap\":".count, "at the value, after its key")
 
+        // A setting's key holds a dot: the path `placements[0].resume.max_delay` still finds its value.
+        let delay = try #require(pretty.range(of: "\"resume.max_delay\":["))
+        let badDelay = pretty.replacingCharacters(in: delay.upperBound..<delay.upperBound, with: "-")
+        let delayLine = badDelay[..<delay.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        let delayDiagnostic = PolicyLoader.loadCompiled(bytes: Array(badDelay.utf8), path: "p.json").diagnostics.first
+        #expect(delayDiagnostic?.message.contains("resume.max_delay") == true, "\(String(describing: delayDiagnostic?.message))")
+        #expect(delayDiagnostic?.range.start.line == delayLine)
+
         let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
         let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first
         #expect(syntax?.message.contains("not valid JSON") == true)

@@ -239,6 +239,55 @@ struct HostileInputTests {
         #expect(Suggestion.closest(to: String(repeating: "a", count: 100_000), in: ["a"]) == nil)
     }
 
+    /// The banded edit distance agrees with the whole table on every pair of short words over a small alphabet
+    /// (where near misses are common), within the limit and beyond it.
+    @Test func theBandedDistanceAgreesWithTheWholeTable() {
+        func full(_ a: [UInt8], _ b: [UInt8]) -> Int {
+            var previous = Array(0...b.count)
+            for i in 1...max(1, a.count) where !a.isEmpty {
+                var current = [i] + Array(repeating: 0, count: b.count)
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                }
+                previous = current
+            }
+            return a.isEmpty ? b.count : previous[b.count]
+        }
+        var words: [[UInt8]] = [[]]
+        for length in 1...4 {
+            for n in 0..<(1 << (2 * length)) where n % 3 == 0 || length < 3 {
+                words.append((0..<length).map { UInt8(ascii: "a") + UInt8((n >> (2 * $0)) & 3) })
+            }
+        }
+        var compared = 0
+        for a in words {
+            for b in words {
+                let d = full(a, b)
+                for limit in 0...3 {
+                    let banded = Suggestion.distance(a, b, atMost: limit)
+                    #expect(banded == (d <= limit ? d : nil), "\(a) \(b) limit \(limit): \(String(describing: banded)), not \(d)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared > 10_000)
+    }
+
+    /// A scenario naming 300 undeclared attributes, each close to 300 declared ones: each name is
+    /// said once, and only the first hundred get a search for the closest.
+    @Test func undeclaredAttributesAreSaidOnceAndBoundedInNumber() throws {
+        let declared = (0..<300).map { "a" + String(repeating: "x", count: 58) + String(format: "%04d", $0) }
+        let policy = "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n" + declared.map { "  \($0): {type: string, default: s}\n" }.joined()
+        let names = (0..<300).map { "a" + String(repeating: "x", count: 58) + "q" + String(format: "%03d", $0) }
+        let step = "      - {ask: load, placement: a, expect: allow, context: {attributes: {" + names.map { "\($0): v" }.joined(separator: ", ") + "}}}\n"
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + step + step
+        let dir = try temporaryDirectory("adrules-attrs", ["p.yaml": policy, "s.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.components(separatedBy: "(scenario/unknown-attribute)").count - 1 == 100, "\(result.stdout.prefix(500))")
+    }
+
     @Test func decisionDescriptionsStayOnOneLine() {
         let decision = Decision(
             ask: .show("a\nb", trigger: .action),

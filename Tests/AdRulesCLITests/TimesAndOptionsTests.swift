@@ -17,6 +17,7 @@ struct TimesAndOptionsTests {
     @Test func rfc3339OffsetsAndLeapSeconds() throws {
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+05:99") == nil, "a minute of 99 is a typo, not +06:39")
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+24:00") == nil)
+        #expect(Timestamps.parseMilliseconds("0001-01-01T00:00:00+23:59") == nil, "year 0000 in UTC: no timestamp could print it back")
         let far = try #require(Timestamps.parseMilliseconds("2026-11-29T09:00:00-23:59"))
         #expect(far == (try #require(Timestamps.parseMilliseconds("2026-11-30T08:59:00Z"))))
         let leap = try #require(Timestamps.parseMilliseconds("2016-12-31T23:59:60Z"))
@@ -85,6 +86,38 @@ struct TimesAndOptionsTests {
             #expect(result.stdout.isEmpty, "\(format): \(result.stdout)")
             #expect(result.stderr.contains("broken.yaml"), "\(result.stderr)")
         }
+    }
+
+    /// `--output` looks only at the files the run reads: a dangling scenario symlink lint never opens stops neither.
+    @Test func theOutputCheckReadsWhatTheRunReads() throws {
+        let dir = try Self.directory(["policy.yaml": Self.policy])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/gone.test.yaml", withDestinationPath: dir + "/nowhere/x.yaml")
+        let out = try Self.directory(["existing.txt": "OLD\n"])
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        #expect(runCLI(["lint", dir]).exitCode == 0)
+        let lint = runCLI(["lint", dir, "--output", out + "/existing.txt"])
+        #expect(lint.exitCode == 0, "\(lint.stderr)")
+        let compile = runCLI(["compile", dir, "--output", out + "/existing.txt"])
+        #expect(compile.exitCode == 0, "\(compile.stderr)")
+    }
+
+    /// `impact merge` reads every part before it says two do not fit: a part that cannot be read is the error.
+    @Test func aPartThatCannotBeReadComesBeforeAMismatch() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for shard in ["1/2", "2/2"] {
+            let run = runCLI(["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "20", "--days", "1", "--shard", shard,
+                              "--output", dir + "/p\(shard.prefix(1)).json"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+        }
+        // The second part again (a repeated shard), then a part that does not exist.
+        let result = runCLI(["impact", "merge", dir + "/p1.json", dir + "/p1.json", dir + "/missing.json"])
+        #expect(result.exitCode == ExitCode.failure, "\(result.stderr)")
+        #expect(result.stderr.contains("missing.json"), "\(result.stderr)")
+        let mismatch = runCLI(["impact", "merge", dir + "/p1.json", dir + "/p1.json"])
+        #expect(mismatch.exitCode == 1)
+        #expect(mismatch.stderr.contains("cannot merge"), "\(mismatch.stderr)")
     }
 
     /// A policy that cannot be read is said once, not once per scenario file.

@@ -25,6 +25,16 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     }
 
     public var errorDescription: String? { description }
+
+    /// Errors are equal when they say the same: where in the text the problem was found is a tool's detail.
+    public static func == (lhs: CompiledPolicyError, rhs: CompiledPolicyError) -> Bool {
+        lhs.path == rhs.path && lhs.reason == rhs.reason
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(reason)
+    }
 }
 
 extension CompiledPolicyError {

@@ -36,7 +36,7 @@ struct CompiledPolicyReader {
         let timeZone: PolicyTimeZone
         if record.timezone == "device" {
             timeZone = .device
-        } else if let zone = TimeZoneNames.zone(named: record.timezone) {
+        } else if let zone = TimeZoneNames.compiledZone(named: record.timezone) {
             // The IANA names a rule file may write, and no others (`GMT+5`, a name with a NUL and more after it).
             timeZone = .named(zone)
         } else {

@@ -121,8 +121,9 @@ struct Denial: Sendable {
 /// finding holds no reference to the policy: the policy is attached once, to a decision that denies.
 struct Findings {
     var denials: [Denial] = []
-    /// Texts some reasons name, by ``ReasonSite/detail``.
-    var details: [String] = []
+    /// Texts some reasons name, by ``ReasonSite/detail``; nil until one does (most decisions name none, and a nil
+    /// list costs nothing to drop).
+    var details: [String]?
     var notes: [String] = []
     /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
     var today: (start: Int64, end: Int64)?
@@ -157,9 +158,11 @@ struct Findings {
     }
 
     /// Keeps a text a reason names; its index goes into the reason's site.
+    @inline(__always)
     mutating func detail(_ text: String) -> Int {
-        details.append(text)
-        return details.count - 1
+        if details == nil { details = [] }
+        details!.append(text)
+        return details!.count - 1
     }
 
     /// The decision on an ask with no reason to deny: its notes, and no reference to the policy.
@@ -180,7 +183,7 @@ struct Findings {
                 next = nil
             }
         }
-        let context = SiteContext(policy: policy, zone: Run.timeZone(policy, device: deviceTimeZone), details: details)
+        let context = SiteContext(policy: policy, zone: Run.timeZone(policy, device: deviceTimeZone), details: details ?? [])
         return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

@@ -113,6 +113,7 @@ extension Run {
 
     /// Why a `resume` show would be late, or nil when it answers the return: the engine knows from the events
     /// when the app came back, and never takes the trigger on trust (rules.md §6, resume window).
+    @inline(__always)
     func lateResume(_ t: PlacementLimits, _ facts: borrowing Facts) -> ReasonSite.Text? {
         guard let returned = facts.returnedAt else { return .noReturn }
         if facts.placements[index].shownSinceReturn { return .shownSinceReturn }
@@ -146,6 +147,7 @@ extension Run {
         found.notes.append("\(what) was reported on screen for more than \(policy.fullscreenTimeout.value) and is treated as closed (fullscreen_timeout)")
     }
 
+    @inline(__always)
     func screenReasons(_ policy: PolicyStorage, blockOthers: Bool, _ facts: borrowing Facts, _ found: inout Findings) {
         if blockOthers {
             // The first placement on screen, else the first external source (by name).
@@ -201,6 +203,7 @@ extension Run {
         timedOutNote(policy, name.isEmpty ? "an external fullscreen ad" : "external fullscreen ad \(name)", &found)
     }
 
+    @inline(__always)
     func graceReasons(_ t: PlacementLimits, _ facts: borrowing Facts, _ found: inout Findings) {
         if t.graceSessions > 0 && facts.sessionCount <= t.graceSessions {
             deny(.graceSessions, .graceSessions, at: .graceFirstSessions, &found)

@@ -4,6 +4,8 @@ import Foundation
 package enum Timestamps {
     /// The last millisecond a timestamp can name (9999-12-31T23:59:59.999Z): RFC 3339 years have four digits.
     package static let latest: Int64 = daysFromCivil(10_000, 1, 1) * 86_400_000 - 1
+    /// The first millisecond a timestamp can name (0001-01-01T00:00:00Z).
+    package static let earliest: Int64 = daysFromCivil(1, 1, 1) * 86_400_000
 
     /// Formats a date as `2026-11-29T09:04:00Z`.
     package static func format(_ date: Date) -> String {
@@ -83,7 +85,9 @@ package enum Timestamps {
         guard index == chars.count else { return nil }
         guard d <= daysIn(month: mo, year: y) else { return nil }
         let days = daysFromCivil(y, mo, d)
-        return days * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - offset
+        let time = days * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - offset
+        // Years 0001-9999 in UTC too: what an offset moves past them could not be written back.
+        return (earliest...latest).contains(time) ? time : nil
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -54,6 +54,7 @@ final class PolicyStorage: Sendable {
     /// The index of a placement id, trying the slot it was resolved to first (``PlacementID/slot``): one
     /// comparison of the id instead of a hash look-up when the hint is right, as it is for the ids generated
     /// from this policy or resolved against it.
+    @inline(__always)
     func index(of id: String, slot: Int32) -> Int? {
         let hint = Int(slot)
         if hint >= 0, hint < placementIDs.count, placementIDs[hint] == id { return hint }

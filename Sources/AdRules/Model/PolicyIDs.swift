@@ -6,7 +6,6 @@ package enum PolicyIDs {
     /// The characters allowed, for messages: placement and group ids, or (lowercase only) rule ids.
     package static func allowed(lowercaseOnly: Bool) -> String { lowercaseOnly ? "a-z 0-9 - _" : "a-z A-Z 0-9 _ - ." }
 
-    /// Whether an id is 1-64 allowed characters.
     /// Whether a name can be an attribute's: a letter or `_`, then letters, digits, `_` and `.` (not last), at most
     /// 64 characters, and no keyword or built-in name (a condition could not read it).
     package static func isValidAttributeName(_ name: String) -> Bool {
@@ -17,6 +16,7 @@ package enum PolicyIDs {
             && !name.hasSuffix(".")
     }
 
+    /// Whether an id is 1-64 allowed characters.
     package static func isValid(_ id: String, lowercaseOnly: Bool) -> Bool {
         (1...64).contains(id.count)
             && id.unicodeScalars.allSatisfy { c in

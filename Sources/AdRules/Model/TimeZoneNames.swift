@@ -1,4 +1,3 @@
-
 import Foundation
 
 /// IANA time zone names, for validation and suggestions.
@@ -17,6 +16,16 @@ package enum TimeZoneNames {
         if withoutArea.contains(name) { return TimeZone(identifier: name) }
         guard name.contains("/"), hasIANAShape(name), let zone = TimeZone(identifier: name), zone.identifier == name else { return nil }
         return zone
+    }
+
+    /// The zone of a name a compiled policy holds: one that has the shape of an IANA name (or is one of the
+    /// database's names without an area) and that this device's time zone database knows. Looser than
+    /// ``zone(named:)``, which lint runs: a device may spell an alias it knows under another name, and a policy
+    /// that linted clean must load there; `GMT+5` and a name with a NUL in it are still refused.
+    package static func compiledZone(named name: String) -> TimeZone? {
+        guard name.utf8.count <= 64, !name.isEmpty else { return nil }
+        guard known.contains(name) || withoutArea.contains(name) || (name.contains("/") && hasIANAShape(name)) else { return nil }
+        return TimeZone(identifier: name)
     }
 
     /// Letters, digits, `_`, `-` and `+` in `/`-separated parts, each starting with a letter or digit: `Etc/GMT+5`,

@@ -218,6 +218,14 @@ extension Diagnostic {
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
 
+    /// A scenario step whose time would be after the last a timestamp can write (year 9999).
+    static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "this step falls after \(Timestamps.format(milliseconds: Timestamps.latest, offsetSeconds: 0)), the last time a timestamp can write: start the test earlier or shorten its `after:` steps",
+            file: file, range: range)
+    }
+
     /// A scenario context's attribute the policy does not declare: no rule reads it, so the test would check
     /// something other than its author meant (a typo, most often). A warning: the step still runs.
     static func undeclaredContextAttribute(_ name: String, declared: [String], file: String, range: SourceRange) -> Diagnostic {

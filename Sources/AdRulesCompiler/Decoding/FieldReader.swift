@@ -67,6 +67,8 @@ struct FieldReader: NodeReader {
     /// The file's name as every location read from it shares it.
     let source: SourceFile
     var diagnostics: [Diagnostic] = []
+    /// The findings this file gets once, by key (``firstReport(of:upTo:)``).
+    private var reportedOnce = Set<String>()
 
     init(file: String) {
         self.file = file
@@ -80,6 +82,12 @@ struct FieldReader: NodeReader {
     /// Findings past this many in one file are counted, not kept: a file with 150,000 errors gets a report a
     /// person can read, in seconds.
     static let maxDiagnostics = 1000
+
+    /// Whether a finding that a file gets once (by `key`) is due: true the first time, and for at most `limit`
+    /// keys in all.
+    mutating func firstReport(of key: String, upTo limit: Int) -> Bool {
+        reportedOnce.count < limit && reportedOnce.insert(key).inserted
+    }
     /// How many findings were counted and not kept.
     var dropped = 0
     /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.

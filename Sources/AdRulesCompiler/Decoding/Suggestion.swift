@@ -27,18 +27,29 @@ package enum Suggestion {
     }
 
     /// The edit distance of two byte strings, or nil when it is more than `limit`.
+    ///
+    /// Only the band of cells within `limit` of the diagonal is computed (any path outside it costs more than the
+    /// limit): a pair of 64-byte ids costs 64 x 7 cells, not 64 x 64.
     static func distance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int? {
-        if a.isEmpty { return b.count <= limit ? b.count : nil }
-        if b.isEmpty { return a.count <= limit ? a.count : nil }
-        var previous = Array(0...b.count)
-        var current = previous
+        guard abs(a.count - b.count) <= limit else { return nil }
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        // Cells outside the band hold `over`: more than the limit, whatever is added to them.
+        let over = limit + 1
+        var previous = (0...b.count).map { Swift.min($0, over) }
+        var current = Array(repeating: over, count: b.count + 1)
         for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                rowMinimum = Swift.min(rowMinimum, current[j])
+            let low = Swift.max(1, i - limit), high = Swift.min(b.count, i + limit)
+            current[0] = Swift.min(i, over)
+            current[low - 1] = low == 1 ? current[0] : over
+            var rowMinimum = current[low - 1]
+            for j in low...high {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                let cell = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost, over)
+                current[j] = cell
+                rowMinimum = Swift.min(rowMinimum, cell)
             }
+            if high < b.count { current[high + 1] = over }
             if rowMinimum > limit { return nil }
             swap(&previous, &current)
         }

@@ -142,10 +142,7 @@ public enum ScenarioDecoder {
                 guard let now = clock else { continue }
                 let time = step.at ?? now.addingSaturated(step.after)
                 if time > Timestamps.latest {
-                    reader.report(Diagnostic(
-                        .error, rule: "schema/range",
-                        message: "this step falls after \(Timestamps.format(milliseconds: Timestamps.latest, offsetSeconds: 0)), the last time a timestamp can write: start the test earlier or shorten its `after:` steps",
-                        file: reader.file, range: item.range))
+                    reader.report(.stepPastLastTime(file: reader.file, range: item.range))
                     clock = nil
                 } else {
                     clock = time
@@ -179,10 +176,14 @@ public enum ScenarioDecoder {
                     file: reader.file, range: pair.value.range))
                 continue
             }
+            let declaredTypes = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
             for entry in entries {
                 guard let name = reader.nameKey(entry.key, in: "attributes") else { continue }
-                let type = policy.attributes.first { $0.name == name }?.type
-                if type == nil { reader.report(.undeclaredContextAttribute(name, declared: policy.attributes.map(\.name), file: reader.file, range: entry.key.range)) }
+                let type = declaredTypes[name]
+                // Said once per name, for the first hundred names of a file: each costs a search for the closest.
+                if type == nil, reader.firstReport(of: "undeclared attribute \(name)", upTo: 100) {
+                    reader.report(.undeclaredContextAttribute(name, declared: policy.attributes.map(\.name), file: reader.file, range: entry.key.range))
+                }
                 let declared = type ?? inferType(entry.value)
                 if let value = AttributeValueReader.read(entry.value, as: declared, key: name, reader: &reader) {
                     context.attributes[name] = value

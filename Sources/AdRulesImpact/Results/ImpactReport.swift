@@ -170,15 +170,16 @@ public struct ImpactReport: Sendable, Hashable {
                 let users = first.results[r].segments.reduce(0) { $0 + $1.users } + part.results[r].segments.reduce(0) { $0 + $1.users }
                 if users > population { throw MergeError.mismatch(i, "population (its users and the others' add up to more than \(population))") }
             }
-            // Added in place (`first` is let go first, so the sum's arrays are not copied).
-            let results = first.results.indices
+            // Added in place: the sum is taken out of `merged` (and `first` let go), so its arrays are not copied.
             _ = consume first
-            for r in results {
-                for s in merged!.results[r].segments.indices where s < part.results[r].segments.count {
-                    merged!.results[r].segments[s].add(part.results[r].segments[s])
+            guard var sum = merged.take() else { return }
+            defer { merged = sum }
+            for r in sum.results.indices {
+                for s in sum.results[r].segments.indices where s < part.results[r].segments.count {
+                    sum.results[r].segments[s].add(part.results[r].segments[s])
                 }
             }
-            let rows = merged!.denyRowCount
+            let rows = sum.denyRowCount
             if rows > maxDenyRows { throw MergeError.tooManyDenyRows(i, rows) }
         }
 
