@@ -152,13 +152,12 @@ enum SimulateCommand {
             }
         }
         shows.removeAll { !$0.stood }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
         var counts: [String: [String: Int]] = [:]
         for show in shows {
-            let parts = calendar.dateComponents([.year, .month, .day], from: Milliseconds.date(show.at))
-            let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-            counts[day, default: [:]][show.placement, default: 0] += 1
+            // The date of the time as the steps print it: the same (proleptic Gregorian) calendar, whatever the year
+            // (Foundation's gregorian calendar turns Julian before 1582).
+            let time = Timestamps.format(milliseconds: show.at, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(show.at)))
+            counts[String(time.prefix(10)), default: [:]][show.placement, default: 0] += 1
         }
         let seen = Set(shows.map(\.placement))
         let ids = policy.placements.map(\.id)

@@ -45,6 +45,19 @@ struct TimesAndOptionsTests {
         #expect(result.stdout.contains("s.test.yaml:6:9: error: this step falls after 9999-12-31T23:59:59.999Z"), "\(result.stdout)")
     }
 
+    /// `simulate`'s table of shows per day dates a show as the steps print its time, in one calendar for every
+    /// year (Foundation's gregorian calendar turns Julian before 1582, two days off in year 1).
+    @Test func theShowsPerDayTableUsesTheStepsCalendar() throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 0001-01-02T10:00:00Z\n    history:\n      - {placement: a, at: 0001-01-01T00:00:00Z}\n    steps:\n      - event: app_launched\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["simulate", dir + "/s.test.yaml"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  0001-01-01  1\n"), "\(result.stdout)")
+    }
+
     /// A context attribute the policy does not declare is read by no rule: a warning, with "did you mean".
     @Test func anUndeclaredContextAttributeIsAWarning() throws {
         let dir = try Self.directory([
