@@ -12,11 +12,19 @@ struct CoreSchemaTests {
         #expect(load.policy.placements.first?.dailyCap?.value == value)
     }
 
-    /// Not integers in the core schema (a float, a YAML 1.1 octal or binary, a bad digit), or too long to be safe.
-    @Test(arguments: ["3.0", "0b11", "0o18", "0x", "0xG1", "1_000", "0x1000000000000000", "\"16\"", "+-5", "-+5", "1234567890123456789"])
+    /// Not integers in the core schema (a float, a YAML 1.1 octal or binary, a bad digit).
+    @Test(arguments: ["3.0", "0b11", "0o18", "0x", "0xG1", "1_000", "\"16\"", "+-5", "-+5"])
     func otherFormsAreATypeError(_ text: String) {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
         #expect(load.diagnostics.map(\.rule).contains("schema/type"), "\(load.diagnostics)")
+    }
+
+    /// Integers too long to be read safely are a range error that says so, not "must be a whole number".
+    @Test(arguments: ["0x1000000000000000", "1234567890123456789", "99999999999999999999"])
+    func tooLongIntegersAreARangeError(_ text: String) {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
+        #expect(load.diagnostics.map(\.rule) == ["schema/range"], "\(load.diagnostics)")
+        #expect(load.diagnostics.first?.message.contains("too large to be read safely") == true, "\(load.diagnostics)")
     }
 
     /// A plain number is a number in the core schema, not text: a string field says to quote it.

@@ -102,6 +102,14 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// A whole number written correctly but with more digits than any value of `key` can have.
+    static func wholeNumberTooLong(_ key: String, text: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), a whole number too large to be read safely (at most 18 digits, 15 in hex): write a smaller number",
+            file: file, range: range)
+    }
+
     static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
         let code = String(format: "U+%04X", scalar.value)
         return Diagnostic(

@@ -155,6 +155,10 @@ struct FieldReader: NodeReader {
             }
             return Located(value, at: location(node))
         }
+        if let scalar = node.scalar, scalar.coreSchemaIntDigits != nil {
+            report(.wholeNumberTooLong(key, text: scalar.value, file: file, range: node.range))
+            return nil
+        }
         report(.wrongType(key, expected: "a whole number >= \(minimum)", found: node, file: file))
         return nil
     }
