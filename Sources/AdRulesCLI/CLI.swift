@@ -310,9 +310,11 @@ enum Output {
             // A new rule or scenario file in an input directory would be read by the next run, and fail it.
             let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
             guard overwritesInput || addsToInputDirectory else { continue }
-            let what = overwritesInput || targetIdentity != nil
+            let what = overwritesInput
                 ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
-                : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
+                : targetIdentity != nil
+                    ? "would overwrite a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
+                    : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
             return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
         return nil

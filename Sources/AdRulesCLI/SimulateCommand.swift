@@ -33,16 +33,18 @@ enum SimulateCommand {
             return broken(diagnostics, files: 1, parsed)
         case .brokenPolicy(_, let diagnostics, let files):
             return broken(diagnostics, files: files, parsed)
-        case .ready(let scenario, let policy, _):
+        case .ready(let scenario, let policy, let warnings):
             let outcomes = scenario.tests.map { ScenarioRunner.run($0, policy: policy) }
+            // Warnings about the scenario file go to stderr, beside the replay.
+            let stderr = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(warnings, files: [])
             if parsed.values["format"] == "json" {
                 let document = JSON.object([
                     ("version", .int(1)), ("file", .string(file)),
                     ("tests", .array(outcomes.map { json($0, policy: policy) })),
                 ])
-                return Output.deliver(document.rendered() + "\n", to: parsed.values["output"])
+                return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr)
             }
-            return Output.deliver(outcomes.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"])
+            return Output.deliver(outcomes.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"], stderr: stderr)
         }
     }
 

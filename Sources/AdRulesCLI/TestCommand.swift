@@ -70,7 +70,9 @@ enum TestCommand {
                     records.append(.object([("file", .string(file)), ("name", .string(name)), ("passed", .bool(false)),
                                             ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
                 case .ready(let scenario, let policy, let warnings):
-                    text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(warnings, files: [])
+                    // Warnings about the scenario file: with the results in text, on stderr beside a json document.
+                    let rendered = DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(warnings, files: [])
+                    if json { stderr += rendered } else { text += rendered }
                     testsFound += scenario.tests.count
                     for test in scenario.tests {
                         let outcome = ScenarioRunner.run(test, policy: policy)

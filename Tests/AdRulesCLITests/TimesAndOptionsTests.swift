@@ -69,6 +69,16 @@ struct TimesAndOptionsTests {
         #expect(result.exitCode == 0, "a warning does not fail the test")
         #expect(result.stdout.contains("s.test.yaml:4:28: warning: attribute \"scren\" is not declared by the policy, so no rule reads it: did you mean \"screen\"? (scenario/unknown-attribute)"), "\(result.stdout)")
         #expect(result.stdout.contains("warning: attribute \"level\" is not declared by the policy, so no rule reads it: declare it under `attributes`"), "\(result.stdout)")
+        // Beside a json document, and beside a replay, the warnings go to stderr.
+        let json = runCLI(["test", dir, "--format", "json"])
+        #expect(json.stderr.contains("(scenario/unknown-attribute)"), "\(json.stderr)")
+        let replay = runCLI(["simulate", dir + "/s.test.yaml"])
+        #expect(replay.stderr.contains("(scenario/unknown-attribute)"), "\(replay.stderr)")
+        // A name no rule file could declare is not advised to be declared.
+        try "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {\"not\": 1}}\n    steps:\n      - event: app_launched\n"
+            .write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
+        let keyword = runCLI(["test", dir])
+        #expect(keyword.stdout.contains("and no rule file may declare it"), "\(keyword.stdout)")
     }
 
     /// An empty option value and an option given twice are usage errors, not a silently dropped value.

@@ -240,6 +240,8 @@ extension Diagnostic {
         var message = "attribute \"\(name)\" is not declared by the policy, so no rule reads it"
         if let suggestion = Suggestion.closest(to: name, in: declared) {
             message += ": did you mean \"\(suggestion)\"?"
+        } else if !PolicyIDs.isValidAttributeName(name) {
+            message += ", and no rule file may declare it (a letter or _, then letters, digits, _ or .; not a keyword): remove it here"
         } else {
             message += ": declare it under `attributes` in a rule file, or remove it here"
         }

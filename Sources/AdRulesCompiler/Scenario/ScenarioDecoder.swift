@@ -24,13 +24,14 @@ public enum ScenarioDecoder {
         let aliasesAndTags = document.aliasOrTagPositions
         reader.standsForAliasOrTag = { aliasesAndTags.contains($0) }
         var scenario = Scenario(file: file, tests: [])
+        let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
             for (_, pair) in reader.fields(pairs, allowed: topKeys, context: "a scenario file") {
                 sawTests = true
                 guard let items = reader.sequence(pair.value, "tests") else { continue }
                 for item in items {
-                    if let test = decodeTest(item, policy: policy, reader: &reader) { scenario.tests.append(test) }
+                    if let test = decodeTest(item, policy: policy, declared: declared, reader: &reader) { scenario.tests.append(test) }
                 }
             }
             if !sawTests {
@@ -58,7 +59,8 @@ public enum ScenarioDecoder {
         return (ms, offset)
     }
 
-    private static func decodeTest(_ node: YAMLNode, policy: Policy, reader: inout FieldReader) -> ScenarioTest? {
+    /// - Parameter declared: the type of each attribute the policy declares, by name (found once per file).
+    private static func decodeTest(_ node: YAMLNode, policy: Policy, declared: [String: ValueType], reader: inout FieldReader) -> ScenarioTest? {
         guard let pairs = reader.mapping(node, "a test") else { return nil }
         let before = reader.diagnostics.count
         var name: String?
@@ -114,7 +116,7 @@ public enum ScenarioDecoder {
                     }
                 }
             case "context":
-                context = decodeContext(value, base: .standard, policy: policy, reader: &reader) ?? context
+                context = decodeContext(value, base: .standard, policy: policy, declared: declared, reader: &reader) ?? context
             case "steps":
                 stepsNode = value
             default: break
@@ -137,7 +139,7 @@ public enum ScenarioDecoder {
             // reader (this one included) can read it back.
             var clock = start?.ms
             for item in items {
-                guard let step = decodeStep(item, testContext: context, policy: policy, reader: &reader) else { continue }
+                guard let step = decodeStep(item, testContext: context, policy: policy, declared: declared, reader: &reader) else { continue }
                 steps.append(step)
                 guard let now = clock else { continue }
                 let time = step.at ?? now.addingSaturated(step.after)
@@ -159,7 +161,9 @@ public enum ScenarioDecoder {
             installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
     }
 
-    private static func decodeContext(_ node: YAMLNode, base: AskContext, policy: Policy, reader: inout FieldReader) -> AskContext? {
+    private static func decodeContext(
+        _ node: YAMLNode, base: AskContext, policy: Policy, declared declaredTypes: [String: ValueType], reader: inout FieldReader
+    ) -> AskContext? {
         guard let pairs = reader.mapping(node, "context") else { return nil }
         var context = base
         for (key, pair) in reader.fields(pairs, allowed: contextKeys, context: "context") {
@@ -176,7 +180,6 @@ public enum ScenarioDecoder {
                     file: reader.file, range: pair.value.range))
                 continue
             }
-            let declaredTypes = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
             for entry in entries {
                 guard let name = reader.nameKey(entry.key, in: "attributes") else { continue }
                 let type = declaredTypes[name]
@@ -213,7 +216,9 @@ public enum ScenarioDecoder {
         return set
     }
 
-    private static func decodeStep(_ node: YAMLNode, testContext: AskContext, policy: Policy, reader: inout FieldReader) -> ScenarioStep? {
+    private static func decodeStep(
+        _ node: YAMLNode, testContext: AskContext, policy: Policy, declared: [String: ValueType], reader: inout FieldReader
+    ) -> ScenarioStep? {
         guard let pairs = reader.mapping(node, "a step") else { return nil }
         var after: Int64 = 0
         var at: Int64?
@@ -248,7 +253,7 @@ public enum ScenarioDecoder {
                 trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
                 eventOnly.append(pair)
             case "context":
-                context = decodeContext(value, base: testContext, policy: policy, reader: &reader)
+                context = decodeContext(value, base: testContext, policy: policy, declared: declared, reader: &reader)
                 eventOnly.append(pair)
             case "expect":
                 expectation.verdict = reader.enumeration(value, key, as: Decision.Verdict.self)?.value
