@@ -24,6 +24,23 @@ struct TimesAndOptionsTests {
         #expect(leap == (try #require(Timestamps.parseMilliseconds("2017-01-01T00:00:00Z"))))
     }
 
+    /// A time in the right shape that names no instant says what is wrong with it.
+    @Test(arguments: [
+        ("2026-02-29T09:00:00Z", "2026-02-29 is not a date: that month has 28 days"),
+        ("2026-11-29T25:00:00Z", "25:00:00 is not a time of day"),
+        ("2026-11-29T09:00:00+05:99", "the offset +05:99 is not one"),
+        ("9999-12-31T23:00:00-05:00", "the time falls outside the years 0001-9999 in UTC"),
+    ])
+    func aTimeThatNamesNoInstantSaysWhy(_ time: String, _ message: String) throws {
+        let dir = try Self.directory([
+            "p.yaml": Self.policy, "s.test.yaml": "tests:\n  - name: t\n    start: \(time)\n    steps:\n      - event: app_launched\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("s.test.yaml:3:12: error: start: \(message)"), "\(result.stdout)")
+    }
+
     /// An offset with seconds (local mean time) is printed at its whole minutes with the wall clock that goes with
     /// them: the text names the instant it was given.
     @Test func anOffsetWithSecondsPrintsTheSameInstant() throws {

@@ -297,7 +297,7 @@ struct SimulationTests {
         #expect(parts.map { $0.results[0].total.users } == [34, 33, 33])
         #expect(try ImpactReport.merge(parts.reversed()) == whole)
         #expect(throws: ImpactReport.MergeError.missingShards([2], of: 1)) { try ImpactReport.merge([parts[0], parts[2]]) }
-        #expect(throws: ImpactReport.MergeError.duplicateShard(1)) { try ImpactReport.merge([parts[0], parts[0], parts[1]]) }
+        #expect(throws: ImpactReport.MergeError.duplicateShard(1, part: 1)) { try ImpactReport.merge([parts[0], parts[0], parts[1]]) }
         #expect(throws: ImpactReport.MergeError.notPartial(0)) { try ImpactReport.merge([whole]) }
         // A part emptied of its users (each part alone is consistent) does not pass for a whole shard.
         var emptied = parts[2]

@@ -269,8 +269,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func badTime(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
-        Diagnostic(
+    /// - Parameter problem: what is wrong with a time written in the right shape (a 29 February that does not
+    ///   exist), when it is.
+    static func badTime(_ key: String, found: YAMLNode, problem: String? = nil, file: String) -> Diagnostic {
+        if let problem {
+            return Diagnostic(.error, rule: "schema/range", message: "\(key): \(problem)", file: file, range: found.range)
+        }
+        return Diagnostic(
             .error, rule: "schema/type",
             message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)",
             file: file, range: found.range)

@@ -46,7 +46,7 @@ public enum ScenarioDecoder {
 
     static func time(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> (ms: Int64, offset: Int)? {
         guard let text = node.scalar?.value, let ms = Timestamps.parseMilliseconds(text) else {
-            reader.report(.badTime(key, found: node, file: reader.file))
+            reader.report(.badTime(key, found: node, problem: node.scalar.flatMap { timeProblem($0.value) }, file: reader.file))
             return nil
         }
         var offset = 0
@@ -57,6 +57,38 @@ public enum ScenarioDecoder {
             }
         }
         return (ms, offset)
+    }
+
+    /// What is wrong with a time written in the shape of RFC 3339 (`2026-02-29T09:00:00Z`): a date or time of day
+    /// that does not exist, an offset out of range, or a time outside the years a timestamp can write. Nil when the
+    /// text does not have that shape (the message then shows the form to write).
+    static func timeProblem(_ text: String) -> String? {
+        let u = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= u.count, u[from..<(from + count)].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            return Int(String(decoding: u[from..<(from + count)], as: UTF8.self))
+        }
+        guard u.count >= 20, u[4] == 45, u[7] == 45, u[10] == 84 || u[10] == 116, u[13] == 58, u[16] == 58,
+            let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
+            let sec = number(17, 2)
+        else { return nil }
+        let date = String(decoding: u[0..<10], as: UTF8.self)
+        guard y >= 1 else { return "year 0000 does not exist: years run from 0001" }
+        guard (1...12).contains(mo) else { return "\(date) is not a date: months run from 01 to 12" }
+        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+        let days = mo == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(mo) ? 30 : 31
+        guard (1...days).contains(d) else { return "\(date) is not a date: that month has \(days) days" }
+        guard h < 24, mi < 60, sec <= 60 else { return "\(String(decoding: u[11..<19], as: UTF8.self)) is not a time of day" }
+        // `±HH:MM` at the end: an offset, checked; `Z`: none. Anything else is not the shape (the generic message).
+        let sign = u.count - 6
+        if (u[sign] == 43 || u[sign] == 45) && u[sign + 3] == 58, let oh = number(sign + 1, 2), let om = number(sign + 4, 2) {
+            if oh >= 24 || om >= 60 {
+                return "the offset \(String(decoding: u[sign...], as: UTF8.self)) is not one: hours run to 23 and minutes to 59"
+            }
+        } else if u[u.count - 1] != 90 && u[u.count - 1] != 122 {
+            return nil
+        }
+        return "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
     }
 
     /// - Parameter declared: the type of each attribute the policy declares, by name (found once per file).

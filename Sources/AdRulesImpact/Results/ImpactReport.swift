@@ -73,7 +73,8 @@ public struct ImpactReport: Sendable, Hashable {
         case mismatch(Int, String)
         /// The first missing shards, and how many are missing in all.
         case missingShards([Int], of: Int)
-        case duplicateShard(Int)
+        /// A shard given again, in the part at this position.
+        case duplicateShard(Int, part: Int)
         /// A part written by an older adrules, with no `inputs` digest to check.
         case noInputsDigest(Int)
         /// Every shard is there, yet the parts played fewer users than the population.
@@ -93,7 +94,7 @@ public struct ImpactReport: Sendable, Hashable {
                 let listed = missing.map(String.init).joined(separator: ", ")
                 if total == 1 { return "shard \(listed) is missing" }
                 return total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing"
-            case .duplicateShard(let index): return "shard \(index) is given twice"
+            case .duplicateShard(let index, let i): return "shard \(index) is given twice (again in \(name(i))): give each shard's part once"
             case .noInputsDigest(let i): return "\(name(i)) has no inputs digest (written by an older adrules): play that shard again"
             case .tooManyDenyRows(let i, let rows): return "with \(name(i)) the deny reasons come to \(rows) rows (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: that is no run's result"
             case .playedUsers(let played, let users): return "the parts played \(played) users in all, not the \(users) of the run: one of them is not a whole shard"
@@ -163,7 +164,7 @@ public struct ImpactReport: Sendable, Hashable {
             if part.results.map(\.policy) != first.results.map(\.policy) || part.results.map(\.placements) != first.results.map(\.placements) {
                 throw MergeError.mismatch(i, "policy")
             }
-            guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index) }
+            guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index, part: i) }
             let population = first.users
             for r in first.results.indices {
                 // The parts play disjoint users: together no more than the population (so no sum can overflow).
