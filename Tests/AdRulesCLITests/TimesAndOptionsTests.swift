@@ -41,6 +41,19 @@ struct TimesAndOptionsTests {
         #expect(result.stdout.contains("s.test.yaml:3:12: error: start: \(message)"), "\(result.stdout)")
     }
 
+    /// What is not in RFC 3339's shape is a type error, whatever its date; any number of fraction digits is RFC 3339.
+    @Test func theShapeComesBeforeTheDate() throws {
+        for time in ["2026-02-28T09:00:00xZ", "2026-02-30T09:00:00 garbage", "2026-02-28T09:00:00+05:30Z"] {
+            let dir = try Self.directory([
+                "p.yaml": Self.policy, "s.test.yaml": "tests:\n  - name: t\n    start: \"\(time)\"\n    steps:\n      - event: app_launched\n",
+            ])
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let result = runCLI(["test", dir])
+            #expect(result.stdout.contains("start must be an RFC 3339 time such as"), "\(time): \(result.stdout)")
+        }
+        #expect(Timestamps.parseMilliseconds("2026-02-28T09:00:00.1234567890Z") == Timestamps.parseMilliseconds("2026-02-28T09:00:00.123Z"))
+    }
+
     /// An offset with seconds (local mean time) is printed at its whole minutes with the wall clock that goes with
     /// them: the text names the instant it was given.
     @Test func anOffsetWithSecondsPrintsTheSameInstant() throws {

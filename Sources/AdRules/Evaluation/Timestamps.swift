@@ -61,7 +61,8 @@ package enum Timestamps {
         if index < chars.count, chars[index] == 46 {
             index += 1
             var digits = 0
-            while index < chars.count, chars[index] >= 48, chars[index] <= 57, digits < 9 {
+            // RFC 3339 allows any number of digits: milliseconds are kept, the rest read and dropped.
+            while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
                 if digits < 3 { fraction = fraction * 10 + Int64(chars[index] - 48) }
                 digits += 1
                 index += 1

@@ -106,7 +106,7 @@ extension Diagnostic {
     static func wholeNumberTooLong(_ key: String, text: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), a whole number too large to be read safely (at most 18 digits, 15 in hex): write a smaller number",
+            message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), written with more digits than this tool reads safely (18, or 15 in hex and 20 in octal, a sign or leading zeros included): write it with fewer digits",
             file: file, range: range)
     }
 

@@ -72,6 +72,17 @@ public enum ScenarioDecoder {
             let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
             let sec = number(17, 2)
         else { return nil }
+        // The whole shape first: seconds, an optional fraction of digits, then `Z` or `±HH:MM` and nothing more.
+        var end = 19
+        if end < u.count, u[end] == 46 {
+            end += 1
+            let digits = u[end...].prefix { $0 >= 48 && $0 <= 57 }.count
+            guard digits > 0 else { return nil }
+            end += digits
+        }
+        let zoned = end < u.count && (u[end] == 90 || u[end] == 122) && end + 1 == u.count
+        let offset = end + 6 == u.count && (u[end] == 43 || u[end] == 45) && u[end + 3] == 58 && number(end + 1, 2) != nil && number(end + 4, 2) != nil
+        guard zoned || offset else { return nil }
         let date = String(decoding: u[0..<10], as: UTF8.self)
         guard y >= 1 else { return "year 0000 does not exist: years run from 0001" }
         guard (1...12).contains(mo) else { return "\(date) is not a date: months run from 01 to 12" }
@@ -79,14 +90,8 @@ public enum ScenarioDecoder {
         let days = mo == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(mo) ? 30 : 31
         guard (1...days).contains(d) else { return "\(date) is not a date: that month has \(days) days" }
         guard h < 24, mi < 60, sec <= 60 else { return "\(String(decoding: u[11..<19], as: UTF8.self)) is not a time of day" }
-        // `±HH:MM` at the end: an offset, checked; `Z`: none. Anything else is not the shape (the generic message).
-        let sign = u.count - 6
-        if (u[sign] == 43 || u[sign] == 45) && u[sign + 3] == 58, let oh = number(sign + 1, 2), let om = number(sign + 4, 2) {
-            if oh >= 24 || om >= 60 {
-                return "the offset \(String(decoding: u[sign...], as: UTF8.self)) is not one: hours run to 23 and minutes to 59"
-            }
-        } else if u[u.count - 1] != 90 && u[u.count - 1] != 122 {
-            return nil
+        if offset, let oh = number(end + 1, 2), let om = number(end + 4, 2), oh >= 24 || om >= 60 {
+            return "the offset \(String(decoding: u[end...], as: UTF8.self)) is not one: hours run to 23 and minutes to 59"
         }
         return "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
     }
