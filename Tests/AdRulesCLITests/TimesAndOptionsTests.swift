@@ -13,6 +13,14 @@ struct TimesAndOptionsTests {
 
     static let policy = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  screen: {type: string, default: home}\n"
 
+    /// Runs the CLI on a folder holding the suite's policy (`p.yaml`) and one scenario file (`s.test.yaml`); `DIR`
+    /// in the arguments is the folder.
+    static func run(scenario: String, _ arguments: [String]) throws -> CommandResult {
+        let dir = try directory(["p.yaml": policy, "s.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        return runCLI(arguments.map { $0.replacingOccurrences(of: "DIR", with: dir) })
+    }
+
     /// Offsets run from -23:59 to +23:59 with minutes below 60; a leap second is the second after `:59`.
     @Test func rfc3339OffsetsAndLeapSeconds() throws {
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+05:99") == nil, "a minute of 99 is a typo, not +06:39")
@@ -32,11 +40,7 @@ struct TimesAndOptionsTests {
         ("9999-12-31T23:00:00-05:00", "the time falls outside the years 0001-9999 in UTC"),
     ])
     func aTimeThatNamesNoInstantSaysWhy(_ time: String, _ message: String) throws {
-        let dir = try Self.directory([
-            "p.yaml": Self.policy, "s.test.yaml": "tests:\n  - name: t\n    start: \(time)\n    steps:\n      - event: app_launched\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = runCLI(["test", dir])
+        let result = try Self.run(scenario: "tests:\n  - name: t\n    start: \(time)\n    steps:\n      - event: app_launched\n", ["test", "DIR"])
         #expect(result.exitCode == 1)
         #expect(result.stdout.contains("s.test.yaml:3:12: error: start: \(message)"), "\(result.stdout)")
     }
@@ -44,11 +48,7 @@ struct TimesAndOptionsTests {
     /// What is not in RFC 3339's shape is a type error, whatever its date; any number of fraction digits is RFC 3339.
     @Test func theShapeComesBeforeTheDate() throws {
         for time in ["2026-02-28T09:00:00xZ", "2026-02-30T09:00:00 garbage", "2026-02-28T09:00:00+05:30Z"] {
-            let dir = try Self.directory([
-                "p.yaml": Self.policy, "s.test.yaml": "tests:\n  - name: t\n    start: \"\(time)\"\n    steps:\n      - event: app_launched\n",
-            ])
-            defer { try? FileManager.default.removeItem(atPath: dir) }
-            let result = runCLI(["test", dir])
+            let result = try Self.run(scenario: "tests:\n  - name: t\n    start: \"\(time)\"\n    steps:\n      - event: app_launched\n", ["test", "DIR"])
             #expect(result.stdout.contains("start must be an RFC 3339 time such as"), "\(time): \(result.stdout)")
         }
         #expect(Timestamps.parseMilliseconds("2026-02-28T09:00:00.1234567890Z") == Timestamps.parseMilliseconds("2026-02-28T09:00:00.123Z"))
@@ -65,12 +65,9 @@ struct TimesAndOptionsTests {
 
     /// A step the clock would put after 9999 is refused where it is written: no timestamp can name its time.
     @Test func aStepPastYear9999IsAFinding() throws {
-        let dir = try Self.directory([
-            "p.yaml": Self.policy,
-            "s.test.yaml": "tests:\n  - name: t\n    start: 9999-12-31T23:59:59Z\n    steps:\n      - event: app_launched\n      - {after: 1s, ask: load, placement: a, expect: allow}\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = runCLI(["test", dir])
+        let result = try Self.run(
+            scenario: "tests:\n  - name: t\n    start: 9999-12-31T23:59:59Z\n    steps:\n      - event: app_launched\n      - {after: 1s, ask: load, placement: a, expect: allow}\n",
+            ["test", "DIR"])
         #expect(result.exitCode == 1)
         #expect(result.stdout.contains("s.test.yaml:6:9: error: this step falls after 9999-12-31T23:59:59.999Z"), "\(result.stdout)")
     }
@@ -78,12 +75,9 @@ struct TimesAndOptionsTests {
     /// `simulate`'s table of shows per day dates a show as the steps print its time, in one calendar for every
     /// year (Foundation's gregorian calendar turns Julian before 1582, two days off in year 1).
     @Test func theShowsPerDayTableUsesTheStepsCalendar() throws {
-        let dir = try Self.directory([
-            "p.yaml": Self.policy,
-            "s.test.yaml": "tests:\n  - name: t\n    start: 0001-01-02T10:00:00Z\n    history:\n      - {placement: a, at: 0001-01-01T00:00:00Z}\n    steps:\n      - event: app_launched\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = runCLI(["simulate", dir + "/s.test.yaml"])
+        let result = try Self.run(
+            scenario: "tests:\n  - name: t\n    start: 0001-01-02T10:00:00Z\n    history:\n      - {placement: a, at: 0001-01-01T00:00:00Z}\n    steps:\n      - event: app_launched\n",
+            ["simulate", "DIR/s.test.yaml"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  0001-01-01  1\n"), "\(result.stdout)")
     }

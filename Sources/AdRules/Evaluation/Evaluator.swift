@@ -160,9 +160,10 @@ struct Findings {
     /// Keeps a text a reason names; its index goes into the reason's site.
     @inline(__always)
     mutating func detail(_ text: String) -> Int {
-        if details == nil { details = [] }
-        details!.append(text)
-        return details!.count - 1
+        var list = details.take() ?? []
+        list.append(text)
+        details = list
+        return list.count - 1
     }
 
     /// The decision on an ask with no reason to deny: its notes, and no reference to the policy.

@@ -39,6 +39,31 @@ package enum Timestamps {
 
     /// Parses an RFC 3339 timestamp into milliseconds since 1970: offsets from -23:59 to +23:59, minutes below 60.
     package static func parseMilliseconds(_ text: String) -> Int64? {
+        try? read(text).get()
+    }
+
+    /// Why a text is not a timestamp: not in RFC 3339's shape, or in that shape but naming no instant.
+    package enum Problem: Error, Equatable {
+        /// Not `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+        case shape
+        /// Year 0000.
+        case yearZero
+        /// A month outside 01-12 (the date as written).
+        case month(String)
+        /// A day the month does not have (the date as written, and the month's days).
+        case day(String, days: Int64)
+        /// A time of day past 23:59:60 (as written).
+        case timeOfDay(String)
+        /// An offset past ±23:59 or with 60 minutes or more (as written).
+        case offset(String)
+        /// A time outside 0001-9999 in UTC: no timestamp could write it back.
+        case years
+    }
+
+    /// Reads an RFC 3339 timestamp into milliseconds since 1970, or says why it is not one: the shape is checked
+    /// first, then each part's range. A leap second (`23:59:60`) is the second after `:59`, as POSIX time counts it,
+    /// and any number of fraction digits is read (milliseconds kept).
+    package static func read(_ text: String) -> Result<Int64, Problem> {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= chars.count else { return nil }
@@ -49,46 +74,45 @@ package enum Timestamps {
             }
             return value
         }
+        func written(_ range: Range<Int>) -> String { String(decoding: chars[range], as: UTF8.self) }
         guard chars.count >= 20, chars[4] == 45, chars[7] == 45, chars[10] == 84 || chars[10] == 116,
             chars[13] == 58, chars[16] == 58,
             let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
-            let mi = number(14, 2), let s = number(17, 2),
-            // A leap second (`23:59:60`) is read as the second after `:59`, as POSIX time counts it.
-            (1...9999).contains(y), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s <= 60
-        else { return nil }
+            let mi = number(14, 2), let s = number(17, 2)
+        else { return .failure(.shape) }
         var index = 19
         var fraction: Int64 = 0
         if index < chars.count, chars[index] == 46 {
             index += 1
             var digits = 0
-            // RFC 3339 allows any number of digits: milliseconds are kept, the rest read and dropped.
             while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
                 if digits < 3 { fraction = fraction * 10 + Int64(chars[index] - 48) }
                 digits += 1
                 index += 1
             }
-            guard digits > 0 else { return nil }
+            guard digits > 0 else { return .failure(.shape) }
             if digits < 3 { for _ in digits..<3 { fraction *= 10 } }
         }
-        guard index < chars.count else { return nil }
-        var offset: Int64 = 0
-        if chars[index] == 90 || chars[index] == 122 {
-            index += 1
-        } else if chars[index] == 43 || chars[index] == 45 {
-            guard let oh = number(index + 1, 2), chars.count > index + 3, chars[index + 3] == 58,
-                let om = number(index + 4, 2), oh < 24, om < 60
-            else { return nil }
-            offset = (oh * 60 + om) * 60_000 * (chars[index] == 45 ? -1 : 1)
-            index += 6
+        var offset: (hours: Int64, minutes: Int64, sign: Int64)?
+        if index + 1 == chars.count, chars[index] == 90 || chars[index] == 122 {
+            offset = nil
+        } else if index + 6 == chars.count, chars[index] == 43 || chars[index] == 45, chars[index + 3] == 58,
+            let oh = number(index + 1, 2), let om = number(index + 4, 2)
+        {
+            offset = (oh, om, chars[index] == 45 ? -1 : 1)
         } else {
-            return nil
+            return .failure(.shape)
         }
-        guard index == chars.count else { return nil }
-        guard d <= daysIn(month: mo, year: y) else { return nil }
-        let days = daysFromCivil(y, mo, d)
-        let time = days * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - offset
+        guard y >= 1 else { return .failure(.yearZero) }
+        guard (1...12).contains(mo) else { return .failure(.month(written(0..<10))) }
+        let days = daysIn(month: mo, year: y)
+        guard (1...days).contains(d) else { return .failure(.day(written(0..<10), days: days)) }
+        guard h < 24, mi < 60, s <= 60 else { return .failure(.timeOfDay(written(11..<19))) }
+        if let offset, offset.hours >= 24 || offset.minutes >= 60 { return .failure(.offset(written(index..<chars.count))) }
+        let shift = offset.map { ($0.hours * 60 + $0.minutes) * 60_000 * $0.sign } ?? 0
+        let time = daysFromCivil(y, mo, d) * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - shift
         // Years 0001-9999 in UTC too: what an offset moves past them could not be written back.
-        return (earliest...latest).contains(time) ? time : nil
+        return (earliest...latest).contains(time) ? .success(time) : .failure(.years)
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

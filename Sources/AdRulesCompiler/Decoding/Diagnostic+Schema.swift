@@ -234,9 +234,11 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    /// A scenario context's attribute the policy does not declare: no rule reads it, so the test would check
-    /// something other than its author meant (a typo, most often). A warning: the step still runs.
-    static func undeclaredContextAttribute(_ name: String, declared: [String], file: String, range: SourceRange) -> Diagnostic {
+    /// An attribute a scenario's context or a usage model gives that the policy does not declare: no rule reads it,
+    /// so the test or the preview would show something other than its author meant (a typo, most often). A warning:
+    /// the step or the play still runs.
+    /// - Parameter rule: `scenario/unknown-attribute` or `model/unknown-attribute`.
+    package static func undeclaredAttribute(_ name: String, declared: [String], rule: String, file: String, range: SourceRange) -> Diagnostic {
         var message = "attribute \"\(name)\" is not declared by the policy, so no rule reads it"
         if let suggestion = Suggestion.closest(to: name, in: declared) {
             message += ": did you mean \"\(suggestion)\"?"
@@ -245,7 +247,7 @@ extension Diagnostic {
         } else {
             message += ": declare it under `attributes` in a rule file, or remove it here"
         }
-        return Diagnostic(.warning, rule: "scenario/unknown-attribute", message: message, file: file, range: range)
+        return Diagnostic(.warning, rule: rule, message: message, file: file, range: range)
     }
 
     static func formatKey(_ key: String, format: AdFormat, file: String, range: SourceRange) -> Diagnostic {
@@ -269,16 +271,24 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    /// - Parameter problem: what is wrong with a time written in the right shape (a 29 February that does not
-    ///   exist), when it is.
-    static func badTime(_ key: String, found: YAMLNode, problem: String? = nil, file: String) -> Diagnostic {
-        if let problem {
-            return Diagnostic(.error, rule: "schema/range", message: "\(key): \(problem)", file: file, range: found.range)
+    /// A time that is not RFC 3339 (`schema/type`, with the form to write), or that is in its shape but names no
+    /// instant (`schema/range`, saying which part is wrong: a 29 February that does not exist).
+    static func badTime(_ key: String, found: YAMLNode, problem: Timestamps.Problem, file: String) -> Diagnostic {
+        let reason: String
+        switch problem {
+        case .shape:
+            return Diagnostic(
+                .error, rule: "schema/type",
+                message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)",
+                file: file, range: found.range)
+        case .yearZero: reason = "year 0000 does not exist: years run from 0001"
+        case .month(let date): reason = "\(date) is not a date: months run from 01 to 12"
+        case .day(let date, let days): reason = "\(date) is not a date: that month has \(days) days"
+        case .timeOfDay(let time): reason = "\(time) is not a time of day"
+        case .offset(let offset): reason = "the offset \(offset) is not one: hours run to 23 and minutes to 59"
+        case .years: reason = "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
         }
-        return Diagnostic(
-            .error, rule: "schema/type",
-            message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)",
-            file: file, range: found.range)
+        return Diagnostic(.error, rule: "schema/range", message: "\(key): \(reason)", file: file, range: found.range)
     }
 
     static func tooManyFindings(_ count: Int, file: String, severity: Severity) -> Diagnostic {

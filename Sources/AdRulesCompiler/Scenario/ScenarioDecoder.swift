@@ -45,8 +45,15 @@ public enum ScenarioDecoder {
     }
 
     static func time(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> (ms: Int64, offset: Int)? {
-        guard let text = node.scalar?.value, let ms = Timestamps.parseMilliseconds(text) else {
-            reader.report(.badTime(key, found: node, problem: node.scalar.flatMap { timeProblem($0.value) }, file: reader.file))
+        guard let text = node.scalar?.value else {
+            reader.report(.badTime(key, found: node, problem: .shape, file: reader.file))
+            return nil
+        }
+        let ms: Int64
+        switch Timestamps.read(text) {
+        case .success(let time): ms = time
+        case .failure(let problem):
+            reader.report(.badTime(key, found: node, problem: problem, file: reader.file))
             return nil
         }
         var offset = 0
@@ -57,43 +64,6 @@ public enum ScenarioDecoder {
             }
         }
         return (ms, offset)
-    }
-
-    /// What is wrong with a time written in the shape of RFC 3339 (`2026-02-29T09:00:00Z`): a date or time of day
-    /// that does not exist, an offset out of range, or a time outside the years a timestamp can write. Nil when the
-    /// text does not have that shape (the message then shows the form to write).
-    static func timeProblem(_ text: String) -> String? {
-        let u = Array(text.utf8)
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= u.count, u[from..<(from + count)].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-            return Int(String(decoding: u[from..<(from + count)], as: UTF8.self))
-        }
-        guard u.count >= 20, u[4] == 45, u[7] == 45, u[10] == 84 || u[10] == 116, u[13] == 58, u[16] == 58,
-            let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2), let mi = number(14, 2),
-            let sec = number(17, 2)
-        else { return nil }
-        // The whole shape first: seconds, an optional fraction of digits, then `Z` or `±HH:MM` and nothing more.
-        var end = 19
-        if end < u.count, u[end] == 46 {
-            end += 1
-            let digits = u[end...].prefix { $0 >= 48 && $0 <= 57 }.count
-            guard digits > 0 else { return nil }
-            end += digits
-        }
-        let zoned = end < u.count && (u[end] == 90 || u[end] == 122) && end + 1 == u.count
-        let offset = end + 6 == u.count && (u[end] == 43 || u[end] == 45) && u[end + 3] == 58 && number(end + 1, 2) != nil && number(end + 4, 2) != nil
-        guard zoned || offset else { return nil }
-        let date = String(decoding: u[0..<10], as: UTF8.self)
-        guard y >= 1 else { return "year 0000 does not exist: years run from 0001" }
-        guard (1...12).contains(mo) else { return "\(date) is not a date: months run from 01 to 12" }
-        let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-        let days = mo == 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].contains(mo) ? 30 : 31
-        guard (1...days).contains(d) else { return "\(date) is not a date: that month has \(days) days" }
-        guard h < 24, mi < 60, sec <= 60 else { return "\(String(decoding: u[11..<19], as: UTF8.self)) is not a time of day" }
-        if offset, let oh = number(end + 1, 2), let om = number(end + 4, 2), oh >= 24 || om >= 60 {
-            return "the offset \(String(decoding: u[end...], as: UTF8.self)) is not one: hours run to 23 and minutes to 59"
-        }
-        return "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
     }
 
     /// - Parameter declared: the type of each attribute the policy declares, by name (found once per file).
@@ -222,7 +192,8 @@ public enum ScenarioDecoder {
                 let type = declaredTypes[name]
                 // Said once per name, for the first hundred names of a file: each costs a search for the closest.
                 if type == nil, reader.firstReport(of: "undeclared attribute \(name)", upTo: 100) {
-                    reader.report(.undeclaredContextAttribute(name, declared: policy.attributes.map(\.name), file: reader.file, range: entry.key.range))
+                    reader.report(.undeclaredAttribute(
+                        name, declared: policy.attributes.map(\.name), rule: "scenario/unknown-attribute", file: reader.file, range: entry.key.range))
                 }
                 let declared = type ?? inferType(entry.value)
                 if let value = AttributeValueReader.read(entry.value, as: declared, key: name, reader: &reader) {

@@ -101,12 +101,6 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func modelUnknownAttribute(_ name: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
-        var message = "attribute \(name) is not declared in the policy, so no rule reads it"
-        if let suggestion = Suggestion.closest(to: name, in: known) { message += ": did you mean \"\(suggestion)\"?" }
-        return Diagnostic(.warning, rule: "model/unknown-attribute", message: message, file: file, range: range)
-    }
-
     static func modelMissingAttribute(_ name: String, segment: String, declaredAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .warning, rule: "model/missing-attribute",

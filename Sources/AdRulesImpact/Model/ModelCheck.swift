@@ -134,7 +134,9 @@ public enum ModelCheck {
             for attribute in segment.attributes {
                 guard let declaration = declared[attribute.name] else {
                     if role == .current {
-                        diagnostics.append(.modelUnknownAttribute(attribute.name, known: Array(declared.keys).sorted(), file: file, range: range(attribute.location)))
+                        diagnostics.append(.undeclaredAttribute(
+                            attribute.name, declared: Array(declared.keys).sorted(), rule: "model/unknown-attribute", file: file,
+                            range: range(attribute.location)))
                     }
                     continue
                 }
