@@ -42,6 +42,13 @@ enum TestCommand {
                 ioFailed = true
                 continue
             }
+            // A file named on the command line is read only as what it is: a rule file or a usage model holds no
+            // scenario test, and decoding it as one would report its every key as unknown.
+            if files == [path], !PolicyLoader.isScenarioFile(path) {
+                stderr += "warning: \(ControlCharacters.escaped(path)) is not a scenario file (*.test.yaml), so it holds no test: "
+                    + "name the scenario files, or a directory of them (a policy is linted by adrules lint)\n"
+                continue
+            }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
             for file in files {
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)

@@ -200,8 +200,6 @@ public enum PolicyLoader {
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
         }
-        // "No placements" beside an error (a misspelt `placements:`, a file that is not a mapping) only repeats it.
-        if diagnostics.contains(where: { $0.severity == .error }) { diagnostics.removeAll { $0.rule == "policy/empty" } }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
         diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())
         // Widened once capped: at most a thousand findings a file, in file order, each line read once.

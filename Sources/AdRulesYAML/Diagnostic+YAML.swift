@@ -10,8 +10,43 @@ extension Diagnostic {
     ) -> Diagnostic {
         var text = problem
         if let context, !context.isEmpty { text = "\(context): \(problem)" }
-        if let advice { text += "; \(advice)" }
+        text += "; \(advice ?? plainAdvice(problem: problem, context: context))"
         return syntax("YAML syntax error: \(text)", file: file, at: position)
+    }
+
+    /// What to write instead, for libyaml's problems that no closer reading of the line explains: every message says
+    /// what to write (cli.md, Diagnostics).
+    static func plainAdvice(problem: String, context: String?) -> String {
+        switch problem {
+        case "found unknown escape character":
+            return #"in double quotes a backslash starts an escape (\n, \", \\): write \\ for a backslash, or use single quotes"#
+        case "did not find expected key":
+            return "a key is not lined up with the keys before it, or a list item (-) sits among keys: line the keys up, one `key: value` a line"
+        case "did not find expected ',' or '}'":
+            return "close the { } mapping with }, and separate its entries with commas, as in {max: 3, window: 30m}"
+        case "did not find expected ',' or ']'":
+            return "close the [ ] list with ], and separate its items with commas, as in [a, b]"
+        case "did not find expected '-' indicator":
+            return "a list item is not lined up with the items before it: start each item with - at the same indentation"
+        case "found character that cannot start any token":
+            return #"a value cannot start with this character: quote it, as in ad_unit: "@home""#
+        case "found unexpected end of stream":
+            return "a quoted value or a [ ] list or { } mapping is not closed: add its closing quote or bracket"
+        case "block sequence entries are not allowed in this context":
+            return "a list item (-) cannot follow a value on its line: write the list on the lines below its key, indented"
+        case "did not find expected node content":
+            return "a value is missing or starts with a stray character: write a value after the key's colon"
+        case "could not find expected ':'":
+            return "a key needs a colon and a space before its value, as in daily_cap: 6"
+        default:
+            if context == "while parsing a quoted scalar" || context == "while scanning a quoted scalar" {
+                return "close the quoted value with the quote it starts with"
+            }
+            if problem.contains("directive") || problem.contains("tag") {
+                return "remove it: rule files hold plain keys and values, with no directives or tags"
+            }
+            return "write each setting as `key: value` on its own line, indented with spaces under the key it belongs to"
+        }
     }
 
     static func tabIndentation(file: String, at position: SourcePosition) -> Diagnostic {

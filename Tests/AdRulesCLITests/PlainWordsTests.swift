@@ -77,6 +77,8 @@ struct PlainWordsTests {
         ("    max_wait: 5s\n", "indent it under `launch:`"),
         ("    launch:\n      daily_cap: 3\n", "indent it one level less, beside `launch:`"),
         ("    resume:\n      min_interval: 1m\n", "beside `resume:`"),
+        ("    window: 1h\n", "belongs in an entry of `caps:`"),
+        ("    caps:\n      - {max: 3, window: 1h, daily_cap: 4}\n", "indent it one level less, beside `caps:`"),
     ])
     func aKeyAtTheWrongDepthNamesItsBlock(_ tail: String, _ advice: String) {
         let text = "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n" + tail
@@ -135,6 +137,17 @@ struct PlainWordsTests {
         #expect(result.stderr.contains(dir))
     }
 
+    /// A rule file named to `test` holds no test: it is not decoded as a scenario (every key of it unknown), and with
+    /// nothing else to run the run fails as one that tests nothing.
+    @Test func aRuleFileNamedToTestHoldsNoTest() throws {
+        let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        let result = runCLI(["test", dir + "/p.yaml"])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stderr.contains("is not a scenario file (*.test.yaml)"), "\(result.stderr)")
+        #expect(result.stderr.contains("no scenario tests"))
+        #expect(!result.stdout.contains("unknown key"), "\(result.stdout)")
+    }
+
     @Test func aBrokenPolicyIsReportedOnceAndNoTestRuns() throws {
         let test = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", "a.test.yaml": test, "b.test.yaml": test])
@@ -167,6 +180,26 @@ struct PlainWordsTests {
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         #expect(diagnostics.map(\.rule) == ["yaml/alias", "schema/missing-key"], "\(diagnostics)")
         #expect(diagnostics.last?.message.contains("\"c\"") == true)
+    }
+
+    /// cli.md: lint prints every diagnostic, and only a syntax error holds back what follows it (r2): a policy with
+    /// no placements is reported beside any other error.
+    @Test func anEmptyPolicyIsReportedBesideOtherErrors() {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nenvironment: bad\nplacements: {}\n")]).diagnostics
+        #expect(diagnostics.map(\.rule).sorted() == ["policy/empty", "schema/enum"], "\(diagnostics)")
+    }
+
+    /// A quoted `"<<"` is no merge key but an ordinary key, unknown everywhere: before, it was passed over in silence,
+    /// and a placement holding one lost its missing format without a word.
+    @Test func aQuotedMergeKeyIsAnUnknownKey() {
+        let text = "version: 1\nplacements:\n  a:\n    \"<<\": {format: interstitial}\n    min_interval: 1m\n  b: {format: banner}\ngroups:\n  g: {placements: [b], '<<': {daily_cap: 1}}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.map(\.rule) == ["schema/missing-key", "schema/unknown-key", "schema/unknown-key"], "\(diagnostics)")
+        #expect(diagnostics.map(\.range.start.line) == [3, 4, 8])
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: b, \"<<\": {expect: deny}}\n"
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  b: {format: banner}\n")]).policy
+        let (_, scenarioDiagnostics) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
+        #expect(scenarioDiagnostics.map(\.rule) == ["schema/unknown-key"], "\(scenarioDiagnostics)")
     }
 
     @Test func anEmptyDenyListSaysWhatToWrite() {

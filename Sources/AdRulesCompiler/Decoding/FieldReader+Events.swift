@@ -45,7 +45,8 @@ extension FieldReader {
 
     /// Reads the keys of the mapping just entered, as ``fields(_:allowed:context:)`` splits a mapping node: an
     /// unknown key gets `schema/unknown-key` (with where it belongs, or "did you mean"), a key that is not a
-    /// word gets `schema/type`, `<<` is passed over (the cursor reported it); `body` reads each allowed key's value.
+    /// word gets `schema/type`, a plain `<<` is passed over (the cursor reported it); `body` reads each allowed key's
+    /// value. A quoted `"<<"` is no merge key: it is an unknown key like any other.
     mutating func forEachField(
         _ cursor: YAMLEventCursor, allowed: [String], context: String, _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
     ) {
@@ -53,7 +54,7 @@ extension FieldReader {
             guard let key = reader.wordKey(keyNode, in: context) else { return }
             if allowed.contains(key) {
                 body(&reader, key, keyNode, value)
-            } else if key == "<<" {
+            } else if FieldReader.isMergeKey(keyNode) {
                 reader.mergeKeys += 1
             } else {
                 reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range))

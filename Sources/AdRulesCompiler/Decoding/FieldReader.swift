@@ -42,7 +42,7 @@ extension NodeReader {
         return nil
     }
 
-    /// Splits a mapping into known keys, reporting unknown ones (with "did you mean"). A `<<` merge key is
+    /// Splits a mapping into known keys, reporting unknown ones (with "did you mean"). A plain `<<` merge key is
     /// left out: the YAML reader has reported it already.
     package mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
         var result: [(key: String, pair: YAMLPair)] = []
@@ -53,11 +53,18 @@ extension NodeReader {
             }
             if allowed.contains(key) {
                 result.append((key, pair))
-            } else if key != "<<" {
+            } else if !FieldReader.isMergeKey(pair.key) {
                 report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
             }
         }
         return result
+    }
+
+    /// Whether a key is YAML's merge key: a plain `<<`, which the YAML reader reports as `yaml/alias`. A quoted `"<<"`
+    /// is an ordinary key.
+    static func isMergeKey(_ key: YAMLNode) -> Bool {
+        guard let scalar = key.scalar else { return false }
+        return scalar.style == .plain && scalar.value == "<<"
     }
 }
 

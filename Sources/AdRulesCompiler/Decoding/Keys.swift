@@ -35,6 +35,12 @@ public enum RuleFileKeys {
             }
             if top.contains(key) { return "\(key) is a top-level setting: indent it less, at the start of a line" }
         }
+        if allowed == placement || allowed == group, cap.contains(key) {
+            return "\(key) belongs in an entry of `caps:`, which takes max and window together: write `caps: [{max: 3, window: 30m}]`"
+        }
+        if allowed == cap, placement.contains(key) || group.contains(key) {
+            return "\(key) is not part of a `caps:` entry, which takes max and window: indent it one level less, beside `caps:`"
+        }
         if let block = placementBlocks.first(where: { $0.1 == allowed })?.0, placement.contains(key) {
             return "\(key) is a placement setting, not part of `\(block):`: indent it one level less, beside `\(block):`"
         }

@@ -116,7 +116,7 @@ private struct Checker {
             guard let typed = check(inner) else { return nil }
             guard typed.type == .bool else {
                 findings.append(ExpressionFinding(
-                    kind: .type, offset: offset, message: "not needs a bool, but its operand is \(typed.type.rawValue)"))
+                    kind: .type, offset: offset, message: "not needs a bool, but its operand is \(typed.type.rawValue): negate a comparison, as in not (level > 3)"))
                 return nil
             }
             return Typed(type: .bool, code: .not(typed.code))
@@ -147,7 +147,8 @@ private struct Checker {
             guard left.type.isComparable(with: right.type) else {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
-                    message: "\(op.rawValue) compares \(left.type.rawValue) with \(right.type.rawValue): both sides must have the same type"))
+                    message: "\(op.rawValue) compares \(left.type.rawValue) with \(right.type.rawValue): both sides must have the same type; "
+                        + Self.sameTypeAdvice(left.type, right.type)))
                 return nil
             }
             let ordered = op != .equal && op != .notEqual
@@ -179,12 +180,28 @@ private struct Checker {
             guard left.type.isComparable(with: element) else {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
-                    message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type"))
+                    message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type; "
+                        + Self.sameTypeAdvice(left.type, element)))
                 return nil
             }
             checkWeekdays(l, r)
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
         }
+    }
+
+    /// What to write when two values of different types meet: the literal written as the other side's type.
+    static func sameTypeAdvice(_ a: ValueType, _ b: ValueType) -> String {
+        let types: Set<ValueType> = [a, b]
+        if types.contains(.duration), types.contains(.int) || types.contains(.number) {
+            return "a duration has a unit: write 30s, 5m or 2h, not a bare number"
+        }
+        if types.contains(.string), types.contains(.int) || types.contains(.number) {
+            return #"write a number without quotes (level == 5) and a string in double quotes (screen == "home")"#
+        }
+        if types.contains(.bool) {
+            return "a bool is a condition on its own: write premium (or not premium) rather than premium == 1"
+        }
+        return "compare a name with a value of its type, as its declaration under `attributes` gives it"
     }
 
     /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true.

@@ -185,9 +185,9 @@ struct Parser {
                 }
             }
         case .end:
-            throw ExpressionError(offset: token.offset, message: "the expression ends too early: an operand is missing")
+            throw ExpressionError(offset: token.offset, message: "the expression ends too early: an operand is missing; complete it, as in level > 3")
         default:
-            throw ExpressionError(offset: token.offset, message: "expected a value or a name, found \(token.text)")
+            throw ExpressionError(offset: token.offset, message: "expected a value or a name, found \(token.text): write a value (5, \"home\", 30s) or a name (premium, level) there")
         }
     }
 

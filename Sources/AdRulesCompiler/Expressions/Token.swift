@@ -161,7 +161,7 @@ enum Lexer {
             default:
                 // The whole character, however many bytes it takes.
                 let character = text(start..<bytes.count).first.map(String.init) ?? ""
-                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\""))
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\": names are letters, digits, _ and . (as in session.count), and text goes in double quotes"))
             }
             i += length
             offset += length
