@@ -432,6 +432,33 @@ struct EvaluatorTimeTests {
         #expect(h.ask(.offer("a"), attributes: ["screen": .string("checkout")]).codes == [.customRule])
     }
 
+    /// rules.md §5: a rule that reads an attribute the app did not supply (and that has no default) denies with
+    /// `rule_error`, never skipped silently, whatever its other operands say: `a and b` and `b and a` decide alike.
+    @Test func aMissingAttributeIsAnErrorInEveryOperandOrder() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            attributes:
+              a: bool
+              b: bool
+            placements:
+              p1: {format: interstitial, max_ad_age: 1d}
+              p2: {format: interstitial, max_ad_age: 1d}
+            rules:
+              - {id: r1, deny: [p1], when: a and b}
+              - {id: r2, deny: [p2], when: b and a}
+              - {id: r3, deny: [p1], when: a or b}
+            """, start: "2026-11-29T12:00:00Z")
+        h.record(.appLaunched, .loadCompleted("p1"), .loadCompleted("p2"))
+        let p1 = h.ask(.show("p1", trigger: .action), attributes: ["a": .bool(false)])
+        #expect(p1.codes == [.ruleError, .ruleError], "\(p1)")
+        #expect(p1.reasons.map(\.rule) == ["r1", "r3"])
+        #expect(h.ask(.show("p2", trigger: .action), attributes: ["a": .bool(false)]).codes == [.ruleError])
+        // With a true, `a or b` still reads b: an error, not a custom_rule decided without it.
+        #expect(h.ask(.show("p1", trigger: .action), attributes: ["a": .bool(true)]).codes == [.ruleError, .ruleError])
+        #expect(h.ask(.show("p1", trigger: .action), attributes: ["a": .bool(true), "b": .bool(false)]).codes == [.customRule])
+    }
+
     /// `now.hour` reads the zone offset cached with the facts' day only until the offset changes: on the day
     /// clocks go forward, 01:30 UTC is 03:30 in Berlin, not 02:30.
     @Test func nowHourFollowsADaylightSavingChangeWithinTheCachedDay() throws {

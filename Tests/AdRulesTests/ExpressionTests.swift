@@ -56,8 +56,10 @@ struct ExpressionTests {
         #expect(evaluate("screen == \"x\"", ["level": .int(1)]) == nil)
         #expect(evaluate("level == 1", [:]) == .bool(true), "the default applies")
         #expect(evaluate("level == 1", ["level": .string("one")]) == nil, "a value of the wrong type cannot be evaluated")
-        // Short-circuit: a decided `or` does not need the missing value.
-        #expect(evaluate("level == 1 or screen == \"x\"", ["level": .int(1)]) == .bool(true))
+        // No short cut (rules.md §5): a missing value is an error even where the other operand decides.
+        #expect(evaluate("level == 1 or screen == \"x\"", ["level": .int(1)]) == nil)
+        #expect(evaluate("level == 2 and screen == \"x\"", ["level": .int(1)]) == nil)
+        #expect(evaluate("level == 1 or screen == \"x\"", ["level": .int(1), "screen": .string("y")]) == .bool(true))
     }
 
     @Test(arguments: [

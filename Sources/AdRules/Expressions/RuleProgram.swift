@@ -243,13 +243,16 @@ final class RuleProgram: Sendable {
         case .not:
             return truth(of: node.a, inputs, context).map { !$0 }
         case .and, .or:
+            // Every operand is read, with no short cut: a rule that reads an attribute with no value cannot be
+            // evaluated, whatever its other operands say (rules.md §5), so `a and b` and `b and a` decide alike.
             // A loop, not recursion on the operand count: a long chain costs no stack.
-            let stopAt = node.kind == .or
+            let decisive = node.kind == .or
+            var result = !decisive
             for k in node.a..<node.b {
                 guard let b = truth(of: operands[k], inputs, context) else { return nil }
-                if b == stopAt { return stopAt }
+                if b == decisive { result = decisive }
             }
-            return !stopAt
+            return result
         default:
             guard case .bool(let b)? = value(of: n, inputs, context) else { return nil }
             return b
@@ -356,13 +359,14 @@ final class RuleProgram: Sendable {
             guard case .bool(let b)? = value(of: node.a, inputs, context) else { return nil }
             return .bool(!b)
         case .and, .or:
-            // A loop, not recursion on the operand count: a long chain costs no stack.
-            let stopAt = node.kind == .or
+            // Every operand is read, as in `truth(of:)`: an attribute with no value anywhere makes the rule an error.
+            let decisive = node.kind == .or
+            var result = !decisive
             for k in node.a..<node.b {
                 guard case .bool(let b)? = value(of: operands[k], inputs, context) else { return nil }
-                if b == stopAt { return .bool(stopAt) }
+                if b == decisive { result = decisive }
             }
-            return .bool(!stopAt)
+            return .bool(result)
         case .compare:
             guard let a = value(of: node.a, inputs, context), let b = value(of: node.b, inputs, context),
                 let order = CompiledExpression.order(a, b)
