@@ -41,6 +41,14 @@ struct ParsedArguments: Sendable {
     var values: [String: String] = [:]
     var flags: Set<String> = []
 
+    /// Whether the word after an option that takes a value is another option (`--output --quiet`): the value is
+    /// then missing, rather than taken to be `--quiet`. A value that starts with `--` is given as `--output=--name`.
+    static func looksLikeOption(_ word: String, _ options: [OptionSpec]) -> Bool {
+        if word.hasPrefix("--") { return word.count > 2 }
+        guard word.count == 2, word.hasPrefix("-"), let letter = word.last else { return false }
+        return options.contains { $0.short == letter }
+    }
+
     /// Parses arguments in one loop: `--opt value`, `--opt=value`, `-h`, and `--` ending options.
     static func parse(_ arguments: [String], options: [OptionSpec], maxPositionals: Int) throws -> ParsedArguments {
         var parsed = ParsedArguments()
@@ -78,7 +86,7 @@ struct ParsedArguments: Sendable {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
-                } else if index < arguments.count {
+                } else if index < arguments.count, !Self.looksLikeOption(arguments[index], options) {
                     value = arguments[index]
                     index += 1
                 } else {

@@ -51,8 +51,8 @@ enum ImpactCommand {
         }
         let modelBytes: [UInt8]
         do { modelBytes = try PolicyLoader.readBytes(modelPath) } catch { return failure("\(error)") }
-        let (decodedModel, modelDiagnostics) = ModelDecoder.decode(modelBytes, file: modelPath)
-        var diagnostics = modelDiagnostics
+        let read = ModelDecoder.read(modelBytes, file: modelPath)
+        var diagnostics = read.diagnostics
         var files = [modelPath]
 
         let rulesPath = parsed.values["rules"] ?? "rules"
@@ -70,14 +70,14 @@ enum ImpactCommand {
                 return failure("\(error)")
             }
         }
-        if let model = decodedModel, policies.count == named.count {
+        if let model = read.model, policies.count == named.count {
             for (policy, entry) in zip(policies, named) {
-                diagnostics += ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role)
+                diagnostics += read.suppressions.applied(to: ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role))
             }
         }
         diagnostics = diagnostics.sortedForDisplay()
         stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"))
-        guard let model = decodedModel, policies.count == named.count, !diagnostics.hasErrors else {
+        guard let model = read.model, policies.count == named.count, !diagnostics.hasErrors else {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
         }
 

@@ -7,6 +7,8 @@ public struct YAMLDocument: Sendable {
     public var diagnostics: [Diagnostic]
     /// Where every alias and tagged node starts (``YAMLEventCursor/aliasOrTagPositions``).
     public var aliasOrTagPositions: Set<SourcePosition> = []
+    /// The scalars that hold a `#` or span lines (``YAMLEventCursor/textScalars``): where a `#` is text, not a comment.
+    public var textScalars: [SourceRange] = []
 }
 
 /// Reads YAML through libyaml's event API into nodes with source ranges (scenario files and usage
@@ -36,7 +38,8 @@ public enum YAMLReader {
                     message: "\(cursor.droppedFindings) more findings in this file are not shown: fix the ones listed and lint again",
                     file: file, range: .fileStart))
             }
-            return YAMLDocument(root: root, diagnostics: diagnostics, aliasOrTagPositions: cursor.aliasOrTagPositions)
+            return YAMLDocument(
+                root: root, diagnostics: diagnostics, aliasOrTagPositions: cursor.aliasOrTagPositions, textScalars: cursor.textScalars)
         }
     }
 

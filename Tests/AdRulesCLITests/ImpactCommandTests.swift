@@ -416,6 +416,13 @@ struct ImpactCommandTests {
         #expect(unused.exitCode == 0)
         #expect(unused.stderr.contains("typo.model.yaml:2:1: warning: no segment of \(model) uses placement level_end"))
         #expect(unused.stderr.contains("\(Self.new)/policy.yaml:8:3: note: placement level_end is defined here"))
+        // `# adrules:disable-next-line RULE` works in a model as in rule files (cli.md), for what the check against
+        // the policy finds as well as for what reading the file finds.
+        try "version: 1\n# adrules:disable-next-line model/unused-placement\nsegments:\n  - name: all\n    share: 1\n    # adrules:disable-next-line yaml/ambiguous-bool\n    attributes: {screen: yes}\n"
+            .write(toFile: model, atomically: true, encoding: .utf8)
+        let quiet = runCLI(["impact", model, "--rules", Self.new, "--users", "2", "--days", "1"])
+        #expect(quiet.exitCode == 0)
+        #expect(!quiet.stderr.contains("model/unused-placement") && !quiet.stderr.contains("yaml/ambiguous-bool"), "\(quiet.stderr)")
     }
 
     @Test(arguments: [

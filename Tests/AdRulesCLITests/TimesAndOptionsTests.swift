@@ -103,6 +103,12 @@ struct TimesAndOptionsTests {
             .write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
         let keyword = runCLI(["test", dir])
         #expect(keyword.stdout.contains("and no rule file may declare it"), "\(keyword.stdout)")
+        // A suppression comment hides the warning, as in rule files.
+        try "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    # adrules:disable-next-line scenario/unknown-attribute\n    context: {attributes: {scren: checkout}}\n    steps:\n      - event: app_launched\n"
+            .write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
+        let hidden = runCLI(["test", dir])
+        #expect(hidden.exitCode == 0)
+        #expect(!hidden.stdout.contains("scenario/unknown-attribute"), "\(hidden.stdout)")
     }
 
     /// An empty option value and an option given twice are usage errors, not a silently dropped value.
@@ -113,6 +119,15 @@ struct TimesAndOptionsTests {
         let twice = runCLI(["lint", "rules", "--format", "json", "--format", "text"])
         #expect(twice.exitCode == ExitCode.usage)
         #expect(twice.stderr.contains("Option \"--format\" is given twice"), "\(twice.stderr)")
+        // The option after one that takes a value is not its value: `--output --quiet` would write a file "--quiet".
+        let swallowed = runCLI(["impact", "rules/usage.model.yaml", "--users", "5", "--output", "--quiet"])
+        #expect(swallowed.exitCode == ExitCode.usage)
+        #expect(swallowed.stderr.contains("Missing value for option \"--output\""), "\(swallowed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "--quiet"))
+        let days = runCLI(["impact", "rules/usage.model.yaml", "--users", "--days", "3"])
+        #expect(days.stderr.contains("Missing value for option \"--users\""), "\(days.stderr)")
+        let help = runCLI(["lint", "rules", "--format", "-h"])
+        #expect(help.stderr.contains("Missing value for option \"--format\""), "\(help.stderr)")
     }
 
     /// A policy folder with an entry that cannot be opened fails with that cause (exit 3) whatever `--output` names,

@@ -37,6 +37,11 @@ struct ModelDiagnosticTests {
         Case(name: "wrong version", rule: "schema/version", yaml: "version: 1️⃣2\nsegments: [{name: a, share: 1}]\n", message: "version must be 1"),
         Case(name: "bad start date", rule: "schema/type", yaml: head + "start: 1️⃣2026-02-30\n", message: "a calendar day such as 2026-12-07"),
         Case(name: "yaml syntax", rule: "yaml/syntax", yaml: head + "    resumes: [1\n1️⃣", message: "YAML syntax error"),
+        // cli.md r2: a key valid in another block says which block it belongs to.
+        Case(name: "network key at the top", rule: "schema/unknown-key", yaml: head + "1️⃣load_time: 2s\n", message: "put it under the top-level `network:` block"),
+        Case(name: "network key in a segment", rule: "schema/unknown-key", yaml: head + "    1️⃣fill_rate: 0.5\n", message: "put it under the top-level `network:` block"),
+        Case(name: "segment key at the top", rule: "schema/unknown-key", yaml: head + "1️⃣premium: 0.5\n", message: "indent it under a segment in `segments:`"),
+        Case(name: "top-level key in a segment", rule: "schema/unknown-key", yaml: head + "    1️⃣users: 10\n", message: "a top-level setting of the model"),
     ]
 
     @Test(arguments: cases) func reportsTheRuleAtItsPosition(_ c: Case) throws {

@@ -125,9 +125,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    package static func unknownKey(_ key: String, in context: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter belongsIn: where the key belongs, when the caller knows (the blocks of a usage model); else the rule
+    ///   files' blocks are searched.
+    package static func unknownKey(
+        _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil
+    ) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
-        if let relocation = RuleFileKeys.relocation(of: key, allowed: allowed) {
+        if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
         } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
             message += ": did you mean \"\(suggestion)\"?"

@@ -44,7 +44,10 @@ extension NodeReader {
 
     /// Splits a mapping into known keys, reporting unknown ones (with "did you mean"). A plain `<<` merge key is
     /// left out: the YAML reader has reported it already.
-    package mutating func fields(_ pairs: [YAMLPair], allowed: [String], context: String) -> [(key: String, pair: YAMLPair)] {
+    /// - Parameter belongsIn: for a file kind with blocks of its own (a usage model), where a key unknown here belongs.
+    package mutating func fields(
+        _ pairs: [YAMLPair], allowed: [String], context: String, belongsIn: (String) -> String? = { _ in nil }
+    ) -> [(key: String, pair: YAMLPair)] {
         var result: [(key: String, pair: YAMLPair)] = []
         for pair in pairs {
             guard let key = pair.key.scalar?.value else {
@@ -54,7 +57,7 @@ extension NodeReader {
             if allowed.contains(key) {
                 result.append((key, pair))
             } else if !FieldReader.isMergeKey(pair.key) {
-                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range))
+                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range, belongsIn: belongsIn(key)))
             }
         }
         return result

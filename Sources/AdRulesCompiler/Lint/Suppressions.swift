@@ -5,18 +5,23 @@ import AdRulesYAML
 ///
 /// libyaml does not report comments, so the directive is looked for in the raw bytes: a `#`
 /// followed by the directive, on any line.
-struct Suppressions {
+package struct Suppressions {
     private static let directive = Array("adrules:disable-next-line".utf8)
     /// file → line → rules suppressed on that line.
     private var rules: [String: [Int: Set<String>]] = [:]
     /// file → line → where the comment for that line is.
     private var comments: [String: [Int: SourcePosition]] = [:]
 
+    /// The diagnostics of one file read as a tree (a scenario file, a usage model) that its comments leave standing.
+    package static func applied(to diagnostics: [Diagnostic], file: String, bytes: [UInt8], document: YAMLDocument) -> [Diagnostic] {
+        Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars]).applied(to: diagnostics)
+    }
+
     /// - Parameters:
     ///   - sources: the files' bytes.
     ///   - scalars: per file, the scalars (libyaml's ranges) that hold a `#` or span several lines: a `#` inside one
     ///     is text, not a comment, so no value (`ad_unit: "x # adrules:…"`, a block message) can hide a finding.
-    init(sources: [(file: String, bytes: [UInt8])], scalars: [String: [SourceRange]]) {
+    package init(sources: [(file: String, bytes: [UInt8])], scalars: [String: [SourceRange]]) {
         for source in sources {
             let spans = scalars[source.file] ?? []
             source.bytes.withUnsafeBufferPointer { bytes in
@@ -105,7 +110,7 @@ struct Suppressions {
 
     /// The diagnostics that stay, an error that a comment tried to hide with a note saying why it stays: a comment
     /// that seems to work and does not would leave the reader guessing.
-    func applied(to diagnostics: [Diagnostic]) -> [Diagnostic] {
+    package func applied(to diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.compactMap { diagnostic in
             if suppresses(diagnostic) { return nil }
             guard isNamed(diagnostic) else { return diagnostic }

@@ -40,7 +40,9 @@ public enum ScenarioDecoder {
         } else if document.root == nil && document.diagnostics.isEmpty {
             reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
         }
-        let diagnostics = (document.diagnostics + reader.diagnostics).withoutRepeatsOfAliasesAndTags().sortedForDisplay()
+        // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics): it hides warnings.
+        let found = (document.diagnostics + reader.diagnostics).withoutRepeatsOfAliasesAndTags()
+        let diagnostics = Suppressions.applied(to: found, file: file, bytes: bytes, document: document).sortedForDisplay()
         return (scenario, diagnostics)
     }
 

@@ -13,6 +13,24 @@ public enum ModelKeys {
     public static let action = ["placement", "every"]
     public static let rewarded = ["placement", "every", "accept"]
     public static let network = ["load_time", "fill_rate", "ad_duration", "show_failure"]
+
+    /// Where a key unknown in a block of a model belongs, when another block takes it (cli.md r2: a key valid one
+    /// level deeper or shallower says which block it belongs to).
+    static func relocation(of key: String, in block: [String]) -> String? {
+        if block != network, network.contains(key) {
+            return "\(key) is a network setting, the same for every user: put it under the top-level `network:` block"
+        }
+        if block != segment, segment.contains(key), key != "name" {
+            return "\(key) describes a segment's users: indent it under a segment in `segments:`"
+        }
+        if block != top, top.contains(key) {
+            return "\(key) is a top-level setting of the model: indent it less, at the start of a line"
+        }
+        if block == action, key == "accept" {
+            return "accept belongs to a rewarded offer: list the placement under `rewarded:`, as in {placement: rewarded_hint, every: 10m, accept: 0.3}"
+        }
+        return nil
+    }
 }
 
 /// Decodes usage models (`*.model.yaml`) read through libyaml, with a diagnostic for every problem.
@@ -31,6 +49,20 @@ public enum ModelDecoder {
     /// Decodes a model from a file's bytes.
     /// - Returns: the model (nil when it has errors) and every diagnostic, sorted.
     public static func decode(_ bytes: [UInt8], file: String) -> (model: UsageModel?, diagnostics: [Diagnostic]) {
+        let read = read(bytes, file: file)
+        return (read.model, read.diagnostics)
+    }
+
+    /// A model as read, with the file's `# adrules:disable-next-line` comments: they apply to what the check against
+    /// a policy finds in the file too (``ModelCheck``).
+    package struct Read {
+        package var model: UsageModel?
+        package var diagnostics: [Diagnostic]
+        package var suppressions: Suppressions
+    }
+
+    /// Reads a model: ``decode(_:file:)``, with the file's suppression comments.
+    package static func read(_ bytes: [UInt8], file: String) -> Read {
         let document = YAMLReader.read(bytes, file: file)
         var reader = ModelReader(file: file)
         var model: UsageModel?
@@ -39,8 +71,10 @@ public enum ModelDecoder {
         } else if document.diagnostics.isEmpty {
             reader.report(.modelEmpty(file: file))
         }
-        let diagnostics = (document.diagnostics + reader.diagnostics).sortedForDisplay()
-        return (diagnostics.hasErrors ? nil : model, diagnostics)
+        // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics).
+        let suppressions = Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars])
+        let diagnostics = suppressions.applied(to: document.diagnostics + reader.diagnostics).sortedForDisplay()
+        return Read(model: diagnostics.hasErrors ? nil : model, diagnostics: diagnostics, suppressions: suppressions)
     }
 
     /// Decodes a model from a text (tests).
@@ -57,7 +91,7 @@ public enum ModelDecoder {
         var segmentsLocation: SourceLocation?
         var network = NetworkModel.standard
         var sawVersion = false
-        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.top, context: "the usage model") {
+        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.top, context: "the usage model", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.top) }) {
             let value = pair.value
             switch key {
             case "version":
@@ -141,7 +175,7 @@ public enum ModelDecoder {
             name: "", share: 0, timeZone: "UTC", premium: 0, installedDaysAgo: .constant(30), sessionsBefore: nil,
             firstOpen: .constant(8 * 3_600_000), coldStarts: .constant(1), resumes: .constant(0), foreground: .constant(300_000),
             attributes: [], actions: [], rewarded: [], location: reader.location(node))
-        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.segment, context: "a segment") {
+        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.segment, context: "a segment", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.segment) }) {
             let value = pair.value
             switch key {
             case "name":
@@ -300,7 +334,7 @@ public enum ModelDecoder {
         }
         return items.compactMap { item in
             guard let pairs = reader.mapping(item, "an action") else { return nil }
-            let fields = reader.fields(pairs, allowed: ModelKeys.action, context: "an action")
+            let fields = reader.fields(pairs, allowed: ModelKeys.action, context: "an action", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.action) })
             let placement = placement(fields, node: item, context: "an action", reader: &reader)
             let every = every(fields, node: item, context: "an action", reader: &reader)
             guard let placement, let every else { return nil }
@@ -316,7 +350,7 @@ public enum ModelDecoder {
         }
         return items.compactMap { item in
             guard let pairs = reader.mapping(item, "a rewarded offer") else { return nil }
-            let fields = reader.fields(pairs, allowed: ModelKeys.rewarded, context: "a rewarded offer")
+            let fields = reader.fields(pairs, allowed: ModelKeys.rewarded, context: "a rewarded offer", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.rewarded) })
             let placement = placement(fields, node: item, context: "a rewarded offer", reader: &reader)
             let every = every(fields, node: item, context: "a rewarded offer", reader: &reader)
             var accept = 1.0
@@ -332,7 +366,7 @@ public enum ModelDecoder {
     private static func decodeNetwork(_ node: YAMLNode, reader: inout ModelReader) -> NetworkModel {
         var network = NetworkModel.standard
         guard let pairs = reader.mapping(node, "network") else { return network }
-        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.network, context: "network") {
+        for (key, pair) in reader.fields(pairs, allowed: ModelKeys.network, context: "network", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.network) }) {
             switch key {
             case "load_time": network.loadTime = reader.durationDistribution(pair.value, key) ?? network.loadTime
             case "fill_rate": network.fillRate = reader.probability(pair.value, key) ?? network.fillRate
