@@ -65,9 +65,15 @@ extension Diagnostic {
     }
 
     static func fileTooLarge(bytes: Int, limit: Int, file: String) -> Diagnostic {
-        syntax(
-            "the file is larger than \(limit) bytes (16 MiB), the most a rule file may hold: split it into several files in one directory",
-            file: file, at: SourceRange.fileStart.start)
+        let advice: String
+        if file.hasSuffix(".model.yaml") || file.hasSuffix(".model.yml") {
+            advice = "the most a usage model may hold: describe fewer segments, each with the share of users it stands for"
+        } else if file.hasSuffix(".test.yaml") || file.hasSuffix(".test.yml") {
+            advice = "the most a scenario file may hold: split its tests into several scenario files"
+        } else {
+            advice = "the most a rule file may hold: split it into several files in one directory"
+        }
+        return syntax("the file is larger than \(limit) bytes (16 MiB), \(advice)", file: file, at: SourceRange.fileStart.start)
     }
 
     static func invalidUTF8(file: String, at position: SourcePosition) -> Diagnostic {

@@ -54,6 +54,18 @@ struct ModelDiagnosticTests {
         #expect(found.file == "m.model.yaml")
     }
 
+    /// A segment's name is a string field: a plain `no` is read as the text "no", with the warning a rule file's
+    /// string fields get (many YAML tools read it as false).
+    @Test func aPlainNoAsASegmentNameIsAWarning() throws {
+        let marked = MarkedText("version: 1\nsegments:\n  - name: 1️⃣no\n    share: 1\n")
+        let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")
+        #expect(model?.segments.first?.name == "no")
+        let found = try #require(diagnostics.first { $0.rule == "yaml/ambiguous-bool" }, "\(diagnostics)")
+        #expect(found.severity == .warning)
+        #expect(found.range.start == marked["1️⃣"])
+        #expect(found.message.contains("quote it (\"no\")"), "\(found.message)")
+    }
+
     @Test func theShippedModelIsClean() throws {
         let path = packageRoot() + "/rules/usage.model.yaml"
         let policy = try Policy(contentsOf: packageRoot() + "/rules")

@@ -130,4 +130,13 @@ struct YAMLReaderTests {
         let comments = read("# only a comment\n")
         #expect(comments.root == nil)
     }
+
+    /// A file over the size limit is told what to do by its kind: a model is not split into files.
+    @Test func aTooLargeFileIsToldWhatToDoByItsKind() {
+        let bytes = [UInt8](repeating: 0x20, count: YAMLReader.maxBytes + 1)
+        func message(_ file: String) -> String { YAMLReader.read(bytes, file: file).diagnostics.first?.message ?? "" }
+        #expect(message("u.model.yaml").contains("the most a usage model may hold"))
+        #expect(message("s.test.yaml").contains("split its tests into several scenario files"))
+        #expect(message("p.yaml").contains("split it into several files in one directory"))
+    }
 }

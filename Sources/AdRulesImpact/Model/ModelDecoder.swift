@@ -179,6 +179,10 @@ public enum ModelDecoder {
             let value = pair.value
             switch key {
             case "name":
+                // A name is a string field: a plain yes/no is read as text here, as a YAML 1.1 tool would not.
+                if let scalar = value.scalar, scalar.style == .plain, YAMLScalar.ambiguousBools.contains(scalar.value.lowercased()) {
+                    reader.report(.ambiguousBoolInString(key, value: scalar.value, file: reader.file, range: value.range))
+                }
                 if let text = reader.string(value, key) {
                     if text.isEmpty {
                         reader.report(.modelOutOfRange(key, "a name the report can show, such as casual", found: "an empty text", file: reader.file, range: value.range))
