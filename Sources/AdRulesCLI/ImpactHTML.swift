@@ -29,6 +29,7 @@ enum ImpactHTML {
             body += placement(present.map(\.figures), names: present.map { names[$0.policy] }, onlyIn: comparing && present.count == 1)
         }
         body += segments(report)
+        body += segmentDetails(report)
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -64,6 +65,7 @@ enum ImpactHTML {
         svg{display:block;max-width:100%;height:auto}svg text{font:11px -apple-system,"Segoe UI",Roboto,Arial,sans-serif;fill:#4a5565}
         code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
         footer{color:#667085;font-size:13px;margin-top:24px}
+        details{margin:12px 0}summary{cursor:pointer;font-size:16px;padding:6px 0}
         """
 
     // MARK: sections
@@ -217,6 +219,23 @@ enum ImpactHTML {
             }
         }
         return out + "</table>\n</section>\n"
+    }
+
+    /// Every figure per segment (impact.md: per placement, per segment and in total), each segment's placements in a
+    /// section that opens on a click (`<details>`, no script).
+    static func segmentDetails(_ report: ImpactReport) -> String {
+        guard let first = report.results.first, report.segments.count > 1 else { return "" }
+        let comparing = report.results.count == 2
+        let names = report.results.map(\.policy)
+        var out = ""
+        for (s, name) in report.segments.enumerated() where s < first.segments.count {
+            out += "<details>\n<summary>Segment <strong>\(escape(name))</strong> <span class=\"loc\">\(ImpactFormat.count(first.segments[s].users)) users</span>: every figure</summary>\n"
+            for present in PlacementFigures.byID(report.results.map { PlacementFigures.all($0, segment: s) }) {
+                out += placement(present.map(\.figures), names: present.map { names[$0.policy] }, onlyIn: comparing && present.count == 1)
+            }
+            out += "</details>\n"
+        }
+        return out
     }
 
     // MARK: helpers

@@ -1,8 +1,8 @@
 import AdRules
 import AdRulesImpact
 
-/// The `text` format of `adrules impact`: one table per placement (one value column per policy, and
-/// the change when comparing), then the policies' differences and the figures per segment.
+/// The `text` format of `adrules impact`: the policies' differences, one table per placement (one value column per
+/// policy, and the change when comparing), impressions by segment at a glance, then every table again per segment.
 enum ImpactText {
     static func render(_ report: ImpactReport) -> String {
         let report = report.withPrintableTexts()
@@ -19,7 +19,23 @@ enum ImpactText {
             }
             out += table(rows, rightAligned: [], indent: "  ")
         }
-        let figures = report.results.map { PlacementFigures.all($0) }
+        out += placementTables(report, report.results.map { PlacementFigures.all($0) })
+        out += segments(report)
+        // Every figure per segment too (impact.md: per placement, per segment and in total), side by side with the
+        // change when comparing.
+        if let first = report.results.first, report.segments.count > 1 {
+            for (s, name) in report.segments.enumerated() where s < first.segments.count {
+                out += "\nSegment \(name) (\(ImpactFormat.count(first.segments[s].users)) users):\n"
+                out += placementTables(report, report.results.map { PlacementFigures.all($0, segment: s) })
+            }
+        }
+        return out
+    }
+
+    /// One table per placement: a value column per policy, and the change when comparing.
+    /// - Parameter figures: per policy, the figures of its placements (in total, or of one segment).
+    static func placementTables(_ report: ImpactReport, _ figures: [[PlacementFigures]]) -> String {
+        var out = ""
         for present in PlacementFigures.byID(figures) {
             let columns = present.map(\.figures)
             let names = present.map { report.results[$0.policy].policy }
@@ -63,7 +79,6 @@ enum ImpactText {
             }
             out += "\n" + table(rows, rightAligned: Set(1..<(1 + columns.count + (comparing ? 1 : 0))), indent: "")
         }
-        out += segments(report)
         return out
     }
 
