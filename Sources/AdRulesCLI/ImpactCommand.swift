@@ -141,6 +141,13 @@ enum ImpactCommand {
             return CommandResult(stderr: "error: cannot merge: \(ControlCharacters.escaped(text))\n", exitCode: ExitCode.findings)
         }
         for path in paths {
+            // A directory where a part belongs is a mistake in the command, as for the model: exit 2.
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return CommandResult(
+                    stderr: "error: \(ControlCharacters.escaped(path)) is a directory: impact merge takes the parts' json files, such as parts/*.json\n",
+                    exitCode: ExitCode.usage)
+            }
             let text: String
             do {
                 let bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)

@@ -446,6 +446,15 @@ struct ImpactCommandTests {
         #expect(runCLI(["impact", "merge", "FIXTURES/impact/none.json"]).exitCode == 3)
     }
 
+    /// A directory where a file belongs is a mistake in the command (exit 2), for the parts of a merge as for the model.
+    @Test func aDirectoryWhereAFileBelongsIsAUsageError() {
+        let model = runCLI(["impact", "FIXTURES/impact", "--rules", Self.new])
+        #expect(model.exitCode == ExitCode.usage)
+        let merge = runCLI(["impact", "merge", "FIXTURES/impact"])
+        #expect(merge.exitCode == ExitCode.usage)
+        #expect(merge.stderr.contains("is a directory: impact merge takes the parts' json files"), "\(merge.stderr)")
+    }
+
     @Test func theBinaryWritesJSONAndNoProgressBarWhenStderrIsNotATerminal() throws {
         let result = try runBinary(["impact", "rules/usage.model.yaml", "--users", "30", "--days", "1", "--format", "json"])
         #expect(result.code == 0)
