@@ -110,4 +110,29 @@ struct HistoryLimitTests {
         #expect(facts.placements[0].shows.last?.at == 19_999_000)
         #expect(facts.placements[0].shows.map(\.at) == facts.placements[0].shows.map(\.at).sorted())
     }
+
+    /// What the engine writes loads again: shows that caps of 100,000 keep for two placements would make a file over
+    /// the 4 MiB bound, which the next start would move aside as corrupt (losing every show). The oldest shows of
+    /// all placements are dropped instead, until the file fits.
+    @Test func aWrittenLedgerAlwaysFitsTheFileBound() throws {
+        let start: Int64 = 1_795_000_000_000
+        let shows = (0..<100_000).map { ShowRecord(at: start + Int64($0) * 1000, session: 3) }
+        let snapshot = LedgerSnapshot(installedAt: start, sessionCount: 3, shows: ["a": shows, "b": shows.map { ShowRecord(at: $0.at + 500, session: 3) }])
+        let written = snapshot.clampedToBounds()
+        let path = NSTemporaryDirectory() + "adrules-fit-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileLedgerStore(path: path).save(written)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? .max
+        #expect(size <= 4 << 20, "\(size) bytes")
+        let loaded = try #require(try FileLedgerStore(path: path).load())
+        let a = loaded.shows["a"] ?? [], b = loaded.shows["b"] ?? []
+        #expect(a.count + b.count < 200_000)
+        // The newest shows stay, of both placements, and the oldest kept is newer than every one dropped.
+        #expect(a.last == shows.last)
+        #expect(b.last?.at == start + 99_999_000 + 500)
+        #expect(abs(a.count - b.count) <= 1, "the oldest of all are dropped, not one placement's")
+        // A ledger within the bound is written whole.
+        let small = LedgerSnapshot(installedAt: start, sessionCount: 3, shows: ["a": Array(shows.prefix(512))])
+        #expect(small.clampedToBounds() == small)
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// The bounds a stored ledger keeps. A value outside them means the file was damaged or edited, and the
 /// ledger is treated as corrupt instead of reaching arithmetic that would trap.
 enum LedgerBounds {
-    /// The largest ledger file read; a larger one is corrupt. 512 shows take about 17 KiB.
+    /// The largest ledger file read; a larger one is corrupt. 512 shows take about 17 KiB. What the engine writes is
+    /// kept under it (``LedgerSnapshot/dropOldestShowsToFit()``).
     static let maxFileBytes = 4 << 20
     /// 2000-01-01T00:00:00Z in ms: the earliest plausible install or show time.
     static let earliest: Int64 = 946_684_800_000
@@ -15,6 +16,13 @@ enum LedgerBounds {
     static let maxPlacements = 100_000
     /// The most shows a ledger may hold, all placements together (only 512 per placement, or the largest cap, are kept).
     static let maxShows = 1_000_000
+
+    /// The most bytes one show takes in the file, `{"at":7258118400000,"session":10000000},` at the latest time and
+    /// the largest session: what keeps a written ledger under ``maxFileBytes``.
+    static let showBytes = 41
+    /// The most bytes a placement's entry takes besides its shows: its id (JSON escapes at most six bytes a byte),
+    /// quotes, colon, brackets and comma.
+    static func entryBytes(_ id: String) -> Int { id.utf8.count * 6 + 8 }
 
     static var times: ClosedRange<Int64> { earliest...latest }
     static let timesText = "a time between 2000-01-01 and 2200-01-01 (\(earliest)...\(latest) ms)"
@@ -78,7 +86,34 @@ extension LedgerSnapshot {
         for (id, list) in shows where !list.allSatisfy(fits) {
             copy.shows[id] = list.map { ShowRecord(at: $0.at.clamped(to: LedgerBounds.times), session: min(max($0.session, 0), sessions)) }
         }
+        copy.dropOldestShowsToFit()
         return copy
+    }
+
+    /// Drops the oldest shows, of all placements together, until the file is sure to hold at most
+    /// ``LedgerBounds/maxShows`` shows in at most ``LedgerBounds/maxFileBytes`` bytes, so that it loads again rather
+    /// than being moved aside as corrupt. Only a policy with caps of tens of thousands of shows, with as many shows
+    /// played within its longest window, comes near it: the shows it keeps are the ones its caps count.
+    mutating func dropOldestShowsToFit() {
+        let header = 128
+        var size = header + shows.reduce(0) { $0 + LedgerBounds.entryBytes($1.key) + $1.value.count * LedgerBounds.showBytes }
+        var total = shows.values.reduce(0) { $0 + $1.count }
+        guard size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows else { return }
+        // Each list is oldest first: the oldest of all are found by time, and taken from the front of their lists.
+        let oldestFirst = shows.flatMap { id, list in list.map { (id: id, at: $0.at) } }.sorted { $0.at < $1.at }
+        var dropped: [String: Int] = [:]
+        for show in oldestFirst {
+            guard size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows else { break }
+            let count = dropped[show.id, default: 0] + 1
+            dropped[show.id] = count
+            size -= LedgerBounds.showBytes
+            total -= 1
+            if count == shows[show.id]?.count { size -= LedgerBounds.entryBytes(show.id) }
+        }
+        for (id, count) in dropped {
+            let kept = shows[id, default: []].dropFirst(count)
+            shows[id] = kept.isEmpty ? nil : Array(kept)
+        }
     }
 
     /// An id as Swift would quote it, control characters escaped, so that a reason stays one line.

@@ -283,7 +283,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         try c.encode(notes, forKey: .notes)
     }
 
-    /// One line an app can log: `deny show app_open (resume): min_interval 4m not elapsed, next at 09:04:00 [rules/app_open.yaml:7:19]`.
+    /// One line an app can log: `deny show app_open (resume): min_interval: …, next at 2026-11-30T09:04:00Z [rules/app_open.yaml:12:19]`.
     public var description: String {
         var head = "\(verdict.rawValue) \(ask.kind.rawValue) \(ask.placement)"
         if let trigger = ask.trigger { head += " (\(trigger.rawValue))" }
