@@ -165,6 +165,39 @@ struct SimulationTests {
         #expect(!levelEnd.denials.contains { $0.code == .fullscreenActive })
     }
 
+    /// A banner leaves the app usable: while one is shown the user's moments go on, so it holds back no interstitial.
+    /// Before, every ad held the user for its `ad_duration`, and a banner shown at 50 s pushed the interstitial due at
+    /// 1 m to 2 m 05 s.
+    @Test func aBannerDoesNotHoldTheUser() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              level_end: {format: interstitial}
+              footer: {format: banner}
+            """)
+        let streams = try model("""
+            version: 1
+            users: 1
+            days: 1
+            seed: 1
+            start: 2026-03-02
+            segments:
+              - {name: one, share: 1, timezone: UTC, installed_days_ago: 30, first_open: 8h, cold_starts: 1, resumes: 0,
+                 foreground: 10m, actions: [{placement: level_end, every: 1m}, {placement: footer, every: 50s}]}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
+            """)
+        let result = play(streams, policy).total
+        let levelEnd = result.placements[0], footer = result.placements[1]
+        // Interstitials at 1m, 2m15s, 3m30s, 4m45s, 6m, 7m15s, 8m30s and 9m45s, each holding the user 15 s. Banner
+        // moments every 50 s from 50 s to 9m10s, none due while an interstitial is on screen: all eleven are asked. A
+        // banner that closes while an interstitial is on screen may not load its next ad then (`fullscreen_active`,
+        // block_during_fullscreen), so the moment after it finds none: shown at 50 s, 2m30s, 3m20s, 5m, 5m50s, 7m30s
+        // and 8m20s; not ready at 1m40s, 4m10s, 6m40s and 9m10s.
+        #expect(levelEnd.impressions == 8, "\(levelEnd)")
+        #expect(footer.impressions == 7, "\(footer.denials)")
+        #expect(footer.denials.map(\.code) == [.adNotReady] && footer.denials.first?.count == 4, "\(footer.denials)")
+    }
+
     /// `first_open` is a clock time: 08:30 in New York on the day clocks go forward is still 08:30 local.
     @Test func firstOpenIsALocalClockTime() throws {
         let policy = try Policy(yaml: """

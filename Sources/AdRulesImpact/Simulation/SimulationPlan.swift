@@ -91,6 +91,9 @@ struct SimulationPlan: Sendable {
     let ids: [PlacementID]
     /// Slots of the app-open placements, played on cold starts and resumes.
     let appOpen: [Int]
+    /// Per slot: whether the placement's ads take the whole screen, so that the user does nothing else while one is
+    /// on screen (a banner or a native ad leaves the app usable).
+    let fullscreen: [Bool]
     /// The slots of each policy group's members, by group index: a group's cap reached is reached for each of them.
     let groupSlots: [[Int]]
     let segments: [SegmentPlan]
@@ -122,6 +125,8 @@ struct SimulationPlan: Sendable {
         ids = placements.map { policy.placementID($0.id) ?? PlacementID($0.id) }
         func slot(_ id: String) -> Int { slots[id] ?? 0 }
         appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
+        // A placement the policy lacks never shows (unknown_placement): it counts as fullscreen, which is never read.
+        fullscreen = placements.map { AdFormat(rawValue: $0.format)?.isFullscreen ?? true }
         let counts = SimulationPlan.allocate(users, shares: model.segments.map(\.share))
         var first = 0
         var plans: [SegmentPlan] = []

@@ -98,8 +98,10 @@ extension UserPlayer {
         today[slot] += 1
         markCapsReached(slot)
         impressionLog?.append((slot, now))
-        screenUntil = now + max(0, plan.network.adDuration.draw(&chance))
-        queue.push(.adClosed, at: screenUntil, index: slot, epoch: process, flag: reward)
+        let closes = now + max(0, plan.network.adDuration.draw(&chance))
+        // A fullscreen ad holds the user until it closes; a banner or native ad leaves the app usable.
+        if plan.fullscreen[slot] { screenUntil = closes }
+        queue.push(.adClosed, at: closes, index: slot, epoch: process, flag: reward)
     }
 
     /// After an impression: the caps it made full count as reached today, whether or not a later ask meets them. A
@@ -122,9 +124,9 @@ extension UserPlayer {
             if claimReward(id).isAllowed { counters[segment].placements[slot].granted += 1 }
         }
         record(.adClosed(id))
-        screenUntil = now
+        if plan.fullscreen[slot] { screenUntil = now }
         askLoad(slot, showOnCompletion: false)
-        if endPending { background() }
+        if endPending, screenUntil <= now { background() }
     }
 
     mutating func denied(_ decision: Decision, slot: Int) {
