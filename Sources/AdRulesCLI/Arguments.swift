@@ -41,10 +41,11 @@ struct ParsedArguments: Sendable {
     var values: [String: String] = [:]
     var flags: Set<String> = []
 
-    /// Whether the word after an option that takes a value is another option (`--output --quiet`): the value is
+    /// Whether the word after an option that takes a value is another option (`--output --quiet`) or `--`: the value is
     /// then missing, rather than taken to be `--quiet`. A value that starts with `--` is given as `--output=--name`.
     static func looksLikeOption(_ word: String, _ options: [OptionSpec]) -> Bool {
-        if word.hasPrefix("--") { return word.count > 2 }
+        // `--` itself ends the options: it is no value either.
+        if word.hasPrefix("--") { return true }
         guard word.count == 2, word.hasPrefix("-"), let letter = word.last else { return false }
         return options.contains { $0.short == letter }
     }

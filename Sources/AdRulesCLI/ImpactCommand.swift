@@ -140,14 +140,16 @@ enum ImpactCommand {
             let text = error.description(naming: { $0 < paths.count ? paths[$0] : "part \($0 + 1)" })
             return CommandResult(stderr: "error: cannot merge: \(ControlCharacters.escaped(text))\n", exitCode: ExitCode.findings)
         }
+        // A directory where a part belongs is a mistake in the command, as for the model: exit 2, before any part is read.
         for path in paths {
-            // A directory where a part belongs is a mistake in the command, as for the model: exit 2.
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
                 return CommandResult(
                     stderr: "error: \(ControlCharacters.escaped(path)) is a directory: impact merge takes the parts' json files, such as parts/*.json\n",
                     exitCode: ExitCode.usage)
             }
+        }
+        for path in paths {
             let text: String
             do {
                 let bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)

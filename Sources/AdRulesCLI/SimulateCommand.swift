@@ -26,6 +26,12 @@ enum SimulateCommand {
             return CommandResult(
                 stderr: "error: \(ControlCharacters.escaped(file)) is a directory: simulate replays one scenario file, such as rules/app_open.test.yaml\n", exitCode: ExitCode.usage)
         }
+        // A rule file or a usage model is not read as a scenario, which would report its every key as unknown.
+        guard PolicyLoader.isScenarioFile(file) else {
+            return CommandResult(
+                stderr: "error: \(ControlCharacters.escaped(file)) is not a scenario file (*.test.yaml): simulate replays one scenario file, such as rules/app_open.test.yaml\n",
+                exitCode: ExitCode.usage)
+        }
         switch policies.prepare(file: file, rulesPath: rulesPath) {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)

@@ -21,13 +21,13 @@ extension Diagnostic {
         case "found unknown escape character":
             return #"in double quotes a backslash starts an escape (\n, \", \\): write \\ for a backslash, or use single quotes"#
         case "did not find expected key":
-            return "a key is not lined up with the keys before it, or a list item (-) sits among keys: line the keys up, one `key: value` a line"
+            return "a key is not lined up with the keys before it, a list item (-) sits among keys, or a } or ] closes nothing: line the keys up, one `key: value` a line"
         case "did not find expected ',' or '}'":
             return "close the { } mapping with }, and separate its entries with commas, as in {max: 3, window: 30m}"
         case "did not find expected ',' or ']'":
             return "close the [ ] list with ], and separate its items with commas, as in [a, b]"
         case "did not find expected '-' indicator":
-            return "a list item is not lined up with the items before it: start each item with - at the same indentation"
+            return "a line is not lined up with the lines above it: the keys of a list item line up under its first key, and each item starts with - at the same indentation"
         case "found character that cannot start any token":
             return #"a value cannot start with this character: quote it, as in ad_unit: "@home""#
         case "found unexpected end of stream":
@@ -35,7 +35,7 @@ extension Diagnostic {
         case "block sequence entries are not allowed in this context":
             return "a list item (-) cannot follow a value on its line: write the list on the lines below its key, indented"
         case "did not find expected node content":
-            return "a value is missing or starts with a stray character: write a value after the key's colon"
+            return "a value is missing, starts with a stray character, or a [ ] list or { } mapping is not closed: write the value, or close the bracket"
         case "could not find expected ':'":
             return "a key needs a colon and a space before its value, as in daily_cap: 6"
         default:

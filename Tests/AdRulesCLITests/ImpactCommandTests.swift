@@ -418,11 +418,15 @@ struct ImpactCommandTests {
         #expect(unused.stderr.contains("\(Self.new)/policy.yaml:8:3: note: placement level_end is defined here"))
         // `# adrules:disable-next-line RULE` works in a model as in rule files (cli.md), for what the check against
         // the policy finds as well as for what reading the file finds.
-        try "version: 1\n# adrules:disable-next-line model/unused-placement\nsegments:\n  - name: all\n    share: 1\n    # adrules:disable-next-line yaml/ambiguous-bool\n    attributes: {screen: yes}\n"
-            .write(toFile: model, atomically: true, encoding: .utf8)
+        let text = "version: 1\n# adrules:disable-next-line model/unused-placement\nsegments:\n  # adrules:disable-next-line yaml/ambiguous-bool\n  - name: no\n    share: 1\n"
+        try text.write(toFile: model, atomically: true, encoding: .utf8)
         let quiet = runCLI(["impact", model, "--rules", Self.new, "--users", "2", "--days", "1"])
         #expect(quiet.exitCode == 0)
-        #expect(!quiet.stderr.contains("model/unused-placement") && !quiet.stderr.contains("yaml/ambiguous-bool"), "\(quiet.stderr)")
+        #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+        // Without the comments, both are reported.
+        try text.replacingOccurrences(of: "adrules:disable-next-line", with: "note").write(toFile: model, atomically: true, encoding: .utf8)
+        let loud = runCLI(["impact", model, "--rules", Self.new, "--users", "2", "--days", "1"])
+        #expect(loud.stderr.contains("model/unused-placement") && loud.stderr.contains("yaml/ambiguous-bool"), "\(loud.stderr)")
     }
 
     @Test(arguments: [
@@ -452,6 +456,8 @@ struct ImpactCommandTests {
         #expect(model.exitCode == ExitCode.usage)
         let merge = runCLI(["impact", "merge", "FIXTURES/impact"])
         #expect(merge.exitCode == ExitCode.usage)
+        // Whatever comes before it: no part is read first.
+        #expect(runCLI(["impact", "merge", "FIXTURES/impact/none.json", "FIXTURES/impact"]).exitCode == ExitCode.usage)
         #expect(merge.stderr.contains("is a directory: impact merge takes the parts' json files"), "\(merge.stderr)")
     }
 

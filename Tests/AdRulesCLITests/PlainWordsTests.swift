@@ -78,9 +78,12 @@ struct PlainWordsTests {
         ("    launch:\n      daily_cap: 3\n", "indent it one level less, beside `launch:`"),
         ("    resume:\n      min_interval: 1m\n", "beside `resume:`"),
         ("    window: 1h\n", "belongs in an entry of `caps:`"),
-        ("    caps:\n      - {max: 3, window: 1h, daily_cap: 4}\n", "indent it one level less, beside `caps:`"),
+        ("    caps:\n      - {max: 3, window: 1h, daily_cap: 4}\n", "write it beside `caps:`, outside the entry"),
     ])
     func aKeyAtTheWrongDepthNamesItsBlock(_ tail: String, _ advice: String) {
+        // A key only a placement takes is not sent beside a caps entry, which a group may hold too.
+        let format = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\ngroups:\n  g: {placements: [a], caps: [{max: 3, window: 1h, format: banner}]}\n")]).diagnostics
+        #expect(format.contains { $0.rule == "schema/unknown-key" && !$0.message.contains("beside `caps:`") }, "\(format)")
         let text = "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n" + tail
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         #expect(diagnostics.contains { $0.rule == "schema/unknown-key" && $0.message.contains(advice) }, "\(diagnostics)")
@@ -146,6 +149,10 @@ struct PlainWordsTests {
         #expect(result.stderr.contains("is not a scenario file (*.test.yaml)"), "\(result.stderr)")
         #expect(result.stderr.contains("no scenario tests"))
         #expect(!result.stdout.contains("unknown key"), "\(result.stdout)")
+        // simulate replays one scenario file: a rule file named to it is a usage error, not a scenario of unknown keys.
+        let replay = runCLI(["simulate", dir + "/p.yaml"])
+        #expect(replay.exitCode == ExitCode.usage)
+        #expect(replay.stderr.contains("is not a scenario file (*.test.yaml)"), "\(replay.stderr)")
     }
 
     @Test func aBrokenPolicyIsReportedOnceAndNoTestRuns() throws {

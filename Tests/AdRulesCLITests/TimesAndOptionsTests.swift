@@ -103,12 +103,16 @@ struct TimesAndOptionsTests {
             .write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
         let keyword = runCLI(["test", dir])
         #expect(keyword.stdout.contains("and no rule file may declare it"), "\(keyword.stdout)")
-        // A suppression comment hides the warning, as in rule files.
-        try "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    # adrules:disable-next-line scenario/unknown-attribute\n    context: {attributes: {scren: checkout}}\n    steps:\n      - event: app_launched\n"
-            .write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
+        // A suppression comment hides the warning on its next line, as in rule files, and only there: the same name
+        // on another line is still reported.
+        let test = "  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {scren: checkout}}\n    steps:\n      - event: app_launched\n"
+        let hiddenOnce = test.replacingOccurrences(of: "    context:", with: "    # adrules:disable-next-line scenario/unknown-attribute\n    context:")
+        try ("tests:\n" + hiddenOnce).write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
         let hidden = runCLI(["test", dir])
-        #expect(hidden.exitCode == 0)
         #expect(!hidden.stdout.contains("scenario/unknown-attribute"), "\(hidden.stdout)")
+        try ("tests:\n" + hiddenOnce + test).write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
+        let second = runCLI(["test", dir])
+        #expect(second.stdout.contains("s.test.yaml:10:28: warning: attribute \"scren\""), "\(second.stdout)")
     }
 
     /// An empty option value and an option given twice are usage errors, not a silently dropped value.
@@ -128,6 +132,9 @@ struct TimesAndOptionsTests {
         #expect(days.stderr.contains("Missing value for option \"--users\""), "\(days.stderr)")
         let help = runCLI(["lint", "rules", "--format", "-h"])
         #expect(help.stderr.contains("Missing value for option \"--format\""), "\(help.stderr)")
+        let ended = runCLI(["lint", "--output", "--", "rules"])
+        #expect(ended.exitCode == ExitCode.usage)
+        #expect(ended.stderr.contains("Missing value for option \"--output\""), "\(ended.stderr)")
     }
 
     /// A policy folder with an entry that cannot be opened fails with that cause (exit 3) whatever `--output` names,

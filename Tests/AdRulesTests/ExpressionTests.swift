@@ -159,7 +159,7 @@ struct ExpressionTests {
             if case .failure(let error) = Lexer.tokens(text) { return error }
             return nil
         }
-        #expect(failure("screen == \"x\" ∧ premium") == ExpressionError(offset: 14, message: "unexpected character \"∧\": names are letters, digits, _ and . (as in session.count), and text goes in double quotes"))
+        #expect(failure("screen == \"x\" ∧ premium") == ExpressionError(offset: 14, message: "unexpected character \"∧\": names are letters, digits, _ and . (as in session.count), and text goes in quotes"))
         #expect(failure("\"日本 ") == ExpressionError(offset: 0, message: "this string is not closed: add a closing \""))
         #expect(failure("x = 1")?.message == "unexpected \"=\": write == to compare")
         #expect(failure("12abc")?.message.contains("is not a number or a duration") == true)

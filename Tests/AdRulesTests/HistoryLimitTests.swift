@@ -117,7 +117,10 @@ struct HistoryLimitTests {
     @Test func aWrittenLedgerAlwaysFitsTheFileBound() throws {
         let start: Int64 = 1_795_000_000_000
         let shows = (0..<100_000).map { ShowRecord(at: start + Int64($0) * 1000, session: 3) }
-        let snapshot = LedgerSnapshot(installedAt: start, sessionCount: 3, shows: ["a": shows, "b": shows.map { ShowRecord(at: $0.at + 500, session: 3) }])
+        // "rare" showed once, before all the others: that show is the one its min_interval reads, and it stays.
+        let rare = [ShowRecord(at: start - 1000, session: 3)]
+        let snapshot = LedgerSnapshot(
+            installedAt: start - 1000, sessionCount: 3, shows: ["a": shows, "b": shows.map { ShowRecord(at: $0.at + 500, session: 3) }, "rare": rare])
         let written = snapshot.clampedToBounds()
         let path = NSTemporaryDirectory() + "adrules-fit-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -131,6 +134,7 @@ struct HistoryLimitTests {
         #expect(a.last == shows.last)
         #expect(b.last?.at == start + 99_999_000 + 500)
         #expect(abs(a.count - b.count) <= 1, "the oldest of all are dropped, not one placement's")
+        #expect(loaded.shows["rare"] == rare, "each placement keeps its newest show")
         // A ledger within the bound is written whole.
         let small = LedgerSnapshot(installedAt: start, sessionCount: 3, shows: ["a": Array(shows.prefix(512))])
         #expect(small.clampedToBounds() == small)

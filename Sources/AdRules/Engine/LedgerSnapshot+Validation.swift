@@ -20,9 +20,9 @@ enum LedgerBounds {
     /// The most bytes one show takes in the file, `{"at":7258118400000,"session":10000000},` at the latest time and
     /// the largest session: what keeps a written ledger under ``maxFileBytes``.
     static let showBytes = 41
-    /// The most bytes a placement's entry takes besides its shows: its id (JSON escapes at most six bytes a byte),
-    /// quotes, colon, brackets and comma.
-    static func entryBytes(_ id: String) -> Int { id.utf8.count * 6 + 8 }
+    /// The most bytes a placement's entry takes besides its shows: its id (a policy's ids are letters, digits, `_`,
+    /// `.` and `-`; twice its bytes leaves room for any escape `JSONEncoder` makes), quotes, colon, brackets and comma.
+    static func entryBytes(_ id: String) -> Int { id.utf8.count * 2 + 8 }
 
     static var times: ClosedRange<Int64> { earliest...latest }
     static let timesText = "a time between 2000-01-01 and 2200-01-01 (\(earliest)...\(latest) ms)"
@@ -92,28 +92,25 @@ extension LedgerSnapshot {
 
     /// Drops the oldest shows, of all placements together, until the file is sure to hold at most
     /// ``LedgerBounds/maxShows`` shows in at most ``LedgerBounds/maxFileBytes`` bytes, so that it loads again rather
-    /// than being moved aside as corrupt. Only a policy with caps of tens of thousands of shows, with as many shows
-    /// played within its longest window, comes near it: the shows it keeps are the ones its caps count.
+    /// than being moved aside as corrupt, which would lose every show. Each placement keeps its newest show, which its
+    /// `min_interval` reads. Only caps of tens of thousands of shows, with as many shows played within the longest
+    /// window a rule reads, come near the bound; those caps may then count fewer shows after a restart than before it.
     mutating func dropOldestShowsToFit() {
         let header = 128
         var size = header + shows.reduce(0) { $0 + LedgerBounds.entryBytes($1.key) + $1.value.count * LedgerBounds.showBytes }
         var total = shows.values.reduce(0) { $0 + $1.count }
         guard size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows else { return }
-        // Each list is oldest first: the oldest of all are found by time, and taken from the front of their lists.
-        let oldestFirst = shows.flatMap { id, list in list.map { (id: id, at: $0.at) } }.sorted { $0.at < $1.at }
+        // Each list is oldest first: the oldest of all but each placement's newest are found by time, and taken from
+        // the front of their lists.
+        let oldestFirst = shows.flatMap { id, list in list.dropLast().map { (id: id, at: $0.at) } }.sorted { $0.at < $1.at }
         var dropped: [String: Int] = [:]
         for show in oldestFirst {
             guard size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows else { break }
-            let count = dropped[show.id, default: 0] + 1
-            dropped[show.id] = count
+            dropped[show.id, default: 0] += 1
             size -= LedgerBounds.showBytes
             total -= 1
-            if count == shows[show.id]?.count { size -= LedgerBounds.entryBytes(show.id) }
         }
-        for (id, count) in dropped {
-            let kept = shows[id, default: []].dropFirst(count)
-            shows[id] = kept.isEmpty ? nil : Array(kept)
-        }
+        for (id, count) in dropped { shows[id] = Array(shows[id, default: []].dropFirst(count)) }
     }
 
     /// An id as Swift would quote it, control characters escaped, so that a reason stays one line.

@@ -98,6 +98,15 @@ struct FieldReader: NodeReader {
     mutating func firstReport(of key: String, upTo limit: Int) -> Bool {
         reportedOnce.count < limit && reportedOnce.insert(key).inserted
     }
+
+    /// The file's `# adrules:disable-next-line` comments, when they are known while it is read: a finding a file gets
+    /// once is then counted at the first place no comment hides it.
+    var suppressions: Suppressions?
+
+    /// Whether a comment hides a warning of `rule` at `range`.
+    func isSuppressed(_ rule: String, at range: SourceRange) -> Bool {
+        suppressions?.suppresses(Diagnostic(.warning, rule: rule, message: "", file: file, range: range)) ?? false
+    }
     /// How many findings were counted and not kept.
     var dropped = 0
     /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.

@@ -38,8 +38,9 @@ public enum RuleFileKeys {
         if allowed == placement || allowed == group, cap.contains(key) {
             return "\(key) belongs in an entry of `caps:`, which takes max and window together: write `caps: [{max: 3, window: 30m}]`"
         }
-        if allowed == cap, placement.contains(key) || group.contains(key) {
-            return "\(key) is not part of a `caps:` entry, which takes max and window: indent it one level less, beside `caps:`"
+        // A caps entry does not know whether a placement or a group holds it: only a key both take is sent there.
+        if allowed == cap, placement.contains(key), group.contains(key) {
+            return "\(key) is not part of a `caps:` entry, which takes max and window: write it beside `caps:`, outside the entry"
         }
         if let block = placementBlocks.first(where: { $0.1 == allowed })?.0, placement.contains(key) {
             return "\(key) is a placement setting, not part of `\(block):`: indent it one level less, beside `\(block):`"

@@ -148,7 +148,7 @@ private struct Checker {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
                     message: "\(op.rawValue) compares \(left.type.rawValue) with \(right.type.rawValue): both sides must have the same type; "
-                        + Self.sameTypeAdvice(left.type, right.type)))
+                        + Self.sameTypeAdvice(l, left.type, r, right.type)))
                 return nil
             }
             let ordered = op != .equal && op != .notEqual
@@ -181,7 +181,7 @@ private struct Checker {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
                     message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type; "
-                        + Self.sameTypeAdvice(left.type, element)))
+                        + Self.sameTypeAdvice(l, left.type, r, element)))
                 return nil
             }
             checkWeekdays(l, r)
@@ -189,19 +189,51 @@ private struct Checker {
         }
     }
 
-    /// What to write when two values of different types meet: the literal written as the other side's type.
-    static func sameTypeAdvice(_ a: ValueType, _ b: ValueType) -> String {
-        let types: Set<ValueType> = [a, b]
-        if types.contains(.duration), types.contains(.int) || types.contains(.number) {
-            return "a duration has a unit: write 30s, 5m or 2h, not a bare number"
+    /// What to write when two values of different types meet: a literal is rewritten as the other side's type (the
+    /// name's type is the one the policy gives it), a list's items as the type of what is looked for in it; two names
+    /// cannot be made alike by rewriting either.
+    static func sameTypeAdvice(_ l: Syntax, _ lType: ValueType, _ r: Syntax, _ rType: ValueType) -> String {
+        func name(_ s: Syntax) -> String? {
+            if case .name(let n, _) = s { return n }
+            return nil
         }
-        if types.contains(.string), types.contains(.int) || types.contains(.number) {
-            return #"write a number without quotes (level == 5) and a string in double quotes (screen == "home")"#
+        func isLiteral(_ s: Syntax) -> Bool {
+            switch s {
+            case .literal, .list: return true
+            default: return false
+            }
         }
-        if types.contains(.bool) {
-            return "a bool is a condition on its own: write premium (or not premium) rather than premium == 1"
+        if case .list = r, !isLiteral(l) {
+            let subject = name(l).map { "\($0) is \(Article.indefinite(lType.rawValue)) \(lType.rawValue)" } ?? "what is looked for is \(Article.indefinite(lType.rawValue)) \(lType.rawValue)"
+            switch lType {
+            case .int, .number: return "\(subject): list whole numbers, as in [1, 2]"
+            case .string: return #"\#(subject): list texts in double quotes, as in ["a", "b"]"#
+            default: return "\(subject): a list holds texts or whole numbers; compare it with == instead"
+            }
         }
-        return "compare a name with a value of its type, as its declaration under `attributes` gives it"
+        if isLiteral(r), !isLiteral(l) { return advice(for: name(l), of: lType) }
+        if isLiteral(l), !isLiteral(r) { return advice(for: name(r), of: rType) }
+        return "compare a name with a value of its type: \(Article.indefinite(lType.rawValue)) \(lType.rawValue) with \(example(of: lType))"
+    }
+
+    /// "level is an int: write the value as a whole number, as in 5".
+    private static func advice(for name: String?, of type: ValueType) -> String {
+        let subject = name.map { "\($0) is \(Article.indefinite(type.rawValue)) \(type.rawValue)" } ?? "the other side is \(Article.indefinite(type.rawValue)) \(type.rawValue)"
+        if type == .bool, let name { return "\(subject): test it on its own (\(name), or not \(name)), or compare it with true or false" }
+        return "\(subject): write the value as \(example(of: type))"
+    }
+
+    /// A value of a type as a rule writes it.
+    static func example(of type: ValueType) -> String {
+        switch type {
+        case .bool: return "true or false"
+        case .int: return "a whole number, as in 5"
+        case .number: return "a number, as in 2.5"
+        case .string: return #"text in double quotes, as in "home""#
+        case .duration: return "a duration with its unit, as in 30s or 5m"
+        case .stringList: return #"a list of texts, as in ["a", "b"]"#
+        case .intList: return "a list of whole numbers, as in [1, 2]"
+        }
     }
 
     /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true.
@@ -245,12 +277,12 @@ private struct Checker {
             default:
                 findings.append(ExpressionFinding(
                     kind: .type, offset: itemOffset,
-                    message: "a list holds strings or whole numbers, not \(value.type.rawValue)"))
+                    message: "a list holds strings or whole numbers, not \(value.type.rawValue): list whole numbers, as in [1, 2], or compare with < and > instead"))
                 return nil
             }
             if let elementType, elementType != value.type {
                 findings.append(ExpressionFinding(
-                    kind: .type, offset: itemOffset, message: "every item of a list must have the same type: this one is \(value.type.rawValue), the first is \(elementType.rawValue)"))
+                    kind: .type, offset: itemOffset, message: "every item of a list must have the same type: this one is \(value.type.rawValue), the first is \(elementType.rawValue); write it as \(Self.example(of: elementType))"))
                 return nil
             }
             elementType = value.type

@@ -163,7 +163,7 @@ struct Parser {
             }
             let inner = try orExpression()
             guard case .rightParen = current.kind else {
-                throw ExpressionError(offset: current.offset, message: "expected ) to close the ( opened earlier, found \(current.text)")
+                throw ExpressionError(offset: current.offset, message: "expected ) to close the ( opened earlier, found \(current.text): close it there, or join the two with and / or")
             }
             _ = advance()
             return inner
@@ -181,7 +181,7 @@ struct Parser {
                 case .comma: continue
                 case .rightBracket: return .list(items, offset: token.offset)
                 default:
-                    throw ExpressionError(offset: separator.offset, message: "expected , or ] in the list, found \(separator.text)")
+                    throw ExpressionError(offset: separator.offset, message: "expected , or ] in the list, found \(separator.text): separate the items with commas, as in [1, 2]")
                 }
             }
         case .end:

@@ -89,7 +89,7 @@ enum Lexer {
                 } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
                     tokens.append(Token(kind: .number(value), offset: startOffset, text: word))
                 } else if negative, RuleDuration(parsing: String(digits)) != nil {
-                    return .failure(ExpressionError(offset: startOffset, message: "\"\(word)\" is a negative duration: durations are 0s or more"))
+                    return .failure(ExpressionError(offset: startOffset, message: "\"\(word)\" is a negative duration: durations are 0s or more: write it without the minus, as in 3s"))
                 } else if let value = RuleDuration(parsing: word) {
                     guard value <= .days(366) else {
                         return .failure(ExpressionError(
@@ -161,7 +161,7 @@ enum Lexer {
             default:
                 // The whole character, however many bytes it takes.
                 let character = text(start..<bytes.count).first.map(String.init) ?? ""
-                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\": names are letters, digits, _ and . (as in session.count), and text goes in double quotes"))
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\": names are letters, digits, _ and . (as in session.count), and text goes in quotes"))
             }
             i += length
             offset += length

@@ -12,11 +12,6 @@ package struct Suppressions {
     /// file → line → where the comment for that line is.
     private var comments: [String: [Int: SourcePosition]] = [:]
 
-    /// The diagnostics of one file read as a tree (a scenario file, a usage model) that its comments leave standing.
-    package static func applied(to diagnostics: [Diagnostic], file: String, bytes: [UInt8], document: YAMLDocument) -> [Diagnostic] {
-        Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars]).applied(to: diagnostics)
-    }
-
     /// - Parameters:
     ///   - sources: the files' bytes.
     ///   - scalars: per file, the scalars (libyaml's ranges) that hold a `#` or span several lines: a `#` inside one

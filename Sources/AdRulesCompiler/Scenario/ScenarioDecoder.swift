@@ -21,6 +21,9 @@ public enum ScenarioDecoder {
     public static func decode(_ bytes: [UInt8], file: String, policy: Policy) -> (Scenario, [Diagnostic]) {
         let document = YAMLReader.read(bytes, file: file)
         var reader = FieldReader(file: file)
+        // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics): it hides warnings.
+        let suppressions = Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars])
+        reader.suppressions = suppressions
         let aliasesAndTags = document.aliasOrTagPositions
         reader.standsForAliasOrTag = { aliasesAndTags.contains($0) }
         var scenario = Scenario(file: file, tests: [])
@@ -40,9 +43,8 @@ public enum ScenarioDecoder {
         } else if document.root == nil && document.diagnostics.isEmpty {
             reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
         }
-        // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics): it hides warnings.
         let found = (document.diagnostics + reader.diagnostics).withoutRepeatsOfAliasesAndTags()
-        let diagnostics = Suppressions.applied(to: found, file: file, bytes: bytes, document: document).sortedForDisplay()
+        let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         return (scenario, diagnostics)
     }
 
@@ -192,8 +194,11 @@ public enum ScenarioDecoder {
             for entry in entries {
                 guard let name = reader.nameKey(entry.key, in: "attributes") else { continue }
                 let type = declaredTypes[name]
-                // Said once per name, for the first hundred names of a file: each costs a search for the closest.
-                if type == nil, reader.firstReport(of: "undeclared attribute \(name)", upTo: 100) {
+                // Said once per name, for the first hundred names of a file: each costs a search for the closest. Where
+                // a comment hides it, it is not counted, so the next place it is named still gets it.
+                if type == nil, !reader.isSuppressed("scenario/unknown-attribute", at: entry.key.range),
+                    reader.firstReport(of: "undeclared attribute \(name)", upTo: 100)
+                {
                     reader.report(.undeclaredAttribute(
                         name, declared: policy.attributes.map(\.name), rule: "scenario/unknown-attribute", file: reader.file, range: entry.key.range))
                 }

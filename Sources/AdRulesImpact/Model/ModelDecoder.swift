@@ -20,6 +20,9 @@ public enum ModelKeys {
         if block != network, network.contains(key) {
             return "\(key) is a network setting, the same for every user: put it under the top-level `network:` block"
         }
+        if block == action || block == rewarded, segment.contains(key) {
+            return "\(key) is a setting of the segment: write it beside `actions:` or `rewarded:`, not inside one of their entries"
+        }
         if block != segment, segment.contains(key), key != "name" {
             return "\(key) describes a segment's users: indent it under a segment in `segments:`"
         }

@@ -221,7 +221,10 @@ struct UserPlayer {
         setTime(event.time)
         switch event.kind {
         case .loadDone: loadDone(event)
-        case .adClosed: adClosed(slot: event.index, rewarded: event.flag)
+        case .adClosed:
+            // An ad of an earlier app process died with it (a banner still shown when the user left, then a cold start).
+            guard event.epoch == process else { return }
+            adClosed(slot: event.index, rewarded: event.flag)
         case .action:
             guard event.epoch == visit, foreground, !endPending else { return }
             let stream = actions[event.index]
