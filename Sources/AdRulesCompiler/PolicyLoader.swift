@@ -170,6 +170,8 @@ public enum PolicyLoader {
             YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
                 var reader = FieldReader(file: source.file)
                 reader.standsForAliasOrTag = { cursor.aliasOrTagPositions.contains($0) }
+                // The comments are applied once the file is read; what they may hide does not count towards the limit.
+                reader.mayBeSuppressed = Suppressions(sources: [source], scalars: [:])
                 let fragment = PolicyFragment.decode(cursor, reader: &reader)
                 cursor.finish()
                 diagnostics += cursor.diagnostics
@@ -206,14 +208,16 @@ public enum PolicyLoader {
         let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
         return PolicyLoad(policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings)
     }
-    /// At most ``FieldReader/maxDiagnostics`` findings per file, then one `lint/too-many-findings` saying how many
-    /// more there are: the first ones are the ones to fix, and a hostile file cannot flood a CI log.
+    /// At most ``FieldReader/maxDiagnostics`` findings per file, errors before warnings, then one
+    /// `lint/too-many-findings` saying how many more there are: the errors are the ones to fix, and a hostile file
+    /// cannot flood a CI log.
     /// - Parameter dropped: per file, the findings its reader did not keep (past the limit), and how many were errors.
     static func capped(_ diagnostics: [Diagnostic], dropped: [String: (count: Int, errors: Int)]) -> [Diagnostic] {
         var shown: [String: Int] = [:]
         var hidden = dropped
         var kept: [Diagnostic] = []
-        for d in diagnostics {
+        // Errors first: a flood of warnings never hides an error (what fails the run is what to fix first).
+        for d in diagnostics.filter({ $0.severity == .error }) + diagnostics.filter({ $0.severity != .error }) {
             let n = shown[d.file, default: 0]
             if n < FieldReader.maxDiagnostics {
                 kept.append(d)
@@ -223,7 +227,7 @@ public enum PolicyLoader {
                 if d.severity == .error { hidden[d.file, default: (0, 0)].errors += 1 }
             }
         }
-        guard !hidden.isEmpty else { return kept }
+        guard !hidden.isEmpty else { return kept.sortedForDisplay() }
         // The summary weighs what it hides: an error only when an error is among them (warnings alone do not fail
         // lint without --strict).
         for (file, count) in hidden where count.count > 0 {

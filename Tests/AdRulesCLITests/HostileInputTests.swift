@@ -296,4 +296,36 @@ struct HostileInputTests {
         #expect(!decision.description.contains("\u{1B}"))
         #expect(decision.description.contains("\\n"))
     }
+
+    /// Findings a comment hides never count towards a file's limit of 1,000: a thousand hidden warnings do not push
+    /// an error out of sight. In a scenario file the error made no test fail before (the file counted as well formed).
+    @Test func hiddenWarningsDoNotPushAnErrorOutOfSight() throws {
+        let policy = "version: 1\nattributes:\n  screen: string\nplacements:\n  a: {format: banner}\n"
+        var scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
+        for _ in 0..<1_001 {
+            scenario += "      # adrules:disable-next-line yaml/ambiguous-bool\n      - {ask: load, placement: a, context: {attributes: {screen: yes}}}\n"
+        }
+        scenario += "      - {ask: load, placement: a, after: six}\n"
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try policy.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        try scenario.write(toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
+        let test = runCLI(["test", dir])
+        #expect(test.exitCode == ExitCode.findings)
+        #expect(test.stdout.contains("after must be a duration"), "\(test.stdout.suffix(500))")
+        #expect(test.stdout.contains("malformed scenario file"))
+        #expect(!test.stdout.contains("yaml/ambiguous-bool"))
+        // A rule file alike: the error after a thousand hidden warnings is shown.
+        var rules = "version: 1\nplacements:\n"
+        for i in 0..<1_001 { rules += "  p\(i):\n    format: banner\n    # adrules:disable-next-line yaml/ambiguous-bool\n    ad_unit: yes\n" }
+        rules += "  last: {format: banner, daily_cap: six}\n"
+        try FileManager.default.removeItem(atPath: dir + "/s.test.yaml")
+        try rules.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let lint = runCLI(["lint", dir])
+        #expect(lint.exitCode == ExitCode.findings)
+        #expect(lint.stdout.contains("daily_cap must be a whole number"), "\(lint.stdout.suffix(500))")
+        // The thousand ad units "yes" are also one ad unit of many placements (ids/duplicate-ad-unit, a warning a
+        // placement): past the limit, a warning is what stays hidden, never the error.
+        #expect(lint.stdout.contains("warning: 1 more findings in this file are not shown"), "\(lint.stdout.prefix(300))")
+    }
 }

@@ -99,9 +99,14 @@ struct FieldReader: NodeReader {
         reportedOnce.count < limit && reportedOnce.insert(key).inserted
     }
 
-    /// The file's `# adrules:disable-next-line` comments, when they are known while it is read: a finding a file gets
-    /// once is then counted at the first place no comment hides it.
+    /// The file's `# adrules:disable-next-line` comments, when they are known while it is read: a finding they hide
+    /// is dropped as it is reported, and a finding a file gets once is counted at the first place none hides it.
     var suppressions: Suppressions?
+    /// The comments as found in the bytes alone, for a file decoded as it is read: what they may hide is kept out of
+    /// the count of findings (``report(_:)``).
+    var mayBeSuppressed: Suppressions?
+    /// Findings kept that ``mayBeSuppressed`` may hide.
+    private var uncounted = 0
 
     /// Whether a comment hides a warning of `rule` at `range`.
     func isSuppressed(_ rule: String, at range: SourceRange) -> Bool {
@@ -121,12 +126,31 @@ struct FieldReader: NodeReader {
 
     mutating func report(_ diagnostic: Diagnostic) {
         if diagnostic.rule.hasPrefix("schema/") && standsForAliasOrTag(diagnostic.range.start) { return }
-        guard diagnostics.count < FieldReader.maxDiagnostics else {
+        // A finding a comment hides is dropped, and never counts towards the limit: a file that hides a thousand
+        // warnings still shows the error after them.
+        if suppressions?.suppresses(diagnostic) == true { return }
+        // Where the comments are not known yet (a rule file is decoded as libyaml reads it), a finding a comment above
+        // may hide is kept aside from the count; the comments are applied once the file is read.
+        if mayBeSuppressed?.suppresses(diagnostic) == true {
+            diagnostics.append(diagnostic)
+            uncounted += 1
+            return
+        }
+        guard diagnostics.count - uncounted < FieldReader.maxDiagnostics else {
             dropped += 1
             if diagnostic.severity == .error { droppedErrors += 1 }
             return
         }
         diagnostics.append(diagnostic)
+    }
+
+    /// The finding of a file that held more than ``maxDiagnostics``: how many more there are (an error when one of
+    /// them is), or nil.
+    var tooManyFindings: Diagnostic? {
+        guard dropped > 0 else { return nil }
+        return Diagnostic(
+            droppedErrors > 0 ? .error : .warning, rule: "lint/too-many-findings",
+            message: "\(dropped) more findings in this file are not shown: fix the ones listed and run again", file: file, range: .fileStart)
     }
 
     static let ambiguousBools = YAMLScalar.ambiguousBools

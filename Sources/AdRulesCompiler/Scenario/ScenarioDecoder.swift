@@ -43,7 +43,8 @@ public enum ScenarioDecoder {
         } else if document.root == nil && document.diagnostics.isEmpty {
             reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
         }
-        let found = (document.diagnostics + reader.diagnostics).withoutRepeatsOfAliasesAndTags()
+        // Findings past the limit are counted: a dropped error still makes the file malformed, so no test of it runs.
+        let found = (document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])).withoutRepeatsOfAliasesAndTags()
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         return (scenario, diagnostics)
     }
