@@ -33,6 +33,17 @@ struct CompiledDocumentTests {
         #expect(again == golden)
     }
 
+    /// A policy whose compiled document would be larger than an app loads is a finding of the policy (exit 1), not an
+    /// internal failure: lint passes a 100,000-placement policy with long ad units whose document is over 64 MiB.
+    @Test func aDocumentTooLargeToLoadIsAFinding() throws {
+        let compilation = try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot(), maxBytes: 1000)
+        #expect(compilation.document == nil)
+        let finding = try #require(compilation.diagnostics.last)
+        #expect(finding.rule == "schema/range" && finding.severity == .error)
+        #expect(finding.message.contains("more than the 1000 bytes an app loads: use fewer placements or rules"), "\(finding.message)")
+        #expect(try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot()).document != nil)
+    }
+
     @Test func everyObjectHasItsKeysSorted() throws {
         let compilation = try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot())
         for document in [golden, try #require(compilation.document)] {

@@ -20,7 +20,8 @@ public enum PolicyCompiler {
     ///   - root: the directory that recorded file paths are relative to (default: the current directory;
     ///     files outside it are recorded relative to the policy's parent directory).
     /// - Throws: ``PolicyLoadError`` for I/O failures.
-    public static func compile(path: String, root: String? = nil) throws -> PolicyCompilation {
+    /// - Parameter maxBytes: the largest document written, the most the runtime loads (a test passes less).
+    public static func compile(path: String, root: String? = nil, maxBytes: Int = Policy.maxCompiledBytes) throws -> PolicyCompilation {
         // A compiled policy takes the place of rule files here too (cli.md): it is validated and written as it is.
         if PolicyLoader.isCompiledPolicyFile(path) {
             let bytes = try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes)
@@ -49,6 +50,15 @@ public enum PolicyCompiler {
         let document = try load.policy.compiledDocument(
             relativePath: relativePath,
             sourceDigest: digest(sources, relativeTo: rootPath, parent: parent), generator: "adrules \(AdRulesVersion.current)")
+        // A document the runtime would refuse for its size is a finding about the policy, not a failure of the tool.
+        guard document.count <= maxBytes else {
+            let tooLarge = Diagnostic(
+                .error, rule: "schema/range",
+                message: "the compiled policy would be \(document.count) bytes, more than the \(maxBytes) bytes an app loads: "
+                    + "use fewer placements or rules, or shorter ad_unit ids, messages and conditions",
+                file: load.files.first ?? path, range: .fileStart)
+            return PolicyCompilation(document: nil, diagnostics: load.diagnostics + [tooLarge], files: load.files)
+        }
         return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)
     }
 
