@@ -137,7 +137,10 @@ struct ScenarioPolicies {
     /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.
     static func defaultRulesPath(for path: String) -> String {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return path }
+        // A path that does not exist is reported as missing; its parent (perhaps the working directory) is never
+        // taken for the policy, nor walked to check `--output` against.
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
+        if isDirectory.boolValue { return path }
         let parent = (path as NSString).deletingLastPathComponent
         return parent.isEmpty ? "." : parent
     }

@@ -328,4 +328,21 @@ struct HostileInputTests {
         // placement): past the limit, a warning is what stays hidden, never the error.
         #expect(lint.stdout.contains("warning: 1 more findings in this file are not shown"), "\(lint.stdout.prefix(300))")
     }
+
+    /// A missing path is reported as missing, even with an `--output` that exists: its parent folder is not taken for
+    /// the policy and walked (before, a link to /dev/zero there was reported instead).
+    @Test func aMissingPathIsReportedAsMissingWhateverOutputNames() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/sub/z.test.yaml", withDestinationPath: "/dev/zero")
+        try write("KEEP\n", to: dir + "/keep.txt")
+        for arguments in [["test", dir + "/nosuchdir"], ["simulate", dir + "/nosuch.test.yaml"]] {
+            let result = runCLI(arguments + ["--output", dir + "/keep.txt"])
+            #expect(result.exitCode == ExitCode.failure)
+            #expect(result.stderr.contains("no such"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("/dev/zero"), "\(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: dir + "/keep.txt", encoding: .utf8) == "KEEP\n")
+    }
 }
