@@ -42,6 +42,9 @@ struct ModelDiagnosticTests {
         Case(name: "network key in a segment", rule: "schema/unknown-key", yaml: head + "    1️⃣fill_rate: 0.5\n", message: "put it under the top-level `network:` block"),
         Case(name: "segment key at the top", rule: "schema/unknown-key", yaml: head + "1️⃣premium: 0.5\n", message: "indent it under a segment in `segments:`"),
         Case(name: "top-level key in a segment", rule: "schema/unknown-key", yaml: head + "    1️⃣users: 10\n", message: "a top-level setting of the model"),
+        Case(name: "rewarded key in a segment", rule: "schema/unknown-key", yaml: head + "    1️⃣accept: 0.3\n", message: "belongs in an entry of `actions:` or `rewarded:`"),
+        Case(name: "a segment named true", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: 1️⃣true\n    share: 1\n", message: "quote a name that is a number or true/false"),
+        Case(name: "a segment named 12", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: 1️⃣12\n    share: 1\n", message: "a name, such as casual"),
         Case(name: "segment key in an action", rule: "schema/unknown-key", yaml: head + "    actions: [{placement: p, every: 1m, 1️⃣share: 1}]\n", message: "write it beside `actions:` or `rewarded:`"),
     ]
 

@@ -20,6 +20,9 @@ public enum ModelKeys {
         if block != network, network.contains(key) {
             return "\(key) is a network setting, the same for every user: put it under the top-level `network:` block"
         }
+        if block != action, block != rewarded, action.contains(key) || rewarded.contains(key) {
+            return "\(key) belongs in an entry of `actions:` or `rewarded:`, as in rewarded: [{placement: rewarded_hint, every: 10m, accept: 0.3}]"
+        }
         if block == action || block == rewarded, segment.contains(key) {
             return "\(key) is a setting of the segment: write it beside `actions:` or `rewarded:`, not inside one of their entries"
         }
@@ -186,9 +189,14 @@ public enum ModelDecoder {
                 if let scalar = value.scalar, scalar.style == .plain, YAMLScalar.ambiguousBools.contains(scalar.value.lowercased()) {
                     reader.report(.ambiguousBoolInString(key, value: scalar.value, file: reader.file, range: value.range))
                 }
-                if let text = reader.string(value, key) {
-                    if text.isEmpty {
-                        reader.report(.modelOutOfRange(key, "a name the report can show, such as casual", found: "an empty text", file: reader.file, range: value.range))
+                // A plain true, 12 or 1.5e3 is a bool or a number to YAML, not a name (as in rule files and scenarios).
+                if let scalar = value.scalar, scalar.style == .plain,
+                    scalar.coreSchemaBool != nil || scalar.isCoreSchemaInt || ModelReader.number(value) != nil
+                {
+                    reader.report(.wrongType(key, expected: "a name, such as casual (quote a name that is a number or true/false)", found: value, file: reader.file))
+                } else if let text = reader.string(value, key) {
+                    if text.allSatisfy(\.isWhitespace) {
+                        reader.report(.modelOutOfRange(key, "a name the report can show, such as casual", found: text.isEmpty ? "an empty text" : "only spaces", file: reader.file, range: value.range))
                     } else {
                         name = (text, reader.location(value))
                     }
