@@ -105,10 +105,13 @@ private struct Checker {
             if broken.contains(name) { return nil }
             let known = Builtin.allCases.map(\.rawValue) + attributes.map(\.name)
             var message = "unknown name \"\(name)\""
-            if let suggestion = Suggestion.closest(to: name, in: known) {
-                message += ": did you mean \"\(suggestion)\"?"
+            if ["true", "false", "yes", "no", "on", "off", "y", "n"].contains(name.lowercased()) {
+                // A bool written another way (True, yes) or a text without its quotes.
+                message += ": write true or false for a bool, or \"\(name)\" in quotes for a text"
+            } else if let suggestion = Suggestion.closest(to: name, in: known) {
+                message += ": did you mean \"\(suggestion)\"? (a text is written in quotes: \"\(name)\")"
             } else {
-                message += ": declare it under `attributes`, or use a built-in (\(Builtin.allCases.map(\.rawValue).joined(separator: ", ")))"
+                message += ": declare it under `attributes`, use a built-in (\(Builtin.allCases.map(\.rawValue).joined(separator: ", "))), or write \"\(name)\" in quotes for a text"
             }
             findings.append(ExpressionFinding(kind: .unknownName, offset: offset, message: message))
             return nil
@@ -171,17 +174,26 @@ private struct Checker {
             guard let left = check(l), var right = check(r) else { return nil }
             if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
             let word = negated ? "not in" : "in"
+            let example = left.type == .string || left.type == .stringList ? #"["a", "b"]"# : "[1, 2]"
             guard let element = right.type.element else {
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
-                    message: "\(word) needs a list on its right, not \(right.type.rawValue): write x \(word) [\"a\", \"b\"]"))
+                    message: "\(word) needs a list on its right, not \(right.type.rawValue): write x \(word) \(example)"))
                 return nil
             }
             guard left.type.isComparable(with: element) else {
+                let advice: String
+                if left.type.element != nil {
+                    advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
+                } else if case .list = r {
+                    advice = Self.sameTypeAdvice(l, left.type, r, element)
+                } else {
+                    advice = "look for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(left.type == .string ? "texts" : "whole numbers"), as in x \(word) \(example)"
+                }
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
                     message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type; "
-                        + Self.sameTypeAdvice(l, left.type, r, element)))
+                        + advice))
                 return nil
             }
             checkWeekdays(l, r)
