@@ -189,6 +189,19 @@ struct PlainWordsTests {
         #expect(diagnostics.last?.message.contains("\"c\"") == true)
     }
 
+    /// A whole number too long to read safely says so wherever a whole number is read: an attribute's default and a
+    /// scenario's context as well as a cap (before, "must be a whole number, not \"1234567890123456789\"").
+    @Test func aTooLongWholeNumberSaysSoInDefaultsAndContexts() {
+        let text = "version: 1\nattributes:\n  i: {type: int, default: 1234567890123456789}\n  l: {type: \"[int]\", default: [1, 12345678901234567890]}\nplacements:\n  a: {format: banner}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.count == 2, "\(diagnostics)")
+        #expect(diagnostics.allSatisfy { $0.rule == "schema/range" && $0.message.contains("more digits than this tool reads safely") }, "\(diagnostics)")
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  i: int\nplacements:\n  a: {format: banner}\n")]).policy
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {i: 1234567890123456789}}\n    steps:\n      - event: app_launched\n"
+        let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map(\.rule) == ["schema/range"], "\(found)")
+    }
+
     /// cli.md: lint prints every diagnostic, and only a syntax error holds back what follows it (r2): a policy with
     /// no placements is reported beside any other error.
     @Test func anEmptyPolicyIsReportedBesideOtherErrors() {

@@ -15,6 +15,11 @@ enum AttributeValueReader {
         case .bool: return reader.bool(node, key).map { .bool($0.value) }
         case .int:
             if let scalar = node.scalar, let value = FieldReader.intValue(scalar) { return .int(Int64(value)) }
+            // A whole number in YAML's form, too long to read safely, says so (as a cap does), not "not a whole number".
+            if let scalar = node.scalar, scalar.coreSchemaIntDigits != nil {
+                reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: node.range))
+                return nil
+            }
             reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file))
             return nil
         case .number:
@@ -37,7 +42,11 @@ enum AttributeValueReader {
             var list: [Int64] = []
             for item in items {
                 guard let scalar = item.scalar, let value = FieldReader.intValue(scalar) else {
-                    reader.report(.wrongType(key, expected: "a list of whole numbers", found: item, file: reader.file))
+                    if let scalar = item.scalar, scalar.coreSchemaIntDigits != nil {
+                        reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: item.range))
+                    } else {
+                        reader.report(.wrongType(key, expected: "a list of whole numbers", found: item, file: reader.file))
+                    }
                     return nil
                 }
                 list.append(Int64(value))
