@@ -70,6 +70,22 @@ struct ModelDiagnosticTests {
         #expect(found.message.contains("quote it (\"no\")"), "\(found.message)")
     }
 
+    /// A model has the limit of findings a rule file has: a hostile one cannot flood a CI log.
+    @Test func aFloodOfFindingsIsCapped() {
+        // 20 segments of 60 actions, each with an unknown key: 1,200 findings.
+        var text = "version: 1\nsegments:\n"
+        for s in 0..<20 {
+            text += "  - name: s\(s)\n    share: 0.05\n    actions:\n"
+            for _ in 0..<60 { text += "      - {placement: p, every: 1m, x: 1}\n" }
+        }
+        let (model, diagnostics) = ModelDecoder.decode(text, file: "m.model.yaml")
+        #expect(model == nil)
+        #expect(diagnostics.count == 1_001, "\(diagnostics.count)")
+        let summary = diagnostics.first { $0.rule == "lint/too-many-findings" }
+        #expect(summary?.severity == .error)
+        #expect(summary?.message.hasPrefix("200 more findings in this file are not shown") == true, "\(String(describing: summary))")
+    }
+
     @Test func theShippedModelIsClean() throws {
         let path = packageRoot() + "/rules/usage.model.yaml"
         let policy = try Policy(contentsOf: packageRoot() + "/rules")

@@ -295,7 +295,7 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "schema/range", message: "\(key): \(reason)", file: file, range: found.range)
     }
 
-    static func tooManyFindings(_ count: Int, file: String, severity: Severity) -> Diagnostic {
+    package static func tooManyFindings(_ count: Int, file: String, severity: Severity) -> Diagnostic {
         Diagnostic(
             severity, rule: "lint/too-many-findings",
             message: "\(count) more findings in this file are not shown: fix the ones listed and lint again",

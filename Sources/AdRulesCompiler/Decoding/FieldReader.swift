@@ -91,7 +91,7 @@ struct FieldReader: NodeReader {
 
     /// Findings past this many in one file are counted, not kept: a file with 150,000 errors gets a report a
     /// person can read, in seconds.
-    static let maxDiagnostics = 1000
+    static let maxDiagnostics = YAMLEventCursor.maxFindings
 
     /// Whether a finding that a file gets once (by `key`) is due: true the first time, and for at most `limit`
     /// keys in all.
@@ -112,10 +112,12 @@ struct FieldReader: NodeReader {
     func isSuppressed(_ rule: String, at range: SourceRange) -> Bool {
         suppressions?.suppresses(Diagnostic(.warning, rule: rule, message: "", file: file, range: range)) ?? false
     }
+    /// The findings counted and not kept.
+    var droppedFindings = DroppedFindings()
     /// How many findings were counted and not kept.
-    var dropped = 0
+    var dropped: Int { droppedFindings.count }
     /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.
-    var droppedErrors = 0
+    var droppedErrors: Int { droppedFindings.errors }
     /// Merge keys (`<<`) passed over so far: the cursor reported each; a mapping that had one may lack keys the merge
     /// would have brought, and saying so would only repeat that finding.
     var mergeKeys = 0
@@ -136,22 +138,12 @@ struct FieldReader: NodeReader {
             uncounted += 1
             return
         }
-        guard diagnostics.count - uncounted < FieldReader.maxDiagnostics else {
-            dropped += 1
-            if diagnostic.severity == .error { droppedErrors += 1 }
-            return
-        }
+        guard droppedFindings.keeps(diagnostic, kept: diagnostics.count - uncounted) else { return }
         diagnostics.append(diagnostic)
     }
 
-    /// The finding of a file that held more than ``maxDiagnostics``: how many more there are (an error when one of
-    /// them is), or nil.
-    var tooManyFindings: Diagnostic? {
-        guard dropped > 0 else { return nil }
-        return Diagnostic(
-            droppedErrors > 0 ? .error : .warning, rule: "lint/too-many-findings",
-            message: "\(dropped) more findings in this file are not shown: fix the ones listed and run again", file: file, range: .fileStart)
-    }
+    /// The finding of a file that held more than ``maxDiagnostics``: how many more there are, or nil.
+    var tooManyFindings: Diagnostic? { droppedFindings.summary(file: file) }
 
     static let ambiguousBools = YAMLScalar.ambiguousBools
 
@@ -258,5 +250,28 @@ struct FieldReader: NodeReader {
             report(.badID(kind, id: id, allowed: PolicyIDs.allowed(lowercaseOnly: lowercaseOnly), file: file, range: node.range))
         }
         return valid
+    }
+}
+
+/// The findings of one file past the limit (``YAMLEventCursor/maxFindings``): counted, not kept, so that a hostile file
+/// cannot flood a CI log. Rule files, scenario files and usage models share it.
+package struct DroppedFindings {
+    package private(set) var count = 0
+    /// How many of them were errors: the summary is an error only if one of them is.
+    package private(set) var errors = 0
+
+    package init() {}
+
+    /// Whether a file that keeps `kept` findings keeps one more; when not, it is counted.
+    package mutating func keeps(_ diagnostic: Diagnostic, kept: Int) -> Bool {
+        guard kept >= YAMLEventCursor.maxFindings else { return true }
+        count += 1
+        if diagnostic.severity == .error { errors += 1 }
+        return false
+    }
+
+    /// How many findings were not kept, as a finding (an error when one of them is), or nil.
+    package func summary(file: String) -> Diagnostic? {
+        count > 0 ? .tooManyFindings(count, file: file, severity: errors > 0 ? .error : .warning) : nil
     }
 }

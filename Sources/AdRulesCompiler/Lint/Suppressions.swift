@@ -99,7 +99,7 @@ package struct Suppressions {
         return names.contains(diagnostic.rule) || names.contains("*")
     }
 
-    func suppresses(_ diagnostic: Diagnostic) -> Bool {
+    package func suppresses(_ diagnostic: Diagnostic) -> Bool {
         (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
     }
 

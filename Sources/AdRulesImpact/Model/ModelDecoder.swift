@@ -71,15 +71,17 @@ public enum ModelDecoder {
     package static func read(_ bytes: [UInt8], file: String) -> Read {
         let document = YAMLReader.read(bytes, file: file)
         var reader = ModelReader(file: file)
+        // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics).
+        let suppressions = Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars])
+        reader.suppressions = suppressions
         var model: UsageModel?
         if let root = document.root {
             model = decode(root, reader: &reader)
         } else if document.diagnostics.isEmpty {
             reader.report(.modelEmpty(file: file))
         }
-        // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics).
-        let suppressions = Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars])
-        let diagnostics = suppressions.applied(to: document.diagnostics + reader.diagnostics).sortedForDisplay()
+        let found = document.diagnostics + reader.diagnostics + (reader.dropped.summary(file: file).map { [$0] } ?? [])
+        let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         return Read(model: diagnostics.hasErrors ? nil : model, diagnostics: diagnostics, suppressions: suppressions)
     }
 

@@ -11,7 +11,16 @@ struct ModelReader: NodeReader {
 
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
 
-    mutating func report(_ diagnostic: Diagnostic) { diagnostics.append(diagnostic) }
+    /// The file's `# adrules:disable-next-line` comments: a finding they hide is dropped as it is reported.
+    var suppressions: Suppressions?
+    /// Findings past the limit a rule file has too: counted, not kept.
+    var dropped = DroppedFindings()
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        if suppressions?.suppresses(diagnostic) == true { return }
+        guard dropped.keeps(diagnostic, kept: diagnostics.count) else { return }
+        diagnostics.append(diagnostic)
+    }
 
     /// A plain scalar read as a number: digits, an optional sign, fraction and exponent (no inf or nan).
     static func number(_ node: YAMLNode) -> Double? {
