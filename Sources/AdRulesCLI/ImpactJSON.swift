@@ -187,9 +187,10 @@ enum ImpactJSON {
                     found.append(placement)
                     c.placements[i] = placementCounters
                 }
-                // Every segment lists the same placements in the same order: counters are added by position.
-                guard placements.isEmpty || found.map(\.id) == placements.map(\.id) else {
-                    throw ReadError(problem: "not an impact report: segment \(ControlCharacters.escaped(name)) lists other placements than the first")
+                // Every segment lists the same placements in the same order, with the same format and caps (a run writes
+                // each placement's caps in every segment): counters are added by position.
+                guard placements.isEmpty || found == placements else {
+                    throw ReadError(problem: "not an impact report: segment \(ControlCharacters.escaped(name)) lists other placements, formats or caps than the first")
                 }
                 placements = found
                 counters.append(c)
@@ -267,6 +268,10 @@ enum ImpactJSON {
         c.histogram = try histogram.map { try count($0, "a histogram entry of \(id)", 0...userDays) }
         guard c.histogram.reduce(0, +) == userDays else {
             throw ReadError(problem: "not an impact report: the histogram of \(id) does not count each user-day once")
+        }
+        // A run's histogram ends at the most impressions a user-day had: trailing zeros would change the merged output.
+        guard c.histogram.last.map({ $0 > 0 }) ?? true else {
+            throw ReadError(problem: "not an impact report: the histogram of \(id) ends with zeros, which no run writes")
         }
         let most = userDays * maxPerUserDay
         var caps: [CapKind] = []

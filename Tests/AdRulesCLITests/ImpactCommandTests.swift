@@ -216,6 +216,35 @@ struct ImpactCommandTests {
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
     }
 
+    /// What no run writes, even where every count adds up: a histogram that ends with zeros (the merged output would
+    /// differ from the unsharded run's), and a segment whose placement lacks a cap the other segments have.
+    @Test(arguments: [
+        (#"(\s*)\](,\s*"cap_reached_share")"#, ",0$1]$2", "ends with zeros, which no run writes"),
+        (#""cap_reached_user_days": \{\s*"daily_cap": \d+,"#, #""cap_reached_user_days": {"#, "lists other placements, formats or caps than the first"),
+    ])
+    func partsNoRunWritesAreRefused(_ pattern: String, _ template: String, _ message: String) throws {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
+        let directory = NSTemporaryDirectory() + "adrules-no-run-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/part-1.json", other = directory + "/part-2.json"
+        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
+        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
+        #expect(runCLI(["impact", "merge", path, other]).exitCode == 0, "the parts merge before they are edited")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let expression = try NSRegularExpression(pattern: pattern)
+        // In a segment's figures: the per-placement totals of a part are not read (a merge sums the segments).
+        let segments = try #require(text.range(of: "\"segments\": {"))
+        let range = try #require(expression.firstMatch(in: text, range: NSRange(segments.upperBound..., in: text))?.range)
+        // Only the first match: one histogram, or one segment's placement.
+        let tampered = (text as NSString).replacingCharacters(in: range, with: expression.replacementString(for: try #require(expression.firstMatch(in: text, range: range)), in: text, offset: 0, template: template))
+        #expect(tampered != text)
+        try tampered.write(toFile: path, atomically: true, encoding: .utf8)
+        let merged = runCLI(["impact", "merge", path, other])
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.contains(message), "\(merged.stderr)")
+    }
+
     /// Two files of one name in two folders are two rows of deny reasons, in text as in json.
     @Test func reasonsFromTwoFilesOfOneNameAreTwoRows() throws {
         let directory = NSTemporaryDirectory() + "adrules-same-name-\(UUID().uuidString)"
