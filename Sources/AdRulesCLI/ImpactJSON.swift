@@ -93,12 +93,18 @@ enum ImpactJSON {
     /// use can make, and low enough that the sums of every part of a run stay far from overflow.
     static let maxPerUserDay = 10_000_000
 
+    /// The most JSON values a part may hold.
+    static let maxPartValues = 8_000_000
+
     /// Reads a report written by ``render(_:)``. A part may come from anywhere: every count is checked against the
     /// population it claims (never negative, user-days that add up, nothing beyond `maxPerUserDay` a user-day),
     /// and texts hold no control characters, so that no part can make the merge overflow or print forged lines.
     /// - Throws: ``ReadError`` or ``JSON/ParseError``.
     static func read(_ text: String) throws -> ImpactReport {
-        let document = try JSON.parse(text)
+        // A part of a run holds a few million values at most (10,000 blocks of figures a result, 1,000,000 histogram
+        // entries, 100,000 deny rows, and the totals beside them): a text of more is refused as it is read, before
+        // it takes gigabytes (a 64 MiB part of zeros is 33 million values).
+        let document = try JSON.parse(text, maxValues: maxPartValues)
         func need<T>(_ value: T?, _ what: String) throws -> T {
             guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing or malformed") }
             return value

@@ -7,9 +7,10 @@ extension JSON {
     typealias ParseError = JSONValue.ParseError
 
     /// Parses a JSON text: integers without fraction or exponent become `.int`, other numbers `.double`.
+    /// - Parameter maxValues: the most values the text may hold (a part of `impact merge` holds a few million at most).
     /// - Throws: ``ParseError`` at the first problem.
-    static func parse(_ text: String) throws -> JSON {
-        JSON(try JSONValue.parse(Array(text.utf8)))
+    static func parse(_ text: String, maxValues: Int = .max) throws -> JSON {
+        JSON(try JSONValue.parse(Array(text.utf8), maxValues: maxValues))
     }
 
     init(_ value: JSONValue) {

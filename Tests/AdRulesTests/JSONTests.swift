@@ -30,6 +30,18 @@ struct JSONTests {
         #expect(throws: Never.self) { try parse("[{\"a\": 1}, {\"a\": 2}]") }
     }
 
+    /// A budget of values refuses a text of few bytes a value before it takes tens of times its size in memory
+    /// (`impact merge` reads parts with one); objects, arrays and scalars all count.
+    @Test func aBudgetOfValuesIsKept() throws {
+        #expect(throws: Never.self) { try JSONValue.parse(Array("[0,0,{\"a\":0}]".utf8), maxValues: 5) }
+        do {
+            _ = try JSONValue.parse(Array("[0,0,{\"a\":0}]".utf8), maxValues: 4)
+            Issue.record("a fifth value was read")
+        } catch {
+            #expect(error.problem == "more values than a document of this kind holds")
+        }
+    }
+
     @Test func readsNumbersAsIntegersWhenTheyAreWholeAndFit() throws {
         let text = "[0, -0, 7, -12, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1.5, 1e-07, 2E+3, 100000000000000000000]"
         guard case .array(let items) = try parse(text) else {

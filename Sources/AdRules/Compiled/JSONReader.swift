@@ -28,9 +28,14 @@ package struct JSONReader {
 
     /// Creates a reader at the start of `bytes`.
     /// - Parameter maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
-    package init(_ bytes: [UInt8], maxDepth: Int) {
+    /// How many more values ``readValue()`` may build: a text of few bytes a value (`[0,0,0,…]`) would otherwise take
+    /// tens of times its size in memory.
+    private var valuesLeft: Int
+
+    package init(_ bytes: [UInt8], maxDepth: Int, maxValues: Int = .max) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        valuesLeft = maxValues
     }
 
     func fail(_ problem: String) -> JSONValue.ParseError {
@@ -226,6 +231,8 @@ package struct JSONReader {
 
     /// Reads the next value as a ``JSONValue``.
     package mutating func readValue() throws(JSONValue.ParseError) -> JSONValue {
+        guard valuesLeft > 0 else { throw fail("more values than a document of this kind holds") }
+        valuesLeft -= 1
         switch try peek() {
         case .object:
             try beginObject()
