@@ -86,6 +86,9 @@ extension YAMLScalar {
     /// Plain words YAML 1.1 reads as booleans and YAML 1.2 as strings (`yaml/ambiguous-bool`), lowercased.
     package static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
 
+    /// A plain `yes`, `no`, `on`, `off`, `y` or `n` (any case): a string to this reader, a bool to a YAML 1.1 one.
+    package var isAmbiguousBool: Bool { style == .plain && Self.ambiguousBools.contains(value.lowercased()) }
+
     /// The boolean the YAML 1.2 core schema reads a plain scalar as (`true`, `True`, `TRUE` and the same for false).
     public var coreSchemaBool: Bool? {
         guard style == .plain else { return nil }

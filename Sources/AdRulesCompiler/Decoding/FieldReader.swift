@@ -147,9 +147,7 @@ struct FieldReader: NodeReader {
 
     static let ambiguousBools = YAMLScalar.ambiguousBools
 
-    static func isAmbiguousBool(_ scalar: YAMLScalar) -> Bool {
-        scalar.style == .plain && ambiguousBools.contains(scalar.value.lowercased())
-    }
+    static func isAmbiguousBool(_ scalar: YAMLScalar) -> Bool { scalar.isAmbiguousBool }
 
     static func boolValue(_ scalar: YAMLScalar) -> Bool? { scalar.coreSchemaBool }
 

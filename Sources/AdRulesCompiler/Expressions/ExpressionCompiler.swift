@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesYAML
 /// A finding inside a `when` expression, at a character offset of its text.
 struct ExpressionFinding: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
@@ -105,7 +106,7 @@ private struct Checker {
             if broken.contains(name) { return nil }
             let known = Builtin.allCases.map(\.rawValue) + attributes.map(\.name)
             var message = "unknown name \"\(name)\""
-            if ["true", "false", "yes", "no", "on", "off", "y", "n"].contains(name.lowercased()) {
+            if name.lowercased() == "true" || name.lowercased() == "false" || YAMLScalar.ambiguousBools.contains(name.lowercased()) {
                 // A bool written another way (True, yes) or a text without its quotes.
                 message += ": write true or false for a bool, or \"\(name)\" in quotes for a text"
             } else if let suggestion = Suggestion.closest(to: name, in: known) {
@@ -182,13 +183,15 @@ private struct Checker {
                 return nil
             }
             guard left.type.isComparable(with: element) else {
+                // What is looked for decides the list: its items are written as its type.
+                let looked = Article.indefinite(left.type.rawValue) + " " + left.type.rawValue
+                let subject = Self.name(of: l).map { "\($0) is \(looked)" } ?? "what is looked for is \(looked)"
                 let advice: String
-                if left.type.element != nil {
-                    advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
-                } else if case .list = r {
-                    advice = Self.sameTypeAdvice(l, left.type, r, element)
-                } else {
-                    advice = "look for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(left.type == .string ? "texts" : "whole numbers"), as in x \(word) \(example)"
+                switch left.type {
+                case .int, .number: advice = "\(subject): list whole numbers, as in \(example)"
+                case .string: advice = "\(subject): list texts in double quotes, as in \(example)"
+                case .stringList, .intList: advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
+                case .bool, .duration: advice = "\(subject): a list holds texts or whole numbers; compare it with == instead"
                 }
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
@@ -201,30 +204,23 @@ private struct Checker {
         }
     }
 
-    /// What to write when two values of different types meet: a literal is rewritten as the other side's type (the
-    /// name's type is the one the policy gives it), a list's items as the type of what is looked for in it; two names
-    /// cannot be made alike by rewriting either.
+    /// The name an operand is, when it is one.
+    private static func name(of syntax: Syntax) -> String? {
+        if case .name(let n, _) = syntax { return n }
+        return nil
+    }
+
+    /// What to write when two values of different types are compared: a literal is rewritten as the other side's type
+    /// (the name's type is the one the policy gives it); two names cannot be made alike by rewriting either.
     static func sameTypeAdvice(_ l: Syntax, _ lType: ValueType, _ r: Syntax, _ rType: ValueType) -> String {
-        func name(_ s: Syntax) -> String? {
-            if case .name(let n, _) = s { return n }
-            return nil
-        }
         func isLiteral(_ s: Syntax) -> Bool {
             switch s {
             case .literal, .list: return true
             default: return false
             }
         }
-        if case .list = r, !isLiteral(l) {
-            let subject = name(l).map { "\($0) is \(Article.indefinite(lType.rawValue)) \(lType.rawValue)" } ?? "what is looked for is \(Article.indefinite(lType.rawValue)) \(lType.rawValue)"
-            switch lType {
-            case .int, .number: return "\(subject): list whole numbers, as in [1, 2]"
-            case .string: return #"\#(subject): list texts in double quotes, as in ["a", "b"]"#
-            default: return "\(subject): a list holds texts or whole numbers; compare it with == instead"
-            }
-        }
-        if isLiteral(r), !isLiteral(l) { return advice(for: name(l), of: lType) }
-        if isLiteral(l), !isLiteral(r) { return advice(for: name(r), of: rType) }
+        if isLiteral(r), !isLiteral(l) { return advice(for: name(of: l), of: lType) }
+        if isLiteral(l), !isLiteral(r) { return advice(for: name(of: r), of: rType) }
         return "compare a name with a value of its type: \(Article.indefinite(lType.rawValue)) \(lType.rawValue) with \(example(of: lType))"
     }
 

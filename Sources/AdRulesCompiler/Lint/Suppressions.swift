@@ -12,6 +12,11 @@ package struct Suppressions {
     /// file → line → where the comment for that line is.
     private var comments: [String: [Int: SourcePosition]] = [:]
 
+    /// The comments of one file read as a tree (a scenario file, a usage model).
+    package init(file: String, bytes: [UInt8], document: YAMLDocument) {
+        self.init(sources: [(file, bytes)], scalars: [file: document.textScalars])
+    }
+
     /// - Parameters:
     ///   - sources: the files' bytes.
     ///   - scalars: per file, the scalars (libyaml's ranges) that hold a `#` or span several lines: a `#` inside one

@@ -22,7 +22,7 @@ public enum ScenarioDecoder {
         let document = YAMLReader.read(bytes, file: file)
         var reader = FieldReader(file: file)
         // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics): it hides warnings.
-        let suppressions = Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars])
+        let suppressions = Suppressions(file: file, bytes: bytes, document: document)
         reader.suppressions = suppressions
         let aliasesAndTags = document.aliasOrTagPositions
         reader.standsForAliasOrTag = { aliasesAndTags.contains($0) }

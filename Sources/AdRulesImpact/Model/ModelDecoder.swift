@@ -72,7 +72,7 @@ public enum ModelDecoder {
         let document = YAMLReader.read(bytes, file: file)
         var reader = ModelReader(file: file)
         // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics).
-        let suppressions = Suppressions(sources: [(file, bytes)], scalars: [file: document.textScalars])
+        let suppressions = Suppressions(file: file, bytes: bytes, document: document)
         reader.suppressions = suppressions
         var model: UsageModel?
         if let root = document.root {
@@ -80,7 +80,7 @@ public enum ModelDecoder {
         } else if document.diagnostics.isEmpty {
             reader.report(.modelEmpty(file: file))
         }
-        let found = document.diagnostics + reader.diagnostics + (reader.dropped.summary(file: file).map { [$0] } ?? [])
+        let found = document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         return Read(model: diagnostics.hasErrors ? nil : model, diagnostics: diagnostics, suppressions: suppressions)
     }
@@ -188,7 +188,7 @@ public enum ModelDecoder {
             switch key {
             case "name":
                 // A name is a string field: a plain yes/no is read as text here, as a YAML 1.1 tool would not.
-                if let scalar = value.scalar, scalar.style == .plain, YAMLScalar.ambiguousBools.contains(scalar.value.lowercased()) {
+                if let scalar = value.scalar, scalar.isAmbiguousBool {
                     reader.report(.ambiguousBoolInString(key, value: scalar.value, file: reader.file, range: value.range))
                 }
                 // A plain true, 12 or 1.5e3 is a bool or a number to YAML, not a name (as in rule files and scenarios).

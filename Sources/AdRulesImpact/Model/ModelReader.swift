@@ -14,13 +14,16 @@ struct ModelReader: NodeReader {
     /// The file's `# adrules:disable-next-line` comments: a finding they hide is dropped as it is reported.
     var suppressions: Suppressions?
     /// Findings past the limit a rule file has too: counted, not kept.
-    var dropped = DroppedFindings()
+    var droppedFindings = DroppedFindings()
 
     mutating func report(_ diagnostic: Diagnostic) {
         if suppressions?.suppresses(diagnostic) == true { return }
-        guard dropped.keeps(diagnostic, kept: diagnostics.count) else { return }
+        guard droppedFindings.keeps(diagnostic, kept: diagnostics.count) else { return }
         diagnostics.append(diagnostic)
     }
+
+    /// The finding of a file that held more than the limit: how many more there are, or nil.
+    var tooManyFindings: Diagnostic? { droppedFindings.summary(file: file) }
 
     /// A plain scalar read as a number: digits, an optional sign, fraction and exponent (no inf or nan).
     static func number(_ node: YAMLNode) -> Double? {
