@@ -184,7 +184,9 @@ struct Findings {
                 next = nil
             }
         }
-        let context = SiteContext(policy: policy, zone: Run.timeZone(policy, device: deviceTimeZone), details: details ?? [])
+        // The device's zone is kept only when a daily cap read the day in it: its reasons name that day.
+        let deviceZone = today != nil && policy.namedZoneID == nil ? deviceTimeZone : nil
+        let context = SiteContext(policy: policy, deviceZone: deviceZone, details: details)
         return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

@@ -125,7 +125,7 @@ struct ReasonSite: Sendable {
     /// The message; `withDay: false` leaves out the local day a daily cap counts (for reports over many days).
     func message(in context: SiteContext, withDay: Bool = true) -> String {
         let policy = context.policy
-        let detail = self.detail >= 0 ? context.details[self.detail] : nil
+        let detail = self.detail >= 0 ? context.details?[self.detail] : nil
         let p = policy.placements[placement]
         let id = p.id
         let deferred = "(resume.allow_deferred: false)"
@@ -215,10 +215,21 @@ struct ReasonSite: Sendable {
 
 /// What the sites of one decision's reasons are read against: the policy, the zone its daily caps were counted
 /// in, and the texts some reasons name (an external source on screen, attributes with no value).
+///
+/// A decision holds one for its reasons, so it holds only what they need: the device's zone only when a daily cap
+/// counted in it was read, and the texts only when a reason names one. Most denials keep the policy alone, and
+/// retain and release nothing else.
 struct SiteContext: Sendable {
     let policy: PolicyStorage
-    let zone: TimeZone
-    let details: [String]
+    /// The device's zone, kept when the policy counts days in it (`timezone: device`) and a daily cap needed the day.
+    let deviceZone: TimeZone?
+    let details: [String]?
+
+    /// The zone daily caps were counted in: the policy's own, or the device's kept with the decision.
+    var zone: TimeZone {
+        if case .named(let zone) = policy.timeZone { return zone }
+        return deviceZone ?? .gmt
+    }
 }
 
 extension ReasonSite.Setting {
