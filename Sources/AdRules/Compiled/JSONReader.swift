@@ -43,7 +43,14 @@ package struct JSONReader {
         JSONValue.ParseError(offset: index, problem: problem, nearEnd: bytes.count - index < 16)
     }
 
+    @inline(__always)
     package mutating func skipSpace() {
+        // A compiled document has no white space: the usual case is one test, inlined at each step.
+        guard index < bytes.count, bytes[index] <= 0x20 else { return }
+        skipSpaceSlowly()
+    }
+
+    private mutating func skipSpaceSlowly() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
