@@ -71,7 +71,6 @@ enum LintCommand {
     }
 
     static func summary(errors: Int, warnings: Int, files: Int) -> String {
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
-        return "Found \(plural(errors, "error")) and \(plural(warnings, "warning")) in \(plural(files, "file"))."
+        "Found \(Article.counted(errors, "error")) and \(Article.counted(warnings, "warning")) in \(Article.counted(files, "file"))."
     }
 }

@@ -222,6 +222,32 @@ struct PlainWordsTests {
         #expect(scenarioDiagnostics.map(\.rule) == ["schema/unknown-key"], "\(scenarioDiagnostics)")
     }
 
+    /// A trigger on an ask that takes none is reported at the `trigger` key, as every other misplaced step key is
+    /// (before, at the step's first key: another line in a block step), and an offer's says what an offer is.
+    @Test func aTriggerOnAnAskThatTakesNoneIsReportedAtTheKey() {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  rw: {format: rewarded}\n")]).policy
+        let scenario = """
+            tests:
+              - name: t
+                start: 2026-03-01T10:00:00Z
+                steps:
+                  - ask: load
+                    placement: rw
+                    trigger: action
+                  - ask: offer
+                    placement: rw
+                    trigger: resume
+                  - {ask: offer, placement: rw, trigger: action}
+
+            """
+        let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map { "\($0.range.start.line):\($0.range.start.column)-\($0.range.end.column)" } == ["7:9-16", "10:9-16"], "\(found)")
+        #expect(found.map(\.message) == [
+            "trigger applies to show asks only: remove it",
+            "an offer is always asked on a user action: remove the trigger (or write trigger: action)",
+        ])
+    }
+
     @Test func anEmptyDenyListSaysWhatToWrite() {
         let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [], when: premium}\n"
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics

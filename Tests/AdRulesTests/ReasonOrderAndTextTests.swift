@@ -105,6 +105,40 @@ struct ReasonOrderAndTextTests {
         #expect(pastWindow.reasons.first?.location.map { "\($0.line):\($0.column)" } == "8:18")
     }
 
+    /// rules.md §6: a cold-start show asked after the launch phase closed is deferred "even if the load itself
+    /// completed inside it", and its message says what closed the phase rather than that the load came late.
+    @Test func aShowAfterTheLaunchPhaseSaysThePhaseIsOver() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              ao: {format: app_open, min_interval: 4m}
+            """)
+        h.record(.appLaunched, .loadCompleted("ao"), .appBackgrounded)
+        let d = h.ask(.show("ao", trigger: .loadCompleted))
+        #expect(d.codes == [.deferredShow])
+        let message = try #require(d.reasons.first?.message)
+        #expect(message.hasPrefix("the launch phase is over (it ends when the app leaves"), "\(message)")
+        #expect(!message.contains("outside the launch phase"))
+    }
+
+    /// Counts of one read in the singular.
+    @Test func aCountOfOneIsSingular() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              i: {format: interstitial, every_n_actions: 1, grace: {first_sessions: 1}}
+            """)
+        h.record(.appLaunched, .loadCompleted("i"))
+        let d = h.ask(.show("i", trigger: .action))
+        #expect(d.reasons.map(\.message) == [
+            "no i in the first 1 session after install (grace.first_sessions)",
+            "fewer than 1 action since the last show of i (every_n_actions)",
+        ])
+        #expect(h.ask(.show("x", trigger: .action)).reasons.first?.message == "placement \"x\" is not in the policy (1 placement)")
+    }
+
     /// Background time starts at the first app_backgrounded: a multi-scene app reports one per scene.
     @Test func aSecondBackgroundDoesNotRestartTheSessionTimeout() throws {
         var h = try Harness("""

@@ -44,7 +44,7 @@ public enum Evaluator {
     static func unknownPlacement(_ ask: Ask, _ policy: Policy) -> Decision {
         Decision(ask: ask, reasons: [Reason(
             code: .unknownPlacement,
-            message: "placement \"\(ask.placement)\" is not in the policy (\(policy.storage.placements.count) placements)")], nextAllowedAt: nil)
+            message: "placement \"\(ask.placement)\" is not in the policy (\(Article.counted(policy.storage.placements.count, "placement")))")], nextAllowedAt: nil)
     }
 
     /// Decides an ask with the time as a `Date`.

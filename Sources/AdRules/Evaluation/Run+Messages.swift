@@ -12,7 +12,7 @@ struct ReasonSite: Sendable {
         case disabled, premiumShow, premiumLoad, alreadyShowing, graceSessions, graceInstall, graceSessionStart
         case noUserChoice, everyNActions, expired, notReady, minInterval, alreadyLoading, alreadyLoaded
         case notRewarded, noShow, rewardWithoutChoice, rewardNotEarned, rewardAlreadyGranted
-        case triggerNotSupported, resumeShowsOff, coldStartOff, loadedOutsideLaunch
+        case triggerNotSupported, resumeShowsOff, coldStartOff, afterLaunchPhase
         case noReturn, shownSinceReturn, pastResumeDelay, loadedAfterReturn, pastLaunchWait
         case fullscreenActive, customRule, ruleError
         /// A cap or a group's pacing: the placement's (group < 0) or a group's.
@@ -134,12 +134,12 @@ struct ReasonSite: Sendable {
         case .premiumShow: return "premium users never see \(id) (exclude_premium)"
         case .premiumLoad: return "premium users never load \(id) (exclude_premium)"
         case .alreadyShowing: return "\(id) is already on screen"
-        case .graceSessions: return "no \(id) in the first \(p.graceFirstSessions.value) sessions after install (grace.first_sessions)"
+        case .graceSessions: return "no \(id) in the first \(Article.counted(p.graceFirstSessions.value, "session")) after install (grace.first_sessions)"
         case .graceInstall: return "less than \(p.graceAfterInstall.value) since install (grace.after_install)"
         case .graceSessionStart: return "less than \(p.graceAfterSessionStart.value) since the session started (grace.after_session_start)"
         case .noUserChoice: return "the user has not chosen to watch \(id) since its last show (require_user_choice)"
         case .everyNActions:
-            return "fewer than \(policy.placementLimits[placement].everyNActions) actions since the last show of \(id) (every_n_actions)"
+            return "fewer than \(Article.counted(policy.placementLimits[placement].everyNActions, "action")) since the last show of \(id) (every_n_actions)"
         case .expired: return "the cached ad for \(id) is older than max_ad_age \(p.maxAdAge.value)"
         case .notReady: return "no ad is loaded for \(id)"
         case .minInterval: return "min_interval \(p.minInterval.value) not elapsed since the last show of \(id)"
@@ -156,8 +156,9 @@ struct ReasonSite: Sendable {
             return "trigger \(trigger.rawValue) does not fit \(Article.indefinite(format.rawValue)) \(format.rawValue) placement (use \(fits))"
         case .resumeShowsOff: return "shows on resume are off (resume.show_if_ready: false)"
         case .coldStartOff: return "the cold-start show is off (launch.show_on_first_load: false)"
-        case .loadedOutsideLaunch:
-            return "the load completed outside the launch phase; a late show would interrupt the user \(deferred)"
+        case .afterLaunchPhase:
+            // The phase may have closed after the ad loaded inside it (rules.md §6): the message says what ends it.
+            return "the launch phase is over (it ends when the app leaves, when an ad shows or fails, or when a load fails or times out): a late show would interrupt the user \(deferred)"
         case .pastLaunchWait:
             let wait = p.launchMaxWait.map { " \($0.value)" } ?? ""
             return "the show comes more than launch.max_wait\(wait) after the launch: a late show would interrupt the user \(deferred)"

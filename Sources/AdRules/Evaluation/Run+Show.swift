@@ -35,7 +35,7 @@ extension Run {
                     // A launch phase that ran out points at the wait, as a show past the resume window does.
                     deny(.deferredShow, .pastLaunchWait, at: .launchMaxWait, &found)
                 } else if phase == .closed && !t.allowDeferred {
-                    deny(.deferredShow, .loadedOutsideLaunch, at: .allowDeferred, &found)
+                    deny(.deferredShow, .afterLaunchPhase, at: .allowDeferred, &found)
                 }
             }
         }

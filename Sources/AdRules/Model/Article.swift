@@ -1,5 +1,8 @@
-/// English articles for messages that name a format or a type.
+/// English articles and counts for messages.
 package enum Article {
+    /// A count with its noun, singular for one: "1 session", "3 sessions".
+    package static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
     /// "an" before a word that starts with a vowel (`an interstitial`, `an int`), else "a".
     package static func indefinite(_ word: String) -> String {
         word.first.map { "aeiouAEIOU".contains($0) } == true ? "an" : "a"

@@ -337,10 +337,13 @@ extension Diagnostic {
             message: "\(subject) takes no \(key) (only \(takers.joined(separator: ", ")) do): remove it", file: file, range: range)
     }
 
-    static func triggerOutsideShow(file: String, at position: SourcePosition) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/unknown-key", message: "trigger applies to show asks only: remove it",
-            file: file, range: SourceRange(at: position))
+    /// `trigger` on an ask other than a show; on an offer, a trigger other than `action` (an offer answers a
+    /// user's action, so `trigger: action` is accepted there as saying what is so).
+    static func triggerOutsideShow(ask: AskKind, file: String, range: SourceRange) -> Diagnostic {
+        let message = ask == .offer
+            ? "an offer is always asked on a user action: remove the trigger (or write trigger: action)"
+            : "trigger applies to show asks only: remove it"
+        return Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
     }
 
     static func expression(_ finding: ExpressionFinding, file: String, position: SourcePosition) -> Diagnostic {

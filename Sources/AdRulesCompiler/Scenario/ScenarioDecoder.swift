@@ -340,8 +340,10 @@ public enum ScenarioDecoder {
             if askKind.value == .show && resolvedTrigger == nil {
                 resolvedTrigger = policy.placement(placement)?.format.value == .appOpen ? .resume : .action
             }
-            if askKind.value != .show && trigger != nil && !(askKind.value == .offer && trigger == .action) {
-                reader.report(.triggerOutsideShow(file: reader.file, at: node.range.start))
+            if askKind.value != .show && trigger != nil && !(askKind.value == .offer && trigger == .action),
+                let pair = pairs.first(where: { $0.key.scalar?.value == "trigger" })
+            {
+                reader.report(.triggerOutsideShow(ask: askKind.value, file: reader.file, range: pair.key.range))
             }
             return ScenarioStep(location: location, after: after, at: at, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
         }
