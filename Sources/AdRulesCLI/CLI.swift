@@ -232,7 +232,15 @@ public enum AdRulesCommandLine {
 
     /// - Parameter command: the command whose usage to print (the user already chose it); nil for the global usage.
     static func usageError(_ error: ArgumentError, command: String? = nil) -> CommandResult {
-        CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n\n\(command.flatMap { commandHelp[$0] } ?? usage)\n", exitCode: ExitCode.usage)
+        CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n\n\(command.flatMap(commandUsage) ?? usage)\n", exitCode: ExitCode.usage)
+    }
+
+    /// A command's usage (cli.md: a usage error prints "a one-line error and the usage"): the USAGE lines of its
+    /// help, and where the rest is.
+    static func commandUsage(_ command: String) -> String? {
+        guard let help = commandHelp[command] else { return nil }
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+        return lines.joined(separator: "\n") + "\n\nRun `adrules help \(command)` for more."
     }
 
     static func useColor(_ parsed: ParsedArguments, environment: CommandEnvironment) -> Bool {

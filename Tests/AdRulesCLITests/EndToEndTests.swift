@@ -23,6 +23,9 @@ struct EndToEndTests {
         let result = try runBinary(["lint", "--bogus"])
         #expect(result.code == 2)
         #expect(result.stderr.hasPrefix("error: Unexpected argument \"--bogus\"."))
+        // cli.md: "a one-line error and the usage": the command's USAGE line, not its whole help.
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 6 && lines[2].hasPrefix("USAGE: adrules lint [PATH...]") && lines[4] == "Run `adrules help lint` for more.", "\(result.stderr)")
     }
 
     @Test func missingPathExitsThree() throws {
