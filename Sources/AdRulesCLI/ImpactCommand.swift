@@ -236,11 +236,12 @@ final class ProgressBar: @unchecked Sendable {
             let percent = total > 0 ? done * 100 / total : 100
             let elapsed = Date().timeIntervalSince(started)
             let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) users, \(Int(elapsed)) s"
-            FileHandle.standardError.write(Data(line.utf8))
+            // Best effort: a terminal that went away must not stop the run.
+            try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
         }
     }
 
     func finish() {
-        lock.withLock { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        lock.withLock { _ = try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
     }
 }

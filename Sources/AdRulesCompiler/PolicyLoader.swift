@@ -201,6 +201,12 @@ public enum PolicyLoader {
                 if let cause = broken[d.file] { return d == cause }
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
+        } else {
+            // Unknown placements past a report's worth were counted, not built (never hidden by a comment: an error).
+            for (file, count) in assembler.droppedUnknownPlacements {
+                let before = dropped[file] ?? (0, 0)
+                dropped[file] = (before.count + count, before.errors + count)
+            }
         }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
         diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())

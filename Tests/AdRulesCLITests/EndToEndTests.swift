@@ -28,6 +28,34 @@ struct EndToEndTests {
         #expect(lines.count == 6 && lines[2].hasPrefix("USAGE: adrules lint [PATH...]") && lines[4] == "Run `adrules help lint` for more.", "\(result.stderr)")
     }
 
+    /// A standard output that cannot be written (a full disk) or whose reader went away is an I/O failure, exit 3 with
+    /// a line on standard error: before, a `try!` inside Foundation's write crashed the process (SIGILL, exit 132),
+    /// and a closed pipe killed it with SIGPIPE.
+    @Test func anUnwritableStandardOutputExitsThree() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        for output in ["/dev/full", "pipe"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["schema"]
+            let err = Pipe()
+            process.standardError = err
+            let pipe = Pipe()
+            if output == "pipe" {
+                process.standardOutput = pipe
+                // No one reads: the write fails with EPIPE.
+                try pipe.fileHandleForReading.close()
+            } else {
+                process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            }
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == 3, "\(output): \(process.terminationStatus)")
+            let reason = output == "pipe" ? "broken pipe" : "no space left on device"
+            #expect(message == "error: cannot write standard output: \(reason)\n", "\(output): \(message)")
+        }
+    }
+
     @Test func missingPathExitsThree() throws {
         let result = try runBinary(["lint", "FIXTURES/does-not-exist"])
         #expect(result.code == 3)

@@ -239,6 +239,16 @@ struct FieldReader: NodeReader {
         return nil
     }
 
+    /// A list of placement ids (a group's members, a rule's `deny`) holds at most as many as a policy has placements,
+    /// the most a compiled policy's loader reads; the entries past that are not read.
+    mutating func checkListLength(_ items: [YAMLNode], _ what: String) {
+        guard items.count > PolicyLimits.maxPlacements else { return }
+        report(Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(what) lists \(items.count) placements; a list holds at most \(PolicyLimits.maxPlacements), as a policy has at most that many placements: name each placement once",
+            file: file, range: items[PolicyLimits.maxPlacements].range))
+    }
+
     /// Checks an id against its allowed characters and length.
     @discardableResult
     mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {

@@ -9,6 +9,10 @@ struct PolicyAssembler {
     var sources: [String: [UInt8]] = [:]
     /// The line index of each file that had such a finding, built the first time, and how many findings it placed.
     private var scalarSources: [String: (source: ScalarSource, placed: Int)] = [:]
+    /// Per file, the `policy/unknown-placement` findings past what a report shows (``FieldReader/maxDiagnostics``):
+    /// counted, not built. A list of a million unknown names would otherwise take gigabytes and a "did you mean" each.
+    private(set) var droppedUnknownPlacements: [String: Int] = [:]
+    private var unknownPlacementsBuilt: [String: Int] = [:]
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
@@ -92,9 +96,7 @@ struct PolicyAssembler {
                 }
                 seenGroups[group.id] = group.location
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
-                    diagnostics.append(.unknownPlacement(
-                        member.value, in: "group \"\(group.id)\"", known: placementIDs, file: member.location.file,
-                        range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
+                    reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs)
                 }
                 groups.append(group)
             }
@@ -126,9 +128,7 @@ struct PolicyAssembler {
                 }
                 seenRules[fields.id.value] = fields.id.location
                 for member in fields.named where seenPlacements[member.value] == nil {
-                    diagnostics.append(.unknownPlacement(
-                        member.value, in: "rule \"\(fields.id.value)\"", known: placementIDs, file: member.location.file,
-                        range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
+                    reportUnknown(member, in: "rule \"\(fields.id.value)\"", known: placementIDs)
                 }
                 guard let when = fields.when, let node = fields.whenNode else { continue }
                 var rule = CustomRule(
@@ -168,6 +168,19 @@ struct PolicyAssembler {
 
     /// Where a finding inside a `when` scalar stands, read from the file's bytes: for as many findings per file as a
     /// report shows (``FieldReader/maxDiagnostics``); the rest are cut from the report anyway.
+    private mutating func reportUnknown(_ member: Located<String>, in context: String, known: [String]) {
+        let file = member.location.file
+        let built = unknownPlacementsBuilt[file, default: 0]
+        guard built < FieldReader.maxDiagnostics else {
+            droppedUnknownPlacements[file, default: 0] += 1
+            return
+        }
+        unknownPlacementsBuilt[file] = built + 1
+        diagnostics.append(.unknownPlacement(
+            member.value, in: context, known: known, file: file,
+            range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
+    }
+
     /// One finding, at the first entry past the limit, when a table holds more entries than a policy may.
     private mutating func countLimit<Entry>(_ entries: [Entry], _ location: KeyPath<Entry, SourceLocation>, _ limit: Int, _ kind: String) {
         guard entries.count > limit else { return }

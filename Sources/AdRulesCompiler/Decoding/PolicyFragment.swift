@@ -166,7 +166,8 @@ struct PolicyFragment: Sendable {
             case "placements":
                 sawPlacements = true
                 guard let items = reader.sequence(value, "placements") else { continue }
-                for item in items {
+                reader.checkListLength(items, context)
+                for item in items.prefix(PolicyLimits.maxPlacements) {
                     if let member = reader.string(item, "a group member") { group.placements.append(member) }
                 }
                 if items.isEmpty {
@@ -264,7 +265,8 @@ struct PolicyFragment: Sendable {
                 } else if let items = reader.sequence(value, key) {
                     var list: [Located<String>] = []
                     var all = false
-                    for item in items {
+                    reader.checkListLength(items, "deny")
+                    for item in items.prefix(PolicyLimits.maxPlacements) {
                         guard let member = reader.string(item, "a placement in deny") else { continue }
                         if member.value == "*" { all = true } else { list.append(member) }
                     }
