@@ -56,6 +56,35 @@ struct BoundsAndNamesTests {
         #expect(root.stderr.contains("is not a directory"), "\(root.stderr)")
     }
 
+    /// A rule file whose name relative to `--root` is longer than a compiled policy holds is a finding at the file
+    /// (lint passed it, and compile failed as `internal`, exit 3). The name is longer than a path the system opens,
+    /// so the file is reached relative to the working directory, as the hunt did.
+    @Test func aFileNameTooLongForACompiledPolicyIsAFinding() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let relative = Array(repeating: String(repeating: "d", count: 202), count: 20).joined(separator: "/") + "/p"
+        func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: dir)
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, text)
+        }
+        let made = try run("/bin/sh", ["-c", "mkdir -p \(relative) && printf 'version: 1\\nplacements:\\n  a: {format: banner}\\n' > \(relative)/p.yaml"])
+        try #require(made.0 == 0, "\(made.1)")
+        let (code, stderr) = try run(binary, ["compile", relative, "--root", "/", "-o", "c.json", "--format", "json"])
+        #expect(code == 1, "\(stderr)")
+        #expect(stderr.contains("characters long, more than the 4096 a compiled policy holds: compile from a --root nearer the file, or shorten its path"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/c.json"))
+    }
+
     /// A member list longer than a policy's placements is a finding at its first entry past the limit (lint passed
     /// it, and compile then failed as `internal`), and unknown members past a report's worth are counted, not built:
     /// a million of them took 814 MB and 5 s.

@@ -38,11 +38,20 @@ public enum PolicyCompiler {
         let relativePath = { (file: String) in relative(absolute(file), to: rootPath) ?? relative(absolute(file), to: parent) ?? file }
         // A compiled policy names its files in reasons an app logs: a name that could forge a log line is refused
         // by the runtime's loader, so it is refused here, at the file.
-        let badNames = load.files.filter { ControlCharacters.contains(in: relativePath($0)) }.map { file in
-            Diagnostic(
-                .error, rule: "schema/range",
-                message: "the file name \"\(ControlCharacters.escaped(relativePath(file)))\" holds a control character, which a compiled policy cannot name: rename the file",
-                file: file, range: .fileStart)
+        let badNames = load.files.compactMap { file -> Diagnostic? in
+            let name = relativePath(file)
+            let problem: String
+            if ControlCharacters.contains(in: name) {
+                problem = "holds a control character, which a compiled policy cannot name: rename the file"
+            } else if name.unicodeScalars.count > PolicyIDs.maxTextLength {
+                // The runtime's loader reads texts of at most this many characters, file names too.
+                problem = "is \(name.unicodeScalars.count) characters long, more than the \(PolicyIDs.maxTextLength) a compiled policy holds: "
+                    + "compile from a --root nearer the file, or shorten its path"
+            } else {
+                return nil
+            }
+            let shown = name.unicodeScalars.count > 200 ? String(name.unicodeScalars.prefix(200)) + "…" : name
+            return Diagnostic(.error, rule: "schema/range", message: "the file name \"\(ControlCharacters.escaped(shown))\" \(problem)", file: file, range: .fileStart)
         }
         guard badNames.isEmpty else {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + badNames, files: load.files)
