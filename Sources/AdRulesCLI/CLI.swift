@@ -163,6 +163,13 @@ public enum AdRulesCommandLine {
         guard let command = arguments.first else {
             return CommandResult(stderr: usage + "\n", exitCode: ExitCode.usage)
         }
+        // Arguments reach Swift decoded from UTF-8, a byte that is not UTF-8 replaced by U+FFFD: a path holding one
+        // names another file than the one given (an --output would overwrite it), so it is refused.
+        if let bad = arguments.first(where: { $0.unicodeScalars.contains("\u{FFFD}") }) {
+            return CommandResult(
+                stderr: "error: the argument \"\(ControlCharacters.escaped(bad))\" is not UTF-8 (or holds U+FFFD): adrules reads paths as UTF-8; rename the file\n",
+                exitCode: ExitCode.usage)
+        }
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--version", "version":

@@ -56,6 +56,15 @@ struct EndToEndTests {
         }
     }
 
+    /// An argument that is not UTF-8 reaches the tool with U+FFFD in it: it is refused, where before `--output` wrote
+    /// (and overwrote) the file named with U+FFFD and never the one given.
+    @Test func anArgumentThatIsNotUTF8IsAUsageError() {
+        let result = runCLI(["lint", "rules", "--output", "rep\u{FFFD}.txt"])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr == "error: the argument \"rep\u{FFFD}.txt\" is not UTF-8 (or holds U+FFFD): adrules reads paths as UTF-8; rename the file\n")
+        #expect(!FileManager.default.fileExists(atPath: "rep\u{FFFD}.txt"))
+    }
+
     @Test func missingPathExitsThree() throws {
         let result = try runBinary(["lint", "FIXTURES/does-not-exist"])
         #expect(result.code == 3)
