@@ -44,6 +44,17 @@ struct ExpressionTests {
         #expect(evaluate(source) == .bool(expected), "\(source)")
     }
 
+    /// A backslash in a string escapes a quote or a backslash; any other is a finding at the backslash, where before
+    /// it was dropped (`"caf\u00e9"` read as "cafu00e9", and the rule never matched).
+    @Test func aBackslashEscapesOnlyQuotesAndBackslashes() {
+        #expect(evaluate(#"screen == "a\"b""#, ["screen": .string("a\"b")]) == .bool(true))
+        #expect(evaluate(#"screen == 'it\'s'"#, ["screen": .string("it's")]) == .bool(true))
+        #expect(evaluate(#"screen == "a\\b""#, ["screen": .string(#"a\b"#)]) == .bool(true))
+        let found = findings(#"screen == "caf\u00e9""#)
+        #expect(found.map(\.offset) == [14], "\(found)")
+        #expect(found.first?.message == #"\u is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); write the character itself"#)
+    }
+
     @Test func precedenceIsNotThenComparisonsThenAndThenOr() throws {
         guard case .success(let compiled) = ExpressionCompiler.compile("true or false and false", attributes: []) else {
             Issue.record("did not compile")

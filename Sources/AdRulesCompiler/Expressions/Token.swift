@@ -120,14 +120,20 @@ enum Lexer {
                 guard closed else {
                     return .failure(ExpressionError(offset: startOffset, message: "this string is not closed: add a closing \(Character(Unicode.Scalar(c)))"))
                 }
-                // A backslash keeps the character after it, whatever it is. The value is what lies between the
-                // quote bytes, read on its own: a character that joins onto a quote stays in it.
+                // A backslash escapes a quote or a backslash, nothing else: `"caf\u00e9"` would otherwise read as
+                // "cafu00e9" and the rule would never match. The value is what lies between the quote bytes, read on
+                // its own: a character that joins onto a quote stays in it.
                 var value = ""
                 var escaped = false
-                for character in text((start + 1)..<(i - 1)) {
+                for (k, character) in text((start + 1)..<(i - 1)).enumerated() {
                     if !escaped, character == "\\" {
                         escaped = true
                         continue
+                    }
+                    if escaped, character != "\"", character != "'", character != "\\" {
+                        return .failure(ExpressionError(
+                            offset: startOffset + k,
+                            message: "\\\(character) is no escape: in a string a backslash escapes only a quote or a backslash (\\\" \\' \\\\); write the character itself"))
                     }
                     escaped = false
                     value.append(character)
