@@ -115,10 +115,13 @@ enum GitHubAnnotations {
     }
 
     static func line(_ d: Diagnostic) -> String {
+        // The file name as GitHub reads it back: a line break in it is %0A, which GitHub decodes, so the annotation
+        // lands on the file; any other control character is made visible (GitHub decodes no escape for it).
+        let file = ControlCharacters.escaped(escapeProperty(d.file))
         let d = d.escapedForTerminal
         let command = d.severity == .error ? "error" : "warning"
         var properties = [
-            "file=\(escapeProperty(d.file))", "line=\(d.range.start.line)", "col=\(d.range.start.column)",
+            "file=\(file)", "line=\(d.range.start.line)", "col=\(d.range.start.column)",
         ]
         properties.append("title=\(escapeProperty(d.rule))")
         var message = d.message

@@ -1,3 +1,4 @@
+import AdRulesYAML
 @testable import AdRulesCLI
 import Foundation
 import Testing
@@ -34,6 +35,10 @@ struct LintCommandTests {
     @Test func githubEscapesMessagesAndProperties() {
         #expect(GitHubAnnotations.escapeData("50% a\r\nb") == "50%25 a%0D%0Ab")
         #expect(GitHubAnnotations.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
+        // A line break in a file name is escaped as GitHub reads it back (%0A), so the annotation names the file; other
+        // control characters are made visible, and the command stays one line.
+        let d = Diagnostic(.error, rule: "schema/type", message: "m", file: "fn/a\nb\u{1B}[31m.yaml", range: SourceRange(at: SourcePosition(line: 2, column: 3)))
+        #expect(GitHubAnnotations.line(d) == "::error file=fn/a%0Ab\\u{1B}[31m.yaml,line=2,col=3,title=schema/type::m\n")
     }
 
     @Test func sarifHasWhatCodeScanningRequires() throws {
