@@ -169,6 +169,7 @@ enum ImpactJSON {
                 throw ReadError(problem: "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report")
             }
             var placements: [ImpactPlacement] = []
+            var firstSegment = ""
             var counters: [SegmentCounters] = []
             var segmentUsers = 0
             for (name, segment) in segments {
@@ -196,8 +197,10 @@ enum ImpactJSON {
                 // Every segment lists the same placements in the same order, with the same format and caps (a run writes
                 // each placement's caps in every segment): counters are added by position.
                 guard placements.isEmpty || found == placements else {
-                    throw ReadError(problem: "not an impact report: segment \(ControlCharacters.escaped(name)) lists other placements, formats or caps than the first")
+                    // Which of the two was changed cannot be told: both are named.
+                    throw ReadError(problem: "not an impact report: segments \(ControlCharacters.escaped(firstSegment)) and \(ControlCharacters.escaped(name)) list different placements, formats or caps, where a run lists the same in every segment")
                 }
+                if placements.isEmpty { firstSegment = name }
                 placements = found
                 counters.append(c)
             }

@@ -220,7 +220,7 @@ struct ImpactCommandTests {
     /// differ from the unsharded run's), and a segment whose placement lacks a cap the other segments have.
     @Test(arguments: [
         (#"(\s*)\](,\s*"cap_reached_share")"#, ",0$1]$2", "ends with zeros, which no run writes"),
-        (#""cap_reached_user_days": \{\s*"daily_cap": \d+,"#, #""cap_reached_user_days": {"#, "lists other placements, formats or caps than the first"),
+        (#""cap_reached_user_days": \{\s*"daily_cap": \d+,"#, #""cap_reached_user_days": {"#, "list different placements, formats or caps, where a run lists the same in every segment"),
     ])
     func partsNoRunWritesAreRefused(_ pattern: String, _ template: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
