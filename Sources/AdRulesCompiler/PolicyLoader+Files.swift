@@ -50,7 +50,7 @@ extension PolicyLoader {
             }
             listed += names.count
             guard listed <= maxFiles * 10 else {
-                throw PolicyLoadError.tooLarge(path, reason: "more than \(maxFiles * 10) entries below it")
+                throw PolicyLoadError.tooManyEntries(path, limit: maxFiles * 10)
             }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let full = directory + "/" + name

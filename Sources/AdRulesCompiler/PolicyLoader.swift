@@ -27,6 +27,8 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
     case noRuleFiles(String)
     /// The policy is larger than the loader accepts.
     case tooLarge(String, reason: String)
+    /// A directory (of rule files or of scenario files) holds more entries below it than a walk reads.
+    case tooManyEntries(String, limit: Int)
     /// A scenario file or a usage model was named where rule files were expected.
     case notRuleFile(String)
     /// The policy has errors.
@@ -41,6 +43,8 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
         case .noRuleFiles(let path):
             return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
         case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
+        case .tooManyEntries(let path, let limit):
+            return "\(path) holds more than \(limit) entries below it, more than adrules reads from one directory: split it into several"
         case .notRuleFile(let path):
             if PolicyLoader.isUsageModel(path) {
                 return "\(path) is a usage model, not a rule file: a policy is rule files or their directory (adrules impact reads a model)"

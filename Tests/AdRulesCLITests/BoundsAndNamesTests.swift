@@ -85,6 +85,17 @@ struct BoundsAndNamesTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/c.json"))
     }
 
+    /// A directory with more entries than a walk reads is named as a directory: a directory of scenario files was
+    /// called "the policy … is too large".
+    @Test func aDirectoryWithTooManyEntriesIsNamedAsADirectory() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for i in 0...10_000 { _ = FileManager.default.createFile(atPath: dir + "/t\(i).test.yaml", contents: nil) }
+        let result = runCLI(["test", dir, "--rules", "rules"].map { $0 == "rules" ? packageRoot() + "/rules" : $0 })
+        #expect(result.exitCode == 3)
+        #expect(result.stderr == "error: \(dir) holds more than 10000 entries below it, more than adrules reads from one directory: split it into several\n", "\(result.stderr)")
+    }
+
     /// A member list longer than a policy's placements is a finding at its first entry past the limit (lint passed
     /// it, and compile then failed as `internal`), and unknown members past a report's worth are counted, not built:
     /// a million of them took 814 MB and 5 s.
