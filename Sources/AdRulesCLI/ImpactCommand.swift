@@ -49,6 +49,16 @@ enum ImpactCommand {
                 stderr: "error: \(ControlCharacters.escaped(modelPath)) is a directory: impact takes a usage model file, such as rules/usage.model.yaml\n",
                 exitCode: ExitCode.usage)
         }
+        // A file of another kind named as the model is a mistake in the command, said once rather than as a cascade
+        // of model findings about its keys (exit 2, as a usage model named as the policy is).
+        if PolicyLoader.isScenarioFile(modelPath) || PolicyLoader.isCompiledPolicyFile(modelPath) {
+            let what = PolicyLoader.isScenarioFile(modelPath)
+                ? "a scenario file, not a usage model (adrules test runs scenarios)"
+                : "a compiled policy, not a usage model: give a policy as --rules"
+            return CommandResult(
+                stderr: "error: \(ControlCharacters.escaped(modelPath)) is \(what); impact takes a usage model, such as rules/usage.model.yaml\n",
+                exitCode: ExitCode.usage)
+        }
         let modelBytes: [UInt8]
         do { modelBytes = try PolicyLoader.readBytes(modelPath) } catch { return failure("\(error)") }
         let read = ModelDecoder.read(modelBytes, file: modelPath)

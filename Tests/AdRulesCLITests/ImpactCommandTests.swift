@@ -13,6 +13,20 @@ struct ImpactCommandTests {
     static let old = "FIXTURES/impact/old"
 
     /// The binary runs in the package directory, so the reports hold relative paths that do not depend on the checkout.
+    /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
+    /// cascade of unknown keys in a usage model.
+    @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {
+        let scenario = runCLI(["impact", Self.inPackage("rules/app_open.test.yaml"), "--rules", Self.inPackage("rules")])
+        #expect(scenario.exitCode == 2)
+        #expect(scenario.stderr.hasSuffix("app_open.test.yaml is a scenario file, not a usage model (adrules test runs scenarios); impact takes a usage model, such as rules/usage.model.yaml\n"), "\(scenario.stderr)")
+        let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).json"
+        _ = FileManager.default.createFile(atPath: path, contents: Data("{}".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let compiled = runCLI(["impact", path, "--rules", Self.inPackage("rules")])
+        #expect(compiled.exitCode == 2)
+        #expect(compiled.stderr == "error: \(path) is a compiled policy, not a usage model: give a policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n", "\(compiled.stderr)")
+    }
+
     @Test func textJSONAndHTMLMatchTheirGoldenFiles() throws {
         let fixtures = "Tests/AdRulesCLITests/Fixtures/impact"
         let flat = ["impact", "\(fixtures)/flat.model.yaml", "--rules", "\(fixtures)/new"]
