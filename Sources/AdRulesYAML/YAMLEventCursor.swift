@@ -324,7 +324,20 @@ public final class YAMLEventCursor {
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
             advice = Self.quotedValueAdvice(line(at: problemByte).text)
         }
-        return .libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
+        var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
+        // libyaml's position is where it gave up, often the end of the file: a note points at where the unclosed
+        // value or bracket opens, which is what to fix.
+        let opened: String? = switch context {
+        case "while scanning a quoted scalar": "the quoted value starts here"
+        case "while parsing a flow mapping": "the { } mapping starts here"
+        case "while parsing a flow sequence": "the [ ] list starts here"
+        default: nil
+        }
+        let start = position(state.context_mark)
+        if let opened, start != at {
+            diagnostic.notes.append(DiagnosticNote(message: opened, file: file, position: start))
+        }
+        return diagnostic
     }
 
     /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).

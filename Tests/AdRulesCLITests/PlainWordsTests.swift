@@ -248,6 +248,16 @@ struct PlainWordsTests {
         ])
     }
 
+    /// An unclosed quote or bracket is reported where libyaml gave up (often the end of the file), with a note where
+    /// it opens: the place to fix.
+    @Test func anUnclosedValuePointsAtWhereItOpens() {
+        let quoted = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: \"banner\n    min_interval: 1m\n")]).diagnostics
+        #expect(quoted.map(\.rule) == ["yaml/syntax"])
+        #expect(quoted.first?.notes.map { "\($0.position.line):\($0.position.column) \($0.message)" } == ["4:13 the quoted value starts here"], "\(quoted)")
+        let flow = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, min_interval: 1m\n\n")]).diagnostics
+        #expect(flow.first?.notes.map { "\($0.position.line):\($0.position.column) \($0.message)" } == ["3:6 the { } mapping starts here"], "\(flow)")
+    }
+
     @Test func anEmptyDenyListSaysWhatToWrite() {
         let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [], when: premium}\n"
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
