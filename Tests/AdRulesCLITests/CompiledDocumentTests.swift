@@ -35,6 +35,19 @@ struct CompiledDocumentTests {
 
     /// A policy whose compiled document would be larger than an app loads is a finding of the policy (exit 1), not an
     /// internal failure: lint passes a 100,000-placement policy with long ad units whose document is over 64 MiB.
+    /// A document saved again with a byte-order mark is refused saying so (before: "invalid JSON at byte 1").
+    @Test func aByteOrderMarkIsNamed() throws {
+        for mark: [UInt8] in [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE]] {
+            #expect(throws: CompiledPolicyError.self) { try Policy(compiled: Data(mark) + golden) }
+            do {
+                _ = try Policy(compiled: Data(mark) + golden)
+            } catch {
+                #expect("\(error)".contains("the document starts with a byte-order mark"), "\(error)")
+            }
+        }
+        #expect((try? Policy(compiled: golden)) != nil)
+    }
+
     @Test func aDocumentTooLargeToLoadIsAFinding() throws {
         let compilation = try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot(), maxBytes: 1000)
         #expect(compilation.document == nil)
