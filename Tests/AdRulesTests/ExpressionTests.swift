@@ -174,6 +174,8 @@ struct ExpressionTests {
         #expect(failure("\"日本 ") == ExpressionError(offset: 0, message: "this string is not closed: add a closing \""))
         #expect(failure("x = 1")?.message == "unexpected \"=\": write == to compare")
         #expect(failure("12abc")?.message.contains("is not a number or a duration") == true)
+        // The exponent's sign stopped the word: the message quoted "1e".
+        #expect(failure("ratio > 1e-400")?.message == #""1e-400" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"#)
         #expect(failure("-5m")?.message.contains("negative duration") == true)
     }
 }

@@ -97,9 +97,16 @@ enum Lexer {
                     }
                     tokens.append(Token(kind: .duration(value), offset: startOffset, text: word))
                 } else {
+                    // An exponent with a sign (`1e-400`) stops the word at the sign: quote what was written.
+                    var shown = word
+                    if word.last == "e" || word.last == "E", let sign = byte(i), sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                        var end = i + 1
+                        while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+                        shown = text(start..<end)
+                    }
                     return .failure(ExpressionError(
                         offset: startOffset,
-                        message: "\"\(word)\" is not a number or a duration: write 42, 1.5, or a duration like 30s or 1h30m"))
+                        message: "\"\(shown)\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"))
                 }
                 continue
             }
