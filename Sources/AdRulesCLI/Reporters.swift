@@ -69,7 +69,17 @@ struct DiagnosticReporter {
             if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
                 width = min(d.range.end.column - d.range.start.column, 120)
             }
-            let prefix = (lead.isEmpty ? "" : " ") + source.prefix(column - start).map { $0 == "\t" ? "\t" : " " }.joined()
+            // The caret's lead is measured on the line as written, each character as wide as it is printed: an escaped
+            // control character or byte-order mark (`\u{FEFF}`) is wider than one column.
+            // A byte-order mark opening the file is no column (libyaml skips it), but it is printed.
+            let mark = start == 0 && lineIndex == 0 && window.hasPrefix("\u{FEFF}") ? 1 : 0
+            let prefix = (lead.isEmpty ? "" : " ") + window.prefix(column - start + mark).map { c -> String in
+                switch c {
+                case "\t": return "\t"
+                case "\r": return ""
+                default: return String(repeating: " ", count: ControlCharacters.escaped(String(c)).count)
+                }
+            }.joined()
             out += " \(number) | \(lead)\(source)\(tail)\n"
             out += " \(gutter) | \(prefix)\(paint("^" + String(repeating: "~", count: max(0, width - 1)), "1;32"))\n"
         }

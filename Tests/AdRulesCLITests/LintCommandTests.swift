@@ -32,6 +32,18 @@ struct LintCommandTests {
         #expect(result.stdout.hasPrefix("::error file="))
     }
 
+    /// The caret stands under the value when the line shows an escaped character before it: a byte-order mark opening
+    /// the file is printed as `\u{FEFF}` (eight columns) but is no column of its own.
+    @Test func theCaretFollowsEscapedCharacters() throws {
+        let dir = try temporaryDirectory("adrules-caret", ["p.yaml": "\u{FEFF}version: x\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lines = runCLI(["lint", dir, "--format", "text"]).stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count >= 3)
+        let source = lines[1], caret = lines[2]
+        #expect(source.hasSuffix("| \\u{FEFF}version: x"), "\(lines)")
+        #expect(caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) } == source.firstIndex(of: "x").map { source.distance(from: source.startIndex, to: $0) }, "\(lines)")
+    }
+
     @Test func githubEscapesMessagesAndProperties() {
         #expect(GitHubAnnotations.escapeData("50% a\r\nb") == "50%25 a%0D%0Ab")
         #expect(GitHubAnnotations.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
