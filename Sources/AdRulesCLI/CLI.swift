@@ -298,12 +298,12 @@ enum Output {
             var path = path
             for _ in 0..<40 {
                 guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
-                let parent = (path as NSString).deletingLastPathComponent
+                let parent = PathText.parent(path)
                 path = destination.hasPrefix("/") || parent.isEmpty ? destination : parent + "/" + destination
             }
             // The system resolves symlinks before any `..`, as the kernel does.
             if let real = PolicyLoader.realPath(path) { return real }
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = PathText.parent(path)
             return (PolicyLoader.realPath(parent.isEmpty ? "." : parent) ?? parent) + "/" + (path as NSString).lastPathComponent
         }
         /// The file's identity (device and inode): the same file under another name or through a hard link.

@@ -141,7 +141,7 @@ struct ScenarioPolicies {
         // taken for the policy, nor walked to check `--output` against.
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
         if isDirectory.boolValue { return path }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.parent(path)
         return parent.isEmpty ? "." : parent
     }
 

@@ -1,3 +1,4 @@
+import AdRulesCompiler
 import AdRulesTestSupport
 import Foundation
 import Testing
@@ -63,6 +64,26 @@ struct EndToEndTests {
         #expect(result.exitCode == 2)
         #expect(result.stderr == "error: the argument \"rep\u{FFFD}.txt\" is not UTF-8 (or holds U+FFFD): adrules reads paths as UTF-8; rename the file\n")
         #expect(!FileManager.default.fileExists(atPath: "rep\u{FFFD}.txt"))
+    }
+
+    /// A one-character relative name (`--output z`, a missing input `y`) crashed the tool inside Foundation's
+    /// `deletingLastPathComponent` (SIGILL, exit 132); `PathText.parent` does the same arithmetic.
+    @Test func oneCharacterNamesAreOrdinaryPaths() throws {
+        #expect(["a/b", "/z", "z", "a/b/", "/", "a//b", ""].map(PathText.parent) == ["a", "/", "", "a", "/", "a", ""])
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let dir = try temporaryDirectory("adrules-short", ["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for arguments in [["lint", "p.yaml", "--output", "z"], ["compile", "y", "-o", "y.json"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: dir)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == (arguments[0] == "lint" ? 0 : 3), "\(arguments): \(process.terminationStatus)")
+        }
+        #expect(FileManager.default.fileExists(atPath: dir + "/z"))
     }
 
     @Test func missingPathExitsThree() throws {

@@ -34,7 +34,7 @@ public enum PolicyCompiler {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files)
         }
         let rootPath = absolute(root ?? FileManager.default.currentDirectoryPath)
-        let parent = (absolute(path) as NSString).deletingLastPathComponent
+        let parent = PathText.parent(absolute(path))
         let relativePath = { (file: String) in relative(absolute(file), to: rootPath) ?? relative(absolute(file), to: parent) ?? file }
         // A compiled policy names its files in reasons an app logs: a name that could forge a log line is refused
         // by the runtime's loader, so it is refused here, at the file.

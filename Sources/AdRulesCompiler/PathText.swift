@@ -1,0 +1,16 @@
+/// Path arithmetic on strings, for the few places that need a path's directory.
+///
+/// `NSString.deletingLastPathComponent` crashes (SIGILL) on a one-character name such as `z` in the Foundation of
+/// Swift 6.3 on Linux (`String._startOfLastPathComponent`): `adrules lint rules --output z` crashed.
+package enum PathText {
+    /// The directory part of `path`, as `NSString.deletingLastPathComponent` gives it: `a/b` → `a`, `/z` → `/`,
+    /// `z` → `` (empty), `a/b/` → `a`.
+    package static func parent(_ path: String) -> String {
+        var rest = Substring(path)
+        while rest.count > 1, rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard let slash = rest.lastIndex(of: "/") else { return "" }
+        var parent = rest[..<slash]
+        while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+        return parent.isEmpty ? "/" : String(parent)
+    }
+}
