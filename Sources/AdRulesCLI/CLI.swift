@@ -237,17 +237,6 @@ public enum AdRulesCommandLine {
         }
     }
 
-    /// What went wrong in a failed write to standard output or error, in the words of `cannot write PATH: …`
-    /// ("no space left on device", "broken pipe").
-    public static func describe(_ error: any Error) -> String {
-        let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain { return OutputFile.reason(Int32(error.code)) }
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return OutputFile.reason(Int32(underlying.code))
-        }
-        return "the write failed"
-    }
-
     /// - Parameter command: the command whose usage to print (the user already chose it); nil for the global usage.
     static func usageError(_ error: ArgumentError, command: String? = nil) -> CommandResult {
         CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n\n\(command.flatMap(commandUsage) ?? usage)\n", exitCode: ExitCode.usage)

@@ -6,20 +6,4 @@ import Foundation
 // write fail with EPIPE rather than kill the process with SIGPIPE.
 signal(SIGXFSZ, SIG_IGN)
 signal(SIGPIPE, SIG_IGN)
-let result = AdRulesCommandLine.run(Array(CommandLine.arguments.dropFirst()))
-var exitCode = result.exitCode
-do {
-    try FileHandle.standardOutput.write(contentsOf: Data(result.stdout.utf8))
-} catch {
-    // A full disk, a file-size limit, a closed or broken standard output: the report is lost, which is an I/O
-    // failure (exit 3), said on standard error when it can still be written.
-    try? FileHandle.standardError.write(contentsOf: Data("error: cannot write standard output: \(AdRulesCommandLine.describe(error))\n".utf8))
-    exitCode = 3
-}
-do {
-    try FileHandle.standardError.write(contentsOf: Data(result.stderr.utf8))
-} catch {
-    // Findings and the summary went to standard output or a file; what is lost is only what stderr would have said.
-    if exitCode == 0 { exitCode = 3 }
-}
-exit(exitCode)
+exit(StandardStreams.deliver(AdRulesCommandLine.run(Array(CommandLine.arguments.dropFirst()))))
