@@ -133,14 +133,29 @@ enum Lexer {
                 var value = ""
                 var escaped = false
                 for (k, character) in text((start + 1)..<(i - 1)).enumerated() {
+                    // A string holds printable text: a compiled policy refuses a control character in one, so lint
+                    // does too (a tab or line break written in the YAML value, `"a\tb"` in double quotes).
+                    if character.unicodeScalars.contains(where: ControlCharacters.isControl) {
+                        return .failure(ExpressionError(
+                            offset: startOffset + 1 + k,
+                            message: "a string in a rule holds a control character (a tab, a line break): strings hold printable text only"))
+                    }
                     if !escaped, character == "\\" {
                         escaped = true
                         continue
                     }
-                    if escaped, character != "\"", character != "'", character != "\\" {
-                        return .failure(ExpressionError(
-                            offset: startOffset + k,
-                            message: "\\\(character) is no escape: in a string a backslash escapes only a quote or a backslash (\\\" \\' \\\\); write the character itself"))
+                    // A backslash that a combining mark joins is one character with it: neither an escape nor text.
+                    if escaped || character.unicodeScalars.first == "\\" {
+                        guard escaped, character == "\"" || character == "'" || character == "\\" else {
+                            let at = escaped ? startOffset + k : startOffset + 1 + k
+                            let shown = escaped ? "\\\(character)" : String(character)
+                            let advice = "tnr0bfv".contains(character) && escaped
+                                ? "a string in a rule holds printable text only, no tab or line break"
+                                : "write the character itself"
+                            return .failure(ExpressionError(
+                                offset: at,
+                                message: "\(shown) is no escape: in a string a backslash escapes only a quote or a backslash (\\\" \\' \\\\); \(advice)"))
+                        }
                     }
                     escaped = false
                     value.append(character)
