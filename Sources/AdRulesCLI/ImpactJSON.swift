@@ -196,11 +196,11 @@ enum ImpactJSON {
                 }
                 // Every segment lists the same placements in the same order, with the same format and caps (a run writes
                 // each placement's caps in every segment): counters are added by position.
-                guard placements.isEmpty || found == placements else {
+                guard counters.isEmpty || found == placements else {
                     // Which of the two was changed cannot be told: both are named.
                     throw ReadError(problem: "not an impact report: segments \(ControlCharacters.escaped(firstSegment)) and \(ControlCharacters.escaped(name)) list different placements, formats or caps, where a run lists the same in every segment")
                 }
-                if placements.isEmpty { firstSegment = name }
+                if counters.isEmpty { firstSegment = name }
                 placements = found
                 counters.append(c)
             }

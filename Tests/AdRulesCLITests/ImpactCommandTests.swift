@@ -259,6 +259,36 @@ struct ImpactCommandTests {
         #expect(merged.stderr.contains(message), "\(merged.stderr)")
     }
 
+    /// A part whose first segment lists no placements is refused like any other mismatch: it was taken for the first
+    /// of the list, and the merge dropped that segment's figures with exit 0.
+    @Test func aFirstSegmentWithNoPlacementsIsRefused() throws {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
+        let directory = NSTemporaryDirectory() + "adrules-empty-segment-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/part-1.json", other = directory + "/part-2.json"
+        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
+        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
+        // The first segment's placements object, found by counting braces, emptied.
+        var bytes = Array(try String(contentsOfFile: path, encoding: .utf8).utf8)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let segments = try #require(text.range(of: "\"segments\": {"))
+        let open = try #require(text.range(of: "\"placements\": {", range: segments.upperBound..<text.endIndex))
+        var index = text.utf8.distance(from: text.startIndex, to: open.upperBound)
+        let first = index
+        var depth = 1
+        while depth > 0 {
+            if bytes[index] == UInt8(ascii: "{") { depth += 1 }
+            if bytes[index] == UInt8(ascii: "}") { depth -= 1 }
+            index += 1
+        }
+        bytes.replaceSubrange(first..<(index - 1), with: [])
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let merged = runCLI(["impact", "merge", path, other])
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.contains("list different placements, formats or caps, where a run lists the same in every segment"), "\(merged.stderr)")
+    }
+
     /// Two files of one name in two folders are two rows of deny reasons, in text as in json.
     @Test func reasonsFromTwoFilesOfOneNameAreTwoRows() throws {
         let directory = NSTemporaryDirectory() + "adrules-same-name-\(UUID().uuidString)"
