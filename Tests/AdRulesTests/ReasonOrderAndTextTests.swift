@@ -118,8 +118,19 @@ struct ReasonOrderAndTextTests {
         let d = h.ask(.show("ao", trigger: .loadCompleted))
         #expect(d.codes == [.deferredShow])
         let message = try #require(d.reasons.first?.message)
-        #expect(message.hasPrefix("the launch phase is over (it ends when the app leaves"), "\(message)")
+        #expect(message.hasPrefix("the launch phase is over (it ends when the app leaves, when this placement's ad shows"), "\(message)")
         #expect(!message.contains("outside the launch phase"))
+        // Before any app_launched there is no launch phase to be over.
+        var before = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              ao: {format: app_open, min_interval: 4m}
+            """)
+        before.record(.loadCompleted("ao"))
+        let early = before.ask(.show("ao", trigger: .loadCompleted))
+        #expect(early.codes.contains(.deferredShow))
+        #expect(early.reasons.first { $0.code == .deferredShow }?.message.hasPrefix("no app_launched yet, so no launch phase") == true, "\(early.reasons)")
     }
 
     /// Counts of one read in the singular.

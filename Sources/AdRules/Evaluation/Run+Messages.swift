@@ -12,7 +12,7 @@ struct ReasonSite: Sendable {
         case disabled, premiumShow, premiumLoad, alreadyShowing, graceSessions, graceInstall, graceSessionStart
         case noUserChoice, everyNActions, expired, notReady, minInterval, alreadyLoading, alreadyLoaded
         case notRewarded, noShow, rewardWithoutChoice, rewardNotEarned, rewardAlreadyGranted
-        case triggerNotSupported, resumeShowsOff, coldStartOff, afterLaunchPhase
+        case triggerNotSupported, resumeShowsOff, coldStartOff, afterLaunchPhase, noLaunch
         case noReturn, shownSinceReturn, pastResumeDelay, loadedAfterReturn, pastLaunchWait
         case fullscreenActive, customRule, ruleError
         /// A cap or a group's pacing: the placement's (group < 0) or a group's.
@@ -158,7 +158,9 @@ struct ReasonSite: Sendable {
         case .coldStartOff: return "the cold-start show is off (launch.show_on_first_load: false)"
         case .afterLaunchPhase:
             // The phase may have closed after the ad loaded inside it (rules.md §6): the message says what ends it.
-            return "the launch phase is over (it ends when the app leaves, when an ad shows or fails, or when a load fails or times out): a late show would interrupt the user \(deferred)"
+            return "the launch phase is over (it ends when the app leaves, when this placement's ad shows, or when its load or show fails or its load times out): a late show would interrupt the user \(deferred)"
+        case .noLaunch:
+            return "no app_launched yet, so no launch phase: a load_completed show answers a cold start, and a late one would interrupt the user \(deferred)"
         case .pastLaunchWait:
             let wait = p.launchMaxWait.map { " \($0.value)" } ?? ""
             return "the show comes more than launch.max_wait\(wait) after the launch: a late show would interrupt the user \(deferred)"

@@ -36,6 +36,8 @@ extension Run {
                     deny(.deferredShow, .pastLaunchWait, at: .launchMaxWait, &found)
                 } else if phase == .closed && !t.allowDeferred {
                     deny(.deferredShow, .afterLaunchPhase, at: .allowDeferred, &found)
+                } else if phase == .none && !t.allowDeferred {
+                    deny(.deferredShow, .noLaunch, at: .allowDeferred, &found)
                 }
             }
         }
@@ -128,10 +130,13 @@ extension Run {
     /// event (leaving, a failed load or show, a load that timed out).
     enum LaunchPhase {
         case open, pastMaxWait, closed
+        /// No `app_launched` yet: no launch phase at all.
+        case none
     }
 
     func launchPhase(_ policy: PolicyStorage, _ t: PlacementLimits, _ facts: borrowing Facts) -> LaunchPhase {
-        guard facts.placements[index].launchOpen, let launched = facts.launchedAt else { return .closed }
+        guard let launched = facts.launchedAt else { return .none }
+        guard facts.placements[index].launchOpen else { return .closed }
         if let loading = facts.placements[index].loadingSince, now - seen(loading) > policy.loadTimeoutMs { return .closed }
         if facts.placements[index].launchRanOut || (t.launchMaxWait >= 0 && now - seen(launched) > t.launchMaxWait) { return .pastMaxWait }
         return .open
