@@ -49,18 +49,16 @@ enum ImpactCommand {
                 stderr: "error: \(ControlCharacters.escaped(modelPath)) is a directory: impact takes a usage model file, such as rules/usage.model.yaml\n",
                 exitCode: ExitCode.usage)
         }
-        // A file of another kind named as the model is a mistake in the command, said once rather than as a cascade
-        // of model findings about its keys (exit 2, as a usage model named as the policy is).
-        if PolicyLoader.isScenarioFile(modelPath) || PolicyLoader.isCompiledPolicyFile(modelPath) {
-            let what = PolicyLoader.isScenarioFile(modelPath)
-                ? "a scenario file, not a usage model (adrules test runs scenarios)"
-                : "a compiled policy, not a usage model: give a policy as --rules"
-            return CommandResult(
-                stderr: "error: \(ControlCharacters.escaped(modelPath)) is \(what); impact takes a usage model, such as rules/usage.model.yaml\n",
-                exitCode: ExitCode.usage)
-        }
         let modelBytes: [UInt8]
         do { modelBytes = try PolicyLoader.readBytes(modelPath) } catch { return failure("\(error)") }
+        // A file of another kind named as the model is a mistake in the command, said once rather than as a cascade
+        // of model findings about its keys (exit 2, as a usage model named as the policy is): a scenario file by its
+        // name, a compiled policy or an impact report by what it says it is.
+        if let kind = Self.otherKind(modelPath, modelBytes) {
+            return CommandResult(
+                stderr: "error: \(ControlCharacters.escaped(modelPath)) is \(kind); impact takes a usage model, such as rules/usage.model.yaml\n",
+                exitCode: ExitCode.usage)
+        }
         let read = ModelDecoder.read(modelBytes, file: modelPath)
         var diagnostics = read.diagnostics
         var files = [modelPath]
@@ -223,6 +221,21 @@ enum ImpactCommand {
             text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(files).count) + "\n"
         }
         return text
+    }
+
+    /// What a file named as the model is when it is plainly something else, nil when it may be a model.
+    static func otherKind(_ path: String, _ bytes: [UInt8]) -> String? {
+        if PolicyLoader.isScenarioFile(path) { return "a scenario file, not a usage model (adrules test runs scenarios)" }
+        guard PolicyLoader.isCompiledPolicyFile(path) else { return nil }
+        // What the document says it is, if adrules wrote it: a compiled policy names its format (keys sorted, so
+        // anywhere in the text), an impact report starts with its run's figures.
+        let text = String(decoding: bytes, as: UTF8.self)
+        if text.contains("\"format\":\"adrules-compiled-policy\"") { return "a compiled policy, not a usage model: give a policy as --rules" }
+        let head = text.prefix(4096)
+        if head.contains("\"shard\"") || head.contains("\"results\"") {
+            return "an impact report, not a usage model: combine the parts of a --shard run with adrules impact merge"
+        }
+        return nil
     }
 
     /// The largest part `impact merge` reads: well above what the largest report a model may ask for takes.

@@ -20,10 +20,19 @@ struct ImpactCommandTests {
         #expect(scenario.exitCode == 2)
         #expect(scenario.stderr.hasSuffix("app_open.test.yaml is a scenario file, not a usage model (adrules test runs scenarios); impact takes a usage model, such as rules/usage.model.yaml\n"), "\(scenario.stderr)")
         let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).json"
-        _ = FileManager.default.createFile(atPath: path, contents: Data("{}".utf8))
+        #expect(runCLI(["compile", Self.inPackage("rules"), "-o", path]).exitCode == 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let compiled = runCLI(["impact", path, "--rules", Self.inPackage("rules")])
         #expect(compiled.exitCode == 2)
+        // A part of a --shard run given without `merge`, and a .json file that is neither, read as a model (JSON is YAML).
+        let part = NSTemporaryDirectory() + "adrules-part-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: part) }
+        #expect(runCLI(["impact", Self.inPackage("rules/usage.model.yaml"), "--rules", Self.inPackage("rules"), "--users", "4", "--days", "1", "--shard", "1/2", "--output", part]).exitCode == 0)
+        #expect(runCLI(["impact", part, "--rules", Self.inPackage("rules")]).stderr.contains("is an impact report, not a usage model: combine the parts of a --shard run with adrules impact merge"))
+        let other = NSTemporaryDirectory() + "adrules-other-\(UUID().uuidString).json"
+        _ = FileManager.default.createFile(atPath: other, contents: Data("{}".utf8))
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        #expect(runCLI(["impact", other, "--rules", Self.inPackage("rules")]).stderr.contains("the usage model has no"))
         #expect(compiled.stderr == "error: \(path) is a compiled policy, not a usage model: give a policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n", "\(compiled.stderr)")
     }
 
