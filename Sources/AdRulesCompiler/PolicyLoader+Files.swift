@@ -54,6 +54,11 @@ extension PolicyLoader {
             }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let full = directory + "/" + name
+                // A name that is not UTF-8 is listed with U+FFFD in it, and the file of that name, if one exists, is
+                // another file (or the same one twice): refused, never read in its place.
+                if name.unicodeScalars.contains("\u{FFFD}") {
+                    throw PolicyLoadError.unreadable(full, reason: "the name is not UTF-8 (or holds U+FFFD), which adrules cannot tell from another file's: rename it")
+                }
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir) else {
                     // Listed but not reachable: a dangling or looping symlink, a name that is not UTF-8, a path

@@ -85,6 +85,16 @@ struct BoundsAndNamesTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/c.json"))
     }
 
+    /// A name listed with U+FFFD in it (a name that is not UTF-8 reads so) is refused: a sibling literally named with
+    /// U+FFFD was read twice, and the other file never.
+    @Test func aListedNameWithAReplacementCharacterIsRefused() throws {
+        let dir = try Self.directory(["a\u{FFFD}.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "b.yaml": "version: 1\nplacements:\n  b: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", dir])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr == "error: cannot read \(dir)/a\u{FFFD}.yaml: the name is not UTF-8 (or holds U+FFFD), which adrules cannot tell from another file's: rename it\n", "\(result.stderr)")
+    }
+
     /// A directory with more entries than a walk reads is named as a directory: a directory of scenario files was
     /// called "the policy … is too large".
     @Test func aDirectoryWithTooManyEntriesIsNamedAsADirectory() throws {
