@@ -167,7 +167,7 @@ public enum AdRulesCommandLine {
         // names another file than the one given (an --output would overwrite it), so it is refused.
         if let bad = arguments.first(where: { $0.unicodeScalars.contains("\u{FFFD}") }) {
             return CommandResult(
-                stderr: "error: the argument \"\(ControlCharacters.escaped(bad))\" is not UTF-8 (or holds U+FFFD): adrules reads paths as UTF-8; rename the file\n",
+                stderr: "error: the argument \"\(ControlCharacters.escaped(bad))\" is not UTF-8 (or holds U+FFFD): adrules reads its arguments as UTF-8; write it in UTF-8 (a path: rename the file)\n",
                 exitCode: ExitCode.usage)
         }
         let rest = Array(arguments.dropFirst())

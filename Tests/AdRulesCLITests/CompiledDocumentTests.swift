@@ -33,11 +33,9 @@ struct CompiledDocumentTests {
         #expect(again == golden)
     }
 
-    /// A policy whose compiled document would be larger than an app loads is a finding of the policy (exit 1), not an
-    /// internal failure: lint passes a 100,000-placement policy with long ad units whose document is over 64 MiB.
     /// A document saved again with a byte-order mark is refused saying so (before: "invalid JSON at byte 1").
     @Test func aByteOrderMarkIsNamed() throws {
-        for mark: [UInt8] in [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE]] {
+        for mark: [UInt8] in [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE], [0x00, 0x00, 0xFE, 0xFF]] {
             #expect(throws: CompiledPolicyError.self) { try Policy(compiled: Data(mark) + golden) }
             do {
                 _ = try Policy(compiled: Data(mark) + golden)
@@ -48,6 +46,8 @@ struct CompiledDocumentTests {
         #expect((try? Policy(compiled: golden)) != nil)
     }
 
+    /// A policy whose compiled document would be larger than an app loads is a finding of the policy (exit 1), not an
+    /// internal failure: lint passes a 100,000-placement policy with long ad units whose document is over 64 MiB.
     @Test func aDocumentTooLargeToLoadIsAFinding() throws {
         let compilation = try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot(), maxBytes: 1000)
         #expect(compilation.document == nil)

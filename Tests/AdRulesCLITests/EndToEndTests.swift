@@ -87,6 +87,15 @@ struct EndToEndTests {
         #expect(data.count == expected.utf8.count)
     }
 
+    /// An argument that is not UTF-8 reaches the tool with U+FFFD in it: it is refused, where before `--output` wrote
+    /// (and overwrote) the file named with U+FFFD and never the one given.
+    @Test func anArgumentThatIsNotUTF8IsAUsageError() {
+        let result = runCLI(["lint", "rules", "--output", "rep\u{FFFD}.txt"])
+        #expect(result.exitCode == 2)
+        #expect(result.stderr == "error: the argument \"rep\u{FFFD}.txt\" is not UTF-8 (or holds U+FFFD): adrules reads its arguments as UTF-8; write it in UTF-8 (a path: rename the file)\n")
+        #expect(!FileManager.default.fileExists(atPath: "rep\u{FFFD}.txt"))
+    }
+
     /// A one-character relative name (`--output z`, a missing input `y`) crashed the tool inside Foundation's
     /// `deletingLastPathComponent` (SIGILL, exit 132); `PathText.parent` does the same arithmetic.
     @Test func oneCharacterNamesAreOrdinaryPaths() throws {

@@ -12,7 +12,6 @@ struct ImpactCommandTests {
     static let new = "FIXTURES/impact/new"
     static let old = "FIXTURES/impact/old"
 
-    /// The binary runs in the package directory, so the reports hold relative paths that do not depend on the checkout.
     /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
     /// cascade of unknown keys in a usage model.
     @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {
@@ -36,6 +35,7 @@ struct ImpactCommandTests {
         #expect(compiled.stderr == "error: \(path) is a compiled policy, not a usage model: give a policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n", "\(compiled.stderr)")
     }
 
+    /// The binary runs in the package directory, so the reports hold relative paths that do not depend on the checkout.
     @Test func textJSONAndHTMLMatchTheirGoldenFiles() throws {
         let fixtures = "Tests/AdRulesCLITests/Fixtures/impact"
         let flat = ["impact", "\(fixtures)/flat.model.yaml", "--rules", "\(fixtures)/new"]

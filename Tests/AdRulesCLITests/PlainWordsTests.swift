@@ -242,6 +242,7 @@ struct PlainWordsTests {
             """
         let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
         #expect(found.map { "\($0.range.start.line):\($0.range.start.column)-\($0.range.end.column)" } == ["7:9-16", "10:9-16"], "\(found)")
+        #expect(found.map(\.rule) == ["schema/unknown-key", "schema/enum"])
         #expect(found.map(\.message) == [
             "trigger applies to show asks only: remove it",
             "an offer is always asked on a user action: remove the trigger (or write trigger: action)",

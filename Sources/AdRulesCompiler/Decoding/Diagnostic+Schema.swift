@@ -343,7 +343,8 @@ extension Diagnostic {
         let message = ask == .offer
             ? "an offer is always asked on a user action: remove the trigger (or write trigger: action)"
             : "trigger applies to show asks only: remove it"
-        return Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
+        // On an offer the key is one it takes, with a value it does not: an enum finding, not an unknown key.
+        return Diagnostic(.error, rule: ask == .offer ? "schema/enum" : "schema/unknown-key", message: message, file: file, range: range)
     }
 
     static func expression(_ finding: ExpressionFinding, file: String, position: SourcePosition) -> Diagnostic {

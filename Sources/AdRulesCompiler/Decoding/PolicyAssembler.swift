@@ -166,8 +166,7 @@ struct PolicyAssembler {
             attributes: attributes, rules: rules)
     }
 
-    /// Where a finding inside a `when` scalar stands, read from the file's bytes: for as many findings per file as a
-    /// report shows (``FieldReader/maxDiagnostics``); the rest are cut from the report anyway.
+    /// A group member or `deny` entry naming no placement: a finding, up to a report's worth per file, then counted.
     private mutating func reportUnknown(_ member: Located<String>, in context: String, known: [String]) {
         let file = member.location.file
         let built = unknownPlacementsBuilt[file, default: 0]
@@ -191,6 +190,8 @@ struct PolicyAssembler {
             file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
     }
 
+    /// Where a finding inside a `when` scalar stands, read from the file's bytes: for as many findings per file as a
+    /// report shows (``FieldReader/maxDiagnostics``); the rest are cut from the report anyway.
     private mutating func exactPosition(of offset: Int, in scalar: YAMLScalar, range: SourceRange, file: String) -> SourcePosition? {
         if scalarSources[file] == nil {
             guard let bytes = sources[file] else { return nil }

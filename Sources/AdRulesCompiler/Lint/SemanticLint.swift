@@ -68,7 +68,7 @@ enum SemanticLint {
                 let accepted = day / interval.value.milliseconds
                 let rate = day % interval.value.milliseconds == 0 ? "\(accepted)" : String(format: "%.1f", (Double(day) / Double(interval.value.milliseconds) * 10).rounded(.down) / 10)
                 // Lowering a cap to 0 turns the placement off: with pacing of a day or more, the cap is simply not needed.
-                let advice = accepted == 0 ? "min_interval \(interval.value) already spaces shows more than a day apart; remove daily_cap" : "min_interval \(interval.value) allows \(rate) shows a day (1d / \(interval.value)); lower daily_cap to \(accepted) or remove it"
+                let advice = accepted == 0 ? "min_interval \(interval.value) already spaces shows more than a day apart; remove daily_cap" : "min_interval \(interval.value) allows \(rate) \(rate == "1" ? "show" : "shows") a day (1d / \(interval.value)); lower daily_cap to \(accepted) or remove it"
                 findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: \(advice)"))
             }
         }
