@@ -218,15 +218,15 @@ public final class YAMLEventCursor {
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range) }
+            if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range, mark: event.start_mark) }
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
             return scalar(YAMLNode(.scalar(YAMLScalar(value: value, style: style(data.style))), range: range))
         case YAML_SEQUENCE_START_EVENT:
-            checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range)
+            checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range, mark: event.start_mark)
             return open(isMapping: false, at: range.start)
         case YAML_MAPPING_START_EVENT:
-            checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, range: range)
+            checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, range: range, mark: event.start_mark)
             return open(isMapping: true, at: range.start)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard depth > 0 else { return nil }
@@ -285,7 +285,7 @@ public final class YAMLEventCursor {
     }
 
     private func checkProperties(
-        anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange
+        anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange, mark: yaml_mark_t
     ) {
         if let name = string(anchor) {
             report(.anchor(name, file: file, range: range))
@@ -293,7 +293,9 @@ public final class YAMLEventCursor {
         if let tag = string(tag) {
             aliasOrTagPositions.insert(range.start)
             let core = "tag:yaml.org,2002:"
-            report(.tag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, file: file, range: range))
+            // `when: !premium` is a negation typed as in other languages, which YAML reads as a tag.
+            let inCondition = !tag.hasPrefix(core) && keyBefore(byteOffset(of: mark)) == "when"
+            report(.tag(tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag, inCondition: inCondition, file: file, range: range))
         }
     }
 
@@ -312,7 +314,7 @@ public final class YAMLEventCursor {
             return .tabIndentation(file: file, at: at)
         }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
-            return .bareAsterisk(file: file, at: position(state.context_mark))
+            return .bareAsterisk(key: keyBefore(byteOffset(of: state.context_mark)), file: file, at: position(state.context_mark))
         }
         var advice: String?
         if context == "while scanning a simple key", problem == "could not find expected ':'" {
@@ -382,6 +384,16 @@ public final class YAMLEventCursor {
         return (Substring(String(decoding: input[start..<end], as: UTF8.self)), offset - start)
     }
 
+    /// The key whose value starts at `offset`, read back on its line (`deny` in `{id: r, deny: *}`): what the value was
+    /// meant to be; nil when the value is no key's.
+    private func keyBefore(_ offset: Int) -> String? {
+        let (text, column) = line(at: offset)
+        let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard before.hasSuffix(":") else { return nil }
+        let key = before.dropLast().reversed().prefix { !" \t{,-".contains($0) }
+        return key.isEmpty ? nil : String(key.reversed())
+    }
+
     /// A key of more than 1024 characters is not a key to libyaml (YAML's limit on an implicit key): its colon then
     /// reads as misplaced, whatever the indentation.
     static func longKeyAdvice(_ line: Substring) -> String? {
@@ -414,9 +426,17 @@ public final class YAMLEventCursor {
         let text = line.drop { $0 == " " || $0 == "-" }
         if let separator = text.range(of: ": ") {
             let key = text[..<separator.lowerBound]
-            let value = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
-            if !key.isEmpty, !value.isEmpty, !value.contains("\""), !value.hasPrefix("'") {
-                return "a value that holds \": \" must be quoted: write \(Self.shortened(key)): \"\(Self.shortened(Substring(value)))\""
+            var value = Substring(text[separator.upperBound...])
+            // A comment after the value (` # …`) stays a comment: only the value goes in quotes.
+            if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            if !key.isEmpty, !trimmed.isEmpty, !trimmed.contains("\""), !trimmed.hasPrefix("'") {
+                // In double quotes a backslash starts an escape: a value holding one goes in single quotes (a single
+                // quote in it written twice).
+                let quoted = trimmed.contains("\\")
+                    ? "'\(Self.shortened(Substring(trimmed.replacingOccurrences(of: "'", with: "''"))))'"
+                    : "\"\(Self.shortened(Substring(trimmed)))\""
+                return "a value that holds \": \" must be quoted: write \(Self.shortened(key)): \(quoted)"
             }
         }
         return "a value that holds \": \" must be quoted, or the key indented under the one it belongs to"

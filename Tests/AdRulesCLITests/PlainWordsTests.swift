@@ -259,6 +259,25 @@ struct PlainWordsTests {
         #expect(flow.first?.notes.map { "\($0.position.line):\($0.position.column) \($0.message)" } == ["3:6 the { } mapping starts here"], "\(flow)")
     }
 
+    /// Advice written back into the file as given lints clean, or at least past the finding (the lint audit's round):
+    /// quoting a value with a backslash, a bare * outside deny, a ! before a condition, a cap of 0 on a placement
+    /// already off, the strictest of several longer windows, and `!` between operands.
+    @Test func adviceWrittenBackIsAccepted() {
+        func messages(_ text: String) -> [String] { PolicyLoader.load(texts: [("p.yaml", "version: 1\n" + text)]).diagnostics.map(\.message) }
+        #expect(messages("placements:\n  a:\n    format: banner\n    ad_unit: see C:\\pay: no ads # note\n").first?.hasSuffix(#"must be quoted: write ad_unit: 'see C:\pay: no ads'"#) == true)
+        #expect(messages("placements:\n  a:\n    format: banner\n    ad_unit: 'see C:\\pay: no ads' # note\n").isEmpty)
+        #expect(messages("placements:\n  a: {format: banner}\ngroups:\n  g:\n    placements: *\n").first?.contains("list the placement ids, as in placements: [level_end, app_open]") == true)
+        #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: *}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
+        #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: !premium\n") == ["explicit tag !premium is not allowed: in YAML a ! starts a tag; a condition negates with not: write not premium instead of !premium"])
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 0, enabled: false}\n") == ["daily_cap is 0 on a placement that enabled: false already turns off: remove daily_cap: 0"])
+        let windows = messages("placements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 5\n    caps:\n      - {max: 3, window: 2d}\n      - {max: 6, window: 1h}\n")
+        #expect(windows.last == "the cap of 6 in 1h can never bind: the cap of 3 in 2d is stricter over a window at least as long; lower it below 3, or remove it", "\(windows)")
+        #expect(messages("placements:\n  a: {format: banner}\nattributes:\n  level: int\nrules:\n  - {id: r, deny: [a], when: level ! 3}\n") == [#"unexpected "!": write != to compare"#])
+        // A value written as an alias is unread, not missing: no pacing/missing beside its yaml/alias error.
+        let alias = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: &p 90s\n  b:\n    format: interstitial\n    min_interval: *p\n")]).diagnostics
+        #expect(alias.map(\.rule) == ["yaml/alias", "yaml/alias"], "\(alias)")
+    }
+
     @Test func anEmptyDenyListSaysWhatToWrite() {
         let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [], when: premium}\n"
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics

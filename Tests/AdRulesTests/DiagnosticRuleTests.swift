@@ -230,7 +230,7 @@ struct DiagnosticRuleTests {
     func suppressionLinesAreLibyamlLines(_ lineBreak: String) {
         let text = ["version: 1", "placements:", "  a:", "    format: interstitial", "    min_interval: 1m",
                     "    # adrules:disable-next-line cap/zero", "    daily_cap: 0", "    hourly_cap: 0", ""].joined(separator: lineBreak)
-        #expect(lint(text).map(\.message) == ["hourly_cap is 0, so this can never show: to turn a placement off, write enabled: false"])
+        #expect(lint(text).map(\.message) == ["hourly_cap is 0, so this can never show: to turn a placement off, write enabled: false instead of hourly_cap: 0"])
     }
 
     @Test(arguments: [
@@ -349,7 +349,7 @@ struct DiagnosticRuleTests {
     /// Advice fits where it is given: a group has no `enabled`, and an id in an example is an example.
     @Test func adviceFitsGroupsAndListsOfIds() {
         let zero = lint("version: 1\ngroups:\n  g: {placements: [a], session_cap: 0}\nplacements:\n  a: {format: banner}\n")
-        #expect(zero.map(\.message) == ["session_cap is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them"])
+        #expect(zero.map(\.message) == ["session_cap is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them instead of session_cap: 0"])
         let missing = lint("version: 1\nplacements:\n  a: {format: banner}\ngroups:\n  g: {min_interval: 1m}\nrules:\n  - {id: x, when: premium}\n")
         #expect(missing.map(\.message).contains("group \"g\" has no placements: list its members' placement ids, as in `placements: [interstitial_level_end]`"), "\(missing)")
         #expect(missing.map(\.message).contains("rule \"x\" has no deny: list the placement ids it denies, as in `deny: [interstitial]`"), "\(missing)")

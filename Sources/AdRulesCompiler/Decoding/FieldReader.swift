@@ -125,9 +125,14 @@ struct FieldReader: NodeReader {
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
     /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.
     var standsForAliasOrTag: (SourcePosition) -> Bool = { _ in false }
+    /// How many schema findings an alias or a tag stood for: values left unread all the same.
+    private(set) var unreadAliasesAndTags = 0
 
     mutating func report(_ diagnostic: Diagnostic) {
-        if diagnostic.rule.hasPrefix("schema/") && standsForAliasOrTag(diagnostic.range.start) { return }
+        if diagnostic.rule.hasPrefix("schema/") && standsForAliasOrTag(diagnostic.range.start) {
+            unreadAliasesAndTags += 1
+            return
+        }
         // A finding a comment hides is dropped, and never counts towards the limit: a file that hides a thousand
         // warnings still shows the error after them.
         if suppressions?.suppresses(diagnostic) == true { return }

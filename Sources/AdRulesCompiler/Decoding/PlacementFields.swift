@@ -49,6 +49,7 @@ struct PlacementFields: Sendable {
         let before = reader.diagnostics.count
         // Past a file's thousandth finding the reader only counts errors: those count here too.
         let droppedBefore = reader.droppedErrors
+        let unreadBefore = reader.unreadAliasesAndTags
         var fields = PlacementFields()
         var missesFormat = false
         let merges = reader.mergeKeys
@@ -66,7 +67,9 @@ struct PlacementFields: Sendable {
                 }
             }
         }
-        fields.hadErrors = missesFormat || reader.droppedErrors > droppedBefore || reader.diagnostics[before...].contains { $0.severity == .error }
+        // A value written as an alias or with a tag was not read either (its yaml/alias or yaml/tag error stands for it).
+        fields.hadErrors = missesFormat || reader.droppedErrors > droppedBefore || reader.unreadAliasesAndTags > unreadBefore
+            || reader.diagnostics[before...].contains { $0.severity == .error }
         return fields
     }
 

@@ -185,7 +185,13 @@ enum Lexer {
             case ("|", "|"):
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"||\": write or"))
             case ("!", _):
-                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"!\": write not"))
+                // After an operand, `level ! 3` most likely meant `!=`; before one, `!premium` meant `not premium`.
+                let afterOperand = switch tokens.last?.kind {
+                case .name?, .int?, .number?, .duration?, .string?, .trueLiteral?, .falseLiteral?, .rightParen?, .rightBracket?: true
+                default: false
+                }
+                return .failure(ExpressionError(
+                    offset: startOffset, message: afterOperand ? "unexpected \"!\": write != to compare" : "unexpected \"!\": write not"))
             default:
                 // The whole character, however many bytes it takes.
                 let character = text(start..<bytes.count).first.map(String.init) ?? ""

@@ -14,7 +14,7 @@ enum SemanticLint {
         var firstAdUnit: [String: Located<String>] = [:]
         for (index, p) in policy.placements.enumerated() {
             let format = p.format.value
-            findings += capFindings(p, inGroup: false)
+            findings += capFindings(p, inGroup: false, disabled: !p.enabled.value)
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
                 findings.append(.pacingMissing(p))
@@ -45,12 +45,13 @@ enum SemanticLint {
     }
 
     /// Caps of 0 and caps that can never bind, of a placement or a group.
-    static func capFindings(_ block: some Pacing, inGroup isGroup: Bool) -> [Diagnostic] {
+    /// - Parameter disabled: a placement written `enabled: false`, which a cap of 0 only repeats.
+    static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, disabled: Bool = false) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
-            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
+            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup, disabled: disabled)) }
         }
-        for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
+        for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup, disabled: disabled)) }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
                 findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
@@ -87,11 +88,13 @@ enum SemanticLint {
         }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
-            for (j, longer) in windows.enumerated() where i != j && longer.max > 0 {
-                if longer.window >= shorter.window, shorter.max > longer.max {
-                    findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; lower it below \(longer.max), or remove it"))
-                    break
-                }
+            // The strictest of the caps over a window at least as long: lowering below it is what makes this one bind.
+            let stricter = windows.indices.filter { j in
+                j != i && windows[j].max > 0 && windows[j].window >= shorter.window && windows[j].max < shorter.max
+            }
+            if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
+                let longer = windows[j]
+                findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; lower it below \(longer.max), or remove it"))
             }
         }
         return findings
@@ -123,12 +126,17 @@ enum TestAdUnits {
 }
 
 extension Diagnostic {
-    static func zeroCap(_ key: String, at location: SourceLocation, inGroup: Bool) -> Diagnostic {
-        Diagnostic(
-            .warning, rule: "cap/zero",
-            message: inGroup
-                ? "\(key) is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them"
-                : "\(key) is 0, so this can never show: to turn a placement off, write enabled: false",
+    static func zeroCap(_ key: String, at location: SourceLocation, inGroup: Bool, disabled: Bool = false) -> Diagnostic {
+        let written = key == "max" ? "this caps window" : "\(key): 0"
+        let message = if inGroup {
+            "\(key) is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them instead of \(written)"
+        } else if disabled {
+            "\(key) is 0 on a placement that enabled: false already turns off: remove \(written)"
+        } else {
+            "\(key) is 0, so this can never show: to turn a placement off, write enabled: false instead of \(written)"
+        }
+        return Diagnostic(
+            .warning, rule: "cap/zero", message: message,
             file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
     }
 
