@@ -133,6 +133,28 @@ struct ReasonOrderAndTextTests {
         #expect(early.reasons.first { $0.code == .deferredShow }?.message.hasPrefix("no app_launched yet, so no launch phase") == true, "\(early.reasons)")
     }
 
+    /// Rules for every placement (`deny: "*"`) are kept once, not listed under each placement, and merged with a
+    /// placement's own rules in rule order (listed under each, 10,000 of them over 9,000 placements took 2.3 GB).
+    @Test func rulesForEveryPlacementKeepTheirOrder() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              a: {format: banner}
+              b: {format: banner}
+            rules:
+              - {id: r1, deny: "*", when: "not premium"}
+              - {id: r2, deny: [a], when: "not premium"}
+              - {id: r3, deny: "*", when: "not premium"}
+              - {id: r4, deny: [a, b], when: "not premium"}
+              - {id: r5, deny: [b], when: "not premium"}
+            """)
+        h.record(.appLaunched, .loadCompleted("a"), .loadCompleted("b"))
+        #expect(h.ask(.show("a", trigger: .action)).reasons.map(\.rule) == ["r1", "r2", "r3", "r4"])
+        #expect(h.ask(.show("b", trigger: .action)).reasons.map(\.rule) == ["r1", "r3", "r4", "r5"])
+        #expect(h.ask(.show("a", trigger: .action), premium: true).codes == [.premiumUser])
+    }
+
     /// Counts of one read in the singular.
     @Test func aCountOfOneIsSingular() throws {
         var h = try Harness("""

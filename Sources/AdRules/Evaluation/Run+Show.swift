@@ -11,8 +11,7 @@ extension Run {
         let t = policy.placementLimits[index]
         if !t.enabled { deny(.placementDisabled, .disabled, at: .enabled, &found) }
         if t.excludePremium && context.premium { deny(.premiumUser, .premiumShow, at: .excludePremium, &found) }
-        let rules = policy.rulesOfPlacement.range(of: index)
-        if !rules.isEmpty { customRuleReasons(policy, rules, context: context, facts, zone: zone, &found) }
+        if !policy.rulesOfPlacement.isEmpty(of: index) { customRuleReasons(policy, context: context, facts, zone: zone, &found) }
         let isAppOpen = t.format == .appOpen
         let supported = isAppOpen ? trigger != .action : trigger == .action
         if !supported {
@@ -59,9 +58,10 @@ extension Run {
         pacingReasons(policy, t, facts, zone: zone, &found)
     }
 
-    /// Custom rules, read from the policy's flat rule program; `rules` are positions in `rulesOfPlacement`.
+    /// Custom rules, read from the policy's flat rule program, in rule order.
+    @inline(__always)
     func customRuleReasons(
-        _ policy: PolicyStorage, _ rules: Range<Int>, context: AskContext, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings
+        _ policy: PolicyStorage, context: AskContext, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings
     ) {
         var inputs = RuleInputs(
             premium: context.premium, sessionCount: Int64(facts.sessionCount),
@@ -74,8 +74,9 @@ extension Run {
             // 1970-01-01 was a Thursday.
             inputs.nowWeekday = Int(((days % 7) + 7) % 7)
         }
-        for k in rules {
-            let r = policy.rulesOfPlacement.item(at: k)
+        // The placement's own rules and the rules for every placement, in rule order.
+        var walk = policy.rulesOfPlacement.walk(of: index)
+        while let r = policy.rulesOfPlacement.next(&walk) {
             switch policy.ruleProgram.holds(rule: r, inputs, context) {
             case true?:
                 var site = site(.customRule, at: .rule)

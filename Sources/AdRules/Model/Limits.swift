@@ -137,13 +137,46 @@ struct PlacementLimits: Sendable {
 package final class IndexLists: Sendable {
     private let starts: [Int]
     private let items: [Int]
+    /// Items every owner has besides its own, in order (the rules for every placement): kept once, not under each
+    /// owner, and merged in order with an owner's own by ``next(_:)``.
+    private let common: [Int]
 
-    init(_ lists: [[Int]]) {
+    init(_ lists: [[Int]], common: [Int] = []) {
         var starts = [0]
         starts.reserveCapacity(lists.count + 1)
         for list in lists { starts.append(starts[starts.count - 1] + list.count) }
         self.starts = starts
         items = lists.flatMap { $0 }
+        self.common = common
+    }
+
+    /// Where a walk of one owner's items, common ones included, stands.
+    struct Walk {
+        var own: Int
+        let ownEnd: Int
+        var common = 0
+    }
+
+    /// A walk of owner `i`'s items and the common ones, in order.
+    @inline(__always)
+    func walk(of i: Int) -> Walk { Walk(own: starts[i], ownEnd: starts[i + 1]) }
+
+    /// Whether owner `i` has no item, common ones included.
+    @inline(__always)
+    func isEmpty(of i: Int) -> Bool { starts[i] == starts[i + 1] && common.isEmpty }
+
+    /// The next item of a walk, the smaller of the owner's next and the next common one; nil at the end.
+    @inline(__always)
+    func next(_ walk: inout Walk) -> Int? {
+        let hasOwn = walk.own < walk.ownEnd
+        let hasCommon = walk.common < common.count
+        if hasCommon, !hasOwn || common[walk.common] < items[walk.own] {
+            walk.common += 1
+            return common[walk.common - 1]
+        }
+        guard hasOwn else { return nil }
+        walk.own += 1
+        return items[walk.own - 1]
     }
 
     /// The positions of owner `i`'s items, for `item(at:)`.

@@ -116,7 +116,10 @@ public enum ImpactRunner {
     static func play(_ plan: SimulationPlan, users: PlayedUsers, threads: Int, tracker: ProgressTracker) -> [SegmentCounters] {
         let chunkCount = (users.count + chunkSize - 1) / chunkSize
         let store = ChunkStore(count: chunkCount, total: plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) })
-        let workers = min(threads, max(1, chunkCount))
+        // Threads beyond the machine's cores only add work: each plays on its own replica of the policy, built for it
+        // (1,024 threads over a 5,000-placement policy took 11 s where one took 1.6 s). The output does not depend
+        // on the count.
+        let workers = min(threads, ProcessInfo.processInfo.activeProcessorCount, max(1, chunkCount))
         let work: @Sendable (Int) -> Void = { _ in
             // Each thread plays on its own replica of the policy: no reference count is shared between cores.
             var player = UserPlayer(plan: workers == 1 ? plan : plan.replica())
