@@ -379,6 +379,12 @@ enum OutputFile {
 
     /// Writes `data` to `path`; nil when it worked, else why not.
     static func write(_ data: Data, to path: String) -> String? {
+        // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while the file is written in place would leave it
+        // cut off, its previous contents gone: those signals are ignored until it is written (or restored). The
+        // report is the last thing a run does, so the run then ends as it would have.
+        let interrupts = [SIGINT, SIGTERM, SIGHUP]
+        let dispositions = interrupts.map { signal($0, SIG_IGN) }
+        defer { for (sig, disposition) in zip(interrupts, dispositions) { _ = signal(sig, disposition) } }
         var info = stat()
         let exists = stat(path, &info) == 0
         // A file too large to keep a copy of is emptied first (written through): never a mix of old and new.

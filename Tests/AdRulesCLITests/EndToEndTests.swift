@@ -96,6 +96,41 @@ struct EndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: "rep\u{FFFD}.txt"))
     }
 
+    /// A SIGTERM (a cancelled CI job) or Ctrl-C while the report is written does not cut it off: the signals are
+    /// ignored until it is written in full. Seen through a FIFO whose reader starts late, so the write is blocked
+    /// when the signal comes.
+    @Test func aTerminationWhileWritingLeavesTheWholeReport() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let unknown = Array(repeating: "x", count: 2_000).joined(separator: ",")
+        let dir = try temporaryDirectory("adrules-sigterm", ["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\ngroups:\n  g: {placements: [\(unknown)]}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let expected = runCLI(["lint", dir + "/p.yaml", "--format", "json"]).stdout
+        let fifo = dir + "/out.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        // A reader is open (the tool refuses a FIFO no process reads), but reads only after the signal.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        try #require(reader >= 0)
+        // The test runner's children inherit SIGTERM blocked, which would hide the bug: Python unblocks it, puts the
+        // default action back and executes the tool in its place (same process id).
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            "-c", "import os, signal, sys; signal.signal(signal.SIGTERM, signal.SIG_DFL); signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM]); os.execv(sys.argv[1], sys.argv[1:])",
+            binary, "lint", dir + "/p.yaml", "--format", "json", "--output", fifo,
+        ]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.8)
+        kill(process.processIdentifier, SIGTERM)
+        _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) & ~O_NONBLOCK)
+        let data = FileHandle(fileDescriptor: reader, closeOnDealloc: true).readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "killed by the signal while writing")
+        #expect(data.count == expected.utf8.count)
+    }
+
     /// A one-character relative name (`--output z`, a missing input `y`) crashed the tool inside Foundation's
     /// `deletingLastPathComponent` (SIGILL, exit 132); `PathText.parent` does the same arithmetic.
     @Test func oneCharacterNamesAreOrdinaryPaths() throws {
