@@ -167,6 +167,8 @@ public struct Policy: Sendable {
     public var rules: [CustomRule] { storage.rules }
 
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
+    /// The placement ids in file order, held by the policy (no array is made to read them).
+    package var placementIDs: [String] { storage.placementIDs }
     var horizon: RuleDuration { storage.horizon }
 
     package init(

@@ -71,21 +71,29 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func unknownHistoryPlacement(_ id: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter known: the policy's placement ids, for "did you mean"; nil when the finding will only be counted.
+    static func unknownHistoryPlacement(_ id: String, known: [String]?, file: String, range: SourceRange) -> Diagnostic {
         unknownScenarioPlacement("history names placement \"\(id)\", which the policy does not have", id, known: known, file: file, range: range)
     }
 
     /// An event step about a placement the policy does not have: the engine would ignore the event.
-    static func unknownStepPlacement(_ id: String, event: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
+    static func unknownStepPlacement(_ id: String, event: String, known: [String]?, file: String, range: SourceRange) -> Diagnostic {
         unknownScenarioPlacement(
             "event \(event) names placement \"\(id)\", which the policy does not have (the engine would ignore the event)", id,
             known: known, file: file, range: range)
     }
 
-    private static func unknownScenarioPlacement(_ start: String, _ id: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
+    private static func unknownScenarioPlacement(_ start: String, _ id: String, known: [String]?, file: String, range: SourceRange) -> Diagnostic {
         var message = start
-        if let suggestion = Suggestion.closest(to: id, in: known) { message += ": did you mean \"\(suggestion)\"?" }
-        else { message += ": its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")" }
+        if let known {
+            if let suggestion = Suggestion.closest(to: id, in: known) {
+                message += ": did you mean \"\(suggestion)\"?"
+            } else if known.isEmpty {
+                message += ": it has no placements (is --rules a rule file that holds none? name the policy's directory)"
+            } else {
+                message += ": its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
+            }
+        }
         return Diagnostic(.error, rule: "policy/unknown-placement", message: message, file: file, range: range)
     }
 

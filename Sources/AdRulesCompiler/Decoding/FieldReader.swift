@@ -147,6 +147,9 @@ struct FieldReader: NodeReader {
         diagnostics.append(diagnostic)
     }
 
+    /// Whether another finding would be kept (not only counted): what is worth a "did you mean" search.
+    var hasRoom: Bool { diagnostics.count - uncounted < FieldReader.maxDiagnostics }
+
     /// The finding of a file that held more than ``maxDiagnostics``: how many more there are, or nil.
     var tooManyFindings: Diagnostic? { droppedFindings.summary(file: file) }
 

@@ -114,10 +114,11 @@ public enum ScenarioDecoder {
                     }
                     if let placement, let at {
                         // A show of a placement the policy does not have would count for nothing, silently.
-                        if policy.placements.contains(where: { $0.id == placement }) {
+                        if policy.placement(placement) != nil {
                             history.append((placement, at))
                         } else if let node = entry.first(where: { $0.key.scalar?.value == "placement" })?.value {
-                            reader.report(.unknownHistoryPlacement(placement, known: policy.placements.map(\.id), file: reader.file, range: node.range))
+                            // Past a report's worth of findings, no "did you mean" is searched for: the finding is only counted.
+                            reader.report(.unknownHistoryPlacement(placement, known: reader.hasRoom ? policy.placementIDs : nil, file: reader.file, range: node.range))
                         }
                     } else {
                         // Name only what is missing: a key written with a bad value has its own finding.
@@ -321,7 +322,7 @@ public enum ScenarioDecoder {
             // The engine ignores an event about a placement the policy does not have; in a test that is a typo that
             // would make every later ask about the intended placement fail for the wrong reason.
             if let placement, policy.placement(placement) == nil, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }) {
-                reader.report(.unknownStepPlacement(placement, event: eventName.value, known: policy.placements.map(\.id), file: reader.file, range: pair.value.range))
+                reader.report(.unknownStepPlacement(placement, event: eventName.value, known: reader.hasRoom ? policy.placementIDs : nil, file: reader.file, range: pair.value.range))
                 return nil
             }
             guard let event = AdEvent(name: eventName.value, placement: placement, source: source) else { return nil }
