@@ -51,6 +51,20 @@ struct SimulationTests {
         #expect(perDay > 40 && perDay < 48, "\(perDay)")
     }
 
+    /// Reason sites past the few scanned are looked up by key (a policy of 10,000 rules that all deny made one ask take
+    /// a second): each of 40 rules that always deny is its own row, counted as often as the others.
+    @Test func manyReasonSitesAreEachCounted() throws {
+        let busy = flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
+            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 1m\n    actions: [{placement: level_end, every: {exponential: 1s}}]")
+        let rules = (0..<40).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\"}\n" }.joined()
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\nrules:\n" + rules, file: "p.yaml")
+        let levelEnd = play(try model(busy), policy).total.placements[0]
+        let ruled = levelEnd.denials.filter { $0.code == .customRule }
+        #expect(ruled.count == 40)
+        #expect(Set(ruled.map(\.count)).count == 1 && (ruled.first?.count ?? 0) > 0, "\(ruled.map(\.count))")
+        #expect(Set(ruled.compactMap { $0.location?.line }) == Set(5..<45))
+    }
+
     @Test func premiumUsersSeeNothing() throws {
         let premium = try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1"))
         let appOpen = play(premium, try appOpenPolicy(dailyCap: 3)).total.placements[0]

@@ -156,7 +156,7 @@ extension UserPlayer {
 
     /// Counts a deny reason. A report counts a reason over many days: it shows the message without the day of a
     /// daily cap (``Reason/summary``).
-    /// - Parameter site: the index of the reason's site in ``siteKeys``, nil for a reason given in full.
+    /// - Parameter site: the index of the reason's site (``siteKeys``, ``siteIndex``), nil for a reason given in full.
     mutating func countDenial(_ code: ReasonCode, site: Int?, slot: Int, _ reason: () -> Reason) {
         guard let site else {
             let built = reason()
@@ -175,15 +175,16 @@ extension UserPlayer {
             code, at: siteLocations[site].location, messageIsFixed: fixed, message: siteLocations[site].summary ?? reason().summary)
     }
 
-    /// The index of a reason site in ``siteKeys``, its location and summary (when that depends on the site alone)
+    /// The index of a reason site (``siteKeys``, ``siteIndex``), its location and summary (when that depends on the site alone)
     /// built the first time it is met: building them reads the placement's settings, and a run gives the same few
     /// sites millions of times.
     mutating func site(_ key: Int64, summaryIsFixed: Bool, _ reason: () -> Reason) -> Int {
         if let i = siteKeys.firstIndex(of: key) { return i }
+        if siteLocations.count > siteKeys.count, let i = siteIndex[key] { return i }
         let built = reason()
-        siteKeys.append(key)
+        if siteKeys.count < Self.scannedSites { siteKeys.append(key) } else { siteIndex[key] = siteLocations.count }
         siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
         siteEntries += Array(repeating: -1, count: plan.segments.count * plan.placements.count)
-        return siteKeys.count - 1
+        return siteLocations.count - 1
     }
 }

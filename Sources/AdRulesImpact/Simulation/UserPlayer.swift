@@ -38,9 +38,12 @@ struct UserPlayer {
     var screenUntil: Int64 = 0
     /// When set, every impression is logged: (placement slot, time). Tests check the caps against it.
     var impressionLog: [(slot: Int, at: Int64)]?
-    /// The key (``Reason/siteKey``) and location of each reason site met so far (a few per policy), in
-    /// two arrays: the keys are scanned without copying a location.
+    /// The key (``Reason/siteKey``) of each reason site met so far, and its location. A policy's reasons come from a
+    /// few sites, scanned in `siteKeys`; past ``scannedSites`` of them the others are looked up in `siteIndex` (a policy
+    /// of 10,000 rules that all deny has 10,000 sites, and a scan of them for each reason made one ask take a second).
     var siteKeys: [Int64] = []
+    var siteIndex: [Int64: Int] = [:]
+    static let scannedSites = 32
     var siteLocations: [SiteLocation] = []
     /// Per site, segment and placement slot (`(site * segments + segment) * slots + slot`): the index of the site's
     /// entry in the placement's denial counters, -1 before its first denial since the counters were reset.
