@@ -93,6 +93,9 @@ struct PlacementFigures {
 
 /// Number formats shared by the text and html reports (fixed, locale-free, so reports are byte-stable).
 enum ImpactFormat {
+    /// `1 user`, `1,200 users`.
+    static func users(_ n: Int) -> String { "\(count(n)) user\(n == 1 ? "" : "s")" }
+
     /// `1234567` as `1,234,567`.
     static func count(_ n: Int) -> String {
         let digits = String(abs(n))
@@ -133,7 +136,7 @@ enum ImpactFormat {
 
     /// `10,000 users × 7 days from 2026-12-07, seed 1`.
     static func population(_ report: ImpactReport) -> String {
-        "\(count(report.users)) users × \(report.days) day\(report.days == 1 ? "" : "s") from \(report.start), seed \(report.seed)"
+        "\(ImpactFormat.users(report.users)) × \(report.days) day\(report.days == 1 ? "" : "s") from \(report.start), seed \(report.seed)"
     }
 
     /// A change of the semantic diff as one line of text.

@@ -202,7 +202,7 @@ enum ImpactHTML {
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
             for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
-                out += "<tr><td>" + (k == 0 ? "\(escape(name)) <span class=\"loc\">\(ImpactFormat.count(first.segments[s].users)) users</span>" : "") + "</td><td>\(escape(present[0].figures.placement.id))</td>"
+                out += "<tr><td>" + (k == 0 ? "\(escape(name)) <span class=\"loc\">\(ImpactFormat.users(first.segments[s].users))</span>" : "") + "</td><td>\(escape(present[0].figures.placement.id))</td>"
                 for p in report.results.indices {
                     // A policy without the placement has no figures for it.
                     guard let summary = present.first(where: { $0.policy == p })?.figures.summary else {
@@ -229,7 +229,7 @@ enum ImpactHTML {
         let names = report.results.map(\.policy)
         var out = ""
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
-            out += "<details>\n<summary>Segment <strong>\(escape(name))</strong> <span class=\"loc\">\(ImpactFormat.count(first.segments[s].users)) users</span>: every figure</summary>\n"
+            out += "<details>\n<summary>Segment <strong>\(escape(name))</strong> <span class=\"loc\">\(ImpactFormat.users(first.segments[s].users))</span>: every figure</summary>\n"
             for present in PlacementFigures.byID(report.results.map { PlacementFigures.all($0, segment: s) }) {
                 out += placement(present.map(\.figures), names: present.map { names[$0.policy] }, onlyIn: comparing && present.count == 1)
             }

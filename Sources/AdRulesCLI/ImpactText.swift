@@ -25,7 +25,7 @@ enum ImpactText {
         // change when comparing.
         if let first = report.results.first, report.segments.count > 1 {
             for (s, name) in report.segments.enumerated() where s < first.segments.count {
-                out += "\nSegment \(name) (\(ImpactFormat.count(first.segments[s].users)) users):\n"
+                out += "\nSegment \(name) (\(ImpactFormat.users(first.segments[s].users))):\n"
                 out += placementTables(report, report.results.map { PlacementFigures.all($0, segment: s) })
             }
         }
@@ -95,7 +95,7 @@ enum ImpactText {
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
             for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
-                var row = [k == 0 ? "\(name) (\(ImpactFormat.count(first.segments[s].users)) users)" : "", present[0].figures.placement.id]
+                var row = [k == 0 ? "\(name) (\(ImpactFormat.users(first.segments[s].users)))" : "", present[0].figures.placement.id]
                 var means: [Double] = []
                 for p in report.results.indices {
                     // A policy without the placement has no figures for it.

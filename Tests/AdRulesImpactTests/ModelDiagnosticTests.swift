@@ -71,6 +71,16 @@ struct ModelDiagnosticTests {
     }
 
     /// A model has the limit of findings a rule file has: a hostile one cannot flood a CI log.
+    /// A share's range reads the same whether it is below 0 or 0 itself (it said "from 0 to 1" for -1, then refused 0).
+    @Test func aShareIsAboveZero() {
+        for share in ["-1", "0", "1.5"] {
+            let text = "version: 1\nsegments:\n  - {name: a, share: \(share)}\n"
+            let (_, diagnostics) = ModelDecoder.decode(text, file: "m.model.yaml")
+            #expect(diagnostics.contains { $0.message.contains("above 0 and at most 1") }, "\(share): \(diagnostics)")
+            #expect(!diagnostics.contains { $0.message.contains("from 0 to 1") }, "\(share)")
+        }
+    }
+
     @Test func aFloodOfFindingsIsCapped() {
         // 20 segments of 60 actions, each with an unknown key: 1,200 findings.
         var text = "version: 1\nsegments:\n"

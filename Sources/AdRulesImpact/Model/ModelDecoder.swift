@@ -204,7 +204,7 @@ public enum ModelDecoder {
                     }
                 }
             case "share":
-                share = reader.number(value, key, in: 0...1)
+                share = reader.number(value, key, in: 0...1, expected: "above 0 and at most 1")
                 if let s = share, s == 0 {
                     reader.report(.modelOutOfRange(key, "above 0 and at most 1", found: "0", file: reader.file, range: value.range))
                 }

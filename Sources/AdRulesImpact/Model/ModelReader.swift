@@ -49,14 +49,15 @@ struct ModelReader: NodeReader {
         return value
     }
 
-    mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>) -> Double? {
+    /// - Parameter expected: what the range is in words, when it is not "from a to b" (a share is above 0).
+    mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil) -> Double? {
         guard let value = ModelReader.number(node) else {
             report(.wrongType(key, expected: "a number", found: node, file: file))
             return nil
         }
         guard range.contains(value) else {
             report(.modelOutOfRange(
-                key, "from \(ShareText.format(range.lowerBound)) to \(ShareText.format(range.upperBound))",
+                key, expected ?? "from \(ShareText.format(range.lowerBound)) to \(ShareText.format(range.upperBound))",
                 found: node.scalar?.value ?? "", file: file, range: node.range))
             return nil
         }
