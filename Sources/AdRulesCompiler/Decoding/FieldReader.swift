@@ -96,8 +96,18 @@ struct FieldReader: NodeReader {
     /// Whether a finding that a file gets once (by `key`) is due: true the first time, and for at most `limit`
     /// keys in all.
     mutating func firstReport(of key: String, upTo limit: Int) -> Bool {
-        reportedOnce.count < limit && reportedOnce.insert(key).inserted
+        guard !reportedOnce.contains(key) else { return false }
+        guard reportedOnce.count < limit else {
+            // Past the limit a key is only counted, so that the file can say how many more there were.
+            notReported.insert(key)
+            return false
+        }
+        reportedOnce.insert(key)
+        return true
     }
+
+    /// The keys ``firstReport(of:upTo:)`` turned away for the limit: findings said once that were not said.
+    private(set) var notReported: Set<String> = []
 
     /// The file's `# adrules:disable-next-line` comments, when they are known while it is read: a finding they hide
     /// is dropped as it is reported, and a finding a file gets once is counted at the first place none hides it.

@@ -43,6 +43,13 @@ public enum ScenarioDecoder {
         } else if document.root == nil && document.diagnostics.isEmpty {
             reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
         }
+        // Undeclared attribute names past the first hundred are counted: no name is dropped without a word.
+        if !reader.notReported.isEmpty {
+            reader.report(Diagnostic(
+                .warning, rule: "scenario/unknown-attribute",
+                message: "\(reader.notReported.count) more attribute names that the policy does not declare are not listed: declare them, or fix the names listed",
+                file: file, range: .fileStart))
+        }
         // Findings past the limit are counted: a dropped error still makes the file malformed, so no test of it runs.
         let found = (document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])).withoutRepeatsOfAliasesAndTags()
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
