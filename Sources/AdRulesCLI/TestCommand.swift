@@ -33,6 +33,8 @@ enum TestCommand {
         policies.strict = parsed.flags.contains("strict")
         var testsFound = 0
         var brokenPolicies = Set<String>()
+        // A scenario file named twice (`test rules rules`, a link, `../rules/x.test.yaml`) runs once against a policy.
+        var ran = Set<String>()
         for path in paths {
             let files: [String]
             do {
@@ -51,6 +53,9 @@ enum TestCommand {
             }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
             for file in files {
+                var info = stat()
+                let identity = stat(file, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : file
+                guard ran.insert(identity + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
                 switch prepared {
                 case .ioFailure(let message):

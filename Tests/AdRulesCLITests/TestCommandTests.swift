@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import AdRulesCLI
 import Foundation
 import Testing
@@ -14,6 +15,14 @@ struct TestCommandTests {
         let result = runCLI(["test", "FIXTURES/scenarios/pass.test.yaml"])
         #expect(result.exitCode == 0)
         #expect(result.stdout == "PASS a cold start shows when the first load completes\n1 passed, 0 failed\n")
+    }
+
+    /// A scenario file named twice, or through a directory and by name, runs once (it ran, and counted, twice).
+    @Test func aScenarioFileNamedTwiceRunsOnce() {
+        let once = runCLI(["test", "rules"].map { $0 == "rules" ? packageRoot() + "/rules" : $0 })
+        let twice = runCLI(["test", packageRoot() + "/rules", packageRoot() + "/rules", packageRoot() + "/rules/app_open.test.yaml"])
+        #expect(once.exitCode == 0 && twice.exitCode == 0)
+        #expect(twice.stdout.split(separator: "\n").last == once.stdout.split(separator: "\n").last, "\(twice.stdout.suffix(40))")
     }
 
     @Test func jsonReportsEveryTestAndTheMismatch() throws {
