@@ -60,6 +60,14 @@ enum ImpactCommand {
                 exitCode: ExitCode.usage)
         }
         let read = ModelDecoder.read(modelBytes, file: modelPath)
+        // A rule file named as the model (its `placements` at the top, where a model has none) is said once.
+        if read.model == nil, !PolicyLoader.isUsageModel(modelPath),
+            read.diagnostics.contains(where: { $0.rule == "schema/unknown-key" && $0.message.hasPrefix("unknown key \"placements\" in the usage model") })
+        {
+            return CommandResult(
+                stderr: "error: \(ControlCharacters.escaped(modelPath)) is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n",
+                exitCode: ExitCode.usage)
+        }
         var diagnostics = read.diagnostics
         var files = [modelPath]
 

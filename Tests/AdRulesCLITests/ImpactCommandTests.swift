@@ -15,6 +15,9 @@ struct ImpactCommandTests {
     /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
     /// cascade of unknown keys in a usage model.
     @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {
+        let rule = runCLI(["impact", Self.inPackage("rules/app_open.yaml"), "--rules", Self.inPackage("rules")])
+        #expect(rule.exitCode == 2)
+        #expect(rule.stderr.hasSuffix("app_open.yaml is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n"), "\(rule.stderr)")
         let scenario = runCLI(["impact", Self.inPackage("rules/app_open.test.yaml"), "--rules", Self.inPackage("rules")])
         #expect(scenario.exitCode == 2)
         #expect(scenario.stderr.hasSuffix("app_open.test.yaml is a scenario file, not a usage model (adrules test runs scenarios); impact takes a usage model, such as rules/usage.model.yaml\n"), "\(scenario.stderr)")
