@@ -278,6 +278,15 @@ struct PlainWordsTests {
         #expect(alias.map(\.rule) == ["yaml/alias", "yaml/alias"], "\(alias)")
     }
 
+    /// A well-formed duration with more digits than a duration reads is too long (schema/range), not malformed.
+    @Test func aDurationWithTooManyDigitsIsTooLong() {
+        let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 10000000000000s}\n")]).diagnostics
+        #expect(found.map(\.rule) == ["schema/range"])
+        #expect(found.first?.message == "min_interval 10000000000000s is longer than the largest duration 366d: write at most 366d")
+        let malformed = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 10000000000000x}\n")]).diagnostics
+        #expect(malformed.map(\.rule) == ["schema/duration"])
+    }
+
     @Test func anEmptyDenyListSaysWhatToWrite() {
         let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [], when: premium}\n"
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics

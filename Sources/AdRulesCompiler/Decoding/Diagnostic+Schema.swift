@@ -51,6 +51,14 @@ extension Diagnostic {
             }
             return Diagnostic(.error, rule: "schema/duration", message: message, file: file, range: found.range)
         }
+        // A well-formed duration whose number has more digits than a duration reads is too long, not malformed.
+        if let scalar = found.scalar, scalar.value.range(of: "^([0-9]+(ms|d|h|m|s))+$", options: .regularExpression) != nil,
+            scalar.value.range(of: "[0-9]{13}", options: .regularExpression) != nil
+        {
+            return Diagnostic(
+                .error, rule: "schema/range",
+                message: "\(key) \(scalar.shortValue) is longer than the largest duration 366d: write at most 366d", file: file, range: found.range)
+        }
         return Diagnostic(
             .error, rule: "schema/duration",
             message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)",
