@@ -88,7 +88,15 @@ enum ImpactCommand {
         }
         if let model = read.model, policies.count == named.count {
             for (policy, entry) in zip(policies, named) {
-                diagnostics += read.suppressions.applied(to: ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role))
+                var found = ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role)
+                // A finding about the old policy says so, or it reads as false of the policy under --rules.
+                if entry.role == .old {
+                    let escapedPath = ControlCharacters.escaped(entry.path)
+                    for i in found.indices where !found[i].message.contains(escapedPath) && !found[i].message.contains(entry.path) {
+                        found[i].message += " (in the --compare policy \(escapedPath))"
+                    }
+                }
+                diagnostics += read.suppressions.applied(to: found)
             }
         }
         diagnostics = diagnostics.sortedForDisplay()

@@ -12,6 +12,21 @@ struct ImpactCommandTests {
     static let new = "FIXTURES/impact/new"
     static let old = "FIXTURES/impact/old"
 
+    /// A placement whose format changed between the policies: the model's actions fit the new policy, so the old one's
+    /// app-open placement is a warning that names the old policy (it blocked the comparison, naming neither).
+    @Test func aFormatChangeIsComparedWithAWarningAboutTheOldPolicy() throws {
+        let dir = try temporaryDirectory("adrules-format-change", [
+            "old.yaml": "version: 1\nplacements:\n  level_end: {format: app_open}\n",
+            "new.yaml": "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n",
+            "c.model.yaml": "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 1\n    actions: [{placement: level_end, every: 10m}]\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/c.model.yaml", "--rules", dir + "/new.yaml", "--compare", dir + "/old.yaml", "--format", "json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: placement level_end is app_open, which the app never shows from actions"), "\(result.stderr)")
+        #expect(result.stderr.contains("(in the --compare policy \(dir)/old.yaml) (model/placement-format)"), "\(result.stderr)")
+    }
+
     /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
     /// cascade of unknown keys in a usage model.
     @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {

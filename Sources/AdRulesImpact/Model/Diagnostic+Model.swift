@@ -75,9 +75,11 @@ extension Diagnostic {
         return Diagnostic(severity, rule: "policy/unknown-placement", message: message, file: file, range: range)
     }
 
-    static func modelPlacementFormat(_ id: String, format: String, usage: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter severity: an error for the policy under `--rules`; a warning for the one compared with, whose
+    ///   placement may have changed format (its asks are then denied `trigger_not_supported`, and the comparison shows it).
+    static func modelPlacementFormat(_ id: String, format: String, usage: String, severity: Severity = .error, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
-            .error, rule: "model/placement-format",
+            severity, rule: "model/placement-format",
             message: "placement \(id) is \(format), which the app never shows from \(usage): app-open ads are played on every cold start and resume; remove it here",
             file: file, range: range)
     }

@@ -127,7 +127,8 @@ public enum ModelCheck {
                     continue
                 }
                 if placement.format.value == .appOpen {
-                    diagnostics.append(.modelPlacementFormat(id, format: placement.format.value.rawValue, usage: usage, file: file, range: range(location)))
+                    diagnostics.append(.modelPlacementFormat(
+                        id, format: placement.format.value.rawValue, usage: usage, severity: role == .current ? .error : .warning, file: file, range: range(location)))
                 }
             }
             let declared = Dictionary(policy.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
