@@ -113,16 +113,20 @@ enum ImpactText {
         return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ")
     }
 
+    /// Columns are aligned to at most this many characters: a longer cell (a long policy path, a change listing
+    /// thousands of members) runs past its column rather than widen every row of the table to its length.
+    static let maxColumnWidth = 60
+
     /// Rows as aligned columns; trailing spaces removed.
     static func table(_ rows: [[String]], rightAligned: Set<Int>, indent: String) -> String {
         let columns = rows.map(\.count).max() ?? 0
-        let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0 }
+        let widths = (0..<columns).map { c in min(maxColumnWidth, rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0) }
         var out = ""
         for row in rows {
             var cells: [String] = []
             for c in 0..<columns {
                 let cell = c < row.count ? row[c] : ""
-                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                let pad = String(repeating: " ", count: max(0, widths[c] - cell.count))
                 cells.append(rightAligned.contains(c) ? pad + cell : cell + pad)
             }
             var line = indent + cells.joined(separator: "  ")

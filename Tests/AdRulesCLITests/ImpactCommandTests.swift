@@ -12,6 +12,18 @@ struct ImpactCommandTests {
     static let new = "FIXTURES/impact/new"
     static let old = "FIXTURES/impact/old"
 
+    /// A long cell runs past its column instead of widening every row: a change listing thousands of members, or a
+    /// long policy path, made the text report quadratic in the policy (341 MB for a 382 KB policy).
+    @Test func longCellsDoNotWidenEveryRow() {
+        let long = String(repeating: "p, ", count: 1_000)
+        let rows = (0..<1_000).map { i in ["placement p\(i)", i == 0 ? long : "added", "x"] }
+        let text = ImpactText.table(rows, rightAligned: [], indent: "  ")
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 1_000)
+        #expect(lines.dropFirst().allSatisfy { $0.count <= 2 + 60 + 2 + 60 + 2 + 1 }, "\(lines[1].count)")
+        #expect(text.utf8.count < 200_000)
+    }
+
     /// A placement whose format changed between the policies: the model's actions fit the new policy, so the old one's
     /// app-open placement is a warning that names the old policy (it blocked the comparison, naming neither).
     @Test func aFormatChangeIsComparedWithAWarningAboutTheOldPolicy() throws {
