@@ -18,7 +18,9 @@ enum FailureReport {
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
-            let codes = "[" + decision.codes.map(\.rawValue).joined(separator: ", ") + "]"
+            let allCodes = decision.codes
+            let codes = "[" + allCodes.prefix(maxReasonsListed).map(\.rawValue).joined(separator: ", ")
+                + (allCodes.count > maxReasonsListed ? ", and \(allCodes.count - maxReasonsListed) more" : "") + "]"
             if let verdict = expectation.verdict { rows.append(("verdict", verdict.rawValue, decision.verdict.rawValue)) }
             if let reasons = expectation.reasons { rows.append(("reasons", list(reasons, ask.kind), codes)) }
             if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include, ask.kind), codes)) }
@@ -29,16 +31,26 @@ enum FailureReport {
                 let mark = index > 0 && failure.mismatches.contains(row.0) ? "x" : " "
                 out += "   \(mark) \(row.0.padding(toLength: width0, withPad: " ", startingAt: 0))  \(row.1.padding(toLength: width1, withPad: " ", startingAt: 0))  \(row.2)\n"
             }
-            for reason in decision.reasons {
+            let reasons = decision.reasons
+            for reason in reasons.prefix(maxReasonsListed) {
                 out += "      \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
                 if let location = reason.location { out += " [\(location)]" }
                 out += "\n"
             }
+            if reasons.count > maxReasonsListed { out += "      \(moreReasons(reasons.count))\n" }
         }
         if failures.count > maxFailuresShown {
             out += "  \(failures.count - maxFailuresShown) more failing steps in this test are not shown: fix the ones listed and test again\n"
         }
         return out
+    }
+
+    /// The reasons of one decision listed in text: a policy whose thousands of rules all deny would otherwise make
+    /// each step print thousands of lines (a 6 KB scenario took 760 MB to report). The json lists them all.
+    static let maxReasonsListed = 50
+
+    static func moreReasons(_ count: Int) -> String {
+        "\(count - maxReasonsListed) more reasons are not listed (--format json lists them all)"
     }
 
     static func describe(_ ask: Ask) -> String {

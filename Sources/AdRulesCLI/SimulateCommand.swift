@@ -103,11 +103,13 @@ enum SimulateCommand {
                 }
             }
             out += line + "\n"
-            for reason in step.decision?.reasons ?? [] {
+            let reasons = step.decision?.reasons ?? []
+            for reason in reasons.prefix(FailureReport.maxReasonsListed) {
                 var detail = "    \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
                 if let location = reason.location { detail += " [\(location)]" }
                 out += detail + "\n"
             }
+            if reasons.count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(reasons.count))\n" }
             for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
         }
         let table = showsPerDay(outcome, policy: policy)

@@ -17,6 +17,26 @@ struct TestCommandTests {
         #expect(result.stdout == "PASS a cold start shows when the first load completes\n1 passed, 0 failed\n")
     }
 
+    /// A decision with thousands of reasons lists the first fifty in text and counts the rest (a 6 KB scenario
+    /// against 10,000 rules that all deny took 760 MB to report); json lists them all.
+    @Test func aDecisionWithManyReasonsIsListedInPart() throws {
+        let rules = (0..<120).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\"}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-many-reasons", [
+            "p.yaml": "version: 1\nplacements:\n  p0: {format: interstitial, min_interval: 1s}\nrules:\n" + rules,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n      - {event: load_completed, placement: p0}\n      - {ask: show, placement: p0, expect: deny, reasons: [min_interval]}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let failed = runCLI(["test", dir])
+        #expect(failed.exitCode == 1)
+        #expect(failed.stdout.components(separatedBy: "custom_rule:").count - 1 == 50, "\(failed.stdout.prefix(300))")
+        #expect(failed.stdout.contains("70 more reasons are not listed (--format json lists them all)"))
+        #expect(failed.stdout.contains(", and 70 more]"))
+        let simulated = runCLI(["simulate", dir + "/s.test.yaml"])
+        #expect(simulated.stdout.components(separatedBy: "custom_rule:").count - 1 == 50)
+        let json = runCLI(["simulate", dir + "/s.test.yaml", "--format", "json"])
+        #expect(json.stdout.components(separatedBy: "\"custom_rule\"").count - 1 == 120)
+    }
+
     /// A scenario file named twice, or through a directory and by name, runs once (it ran, and counted, twice).
     @Test func aScenarioFileNamedTwiceRunsOnce() {
         let once = runCLI(["test", "rules"].map { $0 == "rules" ? packageRoot() + "/rules" : $0 })
