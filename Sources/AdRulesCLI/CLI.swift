@@ -10,6 +10,8 @@ public struct CommandResult: Sendable, Equatable {
     public var stderr: String = ""
     /// The process exit code.
     public var exitCode: Int32 = ExitCode.success
+    /// Whether `stderr` carries the report (`--output /dev/stderr`): losing it is then an I/O failure.
+    public var reportOnStderr = false
 
     public init(stdout: String = "", stderr: String = "", exitCode: Int32 = ExitCode.success) {
         self.stdout = stdout
@@ -344,7 +346,10 @@ enum Output {
         // is that stream: the report goes where the rest of the run's output goes, after what is already there.
         switch OutputFile.stream(path) {
         case 1?: return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode)
-        case 2?: return CommandResult(stderr: stderr + text, exitCode: exitCode)
+        case 2?:
+            var result = CommandResult(stderr: stderr + text, exitCode: exitCode)
+            result.reportOnStderr = true
+            return result
         default: break
         }
         guard let problem = OutputFile.write(Data(text.utf8), to: path) else { return CommandResult(stderr: stderr, exitCode: exitCode) }
@@ -379,14 +384,15 @@ enum OutputFile {
 
     /// Writes `data` to `path`; nil when it worked, else why not.
     static func write(_ data: Data, to path: String) -> String? {
-        // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while the file is written in place would leave it
-        // cut off, its previous contents gone: those signals are ignored until it is written (or restored). The
-        // report is the last thing a run does, so the run then ends as it would have.
-        let interrupts = [SIGINT, SIGTERM, SIGHUP]
-        let dispositions = interrupts.map { signal($0, SIG_IGN) }
-        defer { for (sig, disposition) in zip(interrupts, dispositions) { _ = signal(sig, disposition) } }
         var info = stat()
         let exists = stat(path, &info) == 0
+        // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while a regular file is written in place would
+        // leave it cut off, its previous contents gone: those signals are ignored until it is written (or restored),
+        // and the run then finishes without acting on them. A FIFO or a device has nothing to keep, and a write to
+        // one that blocks stays interruptible.
+        let interrupts = exists && (info.st_mode & S_IFMT) != S_IFREG ? [] : [SIGINT, SIGTERM, SIGHUP]
+        let dispositions = interrupts.map { signal($0, SIG_IGN) }
+        defer { for (sig, disposition) in zip(interrupts, dispositions) { _ = signal(sig, disposition) } }
         // A file too large to keep a copy of is emptied first (written through): never a mix of old and new.
         var isRegular = exists && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) <= maxKept
         // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the

@@ -18,9 +18,7 @@ enum FailureReport {
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
-            let allCodes = decision.codes
-            let codes = "[" + allCodes.prefix(maxReasonsListed).map(\.rawValue).joined(separator: ", ")
-                + (allCodes.count > maxReasonsListed ? ", and \(allCodes.count - maxReasonsListed) more" : "") + "]"
+            let codes = codeList(decision.codes)
             if let verdict = expectation.verdict { rows.append(("verdict", verdict.rawValue, decision.verdict.rawValue)) }
             if let reasons = expectation.reasons { rows.append(("reasons", list(reasons, ask.kind), codes)) }
             if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include, ask.kind), codes)) }
@@ -50,7 +48,21 @@ enum FailureReport {
     static let maxReasonsListed = 50
 
     static func moreReasons(_ count: Int) -> String {
-        "\(count - maxReasonsListed) more reasons are not listed (--format json lists them all)"
+        let more = count - maxReasonsListed
+        return more == 1 ? "1 more reason is not listed (--format json lists it)" : "\(more) more reasons are not listed (--format json lists them all)"
+    }
+
+    /// The actual codes of a step: each one, or past ``maxReasonsListed`` each distinct code once with its count, so
+    /// the code that differs from the expected ones is always there.
+    static func codeList(_ codes: [ReasonCode]) -> String {
+        guard codes.count > maxReasonsListed else { return "[" + codes.map(\.rawValue).joined(separator: ", ") + "]" }
+        var order: [ReasonCode] = []
+        var counts: [ReasonCode: Int] = [:]
+        for code in codes {
+            if counts[code] == nil { order.append(code) }
+            counts[code, default: 0] += 1
+        }
+        return "[" + order.map { counts[$0]! > 1 ? "\($0.rawValue) ×\(counts[$0]!)" : $0.rawValue }.joined(separator: ", ") + "]"
     }
 
     static func describe(_ ask: Ask) -> String {

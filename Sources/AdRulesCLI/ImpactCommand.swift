@@ -60,9 +60,11 @@ enum ImpactCommand {
                 exitCode: ExitCode.usage)
         }
         let read = ModelDecoder.read(modelBytes, file: modelPath)
-        // A rule file named as the model (its `placements` at the top, where a model has none) is said once.
-        if read.model == nil, !PolicyLoader.isUsageModel(modelPath),
-            read.diagnostics.contains(where: { $0.rule == "schema/unknown-key" && $0.message.hasPrefix("unknown key \"placements\" in the usage model") })
+        // A rule file named as the model (its `placements`, `groups` or `rules` at the top, where a model has none) is
+        // said once.
+        let ruleFileKeys = ["placements", "groups", "rules", "defaults"].map { "unknown key \"\($0)\" in the usage model" }
+        if read.model == nil, !PolicyLoader.isUsageModel(modelPath), !PolicyLoader.isCompiledPolicyFile(modelPath),
+            read.diagnostics.contains(where: { d in d.rule == "schema/unknown-key" && ruleFileKeys.contains { d.message.hasPrefix($0) } })
         {
             return CommandResult(
                 stderr: "error: \(ControlCharacters.escaped(modelPath)) is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n",
@@ -92,7 +94,9 @@ enum ImpactCommand {
                 // A finding about the old policy says so, or it reads as false of the policy under --rules.
                 if entry.role == .old {
                     let escapedPath = ControlCharacters.escaped(entry.path)
-                    for i in found.indices where !found[i].message.contains(escapedPath) && !found[i].message.contains(entry.path) {
+                    // The findings that name a policy name it "the policy P" or "… of P" (ModelCheck's messages).
+                    let naming = ["policy \(escapedPath)", " of \(escapedPath),", " of \(escapedPath) "]
+                    for i in found.indices where !naming.contains(where: found[i].message.contains) {
                         found[i].message += " (in the --compare policy \(escapedPath))"
                     }
                 }
@@ -243,12 +247,13 @@ enum ImpactCommand {
     static func otherKind(_ path: String, _ bytes: [UInt8]) -> String? {
         if PolicyLoader.isScenarioFile(path) { return "a scenario file, not a usage model (adrules test runs scenarios)" }
         guard PolicyLoader.isCompiledPolicyFile(path) else { return nil }
-        // What the document says it is, if adrules wrote it: a compiled policy names its format (keys sorted, so
-        // anywhere in the text), an impact report starts with its run's figures.
+        // What the document says it is, if adrules wrote it: a compiled policy names its format (anywhere, as its keys
+        // are sorted, and saved again with spaces or not), an impact report has its run's inputs and results.
         let text = String(decoding: bytes, as: UTF8.self)
-        if text.contains("\"format\":\"adrules-compiled-policy\"") { return "a compiled policy, not a usage model: give a policy as --rules" }
-        let head = text.prefix(4096)
-        if head.contains("\"shard\"") || head.contains("\"results\"") {
+        if text.range(of: #""format"\s*:\s*"adrules-compiled-policy""#, options: .regularExpression) != nil {
+            return "a compiled policy, not a usage model: give a policy as --rules"
+        }
+        if text.range(of: #""inputs"\s*:"#, options: .regularExpression) != nil, text.range(of: #""results"\s*:"#, options: .regularExpression) != nil {
             return "an impact report, not a usage model: combine the parts of a --shard run with adrules impact merge"
         }
         return nil

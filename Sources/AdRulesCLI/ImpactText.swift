@@ -17,7 +17,7 @@ enum ImpactText {
                 let line = ImpactFormat.change(change)
                 rows.append([line.what, line.values, line.locations])
             }
-            out += table(rows, rightAligned: [], indent: "  ")
+            out += table(rows, rightAligned: [], indent: "  ", maxWidth: maxColumnWidth)
         }
         out += placementTables(report, report.results.map { PlacementFigures.all($0) })
         out += segments(report)
@@ -113,14 +113,15 @@ enum ImpactText {
         return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ")
     }
 
-    /// Columns are aligned to at most this many characters: a longer cell (a long policy path, a change listing
-    /// thousands of members) runs past its column rather than widen every row of the table to its length.
+    /// The policy changes' columns align to at most this many characters: a longer cell (a change listing thousands
+    /// of members) runs past its column rather than widen every row of the table to its length.
     static let maxColumnWidth = 60
 
     /// Rows as aligned columns; trailing spaces removed.
-    static func table(_ rows: [[String]], rightAligned: Set<Int>, indent: String) -> String {
+    /// - Parameter maxWidth: the widest a column is aligned to (longer cells run past it), nil for no limit.
+    static func table(_ rows: [[String]], rightAligned: Set<Int>, indent: String, maxWidth: Int? = nil) -> String {
         let columns = rows.map(\.count).max() ?? 0
-        let widths = (0..<columns).map { c in min(maxColumnWidth, rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0) }
+        let widths = (0..<columns).map { c in min(maxWidth ?? .max, rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0) }
         var out = ""
         for row in rows {
             var cells: [String] = []

@@ -32,7 +32,7 @@ public enum StandardStreams {
     /// - Returns: the exit code. A standard output that cannot be written (a full disk, a file-size limit, a closed
     ///   descriptor) loses the report: exit 3, said on standard error. A reader that went away (`adrules … | head`,
     ///   EPIPE) chose to stop reading: the run ends quietly with its own code. Standard error that cannot be written
-    ///   loses only messages: the code stays.
+    ///   loses only messages, and the code stays, unless it carried the report.
     public static func deliver(_ result: CommandResult) -> Int32 {
         var exitCode = result.exitCode
         var stderr = result.stderr
@@ -40,7 +40,9 @@ public enum StandardStreams {
             stderr += "error: cannot write standard output: \(OutputFile.reason(code))\n"
             exitCode = ExitCode.failure
         }
-        _ = write(stderr, to: 2)
+        // Messages that cannot be written are lost; a report sent to standard error (`--output /dev/stderr`) is an
+        // I/O failure, as on standard output.
+        if write(stderr, to: 2) != nil, result.reportOnStderr { exitCode = ExitCode.failure }
         return exitCode
     }
 }

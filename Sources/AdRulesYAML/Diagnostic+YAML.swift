@@ -57,12 +57,12 @@ extension Diagnostic {
 
     /// A plain `*` or `&` with no name: libyaml stops there, and the finding is the alias rule's (cli.md: "for
     /// `deny: *`, say to write `deny: \"*\"`").
-    /// - Parameter key: the key on the line, when there is one: only a rule's `deny` takes `"*"` for every placement.
+    /// - Parameter key: the key the value belongs to, when it is read on its line: only a rule's `deny` takes `"*"`
+    ///   for every placement.
     static func bareAsterisk(key: String?, file: String, at position: SourcePosition) -> Diagnostic {
         let advice = switch key {
-        case "deny"?, nil: "to mean every placement write \"*\" in quotes, as in deny: \"*\""
-        case "placements"?: "list the placement ids, as in placements: [level_end, app_open] (only a rule's deny takes \"*\" for every placement)"
-        default: "write the value in quotes if it is text (only a rule's deny takes \"*\" for every placement)"
+        case "deny"?: "to mean every placement write \"*\" in quotes, as in deny: \"*\""
+        default: "write the value in quotes if it is text; only a rule's deny takes \"*\" for every placement, as in deny: \"*\""
         }
         return Diagnostic(
             .error, rule: "yaml/alias", message: "a plain * (or &) starts a YAML alias: \(advice)",
@@ -147,7 +147,8 @@ extension Diagnostic {
     /// - Parameter inCondition: the tag stands before a `when` value, where `!premium` meant "not premium".
     static func tag(_ tag: String, inCondition: Bool = false, file: String, range: SourceRange) -> Diagnostic {
         let advice = inCondition
-            ? "in YAML a ! starts a tag; a condition negates with not: write not \(tag.dropFirst()) instead of \(tag)"
+            ? (tag == "!" ? "in YAML a ! starts a tag; a condition negates with not: write not in place of the !"
+                : "in YAML a ! starts a tag; a condition negates with not: write not \(tag.dropFirst()) instead of \(tag)")
             : "remove it (quote the value if it must be a string)"
         return Diagnostic(.error, rule: "yaml/tag", message: "explicit tag \(tag) is not allowed: \(advice)", file: file, range: range)
     }

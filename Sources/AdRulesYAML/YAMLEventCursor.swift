@@ -390,8 +390,10 @@ public final class YAMLEventCursor {
         let (text, column) = line(at: offset)
         let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
         guard before.hasSuffix(":") else { return nil }
-        let key = before.dropLast().reversed().prefix { !" \t{,-".contains($0) }
-        return key.isEmpty ? nil : String(key.reversed())
+        let key = String(before.dropLast().reversed().prefix { !" \t{,-".contains($0) }.reversed())
+        // A quoted key (`"deny": *`) is the key it quotes.
+        let unquoted = key.count >= 2 && (key.first == "\"" || key.first == "'") && key.last == key.first ? String(key.dropFirst().dropLast()) : key
+        return unquoted.isEmpty ? nil : unquoted
     }
 
     /// A key of more than 1024 characters is not a key to libyaml (YAML's limit on an implicit key): its colon then

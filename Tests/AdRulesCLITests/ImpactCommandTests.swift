@@ -12,12 +12,13 @@ struct ImpactCommandTests {
     static let new = "FIXTURES/impact/new"
     static let old = "FIXTURES/impact/old"
 
-    /// A long cell runs past its column instead of widening every row: a change listing thousands of members, or a
-    /// long policy path, made the text report quadratic in the policy (341 MB for a 382 KB policy).
+    /// In the policy changes, a long cell runs past its column instead of widening every row: a change listing
+    /// thousands of members made the text report quadratic in the policy (341 MB for a 382 KB policy). The figure
+    /// tables keep full alignment (ids are at most 64 characters).
     @Test func longCellsDoNotWidenEveryRow() {
         let long = String(repeating: "p, ", count: 1_000)
         let rows = (0..<1_000).map { i in ["placement p\(i)", i == 0 ? long : "added", "x"] }
-        let text = ImpactText.table(rows, rightAligned: [], indent: "  ")
+        let text = ImpactText.table(rows, rightAligned: [], indent: "  ", maxWidth: ImpactText.maxColumnWidth)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 1_000)
         #expect(lines.dropFirst().allSatisfy { $0.count <= 2 + 60 + 2 + 60 + 2 + 1 }, "\(lines[1].count)")
@@ -42,9 +43,11 @@ struct ImpactCommandTests {
     /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
     /// cascade of unknown keys in a usage model.
     @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {
-        let rule = runCLI(["impact", Self.inPackage("rules/app_open.yaml"), "--rules", Self.inPackage("rules")])
-        #expect(rule.exitCode == 2)
-        #expect(rule.stderr.hasSuffix("app_open.yaml is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n"), "\(rule.stderr)")
+        for file in ["app_open.yaml", "groups.yaml", "custom.yaml"] {
+            let rule = runCLI(["impact", Self.inPackage("rules/" + file), "--rules", Self.inPackage("rules")])
+            #expect(rule.exitCode == 2, "\(file)")
+            #expect(rule.stderr.hasSuffix("\(file) is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n"), "\(rule.stderr)")
+        }
         let scenario = runCLI(["impact", Self.inPackage("rules/app_open.test.yaml"), "--rules", Self.inPackage("rules")])
         #expect(scenario.exitCode == 2)
         #expect(scenario.stderr.hasSuffix("app_open.test.yaml is a scenario file, not a usage model (adrules test runs scenarios); impact takes a usage model, such as rules/usage.model.yaml\n"), "\(scenario.stderr)")
@@ -53,6 +56,11 @@ struct ImpactCommandTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let compiled = runCLI(["impact", path, "--rules", Self.inPackage("rules")])
         #expect(compiled.exitCode == 2)
+        // Saved again with spaces, it is still named a compiled policy.
+        let pretty = NSTemporaryDirectory() + "adrules-pretty-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: pretty) }
+        try? (try? String(contentsOfFile: path, encoding: .utf8))?.replacingOccurrences(of: "\"format\":\"adrules", with: "\"format\": \"adrules").write(toFile: pretty, atomically: true, encoding: .utf8)
+        #expect(runCLI(["impact", pretty, "--rules", Self.inPackage("rules")]).stderr.contains("is a compiled policy, not a usage model"))
         // A part of a --shard run given without `merge`, and a .json file that is neither, read as a model (JSON is YAML).
         let part = NSTemporaryDirectory() + "adrules-part-\(UUID().uuidString).json"
         defer { try? FileManager.default.removeItem(atPath: part) }

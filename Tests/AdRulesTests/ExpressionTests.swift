@@ -52,10 +52,10 @@ struct ExpressionTests {
         #expect(evaluate(#"screen == "a\\b""#, ["screen": .string(#"a\b"#)]) == .bool(true))
         let found = findings(#"screen == "caf\u00e9""#)
         #expect(found.map(\.offset) == [14], "\(found)")
-        #expect(found.first?.message == #"\u is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); write the character itself"#)
+        #expect(found.first?.message == #"\u is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); write the character itself (a string in a rule holds printable text: no tab or line break)"#)
         // `\n` is not "written as the character itself": a string holds no control character (a compiled policy
         // refuses one, so lint does), and a backslash a combining mark joins is no escape either.
-        #expect(findings(#"screen == "a\nb""#).map(\.message) == [#"\n is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); a string in a rule holds printable text only, no tab or line break"#])
+        #expect(findings(#"screen == "a\nb""#).map(\.message) == [#"\n is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); write the character itself (a string in a rule holds printable text: no tab or line break)"#])
         #expect(findings("screen == \"a\tb\"").map { "\($0.offset) \($0.message)" } == ["12 a string in a rule holds a control character (a tab, a line break): strings hold printable text only"])
         #expect(findings("screen == \"caf\\\u{301}u00e9\"").map(\.offset) == [14])
     }

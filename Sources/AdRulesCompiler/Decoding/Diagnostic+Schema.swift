@@ -52,8 +52,8 @@ extension Diagnostic {
             return Diagnostic(.error, rule: "schema/duration", message: message, file: file, range: found.range)
         }
         // A well-formed duration whose number has more digits than a duration reads is too long, not malformed.
-        if let scalar = found.scalar, scalar.value.range(of: "^([0-9]+(ms|d|h|m|s))+$", options: .regularExpression) != nil,
-            scalar.value.range(of: "[0-9]{13}", options: .regularExpression) != nil
+        if let scalar = found.scalar, scalar.value.range(of: "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$", options: .regularExpression) != nil,
+            scalar.value.range(of: "(^|[a-z])0*[1-9][0-9]{12}", options: .regularExpression) != nil
         {
             return Diagnostic(
                 .error, rule: "schema/range",
@@ -97,7 +97,7 @@ extension Diagnostic {
             if let suggestion = Suggestion.closest(to: id, in: known) {
                 message += ": did you mean \"\(suggestion)\"?"
             } else if known.isEmpty {
-                message += ": it has no placements (is --rules a rule file that holds none? name the policy's directory)"
+                message += ": the policy the test runs against defines no placements"
             } else {
                 message += ": its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
             }

@@ -149,9 +149,7 @@ enum Lexer {
                         guard escaped, character == "\"" || character == "'" || character == "\\" else {
                             let at = escaped ? startOffset + k : startOffset + 1 + k
                             let shown = escaped ? "\\\(character)" : String(character)
-                            let advice = "tnr0bfv".contains(character) && escaped
-                                ? "a string in a rule holds printable text only, no tab or line break"
-                                : "write the character itself"
+                            let advice = "write the character itself (a string in a rule holds printable text: no tab or line break)"
                             return .failure(ExpressionError(
                                 offset: at,
                                 message: "\(shown) is no escape: in a string a backslash escapes only a quote or a backslash (\\\" \\' \\\\); \(advice)"))

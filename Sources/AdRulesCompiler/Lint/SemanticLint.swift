@@ -14,7 +14,9 @@ enum SemanticLint {
         var firstAdUnit: [String: Located<String>] = [:]
         for (index, p) in policy.placements.enumerated() {
             let format = p.format.value
-            findings += capFindings(p, inGroup: false, disabled: !p.enabled.value)
+            // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
+            // the placements it turns off, with the advice to write enabled: false).
+            findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value)
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
                 findings.append(.pacingMissing(p))
@@ -45,13 +47,13 @@ enum SemanticLint {
     }
 
     /// Caps of 0 and caps that can never bind, of a placement or a group.
-    /// - Parameter disabled: a placement written `enabled: false`, which a cap of 0 only repeats.
-    static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, disabled: Bool = false) -> [Diagnostic] {
+    /// - Parameter zeroCaps: whether to report caps of 0 (not for a placement written `enabled: false`).
+    static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, zeroCaps: Bool = true) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
-            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup, disabled: disabled)) }
+        for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] where zeroCaps {
+            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
         }
-        for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup, disabled: disabled)) }
+        for cap in block.caps where cap.value.max == 0 && zeroCaps { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
                 findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
@@ -126,12 +128,10 @@ enum TestAdUnits {
 }
 
 extension Diagnostic {
-    static func zeroCap(_ key: String, at location: SourceLocation, inGroup: Bool, disabled: Bool = false) -> Diagnostic {
+    static func zeroCap(_ key: String, at location: SourceLocation, inGroup: Bool) -> Diagnostic {
         let written = key == "max" ? "this caps window" : "\(key): 0"
         let message = if inGroup {
             "\(key) is 0, so no member of this group can ever show: to turn placements off, write enabled: false in each of them instead of \(written)"
-        } else if disabled {
-            "\(key) is 0 on a placement that enabled: false already turns off: remove \(written)"
         } else {
             "\(key) is 0, so this can never show: to turn a placement off, write enabled: false instead of \(written)"
         }

@@ -47,7 +47,9 @@ public enum ScenarioDecoder {
         if !reader.notReported.isEmpty {
             reader.report(Diagnostic(
                 .warning, rule: "scenario/unknown-attribute",
-                message: "\(reader.notReported.count) more attribute names that the policy does not declare are not listed: declare them, or fix the names listed",
+                message: reader.notReported.count == 1
+                    ? "1 more attribute name that the policy does not declare is not listed: declare it, or fix the names listed"
+                    : "\(reader.notReported.count) more attribute names that the policy does not declare are not listed: declare them, or fix the names listed",
                 file: file, range: .fileStart))
         }
         // Findings past the limit are counted: a dropped error still makes the file malformed, so no test of it runs.
