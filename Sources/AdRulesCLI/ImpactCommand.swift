@@ -64,7 +64,8 @@ enum ImpactCommand {
         // said once.
         let ruleFileKeys = ["placements", "groups", "rules", "defaults"].map { "unknown key \"\($0)\" in the usage model" }
         if read.model == nil, !PolicyLoader.isUsageModel(modelPath), !PolicyLoader.isCompiledPolicyFile(modelPath),
-            read.diagnostics.contains(where: { d in d.rule == "schema/unknown-key" && ruleFileKeys.contains { d.message.hasPrefix($0) } })
+            read.diagnostics.contains(where: { d in d.rule == "schema/unknown-key" && ruleFileKeys.contains { d.message.hasPrefix($0) } }),
+            read.diagnostics.contains(where: { $0.message.hasPrefix("the usage model has no segments") })
         {
             return CommandResult(
                 stderr: "error: \(ControlCharacters.escaped(modelPath)) is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n",

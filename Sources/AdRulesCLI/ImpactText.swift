@@ -77,7 +77,7 @@ enum ImpactText {
                 row("    \(denial.code.rawValue)", denial.counts.map(ImpactFormat.count),
                     change: comparing ? ImpactFormat.signed(Double(denial.counts[1] - denial.counts[0]), 0) : nil, note: note)
             }
-            out += "\n" + table(rows, rightAligned: Set(1..<(1 + columns.count + (comparing ? 1 : 0))), indent: "")
+            out += "\n" + table(rows, rightAligned: Set(1..<(1 + columns.count + (comparing ? 1 : 0))), indent: "", maxWidth: maxFigureColumnWidth)
         }
         return out
     }
@@ -110,12 +110,15 @@ enum ImpactText {
                 rows.append(row)
             }
         }
-        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ")
+        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ", maxWidth: maxFigureColumnWidth)
     }
 
     /// The policy changes' columns align to at most this many characters: a longer cell (a change listing thousands
     /// of members) runs past its column rather than widen every row of the table to its length.
     static let maxColumnWidth = 60
+    /// The figure tables' columns align to at most this many characters: a placement's title (an id of up to 64
+    /// characters and its format) fits, and a long policy path or segment name runs past its column.
+    static let maxFigureColumnWidth = 100
 
     /// Rows as aligned columns; trailing spaces removed.
     /// - Parameter maxWidth: the widest a column is aligned to (longer cells run past it), nil for no limit.

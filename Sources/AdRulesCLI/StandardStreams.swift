@@ -42,7 +42,7 @@ public enum StandardStreams {
         }
         // Messages that cannot be written are lost; a report sent to standard error (`--output /dev/stderr`) is an
         // I/O failure, as on standard output.
-        if write(stderr, to: 2) != nil, result.reportOnStderr { exitCode = ExitCode.failure }
+        if let code = write(stderr, to: 2), code != EPIPE, result.reportOnStderr { exitCode = ExitCode.failure }
         return exitCode
     }
 }

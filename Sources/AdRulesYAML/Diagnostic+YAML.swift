@@ -59,9 +59,10 @@ extension Diagnostic {
     /// `deny: *`, say to write `deny: \"*\"`").
     /// - Parameter key: the key the value belongs to, when it is read on its line: only a rule's `deny` takes `"*"`
     ///   for every placement.
-    static func bareAsterisk(key: String?, file: String, at position: SourcePosition) -> Diagnostic {
+    static func bareAsterisk(key: String?, indented: Bool = false, file: String, at position: SourcePosition) -> Diagnostic {
         let advice = switch key {
         case "deny"?: "to mean every placement write \"*\" in quotes, as in deny: \"*\""
+        case "placements"? where indented: "list the placement ids, as in placements: [level_end, app_open] (only a rule's deny takes \"*\" for every placement)"
         default: "write the value in quotes if it is text; only a rule's deny takes \"*\" for every placement, as in deny: \"*\""
         }
         return Diagnostic(

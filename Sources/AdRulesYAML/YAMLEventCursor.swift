@@ -314,7 +314,10 @@ public final class YAMLEventCursor {
             return .tabIndentation(file: file, at: at)
         }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
-            return .bareAsterisk(key: keyBefore(byteOffset(of: state.context_mark)), file: file, at: position(state.context_mark))
+            let offset = byteOffset(of: state.context_mark)
+            // `placements:` indented is a group's list of members; at the top it is the map of placements.
+            let indented = line(at: offset).text.first == " "
+            return .bareAsterisk(key: keyBefore(offset), indented: indented, file: file, at: position(state.context_mark))
         }
         var advice: String?
         if context == "while scanning a simple key", problem == "could not find expected ':'" {

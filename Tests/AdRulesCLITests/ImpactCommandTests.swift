@@ -23,6 +23,12 @@ struct ImpactCommandTests {
         #expect(lines.count == 1_000)
         #expect(lines.dropFirst().allSatisfy { $0.count <= 2 + 60 + 2 + 60 + 2 + 1 }, "\(lines[1].count)")
         #expect(text.utf8.count < 200_000)
+        // The figure tables too: a 4,000-character policy path in the heading does not pad every row of figures.
+        let path = String(repeating: "d/", count: 2_000)
+        let figures = [["level_end (interstitial)", path]] + (0..<100).map { ["  p\($0)", "\($0)"] }
+        let rendered = ImpactText.table(figures, rightAligned: [1], indent: "", maxWidth: ImpactText.maxFigureColumnWidth)
+        let renderedLines: [Substring] = rendered.split(separator: "\n")
+        #expect(renderedLines.dropFirst().allSatisfy { $0.count <= 100 + 2 + 100 }, "\(rendered.prefix(300))")
     }
 
     /// A placement whose format changed between the policies: the model's actions fit the new policy, so the old one's

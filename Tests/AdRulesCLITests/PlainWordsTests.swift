@@ -266,7 +266,8 @@ struct PlainWordsTests {
         func messages(_ text: String) -> [String] { PolicyLoader.load(texts: [("p.yaml", "version: 1\n" + text)]).diagnostics.map(\.message) }
         #expect(messages("placements:\n  a:\n    format: banner\n    ad_unit: see C:\\pay: no ads # note\n").first?.hasSuffix(#"must be quoted: write ad_unit: 'see C:\pay: no ads'"#) == true)
         #expect(messages("placements:\n  a:\n    format: banner\n    ad_unit: 'see C:\\pay: no ads' # note\n").isEmpty)
-        #expect(messages("placements:\n  a: {format: banner}\ngroups:\n  g:\n    placements: *\n").first?.hasSuffix(#"write the value in quotes if it is text; only a rule's deny takes "*" for every placement, as in deny: "*""#) == true)
+        #expect(messages("placements:\n  a: {format: banner}\ngroups:\n  g:\n    placements: *\n").first?.contains("list the placement ids, as in placements: [level_end, app_open]") == true)
+        #expect(messages("placements: *\n").first?.hasSuffix(#"write the value in quotes if it is text; only a rule's deny takes "*" for every placement, as in deny: "*""#) == true)
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, \"deny\": *}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: *}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: !premium\n") == ["explicit tag !premium is not allowed: in YAML a ! starts a tag; a condition negates with not: write not premium instead of !premium"])
@@ -289,10 +290,9 @@ struct PlainWordsTests {
         let malformed = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 10000000000000x}\n")]).diagnostics
         #expect(malformed.map(\.rule) == ["schema/duration"])
         // Leading zeros do not make a number long.
-        for text in ["0000000000090s"] {
-            let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: \(text)}\n")]).diagnostics
-            #expect(!found.contains { $0.rule == "schema/range" }, "\(text): \(found)")
-        }
+        let zeros = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 0000000000090s}\n")])
+        #expect(zeros.diagnostics.isEmpty, "\(zeros.diagnostics)")
+        #expect(zeros.policy.placements.first?.minInterval.value == .seconds(90))
     }
 
     @Test func anEmptyDenyListSaysWhatToWrite() {

@@ -55,7 +55,7 @@ struct ExpressionTests {
         #expect(found.first?.message == #"\u is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); write the character itself (a string in a rule holds printable text: no tab or line break)"#)
         // `\n` is not "written as the character itself": a string holds no control character (a compiled policy
         // refuses one, so lint does), and a backslash a combining mark joins is no escape either.
-        #expect(findings(#"screen == "a\nb""#).map(\.message) == [#"\n is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); write the character itself (a string in a rule holds printable text: no tab or line break)"#])
+        #expect(findings(#"screen == "a\nb""#).map(\.message) == [#"\n is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); a string in a rule holds printable text, so it cannot hold a tab or line break"#])
         #expect(findings("screen == \"a\tb\"").map { "\($0.offset) \($0.message)" } == ["12 a string in a rule holds a control character (a tab, a line break): strings hold printable text only"])
         #expect(findings("screen == \"caf\\\u{301}u00e9\"").map(\.offset) == [14])
     }

@@ -39,10 +39,13 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
         while !rest.isEmpty {
             var number: Int64 = 0
             var digits = 0
+            var significant = 0
             while let byte = rest.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 digits += 1
-                // At most 12 digits: the number stays far below overflow before the unit multiplies it.
-                guard digits <= 12 else { return nil }
+                if significant > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                // At most 12 digits after any leading zeros: the number stays far below overflow before the unit
+                // multiplies it.
+                guard significant <= 12 else { return nil }
                 number = number * 10 + Int64(byte - UInt8(ascii: "0"))
                 rest = rest.dropFirst()
             }

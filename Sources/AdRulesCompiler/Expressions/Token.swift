@@ -149,7 +149,9 @@ enum Lexer {
                         guard escaped, character == "\"" || character == "'" || character == "\\" else {
                             let at = escaped ? startOffset + k : startOffset + 1 + k
                             let shown = escaped ? "\\\(character)" : String(character)
-                            let advice = "write the character itself (a string in a rule holds printable text: no tab or line break)"
+                            let advice = escaped && "tnr".contains(character)
+                                ? "a string in a rule holds printable text, so it cannot hold a tab or line break"
+                                : "write the character itself (a string in a rule holds printable text: no tab or line break)"
                             return .failure(ExpressionError(
                                 offset: at,
                                 message: "\(shown) is no escape: in a string a backslash escapes only a quote or a backslash (\\\" \\' \\\\); \(advice)"))
