@@ -391,7 +391,11 @@ public final class YAMLEventCursor {
     /// meant to be; nil when the value is no key's.
     private func keyBefore(_ offset: Int) -> String? {
         let (text, column) = line(at: offset)
-        let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        var before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        // A value alone on its line (or a list item, `- *`) belongs to the key that ends the line above.
+        if before.isEmpty || before == "-", offset - column > 0 {
+            before = String(line(at: offset - column - 1).text).trimmingCharacters(in: .whitespaces)
+        }
         guard before.hasSuffix(":") else { return nil }
         let key = String(before.dropLast().reversed().prefix { !" \t{,-".contains($0) }.reversed())
         // A quoted key (`"deny": *`) is the key it quotes.

@@ -267,6 +267,7 @@ struct PlainWordsTests {
         #expect(messages("placements:\n  a:\n    format: banner\n    ad_unit: see C:\\pay: no ads # note\n").first?.hasSuffix(#"must be quoted: write ad_unit: 'see C:\pay: no ads'"#) == true)
         #expect(messages("placements:\n  a:\n    format: banner\n    ad_unit: 'see C:\\pay: no ads' # note\n").isEmpty)
         #expect(messages("placements:\n  a: {format: banner}\ngroups:\n  g:\n    placements: *\n").first?.contains("list the placement ids, as in placements: [level_end, app_open]") == true)
+        #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - id: r\n    when: premium\n    deny:\n      *\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
         #expect(messages("placements: *\n").first?.hasSuffix(#"write the value in quotes if it is text; only a rule's deny takes "*" for every placement, as in deny: "*""#) == true)
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, \"deny\": *}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: *}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
