@@ -56,13 +56,12 @@ enum FailureReport {
     /// the code that differs from the expected ones is always there.
     static func codeList(_ codes: [ReasonCode]) -> String {
         guard codes.count > maxReasonsListed else { return "[" + codes.map(\.rawValue).joined(separator: ", ") + "]" }
-        var order: [ReasonCode] = []
-        var counts: [ReasonCode: Int] = [:]
+        // Each distinct code in the order it first comes, with how often it comes.
+        var counted: [(code: ReasonCode, count: Int)] = []
         for code in codes {
-            if counts[code] == nil { order.append(code) }
-            counts[code, default: 0] += 1
+            if let i = counted.firstIndex(where: { $0.code == code }) { counted[i].count += 1 } else { counted.append((code, 1)) }
         }
-        return "[" + order.map { counts[$0]! > 1 ? "\($0.rawValue) ×\(counts[$0]!)" : $0.rawValue }.joined(separator: ", ") + "]"
+        return "[" + counted.map { $0.count > 1 ? "\($0.code.rawValue) ×\($0.count)" : $0.code.rawValue }.joined(separator: ", ") + "]"
     }
 
     static func describe(_ ask: Ask) -> String {

@@ -62,11 +62,7 @@ enum ImpactCommand {
         let read = ModelDecoder.read(modelBytes, file: modelPath)
         // A rule file named as the model (its `placements`, `groups` or `rules` at the top, where a model has none) is
         // said once.
-        let ruleFileKeys = ["placements", "groups", "rules", "defaults"].map { "unknown key \"\($0)\" in the usage model" }
-        if read.model == nil, !PolicyLoader.isUsageModel(modelPath), !PolicyLoader.isCompiledPolicyFile(modelPath),
-            read.diagnostics.contains(where: { d in d.rule == "schema/unknown-key" && ruleFileKeys.contains { d.message.hasPrefix($0) } }),
-            read.diagnostics.contains(where: { $0.message.hasPrefix("the usage model has no segments") })
-        {
+        if read.model == nil, read.isRuleFile, !PolicyLoader.isUsageModel(modelPath), !PolicyLoader.isCompiledPolicyFile(modelPath) {
             return CommandResult(
                 stderr: "error: \(ControlCharacters.escaped(modelPath)) is a rule file, not a usage model: give the policy as --rules; impact takes a usage model, such as rules/usage.model.yaml\n",
                 exitCode: ExitCode.usage)
@@ -91,17 +87,7 @@ enum ImpactCommand {
         }
         if let model = read.model, policies.count == named.count {
             for (policy, entry) in zip(policies, named) {
-                var found = ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role)
-                // A finding about the old policy says so, or it reads as false of the policy under --rules.
-                if entry.role == .old {
-                    let escapedPath = ControlCharacters.escaped(entry.path)
-                    // The findings that name a policy name it "the policy P" or "… of P" (ModelCheck's messages).
-                    let naming = ["policy \(escapedPath)", " of \(escapedPath),", " of \(escapedPath) "]
-                    for i in found.indices where !naming.contains(where: found[i].message.contains) {
-                        found[i].message += " (in the --compare policy \(escapedPath))"
-                    }
-                }
-                diagnostics += read.suppressions.applied(to: found)
+                diagnostics += read.suppressions.applied(to: ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role))
             }
         }
         diagnostics = diagnostics.sortedForDisplay()
@@ -282,11 +268,11 @@ final class ProgressBar: @unchecked Sendable {
             let elapsed = Date().timeIntervalSince(started)
             let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) users, \(Int(elapsed)) s"
             // Best effort: a terminal that went away must not stop the run.
-            try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
+            _ = StandardStreams.write(line, to: 2)
         }
     }
 
     func finish() {
-        lock.withLock { _ = try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8)) }
+        lock.withLock { _ = StandardStreams.write("\r\u{1B}[K", to: 2) }
     }
 }

@@ -41,9 +41,12 @@ struct SimulationTests {
 
     /// An `every` draw shorter than a second waits a second: with exponential gaps of mean 1 s, the mean gap is
     /// 1 + 1/e s (about 44 actions in a minute), not 1 s (60).
+    /// The flat model with no resumes and an action on level_end about every second of its minute in the foreground.
+    static let busyModel = flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
+        .replacingOccurrences(of: "foreground: 1m", with: "foreground: 1m\n    actions: [{placement: level_end, every: {exponential: 1s}}]")
+
     @Test func actionsComeAtMostOnceASecond() throws {
-        let busy = flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
-            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 1m\n    actions: [{placement: level_end, every: {exponential: 1s}}]")
+        let busy = Self.busyModel
         let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial, enabled: false}\n", file: "p.yaml")
         let levelEnd = play(try model(busy), policy).total.placements[0]
         // A minute of foreground a day: each action asks a show, denied placement_disabled.
@@ -54,8 +57,7 @@ struct SimulationTests {
     /// Reason sites past the few scanned are looked up by key (a policy of 10,000 rules that all deny made one ask take
     /// a second): each of 40 rules that always deny is its own row, counted as often as the others.
     @Test func manyReasonSitesAreEachCounted() throws {
-        let busy = flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
-            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 1m\n    actions: [{placement: level_end, every: {exponential: 1s}}]")
+        let busy = Self.busyModel
         let rules = (0..<40).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\"}\n" }.joined()
         let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\nrules:\n" + rules, file: "p.yaml")
         let levelEnd = play(try model(busy), policy).total.placements[0]

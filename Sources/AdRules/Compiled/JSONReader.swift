@@ -26,12 +26,14 @@ package struct JSONReader {
     /// Where the key ``nextKey()`` read last starts: what an error about the key points at.
     private(set) var lastKeyStart = 0
 
-    /// Creates a reader at the start of `bytes`.
-    /// - Parameter maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
     /// How many more values ``readValue()`` may build: a text of few bytes a value (`[0,0,0,…]`) would otherwise take
     /// tens of times its size in memory.
     private var valuesLeft: Int
 
+    /// Creates a reader at the start of `bytes`.
+    /// - Parameters:
+    ///   - maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
+    ///   - maxValues: the most values ``readValue()`` builds.
     package init(_ bytes: [UInt8], maxDepth: Int, maxValues: Int = .max) {
         self.bytes = bytes
         self.maxDepth = maxDepth

@@ -50,10 +50,12 @@ enum SemanticLint {
     /// - Parameter zeroCaps: whether to report caps of 0 (not for a placement written `enabled: false`).
     static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, zeroCaps: Bool = true) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] where zeroCaps {
-            if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
+        if zeroCaps {
+            for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
+                if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
+            }
+            for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         }
-        for cap in block.caps where cap.value.max == 0 && zeroCaps { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
                 findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))

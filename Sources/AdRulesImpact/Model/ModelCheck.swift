@@ -97,8 +97,6 @@ public enum ModelCheck {
     ///   - name: the policy as named on the command line.
     ///   - role: an unknown placement is an error for the current policy, a warning for the old one.
     public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        let file = model.file
         // The report holds figures for every placement in every segment: their product bounds its size (and a
         // shard's part, which `impact merge` reads back).
         // A placement the model plays that the policy lacks (the old policy of a change that adds it) is reported
@@ -109,8 +107,23 @@ public enum ModelCheck {
         if model.segments.count * reported > maxReportBlocks {
             return [.modelReportTooLarge(
                 segments: model.segments.count, placements: reported, policy: name, limit: maxReportBlocks,
-                file: file, range: SourceRange(at: SourcePosition(line: model.segmentsLocation.line, column: model.segmentsLocation.column)))]
+                file: model.file, range: SourceRange(at: SourcePosition(line: model.segmentsLocation.line, column: model.segmentsLocation.column)))]
         }
+        var found = findings(model, against: policy, name: name, role: role)
+        // A finding about the policy compared with says so, or it reads as false of the one under --rules. Those
+        // that name their policy already (an unknown or unused placement) are left as they are.
+        if role == .old {
+            for i in found.indices where !["policy/unknown-placement", "model/unused-placement"].contains(found[i].rule) {
+                found[i].message += " (in the --compare policy \(ControlCharacters.escaped(name)))"
+            }
+        }
+        return found
+    }
+
+    /// What ``check(_:against:name:role:)`` finds in a model of a reportable size.
+    private static func findings(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        let file = model.file
         let known = policy.placements.map(\.id)
         var used = Set(policy.placements.filter { $0.format.value == .appOpen }.map(\.id))
         func range(_ location: SourceLocation) -> SourceRange {

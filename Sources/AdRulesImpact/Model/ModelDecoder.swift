@@ -65,6 +65,9 @@ public enum ModelDecoder {
         package var model: UsageModel?
         package var diagnostics: [Diagnostic]
         package var suppressions: Suppressions
+        /// Whether the file is a rule file rather than a model: `placements`, `groups`, `rules` or `defaults` at its
+        /// top, and no `segments`.
+        package var isRuleFile = false
     }
 
     /// Reads a model: ``decode(_:file:)``, with the file's suppression comments.
@@ -82,7 +85,12 @@ public enum ModelDecoder {
         }
         let found = document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
-        return Read(model: diagnostics.hasErrors ? nil : model, diagnostics: diagnostics, suppressions: suppressions)
+        var read = Read(model: diagnostics.hasErrors ? nil : model, diagnostics: diagnostics, suppressions: suppressions)
+        if case .mapping(let pairs)? = document.root?.content {
+            let keys = Set(pairs.compactMap { $0.key.scalar?.value })
+            read.isRuleFile = !keys.contains("segments") && !keys.isDisjoint(with: ["placements", "groups", "rules", "defaults"])
+        }
+        return read
     }
 
     /// Decodes a model from a text (tests).
