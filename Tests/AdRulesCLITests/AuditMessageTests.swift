@@ -249,6 +249,30 @@ struct AuditMessageTests {
         #expect(!result.stdout.contains("rule files") && !result.stdout.contains("schema/type"), "\(result.stdout)")
     }
 
+    /// History and installation come before `start:`: a time after it was pinned to `start` without a word.
+    @Test func historyAndInstallationAfterTheStartAreFindings() throws {
+        let scenario = """
+            tests:
+              - name: t
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-11-30T00:00:00Z
+                history:
+                  - {placement: lvl, at: 2026-11-29T09:00:00Z}
+                  - {placement: lvl, at: 2026-11-29T09:00:01Z}
+                steps: [{event: app_launched}]
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(lines.count == 2, "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:4:16: error: `installed:` is after the test's `start:`, and an app is installed before it runs: write a time no later than `start:` (schema/range)"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:7:30: error: `at:` is after the test's `start:`, and `history` lists shows before the test: write a time no later than `start:`, or record the show as a step (schema/range)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("a.test.yaml:6:"), "a show at the start itself is before the steps: \(result.stdout)")
+    }
+
     /// A test that cannot fail is a finding: an event about a placement the policy does not have (the engine ignores
     /// it, so the asks after it test something else) and a test with no steps.
     @Test func scenarioTestsThatCheckNothingAreFindings() throws {
