@@ -91,12 +91,15 @@ package struct Suppressions {
         return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
     }
 
-    /// The errors a comment may hide: they judge a value that is read and kept as written. Every other error means
-    /// a value, a placement, a rule or a whole file was not read (or was read in a way the author did not mean);
-    /// hiding it would let `lint` pass while the policy silently loses that content: a rule that stops denying, a
-    /// group or a whole file that drops out, a check of the same placement that no longer runs. So it stays,
-    /// whatever the comment says, with a note at the comment.
-    static let suppressibleErrors: Set<String> = ["ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice"]
+    /// The errors a comment may hide: they judge a value that is read and kept as written, or name something the
+    /// policy never had (a key of the team's own, `x_owner:`; a placement of another app's build in a group or a
+    /// `deny` list), which nothing reads. Every other error means a value, a placement, a rule or a whole file was
+    /// not read (or was read in a way the author did not mean); hiding it would let `lint` pass while the policy
+    /// silently loses that content: a rule that stops denying, a group or a whole file that drops out, a check of
+    /// the same placement that no longer runs. So it stays, whatever the comment says, with a note at the comment.
+    static let suppressibleErrors: Set<String> = [
+        "ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice", "schema/unknown-key", "policy/unknown-placement",
+    ]
 
     /// Whether a comment on the line before names the diagnostic's rule (or names none).
     private func isNamed(_ diagnostic: Diagnostic) -> Bool {
