@@ -46,6 +46,24 @@ struct ImpactCommandTests {
         #expect(result.stderr.contains("(in the --compare policy \(dir)/old.yaml) (model/placement-format)"), "\(result.stderr)")
     }
 
+    /// Independent mistakes of a model are reported in one run: a duplicate segment name, shares that do not add up
+    /// (the duplicate's share counted as written), and the placements of its readable segments; no warning about
+    /// placements that a broken segment may use.
+    @Test func aModelsMistakesAreReportedInOneRun() throws {
+        let dir = try temporaryDirectory("adrules-model-errors", [
+            "p.yaml": "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\n  ao: {format: app_open}\n  other: {format: interstitial, min_interval: 1m}\n",
+            "m.model.yaml": "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 0.5\n    actions: [{placement: lvx, every: 1m}, {placement: ao, every: 1m}]\n  - name: a\n    share: 0.4\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        let rules = errors.compactMap { line in line.split(separator: "(").last.map { String($0.dropLast()) } }
+        #expect(rules == ["model/shares", "policy/unknown-placement", "model/placement-format", "model/duplicate-segment"], "\(result.stderr)")
+        #expect(result.stderr.contains("shares add up to 0.9, not 1"), "\(result.stderr)")
+        #expect(!result.stderr.contains(": warning: "), "\(result.stderr)")
+    }
+
     /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
     /// cascade of unknown keys in a usage model.
     @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {

@@ -129,6 +129,15 @@ struct DiagnosticRuleTests {
         #expect(found.first?.message.contains("quote it (\"no\")") == true)
     }
 
+    /// A `when` is a string field: a plain yes/no/on/off/y/n there (an attribute of that name) is a warning too.
+    @Test func ambiguousBoolAsAConditionIsAWarning() throws {
+        let input = MarkedText("version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  \"on\": bool\nrules:\n  - {id: r, deny: [a], when: 1️⃣on}\n  - {id: q, deny: [a], when: \"on\"}\n")
+        let found = lint(input.text).filter { $0.rule == "yaml/ambiguous-bool" }
+        #expect(found.map(\.severity) == [.warning], "\(lint(input.text))")
+        #expect(found.map(\.range.start) == [input["1️⃣"]])
+        #expect(lint(input.text).allSatisfy { $0.severity == .warning }, "the condition still reads the attribute")
+    }
+
     /// A bad id is one finding among the others of its block: the settings of a placement, a group or a rule with a
     /// bad id are still read and checked.
     @Test func aBadIDHidesNoOtherFinding() throws {

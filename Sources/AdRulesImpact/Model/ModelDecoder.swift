@@ -63,6 +63,9 @@ public enum ModelDecoder {
     /// a policy finds in the file too (``ModelCheck``).
     package struct Read {
         package var model: UsageModel?
+        /// What could be read of a model with errors (segments that had none), checked against the policy for
+        /// errors of its own, so that one run reports them all; never played.
+        package var partial: UsageModel?
         package var diagnostics: [Diagnostic]
         package var suppressions: Suppressions
         /// Whether the file is a rule file rather than a model: `placements`, `groups`, `rules` or `defaults` at its
@@ -85,7 +88,8 @@ public enum ModelDecoder {
         }
         let found = document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
-        var read = Read(model: diagnostics.hasErrors ? nil : model, diagnostics: diagnostics, suppressions: suppressions)
+        let hasErrors = diagnostics.hasErrors
+        var read = Read(model: hasErrors ? nil : model, partial: hasErrors ? model : nil, diagnostics: diagnostics, suppressions: suppressions)
         if case .mapping(let pairs)? = document.root?.content {
             let keys = Set(pairs.compactMap { $0.key.scalar?.value })
             read.isRuleFile = !keys.contains("segments") && !keys.isDisjoint(with: ["placements", "groups", "rules", "defaults"])
@@ -159,8 +163,11 @@ public enum ModelDecoder {
         }
         var segments: [Segment] = []
         var seen: [String: SourcePosition] = [:]
+        // The shares as written, duplicates included: a misnamed segment still has the share its author gave it.
+        var (decoded, shareSum) = (0, 0.0)
         for item in items {
             guard let segment = decodeSegment(item, reader: &reader) else { continue }
+            (decoded, shareSum) = (decoded + 1, shareSum + segment.share)
             if let first = seen[segment.name] {
                 reader.report(.modelDuplicateSegment(
                     segment.name, file: reader.file,
@@ -175,9 +182,8 @@ public enum ModelDecoder {
                 .error, rule: "schema/type",
                 message: "segments is empty: list at least one segment, as in - {name: casual, share: 1, timezone: UTC}",
                 file: reader.file, range: node.range))
-        } else if !segments.isEmpty, segments.count == items.count {
-            let sum = segments.reduce(0) { $0 + $1.share }
-            if abs(sum - 1) > 1e-9 { reader.report(.modelShares(sum: sum, file: reader.file, range: node.range)) }
+        } else if decoded == items.count, abs(shareSum - 1) > 1e-9 {
+            reader.report(.modelShares(sum: shareSum, file: reader.file, range: node.range))
         }
         return segments
     }
