@@ -29,13 +29,12 @@ enum FailureReport {
                 let mark = index > 0 && failure.mismatches.contains(row.0) ? "x" : " "
                 out += "   \(mark) \(row.0.padding(toLength: width0, withPad: " ", startingAt: 0))  \(row.1.padding(toLength: width1, withPad: " ", startingAt: 0))  \(row.2)\n"
             }
-            let reasons = decision.reasons
-            for reason in reasons.prefix(maxReasonsListed) {
+            for reason in decision.reasons(first: maxReasonsListed) {
                 out += "      \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
                 if let location = reason.location { out += " [\(location)]" }
                 out += "\n"
             }
-            if reasons.count > maxReasonsListed { out += "      \(moreReasons(reasons.count))\n" }
+            if decision.reasonCount > maxReasonsListed { out += "      \(moreReasons(decision.reasonCount))\n" }
         }
         if failures.count > maxFailuresShown {
             out += "  \(failures.count - maxFailuresShown) more failing steps in this test are not shown: fix the ones listed and test again\n"

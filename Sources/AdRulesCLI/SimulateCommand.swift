@@ -40,19 +40,30 @@ enum SimulateCommand {
         case .brokenPolicy(_, let diagnostics, let files):
             return broken(diagnostics, files: files, parsed)
         case .ready(let scenario, let policy, let warnings):
-            let outcomes = scenario.tests.map { ScenarioRunner.run($0, policy: policy) }
             // Warnings about the scenario file go to stderr, beside the replay.
             let stderr = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(warnings, files: [])
             if parsed.values["format"] == "json" {
-                let document = JSON.object([
-                    ("version", .int(1)), ("file", .string(file)),
-                    ("tests", .array(outcomes.map { json($0, policy: policy) })),
-                ])
+                var tests: [JSON] = []
+                var listed = 0
+                for test in scenario.tests {
+                    guard let replay = json(test, policy: policy, listed: &listed) else {
+                        return CommandResult(
+                            stderr: stderr + "error: the replay's json would list more than \(maxReasonsInJSON) deny reasons: use --format text, which lists \(FailureReport.maxReasonsListed) a step, or replay fewer asks\n",
+                            exitCode: ExitCode.findings)
+                    }
+                    tests.append(replay)
+                }
+                let document = JSON.object([("version", .int(1)), ("file", .string(file)), ("tests", .array(tests))])
                 return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr)
             }
-            return Output.deliver(outcomes.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"], stderr: stderr)
+            return Output.deliver(scenario.tests.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"], stderr: stderr)
         }
     }
+
+    /// The most deny reasons the json of one replay lists (every reason of every step): a policy of 10,000 rules that
+    /// all deny gives each ask 10,000, and a few thousand asks would make gigabytes of json (a million reasons took
+    /// 490 MB to build; these about 100 MB).
+    static let maxReasonsInJSON = 200_000
 
     /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),
     /// with lint's summary on stderr.
@@ -79,20 +90,21 @@ enum SimulateCommand {
     }
 
     /// The zone days are counted in: the policy's, or the test's device zone for `timezone: device`.
-    static func zone(_ outcome: TestOutcome, policy: Policy) -> TimeZone {
+    static func zone(_ test: ScenarioTest, policy: Policy) -> TimeZone {
         if case .named(let named) = policy.timeZone { return named }
-        return outcome.test.deviceTimeZone
+        return test.deviceTimeZone
     }
 
     /// A zone's IANA name; Foundation calls UTC "GMT" on Linux.
     static func name(of zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
 
-    static func text(_ outcome: TestOutcome, policy: Policy) -> String {
+    /// Replays a test and prints it: each step as it is played (its decision is not kept), then the shows per day.
+    static func text(_ test: ScenarioTest, policy: Policy) -> String {
         // One zone for the step times and the table: the one the policy counts days in.
-        let zone = zone(outcome, policy: policy)
+        let zone = zone(test, policy: policy)
         func offset(_ ms: Int64) -> Int { zone.secondsFromGMT(for: Milliseconds.date(ms)) }
-        var out = "== \(ControlCharacters.escaped(outcome.test.name)) (\(ControlCharacters.escaped(outcome.test.location.file)):\(outcome.test.location.line)), times in \(name(of: zone))\n"
-        for step in outcome.steps {
+        var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(name(of: zone))\n"
+        let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
             let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset(step.time))
             var line = "\(time)  \(stepText(step))"
             if let decision = step.decision {
@@ -103,13 +115,13 @@ enum SimulateCommand {
                 }
             }
             out += line + "\n"
-            let reasons = step.decision?.reasons ?? []
-            for reason in reasons.prefix(FailureReport.maxReasonsListed) {
+            for reason in step.decision?.reasons(first: FailureReport.maxReasonsListed) ?? [] {
                 var detail = "    \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
                 if let location = reason.location { detail += " [\(location)]" }
                 out += detail + "\n"
             }
-            if reasons.count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(reasons.count))\n" }
+            let count = step.decision?.reasonCount ?? 0
+            if count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(count))\n" }
             for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
         }
         let table = showsPerDay(outcome, policy: policy)
@@ -135,7 +147,7 @@ enum SimulateCommand {
 
     /// The shows the engine counts, by calendar day in the policy's zone: see the comment inside.
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
-        let zone = zone(outcome, policy: policy)
+        let zone = zone(outcome.test, policy: policy)
         // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a
         // show_failed takes back only the show in progress (started, not closed); a time later than a step's (a clock
         // set back) is pinned to that step's time, so a show counts in the day it was pinned to.
@@ -175,9 +187,15 @@ enum SimulateCommand {
         return (name(of: zone), counts.keys.sorted(), placements, counts)
     }
 
-    static func json(_ outcome: TestOutcome, policy: Policy) -> JSON {
-        let zone = zone(outcome, policy: policy)
-        let steps: [JSON] = outcome.steps.map { step in
+    /// Replays a test as json: each step as it is played (its decision is not kept), then the shows per day; nil once
+    /// the reasons listed so far, `listed`, pass ``maxReasonsInJSON``.
+    static func json(_ test: ScenarioTest, policy: Policy, listed: inout Int) -> JSON? {
+        let zone = zone(test, policy: policy)
+        var steps: [JSON] = []
+        var count = listed
+        let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
+            count += step.decision?.reasonCount ?? 0
+            guard count <= maxReasonsInJSON else { return }
             var pairs: [(String, JSON)] = [
                 ("line", .int(step.step.location.line)),
                 ("time", .string(Timestamps.format(milliseconds: step.time, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(step.time))))),
@@ -194,8 +212,10 @@ enum SimulateCommand {
             case .ask:
                 if let decision = step.decision { pairs.append(("decision", DecisionJSON.object(decision, at: step.time))) }
             }
-            return .object(pairs)
+            steps.append(.object(pairs))
         }
+        listed = count
+        guard count <= maxReasonsInJSON else { return nil }
         let table = showsPerDay(outcome, policy: policy)
         var shows: [JSON] = []
         for day in table.days {

@@ -458,6 +458,28 @@ struct ImpactCommandTests {
         #expect(together.stderr.contains("more than the \(ImpactReport.maxDenyRows) a report holds"), "\(together.stderr)")
     }
 
+    /// The advice for a duration names a value the same key takes: at least 1s for a visit's length and a stream's
+    /// gap, a local time before 24h for the first open (`write 0s` and `at most 366d` were refused next).
+    @Test(arguments: [
+        ("foreground: 0", "foreground must be a duration of at least 1s, such as 90s or 4m, not 0 (schema/duration)"),
+        ("foreground: {exponential: -1}", "foreground.exponential must be a duration of at least 1s, such as 90s or 4m, not -1"),
+        ("foreground: 5", "foreground is a duration, and a bare number has no unit: write 5s or 5m"),
+        ("first_open: 367d", "first_open must be a local time before 24h, such as 8h or 18h30m, not 367d (schema/range)"),
+        ("first_open: {uniform: [7h, 24h]}", "first_open.uniform must be a local time before 24h, such as 8h or 18h30m, not 24h"),
+        ("first_open: 99999999999999d", "first_open 99999999999999d is longer than the largest duration: write a local time before 24h"),
+        ("first_open: 2000", "first_open is a duration, and a bare number has no unit: write 2000s (schema/duration)"),
+    ])
+    func durationAdviceNamesWhatTheKeyTakes(_ line: String, _ message: String) throws {
+        let dir = try temporaryDirectory("adrules-duration-advice", [
+            "p.yaml": "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\n",
+            "m.model.yaml": "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 1\n    actions: [{placement: lvl, every: 1m}]\n    \(line)\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
     /// Whole numbers as the core schema writes them, each range said when a value is outside it.
     @Test(arguments: [
         ("seed: 9223372036854775807", "seed must be from 0 to 4611686018427387903, not 9223372036854775807"),

@@ -1,5 +1,7 @@
 import AdRulesTestSupport
+import AdRules
 import AdRulesCLI
+import AdRulesCompiler
 import Foundation
 import Testing
 
@@ -36,6 +38,14 @@ struct TestCommandTests {
         #expect(simulated.stdout.components(separatedBy: "custom_rule:").count - 1 == 50)
         let json = runCLI(["simulate", dir + "/s.test.yaml", "--format", "json"])
         #expect(json.stdout.components(separatedBy: "\"custom_rule\"").count - 1 == 120)
+        // The json of a replay lists at most 200,000 reasons (1,700 asks of 120 here); the text lists 50 a step.
+        let asks = Array(repeating: "      - {ask: show, placement: p0}\n", count: 1700).joined()
+        try ("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + asks)
+            .write(toFile: dir + "/long.test.yaml", atomically: false, encoding: .utf8)
+        let long = runCLI(["simulate", dir + "/long.test.yaml", "--format", "json"])
+        #expect(long.exitCode == 1 && long.stdout.isEmpty)
+        #expect(long.stderr.hasSuffix("error: the replay's json would list more than 200000 deny reasons: use --format text, which lists 50 a step, or replay fewer asks\n"), "\(long.stderr)")
+        #expect(runCLI(["simulate", dir + "/long.test.yaml"]).exitCode == 0)
     }
 
     /// A scenario file named twice, or through a directory and by name, runs once (it ran, and counted, twice).
@@ -109,6 +119,46 @@ struct TestCommandTests {
         let test = try #require((object["tests"] as? [[String: Any]])?.first)
         #expect((test["failures"] as? [Any])?.count == 100)
         #expect(test["more_failures"] as? Int == 150)
+    }
+
+    /// A replay keeps the decisions its report shows, not every step's: `test` only the first failing ones, `simulate`
+    /// none (each step is printed as it is played). Each kept decision holds every reason, and 3,000 asks against
+    /// 10,000 rules that all deny ran out of memory at 2.4 GB.
+    @Test func aReplayKeepsOnlyTheDecisionsItsReportShows() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n", file: "p.yaml")
+        let steps = "      - event: app_launched\n      - {event: load_completed, placement: it}\n"
+            + Array(repeating: "      - {ask: show, placement: it, expect: deny}\n", count: 3).joined()
+            + Array(repeating: "      - {ask: show, placement: it, expect: allow}\n", count: 3).joined()
+        let (scenario, diagnostics) = ScenarioDecoder.decode(Array(("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n" + steps).utf8), file: "s.test.yaml", policy: policy)
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let test = try #require(scenario.tests.first)
+        var seen = 0
+        let all = ScenarioRunner.run(test, policy: policy) { if $0.decision != nil { seen += 1 } }
+        #expect(seen == 6 && all.steps.compactMap(\.decision).count == 6)
+        let failures = ScenarioRunner.run(test, policy: policy, keeping: .failures(2))
+        #expect(failures.failures.count == 3)
+        // The asks are allowed: the three that expect deny fail, and the first two of them keep their decisions.
+        #expect(failures.steps.map { $0.decision != nil } == [false, false, true, true, false, false, false, false])
+        #expect(ScenarioRunner.run(test, policy: policy, keeping: .none).steps.allSatisfy { $0.decision == nil })
+    }
+
+    /// A file of asks is bounded by the work its policy's rules take for each: past it, an error at the first ask
+    /// over the bound, and no test runs (a 35 KB file against a policy of 10,000 long rules ran for over 20 s).
+    @Test func aFileOfAsksIsBoundedByThePolicysRules() throws {
+        // Each rule reads a list the app gives: up to 1,000 items an ask, 200 rules.
+        let rules = (0..<200).map { "  - {id: r\($0), deny: [it], when: \"\\\"x\($0)\\\" in tags\"}\n" }.joined()
+        let policy = "version: 1\nattributes:\n  tags: {type: \"[string]\", default: []}\nplacements:\n  it: {format: interstitial, min_interval: 1m}\nrules:\n" + rules
+        let asks = Array(repeating: "      - {ask: show, placement: it}\n", count: 1001).joined()
+        let dir = try temporaryDirectory("adrules-work", [
+            "p.yaml": policy,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + asks,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["lint", dir]).exitCode == 0, "\(runCLI(["lint", dir]).stdout)")
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("s.test.yaml:1002:9: error: this file's asks would take more than 200000000 steps of the policy's rules"), "\(result.stdout.prefix(400))")
+        #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"), "\(result.stdout.suffix(200))")
     }
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.

@@ -26,12 +26,16 @@ struct ReasonSiteTests {
             site(.windowCap, .window, placement: 3, group: 2, window: 0),
             site(.windowCap, .window, placement: 3, group: 2, window: 63),
             site(.customRule, .rule, placement: 0, rule: 8_190),
+            // The last index of each table a policy may hold.
+            site(.customRule, .rule, placement: PolicyLimits.maxPlacements - 1, rule: PolicyLimits.maxRules - 1),
+            site(.groupMinInterval, .minInterval, placement: 0, group: PolicyLimits.maxGroups - 1),
+            site(.windowCap, .window, placement: 3, window: PlacementSetting.maxWindowCaps - 1),
             site(.notReady, .placement, placement: (1 << 18) - 1),
         ]
         let keys = try variants.map { try #require($0.key) }
         // Every setting has its own small number.
         let ordinals = PlacementSetting.allCases.map { ReasonSite.Setting.of($0).ordinal } + [0, 1, 2, 3]
-        #expect(Set(ordinals).count == ordinals.count && ordinals.allSatisfy { $0 < 64 })
+        #expect(Set(ordinals).count == ordinals.count && ordinals.allSatisfy { $0 < 32 })
         #expect(Set(keys).count == variants.count)
         // The day of a daily cap is not part of the site.
         var withDay = base
@@ -41,7 +45,7 @@ struct ReasonSiteTests {
 
     @Test func indicesTooLargeToPackHaveNoKey() {
         #expect(site(.notReady, .placement, placement: 1 << 18).key == nil)
-        #expect(site(.customRule, .rule, placement: 0, rule: 1 << 13).key == nil)
+        #expect(site(.customRule, .rule, placement: 0, rule: (1 << 14) - 1).key == nil)
         #expect(site(.groupMinInterval, .minInterval, placement: 0, group: 1 << 14).key == nil)
     }
 

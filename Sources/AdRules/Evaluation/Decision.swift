@@ -211,6 +211,16 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         self.notes = notes
     }
 
+    /// The first reasons, at most `count`, in order: a report that lists a few of a decision's thousands builds only
+    /// those.
+    package func reasons(first count: Int) -> [Reason] {
+        switch found {
+        case .allowed: return []
+        case .given(let reasons): return Array(reasons.prefix(count))
+        case .sites(let context, let denials): return denials.prefix(count).map { $0.reason(in: context) }
+        }
+    }
+
     /// The number of reasons.
     public var reasonCount: Int {
         switch found {

@@ -83,15 +83,20 @@ struct ReasonSite: Sendable {
     }
 
     /// What identifies the site, packed into one integer (equal keys give equal locations and summaries), or nil
-    /// when an index is too large to pack.
+    /// when an index is too large to pack. Every index a policy may hold fits (``PolicyLimits``: 64 windows, 10,000
+    /// groups and rules, 100,000 placements): a policy of 10,000 rules whose reasons did not fit made each ask of the
+    /// impact preview search its counters one by one.
     var key: Int64? {
-        // 6 + 6 + 7 + 14 + 13 + 18 bits: text, setting, window + 1, group + 1, rule + 1, placement.
+        // 6 + 5 + 7 + 14 + 14 + 18 bits: text, setting, window + 1, group + 1, rule + 1, placement.
         func fits(_ value: Int, _ bits: Int) -> Bool { value >= 0 && value < 1 << bits }
-        guard fits(window + 1, 7), fits(group + 1, 14), fits(rule + 1, 13), fits(placement, 18) else { return nil }
-        var key = Int64(text.rawValue) << 6 | Int64(setting.ordinal)
+        let setting = setting.ordinal
+        guard fits(Int(text.rawValue), 6), fits(setting, 5), fits(window + 1, 7), fits(group + 1, 14), fits(rule + 1, 14),
+            fits(placement, 18)
+        else { return nil }
+        var key = Int64(text.rawValue) << 5 | Int64(setting)
         key = key << 7 | Int64(window + 1)
         key = key << 14 | Int64(group + 1)
-        key = key << 13 | Int64(rule + 1)
+        key = key << 14 | Int64(rule + 1)
         return key << 18 | Int64(placement)
     }
 
@@ -239,7 +244,7 @@ extension ReasonSite.Setting {
     /// The settings in table order, for ``ordinal``.
     private static let settings = PlacementSetting.allCases
 
-    /// A small number per setting, for packing into a key: below 64.
+    /// A small number per setting, for packing into a key: below 32.
     var ordinal: Int {
         switch self {
         case .placement: return 0

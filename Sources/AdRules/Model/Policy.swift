@@ -169,6 +169,14 @@ public struct Policy: Sendable {
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     /// The placement ids in file order, held by the policy (no array is made to read them).
     package var placementIDs: [String] { storage.placementIDs }
+    /// At most about how many steps one ask spends in the custom rules: the nodes of their conditions, the strings of
+    /// their constant lists, and a full list (``PolicyLimits/maxListItems``) for each `in` of a list the app gives. A
+    /// replay of many asks is bounded by it.
+    package var ruleWork: Int {
+        let program = storage.ruleProgram
+        let listsGiven = program.nodes.reduce(0) { $0 + ($1.kind == .member && $1.shortcut != .stringInList ? 1 : 0) }
+        return storage.rules.count + program.nodes.count + program.memberStrings.count + listsGiven * PolicyLimits.maxListItems
+    }
     var horizon: RuleDuration { storage.horizon }
 
     package init(

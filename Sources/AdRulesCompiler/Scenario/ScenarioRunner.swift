@@ -28,8 +28,25 @@ public struct TestOutcome: Sendable {
 
 /// Runs scenario tests through the real `AdEngine` with a virtual clock and an in-memory ledger.
 public enum ScenarioRunner {
+    /// The decisions a replay keeps in its outcome. A decision holds every reason found, and a policy of 10,000 rules
+    /// that all deny gives each ask 10,000 (about 1 MB): a replay that kept every one of a few thousand asks ran out
+    /// of memory.
+    public enum KeptDecisions: Sendable {
+        /// Every ask's decision.
+        case all
+        /// The decisions of the first failing asks, up to this many (what a failure report shows).
+        case failures(Int)
+        /// None: a caller that needs them takes each as it is made (`each`).
+        case none
+    }
+
     /// Replays a test.
-    public static func run(_ test: ScenarioTest, policy: Policy) -> TestOutcome {
+    /// - Parameters:
+    ///   - keeping: the decisions the outcome keeps.
+    ///   - each: called with each step's outcome, its decision included, as the step is played.
+    public static func run(
+        _ test: ScenarioTest, policy: Policy, keeping: KeptDecisions = .all, each: ((StepOutcome) -> Void)? = nil
+    ) -> TestOutcome {
         let clock = ManualClock(Milliseconds.date(test.start))
         var facts = Facts(policy: policy, installedAt: test.installed, sessionsBefore: test.sessionsBefore)
         // All at once: sorted once, and only what a history keeps (however long the history, however many groups).
@@ -37,17 +54,27 @@ public enum ScenarioRunner {
         let engine = AdEngine(policy: policy, facts: facts, clock: clock, store: InMemoryLedgerStore(), deviceTimeZone: test.deviceTimeZone)
         var now = test.start
         var outcomes: [StepOutcome] = []
+        var failuresKept = 0
         for step in test.steps {
             now = Milliseconds.clamped(step.at ?? now.addingSaturated(step.after))
             clock.set(Milliseconds.date(now))
+            var outcome: StepOutcome
             switch step.action {
             case .event(let event):
                 engine.record(event)
-                outcomes.append(StepOutcome(step: step, time: now, decision: nil, mismatches: []))
+                outcome = StepOutcome(step: step, time: now, decision: nil, mismatches: [])
             case .ask(let ask, let context, let expectation):
                 let decision = engine.ask(ask, context: context ?? test.context)
-                outcomes.append(StepOutcome(step: step, time: now, decision: decision, mismatches: expectation.mismatches(decision, now: now)))
+                outcome = StepOutcome(step: step, time: now, decision: decision, mismatches: expectation.mismatches(decision, now: now))
             }
+            each?(outcome)
+            switch keeping {
+            case .all: break
+            case .failures(let most):
+                if outcome.mismatches.isEmpty || failuresKept >= most { outcome.decision = nil } else { failuresKept += 1 }
+            case .none: outcome.decision = nil
+            }
+            outcomes.append(outcome)
         }
         return TestOutcome(test: test, steps: outcomes)
     }

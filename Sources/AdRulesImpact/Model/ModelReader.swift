@@ -68,9 +68,33 @@ struct ModelReader: NodeReader {
     mutating func probability(_ node: YAMLNode, _ key: String) -> Double? { number(node, key, in: 0...1) }
 
     /// A duration in milliseconds, up to 366 days.
-    mutating func duration(_ node: YAMLNode, _ key: String) -> Int64? {
+    /// - Parameters:
+    ///   - minimum: the least the caller accepts (it says so itself), so that advice never names less.
+    ///   - below: for a time of day, the first time the caller does not accept (24h).
+    mutating func duration(_ node: YAMLNode, _ key: String, minimum: Int64 = 0, below: Int64? = nil) -> Int64? {
         guard let scalar = node.scalar, let value = RuleDuration(parsing: scalar.value) else {
-            report(.malformedDuration(key, found: node, file: file))
+            var diagnostic = Diagnostic.malformedDuration(key, found: node, file: file)
+            // Advice the same key would refuse next (`write 0s` where at least 1s is needed, `366d` for a time of day)
+            // is replaced by what it takes.
+            if minimum > 0 || below != nil, let scalar = node.scalar {
+                let takes = below != nil ? "a local time before 24h, such as 8h or 18h30m"
+                    : "a duration of at least \(RuleDuration(milliseconds: minimum)), such as 90s or 4m"
+                if diagnostic.rule == "schema/range" {
+                    // Too many digits for any duration.
+                    diagnostic.message = "\(key) \(scalar.shortValue) is longer than the largest duration: write \(takes)"
+                } else if scalar.style == .plain, let n = Double(scalar.value) {
+                    let fits = { (ms: Double) in ms >= Double(minimum) && ms < Double(below ?? RuleDuration.maximum.milliseconds + 1) }
+                    let units = [("s", 1000.0), ("m", 60_000.0)].filter { n >= 0 && n == n.rounded() && fits(n * $0.1) }
+                    diagnostic.message = units.isEmpty
+                        ? "\(key) must be \(takes), not \(scalar.shortValue)"
+                        : "\(key) is a duration, and a bare number has no unit: write " + units.map { "\(scalar.value)\($0.0)" }.joined(separator: " or ")
+                }
+            }
+            report(diagnostic)
+            return nil
+        }
+        if let below, value.milliseconds >= below {
+            report(.modelOutOfRange(key, "a local time before \(below == 86_400_000 ? "24h" : RuleDuration(milliseconds: below).description), such as 8h or 18h30m", found: scalar.value, file: file, range: node.range))
             return nil
         }
         guard value <= .maximum else {
@@ -149,10 +173,11 @@ struct ModelReader: NodeReader {
     }
 
     /// A duration: a constant, `{uniform: [d1, d2]}` or `{exponential: mean}`.
-    mutating func durationDistribution(_ node: YAMLNode, _ key: String, minimum: Int64 = 0) -> DurationDistribution? {
+    /// - Parameter below: for a time of day, the first time it may not reach (24h).
+    mutating func durationDistribution(_ node: YAMLNode, _ key: String, minimum: Int64 = 0, below: Int64? = nil) -> DurationDistribution? {
         let expected = "a duration, {uniform: [1m, 5m]} or {exponential: 2m}"
         guard let pairs = node.pairs else {
-            guard let value = duration(node, key) else { return nil }
+            guard let value = duration(node, key, minimum: minimum, below: below) else { return nil }
             guard value >= minimum else {
                 report(.modelOutOfRange(key, "at least \(RuleDuration(milliseconds: minimum))", found: node.scalar?.value ?? "", file: file, range: node.range))
                 return nil
@@ -162,8 +187,8 @@ struct ModelReader: NodeReader {
         guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
         switch kind {
         case "uniform":
-            guard let (a, b) = ends(pair.value, key), let low = duration(a, "\(key).uniform"),
-                let high = duration(b, "\(key).uniform"), ordered(low, high, key, node: pair.value)
+            guard let (a, b) = ends(pair.value, key), let low = duration(a, "\(key).uniform", minimum: minimum, below: below),
+                let high = duration(b, "\(key).uniform", minimum: minimum, below: below), ordered(low, high, key, node: pair.value)
             else { return nil }
             guard low >= minimum else {
                 report(.modelOutOfRange("\(key).uniform", "at least \(RuleDuration(milliseconds: minimum))", found: a.scalar?.value ?? "", file: file, range: a.range))
@@ -171,7 +196,7 @@ struct ModelReader: NodeReader {
             }
             return .uniform(low, high)
         case "exponential":
-            guard let mean = duration(pair.value, "\(key).exponential") else { return nil }
+            guard let mean = duration(pair.value, "\(key).exponential", minimum: max(1, minimum)) else { return nil }
             guard mean > 0, mean >= minimum else {
                 report(.modelOutOfRange("\(key).exponential", "a mean of at least \(RuleDuration(milliseconds: max(1, minimum)))", found: pair.value.scalar?.value ?? "", file: file, range: pair.value.range))
                 return nil
