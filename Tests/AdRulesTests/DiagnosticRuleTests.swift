@@ -113,6 +113,19 @@ struct DiagnosticRuleTests {
         #expect(d.message.contains("quote"))
     }
 
+    /// A type error says what to write instead: a number or bool without its quotes, a bool as text in quotes, a
+    /// value where a mapping or list belongs in YAML's two ways.
+    @Test func typeErrorsSayWhatToWriteInstead() {
+        let text = Self.header + "  a:\n    format: interstitial\n    daily_cap: \"3\"\n    enabled: \"true\"\n    ad_unit: true\n    min_interval: 1m\n  b: 5\ngroups: [1]\n"
+        #expect(lint(text).map(\.message) == [
+            "daily_cap must be a whole number >= 0, not \"3\": remove the quotes (3)",
+            "enabled must be true or false, not \"true\": remove the quotes (true)",
+            "ad_unit must be a string, not \"true\": quote it (\"true\")",
+            "placement \"b\" must be a mapping of keys to values, not \"5\": write key: value pairs, one a line, or {key: value}",
+            "groups must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}",
+        ])
+    }
+
     /// A key past YAML's 1024-character limit on implicit keys is named as too long, not as misplaced.
     @Test func aKeyLongerThanYAMLAllowsIsNamedSo() throws {
         let text = "version: 1\nplacements:\n  " + String(repeating: "a", count: 1030) + ":\n    format: banner\n"

@@ -93,7 +93,7 @@ struct StreamingLoaderTests {
         #expect(lint("").map(\.rule).sorted() == ["policy/empty", "schema/missing-key"])
         #expect(lint("# nothing\n").map(\.rule).sorted() == ["policy/empty", "schema/missing-key"])
         #expect(lint("version: 1\n").map(\.rule) == ["policy/empty"])
-        #expect(lint("[1, 2]\n").map(\.message).contains("a rule file must be a mapping of keys to values, not a list"))
+        #expect(lint("[1, 2]\n").map(\.message).contains("a rule file must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}"))
     }
 
     @Test func locationsShareTheirFileAndReadAsBefore() throws {

@@ -5,8 +5,28 @@ import AdRulesYAML
 extension Diagnostic {
     package static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
         Diagnostic(
-            .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)",
+            .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)" + advice(expected, found),
             file: file, range: found.range)
+    }
+
+    /// What to write instead, where the expected kind alone does not say it: a number or bool in quotes, a bool where
+    /// text belongs, a value where a mapping or a list belongs.
+    private static func advice(_ expected: String, _ found: YAMLNode) -> String {
+        if let scalar = found.scalar, !scalar.isNull {
+            let unquoted = YAMLScalar(value: scalar.value, style: .plain)
+            if scalar.style != .plain, expected.hasPrefix("a number") || expected.hasPrefix("a whole number"), unquoted.isCoreSchemaNumber {
+                return ": remove the quotes (\(unquoted.shortValue))"
+            }
+            if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {
+                return ": remove the quotes (\(unquoted.shortValue))"
+            }
+            if scalar.coreSchemaBool != nil, expected == "a string" { return ": quote it (\"\(scalar.shortValue)\")" }
+        }
+        switch expected {
+        case "a mapping of keys to values": return ": write key: value pairs, one a line, or {key: value}"
+        case "a list": return ": write each item on its own line after - , or [a, b]"
+        default: return ""
+        }
     }
 
     static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {

@@ -37,7 +37,7 @@ extension NodeReader {
     package mutating func sequence(_ node: YAMLNode, _ key: String, example: String? = nil) -> [YAMLNode]? {
         if let items = node.items { return items }
         var diagnostic = Diagnostic.wrongType(key, expected: "a list", found: node, file: file)
-        if let example { diagnostic.message += ": write each item on its own line, as in \(example)" }
+        if let example { diagnostic.message = "\(key) must be a list, not \(node.kindDescription): write each item on its own line, as in \(example)" }
         report(diagnostic)
         return nil
     }
