@@ -159,6 +159,17 @@ struct ExpressionTests {
         #expect(findings("now.weekday != \"sat\"").isEmpty)
     }
 
+    /// `now.hour` reads 0 to 23: an hour outside it never matches, and an order against the ends is never or always
+    /// true; both are errors. Orders that split the day pass.
+    @Test func anHourItNeverReadsIsAnError() {
+        #expect(findings("now.hour == 24").map(\.message) == ["now.hour is never 24: it reads the local hour, 0 to 23; write a number from 0 to 23"])
+        #expect(findings("now.hour in [1, -1]").map(\.message) == ["now.hour is never -1: it reads the local hour, 0 to 23; write a number from 0 to 23"])
+        #expect(findings("now.hour > 23").first?.message.hasPrefix("now.hour > 23 is never true (now.hour reads the local hour, 0 to 23)") == true)
+        #expect(findings("0 <= now.hour").first?.message.hasPrefix("0 <= now.hour is always true") == true)
+        #expect(findings("now.hour >= 22 or now.hour < 6").isEmpty)
+        #expect(findings("now.hour != 3").isEmpty)
+    }
+
     /// The lexer walks bytes but counts characters: offsets after non-ASCII text and CR LF are character offsets,
     /// escapes keep the character after the backslash, and a character joining onto a quote stays in the value.
     @Test func tokensKeepCharacterOffsetsAndValues() throws {

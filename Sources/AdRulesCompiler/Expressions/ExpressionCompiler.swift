@@ -170,6 +170,7 @@ private struct Checker {
                 return nil
             }
             checkWeekdays(l, r)
+            checkHours(l, r, op, offset: offset)
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
             guard let left = check(l), var right = check(r) else { return nil }
@@ -200,6 +201,7 @@ private struct Checker {
                 return nil
             }
             checkWeekdays(l, r)
+            checkHours(l, r)
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
         }
     }
@@ -248,6 +250,48 @@ private struct Checker {
     private static func isWeekday(_ syntax: Syntax) -> Bool {
         if case .name(let name, _) = syntax { return name == Builtin.nowWeekday.rawValue }
         return false
+    }
+
+    /// `now.hour` compared with an hour it never reads as (24, -1), or ordered against one so that the comparison is
+    /// never or always true (`now.hour > 23`): well typed, and a rule that never or always denies.
+    /// - Parameter op: the comparison, nil for `in` / `not in`.
+    private mutating func checkHours(_ l: Syntax, _ r: Syntax, _ op: CompareOperator? = nil, offset: Int = 0) {
+        func isHour(_ syntax: Syntax) -> Bool {
+            if case .name(let name, _) = syntax { return name == Builtin.nowHour.rawValue }
+            return false
+        }
+        let other: Syntax
+        if isHour(l) { other = r } else if isHour(r) { other = l } else { return }
+        if let op, op != .equal, op != .notEqual, case .literal(.int(let bound), _) = other {
+            let hourFirst = isHour(l)
+            let truths = Set((0...23).map { (hour: Int64) -> Bool in
+                let (a, b) = hourFirst ? (hour, bound) : (bound, hour)
+                switch op {
+                case .less: return a < b
+                case .lessEqual: return a <= b
+                case .greater: return a > b
+                default: return a >= b
+                }
+            })
+            if truths.count == 1, let truth = truths.first {
+                let text = hourFirst ? "now.hour \(op.rawValue) \(bound)" : "\(bound) \(op.rawValue) now.hour"
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(text) is \(truth ? "always" : "never") true (now.hour reads the local hour, 0 to 23): write a bound some hours pass and others do not, as in now.hour >= 22"))
+            }
+            return
+        }
+        var literals: [(Int64, Int)] = []
+        switch other {
+        case .literal(.int(let hour), let offset): literals = [(hour, offset)]
+        case .list(let items, _):
+            for case .literal(.int(let hour), let offset) in items { literals.append((hour, offset)) }
+        default: break
+        }
+        for (hour, offset) in literals where !(0...23).contains(hour) {
+            findings.append(ExpressionFinding(
+                kind: .type, offset: offset, message: "now.hour is never \(hour): it reads the local hour, 0 to 23; write a number from 0 to 23"))
+        }
     }
 
     private mutating func checkWeekdays(_ l: Syntax, _ r: Syntax) {
