@@ -199,7 +199,8 @@ enum ImpactCommand {
                 // A part spans many lines: the syntax error is placed as an editor shows it.
                 let at = UTF8Check.position(ofByte: error.offset, in: text.utf8)
                 return CommandResult(
-                    stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem)\n", exitCode: ExitCode.findings)
+                    stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
+                    exitCode: ExitCode.findings)
             } catch {
                 return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): \(error)\n", exitCode: ExitCode.findings)
             }

@@ -279,6 +279,7 @@ struct ImpactCommandTests {
         ("\"version\": 1,", "\"version\": 1, \"junk\": [1, 2, 3],", "unknown key \"junk\""),
         // A syntax error is placed at its line and column.
         ("\"version\": 1,\n", "\"version\": 1,\n,", ":3:1: invalid JSON: "),
+        ("\"version\": 1,\n", "\"version\": 1,\n,", "; a part is the json that adrules impact --shard K/N writes, unchanged\n"),
     ])
     func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
