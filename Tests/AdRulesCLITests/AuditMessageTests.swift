@@ -138,10 +138,11 @@ struct AuditMessageTests {
     }
 
     /// The shows-per-day table counts what the engine counts: a show_failed with no show in progress takes nothing
-    /// back, a time pinned by a clock set back counts in the day it was pinned to, and unknown placements not at all.
+    /// back (nor one after a return that ended an app-open show), a time pinned by a clock set back counts in the day it
+    /// was pinned to, and unknown placements not at all.
     @Test func theShowsTableCountsWhatTheEngineCounts() throws {
         let dir = try Self.directory([
-            "p.yaml": "version: 1\ntimezone: UTC\nplacements:\n  lvl: {format: interstitial, daily_cap: 2}\n",
+            "p.yaml": "version: 1\ntimezone: UTC\nplacements:\n  lvl: {format: interstitial, daily_cap: 2}\n  ao: {format: app_open, min_interval: 1m}\n",
             "s.test.yaml": """
                 tests:
                   - name: failed after close
@@ -161,14 +162,26 @@ struct AuditMessageTests {
                       - event: app_launched
                       - {event: show_started, placement: lvl}
                       - {at: 2026-11-29T23:00:00Z, event: ad_closed, placement: lvl}
+                  - name: failed after a return
+                    start: 2026-11-29T09:00:00Z
+                    steps:
+                      - event: app_launched
+                      - {event: show_started, placement: ao}
+                      - {event: show_started, placement: lvl}
+                      - {after: 1m, event: app_backgrounded}
+                      - {after: 1m, event: app_resumed}
+                      - {event: show_failed, placement: ao}
+                      - {event: show_failed, placement: lvl}
                 """,
         ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
         let tables = result.stdout.components(separatedBy: "Shows per placement per day").dropFirst().map { $0.split(separator: "\n").dropFirst().joined(separator: "\n") }
-        #expect(tables.count == 2)
+        #expect(tables.count == 3)
         #expect(tables.first?.hasPrefix("  day         lvl\n  2026-11-29    2") == true, "\(tables)")
-        #expect(tables.last?.hasPrefix("  day         lvl\n  2026-11-29    1") == true, "\(tables)")
+        #expect(tables.dropFirst().first?.hasPrefix("  day         lvl\n  2026-11-29    1") == true, "\(tables)")
+        // A return ended the app-open show: its show_failed takes nothing back; the interstitial's does.
+        #expect(tables.last?.hasPrefix("  day         ao\n  2026-11-29   1") == true, "\(tables)")
     }
 
     @Test func versionTakesNoArguments() {
