@@ -158,17 +158,9 @@ enum SimulateCommand {
         var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.filter { known.contains($0.placement) }
             .map { ($0.placement, min($0.at, earliestFrom[0]), true) }
         var inProgress: [String: Int] = [:]
-        // A return from background ends an app-open show still on screen (README, "An ad left on screen").
-        let appOpen = Set(policy.placements.filter { $0.format.value == .appOpen }.map(\.id))
-        var backgrounded = false
         for (k, step) in outcome.steps.enumerated() {
             guard case .event(let event) = step.step.action else { continue }
             switch event {
-            case .appBackgrounded:
-                backgrounded = true
-            case .appResumed where backgrounded:
-                backgrounded = false
-                for id in appOpen { inProgress[id] = nil }
             case .showStarted(let id) where known.contains(id.rawValue):
                 inProgress[id.rawValue] = shows.count
                 shows.append((id.rawValue, min(step.time, earliestFrom[k + 1]), true))
@@ -178,7 +170,6 @@ enum SimulateCommand {
                 inProgress[id.rawValue] = nil
             case .appLaunched:
                 inProgress.removeAll()
-                backgrounded = false
             default: break
             }
         }

@@ -159,28 +159,6 @@ struct EvaluatorReasonTests {
         #expect(h.ask(.show("app_open", trigger: .resume)).isAllowed)
     }
 
-    /// cli.md's example scenario: a user who leaves during an app-open ad comes back to the app. The return ends that
-    /// show as `ad_closed` would (a later `show_failed` takes nothing back); an interstitial stays on screen.
-    @Test func aReturnEndsAnAppOpenShowOnly() throws {
-        var h = try harness()
-        h.record(.appLaunched, .loadCompleted("app_open"), .showStarted("app_open"))
-        h.advance("1m")
-        h.record(.appBackgrounded)
-        h.advance("1m")
-        #expect(h.ask(.load("app_open")).codes == [.alreadyShowing])
-        h.record(.appResumed)
-        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.adNotReady, .minInterval])
-        #expect(h.ask(.load("app_open")).isAllowed)
-        // Nothing is in progress: the show at launch still counts for min_interval.
-        h.record(.showFailed("app_open"), .loadCompleted("app_open"))
-        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.minInterval])
-
-        var i = try harness()
-        i.record(.appLaunched, .action("level_end"), .action("level_end"), .loadCompleted("level_end"), .showStarted("level_end"))
-        i.record(.appBackgrounded, .appResumed)
-        #expect(i.ask(.load("level_end")).codes == [.alreadyShowing])
-    }
-
     /// The facts count the placements on screen, so that a decision with none skips the search: the count must
     /// hold through every way facts change besides events (remapped to an updated policy, fitted to another
     /// policy's tables, a clock set back), or another placement's ad would be missed.

@@ -61,13 +61,6 @@ extension Facts {
             for i in placements.indices {
                 placements[i].shownSinceReturn = false
                 (placements[i].resumeRanOut, placements[i].loadedAfterReturn) = (false, false)
-                // An app-open ad covers a launch or a return: the user who left the app during one comes back to
-                // the app, not to the ad, so its show ends as at `ad_closed` (cli.md's example scenario asks after
-                // such a return and expects only `ad_not_ready`). Other formats stay on screen until they close.
-                if placements[i].showingSince != nil, policy.storage.placementLimits[i].format == .appOpen {
-                    setShowing(i, since: nil)
-                    placements[i].consumed = nil
-                }
             }
         case .fullscreenOpened(let source):
             external[source ?? ""] = now

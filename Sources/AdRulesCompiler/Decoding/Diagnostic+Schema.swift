@@ -267,14 +267,6 @@ extension Diagnostic {
     }
 
     /// A scenario step whose time would be after the last a timestamp can write (year 9999).
-    /// A scenario's `installed:` or history time later than its `start:`.
-    static func afterStart(_ key: String, _ advice: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/range",
-            message: "`\(key):` is after the test's `start:`, and \(advice)",
-            file: file, range: range)
-    }
-
     static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

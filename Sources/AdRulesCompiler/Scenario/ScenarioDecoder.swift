@@ -110,11 +110,9 @@ public enum ScenarioDecoder {
         var name: String?
         var start: (ms: Int64, offset: Int)?
         var zone = TimeZone(identifier: "UTC") ?? TimeZone.current
-        var installed: (ms: Int64, range: SourceRange)?
+        var installed: Int64?
         var sessionsBefore = 0
         var history: [(placement: String, at: Int64)] = []
-        /// Where each history time was written, to say which one falls after `start`.
-        var historyTimes: [(ms: Int64, range: SourceRange)] = []
         var context = AskContext.standard
         var steps: [ScenarioStep] = []
         var stepsNode: YAMLNode?
@@ -134,7 +132,7 @@ public enum ScenarioDecoder {
                     if let named = TimeZoneNames.zone(named: text.value) { zone = named }
                     else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false)) }
                 }
-            case "installed": installed = time(value, key, reader: &reader).map { ($0.ms, value.range) }
+            case "installed": installed = time(value, key, reader: &reader)?.ms
             case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0)?.value ?? 0
             case "history":
                 guard let items = reader.sequence(value, key) else { continue }
@@ -144,10 +142,7 @@ public enum ScenarioDecoder {
                     var at: Int64?
                     for (k, p) in reader.fields(entry, allowed: historyKeys, context: "a history entry") {
                         if k == "placement" { placement = reader.string(p.value, k)?.value }
-                        else {
-                            at = time(p.value, k, reader: &reader)?.ms
-                            if let at { historyTimes.append((at, p.value.range)) }
-                        }
+                        else { at = time(p.value, k, reader: &reader)?.ms }
                     }
                     if let placement, let at {
                         // A show of a placement the policy does not have would count for nothing, silently.
@@ -179,15 +174,6 @@ public enum ScenarioDecoder {
         if !present.contains("start") {
             reader.report(.missingKey("start", in: "this test", example: "start: 2026-11-29T09:00:00Z", file: reader.file, range: SourceRange(at: node.range.start)))
         }
-        // History and installation come before the test starts: one after it would be pinned to `start` without a word.
-        if let start {
-            if let installed, installed.ms > start.ms {
-                reader.report(.afterStart("installed", "an app is installed before it runs: write a time no later than `start:`", file: reader.file, range: installed.range))
-            }
-            for entry in historyTimes where entry.ms > start.ms {
-                reader.report(.afterStart("at", "`history` lists shows before the test: write a time no later than `start:`, or record the show as a step", file: reader.file, range: entry.range))
-            }
-        }
         // A test with no steps checks nothing and would always pass.
         let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: app_open, expect: allow}]"
         if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
@@ -217,7 +203,7 @@ public enum ScenarioDecoder {
         else { return nil }
         return ScenarioTest(
             name: name, location: reader.location(node), start: start.ms, displayOffset: start.offset, deviceTimeZone: zone,
-            installed: installed?.ms ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
+            installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
     }
 
     private static func decodeContext(
