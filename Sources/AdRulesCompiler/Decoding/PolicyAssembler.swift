@@ -95,14 +95,10 @@ struct PolicyAssembler {
                     continue
                 }
                 seenGroups[group.id] = group.location
-                var kept = group
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
                     reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs)
                 }
-                // A name no placement has is left out (an error, unless a comment hides it: a placement of another
-                // build of the app), so that the policy holds only placements it defines.
-                kept.placements.removeAll { !known.contains($0.value) && seenPlacements[$0.value] == nil }
-                groups.append(kept)
+                groups.append(group)
             }
         }
 
@@ -135,9 +131,8 @@ struct PolicyAssembler {
                     reportUnknown(member, in: "rule \"\(fields.id.value)\"", known: placementIDs)
                 }
                 guard let when = fields.when, let node = fields.whenNode else { continue }
-                let deny = fields.deny.map { list in list.filter { known.contains($0.value) || seenPlacements[$0.value] != nil } }
                 var rule = CustomRule(
-                    id: fields.id.value, location: fields.id.location, deny: deny, when: when,
+                    id: fields.id.value, location: fields.id.location, deny: fields.deny, when: when,
                     message: fields.message ?? CustomRule.defaultMessage(id: fields.id.value), condition: nil)
                 switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes) {
                 case .success(let compiled): rule.condition = compiled

@@ -11,10 +11,14 @@ package struct Suppressions {
     private var rules: [String: [Int: Set<String>]] = [:]
     /// file → line → where the comment for that line is.
     private var comments: [String: [Int: SourcePosition]] = [:]
+    /// Whether a comment that names `schema/unknown-key` hides it: in rule files, where a team may keep keys of its own.
+    private var hidesNamedUnknownKeys = true
 
-    /// The comments of one file read as a tree (a scenario file, a usage model).
+    /// The comments of one file read as a tree (a scenario file, a usage model): an unknown key there is a misspelt
+    /// step or setting (a hidden `expcet:` leaves a test that cannot fail), so it is never hidden.
     package init(file: String, bytes: [UInt8], document: YAMLDocument) {
         self.init(sources: [(file, bytes)], scalars: [file: document.textScalars])
+        hidesNamedUnknownKeys = false
     }
 
     /// - Parameters:
@@ -91,15 +95,17 @@ package struct Suppressions {
         return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
     }
 
-    /// The errors a comment may hide: they judge a value that is read and kept as written, or name something the
-    /// policy never had (a key of the team's own, `x_owner:`; a placement of another app's build in a group or a
-    /// `deny` list), which nothing reads. Every other error means a value, a placement, a rule or a whole file was
-    /// not read (or was read in a way the author did not mean); hiding it would let `lint` pass while the policy
-    /// silently loses that content: a rule that stops denying, a group or a whole file that drops out, a check of
-    /// the same placement that no longer runs. So it stays, whatever the comment says, with a note at the comment.
-    static let suppressibleErrors: Set<String> = [
-        "ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice", "schema/unknown-key", "policy/unknown-placement",
-    ]
+    /// The errors a comment may hide: they judge a value that is read and kept as written. Every other error means
+    /// a value, a placement, a rule or a whole file was not read (or was read in a way the author did not mean);
+    /// hiding it would let `lint` pass while the policy silently loses that content: a rule that stops denying, a
+    /// group or a whole file that drops out, a check of the same placement that no longer runs. So it stays,
+    /// whatever the comment says, with a note at the comment.
+    static let suppressibleErrors: Set<String> = ["ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice"]
+
+    /// An unknown key of a rule file is hidden only by a comment that names `schema/unknown-key` (cli.md: "suppresses
+    /// that rule"): a key of the team's own, such as `x_owner:`, which nothing reads. A bare comment, meant for a
+    /// warning on the line, never hides a misspelt setting.
+    static let unknownKey = "schema/unknown-key"
 
     /// Whether a comment on the line before names the diagnostic's rule (or names none).
     private func isNamed(_ diagnostic: Diagnostic) -> Bool {
@@ -108,7 +114,10 @@ package struct Suppressions {
     }
 
     package func suppresses(_ diagnostic: Diagnostic) -> Bool {
-        (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
+        if diagnostic.rule == Self.unknownKey {
+            return hidesNamedUnknownKeys && rules[diagnostic.file]?[diagnostic.range.start.line]?.contains(Self.unknownKey) == true
+        }
+        return (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
     }
 
     /// The diagnostics that stay, an error that a comment tried to hide with a note saying why it stays: a comment
