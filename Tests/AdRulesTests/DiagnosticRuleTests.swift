@@ -124,6 +124,11 @@ struct DiagnosticRuleTests {
             "placement \"b\" must be a mapping of keys to values, not \"5\": write key: value pairs, one a line, or {key: value}",
             "groups must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}",
         ])
+        // No advice that the key refuses next: a fraction or a negative number for a count.
+        let refused = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: \"3.5\"\n    hourly_cap: \"-2\"\n"
+        #expect(lint(refused).map(\.message) == [
+            "daily_cap must be a whole number >= 0, not \"3.5\"", "hourly_cap must be a whole number >= 0, not \"-2\"",
+        ])
     }
 
     /// A key past YAML's 1024-character limit on implicit keys is named as too long, not as misplaced.
@@ -140,15 +145,6 @@ struct DiagnosticRuleTests {
         #expect(found.map(\.severity) == [.warning, .warning, .warning])
         #expect(found.map(\.range.start) == [input["1️⃣"], input["2️⃣"], input["3️⃣"]])
         #expect(found.first?.message.contains("quote it (\"no\")") == true)
-    }
-
-    /// A `when` is a string field: a plain yes/no/on/off/y/n there (an attribute of that name) is a warning too.
-    @Test func ambiguousBoolAsAConditionIsAWarning() throws {
-        let input = MarkedText("version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  \"on\": bool\nrules:\n  - {id: r, deny: [a], when: 1️⃣on}\n  - {id: q, deny: [a], when: \"on\"}\n")
-        let found = lint(input.text).filter { $0.rule == "yaml/ambiguous-bool" }
-        #expect(found.map(\.severity) == [.warning], "\(lint(input.text))")
-        #expect(found.map(\.range.start) == [input["1️⃣"]])
-        #expect(lint(input.text).allSatisfy { $0.severity == .warning }, "the condition still reads the attribute")
     }
 
     /// A bad id is one finding among the others of its block: the settings of a placement, a group or a rule with a

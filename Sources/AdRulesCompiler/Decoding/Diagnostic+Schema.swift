@@ -3,9 +3,11 @@ import AdRulesYAML
 
 /// Messages of the `schema/*`, `policy/*`, `yaml/ambiguous-bool` and `rule/*` rules, in one place.
 extension Diagnostic {
-    package static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String) -> Diagnostic {
+    /// - Parameter advice: what to write instead, when the caller knows better than the expected kind says.
+    package static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String, advice: String? = nil) -> Diagnostic {
         Diagnostic(
-            .error, rule: "schema/type", message: "\(key) must be \(expected), not \(found.kindDescription)" + advice(expected, found),
+            .error, rule: "schema/type",
+            message: "\(key) must be \(expected), not \(found.kindDescription)" + (advice.map { ": " + $0 } ?? Self.advice(expected, found)),
             file: file, range: found.range)
     }
 
@@ -14,9 +16,11 @@ extension Diagnostic {
     private static func advice(_ expected: String, _ found: YAMLNode) -> String {
         if let scalar = found.scalar, !scalar.isNull {
             let unquoted = YAMLScalar(value: scalar.value, style: .plain)
-            if scalar.style != .plain, expected.hasPrefix("a number") || expected.hasPrefix("a whole number"), unquoted.isCoreSchemaNumber {
-                return ": remove the quotes (\(unquoted.shortValue))"
-            }
+            // Only when the unquoted value is what the key takes: "3.5" for a whole number, "-2" for one >= 0 are not.
+            let fits = expected.hasPrefix("a whole number")
+                ? unquoted.coreSchemaInt.map { !expected.contains(">= 0") || $0 >= 0 } ?? false
+                : expected.hasPrefix("a number") && unquoted.isCoreSchemaNumber
+            if scalar.style != .plain, fits { return ": remove the quotes (\(unquoted.shortValue))" }
             if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {
                 return ": remove the quotes (\(unquoted.shortValue))"
             }

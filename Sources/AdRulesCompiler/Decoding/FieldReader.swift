@@ -36,9 +36,7 @@ extension NodeReader {
     /// - Parameter example: an item as it is written, for the message (`- {placement: …}`).
     package mutating func sequence(_ node: YAMLNode, _ key: String, example: String? = nil) -> [YAMLNode]? {
         if let items = node.items { return items }
-        var diagnostic = Diagnostic.wrongType(key, expected: "a list", found: node, file: file)
-        if let example { diagnostic.message = "\(key) must be a list, not \(node.kindDescription): write each item on its own line, as in \(example)" }
-        report(diagnostic)
+        report(.wrongType(key, expected: "a list", found: node, file: file, advice: example.map { "write each item on its own line, as in \($0)" }))
         return nil
     }
 

@@ -281,10 +281,6 @@ struct PolicyFragment: Sendable {
                     reader.report(.wrongType("when", expected: "an expression such as screen == \"checkout\"", found: value, file: reader.file))
                     continue
                 }
-                // `when: on` names an attribute `on`, which a YAML 1.1 tool reads as true.
-                if FieldReader.isAmbiguousBool(scalar) {
-                    reader.report(.ambiguousBoolInString("when", value: scalar.value, file: reader.file, range: value.range))
-                }
                 when = Located(scalar.value, at: reader.location(value))
                 whenNode = value
             case "message":

@@ -252,45 +252,51 @@ private struct Checker {
         return false
     }
 
-    /// `now.hour` compared with an hour it never reads as (24, -1), or ordered against one so that the comparison is
-    /// never or always true (`now.hour > 23`): well typed, and a rule that never or always denies.
+    /// `now.hour` compared with an hour it never reads as (24, -1, 6.5), or ordered so that no hour passes
+    /// (`now.hour > 23`): well typed, and a rule that never denies. An order every hour passes (`now.hour >= 0`, half
+    /// of a window written out in full) is left alone.
     /// - Parameter op: the comparison, nil for `in` / `not in`.
     private mutating func checkHours(_ l: Syntax, _ r: Syntax, _ op: CompareOperator? = nil, offset: Int = 0) {
         func isHour(_ syntax: Syntax) -> Bool {
             if case .name(let name, _) = syntax { return name == Builtin.nowHour.rawValue }
             return false
         }
+        func number(_ syntax: Syntax) -> (value: Double, text: String, offset: Int)? {
+            switch syntax {
+            case .literal(.int(let n), let offset): return (Double(n), String(n), offset)
+            case .literal(.number(let x), let offset): return (x, String(x), offset)
+            default: return nil
+            }
+        }
         let other: Syntax
         if isHour(l) { other = r } else if isHour(r) { other = l } else { return }
-        if let op, op != .equal, op != .notEqual, case .literal(.int(let bound), _) = other {
+        let hours = (0...23).map(Double.init)
+        if let op, op != .equal, op != .notEqual {
+            guard let bound = number(other) else { return }
             let hourFirst = isHour(l)
-            let truths = Set((0...23).map { (hour: Int64) -> Bool in
-                let (a, b) = hourFirst ? (hour, bound) : (bound, hour)
+            let passes = hours.contains { hour in
+                let (a, b) = hourFirst ? (hour, bound.value) : (bound.value, hour)
                 switch op {
                 case .less: return a < b
                 case .lessEqual: return a <= b
                 case .greater: return a > b
                 default: return a >= b
                 }
-            })
-            if truths.count == 1, let truth = truths.first {
-                let text = hourFirst ? "now.hour \(op.rawValue) \(bound)" : "\(bound) \(op.rawValue) now.hour"
+            }
+            if !passes {
+                let text = hourFirst ? "now.hour \(op.rawValue) \(bound.text)" : "\(bound.text) \(op.rawValue) now.hour"
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
-                    message: "\(text) is \(truth ? "always" : "never") true (now.hour reads the local hour, 0 to 23): write a bound some hours pass and others do not, as in now.hour >= 22"))
+                    message: "\(text) is never true (now.hour reads the local hour, a whole number from 0 to 23): write a bound some hours pass, as in now.hour >= 22"))
             }
             return
         }
-        var literals: [(Int64, Int)] = []
-        switch other {
-        case .literal(.int(let hour), let offset): literals = [(hour, offset)]
-        case .list(let items, _):
-            for case .literal(.int(let hour), let offset) in items { literals.append((hour, offset)) }
-        default: break
-        }
-        for (hour, offset) in literals where !(0...23).contains(hour) {
+        let literals: [(value: Double, text: String, offset: Int)]
+        if case .list(let items, _) = other { literals = items.compactMap(number) } else { literals = number(other).map { [$0] } ?? [] }
+        for literal in literals where !hours.contains(literal.value) {
             findings.append(ExpressionFinding(
-                kind: .type, offset: offset, message: "now.hour is never \(hour): it reads the local hour, 0 to 23; write a number from 0 to 23"))
+                kind: .type, offset: literal.offset,
+                message: "now.hour is never \(literal.text): it reads the local hour, a whole number from 0 to 23; write one of those"))
         }
     }
 
