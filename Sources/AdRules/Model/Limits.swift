@@ -179,6 +179,9 @@ package final class IndexLists: Sendable {
         return items[walk.own - 1]
     }
 
+    /// How many items owner `i` has, common ones included.
+    package func count(of i: Int) -> Int { starts[i + 1] - starts[i] + common.count }
+
     /// The positions of owner `i`'s items, for `item(at:)`.
     func range(of i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
     /// One item.

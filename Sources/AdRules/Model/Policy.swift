@@ -169,13 +169,19 @@ public struct Policy: Sendable {
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     /// The placement ids in file order, held by the policy (no array is made to read them).
     package var placementIDs: [String] { storage.placementIDs }
-    /// At most about how many steps one ask spends in the custom rules: the nodes of their conditions, the strings of
-    /// their constant lists, and a full list (``PolicyLimits/maxListItems``) for each `in` of a list the app gives. A
-    /// replay of many asks is bounded by it.
-    package var ruleWork: Int {
+    /// About how many steps a `show` or `offer` of a placement spends at most in the custom rules that apply to it: an
+    /// average rule's share of the nodes of all conditions, the strings of their constant lists, and a full list
+    /// (``PolicyLimits/maxListItems``) for each `in` of a list the app gives. A replay of many asks is bounded by it.
+    /// 0 for a placement the policy does not have (such an ask reads no rule).
+    package func ruleWork(ofPlacement id: String) -> Int {
+        guard let slot = storage.index(of: id), !storage.rules.isEmpty else { return 0 }
         let program = storage.ruleProgram
-        let listsGiven = program.nodes.reduce(0) { $0 + ($1.kind == .member && $1.shortcut != .stringInList ? 1 : 0) }
-        return storage.rules.count + program.nodes.count + program.memberStrings.count + listsGiven * PolicyLimits.maxListItems
+        let listsGiven = program.nodes.reduce(0) { count, node in
+            count + (node.kind == .member && node.b >= 0 && program.nodes[node.b].kind == .attribute ? 1 : 0)
+        }
+        let total = storage.rules.count + program.nodes.count + program.memberStrings.count + listsGiven * PolicyLimits.maxListItems
+        let perRule = (total + storage.rules.count - 1) / storage.rules.count
+        return storage.rulesOfPlacement.count(of: slot) * perRule
     }
     var horizon: RuleDuration { storage.horizon }
 

@@ -271,6 +271,14 @@ extension Diagnostic {
     }
 
     /// A scenario step whose time would be after the last a timestamp can write (year 9999).
+    /// A scenario file whose `show` and `offer` asks would take more than `limit` steps of the policy's rules.
+    static func tooMuchRuleWork(limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the asks up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules: split the file, or test against a policy with fewer or shorter rules",
+            file: file, range: range)
+    }
+
     static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

@@ -16,19 +16,20 @@ public enum ScenarioDecoder {
     /// file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran for over 20 s.
     static let maxWork = 200_000_000
 
-    /// An error at the first ask past ``maxWork``: the file's tests do not run.
+    /// An error at the first ask past ``maxWork``: the file's tests do not run. Only `show` and `offer` asks read rules.
     static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
-        let perAsk = max(policy.ruleWork, 1)
-        var work = 0
+        var work: [String: Int] = [:]
+        var total = 0
         for test in scenario.tests {
             for step in test.steps {
-                guard case .ask = step.action else { continue }
-                work += perAsk
-                guard work > maxWork else { continue }
-                reader.report(Diagnostic(
-                    .error, rule: "schema/range",
-                    message: "this file's asks would take more than \(maxWork) steps of the policy's rules (about \(perAsk) an ask, \(work / perAsk) asks so far): split the file, or test against a policy with fewer or shorter rules",
-                    file: reader.file, range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
+                guard case .ask(let ask, _, _) = step.action, ask.kind == .show || ask.kind == .offer else { continue }
+                total += work[ask.placement] ?? {
+                    let cost = policy.ruleWork(ofPlacement: ask.placement)
+                    work[ask.placement] = cost
+                    return cost
+                }()
+                guard total > maxWork else { continue }
+                reader.report(.tooMuchRuleWork(limit: maxWork, file: reader.file, range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
                 return
             }
         }
