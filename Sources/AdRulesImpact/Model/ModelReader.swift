@@ -82,12 +82,21 @@ struct ModelReader: NodeReader {
                 if diagnostic.rule == "schema/range" {
                     // Too many digits for any duration.
                     diagnostic.message = "\(key) \(scalar.shortValue) is longer than the largest duration: write \(takes)"
-                } else if scalar.style == .plain, let n = Double(scalar.value) {
-                    let fits = { (ms: Double) in ms >= Double(minimum) && ms < Double(below ?? RuleDuration.maximum.milliseconds + 1) }
-                    let units = [("s", 1000.0), ("m", 60_000.0)].filter { n >= 0 && n == n.rounded() && fits(n * $0.1) }
-                    diagnostic.message = units.isEmpty
+                } else if scalar.style == .plain, Double(scalar.value) != nil {
+                    // Units only for plain decimal digits (`5.0s`, `+5s` and `1e3s` are not durations), the ones that fit;
+                    // a time of day most likely counts hours.
+                    let units: [(String, Int64)] = below != nil ? [("h", 3_600_000), ("m", 60_000), ("s", 1000)] : [("s", 1000), ("m", 60_000)]
+                    let digits = scalar.value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                    let n = digits ? Int64(scalar.value) : nil
+                    let fitting = n.map { n in
+                        units.filter { _, ms in
+                            let (value, overflow) = n.multipliedReportingOverflow(by: ms)
+                            return !overflow && value >= minimum && value < (below ?? RuleDuration.maximum.milliseconds + 1)
+                        }.prefix(2)
+                    } ?? []
+                    diagnostic.message = fitting.isEmpty
                         ? "\(key) must be \(takes), not \(scalar.shortValue)"
-                        : "\(key) is a duration, and a bare number has no unit: write " + units.map { "\(scalar.value)\($0.0)" }.joined(separator: " or ")
+                        : "\(key) is a duration, and a bare number has no unit: write " + fitting.map { "\(n ?? 0)\($0.0)" }.joined(separator: " or ")
                 }
             }
             report(diagnostic)
