@@ -74,29 +74,39 @@ enum FailureReport {
         "[" + ReasonCode.sorted(codes, for: kind).map(\.rawValue).joined(separator: ", ") + "]"
     }
 
-    static func json(_ outcome: TestOutcome) -> JSON {
+    /// The deny reasons the json of one `test` run lists at most, over every failing step it shows (as `simulate`'s).
+    static let maxReasonsInJSON = SimulateCommand.maxReasonsInJSON
+
+    /// A test as json: its first failing steps, each with every reason, while `reasonsLeft` (shared by the run's tests)
+    /// lasts; the others counted in `more_failures`.
+    static func json(_ outcome: TestOutcome, reasonsLeft: inout Int) -> JSON {
         let all = outcome.failures
-        let failures: [JSON] = all.prefix(maxFailuresShown).compactMap { failure in
-            guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { return nil }
+        var listed = 0
+        var failures: [JSON] = []
+        for failure in all.prefix(maxFailuresShown) {
+            guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
+            guard decision.reasonCount <= reasonsLeft else { break }
+            reasonsLeft -= decision.reasonCount
+            listed += 1
             var expected: [(String, JSON)] = []
             if let verdict = expectation.verdict { expected.append(("verdict", .string(verdict.rawValue))) }
             if let reasons = expectation.reasons { expected.append(("reasons", .array(sortedCodes(reasons, ask.kind)))) }
             if let include = expectation.reasonsInclude { expected.append(("reasons_include", .array(sortedCodes(include, ask.kind)))) }
             if let retry = expectation.retryIn { expected.append(("retry_in", retry.map { .string($0.description) } ?? .null)) }
-            return .object([
+            failures.append(.object([
                 ("line", .int(failure.step.location.line)),
                 ("time", .string(Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset))),
                 ("mismatches", .array(failure.mismatches.map(JSON.string))),
                 ("expected", .object(expected)),
                 ("actual", DecisionJSON.object(decision, at: failure.time)),
-            ])
+            ]))
         }
         var object: [(String, JSON)] = [
             ("file", .string(outcome.test.location.file)), ("line", .int(outcome.test.location.line)),
             ("name", .string(outcome.test.name)), ("passed", .bool(outcome.passed)), ("failures", .array(failures)),
         ]
-        // Only when some are left out: the failing steps past the first ones listed.
-        if all.count > maxFailuresShown { object.append(("more_failures", .int(all.count - maxFailuresShown))) }
+        // Only when some are left out: the failing steps past the ones listed.
+        if all.count > listed { object.append(("more_failures", .int(all.count - listed))) }
         return .object(object)
     }
 

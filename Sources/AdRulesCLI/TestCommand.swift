@@ -25,6 +25,8 @@ enum TestCommand {
         var text = ""
         var stderr = ""
         var records: [JSON] = []
+        // The reasons the json may still list (every reason of each failing step it shows).
+        var reasonsLeft = FailureReport.maxReasonsInJSON
         var passed = 0
         var failed = 0
         var ioFailed = false
@@ -96,7 +98,7 @@ enum TestCommand {
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
                             text += FailureReport.render(outcome)
                         }
-                        records.append(FailureReport.json(outcome))
+                        records.append(FailureReport.json(outcome, reasonsLeft: &reasonsLeft))
                     }
                 }
             }

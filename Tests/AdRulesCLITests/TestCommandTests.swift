@@ -46,6 +46,17 @@ struct TestCommandTests {
         #expect(long.exitCode == 1 && long.stdout.isEmpty)
         #expect(long.stderr.hasSuffix("error: the replay's json would list more than 200000 deny reasons: use --format text, which lists 50 a step, or replay fewer asks\n"), "\(long.stderr)")
         #expect(runCLI(["simulate", dir + "/long.test.yaml"]).exitCode == 0)
+        // test's json shares the bound over its tests: 17 tests of 100 failing asks of 121 reasons (ad_not_ready too)
+        // would list 205,700; the 17th lists the 52 that fit in the 6,400 left.
+        let failing = Array(repeating: "      - {ask: show, placement: p0, expect: allow}\n", count: 100).joined()
+        let tests = (0..<17).map { "  - name: t\($0)\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + failing }.joined()
+        try ("tests:\n" + tests).write(toFile: dir + "/many.test.yaml", atomically: false, encoding: .utf8)
+        let report = runCLI(["test", dir + "/many.test.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let records = try #require(object["tests"] as? [[String: Any]])
+        let listed = records.map { ($0["failures"] as? [Any])?.count ?? -1 }
+        #expect(listed == Array(repeating: 100, count: 16) + [52], "\(listed)")
+        #expect(records.last?["more_failures"] as? Int == 48)
     }
 
     /// A scenario file named twice, or through a directory and by name, runs once (it ran, and counted, twice).
