@@ -88,9 +88,9 @@ enum ImpactCommand {
         if let model = read.model ?? read.partial, policies.count == named.count {
             for (policy, entry) in zip(policies, named) {
                 let found = read.suppressions.applied(to: ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role))
-                // A model with errors of its own gets the errors of its readable part too (an unknown placement with a
-                // misnamed segment), so that one run reports them all; not its warnings, which the unread part may
-                // settle (a placement only a broken segment uses is not unused).
+                // A model with errors of its own gets the errors of its segments that decoded without any too (an
+                // unknown placement beside a duplicate segment name), so that one run reports them all; not its
+                // warnings, which the segments left out may settle (a placement only they use is not unused).
                 diagnostics += read.model == nil ? found.filter { $0.severity == .error } : found
             }
         }

@@ -63,8 +63,9 @@ public enum ModelDecoder {
     /// a policy finds in the file too (``ModelCheck``).
     package struct Read {
         package var model: UsageModel?
-        /// What could be read of a model with errors (segments that had none), checked against the policy for
-        /// errors of its own, so that one run reports them all; never played.
+        /// A model with errors, holding the segments that decoded without any (a segment with one bad value is left
+        /// out whole): checked against the policy for errors of their own, so that one run reports them all; never
+        /// played. Its shares are not checked when a segment was left out.
         package var partial: UsageModel?
         package var diagnostics: [Diagnostic]
         package var suppressions: Suppressions
