@@ -12,29 +12,6 @@ public enum ScenarioDecoder {
         "after", "at", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
     ]
 
-    /// The most rule steps (``Policy/ruleWork`` for each ask) the tests of one file may take: a few seconds. A 35 KB
-    /// file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran for over 20 s.
-    static let maxWork = 200_000_000
-
-    /// An error at the first ask past ``maxWork``: the file's tests do not run. Only `show` and `offer` asks read rules.
-    static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
-        var work: [String: Int] = [:]
-        var total = 0
-        for test in scenario.tests {
-            for step in test.steps {
-                guard case .ask(let ask, _, _) = step.action, ask.kind == .show || ask.kind == .offer else { continue }
-                total += work[ask.placement] ?? {
-                    let cost = policy.ruleWork(ofPlacement: ask.placement)
-                    work[ask.placement] = cost
-                    return cost
-                }()
-                guard total > maxWork else { continue }
-                reader.report(.tooMuchRuleWork(limit: maxWork, file: reader.file, range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
-                return
-            }
-        }
-    }
-
     /// Decodes a scenario file's bytes.
     /// - Parameters:
     ///   - bytes: the file's contents.
