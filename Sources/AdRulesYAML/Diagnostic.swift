@@ -41,6 +41,9 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     public var range: SourceRange
     /// Related locations.
     public var notes: [DiagnosticNote]
+    /// For `schema/unknown-key`: true when the key is close to no key of its block and belongs in no other block, so
+    /// it may be a key of the team's own (`x_owner:`), which a comment naming the rule hides. Nil otherwise.
+    package var isPlainUnknownKey: Bool?
 
     /// Creates a diagnostic.
     public init(

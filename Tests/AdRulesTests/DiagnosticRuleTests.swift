@@ -299,6 +299,16 @@ struct DiagnosticRuleTests {
         let own = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    # adrules:disable-next-line schema/unknown-key\n    x_owner: growth team\n"
         #expect(lint(own).isEmpty, "\(lint(own))")
         _ = try policy(own)
+        // Not a misspelt or misplaced setting, even under a comment that names the rule: its value would be lost.
+        for line in ["daly_cap: 3", "max_wait: 5s", "b: {format: interstitial, min_interval: 1m, daly_cap: 3, x_owner: me}"] {
+            let indent = line.hasPrefix("b:") ? "  " : "    "
+            let text = Self.header + "  a:\n    format: app_open\n    min_interval: 1m\n    launch: {show_on_first_load: true}\n\(indent)# adrules:disable-next-line schema/unknown-key\n\(indent)\(line)\n"
+            let errors = lint(text).filter { $0.rule == "schema/unknown-key" }
+            #expect(errors.count == 1 && errors.first?.notes.first?.message.contains("cannot hide schema/unknown-key") == true, "\(line): \(lint(text))")
+        }
+        // A bare comment says how to keep a key of one's own.
+        let bare = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    # adrules:disable-next-line\n    x_owner: growth team\n"
+        #expect(lint(bare).first?.notes.first?.message.hasPrefix("a bare adrules:disable-next-line does not hide an unknown key") == true, "\(lint(bare))")
         // Not in a scenario file: a hidden misspelt expectation would leave a step that cannot fail.
         let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
             + "      # adrules:disable-next-line schema/unknown-key\n      - {ask: show, placement: a, expcet: allow}\n"

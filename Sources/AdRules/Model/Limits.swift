@@ -179,13 +179,12 @@ package final class IndexLists: Sendable {
         return items[walk.own - 1]
     }
 
-    /// How many items owner `i` has, common ones included.
-    package func count(of i: Int) -> Int { starts[i + 1] - starts[i] + common.count }
-
     /// The positions of owner `i`'s items, for `item(at:)`.
     func range(of i: Int) -> Range<Int> { starts[i]..<starts[i + 1] }
     /// One item.
     func item(at k: Int) -> Int { items[k] }
     /// Owner `i`'s items.
     package subscript(i: Int) -> ArraySlice<Int> { items[range(of: i)] }
+    /// The items every owner has besides its own.
+    package var commonItems: [Int] { common }
 }

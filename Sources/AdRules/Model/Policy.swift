@@ -169,19 +169,42 @@ public struct Policy: Sendable {
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     /// The placement ids in file order, held by the policy (no array is made to read them).
     package var placementIDs: [String] { storage.placementIDs }
-    /// About how many steps a `show` or `offer` of a placement spends at most in the custom rules that apply to it: an
-    /// average rule's share of the nodes of all conditions, the strings of their constant lists, and a full list
-    /// (``PolicyLimits/maxListItems``) for each `in` of a list the app gives. A replay of many asks is bounded by it.
-    /// 0 for a placement the policy does not have (such an ask reads no rule).
-    package func ruleWork(ofPlacement id: String) -> Int {
-        guard let slot = storage.index(of: id), !storage.rules.isEmpty else { return 0 }
+    /// About how many steps a `show` or `offer` spends in the custom rules that apply to its placement: a function of
+    /// the placement slot. Each rule counts the nodes of its condition, the strings of its constant lists, and for
+    /// each `in` of a list the app gives, that list's length. A replay of many asks is bounded by it. The rules are
+    /// read once; each slot then sums the costs of its own rules and those for every placement, summed once.
+    /// - Parameter listLength: the longest list an attribute may hold in the asks (the caller knows its contexts).
+    package func ruleWork(listLength: (String) -> Int) -> (Int) -> Int {
         let program = storage.ruleProgram
-        let listsGiven = program.nodes.reduce(0) { count, node in
-            count + (node.kind == .member && node.b >= 0 && program.nodes[node.b].kind == .attribute ? 1 : 0)
+        // A condition's nodes are added children first, one rule after another: rule r's are the ones after the
+        // previous rule's root, up to its own.
+        var costs: [Int] = []
+        var first = 0
+        for root in program.roots {
+            var cost = 1
+            if root >= 0 {
+                for node in program.nodes[first...root] {
+                    cost += 1
+                    guard node.kind == .member else { continue }
+                    if node.shortcut == .stringInList {
+                        cost += node.hi - node.lo
+                    } else if program.nodes[node.b].kind == .attribute {
+                        cost += listLength(program.names[program.nodes[node.b].a])
+                    } else if program.nodes[node.b].kind == .constant {
+                        switch program.constants[program.nodes[node.b].a] {
+                        case .stringList(let list): cost += list.count
+                        case .intList(let list): cost += list.count
+                        default: break
+                        }
+                    }
+                }
+                first = root + 1
+            }
+            costs.append(cost)
         }
-        let total = storage.rules.count + program.nodes.count + program.memberStrings.count + listsGiven * PolicyLimits.maxListItems
-        let perRule = (total + storage.rules.count - 1) / storage.rules.count
-        return storage.rulesOfPlacement.count(of: slot) * perRule
+        let lists = storage.rulesOfPlacement
+        let common = lists.commonItems.reduce(0) { $0 + costs[$1] }
+        return { slot in lists[slot].reduce(common) { $0 + costs[$1] } }
     }
     var horizon: RuleDuration { storage.horizon }
 

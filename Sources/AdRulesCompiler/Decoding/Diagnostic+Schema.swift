@@ -171,14 +171,18 @@ extension Diagnostic {
         _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil
     ) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
+        var plain = false
         if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
         } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
             message += ": did you mean \"\(suggestion)\"?"
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
+            plain = true
         }
-        return Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
+        var diagnostic = Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
+        diagnostic.isPlainUnknownKey = plain
+        return diagnostic
     }
 
     static func notAllowedInDefaults(_ key: String, file: String, range: SourceRange) -> Diagnostic {
@@ -270,15 +274,15 @@ extension Diagnostic {
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
 
-    /// A scenario step whose time would be after the last a timestamp can write (year 9999).
     /// A scenario file whose `show` and `offer` asks would take more than `limit` steps of the policy's rules.
-    static func tooMuchRuleWork(limit: Int, file: String, range: SourceRange) -> Diagnostic {
+    static func tooMuchRuleWork(limit: Int, perAsk: Int, placement: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the asks up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules: split the file, or test against a policy with fewer or shorter rules",
+            message: "the asks up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules (a show of \(ControlCharacters.escaped(placement)) takes about \(perAsk)): split the file into smaller ones",
             file: file, range: range)
     }
 
+    /// A scenario step whose time would be after the last a timestamp can write (year 9999).
     static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

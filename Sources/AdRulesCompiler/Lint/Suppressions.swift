@@ -103,8 +103,9 @@ package struct Suppressions {
     static let suppressibleErrors: Set<String> = ["ids/test-ad-unit", "policy/format-key", "rewarded/no-user-choice"]
 
     /// An unknown key of a rule file is hidden only by a comment that names `schema/unknown-key` (cli.md: "suppresses
-    /// that rule"): a key of the team's own, such as `x_owner:`, which nothing reads. A bare comment, meant for a
-    /// warning on the line, never hides a misspelt setting.
+    /// that rule"), and only a key of the team's own, such as `x_owner:`, which nothing reads: one close to no key of
+    /// its block and at home in no other (``Diagnostic/isPlainUnknownKey``). A misspelt or misplaced setting, and any
+    /// unknown key under a bare comment meant for a warning on the line, stay errors.
     static let unknownKey = "schema/unknown-key"
 
     /// Whether a comment on the line before names the diagnostic's rule (or names none).
@@ -115,7 +116,8 @@ package struct Suppressions {
 
     package func suppresses(_ diagnostic: Diagnostic) -> Bool {
         if diagnostic.rule == Self.unknownKey {
-            return hidesNamedUnknownKeys && rules[diagnostic.file]?[diagnostic.range.start.line]?.contains(Self.unknownKey) == true
+            return hidesNamedUnknownKeys && diagnostic.isPlainUnknownKey == true
+                && rules[diagnostic.file]?[diagnostic.range.start.line]?.contains(Self.unknownKey) == true
         }
         return (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
     }
@@ -127,8 +129,11 @@ package struct Suppressions {
             if suppresses(diagnostic) { return nil }
             guard isNamed(diagnostic) else { return diagnostic }
             var kept = diagnostic
+            let ownKey = diagnostic.rule == Self.unknownKey && diagnostic.isPlainUnknownKey == true && hidesNamedUnknownKeys
             kept.notes.append(DiagnosticNote(
-                message: "adrules:disable-next-line cannot hide \(diagnostic.rule): this error means something was not read, so fix it instead",
+                message: ownKey
+                    ? "a bare adrules:disable-next-line does not hide an unknown key: to keep a key of your own, name the rule (# adrules:disable-next-line schema/unknown-key)"
+                    : "adrules:disable-next-line cannot hide \(diagnostic.rule): this error means something was not read, so fix it instead",
                 file: diagnostic.file,
                 position: comments[diagnostic.file]?[diagnostic.range.start.line] ?? SourcePosition(line: diagnostic.range.start.line - 1, column: 1)))
             return kept

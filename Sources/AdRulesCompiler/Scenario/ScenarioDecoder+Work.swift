@@ -3,24 +3,46 @@ import AdRulesYAML
 
 /// The bound on the work of a scenario file's asks: each `show` or `offer` evaluates the rules of its placement.
 extension ScenarioDecoder {
-    /// The most rule steps (``Policy/ruleWork(ofPlacement:)`` for each `show` and `offer`) the tests of one file may take: a few seconds. A 35 KB
-    /// file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran for over 20 s.
+    /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`) the tests of one file may
+    /// take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
+    /// for over 20 s.
     static let maxWork = 200_000_000
 
-    /// An error at the first ask past ``maxWork``: the file's tests do not run. Only `show` and `offer` asks read rules.
+    /// An error at the first ask past ``maxWork``: the file's tests do not run. Only `show` and `offer` asks read
+    /// rules, each those of its placement, with the lists the file's contexts give (or the attributes' defaults).
     static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
-        var work: [String: Int] = [:]
+        var longest: [String: Int] = [:]
+        func note(_ attributes: [String: AttributeValue]) {
+            for (name, value) in attributes {
+                switch value {
+                case .stringList(let list): longest[name] = max(longest[name] ?? 0, list.count)
+                case .intList(let list): longest[name] = max(longest[name] ?? 0, list.count)
+                default: break
+                }
+            }
+        }
+        note(Dictionary(policy.attributes.compactMap { a in a.defaultValue.map { (a.name, $0) } }, uniquingKeysWith: { first, _ in first }))
+        for test in scenario.tests {
+            note(test.context.attributes)
+            for step in test.steps {
+                if case .ask(_, let context?, _) = step.action { note(context.attributes) }
+            }
+        }
+        let cost = policy.ruleWork { min(longest[$0] ?? 0, PolicyLimits.maxListItems) }
+        var costs: [Int: Int] = [:]
         var total = 0
         for test in scenario.tests {
             for step in test.steps {
-                guard case .ask(let ask, _, _) = step.action, ask.kind == .show || ask.kind == .offer else { continue }
-                total += work[ask.placement] ?? {
-                    let cost = policy.ruleWork(ofPlacement: ask.placement)
-                    work[ask.placement] = cost
-                    return cost
-                }()
+                guard case .ask(let ask, _, _) = step.action, ask.kind == .show || ask.kind == .offer,
+                    let slot = policy.placementID(ask.placement).map({ Int($0.slot) })
+                else { continue }
+                let perAsk = costs[slot] ?? cost(slot)
+                costs[slot] = perAsk
+                total += perAsk
                 guard total > maxWork else { continue }
-                reader.report(.tooMuchRuleWork(limit: maxWork, file: reader.file, range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
+                reader.report(.tooMuchRuleWork(
+                    limit: maxWork, perAsk: perAsk, placement: ask.placement, file: reader.file,
+                    range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
                 return
             }
         }
