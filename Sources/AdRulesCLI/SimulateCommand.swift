@@ -60,9 +60,9 @@ enum SimulateCommand {
         }
     }
 
-    /// The most deny reasons the json of one replay lists (every reason of every step): a policy of 10,000 rules that
-    /// all deny gives each ask 10,000, and a few thousand asks would make gigabytes of json (a million reasons took
-    /// 490 MB to build; these about 100 MB).
+    /// The most deny reasons the json of one simulate run lists, over the file's tests (every reason of every step): a
+    /// policy of 10,000 rules that all deny gives each ask 10,000, and a few thousand asks would make gigabytes of json
+    /// (a million reasons took 490 MB to build; these about 100 MB).
     static let maxReasonsInJSON = 200_000
 
     /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),

@@ -98,7 +98,7 @@ enum TestCommand {
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
                             text += FailureReport.render(outcome)
                         }
-                        records.append(FailureReport.json(outcome, reasonsLeft: &reasonsLeft))
+                        if json { records.append(FailureReport.json(outcome, reasonsLeft: &reasonsLeft)) }
                     }
                 }
             }

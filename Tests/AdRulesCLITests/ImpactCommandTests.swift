@@ -462,16 +462,18 @@ struct ImpactCommandTests {
     /// The advice for a duration names a value the same key takes: at least 1s for a visit's length and a stream's
     /// gap, a local time before 24h for the first open (`write 0s` and `at most 366d` were refused next).
     @Test(arguments: [
-        ("foreground: 0", "foreground must be a duration of at least 1s, such as 90s or 4m, not 0 (schema/duration)"),
-        ("foreground: {exponential: -1}", "foreground.exponential must be a duration of at least 1s, such as 90s or 4m, not -1"),
+        ("foreground: 0", "foreground must be a duration from 1s to 366d, such as 90s or 4m, not 0 (schema/duration)"),
+        ("foreground: {exponential: -1}", "foreground.exponential must be a duration from 1s to 366d, such as 90s or 4m, not -1"),
         ("foreground: 5", "foreground is a duration, and a bare number has no unit: write 5s or 5m"),
         ("first_open: 367d", "first_open must be a local time before 24h, such as 8h or 18h30m, not 367d (schema/range)"),
         ("first_open: {uniform: [7h, 24h]}", "first_open.uniform must be a local time before 24h, such as 8h or 18h30m, not 24h"),
         ("first_open: 99999999999999d", "first_open 99999999999999d is longer than the largest duration: write a local time before 24h"),
         ("first_open: 2000", "first_open is a duration, and a bare number has no unit: write 2000s (schema/duration)"),
         ("first_open: 8", "first_open is a duration, and a bare number has no unit: write 8h or 8m (schema/duration)"),
-        ("foreground: 5.0", "foreground must be a duration of at least 1s, such as 90s or 4m, not 5.0 (schema/duration)"),
-        ("foreground: 1e3", "foreground must be a duration of at least 1s, such as 90s or 4m, not 1e3 (schema/duration)"),
+        ("foreground: 5.0", "foreground must be a duration from 1s to 366d, such as 90s or 4m, not 5.0 (schema/duration)"),
+        ("foreground: 1e3", "foreground must be a duration from 1s to 366d, such as 90s or 4m, not 1e3 (schema/duration)"),
+        ("foreground: 99999999999", "foreground must be a duration from 1s to 366d, such as 90s or 4m, not 99999999999 (schema/duration)"),
+        ("first_open: \"8\"", "first_open must be a local time before 24h, such as 8h or 18h30m, not \"8\" (schema/duration)"),
         ("foreground: 007", "foreground is a duration, and a bare number has no unit: write 7s or 7m (schema/duration)"),
     ])
     func durationAdviceNamesWhatTheKeyTakes(_ line: String, _ message: String) throws {

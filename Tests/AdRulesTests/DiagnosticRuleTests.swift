@@ -125,9 +125,10 @@ struct DiagnosticRuleTests {
             "groups must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}",
         ])
         // No advice that the key refuses next: a fraction or a negative number for a count.
-        let refused = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: \"3.5\"\n    hourly_cap: \"-2\"\n"
+        let refused = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: \"3.5\"\n    hourly_cap: \"-2\"\n    every_n_actions: \"0\"\n"
         #expect(lint(refused).map(\.message) == [
             "daily_cap must be a whole number >= 0, not \"3.5\"", "hourly_cap must be a whole number >= 0, not \"-2\"",
+            "every_n_actions must be a whole number >= 1, not \"0\"",
         ])
     }
 

@@ -171,6 +171,7 @@ struct ExpressionTests {
         #expect(findings("now.hour >= 0 and now.hour < 6").isEmpty)
         #expect(findings("now.hour >= 22 and now.hour <= 23").isEmpty)
         #expect(findings("now.hour != 3").isEmpty)
+        #expect(findings("now.hour != 24").isEmpty && findings("now.hour not in [24]").isEmpty, "always true, as >= 0 is")
     }
 
     /// The lexer walks bytes but counts characters: offsets after non-ASCII text and CR LF are character offsets,

@@ -11,16 +11,19 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
-    /// What to write instead, where the expected kind alone does not say it: a number or bool in quotes, a bool where
-    /// text belongs, a value where a mapping or a list belongs.
+    /// "remove the quotes (3)" for a quoted value that the key takes once unquoted, else nil: the caller, who knows
+    /// the key's range, says what it takes (`"3.5"` is no count, `"-3"` no `every_n_actions`).
+    package static func unquoting(_ found: YAMLNode, takes: (YAMLScalar) -> Bool) -> String? {
+        guard let scalar = found.scalar, !scalar.isNull, scalar.style != .plain else { return nil }
+        let unquoted = YAMLScalar(value: scalar.value, style: .plain)
+        return takes(unquoted) ? "remove the quotes (\(unquoted.shortValue))" : nil
+    }
+
+    /// What to write instead, where the expected kind alone does not say it: a bool in quotes, a bool where text
+    /// belongs, a value where a mapping or a list belongs. (A number in quotes: the caller's ``unquoting(_:takes:)``.)
     private static func advice(_ expected: String, _ found: YAMLNode) -> String {
         if let scalar = found.scalar, !scalar.isNull {
             let unquoted = YAMLScalar(value: scalar.value, style: .plain)
-            // Only when the unquoted value is what the key takes: "3.5" for a whole number, "-2" for one >= 0 are not.
-            let fits = expected.hasPrefix("a whole number")
-                ? unquoted.coreSchemaInt.map { !expected.contains(">= 0") || $0 >= 0 } ?? false
-                : expected.hasPrefix("a number") && unquoted.isCoreSchemaNumber
-            if scalar.style != .plain, fits { return ": remove the quotes (\(unquoted.shortValue))" }
             if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {
                 return ": remove the quotes (\(unquoted.shortValue))"
             }

@@ -208,7 +208,9 @@ struct FieldReader: NodeReader {
             report(.wholeNumberTooLong(key, text: scalar.value, file: file, range: node.range))
             return nil
         }
-        report(.wrongType(key, expected: "a whole number >= \(minimum)", found: node, file: file))
+        report(.wrongType(
+            key, expected: "a whole number >= \(minimum)", found: node, file: file,
+            advice: Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }))
         return nil
     }
 

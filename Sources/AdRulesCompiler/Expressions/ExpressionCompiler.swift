@@ -201,7 +201,7 @@ private struct Checker {
                 return nil
             }
             checkWeekdays(l, r)
-            checkHours(l, r)
+            if !negated { checkHours(l, r) }
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
         }
     }
@@ -255,7 +255,7 @@ private struct Checker {
     /// `now.hour` compared with an hour it never reads as (24, -1, 6.5), or ordered so that no hour passes
     /// (`now.hour > 23`): well typed, and a rule that never denies. An order every hour passes (`now.hour >= 0`, half
     /// of a window written out in full) is left alone.
-    /// - Parameter op: the comparison, nil for `in` / `not in`.
+    /// - Parameter op: the comparison, nil for `in`.
     private mutating func checkHours(_ l: Syntax, _ r: Syntax, _ op: CompareOperator? = nil, offset: Int = 0) {
         func isHour(_ syntax: Syntax) -> Bool {
             if case .name(let name, _) = syntax { return name == Builtin.nowHour.rawValue }
@@ -270,6 +270,8 @@ private struct Checker {
         }
         let other: Syntax
         if isHour(l) { other = r } else if isHour(r) { other = l } else { return }
+        // `!=` and `not in` an hour it never reads are always true: left alone, as `>= 0` is.
+        guard op != .notEqual else { return }
         let hours = (0...23).map(Double.init)
         if let op, op != .equal, op != .notEqual {
             guard let bound = number(other) else { return }

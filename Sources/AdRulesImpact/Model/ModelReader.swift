@@ -38,7 +38,9 @@ struct ModelReader: NodeReader {
     /// in `range`.
     mutating func int(_ node: YAMLNode, _ key: String, in range: ClosedRange<Int>) -> Int? {
         guard let scalar = node.scalar, scalar.isCoreSchemaInt else {
-            report(.wrongType(key, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)", found: node, file: file))
+            report(.wrongType(
+                key, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)", found: node, file: file,
+                advice: Diagnostic.unquoting(node) { $0.coreSchemaInt.map(range.contains) ?? false }))
             return nil
         }
         // Digits that do not fit an Int are out of the range as surely as a large Int is.
@@ -52,7 +54,8 @@ struct ModelReader: NodeReader {
     /// - Parameter expected: what the range is in words, when it is not "from a to b" (a share is above 0).
     mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil) -> Double? {
         guard let value = ModelReader.number(node) else {
-            report(.wrongType(key, expected: "a number", found: node, file: file))
+            let takes = { (plain: YAMLScalar) in ModelReader.number(YAMLNode(.scalar(plain), range: node.range)).map(range.contains) ?? false }
+            report(.wrongType(key, expected: "a number", found: node, file: file, advice: Diagnostic.unquoting(node, takes: takes)))
             return nil
         }
         guard range.contains(value) else {
@@ -78,7 +81,7 @@ struct ModelReader: NodeReader {
             // is replaced by what it takes.
             if minimum > 0 || below != nil, let scalar = node.scalar {
                 let takes = below != nil ? "a local time before 24h, such as 8h or 18h30m"
-                    : "a duration of at least \(RuleDuration(milliseconds: minimum)), such as 90s or 4m"
+                    : "a duration from \(RuleDuration(milliseconds: minimum)) to 366d, such as 90s or 4m"
                 if diagnostic.rule == "schema/range" {
                     // Too many digits for any duration.
                     diagnostic.message = "\(key) \(scalar.shortValue) is longer than the largest duration: write \(takes)"
@@ -97,6 +100,9 @@ struct ModelReader: NodeReader {
                     diagnostic.message = fitting.isEmpty
                         ? "\(key) must be \(takes), not \(scalar.shortValue)"
                         : "\(key) is a duration, and a bare number has no unit: write " + fitting.map { "\(n ?? 0)\($0.0)" }.joined(separator: " or ")
+                } else {
+                    // Quoted, or not a number: the general example ("1d") may be what this key refuses.
+                    diagnostic.message = "\(key) must be \(takes), not \(node.kindDescription)"
                 }
             }
             report(diagnostic)
