@@ -1,7 +1,7 @@
-import AdRulesTestSupport
 import AdRules
 import AdRulesCLI
 import AdRulesCompiler
+import AdRulesTestSupport
 import Foundation
 import Testing
 
