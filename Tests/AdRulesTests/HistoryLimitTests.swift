@@ -17,6 +17,43 @@ struct HistoryLimitTests {
         }
     }
 
+    /// A group with no cap keeps one show more than its members, not a cap's worth (10,000 such groups of one placement
+    /// kept every show 10,000 times over): its min_interval still reads the right last show after every member's show
+    /// in progress is taken back.
+    @Test func aGroupWithNoCapKeepsOnlyWhatItsPacingReads() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              a: {format: banner, daily_cap: 600}
+              b: {format: banner}
+            groups:
+              g: {placements: [a, b], min_interval: 10m}
+              h: {placements: [a], daily_cap: 3}
+            """)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        for _ in 0..<20 {
+            engine.record(.showStarted("a"))
+            engine.record(.adClosed("a"))
+            clock.advance(by: 11 * Self.minute)
+        }
+        #expect(engine.currentFacts.groups[0].count == 3, "two members and one more")
+        #expect(engine.currentFacts.groups[1].count == 20, "a capped group keeps what a history keeps")
+        // The last kept show at t, then a show of each member in progress, both taken back.
+        clock.advance(by: -Self.minute)
+        engine.record(.showStarted("a"))
+        engine.record(.showStarted("b"))
+        engine.record(.showFailed("a"))
+        engine.record(.showFailed("b"))
+        engine.record(.loadCompleted("b"))
+        // 10 minutes after the last show that stood: allowed; 9 minutes after it: group_min_interval.
+        clock.advance(by: -Self.minute)
+        #expect(engine.ask(.show("b", trigger: .action)).codes == [.groupMinInterval])
+        clock.advance(by: Self.minute)
+        #expect(engine.ask(.show("b", trigger: .action)).isAllowed)
+    }
+
     @Test(arguments: [599, 600])
     func aCapAbove512BindsForShowsRecordedLive(shows: Int) throws {
         let policy = try Policy(yaml: """

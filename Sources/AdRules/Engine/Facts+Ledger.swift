@@ -39,7 +39,9 @@ extension Facts {
             placements[i].shows = history
             for g in policy.groupsOfPlacement[i] { groupShows[g] += history }
         }
-        groups = groupShows.map { Facts.trimmedHistory($0, now: now, horizon: horizon, keep: policy.storage.showsKept, session: session) }
+        groups = groupShows.enumerated().map { g, list in
+            Facts.trimmedHistory(list, now: now, horizon: horizon, keep: policy.storage.groupShowsKept[g], session: session)
+        }
     }
 
     /// A history pinned to `now`, sorted by time, without the shows no pacing or cap can see any more.

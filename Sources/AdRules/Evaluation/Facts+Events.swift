@@ -95,7 +95,9 @@ extension Facts {
             let keep = policy.storage.showsKept
             Facts.append(record, to: &placements[i].shows, now: now, horizon: policy.horizon.milliseconds, keep: keep, session: sessionCount)
             for g in policy.groupsOfPlacement[i] {
-                Facts.append(record, to: &groups[g], now: now, horizon: policy.horizon.milliseconds, keep: keep, session: sessionCount)
+                Facts.append(
+                    record, to: &groups[g], now: now, horizon: policy.horizon.milliseconds, keep: policy.storage.groupShowsKept[g],
+                    session: sessionCount)
             }
             placements[i].consumed = (placements[i].userChose, placements[i].actions)
             placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)

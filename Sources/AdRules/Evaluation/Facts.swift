@@ -175,7 +175,7 @@ public struct Facts: Sendable, Hashable {
             placements[index].shows = Facts.newest(placements[index].shows + kept, keep: keep)
             for g in policy.groupsOfPlacement[index] { byGroup[g, default: []] += kept }
         }
-        for (g, records) in byGroup { groups[g] = Facts.newest(groups[g] + records, keep: keep) }
+        for (g, records) in byGroup { groups[g] = Facts.newest(groups[g] + records, keep: policy.storage.groupShowsKept[g]) }
     }
 
     /// The newest `keep` of some shows, in time order.

@@ -37,6 +37,9 @@ final class PolicyStorage: Sendable {
     /// How many shows one history keeps at most: 512, or the largest cap when that is larger, so that every
     /// cap can be reached.
     let showsKept: Int
+    /// Per group, the newest shows its history keeps: ``showsKept``, or for a group with no cap one more than its
+    /// members.
+    let groupShowsKept: [Int]
     /// The placement ids, by index: what a slot hint is checked against.
     let placementIDs: [String]
     let groupsOfPlacement: IndexLists
@@ -94,7 +97,14 @@ final class PolicyStorage: Sendable {
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
         let largestCap = (placements.flatMap(Limits.capsSet) + groups.flatMap(Limits.capsSet)).max() ?? 0
-        showsKept = min(max(Facts.minShowsPerHistory, largestCap), Facts.maxShowsPerHistory)
+        let showsKept = min(max(Facts.minShowsPerHistory, largestCap), Facts.maxShowsPerHistory)
+        self.showsKept = showsKept
+        // A group with no cap reads only its last show (min_interval), which a show_failed of each member may take back:
+        // it keeps one show more than it has members, not a cap's worth. A policy of 10,000 such groups of one
+        // placement kept every show 10,000 times over (3.9 GB for 20,000 shows of history).
+        groupShowsKept = groups.map { group in
+            Limits.capsSet(of: group).isEmpty ? min(group.placements.count + 1, showsKept) : showsKept
+        }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
