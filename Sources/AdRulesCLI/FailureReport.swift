@@ -12,8 +12,11 @@ enum FailureReport {
     static func render(_ outcome: TestOutcome) -> String {
         var out = ""
         let failures = outcome.failures
+        var listed = 0
         for failure in failures.prefix(maxFailuresShown) {
+            // A failing step past what the runner kept (``ScenarioRunner/KeptDecisions``) is counted, not shown.
             guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
+            listed += 1
             let time = Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset)
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
@@ -36,8 +39,8 @@ enum FailureReport {
             }
             if decision.reasonCount > maxReasonsListed { out += "      \(moreReasons(decision.reasonCount))\n" }
         }
-        if failures.count > maxFailuresShown {
-            out += "  \(failures.count - maxFailuresShown) more failing steps in this test are not shown: fix the ones listed and test again\n"
+        if failures.count > listed {
+            out += "  \(failures.count - listed) more failing steps in this test are not shown: fix the ones listed and test again\n"
         }
         return out
     }

@@ -89,7 +89,7 @@ enum TestCommand {
                     if json { stderr += rendered } else { text += rendered }
                     testsFound += scenario.tests.count
                     for test in scenario.tests {
-                        let outcome = ScenarioRunner.run(test, policy: policy, keeping: .failures(FailureReport.maxFailuresShown))
+                        let outcome = ScenarioRunner.run(test, policy: policy, keeping: .failures(FailureReport.maxFailuresShown, reasons: FailureReport.maxReasonsInJSON))
                         if outcome.passed {
                             passed += 1
                             text += "\(paint("PASS", "1;32", color)) \(ControlCharacters.escaped(test.name))\n"

@@ -146,11 +146,17 @@ struct TestCommandTests {
         var seen = 0
         let all = ScenarioRunner.run(test, policy: policy) { if $0.decision != nil { seen += 1 } }
         #expect(seen == 6 && all.steps.compactMap(\.decision).count == 6)
-        let failures = ScenarioRunner.run(test, policy: policy, keeping: .failures(2))
+        let failures = ScenarioRunner.run(test, policy: policy, keeping: .failures(2, reasons: 1000))
         #expect(failures.failures.count == 3)
         // The asks are allowed: the three that expect deny fail, and the first two of them keep their decisions.
         #expect(failures.steps.map { $0.decision != nil } == [false, false, true, true, false, false, false, false])
         #expect(ScenarioRunner.run(test, policy: policy, keeping: .none).steps.allSatisfy { $0.decision == nil })
+        // And up to a number of reasons in all, the first failing step whatever its reasons.
+        let denied = "      - event: app_launched\n      - {event: load_completed, placement: it}\n      - {event: show_started, placement: it}\n"
+            + Array(repeating: "      - {ask: show, placement: it, expect: allow}\n", count: 3).joined()
+        let shown = try #require(ScenarioDecoder.decode(Array(("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n" + denied).utf8), file: "s.test.yaml", policy: policy).0.tests.first)
+        let few = ScenarioRunner.run(shown, policy: policy, keeping: .failures(3, reasons: 1))
+        #expect(few.failures.count == 3 && few.failures.map { $0.decision != nil } == [true, false, false], "\(few.failures.map { $0.decision?.codes ?? [] })")
     }
 
     /// A file of asks is bounded by the work the rules of each asked placement take, with the lists its contexts give:
@@ -176,7 +182,7 @@ struct TestCommandTests {
         let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(result.exitCode == 1)
         // 200 rules of 1,000 items, three nodes and one step for the rule each: 200,800 an ask; the 997th passes the bound.
-        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the asks up to this one would take more than 200 million steps of the policy's rules (a show of it takes about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
+        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the asks up to this one would take more than 200 million steps of the policy's rules and caps (a show of it takes about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
         #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"), "\(result.stdout.suffix(200))")
         // Loads read no rule, no rule names the other placement, and without the long list the rules are short.
         let cheap = runCLI(["test", dir + "/load.test.yaml", dir + "/other.test.yaml", dir + "/short.test.yaml", "--rules", dir + "/p.yaml"])

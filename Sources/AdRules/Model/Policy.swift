@@ -179,8 +179,8 @@ public struct Policy: Sendable {
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     /// The placement ids in file order, held by the policy (no array is made to read them).
     package var placementIDs: [String] { storage.placementIDs }
-    /// About how many steps a `show` or `offer` spends in the custom rules that apply to its placement: a function of
-    /// the placement slot. Each rule counts the nodes of its condition, the strings of its constant lists, and for
+    /// About how many steps a `show` or `offer` spends in the custom rules that apply to its placement and in its
+    /// groups' pacing: a function of the placement slot. Each rule counts the nodes of its condition, the strings of its constant lists, and for
     /// each `in` of a list the app gives, that list's length. A replay of many asks is bounded by it. The rules are
     /// read once; each slot then sums the costs of its own rules and those for every placement, summed once.
     /// - Parameter listLength: the longest list an attribute may hold in the asks (the caller knows its contexts).
@@ -214,7 +214,15 @@ public struct Policy: Sendable {
         }
         let lists = storage.rulesOfPlacement
         let common = lists.commonItems.reduce(0) { $0 + costs[$1] }
-        return { slot in lists[slot].reduce(common) { $0 + costs[$1] } }
+        let storage = storage
+        // Pacing too: each group of the placement, with its windows (10,000 groups of 64 windows give an ask 640,000
+        // reasons to find), and the placement's own windows.
+        return { slot in
+            let pacing = storage.groupsOfPlacement[slot].reduce(storage.placementLimits[slot].pacing.windows.count) { sum, g in
+                sum + 1 + storage.groupLimits[g].windows.count
+            }
+            return lists[slot].reduce(common + pacing) { $0 + costs[$1] }
+        }
     }
     var horizon: RuleDuration { storage.horizon }
 

@@ -277,11 +277,11 @@ extension Diagnostic {
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
 
-    /// A scenario file whose `show` and `offer` asks would take more than `limit` steps of the policy's rules.
+    /// A scenario file whose `show` and `offer` asks would take more than `limit` steps of the policy's rules and caps.
     static func tooMuchRuleWork(limit: Int, perAsk: Int, placement: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the asks up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules (a show of \(ControlCharacters.escaped(placement)) takes about \(perAsk)): split the file into smaller ones",
+            message: "the asks up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (a show of \(ControlCharacters.escaped(placement)) takes about \(perAsk)): split the file into smaller ones",
             file: file, range: range)
     }
 

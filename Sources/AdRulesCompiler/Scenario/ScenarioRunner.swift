@@ -34,8 +34,9 @@ public enum ScenarioRunner {
     public enum KeptDecisions: Sendable {
         /// Every ask's decision.
         case all
-        /// The decisions of the first failing asks, up to this many (what a failure report shows).
-        case failures(Int)
+        /// The decisions of the first failing asks, up to `count` of them and `reasons` reasons in all (the first
+        /// one whatever its reasons): what a failure report shows.
+        case failures(Int, reasons: Int)
         /// None: a caller that needs them takes each as it is made (`each`).
         case none
     }
@@ -54,7 +55,7 @@ public enum ScenarioRunner {
         let engine = AdEngine(policy: policy, facts: facts, clock: clock, store: InMemoryLedgerStore(), deviceTimeZone: test.deviceTimeZone)
         var now = test.start
         var outcomes: [StepOutcome] = []
-        var failuresKept = 0
+        var (failuresKept, reasonsKept) = (0, 0)
         for step in test.steps {
             now = Milliseconds.clamped(step.at ?? now.addingSaturated(step.after))
             clock.set(Milliseconds.date(now))
@@ -70,8 +71,13 @@ public enum ScenarioRunner {
             each?(outcome)
             switch keeping {
             case .all: break
-            case .failures(let most):
-                if outcome.mismatches.isEmpty || failuresKept >= most { outcome.decision = nil } else { failuresKept += 1 }
+            case .failures(let most, let reasons):
+                let count = outcome.decision?.reasonCount ?? 0
+                if outcome.mismatches.isEmpty || failuresKept >= most || (failuresKept > 0 && reasonsKept + count > reasons) {
+                    outcome.decision = nil
+                } else {
+                    (failuresKept, reasonsKept) = (failuresKept + 1, reasonsKept + count)
+                }
             case .none: outcome.decision = nil
             }
             outcomes.append(outcome)
