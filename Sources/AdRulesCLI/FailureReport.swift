@@ -77,19 +77,23 @@ enum FailureReport {
         "[" + ReasonCode.sorted(codes, for: kind).map(\.rawValue).joined(separator: ", ") + "]"
     }
 
-    /// The deny reasons the json of one `test` run lists at most, over every failing step it shows (as `simulate`'s).
-    static let maxReasonsInJSON = SimulateCommand.maxReasonsInJSON
+    /// About the most bytes of deny reasons the json of one `test` run holds, over every failing step it shows (as
+    /// `simulate`'s).
+    static let maxJSONBytes = SimulateCommand.maxJSONBytes
+    /// The reasons the failing steps a test keeps may hold in all (``ScenarioRunner/KeptDecisions``).
+    static let maxReasonsKept = 200_000
 
-    /// A test as json: its first failing steps, each with every reason, while `reasonsLeft` (shared by the run's tests)
+    /// A test as json: its first failing steps, each with every reason, while `bytesLeft` (shared by the run's tests)
     /// lasts; the others counted in `more_failures`.
-    static func json(_ outcome: TestOutcome, reasonsLeft: inout Int) -> JSON {
+    static func json(_ outcome: TestOutcome, bytesLeft: inout Int) -> JSON {
         let all = outcome.failures
         var listed = 0
         var failures: [JSON] = []
         for failure in all.prefix(maxFailuresShown) {
             guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
-            guard decision.reasonCount <= reasonsLeft else { break }
-            reasonsLeft -= decision.reasonCount
+            let weight = DecisionJSON.weight(decision)
+            guard weight <= bytesLeft else { break }
+            bytesLeft -= weight
             listed += 1
             var expected: [(String, JSON)] = []
             if let verdict = expectation.verdict { expected.append(("verdict", .string(verdict.rawValue))) }
@@ -120,6 +124,12 @@ enum FailureReport {
 
 /// A decision as JSON, with `retry_in` relative to the time it was made.
 enum DecisionJSON {
+    /// About the bytes a decision's reasons take in pretty-printed json: the keys and indentation of each, and its
+    /// message, escaped at worst to twice its bytes.
+    static func weight(_ decision: Decision) -> Int {
+        decision.reasons.reduce(0) { $0 + 256 + 2 * $1.message.utf8.count }
+    }
+
     static func object(_ decision: Decision, at time: Int64) -> JSON {
         let retry: JSON = decision.nextAllowedAt.map { .string(RuleDuration(milliseconds: Milliseconds.from($0) - time).description) } ?? .null
         return .object([

@@ -48,7 +48,7 @@ enum SimulateCommand {
                 for test in scenario.tests {
                     guard let replay = json(test, policy: policy, listed: &listed) else {
                         return CommandResult(
-                            stderr: stderr + "error: the replay's json would list more than \(maxReasonsInJSON) deny reasons: use --format text, which lists \(FailureReport.maxReasonsListed) a step, or replay fewer asks\n",
+                            stderr: stderr + "error: the replay's json would hold more than \(maxJSONBytes / 1_000_000) MB of deny reasons: use --format text, which lists \(FailureReport.maxReasonsListed) a step, or replay fewer asks\n",
                             exitCode: ExitCode.findings)
                     }
                     tests.append(replay)
@@ -60,10 +60,11 @@ enum SimulateCommand {
         }
     }
 
-    /// The most deny reasons the json of one simulate run lists, over the file's tests (every reason of every step): a
-    /// policy of 10,000 rules that all deny gives each ask 10,000, and a few thousand asks would make gigabytes of json
-    /// (a million reasons took 490 MB to build; these about 100 MB).
-    static let maxReasonsInJSON = 200_000
+    /// About the most bytes of deny reasons the json of one simulate run holds, over the file's tests
+    /// (``DecisionJSON/weight(_:)``): a policy of 10,000 rules that all deny gives each ask 10,000 reasons, and their
+    /// messages may have 4,096 characters each; a few thousand asks would make gigabytes of json (a million reasons
+    /// took 490 MB to build, 60 asks of 2,900 long messages 3.7 GB).
+    static let maxJSONBytes = 64_000_000
 
     /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),
     /// with lint's summary on stderr.
@@ -188,14 +189,15 @@ enum SimulateCommand {
     }
 
     /// Replays a test as json: each step as it is played (its decision is not kept), then the shows per day; nil once
-    /// the reasons listed so far, `listed`, pass ``maxReasonsInJSON``.
+    /// the weight of the reasons listed so far, `listed`, passes ``maxJSONBytes``.
     static func json(_ test: ScenarioTest, policy: Policy, listed: inout Int) -> JSON? {
         let zone = zone(test, policy: policy)
         var steps: [JSON] = []
         var count = listed
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
-            count += step.decision?.reasonCount ?? 0
-            guard count <= maxReasonsInJSON else { return }
+            guard count <= maxJSONBytes else { return }
+            count += step.decision.map(DecisionJSON.weight) ?? 0
+            guard count <= maxJSONBytes else { return }
             var pairs: [(String, JSON)] = [
                 ("line", .int(step.step.location.line)),
                 ("time", .string(Timestamps.format(milliseconds: step.time, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(step.time))))),
@@ -215,7 +217,7 @@ enum SimulateCommand {
             steps.append(.object(pairs))
         }
         listed = count
-        guard count <= maxReasonsInJSON else { return nil }
+        guard count <= maxJSONBytes else { return nil }
         let table = showsPerDay(outcome, policy: policy)
         var shows: [JSON] = []
         for day in table.days {

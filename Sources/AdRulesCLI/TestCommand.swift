@@ -25,8 +25,8 @@ enum TestCommand {
         var text = ""
         var stderr = ""
         var records: [JSON] = []
-        // The reasons the json may still list (every reason of each failing step it shows).
-        var reasonsLeft = FailureReport.maxReasonsInJSON
+        // The bytes of reasons the json may still hold (every reason of each failing step it shows).
+        var bytesLeft = FailureReport.maxJSONBytes
         var passed = 0
         var failed = 0
         var ioFailed = false
@@ -89,7 +89,7 @@ enum TestCommand {
                     if json { stderr += rendered } else { text += rendered }
                     testsFound += scenario.tests.count
                     for test in scenario.tests {
-                        let outcome = ScenarioRunner.run(test, policy: policy, keeping: .failures(FailureReport.maxFailuresShown, reasons: FailureReport.maxReasonsInJSON))
+                        let outcome = ScenarioRunner.run(test, policy: policy, keeping: .failures(FailureReport.maxFailuresShown, reasons: FailureReport.maxReasonsKept))
                         if outcome.passed {
                             passed += 1
                             text += "\(paint("PASS", "1;32", color)) \(ControlCharacters.escaped(test.name))\n"
@@ -98,7 +98,7 @@ enum TestCommand {
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
                             text += FailureReport.render(outcome)
                         }
-                        if json { records.append(FailureReport.json(outcome, reasonsLeft: &reasonsLeft)) }
+                        if json { records.append(FailureReport.json(outcome, bytesLeft: &bytesLeft)) }
                     }
                 }
             }
