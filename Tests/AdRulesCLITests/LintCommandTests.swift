@@ -5,6 +5,22 @@ import Testing
 
 @Suite("adrules lint")
 struct LintCommandTests {
+    /// A run prints at most 10,000 findings, then one that counts the rest; the summary and the exit code count all
+    /// (a policy of 1,000 files of 1,000 findings each printed 1,000,000 in 20 s and more).
+    @Test func aRunPrintsTenThousandFindingsAndCountsTheRest() throws {
+        let body = "version: 1\nplacements:\n" + (0..<1100).map { "  p\($0): {format: x}\n" }.joined()
+        var files: [String: String] = [:]
+        for k in 0..<11 { files["f\(k).yaml"] = body }
+        let dir = try temporaryDirectory("adrules-many-findings", files)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", dir])
+        #expect(result.exitCode == 1)
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(lines.count == 10_001, "\(lines.count)")
+        #expect(lines.last?.hasSuffix("1011 more findings in this run are not shown (a run shows 10000): fix the ones listed and lint again (lint/too-many-findings)") == true, "\(lines.last ?? "")")
+        #expect(result.stderr.hasPrefix("Found 11011 errors and 0 warnings in 11 files."), "\(result.stderr)")
+    }
+
     @Test(arguments: ["xcode", "text", "json", "sarif", "github"])
     func reportersMatchTheirGoldenFiles(_ format: String) {
         let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format", format])

@@ -357,6 +357,14 @@ extension Diagnostic {
             file: file, range: .fileStart)
     }
 
+    /// The findings past what one `lint` run prints, over all its files.
+    package static func tooManyFindingsInRun(_ count: Int, shown: Int, file: String, severity: Severity) -> Diagnostic {
+        Diagnostic(
+            severity, rule: "lint/too-many-findings",
+            message: "\(count) more findings in this run are not shown (a run shows \(shown)): fix the ones listed and lint again",
+            file: file, range: .fileStart)
+    }
+
     static func tooManyCaps(_ count: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
