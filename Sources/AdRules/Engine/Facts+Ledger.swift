@@ -37,7 +37,7 @@ extension Facts {
             guard let i = policy.storage.index(of: id) else { continue }
             let history = Facts.trimmedHistory(list, now: now, horizon: horizon, keep: policy.storage.showsKept, session: session)
             placements[i].shows = history
-            for g in policy.groupsOfPlacement[i] { groupShows[g] += history }
+            for g in policy.groupsOfPlacement[i] { groupShows[g] += history.suffix(policy.storage.groupShowsKept[g]) }
         }
         groups = groupShows.enumerated().map { g, list in
             Facts.trimmedHistory(list, now: now, horizon: horizon, keep: policy.storage.groupShowsKept[g], session: session)
