@@ -45,7 +45,7 @@ enum LintCommand {
                 cache[file] = lines
                 return lines
             })
-        let report = reporter.render(shown(diagnostics), files: files)
+        let report = reporter.render(diagnostics, files: files)
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
         if !parsed.flags.contains("quiet"), !diagnostics.isEmpty {
@@ -62,20 +62,6 @@ enum LintCommand {
         return Output.deliver(
             report.isEmpty && !needsDocument ? "" : report, to: parsed.values["output"], stderr: stderr,
             exitCode: exitCode)
-    }
-
-    /// The most findings one run prints: each file shows at most 1,000, and a policy of 1,000 files gave 1,000,000
-    /// (19.6 s and 1 GB in the default format, over 20 s in json, SARIF, GitHub and text).
-    static let maxFindingsShown = 10_000
-
-    /// The diagnostics a run prints: the first ``maxFindingsShown``, then one saying how many more there are (an
-    /// error when one of them is). The summary and the exit code count them all.
-    static func shown(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        guard diagnostics.count > maxFindingsShown else { return diagnostics }
-        let rest = diagnostics[maxFindingsShown...]
-        let severity: Severity = rest.contains { $0.severity == .error } ? .error : .warning
-        return Array(diagnostics.prefix(maxFindingsShown))
-            + [.tooManyFindingsInRun(rest.count, shown: maxFindingsShown, file: rest[rest.startIndex].file, severity: severity)]
     }
 
     /// The summary of some diagnostics over `files` files.

@@ -5,20 +5,25 @@ import Testing
 
 @Suite("adrules lint")
 struct LintCommandTests {
-    /// A run prints at most 10,000 findings, then one that counts the rest; the summary and the exit code count all
-    /// (a policy of 1,000 files of 1,000 findings each printed 1,000,000 in 20 s and more).
+    /// A report prints at most 10,000 diagnostics, then one that counts the rest; the summary and the exit code count
+    /// every one (a policy of 1,000 files of 1,000 findings each printed 1,000,000 in 20 s and more). test prints a
+    /// broken policy the same way.
     @Test func aRunPrintsTenThousandFindingsAndCountsTheRest() throws {
         let body = "version: 1\nplacements:\n" + (0..<1100).map { "  p\($0): {format: x}\n" }.joined()
         var files: [String: String] = [:]
         for k in 0..<11 { files["f\(k).yaml"] = body }
+        files["a.test.yaml"] = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps: [{event: app_launched}]\n"
         let dir = try temporaryDirectory("adrules-many-findings", files)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = runCLI(["lint", dir])
         #expect(result.exitCode == 1)
         let lines = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(lines.count == 10_001, "\(lines.count)")
-        #expect(lines.last?.hasSuffix("1011 more findings in this run are not shown (a run shows 10000): fix the ones listed and lint again (lint/too-many-findings)") == true, "\(lines.last ?? "")")
+        // 11 files of 1,000 findings and one line counting each file's other 100: 11,011 lines, 1,011 not printed.
+        #expect(lines.last?.hasSuffix("1011 more diagnostics are not printed (a report prints 10,000): fix the ones listed and run again (lint/too-many-findings)") == true, "\(lines.last ?? "")")
         #expect(result.stderr.hasPrefix("Found 11011 errors and 0 warnings in 11 files."), "\(result.stderr)")
+        let test = runCLI(["test", dir])
+        #expect(test.stdout.split(separator: "\n").filter { $0.contains(": error: ") }.count == 10_001, "\(test.stdout.suffix(300))")
     }
 
     @Test(arguments: ["xcode", "text", "json", "sarif", "github"])

@@ -301,7 +301,7 @@ struct DiagnosticRuleTests {
         #expect(lint(own).isEmpty, "\(lint(own))")
         _ = try policy(own)
         // Not a misspelt or misplaced setting, even under a comment that names the rule: its value would be lost.
-        for line in ["daly_cap: 3", "max_wait: 5s", "b: {format: interstitial, min_interval: 1m, daly_cap: 3, x_owner: me}"] {
+        for line in ["daly_cap: 3", "max_wait: 5s", "when: premium", "id: x", "b: {format: interstitial, min_interval: 1m, daly_cap: 3, x_owner: me}"] {
             let indent = line.hasPrefix("b:") ? "  " : "    "
             let text = Self.header + "  a:\n    format: app_open\n    min_interval: 1m\n    launch: {show_on_first_load: true}\n\(indent)# adrules:disable-next-line schema/unknown-key\n\(indent)\(line)\n"
             let errors = lint(text).filter { $0.rule == "schema/unknown-key" }

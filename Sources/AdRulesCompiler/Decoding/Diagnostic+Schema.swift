@@ -181,7 +181,8 @@ extension Diagnostic {
             message += ": did you mean \"\(suggestion)\"?"
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
-            plain = true
+            // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place.
+            plain = !RuleFileKeys.anywhere.contains(key)
         }
         var diagnostic = Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
         diagnostic.isPlainUnknownKey = plain
@@ -357,11 +358,14 @@ extension Diagnostic {
             file: file, range: .fileStart)
     }
 
-    /// The findings past what one `lint` run prints, over all its files.
+    /// The diagnostics past what one report prints, over all its files (each file's own bound already applied: a
+    /// file's line counting those it does not show is one of them).
     package static func tooManyFindingsInRun(_ count: Int, shown: Int, file: String, severity: Severity) -> Diagnostic {
-        Diagnostic(
+        let low = String(shown % 1000)
+        let bound = shown >= 1000 ? "\(shown / 1000)," + String(repeating: "0", count: 3 - low.count) + low : low
+        return Diagnostic(
             severity, rule: "lint/too-many-findings",
-            message: "\(count) more findings in this run are not shown (a run shows \(shown)): fix the ones listed and lint again",
+            message: "\(count) more diagnostics are not printed (a report prints \(bound)): fix the ones listed and run again",
             file: file, range: .fileStart)
     }
 

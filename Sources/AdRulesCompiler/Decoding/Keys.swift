@@ -17,6 +17,8 @@ public enum RuleFileKeys {
     public static let group = ["placements"] + PlacementSetting.groupSettings.map(\.key)
     public static let attribute = ["type", "default"]
     public static let rule = ["id", "deny", "when", "message"]
+    /// Every key some block of a rule file has: an unknown key that is one of them is a setting in the wrong place.
+    static let anywhere: Set<String> = Set(top + placement + launch + resume + grace + cap + group + attribute + rule + sharedSettings)
     /// The nested blocks of a placement and their keys.
     public static let placementBlocks = PlacementSetting.Block.allCases.map { ($0.rawValue, PlacementSetting.settings(in: $0).map(\.name)) }
 
