@@ -125,9 +125,13 @@ enum FailureReport {
 /// A decision as JSON, with `retry_in` relative to the time it was made.
 enum DecisionJSON {
     /// About the bytes a decision's reasons take in pretty-printed json: the keys and indentation of each, and its
-    /// message, escaped at worst to twice its bytes.
+    /// texts (the message, the file, the rule or group), escaped at worst to twice their bytes.
     static func weight(_ decision: Decision) -> Int {
-        decision.reasons.reduce(0) { $0 + 256 + 2 * $1.message.utf8.count }
+        decision.reasons.reduce(0) { sum, reason in
+            let texts = reason.message.utf8.count + (reason.location?.file.utf8.count ?? 0) + (reason.rule?.utf8.count ?? 0)
+                + (reason.group?.utf8.count ?? 0)
+            return sum + 256 + 2 * texts
+        }
     }
 
     static func object(_ decision: Decision, at time: Int64) -> JSON {

@@ -159,6 +159,15 @@ struct TestCommandTests {
         let shown = try #require(ScenarioDecoder.decode(Array(("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n" + denied).utf8), file: "s.test.yaml", policy: policy).0.tests.first)
         let few = ScenarioRunner.run(shown, policy: policy, keeping: .failures(3, reasons: 1))
         #expect(few.failures.count == 3 && few.failures.map { $0.decision != nil } == [true, false, false], "\(few.failures.map { $0.decision?.codes ?? [] })")
+        // Past the first failing step not kept, none is: a later one with fewer reasons would leave a gap.
+        let gap = "      - event: app_launched\n      - {event: load_completed, placement: it}\n      - {event: show_started, placement: it}\n"
+            + "      - {ask: show, placement: it, expect: allow}\n      - {ask: show, placement: it, expect: allow}\n      - {event: ad_closed, placement: it}\n"
+            + "      - {ask: show, placement: it, expect: allow}\n"
+        let gapTest = try #require(ScenarioDecoder.decode(Array(("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n" + gap).utf8), file: "s.test.yaml", policy: policy).0.tests.first)
+        let all3 = ScenarioRunner.run(gapTest, policy: policy).failures.map { $0.decision?.reasonCount ?? 0 }
+        #expect(all3 == [3, 3, 2], "\(all3): the third would fit the 5 left after the first")
+        let kept = ScenarioRunner.run(gapTest, policy: policy, keeping: .failures(3, reasons: 5))
+        #expect(kept.failures.count == 3 && kept.failures.map { $0.decision != nil } == [true, false, false], "\(kept.failures.map { $0.decision?.codes ?? [] })")
     }
 
     /// A file of asks is bounded by the work the rules of each asked placement take, with the lists its contexts give:

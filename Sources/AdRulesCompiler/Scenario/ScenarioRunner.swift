@@ -56,6 +56,8 @@ public enum ScenarioRunner {
         var now = test.start
         var outcomes: [StepOutcome] = []
         var (failuresKept, reasonsKept) = (0, 0)
+        // Once a failing step is not kept, no later one is: the ones kept are the first.
+        var full = false
         for step in test.steps {
             now = Milliseconds.clamped(step.at ?? now.addingSaturated(step.after))
             clock.set(Milliseconds.date(now))
@@ -73,7 +75,8 @@ public enum ScenarioRunner {
             case .all: break
             case .failures(let most, let reasons):
                 let count = outcome.decision?.reasonCount ?? 0
-                if outcome.mismatches.isEmpty || failuresKept >= most || (failuresKept > 0 && reasonsKept + count > reasons) {
+                if !outcome.mismatches.isEmpty, failuresKept >= most || (failuresKept > 0 && reasonsKept + count > reasons) { full = true }
+                if outcome.mismatches.isEmpty || full {
                     outcome.decision = nil
                 } else {
                     (failuresKept, reasonsKept) = (failuresKept + 1, reasonsKept + count)
