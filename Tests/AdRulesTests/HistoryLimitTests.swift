@@ -71,6 +71,9 @@ struct HistoryLimitTests {
         #expect(facts.groups[0].map(\.at) == [999 * 60_000, 1000 * 60_000])
         let remapped = facts.remapped(from: policy, to: policy)
         #expect(remapped.groups.map(\.count) == [2, 600] && remapped.groups[0] == facts.groups[0])
+        // Shows at one time stay in session order (a session cap counts back from the end, to another session's show).
+        let tied = Facts.newest([ShowRecord(at: 5, session: 2), ShowRecord(at: 5, session: 1), ShowRecord(at: 4, session: 3)], keep: 3)
+        #expect(tied.map(\.session) == [3, 1, 2])
     }
 
     @Test(arguments: [599, 600])

@@ -31,7 +31,11 @@ extension Facts {
         newestTime = max(newestTime, now)
         // Shows of the running session are kept whatever their age, as `Facts.append` keeps them.
         let session = sessionActive ? sessionCount : nil
-        for i in placements.indices { placements[i].shows = [] }
+        for i in placements.indices {
+            placements[i].shows = []
+            // The show in progress is pinned with its record, so that a show_failed finds the time it was recorded at.
+            if let at = placements[i].current?.at, at > now { placements[i].current?.at = now }
+        }
         var groupShows = Array(repeating: [ShowRecord](), count: groups.count)
         for (id, list) in shows {
             guard let i = policy.storage.index(of: id) else { continue }

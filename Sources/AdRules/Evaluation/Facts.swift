@@ -180,9 +180,11 @@ public struct Facts: Sendable, Hashable {
         for (g, records) in byGroup { groups[g] = Facts.newest(groups[g] + records, keep: policy.storage.groupShowsKept[g]) }
     }
 
-    /// The newest `keep` of some shows, in time order.
+    /// The newest `keep` of some shows, in time order (and session order at one time).
     static func newest(_ shows: [ShowRecord], keep: Int) -> [ShowRecord] {
-        Array(shows.sorted { $0.at < $1.at }.suffix(keep))
+        // Sessions order shows at one time (a clock set back pins an older session's show to a newer one's time): a
+        // session cap counts back from the end and stops at another session's show.
+        Array(shows.sorted { ($0.at, $0.session) < ($1.at, $1.session) }.suffix(keep))
     }
 
     static func insertSorted(_ record: ShowRecord, into list: inout [ShowRecord]) {
