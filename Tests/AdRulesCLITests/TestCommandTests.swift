@@ -193,11 +193,26 @@ struct TestCommandTests {
         let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(result.exitCode == 1)
         // 200 rules of 1,000 items, three nodes and one step for the rule each: 200,800 an ask; the 997th passes the bound.
-        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the asks up to this one would take more than 200 million steps of the policy's rules and caps (a show of it takes about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
+        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, of it, about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
         #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"), "\(result.stdout.suffix(200))")
         // Loads read no rule, no rule names the other placement, and without the long list the rules are short.
         let cheap = runCLI(["test", dir + "/load.test.yaml", dir + "/other.test.yaml", dir + "/short.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(cheap.stdout.hasSuffix("3 passed, 0 failed\n"), "\(cheap.stdout.suffix(300))")
+    }
+
+    /// Show events count too: each fills the history of its placement and of each of its groups (10,000 groups keeping
+    /// 600 shows made each show take 5.6 ms).
+    @Test func showEventsAreBoundedByTheHistoriesTheyFill() throws {
+        let groups = (0..<1000).map { "  g\($0): {placements: [p], daily_cap: 600}\n" }.joined()
+        let shows = Array(repeating: "      - {event: show_started, placement: p}\n", count: 5200).joined()
+        let dir = try temporaryDirectory("adrules-show-work", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: banner}\ngroups:\n" + groups,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + shows,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        // 1 + 1,000 groups + (600 + 1,000 x 600) / 16 = 38,538 a show: the 5,190th passes 200 million.
+        #expect(result.stdout.contains("s.test.yaml:5195:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, of p, about 38538)"), "\(result.stdout.prefix(300))")
     }
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.

@@ -184,6 +184,14 @@ public struct Policy: Sendable {
     /// each `in` of a list the app gives, that list's length. A replay of many asks is bounded by it. The rules are
     /// read once; each slot then sums the costs of its own rules and those for every placement, summed once.
     /// - Parameter listLength: the longest list an attribute may hold in the asks (the caller knows its contexts).
+    /// About how many rule steps recording a show of a placement takes at most: the show goes into the placement's
+    /// history and each of its groups', and a full list moves every show it keeps (about a nanosecond each, a
+    /// sixteenth of a rule step): 10,000 groups keeping 600 shows made each show take 5.6 ms.
+    package func showWork(ofPlacement slot: Int) -> Int {
+        let groups = storage.groupsOfPlacement[slot]
+        return 1 + groups.count + groups.reduce(storage.showsKept) { $0 + storage.groupShowsKept[$1] } / 16
+    }
+
     package func ruleWork(listLength: (String) -> Int) -> (Int) -> Int {
         let program = storage.ruleProgram
         // A condition's nodes are added children first, one rule after another: rule r's are the ones after the

@@ -279,10 +279,10 @@ extension Diagnostic {
     }
 
     /// A scenario file whose `show` and `offer` asks would take more than `limit` steps of the policy's rules and caps.
-    static func tooMuchRuleWork(limit: Int, perAsk: Int, placement: String, file: String, range: SourceRange) -> Diagnostic {
+    static func tooMuchRuleWork(limit: Int, perStep: Int, placement: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the asks up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (a show of \(ControlCharacters.escaped(placement)) takes about \(perAsk)): split the file into smaller ones",
+            message: "the steps up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, of \(ControlCharacters.escaped(placement)), about \(perStep)): split the file into smaller ones",
             file: file, range: range)
     }
 

@@ -8,8 +8,9 @@ extension ScenarioDecoder {
     /// for over 20 s.
     static let maxWork = 200_000_000
 
-    /// An error at the first ask past ``maxWork``: the file's tests do not run. Only `show` and `offer` asks read
-    /// rules, each those of its placement, with the lists the file's contexts give (or the attributes' defaults).
+    /// An error at the first step past ``maxWork``: the file's tests do not run. `show` and `offer` asks read the rules
+    /// and caps of their placement, with the lists the file's contexts give (or the attributes' defaults);
+    /// `show_started` fills the histories of the placement and its groups.
     static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
         var longest: [String: Int] = [:]
         func note(_ attributes: [String: AttributeValue]) {
@@ -31,17 +32,27 @@ extension ScenarioDecoder {
         let cost = policy.ruleWork { min(longest[$0] ?? 0, PolicyLimits.maxListItems) }
         var costs: [Int: Int] = [:]
         var total = 0
+        var showCosts: [Int: Int] = [:]
         for test in scenario.tests {
             for step in test.steps {
-                guard case .ask(let ask, _, _) = step.action, ask.kind == .show || ask.kind == .offer,
-                    let slot = policy.placementID(ask.placement).map({ Int($0.slot) })
-                else { continue }
-                let perAsk = costs[slot] ?? cost(slot)
-                costs[slot] = perAsk
-                total += perAsk
+                let placement: String
+                let perStep: Int
+                switch step.action {
+                case .ask(let ask, _, _) where ask.kind == .show || ask.kind == .offer:
+                    guard let slot = policy.placementID(ask.placement).map({ Int($0.slot) }) else { continue }
+                    (placement, perStep) = (ask.placement, costs[slot] ?? cost(slot))
+                    costs[slot] = perStep
+                case .event(.showStarted(let id)):
+                    // Recording a show fills the histories of the placement and its groups.
+                    guard let slot = policy.placementID(id.rawValue).map({ Int($0.slot) }) else { continue }
+                    (placement, perStep) = (id.rawValue, showCosts[slot] ?? policy.showWork(ofPlacement: slot))
+                    showCosts[slot] = perStep
+                default: continue
+                }
+                total += perStep
                 guard total > maxWork else { continue }
                 reader.report(.tooMuchRuleWork(
-                    limit: maxWork, perAsk: perAsk, placement: ask.placement, file: reader.file,
+                    limit: maxWork, perStep: perStep, placement: placement, file: reader.file,
                     range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
                 return
             }
