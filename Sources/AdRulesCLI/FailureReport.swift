@@ -91,9 +91,9 @@ enum FailureReport {
         var failures: [JSON] = []
         for failure in all.prefix(maxFailuresShown) {
             guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
-            let weight = DecisionJSON.weight(decision)
-            guard weight <= bytesLeft else { break }
-            bytesLeft -= weight
+            let actual = DecisionJSON.weighed(decision, at: failure.time)
+            guard actual.weight <= bytesLeft else { break }
+            bytesLeft -= actual.weight
             listed += 1
             var expected: [(String, JSON)] = []
             if let verdict = expectation.verdict { expected.append(("verdict", .string(verdict.rawValue))) }
@@ -105,7 +105,7 @@ enum FailureReport {
                 ("time", .string(Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset))),
                 ("mismatches", .array(failure.mismatches.map(JSON.string))),
                 ("expected", .object(expected)),
-                ("actual", DecisionJSON.object(decision, at: failure.time)),
+                ("actual", actual.json),
             ]))
         }
         var object: [(String, JSON)] = [
@@ -124,24 +124,29 @@ enum FailureReport {
 
 /// A decision as JSON, with `retry_in` relative to the time it was made.
 enum DecisionJSON {
-    /// About the bytes a decision's reasons take in pretty-printed json: the keys and indentation of each, and its
-    /// texts (the message, the file, the rule or group), escaped at worst to twice their bytes.
-    static func weight(_ decision: Decision) -> Int {
-        decision.reasons.reduce(0) { sum, reason in
+    /// The decision as JSON, and about the bytes its reasons take pretty-printed: the keys and indentation of each, and
+    /// its texts (the message, the file, the rule or group), escaped at worst to twice their bytes. The reasons are
+    /// built once, for both.
+    static func weighed(_ decision: Decision, at time: Int64) -> (json: JSON, weight: Int) {
+        let reasons = decision.reasons
+        let weight = reasons.reduce(0) { sum, reason in
             let texts = reason.message.utf8.count + (reason.location?.file.utf8.count ?? 0) + (reason.rule?.utf8.count ?? 0)
                 + (reason.group?.utf8.count ?? 0)
             return sum + 256 + 2 * texts
         }
+        return (object(decision, reasons: reasons, at: time), weight)
     }
 
-    static func object(_ decision: Decision, at time: Int64) -> JSON {
+    static func object(_ decision: Decision, at time: Int64) -> JSON { object(decision, reasons: decision.reasons, at: time) }
+
+    private static func object(_ decision: Decision, reasons: [Reason], at time: Int64) -> JSON {
         let retry: JSON = decision.nextAllowedAt.map { .string(RuleDuration(milliseconds: Milliseconds.from($0) - time).description) } ?? .null
         return .object([
             ("verdict", .string(decision.verdict.rawValue)),
             ("ask", .string(decision.ask.kind.rawValue)),
             ("placement", .string(decision.ask.placement)),
             ("trigger", decision.ask.trigger.map { .string($0.rawValue) } ?? .null),
-            ("reasons", .array(decision.reasons.map { reason in
+            ("reasons", .array(reasons.map { reason in
                 var pairs: [(String, JSON)] = [("code", .string(reason.code.rawValue)), ("message", .string(reason.message))]
                 // Every reason has the keys; one with no YAML behind it (unknown_placement) has them null.
                 let location = reason.location

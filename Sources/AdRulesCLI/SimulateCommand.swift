@@ -61,7 +61,7 @@ enum SimulateCommand {
     }
 
     /// About the most bytes of deny reasons the json of one simulate run holds, over the file's tests
-    /// (``DecisionJSON/weight(_:)``): a policy of 10,000 rules that all deny gives each ask 10,000 reasons, and their
+    /// (``DecisionJSON/weighed(_:at:)``): a policy of 10,000 rules that all deny gives each ask 10,000 reasons, and their
     /// messages may have 4,096 characters each; a few thousand asks would make gigabytes of json (a million reasons
     /// took 490 MB to build, 60 asks of 2,900 long messages 3.7 GB).
     static let maxJSONBytes = 64_000_000
@@ -196,7 +196,8 @@ enum SimulateCommand {
         var count = listed
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
             guard count <= maxJSONBytes else { return }
-            count += step.decision.map(DecisionJSON.weight) ?? 0
+            let decision = step.decision.map { DecisionJSON.weighed($0, at: step.time) }
+            count += decision?.weight ?? 0
             guard count <= maxJSONBytes else { return }
             var pairs: [(String, JSON)] = [
                 ("line", .int(step.step.location.line)),
@@ -212,7 +213,7 @@ enum SimulateCommand {
                 default: break
                 }
             case .ask:
-                if let decision = step.decision { pairs.append(("decision", DecisionJSON.object(decision, at: step.time))) }
+                if let decision { pairs.append(("decision", decision.json)) }
             }
             steps.append(.object(pairs))
         }

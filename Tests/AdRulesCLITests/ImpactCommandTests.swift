@@ -46,16 +46,20 @@ struct ImpactCommandTests {
         #expect(result.stderr.contains("(in the --compare policy \(dir)/old.yaml) (model/placement-format)"), "\(result.stderr)")
     }
 
+    /// `adrules impact` of a model against a policy, both written to a fresh directory that is removed afterwards.
+    static func impact(policy: String, model: String) throws -> CommandResult {
+        let dir = try temporaryDirectory("adrules-impact", ["p.yaml": policy, "m.model.yaml": model])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        return runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+    }
+
     /// Independent mistakes of a model are reported in one run: a duplicate segment name, shares that do not add up
     /// (the duplicate's share counted as written), and the placements of its readable segments; no warning about
     /// placements that a broken segment may use.
     @Test func aModelsMistakesAreReportedInOneRun() throws {
-        let dir = try temporaryDirectory("adrules-model-errors", [
-            "p.yaml": "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\n  ao: {format: app_open}\n  other: {format: interstitial, min_interval: 1m}\n",
-            "m.model.yaml": "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 0.5\n    actions: [{placement: lvx, every: 1m}, {placement: ao, every: 1m}]\n  - name: a\n    share: 0.4\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        let result = try Self.impact(
+            policy: "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\n  ao: {format: app_open}\n  other: {format: interstitial, min_interval: 1m}\n",
+            model: "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 0.5\n    actions: [{placement: lvx, every: 1m}, {placement: ao, every: 1m}]\n  - name: a\n    share: 0.4\n")
         #expect(result.exitCode == 1)
         let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
         let rules = errors.compactMap { line in line.split(separator: "(").last.map { String($0.dropLast()) } }
@@ -477,12 +481,9 @@ struct ImpactCommandTests {
         ("foreground: 007", "foreground is a duration, and a bare number has no unit: write 7s or 7m (schema/duration)"),
     ])
     func durationAdviceNamesWhatTheKeyTakes(_ line: String, _ message: String) throws {
-        let dir = try temporaryDirectory("adrules-duration-advice", [
-            "p.yaml": "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\n",
-            "m.model.yaml": "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 1\n    actions: [{placement: lvl, every: 1m}]\n    \(line)\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        let result = try Self.impact(
+            policy: "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\n",
+            model: "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 1\n    actions: [{placement: lvl, every: 1m}]\n    \(line)\n")
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }

@@ -278,7 +278,7 @@ extension Diagnostic {
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
 
-    /// A scenario file whose `show` and `offer` asks would take more than `limit` steps of the policy's rules and caps.
+    /// A scenario file whose steps would take more than `limit` steps of the policy's rules and caps.
     static func tooMuchRuleWork(limit: Int, perStep: Int, placement: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

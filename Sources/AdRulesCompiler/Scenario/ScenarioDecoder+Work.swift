@@ -1,10 +1,11 @@
 import AdRules
 import AdRulesYAML
 
-/// The bound on the work of a scenario file's asks: each `show` or `offer` evaluates the rules of its placement.
+/// The bound on the work of a scenario file's steps: each `show` or `offer` evaluates the rules and caps of its
+/// placement, and each `show_started` fills the histories of the placement and its groups.
 extension ScenarioDecoder {
-    /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`) the tests of one file may
-    /// take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
+    /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`, ``Policy/showWork(ofPlacement:)``
+    /// for each `show_started`) the tests of one file may take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
     /// for over 20 s.
     static let maxWork = 200_000_000
 
