@@ -68,12 +68,14 @@ extension AdEngine {
             disk.unread = false
             disk.reportedRead = nil
             // Adopt what is on disk into the newest facts, and write those.
-            lock.lock()
-            // The clock is read under the lock, as for events, so that adopted times never run ahead of recorded ones.
-            if case .loaded(let snapshot) = read { self.facts.adopt(snapshot, policy: self.policy, now: Milliseconds.from(clock.now())) }
-            self.generation += 1
-            (facts, policy, generation) = (self.facts, self.policy, self.generation)
-            lock.unlock()
+            (facts, policy, generation) = state.withLock { state in
+                // The clock is read under the lock, as for events, so that adopted times never run ahead of recorded ones.
+                if case .loaded(let snapshot) = read {
+                    state.core.facts.adopt(snapshot, policy: state.core.policy, now: Milliseconds.from(clock.now()))
+                }
+                state.generation += 1
+                return (state.core.facts, state.core.policy, state.generation)
+            }
         }
         if generation > 0 {
             guard generation > disk.writtenGeneration else { return problems }

@@ -5,21 +5,12 @@ import Foundation
 /// Synchronous and thread-safe: one lock guards the facts, so it can be called from the main thread
 /// inside lifecycle callbacks and from any other thread.
 public final class AdEngine: @unchecked Sendable {
-    /// Guards `core` and `generation`.
-    let lock = NSLock()
-    /// The facts, the policy, and what events and asks do to them.
-    private var core: EngineCore
-    var policy: Policy { core.policy }
-    var facts: Facts {
-        get { core.facts }
-        set { core.facts = newValue }
-    }
-    /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
-    var generation = 0
+    /// The facts, the policy and the generation, reached only under their lock.
+    let state: Guarded<EngineState>
     let clock: any AdClock
     let store: (any LedgerStore)?
     let onLedgerProblem: (@Sendable (LedgerProblem) -> Void)?
-    /// Guards `disk` and serialises writes. Taken before `lock` when both are needed, never while holding it.
+    /// Guards `disk` and serialises writes. Taken before `state`'s lock when both are needed, never while holding it.
     let persistLock = NSLock()
     var disk = LedgerDiskState()
 
@@ -61,14 +52,14 @@ public final class AdEngine: @unchecked Sendable {
                 problem = corrupt
             }
         }
-        core = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
+        state = Guarded(EngineState(core: EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)))
         if let problem { onLedgerProblem?(problem) }
         if writeFresh { persist(facts, policy: policy, generation: 0) }
     }
 
     /// Creates an engine from existing facts (scenarios, tests).
     public init(policy: Policy, facts: Facts, clock: any AdClock, store: (any LedgerStore)? = nil, deviceTimeZone: TimeZone = .autoupdatingCurrent) {
-        core = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
+        state = Guarded(EngineState(core: EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)))
         self.clock = clock
         self.store = store
         self.onLedgerProblem = nil
@@ -76,27 +67,18 @@ public final class AdEngine: @unchecked Sendable {
 
     /// Records a lifecycle event at the clock's time; a show, a failed show or a new session is persisted with one write.
     public func record(_ event: AdEvent) {
-        // The clock is read under the lock: events are applied in the order of their times, so two racing
-        // callers never make time run backwards (which would pin the later one's times).
-        lock.lock()
-        let now = Milliseconds.from(clock.now())
-        let changed = core.record(event, at: now)
-        let toPersist = changed && store != nil ? facts : nil
-        let policy = self.policy
-        generation += 1
-        let current = generation
-        lock.unlock()
-        if let toPersist { persist(toPersist, policy: policy, generation: current) }
+        let changed = state.withLock { state in
+            // The clock is read under the lock: events are applied in the order of their times, so two racing
+            // callers never make time run backwards (which would pin the later one's times).
+            state.changed(state.core.record(event, at: Milliseconds.from(clock.now())), keeping: store != nil)
+        }
+        if let facts = changed.facts { persist(facts, policy: changed.policy, generation: changed.generation) }
     }
 
     /// Asks a question; never touches the disk.
     public func ask(_ ask: Ask, context: AskContext = .standard) -> Decision {
-        // The clock is read under the lock: events are applied in the order of their times, so two racing
-        // callers never make time run backwards (which would pin the later one's times).
-        lock.lock()
-        let now = Milliseconds.from(clock.now())
-        defer { lock.unlock() }
-        return core.ask(ask, context: context, at: now)
+        // The clock is read under the lock, as for events.
+        state.withLock { $0.core.ask(ask, context: context, at: Milliseconds.from(clock.now())) }
     }
 
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.
@@ -110,31 +92,45 @@ public final class AdEngine: @unchecked Sendable {
     }
 
     private func atomically(_ ask: Ask, context: AskContext, then event: AdEvent) -> Decision {
-        // The clock is read under the lock: events are applied in the order of their times, so two racing
-        // callers never make time run backwards (which would pin the later one's times).
-        lock.lock()
-        let now = Milliseconds.from(clock.now())
-        let decided = core.decide(ask, context: context, thenRecord: event, at: now)
-        let (decision, changed) = (decided.decision, decided.ledgerChanged)
-        let toPersist = changed && store != nil ? facts : nil
-        let policy = self.policy
-        generation += 1
-        let current = generation
-        lock.unlock()
-        if let toPersist { persist(toPersist, policy: policy, generation: current) }
+        let (decision, changed) = state.withLock { state in
+            // The clock is read under the lock, as for events.
+            let decided = state.core.decide(ask, context: context, thenRecord: event, at: Milliseconds.from(clock.now()))
+            return (decided.decision, state.changed(decided.ledgerChanged, keeping: store != nil))
+        }
+        if let facts = changed.facts { persist(facts, policy: changed.policy, generation: changed.generation) }
         return decision
     }
 
     /// Replaces the policy atomically; what is known about placements that keep their id carries over.
     public func update(policy newPolicy: Policy) {
-        lock.lock()
-        core.update(policy: newPolicy)
-        lock.unlock()
+        state.withLock { $0.core.update(policy: newPolicy) }
     }
 
     /// A copy of what the engine knows now.
-    public var currentFacts: Facts { lock.withLock { facts } }
+    public var currentFacts: Facts { state.withLock { $0.core.facts } }
 
     /// The policy in force.
-    public var currentPolicy: Policy { lock.withLock { policy } }
+    public var currentPolicy: Policy { state.withLock { $0.core.policy } }
+}
+
+/// What the engine's lock guards: the facts and the policy, and the count of their changes.
+struct EngineState: Sendable {
+    /// The facts, the policy, and what events and asks do to them.
+    var core: EngineCore
+    /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
+    var generation = 0
+
+    /// What an event left to write: the facts when the ledger changed and there is a store, with the policy and
+    /// the generation they were written at.
+    struct Change: Sendable {
+        var facts: Facts?
+        var policy: Policy
+        var generation: Int
+    }
+
+    /// Counts an event's change of the facts and says what to write.
+    mutating func changed(_ ledgerChanged: Bool, keeping hasStore: Bool) -> Change {
+        generation += 1
+        return Change(facts: ledgerChanged && hasStore ? core.facts : nil, policy: core.policy, generation: generation)
+    }
 }

@@ -14,18 +14,17 @@ public struct SystemClock: AdClock {
 }
 
 /// A clock that moves only when told to (tests, scenarios, simulations).
-public final class ManualClock: AdClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: AdClock, Sendable {
+    private let current: Guarded<Date>
 
     /// Creates a clock that reads `start`.
-    public init(_ start: Date) { current = start }
+    public init(_ start: Date) { current = Guarded(start) }
 
-    public func now() -> Date { lock.withLock { current } }
+    public func now() -> Date { current.withLock { $0 } }
 
     /// Moves the clock by a number of seconds (negative: set back).
-    public func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 += seconds } }
 
     /// Sets the clock.
-    public func set(_ date: Date) { lock.withLock { current = date } }
+    public func set(_ date: Date) { current.withLock { $0 = date } }
 }
