@@ -7,9 +7,8 @@ import Testing
 /// The compiled document read and written by hand: the bytes stay those the `Codable` writer wrote, and a
 /// bad document is refused with the path of the bad value.
 ///
-/// `Golden/compiled.json` is `Fixtures/compiled` in the bytes `adrules 0.2.0` wrote with Foundation's
-/// `JSONEncoder`: every setting, group setting, attribute type and condition node, and texts to escape. (Its
-/// locations are those of the settings' keys, which reasons point at, since 2026-12-01; they were the values'.)
+/// `Golden/compiled.json` is `Fixtures/compiled` as `adrules 0.2.0` compiled it with Foundation's
+/// `JSONEncoder`: every setting, group setting, attribute type and condition node, and texts to escape.
 @Suite("Compiled documents")
 struct CompiledDocumentTests {
     let golden = (try? Data(contentsOf: URL(fileURLWithPath: packageRoot() + "/Tests/AdRulesCLITests/Golden/compiled.json"))) ?? Data()

@@ -188,9 +188,9 @@ struct ImpactCommandTests {
         #expect(result.exitCode == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let zone = try #require(lines.first { $0.contains("policy: timezone") })
-        #expect(zone.contains("UTC → Europe/Berlin") && zone.contains("\(dir)/old/p.yaml:2:1 → \(dir)/new/p.yaml:2:1"), "\(zone)")
+        #expect(zone.contains("UTC → Europe/Berlin") && zone.contains("\(dir)/old/p.yaml:2:11 → \(dir)/new/p.yaml:2:11"), "\(zone)")
         let session = try #require(lines.first { $0.contains("policy: session_timeout") })
-        #expect(session.contains("\(dir)/old/p.yaml:3:1 → —"), "\(session)")
+        #expect(session.contains("\(dir)/old/p.yaml:3:18 → —"), "\(session)")
         #expect(lines.contains { $0.contains("attribute mode") && $0.contains("added (type: string)") }, "\(result.stdout)")
 
         // A policy and its compiled form mean the same: no change, although the compiled one keeps Foundation's name.
@@ -388,7 +388,7 @@ struct ImpactCommandTests {
         #expect(text.exitCode == 0, "\(text.stderr)")
         let rows = text.stdout.split(separator: "\n").filter { $0.contains("group_daily_cap ") && $0.contains("g.yaml") }
         #expect(rows.count == 2, "\(text.stdout)")
-        #expect(rows.contains { $0.contains("p/x/g.yaml:5:5") } && rows.contains { $0.contains("p/y/g.yaml:5:5") })
+        #expect(rows.contains { $0.contains("p/x/g.yaml:5:16") } && rows.contains { $0.contains("p/y/g.yaml:5:16") })
         // Against its own compiled policy, each file is still one row, the same in both columns.
         #expect(runCLI(["compile", "\(directory)/p", "--output", "\(directory)/p.json"]).exitCode == 0)
         let compared = runCLI(["impact", "\(directory)/m.model.yaml", "--rules", "\(directory)/p", "--compare", "\(directory)/p.json"])

@@ -23,7 +23,7 @@ struct SimulationTests {
         #expect(appOpen.impressions == 540)
         // Three impressions fill the cap every day, whether or not a later resume meets it.
         #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == 180)
-        #expect(appOpen.denials.first { $0.code == .dailyCap }?.location == ImpactLocation(file: "p.yaml", line: 6, column: 5))
+        #expect(appOpen.denials.first { $0.code == .dailyCap }?.location == ImpactLocation(file: "p.yaml", line: 6, column: 16))
         #expect(appOpen.offers == 0 && appOpen.showFailures == 0 && appOpen.loadsFailed == 0)
         // Every completed load is shown or wasted.
         #expect(appOpen.loadsCompleted == appOpen.impressions + appOpen.wastedLoads)
@@ -322,8 +322,8 @@ struct SimulationTests {
         #expect(ImpressionSummary(histogram: report.results[1].total.placements[0].histogram).mean == 5.0)
         #expect(report.changes == [PolicyChange(
             kind: .changed, subject: "placement app_open", setting: "daily_cap", old: "3", new: "5",
-            oldLocation: ImpactLocation(file: "old/app_open.yaml", line: 6, column: 5),
-            newLocation: ImpactLocation(file: "new/app_open.yaml", line: 6, column: 5))])
+            oldLocation: ImpactLocation(file: "old/app_open.yaml", line: 6, column: 16),
+            newLocation: ImpactLocation(file: "new/app_open.yaml", line: 6, column: 16))])
     }
 
     @Test(arguments: [2, 3, 8]) func resultsDoNotDependOnTheThreadCount(threads: Int) throws {

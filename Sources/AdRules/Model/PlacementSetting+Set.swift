@@ -37,9 +37,9 @@ extension PlacementSetting {
 }
 
 extension Located where Value == SettingValue {
-    var flag: Located<Bool>? { if case .flag(let v) = value { return map { _ in v } } else { return nil } }
-    var count: Located<Int>? { if case .count(let v) = value { return map { _ in v } } else { return nil } }
-    var duration: Located<RuleDuration>? { if case .duration(let v) = value { return map { _ in v } } else { return nil } }
-    var format: Located<AdFormat>? { if case .format(let v) = value { return map { _ in v } } else { return nil } }
-    var text: Located<String>? { if case .text(let v) = value { return map { _ in v } } else { return nil } }
+    var flag: Located<Bool>? { if case .flag(let v) = value { return Located<Bool>(v, at: location) } else { return nil } }
+    var count: Located<Int>? { if case .count(let v) = value { return Located<Int>(v, at: location) } else { return nil } }
+    var duration: Located<RuleDuration>? { if case .duration(let v) = value { return Located<RuleDuration>(v, at: location) } else { return nil } }
+    var format: Located<AdFormat>? { if case .format(let v) = value { return Located<AdFormat>(v, at: location) } else { return nil } }
+    var text: Located<String>? { if case .text(let v) = value { return Located<String>(v, at: location) } else { return nil } }
 }

@@ -64,6 +64,11 @@ package enum SettingAccess<Root>: Sendable {
     }
 }
 
+extension Located {
+    /// The same location with a transformed value.
+    package func map<T: Sendable & Hashable>(_ transform: (Value) -> T) -> Located<T> { Located<T>(transform(value), at: location) }
+}
+
 extension SourceLocation {
     /// A location that names no file: where a value that was never written nor inherited sits until it is.
     package static let unknown = SourceLocation(file: SourceFile(""), line: 0, column: 0)

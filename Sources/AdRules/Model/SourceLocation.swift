@@ -48,9 +48,6 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
         storedColumn = UInt32(clamping: column)
     }
 
-    /// Another position in the same file, sharing its name.
-    package func moved(line: Int, column: Int) -> SourceLocation { SourceLocation(file: source, line: line, column: column) }
-
     public var description: String { "\(file):\(line):\(column)" }
 
     public static func == (lhs: SourceLocation, rhs: SourceLocation) -> Bool {

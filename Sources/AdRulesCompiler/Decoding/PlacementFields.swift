@@ -88,12 +88,11 @@ struct PlacementFields: Sendable {
         }
         if setting.kind == .windows {
             // A short list read as a node: its length is checked before any of its items.
-            if let node = cursor.node(from: event) { set(setting, reader.value(of: setting, node)?.keyed(at: reader.location(keyNode))) }
+            if let node = cursor.node(from: event) { set(setting, reader.value(of: setting, node)) }
             return
         }
         guard let value = reader.shallowNode(event, cursor) else { return }
-        // Located at its key, which a reason points at (rules.md §7); lint keeps where the value is.
-        set(setting, reader.value(of: setting, value)?.keyed(at: reader.location(keyNode)))
+        set(setting, reader.value(of: setting, value))
     }
 
     /// Reads a nested block (`launch`, `resume`, `grace`): its keys are read as `block.key`.
@@ -123,8 +122,7 @@ struct PlacementFields: Sendable {
             var max: Located<Int>?
             var window: Located<RuleDuration>?
             for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.cap, context: "a cap") {
-                // A cap is located at its `max` key, which a `window_cap` reason points at.
-                if key == "max" { max = reader.int(pair.value, "max", minimum: 0, isCap: true)?.keyed(at: reader.location(pair.key)) }
+                if key == "max" { max = reader.int(pair.value, "max", minimum: 0, isCap: true) }
                 else { window = reader.duration(pair.value, "window") }
             }
             let present = Set(pairs.compactMap { $0.key.scalar?.value })
@@ -136,7 +134,7 @@ struct PlacementFields: Sendable {
             }
             if let max, let window {
                 // A window of 0s holds no show: allowed (a duration may be 0s), and `cap/unreachable` says it never binds.
-                caps.append(max.map { WindowCap(max: $0, window: window.value) })
+                caps.append(Located(WindowCap(max: max.value, window: window.value), at: max.location))
             }
         }
         return caps

@@ -48,7 +48,7 @@ struct PolicyAssembler {
             if let named = TimeZoneNames.zone(named: zone.value) {
                 timeZone = .named(named)
             } else {
-                let position = SourcePosition(line: zone.valueLocation.line, column: zone.valueLocation.column)
+                let position = SourcePosition(line: zone.location.line, column: zone.location.column)
                 diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
             }
         }
@@ -122,11 +122,11 @@ struct PolicyAssembler {
         for fragment in fragments {
             for fields in fragment.rules {
                 if let firstAt = seenRules[fields.id.value] {
-                    let position = SourcePosition(line: fields.id.valueLocation.line, column: fields.id.valueLocation.column)
+                    let position = SourcePosition(line: fields.id.location.line, column: fields.id.location.column)
                     diagnostics.append(.duplicateID("rule", id: fields.id.value, file: fragment.file, range: SourceRange(at: position), first: firstAt))
                     continue
                 }
-                seenRules[fields.id.value] = fields.id.valueLocation
+                seenRules[fields.id.value] = fields.id.location
                 for member in fields.named where seenPlacements[member.value] == nil {
                     reportUnknown(member, in: "rule \"\(fields.id.value)\"", known: placementIDs)
                 }

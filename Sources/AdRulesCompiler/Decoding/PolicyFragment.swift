@@ -112,7 +112,7 @@ struct PolicyFragment: Sendable {
             default:
                 guard let value = reader.shallowNode(event, cursor) else { return }
                 if key == "version" { sawVersion = true }
-                fragment.readSetting(key, value, keyAt: reader.location(keyNode), reader: &reader)
+                fragment.readSetting(key, value, reader: &reader)
             }
         }
         if !sawVersion {
@@ -121,9 +121,8 @@ struct PolicyFragment: Sendable {
         return fragment
     }
 
-    /// Reads a top-level scalar setting: `version`, `environment`, `timezone` or a timeout. A setting is located at
-    /// its key (`keyAt`), as every setting a reason may point at is.
-    private mutating func readSetting(_ key: String, _ value: YAMLNode, keyAt: SourceLocation, reader: inout FieldReader) {
+    /// Reads a top-level scalar setting: `version`, `environment`, `timezone` or a timeout.
+    private mutating func readSetting(_ key: String, _ value: YAMLNode, reader: inout FieldReader) {
         switch key {
         case "version":
             if let scalar = value.scalar, FieldReader.intValue(scalar) == 1 { break }
@@ -133,19 +132,19 @@ struct PolicyFragment: Sendable {
                 reader.report(.wrongType("version", expected: "the whole number 1", found: value, file: file))
             }
         case "environment":
-            environment = reader.enumeration(value, key, as: PolicyEnvironment.self)?.keyed(at: keyAt)
+            environment = reader.enumeration(value, key, as: PolicyEnvironment.self)
             remember(key, environment.map { $0.value.rawValue }, value, reader: reader)
         case "timezone":
-            timezone = reader.string(value, key)?.keyed(at: keyAt)
+            timezone = reader.string(value, key)
             remember(key, timezone.map { "\"\($0.value)\"" }, value, reader: reader)
         case "session_timeout":
-            sessionTimeout = reader.duration(value, key)?.keyed(at: keyAt)
+            sessionTimeout = reader.duration(value, key)
             remember(key, sessionTimeout.map { "\($0.value)" }, value, reader: reader)
         case "fullscreen_timeout":
-            fullscreenTimeout = reader.duration(value, key)?.keyed(at: keyAt)
+            fullscreenTimeout = reader.duration(value, key)
             remember(key, fullscreenTimeout.map { "\($0.value)" }, value, reader: reader)
         case "load_timeout":
-            loadTimeout = reader.duration(value, key)?.keyed(at: keyAt)
+            loadTimeout = reader.duration(value, key)
             remember(key, loadTimeout.map { "\($0.value)" }, value, reader: reader)
         default: break
         }
@@ -176,8 +175,7 @@ struct PolicyFragment: Sendable {
                 }
             default:
                 guard let setting = PlacementSetting(rawValue: key), let access = setting.groupAccess else { continue }
-                // Located at its key, which a reason points at (rules.md §7); lint keeps where the value is.
-                access.set(reader.value(of: setting, value)?.keyed(at: reader.location(pair.key)), in: &group)
+                access.set(reader.value(of: setting, value), in: &group)
             }
         }
         if !sawPlacements {
@@ -257,8 +255,7 @@ struct PolicyFragment: Sendable {
                 // A bad id is reported, and the rule still read so that its other findings are printed.
                 if let text = reader.string(value, key) {
                     reader.checkID(value, kind: "rule", lowercaseOnly: true)
-                    // A `custom_rule` reason points at the rule's `id` key.
-                    id = text.keyed(at: reader.location(pair.key))
+                    id = text
                 }
             case "deny":
                 sawDeny = true
@@ -284,8 +281,7 @@ struct PolicyFragment: Sendable {
                     reader.report(.wrongType("when", expected: "an expression such as screen == \"checkout\"", found: value, file: reader.file))
                     continue
                 }
-                // A `rule_error` reason points at the `when` key; an expression's errors are placed from its node.
-                when = Located(scalar.value, at: reader.location(value)).keyed(at: reader.location(pair.key))
+                when = Located(scalar.value, at: reader.location(value))
                 whenNode = value
             case "message":
                 message = reader.string(value, key)?.value

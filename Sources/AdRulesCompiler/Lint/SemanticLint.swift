@@ -22,10 +22,10 @@ enum SemanticLint {
                 findings.append(.pacingMissing(p))
             }
             if format == .rewarded, !p.requireUserChoice.value {
-                findings.append(.rewardedWithoutChoice(p.requireUserChoice.valueLocation))
+                findings.append(.rewardedWithoutChoice(p.requireUserChoice.location))
             }
             if format == .appOpen, p.allowDeferred.value {
-                findings.append(.deferredShow(p.allowDeferred.valueLocation))
+                findings.append(.deferredShow(p.allowDeferred.location))
             }
             let limit: RuleDuration = format == .appOpen ? .hours(4) : .hours(1)
             if p.maxAdAge.value > limit {
@@ -52,16 +52,16 @@ enum SemanticLint {
         var findings: [Diagnostic] = []
         if zeroCaps {
             for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
-                if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.valueLocation, inGroup: isGroup)) }
+                if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
             }
-            for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.valueLocation, inGroup: isGroup)) }
+            for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
-                findings.append(.unreachable(at: hourly.valueLocation, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
+                findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
             }
             if let session = block.sessionCap, session.value >= daily.value {
-                findings.append(.unreachable(at: session.valueLocation, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); lower session_cap below \(daily.value) or remove it"))
+                findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); lower session_cap below \(daily.value) or remove it"))
             }
             // Caps and durations come from the file: multiply without trapping on overflow.
             if let interval = block.pacing, interval.value.milliseconds > 0,
@@ -74,21 +74,21 @@ enum SemanticLint {
                 let rate = day % interval.value.milliseconds == 0 ? "\(accepted)" : String(format: "%.1f", (Double(day) / Double(interval.value.milliseconds) * 10).rounded(.down) / 10)
                 // Lowering a cap to 0 turns the placement off: with pacing of a day or more, the cap is simply not needed.
                 let advice = accepted == 0 ? "min_interval \(interval.value) already spaces shows more than a day apart; remove daily_cap" : "min_interval \(interval.value) allows \(rate) \(rate == "1" ? "show" : "shows") a day (1d / \(interval.value)); lower daily_cap to \(accepted) or remove it"
-                findings.append(.unreachable(at: daily.valueLocation, "daily_cap \(daily.value) can never bind: \(advice)"))
+                findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: \(advice)"))
             }
         }
         // Rolling windows: a window's cap larger than a longer (or as long) window's cap never binds (cli.md: "a window
         // cap larger than a longer window's cap"; an equal cap is left alone, as the spec's wording says).
         for cap in block.caps where cap.value.window.milliseconds == 0 && cap.value.max > 0 {
-            findings.append(.unreachable(at: cap.valueLocation, "the cap of \(cap.value.max) in 0s can never bind: a window of 0s holds no show; give it a length, as in window: 1h, or remove it"))
+            findings.append(.unreachable(at: cap.location, "the cap of \(cap.value.max) in 0s can never bind: a window of 0s holds no show; give it a length, as in window: 1h, or remove it"))
         }
         // `daily_cap` counts as a window of a day here, as `hourly_cap` counts as one of an hour: a shorter window's
         // larger cap never binds, and neither does a daily cap larger than a longer window's.
         var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String)] = []
-        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.valueLocation, "hourly_cap \(hourly.value)")) }
-        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.valueLocation, "daily_cap \(daily.value)")) }
+        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
+        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, "daily_cap \(daily.value)")) }
         for cap in block.caps where cap.value.window.milliseconds > 0 {
-            windows.append((cap.value.window, cap.value.max, cap.valueLocation, "the cap of \(cap.value.max) in \(cap.value.window)"))
+            windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)"))
         }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
@@ -171,22 +171,22 @@ extension Diagnostic {
         Diagnostic(
             .warning, rule: "expiry/too-long",
             message: "max_ad_age \(age.value) is longer than the \(limit) networks keep a cached \(format.rawValue) ad valid; an expired ad earns nothing: write max_ad_age: \(limit) or less",
-            file: age.location.file, range: SourceRange(at: SourcePosition(line: age.valueLocation.line, column: age.valueLocation.column)))
+            file: age.location.file, range: SourceRange(at: SourcePosition(line: age.location.line, column: age.location.column)))
     }
 
     static func testAdUnit(_ unit: Located<String>, network: String) -> Diagnostic {
         Diagnostic(
             .error, rule: "ids/test-ad-unit",
             message: "\"\(unit.value)\" is a test ad unit id of \(network) in a production policy: use the real ad unit id, or write environment: test",
-            file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.valueLocation.line, column: unit.valueLocation.column)))
+            file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.location.line, column: unit.location.column)))
     }
 
     static func duplicateAdUnit(_ unit: Located<String>, first: Located<String>) -> Diagnostic {
         Diagnostic(
             .warning, rule: "ids/duplicate-ad-unit",
-            message: "ad unit \"\(unit.value)\" is already used by another placement (\(first.valueLocation)): give each placement its own ad unit",
-            file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.valueLocation.line, column: unit.valueLocation.column)),
-            notes: [DiagnosticNote(message: "first used here", file: first.location.file, position: SourcePosition(line: first.valueLocation.line, column: first.valueLocation.column))])
+            message: "ad unit \"\(unit.value)\" is already used by another placement (\(first.location)): give each placement its own ad unit",
+            file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.location.line, column: unit.location.column)),
+            notes: [DiagnosticNote(message: "first used here", file: first.location.file, position: SourcePosition(line: first.location.line, column: first.location.column))])
     }
 }
 

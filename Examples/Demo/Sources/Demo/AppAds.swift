@@ -78,7 +78,7 @@ final class AppAds {
     func showAppOpenAd(trigger: ShowTrigger) -> Decision {
         // Asks and, when allowed, records show_started under the engine's lock: two callers are never both allowed.
         let decision = engine.beginShow(Placements.appOpen, trigger: trigger, context: context)
-        log.say("\(decision)")  // deny show app_open (resume): min_interval 4m not elapsed … [rules/app_open.yaml:12:5]
+        log.say("\(decision)")  // deny show app_open (resume): min_interval 4m not elapsed … [rules/app_open.yaml:12:19]
         guard decision.isAllowed else {
             if let next = decision.nextAllowedAt { log.say("  app-open ads are allowed again at \(log.time(next))") }
             return decision
