@@ -193,7 +193,7 @@ struct TestCommandTests {
         let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(result.exitCode == 1)
         // 200 rules of 1,000 items, three nodes and one step for the rule each: 200,800 an ask; the 997th passes the bound.
-        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, of it, about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
+        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
         #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"), "\(result.stdout.suffix(200))")
         // Loads read no rule, no rule names the other placement, and without the long list the rules are short.
         let cheap = runCLI(["test", dir + "/load.test.yaml", dir + "/other.test.yaml", dir + "/short.test.yaml", "--rules", dir + "/p.yaml"])
@@ -212,7 +212,32 @@ struct TestCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
         // 1 + 1,000 groups + (600 + 1,000 x 600) / 16 = 38,538 a show: the 5,190th passes 200 million.
-        #expect(result.stdout.contains("s.test.yaml:5195:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, of p, about 38538)"), "\(result.stdout.prefix(300))")
+        #expect(result.stdout.contains("s.test.yaml:5195:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, show_started of p, about 38538)"), "\(result.stdout.prefix(300))")
+    }
+
+    /// Lifecycle events visit every placement, and an ask reads every external fullscreen source open: both count
+    /// (20,000 `app_launched` against 50,000 placements took 40 s; 5,000 loads with 50,000 sources open, 53 s).
+    @Test func lifecycleEventsAndOpenSourcesAreBounded() throws {
+        let placements = (0..<5000).map { "  b\($0): {format: banner}\n" }.joined()
+        let head = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
+        let sources = (0..<1000).map { "      - {event: fullscreen_opened, source: s\($0)}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-event-work", [
+            "p.yaml": "version: 1\nplacements:\n" + placements,
+            "launch.test.yaml": head + Array(repeating: "      - {event: app_launched}\n", count: 20_001).joined(),
+            "sources.test.yaml": head + sources + Array(repeating: "      - {ask: load, placement: b0}\n", count: 16_668).joined(),
+            "closed.test.yaml": head + sources + "      - {event: fullscreen_closed}\n"
+                + Array(repeating: "      - {ask: load, placement: b0}\n", count: 16_668).joined(),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 5,000 placements x 2 a launch: the 20,001st launch (line 20,005) passes 200 million.
+        let launches = runCLI(["test", dir + "/launch.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(launches.stdout.contains("launch.test.yaml:20005:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, app_launched, which visits each of the 5000 placements, about 10000)"), "\(launches.stdout.prefix(400))")
+        // 1,000 sources x 12 an ask: the 16,667th load (line 17,671) passes it.
+        let loads = runCLI(["test", dir + "/sources.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(loads.stdout.contains("sources.test.yaml:17671:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of b0 with 1000 external fullscreen sources open, about 12000)"), "\(loads.stdout.prefix(400))")
+        // Closed, they cost nothing: the file runs.
+        let closed = runCLI(["test", dir + "/closed.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(closed.stdout.hasSuffix("1 passed, 0 failed\n"), "\(closed.stdout.suffix(300))")
     }
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.

@@ -365,6 +365,27 @@ struct SimulationTests {
         #expect(PlayedUsers(users: 100_000_000, shard: nil)[99_999_999] == 99_999_999)
     }
 
+    /// A reason site is of one placement: its counter entries grow with the sites met, not with sites × placements
+    /// (10,000 app-open placements made 1.3 GB of entries for one user), and each placement's reasons are still
+    /// counted for it alone.
+    @Test func siteEntriesGrowWithTheSitesMet() throws {
+        let count = 300
+        let yaml = "version: 1\ntimezone: UTC\nplacements:\n"
+            + (0..<count).map { "  ao\($0): {format: app_open, min_interval: 1s}\n" }.joined()
+        let policy = try Policy(yaml: yaml, file: "p.yaml")
+        let plan = SimulationPlan(model: try model(flatModel), policy: policy, users: 2, days: 1, seed: 1)
+        var player = UserPlayer(plan: plan)
+        for user in 0..<plan.users { player.play(user: user) }
+        #expect(player.siteLocations.count >= count)
+        #expect(player.siteEntries.count == player.siteLocations.count * plan.segments.count)
+        // Each placement's reasons are counted for it: all point at its own line (its settings are written on it).
+        let placements = player.counters[0].placements
+        #expect(placements.allSatisfy { !$0.denials.isEmpty })
+        for (i, placement) in placements.enumerated() {
+            #expect(placement.denials.allSatisfy { $0.location?.line == i + 4 }, "ao\(i): \(placement.denials.map(\.location))")
+        }
+    }
+
     /// Plays the shipped model with the shipped rules and checks every impression against every cap and pacing.
     @Test func aRealisticModelStaysWithinEveryCap() throws {
         let policy = try Policy(contentsOf: packageRoot() + "/rules")

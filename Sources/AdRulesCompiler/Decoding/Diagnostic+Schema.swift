@@ -279,10 +279,11 @@ extension Diagnostic {
     }
 
     /// A scenario file whose steps would take more than `limit` steps of the policy's rules and caps.
-    static func tooMuchRuleWork(limit: Int, perStep: Int, placement: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter step: what the step is, for the message: `an ask of app_open`, `show_started of app_open`.
+    static func tooMuchRuleWork(limit: Int, perStep: Int, step: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the steps up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, of \(ControlCharacters.escaped(placement)), about \(perStep)): split the file into smaller ones",
+            message: "the steps up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, \(ControlCharacters.escaped(step)), about \(perStep)): split the file into smaller ones",
             file: file, range: range)
     }
 

@@ -133,7 +133,7 @@ extension UserPlayer {
         var reload = false
         var groupCapDenied = false
         decision.forEachReason { code, key, summaryIsFixed, reason in
-            countDenial(code, site: key.map { self.site($0, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
+            countDenial(code, site: key.map { self.site($0, slot: slot, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
             if let cap = CapKind(code: code) {
                 capsToday[slot] |= cap.bit
                 groupCapDenied = groupCapDenied || cap.isGroup
@@ -158,13 +158,15 @@ extension UserPlayer {
     /// daily cap (``Reason/summary``).
     /// - Parameter site: the index of the reason's site (``siteKeys``, ``siteIndex``), nil for a reason given in full.
     mutating func countDenial(_ code: ReasonCode, site: Int?, slot: Int, _ reason: () -> Reason) {
-        guard let site else {
+        // A site met for another slot than its own cannot be (a site's key holds the placement asked about); it
+        // would be counted by location, as a reason given in full is.
+        guard let site, siteSlots[site] == slot else {
             let built = reason()
             counters[segment].placements[slot].countDenial(code, at: built.location.map(ImpactLocation.init), message: built.summary)
             return
         }
-        // The counter's entry for this site, segment and placement was found the first time: no search by location.
-        let cell = (site * plan.segments.count + segment) * plan.placements.count + slot
+        // The counter's entry for this site and segment was found the first time: no search by location.
+        let cell = site * plan.segments.count + segment
         let fixed = siteLocations[site].summary != nil
         let entry = siteEntries[cell]
         if entry >= 0, counters[segment].placements[slot].denials[entry].code == code {
@@ -178,13 +180,14 @@ extension UserPlayer {
     /// The index of a reason site (``siteKeys``, ``siteIndex``), its location and summary (when that depends on the site alone)
     /// built the first time it is met: building them reads the placement's settings, and a run gives the same few
     /// sites millions of times.
-    mutating func site(_ key: Int64, summaryIsFixed: Bool, _ reason: () -> Reason) -> Int {
+    mutating func site(_ key: Int64, slot: Int, summaryIsFixed: Bool, _ reason: () -> Reason) -> Int {
         if let i = siteKeys.firstIndex(of: key) { return i }
         if siteLocations.count > siteKeys.count, let i = siteIndex[key] { return i }
         let built = reason()
         if siteKeys.count < Self.scannedSites { siteKeys.append(key) } else { siteIndex[key] = siteLocations.count }
         siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
-        siteEntries += Array(repeating: -1, count: plan.segments.count * plan.placements.count)
+        siteEntries += Array(repeating: -1, count: plan.segments.count)
+        siteSlots.append(slot)
         return siteLocations.count - 1
     }
 }
