@@ -281,6 +281,10 @@ struct ImpactCommandTests {
         ("\"app_open\": {", "\"app<img src=x>\": {", "is not a placement id"),
         ("\"start\": \"", "\"start\": \"<script>", "start is <script>"),
         ("\"version\": 1,", "\"version\": 1, \"junk\": [1, 2, 3],", "unknown key \"junk\""),
+        ("\"wasted_loads\": ", "\"zz\": [0], \"wasted_loads\": ", "unknown key \"zz\" in the figures of app_open"),
+        // A report is 9 deep: deeper is refused as it is read (56 deep, 8 million values took 1.3 GB first).
+        ("\"version\": 1,", "\"version\": 1, \"junk\": " + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + ",",
+         "JSON nests deeper than 16 levels"),
         // A syntax error is placed at its line and column.
         ("\"version\": 1,\n", "\"version\": 1,\n,", ":3:1: invalid JSON: "),
         ("\"version\": 1,\n", "\"version\": 1,\n,", "; a part is the json that adrules impact --shard K/N writes, unchanged\n"),
