@@ -106,6 +106,37 @@ struct ModelDiagnosticTests {
         #expect(decoded.segments.map(\.name) == ["casual", "heavy", "new"])
     }
 
+    /// A user-day's work is bounded by what the policy makes each ask and show cost: 1,000 groups of 64 windows and
+    /// a level end every 9 s all day made one user-day take 34 s.
+    @Test func aUserDayOfTooMuchWorkIsRefused() throws {
+        let path = packageRoot() + "/rules/usage.model.yaml"
+        let (shipped, _) = ModelDecoder.decode(String(decoding: try PolicyLoader.readBytes(path), as: UTF8.self), file: path)
+        let rules = try Policy(contentsOf: packageRoot() + "/rules")
+        let heaviest = try #require(shipped).segments.map { ModelCheck.workPerUserDay(of: $0, policy: rules) }.max() ?? 0
+        #expect(heaviest > 1_000 && heaviest < 100_000, "\(heaviest)")
+        let windows = (1...64).map { "{max: \(1000 + $0), window: \($0)h}" }.joined(separator: ", ")
+        let groups = (0..<1000).map { "  g\($0): {placements: [level_end], caps: [\(windows)]}\n" }.joined()
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\ngroups:\n" + groups, file: "p.yaml")
+        let text = """
+            version: 1
+            segments:
+              - name: all
+                share: 1
+                first_open: 0s
+                foreground: 24h
+                actions: [{placement: level_end, every: 9s}]
+            network: {load_time: 2s}
+            """
+        let model = try #require(ModelDecoder.decode(text, file: "m.model.yaml").model)
+        let found = ModelCheck.check(model, against: policy, name: "p", role: .current).filter { $0.rule == "schema/range" }
+        // 9,600 shows a day, each asked of 1,000 groups of 65 caps (16 steps each: 1,040,000) and filling their
+        // histories (1 + 1,000 + 1,001 x 1,064 / 16 = 67,567): about 10,633 million steps.
+        #expect(found.map(\.message) == [
+            "a user-day of segment all would take about 10633 million steps of the rules and caps of p, more than the 50 million a simulation plays: write longer gaps (every), fewer streams or shorter visits, or preview a policy with fewer groups, window caps or rules per placement",
+        ])
+        #expect(found.first?.range.start.line == 3)
+    }
+
     static let policyText = """
         version: 1
         placements:

@@ -19,6 +19,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func modelTooMuchWork(segment: String, work: Double, policy: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "a user-day of segment \(segment) would take about \(Int((work / 1_000_000).rounded())) million steps of the rules and caps of \(policy), more than the \(limit / 1_000_000) million a simulation plays: write longer gaps (every), fewer streams or shorter visits, or preview a policy with fewer groups, window caps or rules per placement",
+            file: file, range: range)
+    }
+
     static func modelReportTooLarge(segments: Int, placements: Int, policy: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
