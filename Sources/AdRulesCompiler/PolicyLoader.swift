@@ -195,6 +195,7 @@ public enum PolicyLoader {
         let files = sources.map(\.file)
         var assembler = PolicyAssembler()
         assembler.sources = Dictionary(sources.map { ($0.file, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        let unreadRoot = fragments.contains(where: \.rootUnread)
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors)
@@ -205,6 +206,10 @@ public enum PolicyLoader {
                 if let cause = broken[d.file] { return d == cause }
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
+        } else if unreadRoot {
+            // A file that is not a mapping (a list, a word) was not read either: its own findings stand, the policy-wide
+            // ones that follow from it do not ("the policy has no placements" beside "a rule file must be a mapping").
+            diagnostics = diagnostics.filter { !mayFollowFromAnUnreadFile.contains($0.rule) }
         } else {
             // Unknown placements past a report's worth were counted, not built (never hidden by a comment: an error).
             for (file, count) in assembler.droppedUnknownPlacements {

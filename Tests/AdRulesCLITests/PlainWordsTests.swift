@@ -23,6 +23,16 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.range.start == SourcePosition(line: 4, column: 1))
     }
 
+    /// pacing/missing says what is written: a min_interval of 0s is there, and says nothing.
+    @Test func pacingMissingNamesAMinIntervalOfZero() {
+        let text = "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 0s}\n  q: {format: interstitial}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.filter { $0.rule == "pacing/missing" }.map(\.message)
+        #expect(messages == [
+            "interstitial placement p has min_interval 0s and no cap, so it may show back to back: raise min_interval (for example to 4m) or add daily_cap",
+            "interstitial placement q has no min_interval and no cap, so it may show back to back: add min_interval (for example 4m) or daily_cap",
+        ])
+    }
+
     @Test func aPlainAsteriskSaysToQuoteIt() {
         let text = "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: *\n    when: premium\n"
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics

@@ -94,6 +94,11 @@ struct StreamingLoaderTests {
         #expect(lint("# nothing\n").map(\.rule).sorted() == ["policy/empty", "schema/missing-key"])
         #expect(lint("version: 1\n").map(\.rule) == ["policy/empty"])
         #expect(lint("[1, 2]\n").map(\.message).contains("a rule file must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}"))
+        // A file that is not a mapping was not read: "no placements" would only follow from it (cli.md r2's rule for a
+        // syntax error). Its own findings stand.
+        #expect(lint("- a\n- b\n").map(\.rule) == ["schema/type"])
+        #expect(lint("just text\n").map(\.rule) == ["schema/type"])
+        #expect(lint("---\n---\nversion: 1\n").map(\.rule).sorted() == ["schema/type", "yaml/multiple-documents"])
     }
 
     @Test func locationsShareTheirFileAndReadAsBefore() throws {

@@ -37,6 +37,9 @@ struct PolicyFragment: Sendable {
     }
 
     var file: String
+    /// The file is not a mapping of keys (a list, a word, an empty document): nothing in it was read, so findings
+    /// about the policy as a whole (no placements, an unknown placement) would only follow from that.
+    var rootUnread = false
     var settings: [String: Setting] = [:]
     var environment: Located<PolicyEnvironment>?
     var timezone: Located<String>?
@@ -61,7 +64,10 @@ struct PolicyFragment: Sendable {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: .fileStart))
             return fragment
         }
-        guard reader.enterMapping(root, cursor, "a rule file"), case .mappingStart(let start) = root else { return fragment }
+        guard reader.enterMapping(root, cursor, "a rule file"), case .mappingStart(let start) = root else {
+            fragment.rootUnread = true
+            return fragment
+        }
         var sawVersion = false
         reader.forEachField(cursor, allowed: RuleFileKeys.top, context: "the top level") { reader, key, keyNode, event in
             switch key {

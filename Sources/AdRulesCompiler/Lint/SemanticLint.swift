@@ -149,7 +149,8 @@ extension Diagnostic {
     static func pacingMissing(_ p: Placement) -> Diagnostic {
         Diagnostic(
             .warning, rule: "pacing/missing",
-            message: "\(p.format.value.rawValue) placement \(p.id) has no min_interval and no cap, so it may show back to back: add min_interval (for example 4m) or daily_cap",
+            // A min_interval written as 0s is there, and says nothing: the message names it (a default points at the placement).
+            message: "\(p.format.value.rawValue) placement \(p.id) has \(p.minInterval.location != p.location ? "min_interval \(p.minInterval.value)" : "no min_interval") and no cap, so it may show back to back: \(p.minInterval.location != p.location ? "raise min_interval (for example to 4m) or add daily_cap" : "add min_interval (for example 4m) or daily_cap")",
             file: p.location.file, range: SourceRange(at: SourcePosition(line: p.location.line, column: p.location.column)))
     }
 
