@@ -173,6 +173,21 @@ public final class YAMLEventCursor {
     /// Reads to the end of the stream, reporting what is wrong there (a second document, a syntax error).
     public func finish() {
         while next() != nil {}
+        // A second document stops the read, but what follows it must still be YAML (cli.md: `yaml/syntax` is anything
+        // libyaml rejects): the parser runs on to the end, its events dropped, and an error there is a syntax error.
+        guard brokenBy == nil, documents > 1 else { return }
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(parser, &event) == 1 else {
+                let error = parserError()
+                diagnostics.append(error)
+                brokenBy = error
+                return
+            }
+            let atEnd = event.type == YAML_STREAM_END_EVENT
+            yaml_event_delete(&event)
+            if atEnd { return }
+        }
     }
 
     /// How many mappings and sequences are open where the cursor stands.

@@ -99,6 +99,12 @@ struct StreamingLoaderTests {
         #expect(lint("- a\n- b\n").map(\.rule) == ["schema/type"])
         #expect(lint("just text\n").map(\.rule) == ["schema/type"])
         #expect(lint("---\n---\nversion: 1\n").map(\.rule).sorted() == ["schema/type", "yaml/multiple-documents"])
+        // What follows a second document is still parsed: a syntax error there is reported, alone (cli.md r2).
+        let second = "version: 1\nplacements:\n  p:\n    format: interstitial\n    daily_cap: six\n---\nversion: 1\n"
+        #expect(lint(second).map(\.rule).sorted() == ["schema/type", "yaml/multiple-documents"])
+        let broken = lint(second + "placements: {\n")
+        #expect(broken.map(\.rule) == ["yaml/syntax"])
+        #expect(broken.first.map { "\($0.range.start.line):\($0.range.start.column)" } == "9:1")
     }
 
     @Test func locationsShareTheirFileAndReadAsBefore() throws {
