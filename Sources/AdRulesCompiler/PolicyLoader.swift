@@ -219,6 +219,8 @@ public enum PolicyLoader {
         }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
         diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())
+        // (Not in a file with a syntax error: nothing else is said about it.)
+        diagnostics += suppressions.unknownRuleNames().filter { broken[$0.file] == nil }
         // Widened once capped: at most a thousand findings a file, in file order, each line read once.
         let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
         return PolicyLoad(policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings)

@@ -352,6 +352,15 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "schema/range", message: "\(key): \(reason)", file: file, range: found.range)
     }
 
+    /// A suppression comment that names no rule.
+    static func unknownRuleInComment(_ name: String, closest: String?, file: String, at position: SourcePosition) -> Diagnostic {
+        let advice = closest.map { "did you mean \($0)?" } ?? "name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)"
+        return Diagnostic(
+            .warning, rule: "lint/unknown-rule",
+            message: "adrules:disable-next-line names \(ControlCharacters.escaped(String(name.prefix(80)))), which is no lint rule, so it hides nothing: \(advice)",
+            file: file, range: SourceRange(at: position))
+    }
+
     package static func tooManyFindings(_ count: Int, file: String, severity: Severity) -> Diagnostic {
         Diagnostic(
             severity, rule: "lint/too-many-findings",

@@ -45,6 +45,7 @@ public struct LintRule: Sendable, Hashable {
         LintRule(id: "ids/test-ad-unit", severity: .error, summary: "A known test ad unit id in a production policy.", help: "Test ids never earn revenue; use your real ad unit id, or set environment: test."),
         LintRule(id: "ids/duplicate-ad-unit", severity: .warning, summary: "One ad_unit used by two placements.", help: "Placements that share an ad unit share its reporting and its caching; give each placement its own unit."),
         LintRule(id: "lint/too-many-findings", severity: .error, summary: "A file with more than 1000 findings, or a report with more than 10,000: the rest are counted, not listed.", help: "The first findings are the ones to fix; a file generated wrongly (or a hostile one) would otherwise flood the CI log and take minutes to report."),
+        LintRule(id: "lint/unknown-rule", severity: .warning, summary: "An adrules:disable-next-line comment names a rule that does not exist.", help: "Such a comment hides nothing: usually a typo or a renamed rule, and the message suggests the closest rule id."),
         LintRule(id: "compiled/invalid", severity: .error, summary: "A compiled policy (*.json) that this runtime would refuse.", help: "Apps load compiled policies with Policy(compiled:), which checks every value; lint reports the same error, with the path of the bad value, so a bad download or a hand-edited file is caught in CI."),
     ]
 

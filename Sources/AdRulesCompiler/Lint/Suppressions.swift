@@ -122,6 +122,22 @@ package struct Suppressions {
         return (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
     }
 
+    /// A warning for each rule a comment names that is no rule (a typo, a renamed rule): such a comment hides
+    /// nothing, and without a word it could not be told from one that works.
+    package func unknownRuleNames() -> [Diagnostic] {
+        let known = LintRule.all.map(\.id)
+        var found: [Diagnostic] = []
+        for (file, lines) in rules {
+            for (line, names) in lines {
+                let position = comments[file]?[line] ?? SourcePosition(line: max(1, line - 1), column: 1)
+                for name in names.sorted() where name != "*" && !known.contains(name) {
+                    found.append(.unknownRuleInComment(name, closest: Suggestion.closest(to: name, in: known), file: file, at: position))
+                }
+            }
+        }
+        return found
+    }
+
     /// The diagnostics that stay, an error that a comment tried to hide with a note saying why it stays: a comment
     /// that seems to work and does not would leave the reader guessing.
     package func applied(to diagnostics: [Diagnostic]) -> [Diagnostic] {
