@@ -270,7 +270,20 @@ struct DiagnosticRuleTests {
         let line = "# adrules:disable-next-line cap/zero" + String(repeating: " #adrules:disable-next-line", count: 200_000)
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    \(line)\n    daily_cap: 0\n    hourly_cap: 0\n"
         // The other words of the line are names too, of no rule: one warning says so.
-        #expect(lint(text).map(\.rule) == ["lint/unknown-rule", "cap/zero"])
+        let found = lint(text)
+        #expect(found.map(\.rule) == ["lint/unknown-rule", "cap/zero"])
+        #expect(found.first?.message == "adrules:disable-next-line names #adrules:disable-next-line, which is no lint rule, so it hides nothing: name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)")
+    }
+
+    /// A comment naming rules that do not exist gets one warning, for its first such name, with the closest rule;
+    /// the rules it names that exist still work.
+    @Test func aCommentNamingNoRuleSaysSoOnce() {
+        let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n"
+            + "    # adrules:disable-next-line zzz cap/zeroo cap/zero qqq\n    daily_cap: 0\n"
+        let found = lint(text)
+        #expect(found.map(\.rule) == ["lint/unknown-rule"], "\(found)")
+        #expect(found.first?.message == "adrules:disable-next-line names cap/zeroo, which is no lint rule, so it hides nothing: did you mean cap/zero? (2 more names in this comment are no rule either)")
+        #expect(found.first.map { "\($0.range.start.line):\($0.range.start.column)" } == "6:5")
     }
 
     /// A comment hides a warning, an error about a value kept as written, or (named, in a rule file) an unknown key.

@@ -122,17 +122,19 @@ package struct Suppressions {
         return (diagnostic.severity == .warning || Suppressions.suppressibleErrors.contains(diagnostic.rule)) && isNamed(diagnostic)
     }
 
-    /// A warning for each rule a comment names that is no rule (a typo, a renamed rule): such a comment hides
-    /// nothing, and without a word it could not be told from one that works.
+    /// A warning for each comment that names a rule that is no rule (a typo, a renamed rule): such a name hides
+    /// nothing, and without a word the comment could not be told from one that works. One warning a comment, for
+    /// its first such name (a line of a million words is one warning, not a million).
     package func unknownRuleNames() -> [Diagnostic] {
-        let known = LintRule.all.map(\.id)
+        let known = Set(LintRule.all.map(\.id))
         var found: [Diagnostic] = []
         for (file, lines) in rules {
             for (line, names) in lines {
+                let unknown = names.filter { $0 != "*" && !known.contains($0) }
+                guard let first = unknown.min() else { continue }
                 let position = comments[file]?[line] ?? SourcePosition(line: max(1, line - 1), column: 1)
-                for name in names.sorted() where name != "*" && !known.contains(name) {
-                    found.append(.unknownRuleInComment(name, closest: Suggestion.closest(to: name, in: known), file: file, at: position))
-                }
+                found.append(.unknownRuleInComment(
+                    first, others: unknown.count - 1, closest: Suggestion.closest(to: first, in: known.sorted()), file: file, at: position))
             }
         }
         return found
