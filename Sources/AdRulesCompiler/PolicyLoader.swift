@@ -177,7 +177,7 @@ public enum PolicyLoader {
                 // The comments are applied once the file is read; what they may hide does not count towards the limit.
                 reader.mayBeSuppressed = Suppressions(sources: [source], scalars: [:])
                 let fragment = PolicyFragment.decode(cursor, reader: &reader)
-                cursor.finish()
+                cursor.finish(checkingLaterDocuments: true)
                 diagnostics += cursor.diagnostics
                 if let cause = cursor.brokenBy { broken[source.file] = cause }
                 textScalars[source.file] = cursor.textScalars
@@ -220,7 +220,11 @@ public enum PolicyLoader {
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
         diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())
         // (Not in a file with a syntax error: nothing else is said about it.)
-        diagnostics += suppressions.unknownRuleNames().filter { broken[$0.file] == nil }
+        let unknownRules = suppressions.unknownRuleNames(limit: FieldReader.maxDiagnostics)
+        diagnostics += unknownRules.shown.filter { broken[$0.file] == nil }
+        for (file, count) in unknownRules.dropped where broken[file] == nil {
+            dropped[file, default: (0, 0)].count += count
+        }
         // Widened once capped: at most a thousand findings a file, in file order, each line read once.
         let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
         return PolicyLoad(policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings)

@@ -286,6 +286,19 @@ struct DiagnosticRuleTests {
         #expect(found.first.map { "\($0.range.start.line):\($0.range.start.column)" } == "6:5")
     }
 
+    /// At most 1,000 such warnings a file are built, the rest counted (a 16 MiB file of them built 507 MB); a comment
+    /// after a byte-order mark is placed as libyaml places things, the mark being no character.
+    @Test func unknownRuleWarningsAreBoundedAndPlaced() {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\n" + String(repeating: "# adrules:disable-next-line cap/zeroo\n", count: 1200)
+        let found = lint(text)
+        #expect(found.filter { $0.rule == "lint/unknown-rule" }.count == 1000)
+        #expect(found.filter { $0.rule == "lint/too-many-findings" }.map(\.message) == [
+            "200 more findings in this file are not shown: fix the ones listed and lint again",
+        ])
+        let marked = lint("\u{FEFF}# adrules:disable-next-line cap/zeroo\nversion: 1\nplacements:\n  a: {format: banner}\n")
+        #expect(marked.map { "\($0.rule) \($0.range.start.line):\($0.range.start.column)" } == ["lint/unknown-rule 1:1"])
+    }
+
     /// A comment hides a warning, an error about a value kept as written, or (named, in a rule file) an unknown key.
     /// An error that means something was not read cannot be hidden: `lint` would pass while the policy silently loses a rule, a placement or a file (a
     /// hidden bare `*` dropped its whole file; a hidden attribute error turned off every rule reading it).

@@ -107,6 +107,13 @@ struct StreamingLoaderTests {
         #expect(broken.first.map { "\($0.range.start.line):\($0.range.start.column)" } == "9:1")
     }
 
+    /// The check of what follows a second document ends where a read would: nesting past 100 (libyaml took 42 s over
+    /// 100,000 `[`, its time growing with the square of the depth).
+    @Test(.timeLimit(.minutes(1))) func aDeepSecondDocumentEndsTheCheck() {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\n---\n" + String(repeating: "[", count: 100_000)
+        #expect(lint(text).map(\.rule) == ["yaml/multiple-documents"])
+    }
+
     @Test func locationsShareTheirFileAndReadAsBefore() throws {
         let load = PolicyLoader.load(texts: [("rules/a.yaml", Self.header + "  a:\n    format: interstitial\n    daily_cap: 6\n")])
         let placement = try #require(load.policy.placement("a"))
