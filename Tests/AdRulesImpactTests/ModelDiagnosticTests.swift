@@ -129,12 +129,20 @@ struct ModelDiagnosticTests {
             """
         let model = try #require(ModelDecoder.decode(text, file: "m.model.yaml").model)
         let found = ModelCheck.check(model, against: policy, name: "p", role: .current).filter { $0.rule == "schema/range" }
-        // 9,600 shows a day, each asked of 1,000 groups of 65 caps (16 steps each: 1,040,000) and filling their
-        // histories (1 + 1,000 + 1,001 x 1,064 / 16 = 67,567): about 10,633 million steps.
+        // 9,600 shows a day, each asked of 1,000 groups of 65 caps (16 steps each: 1,040,000, and one fullscreen
+        // placement to look at) twice (the show and the reload), and filling their histories (1 + 1,000 + 1,001 x
+        // 1,064 / 16 = 67,567): about 20,617 million steps.
         #expect(found.map(\.message) == [
-            "a user-day of segment all would take about 10633 million steps of the rules and caps of p, more than the 50 million a simulation plays: write longer gaps (every), fewer streams or shorter visits, or preview a policy with fewer groups, window caps or rules per placement",
+            "a user-day of segment all would take about 20617 million steps of the policy's rules and caps, more than the 50 million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams or shorter visits, or preview a policy with fewer placements, groups, window caps or rules per placement",
         ])
         #expect(found.first?.range.start.line == 3)
+        // Each ask looks at every fullscreen placement: 10,000 app-open placements and 130 resumes a day took 32 s.
+        let appOpen = try Policy(
+            yaml: "version: 1\nplacements:\n" + (0..<10_000).map { "  ao\($0): {format: app_open, min_interval: 1s}\n" }.joined(), file: "p.yaml")
+        let resumes = try #require(ModelDecoder.decode(
+            "version: 1\nsegments:\n  - {name: all, share: 1, first_open: 8h, resumes: 130, foreground: 10s}\nnetwork: {load_time: 2s}\n",
+            file: "m.model.yaml").model)
+        #expect(ModelCheck.check(resumes, against: appOpen, name: "p", role: .current).contains { $0.rule == "schema/range" })
     }
 
     static let policyText = """
