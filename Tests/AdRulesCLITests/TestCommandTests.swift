@@ -192,8 +192,9 @@ struct TestCommandTests {
         #expect(runCLI(["lint", dir]).exitCode == 0, "\(runCLI(["lint", dir]).stdout)")
         let result = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(result.exitCode == 1)
-        // 200 rules of 1,000 items, three nodes and one step for the rule each: 200,800 an ask; the 997th passes the bound.
-        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 200800): split the file into smaller ones"), "\(result.stdout.prefix(400))")
+        // 200 rules of 1,000 items, three nodes and one step for the rule each, and the two fullscreen placements looked at:
+        // 200,802 an ask; the 997th passes the bound.
+        #expect(result.stdout.contains("s.test.yaml:1003:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 200802): split the file into smaller ones"), "\(result.stdout.prefix(400))")
         #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"), "\(result.stdout.suffix(200))")
         // Loads read no rule, no rule names the other placement, and without the long list the rules are short.
         let cheap = runCLI(["test", dir + "/load.test.yaml", dir + "/other.test.yaml", dir + "/short.test.yaml", "--rules", dir + "/p.yaml"])
@@ -238,6 +239,35 @@ struct TestCommandTests {
         // Closed, they cost nothing: the file runs.
         let closed = runCLI(["test", dir + "/closed.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(closed.stdout.hasSuffix("1 passed, 0 failed\n"), "\(closed.stdout.suffix(300))")
+    }
+
+    /// Time costs too: a step that sets the clock back pins every placement's times, and one that passes a load's
+    /// deadline settles every placement's loads; an ask looks at every fullscreen placement and every ad on screen
+    /// (30,000 steps moving the clock back and forth against 50,000 placements ran 29 s; 5,000 shows never closed
+    /// made 500 loads take 20 s).
+    @Test func timeAndAdsOnScreenAreBounded() throws {
+        let head = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
+        let pair = "      - {at: 2026-11-29T10:00:00Z, event: action, placement: b0}\n      - {at: 2026-11-29T09:00:00Z, event: action, placement: b0}\n"
+        let dir = try temporaryDirectory("adrules-time-work", [
+            "p.yaml": "version: 1\nplacements:\n" + (0..<5000).map { "  b\($0): {format: banner}\n" }.joined(),
+            "back.test.yaml": head + String(repeating: pair, count: 20_001),
+            "loads.test.yaml": head + String(repeating: "      - {after: 61s, event: load_started, placement: b0}\n", count: 20_010),
+            "i.yaml": "version: 1\nplacements:\n" + (0..<2000).map { "  i\($0): {format: interstitial, min_interval: 1m}\n" }.joined(),
+            "screen.test.yaml": head + "      - event: app_launched\n" + (0..<2000).map { "      - {event: show_started, placement: i\($0)}\n" }.joined()
+                + String(repeating: "      - {ask: load, placement: i0}\n", count: 8000),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let prefix = "error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, "
+        // 5,000 placements x 2 each time the clock goes back: the 20,001st going back (step 40,002, line 40,006).
+        let back = runCLI(["test", dir + "/back.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(back.stdout.contains("back.test.yaml:40006:9: " + prefix + "action, whose time moves the times or loads of each of the 5000 placements, about 10000)"), "\(back.stdout.prefix(400))")
+        // From the second load on, each passes the one before's deadline (60 s): the 20,002nd (line 20,006).
+        let loads = runCLI(["test", dir + "/loads.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(loads.stdout.contains("loads.test.yaml:20006:9: " + prefix + "load_started, whose time moves the times or loads of each of the 5000 placements, about 10000)"), "\(loads.stdout.prefix(400))")
+        // A launch (4,000) and 2,000 shows (33 each: 66,000), then 26,000 an ask (2,000 fullscreen placements, 2,000
+        // ads on screen x 12): the 7,690th ask (line 9,695).
+        let screen = runCLI(["test", dir + "/screen.test.yaml", "--rules", dir + "/i.yaml"])
+        #expect(screen.stdout.contains("screen.test.yaml:9695:9: " + prefix + "an ask of i0 with 2000 placements on screen, about 26000)"), "\(screen.stdout.prefix(400))")
     }
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.

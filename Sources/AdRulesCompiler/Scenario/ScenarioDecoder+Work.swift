@@ -3,8 +3,9 @@ import AdRulesYAML
 
 /// The bound on the work of a scenario file's steps: each `show` or `offer` evaluates the rules and caps of its
 /// placement, each `show_started` fills the histories of the placement and its groups, each `app_launched`,
-/// `app_backgrounded` and `app_resumed` visits every placement, and an ask reads every external fullscreen source
-/// reported open.
+/// `app_backgrounded` and `app_resumed` visits every placement, an ask reads every external fullscreen source
+/// reported open and looks at every fullscreen placement and every ad on screen, and a step that sets the clock back
+/// or passes a load's deadline goes over every placement.
 extension ScenarioDecoder {
     /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`, ``Policy/showWork(ofPlacement:)``
     /// for each `show_started`) the tests of one file may take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
@@ -46,13 +47,31 @@ extension ScenarioDecoder {
         var total = 0
         var showCosts: [Int: Int] = [:]
         let placements = policy.placements.count
+        let fullscreen = policy.placements.filter { $0.format.value.isFullscreen }.count
+        let loadTimeout = policy.loadTimeout.milliseconds
         /// The external sources open (each test starts with none; `app_launched` closes them all).
         var sources = Set<String>()
+        /// The placements whose ad is on screen, shown and not closed: an ask looks at each (and notes one that timed out).
+        var showing = Set<String>()
         for test in scenario.tests {
             sources.removeAll()
+            showing.removeAll()
+            var now = test.start
+            var loadDeadline = Int64.max
             for step in test.steps {
                 var what: String
                 var perStep = 0
+                // Time itself costs: a clock set back pins every placement's times, and passing a load's deadline
+                // settles every placement's loads (30,000 steps moving the clock back and forth against 50,000
+                // placements ran 29 s; 100,000 loads timing out, 18 s).
+                let time = step.at ?? now.addingSaturated(step.after)
+                var timeWork = 0
+                if time < now { timeWork += placements * workPerPlacementVisited }
+                if time > loadDeadline {
+                    timeWork += placements * workPerPlacementVisited
+                    loadDeadline = .max
+                }
+                now = time
                 switch step.action {
                 case .ask(let ask, _, _):
                     what = "an ask of \(ask.placement)"
@@ -60,27 +79,51 @@ extension ScenarioDecoder {
                         perStep = costs[slot] ?? cost(slot)
                         costs[slot] = perStep
                     }
-                    // Show, offer and load asks read the external sources open; a reward ask does not.
-                    if ask.kind != .reward, sources.count > 1 {
-                        perStep += sources.count * workPerOpenSource
-                        what += " with \(sources.count) external fullscreen sources open"
+                    // Show, offer and load asks read the external sources open, and look at every fullscreen
+                    // placement for one on screen; a reward ask does not (5,000 shows never closed made each of 500
+                    // loads note 5,000 timed-out ads: 20 s).
+                    if ask.kind != .reward {
+                        perStep += fullscreen + showing.count * workPerOpenSource
+                        if sources.count > 1 {
+                            perStep += sources.count * workPerOpenSource
+                            what += " with \(sources.count) external fullscreen sources open"
+                        }
+                        if showing.count > 1 { what += " with \(showing.count) placements on screen" }
                     }
                 case .event(.showStarted(let id)):
                     // Recording a show fills the histories of the placement and its groups.
-                    guard let slot = policy.placementID(id.rawValue).map({ Int($0.slot) }) else { continue }
-                    (what, perStep) = ("show_started of \(id.rawValue)", showCosts[slot] ?? policy.showWork(ofPlacement: slot))
-                    showCosts[slot] = perStep
+                    what = "show_started of \(id.rawValue)"
+                    if let slot = policy.placementID(id.rawValue).map({ Int($0.slot) }) {
+                        showing.insert(id.rawValue)
+                        perStep = showCosts[slot] ?? policy.showWork(ofPlacement: slot)
+                        showCosts[slot] = perStep
+                    }
                 case .event(let event) where event == .appLaunched || event == .appBackgrounded || event == .appResumed:
-                    if event == .appLaunched { sources.removeAll() }
+                    if event == .appLaunched {
+                        sources.removeAll()
+                        showing.removeAll()
+                        loadDeadline = .max
+                    }
                     (what, perStep) = ("\(event.name), which visits each of the \(placements) placements", placements * workPerPlacementVisited)
                 case .event(.fullscreenOpened(let source)):
                     sources.insert(source ?? "")
-                    continue
+                    what = "fullscreen_opened"
                 case .event(.fullscreenClosed(let source)):
                     if let source { sources.remove(source) } else { sources.removeAll() }
-                    continue
-                default: continue
+                    what = "fullscreen_closed"
+                case .event(let event):
+                    switch event {
+                    case .adClosed(let id), .showFailed(let id): showing.remove(id.rawValue)
+                    case .loadStarted: loadDeadline = min(loadDeadline, time.addingSaturated(loadTimeout))
+                    default: break
+                    }
+                    what = event.name
                 }
+                if timeWork > 0 {
+                    perStep += timeWork
+                    what += ", whose time moves the times or loads of each of the \(placements) placements"
+                }
+                guard perStep > 0 else { continue }
                 total += perStep
                 guard total > maxWork else { continue }
                 reader.report(.tooMuchRuleWork(
