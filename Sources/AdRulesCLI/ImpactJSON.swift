@@ -150,6 +150,7 @@ enum ImpactJSON {
         let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
         var shard: Shard?
         if let object = document["shard"], !object.isNull {
+            try onlyKeys(object, ["index", "count"], in: "shard")
             shard = try need(
                 Shard(index: object["index"]?.intValue ?? 0, count: try count(object["count"], "the number of shards", in: 1...Shard.maxCount)),
                 "shard")
@@ -160,6 +161,7 @@ enum ImpactJSON {
         var histogramEntries = 0
         var denyRows = 0
         for item in try need(document["results"]?.arrayValue, "results") {
+            try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
             let segments = try need(item["segments"]?.objectValue, "segments")
             guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
             let names = try segments.map { name, _ in try string(.string(name), "a segment name") }
@@ -178,6 +180,7 @@ enum ImpactJSON {
             var counters: [SegmentCounters] = []
             var segmentUsers = 0
             for (name, segment) in segments {
+                try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.escaped(name))")
                 let figures = try need(segment["placements"]?.objectValue, "placements")
                 var c = SegmentCounters(placements: figures.count)
                 c.users = try count(segment["users"], "the users of segment \(name)", in: 0...(users - segmentUsers))
@@ -208,6 +211,11 @@ enum ImpactJSON {
                 if counters.isEmpty { firstSegment = name }
                 placements = found
                 counters.append(c)
+            }
+            // A result's totals are the sums of its segments' (merge adds the segments' own).
+            let totalUsers = counters.reduce(0) { $0 + $1.users }, totalDays = counters.reduce(0) { $0 + $1.userDays }
+            guard item["users"]?.intValue == totalUsers, item["user_days"]?.intValue == totalDays, item["placements"]?.objectValue != nil else {
+                throw ReadError(problem: "not an impact report: a result's users, user-days or placements are not those of its segments")
             }
             // The results of a --compare run played the same users.
             if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
@@ -255,7 +263,15 @@ enum ImpactJSON {
         return ImpactLocation(file: path, line: line, column: column)
     }
 
+    /// Refuses a key a run does not write in an object of `what`: a part holds what a run writes and nothing else.
+    private static func onlyKeys(_ value: JSONValue?, _ keys: Set<String>, in what: String) throws {
+        guard let unknown = value?.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
+        throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(String(unknown.0.prefix(80))))\" in \(what)")
+    }
+
     private static func readChange(_ value: JSONValue, string: StringReader, value setting: StringReader) throws -> PolicyChange {
+        try onlyKeys(value, ["kind", "subject", "setting", "old", "new", "old_location", "new_location"], in: "a change")
+        for key in ["old_location", "new_location"] { try onlyKeys(value[key], ["file", "line", "column"], in: "a change's \(key)") }
         guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
             throw ReadError(problem: "not an impact report: a change's kind is not changed, added or removed")
         }
@@ -311,6 +327,7 @@ enum ImpactJSON {
         var seen = Set<String>()
         var denied = 0
         for denial in denials {
+            try onlyKeys(denial, ["code", "file", "line", "column", "count", "message"], in: "a deny reason of \(id)")
             guard let code = denial["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError(problem: "not an impact report: unknown reason code in \(id)")
             }
@@ -329,6 +346,9 @@ enum ImpactJSON {
                 code: code, location: location, message: try denial["message"].map { try string($0, "a deny reason's message") } ?? "", count: n))
         }
         c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
+        try onlyKeys(object["loads"], ["started", "completed", "failed"], in: "the loads of \(id)")
+        try onlyKeys(object["rewarded"], ["offers", "accepted", "granted"], in: "the rewarded figures of \(id)")
+        try onlyKeys(object["impressions_per_user_day"], ["mean", "p50", "p90", "p99", "max"], in: "the impressions of \(id)")
         c.loadsStarted = try count(object["loads"]?["started"], "loads of \(id)", 0...most)
         c.loadsCompleted = try count(object["loads"]?["completed"], "loads of \(id)", 0...most)
         c.loadsFailed = try count(object["loads"]?["failed"], "loads of \(id)", 0...most)

@@ -282,6 +282,10 @@ struct ImpactCommandTests {
         ("\"start\": \"", "\"start\": \"<script>", "start is <script>"),
         ("\"version\": 1,", "\"version\": 1, \"junk\": [1, 2, 3],", "unknown key \"junk\""),
         ("\"wasted_loads\": ", "\"zz\": [0], \"wasted_loads\": ", "unknown key \"zz\" in the figures of app_open"),
+        // Nowhere else either: a result, a deny reason, the loads.
+        ("\"policy\": ", "\"junk\": 1, \"policy\": ", "unknown key \"junk\" in a result"),
+        ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"zz\": 1,", "unknown key \"zz\" in a deny reason of app_open"),
+        ("\"started\": ", "\"zz\": 1, \"started\": ", "unknown key \"zz\" in the loads of app_open"),
         // A report is 9 deep: deeper is refused as it is read (56 deep, 8 million values took 1.3 GB first).
         ("\"version\": 1,", "\"version\": 1, \"junk\": " + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + ",",
          "JSON nests deeper than 16 levels"),
