@@ -67,11 +67,18 @@ package enum Milliseconds {
 
     /// Milliseconds since 1970 of a date, clamped to ±``limit`` (a NaN date reads as 0).
     package static func from(_ date: Date) -> Int64 {
-        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        let ms = date.timeIntervalSince1970 * 1000
         guard !ms.isNaN else { return 0 }
         if ms >= Double(limit) { return limit }
         if ms <= -Double(limit) { return -limit }
-        return Int64(ms)
+        // Rounded to the nearest, halves away from zero, as `rounded()` rounds, in integers: `rounded()` is a call of
+        // libm's `round` on x86-64 (about 20 of the 1,750 instructions an `AdEngine.ask` takes, each reading the clock).
+        // Within ±2^62 the whole part converts exactly, and so does the difference.
+        let whole = Int64(ms)
+        let fraction = ms - Double(whole)
+        if fraction >= 0.5 { return whole + 1 }
+        if fraction <= -0.5 { return whole - 1 }
+        return whole
     }
     /// The date of a millisecond count.
     package static func date(_ ms: Int64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
