@@ -103,7 +103,7 @@ enum ImpactJSON {
     /// Reads a report written by ``render(_:)``. A part may come from anywhere: every count is checked against the
     /// population it claims (never negative, user-days that add up, nothing beyond `maxPerUserDay` a user-day),
     /// and texts hold no control characters, so that no part can make the merge overflow or print forged lines.
-    /// - Throws: ``ReadError`` or ``JSON/ParseError``.
+    /// - Throws: ``ReadError`` or ``JSONValue/ParseError``.
     static func read(_ text: String) throws -> ImpactReport {
         // A part of a run holds a few million values at most (10,000 blocks of figures a result, 1,000,000 histogram
         // entries, 100,000 deny rows, and the totals beside them): a text of more is refused as it is read, before
@@ -295,9 +295,7 @@ enum ImpactJSON {
     ) throws -> (ImpactPlacement, PlacementCounters) {
         var c = PlacementCounters()
         // The figures hold what ``figures(_:placement:userDays:)`` writes and nothing else.
-        if let unknown = object.objectValue?.first(where: { !figureKeys.contains($0.0) }) {
-            throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(unknown.0))\" in the figures of \(id)")
-        }
+        try onlyKeys(object, figureKeys, in: "the figures of \(id)")
         guard let histogram = object["histogram"]?.arrayValue, let capDays = object["cap_reached_user_days"]?.objectValue,
             let denials = object["deny_reasons"]?.arrayValue
         else { throw ReadError(problem: "not an impact report: the figures of \(id) are incomplete") }

@@ -112,7 +112,9 @@ struct ModelDiagnosticTests {
         let path = packageRoot() + "/rules/usage.model.yaml"
         let (shipped, _) = ModelDecoder.decode(String(decoding: try PolicyLoader.readBytes(path), as: UTF8.self), file: path)
         let rules = try Policy(contentsOf: packageRoot() + "/rules")
-        let heaviest = try #require(shipped).segments.map { ModelCheck.workPerUserDay(of: $0, policy: rules) }.max() ?? 0
+        let segments = try #require(shipped).segments
+        let askWork = ModelCheck.askWork(of: segments, policy: rules)
+        let heaviest = segments.map { ModelCheck.workPerUserDay(of: $0, policy: rules, askWork: askWork) }.max() ?? 0
         #expect(heaviest > 1_000 && heaviest < 100_000, "\(heaviest)")
         let windows = (1...64).map { "{max: \(1000 + $0), window: \($0)h}" }.joined(separator: ", ")
         let groups = (0..<1000).map { "  g\($0): {placements: [level_end], caps: [\(windows)]}\n" }.joined()

@@ -12,10 +12,6 @@ extension ScenarioDecoder {
     /// for over 20 s.
     static let maxWork = 200_000_000
 
-    /// The work of a lifecycle event for each placement it visits: 20,000 `app_launched` against 50,000 placements
-    /// took 40 s (about 40 ns a placement, two rule steps).
-    static let workPerPlacementVisited = 2
-
     /// The work of an ask for each external fullscreen source open when there are two or more: they are sorted by
     /// name, and one that timed out adds a note. 5,000 `load` asks with 50,000 sources open took 53 s (about 10 ms
     /// an ask, 12 rule steps a source).
@@ -25,7 +21,7 @@ extension ScenarioDecoder {
     /// and caps of their placement, with the lists the file's contexts give (or the attributes' defaults);
     /// `show_started` fills the histories of the placement and its groups.
     static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
-        var longest: [String: Int] = [:]
+        var longest = policy.defaultListLengths
         func note(_ attributes: [String: AttributeValue]) {
             for (name, value) in attributes {
                 switch value {
@@ -35,7 +31,6 @@ extension ScenarioDecoder {
                 }
             }
         }
-        note(Dictionary(policy.attributes.compactMap { a in a.defaultValue.map { (a.name, $0) } }, uniquingKeysWith: { first, _ in first }))
         for test in scenario.tests {
             note(test.context.attributes)
             for step in test.steps {
@@ -47,7 +42,6 @@ extension ScenarioDecoder {
         var total = 0
         var showCosts: [Int: Int] = [:]
         let placements = policy.placements.count
-        let fullscreen = policy.placements.filter { $0.format.value.isFullscreen }.count
         let loadTimeout = policy.loadTimeout.milliseconds
         /// The external sources open (each test starts with none; `app_launched` closes them all).
         var sources = Set<String>()
@@ -66,9 +60,9 @@ extension ScenarioDecoder {
                 // placements ran 29 s; 100,000 loads timing out, 18 s).
                 let time = step.at ?? now.addingSaturated(step.after)
                 var timeWork = 0
-                if time < now { timeWork += placements * workPerPlacementVisited }
+                if time < now { timeWork += policy.visitWork }
                 if time > loadDeadline {
-                    timeWork += placements * workPerPlacementVisited
+                    timeWork += policy.visitWork
                     loadDeadline = .max
                 }
                 now = time
@@ -83,7 +77,7 @@ extension ScenarioDecoder {
                     // placement for one on screen; a reward ask does not (5,000 shows never closed made each of 500
                     // loads note 5,000 timed-out ads: 20 s).
                     if ask.kind != .reward {
-                        perStep += fullscreen + showing.count * workPerOpenSource
+                        perStep += policy.screenWork + showing.count * workPerOpenSource
                         if sources.count > 1 {
                             perStep += sources.count * workPerOpenSource
                             what += " with \(sources.count) external fullscreen sources open"
@@ -104,7 +98,7 @@ extension ScenarioDecoder {
                         showing.removeAll()
                         loadDeadline = .max
                     }
-                    (what, perStep) = ("\(event.name), which visits each of the \(placements) placements", placements * workPerPlacementVisited)
+                    (what, perStep) = ("\(event.name), which visits each of the \(placements) placements", policy.visitWork)
                 case .event(.fullscreenOpened(let source)):
                     sources.insert(source ?? "")
                     what = "fullscreen_opened"
