@@ -15,19 +15,47 @@ struct Timing {
 
     static func measure(rounds: Int, batch: Int, items: Int, _ body: (Range<Int>) -> Void) -> Timing {
         var samples: [Double] = []
+        for _ in 0..<rounds { samples += pass(batch: batch, items: items, body) }
+        return Timing(samples)
+    }
+
+    /// One thing timed among others by ``interleaved(rounds:_:)``.
+    struct Subject {
+        var batch: Int
+        var items: Int
+        var body: (Range<Int>) -> Void
+    }
+
+    /// Times several subjects in turn, one pass of each per round, so that the machine's speed drifting during a run
+    /// (it does, on a shared machine) slows each subject alike and leaves their ratios alone.
+    static func interleaved(rounds: Int, _ subjects: [Subject]) -> [Timing] {
+        var samples = Array(repeating: [Double](), count: subjects.count)
         for _ in 0..<rounds {
-            var start = 0
-            while start < items {
-                let end = min(items, start + batch)
-                let t0 = nanoseconds()
-                body(start..<end)
-                let t1 = nanoseconds()
-                samples.append(Double(t1 - t0) / Double(end - start))
-                start = end
-            }
+            for (s, subject) in subjects.enumerated() { samples[s] += pass(batch: subject.batch, items: subject.items, subject.body) }
         }
-        samples.sort()
-        return Timing(median: samples[samples.count / 2], p99: samples[min(samples.count - 1, samples.count * 99 / 100)])
+        return samples.map(Timing.init)
+    }
+
+    /// The per-item times of one pass over the items, a batch at a time.
+    private static func pass(batch: Int, items: Int, _ body: (Range<Int>) -> Void) -> [Double] {
+        var samples: [Double] = []
+        var start = 0
+        while start < items {
+            let end = min(items, start + batch)
+            let t0 = nanoseconds()
+            body(start..<end)
+            let t1 = nanoseconds()
+            samples.append(Double(t1 - t0) / Double(end - start))
+            start = end
+        }
+        return samples
+    }
+
+    /// The median and p99 of samples.
+    private init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        median = sorted[sorted.count / 2]
+        p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
     }
 }
 

@@ -22,7 +22,7 @@ struct CompiledPolicyReader {
     init(_ record: CompiledPolicyRecord) { self.record = record }
 
     func policy() throws(CompiledPolicyError) -> Policy {
-        var seenFiles = Set<String>()
+        var seenFiles = Set<String>(minimumCapacity: record.files.count)
         for (i, file) in record.files.enumerated() {
             try inside("files", i) { () throws(CompiledPolicyError) in
                 try text(file)
@@ -54,14 +54,14 @@ struct CompiledPolicyReader {
             placements.append(placement)
         }
         var groups: [PlacementGroup] = []
-        var groupIDs = Set<String>()
+        var groupIDs = Set<String>(minimumCapacity: record.groups.count)
         for (i, g) in record.groups.enumerated() {
             let group = try inside("groups", i) { () throws(CompiledPolicyError) in try self.group(g, placements: ids, files: files) }
             guard groupIDs.insert(g.id).inserted else { throw CompiledPolicyError(path: "groups[\(i)].id", "group \"\(g.id)\" is defined twice") }
             groups.append(group)
         }
         var attributes: [AttributeDeclaration] = []
-        var declared: [String: AttributeDeclaration] = [:]
+        var declared: [String: AttributeDeclaration] = Dictionary(minimumCapacity: record.attributes.count)
         for (i, a) in record.attributes.enumerated() {
             let declaration = try inside("attributes", i) { () throws(CompiledPolicyError) in
                 try self.attribute(a, declared: declared, files: files)
@@ -70,7 +70,7 @@ struct CompiledPolicyReader {
             attributes.append(declaration)
         }
         var rules: [CustomRule] = []
-        var ruleIDs = Set<String>()
+        var ruleIDs = Set<String>(minimumCapacity: record.rules.count)
         for (i, r) in record.rules.enumerated() {
             let rule = try inside("rules", i) { () throws(CompiledPolicyError) in
                 try self.rule(r, placements: ids, attributes: declared, files: files)

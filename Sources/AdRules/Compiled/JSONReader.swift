@@ -101,7 +101,7 @@ package struct JSONReader {
     private static let `false` = Array("false".utf8)
 
     private mutating func literal(_ word: [UInt8]) throws(JSONValue.ParseError) {
-        guard bytes.count - index >= word.count, bytes[index..<(index + word.count)].elementsEqual(word) else {
+        guard bytes.count - index >= word.count, word.indices.allSatisfy({ bytes[index + $0] == word[$0] }) else {
             throw fail("expected \(String(decoding: word, as: UTF8.self))")
         }
         index += word.count
