@@ -212,6 +212,39 @@ struct PlainWordsTests {
         #expect(found.map(\.rule) == ["schema/range"], "\(found)")
     }
 
+    /// cli.md r2: in a scenario file too, a key valid one level deeper or shallower says which block it belongs to.
+    @Test func aScenarioKeyAtTheWrongDepthNamesItsBlock() {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy
+        let scenario = """
+            name: top
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                premium: true
+                history:
+                  - {placement: p, at: 2026-11-29T11:00:00Z, event: show_started}
+                context: {premium: false, expect: allow}
+                steps:
+                  - event: app_launched
+                  - {ask: show, placement: p, attributes: {screen: a}}
+                  - {ask: show, placement: p, name: x}
+                expect: allow
+
+            """
+        let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
+        let advice = found.map { "\($0.range.start.line):\($0.range.start.column) \($0.message)" }
+        #expect(advice == [
+            "1:1 unknown key \"name\" in a scenario file: name is a setting of a test: indent it under an entry of `tests:`, beside the test's `name:`",
+            "5:5 unknown key \"premium\" in a test: premium belongs in the test's `context:` block: indent it under `context:`, as in context: {premium: …}",
+            "7:50 unknown key \"event\" in a history entry: a history entry is a past show, with placement and at only: event belongs to a step in `steps:`",
+            "8:31 unknown key \"expect\" in context: expect is not part of `context:`, which takes premium and attributes: write it beside `context:`",
+            "11:35 unknown key \"attributes\" in a step: attributes belongs in the step's `context:`, as in context: {attributes: …}",
+            "12:35 unknown key \"name\" in a step: name is a setting of the test, not of a step: indent it one level less, beside `steps:`",
+            "13:5 unknown key \"expect\" in a test: expect belongs to a step: indent it under an entry of `steps:`",
+        ], "\(advice)")
+        #expect(found.allSatisfy { $0.rule == "schema/unknown-key" })
+    }
+
     /// cli.md: lint prints every diagnostic, and only a syntax error holds back what follows it (r2): a policy with
     /// no placements is reported beside any other error.
     @Test func anEmptyPolicyIsReportedBesideOtherErrors() {

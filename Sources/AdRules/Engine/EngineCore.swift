@@ -68,11 +68,11 @@ package struct EngineCore: Sendable {
         package let ledgerChanged: Bool
     }
 
-    /// The caps of the placement at `index` (and of its groups) that a show now would meet: see
-    /// ``Evaluator/capsReached(placement:policy:facts:now:deviceTimeZone:)``. Read right after an ask or an event at
-    /// `now`, so the facts are current.
-    package func capsReached(placement index: Int, at now: Int64) -> [(code: ReasonCode, group: Int?)] {
-        Evaluator.capsReached(placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
+    /// Visits the caps of the placement at `index` (and of its groups) that a show now would meet: see
+    /// ``Evaluator/forEachCapReached(placement:policy:facts:now:deviceTimeZone:_:)``. Read right after an ask or an
+    /// event at `now`, so the facts are current.
+    package func forEachCapReached(placement index: Int, at now: Int64, _ body: (_ code: ReasonCode, _ group: Int?) -> Void) {
+        Evaluator.forEachCapReached(placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, body)
     }
 
     /// Replaces the policy; what is known about placements that keep their id carries over.

@@ -146,18 +146,20 @@ extension Run {
 
 /// The caps a show would meet now: what a report counts as a cap reached, even when no later ask was denied by it.
 extension Evaluator {
-    /// The caps of a placement, and of its groups, that a show at `now` would meet (count at or over the cap):
+    /// Visits the caps of a placement, and of its groups, that a show at `now` would meet (count at or over the cap):
     /// the session, hourly, daily and window caps, by reason code, with the group (an index into the policy's
-    /// groups) for a group's cap. Pacing (`min_interval`) is not a cap and is left out.
-    package static func capsReached(
-        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone
-    ) -> [(code: ReasonCode, group: Int?)] {
+    /// groups) for a group's cap. Pacing (`min_interval`) is not a cap and is left out. No list is made: the impact
+    /// preview asks after every show, and most shows meet no cap.
+    package static func forEachCapReached(
+        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
+        _ body: (_ code: ReasonCode, _ group: Int?) -> Void
+    ) {
         let storage = policy.storage
-        guard index >= 0, index < storage.placementLimits.count, facts.fits(policy) else { return [] }
+        guard index >= 0, index < storage.placementLimits.count, facts.fits(policy) else { return }
         let run = Run(index: index, now: Milliseconds.clamped(now))
         var found = Findings()
         run.placementCapReasons(storage, storage.placementLimits[index].pacing, facts, zone: deviceTimeZone, &found)
         run.groupCapReasons(storage, storage.groupsOfPlacement.range(of: index), facts, zone: deviceTimeZone, &found)
-        return found.denials.map { ($0.code, $0.site.group >= 0 ? $0.site.group : nil) }
+        for denial in found.denials { body(denial.code, denial.site.group >= 0 ? denial.site.group : nil) }
     }
 }

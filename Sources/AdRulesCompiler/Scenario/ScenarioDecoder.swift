@@ -12,6 +12,33 @@ public enum ScenarioDecoder {
         "after", "at", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
     ]
 
+    /// Where a key unknown in a block of a scenario file belongs, when another block takes it (cli.md r2: a key valid
+    /// one level deeper or shallower says which block it belongs to).
+    static func relocation(of key: String, in block: [String]) -> String? {
+        let isTestKey = testKeys.contains(key) && key != "context"
+        let isStepKey = stepKeys.contains(key) && key != "context"
+        switch block {
+        case topKeys where isTestKey:
+            return "\(key) is a setting of a test: indent it under an entry of `tests:`, beside the test's `name:`"
+        case topKeys where isStepKey:
+            return "\(key) belongs to a step: indent it under an entry of a test's `steps:`"
+        case topKeys where contextKeys.contains(key), testKeys where contextKeys.contains(key):
+            return "\(key) belongs in the test's `context:` block: indent it under `context:`, as in context: {\(key): …}"
+        case testKeys where isStepKey:
+            return "\(key) belongs to a step: indent it under an entry of `steps:`"
+        case stepKeys where contextKeys.contains(key):
+            return "\(key) belongs in the step's `context:`, as in context: {\(key): …}"
+        case stepKeys where isTestKey:
+            return "\(key) is a setting of the test, not of a step: indent it one level less, beside `steps:`"
+        case contextKeys where isStepKey || isTestKey:
+            return "\(key) is not part of `context:`, which takes premium and attributes: write it beside `context:`"
+        case historyKeys where isStepKey:
+            return "a history entry is a past show, with placement and at only: \(key) belongs to a step in `steps:`"
+        default:
+            return nil
+        }
+    }
+
     /// Decodes a scenario file's bytes.
     /// - Parameters:
     ///   - bytes: the file's contents.
@@ -30,7 +57,7 @@ public enum ScenarioDecoder {
         let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
-            for (_, pair) in reader.fields(pairs, allowed: topKeys, context: "a scenario file") {
+            for (_, pair) in reader.fields(pairs, allowed: topKeys, context: "a scenario file", belongsIn: { relocation(of: $0, in: topKeys) }) {
                 sawTests = true
                 guard let items = reader.sequence(pair.value, "tests") else { continue }
                 for item in items {
@@ -94,7 +121,7 @@ public enum ScenarioDecoder {
         var context = AskContext.standard
         var steps: [ScenarioStep] = []
         var stepsNode: YAMLNode?
-        for (key, pair) in reader.fields(pairs, allowed: testKeys, context: "a test") {
+        for (key, pair) in reader.fields(pairs, allowed: testKeys, context: "a test", belongsIn: { relocation(of: $0, in: testKeys) }) {
             let value = pair.value
             switch key {
             case "name":
@@ -118,7 +145,7 @@ public enum ScenarioDecoder {
                     guard let entry = reader.mapping(item, "a history entry") else { continue }
                     var placement: String?
                     var at: Int64?
-                    for (k, p) in reader.fields(entry, allowed: historyKeys, context: "a history entry") {
+                    for (k, p) in reader.fields(entry, allowed: historyKeys, context: "a history entry", belongsIn: { relocation(of: $0, in: historyKeys) }) {
                         if k == "placement" { placement = reader.string(p.value, k)?.value }
                         else { at = time(p.value, k, reader: &reader)?.ms }
                     }
@@ -189,7 +216,7 @@ public enum ScenarioDecoder {
     ) -> AskContext? {
         guard let pairs = reader.mapping(node, "context") else { return nil }
         var context = base
-        for (key, pair) in reader.fields(pairs, allowed: contextKeys, context: "context") {
+        for (key, pair) in reader.fields(pairs, allowed: contextKeys, context: "context", belongsIn: { relocation(of: $0, in: contextKeys) }) {
             if key == "premium" {
                 if let value = reader.bool(pair.value, "premium") { context.premium = value.value }
                 continue
@@ -257,7 +284,7 @@ public enum ScenarioDecoder {
         var context: AskContext?
         var expectation = Expectation()
         var eventOnly: [YAMLPair] = []
-        for (key, pair) in reader.fields(pairs, allowed: stepKeys, context: "a step") {
+        for (key, pair) in reader.fields(pairs, allowed: stepKeys, context: "a step", belongsIn: { relocation(of: $0, in: stepKeys) }) {
             let value = pair.value
             switch key {
             case "after": after = reader.duration(value, key)?.value.milliseconds ?? 0

@@ -107,14 +107,20 @@ extension UserPlayer {
     /// After an impression: the caps it made full count as reached today, whether or not a later ask meets them. A
     /// group's cap is reached for every member of the group.
     mutating func markCapsReached(_ slot: Int) {
-        for reached in engine.capsReached(placement: slot, at: now) {
-            guard let cap = CapKind(code: reached.code) else { continue }
-            if let group = reached.group {
-                for member in plan.groupSlots[group] { capsToday[member] |= cap.bit }
+        // The marks go to a table taken from the player for the call, so that the closure does not capture the
+        // player while its engine is read (which would copy the engine, facts and all).
+        var marks = capsToday
+        capsToday = []
+        let groupSlots = plan.groupSlots
+        engine.forEachCapReached(placement: slot, at: now) { code, group in
+            guard let cap = CapKind(code: code) else { return }
+            if let group {
+                for member in groupSlots[group] { marks[member] |= cap.bit }
             } else {
-                capsToday[slot] |= cap.bit
+                marks[slot] |= cap.bit
             }
         }
+        capsToday = marks
     }
 
     mutating func adClosed(slot: Int, rewarded: Bool) {
