@@ -9,13 +9,21 @@ enum FailureReport {
     /// scenario of thousands of failing asks with long messages would otherwise build gigabytes of report.
     static let maxFailuresShown = 100
 
-    static func render(_ outcome: TestOutcome) -> String {
+    /// About the most bytes the failing steps of one `test` run show in text, over all its tests: past it they are
+    /// counted. 150 tests of 100 failing asks, each denied by 200 rules with 4,000-character messages, made 3 GB of text
+    /// (and the run crashed building it).
+    static let maxTextBytes = 64_000_000
+
+    /// The failing steps of a test in text, while `bytesLeft` (shared by the run's tests) lasts; the others counted.
+    static func render(_ outcome: TestOutcome, bytesLeft: inout Int) -> String {
         var out = ""
         let failures = outcome.failures
         var listed = 0
         for failure in failures.prefix(maxFailuresShown) {
             // A failing step past what the runner kept (``ScenarioRunner/KeptDecisions``) is counted, not shown.
-            guard case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
+            guard bytesLeft > 0, case .ask(let ask, _, let expectation) = failure.step.action, let decision = failure.decision else { continue }
+            let start = out.utf8.count
+            defer { bytesLeft -= out.utf8.count - start }
             listed += 1
             let time = Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset)
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
@@ -56,8 +64,9 @@ enum FailureReport {
 
     /// The actual codes of a step: each one, or past ``maxReasonsListed`` each distinct code once with its count, so
     /// the code that differs from the expected ones is always there.
-    static func codeList(_ codes: [ReasonCode]) -> String {
-        guard codes.count > maxReasonsListed else { return "[" + codes.map(\.rawValue).joined(separator: ", ") + "]" }
+    /// - Parameter limit: past how many codes they are counted (0: always).
+    static func codeList(_ codes: [ReasonCode], countingPast limit: Int = maxReasonsListed) -> String {
+        guard codes.count > limit else { return "[" + codes.map(\.rawValue).joined(separator: ", ") + "]" }
         // Each distinct code in the order it first comes, with how often it comes.
         var counted: [(code: ReasonCode, count: Int)] = []
         for code in codes {

@@ -56,7 +56,9 @@ enum SimulateCommand {
                 let document = JSON.object([("version", .int(1)), ("file", .string(file)), ("tests", .array(tests))])
                 return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr)
             }
-            return Output.deliver(scenario.tests.map { text($0, policy: policy) }.joined(separator: "\n"), to: parsed.values["output"], stderr: stderr)
+            var bytesLeft = maxTextBytes
+            return Output.deliver(
+                scenario.tests.map { text($0, policy: policy, bytesLeft: &bytesLeft) }.joined(separator: "\n"), to: parsed.values["output"], stderr: stderr)
         }
     }
 
@@ -99,12 +101,21 @@ enum SimulateCommand {
     /// A zone's IANA name; Foundation calls UTC "GMT" on Linux.
     static func name(of zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
 
+    /// About the most bytes of deny reasons the text of one simulate run lists, over the file's tests: past it each
+    /// step still gets its line, and its reasons their codes only. 100 tests of 100 asks, each denied by 200 rules with
+    /// 4,000-character messages, made 2 GB of text (and the run crashed building it).
+    static let maxTextBytes = 64_000_000
+
     /// Replays a test and prints it: each step as it is played (its decision is not kept), then the shows per day.
-    static func text(_ test: ScenarioTest, policy: Policy) -> String {
+    /// - Parameter bytesLeft: what is left of ``maxTextBytes`` for reasons, shared by the run's tests.
+    static func text(_ test: ScenarioTest, policy: Policy, bytesLeft: inout Int) -> String {
         // One zone for the step times and the table: the one the policy counts days in.
         let zone = zone(test, policy: policy)
         func offset(_ ms: Int64) -> Int { zone.secondsFromGMT(for: Milliseconds.date(ms)) }
         var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(name(of: zone))\n"
+        // The step callback may outlive the call (it escapes): it counts in a local, written back after the replay.
+        var left = bytesLeft
+        defer { bytesLeft = left }
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
             let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset(step.time))
             var line = "\(time)  \(stepText(step))"
@@ -116,13 +127,19 @@ enum SimulateCommand {
                 }
             }
             out += line + "\n"
-            for reason in step.decision?.reasons(first: FailureReport.maxReasonsListed) ?? [] {
-                var detail = "    \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
-                if let location = reason.location { detail += " [\(location)]" }
-                out += detail + "\n"
-            }
             let count = step.decision?.reasonCount ?? 0
-            if count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(count))\n" }
+            if count > 0 && left <= 0 {
+                // Past the bound: each distinct code once, with its count, and no messages.
+                out += "    reasons \(FailureReport.codeList(step.decision?.codes ?? [], countingPast: 0)) (messages left out: the report passed \(maxTextBytes / 1_000_000) MB)\n"
+            } else {
+                for reason in step.decision?.reasons(first: FailureReport.maxReasonsListed) ?? [] {
+                    var detail = "    \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
+                    if let location = reason.location { detail += " [\(location)]" }
+                    left -= detail.utf8.count + 1
+                    out += detail + "\n"
+                }
+                if count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(count))\n" }
+            }
             for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
         }
         let table = showsPerDay(outcome, policy: policy)

@@ -27,6 +27,7 @@ enum TestCommand {
         var records: [JSON] = []
         // The bytes of reasons the json may still hold (every reason of each failing step it shows).
         var bytesLeft = FailureReport.maxJSONBytes
+        var textLeft = FailureReport.maxTextBytes
         var passed = 0
         var failed = 0
         var ioFailed = false
@@ -96,7 +97,8 @@ enum TestCommand {
                         } else {
                             failed += 1
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
-                            text += FailureReport.render(outcome)
+                            // The text report is built only when it is the one delivered.
+                            if !json { text += FailureReport.render(outcome, bytesLeft: &textLeft) }
                         }
                         if json { records.append(FailureReport.json(outcome, bytesLeft: &bytesLeft)) }
                     }

@@ -61,6 +61,32 @@ struct TestCommandTests {
         #expect(records.map { $0["more_failures"] as? Int ?? 0 } == listed.map { 100 - $0 })
     }
 
+    /// The text reports of `test` and `simulate` hold about 64 MB of failing steps and reasons over a run, as the json
+    /// does: 150 tests of 100 failing asks, each denied by 200 rules with 4,000-character messages, made 3 GB of text
+    /// and crashed (`test --format json` built that text too, and threw it away).
+    @Test func theTextReportsAreBounded() throws {
+        let message = String(repeating: "m", count: 4_000)
+        let rules = (0..<20).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\", message: \"\(message)\"}\n" }.joined()
+        let failing = Array(repeating: "      - {ask: show, placement: p0, expect: allow}\n", count: 100).joined()
+        let tests = (0..<40).map { "  - name: t\($0)\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + failing }.joined()
+        let dir = try temporaryDirectory("adrules-long-text", [
+            "p.yaml": "version: 1\nplacements:\n  p0: {format: interstitial, min_interval: 1s}\nrules:\n" + rules,
+            "many.test.yaml": "tests:\n" + tests,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 40 tests x 100 steps x 20 reasons of 4 KB: 320 MB of messages unbounded.
+        let tested = runCLI(["test", dir + "/many.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(tested.exitCode == 1)
+        #expect((60_000_000..<66_000_000).contains(tested.stdout.utf8.count), "\(tested.stdout.utf8.count)")
+        #expect(tested.stdout.hasSuffix("  100 more failing steps in this test are not shown: fix the ones listed and test again\n0 passed, 40 failed\n"))
+        let simulated = runCLI(["simulate", dir + "/many.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(simulated.exitCode == 0)
+        #expect((60_000_000..<70_000_000).contains(simulated.stdout.utf8.count), "\(simulated.stdout.utf8.count)")
+        // Past the bound each step keeps its line, and its reasons their codes.
+        #expect(simulated.stdout.contains("    reasons [custom_rule ×20, ad_not_ready] (messages left out: the report passed 64 MB)\n"))
+        #expect(simulated.stdout.components(separatedBy: " -> deny").count - 1 == 4_000)
+    }
+
     /// A scenario file named twice, or through a directory and by name, runs once (it ran, and counted, twice).
     @Test func aScenarioFileNamedTwiceRunsOnce() {
         let once = runCLI(["test", "rules"].map { $0 == "rules" ? packageRoot() + "/rules" : $0 })
