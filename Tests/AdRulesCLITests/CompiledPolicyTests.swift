@@ -112,6 +112,25 @@ struct CompiledPolicyTests {
         #expect(text.contains("\"source_digest\":\"sha256:"))
     }
 
+    /// Two files whose names differ only in Unicode normalisation (`café.yaml` composed and decomposed) are two files:
+    /// `String` compares them equal, and the second one's placements pointed at the first.
+    @Test func fileNamesAreComparedByTheirBytes() throws {
+        let composed = "caf\u{E9}.yaml", decomposed = "cafe\u{301}.yaml"
+        // Two literals: a dictionary would take the names for one key.
+        let dir = try temporaryDirectory("adrules-nfd", [composed: "version: 1\nplacements:\n  banner_a: {format: banner}\n"])
+        try "version: 1\nplacements:\n  banner_b: {format: banner}\n".write(toFile: dir + "/" + decomposed, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let document = try #require(try PolicyCompiler.compile(path: dir, root: dir).document)
+        let object = try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
+        let files = try #require(object["files"] as? [String])
+        #expect(files.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) } == [Array(composed.utf8), Array(decomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+        let policy = try Policy(compiled: document)
+        for (id, name) in [("banner_a", composed), ("banner_b", decomposed)] {
+            let file = policy.placements.first { $0.id == id }?.location.file ?? ""
+            #expect(Array(file.utf8) == Array(name.utf8), "\(id): \(Array(file.utf8))")
+        }
+    }
+
     @Test func aPolicyWithErrorsIsNotCompiled() throws {
         let dir = NSTemporaryDirectory() + "adrules-compile-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

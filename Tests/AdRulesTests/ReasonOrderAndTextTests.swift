@@ -202,4 +202,17 @@ struct ReasonOrderAndTextTests {
         let d = h.ask(.show("i", trigger: .action), premium: true)
         #expect(d.reasons.map(\.message) == ["premium users never see i (exclude_premium)", "denied by rule r", "daily_cap 1 reached today (2026-11-29 in UTC; it resets at the next local midnight)"])
     }
+
+    /// A local day in a year past 9999 is named in full (it was cut to ten characters, `10000-01-0`).
+    @Test func aDailyCapNamesAFiveDigitYearInFull() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: Pacific/Kiritimati
+            placements:
+              i: {format: interstitial, daily_cap: 1}
+            """, start: "9999-12-31T23:00:00Z")
+        h.record(.appLaunched, .loadCompleted("i"), .showStarted("i"), .adClosed("i"), .loadCompleted("i"))
+        let d = h.ask(.show("i", trigger: .action))
+        #expect(d.reasons.map(\.message) == ["daily_cap 1 reached today (10000-01-01 in Pacific/Kiritimati; it resets at the next local midnight)"])
+    }
 }

@@ -22,11 +22,12 @@ struct CompiledPolicyReader {
     init(_ record: CompiledPolicyRecord) { self.record = record }
 
     func policy() throws(CompiledPolicyError) -> Policy {
-        var seenFiles = Set<String>(minimumCapacity: record.files.count)
+        // By bytes: two names that differ only in Unicode normalisation are two files (``CompiledPolicyWriter``).
+        var seenFiles = Set<[UInt8]>(minimumCapacity: record.files.count)
         for (i, file) in record.files.enumerated() {
             try inside("files", i) { () throws(CompiledPolicyError) in
                 try text(file)
-                guard !file.isEmpty, seenFiles.insert(file).inserted else { throw CompiledPolicyError("a file name is empty or listed twice") }
+                guard !file.isEmpty, seenFiles.insert(Array(file.utf8)).inserted else { throw CompiledPolicyError("a file name is empty or listed twice") }
             }
         }
         if let generator = record.generator { try inside("generator") { () throws(CompiledPolicyError) in try text(generator) } }

@@ -2,7 +2,9 @@
 struct CompiledPolicyWriter {
     let policy: Policy
     var files: [String] = []
-    var fileIndex: [String: Int] = [:]
+    /// By the path's bytes: `String` compares canonically equivalent texts equal, and a directory may hold `café.yaml`
+    /// twice, composed and decomposed, as two files.
+    var fileIndex: [[UInt8]: Int] = [:]
     /// The file of the last location written and its index: most locations are in the file of the one before.
     private var lastFile: (path: String, index: Int)?
 
@@ -10,8 +12,8 @@ struct CompiledPolicyWriter {
         self.policy = policy
         for file in policy.files {
             let relative = relativePath(file)
-            if fileIndex[file] == nil {
-                fileIndex[file] = files.count
+            if fileIndex[Array(file.utf8)] == nil {
+                fileIndex[Array(file.utf8)] = files.count
                 files.append(relative)
             }
         }
@@ -21,10 +23,10 @@ struct CompiledPolicyWriter {
     mutating func at(_ location: SourceLocation) -> AtRecord {
         let path = location.file
         let index: Int
-        if let lastFile, lastFile.path == path {
+        if let lastFile, lastFile.path.utf8.elementsEqual(path.utf8) {
             index = lastFile.index
         } else {
-            index = fileIndex[path] ?? 0
+            index = fileIndex[Array(path.utf8)] ?? 0
             lastFile = (path, index)
         }
         return AtRecord(file: index, line: location.line, column: location.column)

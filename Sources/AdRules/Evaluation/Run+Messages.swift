@@ -217,7 +217,8 @@ struct ReasonSite: Sendable {
         let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         // Foundation names UTC "GMT"; the policy and the spec say UTC.
         let zoneName = zone.identifier == "GMT" ? "UTC" : zone.identifier
-        return prefix + text + " (\(local.prefix(10)) in \(zoneName); it resets at the next local midnight)"
+        // The date is what comes before the time: a year past 9999 has five digits.
+        return prefix + text + " (\(local.prefix { $0 != "T" }) in \(zoneName); it resets at the next local midnight)"
     }
 }
 
