@@ -403,7 +403,14 @@ enum OutputFile {
             isRegular = false
             fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         }
-        guard fd >= 0 else { return errno == ENXIO ? "a FIFO that no process reads" : reason(errno) }
+        // ENXIO is a FIFO with no reader when the path is a FIFO; on a device (`/dev/tty` with no terminal) it is the
+        // device that is missing.
+        guard fd >= 0 else {
+            let code = errno
+            var now = stat()
+            let isFIFO = stat(path, &now) == 0 && (now.st_mode & S_IFMT) == S_IFIFO
+            return code == ENXIO && isFIFO ? "a FIFO that no process reads" : reason(code)
+        }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         // What the file held, to write back if the new report cannot be written in full.

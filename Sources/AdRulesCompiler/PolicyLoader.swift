@@ -38,7 +38,7 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
 
     public var description: String {
         switch self {
-        case .notFound(let path): return "no such file or directory: \(path)"
+        case .notFound(let path): return path.isEmpty ? "an empty path names no file: give a rule file or a directory, such as rules" : "no such file or directory: \(path)"
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .noRuleFiles(let path):
             return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
