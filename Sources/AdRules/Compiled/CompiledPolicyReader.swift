@@ -22,12 +22,14 @@ struct CompiledPolicyReader {
     init(_ record: CompiledPolicyRecord) { self.record = record }
 
     func policy() throws(CompiledPolicyError) -> Policy {
-        // By bytes: two names that differ only in Unicode normalisation are two files (``CompiledPolicyWriter``).
-        var seenFiles = Set<[UInt8]>(minimumCapacity: record.files.count)
+        var seenFiles = Set<String>(minimumCapacity: record.files.count)
         for (i, file) in record.files.enumerated() {
             try inside("files", i) { () throws(CompiledPolicyError) in
                 try text(file)
-                guard !file.isEmpty, seenFiles.insert(Array(file.utf8)).inserted else { throw CompiledPolicyError("a file name is empty or listed twice") }
+                // `String` takes two names that differ only in Unicode normalisation for one; they are two files
+                // (``CompiledPolicyWriter``), so a name the set has already is compared byte for byte (rarely needed).
+                let isNew = seenFiles.insert(file).inserted || !record.files[..<i].contains { $0.utf8.elementsEqual(file.utf8) }
+                guard !file.isEmpty, isNew else { throw CompiledPolicyError("a file name is empty or listed twice") }
             }
         }
         if let generator = record.generator { try inside("generator") { () throws(CompiledPolicyError) in try text(generator) } }
