@@ -9,10 +9,19 @@ enum FailureReport {
     /// scenario of thousands of failing asks with long messages would otherwise build gigabytes of report.
     static let maxFailuresShown = 100
 
-    /// About the most bytes the failing steps of one `test` run show in text, over all its tests: past it they are
-    /// counted. 150 tests of 100 failing asks, each denied by 200 rules with 4,000-character messages, made 3 GB of text
-    /// (and the run crashed building it).
+    /// About the most bytes of failing steps (`test`) or of deny reasons and notes (`simulate`) one run's text report
+    /// holds, over all its tests: past it `test` counts the failing steps it does not show, and `simulate` lists each
+    /// step's reason codes without their messages. 150 tests of 100 failing asks, each denied by 200 rules with
+    /// 4,000-character messages, made 3 GB of text with `test` (and the run crashed building it). Text counts the
+    /// bytes written; the json bound (``maxJSONBytes``) weighs each reason at 256 bytes and twice its texts.
     static let maxTextBytes = 64_000_000
+
+    /// One reason as the text reports list it: its code, its message and where in the rule files it comes from.
+    static func reasonLine(_ reason: Reason, indent: String) -> String {
+        var line = "\(indent)\(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
+        if let location = reason.location { line += " [\(location)]" }
+        return line + "\n"
+    }
 
     /// The failing steps of a test in text, while `bytesLeft` (shared by the run's tests) lasts; the others counted.
     static func render(_ outcome: TestOutcome, bytesLeft: inout Int) -> String {
@@ -40,15 +49,18 @@ enum FailureReport {
                 let mark = index > 0 && failure.mismatches.contains(row.0) ? "x" : " "
                 out += "   \(mark) \(row.0.padding(toLength: width0, withPad: " ", startingAt: 0))  \(row.1.padding(toLength: width1, withPad: " ", startingAt: 0))  \(row.2)\n"
             }
-            for reason in decision.reasons(first: maxReasonsListed) {
-                out += "      \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
-                if let location = reason.location { out += " [\(location)]" }
-                out += "\n"
-            }
+            for reason in decision.reasons(first: maxReasonsListed) { out += reasonLine(reason, indent: "      ") }
             if decision.reasonCount > maxReasonsListed { out += "      \(moreReasons(decision.reasonCount))\n" }
         }
         if failures.count > listed {
-            out += "  \(failures.count - listed) more failing steps in this test are not shown: fix the ones listed and test again\n"
+            let count = failures.count - listed
+            if bytesLeft > 0 || listed == maxFailuresShown {
+                out += "  \(count) more failing steps in this test are not shown: fix the ones listed and test again\n"
+            } else {
+                // The run's bound, not this test's: none of its steps may be listed.
+                let steps = count == 1 ? "1 failing step" : "\(count) failing steps"
+                out += "  \(steps) not shown: the report reached \(maxTextBytes / 1_000_000) MB; fix the failures it lists, or test fewer files at once\n"
+            }
         }
         return out
     }
@@ -133,16 +145,18 @@ enum FailureReport {
 
 /// A decision as JSON, with `retry_in` relative to the time it was made.
 enum DecisionJSON {
-    /// The decision as JSON, and about the bytes its reasons take pretty-printed: the keys and indentation of each, and
-    /// its texts (the message, the file, the rule or group), escaped at worst to twice their bytes. The reasons are
-    /// built once, for both.
+    /// The decision as JSON, and about the bytes its reasons and notes take pretty-printed: the keys and indentation of
+    /// each reason, and its texts (the message, the file, the rule or group), escaped at worst to twice their bytes; each
+    /// note's indentation and text likewise (an ask after 1,000 external fullscreen ads ran out has 1,000 notes). The
+    /// reasons are built once, for both.
     static func weighed(_ decision: Decision, at time: Int64) -> (json: JSON, weight: Int) {
         let reasons = decision.reasons
-        let weight = reasons.reduce(0) { sum, reason in
+        let reasonWeight = reasons.reduce(0) { sum, reason in
             let texts = reason.message.utf8.count + (reason.location?.file.utf8.count ?? 0) + (reason.rule?.utf8.count ?? 0)
                 + (reason.group?.utf8.count ?? 0)
             return sum + 256 + 2 * texts
         }
+        let weight = decision.notes.reduce(reasonWeight) { $0 + 16 + 2 * $1.utf8.count }
         return (object(decision, reasons: reasons, at: time), weight)
     }
 

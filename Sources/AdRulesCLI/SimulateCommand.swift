@@ -48,7 +48,7 @@ enum SimulateCommand {
                 for test in scenario.tests {
                     guard let replay = json(test, policy: policy, listed: &listed) else {
                         return CommandResult(
-                            stderr: stderr + "error: the replay's json would hold more than \(maxJSONBytes / 1_000_000) MB of deny reasons: use --format text, which lists \(FailureReport.maxReasonsListed) a step, or replay fewer asks\n",
+                            stderr: stderr + "error: the replay's json would hold more than \(maxJSONBytes / 1_000_000) MB of deny reasons and notes: use --format text, which lists \(FailureReport.maxReasonsListed) a step, or replay fewer asks\n",
                             exitCode: ExitCode.findings)
                     }
                     tests.append(replay)
@@ -56,7 +56,7 @@ enum SimulateCommand {
                 let document = JSON.object([("version", .int(1)), ("file", .string(file)), ("tests", .array(tests))])
                 return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr)
             }
-            var bytesLeft = maxTextBytes
+            var bytesLeft = FailureReport.maxTextBytes
             return Output.deliver(
                 scenario.tests.map { text($0, policy: policy, bytesLeft: &bytesLeft) }.joined(separator: "\n"), to: parsed.values["output"], stderr: stderr)
         }
@@ -101,21 +101,20 @@ enum SimulateCommand {
     /// A zone's IANA name; Foundation calls UTC "GMT" on Linux.
     static func name(of zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
 
-    /// About the most bytes of deny reasons the text of one simulate run lists, over the file's tests: past it each
-    /// step still gets its line, and its reasons their codes only. 100 tests of 100 asks, each denied by 200 rules with
-    /// 4,000-character messages, made 2 GB of text (and the run crashed building it).
-    static let maxTextBytes = 64_000_000
-
     /// Replays a test and prints it: each step as it is played (its decision is not kept), then the shows per day.
-    /// - Parameter bytesLeft: what is left of ``maxTextBytes`` for reasons, shared by the run's tests.
+    /// - Parameter bytesLeft: what is left of ``FailureReport/maxTextBytes`` for reasons and notes, shared by the run's
+    ///   tests. Past it each step still gets its line (steps are bounded by the file's size and the scenario work
+    ///   bound), its reasons their codes and its notes their count.
     static func text(_ test: ScenarioTest, policy: Policy, bytesLeft: inout Int) -> String {
         // One zone for the step times and the table: the one the policy counts days in.
         let zone = zone(test, policy: policy)
         func offset(_ ms: Int64) -> Int { zone.secondsFromGMT(for: Milliseconds.date(ms)) }
         var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(name(of: zone))\n"
-        // The step callback may outlive the call (it escapes): it counts in a local, written back after the replay.
+        // The step callback is an optional closure, so escaping: it counts in a local, written back after the replay.
         var left = bytesLeft
         defer { bytesLeft = left }
+        // Whether this test's replay has said that the bound was passed (once a test).
+        var passedBound = false
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
             let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset(step.time))
             var line = "\(time)  \(stepText(step))"
@@ -128,19 +127,24 @@ enum SimulateCommand {
             }
             out += line + "\n"
             let count = step.decision?.reasonCount ?? 0
-            if count > 0 && left <= 0 {
-                // Past the bound: each distinct code once, with its count, and no messages.
-                out += "    reasons \(FailureReport.codeList(step.decision?.codes ?? [], countingPast: 0)) (messages left out: the report passed \(maxTextBytes / 1_000_000) MB)\n"
-            } else {
-                for reason in step.decision?.reasons(first: FailureReport.maxReasonsListed) ?? [] {
-                    var detail = "    \(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
-                    if let location = reason.location { detail += " [\(location)]" }
-                    left -= detail.utf8.count + 1
-                    out += detail + "\n"
+            let notes = step.decision?.notes ?? []
+            if left <= 0, count + notes.count > 0 {
+                if !passedBound {
+                    passedBound = true
+                    out += "    (the report passed \(FailureReport.maxTextBytes / 1_000_000) MB: from here on reasons are listed by code, without their messages, and notes are counted)\n"
                 }
-                if count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(count))\n" }
+                // Each distinct code once, with its count.
+                if count > 0 { out += "    reasons \(FailureReport.codeList(step.decision?.codes ?? [], countingPast: 0))\n" }
+                if !notes.isEmpty { out += notes.count == 1 ? "    1 note\n" : "    \(notes.count) notes\n" }
+                return
             }
-            for note in step.decision?.notes ?? [] { out += "    note: \(ControlCharacters.escaped(note))\n" }
+            let start = out.utf8.count
+            for reason in step.decision?.reasons(first: FailureReport.maxReasonsListed) ?? [] {
+                out += FailureReport.reasonLine(reason, indent: "    ")
+            }
+            if count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(count))\n" }
+            for note in notes { out += "    note: \(ControlCharacters.escaped(note))\n" }
+            left -= out.utf8.count - start
         }
         let table = showsPerDay(outcome, policy: policy)
         out += "Shows per placement per day in \(table.zone) (the shows the engine counts: history and show_started, less shows a show_failed took back, in the day a clock set back pinned them to):\n"

@@ -1,6 +1,7 @@
 import AdRules
 import AdRulesCLI
 import AdRulesCompiler
+import AdRulesTestSupport
 import AdRulesYAML
 import Foundation
 import Testing
@@ -212,37 +213,58 @@ struct PlainWordsTests {
         #expect(found.map(\.rule) == ["schema/range"], "\(found)")
     }
 
-    /// cli.md r2: in a scenario file too, a key valid one level deeper or shallower says which block it belongs to.
-    @Test func aScenarioKeyAtTheWrongDepthNamesItsBlock() {
+    /// cli.md r2: in a scenario file too, a key valid one level deeper or shallower says which block it belongs to, and
+    /// the advice, followed, gives a file with no such finding (a step's `start` is not sent beside the test's own).
+    @Test func aScenarioKeyAtTheWrongDepthNamesItsBlock() throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy
-        let scenario = """
-            name: top
+        let marked = MarkedText("""
+            1️⃣name: top
             tests:
               - name: t
                 start: 2026-11-29T12:00:00Z
-                premium: true
+                2️⃣premium: true
                 history:
-                  - {placement: p, at: 2026-11-29T11:00:00Z, event: show_started}
-                context: {premium: false, expect: allow}
+                  - {placement: p, at: 2026-11-29T11:00:00Z, 3️⃣event: show_started}
+                context: {premium: false, 4️⃣expect: allow}
+                steps:
+                  - {event: app_launched, 5️⃣premium: true}
+                  - {ask: show, placement: p, 6️⃣attributes: {screen: a}}
+                  - {ask: show, placement: p, 7️⃣start: 2026-11-29T12:00:00Z, context: {8️⃣name: x}}
+                9️⃣expect: allow
+
+            """)
+        let (_, found) = ScenarioDecoder.decode(Array(marked.text.utf8), file: "t.test.yaml", policy: policy)
+        let expected: [(String, String)] = [
+            ("1️⃣", "unknown key \"name\" in a scenario file: name is a setting of a test: indent it under an entry of `tests:` (each entry starts with - name:)"),
+            ("2️⃣", "unknown key \"premium\" in a test: premium belongs in the test's `context:`, which holds the premium flag and attributes of every ask: write context: {premium: true}"),
+            ("3️⃣", "unknown key \"event\" in a history entry: a history entry is a past show, with placement and at only: event belongs to a step in `steps:`"),
+            ("4️⃣", "unknown key \"expect\" in context: expect is not part of `context:`, which takes premium and attributes: write it in a step"),
+            ("5️⃣", "unknown key \"premium\" in a step: premium is part of a context, which an event does not take: put it in the test's `context:` (every ask) or in an ask step's"),
+            ("6️⃣", "unknown key \"attributes\" in a step: attributes belongs in the ask's own `context:`: write context: {attributes: {screen: home}}"),
+            ("7️⃣", "unknown key \"start\" in a step: a step sets its time with at: (a time) or after: (a duration since the step before), not start:"),
+            ("8️⃣", "unknown key \"name\" in context: a step has no name: say what it does in a comment (# …) above it"),
+            ("9️⃣", "unknown key \"expect\" in a test: expect belongs to a step: indent it under an entry of `steps:`"),
+        ]
+        #expect(found.count == expected.count, "\(found)")
+        for (marker, message) in expected {
+            #expect(found.contains { $0.range.start == marked[marker] && $0.message == message && $0.rule == "schema/unknown-key" }, "\(marker): \(found)")
+        }
+        // Written where the advice says, the keys are read.
+        let mended = """
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                context: {premium: true}
+                history:
+                  - {placement: p, at: 2026-11-29T11:00:00Z}
                 steps:
                   - event: app_launched
-                  - {ask: show, placement: p, attributes: {screen: a}}
-                  - {ask: show, placement: p, name: x}
-                expect: allow
+                  - {ask: show, placement: p, context: {attributes: {screen: a}}, expect: deny}
+                  - {at: 2026-11-29T12:00:00Z, ask: show, placement: p}
 
             """
-        let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
-        let advice = found.map { "\($0.range.start.line):\($0.range.start.column) \($0.message)" }
-        #expect(advice == [
-            "1:1 unknown key \"name\" in a scenario file: name is a setting of a test: indent it under an entry of `tests:`, beside the test's `name:`",
-            "5:5 unknown key \"premium\" in a test: premium belongs in the test's `context:` block: indent it under `context:`, as in context: {premium: …}",
-            "7:50 unknown key \"event\" in a history entry: a history entry is a past show, with placement and at only: event belongs to a step in `steps:`",
-            "8:31 unknown key \"expect\" in context: expect is not part of `context:`, which takes premium and attributes: write it beside `context:`",
-            "11:35 unknown key \"attributes\" in a step: attributes belongs in the step's `context:`, as in context: {attributes: …}",
-            "12:35 unknown key \"name\" in a step: name is a setting of the test, not of a step: indent it one level less, beside `steps:`",
-            "13:5 unknown key \"expect\" in a test: expect belongs to a step: indent it under an entry of `steps:`",
-        ], "\(advice)")
-        #expect(found.allSatisfy { $0.rule == "schema/unknown-key" })
+        let (_, none) = ScenarioDecoder.decode(Array(mended.utf8), file: "t.test.yaml", policy: policy)
+        #expect(none.filter { $0.rule == "schema/unknown-key" }.isEmpty, "\(none)")
     }
 
     /// cli.md: lint prints every diagnostic, and only a syntax error holds back what follows it (r2): a policy with

@@ -45,7 +45,7 @@ struct TestCommandTests {
             .write(toFile: dir + "/long.test.yaml", atomically: false, encoding: .utf8)
         let long = runCLI(["simulate", dir + "/long.test.yaml", "--format", "json"])
         #expect(long.exitCode == 1 && long.stdout.isEmpty)
-        #expect(long.stderr.hasSuffix("error: the replay's json would hold more than 64 MB of deny reasons: use --format text, which lists 50 a step, or replay fewer asks\n"), "\(long.stderr)")
+        #expect(long.stderr.hasSuffix("error: the replay's json would hold more than 64 MB of deny reasons and notes: use --format text, which lists 50 a step, or replay fewer asks\n"), "\(long.stderr)")
         #expect(runCLI(["simulate", dir + "/long.test.yaml"]).exitCode == 0)
         // test's json shares the bound over its tests: 20 tests of 100 failing asks of 121 reasons (ad_not_ready too)
         // would be 70 MB; the tests list all their failing steps until one lists those that fit, and the rest none.
@@ -78,13 +78,37 @@ struct TestCommandTests {
         let tested = runCLI(["test", dir + "/many.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(tested.exitCode == 1)
         #expect((60_000_000..<66_000_000).contains(tested.stdout.utf8.count), "\(tested.stdout.utf8.count)")
-        #expect(tested.stdout.hasSuffix("  100 more failing steps in this test are not shown: fix the ones listed and test again\n0 passed, 40 failed\n"))
+        // A test none of whose failing steps fits says that the run's bound, not its own, left them out.
+        #expect(tested.stdout.hasSuffix("FAIL t39\n  100 failing steps not shown: the report reached 64 MB; fix the failures it lists, or test fewer files at once\n0 passed, 40 failed\n"))
         let simulated = runCLI(["simulate", dir + "/many.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(simulated.exitCode == 0)
         #expect((60_000_000..<70_000_000).contains(simulated.stdout.utf8.count), "\(simulated.stdout.utf8.count)")
-        // Past the bound each step keeps its line, and its reasons their codes.
-        #expect(simulated.stdout.contains("    reasons [custom_rule ×20, ad_not_ready] (messages left out: the report passed 64 MB)\n"))
+        // Past the bound each step keeps its line, and its reasons their codes; each test says so once.
+        #expect(simulated.stdout.contains("    reasons [custom_rule ×20, ad_not_ready]\n"))
+        let notice = "    (the report passed 64 MB: from here on reasons are listed by code, without their messages, and notes are counted)\n"
+        let notices = simulated.stdout.components(separatedBy: notice).count - 1
+        #expect((30..<40).contains(notices), "\(notices)")
         #expect(simulated.stdout.components(separatedBy: " -> deny").count - 1 == 4_000)
+    }
+
+    /// Notes count towards the bounds too: each ask after external fullscreen ads ran out notes each one (1,000
+    /// sources with 1,000-character names and 100 asks made 114 MB of text, and as much json).
+    @Test func notesCountTowardsTheBounds() throws {
+        let opened = (0..<200).map { "      - {event: fullscreen_opened, source: s\($0)\(String(repeating: "x", count: 1_000))}\n" }.joined()
+        let asks = Array(repeating: "      - {ask: show, placement: p0}\n", count: 400).joined()
+        let dir = try temporaryDirectory("adrules-notes", [
+            "p.yaml": "version: 1\nplacements:\n  p0: {format: interstitial, min_interval: 1s}\n",
+            "n.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + opened
+                + "      - {after: 31m, event: app_backgrounded}\n" + asks,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 400 asks of 200 notes of 1 KB: 80 MB unbounded.
+        let simulated = runCLI(["simulate", dir + "/n.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(simulated.exitCode == 0)
+        #expect((60_000_000..<70_000_000).contains(simulated.stdout.utf8.count), "\(simulated.stdout.utf8.count)")
+        #expect(simulated.stdout.contains("    200 notes\n"))
+        let json = runCLI(["simulate", dir + "/n.test.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(json.exitCode == 1 && json.stdout.isEmpty && json.stderr.contains("MB of deny reasons and notes"), "\(json.stderr)")
     }
 
     /// A scenario file named twice, or through a directory and by name, runs once (it ran, and counted, twice).

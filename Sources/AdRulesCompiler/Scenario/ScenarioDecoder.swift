@@ -4,41 +4,6 @@ import Foundation
 
 /// Reads scenario files through the same YAML reader and diagnostics as rule files.
 public enum ScenarioDecoder {
-    static let topKeys = ["tests"]
-    static let testKeys = ["name", "start", "device_timezone", "installed", "sessions_before", "history", "context", "steps"]
-    static let historyKeys = ["placement", "at"]
-    static let contextKeys = ["premium", "attributes"]
-    static let stepKeys = [
-        "after", "at", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
-    ]
-
-    /// Where a key unknown in a block of a scenario file belongs, when another block takes it (cli.md r2: a key valid
-    /// one level deeper or shallower says which block it belongs to).
-    static func relocation(of key: String, in block: [String]) -> String? {
-        let isTestKey = testKeys.contains(key) && key != "context"
-        let isStepKey = stepKeys.contains(key) && key != "context"
-        switch block {
-        case topKeys where isTestKey:
-            return "\(key) is a setting of a test: indent it under an entry of `tests:`, beside the test's `name:`"
-        case topKeys where isStepKey:
-            return "\(key) belongs to a step: indent it under an entry of a test's `steps:`"
-        case topKeys where contextKeys.contains(key), testKeys where contextKeys.contains(key):
-            return "\(key) belongs in the test's `context:` block: indent it under `context:`, as in context: {\(key): …}"
-        case testKeys where isStepKey:
-            return "\(key) belongs to a step: indent it under an entry of `steps:`"
-        case stepKeys where contextKeys.contains(key):
-            return "\(key) belongs in the step's `context:`, as in context: {\(key): …}"
-        case stepKeys where isTestKey:
-            return "\(key) is a setting of the test, not of a step: indent it one level less, beside `steps:`"
-        case contextKeys where isStepKey || isTestKey:
-            return "\(key) is not part of `context:`, which takes premium and attributes: write it beside `context:`"
-        case historyKeys where isStepKey:
-            return "a history entry is a past show, with placement and at only: \(key) belongs to a step in `steps:`"
-        default:
-            return nil
-        }
-    }
-
     /// Decodes a scenario file's bytes.
     /// - Parameters:
     ///   - bytes: the file's contents.
@@ -57,7 +22,7 @@ public enum ScenarioDecoder {
         let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
-            for (_, pair) in reader.fields(pairs, allowed: topKeys, context: "a scenario file", belongsIn: { relocation(of: $0, in: topKeys) }) {
+            for (_, pair) in reader.fields(pairs, allowed: ScenarioKeys.top, context: "a scenario file", belongsIn: { ScenarioKeys.relocation(of: $0, in: .file) }) {
                 sawTests = true
                 guard let items = reader.sequence(pair.value, "tests") else { continue }
                 for item in items {
@@ -121,7 +86,7 @@ public enum ScenarioDecoder {
         var context = AskContext.standard
         var steps: [ScenarioStep] = []
         var stepsNode: YAMLNode?
-        for (key, pair) in reader.fields(pairs, allowed: testKeys, context: "a test", belongsIn: { relocation(of: $0, in: testKeys) }) {
+        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.test, context: "a test", belongsIn: { ScenarioKeys.relocation(of: $0, in: .test) }) {
             let value = pair.value
             switch key {
             case "name":
@@ -145,7 +110,7 @@ public enum ScenarioDecoder {
                     guard let entry = reader.mapping(item, "a history entry") else { continue }
                     var placement: String?
                     var at: Int64?
-                    for (k, p) in reader.fields(entry, allowed: historyKeys, context: "a history entry", belongsIn: { relocation(of: $0, in: historyKeys) }) {
+                    for (k, p) in reader.fields(entry, allowed: ScenarioKeys.history, context: "a history entry", belongsIn: { ScenarioKeys.relocation(of: $0, in: .history) }) {
                         if k == "placement" { placement = reader.string(p.value, k)?.value }
                         else { at = time(p.value, k, reader: &reader)?.ms }
                     }
@@ -166,7 +131,7 @@ public enum ScenarioDecoder {
                     }
                 }
             case "context":
-                context = decodeContext(value, base: .standard, policy: policy, declared: declared, reader: &reader) ?? context
+                context = decodeContext(value, base: .standard, owner: .testContext, policy: policy, declared: declared, reader: &reader) ?? context
             case "steps":
                 stepsNode = value
             default: break
@@ -211,12 +176,14 @@ public enum ScenarioDecoder {
             installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
     }
 
+    /// - Parameter owner: whose context it is, for the advice about a key that belongs elsewhere.
     private static func decodeContext(
-        _ node: YAMLNode, base: AskContext, policy: Policy, declared declaredTypes: [String: ValueType], reader: inout FieldReader
+        _ node: YAMLNode, base: AskContext, owner: ScenarioKeys.Block, policy: Policy, declared declaredTypes: [String: ValueType],
+        reader: inout FieldReader
     ) -> AskContext? {
         guard let pairs = reader.mapping(node, "context") else { return nil }
         var context = base
-        for (key, pair) in reader.fields(pairs, allowed: contextKeys, context: "context", belongsIn: { relocation(of: $0, in: contextKeys) }) {
+        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.context, context: "context", belongsIn: { ScenarioKeys.relocation(of: $0, in: owner) }) {
             if key == "premium" {
                 if let value = reader.bool(pair.value, "premium") { context.premium = value.value }
                 continue
@@ -284,7 +251,9 @@ public enum ScenarioDecoder {
         var context: AskContext?
         var expectation = Expectation()
         var eventOnly: [YAMLPair] = []
-        for (key, pair) in reader.fields(pairs, allowed: stepKeys, context: "a step", belongsIn: { relocation(of: $0, in: stepKeys) }) {
+        // Whether the step asks, for the advice about a key that belongs elsewhere: only an ask takes a context.
+        let block: ScenarioKeys.Block = pairs.contains { $0.key.scalar?.value == "ask" } ? .askStep : .eventStep
+        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.step, context: "a step", belongsIn: { ScenarioKeys.relocation(of: $0, in: block) }) {
             let value = pair.value
             switch key {
             case "after": after = reader.duration(value, key)?.value.milliseconds ?? 0
@@ -307,7 +276,7 @@ public enum ScenarioDecoder {
                 trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
                 eventOnly.append(pair)
             case "context":
-                context = decodeContext(value, base: testContext, policy: policy, declared: declared, reader: &reader)
+                context = decodeContext(value, base: testContext, owner: .askContext, policy: policy, declared: declared, reader: &reader)
                 eventOnly.append(pair)
             case "expect":
                 expectation.verdict = reader.enumeration(value, key, as: Decision.Verdict.self)?.value
