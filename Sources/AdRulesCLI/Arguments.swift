@@ -18,6 +18,8 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case missingArgument(String)
     case invalidValue(option: String, value: String, allowed: [String])
     case repeated(String)
+    /// An empty word where a path goes (`adrules lint ""`, an unset variable in a CI script).
+    case emptyArgument
 
     var description: String {
         // Arguments are echoed escaped: a value with a line break must not forge a line of output.
@@ -27,6 +29,7 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
         case .missingValue(let option): return "Missing value for option \"--\(v(option))\"."
         case .repeated(let option): return "Option \"--\(v(option))\" is given twice: give it once."
         case .missingArgument(let name): return "Missing expected argument \"\(v(name))\"."
+        case .emptyArgument: return "An empty argument names no file: give a path, or leave the argument out."
         case .invalidValue(let option, let value, let allowed):
             // One requirement reads "expected a whole number ..."; a choice "expected one of a, b".
             let expected = allowed.count == 1 ? allowed[0] : "one of \(allowed.joined(separator: ", "))"
@@ -61,6 +64,8 @@ struct ParsedArguments: Sendable {
             index += 1
             if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
                 guard parsed.positionals.count < maxPositionals else { throw ArgumentError.unexpected(argument) }
+                // Every command's positionals are paths (or `merge`, a word): an empty one names nothing.
+                guard !argument.isEmpty else { throw ArgumentError.emptyArgument }
                 parsed.positionals.append(argument)
                 continue
             }

@@ -407,8 +407,8 @@ enum OutputFile {
         // device that is missing.
         guard fd >= 0 else {
             let code = errno
-            var now = stat()
-            let isFIFO = stat(path, &now) == 0 && (now.st_mode & S_IFMT) == S_IFIFO
+            var target = stat()
+            let isFIFO = stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFIFO
             return code == ENXIO && isFIFO ? "a FIFO that no process reads" : reason(code)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)

@@ -12,7 +12,7 @@ enum FailureReport {
     /// About the most bytes of failing steps (`test`) or of deny reasons and notes (`simulate`) one run's text report
     /// holds, over all its tests: past it `test` counts the failing steps it does not show, and `simulate` lists each
     /// step's reason codes without their messages. 150 tests of 100 failing asks, each denied by 200 rules with
-    /// 4,000-character messages, made 3 GB of text with `test` (and the run crashed building it). Text counts the
+    /// 4,000-character messages, would make 3 GB of text with `test` (the run crashed at 4 GB building it). Text counts the
     /// bytes written; the json bound (``maxJSONBytes``) weighs each reason at 256 bytes and twice its texts.
     static let maxTextBytes = 64_000_000
 

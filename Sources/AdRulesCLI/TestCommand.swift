@@ -97,7 +97,7 @@ enum TestCommand {
                         } else {
                             failed += 1
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
-                            // The text report is built only when it is the one delivered.
+                            // The failing steps in text only when text is delivered: json lists its own.
                             if !json { text += FailureReport.render(outcome, bytesLeft: &textLeft) }
                         }
                         if json { records.append(FailureReport.json(outcome, bytesLeft: &bytesLeft)) }

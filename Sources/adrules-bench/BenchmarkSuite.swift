@@ -149,7 +149,7 @@ struct BenchmarkSuite {
         }
         if only == "allow" || only == "deny" {
             // Profiling aid: one path alone.
-            let t = Timing.interleaved(rounds: rounds, [evaluator(only == "allow" ? allow : deny)])[0]
+            let t = Timing.measure(rounds: rounds, evaluator(only == "allow" ? allow : deny))
             return ["Evaluator.decide, \(only ?? "") path only: \(format(t.median)) median"]
         }
         // The engine runs, like the evaluator runs, ask one engine (or core) and one context at a time. Each engine's
@@ -190,8 +190,8 @@ struct BenchmarkSuite {
         // Each measured on its own, every round in a row, as the goals were set: run in turn with the evaluator, the
         // chain takes two to three times as long (its inputs and branches are no longer warm), which would halve
         // the ratios without the evaluator being any faster.
-        let allowEval = Timing.interleaved(rounds: rounds, [evaluator(allow)])[0], denyEval = Timing.interleaved(rounds: rounds, [evaluator(deny)])[0]
-        let allowBase = Timing.interleaved(rounds: rounds, [baseline(allow)])[0], denyBase = Timing.interleaved(rounds: rounds, [baseline(deny)])[0]
+        let allowEval = Timing.measure(rounds: rounds, evaluator(allow)), denyEval = Timing.measure(rounds: rounds, evaluator(deny))
+        let allowBase = Timing.measure(rounds: rounds, baseline(allow)), denyBase = Timing.measure(rounds: rounds, baseline(deny))
         func row(_ name: String, _ t: Timing, _ ratio: String = "") -> String {
             name.padding(toLength: 46, withPad: " ", startingAt: 0) + format(t.median).leftPad(10) + format(t.p99).leftPad(10) + "  " + ratio
         }

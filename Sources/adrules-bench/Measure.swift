@@ -19,19 +19,26 @@ struct Timing {
         return Timing(samples)
     }
 
-    /// One thing timed among others by ``interleaved(rounds:_:)``.
+    /// One thing timed: alone (``measure(rounds:_:)``) or in turn with others (``interleaved(rounds:_:)``).
     struct Subject {
         var batch: Int
         var items: Int
         var body: (Range<Int>) -> Void
     }
 
+    /// One subject timed alone, every round in a row.
+    static func measure(rounds: Int, _ subject: Subject) -> Timing {
+        measure(rounds: rounds, batch: subject.batch, items: subject.items, subject.body)
+    }
+
     /// Times several subjects in turn, one pass of each per round, so that the machine's speed drifting during a run
-    /// (it does, on a shared machine) slows each subject alike and leaves their ratios alone.
+    /// (it does, on a shared machine) slows each subject alike and leaves their ratios alone. The order is reversed
+    /// every other round, so that no subject always runs after the same one (and in its cache's wake).
     static func interleaved(rounds: Int, _ subjects: [Subject]) -> [Timing] {
         var samples = Array(repeating: [Double](), count: subjects.count)
-        for _ in 0..<rounds {
-            for (s, subject) in subjects.enumerated() { samples[s] += pass(batch: subject.batch, items: subject.items, subject.body) }
+        for round in 0..<rounds {
+            let order = round % 2 == 0 ? Array(subjects.indices) : subjects.indices.reversed()
+            for s in order { samples[s] += pass(batch: subjects[s].batch, items: subjects[s].items, subjects[s].body) }
         }
         return samples.map(Timing.init)
     }

@@ -120,6 +120,8 @@ struct CompiledPolicyTests {
         let dir = try temporaryDirectory("adrules-nfd", [composed: "version: 1\nplacements:\n  banner_a: {format: banner}\n"])
         try "version: 1\nplacements:\n  banner_b: {format: banner}\n".write(toFile: dir + "/" + decomposed, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A file system that keeps one name for both forms (APFS) holds one file: nothing to tell apart there.
+        guard try FileManager.default.contentsOfDirectory(atPath: dir).count == 2 else { return }
         let document = try #require(try PolicyCompiler.compile(path: dir, root: dir).document)
         let object = try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
         let files = try #require(object["files"] as? [String])

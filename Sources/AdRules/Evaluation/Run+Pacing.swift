@@ -148,8 +148,8 @@ extension Run {
 extension Evaluator {
     /// Visits the caps of a placement, and of its groups, that a show at `now` would meet (count at or over the cap):
     /// the session, hourly, daily and window caps, by reason code, with the group (an index into the policy's
-    /// groups) for a group's cap. Pacing (`min_interval`) is not a cap and is left out. No list is made: the impact
-    /// preview asks after every show, and most shows meet no cap.
+    /// groups) for a group's cap. Pacing (`min_interval`) is not a cap and is left out. No list of the caps is
+    /// returned: the impact preview asks after every show, and most shows meet no cap (so the findings allocate nothing).
     package static func forEachCapReached(
         placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
         _ body: (_ code: ReasonCode, _ group: Int?) -> Void
