@@ -113,6 +113,11 @@ enum ImpactCommand {
                 stderr: stderr + "error: the report would list \(report.denyRowCount) deny reasons (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: use fewer segments, or preview a policy with fewer placements or custom rules\n",
                 exitCode: ExitCode.findings)
         }
+        guard report.denyTextBytes <= ImpactReport.maxDenyText else {
+            return CommandResult(
+                stderr: stderr + "error: the report's deny reasons would hold \(report.denyTextBytes) bytes of messages and file names (each row repeats its reason's), more than the \(ImpactReport.maxDenyText) a report holds: use fewer segments, shorter rule messages, or a shorter path to the rule files\n",
+                exitCode: ExitCode.findings)
+        }
         let format = parsed.values["format"] ?? (options.shard != nil ? "json" : "text")
         return Output.deliver(render(report, format: format), to: parsed.values["output"], stderr: stderr)
     }

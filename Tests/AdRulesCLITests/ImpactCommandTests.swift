@@ -446,14 +446,14 @@ struct ImpactCommandTests {
         let directory = NSTemporaryDirectory() + "adrules-rows-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        func part(_ k: Int, rows: Int) throws -> String {
+        func part(_ k: Int, rows: Int, message: String = "m") throws -> String {
             let result = runCLI(arguments + ["--shard", "\(k)/2"])
             #expect(result.exitCode == 0, "\(result.stderr)")
             // Rows of one reason at distinct lines: each a (code, location) pair of its own.
             let forged = (0..<rows).map { i in
-                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \(k * 1_000_000 + i + 1), \"column\": 1, \"count\": 1, \"message\": \"m\"},"
+                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \(k * 1_000_000 + i + 1), \"column\": 1, \"count\": 1, \"message\": \"\(message)\"},"
             }.joined()
-            let path = "\(directory)/part-\(k)-\(rows).json"
+            let path = "\(directory)/part-\(k)-\(rows)-\(message.count).json"
             // Into the first non-empty list of a segment's figures (merge reads the segments; the totals are their sum).
             var text = result.stdout
             let segments = try #require(text.range(of: "\"segments\": {"))
@@ -469,6 +469,35 @@ struct ImpactCommandTests {
         let together = runCLI(["impact", "merge", try part(1, rows: half), try part(2, rows: half)])
         #expect(together.exitCode == 1)
         #expect(together.stderr.contains("more than the \(ImpactReport.maxDenyRows) a report holds"), "\(together.stderr)")
+        // And so are parts whose rows' messages together pass the text a report holds (two of 1,600 rows of 4 KB).
+        let long = String(repeating: "m", count: 4_000)
+        let wordy = runCLI(["impact", "merge", try part(1, rows: 1_600, message: long), try part(2, rows: 1_600, message: long)])
+        #expect(wordy.exitCode == 1)
+        #expect(wordy.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(wordy.stderr)")
+    }
+
+    /// Each deny-reason row repeats its reason's message and file, so a report holds at most 12 MB of them: 100 rules
+    /// with 4,096-character messages denying in 1,000 segments made 442 MB of json (and crashed with emoji messages),
+    /// and `impact merge` refused the parts such a run wrote. The run is refused, before anything is written.
+    @Test func aReportWithTooMuchDenyTextIsRefused() throws {
+        let message = String(repeating: "M", count: 4_000)
+        let rules = (0..<10).map { "  - {id: r\($0), deny: \"*\", when: true, message: \"\(message)\"}\n" }.joined()
+        let segments = (0..<320).map { "  - {name: s\($0), share: \(1.0 / 320), foreground: 10m, actions: [{placement: p0, every: 1m}]}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-deny-text", [
+            "p.yaml": "version: 1\nplacements:\n  p0: {format: interstitial, min_interval: 1s}\nrules:\n" + rules,
+            "m.model.yaml": "version: 1\nusers: 640\ndays: 1\nseed: 1\nsegments:\n" + segments,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 320 segments x 10 rules x 4 KB: 12.8 MB of messages.
+        let refused = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(refused.exitCode == 1 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("bytes of messages and file names (each row repeats its reason's), more than the 12000000 a report holds"), "\(refused.stderr)")
+        // With 280 segments (11.2 MB) the report is written, and its json within what a merge reads.
+        let fewer = (0..<280).map { "  - {name: s\($0), share: \(1.0 / 280), foreground: 10m, actions: [{placement: p0, every: 1m}]}\n" }.joined()
+        try ("version: 1\nusers: 560\ndays: 1\nseed: 1\nsegments:\n" + fewer).write(toFile: dir + "/f.model.yaml", atomically: true, encoding: .utf8)
+        let written = runCLI(["impact", dir + "/f.model.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(written.exitCode == 0, "\(written.stderr)")
+        #expect((11_200_000..<(64 << 20)).contains(written.stdout.utf8.count), "\(written.stdout.utf8.count)")
     }
 
     /// The advice for a duration names a value the same key takes: at least 1s for a visit's length and a stream's

@@ -81,6 +81,9 @@ public struct ImpactReport: Sendable, Hashable {
         case playedUsers(Int, of: Int)
         /// With this part the merged deny reasons hold more rows than ``ImpactReport/maxDenyRows``.
         case tooManyDenyRows(Int, Int)
+        /// With this part the merged deny reasons' messages and file names hold more bytes than
+        /// ``ImpactReport/maxDenyText``.
+        case tooMuchDenyText(Int, Int)
 
         public var description: String { description(naming: { "part \($0 + 1)" }) }
 
@@ -97,6 +100,8 @@ public struct ImpactReport: Sendable, Hashable {
             case .duplicateShard(let index, let i): return "shard \(index) is given twice (again in \(name(i))): give each shard's part once"
             case .noInputsDigest(let i): return "\(name(i)) has no inputs digest (written by an older adrules): play that shard again"
             case .tooManyDenyRows(let i, let rows): return "with \(name(i)) the deny reasons come to \(rows) rows (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: that is no run's result"
+            case .tooMuchDenyText(let i, let bytes):
+                return "with \(name(i)) the deny reasons' messages and file names come to \(bytes) bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"
             case .playedUsers(let played, let users): return "the parts played \(played) users in all, not the \(users) of the run: one of them is not a whole shard"
             }
         }
@@ -110,6 +115,26 @@ public struct ImpactReport: Sendable, Hashable {
     /// The deny-reason rows of every block of every result.
     public var denyRowCount: Int {
         results.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.placements.reduce(0) { $0 + $1.denials.count } } }
+    }
+
+    /// The most bytes of messages and file names the deny-reason rows of a report hold, over every row: each row
+    /// repeats its reason's message and file (a report's rows are read one by one), so 100 rules with 4,096-character
+    /// messages denying in 1,000 segments made 442 MB of json (and with emoji messages the run crashed at 2.7 GB). Within
+    /// it, the json of a report (its rows at about 200 bytes each and their texts escaped at worst to twice their bytes)
+    /// stays under the 64 MiB `impact merge` reads a part in, and html's eight reasons a block at most six times theirs.
+    public static let maxDenyText = 12_000_000
+
+    /// The bytes of the messages and file names of the deny-reason rows of every block of every result.
+    public var denyTextBytes: Int {
+        var bytes = 0
+        for result in results {
+            for segment in result.segments {
+                for placement in segment.placements {
+                    for row in placement.denials { bytes += row.message.utf8.count + (row.location?.file.utf8.count ?? 0) }
+                }
+            }
+        }
+        return bytes
     }
 
     /// Combines the partial results of every shard of one run into the result of the whole run.
@@ -182,6 +207,8 @@ public struct ImpactReport: Sendable, Hashable {
             }
             let rows = sum.denyRowCount
             if rows > maxDenyRows { throw MergeError.tooManyDenyRows(i, rows) }
+            let text = sum.denyTextBytes
+            if text > maxDenyText { throw MergeError.tooMuchDenyText(i, text) }
         }
 
         /// The whole run's result.
