@@ -100,11 +100,12 @@ enum ImpactCommand {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
         }
 
-        let changes = policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : []
+        let changes = PolicyDiff.listed(policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : [])
         let bar = isatty(2) == 1 && !parsed.flags.contains("quiet") ? ProgressBar() : nil
         var progress: (@Sendable (Int, Int) -> Void)?
         if let bar { progress = { done, total in bar.draw(done, of: total) } }
-        var report = ImpactRunner.run(model: model, policies: policies, changes: changes, options: options, progress: progress)
+        var report = ImpactRunner.run(model: model, policies: policies, changes: changes.changes, options: options, progress: progress)
+        report.moreChanges = changes.more
         report.inputs = InputDigest.of(model: modelBytes, policies: policies.map(\.policy))
         bar?.finish()
         // The bound `impact merge` reads parts with: what a run writes, a merge of its shards reads back.

@@ -26,7 +26,7 @@ enum ImpactHTML {
         let figures = report.results.map { PlacementFigures.all($0) }
         for present in PlacementFigures.byID(figures) {
             // A placement the change adds or removes is shown for the one policy that has it.
-            body += placement(present.map(\.figures), names: present.map { names[$0.policy] }, onlyIn: comparing && present.count == 1)
+            body += placement(present.map(\.figures), names: present.map { ImpactFormat.columnName(names[$0.policy]) }, onlyIn: comparing && present.count == 1)
         }
         body += segments(report)
         body += segmentDetails(report)
@@ -78,7 +78,9 @@ enum ImpactHTML {
             let line = ImpactFormat.change(change)
             out += "<tr><td>\(escape(line.what))</td><td>\(escape(line.values))</td><td class=\"loc\">\(escape(line.locations))</td></tr>\n"
         }
-        return out + "</table>\n</section>\n"
+        out += "</table>\n"
+        if report.moreChanges > 0 { out += "<p>\(escape(ImpactFormat.moreChanges(report.moreChanges)))</p>\n" }
+        return out + "</section>\n"
     }
 
     static func placement(_ columns: [PlacementFigures], names: [String], onlyIn: Bool = false) -> String {

@@ -20,6 +20,8 @@ enum ImpactJSON {
             pairs.append(("shard", .object([("index", .int(shard.index)), ("count", .int(shard.count))])))
         }
         pairs.append(("changes", .array(report.changes.map(change))))
+        // Only when some are left out: the changes past those listed.
+        if report.moreChanges > 0 { pairs.append(("more_changes", .int(report.moreChanges))) }
         pairs.append(("results", .array(report.results.map { result($0, segments: report.segments) })))
         return .object(pairs)
     }
@@ -139,7 +141,7 @@ enum ImpactJSON {
             return text
         }
         // A part holds what a run writes and nothing else.
-        let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "results"]
+        let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results"]
         if let unknown = document.objectValue?.first(where: { !known.contains($0.0) }) {
             throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(unknown.0))\"")
         }
@@ -233,6 +235,7 @@ enum ImpactJSON {
             seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
             start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
             results: results)
+        if let more = document["more_changes"] { report.moreChanges = try count(more, "more_changes", in: 1...Int.max) }
         // A part written before the digest existed has none: merge refuses it with a word, rather than here.
         report.inputs = document["inputs"] == nil ? "" : try string(document["inputs"], "inputs")
         return report

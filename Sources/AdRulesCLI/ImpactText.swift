@@ -18,6 +18,7 @@ enum ImpactText {
                 rows.append([line.what, line.values, line.locations])
             }
             out += table(rows, rightAligned: [], indent: "  ", maxWidth: maxColumnWidth)
+            if report.moreChanges > 0 { out += "  \(ImpactFormat.moreChanges(report.moreChanges))\n" }
         }
         out += placementTables(report, report.results.map { PlacementFigures.all($0) })
         out += segments(report)
@@ -38,7 +39,7 @@ enum ImpactText {
         var out = ""
         for present in PlacementFigures.byID(figures) {
             let columns = present.map(\.figures)
-            let names = present.map { report.results[$0.policy].policy }
+            let names = present.map { ImpactFormat.columnName(report.results[$0.policy].policy) }
             let placement = PlacementFigures.described(columns)
             // A placement the change adds or removes is shown for the one policy that has it.
             let only = report.results.count == 2 && columns.count == 1 ? " only in \(names[0])" : ""

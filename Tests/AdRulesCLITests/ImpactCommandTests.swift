@@ -476,6 +476,39 @@ struct ImpactCommandTests {
         #expect(wordy.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(wordy.stderr)")
     }
 
+    /// A report lists the first 10,000 policy changes and counts the rest (a default changed under every placement is a
+    /// change of each: two 321 KB policies made 139,986 changes, and the run crashed), in every format and through a
+    /// merge of shards.
+    @Test func aReportListsTheFirstChangesAndCountsTheRest() throws {
+        func policy(_ cap: Int) -> String {
+            "version: 1\ndefaults: {daily_cap: \(cap), hourly_cap: \(cap), session_cap: \(cap), min_interval: \(cap)m}\nplacements:\n"
+                + (0..<2_600).map { "  p\($0): {format: interstitial}\n" }.joined()
+        }
+        let dir = try temporaryDirectory("adrules-changes", [
+            "old.yaml": policy(3), "new.yaml": policy(4),
+            "m.model.yaml": "version: 1\nusers: 4\ndays: 1\nsegments:\n  - {name: all, share: 1, foreground: 10m, actions: [{placement: p0, every: 1m}]}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let arguments = ["impact", dir + "/m.model.yaml", "--rules", dir + "/new.yaml", "--compare", dir + "/old.yaml"]
+        // 2,600 placements x 4 settings.
+        let json = runCLI(arguments + ["--format", "json"])
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["changes"] as? [Any])?.count == 10_000)
+        #expect(object["more_changes"] as? Int == 400)
+        let text = runCLI(arguments)
+        #expect(text.stdout.contains("\n  400 more changes are not listed: the policies differ in more settings than a report lists\n"))
+        let html = runCLI(arguments + ["--format", "html"])
+        #expect(html.stdout.contains("<p>400 more changes are not listed: the policies differ in more settings than a report lists</p>"))
+        var parts: [String] = []
+        for k in 1...2 {
+            let path = dir + "/part\(k).json"
+            #expect(runCLI(arguments + ["--shard", "\(k)/2", "--output", path]).exitCode == 0)
+            parts.append(path)
+        }
+        #expect(runCLI(["impact", "merge"] + parts + ["--format", "json"]).stdout == json.stdout)
+    }
+
     /// Each deny-reason row repeats its reason's message and file, so a report holds at most 12 MB of them: 100 rules
     /// with 4,096-character messages denying in 1,000 segments made 442 MB of json (and crashed with emoji messages),
     /// and `impact merge` refused the parts such a run wrote. The run is refused, before anything is written.

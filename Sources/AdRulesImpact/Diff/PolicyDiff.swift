@@ -35,6 +35,25 @@ public struct PolicyChange: Sendable, Hashable {
 /// The semantic difference of two policies: settings compared by meaning, not by text or position.
 public enum PolicyDiff {
     /// The settings that differ, policy-wide first, then placements, groups, attributes and rules (new policy order, removed ones last).
+    /// The most changes a report lists, and the most bytes of their texts (subjects, settings, values and file names):
+    /// past either the others are counted. A default changed under 10,000 placements is a change of each (two policies
+    /// of 321 KB made 139,986 changes, 122 MB of json, and with a 3.7 KB path the run crashed).
+    public static let maxListed = 10_000
+    public static let maxListedText = 4_000_000
+
+    /// The first changes, within ``maxListed`` and ``maxListedText``, and how many more there are.
+    public static func listed(_ changes: [PolicyChange]) -> (changes: [PolicyChange], more: Int) {
+        var bytes = 0
+        var kept = 0
+        for change in changes.prefix(maxListed) {
+            bytes += change.subject.utf8.count + change.setting.utf8.count + (change.old?.utf8.count ?? 0) + (change.new?.utf8.count ?? 0)
+                + (change.oldLocation?.file.utf8.count ?? 0) + (change.newLocation?.file.utf8.count ?? 0)
+            guard bytes <= maxListedText else { break }
+            kept += 1
+        }
+        return (Array(changes.prefix(kept)), changes.count - kept)
+    }
+
     public static func changes(from old: Policy, to new: Policy) -> [PolicyChange] {
         changes(from: NamedPolicy(name: "old", policy: old), to: NamedPolicy(name: "new", policy: new))
     }

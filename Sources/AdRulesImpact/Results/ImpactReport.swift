@@ -43,8 +43,11 @@ public struct ImpactReport: Sendable, Hashable {
     public var segments: [String]
     /// Set for the partial result of one shard.
     public var shard: Shard?
-    /// The semantic difference of the compared policies (empty without `--compare`).
+    /// The semantic difference of the compared policies (empty without `--compare`): its first changes, as many as
+    /// ``PolicyDiff/listed(_:)`` keeps.
     public var changes: [PolicyChange]
+    /// The changes past those listed, counted (json `more_changes`, present when not 0).
+    public var moreChanges = 0
     /// One result per policy: with `--compare`, the old policy first.
     public var results: [ImpactPolicyResult]
     /// A digest of the model file and the policies played (json `inputs`): parts to merge must share it.
@@ -185,7 +188,7 @@ public struct ImpactReport: Sendable, Hashable {
                 throw MergeError.mismatch(i, "population (users, days, seed or start)")
             }
             if part.segments != first.segments { throw MergeError.mismatch(i, "set of segments") }
-            if part.changes != first.changes { throw MergeError.mismatch(i, "pair of policies") }
+            if part.changes != first.changes || part.moreChanges != first.moreChanges { throw MergeError.mismatch(i, "pair of policies") }
             if part.results.map(\.policy) != first.results.map(\.policy) || part.results.map(\.placements) != first.results.map(\.placements) {
                 throw MergeError.mismatch(i, "policy")
             }
