@@ -251,4 +251,23 @@ struct ModelDiagnosticTests {
         #expect(model == nil)
         #expect(diagnostics.map(\.rule) == ["schema/missing-key"])
     }
+
+    /// One missing-attribute warning a segment, naming ten attributes and counting the others: 1,000 segments that
+    /// each left out 1,000 attributes made a million warnings (1.2 GB).
+    @Test func aSegmentsMissingAttributesAreOneWarning() throws {
+        let attributes = (0..<12).map { "  a\($0): string\n" }.joined()
+        let policy = try Policy(yaml: "version: 1\nplacements: {p: {format: interstitial}}\nattributes:\n" + attributes, file: "p.yaml")
+        let model = try #require(ModelDecoder.decode("""
+            version: 1
+            segments:
+              - {name: one, share: 0.5, attributes: {a0: x, a1: x, a2: x, a3: x, a4: x, a5: x, a6: x, a7: x, a8: x, a9: x, a10: x}, actions: [{placement: p, every: 1m}]}
+              - {name: all, share: 0.5, actions: [{placement: p, every: 1m}]}
+            """, file: "m.model.yaml").model)
+        let found = ModelCheck.check(model, against: policy, name: "p", role: .current).filter { $0.rule == "model/missing-attribute" }
+        #expect(found.map(\.message) == [
+            "segment one gives no value for attribute a11, which has no default: asks of placements whose rules read it are denied rule_error",
+            "segment all gives no value for attributes a0, a1, a2, a3, a4, a5, a6, a7, a8, a9 and 2 more, which have no default: asks of placements whose rules read them are denied rule_error",
+        ])
+        #expect(found.map(\.notes.first?.message) == ["attribute a11 is declared here", "attribute a0 is declared here"])
+    }
 }

@@ -110,13 +110,20 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func modelMissingAttribute(_ name: String, segment: String, declaredAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
-            .warning, rule: "model/missing-attribute",
-            message: "segment \(segment) gives no value for attribute \(name), which has no default: asks of placements whose rules read it are denied rule_error",
+    /// - Parameters:
+    ///   - names: the first attributes the segment leaves out (ten at most); `more` counts the others.
+    ///   - declaredAt: where the first is declared.
+    static func modelMissingAttribute(
+        _ names: [String], more: Int, segment: String, declaredAt: SourceLocation, file: String, range: SourceRange
+    ) -> Diagnostic {
+        let what = names.count == 1 && more == 0
+            ? "attribute \(names[0]), which has no default: asks of placements whose rules read it are denied rule_error"
+            : "attributes \(names.joined(separator: ", "))\(more > 0 ? " and \(more) more" : ""), which have no default: asks of placements whose rules read them are denied rule_error"
+        return Diagnostic(
+            .warning, rule: "model/missing-attribute", message: "segment \(segment) gives no value for \(what)",
             file: file, range: range,
             notes: [DiagnosticNote(
-                message: "attribute \(name) is declared here", file: declaredAt.file,
+                message: "attribute \(names[0]) is declared here", file: declaredAt.file,
                 position: SourcePosition(line: declaredAt.line, column: declaredAt.column))])
     }
 
