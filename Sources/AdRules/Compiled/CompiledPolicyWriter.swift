@@ -5,8 +5,9 @@ struct CompiledPolicyWriter {
     /// By the path's bytes: `String` compares canonically equivalent texts equal, and a directory may hold `café.yaml`
     /// twice, composed and decomposed, as two files.
     var fileIndex: [[UInt8]: Int] = [:]
-    /// The file of the last location written and its index: most locations are in the file of the one before.
-    private var lastFile: (path: String, index: Int)?
+    /// The file of the last location written and its index: most locations are in the file of the one before, and
+    /// hold the same shared name (compared by identity: a path of kilobytes is not compared byte by byte each time).
+    private var lastFile: (file: SourceFile, index: Int)?
 
     init(policy: Policy, relativePath: (String) -> String) {
         self.policy = policy
@@ -21,13 +22,13 @@ struct CompiledPolicyWriter {
 
     /// The file index of a location; a location in a file the policy does not list (none should) maps to file 0.
     mutating func at(_ location: SourceLocation) -> AtRecord {
-        let path = location.file
+        let file = location.sourceFile
         let index: Int
-        if let lastFile, lastFile.path.utf8.elementsEqual(path.utf8) {
+        if let lastFile, lastFile.file === file {
             index = lastFile.index
         } else {
-            index = fileIndex[Array(path.utf8)] ?? 0
-            lastFile = (path, index)
+            index = fileIndex[Array(file.path.utf8)] ?? 0
+            lastFile = (file, index)
         }
         return AtRecord(file: index, line: location.line, column: location.column)
     }

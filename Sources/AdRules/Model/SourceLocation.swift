@@ -24,6 +24,9 @@ public struct SourceLocation: Sendable, Hashable, Codable, CustomStringConvertib
         set { source = SourceFile(newValue) }
     }
 
+    /// The shared name of the file: locations a loader made in one file hold the same one.
+    package var sourceFile: SourceFile { source }
+
     /// The 1-based line.
     public var line: Int {
         get { Int(storedLine) }
