@@ -119,6 +119,7 @@ struct PolicyAssembler {
 
         var rules: [CustomRule] = []
         var seenRules: [String: SourceLocation] = [:]
+        var suggestionsLeft = ExpressionCompiler.maxSuggestions
         for fragment in fragments {
             for fields in fragment.rules {
                 if let firstAt = seenRules[fields.id.value] {
@@ -134,7 +135,7 @@ struct PolicyAssembler {
                 var rule = CustomRule(
                     id: fields.id.value, location: fields.id.location, deny: fields.deny, when: when,
                     message: fields.message ?? CustomRule.defaultMessage(id: fields.id.value), condition: nil)
-                switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes) {
+                switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft) {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):
                     for finding in findings {
