@@ -180,6 +180,9 @@ public enum AdRulesCommandLine {
         case "-h", "--help":
             return CommandResult(stdout: usage + "\n")
         case "help":
+            // One topic at most: `help lint extra` or an empty word is a usage error, as for every command.
+            if rest.count > 1 { return usageError(.unexpected(rest[1])) }
+            if rest.first == "" { return usageError(.emptyArgument) }
             if let topic = rest.first, topic != "help" {
                 guard let text = commandHelp[topic] else { return usageError(.unexpected(topic)) }
                 return CommandResult(stdout: text + "\n")

@@ -93,12 +93,22 @@ struct PlacementFigures {
 
 /// Number formats shared by the text and html reports (fixed, locale-free, so reports are byte-stable).
 enum ImpactFormat {
-    /// A policy's name as a column heads it, repeated for every placement: at most 120 characters, its start and end
-    /// kept (where two paths differ), the whole name given once at the top. 10,000 placements under a 3.7 KB path
-    /// repeated it into 110 MB of text.
+    /// A policy's name as a column heads it, repeated for every placement: at most about 120 bytes, its start and end
+    /// kept (where two paths differ) in whole characters, the whole name given once at the top. 10,000 placements
+    /// under a 3.7 KB path repeated it into 110 MB of text. Bytes, not characters: a character may be a letter with a
+    /// hundred combining marks.
     static func columnName(_ name: String) -> String {
-        guard name.count > 120 else { return name }
-        return String(name.prefix(59)) + "…" + String(name.suffix(60))
+        guard name.utf8.count > 120 else { return name }
+        var head = "", tail = ""
+        for character in name {
+            guard head.utf8.count + character.utf8.count <= 59 else { break }
+            head.append(character)
+        }
+        for character in name.reversed() {
+            guard tail.utf8.count + character.utf8.count <= 60 else { break }
+            tail.insert(character, at: tail.startIndex)
+        }
+        return head + "…" + tail
     }
 
     /// The line after the listed policy changes when more are left out (``PolicyDiff/listed(_:)``).

@@ -474,6 +474,23 @@ struct ImpactCommandTests {
         let wordy = runCLI(["impact", "merge", try part(1, rows: 1_600, message: long), try part(2, rows: 1_600, message: long)])
         #expect(wordy.exitCode == 1)
         #expect(wordy.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(wordy.stderr)")
+        // A part alone too (a merge of one shard was not checked).
+        let alone = runCLI(["impact", "merge", try part(1, rows: 3_100, message: long)])
+        #expect(alone.exitCode == 1)
+        #expect(alone.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(alone.stderr)")
+    }
+
+    /// A long policy name heads the columns of every placement cut to about 120 bytes, in whole characters: counted in
+    /// characters, a letter with a hundred combining marks a folder let a 3.8 KB path through whole.
+    @Test func longPolicyNamesAreCutByBytes() {
+        let combining = (0..<15).map { _ in "a" + String(repeating: "\u{301}", count: 126) }.joined(separator: "/")
+        #expect(combining.count < 120 && combining.utf8.count > 3_000)
+        for name in [combining, String(repeating: "d", count: 3_000), "rules", String(repeating: "é", count: 61)] {
+            let cut = ImpactFormat.columnName(name)
+            #expect(cut.utf8.count <= 122, "\(cut.utf8.count)")
+            #expect(name.utf8.count > 120 ? cut.contains("…") : cut == name)
+            #expect(name.hasPrefix(cut.prefix { $0 != "…" }))
+        }
     }
 
     /// A report lists the first 10,000 policy changes and counts the rest (a default changed under every placement is a

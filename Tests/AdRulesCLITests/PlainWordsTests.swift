@@ -249,6 +249,26 @@ struct PlainWordsTests {
         for (marker, message) in expected {
             #expect(found.contains { $0.range.start == marked[marker] && $0.message == message && $0.rule == "schema/unknown-key" }, "\(marker): \(found)")
         }
+        // A key that the block it belongs to has already is not sent there again.
+        let again = MarkedText("""
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                context: {1️⃣name: u, 2️⃣steps: []}
+                steps:
+                  - {ask: show, placement: p, context: {3️⃣placement: p, 4️⃣event: app_launched}}
+
+            """)
+        let (_, twice) = ScenarioDecoder.decode(Array(again.text.utf8), file: "t.test.yaml", policy: policy)
+        let advice: [(String, String)] = [
+            ("1️⃣", "name is a setting of the test, written once beside its `steps:`; it is not part of a context, which takes premium and attributes"),
+            ("2️⃣", "steps is the test's one list of steps: write each step as an entry of it, not inside another block"),
+            ("3️⃣", "placement is not part of `context:`, which takes premium and attributes: the ask has its own placement, beside `context:`"),
+            ("4️⃣", "event belongs to an event step, not to an ask's `context:`: write the event as a step of its own"),
+        ]
+        for (marker, message) in advice {
+            #expect(twice.contains { $0.range.start == again[marker] && $0.message.hasSuffix(message) }, "\(marker): \(twice)")
+        }
         // Written where the advice says, the keys are read.
         let mended = """
             tests:

@@ -39,11 +39,18 @@ enum ScenarioKeys {
             return "a step has no name: say what it does in a comment (# …) above it"
         case .askStep where key == "start", .eventStep where key == "start", .askContext where key == "start":
             return "a step sets its time with at: (a time) or after: (a duration since the step before), not start:"
-        case .askStep where ofTest, .eventStep where ofTest:
-            return "\(key) is a setting of the test, not of a step: write it once, beside the test's `steps:`"
-        case .testContext where ofStep, .askContext where ofTest:
-            return "\(key) is not part of `context:`, which takes premium and attributes: \(ofStep ? "write it in a step" : "write it beside the test's `steps:`")"
-        case .testContext where ofTest, .askContext where ofStep:
+        case _ where key == "steps" && block != .file && block != .test:
+            return "steps is the test's one list of steps: write each step as an entry of it, not inside another block"
+        case .askStep where ofTest, .eventStep where ofTest, .askContext where ofTest, .testContext where ofTest:
+            // The test may have it already: the advice says where it goes, not to write it twice.
+            return "\(key) is a setting of the test, written once beside its `steps:`; it is not part of a \(block == .testContext || block == .askContext ? "context, which takes premium and attributes" : "step")"
+        case .testContext where ofStep:
+            return "\(key) is not part of `context:`, which takes premium and attributes: write it in a step"
+        case .askContext where key == "ask" || key == "placement":
+            return "\(key) is not part of `context:`, which takes premium and attributes: the ask has its own \(key), beside `context:`"
+        case .askContext where key == "event" || key == "source":
+            return "\(key) belongs to an event step, not to an ask's `context:`: write the event as a step of its own"
+        case .askContext where ofStep:
             return "\(key) is not part of `context:`, which takes premium and attributes: write it beside `context:`"
         case .history where ofStep:
             return "a history entry is a past show, with placement and at only: \(key) belongs to a step in `steps:`"

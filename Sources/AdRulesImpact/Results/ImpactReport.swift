@@ -170,6 +170,9 @@ public struct ImpactReport: Sendable, Hashable {
             added += 1
             guard let shard = part.shard else { throw MergeError.notPartial(i) }
             guard let first = merged else {
+                // The bounds a run writes within hold for a part alone too (a merge of one shard, `--shard 1/1`).
+                if part.denyRowCount > maxDenyRows { throw MergeError.tooManyDenyRows(i, part.denyRowCount) }
+                if part.denyTextBytes > maxDenyText { throw MergeError.tooMuchDenyText(i, part.denyTextBytes) }
                 count = shard.count
                 seen.insert(shard.index)
                 var sum = part
