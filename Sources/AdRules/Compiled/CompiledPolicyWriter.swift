@@ -12,10 +12,10 @@ struct CompiledPolicyWriter {
     init(policy: Policy, relativePath: (String) -> String) {
         self.policy = policy
         for file in policy.files {
-            let relative = relativePath(file)
-            if fileIndex[Array(file.utf8)] == nil {
-                fileIndex[Array(file.utf8)] = files.count
-                files.append(relative)
+            let key = Array(file.utf8)
+            if fileIndex[key] == nil {
+                fileIndex[key] = files.count
+                files.append(relativePath(file))
             }
         }
     }

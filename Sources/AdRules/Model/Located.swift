@@ -1,4 +1,3 @@
-
 /// A setting's value together with where in the rule files it was set.
 public struct Located<Value: Sendable & Hashable>: Sendable, Hashable {
     /// The value.

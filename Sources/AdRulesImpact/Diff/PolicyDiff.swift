@@ -34,11 +34,11 @@ public struct PolicyChange: Sendable, Hashable {
 
 /// The semantic difference of two policies: settings compared by meaning, not by text or position.
 public enum PolicyDiff {
-    /// The settings that differ, policy-wide first, then placements, groups, attributes and rules (new policy order, removed ones last).
     /// The most changes a report lists, and the most bytes of their texts (subjects, settings, values and file names):
     /// past either the others are counted. A default changed under 10,000 placements is a change of each (two policies
     /// of 321 KB made 139,986 changes, 122 MB of json, and with a 3.7 KB path the run crashed).
     public static let maxListed = 10_000
+    /// See ``maxListed``.
     public static let maxListedText = 4_000_000
 
     /// The first changes, within ``maxListed`` and ``maxListedText``, and how many more there are.
@@ -54,6 +54,7 @@ public enum PolicyDiff {
         return (Array(changes.prefix(kept)), changes.count - kept)
     }
 
+    /// The settings that differ, policy-wide first, then placements, groups, attributes and rules (new policy order, removed ones last).
     public static func changes(from old: Policy, to new: Policy) -> [PolicyChange] {
         changes(from: NamedPolicy(name: "old", policy: old), to: NamedPolicy(name: "new", policy: new))
     }

@@ -164,15 +164,14 @@ public struct ImpactReport: Sendable, Hashable {
 
         /// Adds one part.
         /// - Throws: ``MergeError`` when it is not a part of the same run as those before it, repeats a shard, or
-        ///   makes the sum list more deny reasons than ``maxDenyRows``.
+        ///   makes it (or the sum) list more deny reasons than ``maxDenyRows`` or more of their text than ``maxDenyText``.
         public mutating func add(_ part: ImpactReport) throws {
             let i = added
             added += 1
             guard let shard = part.shard else { throw MergeError.notPartial(i) }
             guard let first = merged else {
                 // The bounds a run writes within hold for a part alone too (a merge of one shard, `--shard 1/1`).
-                if part.denyRowCount > maxDenyRows { throw MergeError.tooManyDenyRows(i, part.denyRowCount) }
-                if part.denyTextBytes > maxDenyText { throw MergeError.tooMuchDenyText(i, part.denyTextBytes) }
+                try Self.checkDenyBounds(part, part: i)
                 count = shard.count
                 seen.insert(shard.index)
                 var sum = part
@@ -211,9 +210,15 @@ public struct ImpactReport: Sendable, Hashable {
                     sum.results[r].segments[s].add(part.results[r].segments[s])
                 }
             }
-            let rows = sum.denyRowCount
+            try Self.checkDenyBounds(sum, part: i)
+        }
+
+        /// Refuses a sum (or a first part) whose deny reasons pass ``ImpactReport/maxDenyRows`` or
+        /// ``ImpactReport/maxDenyText``: what no run writes, so no merge of a run's parts holds.
+        private static func checkDenyBounds(_ report: ImpactReport, part i: Int) throws(MergeError) {
+            let rows = report.denyRowCount
             if rows > maxDenyRows { throw MergeError.tooManyDenyRows(i, rows) }
-            let text = sum.denyTextBytes
+            let text = report.denyTextBytes
             if text > maxDenyText { throw MergeError.tooMuchDenyText(i, text) }
         }
 
