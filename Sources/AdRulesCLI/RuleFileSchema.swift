@@ -72,11 +72,12 @@ enum RuleFileSchema {
 
     static let ruleProperties: [(String, JSON)] = [
         ("id", describe("A unique rule id.", [("type", .string("string")), ("pattern", .string("^[a-z0-9_-]{1,64}$"))])),
+        // As lint reads them: "*", one placement id, or a list of at least one; a `when` of `true` or `false` is that expression.
         ("deny", describe("Placement ids, or \"*\" for all.", [("oneOf", .array([
-            .object([("const", .string("*"))]),
-            .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))]),
+            .object([("type", .string("string"))]),
+            .object([("type", .string("array")), ("items", .object([("type", .string("string"))])), ("minItems", .int(1))]),
         ]))])),
-        ("when", describe("An expression; the rule denies when it is true.", [("type", .string("string"))])),
+        ("when", describe("An expression; the rule denies when it is true.", [("type", .array([.string("string"), .string("boolean")]))])),
         ("message", describe("A message for the decision's reason.", [("type", .string("string"))])),
     ]
 

@@ -187,6 +187,22 @@ struct HostileInputTests {
         #expect(finding?.range.start == SourcePosition(line: 8, column: 14))
     }
 
+    /// A message written as a block (`>` or `|`) ends with the block's line break: that break is not text, and the
+    /// message reads without it. A break inside the block is still a control character.
+    @Test func aBlockMessageEndsWithoutItsLineBreak() {
+        func policy(_ message: String) -> String {
+            "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n    message: \(message)"
+        }
+        for block in [">\n      Never interrupt\n      checkout\n", "|\n      Never interrupt checkout\n\n\n", ">+\n      Never interrupt checkout\n\n"] {
+            let load = PolicyLoader.load(texts: [("p.yaml", policy(block))])
+            #expect(load.diagnostics.isEmpty, "\(block): \(load.diagnostics.map(\.message))")
+            let decision = Evaluator.decide(.show("a", trigger: .action), context: AskContext(premium: true), policy: load.policy, facts: Facts(policy: load.policy, installedAt: 0), now: 0)
+            #expect(decision.reasons.map(\.message).contains("Never interrupt checkout (rule r)"))
+        }
+        let inside = PolicyLoader.load(texts: [("p.yaml", policy("|\n      Never interrupt\n      checkout\n"))]).diagnostics
+        #expect(inside.map(\.rule) == ["schema/range"] && inside.first?.message.contains("U+000A") == true, "\(inside.map(\.message))")
+    }
+
     @Test func aRawControlCharacterIsReportedWhereItStands() {
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    ad_unit: \"x\u{01}y\"\n")]).diagnostics
         let syntax = diagnostics.first { $0.rule == "yaml/syntax" }

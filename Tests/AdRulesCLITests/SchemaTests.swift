@@ -46,6 +46,24 @@ struct SchemaTests {
         #expect(diagnostics.contains { $0.rule.hasPrefix("schema/") && $0.range.start.line == 6 }, "\(key): \(diagnostics)")
     }
 
+    /// A rule's `deny` and `when` take in the schema what lint takes: `deny: a` (one id) and `when: true` lint clean,
+    /// `deny: []` does not.
+    @Test func aRulesDenyAndWhenTakeWhatLintTakes() throws {
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(RuleFileSchema.text.utf8)) as? [String: Any])
+        let rules = try #require((parsed["properties"] as? [String: Any])?["rules"] as? [String: Any])
+        let rule = try #require((rules["items"] as? [String: Any])?["properties"] as? [String: Any])
+        let deny = try #require((rule["deny"] as? [String: Any])?["oneOf"] as? [[String: Any]])
+        #expect(deny.contains { $0["type"] as? String == "string" })
+        #expect(deny.contains { $0["type"] as? String == "array" && $0["minItems"] as? Int == 1 })
+        #expect((rule["when"] as? [String: Any])?["type"] as? [String] == ["string", "boolean"])
+        func errors(_ rule: String) -> [String] {
+            PolicyLoader.load(texts: [("t.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - \(rule)\n")]).diagnostics
+                .filter { $0.severity == .error }.map(\.rule)
+        }
+        #expect(errors("{id: r, deny: a, when: true}").isEmpty)
+        #expect(!errors("{id: r, deny: [], when: premium}").isEmpty)
+    }
+
     /// The schema's duration pattern takes what lint takes: one or more parts, largest unit first.
     @Test func theDurationPatternNeedsAPart() throws {
         let text = RuleFileSchema.text

@@ -7,6 +7,58 @@ import Testing
 
 @Suite("adrules test and simulate")
 struct TestCommandTests {
+    /// cli.md's example scenario, word for word: an app-open ad is shown, the user leaves and comes back with no
+    /// `ad_closed`, and the resume show is denied for `ad_not_ready` alone (leaving dismissed the app-open ad), then
+    /// a premium offer for `premium_user`. The same steps with a rewarded ad on screen keep it there.
+    @Test func theSpecsExampleScenarioPasses() throws {
+        let example = """
+            tests:
+              - name: a resume with no ready ad never shows late
+                start: 2026-11-29T09:00:00+09:00   # required, RFC 3339
+                device_timezone: Asia/Tokyo        # used when the policy says timezone: device (default UTC)
+                installed: 2026-11-01T00:00:00Z    # default: start
+                sessions_before: 3                 # sessions before start (default 0)
+                history:                           # shows before start, in earlier sessions
+                  - {placement: app_open, at: 2026-11-29T08:58:00+09:00}
+                context: {premium: false, attributes: {screen: home}}   # default context of asks
+                steps:
+                  - event: app_launched            # `after:` is time since the previous step (default 0s)
+                  # `at: 2026-11-29T08:00:00+09:00` instead of `after:` sets the clock to that time,
+                  # earlier than the previous step's when the device clock was set back (r2)
+                  - {after: 2s, event: load_completed, placement: app_open}
+                  - {ask: show, placement: app_open, trigger: load_completed, expect: allow}
+                  - {event: show_started, placement: app_open}
+                  - {after: 5m, event: app_backgrounded}
+                  - {after: 1m, event: app_resumed}
+                  - ask: show
+                    placement: app_open
+                    trigger: resume
+                    expect: deny
+                    reasons: [ad_not_ready]        # the exact set of reason codes
+                    retry_in: null                 # optional: next_allowed_at - step time, or null
+                  - {ask: offer, placement: rewarded_unlock, context: {premium: true}, expect: deny, reasons_include: [premium_user]}
+
+            """
+        let policy = """
+            version: 1
+            timezone: device
+            placements:
+              app_open: {format: app_open, min_interval: 1m}
+              rewarded_unlock: {format: rewarded, daily_cap: 10}
+            attributes:
+              screen: string
+
+            """
+        let rewardedFirst = example
+            .replacingOccurrences(of: "{event: show_started, placement: app_open}", with: "{event: show_started, placement: rewarded_unlock}")
+            .replacingOccurrences(of: "reasons: [ad_not_ready]  ", with: "reasons: [fullscreen_active]")
+        let dir = try temporaryDirectory("adrules-spec-example", ["p.yaml": policy, "a.test.yaml": example, "b.test.yaml": rewardedFirst])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
     @Test func rulesOptionPointsAtAnotherPolicy() {
         let result = runCLI(["test", "FIXTURES/failing/fail.test.yaml", "--rules", "FIXTURES/scenarios"])
         #expect(result.exitCode == 1)

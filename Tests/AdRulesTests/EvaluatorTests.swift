@@ -159,6 +159,34 @@ struct EvaluatorReasonTests {
         #expect(h.ask(.show("app_open", trigger: .resume)).isAllowed)
     }
 
+    /// Leaving the app dismisses an app-open ad (cli.md's example scenario: no `already_showing` after a return),
+    /// and only an app-open ad: an interstitial left on screen still blocks, and so does the app-open ad when the
+    /// app becomes active without having left.
+    @Test func leavingTheAppEndsAnAppOpenAdOnly() throws {
+        var h = try harness()
+        h.record(.appLaunched, .loadCompleted("app_open"), .showStarted("app_open"))
+        h.advance("5m")
+        h.record(.appResumed)
+        #expect(h.ask(.load("app_open")).codes == [.alreadyShowing])
+        h.record(.appBackgrounded)
+        #expect(h.ask(.load("app_open")).isAllowed)
+        h.advance("1m")
+        h.record(.appResumed)
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.adNotReady])
+        // A show_failed reported after the user left still gives the show back.
+        #expect(h.facts.showHistory(policy: h.policy)["app_open"]?.count == 1)
+        h.record(.showFailed("app_open"))
+        #expect((h.facts.showHistory(policy: h.policy)["app_open"]?.count ?? 0) == 0)
+
+        h.advance("1h")
+        h.record(.loadCompleted("level_end"), .action("level_end"), .action("level_end"), .showStarted("level_end"))
+        h.record(.appBackgrounded)
+        h.advance("1m")
+        h.record(.appResumed, .loadCompleted("app_open"))
+        #expect(h.ask(.load("level_end")).codes == [.alreadyShowing])
+        #expect(h.ask(.show("app_open", trigger: .action)).codes.contains(.fullscreenActive))
+    }
+
     /// The facts count the placements on screen, so that a decision with none skips the search: the count must
     /// hold through every way facts change besides events (remapped to an updated policy, fitted to another
     /// policy's tables, a clock set back), or another placement's ad would be missed.

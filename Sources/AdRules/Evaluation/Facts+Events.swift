@@ -42,7 +42,15 @@ extension Facts {
                 (placements[i].launchRanOut, placements[i].resumeRanOut, placements[i].loadedAfterReturn) = (false, false, false)
             }
         case .appBackgrounded:
-            for i in placements.indices { placements[i].launchOpen = false }
+            // An app-open ad covers the app's opening or return, and the user leaving the app dismisses it: back
+            // from background, the app-open placement is not `already_showing` (cli.md's example scenario expects
+            // `ad_not_ready` alone there, with no `ad_closed`). Other ads stay on screen through a trip to the
+            // background (the user tapped the ad and comes back from the App Store to it): an app-open ad must
+            // not stack over them.
+            for i in placements.indices {
+                placements[i].launchOpen = false
+                if placements[i].showingSince != nil, policy.storage.placementLimits[i].format == .appOpen { setShowing(i, since: nil) }
+            }
             // Background time starts at the first app_backgrounded since the app was last active (a multi-scene
             // app reports one per scene): a second one does not restart the session_timeout clock.
             if backgroundSince == nil { backgroundSince = now }

@@ -125,7 +125,7 @@ struct ModelReader: NodeReader {
             report(.wrongType(key, expected: "a string", found: node, file: file))
             return nil
         }
-        return checkedText(scalar.value, key, node)
+        return checkedText(scalar.text, key, node)
     }
 
     static let distributionKinds = ["uniform", "poisson", "exponential"]
