@@ -31,6 +31,13 @@ public enum RuleFileKeys {
     /// Where a key that is unknown in a mapping belongs, when it is valid one level deeper or shallower:
     /// the advice for a product manager who indented it wrongly.
     static func relocation(of key: String, allowed: [String]) -> String? {
+        // The spec's tables name nested settings with a dot (`launch.max_wait`); a rule file nests them.
+        if allowed.contains(where: { placementBlocks.map(\.0).contains($0) }), let dot = key.firstIndex(of: "."),
+            case let (block, name) = (String(key[..<dot]), String(key[key.index(after: dot)...])),
+            allowed.contains(block), placementBlocks.contains(where: { $0.0 == block && $0.1.contains(name) })
+        {
+            return "\(key) is written as a block: write `\(block): {\(name): …}`, or `\(block):` with `\(name):` indented under it"
+        }
         if allowed == placement {
             if let block = placementBlocks.first(where: { $0.1.contains(key) })?.0 {
                 return "\(key) belongs in the `\(block):` block: indent it under `\(block):`"

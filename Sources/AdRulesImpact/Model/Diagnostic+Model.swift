@@ -54,9 +54,16 @@ extension Diagnostic {
     }
 
     static func modelShares(sum: Double, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
+        // A sum off by less than six decimals show is given with as many as it takes: "add up to 1, not 1" says nothing.
+        var shown = ShareText.format(sum)
+        var scale = 1e7
+        while shown == "1", scale <= 1e15 {
+            shown = String((sum * scale).rounded() / scale)
+            scale *= 10
+        }
+        return Diagnostic(
             .error, rule: "model/shares",
-            message: "the segments' shares add up to \(ShareText.format(sum)), not 1: make them add up to 1",
+            message: "the segments' shares add up to \(shown), not 1: make them add up to 1",
             file: file, range: range)
     }
 
