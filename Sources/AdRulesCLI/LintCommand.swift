@@ -48,7 +48,9 @@ enum LintCommand {
         let report = reporter.render(diagnostics, files: files)
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
-        if !parsed.flags.contains("quiet"), !diagnostics.isEmpty {
+        // cli.md: the summary goes to stderr, and only --quiet leaves it out (a clean run says what it checked). A run
+        // that could not read a path says so instead of "Found 0 errors".
+        if !parsed.flags.contains("quiet"), !diagnostics.isEmpty || !(ioFailed || misnamed) {
             stderr += summary(errors: errors, warnings: warnings, files: files.count) + "\n"
         }
         var exitCode = ExitCode.success

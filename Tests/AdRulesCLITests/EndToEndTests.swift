@@ -6,11 +6,14 @@ import Testing
 /// Runs the built `adrules` binary and checks stdout, stderr and the exit code.
 @Suite("adrules binary end to end")
 struct EndToEndTests {
-    @Test func lintOfTheShippedRulesPrintsNothingAndExitsZero() throws {
+    /// A clean lint prints no finding, and its summary on stderr (cli.md), which only --quiet leaves out.
+    @Test func lintOfTheShippedRulesFindsNothingAndExitsZero() throws {
         let result = try runBinary(["lint", "rules"])
         #expect(result.code == 0)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.isEmpty)
+        #expect(result.stderr == "Found 0 errors and 0 warnings in 6 files.\n")
+        let quiet = try runBinary(["lint", "rules", "--quiet"])
+        #expect(quiet.code == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
     @Test func lintFindingsExitOne() throws {

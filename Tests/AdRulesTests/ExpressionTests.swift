@@ -152,6 +152,21 @@ struct ExpressionTests {
         #expect(Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 1).codes.contains(.customRule))
     }
 
+    /// rules.md §5 lists lists `[..]` among the literals: one of decimals, durations or bools, on the right of `in`, is the
+    /// comparisons it lists (before, it was a `rule/type` error).
+    @Test func aListOfDecimalsDurationsOrBoolsIsLookedIn() {
+        let cases: [(String, Bool)] = [
+            ("session.age in [30s, 90s]", true), ("session.age in [30s, 1m]", false), ("session.age not in [30s, 1m]", true),
+            ("session.age not in [1m30s]", false), ("score in [1.5, 2.5]", true), ("score in [1.5, 2]", false),
+            ("level in [3.0, 4.5]", true), ("onboarding in [false]", true), ("premium not in [true]", true),
+            ("not (score in [2.5]) or level == 3", true),
+        ]
+        for (source, expected) in cases { #expect(evaluate(source) == .bool(expected), "\(source)") }
+        #expect(findings("session.age in [30s, \"a\"]").map(\.kind) == [.type])
+        #expect(findings("screen in [1.5]").map(\.kind) == [.type])
+        #expect(findings("[30s] == session.age").first?.message.contains("only stands on the right of in or not in") == true)
+    }
+
     /// `now.weekday` reads three lowercase letters: a longer or capitalised day never matches, so it is an error.
     @Test func aWeekdayItNeverReadsIsAnError() {
         #expect(findings("now.weekday == \"monday\"").first?.message == "now.weekday is never \"monday\": it reads mon, tue, wed, thu, fri, sat or sun; write \"mon\"")

@@ -196,6 +196,15 @@ private struct Checker {
             checkHours(l, r, op, offset: offset)
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
+            // A list of decimals, durations or bools (rules.md: lists `[..]` of literals) is the comparisons it stands for:
+            // `d in [30s, 1m]` is `d == 30s or d == 1m`, `d not in [..]` is `d != 30s and d != 1m`. A list the app gives,
+            // or of strings and whole numbers, is looked up as a list.
+            if case .list(let items, _) = r, !items.isEmpty, items.allSatisfy(Self.isLiteral),
+                items.contains(where: { if case .literal(let value, _) = $0 { return [.number, .duration, .bool].contains(value.type) } else { return false } })
+            {
+                let comparisons = items.map { Syntax.compare(negated ? .notEqual : .equal, l, $0, offset: offset) }
+                return check(comparisons.count == 1 ? comparisons[0] : negated ? .and(comparisons) : .or(comparisons))
+            }
             guard let left = check(l), var right = check(r) else { return nil }
             if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
             let word = negated ? "not in" : "in"
@@ -215,7 +224,8 @@ private struct Checker {
                 case .int, .number: advice = "\(subject): list whole numbers, as in \(example)"
                 case .string: advice = "\(subject): list texts in double quotes, as in \(example)"
                 case .stringList, .intList: advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
-                case .bool, .duration: advice = "\(subject): a list holds texts or whole numbers; compare it with == instead"
+                case .duration: advice = "\(subject): list durations, as in [30s, 1m]"
+                case .bool: advice = "\(subject): test it on its own, or list true or false, as in [true]"
                 }
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
@@ -227,6 +237,11 @@ private struct Checker {
             if !negated { checkHours(l, r) }
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
         }
+    }
+
+    private static func isLiteral(_ syntax: Syntax) -> Bool {
+        if case .literal = syntax { return true }
+        return false
     }
 
     /// The name an operand is, when it is one.
@@ -360,7 +375,7 @@ private struct Checker {
             default:
                 findings.append(ExpressionFinding(
                     kind: .type, offset: itemOffset,
-                    message: "a list holds strings or whole numbers, not \(value.type.rawValue): list whole numbers, as in [1, 2], or compare with < and > instead"))
+                    message: "a list of \(value.type.rawValue) values only stands on the right of in or not in, as in x in [30s, 1m]: compare with == instead"))
                 return nil
             }
             if let elementType, elementType != value.type {
