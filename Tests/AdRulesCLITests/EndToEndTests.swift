@@ -16,6 +16,21 @@ struct EndToEndTests {
         #expect(quiet.code == 0 && quiet.stdout.isEmpty && quiet.stderr.isEmpty)
     }
 
+    /// The demo app ships the same policy and scenario tests as `rules/` (only the schema comment's path differs): a
+    /// change to one that the other misses would test the demo against rules it no longer has.
+    @Test func theDemoShipsTheSamePolicy() throws {
+        let root = packageRoot()
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: root + "/rules").filter { !$0.hasSuffix(".model.yaml") }.sorted()
+        let demo = try FileManager.default.contentsOfDirectory(atPath: root + "/Examples/Demo/Sources/Demo/rules").sorted()
+        #expect(shipped == demo)
+        func body(_ path: String) throws -> String {
+            try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "$schema=../../../../../schema/", with: "$schema=../schema/")
+        }
+        for name in shipped {
+            #expect(try body(root + "/rules/" + name) == body(root + "/Examples/Demo/Sources/Demo/rules/" + name), "\(name)")
+        }
+    }
+
     @Test func lintFindingsExitOne() throws {
         let result = try runBinary(["lint", "FIXTURES/bad.yaml"])
         #expect(result.code == 1)
