@@ -21,7 +21,12 @@ enum LintCommand {
         var stderr = ""
         var ioFailed = false
         var misnamed = false
+        // A policy named twice (`lint rules rules`, `a.yaml ./a.yaml`, a link) is linted once: its findings and files
+        // are not counted twice.
+        var linted = Set<String>()
         for path in paths {
+            var info = stat()
+            if stat(path, &info) == 0, !linted.insert("\(info.st_dev):\(info.st_ino)").inserted { continue }
             do {
                 let load = try PolicyLoader.load(path: path)
                 diagnostics += load.diagnostics

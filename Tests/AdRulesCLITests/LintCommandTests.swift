@@ -48,6 +48,16 @@ struct LintCommandTests {
         #expect(result.stdout.contains("^"))
     }
 
+    /// A policy named twice, however it is written, is linted once: its findings and its files count once.
+    @Test func aPolicyNamedTwiceIsLintedOnce() throws {
+        let dir = try temporaryDirectory("adrules-lint-twice", ["a.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", dir + "/a.yaml", dir + "/./a.yaml", dir, dir + "/"])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.components(separatedBy: "(pacing/missing)").count - 1 == 2, "\(result.stdout)")
+        #expect(result.stderr == "Found 0 errors and 2 warnings in 2 files.\n", "\(result.stderr)")
+    }
+
     @Test func githubIsTheDefaultUnderGitHubActions() {
         let result = runCLI(["lint", "FIXTURES/bad.yaml"], variables: ["GITHUB_ACTIONS": "true"])
         #expect(result.stdout.hasPrefix("::error file="))

@@ -165,6 +165,33 @@ struct ExpressionTests {
         #expect(findings("session.age in [30s, \"a\"]").map(\.kind) == [.type])
         #expect(findings("screen in [1.5]").map(\.kind) == [.type])
         #expect(findings("[30s] == session.age").first?.message.contains("only stands on the right of in or not in") == true)
+        // The finding is at the item that does not fit, and says what to write.
+        let misfit = findings("session.age in [30s, 1.5]")
+        #expect(misfit.map(\.offset) == [21] && misfit.first?.message.contains("session.age is a duration: write the value as a duration") == true, "\(misfit)")
+        #expect(findings("session.age in [30s,]").first?.message == "an item is missing before ]: remove the last comma, or write the item")
+    }
+
+    /// What such a list looks for is a name, read once per item: a larger operand, copied per item, grew nested lists
+    /// exponentially (15 levels of `(… in [true, false, true])` took 4 GB and crashed). The longest list the parser takes
+    /// stays within a compiled policy's 2,048 nodes, so a condition lint passes always compiles and loads.
+    @Test func aListOfComparisonsStaysSmall() throws {
+        var nested = "onboarding"
+        for _ in 0..<15 { nested = "(\(nested) in [true, false, true])" }
+        #expect(findings(nested).first?.message.contains("needs a name on the left of in") == true)
+        #expect(findings("(level > 1) not in [true]").first?.message.contains("needs a name on the left of not in") == true)
+        let items = (1...250).map { "\($0)s" }.joined(separator: ", ")
+        let policy = try Policy(yaml: """
+            version: 1
+            placements: {i: {format: banner}}
+            rules: [{id: long, deny: [i], when: 'session.age in [\(items)]'}]
+            """)
+        let compiled = try Policy(compiled: try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"))
+        var facts = Facts(policy: compiled, installedAt: 0)
+        facts.apply(.appLaunched, at: 0, policy: compiled)
+        #expect(Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 250_000).codes.contains(.customRule))
+        #expect(!Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 250_500).codes.contains(.customRule))
+        let tooMany = (1...300).map { "\($0)s" }.joined(separator: ", ")
+        #expect(findings("session.age in [\(tooMany)]").map(\.kind) == [.syntax])
     }
 
     /// `now.weekday` reads three lowercase letters: a longer or capitalised day never matches, so it is an error.

@@ -94,8 +94,11 @@ extension ExpressionRecord {
         case .member(let item, let list, let negated):
             let (i, it) = try operand(item, &nodes)
             let (l, lt) = try operand(list, &nodes)
-            guard let element = lt.element, it.isComparable(with: element) else {
-                throw CompiledPolicyError("in needs a \(it.rawValue) and a list of the same type, not \(lt.rawValue)")
+            guard let element = lt.element else {
+                throw CompiledPolicyError("in needs a list on its right, not \(lt.rawValue)")
+            }
+            guard it.isComparable(with: element) else {
+                throw CompiledPolicyError("in looks for \(it.rawValue) in a list of \(element.rawValue): the two must have the same type")
             }
             return (.member(i, l, negated: negated), .bool)
         }

@@ -196,14 +196,8 @@ private struct Checker {
             checkHours(l, r, op, offset: offset)
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
-            // A list of decimals, durations or bools (rules.md: lists `[..]` of literals) is the comparisons it stands for:
-            // `d in [30s, 1m]` is `d == 30s or d == 1m`, `d not in [..]` is `d != 30s and d != 1m`. A list the app gives,
-            // or of strings and whole numbers, is looked up as a list.
-            if case .list(let items, _) = r, !items.isEmpty, items.allSatisfy(Self.isLiteral),
-                items.contains(where: { if case .literal(let value, _) = $0 { return [.number, .duration, .bool].contains(value.type) } else { return false } })
-            {
-                let comparisons = items.map { Syntax.compare(negated ? .notEqual : .equal, l, $0, offset: offset) }
-                return check(comparisons.count == 1 ? comparisons[0] : negated ? .and(comparisons) : .or(comparisons))
+            if case .list(let items, let listOffset) = r, items.contains(where: Self.isScalarOnlyLiteral) {
+                return checkScalarList(l, items, negated: negated, listOffset: listOffset)
             }
             guard let left = check(l), var right = check(r) else { return nil }
             if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
@@ -239,9 +233,40 @@ private struct Checker {
         }
     }
 
-    private static func isLiteral(_ syntax: Syntax) -> Bool {
-        if case .literal = syntax { return true }
+    /// A literal of a type no list value holds: a decimal, a duration or a bool.
+    private static func isScalarOnlyLiteral(_ syntax: Syntax) -> Bool {
+        if case .literal(let value, _) = syntax { return [.number, .duration, .bool].contains(value.type) }
         return false
+    }
+
+    /// A list of decimals, durations or bools (rules.md lists lists `[..]` among the literals) after `in` is the
+    /// comparisons it stands for: `d in [30s, 1m]` is `d == 30s or d == 1m`, `d not in [..]` is `d != 30s and d != 1m`.
+    /// What is looked for must be a name: it is read once per item, and a larger operand copied per item would grow the
+    /// condition past what a compiled policy holds (nested lists grew it exponentially). So the condition stays within
+    /// the tokens the parser allows: an item of two tokens (it and its comma) gives three nodes.
+    private mutating func checkScalarList(_ l: Syntax, _ items: [Syntax], negated: Bool, listOffset: Int) -> Typed? {
+        let word = negated ? "not in" : "in"
+        guard case .name = l else {
+            findings.append(ExpressionFinding(
+                kind: .type, offset: listOffset,
+                message: "a list of decimals, durations or bools needs a name on the left of \(word), as in session.age \(word) [30s, 1m]: compare the value with == or != instead"))
+            return nil
+        }
+        guard let left = check(l) else { return nil }
+        var comparisons: [CompiledExpression] = []
+        for item in items {
+            guard case .literal(let value, let itemOffset) = item else { continue }
+            guard left.type.isComparable(with: value.type) else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: itemOffset,
+                    message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list holding \(Article.indefinite(value.type.rawValue)) \(value.type.rawValue); "
+                        + Self.advice(for: Self.name(of: l), of: left.type)))
+                return nil
+            }
+            comparisons.append(.compare(negated ? .notEqual : .equal, left.code, .constant(value)))
+        }
+        if comparisons.count == 1 { return Typed(type: .bool, code: comparisons[0]) }
+        return Typed(type: .bool, code: negated ? .and(comparisons) : .or(comparisons))
     }
 
     /// The name an operand is, when it is one.
@@ -366,7 +391,7 @@ private struct Checker {
         for item in items {
             guard case .literal(let value, let itemOffset) = item else {
                 findings.append(ExpressionFinding(
-                    kind: .type, offset: item.offset, message: "a list holds literal strings or whole numbers only"))
+                    kind: .type, offset: item.offset, message: "a list holds values written out (texts, numbers, durations, true or false), not names or lists"))
                 return nil
             }
             switch value {
@@ -375,7 +400,7 @@ private struct Checker {
             default:
                 findings.append(ExpressionFinding(
                     kind: .type, offset: itemOffset,
-                    message: "a list of \(value.type.rawValue) values only stands on the right of in or not in, as in x in [30s, 1m]: compare with == instead"))
+                    message: "a list of \(value.type.rawValue) values only stands on the right of in or not in, after a name, as in session.age in [30s, 1m]"))
                 return nil
             }
             if let elementType, elementType != value.type {

@@ -191,7 +191,7 @@ struct Parser {
         }
     }
 
-    /// A list item: a string or number literal, never a nested list.
+    /// A list item: a literal (a string, a number, a duration, true or false), never a name or a nested list.
     private mutating func literal() throws -> Syntax {
         let token = advance()
         switch token.kind {
@@ -203,9 +203,12 @@ struct Parser {
         case .falseLiteral: return .literal(.bool(false), offset: token.offset)
         case .end:
             throw ExpressionError(offset: token.offset, message: "the list ends too early: close it with ]")
+        case .rightBracket:
+            throw ExpressionError(offset: token.offset, message: "an item is missing before ]: remove the last comma, or write the item")
         default:
             throw ExpressionError(
-                offset: token.offset, message: "a list holds literal strings or whole numbers only, not \(token.text): write [\"a\", \"b\"] or [1, 2]")
+                offset: token.offset,
+                message: "a list holds values written out (texts, numbers, durations, true or false), not \(token.text): write [\"a\", \"b\"], [1, 2] or [30s, 1m]")
         }
     }
 }
