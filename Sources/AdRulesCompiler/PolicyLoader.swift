@@ -172,7 +172,7 @@ public enum PolicyLoader {
         for source in sources {
             // Decoded straight from libyaml's events: no node tree of the file is built.
             YAMLEventCursor.read(source.bytes, file: source.file) { cursor in
-                var reader = FieldReader(file: source.file)
+                var reader = FieldReader(file: source.file, bytes: source.bytes)
                 reader.standsForAliasOrTag = { cursor.aliasOrTagPositions.contains($0) }
                 // The comments are applied once the file is read; what they may hide does not count towards the limit.
                 reader.mayBeSuppressed = Suppressions(sources: [source], scalars: [:])

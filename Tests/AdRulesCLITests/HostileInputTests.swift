@@ -184,7 +184,16 @@ struct HostileInputTests {
             """
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         let finding = diagnostics.first { $0.message.contains("control character U+000A") }
-        #expect(finding?.range.start == SourcePosition(line: 8, column: 14))
+        // At the escape that makes it, not at the opening quote.
+        #expect(finding?.range.start == SourcePosition(line: 8, column: 17))
+        // In a block, at the character: a tab ending the block's second line, a line break between its lines.
+        func position(_ message: String) -> SourcePosition? {
+            PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n    message: \(message)")])
+                .diagnostics.first { $0.message.contains("control character") }?.range.start
+        }
+        #expect(position(">\n      line one\n      line two\t\n") == SourcePosition(line: 10, column: 15))
+        #expect(position("|\n      line one\n      line two\n") == SourcePosition(line: 9, column: 15))
+        #expect(position(">\n      line one\n\n      line two\n") == SourcePosition(line: 9, column: 15))
     }
 
     /// A message written as a block (`>` or `|`) ends with the block's line break: that break is not text, and the

@@ -8,6 +8,8 @@ package protocol NodeReader {
     var file: String { get }
     /// Records a finding.
     mutating func report(_ diagnostic: Diagnostic)
+    /// Where the value's character at a character offset stands in the file, when the reader has the file's bytes.
+    mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition?
 }
 
 extension NodeReader {
@@ -26,7 +28,11 @@ extension NodeReader {
             return nil
         }
         if ControlCharacters.contains(in: text), let control = text.unicodeScalars.first(where: ControlCharacters.isControl) {
-            report(.controlCharacter(key, scalar: control, file: file, range: node.range))
+            // At the character itself: a tab at the end of a block's second line, not the block's `>` (a finding's
+            // position is where to look).
+            let character = text.firstIndex { $0.unicodeScalars.contains(where: ControlCharacters.isControl) }.map { text.distance(from: text.startIndex, to: $0) }
+            let at = character.flatMap { position(ofCharacter: $0, in: node) }.map { SourceRange(at: $0) } ?? node.range
+            report(.controlCharacter(key, scalar: control, file: file, range: at))
             return nil
         }
         return text
@@ -78,9 +84,23 @@ struct FieldReader: NodeReader {
     /// The findings this file gets once, by key (``firstReport(of:upTo:)``).
     private var reportedOnce = Set<String>()
 
-    init(file: String) {
+    /// The file's bytes, for the exact position of a character inside a scalar (read once a finding needs one).
+    var bytes: [UInt8]?
+    private var scalarSource: ScalarSource?
+    private var placed = 0
+
+    init(file: String, bytes: [UInt8]? = nil) {
         self.file = file
         source = SourceFile(file)
+        self.bytes = bytes
+    }
+
+    /// For as many findings as a file reports (``maxDiagnostics``): past them the report is cut anyway.
+    mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
+        guard let scalar = node.scalar, placed < Self.maxDiagnostics else { return nil }
+        if scalarSource == nil, let bytes { scalarSource = ScalarSource(bytes) }
+        placed += 1
+        return scalarSource?.position(of: offset, in: scalar.value, range: node.range, style: scalar.style)
     }
 
     func location(_ node: YAMLNode) -> SourceLocation {

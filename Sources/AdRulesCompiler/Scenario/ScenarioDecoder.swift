@@ -12,7 +12,7 @@ public enum ScenarioDecoder {
     /// - Returns: the scenario and every diagnostic.
     public static func decode(_ bytes: [UInt8], file: String, policy: Policy) -> (Scenario, [Diagnostic]) {
         let document = YAMLReader.read(bytes, file: file)
-        var reader = FieldReader(file: file)
+        var reader = FieldReader(file: file, bytes: bytes)
         // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics): it hides warnings.
         let suppressions = Suppressions(file: file, bytes: bytes, document: document)
         reader.suppressions = suppressions

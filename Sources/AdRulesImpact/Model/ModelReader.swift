@@ -9,6 +9,9 @@ struct ModelReader: NodeReader {
 
     init(file: String) { self.file = file }
 
+    /// A model's texts are attribute values and names: a finding inside one is reported where the value starts.
+    func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? { nil }
+
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
 
     /// The file's `# adrules:disable-next-line` comments: a finding they hide is dropped as it is reported.
