@@ -21,12 +21,13 @@ enum LintCommand {
         var stderr = ""
         var ioFailed = false
         var misnamed = false
-        // A policy named twice (`lint rules rules`, `a.yaml ./a.yaml`, a link) is linted once: its findings and files
-        // are not counted twice.
+        // A policy named twice (`lint rules rules`, `a.yaml ./a.yaml`, a link) is linted once, and a path that cannot be
+        // read is reported once.
         var linted = Set<String>()
         for path in paths {
             var info = stat()
-            if stat(path, &info) == 0, !linted.insert("\(info.st_dev):\(info.st_ino)").inserted { continue }
+            let identity = stat(path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : "unread:" + path
+            guard linted.insert(identity).inserted else { continue }
             do {
                 let load = try PolicyLoader.load(path: path)
                 diagnostics += load.diagnostics
@@ -54,9 +55,10 @@ enum LintCommand {
         let errors = diagnostics.filter { $0.severity == .error }.count
         let warnings = diagnostics.count - errors
         // cli.md: the summary goes to stderr, and only --quiet leaves it out (a clean run says what it checked). A run
-        // that could not read a path says so instead of "Found 0 errors".
-        if !parsed.flags.contains("quiet"), !diagnostics.isEmpty || !(ioFailed || misnamed) {
-            stderr += summary(errors: errors, warnings: warnings, files: files.count) + "\n"
+        // that could not read a path ends with why, not with a count of what it did read. A file two policies hold
+        // (`lint rules rules/a.yaml`) counts once.
+        if !parsed.flags.contains("quiet"), !(ioFailed || misnamed) {
+            stderr += summary(errors: errors, warnings: warnings, files: Set(files).count) + "\n"
         }
         var exitCode = ExitCode.success
         if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }

@@ -18,6 +18,8 @@ enum RuleFileSchema {
     private static func count(minimum: Int) -> [(String, JSON)] { [("type", .string("integer")), ("minimum", .int(minimum))] }
     private static let bool: [(String, JSON)] = [("type", .string("boolean"))]
     private static let id: [(String, JSON)] = [("type", .string("string")), ("pattern", .string("^[A-Za-z0-9_.-]{1,64}$"))]
+    /// What a rule's `deny` names: a placement id, or `*` for every placement.
+    private static let denied: [(String, JSON)] = [("type", .string("string")), ("pattern", .string("^(\\*|[A-Za-z0-9_.-]{1,64})$"))]
 
     /// A setting's schema: its description, its kind's value schema and, when it does not depend on the
     /// format, its built-in default (a group's settings have none: they are unset unless written).
@@ -73,9 +75,9 @@ enum RuleFileSchema {
     static let ruleProperties: [(String, JSON)] = [
         ("id", describe("A unique rule id.", [("type", .string("string")), ("pattern", .string("^[a-z0-9_-]{1,64}$"))])),
         // As lint reads them: "*", one placement id, or a list of at least one; a `when` of `true` or `false` is that expression.
-        ("deny", describe("Placement ids, or \"*\" for all.", [("oneOf", .array([
-            .object([("type", .string("string"))]),
-            .object([("type", .string("array")), ("items", .object([("type", .string("string"))])), ("minItems", .int(1))]),
+        ("deny", describe("A placement id, a list of them, or \"*\" for all.", [("oneOf", .array([
+            .object(denied),
+            .object([("type", .string("array")), ("items", .object(denied)), ("minItems", .int(1))]),
         ]))])),
         ("when", describe("An expression; the rule denies when it is true.", [("type", .array([.string("string"), .string("boolean")]))])),
         ("message", describe("A message for the decision's reason.", [("type", .string("string"))])),

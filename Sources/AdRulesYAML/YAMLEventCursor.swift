@@ -246,7 +246,9 @@ public final class YAMLEventCursor {
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range, mark: event.start_mark) }
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
-            return scalar(YAMLNode(.scalar(YAMLScalar(value: value, style: style(data.style))), range: range))
+            let written = style(data.style)
+            let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
+            return scalar(YAMLNode(.scalar(YAMLScalar(value: text, style: written)), range: range))
         case YAML_SEQUENCE_START_EVENT:
             checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range, mark: event.start_mark)
             return open(isMapping: false, at: range.start)

@@ -20,11 +20,11 @@ public struct YAMLScalar: Sendable, Hashable {
         self.style = style
     }
 
-    /// The text a setting reads: the value, without the line breaks that end a block scalar. A message written
-    /// `>` or `|` on its own line ends with a line break unless it is written `>-` or `|-`; that break ends the
-    /// block, it is not part of the sentence. Line breaks inside the block are kept.
-    public var text: String {
-        guard style == .literal || style == .folded, let last = value.utf8.last, last == 0x0A || last == 0x0D else { return value }
+    /// A block scalar's value without the line breaks that end the block. A value written `>` or `|` on the lines
+    /// below its key ends with a line break unless it is written `>-` or `|-`; that break ends the block, it is not
+    /// part of the text (a message, an id, a duration). Line breaks inside the block are kept.
+    static func blockValue(_ value: String) -> String {
+        guard let last = value.utf8.last, last == 0x0A || last == 0x0D else { return value }
         var end = value.utf8.endIndex
         while end > value.utf8.startIndex, case let byte = value.utf8[value.utf8.index(before: end)], byte == 0x0A || byte == 0x0D {
             end = value.utf8.index(before: end)

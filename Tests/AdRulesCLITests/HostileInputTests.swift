@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesTestSupport
 @testable import AdRulesCompiler
 import AdRulesCLI
 import AdRulesYAML
@@ -186,14 +187,12 @@ struct HostileInputTests {
         let finding = diagnostics.first { $0.message.contains("control character U+000A") }
         // At the escape that makes it, not at the opening quote.
         #expect(finding?.range.start == SourcePosition(line: 8, column: 17))
-        // In a block, at the character: a tab ending the block's second line, a line break between its lines.
-        func position(_ message: String) -> SourcePosition? {
-            PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n    message: \(message)")])
-                .diagnostics.first { $0.message.contains("control character") }?.range.start
+        // In a block, at the character (1️⃣): a tab ending the block's second line, a line break between its lines.
+        for message in [">\n      line one\n      line two1️⃣\t\n", "|\n      line one1️⃣\n      line two\n", ">\n      line one1️⃣\n\n      line two\n", "\"ab 1️⃣\\t c\"\n"] {
+            let marked = MarkedText("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n    message: " + message)
+            let finding = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics.first { $0.message.contains("control character") }
+            #expect(finding != nil && finding?.range.start == marked["1️⃣"], "\(message): \(String(describing: finding))")
         }
-        #expect(position(">\n      line one\n      line two\t\n") == SourcePosition(line: 10, column: 15))
-        #expect(position("|\n      line one\n      line two\n") == SourcePosition(line: 9, column: 15))
-        #expect(position(">\n      line one\n\n      line two\n") == SourcePosition(line: 9, column: 15))
     }
 
     /// A message written as a block (`>` or `|`) ends with the block's line break: that break is not text, and the
@@ -208,6 +207,9 @@ struct HostileInputTests {
             let decision = Evaluator.decide(.show("a", trigger: .action), context: AskContext(premium: true), policy: load.policy, facts: Facts(policy: load.policy, installedAt: 0), now: 0)
             #expect(decision.reasons.map(\.message).contains("Never interrupt checkout (rule r)"))
         }
+        // Every setting reads a block without its final break: an id, a duration, a placement in deny.
+        let settings = "version: 1\nplacements:\n  a:\n    format: >\n      interstitial\n    min_interval: |\n      1m\nrules:\n  - id: >\n      r\n    deny: >\n      a\n    when: premium\n"
+        #expect(PolicyLoader.load(texts: [("p.yaml", settings)]).diagnostics.isEmpty)
         let inside = PolicyLoader.load(texts: [("p.yaml", policy("|\n      Never interrupt\n      checkout\n"))]).diagnostics
         #expect(inside.map(\.rule) == ["schema/range"] && inside.first?.message.contains("U+000A") == true, "\(inside.map(\.message))")
     }

@@ -48,14 +48,20 @@ struct LintCommandTests {
         #expect(result.stdout.contains("^"))
     }
 
-    /// A policy named twice, however it is written, is linted once: its findings and its files count once.
+    /// A policy named twice, however it is written, is linted once; a file two policies hold (the file alone and its
+    /// directory) is linted in each and counted once; a path that cannot be read is reported once, and then the run
+    /// ends with why, not with a count.
     @Test func aPolicyNamedTwiceIsLintedOnce() throws {
         let dir = try temporaryDirectory("adrules-lint-twice", ["a.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n"])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = runCLI(["lint", dir + "/a.yaml", dir + "/./a.yaml", dir, dir + "/"])
         #expect(result.exitCode == 0)
         #expect(result.stdout.components(separatedBy: "(pacing/missing)").count - 1 == 2, "\(result.stdout)")
-        #expect(result.stderr == "Found 0 errors and 2 warnings in 2 files.\n", "\(result.stderr)")
+        #expect(result.stderr == "Found 0 errors and 2 warnings in 1 file.\n", "\(result.stderr)")
+        let missing = runCLI(["lint", dir, dir + "/nope", dir + "/nope"])
+        #expect(missing.exitCode == 3)
+        #expect(missing.stderr == "error: no such file or directory: \(dir)/nope\n", "\(missing.stderr)")
+        #expect(missing.stdout.contains("(pacing/missing)"))
     }
 
     @Test func githubIsTheDefaultUnderGitHubActions() {

@@ -87,8 +87,8 @@ struct PlainWordsTests {
     @Test(arguments: [
         ("    max_wait: 5s\n", "indent it under `launch:`"),
         // The spec's tables name nested settings with a dot.
-        ("    launch.max_wait: 5s\n", "launch.max_wait is written as a block: write `launch: {max_wait: …}`, or `launch:` with `max_wait:` indented under it"),
-        ("    resume.allow_deferred: false\n", "write `resume: {allow_deferred: …}`"),
+        ("    launch.max_wait: 5s\n", "launch.max_wait is written as a block: write max_wait: indented under `launch:`, as in launch: {max_wait: …}"),
+        ("    resume.allow_deferred: false\n", "as in resume: {allow_deferred: …}"),
         ("    launch:\n      daily_cap: 3\n", "indent it one level less, beside `launch:`"),
         ("    resume:\n      min_interval: 1m\n", "beside `resume:`"),
         ("    window: 1h\n", "belongs in an entry of `caps:`"),

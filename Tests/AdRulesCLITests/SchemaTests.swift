@@ -53,7 +53,7 @@ struct SchemaTests {
         let rules = try #require((parsed["properties"] as? [String: Any])?["rules"] as? [String: Any])
         let rule = try #require((rules["items"] as? [String: Any])?["properties"] as? [String: Any])
         let deny = try #require((rule["deny"] as? [String: Any])?["oneOf"] as? [[String: Any]])
-        #expect(deny.contains { $0["type"] as? String == "string" })
+        #expect(deny.contains { $0["type"] as? String == "string" && $0["pattern"] as? String == "^(\\*|[A-Za-z0-9_.-]{1,64})$" })
         #expect(deny.contains { $0["type"] as? String == "array" && $0["minItems"] as? Int == 1 })
         #expect((rule["when"] as? [String: Any])?["type"] as? [String] == ["string", "boolean"])
         func errors(_ rule: String) -> [String] {

@@ -33,6 +33,8 @@ struct ModelDiagnosticTests {
         Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),
         Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1"),
         Case(name: "shares a hair over 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.5000001}\n", message: "add up to 1.0000001, not 1"),
+        Case(name: "shares a hair under 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.49999999}\n", message: "add up to 0.99999999, not 1"),
+        Case(name: "shares off in the ninth decimal", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.500000002}\n", message: "add up to 1.000000002, not 1"),
         Case(name: "duplicate segment", rule: "model/duplicate-segment", yaml: head + "  - name: 1️⃣all\n    share: 1\n", message: "segment \"all\" is defined twice"),
         Case(name: "missing share", rule: "schema/missing-key", yaml: "version: 1\nsegments:\n  - 1️⃣name: a\n", message: "a segment has no share"),
         Case(name: "wrong version", rule: "schema/version", yaml: "version: 1️⃣2\nsegments: [{name: a, share: 1}]\n", message: "version must be 1"),

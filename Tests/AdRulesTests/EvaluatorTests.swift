@@ -184,7 +184,7 @@ struct EvaluatorReasonTests {
         h.advance("1m")
         h.record(.appResumed, .loadCompleted("app_open"))
         #expect(h.ask(.load("level_end")).codes == [.alreadyShowing])
-        #expect(h.ask(.show("app_open", trigger: .action)).codes.contains(.fullscreenActive))
+        #expect(h.ask(.show("app_open", trigger: .resume)).codes == [.fullscreenActive])
     }
 
     /// The facts count the placements on screen, so that a decision with none skips the search: the count must

@@ -166,8 +166,13 @@ struct ExpressionTests {
         #expect(findings("screen in [1.5]").map(\.kind) == [.type])
         #expect(findings("[30s] == session.age").first?.message.contains("only stands on the right of in or not in") == true)
         // The finding is at the item that does not fit, and says what to write.
-        let misfit = findings("session.age in [30s, 1.5]")
-        #expect(misfit.map(\.offset) == [21] && misfit.first?.message.contains("session.age is a duration: write the value as a duration") == true, "\(misfit)")
+        let source = "session.age in [30s, 1.5]"
+        let misfit = findings(source)
+        #expect(misfit.map(\.offset) == [source.distance(from: source.startIndex, to: source.firstIndex(of: "1")!)], "\(misfit)")
+        #expect(misfit.first?.message.contains("session.age is a duration: write the value as a duration") == true, "\(misfit)")
+        // Each item is the comparison it stands for: an hour now.hour never reads is an error in a list too.
+        #expect(findings("now.hour in [22, 23.5]").first?.message.contains("now.hour is never 23.5") == true, "\(findings("now.hour in [22, 23.5]"))")
+        #expect(findings("now.hour in [24, 1.5]").first?.message.contains("now.hour is never 24") == true)
         #expect(findings("session.age in [30s,]").first?.message == "an item is missing before ]: remove the last comma, or write the item")
     }
 

@@ -261,7 +261,7 @@ struct FieldReader: NodeReader {
         if FieldReader.isAmbiguousBool(scalar) {
             report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
         }
-        return checkedText(scalar.text, key, node).map { Located($0, at: location(node)) }
+        return checkedText(scalar.value, key, node).map { Located($0, at: location(node)) }
     }
 
     mutating func enumeration<E: RawRepresentable & CaseIterable>(

@@ -36,7 +36,7 @@ public enum RuleFileKeys {
             case let (block, name) = (String(key[..<dot]), String(key[key.index(after: dot)...])),
             allowed.contains(block), placementBlocks.contains(where: { $0.0 == block && $0.1.contains(name) })
         {
-            return "\(key) is written as a block: write `\(block): {\(name): …}`, or `\(block):` with `\(name):` indented under it"
+            return "\(key) is written as a block: write \(name): indented under `\(block):`, as in \(block): {\(name): …}"
         }
         if allowed == placement {
             if let block = placementBlocks.first(where: { $0.1.contains(key) })?.0 {

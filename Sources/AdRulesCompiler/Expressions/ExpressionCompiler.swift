@@ -215,7 +215,8 @@ private struct Checker {
                 let subject = Self.name(of: l).map { "\($0) is \(looked)" } ?? "what is looked for is \(looked)"
                 let advice: String
                 switch left.type {
-                case .int, .number: advice = "\(subject): list whole numbers, as in \(example)"
+                case .int: advice = "\(subject): list whole numbers, as in \(example)"
+                case .number: advice = "\(subject): list numbers, as in [1.5, 2]"
                 case .string: advice = "\(subject): list texts in double quotes, as in \(example)"
                 case .stringList, .intList: advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
                 case .duration: advice = "\(subject): list durations, as in [30s, 1m]"
@@ -263,7 +264,9 @@ private struct Checker {
                         + Self.advice(for: Self.name(of: l), of: left.type)))
                 return nil
             }
-            comparisons.append(.compare(negated ? .notEqual : .equal, left.code, .constant(value)))
+            // Checked as the comparison it stands for, at the item: an hour or a day the name never reads is an error.
+            guard let comparison = check(.compare(negated ? .notEqual : .equal, l, item, offset: itemOffset)) else { return nil }
+            comparisons.append(comparison.code)
         }
         if comparisons.count == 1 { return Typed(type: .bool, code: comparisons[0]) }
         return Typed(type: .bool, code: negated ? .and(comparisons) : .or(comparisons))

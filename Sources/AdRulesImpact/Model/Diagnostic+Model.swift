@@ -55,12 +55,9 @@ extension Diagnostic {
 
     static func modelShares(sum: Double, file: String, range: SourceRange) -> Diagnostic {
         // A sum off by less than six decimals show is given with as many as it takes: "add up to 1, not 1" says nothing.
-        var shown = ShareText.format(sum)
-        var scale = 1e7
-        while shown == "1", scale <= 1e15 {
-            shown = String((sum * scale).rounded() / scale)
-            scale *= 10
-        }
+        var decimals = 6
+        while ShareText.format(sum, decimals: decimals) == "1", decimals < 15 { decimals += 1 }
+        let shown = ShareText.format(sum, decimals: decimals)
         return Diagnostic(
             .error, rule: "model/shares",
             message: "the segments' shares add up to \(shown), not 1: make them add up to 1",
@@ -146,8 +143,11 @@ typealias KnownTimeZones = TimeZoneNames
 
 /// Shares as short decimal text (0.7, 0.95) for messages and reports.
 enum ShareText {
-    static func format(_ value: Double) -> String {
-        let rounded = (value * 1_000_000).rounded() / 1_000_000
+    /// A share rounded to `decimals` places, without a trailing `.0`.
+    static func format(_ value: Double, decimals: Int = 6) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
         // A value too small to show in six decimals is not shown as 0, which it is not.
         if rounded == 0, value != 0 { return String(value) }
         var text = String(rounded)

@@ -285,7 +285,7 @@ public enum ModelDecoder {
             guard reader.checkedText(name, "an attribute name", pair.key) != nil else { continue }
             let value: ModelAttribute.Value
             if let scalar = pair.value.scalar, !scalar.isNull {
-                guard let text = reader.checkedText(scalar.text, "attribute \(name)", pair.value) else { continue }
+                guard let text = reader.checkedText(scalar.value, "attribute \(name)", pair.value) else { continue }
                 value = .scalar(text, plain: scalar.style == .plain)
             } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
                 let ends = inner[0].value.items, ends.count == 2
@@ -322,7 +322,7 @@ public enum ModelDecoder {
                         reader.report(.wrongType("a value in attribute \(name)", expected: "a word or a whole number", found: item, file: reader.file))
                         break
                     }
-                    guard let text = reader.checkedText(scalar.text, "a value in attribute \(name)", item) else { break }
+                    guard let text = reader.checkedText(scalar.value, "a value in attribute \(name)", item) else { break }
                     list.append(ModelAttribute.Item(text: text, plain: scalar.style == .plain))
                 }
                 guard list.count == items.count else { continue }

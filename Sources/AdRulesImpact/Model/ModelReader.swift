@@ -128,7 +128,7 @@ struct ModelReader: NodeReader {
             report(.wrongType(key, expected: "a string", found: node, file: file))
             return nil
         }
-        return checkedText(scalar.text, key, node)
+        return checkedText(scalar.value, key, node)
     }
 
     static let distributionKinds = ["uniform", "poisson", "exponential"]
