@@ -281,6 +281,12 @@ enum PolicyArgument {
 }
 
 enum Output {
+    /// Whether `path` is a regular file itself (not a link, a device or a FIFO).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
     /// - Parameter reads: the files of an input directory the run reads (lint and compile read rule files only): a

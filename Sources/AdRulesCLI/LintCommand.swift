@@ -25,9 +25,7 @@ enum LintCommand {
         // read is reported once.
         var linted = Set<String>()
         for path in paths {
-            var info = stat()
-            let identity = stat(path, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : "unread:" + path
-            guard linted.insert(identity).inserted else { continue }
+            guard linted.insert(identity(of: path)).inserted else { continue }
             do {
                 let load = try PolicyLoader.load(path: path)
                 diagnostics += load.diagnostics
@@ -58,7 +56,7 @@ enum LintCommand {
         // that could not read a path ends with why, not with a count of what it did read. A file two policies hold
         // (`lint rules rules/a.yaml`) counts once.
         if !parsed.flags.contains("quiet"), !(ioFailed || misnamed) {
-            stderr += summary(errors: errors, warnings: warnings, files: Set(files).count) + "\n"
+            stderr += summary(errors: errors, warnings: warnings, files: Set(files.map(identity(of:))).count) + "\n"
         }
         var exitCode = ExitCode.success
         if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }
@@ -67,10 +65,25 @@ enum LintCommand {
         let needsDocument = format == .json || format == .sarif
         // A json or SARIF document of a run that could not read its input would look like a clean result (a code
         // scanning upload would say "no problems"): none is written, and the error says why.
-        if ioFailed && needsDocument { return CommandResult(stderr: stderr, exitCode: exitCode) }
+        if ioFailed && needsDocument {
+            // Nor is an earlier run's document left at --output: a CI step that uploads it whatever the exit code
+            // would publish it as this run's result.
+            if let output = parsed.values["output"], Output.isRegularFile(output), (try? FileManager.default.removeItem(atPath: output)) != nil {
+                stderr += "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
+            }
+            return CommandResult(stderr: stderr, exitCode: exitCode)
+        }
         return Output.deliver(
             report.isEmpty && !needsDocument ? "" : report, to: parsed.values["output"], stderr: stderr,
             exitCode: exitCode)
+    }
+
+    /// What a path names: the file itself (device and inode) however it is spelt, or for a path that cannot be read,
+    /// its spelling without `.` parts and a trailing slash.
+    static func identity(of path: String) -> String {
+        var info = stat()
+        if stat(path, &info) == 0 { return "\(info.st_dev):\(info.st_ino)" }
+        return "unread:" + (path as NSString).standardizingPath
     }
 
     /// The summary of some diagnostics over `files` files.

@@ -188,7 +188,11 @@ struct HostileInputTests {
         // At the escape that makes it, not at the opening quote.
         #expect(finding?.range.start == SourcePosition(line: 8, column: 17))
         // In a block, at the character (1️⃣): a tab ending the block's second line, a line break between its lines.
-        for message in [">\n      line one\n      line two1️⃣\t\n", "|\n      line one1️⃣\n      line two\n", ">\n      line one1️⃣\n\n      line two\n", "\"ab 1️⃣\\t c\"\n"] {
+        // An escape that joins the character before it (e and U+0301) is walked code point by code point.
+        for message in [
+            ">\n      line one\n      line two1️⃣\t\n", "|\n      line one1️⃣\n      line two\n", ">\n      line one1️⃣\n\n      line two\n",
+            "\"ab 1️⃣\\t c\"\n", "\"e\\u0301x1️⃣\\u0007\"\n", "\"ab1️⃣\\r\\ncd\"\n",
+        ] {
             let marked = MarkedText("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n    message: " + message)
             let finding = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics.first { $0.message.contains("control character") }
             #expect(finding != nil && finding?.range.start == marked["1️⃣"], "\(message): \(String(describing: finding))")
@@ -212,6 +216,20 @@ struct HostileInputTests {
         #expect(PolicyLoader.load(texts: [("p.yaml", settings)]).diagnostics.isEmpty)
         let inside = PolicyLoader.load(texts: [("p.yaml", policy("|\n      Never interrupt\n      checkout\n"))]).diagnostics
         #expect(inside.map(\.rule) == ["schema/range"] && inside.first?.message.contains("U+000A") == true, "\(inside.map(\.message))")
+    }
+
+    /// A finding inside a `when` after an escape that joins the character before it stands at its own column.
+    @Test func aWhenFindingAfterAJoiningEscapeIsAtItsColumn() {
+        let marked = MarkedText("version: 1\nattributes: {screen: string}\nplacements:\n  a: {format: banner}\nrules:\n  - {id: w, deny: \"*\", when: \"screen == \\\"e\\u0301\\\" and 1️⃣nope > 1\"}\n")
+        let finding = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics.first { $0.rule == "rule/unknown-name" }
+        #expect(finding?.range.start == marked["1️⃣"], "\(String(describing: finding)) in \(marked.text)")
+        // An empty block is where it is written, not on the line after.
+        let empty = MarkedText("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: e\n    deny: \"*\"\n    when: 1️⃣>\n")
+        let emptyFinding = PolicyLoader.load(texts: [("p.yaml", empty.text)]).diagnostics.first { $0.message.contains("empty") }
+        #expect(emptyFinding?.range.start == empty["1️⃣"], "\(String(describing: emptyFinding))")
+        // A value written as a block where a number belongs is told to stand on the key's line.
+        let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: |\n      5\n")]).diagnostics
+        #expect(block.first?.message.hasSuffix("not \"5\": write 5 on the key's line, not as a > or | block") == true, "\(block)")
     }
 
     @Test func aRawControlCharacterIsReportedWhereItStands() {

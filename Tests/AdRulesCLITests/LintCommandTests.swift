@@ -58,10 +58,19 @@ struct LintCommandTests {
         #expect(result.exitCode == 0)
         #expect(result.stdout.components(separatedBy: "(pacing/missing)").count - 1 == 2, "\(result.stdout)")
         #expect(result.stderr == "Found 0 errors and 2 warnings in 1 file.\n", "\(result.stderr)")
-        let missing = runCLI(["lint", dir, dir + "/nope", dir + "/nope"])
+        let respelt = dir + "/../" + (dir as NSString).lastPathComponent + "/a.yaml"
+        #expect(runCLI(["lint", dir, respelt]).stderr == "Found 0 errors and 2 warnings in 1 file.\n")
+        let missing = runCLI(["lint", dir, dir + "/nope", dir + "/./nope/"])
         #expect(missing.exitCode == 3)
         #expect(missing.stderr == "error: no such file or directory: \(dir)/nope\n", "\(missing.stderr)")
         #expect(missing.stdout.contains("(pacing/missing)"))
+        // A json or SARIF run that could not read a path writes no document, and leaves no earlier one at --output.
+        let report = dir + "/report.sarif"
+        #expect(runCLI(["lint", dir, "--format", "sarif", "--output", report]).exitCode == 0)
+        #expect(FileManager.default.fileExists(atPath: report))
+        let failed = runCLI(["lint", dir, dir + "/nope", "--format", "sarif", "--output", report])
+        #expect(failed.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(failed.stderr)")
+        #expect(failed.stderr.hasSuffix("note: removed the earlier report at \(report): this run has none, and the old one would read as this run's\n"))
     }
 
     @Test func githubIsTheDefaultUnderGitHubActions() {

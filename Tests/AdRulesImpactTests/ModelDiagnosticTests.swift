@@ -24,6 +24,9 @@ struct ModelDiagnosticTests {
         Case(name: "unknown segment key", rule: "schema/unknown-key", yaml: head + "    1️⃣resume: 3\n", message: "did you mean \"resumes\"?"),
         Case(name: "unknown distribution", rule: "schema/unknown-key", yaml: head + "    resumes: {1️⃣poison: 3}\n", message: "did you mean \"poisson\"?"),
         Case(name: "unknown attribute distribution", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣unifrom: [1, 4]}}\n", message: "did you mean \"uniform\"?"),
+        // A control character is reported where it stands, in a quoted value and in a block.
+        Case(name: "control character in a value", rule: "schema/range", yaml: head + "    attributes: {screen: \"ga1️⃣\\tme\"}\n", message: "holds the control character U+0009"),
+        Case(name: "control character in a block", rule: "schema/range", yaml: head + "    attributes:\n      screen: |\n        game1️⃣\n        over\n", message: "holds the control character U+000A"),
         Case(name: "wrong type", rule: "schema/type", yaml: head + "    resumes: 1️⃣many\n", message: "resumes must be a whole number, {uniform: [a, b]} or {poisson: mean}, not \"many\""),
         Case(name: "distribution of the wrong kind", rule: "schema/type", yaml: head + "    cold_starts: {1️⃣exponential: 2m}\n", message: "cold_starts cannot be drawn from {exponential: ...}"),
         Case(name: "bare number for a duration", rule: "schema/duration", yaml: head + "    foreground: 1️⃣300\n", message: "write 300s or 300m"),

@@ -16,7 +16,12 @@ extension Diagnostic {
     package static func unquoting(_ found: YAMLNode, takes: (YAMLScalar) -> Bool) -> String? {
         guard let scalar = found.scalar, !scalar.isNull, scalar.style != .plain else { return nil }
         let unquoted = YAMLScalar(value: scalar.value, style: .plain)
-        return takes(unquoted) ? "remove the quotes (\(unquoted.shortValue))" : nil
+        return takes(unquoted) ? plainly(scalar, unquoted.shortValue) : nil
+    }
+
+    /// How to write a value plainly: without its quotes, or on the key's line rather than as a `>` or `|` block.
+    static func plainly(_ scalar: YAMLScalar, _ shown: String) -> String {
+        scalar.style == .literal || scalar.style == .folded ? "write \(shown) on the key's line, not as a > or | block" : "remove the quotes (\(shown))"
     }
 
     /// What to write instead, where the expected kind alone does not say it: a bool in quotes, a bool where text
@@ -25,7 +30,7 @@ extension Diagnostic {
         if let scalar = found.scalar, !scalar.isNull {
             let unquoted = YAMLScalar(value: scalar.value, style: .plain)
             if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {
-                return ": remove the quotes (\(unquoted.shortValue))"
+                return ": " + plainly(scalar, unquoted.shortValue)
             }
             if scalar.coreSchemaBool != nil, expected == "a string" { return ": quote it (\"\(scalar.shortValue)\")" }
         }

@@ -84,23 +84,17 @@ struct FieldReader: NodeReader {
     /// The findings this file gets once, by key (``firstReport(of:upTo:)``).
     private var reportedOnce = Set<String>()
 
-    /// The file's bytes, for the exact position of a character inside a scalar (read once a finding needs one).
-    var bytes: [UInt8]?
-    private var scalarSource: ScalarSource?
-    private var placed = 0
+    /// Exact positions inside the file's scalars, when the reader has its bytes.
+    private var positions: ScalarPositions
 
     init(file: String, bytes: [UInt8]? = nil) {
         self.file = file
         source = SourceFile(file)
-        self.bytes = bytes
+        positions = ScalarPositions(bytes: bytes)
     }
 
-    /// For as many findings as a file reports (``maxDiagnostics``): past them the report is cut anyway.
     mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
-        guard let scalar = node.scalar, placed < Self.maxDiagnostics else { return nil }
-        if scalarSource == nil, let bytes { scalarSource = ScalarSource(bytes) }
-        placed += 1
-        return scalarSource?.position(of: offset, in: scalar.value, range: node.range, style: scalar.style)
+        positions.position(ofCharacter: offset, in: node)
     }
 
     func location(_ node: YAMLNode) -> SourceLocation {

@@ -7,6 +7,25 @@ import AdRulesYAML
 /// the value, each value character matched with the next source character equal to it; what the source has in
 /// between (quotes, backslashes, breaks, indentation) is skipped. That places a character of a `when` expression
 /// at its own line and column however the expression is written.
+/// Exact positions of characters inside a file's scalars, read from its bytes once a finding needs one, for as many
+/// findings as a file reports (past them the report is cut anyway).
+package struct ScalarPositions {
+    private let bytes: [UInt8]?
+    private var source: ScalarSource?
+    private var placed = 0
+
+    package init(bytes: [UInt8]?) { self.bytes = bytes }
+
+    /// Where the value's character at a character offset stands; nil without the bytes, or past the findings a file
+    /// reports.
+    package mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
+        guard let scalar = node.scalar, let bytes, placed < FieldReader.maxDiagnostics else { return nil }
+        if source == nil { source = ScalarSource(bytes) }
+        placed += 1
+        return source?.position(of: offset, in: scalar.value, range: node.range, style: scalar.style)
+    }
+}
+
 package struct ScalarSource {
     /// The line breaks libyaml counts lines by: LF, CRLF (one `Character` in Swift), CR, NEL, LS and PS.
     package static let lineBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
@@ -35,81 +54,107 @@ package struct ScalarSource {
     ///   - value: the scalar's value.
     ///   - range: where the scalar is written.
     ///   - style: how it is written: a block scalar's value starts on the line after its header (which may hold a
-    ///     comment), and a double-quoted one's escapes stand for the characters they produce.
+    ///     comment), and a double-quoted one's escapes stand for the code points they produce.
+    ///
+    /// The walk goes code point by code point, as columns count: an escape can produce a code point that joins the
+    /// character before it (`e\u0301`), which no character of the source stands for.
     mutating func position(of offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
-        guard let text = slice(range) else { return nil }
+        // An empty value (`when: >` and nothing below) is where it is written, not on the line after its header.
+        guard !value.isEmpty else { return offset == 0 ? range.start : nil }
+        guard let text = slice(range),
+            let character = value.index(value.startIndex, offsetBy: offset, limitedBy: value.endIndex)
+        else { return nil }
+        let target = value.unicodeScalars.distance(from: value.unicodeScalars.startIndex, to: character)
         var walk = Walk(text: text, at: range.start, style: style)
         var k = 0
-        for c in value {
+        for c in value.unicodeScalars {
             guard let at = walk.next(producing: c) else { return nil }
-            if k == offset { return at }
+            if k == target { return at }
             k += 1
         }
-        return k == offset ? walk.position : nil
+        return k == target ? walk.position : nil
     }
 
-    /// A walk through a scalar's source text, character by character, with each one's position and what it stands
+    /// A walk through a scalar's source text, code point by code point, with each one's position and what it stands
     /// for in the value.
     struct Walk {
-        /// Double-quoted escapes of one character (`\x`, `\u` and `\U` are read as hexadecimal).
-        static let escapes: [Character: Character] = [
+        /// Double-quoted escapes of one code point (`\x`, `\u` and `\U` are read as hexadecimal).
+        static let escapes: [Unicode.Scalar: Unicode.Scalar] = [
             "0": "\u{0}", "a": "\u{7}", "b": "\u{8}", "t": "\t", "\t": "\t", "n": "\n", "v": "\u{B}", "f": "\u{C}", "r": "\r",
             "e": "\u{1B}", " ": " ", "\"": "\"", "/": "/", "\\": "\\", "N": "\u{85}", "_": "\u{A0}", "L": "\u{2028}", "P": "\u{2029}",
         ]
+        /// The line breaks libyaml counts lines by; CR LF is read as one.
+        static let lineBreaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
 
-        var characters: String.Iterator
+        var scalars: String.UnicodeScalarView.Iterator
+        /// A code point read ahead (after a CR that was not followed by LF).
+        private var pending: Unicode.Scalar?
         let style: ScalarStyle
         private(set) var position: SourcePosition
 
         init(text: String, at start: SourcePosition, style: ScalarStyle) {
-            characters = text.makeIterator()
+            scalars = text.unicodeScalars.makeIterator()
             self.style = style
             position = start
             if style == .literal || style == .folded {
                 // The header (`>-`, `|2`, a comment) is not the value: it starts on the next line.
-                while let c = characters.next() {
+                while let c = nextUnit() {
                     step(over: c)
-                    if ScalarSource.lineBreaks.contains(c) { break }
+                    if Self.lineBreaks.contains(c) { break }
                 }
             }
         }
 
-        private mutating func step(over c: Character) {
-            if ScalarSource.lineBreaks.contains(c) {
+        /// The next code point of the source, a CR LF pair read as its CR.
+        private mutating func nextUnit() -> Unicode.Scalar? {
+            let c: Unicode.Scalar
+            if let p = pending {
+                pending = nil
+                c = p
+            } else {
+                guard let n = scalars.next() else { return nil }
+                c = n
+            }
+            if c == "\r", let n = scalars.next(), n != "\n" { pending = n }
+            return c
+        }
+
+        private mutating func step(over c: Unicode.Scalar) {
+            if Self.lineBreaks.contains(c) {
                 position = SourcePosition(line: position.line + 1, column: 1)
             } else {
-                position = SourcePosition(line: position.line, column: position.column + c.unicodeScalars.count)
+                position = SourcePosition(line: position.line, column: position.column + 1)
             }
         }
 
-        /// Moves past source characters until one that stands for `target`; returns where it starts, nil when none
+        /// Moves past source code points until one that stands for `target`; returns where it starts, nil when none
         /// is left.
-        mutating func next(producing target: Character) -> SourcePosition? {
-            while let c = characters.next() {
+        mutating func next(producing target: Unicode.Scalar) -> SourcePosition? {
+            while let c = nextUnit() {
                 let here = position
                 step(over: c)
                 // libyaml reads CR LF, CR and NEL in a scalar as LF (LS and PS stay as they are).
-                var produced: Character? = c == "\r\n" || c == "\r" || c == "\u{85}" ? "\n" : c
-                if style == .doubleQuoted, c == "\\", let e = characters.next() {
+                var produced: Unicode.Scalar? = c == "\r" || c == "\u{85}" ? "\n" : c
+                if style == .doubleQuoted, c == "\\", let e = nextUnit() {
                     step(over: e)
-                    produced = ScalarSource.lineBreaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)
+                    produced = Self.lineBreaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)
                 }
                 if produced == target { return here }
             }
             return nil
         }
 
-        /// The character of `\xXX`, `\uXXXX` or `\UXXXXXXXX`, its digits read from the source.
-        private mutating func hexadecimal(after e: Character) -> Character? {
+        /// The code point of `\xXX`, `\uXXXX` or `\UXXXXXXXX`, its digits read from the source.
+        private mutating func hexadecimal(after e: Unicode.Scalar) -> Unicode.Scalar? {
             let count = e == "x" ? 2 : e == "u" ? 4 : e == "U" ? 8 : 0
             var digits = ""
             for _ in 0..<count {
-                guard let d = characters.next() else { break }
+                guard let d = nextUnit() else { break }
                 step(over: d)
-                digits.append(d)
+                digits.unicodeScalars.append(d)
             }
-            guard count > 0, let code = UInt32(digits, radix: 16), let scalar = Unicode.Scalar(code) else { return nil }
-            return Character(scalar)
+            guard count > 0, let code = UInt32(digits, radix: 16) else { return nil }
+            return Unicode.Scalar(code)
         }
     }
 

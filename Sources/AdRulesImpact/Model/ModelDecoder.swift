@@ -77,7 +77,7 @@ public enum ModelDecoder {
     /// Reads a model: ``decode(_:file:)``, with the file's suppression comments.
     package static func read(_ bytes: [UInt8], file: String) -> Read {
         let document = YAMLReader.read(bytes, file: file)
-        var reader = ModelReader(file: file)
+        var reader = ModelReader(file: file, bytes: bytes)
         // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics).
         let suppressions = Suppressions(file: file, bytes: bytes, document: document)
         reader.suppressions = suppressions

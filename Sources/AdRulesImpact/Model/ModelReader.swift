@@ -7,10 +7,17 @@ struct ModelReader: NodeReader {
     let file: String
     var diagnostics: [Diagnostic] = []
 
-    init(file: String) { self.file = file }
+    /// Exact positions inside the model's scalars (a control character in an attribute value, at the character).
+    private var positions: ScalarPositions
 
-    /// A model's texts are attribute values and names: a finding inside one is reported where the value starts.
-    func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? { nil }
+    init(file: String, bytes: [UInt8]? = nil) {
+        self.file = file
+        positions = ScalarPositions(bytes: bytes)
+    }
+
+    mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
+        positions.position(ofCharacter: offset, in: node)
+    }
 
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
 
