@@ -62,6 +62,8 @@ struct SchemaTests {
         }
         #expect(errors("{id: r, deny: a, when: true}").isEmpty)
         #expect(!errors("{id: r, deny: [], when: premium}").isEmpty)
+        // An empty text names no placement either (it was "names placement \"\"").
+        #expect(errors("{id: r, deny: \"\", when: premium}") == ["schema/type"])
     }
 
     /// The schema's duration pattern takes what lint takes: one or more parts, largest unit first.

@@ -174,6 +174,7 @@ struct ExpressionTests {
         #expect(findings("now.hour in [22, 23.5]").first?.message.contains("now.hour is never 23.5") == true, "\(findings("now.hour in [22, 23.5]"))")
         #expect(findings("now.hour in [24, 1.5]").first?.message.contains("now.hour is never 24") == true)
         #expect(findings("session.age in [30s,]").first?.message == "an item is missing before ]: remove the last comma, or write the item")
+        #expect(findings("tags in [1.5]").first?.message == "in looks for one value in a list, and tags is a list ([string]): write the value on its left, as in \"a\" in tags")
     }
 
     /// What such a list looks for is a name, read once per item: a larger operand, copied per item, grew nested lists

@@ -97,6 +97,13 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    static func emptyDeny(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "deny is empty, so the rule would deny nothing: name placement ids, as in deny: [interstitial_level_end], or write deny: \"*\" for all",
+            file: file, range: range)
+    }
+
     static func emptyDenyList(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/type",

@@ -266,6 +266,11 @@ struct PolicyFragment: Sendable {
             case "deny":
                 sawDeny = true
                 if let scalar = value.scalar, !scalar.isNull {
+                    // An empty text (`deny: ""`, an empty `|` block) names no placement, as an empty list does not.
+                    guard !scalar.value.isEmpty else {
+                        reader.report(.emptyDeny(file: reader.file, range: value.range))
+                        continue
+                    }
                     deny = scalar.value == "*" ? nil : [Located(scalar.value, at: reader.location(value))]
                     named = deny ?? []
                 } else if let items = reader.sequence(value, key) {

@@ -254,6 +254,12 @@ private struct Checker {
             return nil
         }
         guard let left = check(l) else { return nil }
+        guard left.type.element == nil else {
+            findings.append(ExpressionFinding(
+                kind: .type, offset: listOffset,
+                message: "\(word) looks for one value in a list, and \(Self.name(of: l) ?? "this") is a list (\(left.type.rawValue)): write the value on its left, as in \(left.type == .intList ? "2" : "\"a\"") \(word) \(Self.name(of: l) ?? "x")"))
+            return nil
+        }
         var comparisons: [CompiledExpression] = []
         for item in items {
             guard case .literal(let value, let itemOffset) = item else { continue }
