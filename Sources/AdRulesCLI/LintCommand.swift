@@ -68,7 +68,10 @@ enum LintCommand {
         if ioFailed && needsDocument {
             // Nor is an earlier run's document left at --output: a CI step that uploads it whatever the exit code
             // would publish it as this run's result.
-            if let output = parsed.values["output"], Output.isRegularFile(output), (try? FileManager.default.removeItem(atPath: output)) != nil {
+            // `-` is standard output, and a file standard output or error goes to is the run's own stream, not a report.
+            if let output = parsed.values["output"], output != "-", OutputFile.stream(output) == nil, Output.isRegularFile(output),
+                (try? FileManager.default.removeItem(atPath: output)) != nil
+            {
                 stderr += "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
             }
             return CommandResult(stderr: stderr, exitCode: exitCode)
@@ -79,11 +82,11 @@ enum LintCommand {
     }
 
     /// What a path names: the file itself (device and inode) however it is spelt, or for a path that cannot be read,
-    /// its spelling without `.` parts and a trailing slash.
+    /// its absolute spelling without `.` and `..` parts and a trailing slash.
     static func identity(of path: String) -> String {
         var info = stat()
         if stat(path, &info) == 0 { return "\(info.st_dev):\(info.st_ino)" }
-        return "unread:" + (path as NSString).standardizingPath
+        return "unread:" + URL(fileURLWithPath: path).standardized.path
     }
 
     /// The summary of some diagnostics over `files` files.

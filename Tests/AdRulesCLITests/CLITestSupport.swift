@@ -36,13 +36,13 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.Source
     #expect(text == golden, "output differs from Golden/\(name)", sourceLocation: sourceLocation)
 }
 
-/// Runs the built `adrules` binary and returns stdout, stderr and the exit code.
-func runBinary(_ arguments: [String], environment: [String: String] = [:]) throws -> (stdout: String, stderr: String, code: Int32) {
+/// Runs the built `adrules` binary (in the package root, or in `directory`) and returns stdout, stderr and the exit code.
+func runBinary(_ arguments: [String], environment: [String: String] = [:], directory: String = packageRoot()) throws -> (stdout: String, stderr: String, code: Int32) {
     let binary = try #require(adrulesBinary(), "the adrules binary was not built")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments.map { $0.replacingOccurrences(of: "FIXTURES", with: fixtures) }
-    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     var env = ProcessInfo.processInfo.environment
     env["GITHUB_ACTIONS"] = nil
     for (k, v) in environment { env[k] = v }

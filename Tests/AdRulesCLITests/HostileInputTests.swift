@@ -223,6 +223,17 @@ struct HostileInputTests {
         let marked = MarkedText("version: 1\nattributes: {screen: string}\nplacements:\n  a: {format: banner}\nrules:\n  - {id: w, deny: \"*\", when: \"screen == \\\"e\\u0301\\\" and 1️⃣nope > 1\"}\n")
         let finding = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics.first { $0.rule == "rule/unknown-name" }
         #expect(finding?.range.start == marked["1️⃣"], "\(String(describing: finding)) in \(marked.text)")
+        // A combining mark after a name is a column of its own (the lexer counts code points, as columns do); a value
+        // that starts with a quote starts after the scalar's own opening quote.
+        for when in ["\"level > 1 and nope1️⃣\\u0301 > 1\"", "\"1️⃣\\\"unclosed\"", "'1️⃣''unclosed'"] {
+            let text = MarkedText("version: 1\nattributes: {screen: string, level: int}\nplacements:\n  a: {format: banner}\nrules:\n  - {id: w, deny: \"*\", when: \(when)}\n")
+            let syntax = PolicyLoader.load(texts: [("p.yaml", text.text)]).diagnostics.first { $0.rule == "rule/syntax" }
+            #expect(syntax?.range.start == text["1️⃣"], "\(when): \(String(describing: syntax))")
+        }
+        // Written raw, the mark (which would join a marker) is at the column after the name's last letter.
+        let raw = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes: {level: int}\nplacements:\n  a: {format: banner}\nrules:\n  - {id: w, deny: \"*\", when: 'level > 1 and nope\u{301} > 1'}\n")])
+            .diagnostics.first { $0.rule == "rule/syntax" }
+        #expect(raw?.range.start == SourcePosition(line: 6, column: 49), "\(String(describing: raw))")
         // An empty block is where it is written, not on the line after.
         let empty = MarkedText("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: e\n    deny: \"*\"\n    when: 1️⃣>\n")
         let emptyFinding = PolicyLoader.load(texts: [("p.yaml", empty.text)]).diagnostics.first { $0.message.contains("empty") }

@@ -60,7 +60,7 @@ struct LintCommandTests {
         #expect(result.stderr == "Found 0 errors and 2 warnings in 1 file.\n", "\(result.stderr)")
         let respelt = dir + "/../" + (dir as NSString).lastPathComponent + "/a.yaml"
         #expect(runCLI(["lint", dir, respelt]).stderr == "Found 0 errors and 2 warnings in 1 file.\n")
-        let missing = runCLI(["lint", dir, dir + "/nope", dir + "/./nope/"])
+        let missing = runCLI(["lint", dir, dir + "/nope", dir + "/./nope/", dir + "/x/../nope"])
         #expect(missing.exitCode == 3)
         #expect(missing.stderr == "error: no such file or directory: \(dir)/nope\n", "\(missing.stderr)")
         #expect(missing.stdout.contains("(pacing/missing)"))
@@ -71,6 +71,11 @@ struct LintCommandTests {
         let failed = runCLI(["lint", dir, dir + "/nope", "--format", "sarif", "--output", report])
         #expect(failed.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(failed.stderr)")
         #expect(failed.stderr.hasSuffix("note: removed the earlier report at \(report): this run has none, and the old one would read as this run's\n"))
+        // `-` is standard output: a file named `-` is no report.
+        let dash = dir + "/-"
+        try "precious".write(toFile: dash, atomically: false, encoding: .utf8)
+        #expect(try runBinary(["lint", "nope", "--format", "json", "--output", "-"], directory: dir).code == 3)
+        #expect(FileManager.default.fileExists(atPath: dash))
     }
 
     @Test func githubIsTheDefaultUnderGitHubActions() {

@@ -222,12 +222,12 @@ struct ExpressionTests {
         #expect(findings("now.hour != 24").isEmpty && findings("now.hour not in [24]").isEmpty, "always true, as >= 0 is")
     }
 
-    /// The lexer walks bytes but counts characters: offsets after non-ASCII text and CR LF are character offsets,
+    /// The lexer walks bytes but counts code points, as columns do: a combining mark and each of CR and LF count one,
     /// escapes keep the character after the backslash, and a character joining onto a quote stays in the value.
-    @Test func tokensKeepCharacterOffsetsAndValues() throws {
+    @Test func tokensKeepCodePointOffsetsAndValues() throws {
         func lex(_ text: String) throws -> [Token] { try Lexer.tokens(text).get() }
         let tokens = try lex("screen == \"日本語e\u{301}\\\"x\" and\r\n-12 < level")
-        #expect(tokens.map(\.offset) == [0, 7, 10, 20, 24, 28, 30, 35])
+        #expect(tokens.map(\.offset) == [0, 7, 10, 21, 26, 30, 32, 37])
         #expect(tokens[2].kind == .string("日本語e\u{301}\"x"))
         #expect(tokens[4].kind == .int(-12))
         #expect(try lex("'\u{301}x'")[0].kind == .string("\u{301}x"))

@@ -8,8 +8,8 @@ package protocol NodeReader {
     var file: String { get }
     /// Records a finding.
     mutating func report(_ diagnostic: Diagnostic)
-    /// Where the value's character at a character offset stands in the file, when the reader has the file's bytes.
-    mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition?
+    /// Where the value's code point at an offset stands in the file, when the reader has the file's bytes.
+    mutating func position(ofCodePoint offset: Int, in node: YAMLNode) -> SourcePosition?
 }
 
 extension NodeReader {
@@ -30,8 +30,9 @@ extension NodeReader {
         if ControlCharacters.contains(in: text), let control = text.unicodeScalars.first(where: ControlCharacters.isControl) {
             // At the character itself: a tab at the end of a block's second line, not the block's `>` (a finding's
             // position is where to look).
-            let character = text.firstIndex { $0.unicodeScalars.contains(where: ControlCharacters.isControl) }.map { text.distance(from: text.startIndex, to: $0) }
-            let at = character.flatMap { position(ofCharacter: $0, in: node) }.map { SourceRange(at: $0) } ?? node.range
+            let scalars = text.unicodeScalars
+            let offset = scalars.firstIndex(where: ControlCharacters.isControl).map { scalars.distance(from: scalars.startIndex, to: $0) }
+            let at = offset.flatMap { position(ofCodePoint: $0, in: node) }.map { SourceRange(at: $0) } ?? node.range
             report(.controlCharacter(key, scalar: control, file: file, range: at))
             return nil
         }
@@ -93,8 +94,8 @@ struct FieldReader: NodeReader {
         positions = ScalarPositions(bytes: bytes)
     }
 
-    mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
-        positions.position(ofCharacter: offset, in: node)
+    mutating func position(ofCodePoint offset: Int, in node: YAMLNode) -> SourcePosition? {
+        positions.position(ofCodePoint: offset, in: node)
     }
 
     func location(_ node: YAMLNode) -> SourceLocation {

@@ -205,7 +205,7 @@ struct PolicyAssembler {
         return position
     }
 
-    /// The file position of a character offset inside a `when` scalar written on one line without escapes: what is
+    /// The file position of a code point offset inside a `when` scalar written on one line without escapes: what is
     /// left when the file's bytes are not at hand.
     static func position(of offset: Int, in node: YAMLNode) -> SourcePosition {
         let start = node.range.start

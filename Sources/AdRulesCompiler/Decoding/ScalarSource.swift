@@ -1,12 +1,5 @@
 import AdRulesYAML
 
-/// Where a character of a scalar's value stands in the file.
-///
-/// A value and its source text differ: quotes, escapes (`\"`, `''`), a block scalar's `>-` header, and line
-/// folding, which turns a line break and the next line's indentation into one space. The source is walked beside
-/// the value, each value character matched with the next source character equal to it; what the source has in
-/// between (quotes, backslashes, breaks, indentation) is skipped. That places a character of a `when` expression
-/// at its own line and column however the expression is written.
 /// Exact positions of characters inside a file's scalars, read from its bytes once a finding needs one, for as many
 /// findings as a file reports (past them the report is cut anyway).
 package struct ScalarPositions {
@@ -16,9 +9,8 @@ package struct ScalarPositions {
 
     package init(bytes: [UInt8]?) { self.bytes = bytes }
 
-    /// Where the value's character at a character offset stands; nil without the bytes, or past the findings a file
-    /// reports.
-    package mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
+    /// Where the value's code point at an offset stands; nil without the bytes, or past the findings a file reports.
+    package mutating func position(ofCodePoint offset: Int, in node: YAMLNode) -> SourcePosition? {
         guard let scalar = node.scalar, let bytes, placed < FieldReader.maxDiagnostics else { return nil }
         if source == nil { source = ScalarSource(bytes) }
         placed += 1
@@ -26,6 +18,13 @@ package struct ScalarPositions {
     }
 }
 
+/// Where a character of a scalar's value stands in the file.
+///
+/// A value and its source text differ: quotes, escapes (`\"`, `''`), a block scalar's `>-` header, and line
+/// folding, which turns a line break and the next line's indentation into one space. The source is walked beside
+/// the value, each code point of the value matched with the next source code point that stands for it; what the
+/// source has in between (quotes, backslashes, breaks, indentation) is skipped. That places a character of a `when`
+/// expression at its own line and column however the expression is written.
 package struct ScalarSource {
     /// The line breaks libyaml counts lines by: LF, CRLF (one `Character` in Swift), CR, NEL, LS and PS.
     package static let lineBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
@@ -47,10 +46,10 @@ package struct ScalarSource {
         lineStarts = starts
     }
 
-    /// The position of the value's character at `offset` (or just after its last character when `offset` is its
-    /// length); nil when the source does not hold the value as expected.
+    /// The position of the value's code point at `offset` (or just after its last one when `offset` is its length);
+    /// nil when the source does not hold the value as expected.
     /// - Parameters:
-    ///   - offset: a character offset into `value`.
+    ///   - offset: a code point offset into `value`, as columns count (a `when` token's offset).
     ///   - value: the scalar's value.
     ///   - range: where the scalar is written.
     ///   - style: how it is written: a block scalar's value starts on the line after its header (which may hold a
@@ -58,13 +57,10 @@ package struct ScalarSource {
     ///
     /// The walk goes code point by code point, as columns count: an escape can produce a code point that joins the
     /// character before it (`e\u0301`), which no character of the source stands for.
-    mutating func position(of offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
+    mutating func position(of target: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
         // An empty value (`when: >` and nothing below) is where it is written, not on the line after its header.
-        guard !value.isEmpty else { return offset == 0 ? range.start : nil }
-        guard let text = slice(range),
-            let character = value.index(value.startIndex, offsetBy: offset, limitedBy: value.endIndex)
-        else { return nil }
-        let target = value.unicodeScalars.distance(from: value.unicodeScalars.startIndex, to: character)
+        guard !value.isEmpty else { return target == 0 ? range.start : nil }
+        guard let text = slice(range) else { return nil }
         var walk = Walk(text: text, at: range.start, style: style)
         var k = 0
         for c in value.unicodeScalars {
@@ -102,6 +98,9 @@ package struct ScalarSource {
                     step(over: c)
                     if Self.lineBreaks.contains(c) { break }
                 }
+            } else if style == .singleQuoted || style == .doubleQuoted, let quote = nextUnit() {
+                // Nor is the opening quote: a value that starts with a quote (`"\"x"`) starts after it.
+                step(over: quote)
             }
         }
 

@@ -1,6 +1,6 @@
 import AdRules
 import AdRulesYAML
-/// A finding inside a `when` expression, at a character offset of its text.
+/// A finding inside a `when` expression, at a code point offset of its text.
 struct ExpressionFinding: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case syntax

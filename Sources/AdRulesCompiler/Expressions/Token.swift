@@ -1,5 +1,6 @@
 import AdRules
-/// A token of a `when` expression, with its character offset in the expression text.
+/// A token of a `when` expression, with its offset in the expression text in code points (as columns count them,
+/// so that a combining mark after a name is a column of its own).
 struct Token: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case name(String)
@@ -21,7 +22,7 @@ struct Token: Sendable, Hashable {
     var text: String
 }
 
-/// A syntax error inside an expression, at a character offset.
+/// A syntax error inside an expression, at a code point offset.
 struct ExpressionError: Error, Sendable, Hashable {
     var offset: Int
     var message: String
@@ -37,7 +38,7 @@ enum Lexer {
         let bytes = Array(source.utf8)
         var tokens: [Token] = []
         var i = 0
-        /// The character offset of `bytes[i]`.
+        /// The code point offset of `bytes[i]`.
         var offset = 0
         func isNameStart(_ b: UInt8) -> Bool { b == UInt8(ascii: "_") || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "z")) }
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
@@ -49,8 +50,6 @@ enum Lexer {
             let start = i
             let startOffset = offset
             if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\r") {
-                // CR LF is one character.
-                if c == UInt8(ascii: "\r"), byte(i + 1) == UInt8(ascii: "\n") { i += 1 }
                 i += 1
                 offset += 1
                 continue
@@ -123,7 +122,7 @@ enum Lexer {
                     i += bytes[i] == UInt8(ascii: "\\") && i + 1 < bytes.count ? 2 : 1
                 }
                 let token = text(start..<i)
-                offset += token.count
+                offset += token.unicodeScalars.count
                 guard closed else {
                     return .failure(ExpressionError(offset: startOffset, message: "this string is not closed: add a closing \(Character(Unicode.Scalar(c)))"))
                 }
@@ -132,7 +131,11 @@ enum Lexer {
                 // its own: a character that joins onto a quote stays in it.
                 var value = ""
                 var escaped = false
-                for (k, character) in text((start + 1)..<(i - 1)).enumerated() {
+                // Code point offsets in the string, of this character and of the one before it (a backslash).
+                var k = 0
+                var previous = 0
+                for character in text((start + 1)..<(i - 1)) {
+                    defer { (previous, k) = (k, k + character.unicodeScalars.count) }
                     // A string holds printable text: a compiled policy refuses a control character in one, so lint
                     // does too (a tab or line break written in the YAML value, `"a\tb"` in double quotes).
                     if character.unicodeScalars.contains(where: ControlCharacters.isControl) {
@@ -147,7 +150,7 @@ enum Lexer {
                     // A backslash that a combining mark joins is one character with it: neither an escape nor text.
                     if escaped || character.unicodeScalars.first == "\\" {
                         guard escaped, character == "\"" || character == "'" || character == "\\" else {
-                            let at = escaped ? startOffset + k : startOffset + 1 + k
+                            let at = escaped ? startOffset + 1 + previous : startOffset + 1 + k
                             let shown = escaped ? "\\\(character)" : String(character)
                             let advice = escaped && "tnr".contains(character)
                                 ? "a string in a rule holds printable text, so it cannot hold a tab or line break"

@@ -15,8 +15,8 @@ struct ModelReader: NodeReader {
         positions = ScalarPositions(bytes: bytes)
     }
 
-    mutating func position(ofCharacter offset: Int, in node: YAMLNode) -> SourcePosition? {
-        positions.position(ofCharacter: offset, in: node)
+    mutating func position(ofCodePoint offset: Int, in node: YAMLNode) -> SourcePosition? {
+        positions.position(ofCodePoint: offset, in: node)
     }
 
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(file: file, position: node.range.start) }
