@@ -67,10 +67,11 @@ enum LintCommand {
         // scanning upload would say "no problems"): none is written, and the error says why.
         if ioFailed && needsDocument {
             // Nor is an earlier run's document left at --output: a CI step that uploads it whatever the exit code
-            // would publish it as this run's result.
-            // `-` is standard output, and a file standard output or error goes to is the run's own stream, not a report.
+            // would publish it as this run's result. Only a report of this format that adrules wrote is removed: `-` is
+            // standard output, a file standard output or error goes to is the run's own stream, and any other file is
+            // the user's, left as it is.
             if let output = parsed.values["output"], output != "-", OutputFile.stream(output) == nil, Output.isRegularFile(output),
-                (try? FileManager.default.removeItem(atPath: output)) != nil
+                isEarlierReport(output, format: format), (try? FileManager.default.removeItem(atPath: output)) != nil
             {
                 stderr += "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
             }
@@ -79,6 +80,18 @@ enum LintCommand {
         return Output.deliver(
             report.isEmpty && !needsDocument ? "" : report, to: parsed.values["output"], stderr: stderr,
             exitCode: exitCode)
+    }
+
+    /// Whether the file at `path` begins as a json or SARIF report of lint does (the format asked for).
+    static func isEarlierReport(_ path: String, format: LintFormat) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+        switch format {
+        case .json: return head.hasPrefix("{\n  \"version\": 1,\n  \"diagnostics\": [")
+        case .sarif: return head.hasPrefix("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\"") && head.contains("\"name\": \"adrules\"")
+        default: return false
+        }
     }
 
     /// What a path names: the file itself (device and inode) however it is spelt, or for a path that cannot be read,

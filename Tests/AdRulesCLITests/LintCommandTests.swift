@@ -71,6 +71,13 @@ struct LintCommandTests {
         let failed = runCLI(["lint", dir, dir + "/nope", "--format", "sarif", "--output", report])
         #expect(failed.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(failed.stderr)")
         #expect(failed.stderr.hasSuffix("note: removed the earlier report at \(report): this run has none, and the old one would read as this run's\n"))
+        // Any other file at --output is the user's, left as it is (a report of the other format too).
+        try "keep".write(toFile: report, atomically: false, encoding: .utf8)
+        #expect(runCLI(["lint", dir + "/nope", "--format", "sarif", "--output", report]).exitCode == 3)
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "keep")
+        #expect(runCLI(["lint", dir, "--format", "json", "--output", report]).exitCode == 0)
+        #expect(runCLI(["lint", dir + "/nope", "--format", "sarif", "--output", report]).exitCode == 3)
+        #expect(FileManager.default.fileExists(atPath: report))
         // `-` is standard output: a file named `-` is no report.
         let dash = dir + "/-"
         try "precious".write(toFile: dash, atomically: false, encoding: .utf8)
