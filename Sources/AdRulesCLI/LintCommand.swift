@@ -25,7 +25,7 @@ enum LintCommand {
         // read is reported once.
         var linted = Set<String>()
         for path in paths {
-            guard linted.insert(identity(of: path)).inserted else { continue }
+            guard linted.insert(FileIdentity.of(path)).inserted else { continue }
             do {
                 let load = try PolicyLoader.load(path: path)
                 diagnostics += load.diagnostics
@@ -56,7 +56,7 @@ enum LintCommand {
         // that could not read a path ends with why, not with a count of what it did read. A file two policies hold
         // (`lint rules rules/a.yaml`) counts once.
         if !parsed.flags.contains("quiet"), !(ioFailed || misnamed) {
-            stderr += summary(errors: errors, warnings: warnings, files: Set(files.map(identity(of:))).count) + "\n"
+            stderr += summary(errors: errors, warnings: warnings, files: Set(files.map(FileIdentity.of)).count) + "\n"
         }
         var exitCode = ExitCode.success
         if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }
@@ -92,14 +92,6 @@ enum LintCommand {
         case .sarif: return head.hasPrefix("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\"") && head.contains("\"name\": \"adrules\"")
         default: return false
         }
-    }
-
-    /// What a path names: the file itself (device and inode) however it is spelt, or for a path that cannot be read,
-    /// its absolute spelling without `.` and `..` parts and a trailing slash.
-    static func identity(of path: String) -> String {
-        var info = stat()
-        if stat(path, &info) == 0 { return "\(info.st_dev):\(info.st_ino)" }
-        return "unread:" + URL(fileURLWithPath: path).standardized.path
     }
 
     /// The summary of some diagnostics over `files` files.

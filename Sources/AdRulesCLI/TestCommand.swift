@@ -56,9 +56,7 @@ enum TestCommand {
             }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
             for file in files {
-                var info = stat()
-                let identity = stat(file, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : file
-                guard ran.insert(identity + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
+                guard ran.insert(FileIdentity.of(file) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
                 switch prepared {
                 case .ioFailure(let message):

@@ -7,8 +7,8 @@ struct PolicyAssembler {
     private(set) var diagnostics: [Diagnostic] = []
     /// The bytes of each file, by path: read only to place a finding inside a `when` expression.
     var sources: [String: [UInt8]] = [:]
-    /// The line index of each file that had such a finding, built the first time, and how many findings it placed.
-    private var scalarSources: [String: (source: ScalarSource, placed: Int)] = [:]
+    /// The positions inside each file that had such a finding, its line index built the first time.
+    private var positions: [String: ScalarPositions] = [:]
     /// Per file, the `policy/unknown-placement` findings past what a report shows (``FieldReader/maxDiagnostics``):
     /// counted, not built. A list of a million unknown names would otherwise take gigabytes and a "did you mean" each.
     private(set) var droppedUnknownPlacements: [String: Int] = [:]
@@ -139,9 +139,7 @@ struct PolicyAssembler {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):
                     for finding in findings {
-                        let position = node.scalar.flatMap { scalar in
-                            exactPosition(of: finding.offset, in: scalar, range: node.range, file: fragment.file)
-                        } ?? Self.position(of: finding.offset, in: node)
+                        let position = exactPosition(of: finding.offset, in: node, file: fragment.file) ?? Self.position(of: finding.offset, in: node)
                         diagnostics.append(.expression(finding, file: fragment.file, position: position))
                     }
                 }
@@ -191,18 +189,13 @@ struct PolicyAssembler {
             file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
     }
 
-    /// Where a finding inside a `when` scalar stands, read from the file's bytes: for as many findings per file as a
-    /// report shows (``FieldReader/maxDiagnostics``); the rest are cut from the report anyway.
-    private mutating func exactPosition(of offset: Int, in scalar: YAMLScalar, range: SourceRange, file: String) -> SourcePosition? {
-        if scalarSources[file] == nil {
+    /// Where a finding inside a `when` scalar stands, read from the file's bytes (``ScalarPositions``).
+    private mutating func exactPosition(of offset: Int, in node: YAMLNode, file: String) -> SourcePosition? {
+        if positions[file] == nil {
             guard let bytes = sources[file] else { return nil }
-            scalarSources[file] = (ScalarSource(bytes), 0)
+            positions[file] = ScalarPositions(bytes: bytes)
         }
-        guard var (source, placed) = scalarSources[file], placed < FieldReader.maxDiagnostics else { return nil }
-        let position = source.position(of: offset, in: scalar.value, range: range, style: scalar.style)
-        placed += 1
-        scalarSources[file] = (source, placed)
-        return position
+        return positions[file]?.position(ofCodePoint: offset, in: node)
     }
 
     /// The file position of a code point offset inside a `when` scalar written on one line without escapes: what is

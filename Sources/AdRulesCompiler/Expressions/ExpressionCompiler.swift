@@ -28,13 +28,6 @@ enum ExpressionCompiler {
         case failure([ExpressionFinding])
     }
 
-    /// Compiles an expression text.
-    /// - Parameters:
-    ///   - source: the expression.
-    ///   - attributes: declared attributes; a name's slot is its index here.
-    ///   - broken: attributes declared with an error already reported: an expression using one fails with no
-    ///     finding of its own, rather than calling a declared name unknown.
-    /// - Returns: the compiled expression, or every finding (none when only a broken attribute stood in the way).
     /// The "did you mean" suggestions the conditions of one policy get for unknown names; the names past them are
     /// reported without one. Each looks at every declared attribute: a 16 MB file of conditions full of unknown names
     /// against 1,000 attributes ran over a minute. A file prints 1,000 diagnostics at most.
@@ -46,7 +39,14 @@ enum ExpressionCompiler {
         return compile(source, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft)
     }
 
-    /// - Parameter suggestionsLeft: what is left of ``maxSuggestions`` for the policy; each suggestion made counts.
+    /// Compiles an expression text.
+    /// - Parameters:
+    ///   - source: the expression.
+    ///   - attributes: declared attributes; a name's slot is its index here.
+    ///   - broken: attributes declared with an error already reported: an expression using one fails with no
+    ///     finding of its own, rather than calling a declared name unknown.
+    ///   - suggestionsLeft: what is left of ``maxSuggestions`` for the policy; each suggestion made counts.
+    /// - Returns: the compiled expression, or every finding (none when only a broken attribute stood in the way).
     static func compile(
         _ source: String, attributes: [AttributeDeclaration], broken: Set<String> = [], suggestionsLeft: inout Int
     ) -> Outcome {
