@@ -32,6 +32,15 @@ struct TimesAndOptionsTests {
         #expect(leap == (try #require(Timestamps.parseMilliseconds("2017-01-01T00:00:00Z"))))
     }
 
+    /// RFC 3339 lets a space (or a lower-case `t`) join the date and the time, and a lower-case `z` stand for UTC.
+    @Test func rfc3339SpaceBetweenDateAndTime() throws {
+        let instant = try #require(Timestamps.parseMilliseconds("2026-11-29T09:00:00+09:00"))
+        #expect(Timestamps.parseMilliseconds("2026-11-29 09:00:00+09:00") == instant)
+        #expect(Timestamps.parseMilliseconds("2026-11-29t00:00:00z") == instant)
+        #expect(Timestamps.parseMilliseconds("2026-11-29_09:00:00+09:00") == nil)
+        #expect(Timestamps.parseMilliseconds("2026-11-29  09:00:00+09:00") == nil)
+    }
+
     /// A time in the right shape that names no instant says what is wrong with it.
     @Test(arguments: [
         ("2026-02-29T09:00:00Z", "2026-02-29 is not a date: that month has 28 days"),

@@ -61,7 +61,8 @@ package enum Timestamps {
     }
 
     /// Reads an RFC 3339 timestamp into milliseconds since 1970, or says why it is not one: the shape is checked
-    /// first, then each part's range. A leap second (`23:59:60`) is the second after `:59`, as POSIX time counts it,
+    /// first, then each part's range. The date and the time are joined by `T`, `t` or, as RFC 3339 allows for
+    /// readability (section 5.6, note), a space. A leap second (`23:59:60`) is the second after `:59`, as POSIX time counts it,
     /// and any number of fraction digits is read (milliseconds kept).
     package static func read(_ text: String) -> Result<Int64, Problem> {
         let chars = Array(text.utf8)
@@ -75,7 +76,7 @@ package enum Timestamps {
             return value
         }
         func written(_ range: Range<Int>) -> String { String(decoding: chars[range], as: UTF8.self) }
-        guard chars.count >= 20, chars[4] == 45, chars[7] == 45, chars[10] == 84 || chars[10] == 116,
+        guard chars.count >= 20, chars[4] == 45, chars[7] == 45, chars[10] == 84 || chars[10] == 116 || chars[10] == 32,
             chars[13] == 58, chars[16] == 58,
             let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
             let mi = number(14, 2), let s = number(17, 2)
