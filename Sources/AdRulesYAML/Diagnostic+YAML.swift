@@ -120,29 +120,36 @@ extension Diagnostic {
             file: file, range: SourceRange(at: position))
     }
 
-    static func anchor(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter inRuleFile: the file is a rule file, where `defaults` shares settings; a scenario file or a usage
+    ///   model has no such block.
+    static func anchor(_ name: String, inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",
-            message: "anchor &\(name) is not allowed: these files must be explicit; write the values out (shared placement settings go in `defaults`)",
+            message: "anchor &\(name) is not allowed: these files must be explicit; write the values out\(sharing(inRuleFile))",
             file: file, range: range)
     }
 
-    static func alias(_ name: String, file: String, range: SourceRange) -> Diagnostic {
+    static func alias(_ name: String, inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
         let hint =
             name.isEmpty
-            ? "to deny every placement, write deny: \"*\" (quoted)"
-            : "write the values out where *\(name) stands (shared placement settings go in `defaults`)"
+            ? (inRuleFile ? "to deny every placement, write deny: \"*\" (quoted)" : "to write a *, quote it: \"*\"")
+            : "write the values out where *\(name) stands\(sharing(inRuleFile))"
         return Diagnostic(
             .error, rule: "yaml/alias",
             message: "alias *\(name) is not allowed: these files must be explicit; \(hint)",
             file: file, range: range)
     }
 
-    static func mergeKey(file: String, range: SourceRange) -> Diagnostic {
+    static func mergeKey(inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",
-            message: "merge key << is not allowed: these files must be explicit; write the keys out (shared placement settings go in `defaults`)",
+            message: "merge key << is not allowed: these files must be explicit; write the keys out\(sharing(inRuleFile))",
             file: file, range: range)
+    }
+
+    /// Where a rule file shares settings instead.
+    private static func sharing(_ inRuleFile: Bool) -> String {
+        inRuleFile ? " (shared placement settings go in `defaults`)" : ""
     }
 
     /// - Parameter inCondition: the tag stands before a `when` value, where `!premium` meant "not premium".

@@ -58,6 +58,9 @@ public final class YAMLEventCursor {
 
     /// The path used in diagnostics.
     public let file: String
+    /// Whether the file is a rule file, whose `defaults` block is the way to share settings that an anchor would
+    /// (scenario files and usage models are not: their `yaml/alias` findings say only to write the values out).
+    public var isRuleFile = true
     /// Every `yaml/*` finding so far, in the order met.
     public private(set) var diagnostics: [Diagnostic] = []
     /// Whether a whole root node has been read.
@@ -239,7 +242,7 @@ public final class YAMLEventCursor {
             return nil
         case YAML_ALIAS_EVENT:
             aliasOrTagPositions.insert(range.start)
-            report(.alias(string(event.data.alias.anchor) ?? "", file: file, range: range))
+            report(.alias(string(event.data.alias.anchor) ?? "", inRuleFile: isRuleFile, file: file, range: range))
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
@@ -285,7 +288,7 @@ public final class YAMLEventCursor {
             return .scalar(node)
         }
         if key.style == .plain, key.value == "<<" {
-            report(.mergeKey(file: file, range: node.range))
+            report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
         }
         if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
             report(.duplicateKey(key.value, file: file, range: node.range, first: first))
@@ -315,7 +318,7 @@ public final class YAMLEventCursor {
         anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange, mark: yaml_mark_t
     ) {
         if let name = string(anchor) {
-            report(.anchor(name, file: file, range: range))
+            report(.anchor(name, inRuleFile: isRuleFile, file: file, range: range))
         }
         if let tag = string(tag) {
             aliasOrTagPositions.insert(range.start)

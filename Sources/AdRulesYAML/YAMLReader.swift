@@ -29,6 +29,7 @@ public enum YAMLReader {
     /// - Returns: the root node and the diagnostics.
     public static func read(_ bytes: [UInt8], file: String) -> YAMLDocument {
         YAMLEventCursor.read(bytes, file: file) { cursor in
+            cursor.isRuleFile = false
             let root = cursor.next().flatMap(cursor.node(from:))
             cursor.finish()
             var diagnostics = cursor.diagnostics

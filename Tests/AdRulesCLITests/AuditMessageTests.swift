@@ -243,23 +243,20 @@ struct AuditMessageTests {
         let result = runCLI(["test", dir])
         #expect(result.exitCode == 1)
         let lines = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
-        #expect(lines.count == 4, "\(result.stdout)")
+        #expect(lines.count == 3, "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:5:9: error: a history entry has no at:"), "\(result.stdout)")
-        #expect(result.stdout.contains("a.test.yaml:6:21: error: history names placement \"lvx\", which the policy does not have: did you mean \"lvl\"? (policy/unknown-placement)"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:6:21: warning: history names placement \"lvx\", which the policy does not have (the show counts for nothing): did you mean \"lvl\"? (scenario/unknown-placement)"), "\(result.stdout)")
         #expect(!result.stdout.contains("rule files") && !result.stdout.contains("schema/type"), "\(result.stdout)")
+        // A scenario file has no `defaults` block: the alias's finding does not point at one.
+        #expect(result.stdout.contains("a.test.yaml:8:9: error: anchor &s is not allowed: these files must be explicit; write the values out (yaml/alias)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("defaults"), "\(result.stdout)")
     }
 
-    /// A test that cannot fail is a finding: an event about a placement the policy does not have (the engine ignores
-    /// it, so the asks after it test something else) and a test with no steps.
+    /// A test that cannot fail is a finding (a test with no steps, or no name); an event about a placement the
+    /// policy does not have is a warning, and the test runs as written: the engine ignores the event.
     @Test func scenarioTestsThatCheckNothingAreFindings() throws {
         let scenario = """
             tests:
-              - name: typo
-                start: 2026-11-29T09:00:00Z
-                steps:
-                  - event: app_launched
-                  - {event: load_completed, placement: lvx}
-                  - {ask: show, placement: lvl, expect: deny, reasons: [ad_not_ready]}
               - name: empty
                 start: 2026-11-29T09:00:00Z
                 steps: []
@@ -274,11 +271,39 @@ struct AuditMessageTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = runCLI(["test", dir])
         #expect(result.exitCode == 1)
-        #expect(result.stdout.contains("a.test.yaml:6:44: error: event load_completed names placement \"lvx\", which the policy does not have (the engine would ignore the event): did you mean \"lvl\"? (policy/unknown-placement)"), "\(result.stdout)")
-        #expect(result.stdout.contains("a.test.yaml:10:12: error: this test has no steps: list its steps"), "\(result.stdout)")
-        #expect(result.stdout.contains("a.test.yaml:11:5: error: this test has no steps: list its steps"), "\(result.stdout)")
-        #expect(result.stdout.contains("a.test.yaml:13:11: error: name must be a sentence saying what the test checks, not \"  \" (schema/type)"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:4:12: error: this test has no steps: list its steps"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:5:5: error: this test has no steps: list its steps"), "\(result.stdout)")
+        #expect(result.stdout.contains("a.test.yaml:7:11: error: name must be a sentence saying what the test checks, not \"  \" (schema/type)"), "\(result.stdout)")
         #expect(!result.stdout.contains("PASS"), "\(result.stdout)")
+    }
+
+    /// An event about a placement the policy does not have is named, with "did you mean", and the test runs as
+    /// written: the engine ignores the event, so an ask about that placement is `unknown_placement` (rules.md §7),
+    /// and an ask about the placement meant fails beside the warning that explains it.
+    @Test func anEventAboutAnUnknownPlacementIsAWarningAndTheTestRuns() throws {
+        let scenario = """
+            tests:
+              - name: an unknown placement is denied with unknown_placement alone
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - event: app_launched
+                  - {event: load_completed, placement: lvx}
+                  - {ask: show, placement: lvx, expect: deny, reasons: [unknown_placement], retry_in: null}
+              - name: a typo makes the intended placement's ask fail
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - {event: load_completed, placement: lvx}
+                  - {ask: show, placement: lvl, expect: allow}
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("a.test.yaml:6:44: warning: event load_completed names placement \"lvx\", which the policy does not have (the engine ignores the event): did you mean \"lvl\"? (scenario/unknown-placement)"), "\(result.stdout)")
+        #expect(result.stdout.contains("PASS an unknown placement is denied with unknown_placement alone"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL a typo makes the intended placement's ask fail"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
     }
 
     /// `--strict` is shared by every command that reads a policy: `compile` writes nothing for a policy with warnings.

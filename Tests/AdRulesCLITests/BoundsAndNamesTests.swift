@@ -103,11 +103,11 @@ struct BoundsAndNamesTests {
         let steps = (0..<1_100).map { "      - {event: load_completed, placement: z\($0)}\n" }.joined()
         let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n" + steps
         let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
-        #expect(found.filter { $0.rule == "policy/unknown-placement" }.count == 1_000)
+        #expect(found.filter { $0.rule == "scenario/unknown-placement" }.count == 1_000)
         #expect(found.contains { $0.rule == "lint/too-many-findings" && $0.message.hasPrefix("100 more findings") }, "\(found.suffix(1))")
         let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements: {}\n")]).policy
         let (_, none) = ScenarioDecoder.decode(Array("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: load_completed, placement: a}\n".utf8), file: "t.test.yaml", policy: empty)
-        #expect(none.map(\.message) == ["event load_completed names placement \"a\", which the policy does not have (the engine would ignore the event): the policy the test runs against defines no placements"])
+        #expect(none.map(\.message) == ["event load_completed names placement \"a\", which the policy does not have (the engine ignores the event): the policy the test runs against defines no placements"])
     }
 
     /// A directory with more entries than a walk reads is named as a directory: a directory of scenario files was
