@@ -58,9 +58,21 @@ public final class YAMLEventCursor {
 
     /// The path used in diagnostics.
     public let file: String
-    /// Whether the file is a rule file, whose `defaults` block is the way to share settings that an anchor would
-    /// (scenario files and usage models are not: their `yaml/alias` findings say only to write the values out).
+    /// Whether the file is a rule file, which must be explicit (cli.md, `yaml/alias`): its anchors and aliases are
+    /// findings. Scenario files and usage models, read whole through ``YAMLReader``, may use them: an anchor names a
+    /// node and an alias stands for a copy of it (``YAMLReader/maxAliasedNodes`` at most, over a file).
     public var isRuleFile = true
+    /// The anchor the event just handed out carries (files that are not rule files).
+    var anchorOfLastEvent: String?
+    /// The anchor the event just handed out is an alias of (files that are not rule files); the event itself is
+    /// an empty plain scalar standing in its place.
+    var aliasOfLastEvent: String?
+    /// The nodes anchored so far, by anchor, with how many nodes each holds (its aliases expanded).
+    var anchored: [String: (node: YAMLNode, size: Int)] = [:]
+    /// How many nodes aliases have brought in so far.
+    var aliasedNodes = 0
+    /// Whether an alias has been refused for bringing in too many nodes: said once a file.
+    var refusedAnAlias = false
     /// Every `yaml/*` finding so far, in the order met.
     public private(set) var diagnostics: [Diagnostic] = []
     /// Whether a whole root node has been read.
@@ -141,10 +153,10 @@ public final class YAMLEventCursor {
     /// Findings past ``maxFindings``, counted (every one an error).
     public private(set) var droppedFindings = 0
     /// Where every alias and every tagged node starts, kept or counted: a schema finding there only repeats it.
-    public private(set) var aliasOrTagPositions = Set<SourcePosition>()
+    public internal(set) var aliasOrTagPositions = Set<SourcePosition>()
 
     /// Keeps a finding, or counts it past ``maxFindings``.
-    private func report(_ diagnostic: @autoclosure () -> Diagnostic) {
+    func report(_ diagnostic: @autoclosure () -> Diagnostic) {
         guard diagnostics.count < Self.maxFindings else {
             droppedFindings += 1
             return
@@ -232,6 +244,8 @@ public final class YAMLEventCursor {
     /// Turns one event into what a decoder sees, applying the YAML rules; nil for events decoders do not see.
     private func handle(_ event: inout yaml_event_t) -> YAMLEvent? {
         let range = SourceRange(start: position(event.start_mark), end: position(event.end_mark))
+        anchorOfLastEvent = nil
+        aliasOfLastEvent = nil
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -241,8 +255,13 @@ public final class YAMLEventCursor {
             isDone = true
             return nil
         case YAML_ALIAS_EVENT:
-            aliasOrTagPositions.insert(range.start)
-            report(.alias(string(event.data.alias.anchor) ?? "", inRuleFile: isRuleFile, file: file, range: range))
+            let name = string(event.data.alias.anchor) ?? ""
+            if isRuleFile {
+                aliasOrTagPositions.insert(range.start)
+                report(.alias(name, inRuleFile: true, file: file, range: range))
+            } else {
+                aliasOfLastEvent = name
+            }
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
@@ -287,6 +306,11 @@ public final class YAMLEventCursor {
             nodeEnded()
             return .scalar(node)
         }
+        // An alias used as a key is checked for repeats by no text: the node it stands for comes later.
+        if aliasOfLastEvent != nil {
+            nodeEnded()
+            return .scalar(node)
+        }
         if key.style == .plain, key.value == "<<" {
             report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
         }
@@ -318,7 +342,7 @@ public final class YAMLEventCursor {
         anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange, mark: yaml_mark_t
     ) {
         if let name = string(anchor) {
-            report(.anchor(name, inRuleFile: isRuleFile, file: file, range: range))
+            if isRuleFile { report(.anchor(name, inRuleFile: true, file: file, range: range)) } else { anchorOfLastEvent = name }
         }
         if let tag = string(tag) {
             aliasOrTagPositions.insert(range.start)

@@ -224,7 +224,7 @@ struct AuditMessageTests {
     }
 
     /// Scenario files get scenario words: what a history entry lacks, a history placement the policy does not have,
-    /// and an alias reported once, with no follow-on finding at the same place.
+    /// and a merge key refused without a word of `defaults`.
     @Test func scenarioFindingsNameWhatIsWrongInAScenario() throws {
         let scenario = """
             tests:
@@ -243,13 +243,16 @@ struct AuditMessageTests {
         let result = runCLI(["test", dir])
         #expect(result.exitCode == 1)
         let lines = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
-        #expect(lines.count == 3, "\(result.stdout)")
+        #expect(lines.count == 1, "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:5:9: error: a history entry has no at:"), "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:6:21: warning: history names placement \"lvx\", which the policy does not have (the show counts for nothing): did you mean \"lvl\"? (scenario/unknown-placement)"), "\(result.stdout)")
         #expect(!result.stdout.contains("rule files") && !result.stdout.contains("schema/type"), "\(result.stdout)")
-        // A scenario file has no `defaults` block: the alias's finding does not point at one.
-        #expect(result.stdout.contains("a.test.yaml:8:9: error: anchor &s is not allowed: these files must be explicit; write the values out (yaml/alias)"), "\(result.stdout)")
-        #expect(!result.stdout.contains("defaults"), "\(result.stdout)")
+        // A scenario file may use anchors and aliases: only merge keys are refused, with no word of `defaults`,
+        // which a scenario file does not have.
+        let merged = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": "tests:\n  - {<<: {name: t}, start: 2026-11-29T09:00:00Z, steps: [{event: app_launched}]}\n"])
+        defer { try? FileManager.default.removeItem(atPath: merged) }
+        let mergedResult = runCLI(["test", merged])
+        #expect(mergedResult.stdout.contains("a.test.yaml:2:6: error: merge key << is not allowed: these files must be explicit; write the keys out (yaml/alias)"), "\(mergedResult.stdout)")
     }
 
     /// A test that cannot fail is a finding (a test with no steps, or no name); an event about a placement the
@@ -275,6 +278,35 @@ struct AuditMessageTests {
         #expect(result.stdout.contains("a.test.yaml:5:5: error: this test has no steps: list its steps"), "\(result.stdout)")
         #expect(result.stdout.contains("a.test.yaml:7:11: error: name must be a sentence saying what the test checks, not \"  \" (schema/type)"), "\(result.stdout)")
         #expect(!result.stdout.contains("PASS"), "\(result.stdout)")
+    }
+
+    /// A scenario file may share values through anchors and aliases (cli.md forbids them in rule files only): an
+    /// aliased step runs, and fails at the alias's own line.
+    @Test func scenarioFilesMayUseAnchorsAndAliases() throws {
+        let scenario = """
+            tests:
+              - name: first
+                start: &start 2026-11-29T09:00:00Z
+                context: &ctx {premium: false}
+                steps:
+                  - &launch {event: app_launched}
+                  - &load {after: 2s, event: load_completed, placement: lvl}
+                  - &show {ask: show, placement: lvl, expect: allow}
+              - name: second
+                start: *start
+                context: *ctx
+                steps:
+                  - *launch
+                  - *show
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains("PASS first"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL second\n  \(dir)/a.test.yaml:14: at 2026-11-29T09:00:00Z: ask show lvl (action)"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
     }
 
     /// An event about a placement the policy does not have is named, with "did you mean", and the test runs as
