@@ -141,7 +141,7 @@ struct ModelDiagnosticTests {
         // placement to look at) twice (the show and the reload), and filling their histories (1 + 1,000 + 1,001 x
         // 1,064 / 16 = 67,567): about 20,617 million steps.
         #expect(found.map(\.message) == [
-            "a user-day of segment all would take about 20617 million steps of the policy's rules and caps, more than the 50 million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams or shorter visits, or preview a policy with fewer placements, groups, window caps or rules per placement",
+            "a user-day of segment all would take about 20617 million steps of the policy's rules and caps, more than the 50 million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams, shorter visits or shorter attribute lists, or preview a policy with fewer placements, groups, window caps or rules per placement",
         ])
         #expect(found.first?.range.start.line == 3)
         // Each ask looks at every fullscreen placement: 10,000 app-open placements and 130 resumes a day took 32 s.
@@ -151,6 +151,25 @@ struct ModelDiagnosticTests {
             "version: 1\nsegments:\n  - {name: all, share: 1, first_open: 8h, resumes: 130, foreground: 10s}\nnetwork: {load_time: 2s}\n",
             file: "m.model.yaml").model)
         #expect(ModelCheck.check(resumes, against: appOpen, name: "p", role: .current).contains { $0.rule == "schema/range" })
+    }
+
+    /// A list attribute's strings count by their length in a user-day's work, as in scenario files: a comparison may
+    /// read a string to its end, about 20 times slower outside ASCII (1 + bytes / 16 steps an item, else 1 + bytes / 256).
+    @Test func longStringsInAModelsListCountByTheirLength() throws {
+        let policy = try Policy(
+            yaml: "version: 1\nattributes:\n  tags: \"[string]\"\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"
+                + "rules:\n  - {id: r, deny: [it], when: \"\\\"x\\\" in tags\"}\n", file: "p.yaml")
+        func work(_ item: String) throws -> Int {
+            let tags = Array(repeating: item, count: 1000).joined(separator: ", ")
+            let text = "version: 1\nsegments:\n  - {name: all, share: 1, attributes: {tags: [\(tags)]}, actions: [{placement: it, every: 1m}]}\nnetwork: {load_time: 2s}\n"
+            let (model, found) = ModelDecoder.decode(text, file: "m.model.yaml")
+            #expect(found.isEmpty, "\(found)")
+            return ModelCheck.askWork(of: try #require(model).segments, policy: policy)(0)
+        }
+        // 901 bytes an item: 57 steps outside ASCII, 4 in it.
+        let accented = try work("x" + String(repeating: "e\u{301}", count: 300))
+        let plain = try work("x" + String(repeating: "e", count: 900))
+        #expect(accented - plain == 1000 * (57 - 4), "\(accented) \(plain)")
     }
 
     static let policyText = """

@@ -299,7 +299,10 @@ extension Diagnostic {
     static func tooMuchRuleWork(limit: Int, perStep: Int, step: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the steps up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, \(ControlCharacters.escaped(step)), about \(perStep)): split the file into smaller ones",
+            message: "the steps up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, \(ControlCharacters.escaped(step)), about \(perStep)): "
+                + (perStep > limit
+                    ? "this step alone is over it: give the rules shorter lists (fewer or shorter strings) or test against a smaller policy"
+                    : "split the file into smaller ones"),
             file: file, range: range)
     }
 

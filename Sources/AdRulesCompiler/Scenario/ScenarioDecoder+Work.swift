@@ -25,7 +25,7 @@ extension ScenarioDecoder {
         func note(_ attributes: [String: AttributeValue]) {
             for (name, value) in attributes {
                 switch value {
-                case .stringList(let list): longest[name] = max(longest[name] ?? 0, list.count)
+                case .stringList(let list): longest[name] = max(longest[name] ?? 0, Policy.listWork(of: list))
                 case .intList(let list): longest[name] = max(longest[name] ?? 0, list.count)
                 default: break
                 }
@@ -37,7 +37,7 @@ extension ScenarioDecoder {
                 if case .ask(_, let context?, _) = step.action { note(context.attributes) }
             }
         }
-        let cost = policy.ruleWork { min(longest[$0] ?? 0, PolicyLimits.maxListItems) }
+        let cost = policy.ruleWork { longest[$0] ?? 0 }
         var costs: [Int: Int] = [:]
         var total = 0
         var showCosts: [Int: Int] = [:]

@@ -22,7 +22,7 @@ extension Diagnostic {
     static func modelTooMuchWork(segment: String, work: Double, limit: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "a user-day of segment \(segment) would take about \(Int((work / 1_000_000).rounded())) million steps of the policy's rules and caps, more than the \(limit / 1_000_000) million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams or shorter visits, or preview a policy with fewer placements, groups, window caps or rules per placement",
+            message: "a user-day of segment \(segment) would take about \(Int((work / 1_000_000).rounded())) million steps of the policy's rules and caps, more than the \(limit / 1_000_000) million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams, shorter visits or shorter attribute lists, or preview a policy with fewer placements, groups, window caps or rules per placement",
             file: file, range: range)
     }
 

@@ -132,7 +132,7 @@ public enum ModelCheck {
         var lists = policy.defaultListLengths
         for segment in segments {
             for attribute in segment.attributes {
-                if case .list(let items) = attribute.value { lists[attribute.name] = max(lists[attribute.name] ?? 0, items.count) }
+                if case .list(let items) = attribute.value { lists[attribute.name] = max(lists[attribute.name] ?? 0, Policy.listWork(of: items.lazy.map(\.text))) }
             }
         }
         return policy.ruleWork { lists[$0] ?? 0 }
