@@ -146,7 +146,13 @@ extension YAMLScalar {
     }
 
     /// The value as a message quotes it: at most 60 characters, so that a huge value does not flood a report.
-    public var shortValue: String { value.unicodeScalars.count > 60 ? String(value.unicodeScalars.prefix(57)) + "..." : value }
+    public var shortValue: String { Self.shortened(value) }
+
+    /// A text as a message quotes it: its first 57 characters and `...` when it has more than 60 (a value of 8 MB
+    /// would otherwise make a finding one line of 8 MB).
+    public static func shortened(_ text: String) -> String {
+        text.unicodeScalars.count > 60 ? String(text.unicodeScalars.prefix(57)) + "..." : text
+    }
 
     /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
     /// included), whatever its size: such a value is not a string.

@@ -288,6 +288,30 @@ struct HostileInputTests {
         #expect(!many.contains { $0.severity == .error })
     }
 
+    /// A long value is quoted cut short, wherever a finding names it: an unknown format, reason code or verdict of
+    /// 8 MB made one line of 8 MB, and a model's list of 1,000 long strings one of 4 MB.
+    @Test func longValuesAreQuotedCutShort() throws {
+        let long = String(repeating: "x", count: 100_000)
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write("version: 1\nplacements:\n  a: {format: \(long), min_interval: 1m}\n", to: dir + "/p.yaml")
+        let lint = runCLI(["lint", dir + "/p.yaml"])
+        #expect(lint.stdout.contains("p.yaml:3:15: error: format must be one of app_open, interstitial, rewarded, rewarded_interstitial, banner, native; not \"\(String(repeating: "x", count: 57))...\" (schema/enum)"), "\(lint.stdout.prefix(300))")
+        #expect(lint.stdout.count < 400)
+        try write("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  level: int\n", to: dir + "/q.yaml")
+        try write("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps: [{ask: show, placement: a, expect: \(long), reasons: [\(long)]}]\n", to: dir + "/s.test.yaml")
+        let test = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/q.yaml"])
+        #expect(test.exitCode == 1)
+        #expect(test.stdout.split(separator: "\n").allSatisfy { $0.count < 1000 }, "\(test.stdout.prefix(300))")
+        let items = Array(repeating: long.prefix(4000), count: 100).joined(separator: ", ")
+        try write("version: 1\nsegments:\n  - {name: all, share: 1, attributes: {level: [\(items)]}, actions: [{placement: a, every: 1m}]}\nnetwork: {load_time: 2s}\n", to: dir + "/m.model.yaml")
+        let impact = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/q.yaml"])
+        #expect(impact.exitCode == 1)
+        #expect(impact.stderr.contains("error: attribute level is declared int in the policy, and [\(String(repeating: "x", count: 57))..., "), "\(impact.stderr.prefix(300))")
+        #expect(impact.stderr.contains(", and 95 more] is not one"), "\(impact.stderr.prefix(600))")
+        #expect(impact.stderr.split(separator: "\n").allSatisfy { $0.count < 1000 }, "\(impact.stderr.prefix(300))")
+    }
+
     @Test func suggestionsStayCheapForHugeInputs() {
         let ids = (0..<20_000).map { "placement_\($0)" }
         #expect(Suggestion.closest(to: "placement_1x", in: Array(ids.prefix(100))) != nil)

@@ -219,7 +219,7 @@ extension Diagnostic {
     }
 
     static func unknownEnum(_ key: String, value: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
-        var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(value)\""
+        var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
         if let suggestion = Suggestion.closest(to: value, in: allowed) {
             message += ": did you mean \"\(suggestion)\"?"
         }

@@ -241,13 +241,17 @@ public enum ModelCheck {
 }
 
 extension ModelAttribute.Value {
-    /// The value as written, for messages.
+    /// The value as written, for messages: a long one cut short (``YAMLScalar/shortened(_:)``).
     var text: String {
         switch self {
-        case .scalar(let text, let plain): return plain ? text : "\"\(text)\""
+        case .scalar(let text, let plain): return plain ? YAMLScalar.shortened(text) : "\"\(YAMLScalar.shortened(text))\""
         case .uniform(let low, let high, _): return "{uniform: [\(ShareText.format(low)), \(ShareText.format(high))]}"
         case .uniformDuration(let low, let high): return "{uniform: [\(low), \(high)]}"
-        case .list(let items): return "[" + items.map { $0.plain ? $0.text : "\"\($0.text)\"" }.joined(separator: ", ") + "]"
+        case .list(let items):
+            // The first items, each cut short, and how many more: a list of 1,000 strings of 4,000 characters made
+            // one line of 4 MB.
+            let shown = items.prefix(5).map { $0.plain ? YAMLScalar.shortened($0.text) : "\"\(YAMLScalar.shortened($0.text))\"" }
+            return "[" + shown.joined(separator: ", ") + (items.count > 5 ? ", and \(items.count - 5) more" : "") + "]"
         }
     }
 }
