@@ -117,7 +117,10 @@ enum ImpactJSON {
             return value
         }
         func count(_ value: JSONValue?, _ what: String, in range: ClosedRange<Int>) throws -> Int {
-            let n = try need(value?.intValue, what)
+            guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
+            guard let n = value.intValue else {
+                throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a whole number (digits only)")
+            }
             guard range.contains(n) else {
                 throw ReadError(problem: "not an impact report: \(what) is \(n), outside \(range.lowerBound)...\(range.upperBound)")
             }
@@ -133,7 +136,10 @@ enum ImpactJSON {
         /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
         func value(_ value: JSONValue?, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
         func checkedString(_ value: JSONValue?, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
-            let text = try need(value?.stringValue, what)
+            guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
+            guard let text = value.stringValue else {
+                throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a text")
+            }
             guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
             guard !ControlCharacters.contains(in: text, except: allowed) else {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
@@ -153,9 +159,8 @@ enum ImpactJSON {
         var shard: Shard?
         if let object = document["shard"], !object.isNull {
             try onlyKeys(object, ["index", "count"], in: "shard")
-            shard = try need(
-                Shard(index: object["index"]?.intValue ?? 0, count: try count(object["count"], "the number of shards", in: 1...Shard.maxCount)),
-                "shard")
+            let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
+            shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard")
         }
         let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string, value: value) }
         var segmentNames: [String] = []
@@ -191,7 +196,7 @@ enum ImpactJSON {
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
-                        try placementID(id, string: string), object, userDays: c.userDays, count: count, string: string)
+                        try placementID(id, string: string), in: name, object, userDays: c.userDays, count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
                     guard histogramEntries <= 1_000_000 else {
@@ -253,16 +258,17 @@ enum ImpactJSON {
         return id
     }
 
-    private static func readLocation(_ value: JSONValue?, string: StringReader) throws -> ImpactLocation? {
+    /// - Parameter what: whose location it is, for messages.
+    private static func readLocation(_ value: JSONValue?, string: StringReader, of what: String) throws -> ImpactLocation? {
         // No location is written as `"file": null` (an unknown placement's reason) or left out.
         guard let value, !value.isNull, let file = value["file"], !file.isNull else { return nil }
         guard let line = value["line"]?.intValue, let column = value["column"]?.intValue, (1...100_000_000).contains(line),
             (1...100_000_000).contains(column)
         else {
-            throw ReadError(problem: "not an impact report: a location has no valid line and column")
+            throw ReadError(problem: "not an impact report: the location of \(what) has no valid line and column (whole numbers from 1)")
         }
         let path = try string(value["file"], "a location's file")
-        guard !path.isEmpty else { throw ReadError(problem: "not an impact report: a location names no file") }
+        guard !path.isEmpty else { throw ReadError(problem: "not an impact report: the location of \(what) names no file") }
         return ImpactLocation(file: path, line: line, column: column)
     }
 
@@ -284,7 +290,8 @@ enum ImpactJSON {
             setting: try string(value["setting"], "a change's setting"),
             old: try value["old"]?.stringValue.map { try setting(.string($0), "a change's old value") },
             new: try value["new"]?.stringValue.map { try setting(.string($0), "a change's new value") },
-            oldLocation: try readLocation(value["old_location"], string: string), newLocation: try readLocation(value["new_location"], string: string))
+            oldLocation: try readLocation(value["old_location"], string: string, of: "a change's old value"),
+            newLocation: try readLocation(value["new_location"], string: string, of: "a change's new value"))
     }
 
     /// The keys of a placement's figures.
@@ -293,9 +300,12 @@ enum ImpactJSON {
         "deny_reasons", "wasted_loads", "loads", "show_failures", "rewarded",
     ]
 
+    /// - Parameter segment: the segment whose figures these are, for messages.
     private static func readFigures(
-        _ id: String, _ object: JSONValue, userDays: Int, count: CountReader, string: StringReader
+        _ placementID: String, in segment: String, _ object: JSONValue, userDays: Int, count: CountReader, string: StringReader
     ) throws -> (ImpactPlacement, PlacementCounters) {
+        // What messages call the figures: the placement of the segment.
+        let id = "\(placementID) in segment \(ControlCharacters.escaped(segment))"
         var c = PlacementCounters()
         // The figures hold what ``figures(_:placement:userDays:)`` writes and nothing else.
         try onlyKeys(object, figureKeys, in: "the figures of \(id)")
@@ -332,7 +342,7 @@ enum ImpactJSON {
             guard let code = denial["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError(problem: "not an impact report: unknown reason code in \(id)")
             }
-            let location = try readLocation(denial, string: string)
+            let location = try readLocation(denial, string: string, of: "a \(code.rawValue) reason of \(id)")
             // Every reason but unknown_placement points at a line of the policy.
             guard (location == nil) == (code == .unknownPlacement) else {
                 throw ReadError(problem: "not an impact report: the \(code.rawValue) reason of \(id) \(location == nil ? "names no YAML location" : "names a YAML location")")
@@ -362,6 +372,6 @@ enum ImpactJSON {
         guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
             c.accepted <= c.offers, c.granted <= c.accepted
         else { throw ReadError(problem: "not an impact report: the loads or rewarded counts of \(id) contradict each other") }
-        return (ImpactPlacement(id: id, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
+        return (ImpactPlacement(id: placementID, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }
 }

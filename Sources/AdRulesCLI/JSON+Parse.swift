@@ -13,4 +13,17 @@ extension JSONValue {
     var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
     var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
     var objectValue: [(String, JSONValue)]? { if case .object(let o) = self { return o } else { return nil } }
+
+    /// The value as a message names it: its kind, and a number or a short text as written.
+    var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return "\(b)"
+        case .int(let i): return "\(i)"
+        case .double(let d): return "\(d)"
+        case .string(let text): return "the text \"\(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : "")\""
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
 }

@@ -268,24 +268,24 @@ struct ImpactCommandTests {
     /// A part may come from anywhere: counts that do not fit its population, counts that would overflow the sum,
     /// texts with control characters and a shard count of millions are refused at once, naming the file.
     @Test(arguments: [
-        ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open is 9223372036854775807"),
-        ("\"wasted_loads\": ", "\"wasted_loads\": -5", "wasted_loads of app_open is -5"),
+        ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open in segment casual is 9223372036854775807"),
+        ("\"wasted_loads\": ", "\"wasted_loads\": -5", "wasted_loads of app_open in segment casual is -5"),
         ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
-        ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open contradict each other"),
+        ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open in segment casual contradict each other"),
         ("\"new\": {", "\"casual\": {", "the key \"casual\" appears twice in one object"),
-        ("\"show_failures\": ", "\"show_failures\": 99999", "the loads or rewarded counts of app_open contradict each other"),
+        ("\"show_failures\": ", "\"show_failures\": 99999", "the loads or rewarded counts of app_open in segment casual contradict each other"),
         // A key given twice is refused: which value counts would be a guess.
         ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"file\": null,", "the key \"file\" appears twice in one object"),
         ("\"level_end\": {", "\"app_open\": {", "the key \"app_open\" appears twice in one object"),
         ("\"app_open\": {", "\"app<img src=x>\": {", "is not a placement id"),
         ("\"start\": \"", "\"start\": \"<script>", "start is <script>"),
         ("\"version\": 1,", "\"version\": 1, \"junk\": [1, 2, 3],", "unknown key \"junk\""),
-        ("\"wasted_loads\": ", "\"zz\": [0], \"wasted_loads\": ", "unknown key \"zz\" in the figures of app_open"),
+        ("\"wasted_loads\": ", "\"zz\": [0], \"wasted_loads\": ", "unknown key \"zz\" in the figures of app_open in segment casual"),
         // Nowhere else either: a result, a deny reason, the loads.
         ("\"policy\": ", "\"junk\": 1, \"policy\": ", "unknown key \"junk\" in a result"),
-        ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"zz\": 1,", "unknown key \"zz\" in a deny reason of app_open"),
-        ("\"started\": ", "\"zz\": 1, \"started\": ", "unknown key \"zz\" in the loads of app_open"),
+        ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"zz\": 1,", "unknown key \"zz\" in a deny reason of app_open in segment casual"),
+        ("\"started\": ", "\"zz\": 1, \"started\": ", "unknown key \"zz\" in the loads of app_open in segment casual"),
         // A report is 9 deep: deeper is refused as it is read (56 deep, 8 million values took 1.3 GB first).
         ("\"version\": 1,", "\"version\": 1, \"junk\": " + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + ",",
          "JSON nests deeper than 16 levels"),
@@ -312,6 +312,33 @@ struct ImpactCommandTests {
         #expect(merged.stderr.contains(message), "\(merged.stderr)")
         #expect(merged.stdout.isEmpty)
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
+    }
+
+    /// A value of the wrong kind says what it is and what a run writes, a count in a segment names the segment, and a
+    /// shard's index names its range ("is missing or malformed" said none of it).
+    @Test(arguments: [
+        (#""segments": \{\s*"casual": \{\s*"users": \d+"#, #""segments": {"casual": {"users": 1.5"#, "the users of segment casual is 1.5, where a run writes a whole number (digits only)"),
+        (#""users": \d+"#, #""users": "12""#, "users is the text \"12\", where a run writes a whole number (digits only)"),
+        (#""index": \d+"#, #""index": 7"#, "the shard's index is 7, outside 1...2"),
+        (#""policy": "[^"]*""#, #""policy": 5"#, "policy is 5, where a run writes a text"),
+        (#""count": \d+\n"#, "\"count\": 1e2\n", "the number of shards is 100.0, where a run writes a whole number (digits only)"),
+    ])
+    func valuesOfTheWrongKindSayWhatTheyAre(_ pattern: String, _ template: String, _ message: String) throws {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
+        let directory = NSTemporaryDirectory() + "adrules-kinds-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/part-1.json", other = directory + "/part-2.json"
+        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
+        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let expression = try NSRegularExpression(pattern: pattern)
+        let match = try #require(expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)))
+        let tampered = (text as NSString).replacingCharacters(in: match.range, with: template)
+        try tampered.write(toFile: path, atomically: true, encoding: .utf8)
+        let merged = runCLI(["impact", "merge", path, other])
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.contains(message), "\(merged.stderr)")
     }
 
     /// What no run writes, even where every count adds up: a histogram that ends with zeros (the merged output would
