@@ -94,7 +94,7 @@ public enum AdRulesCommandLine {
             Runs the scenario files (*.test.yaml) under each PATH (default: rules) against the policy in
             --rules (default: the PATH itself, or the directory of a scenario file). Prints PASS/FAIL per
             test and ends with `N passed, N failed`. With --strict, a policy with lint warnings fails as one
-            with errors does, before any step.
+            with errors does, before any step, and so does a scenario file with warnings.
             """,
         "simulate": """
             USAGE: adrules simulate SCENARIO [--rules DIR] [--format text|json] [--output FILE] [--strict] [--quiet] [--color auto|always|never]

@@ -138,7 +138,8 @@ struct ScenarioPolicies {
     }
 
     private var loaded: [String: Result<PolicyLoad, PolicyLoadError>] = [:]
-    /// `--strict`: a policy with warnings fails as one with errors does, before any step.
+    /// `--strict`: a policy with warnings fails as one with errors does, before any step, and so does a scenario file
+    /// with warnings.
     var strict = false
 
     /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.
@@ -171,6 +172,9 @@ struct ScenarioPolicies {
         do { bytes = try PolicyLoader.readBytes(file) } catch { return .ioFailure("\(error)") }
         let (scenario, diagnostics) = ScenarioDecoder.decode(bytes, file: file, policy: policy)
         if diagnostics.hasErrors { return .broken(name: "\(file) (malformed scenario file)", diagnostics) }
+        // With --strict a warning fails the file too: an event about a placement the policy lacks may be a typo that
+        // a test expecting a denial would pass over.
+        if strict && !diagnostics.isEmpty { return .broken(name: "\(file) (scenario file with warnings, --strict)", diagnostics) }
         return .ready(scenario, policy, warnings: diagnostics)
     }
 }

@@ -120,26 +120,28 @@ extension Diagnostic {
             file: file, range: SourceRange(at: position))
     }
 
-    /// - Parameter inRuleFile: the file is a rule file, where `defaults` shares settings; a scenario file or a usage
-    ///   model has no such block.
-    static func anchor(_ name: String, inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
+    /// An anchor in a rule file (scenario files and usage models may have them).
+    static func anchor(_ name: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",
-            message: "anchor &\(name) is not allowed: these files must be explicit; write the values out\(sharing(inRuleFile))",
+            message: "anchor &\(name) is not allowed: these files must be explicit; write the values out\(sharing(true))",
             file: file, range: range)
     }
 
-    static func alias(_ name: String, inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
+    /// An alias in a rule file; a bare `*` is one with no name.
+    static func alias(_ name: String, file: String, range: SourceRange) -> Diagnostic {
         let hint =
             name.isEmpty
-            ? (inRuleFile ? "to deny every placement, write deny: \"*\" (quoted)" : "to write a *, quote it: \"*\"")
-            : "write the values out where *\(name) stands\(sharing(inRuleFile))"
+            ? "to deny every placement, write deny: \"*\" (quoted)"
+            : "write the values out where *\(name) stands\(sharing(true))"
         return Diagnostic(
             .error, rule: "yaml/alias",
             message: "alias *\(name) is not allowed: these files must be explicit; \(hint)",
             file: file, range: range)
     }
 
+    /// - Parameter inRuleFile: the file is a rule file, where `defaults` shares settings; a scenario file or a usage
+    ///   model has no such block.
     static func mergeKey(inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",

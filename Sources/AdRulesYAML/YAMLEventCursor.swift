@@ -2,7 +2,8 @@ internal import CYAML
 
 /// One step through a YAML document, as ``YAMLEventCursor`` hands it out.
 public enum YAMLEvent: Sendable {
-    /// A scalar, as a node with its range. An alias stands here as an empty plain scalar, after its diagnostic.
+    /// A scalar, as a node with its range. An alias stands here as an empty plain scalar: after its diagnostic in a
+    /// rule file; elsewhere ``YAMLEventCursor/node(from:)`` puts the node its anchor names in its place.
     case scalar(YAMLNode)
     /// A mapping starts here.
     case mappingStart(SourcePosition)
@@ -15,8 +16,8 @@ public enum YAMLEvent: Sendable {
 /// Reads YAML through libyaml's event API one event at a time, so a decoder can build its values as the
 /// events arrive and nothing of the document stays behind.
 ///
-/// The cursor applies every rule of the YAML layer itself, whatever the decoder reads or skips: anchors,
-/// aliases, merge keys and tags are reported as they are met; a key repeated in a mapping is reported
+/// The cursor applies every rule of the YAML layer itself, whatever the decoder reads or skips: merge keys and tags
+/// are reported as they are met, and so are anchors and aliases in a rule file (``isRuleFile``); a key repeated in a mapping is reported
 /// (at the second, with a note at the first) and the repeated key and its value are read through and never
 /// handed out, so decoders see the first one only; a second document, nesting past ``YAMLReader/maxDepth``
 /// and syntax errors stop the read, after which ``next()`` returns nil.
@@ -258,7 +259,7 @@ public final class YAMLEventCursor {
             let name = string(event.data.alias.anchor) ?? ""
             if isRuleFile {
                 aliasOrTagPositions.insert(range.start)
-                report(.alias(name, inRuleFile: true, file: file, range: range))
+                report(.alias(name, file: file, range: range))
             } else {
                 aliasOfLastEvent = name
             }
@@ -306,7 +307,8 @@ public final class YAMLEventCursor {
             nodeEnded()
             return .scalar(node)
         }
-        // An alias used as a key is checked for repeats by no text: the node it stands for comes later.
+        // An alias used as a key has no text here: ``node(from:)``, which puts the anchored node in its place, checks
+        // it for repeats.
         if aliasOfLastEvent != nil {
             nodeEnded()
             return .scalar(node)
@@ -342,7 +344,7 @@ public final class YAMLEventCursor {
         anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?, range: SourceRange, mark: yaml_mark_t
     ) {
         if let name = string(anchor) {
-            if isRuleFile { report(.anchor(name, inRuleFile: true, file: file, range: range)) } else { anchorOfLastEvent = name }
+            if isRuleFile { report(.anchor(name, file: file, range: range)) } else { anchorOfLastEvent = name }
         }
         if let tag = string(tag) {
             aliasOrTagPositions.insert(range.start)

@@ -14,16 +14,17 @@ public struct YAMLDocument: Sendable {
 /// Reads YAML through libyaml's event API into nodes with source ranges (scenario files and usage
 /// models; rule files are decoded from the events as they arrive, see ``YAMLEventCursor``).
 ///
-/// Anchors and aliases are read: an alias stands for a copy of the node its anchor names, with the alias's position
-/// when it is a mapping or a sequence (a step written `- *launch` fails at its own line), and at most
-/// ``maxAliasedNodes`` nodes come in through aliases over a file, so that nested aliases ("a billion laughs") cannot
-/// make the decoder's work grow without bound. Merge keys and tags are rejected as they are met; a second document,
-/// nesting past ``maxDepth`` and syntax errors stop the read.
+/// Anchors and aliases are read: an alias stands for a copy of the node its anchor names, at the alias's position
+/// (a step written `- *launch` fails at its own line), and at most ``maxAliasedNodes`` nodes come in through aliases
+/// over a file, so that nested aliases ("a billion laughs") or many copies of a long text cannot make the decoder's
+/// work grow without bound. A key written as an alias is checked for repeats like any other. Merge keys and tags are
+/// rejected as they are met; a second document, nesting past ``maxDepth`` and syntax errors stop the read.
 public enum YAMLReader {
     /// The deepest nesting of mappings and sequences that is read.
     public static let maxDepth = 100
-    /// The most nodes that aliases may bring into one file, counted with the nodes inside each: far above what a
-    /// scenario file repeats (a step is a handful of nodes), and far below what would take the decoder seconds.
+    /// The most nodes that aliases may bring into one file, counted with the nodes inside each and a text counting one
+    /// more for each 64 bytes (``size(of:)``): far above what a scenario file repeats (a step is a handful of nodes),
+    /// and far below what would take the decoder seconds.
     public static let maxAliasedNodes = 100_000
     /// The largest file that is read, in bytes.
     public static let maxBytes = 16 * 1024 * 1024
@@ -66,20 +67,27 @@ extension YAMLEventCursor {
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
         var pendingKey: YAMLNode?
-        /// How many nodes it holds so far, aliases expanded.
+        /// The pending key repeats an earlier one: its pair is dropped, as the cursor drops a repeated key.
+        var pendingKeyRepeats = false
+        /// The keys so far with where each stands, once a key written as an alias has come: the cursor checks the
+        /// keys it reads for repeats, but not an alias, whose text is the node its anchor names.
+        var keys: [String: SourcePosition]?
+        /// How much it holds so far, aliases expanded (``YAMLReader/size(of:)``).
         var size = 0
     }
 
-    /// The node an alias stands for, with its size; an empty scalar, after a finding, when no anchor before it has
-    /// that name or when it would bring in more than ``YAMLReader/maxAliasedNodes`` nodes over the file.
-    private func resolve(alias name: String, at range: SourceRange) -> (node: YAMLNode, size: Int) {
+    /// The node an alias stands for, at the alias's range, with its size; an empty scalar, after a finding, when no
+    /// anchor before it has that name or when it would bring in more than ``YAMLReader/maxAliasedNodes`` over the
+    /// file.
+    /// - Parameter inside: the alias stands inside a node that the anchor of its name is on (`&a [*a]`).
+    private func resolve(alias name: String, at range: SourceRange, inside: Bool) -> (node: YAMLNode, size: Int) {
         let placeholder = (node: YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range), size: 1)
         guard let target = anchored[name] else {
             aliasOrTagPositions.insert(range.start)
-            report(Diagnostic(
-                .error, rule: "yaml/alias",
-                message: "alias *\(name) names no anchor written before it: write &\(name) on the value above, or write the value out here",
-                file: file, range: range))
+            let message = inside
+                ? "alias *\(name) stands inside the value &\(name) names, which cannot hold itself: write the values out here"
+                : "alias *\(name) names no anchor written before it: write &\(name) on the value above, or write the value out here"
+            report(Diagnostic(.error, rule: "yaml/alias", message: message, file: file, range: range))
             return placeholder
         }
         guard target.size <= YAMLReader.maxAliasedNodes - aliasedNodes else {
@@ -89,16 +97,17 @@ extension YAMLEventCursor {
                 refusedAnAlias = true
                 report(Diagnostic(
                     .error, rule: "yaml/alias",
-                    message: "alias *\(name) would bring the nodes that aliases repeat in this file past \(YAMLReader.maxAliasedNodes): write the values out, or repeat fewer",
+                    message: "alias *\(name) would bring what aliases repeat in this file past \(YAMLReader.maxAliasedNodes) nodes (a text counting one more for each 64 bytes): write the values out, or repeat fewer",
                     file: file, range: range))
             }
             return placeholder
         }
         aliasedNodes += target.size
+        // The copy stands at the alias: a test's step, or a value of the wrong type, is found where the alias is.
+        // (A position inside a scalar is looked for in the source at that range, finds the alias's text there rather
+        // than the value's, and falls back to the alias.) What a copied collection holds keeps the anchor's ranges.
         var copy = target.node
-        // A mapping or a sequence stands at the alias (a test's step is found there); a scalar keeps the anchor's
-        // range, where its text is, so that a position inside it is found in the source.
-        if copy.scalar == nil { copy.range = range }
+        copy.range = range
         return (copy, target.size)
     }
 
@@ -114,13 +123,15 @@ extension YAMLEventCursor {
             var finished: YAMLNode?
             var size = 1
             let anchor = anchorOfLastEvent
+            let alias = aliasOfLastEvent
             switch event {
             case .scalar(let node):
-                if let alias = aliasOfLastEvent {
-                    (finished, size) = resolve(alias: alias, at: node.range)
+                if let alias {
+                    (finished, size) = resolve(alias: alias, at: node.range, inside: stack.contains { $0.anchor == alias })
                 } else {
+                    size = YAMLReader.size(of: node)
                     finished = node
-                    if let anchor { anchored[anchor] = (node, 1) }
+                    if let anchor { anchored[anchor] = (node, size) }
                 }
             case .mappingStart(let start):
                 stack.append(OpenNode(isMapping: true, start: start, anchor: anchor))
@@ -141,14 +152,45 @@ extension YAMLEventCursor {
                 if !stack[top].isMapping {
                     stack[top].items.append(finished)
                 } else if let key = stack[top].pendingKey {
-                    stack[top].pairs.append(YAMLPair(key: key, value: finished))
+                    if stack[top].pendingKeyRepeats {
+                        stack[top].pendingKeyRepeats = false
+                    } else {
+                        stack[top].pairs.append(YAMLPair(key: key, value: finished))
+                    }
                     stack[top].pendingKey = nil
                 } else {
+                    if alias != nil || stack[top].keys != nil, let text = finished.scalar?.value {
+                        stack[top].pendingKeyRepeats = isRepeat(key: text, at: finished.range, in: &stack[top])
+                    }
                     stack[top].pendingKey = finished
                 }
             }
             current = next()
         }
         return nil
+    }
+
+    /// Whether a key repeats one of the mapping's (with a `yaml/duplicate-key` finding at it), once a key written as
+    /// an alias has come to the mapping.
+    private func isRepeat(key text: String, at range: SourceRange, in open: inout OpenNode) -> Bool {
+        if open.keys == nil {
+            var keys: [String: SourcePosition] = [:]
+            for pair in open.pairs { if let name = pair.key.scalar?.value, keys[name] == nil { keys[name] = pair.key.range.start } }
+            open.keys = keys
+        }
+        if let first = open.keys?[text] {
+            report(.duplicateKey(text, file: file, range: range, first: first))
+            return true
+        }
+        open.keys?[text] = range.start
+        return false
+    }
+}
+
+extension YAMLReader {
+    /// What a node counts for in ``maxAliasedNodes``: one, and a scalar one more for each 64 bytes of its text (a
+    /// decoder reads the text of each copy: 3,000 aliases of a text of 8 MB ran for over 30 s).
+    static func size(of node: YAMLNode) -> Int {
+        1 + (node.scalar?.value.utf8.count ?? 0) / 64
     }
 }

@@ -309,6 +309,48 @@ struct AuditMessageTests {
         #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
     }
 
+    /// A value copied by aliases is reported once, however many copies there are (a thousand copies of one mistake
+    /// filled the findings a file shows and hid the next one), and a scalar alias used where it does not fit is
+    /// reported at the alias.
+    @Test func aliasedMistakesAreReportedOnceAndWhereUsed() throws {
+        let copies = Array(repeating: "      - *s\n", count: 1_200).joined()
+        let scenario = "tests:\n  - name: t\n    start: &start 2026-11-29T09:00:00Z\n    steps:\n      - &s {ask: show, placement: lvl, expect: maybe}\n"
+            + copies + "      - {after: banana, event: app_launched}\n  - name: u\n    start: 2026-11-29T09:00:00Z\n    sessions_before: *start\n    steps: [{event: app_launched}]\n"
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 1)
+        let errors = result.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 3, "\(result.stdout.prefix(1000))")
+        #expect(result.stdout.contains("a.test.yaml:5:48: error: expect must be one of allow, deny; not \"maybe\""), "\(result.stdout.prefix(600))")
+        #expect(result.stdout.contains("a.test.yaml:1206:17: error: after must be a duration"), "\(result.stdout.prefix(600))")
+        #expect(result.stdout.contains("a.test.yaml:1209:22: error: sessions_before must be"), "\(result.stdout.prefix(600))")
+    }
+
+    /// With --strict, a scenario file's warnings fail it as a malformed file does: a typo'd event placement in a test
+    /// that expects a denial would otherwise pass.
+    @Test func strictFailsAScenarioFileWithWarnings() throws {
+        let scenario = """
+            tests:
+              - name: the load went elsewhere
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - event: app_launched
+                  - {event: load_completed, placement: lvx}
+                  - {ask: show, placement: lvl, expect: deny, reasons: [ad_not_ready]}
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loose = runCLI(["test", dir])
+        #expect(loose.exitCode == 0, "\(loose.stdout)")
+        #expect(loose.stdout.contains("(scenario/unknown-placement)") && loose.stdout.contains("PASS the load went elsewhere"))
+        let strict = runCLI(["test", dir, "--strict"])
+        #expect(strict.exitCode == 1)
+        #expect(strict.stdout.contains("FAIL \(dir)/a.test.yaml (scenario file with warnings, --strict)"), "\(strict.stdout)")
+        #expect(strict.stdout.hasSuffix("0 passed, 1 failed\n"), "\(strict.stdout)")
+    }
+
     /// An event about a placement the policy does not have is named, with "did you mean", and the test runs as
     /// written: the engine ignores the event, so an ask about that placement is `unknown_placement` (rules.md §7),
     /// and an ask about the placement meant fails beside the warning that explains it.

@@ -191,6 +191,31 @@ struct ModelDiagnosticTests {
         #expect(ModelDecoder.decode(streams, file: "m.model.yaml").diagnostics.contains { $0.message == "actions must be a list of at most 64 streams, not 65 streams" })
     }
 
+    /// A model may share values through anchors and aliases; an alias of no anchor is one finding, with no type error
+    /// beside it at the same place, and a value copied by aliases is reported once.
+    @Test func aliasesInAModel() {
+        let shared = """
+            version: 1
+            segments:
+              - {name: a, share: 0.5, timezone: &zone Europe/Berlin, foreground: &visit {exponential: 5m}}
+              - {name: b, share: 0.5, timezone: *zone, foreground: *visit}
+            network: {load_time: 2s}
+            """
+        let (model, found) = ModelDecoder.decode(shared, file: "m.model.yaml")
+        #expect(found.isEmpty, "\(found)")
+        #expect(model?.segments.map(\.timeZone) == ["Europe/Berlin", "Europe/Berlin"])
+        let broken = """
+            version: 1
+            segments:
+              - {name: a, share: 0.5, timezone: *nope, premium: &p 2}
+              - {name: b, share: 0.5, premium: *p}
+            network: {load_time: 2s}
+            """
+        let (_, problems) = ModelDecoder.decode(broken, file: "m.model.yaml")
+        #expect(problems.filter { $0.range.start.line == 3 }.map(\.rule) == ["yaml/alias", "schema/range"], "\(problems)")
+        #expect(problems.filter { $0.range.start.line == 4 }.map(\.rule) == ["schema/range"], "the copy is reported at the alias: \(problems)")
+    }
+
     /// yes/no/on/off in a model's attributes: an error where the policy declares a bool, a warning in a string.
     @Test func ambiguousBoolsInAttributesAreFlaggedAsInRuleFiles() throws {
         let marked = MarkedText("""

@@ -58,8 +58,23 @@ struct YAMLReaderTests {
         #expect(doc.diagnostics.last?.message == "alias *y names no anchor written before it: write &y on the value above, or write the value out here")
         let pairs = try #require(doc.root?.pairs)
         #expect(pairs[1].value.scalar?.value == "1")
-        // A scalar keeps the anchor's range, where its text is.
-        #expect(pairs[1].value.range.start == SourcePosition(line: 1, column: 4))
+        // The copy stands at the alias: a value of the wrong type there is reported where it is used.
+        #expect(pairs[1].value.range.start == SourcePosition(line: 2, column: 4))
+    }
+
+    /// A key written as an alias is checked for repeats like any other, and the repeat is dropped (decoders see the
+    /// first one only); an alias inside the value its anchor names says so.
+    @Test func aliasedKeysAreCheckedForRepeats() throws {
+        let doc = read("&k start: 1\n*k : 2\nend: 3\n")
+        #expect(doc.diagnostics.map(\.rule) == ["yaml/duplicate-key"])
+        #expect(doc.diagnostics.first?.range.start == SourcePosition(line: 2, column: 1))
+        #expect(doc.diagnostics.first?.notes.first?.position == SourcePosition(line: 1, column: 1))
+        #expect(doc.root?.pairs?.map { $0.key.scalar?.value } == ["start", "end"])
+        #expect(doc.root?.pairs?.first?.value.scalar?.value == "1")
+        let plainAfter = read("a: &k start\n*k : 1\nstart: 2\n")
+        #expect(plainAfter.diagnostics.map(\.range.start.line) == [3], "a plain key that repeats an aliased one")
+        let inside = read("a: &s [1, *s]\n")
+        #expect(inside.diagnostics.map(\.message) == ["alias *s stands inside the value &s names, which cannot hold itself: write the values out here"])
     }
 
     /// An aliased mapping or sequence stands at the alias (a scenario step written `- *launch` is found at its own
@@ -105,6 +120,15 @@ struct YAMLReaderTests {
         }
         let root = try #require(doc.root)
         #expect(count(root) <= YAMLReader.maxAliasedNodes + text.utf8.count)
+    }
+
+    /// A long text counts by its length: 3,000 aliases of a text of 8 MB ran for over 30 s, each copy read in full.
+    @Test func aliasesOfALongTextAreBoundedByItsLength() {
+        // 8,000 bytes count 126: the 794th alias is past 100,000.
+        let text = "a: &p " + String(repeating: "x", count: 8000) + "\nb: [" + Array(repeating: "*p", count: 1000).joined(separator: ", ") + "]\n"
+        let doc = read(text)
+        #expect(doc.diagnostics.map(\.rule) == ["yaml/alias"])
+        #expect(doc.root?.pairs?.last?.value.items?.filter { $0.scalar?.value.isEmpty == false }.count == 793)
     }
 
     @Test func deepNestingStopsAtTheLimit() throws {

@@ -44,7 +44,7 @@ package enum Timestamps {
 
     /// Why a text is not a timestamp: not in RFC 3339's shape, or in that shape but naming no instant.
     package enum Problem: Error, Equatable {
-        /// Not `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
+        /// Not `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (`t` or a space for the `T`, `z` for the `Z`).
         case shape
         /// Year 0000.
         case yearZero

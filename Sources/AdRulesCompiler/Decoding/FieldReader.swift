@@ -130,6 +130,8 @@ struct FieldReader: NodeReader {
     var mayBeSuppressed: Suppressions?
     /// Findings kept that ``mayBeSuppressed`` may hide.
     private var uncounted = 0
+    /// The findings kept and counted, to tell a repeat.
+    private var kept = Set<Diagnostic>()
 
     /// Whether a comment hides a warning of `rule` at `range`.
     func isSuppressed(_ rule: String, at range: SourceRange) -> Bool {
@@ -166,7 +168,11 @@ struct FieldReader: NodeReader {
             uncounted += 1
             return
         }
+        // The same finding again (a value copied by an alias, read once for each copy) is shown once, and counts once
+        // towards the limit: a thousand copies of one mistake hid the next one.
+        guard !kept.contains(diagnostic) else { return }
         guard droppedFindings.keeps(diagnostic, kept: diagnostics.count - uncounted) else { return }
+        kept.insert(diagnostic)
         diagnostics.append(diagnostic)
     }
 

@@ -87,7 +87,8 @@ public enum ModelDecoder {
         } else if document.diagnostics.isEmpty {
             reader.report(.modelEmpty(file: file))
         }
-        let found = document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])
+        // A type error where an alias or a tag stands only repeats its finding.
+        let found = (document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])).withoutRepeatsOfAliasesAndTags()
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         let hasErrors = diagnostics.hasErrors
         var read = Read(model: hasErrors ? nil : model, partial: hasErrors ? model : nil, diagnostics: diagnostics, suppressions: suppressions)

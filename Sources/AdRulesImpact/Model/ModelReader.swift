@@ -6,6 +6,8 @@ import AdRulesYAML
 struct ModelReader: NodeReader {
     let file: String
     var diagnostics: [Diagnostic] = []
+    /// The findings kept, to tell a repeat.
+    private var kept = Set<Diagnostic>()
 
     /// Exact positions inside the model's scalars (a control character in an attribute value, at the character).
     private var positions: ScalarPositions
@@ -28,7 +30,10 @@ struct ModelReader: NodeReader {
 
     mutating func report(_ diagnostic: Diagnostic) {
         if suppressions?.suppresses(diagnostic) == true { return }
+        // The same finding again (a value copied by an alias, read once for each copy) is shown and counted once.
+        guard !kept.contains(diagnostic) else { return }
         guard droppedFindings.keeps(diagnostic, kept: diagnostics.count) else { return }
+        kept.insert(diagnostic)
         diagnostics.append(diagnostic)
     }
 
