@@ -210,6 +210,16 @@ struct CompiledDocumentTests {
             #expect(refusal?.contains("the file may be truncated") == true, "\(length) bytes: \(refusal ?? "accepted")")
         }
         #expect(refusal(Data(document)) == nil)
+        // Text after the whole document was added, not cut off: no word of truncation.
+        let added = refusal(Data(document) + Data(" junk".utf8))
+        #expect(added?.contains("unexpected text after the value") == true && added?.contains("truncated") == false, "\(added ?? "accepted")")
+    }
+
+    /// A whole number too large to hold is called that, not `inf`.
+    @Test func aHugeWholeNumberIsNamedForWhatItIs() throws {
+        let huge = try replacing(#""load_timeout":30000"#, with: #""load_timeout":"# + String(repeating: "9", count: 400))
+        let message = refusal(huge)
+        #expect(message?.contains("found a number too large to hold") == true, "\(message ?? "accepted")")
     }
 
     /// Random bytes changed in a good document: it loads or is refused, but nothing traps.

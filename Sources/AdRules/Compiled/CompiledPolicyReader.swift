@@ -209,7 +209,7 @@ struct CompiledPolicyReader {
         let length = isPrintableASCII ? s.utf8.count : s.unicodeScalars.count
         guard length <= Self.maxText else { throw CompiledPolicyError("the text is \(length) characters long; at most \(Self.maxText) fit") }
         guard isPrintableASCII || !ControlCharacters.contains(in: s, except: allowed) else {
-            throw CompiledPolicyError("the text holds a control character (a line break, a tab or an escape code)")
+            throw CompiledPolicyError("the text holds a control character (a line break, a tab, an escape code or a direction mark)")
         }
     }
 

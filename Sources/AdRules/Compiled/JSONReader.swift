@@ -276,6 +276,7 @@ package struct JSONReader {
     /// Reads the end of the text: nothing but white space may follow the value read.
     package mutating func readEnd() throws(JSONValue.ParseError) {
         skipSpace()
-        guard index == bytes.count else { throw fail("unexpected text after the value") }
+        // Text after a whole value is something added, not a document cut short, however near the end it stands.
+        guard index == bytes.count else { throw JSONValue.ParseError(offset: index, problem: "unexpected text after the value") }
     }
 }

@@ -79,7 +79,9 @@ struct RecordReader {
         try expect(.number, Self.wholeNumber)
         switch try readNumber() {
         case .int(let value): return value
-        case .double(let value): throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value)")
+        case .double(let value):
+            // A whole number too large for an `Int` reads as a double, infinite past about 309 digits.
+            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value.isInfinite ? "a number too large to hold" : "\(value)")")
         }
     }
 
