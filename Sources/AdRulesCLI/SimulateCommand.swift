@@ -36,9 +36,9 @@ enum SimulateCommand {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         case .broken(_, let diagnostics):
-            return broken(diagnostics, files: 1, parsed)
+            return broken(diagnostics, files: 1, of: "scenario file", parsed)
         case .brokenPolicy(_, let diagnostics, let files):
-            return broken(diagnostics, files: files, parsed)
+            return broken(diagnostics, files: files, of: "policy", parsed)
         case .ready(let scenario, let policy, let warnings):
             // Warnings about the scenario file go to stderr, beside the replay.
             let stderr = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(warnings, files: [])
@@ -70,12 +70,13 @@ enum SimulateCommand {
 
     /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),
     /// with lint's summary on stderr.
-    static func broken(_ diagnostics: [Diagnostic], files: Int, _ parsed: ParsedArguments) -> CommandResult {
+    /// - Parameter what: what has the findings (`policy`, `scenario file`), for the line that says why nothing ran.
+    static func broken(_ diagnostics: [Diagnostic], files: Int, of what: String, _ parsed: ParsedArguments) -> CommandResult {
         let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
         let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
         var summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
         // Errors speak for themselves, as lint reports them; with --strict, say that warnings alone stopped it.
-        if !diagnostics.hasErrors { summary += "error: the policy has warnings (--strict): nothing was replayed\n" }
+        if !diagnostics.hasErrors { summary += "error: the \(what) has warnings (--strict): nothing was replayed\n" }
         return Output.deliver(report, to: parsed.values["output"], stderr: summary, exitCode: ExitCode.findings)
     }
 

@@ -17,9 +17,9 @@ public enum YAMLEvent: Sendable {
 /// events arrive and nothing of the document stays behind.
 ///
 /// The cursor applies every rule of the YAML layer itself, whatever the decoder reads or skips: merge keys and tags
-/// are reported as they are met, and so are anchors and aliases in a rule file (``isRuleFile``); a key repeated in a mapping is reported
-/// (at the second, with a note at the first) and the repeated key and its value are read through and never
-/// handed out, so decoders see the first one only; a second document, nesting past ``YAMLReader/maxDepth``
+/// are reported as they are met, and so are anchors and aliases in a rule file (``isRuleFile``); a key repeated in
+/// a mapping is reported (at the second, with a note at the first) and the repeated key and its value are read
+/// through and never handed out, so decoders see the first one only; a second document, nesting past ``YAMLReader/maxDepth``
 /// and syntax errors stop the read, after which ``next()`` returns nil.
 public final class YAMLEventCursor {
     /// An open mapping or sequence: where it started and, for a mapping, which keys it has had.
@@ -68,9 +68,10 @@ public final class YAMLEventCursor {
     /// The anchor the event just handed out is an alias of (files that are not rule files); the event itself is
     /// an empty plain scalar standing in its place.
     var aliasOfLastEvent: String?
-    /// The nodes anchored so far, by anchor, with how many nodes each holds (its aliases expanded).
+    /// The nodes anchored so far, by anchor, with what each counts for in ``YAMLReader/maxAliasedNodes`` (its aliases
+    /// expanded; ``YAMLReader/size(of:)``).
     var anchored: [String: (node: YAMLNode, size: Int)] = [:]
-    /// How many nodes aliases have brought in so far.
+    /// What aliases have brought in so far, counted as ``YAMLReader/maxAliasedNodes`` counts it.
     var aliasedNodes = 0
     /// Whether an alias has been refused for bringing in too many nodes: said once a file.
     var refusedAnAlias = false

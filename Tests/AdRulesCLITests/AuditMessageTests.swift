@@ -349,6 +349,9 @@ struct AuditMessageTests {
         #expect(strict.exitCode == 1)
         #expect(strict.stdout.contains("FAIL \(dir)/a.test.yaml (scenario file with warnings, --strict)"), "\(strict.stdout)")
         #expect(strict.stdout.hasSuffix("0 passed, 1 failed\n"), "\(strict.stdout)")
+        let replay = runCLI(["simulate", dir + "/a.test.yaml", "--strict"])
+        #expect(replay.exitCode == 1)
+        #expect(replay.stderr.hasSuffix("error: the scenario file has warnings (--strict): nothing was replayed\n"), "\(replay.stderr)")
     }
 
     /// An event about a placement the policy does not have is named, with "did you mean", and the test runs as
