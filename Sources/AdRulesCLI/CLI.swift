@@ -71,7 +71,8 @@ public enum AdRulesCommandLine {
           --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json;
                              impact: text (default), json, html; compile: json (default), swift
           --output FILE      Write the report to FILE instead of standard output
-          --strict           lint, compile: warnings fail too; test, simulate: a policy with warnings fails
+          --strict           lint, compile: warnings fail too; test, simulate: a policy or scenario file
+                             with warnings fails
           --quiet            No summary line
           --color WHEN       auto (default), always, never
           --version          Print the version

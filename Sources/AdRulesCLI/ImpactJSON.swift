@@ -221,9 +221,13 @@ enum ImpactJSON {
             }
             // A result's totals are the sums of its segments' (merge adds the segments' own).
             let totalUsers = counters.reduce(0) { $0 + $1.users }, totalDays = counters.reduce(0) { $0 + $1.userDays }
-            guard item["users"]?.intValue == totalUsers, item["user_days"]?.intValue == totalDays, item["placements"]?.objectValue != nil else {
+            guard item["users"]?.intValue == totalUsers, item["user_days"]?.intValue == totalDays,
+                let totals = item["placements"]?.objectValue, totals.map(\.0) == placements.map(\.id)
+            else {
                 throw ReadError(problem: "not an impact report: a result's users, user-days or placements are not those of its segments")
             }
+            // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
+            for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
             // The results of a --compare run played the same users.
             if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
                 throw ReadError(problem: "not an impact report: its results played different users")
@@ -354,7 +358,11 @@ enum ImpactJSON {
             denied += n
             guard denied <= most else { throw ReadError(problem: "not an impact report: the deny reasons of \(id) add up to more than its user-days can give") }
             c.denials.append(DenialCount(
-                code: code, location: location, message: try denial["message"].map { try string($0, "a deny reason's message") } ?? "", count: n))
+                code: code, location: location, message: try denial["message"].map { try string($0, "the message of a deny reason of \(id)") } ?? "", count: n))
+        }
+        // The impressions a run writes are the histogram's: another count cannot come from a run.
+        guard try count(object["impressions"], "impressions of \(id)", 0...most) == c.impressions else {
+            throw ReadError(problem: "not an impact report: the impressions of \(id) are not those its histogram counts")
         }
         c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
         try onlyKeys(object["loads"], ["started", "completed", "failed"], in: "the loads of \(id)")

@@ -67,7 +67,8 @@ extension YAMLEventCursor {
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
         var pendingKey: YAMLNode?
-        /// The pending key repeats an earlier one: its pair is dropped, as the cursor drops a repeated key.
+        /// The pending key repeats an earlier one, or is an alias that stands for nothing: its pair is dropped, as the
+        /// cursor drops a repeated key.
         var pendingKeyRepeats = false
         /// The keys so far with where each stands, once a key written as an alias has come: the cursor checks the
         /// keys it reads for repeats, but not an alias, whose text is the node its anchor names.
@@ -76,19 +77,19 @@ extension YAMLEventCursor {
         var size = 0
     }
 
-    /// The node an alias stands for, at the alias's range, with its size; an empty scalar, after a finding, when no
-    /// anchor before it has that name or when it would bring in more than ``YAMLReader/maxAliasedNodes`` over the
-    /// file.
+    /// The node an alias stands for, at the alias's range, with its size; nil, after a finding, when no anchor before
+    /// it has that name or when it would bring in more than ``YAMLReader/maxAliasedNodes`` over the file.
     /// - Parameter inside: the alias stands inside a node that the anchor of its name is on (`&a [*a]`).
-    private func resolve(alias name: String, at range: SourceRange, inside: Bool) -> (node: YAMLNode, size: Int) {
-        let placeholder = (node: YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range), size: 1)
-        guard let target = anchored[name] else {
+    private func resolve(alias name: String, at range: SourceRange, inside: Bool) -> (node: YAMLNode, size: Int)? {
+        // Inside the value its anchor is on, an alias would be that value itself (as YAML reads it), even when an
+        // earlier anchor of the name has ended.
+        guard !inside, let target = anchored[name] else {
             aliasOrTagPositions.insert(range.start)
             let message = inside
                 ? "alias *\(name) stands inside the value &\(name) names, which cannot hold itself: write the values out here"
                 : "alias *\(name) names no anchor written before it: write &\(name) on the value above, or write the value out here"
             report(Diagnostic(.error, rule: "yaml/alias", message: message, file: file, range: range))
-            return placeholder
+            return nil
         }
         guard target.size <= YAMLReader.maxAliasedNodes - aliasedNodes else {
             aliasOrTagPositions.insert(range.start)
@@ -100,7 +101,7 @@ extension YAMLEventCursor {
                     message: "alias *\(name) would bring what aliases repeat in this file past \(YAMLReader.maxAliasedNodes) nodes (a text counting one more for each 64 bytes): write the values out, or repeat fewer",
                     file: file, range: range))
             }
-            return placeholder
+            return nil
         }
         aliasedNodes += target.size
         // The copy stands at the alias: a test's step, or a value of the wrong type, is found where the alias is.
@@ -124,10 +125,18 @@ extension YAMLEventCursor {
             var size = 1
             let anchor = anchorOfLastEvent
             let alias = aliasOfLastEvent
+            /// An alias that stands for nothing: an empty scalar in its place, and as a key its pair is dropped (a key
+            /// of no text would be a finding of its own, a repeat or an unknown name).
+            var unresolved = false
             switch event {
             case .scalar(let node):
                 if let alias {
-                    (finished, size) = resolve(alias: alias, at: node.range, inside: stack.contains { $0.anchor == alias })
+                    if let resolved = resolve(alias: alias, at: node.range, inside: stack.contains { $0.anchor == alias }) {
+                        (finished, size) = resolved
+                    } else {
+                        finished = node
+                        unresolved = true
+                    }
                 } else {
                     size = YAMLReader.size(of: node)
                     finished = node
@@ -159,7 +168,9 @@ extension YAMLEventCursor {
                     }
                     stack[top].pendingKey = nil
                 } else {
-                    if alias != nil || stack[top].keys != nil, let text = finished.scalar?.value {
+                    if unresolved {
+                        stack[top].pendingKeyRepeats = true
+                    } else if alias != nil || stack[top].keys != nil, let text = finished.scalar?.value {
                         stack[top].pendingKeyRepeats = isRepeat(key: text, at: finished.range, in: &stack[top])
                     }
                     stack[top].pendingKey = finished

@@ -155,7 +155,7 @@ struct CompiledDocumentTests {
             (try changing("rules", 0, "condition", to: ["or": Array(repeating: premium, count: 3000)]), "rules[0].condition: the condition is larger than 2048 nodes"),
             (try changing("rules", 0, "condition", to: ["builtin": "premium.user"]), "rules[0].condition: unknown built-in \"premium.user\""),
             (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[99999999999999999999,"#),
-             "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 1e+20"),
+             "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found a whole number too large to hold"),
             (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6.0,"#), "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 6.0"),
             (try changed { $0["files"] = [""] }, "files[0]: a file name is empty or listed twice"),
             (try changed { $0["files"] = ["compiled/policy.yaml", "compiled/policy.yaml"] }, "files[1]: a file name is empty or listed twice"),
@@ -219,7 +219,7 @@ struct CompiledDocumentTests {
     @Test func aHugeWholeNumberIsNamedForWhatItIs() throws {
         let huge = try replacing(#""load_timeout":30000"#, with: #""load_timeout":"# + String(repeating: "9", count: 400))
         let message = refusal(huge)
-        #expect(message?.contains("found a number too large to hold") == true, "\(message ?? "accepted")")
+        #expect(message?.contains("found a whole number too large to hold") == true, "\(message ?? "accepted")")
     }
 
     /// Random bytes changed in a good document: it loads or is refused, but nothing traps.

@@ -299,7 +299,7 @@ struct HostileInputTests {
         #expect(lint.stdout.contains("p.yaml:3:15: error: format must be one of app_open, interstitial, rewarded, rewarded_interstitial, banner, native; not \"\(String(repeating: "x", count: 57))...\" (schema/enum)"), "\(lint.stdout.prefix(300))")
         #expect(lint.stdout.count < 400)
         try write("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nattributes:\n  level: int\n", to: dir + "/q.yaml")
-        try write("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps: [{ask: show, placement: a, expect: \(long), reasons: [\(long)]}]\n", to: dir + "/s.test.yaml")
+        try write("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    device_timezone: \(long)\n    steps: [{ask: show, placement: a, expect: \(long), reasons: [\(long)]}, {event: load_started, placement: \(long)}]\n", to: dir + "/s.test.yaml")
         let test = runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/q.yaml"])
         #expect(test.exitCode == 1)
         #expect(test.stdout.split(separator: "\n").allSatisfy { $0.count < 1000 }, "\(test.stdout.prefix(300))")

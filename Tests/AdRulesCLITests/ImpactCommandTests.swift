@@ -322,6 +322,10 @@ struct ImpactCommandTests {
         (#""index": \d+"#, #""index": 7"#, "the shard's index is 7, outside 1...2"),
         (#""policy": "[^"]*""#, #""policy": 5"#, "policy is 5, where a run writes a text"),
         (#""count": \d+\n"#, "\"count\": 1e2\n", "the number of shards is 100.0, where a run writes a whole number (digits only)"),
+        (#""users": \d+"#, #""users": 1000000000000000000000000000000"#, "users is a whole number too large to hold, where a run writes a whole number (digits only)"),
+        // What merge computes again is checked all the same: a part holds what a run writes.
+        (#"("segments": \{[\s\S]*?"impressions": )\d+"#, "$1999999", "the impressions of app_open in segment casual are not those its histogram counts"),
+        (#""placements": \{\s*"app_open": \{"#, #""placements": {"app_open": {"bogus": 1, "#, "unknown key \"bogus\" in the totals of app_open"),
     ])
     func valuesOfTheWrongKindSayWhatTheyAre(_ pattern: String, _ template: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
@@ -334,7 +338,8 @@ struct ImpactCommandTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let expression = try NSRegularExpression(pattern: pattern)
         let match = try #require(expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)))
-        let tampered = (text as NSString).replacingCharacters(in: match.range, with: template)
+        let tampered = (text as NSString).replacingCharacters(
+            in: match.range, with: expression.replacementString(for: match, in: text, offset: 0, template: template))
         try tampered.write(toFile: path, atomically: true, encoding: .utf8)
         let merged = runCLI(["impact", "merge", path, other])
         #expect(merged.exitCode == 1)

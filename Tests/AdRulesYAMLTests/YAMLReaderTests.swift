@@ -75,6 +75,13 @@ struct YAMLReaderTests {
         #expect(plainAfter.diagnostics.map(\.range.start.line) == [3], "a plain key that repeats an aliased one")
         let inside = read("a: &s [1, *s]\n")
         #expect(inside.diagnostics.map(\.message) == ["alias *s stands inside the value &s names, which cannot hold itself: write the values out here"])
+        // Even with an earlier anchor of the name: inside its value, the alias would be the value itself.
+        let redefined = read("a: &s 1\nb: &s [*s]\n")
+        #expect(redefined.diagnostics.map(\.message) == ["alias *s stands inside the value &s names, which cannot hold itself: write the values out here"])
+        // An alias of nothing as a key: its pair is dropped, with no finding beside its own (no repeat of "").
+        let unknownKeys = read("a: {*x : 1, *y : 2, b: 3}\n")
+        #expect(unknownKeys.diagnostics.map(\.rule) == ["yaml/alias", "yaml/alias"], "\(unknownKeys.diagnostics)")
+        #expect(unknownKeys.root?.pairs?.first?.value.pairs?.map { $0.key.scalar?.value } == ["b"])
     }
 
     /// An aliased mapping or sequence stands at the alias (a scenario step written `- *launch` is found at its own

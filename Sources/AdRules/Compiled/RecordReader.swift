@@ -80,8 +80,9 @@ struct RecordReader {
         switch try readNumber() {
         case .int(let value): return value
         case .double(let value):
-            // A whole number too large for an `Int` reads as a double, infinite past about 309 digits.
-            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value.isInfinite ? "a number too large to hold" : "\(value)")")
+            // A whole number too large for an `Int` reads as a double (infinite past about 309 digits).
+            let tooLarge = value.isInfinite || (value == value.rounded() && abs(value) >= 0x1p63)
+            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(tooLarge ? "a whole number too large to hold" : "\(value)")")
         }
     }
 

@@ -24,17 +24,29 @@ extension Policy {
         return lengths
     }
 
-    /// About how many rule steps an `in` takes to go through a list of strings: one an item, and one more for each
-    /// 256 bytes of an ASCII string or each 16 bytes of any other, which a comparison may read to its end. Strings
-    /// compare by canonical equivalence: 1,000 strings of 4,096 characters with a common start took about 190 ns a
-    /// comparison in ASCII and 2.7 µs as `e` and a combining accent, and 10,000 rules reading such a list made one
-    /// ask take 27 s when each item counted as one step.
-    package static func listWork<Strings: Sequence<String>>(of strings: Strings) -> Int {
-        strings.reduce(0) { sum, text in
-            let bytes = text.utf8.count
-            let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-            return sum + 1 + bytes / (isASCII ? 256 : 16)
+    /// The work of reading each string attribute's default to its end (``stringWork(_:)``): what a comparison reads
+    /// when an ask gives no value of its own.
+    package var defaultStringWork: [String: Int] {
+        var work: [String: Int] = [:]
+        for attribute in storage.attributes {
+            if case .string(let text)? = attribute.defaultValue { work[attribute.name] = Policy.stringWork(text) }
         }
+        return work
+    }
+
+    /// About how many rule steps, beyond the one it is counted as, comparing a string may take when it reads the
+    /// string to its end: one for each 256 bytes of an ASCII string, each 16 bytes of any other. Strings compare by
+    /// canonical equivalence: strings of 4,096 characters with a common start took about 190 ns a comparison in ASCII
+    /// and 2.7 µs as `e` and a combining accent, and 10,000 rules reading a list of 1,000 such strings made one ask
+    /// take 27 s when each item counted as one step.
+    package static func stringWork(_ text: String) -> Int {
+        text.utf8.count / (text.utf8.allSatisfy { $0 < 0x80 } ? 256 : 16)
+    }
+
+    /// About how many rule steps an `in` takes to go through a list of strings: one an item, and ``stringWork(_:)``
+    /// of each.
+    package static func listWork<Strings: Sequence<String>>(of strings: Strings) -> Int {
+        strings.reduce(0) { $0 + 1 + stringWork($1) }
     }
 
     /// About how many rule steps recording a show of a placement takes at most: the show goes into the placement's
@@ -47,12 +59,28 @@ extension Policy {
 
     /// About how many steps a `show` or `offer` spends in the custom rules that apply to its placement and in its
     /// groups' pacing: a function of the placement slot. Each rule counts the nodes of its condition, the strings of
-    /// its constant lists, and for each `in` of a list the app gives, that list's length. A replay of many asks is
-    /// bounded by it. The rules are read once; each slot then sums the costs of its own rules and those for every
-    /// placement, summed once.
-    /// - Parameter listLength: the longest list an attribute may hold in the asks (the caller knows its contexts).
-    package func ruleWork(listLength: (String) -> Int) -> (Int) -> Int {
+    /// its constant lists, for each `in` of a list the app gives that list's work, and for strings compared the
+    /// length read (``stringWork(_:)``). A replay of many asks is bounded by it. The rules are read once; each slot
+    /// then sums the costs of its own rules and those for every placement, summed once.
+    /// - Parameters:
+    ///   - listLength: the work of the longest list an attribute may hold in the asks (``listWork(of:)``; the caller
+    ///     knows its contexts).
+    ///   - stringLength: the work of the longest string an attribute may hold in the asks (``stringWork(_:)``).
+    package func ruleWork(listLength: (String) -> Int, stringLength: (String) -> Int = { _ in 0 }) -> (Int) -> Int {
         let program = storage.ruleProgram
+        // What reading a string operand to its end takes: a constant's text, or the longest value the asks give an
+        // attribute; other operands read nothing long.
+        func textWork(_ n: Int) -> Int? {
+            let node = program.nodes[n]
+            guard node.type == .string else { return nil }
+            switch node.kind {
+            case .constant:
+                if case .string(let text) = program.constants[node.a] { return Policy.stringWork(text) }
+                return nil
+            case .attribute: return stringLength(program.names[node.a])
+            default: return nil
+            }
+        }
         // A condition's nodes are added children first, one rule after another: rule r's are the ones after the
         // previous rule's root, up to its own.
         var costs: [Int] = []
@@ -62,17 +90,26 @@ extension Policy {
             if root >= 0 {
                 for node in program.nodes[first...root] {
                     cost += 1
-                    guard node.kind == .member else { continue }
-                    if node.shortcut == .stringInList {
-                        cost += node.hi - node.lo
-                    } else if program.nodes[node.b].kind == .attribute {
-                        cost += listLength(program.names[program.nodes[node.b].a])
-                    } else if program.nodes[node.b].kind == .constant {
-                        switch program.constants[program.nodes[node.b].a] {
-                        case .stringList(let list): cost += Policy.listWork(of: list)
-                        case .intList(let list): cost += list.count
-                        default: break
+                    switch node.kind {
+                    case .compare:
+                        // Two strings compared read as far as the shorter one goes.
+                        if let left = textWork(node.a), let right = textWork(node.b) { cost += min(left, right) }
+                    case .member:
+                        if node.shortcut == .stringInList {
+                            // Each listed string against the value: as far as the shorter of the two.
+                            let value = textWork(node.a) ?? 0
+                            cost += program.memberStrings[node.lo..<node.hi].reduce(0) { $0 + 1 + min(value, Policy.stringWork($1)) }
+                        } else if program.nodes[node.b].kind == .attribute {
+                            cost += listLength(program.names[program.nodes[node.b].a])
+                        } else if program.nodes[node.b].kind == .constant {
+                            switch program.constants[program.nodes[node.b].a] {
+                            case .stringList(let list): cost += Policy.listWork(of: list)
+                            case .intList(let list): cost += list.count
+                            default: break
+                            }
                         }
+                    default:
+                        break
                     }
                 }
                 first = root + 1

@@ -118,34 +118,33 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    /// - Parameter known: the policy's placement ids, for "did you mean"; nil when the finding will only be counted.
-    static func unknownHistoryPlacement(_ id: String, known: [String]?, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter hint: "did you mean", or what the policy's placements are (``unknownPlacementHint(_:known:)``); nil
+    ///   when the finding will only be counted.
+    static func unknownHistoryPlacement(_ id: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
         unknownScenarioPlacement(
-            "history names placement \"\(id)\", which the policy does not have (the show counts for nothing)", id, known: known, file: file,
-            range: range)
+            "history names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy does not have (the show counts for nothing)",
+            hint: hint, file: file, range: range)
     }
 
     /// An event step about a placement the policy does not have: the engine ignores the event.
-    static func unknownStepPlacement(_ id: String, event: String, known: [String]?, file: String, range: SourceRange) -> Diagnostic {
+    static func unknownStepPlacement(_ id: String, event: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
         unknownScenarioPlacement(
-            "event \(event) names placement \"\(id)\", which the policy does not have (the engine ignores the event)", id,
-            known: known, file: file, range: range)
+            "event \(event) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy does not have (the engine ignores the event)",
+            hint: hint, file: file, range: range)
     }
 
-    private static func unknownScenarioPlacement(_ start: String, _ id: String, known: [String]?, file: String, range: SourceRange) -> Diagnostic {
-        var message = start
-        if let known {
-            if let suggestion = Suggestion.closest(to: id, in: known) {
-                message += ": did you mean \"\(suggestion)\"?"
-            } else if known.isEmpty {
-                message += ": the policy the test runs against defines no placements"
-            } else {
-                message += ": its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
-            }
-        }
+    /// What follows a finding about a placement a scenario names and the policy does not have: "did you mean", or the
+    /// policy's placements.
+    static func unknownPlacementHint(_ id: String, known: [String]) -> String {
+        if let suggestion = Suggestion.closest(to: id, in: known) { return "did you mean \"\(suggestion)\"?" }
+        if known.isEmpty { return "the policy the test runs against defines no placements" }
+        return "its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
+    }
+
+    private static func unknownScenarioPlacement(_ start: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
         // A warning: the test still runs as written (an app may record events about a placement a policy lacks, and a
         // test may check that its asks are `unknown_placement`), and a typo is named beside the asks it makes fail.
-        return Diagnostic(.warning, rule: "scenario/unknown-placement", message: message, file: file, range: range)
+        Diagnostic(.warning, rule: "scenario/unknown-placement", message: start + (hint.map { ": " + $0 } ?? ""), file: file, range: range)
     }
 
     static func capTooLarge(_ key: String, _ value: Int, file: String, range: SourceRange) -> Diagnostic {
@@ -262,20 +261,22 @@ extension Diagnostic {
     /// - Parameter deviceAllowed: whether `device` may be written here (a policy's `timezone`, not a scenario's
     ///   `device_timezone`, which names the device's zone).
     package static func unknownTimeZone(_ name: String, file: String, range: SourceRange, deviceAllowed: Bool = true) -> Diagnostic {
-        var message = "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin\(deviceAllowed ? ", or device" : "")"
+        // Quoted cut short and escaped, as other values are: a name of 4,096 characters made a line of 8 KB.
+        let shown = ControlCharacters.escaped(YAMLScalar.shortened(name))
+        var message = "unknown time zone \"\(shown)\": write an IANA name such as Asia/Tokyo or Europe/Berlin\(deviceAllowed ? ", or device" : "")"
         // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
         let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
         let lowered = name.lowercased()
         if let offset = etcName(forOffset: name) {
             // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
-            message = "unknown time zone \"\(name)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
+            message = "unknown time zone \"\(shown)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
         } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
-            message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
+            message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
         } else if !name.isEmpty, name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
             // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours.
-            message = "unknown time zone \"\(name)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
+            message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
         } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
-            message = "unknown time zone \"\(name)\": did you mean \"\(suggestion)\"?"
+            message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
     }

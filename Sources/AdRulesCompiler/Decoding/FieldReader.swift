@@ -132,6 +132,8 @@ struct FieldReader: NodeReader {
     private var uncounted = 0
     /// The findings kept and counted, to tell a repeat.
     private var kept = Set<Diagnostic>()
+    /// "Did you mean" for each placement a scenario names that the policy does not have, once searched.
+    var placementHints: [String: String] = [:]
 
     /// Whether a comment hides a warning of `rule` at `range`.
     func isSuppressed(_ rule: String, at range: SourceRange) -> Bool {

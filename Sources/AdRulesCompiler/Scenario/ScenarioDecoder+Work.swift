@@ -22,11 +22,13 @@ extension ScenarioDecoder {
     /// `show_started` fills the histories of the placement and its groups.
     static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
         var longest = policy.defaultListLengths
+        var longestText = policy.defaultStringWork
         func note(_ attributes: [String: AttributeValue]) {
             for (name, value) in attributes {
                 switch value {
                 case .stringList(let list): longest[name] = max(longest[name] ?? 0, Policy.listWork(of: list))
                 case .intList(let list): longest[name] = max(longest[name] ?? 0, list.count)
+                case .string(let text): longestText[name] = max(longestText[name] ?? 0, Policy.stringWork(text))
                 default: break
                 }
             }
@@ -37,7 +39,7 @@ extension ScenarioDecoder {
                 if case .ask(_, let context?, _) = step.action { note(context.attributes) }
             }
         }
-        let cost = policy.ruleWork { longest[$0] ?? 0 }
+        let cost = policy.ruleWork(listLength: { longest[$0] ?? 0 }, stringLength: { longestText[$0] ?? 0 })
         var costs: [Int: Int] = [:]
         var total = 0
         var showCosts: [Int: Int] = [:]

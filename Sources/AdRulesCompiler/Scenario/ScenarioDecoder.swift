@@ -118,9 +118,10 @@ public enum ScenarioDecoder {
                         // A show of a placement the policy does not have counts for nothing: said, not silent.
                         if policy.placement(placement) != nil {
                             history.append((placement, at))
-                        } else if let node = entry.first(where: { $0.key.scalar?.value == "placement" })?.value {
-                            // Past a report's worth of findings, no "did you mean" is searched for: the finding is only counted.
-                            reader.report(.unknownHistoryPlacement(placement, known: reader.hasRoom ? policy.placementIDs : nil, file: reader.file, range: node.range))
+                        } else if let node = entry.first(where: { $0.key.scalar?.value == "placement" })?.value,
+                            !reader.isSuppressed("scenario/unknown-placement", at: node.range)
+                        {
+                            reader.report(.unknownHistoryPlacement(placement, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: node.range))
                         }
                     } else {
                         // Name only what is missing: a key written with a bad value has its own finding.
@@ -330,7 +331,7 @@ public enum ScenarioDecoder {
             if let placement, policy.placement(placement) == nil, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }),
                 !reader.isSuppressed("scenario/unknown-placement", at: pair.value.range)
             {
-                reader.report(.unknownStepPlacement(placement, event: eventName.value, known: reader.hasRoom ? policy.placementIDs : nil, file: reader.file, range: pair.value.range))
+                reader.report(.unknownStepPlacement(placement, event: eventName.value, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: pair.value.range))
             }
             guard let event = AdEvent(name: eventName.value, placement: placement, source: source) else { return nil }
             return ScenarioStep(location: location, after: after, at: at, action: .event(event))
@@ -359,5 +360,18 @@ public enum ScenarioDecoder {
             reader.report(.missingKey("event or ask", in: "this step", example: "event: app_launched", file: reader.file, range: SourceRange(at: node.range.start)))
         }
         return nil
+    }
+}
+
+extension FieldReader {
+    /// "Did you mean" for a placement a scenario names and the policy does not have, searched once for each name (a
+    /// step copied by aliases names it again at the same place), and not past a report's worth of findings, which
+    /// are only counted.
+    mutating func unknownPlacementHint(_ id: String, policy: Policy) -> String? {
+        if let hint = placementHints[id] { return hint }
+        guard hasRoom else { return nil }
+        let hint = Diagnostic.unknownPlacementHint(id, known: policy.placementIDs)
+        placementHints[id] = hint
+        return hint
     }
 }

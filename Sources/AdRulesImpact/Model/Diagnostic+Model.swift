@@ -75,7 +75,7 @@ extension Diagnostic {
     static func modelUnknownPlacement(
         _ id: String, segment: String, policy: String, known: [String], severity: Severity, file: String, range: SourceRange
     ) -> Diagnostic {
-        var message = "segment \(segment) names placement \"\(id)\", which the policy \(policy) does not define"
+        var message = "segment \(segment) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy \(policy) does not define"
         if let suggestion = Suggestion.closest(to: id, in: known) {
             message += ": did you mean \"\(suggestion)\"?"
         } else if severity == .error {

@@ -130,12 +130,17 @@ public enum ModelCheck {
     /// model, not once a segment (1,000 segments against 10,000 rules would read them 1,000 times).
     static func askWork(of segments: [Segment], policy: Policy) -> (Int) -> Int {
         var lists = policy.defaultListLengths
+        var texts = policy.defaultStringWork
         for segment in segments {
             for attribute in segment.attributes {
-                if case .list(let items) = attribute.value { lists[attribute.name] = max(lists[attribute.name] ?? 0, Policy.listWork(of: items.lazy.map(\.text))) }
+                switch attribute.value {
+                case .list(let items): lists[attribute.name] = max(lists[attribute.name] ?? 0, Policy.listWork(of: items.lazy.map(\.text)))
+                case .scalar(let text, _): texts[attribute.name] = max(texts[attribute.name] ?? 0, Policy.stringWork(text))
+                default: break
+                }
             }
         }
-        return policy.ruleWork { lists[$0] ?? 0 }
+        return policy.ruleWork(listLength: { lists[$0] ?? 0 }, stringLength: { texts[$0] ?? 0 })
     }
 
     /// About how many steps of the policy's rules and caps a user-day of `segment` takes: each action asks to show,

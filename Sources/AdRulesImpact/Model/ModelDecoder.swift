@@ -87,8 +87,9 @@ public enum ModelDecoder {
         } else if document.diagnostics.isEmpty {
             reader.report(.modelEmpty(file: file))
         }
-        // A type error where an alias or a tag stands only repeats its finding.
+        // A type error where an alias or a tag stands only repeats its finding (said once, for an alias past the bound).
         let found = (document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])).withoutRepeatsOfAliasesAndTags()
+            .filter { !($0.rule.hasPrefix("schema/") && document.aliasOrTagPositions.contains($0.range.start)) }
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         let hasErrors = diagnostics.hasErrors
         var read = Read(model: hasErrors ? nil : model, partial: hasErrors ? model : nil, diagnostics: diagnostics, suppressions: suppressions)
