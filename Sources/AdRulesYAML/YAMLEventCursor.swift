@@ -70,7 +70,9 @@ public final class YAMLEventCursor {
     var aliasOfLastEvent: String?
     /// The nodes anchored so far, by anchor, with what each counts for in ``YAMLReader/maxAliasedNodes`` (its aliases
     /// expanded; ``YAMLReader/size(of:)``).
-    var anchored: [String: (node: YAMLNode, size: Int)] = [:]
+    var anchored: [String: (node: YAMLNode, size: Int, order: Int)] = [:]
+    /// How many anchors have been met so far: an anchor's order, to tell which of two of one name came last.
+    var anchorsMet = 0
     /// What aliases have brought in so far, counted as ``YAMLReader/maxAliasedNodes`` counts it.
     var aliasedNodes = 0
     /// Whether an alias has been refused for bringing in too many nodes: said once a file.

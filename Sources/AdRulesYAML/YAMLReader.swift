@@ -64,6 +64,9 @@ extension YAMLEventCursor {
         let start: SourcePosition
         /// The anchor written on it, if any.
         let anchor: String?
+        /// How many anchors had been met when it opened: an anchor of its name that ended after that is nested in it,
+        /// and an alias inside it stands for that one.
+        let anchorsBefore: Int
         var items: [YAMLNode] = []
         var pairs: [YAMLPair] = []
         var pendingKey: YAMLNode?
@@ -82,7 +85,7 @@ extension YAMLEventCursor {
     /// - Parameter inside: the alias stands inside a node that the anchor of its name is on (`&a [*a]`).
     private func resolve(alias name: String, at range: SourceRange, inside: Bool) -> (node: YAMLNode, size: Int)? {
         // Inside the value its anchor is on, an alias would be that value itself (as YAML reads it), even when an
-        // earlier anchor of the name has ended.
+        // earlier anchor of the name has ended (an anchor of the name nested in the value and ended is not inside).
         guard !inside, let target = anchored[name] else {
             aliasOrTagPositions.insert(range.start)
             let message = inside
@@ -131,7 +134,10 @@ extension YAMLEventCursor {
             switch event {
             case .scalar(let node):
                 if let alias {
-                    if let resolved = resolve(alias: alias, at: node.range, inside: stack.contains { $0.anchor == alias }) {
+                    // Inside the value an anchor of its name is on, unless an anchor of the name nested in it has ended.
+                    let laterOrder = anchored[alias]?.order ?? -1
+                    let inside = stack.contains { $0.anchor == alias && laterOrder < $0.anchorsBefore }
+                    if let resolved = resolve(alias: alias, at: node.range, inside: inside) {
                         (finished, size) = resolved
                     } else {
                         finished = node
@@ -140,18 +146,21 @@ extension YAMLEventCursor {
                 } else {
                     size = YAMLReader.size(of: node)
                     finished = node
-                    if let anchor { anchored[anchor] = (node, size) }
+                    if let anchor { anchored[anchor] = (node, size, anchorsMet) }
+                    if anchor != nil { anchorsMet += 1 }
                 }
             case .mappingStart(let start):
-                stack.append(OpenNode(isMapping: true, start: start, anchor: anchor))
+                stack.append(OpenNode(isMapping: true, start: start, anchor: anchor, anchorsBefore: anchorsMet))
+                if anchor != nil { anchorsMet += 1 }
             case .sequenceStart(let start):
-                stack.append(OpenNode(isMapping: false, start: start, anchor: anchor))
+                stack.append(OpenNode(isMapping: false, start: start, anchor: anchor, anchorsBefore: anchorsMet))
+                if anchor != nil { anchorsMet += 1 }
             case .end(let end):
                 guard let open = stack.popLast() else { return nil }
                 let range = SourceRange(start: open.start, end: end)
                 let node = YAMLNode(open.isMapping ? .mapping(open.pairs) : .sequence(open.items), range: range)
                 size = open.size + 1
-                if let name = open.anchor { anchored[name] = (node, size) }
+                if let name = open.anchor { anchored[name] = (node, size, anchorsMet) }
                 finished = node
             }
             if let finished {

@@ -310,32 +310,35 @@ struct TestCommandTests {
         let rules = (0..<200).map { "  - {id: r\($0), deny: [it], when: \"\\\"x\($0)\\\" in tags\"}\n" }.joined()
         let policy = "version: 1\nattributes:\n  tags: {type: \"[string]\", default: []}\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"
             + "  other: {format: interstitial, min_interval: 1m}\nrules:\n" + rules
-        func scenario(_ item: String) -> String {
+        func scenario(_ item: String, asks: Int = 60) -> String {
             let tags = Array(repeating: item, count: 1000).joined(separator: ", ")
             return "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {tags: [\(tags)]}}\n"
-                + "    steps:\n      - event: app_launched\n" + Array(repeating: "      - {ask: show, placement: it}\n", count: 30).joined()
+                + "    steps:\n      - event: app_launched\n" + Array(repeating: "      - {ask: show, placement: it}\n", count: asks).joined()
         }
-        // 901 bytes each: 1 + 901 / 16 steps an item outside ASCII, 1 + 901 / 256 in it.
+        // Read composed: 601 bytes, 1 + 601 / 32 steps an item; 901 bytes of ASCII, 1 + 901 / 256.
         let accented = "x" + String(repeating: "e\u{301}", count: 300)
         let plain = "x" + String(repeating: "e", count: 900)
+        let longer = "x" + String(repeating: "e\u{301}", count: 1000)
         let many = (0..<4000).map { "  - {id: r\($0), deny: [it], when: \"\\\"x\($0)\\\" in tags\"}\n" }.joined()
         let policy20 = "version: 1\nattributes:\n  tags: {type: \"[string]\", default: []}\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"
             + "  other: {format: interstitial, min_interval: 1m}\nrules:\n" + many
         let dir = try temporaryDirectory("adrules-string-work", [
             "p.yaml": policy, "accented.test.yaml": scenario(accented), "plain.test.yaml": scenario(plain),
+            "longer.test.yaml": scenario(longer, asks: 1),
         ])
         let dir20 = try temporaryDirectory("adrules-string-work-4000", ["p20.yaml": policy20])
         defer { try? FileManager.default.removeItem(atPath: dir20) }
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = runCLI(["test", dir + "/accented.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(result.exitCode == 1)
-        // 200 rules of 1,000 items of 57 steps, four steps a rule, two fullscreen placements: 11,400,802 an ask; the 18th passes.
-        #expect(result.stdout.contains("accented.test.yaml:24:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 11400802)"), "\(result.stdout.prefix(400))")
+        // 200 rules of 1,000 items of 19 steps, four steps a rule, two fullscreen placements: 3,800,802 an ask; the 53rd passes.
+        #expect(result.stdout.contains("accented.test.yaml:59:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 3800802)"), "\(result.stdout.prefix(400))")
         let cheap = runCLI(["test", dir + "/plain.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(cheap.stdout.hasSuffix("1 passed, 0 failed\n"), "\(cheap.stdout.suffix(300))")
         // One ask over the bound on its own: splitting the file would not help, and the advice says what would.
-        let single = runCLI(["test", dir + "/accented.test.yaml", "--rules", dir20 + "/p20.yaml"])
-        #expect(single.stdout.contains("accented.test.yaml:7:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 228016002): this step alone is over it: give the rules shorter lists (fewer or shorter strings) or test against a smaller policy"), "\(single.stdout.prefix(400))")
+        // 4,000 rules of 1,000 items of 1 + 2,001 / 32 = 63 steps: 252,016,002 for the one ask.
+        let single = runCLI(["test", dir + "/longer.test.yaml", "--rules", dir20 + "/p20.yaml"])
+        #expect(single.stdout.contains("longer.test.yaml:7:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of it, about 252016002): this step alone is over it: give the rules shorter lists (fewer or shorter strings) or test against a smaller policy"), "\(single.stdout.prefix(400))")
     }
 
     /// Show events count too: each fills the history of its placement and of each of its groups (10,000 groups keeping

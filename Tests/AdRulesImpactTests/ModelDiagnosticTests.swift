@@ -166,27 +166,42 @@ struct ModelDiagnosticTests {
             #expect(found.isEmpty, "\(found)")
             return ModelCheck.askWork(of: try #require(model).segments, policy: policy)(0)
         }
-        // 901 bytes an item: 57 steps outside ASCII, 4 in it.
+        // Composed, 601 bytes an item (1 + 601 / 32 = 19 steps); 901 bytes of ASCII, 1 + 901 / 256 = 4.
         let accented = try work("x" + String(repeating: "e\u{301}", count: 300))
         let plain = try work("x" + String(repeating: "e", count: 900))
-        #expect(accented - plain == 1000 * (57 - 4), "\(accented) \(plain)")
+        #expect(accented - plain == 1000 * (19 - 4), "\(accented) \(plain)")
     }
 
     /// Strings compared count by the length read: as far as the shorter of the two goes, for `==` and for each item
     /// of a constant list, with the longest value the asks give an attribute (1,000 rules of `s == "…"` against a long
     /// accented value took 3.5 ms an ask, counted as 4 steps a rule).
     @Test func stringsComparedCountByTheLengthRead() throws {
-        let long = "x" + String(repeating: "e\u{301}", count: 300)  // 901 bytes: 56 steps beyond the one
+        let long = "x" + String(repeating: "e\u{301}", count: 300)  // composed, 601 bytes: 18 steps beyond the one
         let policy = try Policy(
             yaml: "version: 1\nattributes:\n  s: string\nplacements:\n  it: {format: interstitial, min_interval: 1m}\nrules:\n"
                 + "  - {id: eq, deny: [it], when: \"s == \\\"\(long)\\\"\"}\n"
                 + "  - {id: in, deny: [it], when: \"s in [\\\"\(long)\\\", \\\"short\\\"]\"}\n", file: "p.yaml")
         let short = policy.ruleWork(listLength: { _ in 0 }, stringLength: { _ in 0 })(0)
         let longValue = policy.ruleWork(listLength: { _ in 0 }, stringLength: { _ in 56 })(0)
-        // `==` reads 56 more, and the list's long item 56 more (its short one reads no further than 5 bytes).
-        #expect(longValue - short == 56 + 56, "\(short) \(longValue)")
+        // `==` reads the constant's 18 more, and the list's long item 18 more (its short one no further than 5 bytes).
+        #expect(longValue - short == 18 + 18, "\(short) \(longValue)")
         let tiny = policy.ruleWork(listLength: { _ in 0 }, stringLength: { _ in 3 })(0)
         #expect(tiny - short == 3 + 3, "as far as the shorter goes: \(tiny)")
+        // Two lists compared read each item of both.
+        let lists = try Policy(
+            yaml: "version: 1\nattributes:\n  a: \"[string]\"\n  b: \"[string]\"\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"
+                + "rules:\n  - {id: eq, deny: [it], when: \"a == b\"}\n", file: "p.yaml")
+        let empty = lists.ruleWork(listLength: { _ in 0 })(0)
+        #expect(lists.ruleWork(listLength: { $0 == "a" ? 700 : 300 })(0) - empty == 1000)
+        // Composed when read: a decomposed constant equals the composed value an app gives, as before.
+        let accented = try Policy(
+            yaml: "version: 1\nattributes:\n  s: string\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"
+                + "rules:\n  - {id: r, deny: [it], when: \"s == \\\"caf\u{65}\u{301}\\\"\"}\n", file: "p.yaml")
+        var facts = Facts(policy: accented, installedAt: 0)
+        facts.apply(.loadCompleted("it"), at: 1000, policy: accented)
+        let decision = Evaluator.decide(
+            .show("it", trigger: .action), context: AskContext(attributes: ["s": .string("caf\u{e9}")]), policy: accented, facts: facts, now: 2000)
+        #expect(decision.reasons.map(\.code) == [.customRule], "\(decision.reasons)")
     }
 
     static let policyText = """

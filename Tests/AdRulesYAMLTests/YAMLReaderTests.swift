@@ -78,6 +78,10 @@ struct YAMLReaderTests {
         // Even with an earlier anchor of the name: inside its value, the alias would be the value itself.
         let redefined = read("a: &s 1\nb: &s [*s]\n")
         #expect(redefined.diagnostics.map(\.message) == ["alias *s stands inside the value &s names, which cannot hold itself: write the values out here"])
+        // An anchor of the name nested in the value and ended is the one an alias after it stands for.
+        let nested = read("steps: &a\n  - &a {ask: show}\n  - *a\n")
+        #expect(nested.diagnostics.isEmpty, "\(nested.diagnostics)")
+        #expect(nested.root?.pairs?.first?.value.items?.last?.pairs?.first?.value.scalar?.value == "show")
         // An alias of nothing as a key: its pair is dropped, with no finding beside its own (no repeat of "").
         let unknownKeys = read("a: {*x : 1, *y : 2, b: 3}\n")
         #expect(unknownKeys.diagnostics.map(\.rule) == ["yaml/alias", "yaml/alias"], "\(unknownKeys.diagnostics)")

@@ -162,7 +162,12 @@ final class RuleProgram: Sendable {
             case .constant(let value):
                 node = Node(kind: .constant, type: value.type, a: constants.count)
                 node.whole = Builder.whole(value)
-                constants.append(value)
+                // Texts kept composed (``Swift/String/composed``): an app's composed value then compares fast.
+                switch value {
+                case .string(let text): constants.append(.string(text.composed))
+                case .stringList(let list): constants.append(.stringList(list.map(\.composed)))
+                default: constants.append(value)
+                }
             case .builtin(let builtin):
                 node = Node(kind: .builtin, builtin: builtin, type: builtin.type)
             case .attribute(let name, let type, let fallback):

@@ -27,14 +27,15 @@ enum AttributeValueReader {
             if let scalar = node.scalar, scalar.style == .plain, let value = Double(scalar.value), value.isFinite { return .number(value) }
             reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))
             return nil
-        case .string: return reader.string(node, key).map { .string($0.value) }
+        // Texts kept composed, as a rule's constants are (``Swift/String/composed``): comparing them stays fast.
+        case .string: return reader.string(node, key).map { .string($0.value.composed) }
         case .duration: return reader.duration(node, key).map { .duration($0.value) }
         case .stringList:
             guard let items = reader.sequence(node, key) else { return nil }
             var list: [String] = []
             for item in items {
                 guard let value = reader.string(item, key) else { return nil }
-                list.append(value.value)
+                list.append(value.value.composed)
             }
             return .stringList(list)
         case .intList:

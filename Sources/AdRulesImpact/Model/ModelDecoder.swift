@@ -288,7 +288,8 @@ public enum ModelDecoder {
             let value: ModelAttribute.Value
             if let scalar = pair.value.scalar, !scalar.isNull {
                 guard let text = reader.checkedText(scalar.value, "attribute \(name)", pair.value) else { continue }
-                value = .scalar(text, plain: scalar.style == .plain)
+                // Texts kept composed, as a rule's constants are (``Swift/String/composed``): comparing them stays fast.
+                value = .scalar(text.composed, plain: scalar.style == .plain)
             } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
                 let ends = inner[0].value.items, ends.count == 2
             {
@@ -325,7 +326,7 @@ public enum ModelDecoder {
                         break
                     }
                     guard let text = reader.checkedText(scalar.value, "a value in attribute \(name)", item) else { break }
-                    list.append(ModelAttribute.Item(text: text, plain: scalar.style == .plain))
+                    list.append(ModelAttribute.Item(text: text.composed, plain: scalar.style == .plain))
                 }
                 guard list.count == items.count else { continue }
                 value = .list(list)
