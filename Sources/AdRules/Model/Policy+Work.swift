@@ -69,7 +69,32 @@ extension Policy {
     ///   - listLength: the work of the longest list an attribute may hold in the asks (``listWork(of:)``; the caller
     ///     knows its contexts).
     ///   - stringLength: the work of the longest string an attribute may hold in the asks (``stringWork(_:)``).
-    package func ruleWork(listLength: (String) -> Int, stringLength: (String) -> Int = { _ in 0 }) -> (Int) -> Int {
+    ///   - contextsPrepared: the asks' contexts are prepared for the policy (``Policy/prepared(_:)``, as the impact
+    ///     preview prepares each user-day's), so a node that reads attributes and constants only is read from the
+    ///     context in one step; preparing a context costs ``preparedContextWork(listLength:stringLength:)``.
+    package func ruleWork(listLength: (String) -> Int, stringLength: (String) -> Int = { _ in 0 }, contextsPrepared: Bool = false) -> (Int) -> Int {
+        let costs = conditionCosts(listLength: listLength, stringLength: stringLength, contextsPrepared: contextsPrepared)
+        let lists = storage.rulesOfPlacement
+        let common = lists.commonItems.reduce(0) { $0 + costs[$1] }
+        let storage = storage
+        // Pacing too: each group of the placement, with its windows (10,000 groups of 64 windows give an ask 640,000
+        // reasons to find), and the placement's own windows. A window that denies builds a reason: about 16 times a
+        // rule node's time (100 such asks took 18 s, where 2.56 million nodes an ask took 46 ms).
+        let perWindow = 16
+        return { slot in
+            let own = storage.placementLimits[slot].pacing.windows.count * perWindow
+            let pacing = storage.groupsOfPlacement[slot].reduce(own) { sum, g in sum + (1 + storage.groupLimits[g].windows.count) * perWindow }
+            return lists[slot].reduce(common + pacing) { $0 + costs[$1] }
+        }
+    }
+
+    /// About how many rule steps preparing a context for the policy takes: every condition read in full.
+    package func preparedContextWork(listLength: (String) -> Int, stringLength: (String) -> Int) -> Int {
+        conditionCosts(listLength: listLength, stringLength: stringLength, contextsPrepared: false).reduce(0, +)
+    }
+
+    /// The steps of each rule's condition (``ruleWork(listLength:stringLength:contextsPrepared:)``).
+    private func conditionCosts(listLength: (String) -> Int, stringLength: (String) -> Int, contextsPrepared: Bool) -> [Int] {
         let program = storage.ruleProgram
         // What reading a string operand to its end takes: a constant's text, or the longest value the asks give an
         // attribute; other operands read nothing long.
@@ -106,8 +131,11 @@ extension Policy {
         for root in program.roots {
             var cost = 1
             if root >= 0 {
-                for node in program.nodes[first...root] {
+                for n in first...root {
+                    let node = program.nodes[n]
                     cost += 1
+                    // Read from a prepared context in one step.
+                    if contextsPrepared && program.attributesOnly[n] { continue }
                     switch node.kind {
                     case .compare:
                         // Two strings compared read as far as the shorter one goes; two lists, each item.
@@ -135,18 +163,7 @@ extension Policy {
             }
             costs.append(cost)
         }
-        let lists = storage.rulesOfPlacement
-        let common = lists.commonItems.reduce(0) { $0 + costs[$1] }
-        let storage = storage
-        // Pacing too: each group of the placement, with its windows (10,000 groups of 64 windows give an ask 640,000
-        // reasons to find), and the placement's own windows. A window that denies builds a reason: about 16 times a
-        // rule node's time (100 such asks took 18 s, where 2.56 million nodes an ask took 46 ms).
-        let perWindow = 16
-        return { slot in
-            let own = storage.placementLimits[slot].pacing.windows.count * perWindow
-            let pacing = storage.groupsOfPlacement[slot].reduce(own) { sum, g in sum + (1 + storage.groupLimits[g].windows.count) * perWindow }
-            return lists[slot].reduce(common + pacing) { $0 + costs[$1] }
-        }
+        return costs
     }
 }
 

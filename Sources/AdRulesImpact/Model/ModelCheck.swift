@@ -129,6 +129,20 @@ public enum ModelCheck {
     /// with the longest list any segment gives an attribute (or its default): the rules are read once for the whole
     /// model, not once a segment (1,000 segments against 10,000 rules would read them 1,000 times).
     static func askWork(of segments: [Segment], policy: Policy) -> (Int) -> Int {
+        let (lists, texts) = attributeWork(of: segments, policy: policy)
+        // Each user-day's context is prepared for the policy: what reads attributes only is read once a user-day
+        // (``preparedContextWork(of:policy:)``), and an ask reads its truth in one step.
+        return policy.ruleWork(listLength: { lists[$0] ?? 0 }, stringLength: { texts[$0] ?? 0 }, contextsPrepared: true)
+    }
+
+    /// What preparing a user-day's context takes: every condition read in full, once a user-day.
+    static func preparedContextWork(of segments: [Segment], policy: Policy) -> Int {
+        let (lists, texts) = attributeWork(of: segments, policy: policy)
+        return policy.preparedContextWork(listLength: { lists[$0] ?? 0 }, stringLength: { texts[$0] ?? 0 })
+    }
+
+    /// The work of the longest list and the longest text any segment gives each attribute (or its default).
+    private static func attributeWork(of segments: [Segment], policy: Policy) -> (lists: [String: Int], texts: [String: Int]) {
         var lists = policy.defaultListLengths
         var texts = policy.defaultStringWork
         for segment in segments {
@@ -140,7 +154,7 @@ public enum ModelCheck {
                 }
             }
         }
-        return policy.ruleWork(listLength: { lists[$0] ?? 0 }, stringLength: { texts[$0] ?? 0 })
+        return (lists, texts)
     }
 
     /// About how many steps of the policy's rules and caps a user-day of `segment` takes: each action asks to show,
@@ -149,7 +163,8 @@ public enum ModelCheck {
     /// visit asks to show each app-open placement, its launch or return and its end going over every placement
     /// (``Policy/visitWork``).
     /// - Parameter askWork: ``askWork(of:policy:)``.
-    static func workPerUserDay(of segment: Segment, policy: Policy, askWork: (Int) -> Int) -> Double {
+    /// - Parameter preparedWork: ``preparedContextWork(of:policy:)``, once a user-day.
+    static func workPerUserDay(of segment: Segment, policy: Policy, askWork: (Int) -> Int, preparedWork: Int = 0) -> Double {
         func show(_ id: String, asks: Double) -> Double {
             guard let slot = policy.placementID(id).map({ Int($0.slot) }) else { return 0 }
             return (asks + 1) * Double(askWork(slot) + policy.screenWork) + Double(policy.showWork(ofPlacement: slot))
@@ -160,7 +175,7 @@ public enum ModelCheck {
         for action in segment.actions { work += foreground / max(action.every.mean, 1) * show(action.placement, asks: 1) }
         for offer in segment.rewarded { work += foreground / max(offer.every.mean, 1) * show(offer.placement, asks: 2) }
         let appOpen = policy.placements.filter { $0.format.value == .appOpen }.reduce(0.0) { $0 + show($1.id, asks: 1) }
-        return work + visits * (appOpen + Double(2 * policy.visitWork))
+        return work + visits * (appOpen + Double(2 * policy.visitWork)) + Double(preparedWork)
     }
 
     /// What ``check(_:against:name:role:)`` finds in a model of a reportable size.
@@ -173,8 +188,9 @@ public enum ModelCheck {
             SourceRange(at: SourcePosition(line: location.line, column: location.column))
         }
         let askWork = askWork(of: model.segments, policy: policy)
+        let preparedWork = preparedContextWork(of: model.segments, policy: policy)
         for segment in model.segments {
-            let work = workPerUserDay(of: segment, policy: policy, askWork: askWork)
+            let work = workPerUserDay(of: segment, policy: policy, askWork: askWork, preparedWork: preparedWork)
             if work > Double(maxWorkPerUserDay) {
                 diagnostics.append(.modelTooMuchWork(
                     segment: segment.name, work: work, limit: maxWorkPerUserDay, file: file, range: range(segment.location)))
