@@ -109,7 +109,8 @@ extension Policy {
             default: return nil
             }
         }
-        // What reading a list operand of `==` or `!=` takes: the list the asks give an attribute, or a constant's.
+        // What reading a list operand takes (the right of `in`, either side of `==`): the list the asks give an
+        // attribute, or a constant's.
         func listOperandWork(_ n: Int) -> Int {
             let node = program.nodes[n]
             guard node.type == .stringList || node.type == .intList else { return 0 }
@@ -146,14 +147,8 @@ extension Policy {
                             // Each listed string against the value: as far as the shorter of the two.
                             let value = textWork(node.a) ?? 0
                             cost += program.memberStrings[node.lo..<node.hi].reduce(0) { $0 + 1 + min(value, Policy.stringWork($1)) }
-                        } else if program.nodes[node.b].kind == .attribute {
-                            cost += listLength(program.names[program.nodes[node.b].a])
-                        } else if program.nodes[node.b].kind == .constant {
-                            switch program.constants[program.nodes[node.b].a] {
-                            case .stringList(let list): cost += Policy.listWork(of: list)
-                            case .intList(let list): cost += list.count
-                            default: break
-                            }
+                        } else {
+                            cost += listOperandWork(node.b)
                         }
                     default:
                         break
