@@ -303,9 +303,9 @@ struct TestCommandTests {
         #expect(cheap.stdout.hasSuffix("3 passed, 0 failed\n"), "\(cheap.stdout.suffix(300))")
     }
 
-    /// The strings of a list count by their length too: a comparison may read a string to its end, about 20 times
-    /// slower outside ASCII (10,000 rules reading 1,000 strings of `e` and a combining accent made one ask take 27 s,
-    /// which counted as 10 million steps).
+    /// The strings of a list count by their length too, read composed: a comparison may read a string to its end,
+    /// more slowly outside ASCII (10,000 rules reading 1,000 strings of `e` and a combining accent made one ask take
+    /// 27 s, which counted as 10 million steps).
     @Test func longStringsInAListCountByTheirLength() throws {
         let rules = (0..<200).map { "  - {id: r\($0), deny: [it], when: \"\\\"x\($0)\\\" in tags\"}\n" }.joined()
         let policy = "version: 1\nattributes:\n  tags: {type: \"[string]\", default: []}\nplacements:\n  it: {format: interstitial, min_interval: 1m}\n"
