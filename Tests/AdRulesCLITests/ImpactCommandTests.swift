@@ -314,6 +314,18 @@ struct ImpactCommandTests {
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
     }
 
+    /// The two parts of a `--shard 1/2` and `2/2` run of the shipped model (12 users, 2 days), in a fresh directory
+    /// named from `prefix`, which the caller removes.
+    static func twoParts(_ prefix: String) throws -> (directory: String, path: String, other: String) {
+        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(inPackage)
+        let directory = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/part-1.json", other = directory + "/part-2.json"
+        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
+        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
+        return (directory, path, other)
+    }
+
     /// A value of the wrong kind says what it is and what a run writes, a count in a segment names the segment, and a
     /// shard's index names its range ("is missing or malformed" said none of it).
     @Test(arguments: [
@@ -328,13 +340,8 @@ struct ImpactCommandTests {
         (#""placements": \{\s*"app_open": \{"#, #""placements": {"app_open": {"bogus": 1, "#, "unknown key \"bogus\" in the totals of app_open"),
     ])
     func valuesOfTheWrongKindSayWhatTheyAre(_ pattern: String, _ template: String, _ message: String) throws {
-        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
-        let directory = NSTemporaryDirectory() + "adrules-kinds-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, path, other) = try Self.twoParts("adrules-kinds")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/part-1.json", other = directory + "/part-2.json"
-        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
-        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let expression = try NSRegularExpression(pattern: pattern)
         let match = try #require(expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)))
@@ -353,13 +360,8 @@ struct ImpactCommandTests {
         (#""cap_reached_user_days": \{\s*"daily_cap": \d+,"#, #""cap_reached_user_days": {"#, "list different placements, formats or caps, where a run lists the same in every segment"),
     ])
     func partsNoRunWritesAreRefused(_ pattern: String, _ template: String, _ message: String) throws {
-        let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
-        let directory = NSTemporaryDirectory() + "adrules-no-run-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, path, other) = try Self.twoParts("adrules-no-run")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/part-1.json", other = directory + "/part-2.json"
-        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
-        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
         #expect(runCLI(["impact", "merge", path, other]).exitCode == 0, "the parts merge before they are edited")
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let expression = try NSRegularExpression(pattern: pattern)

@@ -130,8 +130,6 @@ struct FieldReader: NodeReader {
     var mayBeSuppressed: Suppressions?
     /// Findings kept that ``mayBeSuppressed`` may hide.
     private var uncounted = 0
-    /// The findings kept and counted, to tell a repeat.
-    private var kept = Set<Diagnostic>()
     /// "Did you mean" for each placement a scenario names that the policy does not have, once searched.
     var placementHints: [String: String] = [:]
 
@@ -170,11 +168,7 @@ struct FieldReader: NodeReader {
             uncounted += 1
             return
         }
-        // The same finding again (a value copied by an alias, read once for each copy) is shown once, and counts once
-        // towards the limit: a thousand copies of one mistake hid the next one.
-        guard !kept.contains(diagnostic) else { return }
         guard droppedFindings.keeps(diagnostic, kept: diagnostics.count - uncounted) else { return }
-        kept.insert(diagnostic)
         diagnostics.append(diagnostic)
     }
 
@@ -308,13 +302,21 @@ package struct DroppedFindings {
     package private(set) var count = 0
     /// How many of them were errors: the summary is an error only if one of them is.
     package private(set) var errors = 0
+    /// The findings kept, to tell a repeat.
+    private var kept = Set<Diagnostic>()
 
     package init() {}
 
-    /// Whether a file that keeps `kept` findings keeps one more; when not, it is counted.
-    package mutating func keeps(_ diagnostic: Diagnostic, kept: Int) -> Bool {
-        guard kept >= YAMLEventCursor.maxFindings else { return true }
-        count += 1
+    /// Whether a file that keeps `kept` findings keeps one more; when not, it is counted. The same finding again (a
+    /// value copied by an alias, read once for each copy) is neither kept nor counted: a thousand copies of one
+    /// mistake hid the next one.
+    package mutating func keeps(_ diagnostic: Diagnostic, kept count: Int) -> Bool {
+        guard !kept.contains(diagnostic) else { return false }
+        guard count >= YAMLEventCursor.maxFindings else {
+            kept.insert(diagnostic)
+            return true
+        }
+        self.count += 1
         if diagnostic.severity == .error { errors += 1 }
         return false
     }

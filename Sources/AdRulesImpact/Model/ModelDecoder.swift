@@ -81,15 +81,15 @@ public enum ModelDecoder {
         // `# adrules:disable-next-line RULE` works as in rule files (cli.md, Diagnostics).
         let suppressions = Suppressions(file: file, bytes: bytes, document: document)
         reader.suppressions = suppressions
+        reader.aliasOrTagPositions = document.aliasOrTagPositions
         var model: UsageModel?
         if let root = document.root {
             model = decode(root, reader: &reader)
         } else if document.diagnostics.isEmpty {
             reader.report(.modelEmpty(file: file))
         }
-        // A type error where an alias or a tag stands only repeats its finding (said once, for an alias past the bound).
+        // A type error at a merge key only repeats its finding too.
         let found = (document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])).withoutRepeatsOfAliasesAndTags()
-            .filter { !($0.rule.hasPrefix("schema/") && document.aliasOrTagPositions.contains($0.range.start)) }
         let diagnostics = suppressions.applied(to: found).sortedForDisplay()
         let hasErrors = diagnostics.hasErrors
         var read = Read(model: hasErrors ? nil : model, partial: hasErrors ? model : nil, diagnostics: diagnostics, suppressions: suppressions)

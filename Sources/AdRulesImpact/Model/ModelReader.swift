@@ -6,8 +6,6 @@ import AdRulesYAML
 struct ModelReader: NodeReader {
     let file: String
     var diagnostics: [Diagnostic] = []
-    /// The findings kept, to tell a repeat.
-    private var kept = Set<Diagnostic>()
 
     /// Exact positions inside the model's scalars (a control character in an attribute value, at the character).
     private var positions: ScalarPositions
@@ -25,15 +23,16 @@ struct ModelReader: NodeReader {
 
     /// The file's `# adrules:disable-next-line` comments: a finding they hide is dropped as it is reported.
     var suppressions: Suppressions?
+    /// Where the document has an alias that stands for nothing or a tag (``YAMLDocument/aliasOrTagPositions``).
+    var aliasOrTagPositions: Set<SourcePosition> = []
     /// Findings past the limit a rule file has too: counted, not kept.
     var droppedFindings = DroppedFindings()
 
     mutating func report(_ diagnostic: Diagnostic) {
+        // A type error where an alias stands for nothing, or a tag stands, only repeats that finding.
+        if diagnostic.rule.hasPrefix("schema/") && aliasOrTagPositions.contains(diagnostic.range.start) { return }
         if suppressions?.suppresses(diagnostic) == true { return }
-        // The same finding again (a value copied by an alias, read once for each copy) is shown and counted once.
-        guard !kept.contains(diagnostic) else { return }
         guard droppedFindings.keeps(diagnostic, kept: diagnostics.count) else { return }
-        kept.insert(diagnostic)
         diagnostics.append(diagnostic)
     }
 
