@@ -146,6 +146,33 @@ struct PlainWordsTests {
         #expect(format.contains { $0.message.contains("indent it under a placement") && !$0.message.contains("defaults:") }, "\(format)")
     }
 
+    /// A setting of a placement's block, written at the top level, is two levels off: the advice names the block, so
+    /// that following it gives a key the block takes (not "indent it under a placement", which is a second error).
+    @Test func aBlockSettingAtTheTopLevelNamesItsBlock() {
+        let text = "version: 1\nmax_delay: 3s\nafter_install: 5m\nplacements:\n  a: {format: banner}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages == [
+            "unknown key \"max_delay\" in the top level: max_delay belongs in the `resume:` block of an app_open placement: indent it under the placement in `placements:` (or under `defaults:`), as in resume: {max_delay: …}",
+            "unknown key \"after_install\" in the top level: after_install belongs in the `grace:` block of a placement: indent it under the placement in `placements:` (or under `defaults:`), as in grace: {after_install: …}",
+        ])
+    }
+
+    /// Two files' `defaults` that differ: the finding is at the first setting that differs, with a note at the other.
+    @Test func conflictingDefaultsPointAtTheSettingThatDiffers() throws {
+        let base = "version: 1\ndefaults:\n  daily_cap: 5\n  min_interval: 1m\nplacements:\n  x: {format: interstitial}\n"
+        let differ = PolicyLoader.load(texts: [("a.yaml", base), ("b.yaml", "version: 1\ndefaults:\n  min_interval: 2m\n  daily_cap: 5\n")])
+        let d = try #require(differ.diagnostics.first)
+        #expect(d.rule == "policy/conflicting-setting")
+        #expect(d.message == "defaults.min_interval is 2m here but 1m at a.yaml:4:17: one policy has one defaults.min_interval; make the values equal or keep it in one file")
+        #expect((d.file, d.range.start) == ("b.yaml", SourcePosition(line: 3, column: 17)))
+        #expect(d.notes.map { "\($0.file):\($0.position.line):\($0.position.column)" } == ["a.yaml:4:17"])
+        // Set in one file only: at the other file's `defaults:`, with the note at the value.
+        let missing = PolicyLoader.load(texts: [("a.yaml", base), ("b.yaml", "version: 1\ndefaults:\n  min_interval: 1m\n")])
+        let m = try #require(missing.diagnostics.first)
+        #expect(m.message.hasPrefix("defaults.daily_cap is not set here but 5 at a.yaml:3:14"), "\(m.message)")
+        #expect((m.file, m.range.start.line) == ("b.yaml", 2))
+    }
+
     @Test func testingNothingFails() throws {
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         let result = runCLI(["test", dir])
@@ -287,6 +314,31 @@ struct PlainWordsTests {
             """
         let (_, none) = ScenarioDecoder.decode(Array(mended.utf8), file: "t.test.yaml", policy: policy)
         #expect(none.filter { $0.rule == "schema/unknown-key" }.isEmpty, "\(none)")
+    }
+
+    /// cli.md r2: an attribute written beside `premium` in a context belongs one level deeper, under `attributes:`; a
+    /// misspelt one gets "did you mean" too. Followed, the advice gives a context the decoder reads.
+    @Test func anAttributeBesidePremiumSaysToWriteItUnderAttributes() throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  screen: {type: string, default: home}\nplacements:\n  p: {format: banner}\n")]).policy
+        let text = MarkedText("""
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                context: {1️⃣screen: shop}
+                steps:
+                  - {ask: show, placement: p, context: {premium: true, 2️⃣scren: a, 3️⃣lvl: 3}}
+
+            """)
+        let (_, found) = ScenarioDecoder.decode(Array(text.text.utf8), file: "t.test.yaml", policy: policy)
+        func at(_ marker: String) -> String { "\(text[marker]?.line ?? 0):\(text[marker]?.column ?? 0)" }
+        #expect(found.map { "\($0.range.start.line):\($0.range.start.column) \($0.message)" } == [
+            "\(at("1️⃣")) unknown key \"screen\" in context: screen is an attribute of the policy: write it under `attributes:`, as in context: {attributes: {screen: …}}",
+            "\(at("2️⃣")) unknown key \"scren\" in context: did you mean the attribute \"screen\"? Attributes go under `attributes:`, as in context: {attributes: {screen: …}}",
+            "\(at("3️⃣")) unknown key \"lvl\" in context: the keys here are premium, attributes",
+        ])
+        let mended = "tests:\n  - name: t\n    start: 2026-11-29T12:00:00Z\n    context: {attributes: {screen: shop}}\n    steps:\n      - event: app_launched\n"
+        let (_, none) = ScenarioDecoder.decode(Array(mended.utf8), file: "t.test.yaml", policy: policy)
+        #expect(none.isEmpty, "\(none)")
     }
 
     /// A policy's conditions get "did you mean" for their first 1,000 unknown names, and the others the plain advice:

@@ -195,6 +195,40 @@ struct DiagnosticRuleTests {
         #expect(d.message.contains("write 30s or 30m"))
     }
 
+    /// cli.md: `schema/duration` is a malformed duration or a bare number; a list, a mapping, a boolean or null where
+    /// a duration belongs is a value of the wrong type (`schema/type`), as for every other field.
+    @Test func aDurationOfAnotherTypeIsATypeError() {
+        let input = MarkedText(
+            "version: 1\nsession_timeout: 1️⃣{a: 1}\nplacements:\n  a: {format: interstitial, min_interval: 2️⃣true}\n"
+                + "  b: {format: interstitial, min_interval: 3️⃣[1m]}\n  c: {format: interstitial, min_interval: 4️⃣~}\n"
+                + "  d: {format: interstitial, min_interval: 5️⃣\"true\", max_ad_age: 6️⃣30}\n")
+        let found = lint(input.text).filter { $0.rule.hasPrefix("schema/") }
+        #expect(found.map { "\($0.rule)@\($0.range.start.line):\($0.range.start.column)" } == [
+            ("1️⃣", "schema/type"), ("2️⃣", "schema/type"), ("3️⃣", "schema/type"), ("4️⃣", "schema/type"),
+            ("5️⃣", "schema/duration"), ("6️⃣", "schema/duration"),
+        ].map { marker, rule in "\(rule)@\(input[marker]?.line ?? 0):\(input[marker]?.column ?? 0)" }, "\(found)")
+        #expect(found.first?.message == "session_timeout must be a duration, not a mapping: write a duration such as 90s, 4m, 1h30m or 1d")
+    }
+
+    /// A rule's `deny:` written as one id is read as an item of a list is: a plain yes/no warns, a number is refused.
+    @Test func aDenyOfOneIDIsReadAsAString() throws {
+        let input = MarkedText(Self.header + "  \"n\": {format: banner}\nrules:\n  - {id: r, deny: 1️⃣n, when: premium}\n  - {id: s, deny: 2️⃣12, when: premium}\n")
+        let found = lint(input.text)
+        let warning = try #require(found.first { $0.rule == "yaml/ambiguous-bool" })
+        #expect((warning.severity, warning.range.start) == (.warning, input["1️⃣"]))
+        let number = try #require(found.first { $0.rule == "schema/type" })
+        #expect(number.range.start == input["2️⃣"])
+        #expect(number.message.contains("quote it (\"12\")"), "\(number.message)")
+    }
+
+    /// `min_interval: 0s` paces nothing: the warning is at the placement, with a note at the value to raise.
+    @Test func pacingMissingNotesAWrittenZeroInterval() throws {
+        let input = MarkedText(Self.header + "  1️⃣a: {format: interstitial, min_interval: 2️⃣0s}\n")
+        let d = try #require(lint(input.text).first { $0.rule == "pacing/missing" })
+        #expect(d.range.start == input["1️⃣"])
+        #expect(d.notes.map(\.position) == [try #require(input["2️⃣"])])
+    }
+
     @Test func columnsCountCharactersAfterNonASCII() throws {
         let input = MarkedText(Self.header + "  a: {format: banner, ad_unit: 日本語の広告, daily_cap: 1️⃣six}\n")
         let d = try #require(lint(input.text).first { $0.rule == "schema/type" })

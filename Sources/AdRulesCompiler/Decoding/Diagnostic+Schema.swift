@@ -71,7 +71,12 @@ extension Diagnostic {
     }
 
     package static func malformedDuration(_ key: String, found: YAMLNode, file: String) -> Diagnostic {
-        if let scalar = found.scalar, scalar.style == .plain, Int64(scalar.value) != nil || Double(scalar.value) != nil {
+        // A list, a mapping, null or a boolean is a value of another type (schema/type), not a duration written
+        // wrong (schema/duration: cli.md keeps that for malformed text and bare numbers).
+        guard let scalar = found.scalar, !(scalar.style == .plain && (scalar.isNull || scalar.coreSchemaBool != nil)) else {
+            return wrongType(key, expected: "a duration", found: found, file: file, advice: "write a duration such as 90s, 4m, 1h30m or 1d")
+        }
+        if scalar.style == .plain, Int64(scalar.value) != nil || Double(scalar.value) != nil {
             // Suggest only what is itself valid: a whole number with a unit, never "-5s" or "1.5s".
             let message: String
             if scalar.value.hasPrefix("-") {
@@ -84,9 +89,8 @@ extension Diagnostic {
             return Diagnostic(.error, rule: "schema/duration", message: message, file: file, range: found.range)
         }
         // A well-formed duration whose number has more digits than a duration reads is too long, not malformed.
-        if let scalar = found.scalar, scalar.value.range(of: "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$", options: .regularExpression) != nil,
-            scalar.value.range(of: "(^|[a-z])0*[1-9][0-9]{12}", options: .regularExpression) != nil
-        {
+        if scalar.value.range(of: "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$", options: .regularExpression) != nil,
+            scalar.value.range(of: "(^|[a-z])0*[1-9][0-9]{12}", options: .regularExpression) != nil {
             return Diagnostic(
                 .error, rule: "schema/range",
                 message: "\(key) \(scalar.shortValue) is longer than the largest duration 366d: write at most 366d", file: file, range: found.range)

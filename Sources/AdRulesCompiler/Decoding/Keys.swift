@@ -54,7 +54,13 @@ public enum RuleFileKeys {
         if let block = placementBlocks.first(where: { $0.1 == allowed })?.0, placement.contains(key) {
             return "\(key) is a placement setting, not part of `\(block):`: indent it one level less, beside `\(block):`"
         }
-        if allowed == top, placement.contains(key) || placementBlocks.contains(where: { $0.1.contains(key) }) {
+        // A key of a placement's block (`max_delay`, `after_install`) is two levels deeper: the advice names the block,
+        // so that following it gives a key the block takes.
+        if allowed == top, !placement.contains(key), let block = PlacementSetting.Block.allCases.first(where: { keys(in: $0).contains(key) }) {
+            let owner = block.isAppOpenOnly ? "an app_open placement" : "a placement"
+            return "\(key) belongs in the `\(block.rawValue):` block of \(owner): indent it under the placement in `placements:` (or under `defaults:`), as in \(block.rawValue): {\(key): …}"
+        }
+        if allowed == top, placement.contains(key) {
             // A placement's format and ad unit are its own: `defaults:` may not set them.
             guard PlacementSetting(rawValue: key)?.isAllowedInDefaults != false else {
                 return "\(key) is a placement setting: indent it under a placement in `placements:`"

@@ -18,22 +18,45 @@ struct PolicyAssembler {
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
     private(set) var writtenSettings: [String: Located<String>] = [:]
 
+    /// Two files' `defaults` differ: the finding names the first setting that differs, at its value in the later file
+    /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one.
+    private static func conflictingDefaults(
+        _ later: PlacementFields, _ earlier: PlacementFields, file: String, block: PolicyFragment.Setting, first: PolicyFragment.Setting
+    ) -> Diagnostic {
+        let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).first { later[$0]?.value != earlier[$0]?.value }
+        guard let setting = differing else {
+            return .conflictingSetting("defaults", value: block.canonical, other: first.canonical, file: file, range: block.range, first: first.location)
+        }
+        let key = "defaults.\(setting.key)"
+        let here = later[setting], there = earlier[setting]
+        let range = here.map { SourceRange(at: SourcePosition(line: $0.location.line, column: $0.location.column)) } ?? block.range
+        return .conflictingSetting(
+            key, value: here.map { "\($0.value)" } ?? "not set", other: there.map { "\($0.value)" } ?? "not set", file: file, range: range,
+            first: there?.location ?? first.location)
+    }
+
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
     /// policy is never held twice (as written and as resolved) while its tables are built and linted.
     mutating func assemble(_ written: consuming [PolicyFragment], files: [String]) -> Policy {
         var fragments = consume written
         var firstSetting: [String: PolicyFragment.Setting] = [:]
+        var firstDefaults: PlacementFields?
         for fragment in fragments {
             for key in RuleFileKeys.sharedSettings {
                 guard let setting = fragment.settings[key] else { continue }
                 if let first = firstSetting[key] {
                     if first.canonical != setting.canonical {
-                        diagnostics.append(.conflictingSetting(
-                            key, value: setting.canonical, other: first.canonical, file: setting.location.file,
-                            range: setting.range, first: first.location))
+                        if key == "defaults", let earlier = firstDefaults, let later = fragment.defaults {
+                            diagnostics.append(Self.conflictingDefaults(later, earlier, file: fragment.file, block: setting, first: first))
+                        } else {
+                            diagnostics.append(.conflictingSetting(
+                                key, value: setting.canonical, other: first.canonical, file: setting.location.file,
+                                range: setting.range, first: first.location))
+                        }
                     }
                 } else {
                     firstSetting[key] = setting
+                    if key == "defaults" { firstDefaults = fragment.defaults }
                 }
             }
         }

@@ -271,7 +271,9 @@ struct PolicyFragment: Sendable {
                         reader.report(.emptyDeny(file: reader.file, range: value.range))
                         continue
                     }
-                    deny = scalar.value == "*" ? nil : [Located(scalar.value, at: reader.location(value))]
+                    // Read as the list's items are: a plain yes/no is a warning, a number or a control character an error.
+                    guard let member = reader.string(value, "deny") else { continue }
+                    deny = member.value == "*" ? nil : [member]
                     named = deny ?? []
                 } else if let items = reader.sequence(value, key) {
                     var list: [Located<String>] = []

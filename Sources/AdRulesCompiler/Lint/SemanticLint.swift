@@ -151,7 +151,13 @@ extension Diagnostic {
             .warning, rule: "pacing/missing",
             // A min_interval written as 0s is there, and says nothing: the message names it (a default points at the placement).
             message: "\(p.format.value.rawValue) placement \(p.id) has \(p.minInterval.location != p.location ? "min_interval \(p.minInterval.value)" : "no min_interval") and no cap, so it may show back to back: \(p.minInterval.location != p.location ? "raise min_interval (for example to 4m) or add daily_cap" : "add min_interval (for example 4m) or daily_cap")",
-            file: p.location.file, range: SourceRange(at: SourcePosition(line: p.location.line, column: p.location.column)))
+            file: p.location.file, range: SourceRange(at: SourcePosition(line: p.location.line, column: p.location.column)),
+            // The 0s may be the placement's or its defaults': a note points at the value to raise.
+            notes: p.minInterval.location != p.location
+                ? [DiagnosticNote(
+                    message: "min_interval \(p.minInterval.value) is written here", file: p.minInterval.location.file,
+                    position: SourcePosition(line: p.minInterval.location.line, column: p.minInterval.location.column))]
+                : [])
     }
 
     static func rewardedWithoutChoice(_ location: SourceLocation) -> Diagnostic {

@@ -184,7 +184,21 @@ public enum ScenarioDecoder {
     ) -> AskContext? {
         guard let pairs = reader.mapping(node, "context") else { return nil }
         var context = base
-        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.context, context: "context", belongsIn: { ScenarioKeys.relocation(of: $0, in: owner) }) {
+        // An attribute the policy declares, written beside `premium`, belongs one level deeper (cli.md r2).
+        var attributeNames: [String]?  // sorted on the first unknown key: the suggestion must not depend on hashing
+        let belongsIn = { (key: String) -> String? in
+            if let advice = ScenarioKeys.relocation(of: key, in: owner) { return advice }
+            if declaredTypes[key] != nil {
+                return "\(key) is an attribute of the policy: write it under `attributes:`, as in context: {attributes: {\(key): …}}"
+            }
+            // Not a misspelt premium or attributes: perhaps a misspelt attribute, which belongs one level deeper too.
+            guard Suggestion.closest(to: key, in: ScenarioKeys.context) == nil else { return nil }
+            let names = attributeNames ?? declaredTypes.keys.sorted()
+            attributeNames = names
+            guard let attribute = Suggestion.closest(to: key, in: names) else { return nil }
+            return "did you mean the attribute \"\(attribute)\"? Attributes go under `attributes:`, as in context: {attributes: {\(attribute): …}}"
+        }
+        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.context, context: "context", belongsIn: belongsIn) {
             if key == "premium" {
                 if let value = reader.bool(pair.value, "premium") { context.premium = value.value }
                 continue
