@@ -31,14 +31,27 @@ struct DiagnosticReporter {
     /// 1,000,000 (19.6 s and 1 GB in the default format, over 20 s in json, SARIF, GitHub and text).
     static let maxPrinted = 10_000
 
-    /// The first ``maxPrinted`` diagnostics, then one saying how many more there are (an error when one of them is).
-    /// A summary and an exit code count them all.
+    /// At most ``maxPrinted`` diagnostics, errors first, in the report's order, then one saying how many more there are
+    /// (an error when one of them is). Errors come first over the whole report, as they do in each file: an error in
+    /// the last file is not hidden behind the warnings of the files before it. A summary and an exit code count them all.
     static func printed(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         guard diagnostics.count > maxPrinted else { return diagnostics }
-        let rest = diagnostics[maxPrinted...]
-        let severity: Severity = rest.contains { $0.severity == .error } ? .error : .warning
-        return Array(diagnostics.prefix(maxPrinted))
-            + [.tooManyFindingsInRun(rest.count, shown: maxPrinted, file: rest[rest.startIndex].file, severity: severity)]
+        var errorsLeft = maxPrinted
+        var warningsLeft = max(0, maxPrinted - diagnostics.count { $0.severity == .error })
+        var shown: [Diagnostic] = []
+        var (notShown, notShownErrors, firstFile) = (0, 0, nil as String?)
+        for diagnostic in diagnostics {
+            let isError = diagnostic.severity == .error
+            if isError ? errorsLeft > 0 : warningsLeft > 0 {
+                if isError { errorsLeft -= 1 } else { warningsLeft -= 1 }
+                shown.append(diagnostic)
+            } else {
+                notShown += 1
+                if isError { notShownErrors += 1 }
+                firstFile = firstFile ?? diagnostic.file
+            }
+        }
+        return shown + [.tooManyFindingsInRun(notShown, shown: maxPrinted, file: firstFile ?? "", severity: notShownErrors > 0 ? .error : .warning)]
     }
 
     private func paint(_ text: String, _ code: String) -> String {

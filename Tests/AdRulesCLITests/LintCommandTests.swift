@@ -26,6 +26,29 @@ struct LintCommandTests {
         #expect(test.stdout.split(separator: "\n").filter { $0.contains(": error: ") }.count == 10_001, "\(test.stdout.suffix(300))")
     }
 
+    /// Errors come first over the whole report, as in each file: an error in the last file is printed though the files
+    /// before it hold more warnings than a report prints.
+    @Test func anErrorIsNotHiddenBehindTheWarningsOfOtherFiles() throws {
+        var files: [String: String] = [:]
+        for k in 0..<11 {
+            files["a\(k).yaml"] = "version: 1\nplacements:\n" + (0..<1000).map { "  f\(k)p\($0): {format: banner, daily_cap: 0}\n" }.joined()
+        }
+        files["z.yaml"] = "version: 1\nplacements:\n  zz: {format: bogus}\n"
+        let dir = try temporaryDirectory("adrules-error-last", files)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", dir])
+        #expect(result.exitCode == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("z.yaml:3:16: error: ") && $0.hasSuffix("(schema/enum)") }, "\(result.stdout.suffix(400))")
+        #expect(lines.filter { $0.contains(": warning: ") && $0.hasSuffix("(cap/zero)") }.count == 9_999)
+        // 11,000 warnings, 9,999 printed beside the error: the line counting the rest is a warning, at the first file
+        // not printed in full.
+        let last = try #require(lines.last)
+        #expect(last.hasSuffix("warning: 1001 more diagnostics are not printed (a report prints 10,000): fix the ones listed and run again (lint/too-many-findings)"), "\(last)")
+        // Files are read in name order (a0, a1, a10, a2 … a9): the 10,000th warning is a8.yaml's last.
+        #expect(last.hasPrefix(dir + "/a8.yaml:1:1: "), "\(last)")
+    }
+
     @Test(arguments: ["xcode", "text", "json", "sarif", "github"])
     func reportersMatchTheirGoldenFiles(_ format: String) {
         let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format", format])

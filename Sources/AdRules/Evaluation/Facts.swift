@@ -196,7 +196,8 @@ public struct Facts: Sendable, Hashable {
     /// The show history by placement id, for persisting.
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
-        for (i, p) in policy.storage.placements.enumerated() where !placements[i].shows.isEmpty { result[p.id] = placements[i].shows }
+        // By id alone: a placement's whole description is not copied for each one written.
+        for (i, id) in policy.storage.placementIDs.enumerated() where !placements[i].shows.isEmpty { result[id] = placements[i].shows }
         return result
     }
 
