@@ -64,13 +64,13 @@ enum RulesCommand {
         guard let walker = FileManager.default.enumerator(at: rules, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else {
             return ([], [])
         }
-        let yaml = walker.compactMap { $0 as? URL }
-            .filter { $0.lastPathComponent.hasSuffix(".yaml") || $0.lastPathComponent.hasSuffix(".yml") }
-            .sorted { $0.path < $1.path }
-        func isScenario(_ url: URL) -> Bool {
-            let name = url.lastPathComponent
-            return name.hasSuffix(".test.yaml") || name.hasSuffix(".test.yml") || name.hasSuffix(".model.yaml") || name.hasSuffix(".model.yml")
+        // Extensions match whatever their case, as `adrules` matches them (`Extra.YAML` is a rule file).
+        func named(_ url: URL, _ suffixes: String...) -> Bool {
+            let name = url.lastPathComponent.lowercased()
+            return suffixes.contains { name.hasSuffix($0) }
         }
+        let yaml = walker.compactMap { $0 as? URL }.filter { named($0, ".yaml", ".yml") }.sorted { $0.path < $1.path }
+        func isScenario(_ url: URL) -> Bool { named(url, ".test.yaml", ".test.yml", ".model.yaml", ".model.yml") }
         return (yaml.filter { !isScenario($0) }, yaml.filter(isScenario))
     }
 }

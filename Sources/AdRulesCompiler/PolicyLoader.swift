@@ -62,12 +62,12 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
 public enum PolicyLoader {
     /// Whether a file name is a scenario file (`*.test.yaml` / `*.test.yml`), which policies skip.
     public static func isScenarioFile(_ path: String) -> Bool {
-        path.hasSuffix(".test.yaml") || path.hasSuffix(".test.yml")
+        FileNames.isScenario(path)
     }
 
     /// Whether a file name is a YAML file.
     public static func isYAMLFile(_ path: String) -> Bool {
-        path.hasSuffix(".yaml") || path.hasSuffix(".yml")
+        FileNames.isYAML(path)
     }
 
     /// The rule files of a path: the file itself, or every `*.yaml`/`*.yml` below a directory (recursively,
@@ -98,7 +98,7 @@ public enum PolicyLoader {
 
     /// Whether a file name is a usage model of `adrules impact` (`*.model.yaml` / `*.model.yml`), which policies skip.
     public static func isUsageModel(_ path: String) -> Bool {
-        path.hasSuffix(".model.yaml") || path.hasSuffix(".model.yml")
+        FileNames.isUsageModel(path)
     }
 
     /// Loads the policy at a path (a rule file or a directory of them) and lints it.
@@ -112,7 +112,7 @@ public enum PolicyLoader {
     /// Whether a path names a compiled policy (`*.json`, as `adrules compile` writes) rather than rule files.
     public static func isCompiledPolicyFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return path.hasSuffix(".json") && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        return FileNames.hasSuffix(path, ".json") && FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
     /// Loads a compiled policy; a bad document is one `compiled/invalid` diagnostic, as lint reports it.

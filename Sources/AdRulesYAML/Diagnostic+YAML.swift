@@ -72,9 +72,9 @@ extension Diagnostic {
 
     static func fileTooLarge(bytes: Int, limit: Int, file: String) -> Diagnostic {
         let advice: String
-        if file.hasSuffix(".model.yaml") || file.hasSuffix(".model.yml") {
+        if FileNames.isUsageModel(file) {
             advice = "the most a usage model may hold: describe fewer segments, each with the share of users it stands for"
-        } else if file.hasSuffix(".test.yaml") || file.hasSuffix(".test.yml") {
+        } else if FileNames.isScenario(file) {
             advice = "the most a scenario file may hold: split its tests into several scenario files"
         } else {
             advice = "the most a rule file may hold: split it into several files in one directory"

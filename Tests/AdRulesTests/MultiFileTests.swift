@@ -1,3 +1,4 @@
+import Foundation
 import AdRulesTestSupport
 import AdRules
 import AdRulesCompiler
@@ -73,6 +74,21 @@ struct MultiFileTests {
         let files = try PolicyLoader.ruleFiles(at: root)
         #expect(files.allSatisfy { !$0.hasSuffix(".test.yaml") })
         #expect(files == files.sorted())
+    }
+
+    /// Extensions match whatever their case, as the file systems of Macs do: `Extra.YAML` is a rule file (it was
+    /// skipped, so its error went unseen), `ads.Test.yml` a scenario file and `usage.MODEL.yaml` a usage model.
+    @Test func extensionsMatchWhateverTheirCase() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-case-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for name in ["a.yaml", "Extra.YAML", "b.Yml", "ads.Test.yml", "x.TEST.YAML", "usage.MODEL.yaml", "notes.txt", "c.yamlx"] {
+            try Data("version: 1\n".utf8).write(to: URL(fileURLWithPath: root + "/" + name))
+        }
+        let files = try PolicyLoader.ruleFiles(at: root).map { ($0 as NSString).lastPathComponent }
+        #expect(files == ["Extra.YAML", "a.yaml", "b.Yml"])
+        #expect(PolicyLoader.isScenarioFile("ads.Test.yml") && PolicyLoader.isUsageModel("usage.MODEL.yaml"))
+        #expect(PolicyLoader.isCompiledPolicyFile(root + "/missing.JSON") == false)
     }
 
     @Test func emptyFileIsAPolicyWithoutVersion() throws {
