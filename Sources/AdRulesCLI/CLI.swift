@@ -70,7 +70,7 @@ public enum AdRulesCommandLine {
         OPTIONS:
           --format FORMAT    lint: xcode (default), text, json, sarif, github; test, simulate: text, json;
                              impact: text (default), json, html; compile: json (default), swift
-          --output FILE      Write the report to FILE instead of standard output
+          -o, --output FILE  Write the report to FILE instead of standard output
           --strict           lint, compile: warnings fail too; test, simulate: a policy or scenario file
                              with warnings fails
           --quiet            No summary line
@@ -221,7 +221,7 @@ public enum AdRulesCommandLine {
         }
     }
 
-    static let outputOption = OptionSpec(name: "output", short: nil, takesValue: true, allowed: nil)
+    static let outputOption = OptionSpec(name: "output", short: "o", takesValue: true, allowed: nil)
     static let helpOption = OptionSpec(name: "help", short: "h", takesValue: false, allowed: nil)
     static let quietOption = OptionSpec(name: "quiet", short: "q", takesValue: false, allowed: nil)
     static let strictOption = OptionSpec(name: "strict", short: nil, takesValue: false, allowed: nil)

@@ -7,7 +7,7 @@ import Foundation
 /// as JSON or as the Swift file the build plugin adds to an app target.
 enum CompileCommand {
     static let options: [OptionSpec] = [
-        OptionSpec(name: "output", short: "o", takesValue: true, allowed: nil),
+        AdRulesCommandLine.outputOption,
         OptionSpec(name: "root", short: nil, takesValue: true, allowed: nil),
         OptionSpec(name: "format", short: nil, takesValue: true, allowed: ["json", "swift"]),
         AdRulesCommandLine.strictOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,

@@ -10,6 +10,15 @@ package enum UTF8Check {
         case hiddenLineBreak(Unicode.Scalar)
     }
 
+    /// Whether the text is UTF-16 or UTF-32 rather than UTF-8: it starts with their byte-order mark, or one of its first
+    /// two bytes is 0 (in UTF-8 text a first character is never NUL; in UTF-16 or UTF-32 an ASCII one has a zero byte
+    /// beside it). libyaml would otherwise stop at the zero byte with "control characters are not allowed".
+    static func isWideEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2 else { return false }
+        let (first, second) = (bytes[0], bytes[1])
+        return first == 0 || second == 0 || (first, second) == (0xFF, 0xFE) || (first, second) == (0xFE, 0xFF)
+    }
+
     /// The first problem and its 1-based line and character column, lines counted at LF, CR LF and CR.
     static func firstProblem(in bytes: UnsafeBufferPointer<UInt8>) -> (problem: Problem, at: SourcePosition)? {
         // Fast path: pure ASCII needs no decoding.

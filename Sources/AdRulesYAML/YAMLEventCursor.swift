@@ -120,6 +120,8 @@ public final class YAMLEventCursor {
         parser = .allocate(capacity: 1)
         if input.count > YAMLReader.maxBytes {
             stop(.fileTooLarge(bytes: input.count, limit: YAMLReader.maxBytes, file: file))
+        } else if UTF8Check.isWideEncoding(input) {
+            stop(.syntax("the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8", file: file, at: SourceRange.fileStart.start))
         } else if let bad = UTF8Check.firstProblem(in: input) {
             switch bad.problem {
             case .invalid: stop(.invalidUTF8(file: file, at: bad.at))

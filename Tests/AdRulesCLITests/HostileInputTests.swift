@@ -93,7 +93,23 @@ struct HostileInputTests {
         #expect(mkfifo(dir + "/p.yaml", 0o644) == 0)
         let fifo = runCLI(["lint", dir + "/p.yaml"])
         #expect(fifo.exitCode == ExitCode.failure)
-        #expect(fifo.stderr.contains("not a regular file"))
+        #expect(fifo.stderr.contains("not a regular file (a FIFO)"), "\(fifo.stderr)")
+
+        // A socket cannot even be opened ("no such device or address"): the message says what it is.
+        let socketPath = dir + "/s.yaml"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        try #require(bound == 0, "the temporary directory's path is too long for a socket")
+        let sock = runCLI(["lint", socketPath])
+        #expect(sock.exitCode == ExitCode.failure)
+        #expect(sock.stderr.contains("not a regular file (a socket)"), "\(sock.stderr)")
 
         let rules = try scratch()
         try FileManager.default.createSymbolicLink(atPath: rules + "/zero.yaml", withDestinationPath: "/dev/zero")

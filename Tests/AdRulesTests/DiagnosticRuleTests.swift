@@ -221,6 +221,18 @@ struct DiagnosticRuleTests {
         #expect(number.message.contains("quote it (\"12\")"), "\(number.message)")
     }
 
+    /// A character that does not show, or looks like a space, is named by its code point: a time zone copied with a
+    /// zero width space looked like "UTC" and was unknown, and a no-break space in a condition read as "unexpected \" \"".
+    @Test func invisibleCharactersAreNamed() {
+        let text = Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: \"premium\\u00A0and premium\"}\n"
+        #expect(lint("version: 1\ntimezone: \"UTC\\u200B\"\n" + text.dropFirst("version: 1\n".count)).map(\.message) == [
+            "unknown time zone \"UTC\u{200B}\"; it holds U+200B (zero width space), which does not show: delete it",
+            "unexpected character U+00A0 (no-break space), which looks like a space: write a plain space, or none",
+        ])
+        // Inside quotes, in text, such a character is the text's own.
+        #expect(lint(Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: 'premium and \"\u{00A0}\" == \"x\"'}\n").isEmpty)
+    }
+
     /// `min_interval: 0s` paces nothing: the warning is at the placement, with a note at the value to raise.
     @Test func pacingMissingNotesAWrittenZeroInterval() throws {
         let input = MarkedText(Self.header + "  1️⃣a: {format: interstitial, min_interval: 2️⃣0s}\n")

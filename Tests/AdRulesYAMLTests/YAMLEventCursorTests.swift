@@ -19,6 +19,27 @@ struct YAMLEventCursorTests {
         }
     }
 
+    /// A rule file saved as UTF-16 or UTF-32 is named so, with or without its byte-order mark (without one, libyaml
+    /// stopped at the first zero byte with "control characters are not allowed").
+    @Test(arguments: ["UTF-16LE", "UTF-16BE", "UTF-16", "UTF-32LE", "UTF-32BE"])
+    func wideTextIsToldToBeSavedAsUTF8(_ encoding: String) throws {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\n"
+        let bytes: [UInt8] = switch encoding {
+        case "UTF-16LE": text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case "UTF-16BE": text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        case "UTF-16": [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case "UTF-32LE": text.unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
+        default: text.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value & 0xFF)] }
+        }
+        let diagnostics = YAMLEventCursor.read(bytes, file: "t.yaml") { cursor in
+            while cursor.next() != nil {}
+            return cursor.diagnostics
+        }
+        #expect(diagnostics.map(\.message) == ["the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8"], "\(diagnostics)")
+        // UTF-8, even starting with a character outside ASCII, is read.
+        #expect(words("é: 1\n").diagnostics.isEmpty)
+    }
+
     @Test func eventsInFileOrder() {
         #expect(words("a: 1\nb: [x, y]\n").words == ["{", "a", "1", "b", "[", "x", "y", "}", "}"])
     }

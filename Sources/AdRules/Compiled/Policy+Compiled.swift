@@ -12,7 +12,8 @@ extension Policy {
     /// - Throws: ``CompiledPolicyError`` saying what is wrong; nothing is loaded then.
     public init(compiled: Data) throws {
         guard compiled.count <= Policy.maxCompiledBytes else {
-            throw CompiledPolicyError("the document is \(compiled.count) bytes; at most \(Policy.maxCompiledBytes) are accepted")
+            // The tooling reads one byte past the limit, so the size a larger file has is not known here: only that it is over.
+            throw CompiledPolicyError("the document is larger than the \(Policy.maxCompiledBytes) bytes (64 MiB) a compiled policy may be")
         }
         let bytes = [UInt8](compiled)
         // A document saved again by an editor that adds a byte-order mark is no longer the one adrules wrote.

@@ -271,7 +271,11 @@ extension Diagnostic {
         // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
         let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
         let lowered = name.lowercased()
-        if let offset = etcName(forOffset: name) {
+        let invisible = InvisibleCharacters.advice(for: name)
+        if !invisible.isEmpty {
+            // "UTC" and a zero width space look like UTC: the character that makes it unknown is named.
+            message = "unknown time zone \"\(shown)\"" + invisible
+        } else if let offset = etcName(forOffset: name) {
             // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
             message = "unknown time zone \"\(shown)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
         } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {

@@ -198,6 +198,10 @@ enum Lexer {
             default:
                 // The whole character, however many bytes it takes.
                 let character = text(start..<bytes.count).first.map(String.init) ?? ""
+                // A no-break space or a zero width space looks like a space or nothing: it is named by its code point.
+                if let scalar = character.unicodeScalars.first, let described = InvisibleCharacters.described(scalar) {
+                    return .failure(ExpressionError(offset: startOffset, message: "unexpected character \(described), which \(InvisibleCharacters.remedy(scalar))"))
+                }
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\": names are letters, digits, _ and . (as in session.count), and text goes in quotes"))
             }
             i += length

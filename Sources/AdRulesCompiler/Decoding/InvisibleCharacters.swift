@@ -1,0 +1,43 @@
+/// Characters a reader cannot see, or cannot tell from a plain space, that a copy from a web page or a chat brings into
+/// a rule file: a name holding one looks right and is unknown. Findings name them by code point.
+enum InvisibleCharacters {
+    /// The name of an invisible or space-like scalar (not a control character: those are escaped), or nil.
+    static func name(of scalar: Unicode.Scalar) -> String? {
+        switch scalar.value {
+        case 0x00A0: return "no-break space"
+        case 0x00AD: return "soft hyphen"
+        case 0x180E: return "Mongolian vowel separator"
+        case 0x2000...0x200A: return "a typographic space"
+        case 0x200B: return "zero width space"
+        case 0x200C: return "zero width non-joiner"
+        case 0x200D: return "zero width joiner"
+        case 0x202F: return "narrow no-break space"
+        case 0x205F: return "medium mathematical space"
+        case 0x2060: return "word joiner"
+        case 0x3000: return "ideographic space"
+        case 0xFEFF: return "zero width no-break space"
+        default: return nil
+        }
+    }
+
+    /// "U+200B (zero width space)" for a scalar ``name(of:)`` knows.
+    static func described(_ scalar: Unicode.Scalar) -> String? {
+        guard let name = name(of: scalar) else { return nil }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " (\(name))"
+    }
+
+    /// What to do about one: "write a plain space" for a space-like one, "delete it" for one that does not show.
+    static func remedy(_ scalar: Unicode.Scalar) -> String {
+        scalar.properties.isWhitespace ? "looks like a space: write a plain space, or none" : "does not show: delete it"
+    }
+
+    /// "; it holds U+200B (zero width space), which does not show: delete it" for a text holding one, else "".
+    static func advice(for text: String) -> String {
+        // Printable ASCII, the usual text, holds none.
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }), let scalar = text.unicodeScalars.first(where: { name(of: $0) != nil }),
+            let described = described(scalar)
+        else { return "" }
+        return "; it holds \(described), which \(remedy(scalar))"
+    }
+}
