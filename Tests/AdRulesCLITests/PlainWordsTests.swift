@@ -316,6 +316,30 @@ struct PlainWordsTests {
         #expect(none.filter { $0.rule == "schema/unknown-key" }.isEmpty, "\(none)")
     }
 
+    /// cli.md: `history` holds shows before `start`, and `installed` defaults to start: a later time is an error at
+    /// it, not a clock silently set back. A time equal to start is taken.
+    @Test func historyAndInstallAfterStartAreErrors() throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 1m}\n")]).policy
+        let text = MarkedText("""
+            tests:
+              - name: t
+                start: 2026-11-29T09:00:00+01:00
+                installed: 1️⃣2026-11-29T09:00:00Z
+                history:
+                  - {placement: p, at: 2026-11-29T08:00:00Z}
+                  - {placement: p, at: 2️⃣2026-11-29T08:00:01Z}
+                steps:
+                  - event: app_launched
+
+            """)
+        let (_, found) = ScenarioDecoder.decode(Array(text.text.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map { "\($0.rule)@\($0.range.start.line):\($0.range.start.column)" } == ["1️⃣", "2️⃣"].map {
+            "schema/range@\(text[$0]?.line ?? 0):\(text[$0]?.column ?? 0)"
+        })
+        #expect(found.first?.message == "installed is 2026-11-29T09:00:00Z, after the test's start 2026-11-29T09:00:00+01:00: write start or an earlier time, or leave installed out (it defaults to start)")
+        #expect(found.last?.message.contains("history holds shows before start") == true)
+    }
+
     /// cli.md r2: an attribute written beside `premium` in a context belongs one level deeper, under `attributes:`; a
     /// misspelt one gets "did you mean" too. Followed, the advice gives a context the decoder reads.
     @Test func anAttributeBesidePremiumSaysToWriteItUnderAttributes() throws {
