@@ -10,13 +10,16 @@ package enum UTF8Check {
         case hiddenLineBreak(Unicode.Scalar)
     }
 
-    /// Whether the text is UTF-16 or UTF-32 rather than UTF-8: it starts with their byte-order mark, or one of its first
-    /// two bytes is 0 (in UTF-8 text a first character is never NUL; in UTF-16 or UTF-32 an ASCII one has a zero byte
-    /// beside it). libyaml would otherwise stop at the zero byte with "control characters are not allowed".
+    /// Whether the text is UTF-16 or UTF-32 rather than UTF-8: it starts with their byte-order mark, or at least a
+    /// quarter of its first 256 bytes are 0 and some are not (UTF-16 text with ASCII in it has a zero byte beside each
+    /// ASCII character, UTF-32 three; UTF-8 text has none, and a stray NUL in it is a control character, reported as
+    /// one). libyaml would otherwise stop at the first zero byte with "control characters are not allowed".
     static func isWideEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
-        let (first, second) = (bytes[0], bytes[1])
-        return first == 0 || second == 0 || (first, second) == (0xFF, 0xFE) || (first, second) == (0xFE, 0xFF)
+        if (bytes[0], bytes[1]) == (0xFF, 0xFE) || (bytes[0], bytes[1]) == (0xFE, 0xFF) { return true }
+        let head = bytes.prefix(256)
+        let zeros = head.count { $0 == 0 }
+        return head.count >= 4 && zeros * 4 >= head.count && zeros < head.count
     }
 
     /// The first problem and its 1-based line and character column, lines counted at LF, CR LF and CR.

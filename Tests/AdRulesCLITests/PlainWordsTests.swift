@@ -171,6 +171,14 @@ struct PlainWordsTests {
         let m = try #require(missing.diagnostics.first)
         #expect(m.message.hasPrefix("defaults.daily_cap is not set here but 5 at a.yaml:3:14"), "\(m.message)")
         #expect((m.file, m.range.start.line) == ("b.yaml", 2))
+        // Set in the later file only: the note says the earlier defaults leave it out; a caps list reads as written.
+        let added = PolicyLoader.load(texts: [("a.yaml", base), ("b.yaml", "version: 1\ndefaults:\n  daily_cap: 5\n  min_interval: 1m\n  caps: [{max: 2, window: 1h}]\n")])
+        let a = try #require(added.diagnostics.first)
+        #expect(a.message.hasPrefix("defaults.caps is [{max: 2, window: 1h}] here but not set at a.yaml:2:1"), "\(a.message)")
+        #expect(a.notes.map(\.message) == ["the defaults here do not set caps"])
+        // A defaults block with an error is reported for the error alone: the value it lost is no conflict.
+        let broken = PolicyLoader.load(texts: [("a.yaml", base), ("b.yaml", "version: 1\ndefaults:\n  daily_cap: six\n  min_interval: 1m\n")])
+        #expect(broken.diagnostics.map(\.rule) == ["schema/type"], "\(broken.diagnostics)")
     }
 
     @Test func testingNothingFails() throws {

@@ -219,6 +219,11 @@ struct DiagnosticRuleTests {
         let number = try #require(found.first { $0.rule == "schema/type" })
         #expect(number.range.start == input["2️⃣"])
         #expect(number.message.contains("quote it (\"12\")"), "\(number.message)")
+        // A boolean names no placement: the advice is what deny takes, not quotes (a placement "true" is unknown next).
+        let bool = lint(Self.header + "  a: {format: banner}\nrules:\n  - {id: r, deny: true, when: premium}\n")
+        #expect(bool.map(\.message) == [
+            "deny must be placement ids or \"*\", not \"true\": list the placement ids the rule denies, as in deny: [interstitial_level_end], or write deny: \"*\" for every placement",
+        ])
     }
 
     /// A character that does not show, or looks like a space, is named by its code point: a time zone copied with a
@@ -226,8 +231,12 @@ struct DiagnosticRuleTests {
     @Test func invisibleCharactersAreNamed() {
         let text = Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: \"premium\\u00A0and premium\"}\n"
         #expect(lint("version: 1\ntimezone: \"UTC\\u200B\"\n" + text.dropFirst("version: 1\n".count)).map(\.message) == [
-            "unknown time zone \"UTC\u{200B}\"; it holds U+200B (zero width space), which does not show: delete it",
+            "unknown time zone \"UTC\u{200B}\": it holds U+200B (zero width space), which a zone name never has: write \"UTC\"",
             "unexpected character U+00A0 (no-break space), which looks like a space: write a plain space, or none",
+        ])
+        // Without the character the name is no zone either: the closest zone is suggested, as for any other name.
+        #expect(lint("version: 1\ntimezone: \"America/New\\u00A0York\"\nplacements:\n  a: {format: banner}\n").map(\.message) == [
+            "unknown time zone \"America/New\u{A0}York\": it holds U+00A0 (no-break space), which a zone name never has: did you mean \"America/New_York\"?",
         ])
         // Inside quotes, in text, such a character is the text's own.
         #expect(lint(Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: 'premium and \"\u{00A0}\" == \"x\"'}\n").isEmpty)

@@ -88,7 +88,10 @@ struct MultiFileTests {
         let files = try PolicyLoader.ruleFiles(at: root).map { ($0 as NSString).lastPathComponent }
         #expect(files == ["Extra.YAML", "a.yaml", "b.Yml"])
         #expect(PolicyLoader.isScenarioFile("ads.Test.yml") && PolicyLoader.isUsageModel("usage.MODEL.yaml"))
-        #expect(PolicyLoader.isCompiledPolicyFile(root + "/missing.JSON") == false)
+        // A compiled policy is a `.json` file, whatever the case of its extension.
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/p.JSON"))
+        #expect(PolicyLoader.isCompiledPolicyFile(root + "/p.JSON"))
+        #expect(!PolicyLoader.isCompiledPolicyFile(root + "/a.yaml"))
     }
 
     @Test func emptyFileIsAPolicyWithoutVersion() throws {

@@ -40,6 +40,23 @@ struct YAMLEventCursorTests {
         #expect(words("é: 1\n").diagnostics.isEmpty)
     }
 
+    /// UTF-16 text starting with a character outside ASCII is told apart too; a UTF-8 file with a stray zero byte, or
+    /// of zero bytes only, is not called UTF-16 (its NUL is a control character, as libyaml says).
+    @Test func wideTextIsToldApartFromAStrayZeroByte() {
+        func messages(_ bytes: [UInt8]) -> [String] {
+            YAMLEventCursor.read(bytes, file: "t.yaml") { cursor in
+                while cursor.next() != nil {}
+                return cursor.diagnostics.map(\.message)
+            }
+        }
+        let cjk = "名前: x\nb: 1\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(messages(cjk) == ["the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8"])
+        for bytes: [UInt8] in [Array("a\u{0}: 1\n".utf8), [UInt8](repeating: 0, count: 64), [0]] {
+            let found = messages(bytes)
+            #expect(found.count == 1 && found.allSatisfy { $0.contains("control characters") }, "\(found)")
+        }
+    }
+
     @Test func eventsInFileOrder() {
         #expect(words("a: 1\nb: [x, y]\n").words == ["{", "a", "1", "b", "[", "x", "y", "}", "}"])
     }

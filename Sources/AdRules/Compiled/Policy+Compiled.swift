@@ -12,8 +12,9 @@ extension Policy {
     /// - Throws: ``CompiledPolicyError`` saying what is wrong; nothing is loaded then.
     public init(compiled: Data) throws {
         guard compiled.count <= Policy.maxCompiledBytes else {
-            // The tooling reads one byte past the limit, so the size a larger file has is not known here: only that it is over.
-            throw CompiledPolicyError("the document is larger than the \(Policy.maxCompiledBytes) bytes (64 MiB) a compiled policy may be")
+            // The tooling reads one byte past the limit: a document of exactly one byte more may be larger still.
+            let size = compiled.count == Policy.maxCompiledBytes + 1 ? "more than \(Policy.maxCompiledBytes)" : "\(compiled.count)"
+            throw CompiledPolicyError("the document is \(size) bytes; at most \(Policy.maxCompiledBytes) (64 MiB) are accepted")
         }
         let bytes = [UInt8](compiled)
         // A document saved again by an editor that adds a byte-order mark is no longer the one adrules wrote.

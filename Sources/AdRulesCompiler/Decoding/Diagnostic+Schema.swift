@@ -271,10 +271,18 @@ extension Diagnostic {
         // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
         let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
         let lowered = name.lowercased()
-        let invisible = InvisibleCharacters.advice(for: name)
-        if !invisible.isEmpty {
-            // "UTC" and a zero width space look like UTC: the character that makes it unknown is named.
-            message = "unknown time zone \"\(shown)\"" + invisible
+        if let invisible = InvisibleCharacters.first(in: name) {
+            // "UTC" and a zero width space look like UTC: the character that makes it unknown is named, and the name
+            // without it is what to write (or, when that is no zone either, the closest zone).
+            let meant = InvisibleCharacters.removed(from: name)
+            message = "unknown time zone \"\(shown)\": it holds \(invisible), which a zone name never has"
+            if TimeZoneNames.zone(named: meant) != nil || (deviceAllowed && meant == "device") {
+                message += ": write \"\(meant)\""
+            } else if let suggestion = Suggestion.closest(to: meant, in: TimeZoneNames.all) {
+                message += ": did you mean \"\(suggestion)\"?"
+            } else {
+                message += ": delete it"
+            }
         } else if let offset = etcName(forOffset: name) {
             // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
             message = "unknown time zone \"\(shown)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"

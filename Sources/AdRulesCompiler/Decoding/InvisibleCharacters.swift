@@ -32,12 +32,17 @@ enum InvisibleCharacters {
         scalar.properties.isWhitespace ? "looks like a space: write a plain space, or none" : "does not show: delete it"
     }
 
-    /// "; it holds U+200B (zero width space), which does not show: delete it" for a text holding one, else "".
-    static func advice(for text: String) -> String {
+    /// The first such scalar of a text, described ("U+200B (zero width space)"), or nil.
+    static func first(in text: String) -> String? {
         // Printable ASCII, the usual text, holds none.
-        guard !text.utf8.allSatisfy({ $0 < 0x80 }), let scalar = text.unicodeScalars.first(where: { name(of: $0) != nil }),
-            let described = described(scalar)
-        else { return "" }
-        return "; it holds \(described), which \(remedy(scalar))"
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return text.unicodeScalars.lazy.compactMap(described).first
+    }
+
+    /// The text without them: what its writer meant, most likely.
+    static func removed(from text: String) -> String {
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: text.unicodeScalars.filter { name(of: $0) == nil })
+        return String(out)
     }
 }

@@ -19,10 +19,12 @@ struct PolicyAssembler {
     private(set) var writtenSettings: [String: Located<String>] = [:]
 
     /// Two files' `defaults` differ: the finding names the first setting that differs, at its value in the later file
-    /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one.
+    /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one. Nil when either
+    /// block has an error: that error is the finding, and the values it lost are no conflict.
     private static func conflictingDefaults(
         _ later: PlacementFields, _ earlier: PlacementFields, file: String, block: PolicyFragment.Setting, first: PolicyFragment.Setting
-    ) -> Diagnostic {
+    ) -> Diagnostic? {
+        guard !later.hadErrors, !earlier.hadErrors else { return nil }
         let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).first { later[$0]?.value != earlier[$0]?.value }
         guard let setting = differing else {
             return .conflictingSetting("defaults", value: block.canonical, other: first.canonical, file: file, range: block.range, first: first.location)
@@ -30,9 +32,17 @@ struct PolicyAssembler {
         let key = "defaults.\(setting.key)"
         let here = later[setting], there = earlier[setting]
         let range = here.map { SourceRange(at: SourcePosition(line: $0.location.line, column: $0.location.column)) } ?? block.range
-        return .conflictingSetting(
-            key, value: here.map { "\($0.value)" } ?? "not set", other: there.map { "\($0.value)" } ?? "not set", file: file, range: range,
+        var diagnostic = Diagnostic.conflictingSetting(
+            key, value: here.map { written($0.value) } ?? "not set", other: there.map { written($0.value) } ?? "not set", file: file, range: range,
             first: there?.location ?? first.location)
+        if there == nil, !diagnostic.notes.isEmpty { diagnostic.notes[0].message = "the defaults here do not set \(setting.key)" }
+        return diagnostic
+    }
+
+    /// A setting's value as a rule file writes it (durations in their shortest form: `60s` reads as `1m`).
+    private static func written(_ value: SettingValue) -> String {
+        guard case .windows(let caps) = value else { return "\(value)" }
+        return "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
     }
 
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
@@ -47,7 +57,9 @@ struct PolicyAssembler {
                 if let first = firstSetting[key] {
                     if first.canonical != setting.canonical {
                         if key == "defaults", let earlier = firstDefaults, let later = fragment.defaults {
-                            diagnostics.append(Self.conflictingDefaults(later, earlier, file: fragment.file, block: setting, first: first))
+                            if let conflict = Self.conflictingDefaults(later, earlier, file: fragment.file, block: setting, first: first) {
+                                diagnostics.append(conflict)
+                            }
                         } else {
                             diagnostics.append(.conflictingSetting(
                                 key, value: setting.canonical, other: first.canonical, file: setting.location.file,

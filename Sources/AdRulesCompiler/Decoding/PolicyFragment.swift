@@ -269,10 +269,22 @@ struct PolicyFragment: Sendable {
                     // An empty text (`deny: ""`, an empty `|` block) names no placement, as an empty list does not.
                     guard !scalar.value.isEmpty else {
                         reader.report(.emptyDeny(file: reader.file, range: value.range))
+                        deny = []
                         continue
                     }
-                    // Read as the list's items are: a plain yes/no is a warning, a number or a control character an error.
-                    guard let member = reader.string(value, "deny") else { continue }
+                    // Read as the list's items are: a plain yes/no is a warning, a number or a control character an
+                    // error. A boolean is no id: the advice names what deny takes, not "quote it".
+                    if scalar.style == .plain, scalar.coreSchemaBool != nil {
+                        reader.report(.wrongType(
+                            "deny", expected: "placement ids or \"*\"", found: value, file: reader.file,
+                            advice: "list the placement ids the rule denies, as in deny: [interstitial_level_end], or write deny: \"*\" for every placement"))
+                        deny = []  // the rule is still read, so that its other findings are printed; it denies nothing
+                        continue
+                    }
+                    guard let member = reader.string(value, "deny") else {
+                        deny = []
+                        continue
+                    }
                     deny = member.value == "*" ? nil : [member]
                     named = deny ?? []
                 } else if let items = reader.sequence(value, key) {
@@ -288,6 +300,8 @@ struct PolicyFragment: Sendable {
                     if items.isEmpty {
                         reader.report(.emptyDenyList(file: reader.file, range: value.range))
                     }
+                } else {
+                    deny = []  // not a list or an id (reported): the rule denies nothing, rather than every placement
                 }
             case "when":
                 guard let scalar = value.scalar, !scalar.isNull else {
