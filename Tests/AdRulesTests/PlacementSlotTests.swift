@@ -73,14 +73,22 @@ struct PlacementSlotTests {
         let given = Decision(ask: found.ask, reasons: reasons, nextAllowedAt: found.nextAllowedAt, notes: found.notes)
         #expect(given == found)
         #expect(given.hashValue == found.hashValue)
+        // The findings of the same ask (what the impact preview reads, into storage it reuses) give the same
+        // reasons, in order, each with its site.
+        var findings = Findings()
+        #expect(Evaluator.find(.load("second"), context: .standard, policy: policy, facts: facts, now: 6000, deviceTimeZone: .gmt, into: &findings))
+        #expect(Evaluator.find(.show("second", trigger: .action), context: .standard, policy: policy, facts: facts, now: 6000, deviceTimeZone: .gmt, into: &findings))
+        #expect(!findings.isAllowed)
         var visited: [ReasonCode] = []
-        found.forEachReason { code, key, summaryIsFixed, reason in
+        findings.forEachReason(policy: policy, deviceTimeZone: .gmt) { code, key, summaryIsFixed, reason in
             visited.append(code)
             let built = reason()
             #expect(built == reasons[visited.count - 1] && key == built.siteKey && key != nil && summaryIsFixed == built.summaryIsFixed)
         }
         #expect(visited == [.minInterval, .dailyCap])
-        given.forEachReason { _, key, summaryIsFixed, _ in #expect(key == nil && !summaryIsFixed) }
+        // A placement the policy lacks: no findings, and false.
+        #expect(!Evaluator.find(.show("missing", trigger: .action), context: .standard, policy: policy, facts: facts, now: 6000, deviceTimeZone: .gmt, into: &findings))
+        #expect(findings.isAllowed)
         // Setting the reasons replaces them.
         var edited = found
         edited.reasons = []

@@ -44,13 +44,33 @@ package struct EngineCore: Sendable {
 
     /// Decides an ask at `now`. An ask never writes: times it pins are written with the next event that does.
     package mutating func ask(_ ask: Ask, context: AskContext, at now: Int64) -> Decision {
+        prepareAsk(at: now)
+        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
+    }
+
+    /// Finds the reasons to deny an ask at `now` into `found`, as ``ask(_:context:at:)`` decides it, without building
+    /// the decision (see ``Evaluator/find(_:context:policy:facts:now:deviceTimeZone:into:)``).
+    /// - Returns: false for a placement the policy does not have.
+    package mutating func find(_ ask: Ask, context: AskContext, at now: Int64, into found: inout Findings) -> Bool {
+        prepareAsk(at: now)
+        return Evaluator.find(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+    }
+
+    /// Finds as ``find(_:context:at:into:)`` does and, when the ask is allowed, records `event` (as ``decide(_:context:thenRecord:at:)``).
+    package mutating func find(_ ask: Ask, context: AskContext, thenRecord event: AdEvent, at now: Int64, into found: inout Findings) -> Bool {
+        let known = find(ask, context: context, at: now, into: &found)
+        if known && found.isAllowed { _ = record(event, at: now) }
+        return known
+    }
+
+    /// Brings the facts to `now` before an ask. An ask never writes: times it pins are written with the next event that does.
+    private mutating func prepareAsk(at now: Int64) {
         if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
         // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
         // (a changed device zone is then computed afresh), so an ask reads no zone name.
         if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {
             facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
         }
-        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
     }
 
     /// Decides an ask and, when it is allowed, records the event that follows it (`show_started` after a show,

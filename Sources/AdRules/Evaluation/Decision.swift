@@ -254,20 +254,6 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         hasher.combine(notes)
     }
 
-    /// Visits each reason in order without building the list: what a tool counting millions of reasons reads.
-    /// - Parameter body: gets the code, the reason's ``Reason/siteKey`` (nil for a reason given in full),
-    ///   whether its ``Reason/summary`` depends on the site alone, and the reason itself, built only if asked for.
-    package func forEachReason(_ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ reason: () -> Reason) -> Void) {
-        switch found {
-        case .allowed:
-            return
-        case .given(let reasons):
-            for reason in reasons { body(reason.code, nil, false, { reason }) }
-        case .sites(let context, let denials):
-            for denial in denials { body(denial.code, denial.site.key, denial.site.summaryIsFixed, { denial.reason(in: context) }) }
-        }
-    }
-
     enum CodingKeys: String, CodingKey {
         case verdict, ask, placement, trigger, reasons, nextAllowedAt = "next_allowed_at", notes
     }

@@ -23,10 +23,39 @@ public enum Evaluator {
         guard facts.fits(policy) else {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
+        var found = Findings()
+        collect(ask, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        guard !found.denials.isEmpty else { return (consume found).allowed(ask) }
+        return (consume found).denial(for: ask, policy: policy.storage, deviceTimeZone: deviceTimeZone)
+    }
+
+    /// Finds the reasons to deny an ask, as ``decide(_:context:policy:facts:now:deviceTimeZone:)`` does, into `found`
+    /// (emptied first, its storage kept), without building a decision: what a tool deciding millions of asks reads
+    /// (the impact preview counts reasons by code and site, and reuses one `Findings` for all its asks).
+    /// - Returns: false for a placement the policy does not have (`found` is then empty).
+    package static func find(
+        _ ask: Ask, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone, into found: inout Findings
+    ) -> Bool {
+        found.reset()
+        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else { return false }
+        let now = Milliseconds.clamped(now)
+        guard facts.fits(policy) else {
+            return find(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        }
+        collect(ask, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        return true
+    }
+
+    /// The steps of an ask about the placement at `index`, their reasons collected into `found`. (Inlined into
+    /// ``decide(_:context:policy:facts:now:deviceTimeZone:)``, which starts from empty findings.)
+    @inline(__always)
+    private static func collect(
+        _ ask: Ask, at index: Int, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
+        into found: inout Findings
+    ) {
         // The run only reads; what it finds goes to `found`, as plain values.
         // The policy and the zone are passed to each step, not held by the run: borrowed, not retained.
         let run = Run(index: index, now: now)
-        var found = Findings()
         switch ask.kind {
         case .show:
             let trigger = ask.trigger ?? (policy.storage.placementLimits[index].format == .appOpen ? .resume : .action)
@@ -36,8 +65,6 @@ public enum Evaluator {
         case .load: run.loadReasons(policy.storage, context: context, facts, &found)
         case .reward: run.rewardReasons(policy.storage, facts, &found)
         }
-        guard !found.denials.isEmpty else { return (consume found).allowed(ask) }
-        return (consume found).denial(for: ask, policy: policy.storage, deviceTimeZone: deviceTimeZone)
     }
 
     /// The decision on a placement the policy does not have.
@@ -126,7 +153,7 @@ struct Denial: Sendable {
 
 /// What a run has found so far: the deny reasons, the notes, and the local day once a daily cap needed it. A
 /// finding holds no reference to the policy: the policy is attached once, to a decision that denies.
-struct Findings {
+package struct Findings {
     var denials: [Denial] = []
     /// Texts some reasons name, by ``ReasonSite/detail``; nil until one does (most decisions name none, and a nil
     /// list costs nothing to drop).
@@ -134,6 +161,38 @@ struct Findings {
     var notes: [String] = []
     /// The calendar day of now, once a daily cap has needed it (a placement and its groups share it).
     var today: (start: Int64, end: Int64)?
+
+    package init() {}
+
+    /// Empties the findings for the next ask, keeping the storage of the reasons.
+    mutating func reset() {
+        // Most asks leave nothing to empty: an empty array is left as it is (emptying one takes a generic path).
+        if !denials.isEmpty { denials.removeAll(keepingCapacity: true) }
+        if details != nil { details = nil }
+        if !notes.isEmpty { notes.removeAll(keepingCapacity: true) }
+        today = nil
+    }
+
+    /// Whether the ask found no reason to deny.
+    package var isAllowed: Bool { denials.isEmpty }
+
+    /// Visits each reason in order without building the list: what a tool counting millions of reasons reads.
+    /// - Parameter body: gets the code, the reason's ``Reason/siteKey``, whether its ``Reason/summary`` depends on
+    ///   the site alone, and the reason itself (as the decision on the same ask gives it), built only if asked for.
+    package func forEachReason(
+        policy: Policy, deviceTimeZone: TimeZone, _ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ reason: () -> Reason) -> Void
+    ) {
+        for denial in denials {
+            body(denial.code, denial.site.key, denial.site.summaryIsFixed, { denial.reason(in: siteContext(policy.storage, deviceTimeZone: deviceTimeZone)) })
+        }
+    }
+
+    /// What the reasons' messages are rendered from. The device's zone is kept only when a daily cap read the day in
+    /// it: its reasons name that day.
+    private func siteContext(_ policy: PolicyStorage, deviceTimeZone: TimeZone) -> SiteContext {
+        let deviceZone = today != nil && policy.namedZoneID == nil ? deviceTimeZone : nil
+        return SiteContext(policy: policy, deviceZone: deviceZone, details: details)
+    }
 
     mutating func deny(_ denial: Denial) {
         // Room for the usual handful of reasons at once, rather than growing one by one.
@@ -191,9 +250,7 @@ struct Findings {
                 next = nil
             }
         }
-        // The device's zone is kept only when a daily cap read the day in it: its reasons name that day.
-        let deviceZone = today != nil && policy.namedZoneID == nil ? deviceTimeZone : nil
-        let context = SiteContext(policy: policy, deviceZone: deviceZone, details: details)
-        return Decision(ask: ask, found: .sites(context, denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
+        return Decision(
+            ask: ask, found: .sites(siteContext(policy, deviceTimeZone: deviceTimeZone), denials), nextAllowedAt: next.map(Milliseconds.date), notes: notes)
     }
 }

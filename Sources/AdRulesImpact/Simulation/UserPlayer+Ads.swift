@@ -10,30 +10,37 @@ extension UserPlayer {
         _ = engine.record(event, at: now)
     }
 
+    /// Asks; true when allowed. The reasons of a denial are left in ``found`` for ``denied(slot:)``.
     @inline(__always)
-    mutating func ask(_ ask: Ask) -> Decision {
+    mutating func ask(_ ask: Ask) -> Bool {
         engineCalls += 1
-        return engine.ask(ask, context: context, at: now)
+        if !engine.find(ask, context: context, at: now, into: &found) { unknownAsk = ask }
+        return unknownAsk == nil && found.isAllowed
     }
 
+    /// Asks to show and, when allowed, records `show_started`, as `AdEngine.beginShow` does.
     @inline(__always)
-    mutating func beginShow(_ placement: PlacementID, trigger: ShowTrigger) -> Decision {
+    mutating func beginShow(_ placement: PlacementID, trigger: ShowTrigger) -> Bool {
         engineCalls += 1
-        return engine.decide(.show(placement, trigger: trigger), context: context, thenRecord: .showStarted(placement), at: now).decision
+        let ask = Ask.show(placement, trigger: trigger)
+        if !engine.find(ask, context: context, thenRecord: .showStarted(placement), at: now, into: &found) { unknownAsk = ask }
+        return unknownAsk == nil && found.isAllowed
     }
 
+    /// Asks to reward and, when allowed, records `reward_granted`, as `AdEngine.claimReward` does.
     @inline(__always)
-    mutating func claimReward(_ placement: PlacementID) -> Decision {
+    mutating func claimReward(_ placement: PlacementID) -> Bool {
         engineCalls += 1
-        return engine.decide(.reward(placement), context: context, thenRecord: .rewardGranted(placement), at: now).decision
+        let ask = Ask.reward(placement)
+        if !engine.find(ask, context: context, thenRecord: .rewardGranted(placement), at: now, into: &found) { unknownAsk = ask }
+        return unknownAsk == nil && found.isAllowed
     }
 
     /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
     mutating func offer(_ slot: Int, accept: Double) {
         let id = plan.ids[slot]
-        let decision = ask(.offer(id))
-        guard decision.isAllowed else {
-            denied(decision, slot: slot)
+        guard ask(.offer(id)) else {
+            denied(slot: slot)
             return
         }
         counters[segment].placements[slot].offers += 1
@@ -47,7 +54,10 @@ extension UserPlayer {
 
     mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
         let id = plan.ids[slot]
-        guard ask(.load(id)).isAllowed else { return }
+        guard ask(.load(id)) else {
+            unknownAsk = nil  // a load denied is not counted
+            return
+        }
         record(.loadStarted(id))
         counters[segment].placements[slot].loadsStarted += 1
         let completes = chance.chance(plan.network.fillRate)
@@ -76,16 +86,15 @@ extension UserPlayer {
         if foreground, !endPending {
             shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
         } else {
-            let decision = ask(.show(id, trigger: .loadCompleted))
-            if !decision.isAllowed { denied(decision, slot: slot) }
+            if !ask(.show(id, trigger: .loadCompleted)) { denied(slot: slot) }
         }
     }
 
     /// Follows a `beginShow` decision: an allowed show runs (or fails); a denied one is counted, and an
     /// ad that is missing or expired is loaded for next time.
-    mutating func shown(_ decision: Decision, slot: Int, reward: Bool) {
-        guard decision.isAllowed else {
-            denied(decision, slot: slot)
+    mutating func shown(_ allowed: Bool, slot: Int, reward: Bool) {
+        guard allowed else {
+            denied(slot: slot)
             return
         }
         held[slot] = false
@@ -127,7 +136,7 @@ extension UserPlayer {
         let id = plan.ids[slot]
         if rewarded {
             record(.rewardEarned(id))
-            if claimReward(id).isAllowed { counters[segment].placements[slot].granted += 1 }
+            if claimReward(id) { counters[segment].placements[slot].granted += 1 } else { unknownAsk = nil }
         }
         record(.adClosed(id))
         if plan.fullscreen[slot] { screenUntil = now }
@@ -135,10 +144,22 @@ extension UserPlayer {
         if endPending, screenUntil <= now { background() }
     }
 
-    mutating func denied(_ decision: Decision, slot: Int) {
+    /// Counts the reasons the last ask was denied for (``found``, or the placement the policy lacks), and loads an ad
+    /// that is missing or expired.
+    mutating func denied(slot: Int) {
+        if let ask = unknownAsk.take() {
+            // A placement the model plays and the policy lacks (with --compare): its one reason, given in full.
+            let reason = Evaluator.decide(ask, policy: plan.policy, facts: engine.facts, now: now, deviceTimeZone: engine.deviceTimeZone).reasons(first: 1)
+            if let first = reason.first { countDenial(first.code, site: nil, slot: slot) { first } }
+            return
+        }
         var reload = false
         var groupCapDenied = false
-        decision.forEachReason { code, key, summaryIsFixed, reason in
+        // Taken out to be read while the counters change, and put back before the next ask (which reuses its storage:
+        // a copy left alive would make that ask copy it).
+        let found = self.found
+        self.found = Findings()
+        found.forEachReason(policy: plan.policy, deviceTimeZone: engine.deviceTimeZone) { code, key, summaryIsFixed, reason in
             countDenial(code, site: key.map { self.site($0, slot: slot, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
             if let cap = CapKind(code: code) {
                 capsToday[slot] |= cap.bit
@@ -155,6 +176,7 @@ extension UserPlayer {
             default: break
             }
         }
+        self.found = consume found
         // A group's cap (a cap of 0 reaches it with no impression) is reached for every member.
         if groupCapDenied { markCapsReached(slot) }
         if reload { askLoad(slot, showOnCompletion: false) }

@@ -22,6 +22,10 @@ struct UserPlayer {
     var rewarded: [(slot: Int, every: DurationDistribution, accept: Double)] = []
     var preload: [Int] = []
     var context = AskContext.standard
+    /// The reasons the last ask found, its storage reused from ask to ask (``EngineCore/find(_:context:at:into:)``).
+    var found = Findings()
+    /// The last ask, when it named a placement the policy does not have (its reason is built when counted).
+    var unknownAsk: Ask?
     var chance = RandomSource(derivedFrom: 0)
     var visitRandom = RandomSource(derivedFrom: 0)
     var queue = EventQueue()
@@ -216,8 +220,7 @@ struct UserPlayer {
     private mutating func resume() {
         record(.appResumed)
         for slot in plan.appOpen {
-            let decision = beginShow(plan.ids[slot], trigger: .resume)
-            shown(decision, slot: slot, reward: false)
+            shown(beginShow(plan.ids[slot], trigger: .resume), slot: slot, reward: false)
         }
     }
 
