@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "adrules-ledger-writer", dependencies: ["AdRules", "AdRulesCompiler"]),
         // Helpers the test targets share; nothing else depends on it.
         .target(name: "AdRulesTestSupport", dependencies: ["AdRulesYAML"]),
-        .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML"]),
+        .testTarget(name: "AdRulesYAMLTests", dependencies: ["AdRulesYAML", "AdRules"]),
         .testTarget(name: "AdRulesImpactTests", dependencies: ["AdRulesImpact", "AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport"]),
         .testTarget(
             name: "AdRulesTests", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesTestSupport", "adrules-ledger-writer"]),

@@ -1,3 +1,5 @@
+import AdRules
+
 /// Finds the first byte sequence that is not UTF-8, or the first line break that editors do not show as one, so
 /// that it can be reported with its position.
 package enum UTF8Check {
@@ -8,6 +10,8 @@ package enum UTF8Check {
         /// NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029): YAML reads each as a line break,
         /// but editors and diffs show none, so text after one in a comment would be read as a setting no reviewer sees.
         case hiddenLineBreak(Unicode.Scalar)
+        /// More combining marks in a row than stream-safe text has (``StreamSafeText``).
+        case tooManyCombiningMarks
     }
 
     /// Whether the text is UTF-16 or UTF-32 rather than UTF-8: it starts with their byte-order mark, or at least a
@@ -31,11 +35,14 @@ package enum UTF8Check {
         var line = 1
         var column = 1
         var afterCR = false
+        var marks = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
+                marks = StreamSafeText.run(after: marks, adding: scalar)
+                if marks > StreamSafeText.maxCombiningMarks { return (.tooManyCombiningMarks, SourcePosition(line: line, column: column)) }
                 switch scalar.value {
                 case 0x0A where afterCR:
                     break

@@ -1,3 +1,4 @@
+import AdRules
 internal import CYAML
 
 /// One step through a YAML document, as ``YAMLEventCursor`` hands it out.
@@ -126,6 +127,8 @@ public final class YAMLEventCursor {
             switch bad.problem {
             case .invalid: stop(.invalidUTF8(file: file, at: bad.at))
             case .hiddenLineBreak(let scalar): stop(.hiddenLineBreak(scalar, file: file, at: bad.at))
+            case .tooManyCombiningMarks:
+                stop(.syntax("\(StreamSafeText.message): remove the marks", file: file, at: bad.at))
             }
         } else if yaml_parser_initialize(parser) != 1 {
             stop(.syntax("libyaml could not start (out of memory)", file: file, at: SourceRange.fileStart.start))

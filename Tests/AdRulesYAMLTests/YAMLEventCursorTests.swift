@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesYAML
 import Testing
 
@@ -55,6 +56,15 @@ struct YAMLEventCursorTests {
             let found = messages(bytes)
             #expect(found.count == 1 && found.allSatisfy { $0.contains("control characters") }, "\(found)")
         }
+    }
+
+    /// More than 30 combining marks in a row (Unicode's stream-safe limit) are refused where the 31st stands: putting
+    /// such a text in composed form, or comparing it, takes time that grows with the square of the run.
+    @Test func moreThanThirtyCombiningMarksInARowAreRefused() {
+        let long = words("a: e" + String(repeating: "\u{0316}\u{0301}", count: 16) + "\n")
+        #expect(long.diagnostics.map(\.message) == [StreamSafeText.message + ": remove the marks"])
+        #expect(long.diagnostics.first?.range.start == SourcePosition(line: 1, column: 35))
+        #expect(words("a: e" + String(repeating: "\u{0301}", count: 30) + "\nb: ǘ\n").diagnostics.isEmpty)
     }
 
     @Test func eventsInFileOrder() {

@@ -15,7 +15,7 @@ extension JSONReader {
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             // JSON is UTF-8 (RFC 8259): bytes that are not are an error, not U+FFFD.
-            guard combined < 0x80 || Self.isUTF8(bytes[index..<end]) else { throw fail("a string that is not UTF-8") }
+            if combined >= 0x80 { try checkText(bytes[index..<end]) }
             let text = String(decoding: bytes[index..<end], as: UTF8.self)
             index = end + 1
             return text
@@ -23,16 +23,12 @@ extension JSONReader {
         return try escapedString()
     }
 
-    /// Whether the bytes are UTF-8.
-    static func isUTF8(_ bytes: some Sequence<UInt8>) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
+    /// Refuses a string's bytes that are not UTF-8 (RFC 8259), or not stream-safe (``StreamSafeText``).
+    func checkText(_ bytes: some Sequence<UInt8>) throws(JSONValue.ParseError) {
+        switch StreamSafeText.problem(in: bytes) {
+        case nil: return
+        case .notUTF8: throw fail("a string that is not UTF-8")
+        case .tooManyCombiningMarks: throw fail(StreamSafeText.message)
         }
     }
 
@@ -42,7 +38,7 @@ extension JSONReader {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard Self.isUTF8(utf8) else { throw fail("a string that is not UTF-8") }
+                try checkText(utf8)
                 index += 1
                 return String(decoding: utf8, as: UTF8.self)
             }
@@ -70,7 +66,7 @@ extension JSONReader {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 // Escapes are ASCII: the raw bytes are UTF-8 exactly when the string is.
-                guard !sawNonASCII || Self.isUTF8(bytes[start..<index]) else { throw fail("a string that is not UTF-8") }
+                if sawNonASCII { try checkText(bytes[start..<index]) }
                 index += 1
                 return
             }
