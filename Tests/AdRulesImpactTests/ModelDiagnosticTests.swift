@@ -32,6 +32,9 @@ struct ModelDiagnosticTests {
         Case(name: "bare number for a duration", rule: "schema/duration", yaml: head + "    foreground: 1️⃣300\n", message: "write 300s or 300m"),
         Case(name: "probability above 1", rule: "schema/range", yaml: head + "    premium: 1️⃣1.5\n", message: "premium must be from 0 to 1, not 1.5"),
         Case(name: "reversed uniform", rule: "schema/range", yaml: head + "    first_open: {uniform: 1️⃣[10h, 7h]}\n", message: "[low, high] with low <= high"),
+        // The advice for a distribution of another kind is what first_open takes, not what other durations take.
+        Case(name: "first open drawn from a count", rule: "schema/type", yaml: head + "    first_open: {1️⃣poisson: 3}\n", message: "first_open cannot be drawn from {poisson: ...}: write a time of day such as 8h or {uniform: [7h, 10h]}"),
+        Case(name: "direction override in a name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: \"a1️⃣\\u202Eb\"\n    share: 1\n", message: "holds U+202E, an invisible direction control that reorders what a reader sees: remove it"),
         Case(name: "first open after midnight", rule: "schema/range", yaml: head + "    first_open: 1️⃣25h\n", message: "a local time before 24h"),
         Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),
         Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1"),
@@ -141,9 +144,18 @@ struct ModelDiagnosticTests {
         // placement to look at) twice (the show and the reload), and filling their histories (1 + 1,000 + 1,001 x
         // 1,064 / 16 = 67,567): about 20,617 million steps.
         #expect(found.map(\.message) == [
-            "a user-day of segment all would take about 20617 million steps of the policy's rules and caps, more than the 50 million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams, shorter visits or shorter attribute lists, or preview a policy with fewer placements, groups, window caps or rules per placement",
+            "a user-day of segment all would take about 20617 million steps of the policy's rules and caps, more than the 50 million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams, shorter visits or shorter attribute lists, or preview a policy with fewer placements, groups, window caps or rules per placement; each show is counted as filling histories of 1064 shows, the policy's largest cap: a cap that high makes the estimate large",
         ])
         #expect(found.first?.range.start.line == 3)
+        // One cap of 100,000 makes every history count 100,000 shows: the message names it (nothing else pointed at it).
+        let bigCap = try Policy(
+            yaml: "version: 1\nplacements:\n  p0: {format: interstitial, daily_cap: 100000}\ngroups:\n"
+                + (1...3).map { "  g\($0): {placements: [p0], daily_cap: 1}\n" }.joined(), file: "p.yaml")
+        let busy = try #require(ModelDecoder.decode(
+            "version: 1\nsegments:\n  - {name: all, share: 1, cold_starts: 2, resumes: 6, foreground: 5m, actions: [{placement: p0, every: 1s}]}\nnetwork: {load_time: 2s}\n",
+            file: "m.model.yaml").model)
+        let capFound = ModelCheck.check(busy, against: bigCap, name: "p", role: .current).filter { $0.rule == "schema/range" }
+        #expect(capFound.count == 1 && capFound.allSatisfy { $0.message.hasSuffix("histories of 100000 shows, the policy's largest cap: a cap that high makes the estimate large") }, "\(capFound)")
         // Each ask looks at every fullscreen placement: 10,000 app-open placements and 130 resumes a day took 32 s.
         let appOpen = try Policy(
             yaml: "version: 1\nplacements:\n" + (0..<10_000).map { "  ao\($0): {format: app_open, min_interval: 1s}\n" }.joined(), file: "p.yaml")

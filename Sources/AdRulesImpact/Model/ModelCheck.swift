@@ -193,7 +193,8 @@ public enum ModelCheck {
             let work = workPerUserDay(of: segment, policy: policy, askWork: askWork, preparedWork: preparedWork)
             if work > Double(maxWorkPerUserDay) {
                 diagnostics.append(.modelTooMuchWork(
-                    segment: segment.name, work: work, limit: maxWorkPerUserDay, file: file, range: range(segment.location)))
+                    segment: segment.name, work: work, limit: maxWorkPerUserDay, showsKept: policy.showsKeptPerHistory, file: file,
+                    range: range(segment.location)))
             }
             let references = segment.actions.map { ($0.placement, $0.location, "actions") } + segment.rewarded.map { ($0.placement, $0.location, "rewarded") }
             for (id, location, usage) in references {

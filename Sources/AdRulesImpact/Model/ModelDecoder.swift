@@ -237,9 +237,10 @@ public enum ModelDecoder {
             case "installed_days_ago": segment.installedDaysAgo = reader.numberDistribution(value, key, in: 0...3650) ?? segment.installedDaysAgo
             case "sessions_before": segment.sessionsBefore = reader.count(value, key, in: 0...1_000_000)
             case "first_open":
-                if let open = reader.durationDistribution(value, key, below: 86_400_000) {
+                let timeOfDay = "a time of day such as 8h or {uniform: [7h, 10h]}"
+                if let open = reader.durationDistribution(value, key, below: 86_400_000, expected: timeOfDay) {
                     if case .exponential = open {
-                        reader.report(.modelDistributionKind(key, kind: "exponential", expected: "a time of day such as 8h or {uniform: [7h, 10h]}", file: reader.file, range: value.range))
+                        reader.report(.modelDistributionKind(key, kind: "exponential", expected: timeOfDay, file: reader.file, range: value.range))
                     } else {
                         // Each end is before 24h (`below`).
                         segment.firstOpen = open

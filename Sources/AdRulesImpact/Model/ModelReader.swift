@@ -203,8 +203,11 @@ struct ModelReader: NodeReader {
 
     /// A duration: a constant, `{uniform: [d1, d2]}` or `{exponential: mean}`.
     /// - Parameter below: for a time of day, the first time it may not reach (24h).
-    mutating func durationDistribution(_ node: YAMLNode, _ key: String, minimum: Int64 = 0, below: Int64? = nil) -> DurationDistribution? {
-        let expected = "a duration, {uniform: [1m, 5m]} or {exponential: 2m}"
+    /// - Parameter expected: what the key takes, for the advice on another kind of distribution.
+    mutating func durationDistribution(
+        _ node: YAMLNode, _ key: String, minimum: Int64 = 0, below: Int64? = nil,
+        expected: String = "a duration, {uniform: [1m, 5m]} or {exponential: 2m}"
+    ) -> DurationDistribution? {
         guard let pairs = node.pairs else {
             guard let value = duration(node, key, minimum: minimum, below: below) else { return nil }
             guard value >= minimum else {
