@@ -116,8 +116,8 @@ enum ImpactHTML {
         counts("&nbsp;&nbsp;max", { $0.summary.max })
         counts("impressions", { $0.counters.impressions })
         for cap in CapKind.allCases where columns.contains(where: { $0.placement.caps.contains(cap) }) {
-            let shares = columns.map { $0.capShare(cap) }
-            row("user-days at <code>\(cap.code.rawValue)</code>", shares.map(ImpactFormat.percent), comparing ? ImpactFormat.points(shares[0], shares[1]) : nil)
+            let shares = PlacementFigures.capRow(cap, columns)
+            row("user-days at <code>\(cap.code.rawValue)</code>", shares.values, comparing ? shares.change ?? "" : nil)
         }
         counts("wasted loads", { $0.counters.wastedLoads }, higherIsWorse: true)
         counts("loads completed", { $0.counters.loadsCompleted })

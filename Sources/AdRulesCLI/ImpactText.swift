@@ -62,8 +62,8 @@ enum ImpactText {
             counts("  impressions", { $0.counters.impressions })
             let caps = CapKind.allCases.filter { cap in columns.contains { $0.placement.caps.contains(cap) } }
             for cap in caps {
-                let shares = columns.map { $0.capShare(cap) }
-                row("  user-days that reached \(cap.code.rawValue)", shares.map(ImpactFormat.percent), change: shares.count == 2 ? ImpactFormat.points(shares[0], shares[1]) : nil)
+                let shares = PlacementFigures.capRow(cap, columns)
+                row("  user-days that reached \(cap.code.rawValue)", shares.values, change: shares.change)
             }
             counts("  wasted loads", { $0.counters.wastedLoads }, note: "of \(columns.map { ImpactFormat.count($0.counters.loadsCompleted) }.joined(separator: " / ")) loaded")
             if columns.contains(where: \.isRewarded) {

@@ -176,6 +176,33 @@ struct ImpactCommandTests {
         }
     }
 
+    /// A cap only one policy's placement has reads "–" under the other policy, with no change beside it: 0.0% would
+    /// say the cap was there and never reached.
+    @Test func aCapOnlyOnePolicyHasIsADashUnderTheOther() throws {
+        let dir = NSTemporaryDirectory() + "adrules-impact-cap-" + UUID().uuidString
+        for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m"
+        try (head + "}\n").write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
+        try (head + ", hourly_cap: 2}\n").write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
+        try """
+            version: 1
+            users: 2
+            days: 1
+            segments:
+              - {name: all, share: 1, timezone: UTC, first_open: 9h, cold_starts: 1, resumes: 0, foreground: 30m,
+                 actions: [{placement: level_end, every: 2m}]}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 10s, show_failure: 0}
+            """.write(toFile: dir + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("user-days that reached hourly_cap") })
+        let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(cells.suffix(2).first == "–" && cells.last?.hasSuffix("%") == true, "\(row)")
+        let html = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "html"])
+        #expect(html.stdout.contains("<td class=\"n\">–</td>"), "\(html.stdout.prefix(200))")
+    }
+
     /// Policy-wide settings are named as written and located in both policies; an added attribute shows its type.
     @Test func policyWideChangesNameTheirValuesAndLocations() throws {
         let dir = NSTemporaryDirectory() + "adrules-impact-diff-" + UUID().uuidString
