@@ -149,24 +149,31 @@ struct ImpactCommandTests {
         #expect(text.contains("banner_home (banner) only in \(dir)"))
     }
 
-    /// A placement the model uses and only the new policy defines is described by the new policy (its format, its
-    /// rewarded figures), not by the old policy's stand-in for it.
-    @Test func aPlacementTheOldPolicyLacksIsDescribedByTheNewOne() throws {
-        let dir = NSTemporaryDirectory() + "adrules-impact-lacks-" + UUID().uuidString
+    /// A directory with an old and a new policy (`old/p.yaml`, `new/p.yaml`) and a model of two users for one day
+    /// whose one segment has `segment` (its actions or offers): what a `--compare` test runs.
+    func comparison(old: String, new: String, segment: String) throws -> String {
+        let dir = NSTemporaryDirectory() + "adrules-impact-compare-" + UUID().uuidString
         for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n"
-        try head.write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
-        try (head + "  hint: {format: rewarded, daily_cap: 5}\n").write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
+        try old.write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
+        try new.write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
         try """
             version: 1
             users: 2
             days: 1
             segments:
               - {name: all, share: 1, timezone: UTC, first_open: 9h, cold_starts: 1, resumes: 0, foreground: 30m,
-                 rewarded: [{placement: hint, every: 5m, accept: 1}]}
+                 \(segment)}
             network: {load_time: 1s, fill_rate: 1, ad_duration: 10s, show_failure: 0}
             """.write(toFile: dir + "/m.model.yaml", atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    /// A placement the model uses and only the new policy defines is described by the new policy (its format, its
+    /// rewarded figures), not by the old policy's stand-in for it.
+    @Test func aPlacementTheOldPolicyLacksIsDescribedByTheNewOne() throws {
+        let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n"
+        let dir = try comparison(old: head, new: head + "  hint: {format: rewarded, daily_cap: 5}\n", segment: "rewarded: [{placement: hint, every: 5m, accept: 1}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         for format in ["text", "html"] {
             let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", format])
             #expect(result.exitCode == 0, "\(result.stderr)")
@@ -179,21 +186,9 @@ struct ImpactCommandTests {
     /// A cap only one policy's placement has reads "–" under the other policy, with no change beside it: 0.0% would
     /// say the cap was there and never reached.
     @Test func aCapOnlyOnePolicyHasIsADashUnderTheOther() throws {
-        let dir = NSTemporaryDirectory() + "adrules-impact-cap-" + UUID().uuidString
-        for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m"
-        try (head + "}\n").write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
-        try (head + ", hourly_cap: 2}\n").write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
-        try """
-            version: 1
-            users: 2
-            days: 1
-            segments:
-              - {name: all, share: 1, timezone: UTC, first_open: 9h, cold_starts: 1, resumes: 0, foreground: 30m,
-                 actions: [{placement: level_end, every: 2m}]}
-            network: {load_time: 1s, fill_rate: 1, ad_duration: 10s, show_failure: 0}
-            """.write(toFile: dir + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let dir = try comparison(old: head + "}\n", new: head + ", hourly_cap: 2}\n", segment: "actions: [{placement: level_end, every: 2m}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"])
         #expect(text.exitCode == 0, "\(text.stderr)")
         let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("user-days that reached hourly_cap") })
