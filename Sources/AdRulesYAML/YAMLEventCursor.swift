@@ -278,6 +278,12 @@ public final class YAMLEventCursor {
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
             let written = style(data.style)
+            // The file's bytes were checked for stream-safe text before libyaml read them; a double-quoted scalar may
+            // also write marks as escapes (`\u0301`), checked here once decoded.
+            if written == .doubleQuoted, value.utf8.contains(where: { $0 >= 0x80 }), StreamSafeText.problem(in: value.utf8) != nil {
+                stop(.syntax("\(StreamSafeText.message), written as escapes: remove the marks", file: file, at: range.start))
+                return nil
+            }
             let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
             return scalar(YAMLNode(.scalar(YAMLScalar(value: text, style: written)), range: range))
         case YAML_SEQUENCE_START_EVENT:

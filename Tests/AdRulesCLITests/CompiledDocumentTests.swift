@@ -33,6 +33,17 @@ struct CompiledDocumentTests {
         #expect(again == golden)
     }
 
+    /// A text of more than 30 combining marks in a row is refused wherever it stands, also under a key the reader
+    /// does not know and skips, and also written as escapes (a skipped string is read whole once it holds one).
+    @Test func aKeyTheReaderSkipsHoldsStreamSafeTextToo() throws {
+        func withUnknownKey(_ marks: Int) -> Data {
+            let value = "e" + String(repeating: "\\u0301", count: marks)
+            return Data(("{\"zzz_future\":\"\(value)\"," + String(decoding: golden.dropFirst(), as: UTF8.self)).utf8)
+        }
+        #expect(throws: Never.self) { try Policy(compiled: withUnknownKey(30)) }
+        #expect(throws: CompiledPolicyError.self) { try Policy(compiled: withUnknownKey(31)) }
+    }
+
     /// A document saved again with a byte-order mark is refused saying so (before: "invalid JSON at byte 1").
     @Test func aByteOrderMarkIsNamed() throws {
         for mark: [UInt8] in [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE], [0x00, 0x00, 0xFE, 0xFF]] {

@@ -65,6 +65,13 @@ struct YAMLEventCursorTests {
         #expect(long.diagnostics.map(\.message) == [StreamSafeText.message + ": remove the marks"])
         #expect(long.diagnostics.first?.range.start == SourcePosition(line: 1, column: 35))
         #expect(words("a: e" + String(repeating: "\u{0301}", count: 30) + "\nb: ǘ\n").diagnostics.isEmpty)
+        // Marks written as escapes in a double-quoted scalar count once decoded.
+        let escaped = words("a: \"e" + String(repeating: "\\u0301", count: 31) + "\"\n")
+        #expect(escaped.diagnostics.map(\.message) == [StreamSafeText.message + ", written as escapes: remove the marks"])
+        #expect(words("a: \"e" + String(repeating: "\\u0301", count: 30) + "\"\n").diagnostics.isEmpty)
+        // A character whose decomposition is two marks (U+0F73, class 0 itself) counts as two.
+        #expect(words("a: a" + String(repeating: "\u{0F73}", count: 16) + "\n").diagnostics.count == 1)
+        #expect(words("a: a" + String(repeating: "\u{0F73}", count: 15) + "\n").diagnostics.isEmpty)
     }
 
     @Test func eventsInFileOrder() {

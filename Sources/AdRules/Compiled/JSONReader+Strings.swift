@@ -62,9 +62,17 @@ extension JSONReader {
         atFirst = false
         let start = index
         var sawNonASCII = false
+        var sawEscape = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if sawEscape {
+                    // An escape may write a combining mark (`\u0301`): the text is read, as readString() reads it,
+                    // and checked whole.
+                    index = start - 1
+                    _ = try readString()
+                    return
+                }
                 // Escapes are ASCII: the raw bytes are UTF-8 exactly when the string is.
                 if sawNonASCII { try checkText(bytes[start..<index]) }
                 index += 1
@@ -73,6 +81,7 @@ extension JSONReader {
             if byte == UInt8(ascii: "\\") {
                 index += 1
                 _ = try escape()
+                sawEscape = true
                 continue
             }
             guard byte >= 0x20 else { throw fail("control character in a string") }

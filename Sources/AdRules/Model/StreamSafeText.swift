@@ -11,7 +11,13 @@ package enum StreamSafeText {
     @inline(__always)
     package static func run(after run: Int, adding scalar: Unicode.Scalar) -> Int {
         // Every non-starter is at or above U+0300: ASCII and Latin-1 letters cost one comparison.
-        scalar.value >= 0x300 && scalar.properties.canonicalCombiningClass != .notReordered ? run + 1 : 0
+        guard scalar.value >= 0x300 else { return 0 }
+        switch scalar.value {
+        // The only characters whose decomposition is non-starters alone, though their own class is 0 (UAX #15):
+        // each is two marks once decomposed, as composing or comparing reads it.
+        case 0x0344, 0x0F73, 0x0F75, 0x0F81: return run + 2
+        default: return scalar.properties.canonicalCombiningClass != .notReordered ? run + 1 : 0
+        }
     }
 
     /// What is wrong with text bytes, if anything: not UTF-8, or a run of more than ``maxCombiningMarks`` marks.

@@ -165,17 +165,24 @@ public enum ModelCheck {
     /// - Parameter askWork: ``askWork(of:policy:)``.
     /// - Parameter preparedWork: ``preparedContextWork(of:policy:)``, once a user-day.
     static func workPerUserDay(of segment: Segment, policy: Policy, askWork: (Int) -> Int, preparedWork: Int = 0) -> Double {
-        func show(_ id: String, asks: Double) -> Double {
+        work(of: segment, policy: policy, askWork: askWork, preparedWork: preparedWork).total
+    }
+
+    /// ``workPerUserDay(of:policy:askWork:preparedWork:)``, and the part of it that is shows filling their histories.
+    static func work(of segment: Segment, policy: Policy, askWork: (Int) -> Int, preparedWork: Int = 0) -> (total: Double, histories: Double) {
+        var histories = 0.0
+        func show(_ id: String, asks: Double, times: Double) -> Double {
             guard let slot = policy.placementID(id).map({ Int($0.slot) }) else { return 0 }
-            return (asks + 1) * Double(askWork(slot) + policy.screenWork) + Double(policy.showWork(ofPlacement: slot))
+            histories += times * Double(policy.showWork(ofPlacement: slot))
+            return times * ((asks + 1) * Double(askWork(slot) + policy.screenWork) + Double(policy.showWork(ofPlacement: slot)))
         }
         let visits = max(1, segment.coldStarts.mean) + segment.resumes.mean
         let foreground = min(visits * segment.foreground.mean, 86_400_000)
         var work = 0.0
-        for action in segment.actions { work += foreground / max(action.every.mean, 1) * show(action.placement, asks: 1) }
-        for offer in segment.rewarded { work += foreground / max(offer.every.mean, 1) * show(offer.placement, asks: 2) }
-        let appOpen = policy.placements.filter { $0.format.value == .appOpen }.reduce(0.0) { $0 + show($1.id, asks: 1) }
-        return work + visits * (appOpen + Double(2 * policy.visitWork)) + Double(preparedWork)
+        for action in segment.actions { work += show(action.placement, asks: 1, times: foreground / max(action.every.mean, 1)) }
+        for offer in segment.rewarded { work += show(offer.placement, asks: 2, times: foreground / max(offer.every.mean, 1)) }
+        for placement in policy.placements where placement.format.value == .appOpen { work += show(placement.id, asks: 1, times: visits) }
+        return (work + visits * Double(2 * policy.visitWork) + Double(preparedWork), histories)
     }
 
     /// What ``check(_:against:name:role:)`` finds in a model of a reportable size.
@@ -190,10 +197,12 @@ public enum ModelCheck {
         let askWork = askWork(of: model.segments, policy: policy)
         let preparedWork = preparedContextWork(of: model.segments, policy: policy)
         for segment in model.segments {
-            let work = workPerUserDay(of: segment, policy: policy, askWork: askWork, preparedWork: preparedWork)
-            if work > Double(maxWorkPerUserDay) {
+            let work = work(of: segment, policy: policy, askWork: askWork, preparedWork: preparedWork)
+            if work.total > Double(maxWorkPerUserDay) {
+                // The cap is named only when the histories it sets are most of the estimate.
+                let showsKept = work.histories * 2 > work.total ? policy.showsKeptPerHistory : nil
                 diagnostics.append(.modelTooMuchWork(
-                    segment: segment.name, work: work, limit: maxWorkPerUserDay, showsKept: policy.showsKeptPerHistory, file: file,
+                    segment: segment.name, work: work.total, limit: maxWorkPerUserDay, showsKept: showsKept, file: file,
                     range: range(segment.location)))
             }
             let references = segment.actions.map { ($0.placement, $0.location, "actions") } + segment.rewarded.map { ($0.placement, $0.location, "rewarded") }
