@@ -281,7 +281,10 @@ public final class YAMLEventCursor {
             // The file's bytes were checked for stream-safe text before libyaml read them; a double-quoted scalar may
             // also write marks as escapes (`\u0301`), checked here once decoded.
             if written == .doubleQuoted, value.utf8.contains(where: { $0 >= 0x80 }), StreamSafeText.problem(in: value.utf8) != nil {
-                stop(.syntax("\(StreamSafeText.message), written as escapes: remove the marks", file: file, at: range.start))
+                // Escapes, or an escaped line break joining two runs, made the run: the finding spans the quoted text.
+                var diagnostic = Diagnostic.syntax("\(StreamSafeText.message) once its escapes are read: remove the marks", file: file, at: range.start)
+                diagnostic.range = range
+                stop(diagnostic)
                 return nil
             }
             let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
@@ -360,8 +363,16 @@ public final class YAMLEventCursor {
         if let name = string(anchor) {
             if isRuleFile { report(.anchor(name, file: file, range: range)) } else { anchorOfLastEvent = name }
         }
-        if let tag = string(tag) {
+        if var tag = string(tag) {
             aliasOrTagPositions.insert(range.start)
+            // A tag's `%` escapes are decoded by libyaml, past the check of the file's bytes: a tag of out-of-order
+            // combining marks would make every comparison of its finding slow (620 such tags took 26 s). It is
+            // named, not quoted, then; a long one is cut short.
+            if tag.utf8.contains(where: { $0 >= 0x80 }), StreamSafeText.problem(in: tag.utf8) != nil {
+                tag = "(one holding more than \(StreamSafeText.maxCombiningMarks) combining marks in a row)"
+            } else {
+                tag = YAMLScalar.shortened(tag)
+            }
             let core = "tag:yaml.org,2002:"
             // `when: !premium` is a negation typed as in other languages, which YAML reads as a tag.
             let inCondition = !tag.hasPrefix(core) && keyBefore(byteOffset(of: mark)) == "when"

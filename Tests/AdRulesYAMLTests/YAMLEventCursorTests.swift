@@ -67,8 +67,12 @@ struct YAMLEventCursorTests {
         #expect(words("a: e" + String(repeating: "\u{0301}", count: 30) + "\nb: ǘ\n").diagnostics.isEmpty)
         // Marks written as escapes in a double-quoted scalar count once decoded.
         let escaped = words("a: \"e" + String(repeating: "\\u0301", count: 31) + "\"\n")
-        #expect(escaped.diagnostics.map(\.message) == [StreamSafeText.message + ", written as escapes: remove the marks"])
+        #expect(escaped.diagnostics.map(\.message) == [StreamSafeText.message + " once its escapes are read: remove the marks"])
+        #expect(escaped.diagnostics.first.map { $0.range.end.column > $0.range.start.column } == true)
         #expect(words("a: \"e" + String(repeating: "\\u0301", count: 30) + "\"\n").diagnostics.isEmpty)
+        // A tag's `%` escapes decode to marks past the file's check: such a tag is named, not quoted.
+        let tagged = words("a: !<tag:x,2000:a" + String(repeating: "%CC%81", count: 31) + "> hi\n")
+        #expect(tagged.diagnostics.contains { $0.rule == "yaml/tag" && $0.message.contains("(one holding more than 30 combining marks in a row)") }, "\(tagged.diagnostics)")
         // A character whose decomposition is two marks (U+0F73, class 0 itself) counts as two.
         #expect(words("a: a" + String(repeating: "\u{0F73}", count: 16) + "\n").diagnostics.count == 1)
         #expect(words("a: a" + String(repeating: "\u{0F73}", count: 15) + "\n").diagnostics.isEmpty)
