@@ -184,9 +184,9 @@ enum ImpactCommand {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): larger than \(maxPartBytes >> 20) MiB, so not a part adrules wrote\n", exitCode: ExitCode.findings)
                 }
                 // adrules writes parts as UTF-8 with no byte-order mark: anything else was made or changed elsewhere.
-                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+                if ByteOrderMark.starts(bytes) {
                     return CommandResult(
-                        stderr: "error: \(ControlCharacters.escaped(path)): starts with a byte-order mark (UTF-16 or UTF-8 with a BOM), so not a part adrules wrote: save it as UTF-8 without a BOM\n",
+                        stderr: "error: \(ControlCharacters.escaped(path)): starts with a byte-order mark (UTF-16 or UTF-32, or UTF-8 with a BOM), so not a part adrules wrote: save it as UTF-8 without a BOM\n",
                         exitCode: ExitCode.findings)
                 }
                 guard let decoded = String(validating: bytes, as: UTF8.self) else {

@@ -20,7 +20,7 @@ package enum UTF8Check {
     /// one). libyaml would otherwise stop at the first zero byte with "control characters are not allowed".
     static func isWideEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
-        if (bytes[0], bytes[1]) == (0xFF, 0xFE) || (bytes[0], bytes[1]) == (0xFE, 0xFF) { return true }
+        if ByteOrderMark.startsWide(bytes) { return true }
         let head = bytes.prefix(256)
         let zeros = head.count { $0 == 0 }
         return head.count >= 4 && zeros * 4 >= head.count && zeros < head.count

@@ -18,8 +18,7 @@ extension Policy {
         }
         let bytes = [UInt8](compiled)
         // A document saved again by an editor that adds a byte-order mark is no longer the one adrules wrote.
-        let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE], [0x00, 0x00, 0xFE, 0xFF]]
-        if marks.contains(where: { bytes.starts(with: $0) }) {
+        if ByteOrderMark.starts(bytes) {
             throw CompiledPolicyError(
                 "the document starts with a byte-order mark (UTF-16 or UTF-32, or UTF-8 with a BOM), which adrules compile never writes: compile it again, or save it as UTF-8 without a BOM",
                 offset: 0)

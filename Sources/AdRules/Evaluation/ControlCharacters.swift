@@ -5,8 +5,15 @@ public enum ControlCharacters {
     /// sees, and the byte-order mark.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
-            return true
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF: return true
+        default: return isDirectionControl(scalar)
+        }
+    }
+
+    /// Whether a scalar is a bidirectional mark, embedding, override or isolate: invisible, it reorders what a reader sees.
+    package static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }
     }

@@ -235,4 +235,11 @@ public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
         case .windows(let caps): return caps.map { "\($0.value.max)/\($0.value.window)" }.joined(separator: ",")
         }
     }
+
+    /// The value as a rule file writes it, windows as a `caps:` list (`[{max: 3, window: 1h}]`): what findings and
+    /// change lists quote. Durations are in their shortest form (`60s` reads as `1m`).
+    package var written: String {
+        guard case .windows(let caps) = self else { return description }
+        return "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
+    }
 }

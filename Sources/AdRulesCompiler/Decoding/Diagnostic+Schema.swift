@@ -175,11 +175,12 @@ extension Diagnostic {
     static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
         let code = String(format: "U+%04X", scalar.value)
         // Direction marks and overrides, and the byte-order mark, are no line break or escape code: they are invisible.
-        let message = switch scalar.value {
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+        let message = if ControlCharacters.isDirectionControl(scalar) {
             "\(key) holds \(code), an invisible direction control that reorders what a reader sees: remove it"
-        case 0xFEFF: "\(key) holds \(code), an invisible byte-order mark: remove it"
-        default: "\(key) holds the control character \(code): write it on one line, with no line breaks, tabs or escape codes"
+        } else if scalar == "\u{FEFF}" {
+            "\(key) holds \(code), an invisible byte-order mark: remove it"
+        } else {
+            "\(key) holds the control character \(code): write it on one line, with no line breaks, tabs or escape codes"
         }
         return Diagnostic(.error, rule: "schema/range", message: message, file: file, range: range)
     }

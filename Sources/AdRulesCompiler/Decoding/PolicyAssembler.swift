@@ -33,16 +33,10 @@ struct PolicyAssembler {
         let here = later[setting], there = earlier[setting]
         let range = here.map { SourceRange(at: SourcePosition(line: $0.location.line, column: $0.location.column)) } ?? block.range
         var diagnostic = Diagnostic.conflictingSetting(
-            key, value: here.map { written($0.value) } ?? "not set", other: there.map { written($0.value) } ?? "not set", file: file, range: range,
+            key, value: here?.value.written ?? "not set", other: there?.value.written ?? "not set", file: file, range: range,
             first: there?.location ?? first.location)
         if there == nil, !diagnostic.notes.isEmpty { diagnostic.notes[0].message = "the defaults here do not set \(setting.key)" }
         return diagnostic
-    }
-
-    /// A setting's value as a rule file writes it (durations in their shortest form: `60s` reads as `1m`).
-    private static func written(_ value: SettingValue) -> String {
-        guard case .windows(let caps) = value else { return "\(value)" }
-        return "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
     }
 
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large

@@ -97,7 +97,7 @@ enum PolicySettings {
         guard case .windows(let caps) = value?.value else { return PolicySetting(key.key, value?.value.description, value?.location) }
         // Each window is a cap of its own: windows are compared as a set, shown as written.
         func text(_ caps: [Located<WindowCap>]) -> String? {
-            caps.isEmpty ? nil : "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
+            caps.isEmpty ? nil : SettingValue.windows(caps).written
         }
         let sorted = caps.sorted { ($0.value.window.milliseconds, $0.value.max) < ($1.value.window.milliseconds, $1.value.max) }
         var setting = PolicySetting(key.key, text(sorted), caps.first?.location)
