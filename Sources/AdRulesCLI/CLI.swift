@@ -181,11 +181,13 @@ public enum AdRulesCommandLine {
         case "-h", "--help":
             return CommandResult(stdout: usage + "\n")
         case "help":
-            // One topic at most: `help lint extra` or an empty word is a usage error, as for every command.
+            // One topic at most: `help lint extra` or an empty word is a usage error, as for every command. `impact
+            // merge` is a part of impact, whose help covers it.
+            if rest == ["impact", "merge"] { return CommandResult(stdout: (commandHelp["impact"] ?? usage) + "\n") }
             if rest.count > 1 { return usageError(.unexpected(rest[1])) }
             if rest.first == "" { return usageError(.emptyArgument) }
             if let topic = rest.first, topic != "help" {
-                guard let text = commandHelp[topic] else { return usageError(.unexpected(topic)) }
+                guard let text = commandHelp[topic] else { return unknownCommand(topic) }
                 return CommandResult(stdout: text + "\n")
             }
             return CommandResult(stdout: usage + "\n")
@@ -214,11 +216,16 @@ public enum AdRulesCommandLine {
                 Output.deliver(RuleFileSchema.text, to: $0.values["output"])
             }
         default:
-            let commands = ["lint", "test", "simulate", "compile", "impact", "schema", "help"]
-            var message = "unknown command \"\(ControlCharacters.escaped(command))\""
-            if let suggestion = Suggestion.closest(to: command, in: commands) { message += "; did you mean \"\(suggestion)\"?" }
-            return CommandResult(stderr: "error: \(message)\n\n\(usage)\n", exitCode: ExitCode.usage)
+            return unknownCommand(command)
         }
+    }
+
+    /// A command, or a help topic, that is none: a usage error with the closest command.
+    static func unknownCommand(_ command: String) -> CommandResult {
+        let commands = ["lint", "test", "simulate", "compile", "impact", "schema", "help"]
+        var message = "unknown command \"\(ControlCharacters.escaped(command))\""
+        if let suggestion = Suggestion.closest(to: command, in: commands) { message += "; did you mean \"\(suggestion)\"?" }
+        return CommandResult(stderr: "error: \(message)\n\n\(usage)\n", exitCode: ExitCode.usage)
     }
 
     static let outputOption = OptionSpec(name: "output", short: "o", takesValue: true, allowed: nil)
@@ -278,6 +285,19 @@ enum PolicyArgument {
                 stderr: "error: \(ControlCharacters.escaped(PolicyLoadError.notRuleFile(path).description))\n", exitCode: ExitCode.usage)
         }
         return nil
+    }
+}
+
+/// The `rules` a command reads when no path is given.
+enum DefaultRules {
+    /// An I/O failure (exit 3, as for any missing path) that says the path was the default, when `rules` is missing.
+    /// - Parameter naming: how the command names a policy, such as `adrules lint path/to/rules`.
+    static func missing(_ naming: String) -> CommandResult? {
+        var info = stat()
+        guard lstat("rules", &info) != 0 else { return nil }
+        return CommandResult(
+            stderr: "error: no such file or directory: rules, the policy read when none is named: run this where rules/ is, or name the policy, such as \(naming)\n",
+            exitCode: ExitCode.failure)
     }
 }
 
@@ -355,6 +375,13 @@ enum Output {
                     : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
             return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
+        // No report is YAML, and a YAML file is what the next run may read (or a rule file beside an input named
+        // alone, which a report would overwrite).
+        if isYAML {
+            return CommandResult(
+                stderr: "error: --output \(ControlCharacters.escaped(output)) names a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .txt, .json, .sarif or .swift\n",
+                exitCode: ExitCode.usage)
+        }
         return nil
     }
 
@@ -401,6 +428,19 @@ enum OutputFile {
             if fstat(fd, &open) == 0, open.st_dev == target.st_dev, open.st_ino == target.st_ino { return fd }
         }
         return nil
+    }
+
+    /// Why a report could not be written to `path`, checked without writing (before a long run); nil when it looks
+    /// writable. The write itself may still fail (a full disk), and says so then.
+    static func unwritable(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return reason(EISDIR) }
+            return access(path, W_OK) == 0 ? nil : reason(errno)
+        }
+        // A new file: its directory must exist and take it.
+        let directory = (path as NSString).deletingLastPathComponent
+        return access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 ? nil : reason(errno)
     }
 
     /// Writes `data` to `path`; nil when it worked, else why not.

@@ -27,6 +27,7 @@ enum ImpactCommand {
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: inputs) { return refusal }
         guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1]), command: "impact") }
         if let refusal = PolicyArgument.refusal(Array(inputs.dropFirst())) { return refusal }
+        if parsed.values["rules"] == nil, let missing = DefaultRules.missing("--rules path/to/rules") { return missing }
         let options: ImpactOptions
         switch self.options(parsed) {
         case .failure(let error): return AdRulesCommandLine.usageError(error, command: "impact")
@@ -70,9 +71,16 @@ enum ImpactCommand {
         var diagnostics = read.diagnostics
         var files = [modelPath]
 
-        let rulesPath = parsed.values["rules"] ?? "rules"
+        // A policy is named as written, less a trailing slash: `--rules new/` and `--rules new` are one policy, in
+        // the report and for `impact merge`.
+        func policyName(_ path: String) -> String {
+            var name = Substring(path)
+            while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+            return String(name)
+        }
+        let rulesPath = policyName(parsed.values["rules"] ?? "rules")
         var named: [(path: String, role: ModelCheck.Role)] = [(rulesPath, .current)]
-        if let old = parsed.values["compare"] { named.insert((old, .old), at: 0) }
+        if let old = parsed.values["compare"] { named.insert((policyName(old), .old), at: 0) }
         var policies: [NamedPolicy] = []
         for (path, _) in named {
             do {
@@ -95,9 +103,16 @@ enum ImpactCommand {
             }
         }
         diagnostics = diagnostics.sortedForDisplay()
-        stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"))
+        // The findings go to standard error: `--color auto` colours them when it is a terminal.
+        let color = parsed.values["color"] == "always"
+            || (parsed.values["color"] ?? "auto" == "auto" && isatty(2) == 1 && environment.variables["NO_COLOR"] == nil)
+        stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"), color: color)
         guard let model = read.model, policies.count == named.count, !diagnostics.hasErrors else {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
+        }
+        // A run may take minutes: a report it could not write is said before it starts, not after.
+        if let output = parsed.values["output"], let problem = OutputFile.unwritable(output) {
+            return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(output)): \(problem)\n", exitCode: ExitCode.failure)
         }
 
         let changes = PolicyDiff.listed(policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : [])
@@ -231,9 +246,9 @@ enum ImpactCommand {
     }
 
     /// Diagnostics as lint prints them (xcode format), with the summary line.
-    static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool) -> String {
+    static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool, color: Bool = false) -> String {
         guard !diagnostics.isEmpty else { return "" }
-        var text = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(diagnostics, files: files)
+        var text = DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: files)
         let errors = diagnostics.filter { $0.severity == .error }.count
         if !quiet {
             text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(files).count) + "\n"

@@ -124,6 +124,9 @@ enum ImpactFormat {
         (count == 1 ? "1 more change is" : "\(count) more changes are") + " not listed: the policies differ in more settings than a report lists"
     }
 
+    /// What a segment no user drew shows in place of its figures.
+    static let noUsers = "no user drew this segment, so it has no figures: raise --users"
+
     /// `1 user`, `1,200 users`.
     static func users(_ n: Int) -> String { "\(count(n)) user\(n == 1 ? "" : "s")" }
 

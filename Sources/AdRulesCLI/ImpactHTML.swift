@@ -202,6 +202,11 @@ enum ImpactHTML {
         var out = "<section>\n<h2>By segment <small>impressions per user per day: mean, p50, p90, p99, max</small></h2>\n<table>\n<tr><th>segment</th><th>placement</th>"
         out += report.results.map { "<th class=\"n first\" colspan=\"5\">\(escape($0.policy))</th>" }.joined() + (comparing ? "<th class=\"n\">change of mean</th>" : "") + "</tr>\n"
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
+            // A segment no user drew has no figures: zeros would read as users who see no ad.
+            guard first.segments[s].users > 0 else {
+                out += "<tr><td>\(escape(name)) <span class=\"loc\">\(ImpactFormat.users(0))</span></td><td colspan=\"\(1 + 5 * report.results.count + (comparing ? 1 : 0))\">\(escape(ImpactFormat.noUsers))</td></tr>\n"
+                continue
+            }
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
             for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
                 out += "<tr><td>" + (k == 0 ? "\(escape(name)) <span class=\"loc\">\(ImpactFormat.users(first.segments[s].users))</span>" : "") + "</td><td>\(escape(present[0].figures.placement.id))</td>"
@@ -232,6 +237,10 @@ enum ImpactHTML {
         var out = ""
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             out += "<details>\n<summary>Segment <strong>\(escape(name))</strong> <span class=\"loc\">\(ImpactFormat.users(first.segments[s].users))</span>: every figure</summary>\n"
+            guard first.segments[s].users > 0 else {
+                out += "<p>\(escape(ImpactFormat.noUsers))</p>\n</details>\n"
+                continue
+            }
             for present in PlacementFigures.byID(report.results.map { PlacementFigures.all($0, segment: s) }) {
                 out += placement(present.map(\.figures), names: present.map { names[$0.policy] }, onlyIn: comparing && present.count == 1)
             }

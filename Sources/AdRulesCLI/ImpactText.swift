@@ -27,6 +27,11 @@ enum ImpactText {
         if let first = report.results.first, report.segments.count > 1 {
             for (s, name) in report.segments.enumerated() where s < first.segments.count {
                 out += "\nSegment \(name) (\(ImpactFormat.users(first.segments[s].users))):\n"
+                // A segment no user drew has no figures: zeros would read as users who see no ad.
+                guard first.segments[s].users > 0 else {
+                    out += "  \(ImpactFormat.noUsers)\n"
+                    continue
+                }
                 out += placementTables(report, report.results.map { PlacementFigures.all($0, segment: s) })
             }
         }
@@ -94,6 +99,10 @@ enum ImpactText {
         if comparing { header.append("change of mean") }
         var rows: [[String]] = [header]
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
+            guard first.segments[s].users > 0 else {
+                rows.append(["\(name) (\(ImpactFormat.users(0)))", ImpactFormat.noUsers])
+                continue
+            }
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
             for (k, present) in PlacementFigures.byID(perPolicy).enumerated() {
                 var row = [k == 0 ? "\(name) (\(ImpactFormat.users(first.segments[s].users)))" : "", present[0].figures.placement.id]

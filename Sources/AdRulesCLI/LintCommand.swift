@@ -13,6 +13,7 @@ enum LintCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
+        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules lint path/to/rules") { return missing }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths, reads: PolicyLoader.isRuleFile) { return refusal }
         let defaultFormat: LintFormat = environment.variables["GITHUB_ACTIONS"] == "true" ? .github : .xcode
         let format = parsed.values["format"].flatMap(LintFormat.init(rawValue:)) ?? defaultFormat

@@ -153,23 +153,58 @@ enum SimulateCommand {
             out += "  no shows\n"
             return out
         }
-        let header = ["day"] + table.placements.map(ControlCharacters.escaped)
-        var rows: [[String]] = [header]
-        for day in table.days {
-            rows.append([day] + table.placements.map { String(table.counts[day]?[$0] ?? 0) })
+        // A day a row and a placement a column, while that grid stays small; past it (thousands of placements shown
+        // on thousands of days would be millions of cells, nearly all 0) a row for each day and placement with shows.
+        let header: [String]
+        var rows: [[String]]
+        // The day, and a placement's id in the long form, are text: aligned left; counts right.
+        var textColumns = 1
+        if table.days.count * table.placements.count <= maxTableCells, table.placements.count <= maxTableColumns {
+            header = ["day"] + table.placements.map(ControlCharacters.escaped)
+            rows = [header]
+            for day in table.days {
+                rows.append([day] + table.placements.map { String(table.counts[day]?[$0] ?? 0) })
+            }
+        } else {
+            header = ["day", "placement", "shows"]
+            rows = [header]
+            textColumns = 2
+            for day in table.days {
+                for (placement, shows) in showsOn(day, table) { rows.append([day, ControlCharacters.escaped(placement), String(shows)]) }
+            }
         }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
             out += "  " + row.enumerated().map { column, cell in
-                column == 0 ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                column < textColumns ? cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[column] - cell.count) + cell
             }.joined(separator: "  ") + "\n"
         }
         return out
     }
 
+    /// The placements shown on a day and their shows, in the policy's order (the table's columns).
+    static func showsOn(_ day: String, _ table: ShowTable) -> [(placement: String, shows: Int)] {
+        (table.counts[day] ?? [:]).map { ($0.key, $0.value) }.sorted { table.order[$0.placement, default: 0] < table.order[$1.placement, default: 0] }
+    }
+
+    /// The text table of shows per day is a grid of at most this many cells and columns; a larger one is printed as
+    /// a row for each day and placement with shows.
+    static let maxTableCells = 10_000
+    static let maxTableColumns = 50
+
     /// The shows the engine counts, by calendar day in the policy's zone: see the comment inside.
-    static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> (zone: String, days: [String], placements: [String], counts: [String: [String: Int]]) {
+    /// Shows by day and placement: the zone's name, the days with shows in order, the placements shown in the policy's
+    /// order (and each one's place in it), and the counts by day and placement.
+    struct ShowTable {
+        var zone: String
+        var days: [String]
+        var placements: [String]
+        var order: [String: Int]
+        var counts: [String: [String: Int]]
+    }
+
+    static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> ShowTable {
         let zone = zone(outcome.test, policy: policy)
         // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a
         // show_failed takes back only the show in progress (started, not closed); a time later than a step's (a clock
@@ -207,7 +242,8 @@ enum SimulateCommand {
         let seen = Set(shows.map(\.placement))
         let ids = policy.placements.map(\.id)
         let placements = ids.filter(seen.contains)
-        return (name(of: zone), counts.keys.sorted(), placements, counts)
+        let order = Dictionary(placements.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return ShowTable(zone: name(of: zone), days: counts.keys.sorted(), placements: placements, order: order, counts: counts)
     }
 
     /// Replays a test as json: each step as it is played (its decision is not kept), then the shows per day; nil once
@@ -242,10 +278,12 @@ enum SimulateCommand {
         listed = count
         guard count <= maxJSONBytes else { return nil }
         let table = showsPerDay(outcome, policy: policy)
+        // Only the days and placements with shows: a grid with every 0 in it grows as days x placements, and 3,000
+        // placements each shown on its own day made 9,000,000 entries and a crash.
         var shows: [JSON] = []
         for day in table.days {
-            for placement in table.placements {
-                shows.append(.object([("day", .string(day)), ("placement", .string(placement)), ("shows", .int(table.counts[day]?[placement] ?? 0))]))
+            for (placement, count) in showsOn(day, table) {
+                shows.append(.object([("day", .string(day)), ("placement", .string(placement)), ("shows", .int(count))]))
             }
         }
         return .object([

@@ -280,6 +280,17 @@ struct AuditMessageTests {
         #expect(!result.stdout.contains("PASS"), "\(result.stdout)")
     }
 
+    /// A test's name is a label: one written as a number or a boolean is taken as written, and the file's tests run.
+    @Test func aTestNamedWithANumberRuns() throws {
+        let scenario = "tests:\n  - name: 42\n    start: 2026-11-29T09:00:00Z\n    steps: [{event: app_launched}]\n"
+            + "  - name: 1.50\n    start: 2026-11-29T09:00:00Z\n    steps: [{event: app_launched}]\n"
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("PASS 42\n") && result.stdout.contains("PASS 1.50\n"), "\(result.stdout)")
+    }
+
     /// A scenario file may share values through anchors and aliases (cli.md forbids them in rule files only): an
     /// aliased step runs, and fails at the alias's own line.
     @Test func scenarioFilesMayUseAnchorsAndAliases() throws {

@@ -22,6 +22,15 @@ struct GeneratedSwiftTests {
         #expect(names == ["appOpen", "appOpen_2", "appOpen_3", "appOpen2", "x", "x_2"])
     }
 
+    /// Many ids with one Swift name are numbered in order, each clash from the number after the last one given.
+    @Test func manyClashesAreNumberedInOrder() {
+        let ids = (0..<3_000).map { i in ["a-b", "a_b", "a.b"][i % 3] + String(repeating: "_", count: i / 3) } + ["x", "x-"]
+        let names = GeneratedSwift.identifiers(for: ids)
+        #expect(names.prefix(4) == ["aB", "aB_2", "aB_3", "aB_4"])
+        #expect(names.suffix(3) == ["aB_3000", "x", "x_2"])
+        #expect(Set(names).count == names.count)
+    }
+
     @Test(arguments: [
         ("plain", "#\"plain\"#"), (##"a "# b"##, ###"##"a "# b"##"###), (###"\#(x) and "##"###, ####"###"\#(x) and "##"###"####),
         ("a\u{202E}b\nc\u{2028}", ##"#"a\#u{202E}b\#u{A}c\#u{2028}"#"##),

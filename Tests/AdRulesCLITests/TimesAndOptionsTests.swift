@@ -54,13 +54,28 @@ struct TimesAndOptionsTests {
         #expect(result.stdout.contains("s.test.yaml:3:12: error: start: \(message)"), "\(result.stdout)")
     }
 
-    /// What is not in RFC 3339's shape is a type error, whatever its date; any number of fraction digits is RFC 3339.
+    /// What is not in RFC 3339's shape is a type error, whatever its date; any number of fraction digits is RFC 3339,
+    /// as long as those past milliseconds are 0.
     @Test func theShapeComesBeforeTheDate() throws {
         for time in ["2026-02-28T09:00:00xZ", "2026-02-30T09:00:00 garbage", "2026-02-28T09:00:00+05:30Z"] {
             let result = try Self.run(scenario: "tests:\n  - name: t\n    start: \"\(time)\"\n    steps:\n      - event: app_launched\n", ["test", "DIR"])
             #expect(result.stdout.contains("start must be an RFC 3339 time such as"), "\(time): \(result.stdout)")
         }
-        #expect(Timestamps.parseMilliseconds("2026-02-28T09:00:00.1234567890Z") == Timestamps.parseMilliseconds("2026-02-28T09:00:00.123Z"))
+        #expect(Timestamps.parseMilliseconds("2026-02-28T09:00:00.1230000000Z") == Timestamps.parseMilliseconds("2026-02-28T09:00:00.123Z"))
+    }
+
+    /// A fraction finer than the engine's milliseconds is refused where it is written: cut to milliseconds, a show at
+    /// .0009 and an ask at 1m .0001 later would be exactly 1m apart, and `min_interval: 1m` would pass 0.8 ms early.
+    @Test func aFractionFinerThanMillisecondsIsAFinding() throws {
+        #expect(Timestamps.read("2026-02-28T09:00:00.1234Z") == .failure(.finerThanMilliseconds(".1234")))
+        let result = try Self.run(
+            scenario: "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+                + "      - {at: 2026-11-29T09:01:00.0001Z, ask: load, placement: a, expect: allow}\n",
+            ["test", "DIR"])
+        #expect(result.exitCode == 1)
+        #expect(result.stdout.contains(
+            "s.test.yaml:6:14: error: at: the engine counts whole milliseconds, and .0001 is finer: write at most three digits after the point"),
+            "\(result.stdout)")
     }
 
     /// An offset with seconds (local mean time) is printed at its whole minutes with the wall clock that goes with

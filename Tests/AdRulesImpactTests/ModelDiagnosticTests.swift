@@ -44,6 +44,7 @@ struct ModelDiagnosticTests {
         Case(name: "duplicate segment", rule: "model/duplicate-segment", yaml: head + "  - name: 1️⃣all\n    share: 1\n", message: "segment \"all\" is defined twice"),
         Case(name: "missing share", rule: "schema/missing-key", yaml: "version: 1\nsegments:\n  - 1️⃣name: a\n", message: "a segment has no share"),
         Case(name: "wrong version", rule: "schema/version", yaml: "version: 1️⃣2\nsegments: [{name: a, share: 1}]\n", message: "version must be 1"),
+        Case(name: "quoted version", rule: "schema/type", yaml: "version: 1️⃣\"1\"\nsegments: [{name: a, share: 1}]\n", message: "version must be the whole number 1, not \"1\""),
         Case(name: "bad start date", rule: "schema/type", yaml: head + "start: 1️⃣2026-02-30\n", message: "a calendar day such as 2026-12-07"),
         Case(name: "yaml syntax", rule: "yaml/syntax", yaml: head + "    resumes: [1\n1️⃣", message: "YAML syntax error"),
         // cli.md r2: a key valid in another block says which block it belongs to.
@@ -65,6 +66,18 @@ struct ModelDiagnosticTests {
         #expect(found.range.start == marked["1️⃣"], "\(found)")
         #expect(found.message.contains(c.message), "\(found.message)")
         #expect(found.file == "m.model.yaml")
+    }
+
+    /// A day always has its first cold start: `cold_starts` that is always 0 is played as 1, with a warning; one
+    /// that is only sometimes 0 is not flagged.
+    @Test(arguments: ["0", "{poisson: 0}", "{uniform: [0, 0]}"]) func noColdStartIsAWarning(_ value: String) throws {
+        let marked = MarkedText(Self.head + "    cold_starts: 1️⃣\(value)\n")
+        let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")
+        #expect(model != nil)
+        let found = try #require(diagnostics.first { $0.rule == "model/cold-starts" }, "\(diagnostics)")
+        #expect(found.severity == .warning && found.range.start == marked["1️⃣"])
+        #expect(found.message.hasPrefix("cold_starts is always 0 here, and every simulated day starts with a cold start, so it is played as 1"))
+        #expect(ModelDecoder.decode(Self.head + "    cold_starts: {poisson: 0.5}\n", file: "m.model.yaml").diagnostics.isEmpty)
     }
 
     /// A segment's name is a string field: a plain `no` is read as the text "no", with the warning a rule file's
@@ -312,6 +325,41 @@ struct ModelDiagnosticTests {
         #expect(!ModelCheck.check(try segments("p1"), against: policy, name: "old", role: .old).contains { $0.rule == "schema/range" })
         let lacking = ModelCheck.check(try segments("fresh"), against: policy, name: "old", role: .old)
         #expect(lacking.first { $0.rule == "schema/range" }?.message.contains("2 segments x 5001 placements") == true, "\(lacking)")
+    }
+
+    /// A placement played where its policy denies it every time is a warning at the model's line: a rewarded
+    /// placement as an action (no choice), an interstitial or banner offered as rewarded (no reward).
+    @Test func aPlacementPlayedAgainstItsFormatIsAWarning() throws {
+        let marked = MarkedText("""
+            version: 1
+            segments:
+              - name: all
+                share: 1
+                actions:
+                  - {placement: 1️⃣hint, every: 1m}
+                  - {placement: 2️⃣level_end, every: 1m}
+                  - {placement: 3️⃣free_hint, every: 1m}
+                rewarded:
+                  - {placement: 4️⃣level_end, every: 1m, accept: 1}
+                  - {placement: 5️⃣hint, every: 1m, accept: 1}
+                  - {placement: 6️⃣banner_home, every: 1m, accept: 1}
+            """)
+        let model = try #require(ModelDecoder.decode(marked.text, file: "m.model.yaml").model)
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              hint: {format: rewarded}
+              free_hint: {format: rewarded_interstitial}
+              level_end: {format: interstitial, min_interval: 1m}
+              banner_home: {format: banner}
+            """, file: "p.yaml")
+        let found = ModelCheck.check(model, against: policy, name: "rules", role: .current).filter { $0.rule == "model/placement-format" }
+        #expect(found.map(\.range.start) == [marked["1️⃣"], marked["4️⃣"], marked["6️⃣"]], "\(found)")
+        #expect(found.allSatisfy { $0.severity == .warning })
+        #expect(found.first?.message == "placement hint requires the user's choice (require_user_choice), which an action never gives, so each of its shows is denied no_user_choice: list it under rewarded, where the user accepts an offer")
+        #expect(found.last?.message == "placement banner_home is banner, so the reward after each accepted offer is denied not_rewarded_format: offers are for rewarded and rewarded_interstitial placements; list it under actions")
+        let old = ModelCheck.check(model, against: policy, name: "old", role: .old).filter { $0.rule == "model/placement-format" }
+        #expect(old.count == 3 && old.allSatisfy { $0.message.hasSuffix(" (in the --compare policy old)") }, "\(old)")
     }
 
     @Test func placementsAndAttributesAreCheckedAgainstThePolicy() throws {

@@ -58,12 +58,16 @@ package enum Timestamps {
         case offset(String)
         /// A time outside 0001-9999 in UTC: no timestamp could write it back.
         case years
+        /// A fraction with a digit past milliseconds that is not 0 (the fraction as written, from its point): the
+        /// engine counts whole milliseconds, and cutting the rest would let two times under a millisecond apart
+        /// compare equal (a `min_interval` passing early).
+        case finerThanMilliseconds(String)
     }
 
     /// Reads an RFC 3339 timestamp into milliseconds since 1970, or says why it is not one: the shape is checked
     /// first, then each part's range. The date and the time are joined by `T`, `t` or, as RFC 3339 allows for
     /// readability (section 5.6, note), a space. A leap second (`23:59:60`) is the second after `:59`, as POSIX time counts it,
-    /// and any number of fraction digits is read (milliseconds kept).
+    /// and any number of fraction digits is read, as long as those past milliseconds are 0.
     package static func read(_ text: String) -> Result<Int64, Problem> {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int64? {
@@ -83,11 +87,12 @@ package enum Timestamps {
         else { return .failure(.shape) }
         var index = 19
         var fraction: Int64 = 0
+        var finer = false
         if index < chars.count, chars[index] == 46 {
             index += 1
             var digits = 0
             while index < chars.count, chars[index] >= 48, chars[index] <= 57 {
-                if digits < 3 { fraction = fraction * 10 + Int64(chars[index] - 48) }
+                if digits < 3 { fraction = fraction * 10 + Int64(chars[index] - 48) } else if chars[index] != 48 { finer = true }
                 digits += 1
                 index += 1
             }
@@ -110,6 +115,7 @@ package enum Timestamps {
         guard (1...days).contains(d) else { return .failure(.day(written(0..<10), days: days)) }
         guard h < 24, mi < 60, s <= 60 else { return .failure(.timeOfDay(written(11..<19))) }
         if let offset, offset.hours >= 24 || offset.minutes >= 60 { return .failure(.offset(written(index..<chars.count))) }
+        if finer { return .failure(.finerThanMilliseconds(written(19..<index))) }
         let shift = offset.map { ($0.hours * 60 + $0.minutes) * 60_000 * $0.sign } ?? 0
         let time = daysFromCivil(y, mo, d) * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - shift
         // Years 0001-9999 in UTC too: what an offset moves past them could not be written back.

@@ -68,16 +68,19 @@ public enum GeneratedSwift {
     /// - Returns: one declarable name per id.
     public static func identifiers(for ids: [String]) -> [String] {
         var used = Set<String>()
+        // The next number to try for each base name: 20,000 ids with one base took 27 s when each clash counted from 2.
+        var nextSuffix: [String: Int] = [:]
         return ids.map { id in
             let base = identifier(for: id)
             var name = base
-            var suffix = 2
+            var suffix = nextSuffix[base] ?? 2
             // Ids that differ only in separators or case of the first letter (`app_open`, `app-open`) would
             // clash: later ones get a number, in the order the rule files declare them.
             while used.contains(name) {
                 name = "\(base)_\(suffix)"
                 suffix += 1
             }
+            if name != base { nextSuffix[base] = suffix }
             used.insert(name)
             return keywords.contains(name) ? "`\(name)`" : name
         }

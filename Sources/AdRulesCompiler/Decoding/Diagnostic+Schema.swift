@@ -234,10 +234,11 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)
     }
 
-    static func badVersion(_ found: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter documents: what the file is, in the plural (`rule files`, `usage models`).
+    static func badVersion(_ found: String, documents: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/version",
-            message: "version must be 1, not \(found): this tool reads version 1 rule files; write version: 1",
+            message: "version must be 1, not \(found): this tool reads version 1 \(documents); write version: 1",
             file: file, range: range)
     }
 
@@ -397,6 +398,8 @@ extension Diagnostic {
         case .timeOfDay(let time): reason = "\(time) is not a time of day"
         case .offset(let offset): reason = "the offset \(offset) is not one: hours run to 23 and minutes to 59"
         case .years: reason = "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
+        case .finerThanMilliseconds(let fraction):
+            reason = "the engine counts whole milliseconds, and \(fraction) is finer: write at most three digits after the point"
         }
         return Diagnostic(.error, rule: "schema/range", message: "\(key): \(reason)", file: file, range: found.range)
     }

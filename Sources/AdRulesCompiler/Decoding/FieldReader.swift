@@ -20,6 +20,16 @@ extension NodeReader {
         return nil
     }
 
+    /// `version: 1`: another whole number is `schema/version`; anything else, a quoted "1" too, is `schema/type`.
+    /// - Parameter documents: what the file is, in the plural (`rule files`, `usage models`).
+    package mutating func checkVersion(_ node: YAMLNode, documents: String) {
+        guard let scalar = node.scalar, let number = FieldReader.intValue(scalar) else {
+            report(.wrongType("version", expected: "the whole number 1", found: node, file: file))
+            return
+        }
+        if number != 1 { report(.badVersion(scalar.value, documents: documents, file: file, range: node.range)) }
+    }
+
     /// The text, or nil (with a diagnostic) when it is longer than a compiled policy may hold (4096 characters) or
     /// holds a control character: texts end up in compiled policies, logs, terminals and reports.
     package mutating func checkedText(_ text: String, _ key: String, _ node: YAMLNode) -> String? {

@@ -130,13 +130,7 @@ struct PolicyFragment: Sendable {
     /// Reads a top-level scalar setting: `version`, `environment`, `timezone` or a timeout.
     private mutating func readSetting(_ key: String, _ value: YAMLNode, reader: inout FieldReader) {
         switch key {
-        case "version":
-            if let scalar = value.scalar, FieldReader.intValue(scalar) == 1 { break }
-            if value.scalar != nil, value.scalar.flatMap(FieldReader.intValue) != nil {
-                reader.report(.badVersion(value.scalar?.value ?? "", file: file, range: value.range))
-            } else {
-                reader.report(.wrongType("version", expected: "the whole number 1", found: value, file: file))
-            }
+        case "version": reader.checkVersion(value, documents: "rule files")
         case "environment":
             environment = reader.enumeration(value, key, as: PolicyEnvironment.self)
             remember(key, environment.map { $0.value.rawValue }, value, reader: reader)

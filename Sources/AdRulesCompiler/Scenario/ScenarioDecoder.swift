@@ -93,7 +93,12 @@ public enum ScenarioDecoder {
             let value = pair.value
             switch key {
             case "name":
-                name = reader.string(value, key)?.value
+                // A name is a label: a number or a boolean is taken as written (`name: 42` prints `PASS 42`).
+                if let scalar = value.scalar, !scalar.isNull {
+                    name = reader.checkedText(scalar.value, key, value)
+                } else {
+                    name = reader.string(value, key)?.value
+                }
                 // A name with no words prints a bare `PASS ` line that says nothing.
                 if let text = name, text.allSatisfy(\.isWhitespace) {
                     reader.report(.wrongType("name", expected: "a sentence saying what the test checks", found: value, file: reader.file))

@@ -44,13 +44,6 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func modelVersion(_ found: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/version",
-            message: "version must be 1, not \(found): this tool reads version 1 usage models; write version: 1",
-            file: file, range: range)
-    }
-
     /// The rule files' advice: a fixed offset (`GMT+5`) is told its `Etc/GMT-5` name, an abbreviation that it names no
     /// place, anything else its closest zone.
     static func modelTimeZone(_ name: String, file: String, range: SourceRange) -> Diagnostic {
@@ -97,6 +90,20 @@ extension Diagnostic {
             severity, rule: "model/placement-format",
             message: "placement \(id) is \(format), which the app never shows from \(usage): app-open ads are played on every cold start and resume; remove it here",
             file: file, range: range)
+    }
+
+    /// A placement the model plays in a way its policy never lets through: each ask is played, and denied.
+    static func modelUsageMismatch(_ id: String, _ mismatch: UsageMismatch, file: String, range: SourceRange) -> Diagnostic {
+        let message: String
+        switch mismatch {
+        case .choiceInActions:
+            message = "placement \(id) requires the user's choice (require_user_choice), which an action never gives, so each of "
+                + "its shows is denied no_user_choice: list it under rewarded, where the user accepts an offer"
+        case .notRewardedInOffers(let format):
+            message = "placement \(id) is \(format), so the reward after each accepted offer is denied not_rewarded_format: "
+                + "offers are for rewarded and rewarded_interstitial placements; list it under actions"
+        }
+        return Diagnostic(.warning, rule: "model/placement-format", message: message, file: file, range: range)
     }
 
     /// - Parameter policy: the policy compared with (`--compare`), named so that its warnings and the current

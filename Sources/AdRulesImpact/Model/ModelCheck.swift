@@ -2,6 +2,24 @@ import AdRules
 import AdRulesCompiler
 import AdRulesYAML
 
+/// A placement played where its policy denies it every time: a show that needs the user's choice played as an
+/// action, or an offer of a placement that gives no reward.
+enum UsageMismatch: Equatable {
+    case choiceInActions
+    case notRewardedInOffers(format: String)
+
+    /// - Parameter usage: `actions` or `rewarded`, the list of the model that names the placement.
+    init?(_ placement: Placement, usage: String) {
+        if usage == "actions", placement.requireUserChoice.value {
+            self = .choiceInActions
+        } else if usage == "rewarded", !placement.format.value.isRewarded {
+            self = .notRewardedInOffers(format: placement.format.value.rawValue)
+        } else {
+            return nil
+        }
+    }
+}
+
 /// How a model attribute is drawn, once its policy type is known.
 enum AttributeSource: Sendable, Hashable {
     case fixed(AttributeValue)
@@ -217,6 +235,8 @@ public enum ModelCheck {
                 if placement.format.value == .appOpen {
                     diagnostics.append(.modelPlacementFormat(
                         id, format: placement.format.value.rawValue, usage: usage, severity: role == .current ? .error : .warning, file: file, range: range(location)))
+                } else if let mismatch = UsageMismatch(placement, usage: usage) {
+                    diagnostics.append(.modelUsageMismatch(id, mismatch, file: file, range: range(location)))
                 }
             }
             let declared = Dictionary(policy.attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

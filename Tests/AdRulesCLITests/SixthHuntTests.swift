@@ -1,0 +1,82 @@
+import AdRules
+import AdRulesCompiler
+@testable import AdRulesCLI
+import AdRulesTestSupport
+import Foundation
+import Testing
+
+/// What the hostile-input hunt of 2026-12-02 (morning) found: a report that grew as days x placements, a quadratic
+/// naming step in `compile --format swift`, and reports written over rule files beside an input.
+@Suite("Sixth hunt")
+struct SixthHuntTests {
+    static func directory(_ files: [String: String]) throws -> String { try temporaryDirectory("adrules-hunt6", files) }
+
+    /// `simulate`'s shows per day list the days and placements with shows: 60 placements each shown on its own day
+    /// are 60 entries in json (a grid with every 0 in it was 3,600, and 3,000 placements crashed), and a text table
+    /// that would be too wide is printed as a row for each day and placement with shows.
+    @Test func showsPerDayGrowWithTheShowsNotTheGrid() throws {
+        let count = 60
+        let policy = "version: 1\nplacements:\n" + (0..<count).map { "  p\($0): {format: banner}\n" }.joined()
+        let steps = (0..<count).map { "      - {after: 1d, event: show_started, placement: p\($0)}\n" }.joined()
+        let dir = try Self.directory([
+            "p.yaml": policy,
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + steps,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let json = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(json.exitCode == 0, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let test = try #require((document["tests"] as? [[String: Any]])?.first)
+        let shows = try #require(test["shows"] as? [[String: Any]])
+        #expect(shows.count == count)
+        #expect(shows.allSatisfy { $0["shows"] as? Int == 1 })
+        #expect(shows.first?["day"] as? String == "2026-11-30" && shows.first?["placement"] as? String == "p0")
+        #expect(shows.last?["day"] as? String == "2027-01-28" && shows.last?["placement"] as? String == "p59")
+
+        let text = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(text.exitCode == 0)
+        let table = text.stdout.components(separatedBy: "Shows per placement per day")[1]
+        #expect(table.contains("\n  day         placement  shows\n  2026-11-30  p0             1\n"), "\(table)")
+        #expect(table.split(separator: "\n").count == 2 + count)
+    }
+
+    /// A report is never written to a YAML file: beside an input named alone it could be a rule or scenario file the
+    /// run does not read (a clean lint left `policy.yaml` empty), and a new one is read by the next run.
+    @Test func aReportIsNeverWrittenAsYAML() throws {
+        let policy = "version: 1\nplacements:\n  a: {format: banner}\n"
+        let other = "version: 1\nplacements:\n  b: {format: banner}\n"
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        let dir = try Self.directory(["a.yaml": policy, "policy.yaml": other, "s.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for arguments in [
+            ["lint", dir + "/a.yaml", "-o", dir + "/policy.yaml"], ["compile", dir + "/a.yaml", "-o", dir + "/policy.yaml"],
+            ["test", dir + "/s.test.yaml", "--rules", dir + "/a.yaml", "-o", dir + "/policy.yaml"],
+            ["simulate", dir + "/s.test.yaml", "--rules", dir + "/a.yaml", "-o", dir + "/other.test.YML"],
+            ["lint", dir + "/a.yaml", "-o", NSTemporaryDirectory() + "adrules-hunt6-\(UUID().uuidString).yaml"],
+        ] {
+            let result = runCLI(arguments)
+            #expect(result.exitCode == 2, "\(arguments)")
+            #expect(result.stderr.contains("names a YAML file, and no report is one"), "\(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: dir + "/policy.yaml", encoding: .utf8) == other)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/other.test.YML"))
+        #expect(runCLI(["lint", dir + "/a.yaml", "-o", dir + "/report.txt"]).exitCode == 0)
+    }
+
+    /// With no path, a missing `rules` is said to be the default, with how to name a policy; help names an unknown
+    /// topic as an unknown command, and `help impact merge` is impact's help.
+    @Test func theDefaultPolicyAndHelpTopicsSayWhatTheyAre() throws {
+        let empty = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        for (arguments, naming) in [(["lint"], "adrules lint path/to/rules"), (["compile"], "adrules compile path/to/rules -o policy.json"),
+                                    (["test"], "adrules test path/to/rules")] {
+            let result = try runBinary(arguments, directory: empty)
+            #expect(result.code == 3, "\(arguments)")
+            #expect(result.stderr == "error: no such file or directory: rules, the policy read when none is named: run this where rules/ is, or name the policy, such as \(naming)\n", "\(result.stderr)")
+        }
+        let unknown = runCLI(["help", "lnt"])
+        #expect(unknown.exitCode == 2 && unknown.stderr.hasPrefix("error: unknown command \"lnt\"; did you mean \"lint\"?"), "\(unknown.stderr)")
+        let merge = runCLI(["help", "impact", "merge"])
+        #expect(merge.exitCode == 0 && merge.stdout.contains("adrules impact merge PART.json..."), "\(merge.stdout)")
+    }
+}
