@@ -210,6 +210,17 @@ struct DiagnosticRuleTests {
         #expect(found.first?.message == "session_timeout must be a duration, not a mapping: write a duration such as 90s, 4m, 1h30m or 1d")
     }
 
+    /// A duration written with a fraction, an exponent, a space or a unit spelt out is told the duration it means.
+    @Test(arguments: [("0.5s", "500ms"), ("1e3s", "16m40s"), ("1 day", "1d"), ("2 hours", "2h"), ("1.5h", "1h30m"), ("90 Seconds", "1m30s")])
+    func aDurationWrittenOtherwiseIsToldItsForm(_ written: String, _ suggestion: String) throws {
+        let found = try #require(lint(Self.header + "  a: {format: interstitial, min_interval: \(written)}\n").first { $0.rule == "schema/duration" })
+        #expect(found.message.hasSuffix("not \"\(written)\": write \(suggestion)"), "\(found.message)")
+        for other in ["0.0001s", "1.5 fortnights", "400 days"] {
+            let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(other)}\n").first?.message ?? ""
+            #expect(!message.contains(": write"), "\(other): \(message)")
+        }
+    }
+
     /// A rule's `deny:` written as one id is read as an item of a list is: a plain yes/no warns, a number is refused.
     @Test func aDenyOfOneIDIsReadAsAString() throws {
         let input = MarkedText(Self.header + "  \"n\": {format: banner}\nrules:\n  - {id: r, deny: 1️⃣n, when: premium}\n  - {id: s, deny: 2️⃣12, when: premium}\n")

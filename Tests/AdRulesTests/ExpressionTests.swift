@@ -91,6 +91,14 @@ struct ExpressionTests {
         #expect(finding.offset == offset, "\(source): \(finding.message)")
     }
 
+    /// A number and a unit spelt apart, where a duration was meant, is told the duration, at the number.
+    @Test func aSpacedDurationIsToldItsForm() throws {
+        let finding = try #require(findings("install.age > 1 day").first)
+        #expect(finding.rule == "rule/syntax" && finding.offset == 14)
+        #expect(finding.message == "1 day is not a duration: write 1d, with no space")
+        #expect(try #require(findings("level > 1 level").first).message.contains("join conditions with and / or"))
+    }
+
     @Test func unknownNameSuggestsTheClosest() throws {
         let finding = try #require(findings("scren == \"a\"").first)
         #expect(finding.message.contains("did you mean \"screen\"?"))

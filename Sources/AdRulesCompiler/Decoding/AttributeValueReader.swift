@@ -23,8 +23,22 @@ enum AttributeValueReader {
             reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file))
             return nil
         case .number:
-            // A finite number: NaN and infinities (`nan`, `1e999`) compare with nothing and have no JSON form.
-            if let scalar = node.scalar, scalar.style == .plain, let value = Double(scalar.value), value.isFinite { return .number(value) }
+            // A number as the YAML 1.2 core schema reads one: a whole number in any of its forms (`12`, `0o17`, `0x1F`)
+            // or a float, finite (NaN and infinities compare with nothing and have no JSON form). Swift's own forms
+            // that YAML reads as text (`0x1p3`, `nan`) are not numbers here.
+            if let scalar = node.scalar, scalar.isCoreSchemaNumber {
+                if let whole = FieldReader.intValue(scalar) { return .number(Double(whole)) }
+                // A long decimal whole number reads as the nearest double; a long hex or octal one does not read.
+                if (scalar.coreSchemaIntDigits?.radix ?? 10) == 10, let value = Double(scalar.value), value.isFinite {
+                    // A float too small for a double reads as 0; one that is not 0 as written is said to be too small.
+                    let mantissa = scalar.value.prefix { $0 != "e" && $0 != "E" }
+                    guard value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
+                        reader.report(.wrongType(key, expected: "a number a rule can compare (1e-300 or larger, or 0)", found: node, file: reader.file))
+                        return nil
+                    }
+                    return .number(value)
+                }
+            }
             reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))
             return nil
         // Texts kept composed, as a rule's constants are (``Swift/String/composed``): comparing them stays fast.

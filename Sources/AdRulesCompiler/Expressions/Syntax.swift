@@ -57,6 +57,12 @@ struct Parser {
                 }
                 let syntax = try parser.orExpression()
                 guard case .end = parser.current.kind else {
+                    // `1 day`: a number then a unit spelt apart, where a duration was meant.
+                    if let duration = parser.spacedDuration {
+                        throw ExpressionError(
+                            offset: parser.previous.offset,
+                            message: "\(parser.previous.text) \(parser.current.text) is not a duration: write \(duration), with no space")
+                    }
                     throw ExpressionError(
                         offset: parser.current.offset,
                         message: "unexpected \(parser.current.text) after a complete expression: join conditions with and / or")
@@ -71,6 +77,17 @@ struct Parser {
     }
 
     private var current: Token { tokens[min(index, tokens.count - 1)] }
+    private var previous: Token { tokens[max(0, min(index, tokens.count - 1) - 1)] }
+
+    /// The duration a number followed by a unit name means (`1 day` → `1d`), when those are the last token read and
+    /// the current one.
+    private var spacedDuration: String? {
+        guard index > 0, case .name(let unit) = current.kind else { return nil }
+        switch previous.kind {
+        case .int, .number: return DurationAdvice.suggested(for: previous.text + unit)
+        default: return nil
+        }
+    }
 
     private mutating func advance() -> Token {
         let token = current
