@@ -38,15 +38,18 @@ public struct CommandEnvironment: Sendable {
     public var variables: [String: String]
     /// Whether standard output is a terminal (for `--color auto`).
     public var stdoutIsTerminal: Bool
+    /// Whether standard error is a terminal (for `--color auto` of findings printed there, as `impact` prints them).
+    public var stderrIsTerminal: Bool
 
-    public init(variables: [String: String] = [:], stdoutIsTerminal: Bool = false) {
+    public init(variables: [String: String] = [:], stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false) {
         self.variables = variables
         self.stdoutIsTerminal = stdoutIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
     }
 
     /// The real process environment.
     public static var process: CommandEnvironment {
-        CommandEnvironment(variables: ProcessInfo.processInfo.environment, stdoutIsTerminal: isatty(1) == 1)
+        CommandEnvironment(variables: ProcessInfo.processInfo.environment, stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
     }
 }
 
@@ -183,8 +186,8 @@ public enum AdRulesCommandLine {
         case "help":
             // One topic at most: `help lint extra` or an empty word is a usage error, as for every command. `impact
             // merge` is a part of impact, whose help covers it.
-            if rest == ["impact", "merge"] { return CommandResult(stdout: (commandHelp["impact"] ?? usage) + "\n") }
-            if rest.count > 1 { return usageError(.unexpected(rest[1])) }
+            let words = rest.starts(with: ["impact", "merge"]) ? 2 : 1
+            if rest.count > words { return usageError(.unexpected(rest[words])) }
             if rest.first == "" { return usageError(.emptyArgument) }
             if let topic = rest.first, topic != "help" {
                 guard let text = commandHelp[topic] else { return unknownCommand(topic) }
@@ -213,7 +216,7 @@ public enum AdRulesCommandLine {
             }
         case "schema":
             return runParsed(rest, options: [outputOption, quietOption, colorOption, helpOption], maxPositionals: 0, help: "schema") {
-                Output.deliver(RuleFileSchema.text, to: $0.values["output"])
+                Output.refusal(output: $0.values["output"], inputs: []) ?? Output.deliver(RuleFileSchema.text, to: $0.values["output"])
             }
         default:
             return unknownCommand(command)
@@ -263,11 +266,15 @@ public enum AdRulesCommandLine {
         return lines.joined(separator: "\n") + "\n\nRun `adrules help \(command)` for more."
     }
 
-    static func useColor(_ parsed: ParsedArguments, environment: CommandEnvironment) -> Bool {
+    /// Whether to colour what a command prints: `--color`, or with `auto` whether the stream it goes to is a terminal
+    /// (standard output unless `--output` sends the report elsewhere; standard error for findings printed there).
+    static func useColor(_ parsed: ParsedArguments, environment: CommandEnvironment, onStandardError: Bool = false) -> Bool {
         switch parsed.values["color"] ?? "auto" {
         case "always": return true
         case "never": return false
-        default: return environment.stdoutIsTerminal && environment.variables["NO_COLOR"] == nil && parsed.values["output"] == nil
+        default:
+            let terminal = onStandardError ? environment.stderrIsTerminal : environment.stdoutIsTerminal && parsed.values["output"] == nil
+            return terminal && environment.variables["NO_COLOR"] == nil
         }
     }
 }
@@ -376,10 +383,11 @@ enum Output {
             return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
         // No report is YAML, and a YAML file is what the next run may read (or a rule file beside an input named
-        // alone, which a report would overwrite).
-        if isYAML {
+        // alone, which a report would overwrite): by its name or through a link. Standard output or error named as a
+        // file is that stream, wherever the shell sent it.
+        if PolicyLoader.isYAMLFile(output) || isYAML, OutputFile.stream(output) == nil {
             return CommandResult(
-                stderr: "error: --output \(ControlCharacters.escaped(output)) names a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .txt, .json, .sarif or .swift\n",
+                stderr: "error: --output \(ControlCharacters.escaped(output)) would write a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .txt, .json, .sarif or .swift\n",
                 exitCode: ExitCode.usage)
         }
         return nil
@@ -433,14 +441,24 @@ enum OutputFile {
     /// Why a report could not be written to `path`, checked without writing (before a long run); nil when it looks
     /// writable. The write itself may still fail (a full disk), and says so then.
     static func unwritable(_ path: String) -> String? {
+        // `-` is standard output.
+        guard path != "-" else { return nil }
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { return reason(EISDIR) }
             return access(path, W_OK) == 0 ? nil : reason(errno)
         }
+        // A path through a file (ENOTDIR) or a link loop says so, as the write would; a new name ending in `/` is a
+        // directory, which no report is written to.
+        let code = errno
+        guard code == ENOENT else { return reason(code) }
+        guard !path.hasSuffix("/") else { return reason(EISDIR) }
         // A new file: its directory must exist and take it.
-        let directory = (path as NSString).deletingLastPathComponent
-        return access(directory.isEmpty ? "." : directory, W_OK | X_OK) == 0 ? nil : reason(errno)
+        let parent = PathText.parent(path)
+        let directory = parent.isEmpty ? "." : parent
+        guard stat(directory, &info) == 0 else { return reason(errno) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return reason(ENOTDIR) }
+        return access(directory, W_OK | X_OK) == 0 ? nil : reason(errno)
     }
 
     /// Writes `data` to `path`; nil when it worked, else why not.

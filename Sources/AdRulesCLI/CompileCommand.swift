@@ -15,8 +15,8 @@ enum CompileCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let path = parsed.positionals.first ?? "rules"
-        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules compile path/to/rules -o policy.json") { return missing }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [path], reads: PolicyLoader.isRuleFile) { return refusal }
+        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules compile path/to/rules -o policy.json") { return missing }
         if let refusal = PolicyArgument.refusal([path]) { return refusal }
         if let root = parsed.values["root"] {
             var isDirectory: ObjCBool = false
@@ -33,7 +33,7 @@ enum CompileCommand {
             return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
         }
         // The document may go to stdout, so diagnostics go to stderr, in the xcode format build logs read.
-        let color = parsed.values["color"] == "always"
+        let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
         var stderr = DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(compilation.diagnostics, files: compilation.files)
         let errors = compilation.diagnostics.filter { $0.severity == .error }.count
         if !parsed.flags.contains("quiet"), !compilation.diagnostics.isEmpty {

@@ -27,7 +27,6 @@ enum ImpactCommand {
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: inputs) { return refusal }
         guard parsed.positionals.count == 1 else { return AdRulesCommandLine.usageError(.unexpected(parsed.positionals[1]), command: "impact") }
         if let refusal = PolicyArgument.refusal(Array(inputs.dropFirst())) { return refusal }
-        if parsed.values["rules"] == nil, let missing = DefaultRules.missing("--rules path/to/rules") { return missing }
         let options: ImpactOptions
         switch self.options(parsed) {
         case .failure(let error): return AdRulesCommandLine.usageError(error, command: "impact")
@@ -36,6 +35,7 @@ enum ImpactCommand {
         if options.shard != nil, let format = parsed.values["format"], format != "json" {
             return AdRulesCommandLine.usageError(.invalidValue(option: "format", value: format, allowed: ["json (--shard writes partial results as json)"]), command: "impact")
         }
+        if parsed.values["rules"] == nil, let missing = DefaultRules.missing("--rules path/to/rules") { return missing }
 
         var stderr = ""
         var isDirectory: ObjCBool = false
@@ -71,10 +71,13 @@ enum ImpactCommand {
         var diagnostics = read.diagnostics
         var files = [modelPath]
 
-        // A policy is named as written, less a trailing slash: `--rules new/` and `--rules new` are one policy, in
-        // the report and for `impact merge`.
+        // A policy is named as written, less a directory's trailing slash: `--rules new/` and `--rules new` are one
+        // policy, in the report and for `impact merge` (a file named with a slash stays as written, and is refused
+        // as lint refuses it).
         func policyName(_ path: String) -> String {
             var name = Substring(path)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return path }
             while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
             return String(name)
         }
@@ -103,9 +106,7 @@ enum ImpactCommand {
             }
         }
         diagnostics = diagnostics.sortedForDisplay()
-        // The findings go to standard error: `--color auto` colours them when it is a terminal.
-        let color = parsed.values["color"] == "always"
-            || (parsed.values["color"] ?? "auto" == "auto" && isatty(2) == 1 && environment.variables["NO_COLOR"] == nil)
+        let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
         stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"), color: color)
         guard let model = read.model, policies.count == named.count, !diagnostics.hasErrors else {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)

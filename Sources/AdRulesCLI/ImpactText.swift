@@ -98,9 +98,13 @@ enum ImpactText {
         let comparing = report.results.count == 2
         if comparing { header.append("change of mean") }
         var rows: [[String]] = [header]
+        // A segment no user drew has a row of dashes, and the reason under the table (in the row, it would widen
+        // the placement column of every row).
+        var empty: [String] = []
         for (s, name) in report.segments.enumerated() where s < first.segments.count {
             guard first.segments[s].users > 0 else {
-                rows.append(["\(name) (\(ImpactFormat.users(0)))", ImpactFormat.noUsers])
+                rows.append(["\(name) (\(ImpactFormat.users(0)))", "-"])
+                empty.append(name)
                 continue
             }
             let perPolicy = report.results.map { PlacementFigures.all($0, segment: s) }
@@ -120,7 +124,8 @@ enum ImpactText {
                 rows.append(row)
             }
         }
-        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ", maxWidth: maxFigureColumnWidth)
+        let notes = empty.map { "  \($0): \(ImpactFormat.noUsers)\n" }.joined()
+        return out + table(rows, rightAligned: Set(2..<(2 + 5 * report.results.count + (comparing ? 1 : 0))), indent: "  ", maxWidth: maxFigureColumnWidth) + notes
     }
 
     /// The policy changes' columns align to at most this many characters: a longer cell (a change listing thousands

@@ -11,12 +11,29 @@ enum LintCommand {
         AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
+    /// Removes an earlier run's document at --output when this run has none: a CI step that uploads it whatever the
+    /// exit code would publish it as this run's result. Only a report of this format that adrules wrote is removed:
+    /// `-` is standard output, a file standard output or error goes to is the run's own stream, and any other file is
+    /// the user's, left as it is.
+    /// - Returns: the note saying so, or nothing.
+    static func removedEarlierReport(_ parsed: ParsedArguments, format: LintFormat) -> String {
+        guard let output = parsed.values["output"], output != "-", OutputFile.stream(output) == nil, Output.isRegularFile(output),
+            isEarlierReport(output, format: format), (try? FileManager.default.removeItem(atPath: output)) != nil
+        else { return "" }
+        return "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
+    }
+
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
-        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules lint path/to/rules") { return missing }
-        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths, reads: PolicyLoader.isRuleFile) { return refusal }
         let defaultFormat: LintFormat = environment.variables["GITHUB_ACTIONS"] == "true" ? .github : .xcode
         let format = parsed.values["format"].flatMap(LintFormat.init(rawValue:)) ?? defaultFormat
+        let needsDocument = format == .json || format == .sarif
+        if var refusal = Output.refusal(output: parsed.values["output"], inputs: paths, reads: PolicyLoader.isRuleFile) {
+            // An input directory that cannot be read in full stops the run here: no document, and none left from before.
+            if refusal.exitCode == ExitCode.failure && needsDocument { refusal.stderr += removedEarlierReport(parsed, format: format) }
+            return refusal
+        }
+        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules lint path/to/rules") { return missing }
         var diagnostics: [Diagnostic] = []
         var files: [String] = []
         var stderr = ""
@@ -63,19 +80,10 @@ enum LintCommand {
         if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }
         if misnamed { exitCode = ExitCode.usage }
         if ioFailed { exitCode = ExitCode.failure }
-        let needsDocument = format == .json || format == .sarif
         // A json or SARIF document of a run that could not read its input would look like a clean result (a code
         // scanning upload would say "no problems"): none is written, and the error says why.
         if ioFailed && needsDocument {
-            // Nor is an earlier run's document left at --output: a CI step that uploads it whatever the exit code
-            // would publish it as this run's result. Only a report of this format that adrules wrote is removed: `-` is
-            // standard output, a file standard output or error goes to is the run's own stream, and any other file is
-            // the user's, left as it is.
-            if let output = parsed.values["output"], output != "-", OutputFile.stream(output) == nil, Output.isRegularFile(output),
-                isEarlierReport(output, format: format), (try? FileManager.default.removeItem(atPath: output)) != nil
-            {
-                stderr += "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
-            }
+            stderr += removedEarlierReport(parsed, format: format)
             return CommandResult(stderr: stderr, exitCode: exitCode)
         }
         return Output.deliver(

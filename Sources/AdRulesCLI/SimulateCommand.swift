@@ -193,7 +193,6 @@ enum SimulateCommand {
     static let maxTableCells = 10_000
     static let maxTableColumns = 50
 
-    /// The shows the engine counts, by calendar day in the policy's zone: see the comment inside.
     /// Shows by day and placement: the zone's name, the days with shows in order, the placements shown in the policy's
     /// order (and each one's place in it), and the counts by day and placement.
     struct ShowTable {
@@ -204,6 +203,7 @@ enum SimulateCommand {
         var counts: [String: [String: Int]]
     }
 
+    /// The shows the engine counts, by calendar day in the policy's zone: see the comment inside.
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> ShowTable {
         let zone = zone(outcome.test, policy: policy)
         // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a

@@ -14,13 +14,13 @@ enum TestCommand {
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
-        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules test path/to/rules") { return missing }
         // The policy of each path: --rules, or the one next to a scenario file or inside a directory.
         let policyPaths = paths.map { parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: $0) }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths + policyPaths) {
             return refusal
         }
         if let refusal = PolicyArgument.refusal(policyPaths) { return refusal }
+        if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules test path/to/rules") { return missing }
         let json = parsed.values["format"] == "json"
         let color = AdRulesCommandLine.useColor(parsed, environment: environment)
         var text = ""

@@ -46,6 +46,25 @@ struct ImpactCommandTests {
         #expect(result.stderr.contains("(in the --compare policy \(dir)/old.yaml) (model/placement-format)"), "\(result.stderr)")
     }
 
+    /// A segment no user drew shows a dash and why, not figures of 0 (which read as users who see no ad), in text
+    /// and html; its figures do not widen the table's columns.
+    @Test func aSegmentWithNoUserHasNoFigures() throws {
+        let dir = try temporaryDirectory("adrules-no-user", [
+            "p.yaml": "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n",
+            "m.model.yaml": "version: 1\nusers: 1\ndays: 1\nsegments:\n  - {name: big, share: 0.9, actions: [{placement: level_end, every: 10m}]}\n"
+                + "  - {name: small, share: 0.1, actions: [{placement: level_end, every: 10m}]}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("\n  small (0 users)  -\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("\n  small: no user drew this segment, so it has no figures: raise --users\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("\nSegment small (0 users):\n  no user drew this segment"), "\(text.stdout)")
+        #expect(text.stdout.contains("\n  big (1 user)     level_end"), "\(text.stdout)")
+        let html = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml", "--format", "html"])
+        #expect(html.stdout.contains("<p>no user drew this segment, so it has no figures: raise --users</p>"), "\(html.stdout)")
+    }
+
     /// `adrules impact` of a model against a policy, both written to a fresh directory that is removed afterwards.
     static func impact(policy: String, model: String) throws -> CommandResult {
         let dir = try temporaryDirectory("adrules-impact", ["p.yaml": policy, "m.model.yaml": model])

@@ -94,6 +94,13 @@ struct LintCommandTests {
         let failed = runCLI(["lint", dir, dir + "/nope", "--format", "sarif", "--output", report])
         #expect(failed.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(failed.stderr)")
         #expect(failed.stderr.hasSuffix("note: removed the earlier report at \(report): this run has none, and the old one would read as this run's\n"))
+        // So does a run stopped before it starts by an entry of its directory that cannot be opened (a dangling link).
+        #expect(runCLI(["lint", dir, "--format", "sarif", "--output", report]).exitCode == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/dangling.yaml", withDestinationPath: dir + "/nowhere.yaml")
+        let dangling = runCLI(["lint", dir, "--format", "sarif", "--output", report])
+        #expect(dangling.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(dangling.stderr)")
+        #expect(dangling.stderr.contains("note: removed the earlier report"), "\(dangling.stderr)")
+        try FileManager.default.removeItem(atPath: dir + "/dangling.yaml")
         // Any other file at --output is the user's, left as it is (a report of the other format too).
         try "keep".write(toFile: report, atomically: false, encoding: .utf8)
         #expect(runCLI(["lint", dir + "/nope", "--format", "sarif", "--output", report]).exitCode == 3)

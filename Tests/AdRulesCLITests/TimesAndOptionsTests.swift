@@ -68,6 +68,9 @@ struct TimesAndOptionsTests {
     /// .0009 and an ask at 1m .0001 later would be exactly 1m apart, and `min_interval: 1m` would pass 0.8 ms early.
     @Test func aFractionFinerThanMillisecondsIsAFinding() throws {
         #expect(Timestamps.read("2026-02-28T09:00:00.1234Z") == .failure(.finerThanMilliseconds(".1234")))
+        #expect(Timestamps.read("2026-02-28T09:00:00.1234567890123456Z") == .failure(.finerThanMilliseconds(".123456789012...")))
+        // A decision read back from json keeps such a time, cut to milliseconds.
+        #expect(Timestamps.parseMilliseconds("2026-02-28T09:00:00.1234Z") == Timestamps.parseMilliseconds("2026-02-28T09:00:00.123Z"))
         let result = try Self.run(
             scenario: "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
                 + "      - {at: 2026-11-29T09:01:00.0001Z, ask: load, placement: a, expect: allow}\n",

@@ -37,18 +37,19 @@ struct CoreSchemaTests {
 
     /// A number attribute reads what the core schema reads as a number: whole numbers in every form, floats; not
     /// Swift's own forms (a hex float, `nan`) and not a float too small for a double (which would read as 0).
-    @Test(arguments: [("0o17", 15.0), ("0x1F", 31.0), ("-.5", -0.5), ("+2.5E-3", 0.0025), ("12345678901234567890123", 1.2345678901234568e22), ("0.0e-999", 0)])
+    @Test(arguments: [("0o17", 15.0), ("0x1F", 31.0), ("-.5", -0.5), ("+2.5E-3", 0.0025), ("12345678901234567890123", 1.2345678901234568e22), ("0.0e-999", 0), ("5e-324", .leastNonzeroMagnitude)])
     func numberAttributesReadCoreSchemaNumbers(_ text: String, _ value: Double) throws {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  x: {type: number, default: \(text)}\nplacements:\n  a: {format: banner}\n")])
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
         #expect(load.policy.attributes.first?.defaultValue == .number(value))
     }
 
-    @Test(arguments: [("0x1p3", "a finite number"), ("nan", "a finite number"), ("1.5e-400", "a number a rule can compare"), ("0x10000000000000000", "a finite number")])
+    @Test(arguments: [("0x1p3", "a finite number"), ("nan", "a finite number"), ("1.5e-400", "must be a number a double can tell from 0 (about 5e-324 or larger), or 0"), ("2.4e-324", "about 5e-324"),
+        ("0x10000000000000000", "more digits than this tool reads safely")])
     func numberAttributesRefuseWhatIsNoCoreSchemaNumber(_ text: String, _ expected: String) {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  x: {type: number, default: \(text)}\nplacements:\n  a: {format: banner}\n")])
-        #expect(load.diagnostics.map(\.rule) == ["schema/type"], "\(load.diagnostics)")
-        #expect(load.diagnostics.first?.message.contains("must be \(expected)") == true, "\(load.diagnostics)")
+        #expect(load.diagnostics.count == 1, "\(load.diagnostics)")
+        #expect(load.diagnostics.first?.message.contains(expected) == true, "\(load.diagnostics)")
     }
 
     /// Text that only looks like a number stays text.

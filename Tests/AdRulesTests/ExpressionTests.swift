@@ -97,6 +97,8 @@ struct ExpressionTests {
         #expect(finding.rule == "rule/syntax" && finding.offset == 14)
         #expect(finding.message == "1 day is not a duration: write 1d, with no space")
         #expect(try #require(findings("level > 1 level").first).message.contains("join conditions with and / or"))
+        #expect(try #require(findings("install.age > 1.5h").first).message == "\"1.5h\" is not a duration: write 1h30m")
+        #expect(try #require(findings("install.age > 1day").first).message == "\"1day\" is not a duration: write 1d")
     }
 
     @Test func unknownNameSuggestsTheClosest() throws {

@@ -37,9 +37,18 @@ package enum Timestamps {
         parseMilliseconds(text).map { Date(timeIntervalSince1970: Double($0) / 1000) }
     }
 
-    /// Parses an RFC 3339 timestamp into milliseconds since 1970: offsets from -23:59 to +23:59, minutes below 60.
+    /// Parses an RFC 3339 timestamp into milliseconds since 1970: offsets from -23:59 to +23:59, minutes below 60; a
+    /// fraction finer than milliseconds is cut to them (a decision read back from json keeps its times).
     package static func parseMilliseconds(_ text: String) -> Int64? {
-        try? read(text).get()
+        try? read(text, finerThanMilliseconds: .cut).get()
+    }
+
+    /// What a fraction with a digit past milliseconds that is not 0 does.
+    package enum FinerFraction {
+        /// It is refused (``Problem/finerThanMilliseconds(_:)``): a scenario's times, which the engine compares.
+        case refused
+        /// It is cut to milliseconds.
+        case cut
     }
 
     /// Why a text is not a timestamp: not in RFC 3339's shape, or in that shape but naming no instant.
@@ -68,7 +77,7 @@ package enum Timestamps {
     /// first, then each part's range. The date and the time are joined by `T`, `t` or, as RFC 3339 allows for
     /// readability (section 5.6, note), a space. A leap second (`23:59:60`) is the second after `:59`, as POSIX time counts it,
     /// and any number of fraction digits is read, as long as those past milliseconds are 0.
-    package static func read(_ text: String) -> Result<Int64, Problem> {
+    package static func read(_ text: String, finerThanMilliseconds: FinerFraction = .refused) -> Result<Int64, Problem> {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= chars.count else { return nil }
@@ -115,7 +124,11 @@ package enum Timestamps {
         guard (1...days).contains(d) else { return .failure(.day(written(0..<10), days: days)) }
         guard h < 24, mi < 60, s <= 60 else { return .failure(.timeOfDay(written(11..<19))) }
         if let offset, offset.hours >= 24 || offset.minutes >= 60 { return .failure(.offset(written(index..<chars.count))) }
-        if finer { return .failure(.finerThanMilliseconds(written(19..<index))) }
+        if finer, finerThanMilliseconds == .refused {
+            // At most 12 digits of it in the message: the rest says nothing more.
+            let fraction = written(19..<index)
+            return .failure(.finerThanMilliseconds(fraction.count > 13 ? String(fraction.prefix(13)) + "..." : fraction))
+        }
         let shift = offset.map { ($0.hours * 60 + $0.minutes) * 60_000 * $0.sign } ?? 0
         let time = daysFromCivil(y, mo, d) * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000 + fraction - shift
         // Years 0001-9999 in UTC too: what an offset moves past them could not be written back.

@@ -33,10 +33,15 @@ enum AttributeValueReader {
                     // A float too small for a double reads as 0; one that is not 0 as written is said to be too small.
                     let mantissa = scalar.value.prefix { $0 != "e" && $0 != "E" }
                     guard value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
-                        reader.report(.wrongType(key, expected: "a number a rule can compare (1e-300 or larger, or 0)", found: node, file: reader.file))
+                        reader.report(.wrongType(key, expected: "a number a double can tell from 0 (about 5e-324 or larger), or 0", found: node, file: reader.file))
                         return nil
                     }
                     return .number(value)
+                }
+                // A hex or octal whole number too long to read safely says so, as an int attribute's does.
+                if scalar.coreSchemaIntDigits != nil {
+                    reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: node.range))
+                    return nil
                 }
             }
             reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))

@@ -96,7 +96,7 @@ extension Diagnostic {
                 message: "\(key) \(scalar.shortValue) is longer than the largest duration 366d: write at most 366d", file: file, range: found.range)
         }
         // A fraction, an exponent, a space or a unit spelt out (`0.5s`, `1e3s`, `1 day`) is told the duration it means.
-        let advice = DurationAdvice.suggested(for: scalar.value).map { ": write \($0)" } ?? ""
+        let advice = DurationAdvice.meant(by: scalar.value).map { ": write \($0)" } ?? ""
         return Diagnostic(
             .error, rule: "schema/duration",
             message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)\(advice)",

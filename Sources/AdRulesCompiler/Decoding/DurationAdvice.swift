@@ -1,18 +1,19 @@
 import AdRules
 
 /// What a duration written in another way means, for the advice of a finding.
-enum DurationAdvice {
-    /// The duration a number and a unit mean in the way a duration is written: `0.5s` → `500ms`, `1e3s` → `16m40s`,
-    /// `2 hours` → `2h`; nil when the text is not one number and one unit, or means no whole number of milliseconds
-    /// from 1ms to 366d.
-    static func suggested(for text: String) -> String? {
+package enum DurationAdvice {
+    /// The duration a number and a unit mean, written as a duration is written: `0.5s` is 500ms, `1e3s` 16m40s,
+    /// `2 hours` 2h, `5e-1s` 500ms. Nil when the text is not one number and one unit, or means no whole number of
+    /// milliseconds from 0 to 366d.
+    package static func meant(by text: String) -> RuleDuration? {
         guard text.utf8.count <= 40 else { return nil }
-        let number = text.prefix { $0.isASCII && ($0.isNumber || $0 == "." || $0 == "e" || $0 == "E" || $0 == "+") }
-        let unit = String(text.dropFirst(number.count).drop { $0 == " " }).lowercased()
+        let number = text.prefix { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
+        let unit = String(text.dropFirst(number.count).drop { $0 == " " || $0 == "\t" }).lowercased()
         guard !number.isEmpty, let value = Double(number), let scale = units[unit] else { return nil }
-        let ms = value * scale
-        guard ms >= 1, ms <= Double(RuleDuration.maximum.milliseconds), ms == ms.rounded() else { return nil }
-        return RuleDuration(milliseconds: Int64(ms)).description
+        // 4.35m is 260,999.99999999997 ms in binary: a value within a billionth of a millisecond is that millisecond.
+        let ms = (value * scale).rounded()
+        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) < 1e-9 * max(1, ms) else { return nil }
+        return RuleDuration(milliseconds: Int64(ms))
     }
 
     /// Milliseconds a unit, by the names a person may write.

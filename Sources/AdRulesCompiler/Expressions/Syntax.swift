@@ -84,7 +84,7 @@ struct Parser {
     private var spacedDuration: String? {
         guard index > 0, case .name(let unit) = current.kind else { return nil }
         switch previous.kind {
-        case .int, .number: return DurationAdvice.suggested(for: previous.text + unit)
+        case .int, .number: return DurationAdvice.meant(by: previous.text + unit)?.description
         default: return nil
         }
     }

@@ -92,7 +92,15 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    /// A placement the model plays in a way its policy never lets through: each ask is played, and denied.
+    static func modelNoColdStart(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "model/cold-starts",
+            message: "cold_starts is always 0 here, and every simulated day starts with a cold start, so it is played as 1: write 1, and resumes for the returns from background",
+            file: file, range: range)
+    }
+
+    /// A placement the model plays where its policy denies what the play is for: its shows (a choice the play never
+    /// makes) or its rewards (a format that has none).
     static func modelUsageMismatch(_ id: String, _ mismatch: UsageMismatch, file: String, range: SourceRange) -> Diagnostic {
         let message: String
         switch mismatch {
@@ -100,7 +108,7 @@ extension Diagnostic {
             message = "placement \(id) requires the user's choice (require_user_choice), which an action never gives, so each of "
                 + "its shows is denied no_user_choice: list it under rewarded, where the user accepts an offer"
         case .notRewardedInOffers(let format):
-            message = "placement \(id) is \(format), so the reward after each accepted offer is denied not_rewarded_format: "
+            message = "placement \(id) is \(format), so any reward after an accepted offer is denied not_rewarded_format: "
                 + "offers are for rewarded and rewarded_interstitial placements; list it under actions"
         }
         return Diagnostic(.warning, rule: "model/placement-format", message: message, file: file, range: range)

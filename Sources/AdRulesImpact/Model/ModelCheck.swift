@@ -2,9 +2,9 @@ import AdRules
 import AdRulesCompiler
 import AdRulesYAML
 
-/// A placement played where its policy denies it every time: a show that needs the user's choice played as an
-/// action, or an offer of a placement that gives no reward.
-enum UsageMismatch: Equatable {
+/// A placement played where its policy denies what the play is for: a show that needs the user's choice played as an
+/// action (each show is denied), or an offer of a placement that gives no reward (any reward is denied).
+enum UsageMismatch: Sendable, Hashable {
     case choiceInActions
     case notRewardedInOffers(format: String)
 

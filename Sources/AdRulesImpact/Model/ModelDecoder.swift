@@ -247,12 +247,7 @@ public enum ModelDecoder {
             case "cold_starts":
                 segment.coldStarts = reader.count(value, key, in: 0...1000) ?? segment.coldStarts
                 // Every day has its first cold start (impact.md): a count that is always 0 is played as 1.
-                if segment.coldStarts.mean == 0 {
-                    reader.report(Diagnostic(
-                        .warning, rule: "model/cold-starts",
-                        message: "cold_starts is always 0 here, and every simulated day starts with a cold start, so it is played as 1: write 1, and resumes for the returns from background",
-                        file: reader.file, range: value.range))
-                }
+                if segment.coldStarts.mean == 0 { reader.report(.modelNoColdStart(file: reader.file, range: value.range)) }
             case "resumes": segment.resumes = reader.count(value, key, in: 0...1000) ?? segment.resumes
             case "foreground": segment.foreground = reader.durationDistribution(value, key, minimum: 1000) ?? segment.foreground
             case "attributes": segment.attributes = decodeAttributes(value, reader: &reader)

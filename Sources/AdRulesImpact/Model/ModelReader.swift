@@ -115,8 +115,12 @@ struct ModelReader: NodeReader {
                         ? "\(key) must be \(takes), not \(scalar.shortValue)"
                         : "\(key) is a duration, and a bare number has no unit: write " + fitting.map { "\(n ?? 0)\($0.0)" }.joined(separator: " or ")
                 } else {
-                    // Quoted, or not a number: the general example ("1d") may be what this key refuses.
+                    // Quoted, or not a number: the general example ("1d") may be what this key refuses; a duration
+                    // written otherwise (`1.5h`) is told its form when the key takes it.
                     diagnostic.message = "\(key) must be \(takes), not \(node.kindDescription)"
+                    if let meant = DurationAdvice.meant(by: scalar.value), meant.milliseconds >= minimum, meant.milliseconds < (below ?? .max) {
+                        diagnostic.message += ": write \(meant)"
+                    }
                 }
             }
             report(diagnostic)

@@ -5,11 +5,11 @@ import AdRulesTestSupport
 import Foundation
 import Testing
 
-/// What the hostile-input hunt of 2026-12-02 (morning) found: a report that grew as days x placements, a quadratic
-/// naming step in `compile --format swift`, and reports written over rule files beside an input.
-@Suite("Sixth hunt")
-struct SixthHuntTests {
-    static func directory(_ files: [String: String]) throws -> String { try temporaryDirectory("adrules-hunt6", files) }
+/// The shape of reports (shows per day, never YAML), colour on standard error, and what a command says of its default
+/// policy and help topics.
+@Suite("Reports and defaults")
+struct ReportsAndDefaultsTests {
+    static func directory(_ files: [String: String]) throws -> String { try temporaryDirectory("adrules-reports", files) }
 
     /// `simulate`'s shows per day list the days and placements with shows: 60 placements each shown on its own day
     /// are 60 entries in json (a grid with every 0 in it was 3,600, and 3,000 placements crashed), and a text table
@@ -52,11 +52,11 @@ struct SixthHuntTests {
             ["lint", dir + "/a.yaml", "-o", dir + "/policy.yaml"], ["compile", dir + "/a.yaml", "-o", dir + "/policy.yaml"],
             ["test", dir + "/s.test.yaml", "--rules", dir + "/a.yaml", "-o", dir + "/policy.yaml"],
             ["simulate", dir + "/s.test.yaml", "--rules", dir + "/a.yaml", "-o", dir + "/other.test.YML"],
-            ["lint", dir + "/a.yaml", "-o", NSTemporaryDirectory() + "adrules-hunt6-\(UUID().uuidString).yaml"],
+            ["lint", dir + "/a.yaml", "-o", NSTemporaryDirectory() + "adrules-reports-\(UUID().uuidString).yaml"],
         ] {
             let result = runCLI(arguments)
             #expect(result.exitCode == 2, "\(arguments)")
-            #expect(result.stderr.contains("names a YAML file, and no report is one"), "\(result.stderr)")
+            #expect(result.stderr.contains("would write a YAML file, and no report is one"), "\(result.stderr)")
         }
         #expect(try String(contentsOfFile: dir + "/policy.yaml", encoding: .utf8) == other)
         #expect(!FileManager.default.fileExists(atPath: dir + "/other.test.YML"))
@@ -78,5 +78,46 @@ struct SixthHuntTests {
         #expect(unknown.exitCode == 2 && unknown.stderr.hasPrefix("error: unknown command \"lnt\"; did you mean \"lint\"?"), "\(unknown.stderr)")
         let merge = runCLI(["help", "impact", "merge"])
         #expect(merge.exitCode == 0 && merge.stdout.contains("adrules impact merge PART.json..."), "\(merge.stdout)")
+    }
+
+    /// Findings printed on standard error (impact's) are coloured when standard error is a terminal, unless NO_COLOR
+    /// or --color never says otherwise, and with --color always wherever they go.
+    @Test func findingsOnStandardErrorFollowItsTerminal() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner}\n",
+            "m.model.yaml": "version: 1\nusers: 2\ndays: 1\nsegments:\n  - {name: s, share: 1, actions: [{placement: a, every: 10m}]}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func stderr(_ extra: [String], terminal: Bool, variables: [String: String] = [:]) -> String {
+            AdRulesCommandLine.run(
+                ["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"] + extra,
+                environment: CommandEnvironment(variables: variables, stderrIsTerminal: terminal)).stderr
+        }
+        // The unused placement b is a warning.
+        #expect(stderr([], terminal: true).contains("\u{1B}["))
+        #expect(!stderr([], terminal: false).contains("\u{1B}["))
+        #expect(!stderr([], terminal: true, variables: ["NO_COLOR": "1"]).contains("\u{1B}["))
+        #expect(!stderr(["--color", "never"], terminal: true).contains("\u{1B}["))
+        #expect(stderr(["--color", "always"], terminal: false).contains("\u{1B}["))
+        #expect(stderr([], terminal: false).contains("warning: no segment of"))
+    }
+
+    /// impact checks --output before it plays: `-` is standard output, a one-letter name is a file here, and a path
+    /// through a file or ending in `/` is refused at once with the reason the write would give.
+    @Test func impactChecksItsOutputBeforeItPlays() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n",
+            "m.model.yaml": "version: 1\nusers: 2\ndays: 1\nsegments:\n  - {name: s, share: 1, actions: [{placement: a, every: 10m}]}\n",
+            "f.txt": "x",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dash = try runBinary(["impact", "m.model.yaml", "--rules", "p.yaml", "-o", "-", "--format", "json"], directory: dir)
+        #expect(dash.code == 0 && dash.stdout.hasPrefix("{"), "\(dash.stderr)")
+        let short = try runBinary(["impact", "m.model.yaml", "--rules", "p.yaml", "-o", "a"], directory: dir)
+        #expect(short.code == 0 && FileManager.default.fileExists(atPath: dir + "/a"), "\(short.stderr)")
+        for (output, reason) in [("f.txt/x.json", "not a directory"), ("new/", "is a directory"), ("missing/x.json", "no such file or directory")] {
+            let result = try runBinary(["impact", "m.model.yaml", "--rules", "p.yaml", "-o", output], directory: dir)
+            #expect(result.code == 3 && result.stderr == "error: cannot write \(output): \(reason)\n", "\(output): \(result.stderr)")
+        }
     }
 }
