@@ -201,8 +201,9 @@ struct HostileInputTests {
             """
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         let finding = diagnostics.first { $0.message.contains("control character U+000A") }
-        // At the escape that makes it, not at the opening quote.
+        // At the escape that makes it, not at the opening quote; a folded block is what joins lines.
         #expect(finding?.range.start == SourcePosition(line: 8, column: 17))
+        #expect(finding?.message.hasSuffix("a line break, and a text is one line in the logs and reports it ends up in: write it on one line, or as a folded block (>-), which joins its lines with spaces") == true)
         // In a block, at the character (1️⃣): a tab ending the block's second line, a line break between its lines.
         // An escape that joins the character before it (e and U+0301) is walked code point by code point.
         for message in [

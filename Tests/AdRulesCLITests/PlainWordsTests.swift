@@ -462,6 +462,11 @@ struct PlainWordsTests {
         #expect(messages("defaults:\n  daily_cap: 0\nplacements:\n  a: {format: banner}\n  b: {format: banner, enabled: false}\n") == ["daily_cap is 0, so this can never show: to turn a placement off, write enabled: false instead of daily_cap: 0"])
         let windows = messages("placements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 5\n    caps:\n      - {max: 3, window: 2d}\n      - {max: 6, window: 1h}\n")
         #expect(windows.last == "the cap of 6 in 1h can never bind: the cap of 3 in 2d is stricter over a window at least as long; lower it below 3, or remove it", "\(windows)")
+        // A calendar day is not a rolling 1d window: 5 shows late in one day and 3 early the next are 8 in 24 hours.
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 5, caps: [{max: 8, window: 1d}]}\n").isEmpty)
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 9, caps: [{max: 8, window: 1d}]}\n").isEmpty)
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 5, caps: [{max: 8, window: 20h}]}\n").count == 1)
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, caps: [{max: 5, window: 1d}, {max: 8, window: 1d}]}\n").count == 1)
         #expect(messages("placements:\n  a: {format: banner}\nattributes:\n  level: int\nrules:\n  - {id: r, deny: [a], when: level ! 3}\n") == [#"unexpected "!": write != to compare"#])
         // A value written as an alias is unread, not missing: no pacing/missing beside its yaml/alias error.
         let alias = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: &p 90s\n  b:\n    format: interstitial\n    min_interval: *p\n")]).diagnostics

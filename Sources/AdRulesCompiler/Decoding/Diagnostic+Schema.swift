@@ -181,6 +181,9 @@ extension Diagnostic {
             "\(key) holds \(code), an invisible direction control that reorders what a reader sees: remove it"
         } else if scalar == "\u{FEFF}" {
             "\(key) holds \(code), an invisible byte-order mark: remove it"
+        } else if scalar == "\n" {
+            // A text ends up in logs and reports, one line each: a line break would start a line that is not its own.
+            "\(key) holds the control character \(code), a line break, and a text is one line in the logs and reports it ends up in: write it on one line, or as a folded block (>-), which joins its lines with spaces"
         } else {
             "\(key) holds the control character \(code): write it on one line, with no line breaks, tabs or escape codes"
         }

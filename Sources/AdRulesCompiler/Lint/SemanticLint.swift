@@ -83,18 +83,21 @@ enum SemanticLint {
             findings.append(.unreachable(at: cap.location, "the cap of \(cap.value.max) in 0s can never bind: a window of 0s holds no show; give it a length, as in window: 1h, or remove it"))
         }
         // `daily_cap` counts as a window of a day here, as `hourly_cap` counts as one of an hour: a shorter window's
-        // larger cap never binds, and neither does a daily cap larger than a longer window's.
-        var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String)] = []
-        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)")) }
-        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, "daily_cap \(daily.value)")) }
+        // larger cap never binds, and neither does a daily cap larger than a longer window's. A calendar day is not a
+        // rolling window of 1d, though (5 shows late in one day and 3 early the next are 8 in 24 hours): a rolling
+        // window is compared with `daily_cap` only when one is strictly longer, as the spec words it.
+        var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String, calendar: Bool)] = []
+        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)", false)) }
+        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, "daily_cap \(daily.value)", true)) }
         for cap in block.caps where cap.value.window.milliseconds > 0 {
-            windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)"))
+            windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)", false))
         }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
             // The strictest of the caps over a window at least as long: lowering below it is what makes this one bind.
             let stricter = windows.indices.filter { j in
-                j != i && windows[j].max > 0 && windows[j].window >= shorter.window && windows[j].max < shorter.max
+                let covers = windows[j].calendar == shorter.calendar ? windows[j].window >= shorter.window : windows[j].window > shorter.window
+                return j != i && windows[j].max > 0 && covers && windows[j].max < shorter.max
             }
             if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
                 let longer = windows[j]
