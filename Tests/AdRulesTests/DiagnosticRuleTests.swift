@@ -212,10 +212,12 @@ struct DiagnosticRuleTests {
 
     /// A duration written with a fraction, an exponent, a space or a unit spelt out is told the duration it means.
     @Test(arguments: [("0.5s", "500ms"), ("1e3s", "16m40s"), ("1 day", "1d"), ("2 hours", "2h"), ("1.5h", "1h30m"), ("90 Seconds", "1m30s"),
-        ("5e-1s", "500ms"), ("4.35m", "4m21s"), ("0.0s", "0s")])
+        ("5e-1s", "500ms"), ("4.35m", "4m21s"), ("0.0s", "0s"), ("1h 30m", "1h30m")])
     func aDurationWrittenOtherwiseIsToldItsForm(_ written: String, _ suggestion: String) throws {
         let found = try #require(lint(Self.header + "  a: {format: interstitial, min_interval: \(written)}\n").first { $0.rule == "schema/duration" })
         #expect(found.message.hasSuffix("not \"\(written)\": write \(suggestion)"), "\(found.message)")
+        let quoted = lint(Self.header + "  a: {format: interstitial, min_interval: \"30\"}\n").first?.message ?? ""
+        #expect(quoted.hasSuffix("not \"30\": a bare number has no unit: write 30s or 30m"), "\(quoted)")
         for other in ["0.0001s", "1.5 fortnights", "400 days"] {
             let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(other)}\n").first?.message ?? ""
             #expect(!message.contains(": write"), "\(other): \(message)")

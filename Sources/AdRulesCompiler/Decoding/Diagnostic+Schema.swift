@@ -95,8 +95,14 @@ extension Diagnostic {
                 .error, rule: "schema/range",
                 message: "\(key) \(scalar.shortValue) is longer than the largest duration 366d: write at most 366d", file: file, range: found.range)
         }
-        // A fraction, an exponent, a space or a unit spelt out (`0.5s`, `1e3s`, `1 day`) is told the duration it means.
-        let advice = DurationAdvice.meant(by: scalar.value).map { ": write \($0)" } ?? ""
+        // A fraction, an exponent, a space or a unit spelt out (`0.5s`, `1e3s`, `1 day`) is told the duration it means,
+        // and so are parts written apart (`1h 30m`); quoted digits are a bare number in quotes.
+        let joined = String(scalar.value.filter { $0 != " " && $0 != "\t" })
+        let meant = DurationAdvice.meant(by: scalar.value) ?? (joined != scalar.value ? RuleDuration(parsing: joined) : nil)
+        var advice = meant.map { ": write \($0)" } ?? ""
+        if meant == nil, !scalar.value.isEmpty, scalar.value.utf8.count <= 9, scalar.value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            advice = ": a bare number has no unit: write \(scalar.value)s or \(scalar.value)m"
+        }
         return Diagnostic(
             .error, rule: "schema/duration",
             message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)\(advice)",
