@@ -236,8 +236,8 @@ enum SimulateCommand {
         for show in shows {
             // The date of the time as the steps print it: the same (proleptic Gregorian) calendar, whatever the year
             // (Foundation's gregorian calendar turns Julian before 1582).
-            let time = Timestamps.format(milliseconds: show.at, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(show.at)))
-            counts[String(time.prefix { $0 != "T" }), default: [:]][show.placement, default: 0] += 1
+            let day = Timestamps.localDate(milliseconds: show.at, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(show.at)))
+            counts[day, default: [:]][show.placement, default: 0] += 1
         }
         let seen = Set(shows.map(\.placement))
         let ids = policy.placements.map(\.id)

@@ -90,6 +90,16 @@ struct TimesAndOptionsTests {
         #expect(Timestamps.parseMilliseconds(text) == instant)
     }
 
+    /// A time whose wall clock at its offset would fall past 9999 or before 0001 is shown in UTC, which RFC 3339 can
+    /// write (and which reads back as the same instant).
+    @Test func aWallClockPastTheYearsIsShownInUTC() throws {
+        let last = try #require(Timestamps.parseMilliseconds("9999-12-31T23:59:59.999Z"))
+        #expect(Timestamps.format(milliseconds: last, offsetSeconds: 14 * 3600) == "9999-12-31T23:59:59.999Z")
+        let first = try #require(Timestamps.parseMilliseconds("0001-01-01T00:00:00Z"))
+        #expect(Timestamps.format(milliseconds: first, offsetSeconds: -12 * 3600) == "0001-01-01T00:00:00Z")
+        #expect(Timestamps.format(milliseconds: first, offsetSeconds: 3600) == "0001-01-01T01:00:00+01:00")
+    }
+
     /// A step the clock would put after 9999 is refused where it is written: no timestamp can name its time.
     @Test func aStepPastYear9999IsAFinding() throws {
         let result = try Self.run(

@@ -45,7 +45,7 @@ struct CoreSchemaTests {
     }
 
     @Test(arguments: [("0x1p3", "a finite number"), ("nan", "a finite number"), ("1.5e-400", "must be a number a double can tell from 0 (about 5e-324 or larger), or 0"), ("2.4e-324", "about 5e-324"),
-        ("0x10000000000000000", "more digits than this tool reads safely")])
+        ("0x10000000000000000", "more digits than this tool reads safely"), ("1" + String(repeating: "0", count: 350), "must be a finite number")])
     func numberAttributesRefuseWhatIsNoCoreSchemaNumber(_ text: String, _ expected: String) {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  x: {type: number, default: \(text)}\nplacements:\n  a: {format: banner}\n")])
         #expect(load.diagnostics.count == 1, "\(load.diagnostics)")

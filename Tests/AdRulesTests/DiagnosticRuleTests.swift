@@ -218,7 +218,7 @@ struct DiagnosticRuleTests {
         #expect(found.message.hasSuffix("not \"\(written)\": write \(suggestion)"), "\(found.message)")
         let quoted = lint(Self.header + "  a: {format: interstitial, min_interval: \"30\"}\n").first?.message ?? ""
         #expect(quoted.hasSuffix("not \"30\": a bare number has no unit: write 30s or 30m"), "\(quoted)")
-        for other in ["0.0001s", "1.5 fortnights", "400 days"] {
+        for other in ["0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d"] {
             let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(other)}\n").first?.message ?? ""
             #expect(!message.contains(": write"), "\(other): \(message)")
         }

@@ -214,11 +214,10 @@ struct ReasonSite: Sendable {
         // A cap of 0 never clears: no day to name.
         guard withDay, let day, limits.dailyCap != 0 else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
-        let local = Timestamps.format(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
+        let date = Timestamps.localDate(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
         // Foundation names UTC "GMT"; the policy and the spec say UTC.
         let zoneName = zone.identifier == "GMT" ? "UTC" : zone.identifier
-        // The date is what comes before the time: a year past 9999 has five digits.
-        return prefix + text + " (\(local.prefix { $0 != "T" }) in \(zoneName); it resets at the next local midnight)"
+        return prefix + text + " (\(date) in \(zoneName); it resets at the next local midnight)"
     }
 }
 

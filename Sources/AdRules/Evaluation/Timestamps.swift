@@ -13,12 +13,22 @@ package enum Timestamps {
         return format(milliseconds: ms, offsetSeconds: 0)
     }
 
+    /// The calendar date of a time at a fixed UTC offset, `YYYY-MM-DD` (a year past 9999 in full): the local day a
+    /// daily cap counts in, which may lie past what a timestamp can write.
+    package static func localDate(milliseconds: Int64, offsetSeconds: Int) -> String {
+        let (y, m, d) = civil(fromDays: floorDiv(milliseconds + Int64(offsetSeconds / 60 * 60) * 1000, 86_400_000))
+        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
+    }
+
     /// Formats milliseconds since 1970 at a fixed UTC offset.
     ///
     /// RFC 3339 offsets are whole minutes: an offset with seconds (a zone's local mean time, before 1972) is cut
-    /// to its minutes, and the wall clock is shown at that offset, so the text still names the same instant.
+    /// to its minutes, and the wall clock is shown at that offset, so the text still names the same instant. A time
+    /// whose wall clock there falls outside the years 0001-9999 (9999-12-31T23:59Z at +14:00) is shown in UTC, which
+    /// four digits of year can still write.
     package static func format(milliseconds: Int64, offsetSeconds: Int) -> String {
-        let offsetSeconds = offsetSeconds / 60 * 60
+        var offsetSeconds = offsetSeconds / 60 * 60
+        if !(earliest...latest).contains(milliseconds + Int64(offsetSeconds) * 1000) { offsetSeconds = 0 }
         let local = milliseconds + Int64(offsetSeconds) * 1000
         let days = floorDiv(local, 86_400_000)
         let msOfDay = local - days * 86_400_000

@@ -38,8 +38,9 @@ enum AttributeValueReader {
                     }
                     return .number(value)
                 }
-                // A hex or octal whole number too long to read safely says so, as an int attribute's does.
-                if scalar.coreSchemaIntDigits != nil {
+                // A hex or octal whole number too long to read safely says so, as an int attribute's does (a decimal one
+                // that reads as no finite double is not a finite number).
+                if let digits = scalar.coreSchemaIntDigits, digits.radix != 10 {
                     reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: node.range))
                     return nil
                 }

@@ -10,9 +10,14 @@ package enum DurationAdvice {
         let number = text.prefix { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
         let unit = String(text.dropFirst(number.count).drop { $0 == " " || $0 == "\t" }).lowercased()
         guard !number.isEmpty, let value = Double(number), let scale = units[unit] else { return nil }
-        // 4.35m is 260,999.99999999997 ms in binary: a value within a billionth of a millisecond is that millisecond.
+        // Only a number a double holds as written is advised on: at most 15 significant digits (1.9999999999999999999s
+        // reads as 2), and not one that reads as 0 unless it is 0 (1e-400s).
+        let mantissa = number.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).drop { $0 == "0" }
+        guard mantissa.count <= 15, value != 0 || mantissa.isEmpty else { return nil }
+        // 4.35m is 260,999.99999999997 ms in binary: a value within a millionth of a millisecond is that millisecond
+        // (365.9999999d, 0.36 ms off a whole one, is not).
         let ms = (value * scale).rounded()
-        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) < 1e-9 * max(1, ms) else { return nil }
+        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) < 1e-6 else { return nil }
         return RuleDuration(milliseconds: Int64(ms))
     }
 

@@ -79,12 +79,13 @@ struct Parser {
     private var current: Token { tokens[min(index, tokens.count - 1)] }
     private var previous: Token { tokens[max(0, min(index, tokens.count - 1) - 1)] }
 
-    /// The duration a number followed by a unit name means (`1 day` → `1d`), when those are the last token read and
-    /// the current one.
+    /// The duration a number followed by a unit name means (`1 day` → `1d`), or two durations written apart (`1h
+    /// 30m` → `1h30m`), when those are the last token read and the current one.
     private var spacedDuration: String? {
-        guard index > 0, case .name(let unit) = current.kind else { return nil }
-        switch previous.kind {
-        case .int, .number: return DurationAdvice.meant(by: previous.text + unit)?.description
+        guard index > 0 else { return nil }
+        switch (previous.kind, current.kind) {
+        case (.int, .name(let unit)), (.number, .name(let unit)): return DurationAdvice.meant(by: previous.text + unit)?.description
+        case (.duration, .duration): return RuleDuration(parsing: previous.text + current.text)?.description
         default: return nil
         }
     }

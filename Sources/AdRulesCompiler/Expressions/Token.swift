@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesYAML
 /// A token of a `when` expression, with its offset in the expression text in code points (as columns count them,
 /// so that a combining mark after a name is a column of its own).
 struct Token: Sendable, Hashable {
@@ -85,7 +86,15 @@ enum Lexer {
                     // Read as a decimal it would compare equal to its nearest neighbours: refuse it instead.
                     return .failure(ExpressionError(
                         offset: startOffset, message: "\"\(word)\" is beyond the whole numbers a rule compares (-9223372036854775808 to 9223372036854775807)"))
-                } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(word), value.isFinite {
+                } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), digits.filter({ $0 == "." }).count == 1, let value = Double(word) {
+                    // A decimal a double cannot hold is refused, never read as 0 or infinity.
+                    guard value.isFinite else {
+                        return .failure(ExpressionError(offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is beyond the numbers a rule compares: write a smaller number"))
+                    }
+                    guard value != 0 || !digits.contains(where: { ("1"..."9").contains($0) }) else {
+                        return .failure(ExpressionError(
+                            offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is too small for a rule to tell from 0: write 0, or a larger number"))
+                    }
                     tokens.append(Token(kind: .number(value), offset: startOffset, text: word))
                 } else if negative, RuleDuration(parsing: String(digits)) != nil {
                     return .failure(ExpressionError(offset: startOffset, message: "\"\(word)\" is a negative duration: durations are 0s or more: write it without the minus, as in 3s"))
