@@ -68,6 +68,16 @@ struct ModelDiagnosticTests {
         #expect(found.file == "m.model.yaml")
     }
 
+    /// A model's numbers are read as the core schema reads them, as rule files read theirs: hex and octal whole
+    /// numbers are numbers, and a float too small for a double is refused rather than read as 0.
+    @Test func modelNumbersAreCoreSchemaNumbers() throws {
+        for (line, refused) in [("    premium: 1e-400\n", true), ("    cold_starts: {poisson: 1e-400}\n", true), ("    premium: 0x1p3\n", true),
+                                ("    premium: 0x0\n", false), ("    cold_starts: {poisson: 0o3}\n", false), ("    premium: .5\n", false)] {
+            let (model, diagnostics) = ModelDecoder.decode(Self.head + line, file: "m.model.yaml")
+            #expect((model == nil) == refused, "\(line): \(diagnostics)")
+        }
+    }
+
     /// A day always has its first cold start: `cold_starts` that is always 0 is played as 1, with a warning; one
     /// that is only sometimes 0 is not flagged.
     @Test(arguments: ["0", "{poisson: 0}", "{uniform: [0, 0]}"]) func noColdStartIsAWarning(_ value: String) throws {

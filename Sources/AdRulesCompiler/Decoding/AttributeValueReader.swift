@@ -23,29 +23,15 @@ enum AttributeValueReader {
             reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file))
             return nil
         case .number:
-            // A number as the YAML 1.2 core schema reads one: a whole number in any of its forms (`12`, `0o17`, `0x1F`)
-            // or a float, finite (NaN and infinities compare with nothing and have no JSON form). Swift's own forms
-            // that YAML reads as text (`0x1p3`, `nan`) are not numbers here.
-            if let scalar = node.scalar, scalar.isCoreSchemaNumber {
-                if let whole = FieldReader.intValue(scalar) { return .number(Double(whole)) }
-                // A long decimal whole number reads as the nearest double; a long hex or octal one does not read.
-                if (scalar.coreSchemaIntDigits?.radix ?? 10) == 10, let value = Double(scalar.value), value.isFinite {
-                    // A float too small for a double reads as 0; one that is not 0 as written is said to be too small.
-                    let mantissa = scalar.value.prefix { $0 != "e" && $0 != "E" }
-                    guard value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
-                        reader.report(.wrongType(key, expected: "a number a double can tell from 0 (about 5e-324 or larger), or 0", found: node, file: reader.file))
-                        return nil
-                    }
-                    return .number(value)
-                }
-                // A hex or octal whole number too long to read safely says so, as an int attribute's does (a decimal one
-                // that reads as no finite double is not a finite number).
-                if let digits = scalar.coreSchemaIntDigits, digits.radix != 10 {
-                    reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: node.range))
-                    return nil
-                }
+            switch node.scalar?.numberReading {
+            case .value(let value)?: return .number(value)
+            case .tooSmall?:
+                reader.report(.wrongType(key, expected: "a number a double can tell from 0 (about 5e-324 or larger), or 0", found: node, file: reader.file))
+            case .tooLong?:
+                reader.report(.wholeNumberTooLong(key, text: node.scalar?.value ?? "", file: reader.file, range: node.range))
+            case .notANumber?, nil:
+                reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))
             }
-            reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))
             return nil
         // Texts kept composed, as a rule's constants are (``Swift/String/composed``): comparing them stays fast.
         case .string: return reader.string(node, key).map { .string($0.value.composed) }
@@ -74,5 +60,30 @@ enum AttributeValueReader {
             }
             return .intList(list)
         }
+    }
+}
+
+/// How a scalar reads as a number (a `number` attribute's value, a usage model's number).
+package enum NumberReading: Equatable {
+    case value(Double)
+    /// A float too small for a double, not 0 as written (`1e-400`): it would read as 0.
+    case tooSmall
+    /// A hex or octal whole number with more digits than are read safely.
+    case tooLong
+    /// Not a finite number in the core schema (`0x1p3` and `nan` are Swift's, and text in YAML).
+    case notANumber
+}
+
+extension YAMLScalar {
+    /// The scalar as the YAML 1.2 core schema reads a number: a whole number in any of its forms (`12`, `0o17`,
+    /// `0x1F`) or a float, finite (NaN and infinities compare with nothing and have no JSON form).
+    package var numberReading: NumberReading {
+        guard isCoreSchemaNumber else { return .notANumber }
+        if let whole = FieldReader.intValue(self) { return .value(Double(whole)) }
+        // A long decimal whole number reads as the nearest double; a long hex or octal one does not read.
+        if let digits = coreSchemaIntDigits, digits.radix != 10 { return .tooLong }
+        guard let value = Double(value), value.isFinite else { return .notANumber }
+        let mantissa = self.value.prefix { $0 != "e" && $0 != "E" }
+        return value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) ? .value(value) : .tooSmall
     }
 }

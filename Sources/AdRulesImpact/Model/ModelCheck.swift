@@ -69,7 +69,7 @@ enum AttributeSource: Sendable, Hashable {
                 guard let number = Self.whole(text, plain: plain) else { return nil }
                 self = .fixed(.int(number))
             case .number:
-                guard plain, let number = Double(text), number.isFinite else { return nil }
+                guard plain, case .value(let number) = YAMLScalar(value: text, style: .plain).numberReading else { return nil }
                 self = .fixed(.number(number))
             case .bool:
                 guard let value = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaBool else { return nil }

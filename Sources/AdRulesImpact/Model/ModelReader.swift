@@ -39,12 +39,10 @@ struct ModelReader: NodeReader {
     /// The finding of a file that held more than the limit: how many more there are, or nil.
     var tooManyFindings: Diagnostic? { droppedFindings.summary(file: file) }
 
-    /// A plain scalar read as a number: digits, an optional sign, fraction and exponent (no inf or nan).
+    /// A plain scalar read as a number, as the core schema reads one (``NumberReading``); nil for anything else,
+    /// a float that would read as 0 though it is not 0 included.
     static func number(_ node: YAMLNode) -> Double? {
-        guard let scalar = node.scalar, scalar.style == .plain, !scalar.value.isEmpty,
-            scalar.value.unicodeScalars.allSatisfy({ "0123456789+-.eE".unicodeScalars.contains($0) }),
-            let value = Double(scalar.value), value.isFinite
-        else { return nil }
+        guard case .value(let value)? = node.scalar?.numberReading else { return nil }
         return value
     }
 
