@@ -106,7 +106,19 @@ public enum PolicyLoader {
     public static func load(path: String) throws -> PolicyLoad {
         if isCompiledPolicyFile(path) { return try loadCompiled(path: path) }
         let sources = try readSources(path: path)
+        // A compiled policy named otherwise (`policy.bak`) is read as one: its document says what it is, and read as
+        // YAML its every key would be a finding.
+        if sources.count == 1, sources[0].file == path, looksCompiled(sources[0].bytes) {
+            return loadCompiled(bytes: sources[0].bytes, path: path)
+        }
         return load(sources: sources)
+    }
+
+    /// Whether a file's bytes are a compiled policy's document: a JSON object that names its format in the first
+    /// megabyte (the writer puts `files` first, then `format`).
+    static func looksCompiled(_ bytes: [UInt8]) -> Bool {
+        guard bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else { return false }
+        return String(decoding: bytes.prefix(1 << 20), as: UTF8.self).contains("\"adrules-compiled-policy\"")
     }
 
     /// Whether a path names a compiled policy (`*.json`, as `adrules compile` writes) rather than rule files.

@@ -200,6 +200,10 @@ struct AuditMessageTests {
         let again = runCLI(["compile", dir + "/p.json", "-o", dir + "/q.json"])
         #expect(again.exitCode == 0, "\(again.stderr)")
         #expect(FileManager.default.contents(atPath: dir + "/q.json") == FileManager.default.contents(atPath: dir + "/p.json"))
+        // Named otherwise, it is still read as what its document says it is.
+        try FileManager.default.copyItem(atPath: dir + "/p.json", toPath: dir + "/p.bak")
+        let renamed = runCLI(["lint", dir + "/p.bak"])
+        #expect(renamed.exitCode == 0 && renamed.stdout.isEmpty, "\(renamed.stdout)")
         let swift = runCLI(["compile", dir + "/p.json", "--format", "swift"])
         #expect(swift.exitCode == 0 && swift.stdout.contains("Placements"), "\(swift.stderr)")
         try "{\"format\": \"adrules-policy\"}".write(toFile: dir + "/bad.json", atomically: true, encoding: .utf8)
