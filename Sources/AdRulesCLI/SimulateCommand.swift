@@ -234,8 +234,8 @@ enum SimulateCommand {
         shows.removeAll { !$0.stood }
         var counts: [String: [String: Int]] = [:]
         for show in shows {
-            // The date of the time as the steps print it: the same (proleptic Gregorian) calendar, whatever the year
-            // (Foundation's gregorian calendar turns Julian before 1582).
+            // The local date, in the (proleptic Gregorian) calendar the steps print, whatever the year (Foundation's
+            // gregorian calendar turns Julian before 1582).
             let day = Timestamps.localDate(milliseconds: show.at, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(show.at)))
             counts[day, default: [:]][show.placement, default: 0] += 1
         }

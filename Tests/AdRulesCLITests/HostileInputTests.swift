@@ -204,6 +204,9 @@ struct HostileInputTests {
         // At the escape that makes it, not at the opening quote; a folded block is what joins lines.
         #expect(finding?.range.start == SourcePosition(line: 8, column: 17))
         #expect(finding?.message.hasSuffix("a line break, and a text is one line in the logs and reports it ends up in: write it on one line, or as a folded block (>-), which joins its lines with spaces") == true)
+        // An id is no free text: a folded block would give it a space.
+        let id = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, ad_unit: \"x\\ny\"}\n")]).diagnostics
+        #expect(id.first?.message.hasSuffix("write it on one line, with no line breaks, tabs or escape codes") == true, "\(id)")
         // In a block, at the character (1️⃣): a tab ending the block's second line, a line break between its lines.
         // An escape that joins the character before it (e and U+0301) is walked code point by code point.
         for message in [

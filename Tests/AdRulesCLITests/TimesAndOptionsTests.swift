@@ -98,6 +98,10 @@ struct TimesAndOptionsTests {
         let first = try #require(Timestamps.parseMilliseconds("0001-01-01T00:00:00Z"))
         #expect(Timestamps.format(milliseconds: first, offsetSeconds: -12 * 3600) == "0001-01-01T00:00:00Z")
         #expect(Timestamps.format(milliseconds: first, offsetSeconds: 3600) == "0001-01-01T01:00:00+01:00")
+        // A local date takes its offset to the second: 23:30Z at +0:53:28 is the next day.
+        let late = try #require(Timestamps.parseMilliseconds("1890-05-31T23:30:00Z"))
+        #expect(Timestamps.localDate(milliseconds: late, offsetSeconds: 53 * 60 + 28) == "1890-06-01")
+        #expect(Timestamps.localDate(milliseconds: try #require(Timestamps.parseMilliseconds("9999-12-31T23:00:00Z")), offsetSeconds: 14 * 3600) == "10000-01-01")
     }
 
     /// A step the clock would put after 9999 is refused where it is written: no timestamp can name its time.

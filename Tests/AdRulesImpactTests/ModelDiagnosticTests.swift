@@ -78,6 +78,17 @@ struct ModelDiagnosticTests {
         }
     }
 
+    /// A duration a usage model's key takes is told its form, within what the key takes; a segment named with what
+    /// YAML reads as a number (`.inf`) is refused as a number is.
+    @Test func modelDurationsAndNamesFollowTheRuleFiles() throws {
+        let foreground = ModelDecoder.decode(Self.head + "    foreground: \"30\"\n", file: "m.model.yaml").diagnostics.first?.message ?? ""
+        #expect(foreground.hasSuffix(": a bare number has no unit: write 30s or 30m"), "\(foreground)")
+        let open = ModelDecoder.decode(Self.head + "    first_open: 7h 30m\n", file: "m.model.yaml").diagnostics.first?.message ?? ""
+        #expect(open.hasSuffix(": write 7h30m"), "\(open)")
+        let name = ModelDecoder.decode("version: 1\nsegments:\n  - name: .inf\n    share: 1\n", file: "m.model.yaml").diagnostics
+        #expect(name.contains { $0.rule == "schema/type" && $0.message.contains("quote a name that is a number") }, "\(name)")
+    }
+
     /// A day always has its first cold start: `cold_starts` that is always 0 is played as 1, with a warning; one
     /// that is only sometimes 0 is not flagged.
     @Test(arguments: ["0", "{poisson: 0}", "{uniform: [0, 0]}"]) func noColdStartIsAWarning(_ value: String) throws {

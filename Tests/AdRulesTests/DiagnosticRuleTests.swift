@@ -212,13 +212,13 @@ struct DiagnosticRuleTests {
 
     /// A duration written with a fraction, an exponent, a space or a unit spelt out is told the duration it means.
     @Test(arguments: [("0.5s", "500ms"), ("1e3s", "16m40s"), ("1 day", "1d"), ("2 hours", "2h"), ("1.5h", "1h30m"), ("90 Seconds", "1m30s"),
-        ("5e-1s", "500ms"), ("4.35m", "4m21s"), ("0.0s", "0s"), ("1h 30m", "1h30m")])
+        ("5e-1s", "500ms"), ("4.35m", "4m21s"), ("0.0s", "0s"), ("1h 30m", "1h30m"), ("128.2d", "128d4h48m"), ("1.0000000000000000s", "1s")])
     func aDurationWrittenOtherwiseIsToldItsForm(_ written: String, _ suggestion: String) throws {
         let found = try #require(lint(Self.header + "  a: {format: interstitial, min_interval: \(written)}\n").first { $0.rule == "schema/duration" })
         #expect(found.message.hasSuffix("not \"\(written)\": write \(suggestion)"), "\(found.message)")
         let quoted = lint(Self.header + "  a: {format: interstitial, min_interval: \"30\"}\n").first?.message ?? ""
         #expect(quoted.hasSuffix("not \"30\": a bare number has no unit: write 30s or 30m"), "\(quoted)")
-        for other in ["0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d"] {
+        for other in ["0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d", "1 30m", "\"400000000\""] {
             let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(other)}\n").first?.message ?? ""
             #expect(!message.contains(": write"), "\(other): \(message)")
         }

@@ -13,10 +13,11 @@ package enum Timestamps {
         return format(milliseconds: ms, offsetSeconds: 0)
     }
 
-    /// The calendar date of a time at a fixed UTC offset, `YYYY-MM-DD` (a year past 9999 in full): the local day a
-    /// daily cap counts in, which may lie past what a timestamp can write.
+    /// The calendar date of a time at a UTC offset, `YYYY-MM-DD` (a year past 9999 in full): the local day a daily cap
+    /// counts in, which may lie past what a timestamp can write. The offset is taken to the second (a local mean time
+    /// of +0:53:28 puts its midnight on the right day), where a timestamp's text keeps whole minutes.
     package static func localDate(milliseconds: Int64, offsetSeconds: Int) -> String {
-        let (y, m, d) = civil(fromDays: floorDiv(milliseconds + Int64(offsetSeconds / 60 * 60) * 1000, 86_400_000))
+        let (y, m, d) = civil(fromDays: floorDiv(milliseconds + Int64(offsetSeconds) * 1000, 86_400_000))
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 

@@ -12,26 +12,12 @@ package indirect enum CompiledExpression: Sendable {
     case member(CompiledExpression, CompiledExpression, negated: Bool)
 
     /// -1, 0, 1 for two values of comparable types; nil otherwise.
-    /// The order of a whole number and a number, exactly: past 2^53 converting the whole number to a double would
-    /// round it (999999999999999999 would equal 1e18). Nil for NaN.
-    static func order(_ whole: Int64, _ number: Double) -> Int? {
-        guard !number.isNaN else { return nil }
-        // Every Int64 is below 2^63 and at or above -2^63, both exact doubles.
-        if number >= 9_223_372_036_854_775_808.0 { return -1 }
-        if number < -9_223_372_036_854_775_808.0 { return 1 }
-        let truncated = number.rounded(.towardZero)
-        let part = Int64(truncated)
-        if whole != part { return whole < part ? -1 : 1 }
-        // Equal whole parts: the fraction decides.
-        return number > truncated ? -1 : (number < truncated ? 1 : 0)
-    }
-
     static func order(_ a: AttributeValue, _ b: AttributeValue) -> Int? {
         func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }
         switch (a, b) {
         case (.int(let x), .int(let y)): return sign(x, y)
-        case (.int(let x), .number(let y)): return order(x, y)
-        case (.number(let x), .int(let y)): return order(y, x).map { -$0 }
+        case (.int(let x), .number(let y)): return sign(Double(x), y)
+        case (.number(let x), .int(let y)): return sign(x, Double(y))
         case (.number(let x), .number(let y)): return sign(x, y)
         case (.string(let x), .string(let y)): return sign(x, y)
         case (.duration(let x), .duration(let y)): return sign(x.milliseconds, y.milliseconds)

@@ -404,7 +404,7 @@ extension CompiledExpression {
         switch (element, list) {
         case (.string(let s), .stringList(let list)): return list.contains(s)
         case (.int(let i), .intList(let list)): return list.contains(i)
-        case (.number(let d), .intList(let list)): return list.contains { order($0, d) == 0 }
+        case (.number(let d), .intList(let list)): return list.contains { Double($0) == d }
         default: return nil
         }
     }

@@ -62,28 +62,3 @@ enum AttributeValueReader {
         }
     }
 }
-
-/// How a scalar reads as a number (a `number` attribute's value, a usage model's number).
-package enum NumberReading: Equatable {
-    case value(Double)
-    /// A float too small for a double, not 0 as written (`1e-400`): it would read as 0.
-    case tooSmall
-    /// A hex or octal whole number with more digits than are read safely.
-    case tooLong
-    /// Not a finite number in the core schema (`0x1p3` and `nan` are Swift's, and text in YAML).
-    case notANumber
-}
-
-extension YAMLScalar {
-    /// The scalar as the YAML 1.2 core schema reads a number: a whole number in any of its forms (`12`, `0o17`,
-    /// `0x1F`) or a float, finite (NaN and infinities compare with nothing and have no JSON form).
-    package var numberReading: NumberReading {
-        guard isCoreSchemaNumber else { return .notANumber }
-        if let whole = FieldReader.intValue(self) { return .value(Double(whole)) }
-        // A long decimal whole number reads as the nearest double; a long hex or octal one does not read.
-        if let digits = coreSchemaIntDigits, digits.radix != 10 { return .tooLong }
-        guard let value = Double(value), value.isFinite else { return .notANumber }
-        let mantissa = self.value.prefix { $0 != "e" && $0 != "E" }
-        return value != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) ? .value(value) : .tooSmall
-    }
-}

@@ -97,12 +97,7 @@ extension Diagnostic {
         }
         // A fraction, an exponent, a space or a unit spelt out (`0.5s`, `1e3s`, `1 day`) is told the duration it means,
         // and so are parts written apart (`1h 30m`); quoted digits are a bare number in quotes.
-        let joined = String(scalar.value.filter { $0 != " " && $0 != "\t" })
-        let meant = DurationAdvice.meant(by: scalar.value) ?? (joined != scalar.value ? RuleDuration(parsing: joined) : nil)
-        var advice = meant.map { ": write \($0)" } ?? ""
-        if meant == nil, !scalar.value.isEmpty, scalar.value.utf8.count <= 9, scalar.value.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            advice = ": a bare number has no unit: write \(scalar.value)s or \(scalar.value)m"
-        }
+        let advice = DurationAdvice.advice(for: scalar.value).map { ": \($0)" } ?? ""
         return Diagnostic(
             .error, rule: "schema/duration",
             message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)\(advice)",
@@ -187,7 +182,8 @@ extension Diagnostic {
             "\(key) holds \(code), an invisible direction control that reorders what a reader sees: remove it"
         } else if scalar == "\u{FEFF}" {
             "\(key) holds \(code), an invisible byte-order mark: remove it"
-        } else if scalar == "\n" {
+        } else if scalar == "\n", key == "message" {
+            // Only free text: a folded id or ad unit would hold a space, which no id may.
             // A text ends up in logs and reports, one line each: a line break would start a line that is not its own.
             "\(key) holds the control character \(code), a line break, and a text is one line in the logs and reports it ends up in: write it on one line, or as a folded block (>-), which joins its lines with spaces"
         } else {

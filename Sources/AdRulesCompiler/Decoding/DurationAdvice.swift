@@ -2,9 +2,24 @@ import AdRules
 
 /// What a duration written in another way means, for the advice of a finding.
 package enum DurationAdvice {
+    /// What to write instead of a malformed duration, when it plainly means one: a number and a unit in another form
+    /// (`0.5s`, `1e3s`, `2 hours`), parts written apart (`1h 30m`), or quoted digits (`"30"`, a bare number).
+    /// - Parameters:
+    ///   - accepts: whether the key takes the duration meant (a time of day is below 24h).
+    ///   - bareNumbers: whether digits alone are told to take seconds or minutes (not for a time of day, where they
+    ///     most likely mean hours).
+    package static func advice(for text: String, accepts: (RuleDuration) -> Bool = { _ in true }, bareNumbers: Bool = true) -> String? {
+        if let meant = meant(by: text) ?? joined(text) { return accepts(meant) ? "write \(meant)" : nil }
+        // Digits alone (quoted, or where the caller did not say so itself): a bare number has no unit.
+        guard bareNumbers, !text.isEmpty, text.utf8.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text) else { return nil }
+        let units = [("s", Int64(1000)), ("m", Int64(60_000))].filter { accepts(RuleDuration(milliseconds: n * $0.1)) && n * $0.1 <= RuleDuration.maximum.milliseconds }
+        guard !units.isEmpty else { return nil }
+        return "a bare number has no unit: write " + units.map { "\(n)\($0.0)" }.joined(separator: " or ")
+    }
+
     /// The duration a number and a unit mean, written as a duration is written: `0.5s` is 500ms, `1e3s` 16m40s,
     /// `2 hours` 2h, `5e-1s` 500ms. Nil when the text is not one number and one unit, or means no whole number of
-    /// milliseconds from 0 to 366d.
+    /// milliseconds from 0 to 366d as written.
     package static func meant(by text: String) -> RuleDuration? {
         guard text.utf8.count <= 40 else { return nil }
         let number = text.prefix { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
@@ -12,13 +27,19 @@ package enum DurationAdvice {
         guard !number.isEmpty, let value = Double(number), let scale = units[unit] else { return nil }
         // Only a number a double holds as written is advised on: at most 15 significant digits (1.9999999999999999999s
         // reads as 2), and not one that reads as 0 unless it is 0 (1e-400s).
-        let mantissa = number.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber).drop { $0 == "0" }
-        guard mantissa.count <= 15, value != 0 || mantissa.isEmpty else { return nil }
-        // 4.35m is 260,999.99999999997 ms in binary: a value within a millionth of a millisecond is that millisecond
-        // (365.9999999d, 0.36 ms off a whole one, is not).
+        guard FloatText.significantDigits(number) <= 15, !FloatText.readsAsZero(number, value: value) else { return nil }
+        // 4.35m is 260,999.99999999997 ms in binary: a value that near a whole millisecond (for its size) is that
+        // millisecond; 365.9999999d, 0.36 ms off one, is not.
         let ms = (value * scale).rounded()
-        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) < 1e-6 else { return nil }
+        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) <= max(1e-6, ms * 1e-14) else { return nil }
         return RuleDuration(milliseconds: Int64(ms))
+    }
+
+    /// Parts that are each a duration, written apart (`1h 30m`): the duration they make together, if they are in order.
+    package static func joined(_ text: String) -> RuleDuration? {
+        let parts = text.split { $0 == " " || $0 == "\t" }
+        guard parts.count > 1, parts.allSatisfy({ RuleDuration(parsing: String($0)) != nil }) else { return nil }
+        return RuleDuration(parsing: parts.joined())
     }
 
     /// Milliseconds a unit, by the names a person may write.

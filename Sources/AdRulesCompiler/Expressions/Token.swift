@@ -89,11 +89,11 @@ enum Lexer {
                 } else if digits.allSatisfy({ $0.isNumber || $0 == "." }), digits.filter({ $0 == "." }).count == 1, let value = Double(word) {
                     // A decimal a double cannot hold is refused, never read as 0 or infinity.
                     guard value.isFinite else {
-                        return .failure(ExpressionError(offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is beyond the numbers a rule compares: write a smaller number"))
+                        return .failure(ExpressionError(offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is beyond the numbers a rule compares: write a number closer to 0"))
                     }
-                    guard value != 0 || !digits.contains(where: { ("1"..."9").contains($0) }) else {
+                    guard !FloatText.readsAsZero(digits, value: value) else {
                         return .failure(ExpressionError(
-                            offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is too small for a rule to tell from 0: write 0, or a larger number"))
+                            offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is too close to 0 for a rule to tell from 0: write 0, or a number further from 0"))
                     }
                     tokens.append(Token(kind: .number(value), offset: startOffset, text: word))
                 } else if negative, RuleDuration(parsing: String(digits)) != nil {

@@ -208,7 +208,7 @@ public enum ModelDecoder {
                 }
                 // A plain true, 12 or 1.5e3 is a bool or a number to YAML, not a name (as in rule files and scenarios).
                 if let scalar = value.scalar, scalar.style == .plain,
-                    scalar.coreSchemaBool != nil || scalar.isCoreSchemaInt || ModelReader.number(value) != nil
+                    scalar.coreSchemaBool != nil || scalar.isCoreSchemaNumber
                 {
                     reader.report(.wrongType(key, expected: "a name, such as casual (quote a name that is a number or true/false)", found: value, file: reader.file))
                 } else if let text = reader.string(value, key) {
