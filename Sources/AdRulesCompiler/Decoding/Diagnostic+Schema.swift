@@ -81,8 +81,8 @@ extension Diagnostic {
             let message: String
             if scalar.value.hasPrefix("-") {
                 message = "\(key) is a duration, which is never negative: write 0s, or a duration such as 90s or 4m"
-            } else if scalar.value.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(scalar.value), n <= 366 * 86_400 {
-                message = "\(key) is a duration, and a bare number has no unit: write \(scalar.value)s or \(scalar.value)m"
+            } else if let advice = DurationAdvice.bareNumber(scalar.value) {
+                message = "\(key) is a duration, and \(advice)"
             } else {
                 message = "\(key) is a duration: whole numbers with units, largest first, such as 90s or 1m30s, not \(scalar.shortValue)"
             }

@@ -10,6 +10,11 @@ package enum DurationAdvice {
     ///     most likely mean hours).
     package static func advice(for text: String, accepts: (RuleDuration) -> Bool = { _ in true }, bareNumbers: Bool = true) -> String? {
         if let meant = meant(by: text) ?? joined(text) { return accepts(meant) ? "write \(meant)" : nil }
+        return bareNumber(text, accepts: accepts, bareNumbers: bareNumbers)
+    }
+
+    /// Digits alone: the advice to give them a unit, in the units that keep them within 366d and what the key takes.
+    package static func bareNumber(_ text: String, accepts: (RuleDuration) -> Bool = { _ in true }, bareNumbers: Bool = true) -> String? {
         // Digits alone (quoted, or where the caller did not say so itself): a bare number has no unit.
         guard bareNumbers, !text.isEmpty, text.utf8.count <= 9, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text) else { return nil }
         let units = [("s", Int64(1000)), ("m", Int64(60_000))].filter { accepts(RuleDuration(milliseconds: n * $0.1)) && n * $0.1 <= RuleDuration.maximum.milliseconds }
@@ -28,18 +33,20 @@ package enum DurationAdvice {
         // Only a number a double holds as written is advised on: at most 15 significant digits (1.9999999999999999999s
         // reads as 2), and not one that reads as 0 unless it is 0 (1e-400s).
         guard FloatText.significantDigits(number) <= 15, !FloatText.readsAsZero(number, value: value) else { return nil }
-        // 4.35m is 260,999.99999999997 ms in binary: a value that near a whole millisecond (for its size) is that
-        // millisecond; 365.9999999d, 0.36 ms off one, is not.
+        // 4.35m is 260,999.99999999997 ms in binary: a value within a few ulp of a whole millisecond is that
+        // millisecond; 365.999999999999d, 0.00009 ms off one, and 1e-10s, which is not 0, are not.
         let ms = (value * scale).rounded()
-        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) <= max(1e-6, ms * 1e-14) else { return nil }
+        guard ms >= 0, ms <= Double(RuleDuration.maximum.milliseconds), abs(value * scale - ms) <= max(1e-9, ms * 1e-15) else { return nil }
         return RuleDuration(milliseconds: Int64(ms))
     }
 
     /// Parts that are each a duration, written apart (`1h 30m`): the duration they make together, if they are in order.
     package static func joined(_ text: String) -> RuleDuration? {
         let parts = text.split { $0 == " " || $0 == "\t" }
-        guard parts.count > 1, parts.allSatisfy({ RuleDuration(parsing: String($0)) != nil }) else { return nil }
-        return RuleDuration(parsing: parts.joined())
+        guard parts.count > 1, parts.allSatisfy({ RuleDuration(parsing: String($0)) != nil }),
+            let whole = RuleDuration(parsing: parts.joined()), whole <= .maximum
+        else { return nil }
+        return whole
     }
 
     /// Milliseconds a unit, by the names a person may write.

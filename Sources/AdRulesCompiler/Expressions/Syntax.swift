@@ -85,7 +85,7 @@ struct Parser {
         guard index > 0 else { return nil }
         switch (previous.kind, current.kind) {
         case (.int, .name(let unit)), (.number, .name(let unit)): return DurationAdvice.meant(by: previous.text + unit)?.description
-        case (.duration, .duration): return RuleDuration(parsing: previous.text + current.text)?.description
+        case (.duration, .duration): return DurationAdvice.joined(previous.text + " " + current.text)?.description
         default: return nil
         }
     }

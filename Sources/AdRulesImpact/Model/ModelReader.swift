@@ -116,7 +116,9 @@ struct ModelReader: NodeReader {
                     // Quoted, or not a number: the general example ("1d") may be what this key refuses; a duration
                     // written otherwise (`1.5h`) is told its form when the key takes it.
                     diagnostic.message = "\(key) must be \(takes), not \(node.kindDescription)"
-                    let accepts = { (meant: RuleDuration) in meant.milliseconds >= minimum && meant.milliseconds < (below ?? .max) }
+                    let accepts = { (meant: RuleDuration) in
+                        meant.milliseconds >= minimum && meant.milliseconds < (below ?? RuleDuration.maximum.milliseconds + 1)
+                    }
                     if let advice = DurationAdvice.advice(for: scalar.value, accepts: accepts, bareNumbers: below == nil) {
                         diagnostic.message += ": \(advice)"
                     }
