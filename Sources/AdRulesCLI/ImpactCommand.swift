@@ -75,11 +75,9 @@ enum ImpactCommand {
         // policy, in the report and for `impact merge` (a file named with a slash stays as written, and is refused
         // as lint refuses it).
         func policyName(_ path: String) -> String {
-            var name = Substring(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return path }
-            while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
-            return String(name)
+            return String(PathText.withoutTrailingSlashes(Substring(path)))
         }
         let rulesPath = policyName(parsed.values["rules"] ?? "rules")
         var named: [(path: String, role: ModelCheck.Role)] = [(rulesPath, .current)]

@@ -11,11 +11,16 @@ package enum PathText {
     /// The directory part of `path`, as `NSString.deletingLastPathComponent` gives it: `a/b` → `a`, `/z` → `/`,
     /// `z` → `` (empty), `a/b/` → `a`.
     package static func parent(_ path: String) -> String {
-        var rest = Substring(path)
-        while rest.count > 1, rest.hasSuffix("/") { rest = rest.dropLast() }
+        let rest = withoutTrailingSlashes(Substring(path))
         guard let slash = rest.lastIndex(of: "/") else { return "" }
-        var parent = rest[..<slash]
-        while parent.count > 1, parent.hasSuffix("/") { parent = parent.dropLast() }
+        let parent = withoutTrailingSlashes(rest[..<slash])
         return parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// `path` less its trailing slashes, `/` itself kept: `rules/` → `rules`.
+    package static func withoutTrailingSlashes(_ path: Substring) -> Substring {
+        var rest = path
+        while rest.count > 1, rest.hasSuffix("/") { rest = rest.dropLast() }
+        return rest
     }
 }

@@ -426,10 +426,10 @@ public final class YAMLEventCursor {
         return diagnostic
     }
 
-    /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).
     /// The line and byte offset of the line start ``byteOffset(of:)`` found last.
     private var lastLineStart = (line: 0, offset: 0)
 
+    /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).
     private func byteOffset(of mark: yaml_mark_t) -> Int {
         // Marks come in file order: the line start found last is where the next search begins, so a file of many
         // tags is read once, not once a tag (20,000 `when: !premium` in a 949 KB file ran for minutes).

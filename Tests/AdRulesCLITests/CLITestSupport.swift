@@ -37,7 +37,10 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.Source
 }
 
 /// Runs the built `adrules` binary (in the package root, or in `directory`) and returns stdout, stderr and the exit code.
-func runBinary(_ arguments: [String], environment: [String: String] = [:], directory: String = packageRoot()) throws -> (stdout: String, stderr: String, code: Int32) {
+/// - Parameter standardInput: a file standard input reads from, or nil for the test runner's own.
+func runBinary(
+    _ arguments: [String], environment: [String: String] = [:], directory: String = packageRoot(), standardInput: String? = nil
+) throws -> (stdout: String, stderr: String, code: Int32) {
     let binary = try #require(adrulesBinary(), "the adrules binary was not built")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
@@ -47,6 +50,7 @@ func runBinary(_ arguments: [String], environment: [String: String] = [:], direc
     env["GITHUB_ACTIONS"] = nil
     for (k, v) in environment { env[k] = v }
     process.environment = env
+    if let standardInput { process.standardInput = FileHandle(forReadingAtPath: standardInput) }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

@@ -123,21 +123,11 @@ struct ReportsAndDefaultsTests {
 
     /// The file standard input reads from is never written as a report (`-o /dev/stdin < notes.txt`).
     @Test func theFileStandardInputReadsIsNoOutput() throws {
-        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
         let dir = try Self.directory(["notes.txt": "keep me\n", "p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["lint", dir + "/p.yaml", "-o", "/dev/stdin"]
-        process.standardInput = FileHandle(forReadingAtPath: dir + "/notes.txt")
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(message)")
-        #expect(message == "error: --output /dev/stdin is the file standard input reads: write the report elsewhere\n", "\(message)")
+        let result = try runBinary(["lint", dir + "/p.yaml", "-o", "/dev/stdin"], standardInput: dir + "/notes.txt")
+        #expect(result.code == 2, "\(result.stderr)")
+        #expect(result.stderr == "error: --output /dev/stdin is the file standard input reads: write the report elsewhere\n", "\(result.stderr)")
         #expect(try String(contentsOfFile: dir + "/notes.txt", encoding: .utf8) == "keep me\n")
     }
 }

@@ -348,8 +348,9 @@ struct ModelDiagnosticTests {
         #expect(lacking.first { $0.rule == "schema/range" }?.message.contains("2 segments x 5001 placements") == true, "\(lacking)")
     }
 
-    /// A placement played where its policy denies it every time is a warning at the model's line: a rewarded
-    /// placement as an action (no choice), an interstitial or banner offered as rewarded (no reward).
+    /// A placement played where its policy denies what the play is for is a warning at the model's line: a rewarded
+    /// placement as an action (each show denied: no choice), an interstitial or banner offered as rewarded (any reward
+    /// denied).
     @Test func aPlacementPlayedAgainstItsFormatIsAWarning() throws {
         let marked = MarkedText("""
             version: 1

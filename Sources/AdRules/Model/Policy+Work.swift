@@ -52,13 +52,13 @@ extension Policy {
         strings.reduce(0) { $0 + 1 + stringWork($1) }
     }
 
-    /// About how many rule steps recording a show of a placement takes at most: the show goes into the placement's
-    /// history and each of its groups', and a full list moves every show it keeps (about a nanosecond each, a
-    /// sixteenth of a rule step): 10,000 groups keeping 600 shows made each show take 5.6 ms.
     /// The most shows a placement's history keeps: the policy's largest cap (at least ``Facts/minShowsPerHistory``).
     /// ``showWork(ofPlacement:)`` counts each show as moving histories this full.
     package var showsKeptPerHistory: Int { storage.showsKept }
 
+    /// About how many rule steps recording a show of a placement takes at most: the show goes into the placement's
+    /// history and each of its groups', and a full list moves every show it keeps (about a nanosecond each, a
+    /// sixteenth of a rule step): 10,000 groups keeping 600 shows made each show take 5.6 ms.
     package func showWork(ofPlacement slot: Int) -> Int {
         let groups = storage.groupsOfPlacement[slot]
         return 1 + groups.count + groups.reduce(storage.showsKept) { $0 + storage.groupShowsKept[$1] } / 16

@@ -191,8 +191,9 @@ public enum ModelCheck {
         var histories = 0.0
         func show(_ id: String, asks: Double, times: Double) -> Double {
             guard let slot = policy.placementID(id).map({ Int($0.slot) }) else { return 0 }
-            histories += times * Double(policy.showWork(ofPlacement: slot))
-            return times * ((asks + 1) * Double(askWork(slot) + policy.screenWork) + Double(policy.showWork(ofPlacement: slot)))
+            let showWork = Double(policy.showWork(ofPlacement: slot))
+            histories += times * showWork
+            return times * ((asks + 1) * Double(askWork(slot) + policy.screenWork) + showWork)
         }
         let visits = max(1, segment.coldStarts.mean) + segment.resumes.mean
         let foreground = min(visits * segment.foreground.mean, 86_400_000)
