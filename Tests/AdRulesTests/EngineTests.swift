@@ -37,6 +37,28 @@ struct EngineTests {
         #expect(relaunched.currentFacts.sessionCount == 2)
     }
 
+    @Test func aDecisionKeptAcrossLaterAsksKeepsItsReasons() throws {
+        // The engine reuses the storage of its last reasons: a decision still held must not see the next ask's.
+        let policy = try Policy(yaml: Self.policyText)
+        let clock = ManualClock(start())
+        let engine = AdEngine(policy: policy, clock: clock)
+        engine.record(.appLaunched)
+        let notReady = engine.ask(.show("inter", trigger: .action))
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        engine.record(.adClosed("inter"))
+        engine.record(.loadCompleted("inter"))
+        let tooSoon = engine.ask(.show("inter", trigger: .action))
+        let unknown = engine.ask(.show("nope", trigger: .action))
+        let wrongTrigger = engine.ask(.show("hint", trigger: .resume))
+        #expect(notReady.codes == [.adNotReady])
+        #expect(tooSoon.codes == [.minInterval])
+        #expect(tooSoon.nextAllowedAt == start().addingTimeInterval(60))
+        #expect(unknown.codes == [.unknownPlacement])
+        #expect(wrongTrigger.codes == [.triggerNotSupported, .noUserChoice, .adNotReady], "a rewarded placement requires a choice by default")
+        #expect(notReady.reasons.map(\.message).allSatisfy { $0.hasPrefix("no ad is loaded") })
+    }
+
     @Test func aLedgerFromTheFutureNeverGrantsAShow() throws {
         let policy = try Policy(yaml: Self.policyText)
         let future = Milliseconds.from(start()) + 86_400_000

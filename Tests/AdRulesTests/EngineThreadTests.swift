@@ -90,6 +90,7 @@ struct EngineThreadTests {
         let shows = Tally()
         let rewards = Tally()
         let rewardedShows = Tally()
+        let changedDecisions = Tally()
         onThreads(16) { thread in
             var generator = SplitMix64(seed: UInt64(thread))
             for _ in 0..<300 {
@@ -109,10 +110,16 @@ struct EngineThreadTests {
                     engine.record(.rewardEarned("hint"))
                     engine.record(.adClosed("hint"))
                 case 8: if engine.claimReward("hint").isAllowed { rewards.add() }
-                default: _ = engine.ask(.show("inter", trigger: .action))
+                default:
+                    // A decision is read after later asks (on any thread) reused the engine's storage for reasons.
+                    let decision = engine.ask(.show("inter", trigger: .action))
+                    let codes = decision.codes
+                    _ = engine.ask(.show("hint", trigger: .resume))
+                    if decision.codes != codes || decision.reasons.map(\.code) != codes { changedDecisions.add() }
                 }
             }
         }
+        #expect(changedDecisions.count == 0, "a decision keeps its reasons after later asks")
         let history = engine.currentFacts.showHistory(policy: engine.currentPolicy)
         let times = history["inter"]?.map(\.at) ?? []
         #expect(shows.count + rewardedShows.count >= 1, "the race reached shows")

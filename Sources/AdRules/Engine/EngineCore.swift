@@ -11,6 +11,8 @@ package struct EngineCore: Sendable {
     package let deviceTimeZone: TimeZone
     /// Times were pinned (a clock set back) since the ledger was last written: the next event writes it.
     var pinnedSinceWrite = false
+    /// The findings of the last ask, kept so that the next one reuses their storage.
+    var findings = Findings()
 
     package init(policy: Policy, facts: Facts, deviceTimeZone: TimeZone) {
         self.policy = policy
@@ -45,7 +47,7 @@ package struct EngineCore: Sendable {
     /// Decides an ask at `now`. An ask never writes: times it pins are written with the next event that does.
     package mutating func ask(_ ask: Ask, context: AskContext, at now: Int64) -> Decision {
         prepareAsk(at: now)
-        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone)
+        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, reusing: &findings)
     }
 
     /// Finds the reasons to deny an ask at `now` into `found`, as ``ask(_:context:at:)`` decides it, without building

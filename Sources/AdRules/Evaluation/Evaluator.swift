@@ -46,6 +46,21 @@ public enum Evaluator {
         return true
     }
 
+    /// Decides as ``decide(_:context:policy:facts:now:deviceTimeZone:)`` does, finding the reasons into `found`, whose
+    /// storage is kept from ask to ask: what the engine asks with. A decision shares the storage of its reasons with
+    /// `found` until the next ask empties it, so the usual caller, which drops each decision before the next ask,
+    /// allocates no list of reasons at all.
+    package static func decide(
+        _ ask: Ask, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
+        reusing found: inout Findings
+    ) -> Decision {
+        guard find(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found) else {
+            return unknownPlacement(ask, policy)
+        }
+        guard !found.denials.isEmpty else { return (copy found).allowed(ask) }
+        return (copy found).denial(for: ask, policy: policy.storage, deviceTimeZone: deviceTimeZone)
+    }
+
     /// The steps of an ask about the placement at `index`, their reasons collected into `found`. (Inlined into
     /// ``decide(_:context:policy:facts:now:deviceTimeZone:)``, which starts from empty findings.)
     @inline(__always)
@@ -153,7 +168,7 @@ struct Denial: Sendable {
 
 /// What a run has found so far: the deny reasons, the notes, and the local day once a daily cap needed it. A
 /// finding holds no reference to the policy: the policy is attached once, to a decision that denies.
-package struct Findings {
+package struct Findings: Sendable {
     var denials: [Denial] = []
     /// Texts some reasons name, by ``ReasonSite/detail``; nil until one does (most decisions name none, and a nil
     /// list costs nothing to drop).
