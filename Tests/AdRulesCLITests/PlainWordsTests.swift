@@ -461,7 +461,12 @@ struct PlainWordsTests {
         // A defaults cap of 0 reaching an enabled and a disabled placement: one warning, for the enabled one.
         #expect(messages("defaults:\n  daily_cap: 0\nplacements:\n  a: {format: banner}\n  b: {format: banner, enabled: false}\n") == ["daily_cap is 0, so this can never show: to turn a placement off, write enabled: false instead of daily_cap: 0"])
         let windows = messages("placements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 5\n    caps:\n      - {max: 3, window: 2d}\n      - {max: 6, window: 1h}\n")
-        #expect(windows.last == "the cap of 6 in 1h can never bind: the cap of 3 in 2d is stricter over a window at least as long; lower it below 3, or remove it", "\(windows)")
+        #expect(windows.last == "the cap of 6 in 1h can never bind: the cap of 3 in 2d is stricter over a window at least as long; lower it below 3 or remove it", "\(windows)")
+        // Below 1 is only a cap of 0, which allows no show (cap/zero): the advice is to remove the cap.
+        #expect(messages("placements:\n  b: {format: interstitial, min_interval: 1m, daily_cap: 2, caps: [{max: 1, window: 2d}]}\n") == [
+            "daily_cap 2 can never bind: the cap of 1 in 2d is stricter over a window at least as long; remove it: the only lower cap, 0, allows no show"])
+        #expect(messages("placements:\n  b: {format: interstitial, min_interval: 1m, daily_cap: 1, hourly_cap: 1}\n") == [
+            "hourly_cap 1 can never bind: daily_cap is 1, so an hour never holds more shows than that; remove hourly_cap: the only lower cap, 0, allows no show"])
         // A calendar day is not a rolling 1d window: 5 shows late in one day and 3 early the next are 8 in 24 hours.
         #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 5, caps: [{max: 8, window: 1d}]}\n").isEmpty)
         #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 9, caps: [{max: 8, window: 1d}]}\n").isEmpty)

@@ -46,6 +46,13 @@ enum SemanticLint {
         return findings
     }
 
+    /// The advice for a cap that binds only below `bound`: lower it, unless only a cap of 0 is below (which allows no
+    /// show, `cap/zero`), when the cap is simply not needed. (At `bound` itself it still never binds alone: the
+    /// stricter cap denies at the same time.)
+    static func lowerOrRemove(_ name: String, below bound: Int) -> String {
+        bound > 1 ? "lower \(name) below \(bound) or remove it" : "remove \(name): the only lower cap, 0, allows no show"
+    }
+
     /// Caps of 0 and caps that can never bind, of a placement or a group.
     /// - Parameter zeroCaps: whether to report caps of 0 (not for a placement written `enabled: false`).
     static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, zeroCaps: Bool = true) -> [Diagnostic] {
@@ -58,10 +65,10 @@ enum SemanticLint {
         }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
-                findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; lower hourly_cap below \(daily.value) or remove it"))
+                findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; \(lowerOrRemove("hourly_cap", below: daily.value))"))
             }
             if let session = block.sessionCap, session.value >= daily.value {
-                findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); lower session_cap below \(daily.value) or remove it"))
+                findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); \(lowerOrRemove("session_cap", below: daily.value))"))
             }
             // Caps and durations come from the file: multiply without trapping on overflow.
             if let interval = block.pacing, interval.value.milliseconds > 0,
@@ -101,7 +108,7 @@ enum SemanticLint {
             }
             if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
                 let longer = windows[j]
-                findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; lower it below \(longer.max), or remove it"))
+                findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))"))
             }
         }
         return findings
