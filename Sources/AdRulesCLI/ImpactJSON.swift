@@ -23,7 +23,60 @@ enum ImpactJSON {
         // Only when some are left out: the changes past those listed.
         if report.moreChanges > 0 { pairs.append(("more_changes", .int(report.moreChanges))) }
         pairs.append(("results", .array(report.results.map { result($0, segments: report.segments) })))
+        // With --compare, the new policy's figures minus the old's (derived from the results: merge writes it again).
+        if report.results.count == 2 { pairs.append(("difference", difference(old: report.results[0], new: report.results[1], segments: report.segments))) }
         return .object(pairs)
+    }
+
+    /// The `difference` block of a `--compare` run: for each placement both policies have, in total and per segment,
+    /// each figure of the new policy minus the old one's.
+    static func difference(old: ImpactPolicyResult, new: ImpactPolicyResult, segments: [String]) -> JSON {
+        func placements(_ old: SegmentCounters, _ new: SegmentCounters) -> JSON {
+            let oldIndex = Dictionary(old.placements.indices.map { (oldPlacements[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+            return .object(newPlacements.indices.compactMap { i in
+                guard let j = oldIndex[newPlacements[i].id] else { return nil }
+                return (newPlacements[i].id, change(
+                    old.placements[j], oldPlacements[j], userDays: old.userDays, new.placements[i], newPlacements[i], userDays: new.userDays))
+            })
+        }
+        let oldPlacements = old.placements, newPlacements = new.placements
+        return .object([
+            ("placements", placements(old.total, new.total)),
+            ("segments", .object(segments.indices.map { k in (segments[k], .object([("placements", placements(old.segments[k], new.segments[k]))])) })),
+        ])
+    }
+
+    /// One placement's figures, new minus old. Means and shares are differences of the rounded figures, rounded again
+    /// (to 3 and 4 decimals), so that 0.3 - 0.2 is written 0.1; a cap only one policy has counts as reached on no day
+    /// under the other.
+    static func change(
+        _ old: PlacementCounters, _ oldPlacement: ImpactPlacement, userDays oldDays: Int,
+        _ new: PlacementCounters, _ newPlacement: ImpactPlacement, userDays newDays: Int
+    ) -> JSON {
+        // Adding 0 turns a rounded -0.0 into 0.0 (a figure that did not change is written 0.0, never -0.0).
+        func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale + 0 }
+        let was = ImpressionSummary(histogram: old.histogram), now = ImpressionSummary(histogram: new.histogram)
+        var caps = oldPlacement.caps
+        for cap in newPlacement.caps where !caps.contains(cap) { caps.append(cap) }
+        caps.sort { $0.rawValue < $1.rawValue }
+        func share(_ c: PlacementCounters, _ placement: ImpactPlacement, _ cap: CapKind, _ days: Int) -> Double {
+            placement.caps.contains(cap) ? ImpactReport.share(c.capDays[cap.rawValue], of: days) : 0
+        }
+        return .object([
+            ("impressions", .int(new.impressions - old.impressions)),
+            ("impressions_per_user_day", .object([
+                ("mean", .double(rounded(now.mean - was.mean, 1000))), ("p50", .int(now.p50 - was.p50)), ("p90", .int(now.p90 - was.p90)),
+                ("p99", .int(now.p99 - was.p99)), ("max", .int(now.max - was.max)),
+            ])),
+            ("cap_reached_share", .object(caps.map { cap in
+                (cap.code.rawValue, .double(rounded(share(new, newPlacement, cap, newDays) - share(old, oldPlacement, cap, oldDays), 10_000)))
+            })),
+            ("wasted_loads", .int(new.wastedLoads - old.wastedLoads)),
+            ("show_failures", .int(new.showFailures - old.showFailures)),
+            ("rewarded", .object([
+                ("offers", .int(new.offers - old.offers)), ("accepted", .int(new.accepted - old.accepted)), ("granted", .int(new.granted - old.granted)),
+            ])),
+        ])
     }
 
     static func location(_ location: ImpactLocation?) -> JSON {
@@ -147,7 +200,8 @@ enum ImpactJSON {
             return text
         }
         // A part holds what a run writes and nothing else.
-        let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results"]
+        // `difference` is derived from the results, and written again from the merged ones: it is not read.
+        let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"]
         if let unknown = document.objectValue?.first(where: { !known.contains($0.0) }) {
             throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(unknown.0))\"")
         }

@@ -251,6 +251,17 @@ struct ImpactCommandTests {
         #expect(change["old"] == .string("3") && change["new"] == .string("5"))
         #expect(change["old_location"]?["file"] == .string(Self.old + "/policy.yaml"))
         #expect(change["new_location"]?["line"] == .int(6))
+        // The difference, new minus old: daily_cap 3 -> 5 gives the players two more app-open shows a day, each day.
+        let players = try #require(document["difference"]?["segments"]?["players"]?["placements"]?["app_open"])
+        #expect(players["impressions_per_user_day"]?["mean"] == .double(2.0))
+        #expect(players["impressions_per_user_day"]?["max"] == .int(2))
+        #expect(players["cap_reached_share"]?["daily_cap"] == .double(0.0), "the cap is reached every day under both")
+        let results = try #require(document["results"]?.arrayValue)
+        let impressions = results.map { $0["placements"]?["app_open"]?["impressions"]?.intValue ?? -1 }
+        #expect(document["difference"]?["placements"]?["app_open"]?["impressions"] == .int(impressions[1] - impressions[0]))
+        #expect(document["difference"]?["segments"]?["subscribers"]?["placements"]?["app_open"]?["impressions"] == .int(0))
+        let single = try JSON.parse(runCLI(["impact", Self.flat, "--rules", Self.new, "--format", "json"]).stdout)
+        #expect(single["difference"] == nil, "one policy has no difference")
         let text = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old]).stdout
         let changes = try #require(text.range(of: "Policy changes from \(Self.old) to \(Self.new):"))
         let firstTable = try #require(text.range(of: "app_open (app_open)"))
@@ -286,6 +297,24 @@ struct ImpactCommandTests {
         let unsharded = "\(directory)/whole.json"
         try whole.stdout.write(toFile: unsharded, atomically: true, encoding: .utf8)
         #expect(runCLI(["impact", "merge", unsharded]).stderr.contains("is a complete result"))
+    }
+
+    /// The shards of a --compare run merge into its output too, difference included (recomputed from the merged results).
+    @Test func compareShardsMergeIntoExactlyTheUnshardedOutput() throws {
+        let arguments = ["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "9", "--days", "3"]
+        let whole = runCLI(arguments + ["--format", "json"])
+        #expect(whole.exitCode == 0, "\(whole.stderr)")
+        #expect(whole.stdout.contains("\"difference\""))
+        let directory = try temporaryDirectory("adrules-compare-shards", [:])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let parts = (1...2).map { "\(directory)/part-\($0).json" }
+        for (k, path) in parts.enumerated() {
+            let part = runCLI(arguments + ["--shard", "\(k + 1)/2", "--output", path])
+            #expect(part.exitCode == 0, "\(part.stderr)")
+        }
+        let merged = runCLI(["impact", "merge"] + parts)
+        #expect(merged.exitCode == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
     }
 
     /// Shards played after a rule file changed are refused, naming the parts' files, though the paths are the same.
