@@ -99,9 +99,6 @@ enum SimulateCommand {
         return test.deviceTimeZone
     }
 
-    /// A zone's IANA name; Foundation calls UTC "GMT" on Linux.
-    static func name(of zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
-
     /// Replays a test and prints it: each step as it is played (its decision is not kept), then the shows per day.
     /// - Parameter bytesLeft: what is left of ``FailureReport/maxTextBytes`` for reasons and notes, shared by the run's
     ///   tests. Past it each step still gets its line (steps are bounded by the file's size and the scenario work
@@ -110,7 +107,7 @@ enum SimulateCommand {
         // One zone for the step times and the table: the one the policy counts days in.
         let zone = zone(test, policy: policy)
         func offset(_ ms: Int64) -> Int { zone.secondsFromGMT(for: Milliseconds.date(ms)) }
-        var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(name(of: zone))\n"
+        var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(TimeZoneNames.name(of: zone))\n"
         // The step callback is an optional closure, so escaping: it counts in a local, written back after the replay.
         var left = bytesLeft
         defer { bytesLeft = left }
@@ -243,7 +240,7 @@ enum SimulateCommand {
         let ids = policy.placements.map(\.id)
         let placements = ids.filter(seen.contains)
         let order = Dictionary(placements.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        return ShowTable(zone: name(of: zone), days: counts.keys.sorted(), placements: placements, order: order, counts: counts)
+        return ShowTable(zone: TimeZoneNames.name(of: zone), days: counts.keys.sorted(), placements: placements, order: order, counts: counts)
     }
 
     /// Replays a test as json: each step as it is played (its decision is not kept), then the shows per day; nil once

@@ -112,6 +112,20 @@ struct CompiledPolicyTests {
         #expect(text.contains("\"source_digest\":\"sha256:"))
     }
 
+    /// A zone is written back under the name the rule file gave it: `UTC` is not Foundation's "GMT" for it, and other names stay as written.
+    @Test func theZoneIsWrittenAsTheRuleFileNamesIt() throws {
+        for (written, compiled) in [("UTC", "UTC"), ("Etc/UTC", "Etc/UTC"), ("Europe/Paris", "Europe/Paris"), ("device", "device")] {
+            let dir = try temporaryDirectory("adrules-zone-name", ["p.yaml": "version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n"])
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let result = runCLI(["compile", dir + "/p.yaml"])
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"timezone\":\"\(compiled)\""), "\(written): \(result.stdout.prefix(400))")
+            // And reads back as the same zone: compiling the compiled policy writes the same name.
+            try result.stdout.write(toFile: dir + "/p.json", atomically: true, encoding: .utf8)
+            #expect(runCLI(["compile", dir + "/p.json"]).stdout.contains("\"timezone\":\"\(compiled)\""))
+        }
+    }
+
     /// Two files whose names differ only in Unicode normalisation (`café.yaml` composed and decomposed) are two files:
     /// `String` compares them equal, and the second one's placements pointed at the first.
     @Test func fileNamesAreComparedByTheirBytes() throws {

@@ -95,7 +95,8 @@ struct CompiledPolicyWriter {
             json.key("timezone")
             switch policy.timeZone {
             case .device: json.string("device")
-            case .named(let zone): json.string(zone.identifier)
+            // `timezone: UTC` is written back as UTC, not as Foundation's "GMT" for it.
+            case .named(let zone): json.string(TimeZoneNames.name(of: zone))
             }
             json.key("version")
             json.int(CompiledPolicyRecord.currentVersion)

@@ -215,9 +215,7 @@ struct ReasonSite: Sendable {
         guard withDay, let day, limits.dailyCap != 0 else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
         let date = Timestamps.localDate(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
-        // Foundation names UTC "GMT"; the policy and the spec say UTC.
-        let zoneName = zone.identifier == "GMT" ? "UTC" : zone.identifier
-        return prefix + text + " (\(date) in \(zoneName); it resets at the next local midnight)"
+        return prefix + text + " (\(date) in \(TimeZoneNames.name(of: zone)); it resets at the next local midnight)"
     }
 }
 

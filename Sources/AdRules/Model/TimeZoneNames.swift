@@ -48,6 +48,10 @@ package enum TimeZoneNames {
         "UCT", "UTC", "Universal", "W-SU", "WET", "Zulu",
     ]
 
+    /// A zone's IANA name as messages, simulations and compiled policies write it: Foundation calls UTC "GMT" on Linux,
+    /// where a policy written `timezone: UTC` should read UTC back (the two names are one zone).
+    package static func name(of zone: TimeZone) -> String { zone.identifier == "GMT" ? "UTC" : zone.identifier }
+
     package static let all: [String] = TimeZone.knownTimeZoneIdentifiers
     private static let known = Set(all)
 }
