@@ -203,6 +203,24 @@ struct BoundsAndNamesTests {
         #expect(result.stderr.contains("m.model.yaml:7:12: error: segment b has about 86400 app moments (actions and offers) a user-day, more than the 10000"), "\(result.stderr)")
     }
 
+    /// Every stream starts in every visit, however short: 2,000 one-second visits of 128 streams an hour apart are 71
+    /// moments a day but 256,000 starts (30 ms a user-day; 36 minutes for the model's own 10,000 users x 7 days).
+    @Test func streamStartsPerVisitAreBounded() throws {
+        let streams = (0..<64).map { _ in "      - {placement: p1, every: 1h}\n" }.joined()
+        func model(coldStarts: Int) -> String {
+            "version: 1\nusers: 2\ndays: 1\nsegments:\n  - name: busy\n    share: 1\n    timezone: UTC\n    cold_starts: \(coldStarts)\n    resumes: 1000\n    foreground: 1s\n    actions:\n"
+                + streams + "    rewarded:\n" + streams.replacingOccurrences(of: "every: 1h}", with: "every: 1h, accept: 0.5}")
+        }
+        let dir = try Self.directory(["p.yaml": Self.policy, "m.model.yaml": model(coldStarts: 1000), "ok.model.yaml": model(coldStarts: 1).replacingOccurrences(of: "resumes: 1000", with: "resumes: 60")])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("m.model.yaml:5:11: error: segment busy starts its 128 streams (actions and rewarded) in each of about 2000 visits a user-day: about 256000 starts, more than the 10000 a simulation plays: write fewer visits (cold_starts, resumes) or fewer streams (schema/range)"), "\(result.stderr)")
+        // 61 visits of 128 streams: 7,808 starts, within the bound.
+        let within = runCLI(["impact", dir + "/ok.model.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(within.exitCode == 0, "\(within.stderr)")
+    }
+
     /// Paths from the command line are printed escaped in every error, so a path cannot forge a line.
     @Test func pathsInErrorsAreEscaped() {
         let path = "no\u{1B}[31m\nfake.yaml:1:1: error: forged"

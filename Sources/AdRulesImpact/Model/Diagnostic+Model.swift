@@ -19,6 +19,14 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func modelTooManyStreamStarts(segment: String, streams: Int, visits: Double, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        let starts = Int((Double(streams) * visits).rounded())
+        return Diagnostic(
+            .error, rule: "schema/range",
+            message: "segment \(segment) starts its \(streams) streams (actions and rewarded) in each of about \(Int(visits.rounded())) visits a user-day: about \(starts) starts, more than the \(limit) a simulation plays: write fewer visits (cold_starts, resumes) or fewer streams",
+            file: file, range: range)
+    }
+
     /// - Parameter showsKept: the shows a history of the policy keeps (its largest cap), when filling histories is most
     ///   of the estimate: named when it is large, as each show is counted as moving histories that full (a single
     ///   `daily_cap: 100000` made a model of a few hundred actions a day too much, with nothing in the advice pointing at it).

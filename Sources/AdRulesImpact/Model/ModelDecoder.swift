@@ -275,6 +275,13 @@ public enum ModelDecoder {
                 range: SourceRange(at: SourcePosition(line: name.1.line, column: name.1.column))))
             return nil
         }
+        let starts = segment.expectedStreamStartsPerDay
+        if starts > Double(maxMomentsPerDay) {
+            reader.report(.modelTooManyStreamStarts(
+                segment: segment.name, streams: segment.actions.count + segment.rewarded.count, visits: segment.expectedVisitsPerDay,
+                limit: maxMomentsPerDay, file: reader.file, range: SourceRange(at: SourcePosition(line: name.1.line, column: name.1.column))))
+            return nil
+        }
         return segment
     }
 

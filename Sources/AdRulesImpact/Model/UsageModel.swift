@@ -117,11 +117,18 @@ extension Segment {
     /// The app moments (actions and rewarded offers) a user of this segment has a day on average: the time in the
     /// foreground (visits times their mean length, at most a day) over each stream's mean gap.
     var expectedMomentsPerDay: Double {
-        let visits = max(1, coldStarts.mean) + resumes.mean
-        let foregroundTime = min(visits * foreground.mean, 86_400_000)
+        let foregroundTime = min(expectedVisitsPerDay * foreground.mean, 86_400_000)
         let gaps = actions.map(\.every.mean) + rewarded.map(\.every.mean)
         return gaps.reduce(0) { $0 + foregroundTime / max($1, 1) }
     }
+
+    /// The visits a user of this segment has a day on average (a cold start at least).
+    var expectedVisitsPerDay: Double { max(1, coldStarts.mean) + resumes.mean }
+
+    /// The streams a user of this segment starts a day on average: every stream starts (its first gap is drawn) in
+    /// every visit, however short, so this is work ``expectedMomentsPerDay`` does not count (2,000 one-second visits
+    /// of 128 streams an hour apart are 71 moments and 256,000 starts a day).
+    var expectedStreamStartsPerDay: Double { expectedVisitsPerDay * Double(actions.count + rewarded.count) }
 }
 
 /// An attribute the app passes with its asks.
