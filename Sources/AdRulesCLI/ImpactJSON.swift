@@ -183,7 +183,7 @@ enum ImpactJSON {
         /// The first simulated day, as a run writes it: `YYYY-MM-DD`, a real day from 1971 to 2199.
         func day(_ value: JSONValue?) throws -> String {
             let text = try string(value, "start")
-            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else { throw ReadError(problem: "not an impact report: start is \(ControlCharacters.escaped(text)), not a day such as 2026-12-07") }
+            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else { throw ReadError(problem: "not an impact report: start is \(ControlCharacters.cut(text)), not a day such as 2026-12-07") }
             return text
         }
         /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
@@ -195,7 +195,7 @@ enum ImpactJSON {
             }
             guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
             guard !ControlCharacters.contains(in: text, except: allowed) else {
-                throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.escaped(text)))")
+                throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))")
             }
             return text
         }
@@ -203,7 +203,7 @@ enum ImpactJSON {
         // `difference` is derived from the results, and written again from the merged ones: it is not read.
         let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"]
         if let unknown = document.objectValue?.first(where: { !known.contains($0.0) }) {
-            throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(unknown.0))\"")
+            throw ReadError(problem: "not an impact report: unknown key \(ControlCharacters.quoted(unknown.0))")
         }
         guard document["version"]?.intValue == ImpactReport.formatVersion else {
             throw ReadError(problem: "not an impact report of version \(ImpactReport.formatVersion)")
@@ -241,7 +241,7 @@ enum ImpactJSON {
             var counters: [SegmentCounters] = []
             var segmentUsers = 0
             for (name, segment) in segments {
-                try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.escaped(name))")
+                try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.cut(name))")
                 let figures = try need(segment["placements"]?.objectValue, "placements")
                 var c = SegmentCounters(placements: figures.count)
                 c.users = try count(segment["users"], "the users of segment \(name)", in: 0...(users - segmentUsers))
@@ -267,7 +267,7 @@ enum ImpactJSON {
                 // each placement's caps in every segment): counters are added by position.
                 guard counters.isEmpty || found == placements else {
                     // Which of the two was changed cannot be told: both are named.
-                    throw ReadError(problem: "not an impact report: segments \(ControlCharacters.escaped(firstSegment)) and \(ControlCharacters.escaped(name)) list different placements, formats or caps, where a run lists the same in every segment")
+                    throw ReadError(problem: "not an impact report: segments \(ControlCharacters.cut(firstSegment)) and \(ControlCharacters.cut(name)) list different placements, formats or caps, where a run lists the same in every segment")
                 }
                 if counters.isEmpty { firstSegment = name }
                 placements = found
@@ -311,7 +311,7 @@ enum ImpactJSON {
     private static func placementID(_ id: String, string: StringReader) throws -> String {
         let id = try string(.string(id), "a placement id")
         guard PolicyIDs.isValid(id, lowercaseOnly: false) else {
-            throw ReadError(problem: "not an impact report: \(ControlCharacters.escaped(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))")
+            throw ReadError(problem: "not an impact report: \(ControlCharacters.cut(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))")
         }
         return id
     }
@@ -333,7 +333,7 @@ enum ImpactJSON {
     /// Refuses a key a run does not write in an object of `what`: a part holds what a run writes and nothing else.
     private static func onlyKeys(_ value: JSONValue?, _ keys: Set<String>, in what: String) throws {
         guard let unknown = value?.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
-        throw ReadError(problem: "not an impact report: unknown key \"\(ControlCharacters.escaped(String(unknown.0.prefix(80))))\" in \(what)")
+        throw ReadError(problem: "not an impact report: unknown key \(ControlCharacters.quoted(unknown.0)) in \(what)")
     }
 
     private static func readChange(_ value: JSONValue, string: StringReader, value setting: StringReader) throws -> PolicyChange {
@@ -363,7 +363,7 @@ enum ImpactJSON {
         _ placementID: String, in segment: String, _ object: JSONValue, userDays: Int, count: CountReader, string: StringReader
     ) throws -> (ImpactPlacement, PlacementCounters) {
         // What messages call the figures: the placement of the segment.
-        let id = "\(placementID) in segment \(ControlCharacters.escaped(segment))"
+        let id = "\(placementID) in segment \(ControlCharacters.cut(segment))"
         var c = PlacementCounters()
         // The figures hold what ``figures(_:placement:userDays:)`` writes and nothing else.
         try onlyKeys(object, figureKeys, in: "the figures of \(id)")
@@ -386,7 +386,7 @@ enum ImpactJSON {
         var caps: [CapKind] = []
         for (code, days) in capDays {
             guard let reason = ReasonCode(rawValue: code), let kind = CapKind(code: reason) else {
-                throw ReadError(problem: "not an impact report: unknown cap \(ControlCharacters.escaped(code))")
+                throw ReadError(problem: "not an impact report: unknown cap \(ControlCharacters.cut(code))")
             }
             caps.append(kind)
             c.capDays[kind.rawValue] = try count(days, "cap_reached_user_days of \(id)", 0...userDays)

@@ -62,11 +62,16 @@ enum CompiledPolicyLocator {
                 spelled.append(spelled.last.map { $0 + "." + key } ?? key)
             }
             try reader.beginObject()
+            // Of a key written twice the last counts (as the loader reads it), so the whole object is read: the
+            // value found last, of the longest key spelled, is the one the error is about.
+            var best: (reader: JSONReader, taken: Int)?
             while let name = try reader.nextKey() {
-                if let taken = spelled.firstIndex(of: name) { return taken + 1 }
+                if let taken = spelled.firstIndex(of: name), taken + 1 >= (best?.taken ?? 0) { best = (reader, taken + 1) }
                 try reader.skipValue()
             }
-            return nil
+            guard let best else { return nil }
+            reader = best.reader
+            return best.taken
         case (.index(let index), .array):
             try reader.beginArray()
             var position = 0

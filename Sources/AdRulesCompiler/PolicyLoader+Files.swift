@@ -14,7 +14,16 @@ extension PolicyLoader {
     /// - Returns: ``PolicyLoadError/unreadable(_:reason:)`` for such a link, else ``PolicyLoadError/notFound(_:)``.
     public static func missing(_ path: String) -> PolicyLoadError {
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return .notFound(path) }
+        guard lstat(path, &info) == 0 else {
+            // A path that cannot name a file at all is told why, as a report's path is (`-o`).
+            switch errno {
+            case ENAMETOOLONG: return .unreadable(path, reason: "file name too long")
+            case ENOTDIR: return .unreadable(path, reason: "a part of the path before the last is a file, not a directory")
+            case EACCES: return .unreadable(path, reason: "permission denied on a directory of the path")
+            default: return .notFound(path)
+            }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFLNK else { return .notFound(path) }
         return .unreadable(path, reason: "a symbolic link that leads to no file (its target is missing, or the links form a loop)")
     }
 

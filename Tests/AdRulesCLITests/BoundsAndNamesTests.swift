@@ -246,6 +246,12 @@ struct BoundsAndNamesTests {
             #expect(result.stderr.contains("a symbolic link that leads to no file"), "\(arguments): \(result.stderr)")
         }
         #expect(runCLI(["lint", dir + "/missing.yaml"]).stderr.contains("no such file or directory"))
+        // A path that can name no file says why, as a report's path does.
+        let long = runCLI(["lint", dir + "/" + String(repeating: "x", count: 300) + ".yaml"])
+        #expect(long.exitCode == 3)
+        #expect(long.stderr.hasSuffix("x.yaml: file name too long\n"), "\(long.stderr)")
+        try "version: 1\n".write(toFile: dir + "/file.yaml", atomically: true, encoding: .utf8)
+        #expect(runCLI(["lint", dir + "/file.yaml/p.yaml"]).stderr.contains("a part of the path before the last is a file, not a directory"))
         // An empty path (an unset variable in a CI script) is a usage error, named as such, not a file called "".
         for arguments in [["lint", ""], ["test", ""], ["simulate", ""], ["impact", ""], ["compile", ""], ["impact", "merge", ""], ["lint", "rules", ""], ["help", ""]] {
             let empty = runCLI(arguments)

@@ -97,6 +97,15 @@ struct CompiledPolicyTests {
         #expect(delayDiagnostic?.message.contains("resume.max_delay") == true, "\(String(describing: delayDiagnostic?.message))")
         #expect(delayDiagnostic?.range.start.line == delayLine)
 
+        // A key written twice: the last counts, and the error is placed at it, not at the valid first one.
+        // (Keys are written in order: source_digest follows session_timeout, so the second one is inserted before it.)
+        let next = try #require(pretty.range(of: "\"source_digest\":"))
+        let doubled = pretty.replacingCharacters(in: next.lowerBound..<next.lowerBound, with: "\"session_timeout\":-5,\n  ")
+        let secondLine = doubled[..<next.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        let doubledDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(doubled.utf8), path: "p.json").diagnostics.first)
+        #expect(doubledDiagnostic.message.contains("session_timeout: -5"), "\(doubledDiagnostic.message)")
+        #expect(doubledDiagnostic.range.start.line == secondLine, "at the second session_timeout, the one that counts")
+
         let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
         let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first
         #expect(syntax?.message.contains("not valid JSON") == true)

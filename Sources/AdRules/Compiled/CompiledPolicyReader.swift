@@ -43,7 +43,7 @@ struct CompiledPolicyReader {
             // The IANA names a rule file may write, and no others (`GMT+5`, a name with a NUL and more after it).
             timeZone = .named(zone)
         } else {
-            throw CompiledPolicyError(path: "timezone", "unknown time zone \"\(ControlCharacters.escaped(String(record.timezone.prefix(80))))\"")
+            throw CompiledPolicyError(path: "timezone", "unknown time zone \(ControlCharacters.quoted(record.timezone))")
         }
 
         var placements: [Placement] = []
@@ -126,7 +126,7 @@ struct CompiledPolicyReader {
             try text(a.name)
             guard PolicyIDs.isValidAttributeName(a.name) else {
                 throw CompiledPolicyError(
-                    "attribute name \"\(ControlCharacters.escaped(String(a.name.prefix(80))))\" is not valid: a letter, then letters, digits, _ or . (not a built-in name or a keyword)")
+                    "attribute name \(ControlCharacters.quoted(a.name)) is not valid: \(PolicyIDs.attributeNameProblem(a.name))")
             }
             guard declared[a.name] == nil else { throw CompiledPolicyError("attribute \"\(a.name)\" is declared twice") }
         }
@@ -170,7 +170,7 @@ struct CompiledPolicyReader {
         for (j, member) in list.enumerated() {
             try inside(j) { () throws(CompiledPolicyError) in
                 guard ids.contains(member.value) else {
-                    throw CompiledPolicyError("unknown placement \"\(ControlCharacters.escaped(String(member.value.prefix(80))))\"")
+                    throw CompiledPolicyError("unknown placement \(ControlCharacters.quoted(member.value))")
                 }
                 members.append(Located(member.value, at: try location(member.at, files)))
             }
@@ -216,7 +216,7 @@ struct CompiledPolicyReader {
     func id(_ s: String, lowercaseOnly: Bool) throws(CompiledPolicyError) {
         guard PolicyIDs.isValid(s, lowercaseOnly: lowercaseOnly) else {
             throw CompiledPolicyError(
-                "\"\(ControlCharacters.escaped(String(s.prefix(80))))\" is not a valid id (1-64 characters of \(PolicyIDs.allowed(lowercaseOnly: lowercaseOnly)))")
+                "\(ControlCharacters.quoted(s)) is not a valid id (1-64 characters of \(PolicyIDs.allowed(lowercaseOnly: lowercaseOnly)))")
         }
     }
 

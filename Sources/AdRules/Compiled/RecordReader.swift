@@ -82,7 +82,10 @@ struct RecordReader {
         case .double(let value):
             // A whole number too large for an `Int` reads as a double (infinite past about 309 digits).
             let tooLarge = value.isInfinite || (value == value.rounded() && abs(value) >= 0x1p63)
-            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(tooLarge ? "a whole number too large to hold" : "\(value)")")
+            if tooLarge { throw CompiledPolicyError("expected \(Self.wholeNumber), found a whole number too large to hold") }
+            // A whole value written with a point or an exponent (`6.0`, `18e5`): what to write instead.
+            let advice = value == value.rounded() ? ": write it in digits only, with no decimal point or exponent (\(Int(value) + 0))" : ""
+            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value)\(advice)")
         }
     }
 
@@ -112,7 +115,7 @@ struct RecordReader {
         let text = try string()
         guard let value = T(rawValue: text) else {
             let cases = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CompiledPolicyError("\"\(ControlCharacters.escaped(String(text.prefix(80))))\" is not \(expected) (one of \(cases))")
+            throw CompiledPolicyError("\(ControlCharacters.quoted(text)) is not \(expected) (one of \(cases))")
         }
         return value
     }

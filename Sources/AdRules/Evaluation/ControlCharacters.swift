@@ -28,6 +28,18 @@ public enum ControlCharacters {
         return text.unicodeScalars.contains { isControl($0) && !allowed.contains($0) }
     }
 
+    /// A text from a file or a server, for a message: escaped, and cut to its first `limit` characters (with …) so
+    /// that a 50 MB name makes a one-line error, not a 50 MB one.
+    public static func cut(_ text: String, limit: Int = 80) -> String {
+        var head = text.prefix(limit)
+        // A string of one huge character (a letter and thousands of marks) is cut within it too.
+        if head.unicodeScalars.count > 4 * limit { head = Substring(head.unicodeScalars.prefix(limit)) }
+        return escaped(String(head)) + (head.endIndex < text.endIndex ? "…" : "")
+    }
+
+    /// ``cut(_:limit:)`` in double quotes.
+    public static func quoted(_ text: String, limit: Int = 80) -> String { "\"" + cut(text, limit: limit) + "\"" }
+
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
     /// value from a file can neither start a forged line nor send escape sequences to a terminal.
     public static func escaped(_ text: String) -> String {

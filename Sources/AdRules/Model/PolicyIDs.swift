@@ -16,6 +16,16 @@ package enum PolicyIDs {
             && !name.hasSuffix(".")
     }
 
+    /// What an attribute name must be, for messages (``isValidAttributeName(_:)``).
+    package static let attributeNameRule = "a letter or _, then letters, digits, _ or . (not last), at most 64 characters, and not a built-in name or a keyword"
+
+    /// Why a name cannot be an attribute's, in a few words, with what it must be.
+    package static func attributeNameProblem(_ name: String) -> String {
+        let count = name.count
+        if count > 64 { return "it is \(count) characters long, more than the 64 an attribute name may have" }
+        return "write \(attributeNameRule)"
+    }
+
     /// Whether an id is 1-64 allowed characters.
     package static func isValid(_ id: String, lowercaseOnly: Bool) -> Bool {
         (1...64).contains(id.count)

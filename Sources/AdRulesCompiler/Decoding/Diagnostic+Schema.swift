@@ -385,7 +385,7 @@ extension Diagnostic {
     static func badAttributeName(_ name: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "attribute name \"\(name)\" is not valid: use a letter, then letters, digits, _ or . (not a built-in name or a keyword)",
+            message: "attribute name \(ControlCharacters.quoted(name)) is not valid: \(PolicyIDs.attributeNameProblem(name))",
             file: file, range: range)
     }
 
