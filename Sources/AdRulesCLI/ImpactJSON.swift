@@ -244,9 +244,9 @@ enum ImpactJSON {
                 try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.cut(name))")
                 let figures = try need(segment["placements"]?.objectValue, "placements")
                 var c = SegmentCounters(placements: figures.count)
-                c.users = try count(segment["users"], "the users of segment \(name)", in: 0...(users - segmentUsers))
+                c.users = try count(segment["users"], "the users of segment \(ControlCharacters.cut(name))", in: 0...(users - segmentUsers))
                 segmentUsers += c.users
-                c.userDays = try count(segment["user_days"], "the user-days of segment \(name)", in: c.users * days...c.users * days)
+                c.userDays = try count(segment["user_days"], "the user-days of segment \(ControlCharacters.cut(name))", in: c.users * days...c.users * days)
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
@@ -289,6 +289,10 @@ enum ImpactJSON {
             results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
         }
         guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
+        // Not read (merge writes it again from the merged results), but only where a run writes it.
+        if let difference = document["difference"], results.count != 2 || difference.objectValue == nil {
+            throw ReadError(problem: "not an impact report: a difference block that is not an object of a --compare run's two results")
+        }
         // One policy, or the old and the new of --compare: a run writes no more.
         guard results.count <= 2 else {
             throw ReadError(problem: "not an impact report: it has \(results.count) results, where a run writes one, or two with --compare")

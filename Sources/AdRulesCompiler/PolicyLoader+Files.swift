@@ -18,7 +18,14 @@ extension PolicyLoader {
             // A path that cannot name a file at all is told why, as a report's path is (`-o`).
             switch errno {
             case ENAMETOOLONG: return .unreadable(path, reason: "file name too long")
-            case ENOTDIR: return .unreadable(path, reason: "a part of the path before the last is a file, not a directory")
+            case ENOTDIR:
+                // `policy.yaml/`: the last part is the file, named as a directory.
+                var isDirectory: ObjCBool = false
+                let bare = String(PathText.withoutTrailingSlashes(Substring(path)))
+                if bare != path, FileManager.default.fileExists(atPath: bare, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    return .unreadable(path, reason: "names a file, not a directory: remove the trailing /")
+                }
+                return .unreadable(path, reason: "a part of the path before the last is a file, not a directory")
             case EACCES: return .unreadable(path, reason: "permission denied on a directory of the path")
             default: return .notFound(path)
             }

@@ -252,6 +252,7 @@ struct BoundsAndNamesTests {
         #expect(long.stderr.hasSuffix("x.yaml: file name too long\n"), "\(long.stderr)")
         try "version: 1\n".write(toFile: dir + "/file.yaml", atomically: true, encoding: .utf8)
         #expect(runCLI(["lint", dir + "/file.yaml/p.yaml"]).stderr.contains("a part of the path before the last is a file, not a directory"))
+        #expect(runCLI(["lint", dir + "/file.yaml/"]).stderr.hasSuffix("file.yaml/: names a file, not a directory: remove the trailing /\n"))
         // An empty path (an unset variable in a CI script) is a usage error, named as such, not a file called "".
         for arguments in [["lint", ""], ["test", ""], ["simulate", ""], ["impact", ""], ["compile", ""], ["impact", "merge", ""], ["lint", "rules", ""], ["help", ""]] {
             let empty = runCLI(arguments)

@@ -194,7 +194,9 @@ struct CompiledDocumentTests {
             (try changed { $0["timezone"] = "GMT+5" }, "timezone: unknown time zone \"GMT+5\""),
             (try changed { $0["timezone"] = "UTC\u{0}garbage" }, "timezone: unknown time zone"),
             (try changing("attributes", 0, "name", to: "a b"), "attributes[0].name: attribute name \"a b\" is not valid"),
-            (try changing("attributes", 0, "name", to: "and"), "attributes[0].name: attribute name \"and\" is not valid"),
+            (try changing("attributes", 0, "name", to: "and"), "attributes[0].name: attribute name \"and\" is not valid: and is a keyword of conditions"),
+            (try changing("attributes", 0, "name", to: "premium"), "attribute name \"premium\" is not valid: premium is a built-in name"),
+            (try changing("attributes", 0, "name", to: String(repeating: "a-", count: 40)), "is not valid: write a letter or _, then letters"),
             (try changed { $0["attributes"] = [["name": "wait", "type": "duration", "default": ["type": "duration", "value": -5], "at": [0, 1, 1]]] },
              "attributes[0].default: -5 ms is not a duration between 0 and 366d"),
             (try changing("rules", 0, "condition", to: [

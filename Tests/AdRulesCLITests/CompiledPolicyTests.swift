@@ -105,6 +105,13 @@ struct CompiledPolicyTests {
         let doubledDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(doubled.utf8), path: "p.json").diagnostics.first)
         #expect(doubledDiagnostic.message.contains("session_timeout: -5"), "\(doubledDiagnostic.message)")
         #expect(doubledDiagnostic.range.start.line == secondLine, "at the second session_timeout, the one that counts")
+        // A value of the wrong type is refused as it is read: at the first of two, when the first is the bad one.
+        let first = try #require(pretty.range(of: "\"session_timeout\":"))
+        let badFirst = pretty.replacingCharacters(in: first.lowerBound..<first.lowerBound, with: "\"session_timeout\":6.0,\n  ")
+        let firstLine = badFirst[..<first.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
+        let firstDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(badFirst.utf8), path: "p.json").diagnostics.first)
+        #expect(firstDiagnostic.message.contains("found 6.0"), "\(firstDiagnostic.message)")
+        #expect(firstDiagnostic.range.start.line == firstLine, "at the first session_timeout, the bad one")
 
         let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
         let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first
@@ -121,7 +128,8 @@ struct CompiledPolicyTests {
         #expect(text.contains("\"source_digest\":\"sha256:"))
     }
 
-    /// A zone is written back under the name the rule file gave it: `UTC` is not Foundation's "GMT" for it, and other names stay as written.
+    /// A zone is written back under the name the rule file gave it: `UTC` is not Foundation's "GMT" for it (and `GMT`, the
+    /// same zone, is written UTC too); other names stay as written.
     @Test func theZoneIsWrittenAsTheRuleFileNamesIt() throws {
         for (written, compiled) in [("UTC", "UTC"), ("Etc/UTC", "Etc/UTC"), ("Europe/Paris", "Europe/Paris"), ("device", "device")] {
             let dir = try temporaryDirectory("adrules-zone-name", ["p.yaml": "version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n"])

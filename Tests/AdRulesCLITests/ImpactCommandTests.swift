@@ -340,6 +340,7 @@ struct ImpactCommandTests {
     @Test(arguments: [
         ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open in segment casual is 9223372036854775807"),
         ("\"wasted_loads\": ", "\"wasted_loads\": -5", "wasted_loads of app_open in segment casual is -5"),
+        ("\"results\": [", "\"difference\": {}, \"results\": [", "a difference block that is not an object of a --compare run's two results"),
         ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
         ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open in segment casual contradict each other"),

@@ -142,10 +142,12 @@ struct RecordReader {
         try expect(.object, "an object")
         try beginObject()
         while let key = try nextKey() {
+            json.skipSpace()
+            let start = json.index
             do {
                 try member(key, &self)
             } catch {
-                throw error.inside(key)
+                throw error.inside(key, valueAt: start)
             }
         }
     }
@@ -162,10 +164,12 @@ struct RecordReader {
         var count = 0
         while try nextElement() {
             if count < entries.upperBound {
+                json.skipSpace()
+                let start = json.index
                 do {
                     items.append(try element(&self))
                 } catch {
-                    throw error.inside(count)
+                    throw error.inside(count, valueAt: start)
                 }
             } else {
                 try skip()

@@ -21,8 +21,11 @@ package enum PolicyIDs {
 
     /// Why a name cannot be an attribute's, in a few words, with what it must be.
     package static func attributeNameProblem(_ name: String) -> String {
+        if ["and", "or", "not", "in", "true", "false"].contains(name) { return "\(name) is a keyword of conditions; write another name, such as is_\(name)" }
+        if Builtin(rawValue: name) != nil { return "\(name) is a built-in name, which a condition reads as the built-in; write another name" }
         let count = name.count
-        if count > 64 { return "it is \(count) characters long, more than the 64 an attribute name may have" }
+        let shaped = isValidAttributeName(String(name.prefix(64)))
+        if count > 64 && shaped { return "it is \(count) characters long, more than the 64 an attribute name may have" }
         return "write \(attributeNameRule)"
     }
 
