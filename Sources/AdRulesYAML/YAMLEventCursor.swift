@@ -386,10 +386,15 @@ public final class YAMLEventCursor {
         let problem = state.problem.map { String(cString: $0) } ?? "unknown problem"
         let context = state.context.map { String(cString: $0) }
         // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
-        let at = state.error == YAML_READER_ERROR
+        var at = state.error == YAML_READER_ERROR
             ? UTF8Check.position(ofByte: state.problem_offset, in: input) : position(state.problem_mark)
         // libyaml's mark counts characters, not bytes: its line and column lead to the byte.
         let problemByte = byteOffset(of: state.problem_mark)
+        // libyaml reads a file that does not end in a line break as if it did: its end-of-file mark is on a line after
+        // the last, which no editor shows. The end of the last line is where the file ends.
+        if state.error != YAML_READER_ERROR, problemByte >= input.count, let last = input.last, last != 0x0A, last != 0x0D {
+            at = UTF8Check.position(ofByte: input.count, in: input)
+        }
         let byte = problemByte < input.count ? input[problemByte] : 0
         if byte == 0x09 || problem.contains("tab character") {
             return .tabIndentation(file: file, at: at)

@@ -187,6 +187,13 @@ struct PlainWordsTests {
         #expect(result.exitCode == ExitCode.findings)
         #expect(result.stderr.contains("no scenario tests"))
         #expect(result.stderr.contains(dir))
+        // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
+        let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
+        for command in ["test", "simulate"] {
+            let run = runCLI([command, empty + "/e.test.yaml"])
+            #expect(run.exitCode == ExitCode.findings, "\(command)")
+            #expect((run.stdout + run.stderr).contains("e.test.yaml:1:8: error: tests lists no test: add one, with its name, start and steps (schema/missing-key)"), "\(command): \(run.stdout) \(run.stderr)")
+        }
     }
 
     /// A rule file named to `test` holds no test: it is not decoded as a scenario (every key of it unknown), and with

@@ -26,6 +26,18 @@ struct YAMLReaderTests {
         #expect(d.range.start.line == 2)
     }
 
+    /// libyaml places an error at the end of a file with no final line break on a line after the last: the error is
+    /// placed where the file ends instead, on a line that exists. With the line break, the next line is the end.
+    @Test func anErrorAtTheEndIsOnALineThatExists() throws {
+        for text in ["version: 1\nplacements:\n  a: {format: interstitial", "a: [x"] {
+            let d = try #require(read(text).diagnostics.first)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(d.range.start == SourcePosition(line: lines.count, column: (lines.last?.count ?? 0) + 1), "\(text): \(d.range.start)")
+        }
+        let ended = try #require(read("a: [x\n").diagnostics.first)
+        #expect(ended.range.start == SourcePosition(line: 2, column: 1))
+    }
+
     @Test func duplicateKeyAtSecondWithNoteAtFirst() throws {
         let doc = read("a: 1\nb: 2\na: 3\n")
         let d = try #require(doc.diagnostics.first)

@@ -25,6 +25,13 @@ public enum ScenarioDecoder {
             for (_, pair) in reader.fields(pairs, allowed: ScenarioKeys.top, context: "a scenario file", belongsIn: { ScenarioKeys.relocation(of: $0, in: .file) }) {
                 sawTests = true
                 guard let items = reader.sequence(pair.value, "tests") else { continue }
+                // An empty list tests nothing, as a file without `tests:` does (and `test` would pass it, `simulate` replay
+                // nothing, with no word).
+                if items.isEmpty {
+                    reader.report(Diagnostic(
+                        .error, rule: "schema/missing-key", message: "tests lists no test: add one, with its name, start and steps",
+                        file: file, range: pair.value.range))
+                }
                 for item in items {
                     if let test = decodeTest(item, policy: policy, declared: declared, reader: &reader) { scenario.tests.append(test) }
                 }
