@@ -181,6 +181,22 @@ struct PlainWordsTests {
         #expect(broken.diagnostics.map(\.rule) == ["schema/type"], "\(broken.diagnostics)")
     }
 
+    /// A name that differs from a known one by a character that only looks like ASCII (a Cyrillic а, a zero width space)
+    /// prints like it: the message names the character.
+    @Test func lookalikeCharactersAreNamed() {
+        let load = PolicyLoader.load(texts: [("p.yaml", """
+            version: 1
+            placements:
+              app_open: {format: app_open, d\u{0430}ily_cap: 3}
+            rules:
+              - {id: r, when: premium, deny: [app_open\u{200B}]}
+
+            """)])
+        let messages = load.diagnostics.map(\.message)
+        #expect(messages.contains { $0.hasSuffix("did you mean \"daily_cap\"? (it holds U+0430 CYRILLIC SMALL LETTER A, where the suggestion has ASCII only)") }, "\(messages)")
+        #expect(messages.contains { $0.hasSuffix("did you mean \"app_open\"? (it holds U+200B (zero width space), where the suggestion has ASCII only)") }, "\(messages)")
+    }
+
     @Test func testingNothingFails() throws {
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         let result = runCLI(["test", dir])

@@ -257,7 +257,9 @@ struct ExpressionTests {
             if case .failure(let error) = Lexer.tokens(text) { return error }
             return nil
         }
-        #expect(failure("screen == \"x\" ∧ premium") == ExpressionError(offset: 14, message: "unexpected character \"∧\": names are letters, digits, _ and . (as in session.count), and text goes in quotes"))
+        #expect(failure("screen == \"x\" ∧ premium") == ExpressionError(offset: 14, message: "unexpected character \"∧\" (U+2227 LOGICAL AND): names are ASCII letters, digits, _ and . (as in session.count), and text goes in quotes"))
+        // A letter of another script that looks like an ASCII one is named.
+        #expect(failure("scr\u{0435}en == \"x\"")?.message.hasPrefix("unexpected character \"\u{0435}\" (U+0435 CYRILLIC SMALL LETTER IE)") == true)
         #expect(failure("\"日本 ") == ExpressionError(offset: 0, message: "this string is not closed: add a closing \""))
         #expect(failure("x = 1")?.message == "unexpected \"=\": write == to compare")
         #expect(failure("12abc")?.message.contains("is not a number or a duration") == true)

@@ -143,7 +143,7 @@ extension Diagnostic {
     /// What follows a finding about a placement a scenario names and the policy does not have: "did you mean", or the
     /// policy's placements.
     static func unknownPlacementHint(_ id: String, known: [String]) -> String {
-        if let suggestion = Suggestion.closest(to: id, in: known) { return "did you mean \"\(suggestion)\"?" }
+        if let suggestion = Suggestion.closest(to: id, in: known) { return Suggestion.didYouMean(suggestion, for: id) }
         if known.isEmpty { return "the policy the test runs against defines no placements" }
         return "its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
     }
@@ -209,7 +209,7 @@ extension Diagnostic {
         if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
         } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
-            message += ": did you mean \"\(suggestion)\"?"
+            message += ": " + Suggestion.didYouMean(suggestion, for: key)
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
             // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place.
@@ -268,7 +268,7 @@ extension Diagnostic {
     static func unknownPlacement(_ id: String, in context: String, known: [String], file: String, range: SourceRange) -> Diagnostic {
         var message = "\(context) names placement \"\(id)\", which is not defined"
         if let suggestion = Suggestion.closest(to: id, in: known) {
-            message += ": did you mean \"\(suggestion)\"?"
+            message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else {
             message += ": define it under `placements`, or remove it here"
         }
@@ -359,7 +359,7 @@ extension Diagnostic {
     package static func undeclaredAttribute(_ name: String, declared: [String], rule: String, file: String, range: SourceRange) -> Diagnostic {
         var message = "attribute \"\(name)\" is not declared by the policy, so no rule reads it"
         if let suggestion = Suggestion.closest(to: name, in: declared) {
-            message += ": did you mean \"\(suggestion)\"?"
+            message += ": " + Suggestion.didYouMean(suggestion, for: name)
         } else if !PolicyIDs.isValidAttributeName(name) {
             message += ", and no rule file may declare it (a letter or _, then letters, digits, _ or .; not a keyword): remove it here"
         } else {

@@ -10,6 +10,23 @@ package enum Suggestion {
     /// Candidate lists longer than this get no suggestion: a typo among 20,000 ids is not worth 20,000 comparisons.
     static let maxCandidates = 2000
 
+    /// "did you mean "daily_cap"?" for a name the policy does not know, naming the first character of it that only
+    /// looks like ASCII when the suggestion is ASCII: a Cyrillic а or a zero width space copied from a web page makes
+    /// "dаily_cap" and "daily_cap" print alike.
+    package static func didYouMean(_ suggestion: String, for name: String) -> String {
+        let text = "did you mean \"\(suggestion)\"?"
+        guard suggestion.utf8.allSatisfy({ $0 < 0x80 }), let odd = name.unicodeScalars.first(where: { !$0.isASCII }) else { return text }
+        return text + " (it holds \(described(odd)), where the suggestion has ASCII only)"
+    }
+
+    /// "U+0430 CYRILLIC SMALL LETTER A", or "U+200B (zero width space)" for a character that does not show.
+    package static func described(_ scalar: Unicode.Scalar) -> String {
+        if let invisible = InvisibleCharacters.described(scalar) { return invisible }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        return scalar.properties.name.map { "\(code) \($0)" } ?? code
+    }
+
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
     package static func closest(to word: String, in candidates: [String]) -> String? {
         let a = Array(word.lowercased().utf8)

@@ -213,7 +213,9 @@ enum Lexer {
                 if let scalar = character.unicodeScalars.first, let described = InvisibleCharacters.described(scalar) {
                     return .failure(ExpressionError(offset: startOffset, message: "unexpected character \(described), which \(InvisibleCharacters.remedy(scalar))"))
                 }
-                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\": names are letters, digits, _ and . (as in session.count), and text goes in quotes"))
+                // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
+                let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\"\(named): names are ASCII letters, digits, _ and . (as in session.count), and text goes in quotes"))
             }
             i += length
             offset += length
