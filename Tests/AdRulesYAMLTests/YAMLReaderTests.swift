@@ -26,6 +26,23 @@ struct YAMLReaderTests {
         #expect(d.range.start.line == 2)
     }
 
+    /// libyaml's problems that the generic advice does not fit get their own.
+    @Test func libyamlProblemsGetAdviceThatFits() throws {
+        let cases: [(String, String)] = [
+            ("a: six # \u{1}\n", "delete the control character (a comment may not hold one either)"),
+            ("%YAML 1.3\n---\na: 1\n", "rule files are YAML 1.2: remove the %YAML line"),
+            ("a: 1\n%YAML 1.2\n", "a file holds one document"),
+            ("a: \"\\x4\"\n", #"in double quotes \x takes two hex digits"#),
+            ("a: |x\n  text\n", "after | or > only an indentation digit and + or - may follow on its line"),
+            ("a: `x`\n", "(@, ` and % are reserved in YAML): quote the value"),
+        ]
+        for (text, advice) in cases {
+            let d = try #require(read(text).diagnostics.first, "\(text)")
+            #expect(d.message.contains(advice), "\(text): \(d.message)")
+            #expect(!d.message.contains("write each setting as `key: value`"), "\(text): \(d.message)")
+        }
+    }
+
     /// libyaml places an error at the end of a file with no final line break on a line after the last: the error is
     /// placed where the file ends instead, on a line that exists. With the line break, the next line is the end.
     @Test func anErrorAtTheEndIsOnALineThatExists() throws {
