@@ -56,6 +56,19 @@ enum LintCommand {
                 ioFailed = true
             }
         }
+        // A file inside two of the paths (`lint rules rules/ads`) is linted with each, and its findings come twice: the
+        // same finding is reported once (two SARIF results would be two code-scanning alerts for one problem).
+        // A file is known by its identity, however each path spells it (`rules/a.yaml`, `./rules/a.yaml`).
+        if paths.count > 1 {
+            var identities: [String: String] = [:]
+            var seen = Set<Diagnostic>()
+            diagnostics = diagnostics.filter { diagnostic in
+                var key = diagnostic
+                key.file = identities[diagnostic.file] ?? FileIdentity.of(diagnostic.file)
+                identities[diagnostic.file] = key.file
+                return seen.insert(key).inserted
+            }
+        }
         var cache: [String: [Substring]] = [:]
         let reporter = DiagnosticReporter(
             format: format, color: AdRulesCommandLine.useColor(parsed, environment: environment),
