@@ -289,13 +289,13 @@ enum ImpactJSON {
             results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
         }
         guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
-        // Not read (merge writes it again from the merged results), but only where a run writes it.
-        if let difference = document["difference"], results.count != 2 || difference.objectValue == nil {
-            throw ReadError(problem: "not an impact report: a difference block that is not an object of a --compare run's two results")
-        }
         // One policy, or the old and the new of --compare: a run writes no more.
         guard results.count <= 2 else {
             throw ReadError(problem: "not an impact report: it has \(results.count) results, where a run writes one, or two with --compare")
+        }
+        // Not read (merge writes it again from the merged results), but only where a run writes it.
+        if let difference = document["difference"], results.count != 2 || difference.objectValue == nil {
+            throw ReadError(problem: "not an impact report: a difference block that is not an object of a --compare run's two results")
         }
         var report = ImpactReport(
             model: try string(document["model"], "model"), users: users, days: days,

@@ -29,7 +29,7 @@ extension Diagnostic {
         case "did not find expected '-' indicator":
             return "a line is not lined up with the lines above it: the keys of a list item line up under its first key, and each item starts with - at the same indentation"
         case "found character that cannot start any token":
-            return #"a value cannot start with this character (@, ` and % are reserved in YAML): quote the value, as in ad_unit: "@home""#
+            return #"a value cannot start with this character (YAML reserves @, ` and %, and | and > inside [ ] or { }): quote the value, as in ad_unit: "@home""#
         case "found unexpected end of stream":
             return "a quoted value or a [ ] list or { } mapping is not closed: add its closing quote or bracket"
         case "block sequence entries are not allowed in this context":
@@ -39,7 +39,7 @@ extension Diagnostic {
         case "could not find expected ':'":
             return "a key needs a colon and a space before its value, as in daily_cap: 6"
         case "control characters are not allowed":
-            return "delete the control character (a comment may not hold one either), or write it as an escape such as \\t inside double quotes"
+            return "delete the control character (a comment may not hold one either): texts hold none"
         case "found incompatible YAML document":
             return "rule files are YAML 1.2: remove the %YAML line"
         case "did not find expected hexdecimal number":
@@ -47,7 +47,7 @@ extension Diagnostic {
         case "found an indentation indicator equal to 0":
             return "the digit after | or > is the indentation, 1 to 9: remove the 0"
         case "did not find expected <document start>":
-            return "a file holds one document: a %YAML or %TAG line, or anything after a ... line, starts another; remove it"
+            return "a rule file is one document, with no %YAML or %TAG line and no ... end marker: remove such a line above this point"
         default:
             if context == "while scanning a block scalar" {
                 return "after | or > only an indentation digit and + or - may follow on its line (as in message: >-), then a comment after a space: the text goes on the lines below, indented"

@@ -112,6 +112,13 @@ struct CompiledPolicyTests {
         let firstDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(badFirst.utf8), path: "p.json").diagnostics.first)
         #expect(firstDiagnostic.message.contains("found 6.0"), "\(firstDiagnostic.message)")
         #expect(firstDiagnostic.range.start.line == firstLine, "at the first session_timeout, the bad one")
+        // An error about a part of a value (an element of a setting's [value, file, line, column]) is placed at the part.
+        let element = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[\n\"x\",")
+        let elementLines = element.split(separator: "\n", omittingEmptySubsequences: false)
+        let elementLine = try #require(elementLines.firstIndex { $0.hasPrefix("\"x\",") }) + 1
+        let elementDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(element.utf8), path: "p.json").diagnostics.first)
+        #expect(elementDiagnostic.message.contains("daily_cap[0]"), "\(elementDiagnostic.message)")
+        #expect(elementDiagnostic.range.start == SourcePosition(line: elementLine, column: 1))
 
         let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
         let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first

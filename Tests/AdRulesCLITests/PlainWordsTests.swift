@@ -188,6 +188,7 @@ struct PlainWordsTests {
             version: 1
             placements:
               app_open: {format: app_open, d\u{0430}ily_cap: 3}
+              b: {format: b\u{0430}nner}
             rules:
               - {id: r, when: premium, deny: [app_open\u{200B}]}
 
@@ -195,6 +196,7 @@ struct PlainWordsTests {
         let messages = load.diagnostics.map(\.message)
         #expect(messages.contains { $0.hasSuffix("did you mean \"daily_cap\"? (it holds U+0430 CYRILLIC SMALL LETTER A, where the suggestion has ASCII only)") }, "\(messages)")
         #expect(messages.contains { $0.hasSuffix("did you mean \"app_open\"? (it holds U+200B (zero width space), where the suggestion has ASCII only)") }, "\(messages)")
+        #expect(messages.contains { $0.hasSuffix("did you mean \"banner\"? (it holds U+0430 CYRILLIC SMALL LETTER A, where the suggestion has ASCII only)") }, "\(messages)")
     }
 
     @Test func testingNothingFails() throws {

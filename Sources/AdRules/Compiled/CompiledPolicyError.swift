@@ -6,9 +6,8 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     public var path: String
     /// What is wrong and what to do.
     public var reason: String
-    /// The byte the problem was found at, when it was found reading the document (not JSON, or a value read that
-    /// is not what its key takes): what a tool places the error at. nil for a check made once a record was read,
-    /// which a tool places by ``path``.
+    /// The byte the problem was found at, when it was found reading the document (not JSON, or a key's value read that
+    /// is not what the key takes): what a tool places the error at. nil otherwise: a tool places the error by ``path``.
     package var offset: Int?
 
     /// Creates an error.
@@ -43,16 +42,16 @@ extension CompiledPolicyError {
     /// The same error seen from the object that holds the bad value under `key`: `daily_cap: …` inside
     /// `placements[3]` is `placements[3].daily_cap: …`. Paths are built this way, as an error travels out, so
     /// that reading a good document formats none.
-    /// - Parameter start: where the value read under `key` starts, when the error was found reading it: of a key written
-    ///   twice, the occurrence read (a check made once the object is read, of the value that counts, has none, and is
-    ///   placed by its path at the last occurrence). An error placed deeper keeps its place.
+    /// - Parameter start: where the value read under `key` starts, when it was being read. An error about that value
+    ///   itself (its path empty so far) is placed there: of a key written twice, at the occurrence read. One about a part
+    ///   of it keeps its path, which finds the part (at the last occurrence: the value that counts).
     func inside(_ key: String, valueAt start: Int? = nil) -> CompiledPolicyError {
-        CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset ?? start)
+        CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset ?? (path.isEmpty ? start : nil))
     }
 
     /// The same error seen from the array that holds the bad value at `index`.
     func inside(_ index: Int, valueAt start: Int? = nil) -> CompiledPolicyError {
-        CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason, offset: offset ?? start)
+        CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason, offset: offset ?? (path.isEmpty ? start : nil))
     }
 }
 

@@ -9,8 +9,13 @@ package enum PolicyIDs {
     /// Whether a name can be an attribute's: a letter or `_`, then letters, digits, `_` and `.` (not last), at most
     /// 64 characters, and no keyword or built-in name (a condition could not read it).
     package static func isValidAttributeName(_ name: String) -> Bool {
+        name.count <= 64 && isWellFormedAttributeName(name)
+    }
+
+    /// ``isValidAttributeName(_:)`` but for its length.
+    static func isWellFormedAttributeName(_ name: String) -> Bool {
         let reserved = ["and", "or", "not", "in", "true", "false"]
-        return !name.isEmpty && name.count <= 64 && !reserved.contains(name) && Builtin(rawValue: name) == nil
+        return !name.isEmpty && !reserved.contains(name) && Builtin(rawValue: name) == nil
             && name.unicodeScalars.first.map { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) } == true
             && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
             && !name.hasSuffix(".")
@@ -24,8 +29,7 @@ package enum PolicyIDs {
         if ["and", "or", "not", "in", "true", "false"].contains(name) { return "\(name) is a keyword of conditions; write another name, such as is_\(name)" }
         if Builtin(rawValue: name) != nil { return "\(name) is a built-in name, which a condition reads as the built-in; write another name" }
         let count = name.count
-        let shaped = isValidAttributeName(String(name.prefix(64)))
-        if count > 64 && shaped { return "it is \(count) characters long, more than the 64 an attribute name may have" }
+        if count > 64 && isWellFormedAttributeName(name) { return "it is \(count) characters long, more than the 64 an attribute name may have" }
         return "write \(attributeNameRule)"
     }
 

@@ -236,7 +236,7 @@ extension Diagnostic {
     static func unknownEnum(_ key: String, value: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
         if let suggestion = Suggestion.closest(to: value, in: allowed) {
-            message += ": did you mean \"\(suggestion)\"?"
+            message += ": " + Suggestion.didYouMean(suggestion, for: value)
         }
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)
     }

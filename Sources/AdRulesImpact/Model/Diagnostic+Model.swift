@@ -82,7 +82,7 @@ extension Diagnostic {
     ) -> Diagnostic {
         var message = "segment \(segment) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy \(policy) does not define"
         if let suggestion = Suggestion.closest(to: id, in: known) {
-            message += ": did you mean \"\(suggestion)\"?"
+            message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else if severity == .error {
             message += ": the placements are \(known.joined(separator: ", "))"
         } else {
