@@ -199,6 +199,21 @@ struct PlainWordsTests {
         #expect(messages.contains { $0.hasSuffix("did you mean \"banner\"? (it holds U+0430 CYRILLIC SMALL LETTER A, where the suggestion has ASCII only)") }, "\(messages)")
     }
 
+    /// A list attribute's bad item is named as an item: "tags must be a string" read as if the list were wrong.
+    @Test func aListItemOfTheWrongTypeIsNamedAsAnItem() {
+        let messages = PolicyLoader.load(texts: [("p.yaml", """
+            version: 1
+            attributes:
+              tags: {type: "[string]", default: [a, 1]}
+              levels: {type: "[int]", default: [1, x]}
+            placements:
+              a: {format: banner}
+
+            """)]).diagnostics.map(\.message)
+        #expect(messages.contains("each item of default must be a string, not the number 1: quote it (\"1\")"), "\(messages)")
+        #expect(messages.contains { $0.hasPrefix("each item of default must be a whole number") }, "\(messages)")
+    }
+
     @Test func testingNothingFails() throws {
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         let result = runCLI(["test", dir])

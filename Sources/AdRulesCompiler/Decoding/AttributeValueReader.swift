@@ -40,7 +40,8 @@ enum AttributeValueReader {
             guard let items = reader.sequence(node, key) else { return nil }
             var list: [String] = []
             for item in items {
-                guard let value = reader.string(item, key) else { return nil }
+                // Each item is a string: a message names the item, not the list.
+                guard let value = reader.string(item, "each item of \(key)") else { return nil }
                 list.append(value.value.composed)
             }
             return .stringList(list)
@@ -52,7 +53,7 @@ enum AttributeValueReader {
                     if let scalar = item.scalar, scalar.coreSchemaIntDigits != nil {
                         reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: item.range))
                     } else {
-                        reader.report(.wrongType(key, expected: "a list of whole numbers", found: item, file: reader.file))
+                        reader.report(.wrongType("each item of \(key)", expected: "a whole number", found: item, file: reader.file))
                     }
                     return nil
                 }
