@@ -19,7 +19,9 @@ enum FailureReport {
     /// One reason as the text reports list it: its code, its message and where in the rule files it comes from.
     static func reasonLine(_ reason: Reason, indent: String) -> String {
         var line = "\(indent)\(reason.code.rawValue): \(ControlCharacters.escaped(reason.message))"
-        if let location = reason.location { line += " [\(location)]" }
+        // The rule file's path comes from a directory listing or --rules: escaped as the message is, so a file name
+        // cannot start a forged line or send escape codes.
+        if let location = reason.location { line += " [\(ControlCharacters.escaped(location.description))]" }
         return line + "\n"
     }
 

@@ -188,6 +188,34 @@ struct HostileInputTests {
         }
     }
 
+    /// A rule file's name holding a line break and an escape code cannot forge a line of `test` or `simulate`: the
+    /// reason's location is escaped, as the message is.
+    @Test func ruleFileNamesCannotForgeTestLines() throws {
+        let dir = try scratch()
+        try write("version: 1\ntimezone: UTC\n", to: dir + "/policy.yaml")
+        try write("version: 1\nplacements:\n  inter: {format: interstitial, min_interval: 90s}\n", to: dir + "/x\n1 passed, 0 failed\u{1B}[2K.yaml")
+        try write("""
+            tests:
+              - name: too soon
+                start: 2026-11-29T09:00:00Z
+                history: [{placement: inter, at: 2026-11-29T08:59:30Z}]
+                steps:
+                  - event: app_launched
+                  - event: load_completed
+                    placement: inter
+                  - ask: show
+                    placement: inter
+                    expect: allow
+
+            """, to: dir + "/a.test.yaml")
+        for command in ["test", "simulate"] {
+            let result = runCLI([command, dir + "/a.test.yaml"])
+            #expect(result.stdout.contains("min_interval"), "\(command): \(result.stdout)")
+            #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("1 passed") }, "\(command): \(result.stdout)")
+            #expect(!result.stdout.unicodeScalars.contains("\u{1B}"), "\(command)")
+        }
+    }
+
     @Test func controlCharactersInMessagesAreFlaggedAtTheirLine() {
         let text = """
             version: 1
