@@ -25,8 +25,15 @@ enum FailureReport {
         return line + "\n"
     }
 
+    /// A failing step's time, at the offset of the zone the policy counts days in (as `simulate` shows it): across a DST
+    /// change the offset of `start:` would give the step's instant under another local date than its daily-cap reason.
+    static func time(of failure: StepOutcome, in zone: TimeZone) -> String {
+        Timestamps.format(milliseconds: failure.time, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(failure.time)))
+    }
+
     /// The failing steps of a test in text, while `bytesLeft` (shared by the run's tests) lasts; the others counted.
-    static func render(_ outcome: TestOutcome, bytesLeft: inout Int) -> String {
+    /// - Parameter zone: the zone the policy counts days in, for the steps' times.
+    static func render(_ outcome: TestOutcome, zone: TimeZone, bytesLeft: inout Int) -> String {
         var out = ""
         let failures = outcome.failures
         var listed = 0
@@ -36,7 +43,7 @@ enum FailureReport {
             let start = out.utf8.count
             defer { bytesLeft -= out.utf8.count - start }
             listed += 1
-            let time = Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset)
+            let time = time(of: failure, in: zone)
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
@@ -108,7 +115,7 @@ enum FailureReport {
 
     /// A test as json: its first failing steps, each with every reason, while `bytesLeft` (shared by the run's tests)
     /// lasts; the others counted in `more_failures`.
-    static func json(_ outcome: TestOutcome, bytesLeft: inout Int) -> JSON {
+    static func json(_ outcome: TestOutcome, zone: TimeZone, bytesLeft: inout Int) -> JSON {
         let all = outcome.failures
         var listed = 0
         var failures: [JSON] = []
@@ -125,7 +132,7 @@ enum FailureReport {
             if let retry = expectation.retryIn { expected.append(("retry_in", retry.map { .string($0.description) } ?? .null)) }
             failures.append(.object([
                 ("line", .int(failure.step.location.line)),
-                ("time", .string(Timestamps.format(milliseconds: failure.time, offsetSeconds: outcome.test.displayOffset))),
+                ("time", .string(time(of: failure, in: zone))),
                 ("mismatches", .array(failure.mismatches.map(JSON.string))),
                 ("expected", .object(expected)),
                 ("actual", actual.json),

@@ -97,9 +97,9 @@ enum TestCommand {
                             failed += 1
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
                             // The failing steps in text only when text is delivered: json lists its own.
-                            if !json { text += FailureReport.render(outcome, bytesLeft: &textLeft) }
+                            if !json { text += FailureReport.render(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &textLeft) }
                         }
-                        if json { records.append(FailureReport.json(outcome, bytesLeft: &bytesLeft)) }
+                        if json { records.append(FailureReport.json(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &bytesLeft)) }
                     }
                 }
             }

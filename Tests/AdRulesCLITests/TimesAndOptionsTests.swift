@@ -22,6 +22,37 @@ struct TimesAndOptionsTests {
     }
 
     /// Offsets run from -23:59 to +23:59 with minutes below 60; a leap second is the second after `:59`.
+    /// A failing step's time is shown in the zone the policy counts days in, as simulate shows it: across the end of DST
+    /// the offset `start:` was written with put 23:30 local on the next day, beside a daily-cap reason naming this one.
+    @Test func failingStepsAreTimedInThePolicyZone() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\ntimezone: America/New_York\nplacements:\n  inter: {format: interstitial, min_interval: 1m, daily_cap: 1}\n",
+            "a.test.yaml": """
+                tests:
+                  - name: one a day
+                    start: 2026-11-01T00:30:00-04:00
+                    history: [{placement: inter, at: 2026-11-01T00:10:00-04:00}]
+                    steps:
+                      - event: app_launched
+                      - event: load_completed
+                        placement: inter
+                      - at: 2026-11-01T23:30:00-05:00
+                        ask: show
+                        placement: inter
+                        expect: allow
+
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = runCLI(["test", dir + "/a.test.yaml"])
+        #expect(text.exitCode == 1)
+        #expect(text.stdout.contains("at 2026-11-01T23:30:00-05:00: ask show inter"), "\(text.stdout)")
+        #expect(text.stdout.contains("(2026-11-01 in America/New_York;"), "\(text.stdout)")
+        let json = try JSON.parse(runCLI(["test", dir + "/a.test.yaml", "--format", "json"]).stdout)
+        let failure = json["tests"]?.arrayValue?.first?["failures"]?.arrayValue?.first
+        #expect(failure?["time"] == .string("2026-11-01T23:30:00-05:00"), "\(String(describing: failure))")
+    }
+
     @Test func rfc3339OffsetsAndLeapSeconds() throws {
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+05:99") == nil, "a minute of 99 is a typo, not +06:39")
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+24:00") == nil)
