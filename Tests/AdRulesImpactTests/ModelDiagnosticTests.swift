@@ -384,6 +384,32 @@ struct ModelDiagnosticTests {
         #expect(old.count == 3 && old.allSatisfy { $0.message.hasSuffix(" (in the --compare policy old)") }, "\(old)")
     }
 
+    /// A model's attribute of the wrong type is told what to write, as a scenario context is.
+    @Test func attributeTypeErrorsSayWhatToWrite() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              a: {format: banner}
+            attributes: {b: bool, i: int, n: number, s: string, d: duration, ls: "[string]", li: "[int]"}
+            """, file: "p.yaml")
+        let model = try #require(ModelDecoder.decode("""
+            version: 1
+            segments:
+              - name: all
+                share: 1
+                attributes: {b: "true", i: 5.0, n: "2.5", s: 5, d: 10, ls: a, li: [x]}
+                actions: [{placement: a, every: 1m}]
+            """, file: "m.model.yaml").model)
+        let messages = ModelCheck.check(model, against: policy, name: "rules", role: .current).filter { $0.rule == "model/attribute-type" }.map(\.message)
+        for advice in [
+            "\"true\" is not one: remove the quotes (true)", "5.0 is not one: write it as a whole number (5)", "\"2.5\" is not one: remove the quotes (2.5)",
+            "5 is not one: quote it (\"5\")", "10 is not one: a bare number has no unit: write 10s or 10m", "a is not one: write it as a list of one ([a])",
+            "[x] is not one: write a list of whole numbers, such as [1, 2]",
+        ] {
+            #expect(messages.contains { $0.hasSuffix(advice) }, "\(advice): \(messages)")
+        }
+    }
+
     @Test func placementsAndAttributesAreCheckedAgainstThePolicy() throws {
         let marked = MarkedText("""
             version: 1

@@ -134,10 +134,10 @@ extension Diagnostic {
                 position: SourcePosition(line: definedAt.line, column: definedAt.column))])
     }
 
-    static func modelAttributeType(_ name: String, declared: String, found: String, file: String, range: SourceRange) -> Diagnostic {
+    static func modelAttributeType(_ name: String, declared: ValueType, value: ModelAttribute.Value, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "model/attribute-type",
-            message: "attribute \(name) is declared \(declared) in the policy, and \(found) is not one: write a value of that type",
+            message: "attribute \(name) is declared \(declared.rawValue) in the policy, and \(value.text) is not one: \(value.advice(for: declared))",
             file: file, range: range)
     }
 

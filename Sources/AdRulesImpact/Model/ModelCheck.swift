@@ -267,8 +267,7 @@ public enum ModelCheck {
                         "attribute \(attribute.name)", "at most 366d", found: text, file: file, range: range(attribute.valueLocation)))
                 } else if AttributeSource(attribute.value, type: declaration.type) == nil {
                     diagnostics.append(.modelAttributeType(
-                        attribute.name, declared: declaration.type.rawValue, found: attribute.value.text, file: file,
-                        range: range(attribute.valueLocation)))
+                        attribute.name, declared: declaration.type, value: attribute.value, file: file, range: range(attribute.valueLocation)))
                 }
             }
             // One warning a segment, however many attributes it leaves out: 1,000 segments that each left out 1,000
@@ -293,6 +292,33 @@ public enum ModelCheck {
 }
 
 extension ModelAttribute.Value {
+    /// What to write instead for an attribute declared `type`, as a scenario context is told: the value without its
+    /// quotes, in quotes, with a unit, or an example of the type.
+    func advice(for type: ValueType) -> String {
+        if case .scalar(let text, let plain) = self {
+            let shown = YAMLScalar.shortened(text)
+            let unquoted = YAMLScalar(value: text, style: .plain)
+            if !plain, AttributeSource(.scalar(text, plain: true), type: type) != nil { return "remove the quotes (\(shown))" }
+            if plain, type == .string, unquoted.coreSchemaBool != nil || unquoted.isCoreSchemaNumber { return "quote it (\"\(shown)\")" }
+            if type == .duration, let advice = DurationAdvice.advice(for: text, accepts: { $0 <= .maximum }) { return advice }
+            if type == .int, case .value(let number)? = plain ? unquoted.numberReading : nil, number == number.rounded(), abs(number) < 1e15 {
+                return "write it as a whole number (\(Int64(number)))"
+            }
+            if type == .stringList || type == .intList, AttributeSource(.list([.init(text: text, plain: plain)]), type: type) != nil {
+                return "write it as a list of one ([\(plain ? shown : "\"\(shown)\"")])"
+            }
+        }
+        switch type {
+        case .bool: return "write true or false"
+        case .int: return "write a whole number, such as 5, or {uniform: [1, 10]}"
+        case .number: return "write a number, such as 0.5, or {uniform: [0, 1]}"
+        case .string: return "write one text, such as home"
+        case .duration: return "write a duration, such as 10m, or {uniform: [1m, 10m]}"
+        case .stringList: return "write a list of texts, such as [a, b]"
+        case .intList: return "write a list of whole numbers, such as [1, 2]"
+        }
+    }
+
     /// The value as written, for messages: a long one cut short (``YAMLScalar/shortened(_:)``).
     var text: String {
         switch self {
