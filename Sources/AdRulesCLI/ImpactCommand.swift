@@ -98,9 +98,10 @@ enum ImpactCommand {
             for (policy, entry) in zip(policies, named) {
                 let found = read.suppressions.applied(to: ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role))
                 // A model with errors of its own gets the errors of its segments that decoded without any too (an
-                // unknown placement beside a duplicate segment name), so that one run reports them all; not its
-                // warnings, which the segments left out may settle (a placement only they use is not unused).
-                diagnostics += read.model == nil ? found.filter { $0.severity == .error } : found
+                // unknown placement beside a duplicate segment name), so that one run reports them all; its warnings
+                // too when no segment was left out (shares that do not add up), not otherwise: the segments left out
+                // may settle them (a placement only they use is not unused).
+                diagnostics += read.model == nil && !read.partialHasEverySegment ? found.filter { $0.severity == .error } : found
             }
         }
         diagnostics = diagnostics.sortedForDisplay()

@@ -31,6 +31,24 @@ struct ImpactCommandTests {
         #expect(renderedLines.dropFirst().allSatisfy { $0.count <= 100 + 2 + 100 }, "\(rendered.prefix(300))")
     }
 
+    /// A model whose only error is its own (shares that do not add up) gets the policy's warnings in the same run: no
+    /// segment was left out, so they are what the fixed model would get. With a segment left out they are not shown.
+    @Test func aModelErrorOfItsOwnDoesNotHideThePolicysWarnings() throws {
+        let model = "version: 1\nusers: 3\ndays: 1\nsegments:\n  - {name: a, share: 0.9, attributes: {levle: 3}, actions: [{placement: level_end, every: 10m}]}\n"
+        let dir = try temporaryDirectory("adrules-shares", [
+            "p.yaml": "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\nattributes:\n  level: {type: int, default: 1}\n",
+            "m.model.yaml": model, "left.model.yaml": model + "  - {name: b, share: 0.1, premium: maybe}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let shares = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(shares.exitCode == 1)
+        #expect(shares.stderr.contains("(model/shares)"), "\(shares.stderr)")
+        #expect(shares.stderr.contains("did you mean \"level\"? (model/unknown-attribute)"), "\(shares.stderr)")
+        let left = runCLI(["impact", dir + "/left.model.yaml", "--rules", dir + "/p.yaml"])
+        #expect(left.exitCode == 1)
+        #expect(!left.stderr.contains("(model/unknown-attribute)"), "\(left.stderr)")
+    }
+
     /// A placement whose format changed between the policies: the model's actions fit the new policy, so the old one's
     /// app-open placement is a warning that names the old policy (it blocked the comparison, naming neither).
     @Test func aFormatChangeIsComparedWithAWarningAboutTheOldPolicy() throws {

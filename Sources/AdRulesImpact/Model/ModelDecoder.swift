@@ -67,6 +67,9 @@ public enum ModelDecoder {
         /// out whole): checked against the policy for errors of their own, so that one run reports them all; never
         /// played. Its shares are not checked when a segment was left out.
         package var partial: UsageModel?
+        /// Whether every segment written is in ``partial``: the errors are then the model's own (shares that do not add
+        /// up, a bad `start`), and the check against the policy finds its warnings as it would with them fixed.
+        package var partialHasEverySegment = false
         package var diagnostics: [Diagnostic]
         package var suppressions: Suppressions
         /// Whether the file is a rule file rather than a model: `placements`, `groups`, `rules` or `defaults` at its
@@ -96,6 +99,8 @@ public enum ModelDecoder {
         if case .mapping(let pairs)? = document.root?.content {
             let keys = Set(pairs.compactMap { $0.key.scalar?.value })
             read.isRuleFile = !keys.contains("segments") && !keys.isDisjoint(with: ["placements", "groups", "rules", "defaults"])
+            let written = pairs.first { $0.key.scalar?.value == "segments" }?.value.items?.count
+            read.partialHasEverySegment = read.partial != nil && written == read.partial?.segments.count
         }
         return read
     }
