@@ -44,6 +44,8 @@ extension Diagnostic {
             return "rule files are YAML 1.2: remove the %YAML line"
         case "did not find expected hexdecimal number":
             return #"in double quotes \x takes two hex digits (\x41), \u four (\u00e9) and \U eight: complete the escape, or write \\ for a backslash"#
+        case "found invalid Unicode character escape code":
+            return #"a \u or \U escape names a character that is not one (a lone surrogate such as \ud800, or past \U0010FFFF): write the character itself, or its code point as one escape"#
         case "found an indentation indicator equal to 0":
             return "the digit after | or > is the indentation, 1 to 9: remove the 0"
         case "did not find expected <document start>":

@@ -214,6 +214,24 @@ struct PlainWordsTests {
         #expect(messages.contains { $0.hasPrefix("each item of default must be a whole number") }, "\(messages)")
     }
 
+    /// A policy written into a scenario file, a retry time of "none", and a lone surrogate in an escape are told what to write.
+    @Test func scenarioMistakesAreToldWhatToWrite() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        func messages(_ text: String) -> [String] {
+            ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        }
+        let test = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: a, expect: deny, retry_in: RETRY}\n"
+        #expect(messages("placements: {}\n" + test.replacingOccurrences(of: "RETRY", with: "null")).contains {
+            $0.contains("placements belongs in a rule file, not a scenario file")
+        })
+        for retry in ["none", "\"null\""] {
+            #expect(messages(test.replacingOccurrences(of: "RETRY", with: retry)).contains { $0.hasSuffix(": write retry_in: null") }, "\(retry)")
+        }
+        #expect(messages(test.replacingOccurrences(of: "name: x", with: #"name: "x\ud800""#).replacingOccurrences(of: "RETRY", with: "null")).contains {
+            $0.contains("a lone surrogate such as")
+        })
+    }
+
     @Test func testingNothingFails() throws {
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         let result = runCLI(["test", dir])

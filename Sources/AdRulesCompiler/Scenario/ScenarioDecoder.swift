@@ -337,6 +337,12 @@ public enum ScenarioDecoder {
                 eventOnly.append(pair)
                 if let scalar = value.scalar, scalar.isNull {
                     expectation.retryIn = .some(nil)
+                } else if let scalar = value.scalar, ["none", "never", "nil", "\"null\"", "'null'"].contains(scalar.style == .plain ? scalar.value.lowercased() : "\"\(scalar.value.lowercased())\"") {
+                    // "No retry time" written another way: null is what says it.
+                    reader.report(Diagnostic(
+                        .error, rule: "schema/duration",
+                        message: "retry_in must be a duration such as 4m, or null when the decision has no next allowed time; not \(scalar.style == .plain ? scalar.value : "\"\(scalar.value)\""): write retry_in: null",
+                        file: reader.file, range: value.range))
                 } else if let duration = reader.duration(value, key) {
                     expectation.retryIn = .some(duration.value)
                 }

@@ -54,6 +54,9 @@ enum ScenarioKeys {
             return "\(key) is not part of `context:`, which takes premium and attributes: write it beside `context:`"
         case .history where ofStep:
             return "a history entry is a past show, with placement and at only: \(key) belongs to a step in `steps:`"
+        case .file where RuleFileKeys.top.contains(key):
+            // A policy written into the scenario file: the test runs against the rule files beside it (or --rules).
+            return "\(key) belongs in a rule file, not a scenario file: a test runs against the policy of the rule files beside it (or --rules); this file holds tests: only"
         default:
             return nil
         }
