@@ -384,6 +384,15 @@ struct ModelDiagnosticTests {
         #expect(old.count == 3 && old.allSatisfy { $0.message.hasSuffix(" (in the --compare policy old)") }, "\(old)")
     }
 
+    /// A uniform draw with other than two bounds is told so, not that it is "a mapping".
+    @Test func aUniformDrawNeedsTwoBounds() {
+        func messages(_ value: String) -> [String] {
+            ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, attributes: {level: \(value)}}\n", file: "m.model.yaml").diagnostics.map(\.message)
+        }
+        #expect(messages("{uniform: [1, 40, 50]}") == ["attribute level must be {uniform: [low, high]}, one key with two bounds, as in {uniform: [1, 10]}, not 3 bounds"])
+        #expect(messages("{uniform: 5}").first?.hasSuffix("as in {uniform: [1, 10]}, not \"5\"") == true, "\(messages("{uniform: 5}"))")
+    }
+
     /// A model's attribute of the wrong type is told what to write, as a scenario context is.
     @Test func attributeTypeErrorsSayWhatToWrite() throws {
         let policy = try Policy(yaml: """

@@ -349,6 +349,14 @@ public enum ModelDecoder {
                 if let inner = pair.value.pairs, reader.fields(inner, allowed: ["uniform"], context: "attribute \(name)").count < inner.count {
                     continue
                 }
+                // A uniform draw whose bounds are not two (`[1, 40, 50]`, `5`), or beside another key, is told which.
+                if let inner = pair.value.pairs, let uniform = inner.first(where: { $0.key.scalar?.value == "uniform" }) {
+                    let found = inner.count > 1 ? "\(inner.count) keys" : uniform.value.items.map { "\($0.count) \($0.count == 1 ? "bound" : "bounds")" } ?? uniform.value.kindDescription
+                    reader.report(.modelOutOfRange(
+                        "attribute \(name)", "{uniform: [low, high]}, one key with two bounds, as in {uniform: [1, 10]}", found: found,
+                        file: reader.file, range: pair.value.range))
+                    continue
+                }
                 reader.report(.wrongType("attribute \(name)", expected: "a value, a list or {uniform: [low, high]}", found: pair.value, file: reader.file))
                 continue
             }
