@@ -389,6 +389,8 @@ struct ModelDiagnosticTests {
         func messages(_ value: String) -> [String] {
             ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, attributes: {level: \(value)}}\n", file: "m.model.yaml").diagnostics.map(\.message)
         }
+        let percent = ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, premium: 12%}\n", file: "m.model.yaml").diagnostics.map(\.message)
+        #expect(percent == [#"premium must be a number, not "12%": write it as a fraction (0.12)"#], "\(percent)")
         #expect(messages("{uniform: [1, 40, 50]}") == ["attribute level must be {uniform: [low, high]}, one key with two bounds, as in {uniform: [1, 10]}, not 3 bounds"])
         #expect(messages("{uniform: 5}").first?.hasSuffix("as in {uniform: [1, 10]}, not \"5\"") == true, "\(messages("{uniform: 5}"))")
     }

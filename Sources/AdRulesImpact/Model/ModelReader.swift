@@ -67,7 +67,14 @@ struct ModelReader: NodeReader {
     mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil) -> Double? {
         guard let value = ModelReader.number(node) else {
             let takes = { (plain: YAMLScalar) in ModelReader.number(YAMLNode(.scalar(plain), range: node.range)).map(range.contains) ?? false }
-            report(.wrongType(key, expected: "a number", found: node, file: file, advice: Diagnostic.unquoting(node, takes: takes)))
+            var advice = Diagnostic.unquoting(node, takes: takes)
+            // A percentage (`95%`) where a fraction from 0 to 1 belongs: its fraction.
+            if advice == nil, let text = node.scalar?.value, text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite,
+                range.contains(percent / 100)
+            {
+                advice = "write it as a fraction (\(ShareText.format(percent / 100)))"
+            }
+            report(.wrongType(key, expected: "a number", found: node, file: file, advice: advice))
             return nil
         }
         guard range.contains(value) else {
