@@ -31,9 +31,10 @@ enum CompiledPolicyLocator {
 
     /// The byte offset of the value at `path`, or of the deepest part of it that is there; nil when even the first
     /// step is not found (or the text is not JSON on the way to it).
-    static func offset(of path: String, in bytes: [UInt8]) -> Int? {
+    /// - Parameter start: where the value the path is within starts (the top of the document by default).
+    static func offset(of path: String, in bytes: [UInt8], from start: Int = 0) -> Int? {
         guard let steps = steps(of: path), !steps.isEmpty else { return nil }
-        var reader = JSONReader(bytes, maxDepth: Policy.maxCompiledDepth)
+        var reader = JSONReader(bytes, maxDepth: Policy.maxCompiledDepth, at: start)
         var found: Int?
         var k = 0
         do {

@@ -143,7 +143,11 @@ public enum PolicyLoader {
             let message = compiled?.description ?? error.localizedDescription
             // At the byte a syntax error was found at, else at the value its path names (or the deepest part of
             // the path that is there): a pretty-printed or hand-edited document gets a line to look at.
-            let offset = compiled.flatMap { $0.offset ?? CompiledPolicyLocator.offset(of: $0.path, in: bytes) }
+            // A part of a value is looked for within the value read (of a key written twice, the copy read).
+            let offset = compiled.flatMap { error in
+                error.offset ?? error.anchor.map { CompiledPolicyLocator.offset(of: error.pathInAnchor, in: bytes, from: $0) ?? $0 }
+                    ?? CompiledPolicyLocator.offset(of: error.path, in: bytes)
+            }
             let range = offset.map { SourceRange(at: UTF8Check.position(ofByte: $0, in: bytes)) } ?? .fileStart
             let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: message, file: path, range: range)
             return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])

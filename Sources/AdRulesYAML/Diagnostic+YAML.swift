@@ -49,7 +49,7 @@ extension Diagnostic {
         case "found an indentation indicator equal to 0":
             return "the digit after | or > is the indentation, 1 to 9: remove the 0"
         case "did not find expected <document start>":
-            return "a rule file is one document, with no %YAML or %TAG line and no ... end marker: remove such a line above this point"
+            return "this file is one document, with no %YAML or %TAG line, no ... end marker, and nothing after a value in { } or [ ] at its top: remove such a line, or write the file as `key: value` lines"
         default:
             if context == "while scanning a block scalar" {
                 return "after | or > only an indentation digit and + or - may follow on its line (as in message: >-), then a comment after a space: the text goes on the lines below, indented"

@@ -119,6 +119,12 @@ struct CompiledPolicyTests {
         let elementDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(element.utf8), path: "p.json").diagnostics.first)
         #expect(elementDiagnostic.message.contains("daily_cap[0]"), "\(elementDiagnostic.message)")
         #expect(elementDiagnostic.range.start == SourcePosition(line: elementLine, column: 1))
+        // And a part of the first of two copies of a key, the copy read, is placed in that copy.
+        let twoCopies = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[\n\"x\",0,1,1],\n  \"daily_cap\":[6,")
+        let copyLines = twoCopies.split(separator: "\n", omittingEmptySubsequences: false)
+        let copyLine = try #require(copyLines.firstIndex { $0.hasPrefix("\"x\",") }) + 1
+        let copyDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(twoCopies.utf8), path: "p.json").diagnostics.first)
+        #expect(copyDiagnostic.range.start == SourcePosition(line: copyLine, column: 1), "\(copyDiagnostic.message)")
 
         let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
         let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first

@@ -31,7 +31,8 @@ struct YAMLReaderTests {
         let cases: [(String, String)] = [
             ("a: six # \u{1}\n", "delete the control character (a comment may not hold one either)"),
             ("%YAML 1.3\n---\na: 1\n", "rule files are YAML 1.2: remove the %YAML line"),
-            ("a: 1\n%YAML 1.2\n", "a rule file is one document, with no %YAML or %TAG line and no ... end marker"),
+            ("a: 1\n%YAML 1.2\n", "this file is one document, with no %YAML or %TAG line, no ... end marker"),
+            ("{a: 1}\nb: 2\n", "nothing after a value in { } or [ ] at its top"),
             ("a: \"\\x4\"\n", #"in double quotes \x takes two hex digits"#),
             ("a: |x\n  text\n", "after | or > only an indentation digit and + or - may follow on its line"),
             ("a: `x`\n", "(YAML reserves @, ` and %, and | and > inside [ ] or { }): quote the value"),

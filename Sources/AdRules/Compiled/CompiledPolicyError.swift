@@ -9,6 +9,11 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     /// The byte the problem was found at, when it was found reading the document (not JSON, or a key's value read that
     /// is not what the key takes): what a tool places the error at. nil otherwise: a tool places the error by ``path``.
     package var offset: Int?
+    /// Where the innermost value read around the problem starts, and the problem's path within it, when the problem is
+    /// about a part of that value (an element of `[value, file, line, column]`): a tool finds the part from there, in
+    /// the copy read of a key written twice, rather than by the whole path from the top.
+    package var anchor: Int?
+    package var pathInAnchor = ""
 
     /// Creates an error.
     public init(path: String = "", _ reason: String) {
@@ -46,12 +51,28 @@ extension CompiledPolicyError {
     ///   itself (its path empty so far) is placed there: of a key written twice, at the occurrence read. One about a part
     ///   of it keeps its path, which finds the part (at the last occurrence: the value that counts).
     func inside(_ key: String, valueAt start: Int? = nil) -> CompiledPolicyError {
-        CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset ?? (path.isEmpty ? start : nil))
+        placed(CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset), valueAt: start)
     }
 
     /// The same error seen from the array that holds the bad value at `index`.
     func inside(_ index: Int, valueAt start: Int? = nil) -> CompiledPolicyError {
-        CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason, offset: offset ?? (path.isEmpty ? start : nil))
+        placed(CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason, offset: offset), valueAt: start)
+    }
+
+    /// `outer` placed by this error's place, or by `start`, where the value this error was found in starts: at `start`
+    /// itself for an error about the value (its path empty so far), else anchored there with the path within it.
+    private func placed(_ outer: CompiledPolicyError, valueAt start: Int?) -> CompiledPolicyError {
+        var outer = outer
+        outer.anchor = anchor
+        outer.pathInAnchor = pathInAnchor
+        guard outer.offset == nil, outer.anchor == nil, let start else { return outer }
+        if path.isEmpty {
+            outer.offset = start
+        } else {
+            outer.anchor = start
+            outer.pathInAnchor = path
+        }
+        return outer
     }
 }
 

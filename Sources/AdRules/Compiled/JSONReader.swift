@@ -34,8 +34,9 @@ package struct JSONReader {
     /// - Parameters:
     ///   - maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
     ///   - maxValues: the most values ``readValue()`` builds.
-    package init(_ bytes: [UInt8], maxDepth: Int, maxValues: Int = .max) {
+    package init(_ bytes: [UInt8], maxDepth: Int, maxValues: Int = .max, at start: Int = 0) {
         self.bytes = bytes
+        index = start
         self.maxDepth = maxDepth
         valuesLeft = maxValues
     }

@@ -51,7 +51,7 @@ enum AttributeValueReader {
             for item in items {
                 guard let scalar = item.scalar, let value = FieldReader.intValue(scalar) else {
                     if let scalar = item.scalar, scalar.coreSchemaIntDigits != nil {
-                        reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: item.range))
+                        reader.report(.wholeNumberTooLong("each item of \(key)", text: scalar.value, file: reader.file, range: item.range))
                     } else {
                         reader.report(.wrongType("each item of \(key)", expected: "a whole number", found: item, file: reader.file))
                     }

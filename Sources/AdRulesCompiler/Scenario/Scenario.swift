@@ -18,6 +18,8 @@ public struct ScenarioTest: Sendable {
     public var location: SourceLocation
     /// The start time, ms since 1970.
     public var start: Int64
+    /// The UTC offset the start was written with.
+    public var displayOffset: Int
     /// The zone used when the policy says `timezone: device`.
     public var deviceTimeZone: TimeZone
     /// The install time, ms since 1970.

@@ -204,7 +204,7 @@ public enum ScenarioDecoder {
             let name, let start
         else { return nil }
         return ScenarioTest(
-            name: name, location: reader.location(node), start: start.ms, deviceTimeZone: zone,
+            name: name, location: reader.location(node), start: start.ms, displayOffset: start.offset, deviceTimeZone: zone,
             installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
     }
 

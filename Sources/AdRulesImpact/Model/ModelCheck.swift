@@ -305,7 +305,8 @@ extension ModelAttribute.Value {
                 return "write it as a whole number (\(Int64(number)))"
             }
             if type == .stringList || type == .intList, AttributeSource(.list([.init(text: text, plain: plain)]), type: type) != nil {
-                return "write it as a list of one ([\(plain ? shown : "\"\(shown)\"")])"
+                // A quoted value keeps its quotes, single ones (a ' inside written twice), which need no escapes.
+                return "write it as a list of one ([\(plain ? shown : "'" + shown.replacingOccurrences(of: "'", with: "''") + "'")])"
             }
         }
         switch type {

@@ -100,7 +100,7 @@ public enum ModelDecoder {
             let keys = Set(pairs.compactMap { $0.key.scalar?.value })
             read.isRuleFile = !keys.contains("segments") && !keys.isDisjoint(with: ["placements", "groups", "rules", "defaults"])
             let written = pairs.first { $0.key.scalar?.value == "segments" }?.value.items?.count
-            read.partialHasEverySegment = read.partial != nil && written == read.partial?.segments.count
+            read.partialHasEverySegment = read.partial != nil && written == read.partial?.segments.count && written != 0
         }
         return read
     }
@@ -224,7 +224,7 @@ public enum ModelDecoder {
                     }
                 }
             case "share":
-                share = reader.number(value, key, in: 0...1, expected: "above 0 and at most 1")
+                share = reader.number(value, key, in: 0...1, expected: "above 0 and at most 1", fractions: { $0 > 0 })
                 if let s = share, s == 0 {
                     reader.report(.modelOutOfRange(key, "above 0 and at most 1", found: "0", file: reader.file, range: value.range))
                 }
@@ -351,9 +351,12 @@ public enum ModelDecoder {
                 }
                 // A uniform draw whose bounds are not two (`[1, 40, 50]`, `5`), or beside another key, is told which.
                 if let inner = pair.value.pairs, let uniform = inner.first(where: { $0.key.scalar?.value == "uniform" }) {
-                    let found = inner.count > 1 ? "\(inner.count) keys" : uniform.value.items.map { "\($0.count) \($0.count == 1 ? "bound" : "bounds")" } ?? uniform.value.kindDescription
+                    let found = inner.count > 1 ? "\(inner.count) keys"
+                        : uniform.value.items.map { "\($0.count) \($0.count == 1 ? "bound" : "bounds")" }
+                        ?? uniform.value.scalar.map { $0.style == .plain ? "the bound \($0.shortValue)" : "the bound \"\($0.shortValue)\"" }
+                        ?? uniform.value.kindDescription
                     reader.report(.modelOutOfRange(
-                        "attribute \(name)", "{uniform: [low, high]}, one key with two bounds, as in {uniform: [1, 10]}", found: found,
+                        "attribute \(name)", "{uniform: [low, high]}, one key with a list of two bounds", found: found,
                         file: reader.file, range: pair.value.range))
                     continue
                 }

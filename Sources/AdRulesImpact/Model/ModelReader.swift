@@ -64,13 +64,17 @@ struct ModelReader: NodeReader {
     }
 
     /// - Parameter expected: what the range is in words, when it is not "from a to b" (a share is above 0).
-    mutating func number(_ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil) -> Double? {
+    /// - Parameter fractions: the fractions a percentage (`95%`) may be told to be written as: those of a share or a
+    ///   probability, nil where a number is no fraction.
+    mutating func number(
+        _ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil, fractions: ((Double) -> Bool)? = nil
+    ) -> Double? {
         guard let value = ModelReader.number(node) else {
             let takes = { (plain: YAMLScalar) in ModelReader.number(YAMLNode(.scalar(plain), range: node.range)).map(range.contains) ?? false }
             var advice = Diagnostic.unquoting(node, takes: takes)
             // A percentage (`95%`) where a fraction from 0 to 1 belongs: its fraction.
-            if advice == nil, let text = node.scalar?.value, text.hasSuffix("%"), let percent = Double(text.dropLast()), percent.isFinite,
-                range.contains(percent / 100)
+            if advice == nil, let fractions, let text = node.scalar?.value, text.hasSuffix("%"), let percent = Double(text.dropLast()),
+                percent.isFinite, range.contains(percent / 100), fractions(percent / 100)
             {
                 advice = "write it as a fraction (\(ShareText.format(percent / 100)))"
             }
@@ -87,7 +91,7 @@ struct ModelReader: NodeReader {
     }
 
     /// A probability: a number from 0 to 1.
-    mutating func probability(_ node: YAMLNode, _ key: String) -> Double? { number(node, key, in: 0...1) }
+    mutating func probability(_ node: YAMLNode, _ key: String) -> Double? { number(node, key, in: 0...1, fractions: { _ in true }) }
 
     /// A duration in milliseconds, up to 366 days.
     /// - Parameters:
