@@ -28,7 +28,7 @@ enum ImpactJSON {
         return .object(pairs)
     }
 
-    /// The `difference` block of a `--compare` run: for each placement both policies have, in total and per segment,
+    /// The `difference` block of a `--compare` run: for each placement both results list, in total and per segment,
     /// each figure of the new policy minus the old one's.
     static func difference(old: ImpactPolicyResult, new: ImpactPolicyResult, segments: [String]) -> JSON {
         func placements(_ old: SegmentCounters, _ new: SegmentCounters) -> JSON {

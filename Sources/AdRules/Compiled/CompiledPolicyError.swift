@@ -49,7 +49,7 @@ extension CompiledPolicyError {
     /// that reading a good document formats none.
     /// - Parameter start: where the value read under `key` starts, when it was being read. An error about that value
     ///   itself (its path empty so far) is placed there: of a key written twice, at the occurrence read. One about a part
-    ///   of it keeps its path, which finds the part (at the last occurrence: the value that counts).
+    ///   of it is anchored there, with its path within it, which finds the part in that occurrence.
     func inside(_ key: String, valueAt start: Int? = nil) -> CompiledPolicyError {
         placed(CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset), valueAt: start)
     }

@@ -12,10 +12,12 @@ package enum PolicyIDs {
         name.count <= 64 && isWellFormedAttributeName(name)
     }
 
+    /// The keywords of conditions, which no attribute may be named.
+    static let keywords = ["and", "or", "not", "in", "true", "false"]
+
     /// ``isValidAttributeName(_:)`` but for its length.
     static func isWellFormedAttributeName(_ name: String) -> Bool {
-        let reserved = ["and", "or", "not", "in", "true", "false"]
-        return !name.isEmpty && !reserved.contains(name) && Builtin(rawValue: name) == nil
+        !name.isEmpty && !keywords.contains(name) && Builtin(rawValue: name) == nil
             && name.unicodeScalars.first.map { $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) } == true
             && name.unicodeScalars.allSatisfy { $0 == "_" || $0 == "." || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
             && !name.hasSuffix(".")
@@ -26,7 +28,7 @@ package enum PolicyIDs {
 
     /// Why a name cannot be an attribute's, in a few words, with what it must be.
     package static func attributeNameProblem(_ name: String) -> String {
-        if ["and", "or", "not", "in", "true", "false"].contains(name) { return "\(name) is a keyword of conditions; write another name, such as is_\(name)" }
+        if keywords.contains(name) { return "\(name) is a keyword of conditions; write another name, such as is_\(name)" }
         if Builtin(rawValue: name) != nil { return "\(name) is a built-in name, which a condition reads as the built-in; write another name" }
         let count = name.count
         if count > 64 && isWellFormedAttributeName(name) { return "it is \(count) characters long, more than the 64 an attribute name may have" }
