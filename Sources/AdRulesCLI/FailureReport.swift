@@ -25,14 +25,9 @@ enum FailureReport {
         return line + "\n"
     }
 
-    /// A failing step's time, at the offset of the zone the policy counts days in (as `simulate` shows it): across a DST
-    /// change the offset of `start:` would give the step's instant under another local date than its daily-cap reason.
-    static func time(of failure: StepOutcome, in zone: TimeZone) -> String {
-        Timestamps.format(milliseconds: failure.time, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(failure.time)))
-    }
-
     /// The failing steps of a test in text, while `bytesLeft` (shared by the run's tests) lasts; the others counted.
-    /// - Parameter zone: the zone the policy counts days in, for the steps' times.
+    /// - Parameter zone: the zone the policy counts days in, for the steps' times (as `simulate` shows them: across a
+    ///   DST change the offset of `start:` would put a step on another local date than its daily-cap reason).
     static func render(_ outcome: TestOutcome, zone: TimeZone, bytesLeft: inout Int) -> String {
         var out = ""
         let failures = outcome.failures
@@ -43,7 +38,7 @@ enum FailureReport {
             let start = out.utf8.count
             defer { bytesLeft -= out.utf8.count - start }
             listed += 1
-            let time = time(of: failure, in: zone)
+            let time = Timestamps.format(milliseconds: failure.time, in: zone)
             out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
@@ -132,7 +127,7 @@ enum FailureReport {
             if let retry = expectation.retryIn { expected.append(("retry_in", retry.map { .string($0.description) } ?? .null)) }
             failures.append(.object([
                 ("line", .int(failure.step.location.line)),
-                ("time", .string(time(of: failure, in: zone))),
+                ("time", .string(Timestamps.format(milliseconds: failure.time, in: zone))),
                 ("mismatches", .array(failure.mismatches.map(JSON.string))),
                 ("expected", .object(expected)),
                 ("actual", actual.json),

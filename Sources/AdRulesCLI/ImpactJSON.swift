@@ -31,9 +31,10 @@ enum ImpactJSON {
     /// The `difference` block of a `--compare` run: for each placement both results list, in total and per segment,
     /// each figure of the new policy minus the old one's.
     static func difference(old: ImpactPolicyResult, new: ImpactPolicyResult, segments: [String]) -> JSON {
+        // Where each placement stands in the old result, looked up once for the total and every segment.
+        let oldIndex = Dictionary(old.placements.indices.map { (old.placements[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         func placements(_ old: SegmentCounters, _ new: SegmentCounters) -> JSON {
-            let oldIndex = Dictionary(old.placements.indices.map { (oldPlacements[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
-            return .object(newPlacements.indices.compactMap { i in
+            .object(newPlacements.indices.compactMap { i in
                 guard let j = oldIndex[newPlacements[i].id] else { return nil }
                 return (newPlacements[i].id, change(
                     old.placements[j], oldPlacements[j], userDays: old.userDays, new.placements[i], newPlacements[i], userDays: new.userDays))

@@ -106,7 +106,6 @@ enum SimulateCommand {
     static func text(_ test: ScenarioTest, policy: Policy, bytesLeft: inout Int) -> String {
         // One zone for the step times and the table: the one the policy counts days in.
         let zone = zone(test, policy: policy)
-        func offset(_ ms: Int64) -> Int { zone.secondsFromGMT(for: Milliseconds.date(ms)) }
         var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(TimeZoneNames.name(of: zone))\n"
         // The step callback is an optional closure, so escaping: it counts in a local, written back after the replay.
         var left = bytesLeft
@@ -114,13 +113,12 @@ enum SimulateCommand {
         // Whether this test's replay has said that the bound was passed (once a test).
         var passedBound = false
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
-            let time = Timestamps.format(milliseconds: step.time, offsetSeconds: offset(step.time))
+            let time = Timestamps.format(milliseconds: step.time, in: zone)
             var line = "\(time)  \(stepText(step))"
             if let decision = step.decision {
                 line += " -> \(decision.verdict.rawValue)"
                 if let next = decision.nextAllowedAt {
-                    let ms = Milliseconds.from(next)
-                    line += ", next allowed at \(Timestamps.format(milliseconds: ms, offsetSeconds: offset(ms)))"
+                    line += ", next allowed at \(Timestamps.format(milliseconds: Milliseconds.from(next), in: zone))"
                 }
             }
             out += line + "\n"
@@ -233,7 +231,7 @@ enum SimulateCommand {
         for show in shows {
             // The local date, in the (proleptic Gregorian) calendar the steps print, whatever the year (Foundation's
             // gregorian calendar turns Julian before 1582).
-            let day = Timestamps.localDate(milliseconds: show.at, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(show.at)))
+            let day = Timestamps.localDate(milliseconds: show.at, in: zone)
             counts[day, default: [:]][show.placement, default: 0] += 1
         }
         let seen = Set(shows.map(\.placement))
@@ -256,7 +254,7 @@ enum SimulateCommand {
             guard count <= maxJSONBytes else { return }
             var pairs: [(String, JSON)] = [
                 ("line", .int(step.step.location.line)),
-                ("time", .string(Timestamps.format(milliseconds: step.time, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(step.time))))),
+                ("time", .string(Timestamps.format(milliseconds: step.time, in: zone))),
             ]
             switch step.step.action {
             case .event(let event):

@@ -97,34 +97,38 @@ struct CompiledPolicyTests {
         #expect(delayDiagnostic?.message.contains("resume.max_delay") == true, "\(String(describing: delayDiagnostic?.message))")
         #expect(delayDiagnostic?.range.start.line == delayLine)
 
+        // The first finding of the document, and the line of a text inserted into it or of the line a text starts.
+        func finding(_ text: String) throws -> Diagnostic {
+            try #require(PolicyLoader.loadCompiled(bytes: Array(text.utf8), path: "p.json").diagnostics.first)
+        }
+        func inserting(_ inserted: String, before member: String) throws -> (text: String, line: Int) {
+            let at = try #require(pretty.range(of: member))
+            let text = pretty.replacingCharacters(in: at.lowerBound..<at.lowerBound, with: inserted)
+            return (text, text[..<at.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count)
+        }
+        func line(startingWith prefix: String, in text: String) throws -> Int {
+            try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix(prefix) }) + 1
+        }
         // A key written twice: the last counts, and the error is placed at it, not at the valid first one.
         // (Keys are written in order: source_digest follows session_timeout, so the second one is inserted before it.)
-        let next = try #require(pretty.range(of: "\"source_digest\":"))
-        let doubled = pretty.replacingCharacters(in: next.lowerBound..<next.lowerBound, with: "\"session_timeout\":-5,\n  ")
-        let secondLine = doubled[..<next.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
-        let doubledDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(doubled.utf8), path: "p.json").diagnostics.first)
+        let doubled = try inserting("\"session_timeout\":-5,\n  ", before: "\"source_digest\":")
+        let doubledDiagnostic = try finding(doubled.text)
         #expect(doubledDiagnostic.message.contains("session_timeout: -5"), "\(doubledDiagnostic.message)")
-        #expect(doubledDiagnostic.range.start.line == secondLine, "at the second session_timeout, the one that counts")
+        #expect(doubledDiagnostic.range.start.line == doubled.line, "at the second session_timeout, the one that counts")
         // A value of the wrong type is refused as it is read: at the first of two, when the first is the bad one.
-        let first = try #require(pretty.range(of: "\"session_timeout\":"))
-        let badFirst = pretty.replacingCharacters(in: first.lowerBound..<first.lowerBound, with: "\"session_timeout\":6.0,\n  ")
-        let firstLine = badFirst[..<first.lowerBound].split(separator: "\n", omittingEmptySubsequences: false).count
-        let firstDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(badFirst.utf8), path: "p.json").diagnostics.first)
+        let badFirst = try inserting("\"session_timeout\":6.0,\n  ", before: "\"session_timeout\":")
+        let firstDiagnostic = try finding(badFirst.text)
         #expect(firstDiagnostic.message.contains("found 6.0"), "\(firstDiagnostic.message)")
-        #expect(firstDiagnostic.range.start.line == firstLine, "at the first session_timeout, the bad one")
+        #expect(firstDiagnostic.range.start.line == badFirst.line, "at the first session_timeout, the bad one")
         // An error about a part of a value (an element of a setting's [value, file, line, column]) is placed at the part.
         let element = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[\n\"x\",")
-        let elementLines = element.split(separator: "\n", omittingEmptySubsequences: false)
-        let elementLine = try #require(elementLines.firstIndex { $0.hasPrefix("\"x\",") }) + 1
-        let elementDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(element.utf8), path: "p.json").diagnostics.first)
+        let elementDiagnostic = try finding(element)
         #expect(elementDiagnostic.message.contains("daily_cap[0]"), "\(elementDiagnostic.message)")
-        #expect(elementDiagnostic.range.start == SourcePosition(line: elementLine, column: 1))
+        #expect(elementDiagnostic.range.start == SourcePosition(line: try line(startingWith: "\"x\",", in: element), column: 1))
         // And a part of the first of two copies of a key, the copy read, is placed in that copy.
         let twoCopies = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[\n\"x\",0,1,1],\n  \"daily_cap\":[6,")
-        let copyLines = twoCopies.split(separator: "\n", omittingEmptySubsequences: false)
-        let copyLine = try #require(copyLines.firstIndex { $0.hasPrefix("\"x\",") }) + 1
-        let copyDiagnostic = try #require(PolicyLoader.loadCompiled(bytes: Array(twoCopies.utf8), path: "p.json").diagnostics.first)
-        #expect(copyDiagnostic.range.start == SourcePosition(line: copyLine, column: 1), "\(copyDiagnostic.message)")
+        let copyDiagnostic = try finding(twoCopies)
+        #expect(copyDiagnostic.range.start == SourcePosition(line: try line(startingWith: "\"x\",", in: twoCopies), column: 1), "\(copyDiagnostic.message)")
 
         let badSyntax = pretty.replacingOccurrences(of: "\"daily_cap\":[6,", with: "\"daily_cap\":[6,,")
         let syntax = PolicyLoader.loadCompiled(bytes: Array(badSyntax.utf8), path: "p.json").diagnostics.first

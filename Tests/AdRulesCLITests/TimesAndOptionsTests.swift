@@ -21,7 +21,6 @@ struct TimesAndOptionsTests {
         return runCLI(arguments.map { $0.replacingOccurrences(of: "DIR", with: dir) })
     }
 
-    /// Offsets run from -23:59 to +23:59 with minutes below 60; a leap second is the second after `:59`.
     /// A failing step's time is shown in the zone the policy counts days in, as simulate shows it: across the end of DST
     /// the offset `start:` was written with put 23:30 local on the next day, beside a daily-cap reason naming this one.
     @Test func failingStepsAreTimedInThePolicyZone() throws {
@@ -53,6 +52,7 @@ struct TimesAndOptionsTests {
         #expect(failure?["time"] == .string("2026-11-01T23:30:00-05:00"), "\(String(describing: failure))")
     }
 
+    /// Offsets run from -23:59 to +23:59 with minutes below 60; a leap second is the second after `:59`.
     @Test func rfc3339OffsetsAndLeapSeconds() throws {
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+05:99") == nil, "a minute of 99 is a typo, not +06:39")
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+24:00") == nil)

@@ -84,7 +84,7 @@ struct RecordReader {
             let tooLarge = value.isInfinite || (value == value.rounded() && abs(value) >= 0x1p63)
             if tooLarge { throw CompiledPolicyError("expected \(Self.wholeNumber), found a whole number too large to hold") }
             // A whole value written with a point or an exponent (`6.0`, `18e5`): what to write instead.
-            let advice = value == value.rounded() ? ": write it in digits only, with no decimal point or exponent (\(Int(value) + 0))" : ""
+            let advice = value == value.rounded() ? ": write it in digits only, with no decimal point or exponent (\(Int(value)))" : ""
             throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value)\(advice)")
         }
     }

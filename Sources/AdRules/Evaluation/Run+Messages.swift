@@ -214,8 +214,7 @@ struct ReasonSite: Sendable {
         // A cap of 0 never clears: no day to name.
         guard withDay, let day, limits.dailyCap != 0 else { return prefix + text }
         // The day and the zone it is counted in: a product manager reading "today" needs both.
-        let date = Timestamps.localDate(milliseconds: day, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(day)))
-        return prefix + text + " (\(date) in \(TimeZoneNames.name(of: zone)); it resets at the next local midnight)"
+        return prefix + text + " (\(Timestamps.localDate(milliseconds: day, in: zone)) in \(TimeZoneNames.name(of: zone)); it resets at the next local midnight)"
     }
 }
 

@@ -21,6 +21,16 @@ package enum Timestamps {
         return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))"
     }
 
+    /// A time as a wall clock in `zone` shows it: at the zone's offset at that instant (``format(milliseconds:offsetSeconds:)``).
+    package static func format(milliseconds: Int64, in zone: TimeZone) -> String {
+        format(milliseconds: milliseconds, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(milliseconds)))
+    }
+
+    /// The local date of a time in `zone` (``localDate(milliseconds:offsetSeconds:)``).
+    package static func localDate(milliseconds: Int64, in zone: TimeZone) -> String {
+        localDate(milliseconds: milliseconds, offsetSeconds: zone.secondsFromGMT(for: Milliseconds.date(milliseconds)))
+    }
+
     /// Formats milliseconds since 1970 at a fixed UTC offset.
     ///
     /// RFC 3339 offsets are whole minutes: an offset with seconds (a zone's local mean time, before 1972) is cut

@@ -176,7 +176,7 @@ extension Diagnostic {
     }
 
     static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
-        let code = String(format: "U+%04X", scalar.value)
+        let code = InvisibleCharacters.codePoint(scalar)
         // Direction marks and overrides, and the byte-order mark, are no line break or escape code: they are invisible.
         let message = if ControlCharacters.isDirectionControl(scalar) {
             "\(key) holds \(code), an invisible direction control that reorders what a reader sees: remove it"

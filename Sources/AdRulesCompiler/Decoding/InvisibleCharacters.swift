@@ -1,3 +1,5 @@
+import Foundation
+
 /// Characters a reader cannot see, or cannot tell from a plain space, that a copy from a web page or a chat brings into
 /// a rule file: a name holding one looks right and is unknown. Findings name them by code point.
 enum InvisibleCharacters {
@@ -22,10 +24,11 @@ enum InvisibleCharacters {
 
     /// "U+200B (zero width space)" for a scalar ``name(of:)`` knows.
     static func described(_ scalar: Unicode.Scalar) -> String? {
-        guard let name = name(of: scalar) else { return nil }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " (\(name))"
+        name(of: scalar).map { "\(codePoint(scalar)) (\($0))" }
     }
+
+    /// "U+200B": how messages name a scalar's code point.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String { String(format: "U+%04X", scalar.value) }
 
     /// What to do about one: "write a plain space" for a space-like one, "delete it" for one that does not show.
     static func remedy(_ scalar: Unicode.Scalar) -> String {

@@ -22,8 +22,7 @@ package enum Suggestion {
     /// "U+0430 CYRILLIC SMALL LETTER A", or "U+200B (zero width space)" for a character that does not show.
     package static func described(_ scalar: Unicode.Scalar) -> String {
         if let invisible = InvisibleCharacters.described(scalar) { return invisible }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        let code = InvisibleCharacters.codePoint(scalar)
         return scalar.properties.name.map { "\(code) \($0)" } ?? code
     }
 

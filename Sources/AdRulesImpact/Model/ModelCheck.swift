@@ -300,7 +300,7 @@ extension ModelAttribute.Value {
             let unquoted = YAMLScalar(value: text, style: .plain)
             if !plain, AttributeSource(.scalar(text, plain: true), type: type) != nil { return "remove the quotes (\(shown))" }
             if plain, type == .string, unquoted.coreSchemaBool != nil || unquoted.isCoreSchemaNumber { return "quote it (\"\(shown)\")" }
-            if type == .duration, let advice = DurationAdvice.advice(for: text, accepts: { $0 <= .maximum }) { return advice }
+            if type == .duration, let advice = DurationAdvice.advice(for: text) { return advice }
             if type == .int, case .value(let number)? = plain ? unquoted.numberReading : nil, number == number.rounded(), abs(number) < 1e15 {
                 return "write it as a whole number (\(Int64(number)))"
             }
