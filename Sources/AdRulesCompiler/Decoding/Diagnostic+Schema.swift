@@ -337,14 +337,6 @@ extension Diagnostic {
     }
 
     /// A scenario step whose time would be after the last a timestamp can write (year 9999).
-    /// A time of a test that must not be after its start (`installed`, a history entry).
-    static func afterStart(_ what: String, _ node: YAMLNode, start: (ms: Int64, offset: Int), advice: String, file: String) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/range",
-            message: "\(what) is \(node.scalar.map { YAMLScalar.shortened($0.value) } ?? "a time"), after the test's start \(Timestamps.format(milliseconds: start.ms, offsetSeconds: start.offset)): \(advice)",
-            file: file, range: node.range)
-    }
-
     static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

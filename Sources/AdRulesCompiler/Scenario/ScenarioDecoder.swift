@@ -90,9 +90,6 @@ public enum ScenarioDecoder {
         var installed: Int64?
         var sessionsBefore = 0
         var history: [(placement: String, at: Int64)] = []
-        /// Where each history time and `installed` are written: neither may be after `start`.
-        var pastTimes: [(at: Int64, node: YAMLNode)] = []
-        var installedNode: YAMLNode?
         var context = AskContext.standard
         var steps: [ScenarioStep] = []
         var stepsNode: YAMLNode?
@@ -117,9 +114,7 @@ public enum ScenarioDecoder {
                     if let named = TimeZoneNames.zone(named: text.value) { zone = named }
                     else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false)) }
                 }
-            case "installed":
-                installed = time(value, key, reader: &reader)?.ms
-                installedNode = value
+            case "installed": installed = time(value, key, reader: &reader)?.ms
             case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0)?.value ?? 0
             case "history":
                 guard let items = reader.sequence(value, key) else { continue }
@@ -128,12 +123,8 @@ public enum ScenarioDecoder {
                     var placement: String?
                     var at: Int64?
                     for (k, p) in reader.fields(entry, allowed: ScenarioKeys.history, context: "a history entry", belongsIn: { ScenarioKeys.relocation(of: $0, in: .history) }) {
-                        if k == "placement" {
-                            placement = reader.string(p.value, k)?.value
-                        } else {
-                            at = time(p.value, k, reader: &reader)?.ms
-                            if let at { pastTimes.append((at, p.value)) }
-                        }
+                        if k == "placement" { placement = reader.string(p.value, k)?.value }
+                        else { at = time(p.value, k, reader: &reader)?.ms }
                     }
                     if let placement, let at {
                         // A show of a placement the policy does not have counts for nothing: said, not silent.
@@ -157,16 +148,6 @@ public enum ScenarioDecoder {
             case "steps":
                 stepsNode = value
             default: break
-            }
-        }
-        // cli.md: history holds shows before start, and the app was installed before the test starts (`installed`
-        // defaults to start). A later time would read as a clock set back, silently pinned.
-        if let start {
-            if let installed, let installedNode, installed > start.ms {
-                reader.report(.afterStart("installed", installedNode, start: start, advice: "write start or an earlier time, or leave installed out (it defaults to start)", file: reader.file))
-            }
-            for (at, node) in pastTimes where at > start.ms {
-                reader.report(.afterStart("this history entry", node, start: start, advice: "history holds shows before start: write an earlier time, or record the show as a step", file: reader.file))
             }
         }
         let present = Set(pairs.compactMap { $0.key.scalar?.value })
