@@ -15,15 +15,17 @@ struct PlacementFigures {
         summary = ImpressionSummary(histogram: counters.histogram)
     }
 
-    /// The share of user-days on which a cap denied at least once.
-    func capShare(_ cap: CapKind) -> Double { ImpactReport.share(counters.capDays[cap.rawValue], of: userDays) }
+    /// The share of user-days on which a cap was reached: 0 under a policy whose placement has no such cap.
+    func capShare(_ cap: CapKind) -> Double {
+        placement.caps.contains(cap) ? ImpactReport.share(counters.capDays[cap.rawValue], of: userDays) : 0
+    }
 
     /// A row of the share of user-days that reached a cap, one value per policy: "–" under a policy whose placement
-    /// has no such cap (0.0% would say it was never reached), and the change only when both have it.
+    /// has no such cap (0.0% would say it was there and never reached). The change of a compare run counts a cap only
+    /// one policy has as reached on no day under the other, as the json's `difference` does.
     static func capRow(_ cap: CapKind, _ columns: [PlacementFigures]) -> (values: [String], change: String?) {
         let values = columns.map { $0.placement.caps.contains(cap) ? ImpactFormat.percent($0.capShare(cap)) : "–" }
-        let both = columns.count == 2 && columns.allSatisfy { $0.placement.caps.contains(cap) }
-        return (values, both ? ImpactFormat.points(columns[0].capShare(cap), columns[1].capShare(cap)) : nil)
+        return (values, columns.count == 2 ? ImpactFormat.points(columns[0].capShare(cap), columns[1].capShare(cap)) : nil)
     }
 
     /// The deny-reason rows of one or two policies, most frequent (in the last policy) first.

@@ -220,19 +220,30 @@ struct ImpactCommandTests {
         }
     }
 
-    /// A cap only one policy's placement has reads "–" under the other policy, with no change beside it: 0.0% would
-    /// say the cap was there and never reached.
-    @Test func aCapOnlyOnePolicyHasIsADashUnderTheOther() throws {
+    /// A cap only one policy's placement has reads "–" under the other policy (0.0% would say the cap was there and
+    /// never reached), and its change counts it as reached on no day there, in text and html as in the json's
+    /// `difference` (impact.md: every figure side by side with the difference).
+    @Test func aCapOnlyOnePolicyHasIsADashUnderTheOtherWithItsChange() throws {
         let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m"
         let dir = try comparison(old: head + "}\n", new: head + ", hourly_cap: 2}\n", segment: "actions: [{placement: level_end, every: 2m}]")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"])
         #expect(text.exitCode == 0, "\(text.stderr)")
         let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("user-days that reached hourly_cap") })
-        let cells = row.split(separator: " ", omittingEmptySubsequences: true)
-        #expect(cells.suffix(2).first == "–" && cells.last?.hasSuffix("%") == true, "\(row)")
+        let cells = row.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        // `… hourly_cap  –  37.5%  +37.5 pt`: the new share, and the same figure as the change.
+        try #require(cells.count >= 4, "\(row)")
+        let share = cells[cells.count - 3]
+        #expect(cells[cells.count - 4] == "–" && share.hasSuffix("%") && share != "0.0%", "\(row)")
+        #expect(cells.suffix(2) == ["+" + share.dropLast(), "pt"], "\(row)")
         let html = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "html"])
-        #expect(html.stdout.contains("<td class=\"n\">–</td>"), "\(html.stdout.prefix(200))")
+        #expect(html.stdout.contains("<td class=\"n\">–</td><td class=\"n\">\(share)</td><td class=\"n\">+\(share.dropLast()) pt</td>"), "\(html.stdout.prefix(200))")
+        let json = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let difference = try #require(document["difference"] as? [String: Any])
+        let placement = (difference["placements"] as? [String: Any])?["level_end"] as? [String: Any]
+        let hourly = try #require((placement?["cap_reached_share"] as? [String: Any])?["hourly_cap"] as? Double)
+        #expect(String(format: "%.1f%%", hourly * 100) == share)
     }
 
     /// Policy-wide settings are named as written and located in both policies; an added attribute shows its type.
