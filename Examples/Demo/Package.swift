@@ -8,7 +8,7 @@ let package = Package(
     name: "Demo",
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
-        // An app names the repository instead: .package(url: "https://…/AdRules.git", from: "0.2.0")
+        // An app names the repository instead: .package(url: "https://…/AdRules.git", branch: "main")
         .package(name: "AdRules", path: "../..")
     ],
     targets: [

@@ -371,10 +371,11 @@ enum Output {
             if let targetIdentity {
                 // The input itself, or (for a directory) any file the loader's own walk reads in it, under any name.
                 // A walk that fails (too many entries, an entry that cannot be opened) would fail the run too: it
-                // stops here with that cause (an I/O failure), and the output is left as it was.
+                // stops here with that cause (an I/O failure), and the output is left as it was. The walk is the
+                // loader's own, of the input as given, so that its error names the path as the command line spells it.
                 let candidates: [String]
                 do {
-                    candidates = try PolicyLoader.files(at: source, where: reads)
+                    candidates = try PolicyLoader.files(at: input, where: reads)
                 } catch {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
                 }

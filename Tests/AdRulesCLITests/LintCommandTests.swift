@@ -105,6 +105,15 @@ struct LintCommandTests {
         let dangling = runCLI(["lint", dir, "--format", "sarif", "--output", report])
         #expect(dangling.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(dangling.stderr)")
         #expect(dangling.stderr.contains("note: removed the earlier report"), "\(dangling.stderr)")
+        // The error names the entry as the command line spells the directory (cli.md: paths are as given), as it does
+        // with no earlier report to check.
+        let spelt = dir + "/../" + (dir as NSString).lastPathComponent
+        try "an earlier file".write(toFile: report, atomically: false, encoding: .utf8)
+        for output in [report, dir + "/none.sarif"] {
+            let named = runCLI(["lint", spelt, "--format", "sarif", "--output", output])
+            #expect(named.exitCode == 3 && named.stderr.hasPrefix("error: cannot read \(spelt)/dangling.yaml: "), "\(named.stderr)")
+        }
+        try FileManager.default.removeItem(atPath: report)
         try FileManager.default.removeItem(atPath: dir + "/dangling.yaml")
         // Any other file at --output is the user's, left as it is (a report of the other format too).
         try "keep".write(toFile: report, atomically: false, encoding: .utf8)
