@@ -783,16 +783,18 @@ struct ImpactCommandTests {
         #expect(result.stdout.contains("a\\nfake.yaml:1:1: error: forged\\u{1B}[31m.model.yaml"), "\(result.stdout.prefix(300))")
     }
 
-    /// The summary counts the files read, as lint's does: the model and the policy's rule file.
+    /// The summary counts the files read, as lint's does: the model and the policy's rule file. The segment's own
+    /// errors do not hide that its share, the only one, is not 1.
     @Test func modelProblemsAreReportedLikeLintAndExitOne() {
         let result = runCLI(["impact", "FIXTURES/impact/bad.model.yaml", "--rules", Self.new])
         #expect(result.exitCode == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             FIXTURES/impact/bad.model.yaml:2:1: error: unknown key "sead" in the usage model: did you mean "seed"? (schema/unknown-key)
+            FIXTURES/impact/bad.model.yaml:4:3: error: the segments' shares add up to 0.5, not 1: make them add up to 1 (model/shares)
             FIXTURES/impact/bad.model.yaml:6:15: error: unknown time zone "Europe/Pari": did you mean "Europe/Paris"? (policy/timezone)
             FIXTURES/impact/bad.model.yaml:7:15: error: unknown key "poison" in resumes: did you mean "poisson"? (schema/unknown-key)
-            Found 3 errors and 0 warnings in 2 files.
+            Found 4 errors and 0 warnings in 2 files.
 
             """)
     }

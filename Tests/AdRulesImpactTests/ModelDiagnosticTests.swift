@@ -70,6 +70,28 @@ struct ModelDiagnosticTests {
 
     /// A model's numbers are read as the core schema reads them, as rule files read theirs: hex and octal whole
     /// numbers are numbers, and a float too small for a double is refused rather than read as 0.
+    /// A segment with an error of its own (a misspelt time zone) still has the name and share its author wrote: one
+    /// run reports a repeated name and shares that do not add up beside it, rather than one fix at a time.
+    @Test func aSegmentWithAnErrorStillCountsForSharesAndNames() throws {
+        let marked = MarkedText("""
+            version: 1
+            segments:
+              3️⃣- name: 1️⃣casual
+                share: 0.5
+                timezone: 2️⃣Europe/Berln
+              - name: 4️⃣casual
+                share: 0.4
+            """)
+        let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")
+        #expect(model == nil)
+        let found = diagnostics.map { "\($0.rule)@\($0.range.start.line):\($0.range.start.column)" }.sorted()
+        let expected = [("policy/timezone", "2️⃣"), ("model/shares", "3️⃣"), ("model/duplicate-segment", "4️⃣")].map { rule, mark in
+            "\(rule)@\(marked[mark]?.line ?? 0):\(marked[mark]?.column ?? 0)"
+        }
+        #expect(found == expected.sorted(), "\(diagnostics)")
+        #expect(diagnostics.first { $0.rule == "model/duplicate-segment" }?.notes.first?.position == marked["1️⃣"])
+    }
+
     @Test func modelNumbersAreCoreSchemaNumbers() throws {
         for (line, refused) in [("    premium: 1e-400\n", true), ("    cold_starts: {poisson: 1e-400}\n", true), ("    premium: 0x1p3\n", true),
                                 ("    premium: 0x0\n", false), ("    cold_starts: {poisson: 0o3}\n", false), ("    premium: .5\n", false)] {

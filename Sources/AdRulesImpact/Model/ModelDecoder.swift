@@ -65,7 +65,7 @@ public enum ModelDecoder {
         package var model: UsageModel?
         /// A model with errors, holding the segments that decoded without any (a segment with one bad value is left
         /// out whole): checked against the policy for errors of their own, so that one run reports them all; never
-        /// played. Its shares are not checked when a segment was left out.
+        /// played. Its shares and names are checked as written, those of the segments left out included.
         package var partial: UsageModel?
         /// Whether every segment written is in ``partial``: the errors are then the model's own (shares that do not add
         /// up, a bad `start`), and the check against the policy finds its warnings as it would with them fixed.
@@ -169,35 +169,44 @@ public enum ModelDecoder {
         }
         var segments: [Segment] = []
         var seen: [String: SourcePosition] = [:]
-        // The shares as written, duplicates included: a misnamed segment still has the share its author gave it.
-        var (decoded, shareSum) = (0, 0.0)
+        // The names and shares as written, whatever else a segment gets wrong (a misspelt time zone), so that one run
+        // reports a repeated name and shares that do not add up too: a misnamed segment still has the share its
+        // author gave it.
+        var (shares, shareSum) = (0, 0.0)
         for item in items {
-            guard let segment = decodeSegment(item, reader: &reader) else { continue }
-            (decoded, shareSum) = (decoded + 1, shareSum + segment.share)
-            if let first = seen[segment.name] {
-                reader.report(.modelDuplicateSegment(
-                    segment.name, file: reader.file,
-                    range: SourceRange(at: SourcePosition(line: segment.location.line, column: segment.location.column)), first: first))
+            let read = decodeSegment(item, reader: &reader)
+            if let share = read.share { (shares, shareSum) = (shares + 1, shareSum + share) }
+            guard let name = read.name else { continue }
+            let position = SourcePosition(line: name.location.line, column: name.location.column)
+            if let first = seen[name.text] {
+                reader.report(.modelDuplicateSegment(name.text, file: reader.file, range: SourceRange(at: position), first: first))
                 continue
             }
-            seen[segment.name] = SourcePosition(line: segment.location.line, column: segment.location.column)
-            segments.append(segment)
+            seen[name.text] = position
+            if let segment = read.segment { segments.append(segment) }
         }
         if items.isEmpty {
             reader.report(Diagnostic(
                 .error, rule: "schema/type",
                 message: "segments is empty: list at least one segment, as in - {name: casual, share: 1, timezone: UTC}",
                 file: reader.file, range: node.range))
-        } else if decoded == items.count, abs(shareSum - 1) > 1e-9 {
+        } else if shares == items.count, abs(shareSum - 1) > 1e-9 {
             reader.report(.modelShares(sum: shareSum, file: reader.file, range: node.range))
         }
         return segments
     }
 
-    private static func decodeSegment(_ node: YAMLNode, reader: inout ModelReader) -> Segment? {
-        guard let pairs = reader.mapping(node, "a segment") else { return nil }
+    /// A segment as read: the segment when it has no error, and its name and share whenever they could be read.
+    private struct SegmentRead {
+        var segment: Segment?
+        var name: (text: String, location: SourceLocation)?
+        var share: Double?
+    }
+
+    private static func decodeSegment(_ node: YAMLNode, reader: inout ModelReader) -> SegmentRead {
+        guard let pairs = reader.mapping(node, "a segment") else { return SegmentRead() }
         let errorsBefore = reader.diagnostics.count
-        var name: (String, SourceLocation)?
+        var name: (text: String, location: SourceLocation)?
         var share: Double?
         var segment = Segment(
             name: "", share: 0, timeZone: "UTC", premium: 0, installedDaysAgo: .constant(30), sessionsBefore: nil,
@@ -266,28 +275,29 @@ public enum ModelDecoder {
         if share == nil, !pairs.contains(where: { $0.key.scalar?.value == "share" }) {
             reader.report(.missingKey("share", in: "a segment", example: "share: 0.5", file: reader.file, range: node.range))
         }
+        let read = SegmentRead(name: name, share: share)
         guard let name, let share, !reader.diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) else {
-            return nil
+            return read
         }
-        segment.name = name.0
-        segment.location = name.1
+        segment.name = name.text
+        segment.location = name.location
         segment.share = share
         // What a user-day costs is bounded, so that a model cannot ask for days of work per simulated user.
         let moments = segment.expectedMomentsPerDay
         if moments > Double(maxMomentsPerDay) {
             reader.report(.modelTooManyMoments(
                 segment: segment.name, moments: moments, limit: maxMomentsPerDay, file: reader.file,
-                range: SourceRange(at: SourcePosition(line: name.1.line, column: name.1.column))))
-            return nil
+                range: SourceRange(at: SourcePosition(line: name.location.line, column: name.location.column))))
+            return read
         }
         let starts = segment.expectedStreamStartsPerDay
         if starts > Double(maxMomentsPerDay) {
             reader.report(.modelTooManyStreamStarts(
                 segment: segment.name, streams: segment.actions.count + segment.rewarded.count, visits: segment.expectedVisitsPerDay,
-                limit: maxMomentsPerDay, file: reader.file, range: SourceRange(at: SourcePosition(line: name.1.line, column: name.1.column))))
-            return nil
+                limit: maxMomentsPerDay, file: reader.file, range: SourceRange(at: SourcePosition(line: name.location.line, column: name.location.column))))
+            return read
         }
-        return segment
+        return SegmentRead(segment: segment, name: name, share: share)
     }
 
     private static func decodeAttributes(_ node: YAMLNode, reader: inout ModelReader) -> [ModelAttribute] {
