@@ -400,14 +400,46 @@ struct TestCommandTests {
         let prefix = "error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, "
         // 5,000 placements x 2 each time the clock goes back: the 20,001st going back (step 40,002, line 40,006).
         let back = runCLI(["test", dir + "/back.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(back.stdout.contains("back.test.yaml:40006:9: " + prefix + "action, whose time moves the times or loads of each of the 5000 placements, about 10000)"), "\(back.stdout.prefix(400))")
+        #expect(back.stdout.contains("back.test.yaml:40006:9: " + prefix + "action, whose clock set back pins the times of each of the 5000 placements, about 10000)"), "\(back.stdout.prefix(400))")
         // From the second load on, each passes the one before's deadline (60 s): the 20,002nd (line 20,006).
         let loads = runCLI(["test", dir + "/loads.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(loads.stdout.contains("loads.test.yaml:20006:9: " + prefix + "load_started, whose time moves the times or loads of each of the 5000 placements, about 10000)"), "\(loads.stdout.prefix(400))")
+        #expect(loads.stdout.contains("loads.test.yaml:20006:9: " + prefix + "load_started, whose time settles the loads of each of the 5000 placements, about 10000)"), "\(loads.stdout.prefix(400))")
         // A launch (4,000) and 2,000 shows (33 each: 66,000), then 26,000 an ask (2,000 fullscreen placements, 2,000
         // ads on screen x 12): the 7,690th ask (line 9,695).
         let screen = runCLI(["test", dir + "/screen.test.yaml", "--rules", dir + "/i.yaml"])
         #expect(screen.stdout.contains("screen.test.yaml:9695:9: " + prefix + "an ask of i0 with 2000 placements on screen, about 26000)"), "\(screen.stdout.prefix(400))")
+    }
+
+    /// A test's history fills the histories of its placements and their groups before the first step, and a clock
+    /// set back pins every show kept and every external source open: all three count (14,000 shows of history in
+    /// 10,000 capped groups took 3.8 GB and crashed; 20,000 clocks set back against 20,000 shows in 32 groups ran 27 s,
+    /// and 40,000 against 40,000 sources open, over 30 s).
+    @Test func historiesAndWhatAClockSetBackPinsAreBounded() throws {
+        let groups = (0..<100).map { "  g\($0): {placements: [p], daily_cap: 50000}\n" }.joined()
+        let head = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n"
+        func history(_ count: Int) -> String {
+            "    history:\n" + (0..<count).map { "      - {placement: p, at: 2026-11-28T\(String(format: "%02d:%02d:%02d", $0 / 3600, $0 / 60 % 60, $0 % 60))Z}\n" }.joined()
+        }
+        let pair = "      - {at: 2026-11-29T10:00:00Z, event: action, placement: p}\n      - {at: 2026-11-29T09:00:00Z, event: action, placement: p}\n"
+        let sources = (0..<1000).map { "      - {event: fullscreen_opened, source: s\($0)}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-pin-work", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: interstitial, daily_cap: 50000}\ngroups:\n" + groups,
+            "long.test.yaml": head + history(40_000) + "    steps:\n      - event: app_launched\n",
+            "back.test.yaml": head + history(20_000) + "    steps:\n" + String(repeating: pair, count: 800),
+            "sources.test.yaml": head + "    steps:\n      - event: app_launched\n" + sources + String(repeating: pair, count: 16_700),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 40,000 shows in p and in each of its 100 groups: 4,040,000 records, over 4,000,000.
+        let long = runCLI(["test", dir + "/long.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(long.stdout.contains("long.test.yaml:2:5: error: this test's history would keep 4040000 show records in its placements' and their groups' histories, more than the 4000000 a test may hold: shorten the history, or test against a policy with fewer groups (schema/range)"), "\(long.stdout.prefix(400))")
+        // 2,020,000 records to fill, then 2 + 2,020,000 / 8 = 252,502 each time the clock goes back: the 785th going
+        // back (step 1,570, line 20,005 + 1,570).
+        let back = runCLI(["test", dir + "/back.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(back.stdout.contains("back.test.yaml:21575:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, action, whose clock set back pins the times of each of the 1 placements, of up to 2020000 shows kept, about 252502)"), "\(back.stdout.prefix(400))")
+        // 2 + 1,000 sources x 12 = 12,002 each time the clock goes back: the 16,664th going back (step 1,001 + 33,328,
+        // line 34,333).
+        let open = runCLI(["test", dir + "/sources.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(open.stdout.contains("sources.test.yaml:34333:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, action, whose clock set back pins the times of each of the 1 placements, of 1000 external fullscreen sources open, about 12002)"), "\(open.stdout.prefix(400))")
     }
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.

@@ -56,6 +56,26 @@ extension Policy {
     /// ``showWork(ofPlacement:)`` counts each show as moving histories this full.
     package var showsKeptPerHistory: Int { storage.showsKept }
 
+    /// How many show records a history of `counts` shows (by placement slot) puts into the facts: each placement keeps
+    /// its newest ``showsKeptPerHistory``, and each of its groups the newest the group keeps of its members'
+    /// (``Facts/addHistoricalShows(_:session:policy:)``).
+    package func historyRecords(_ counts: [Int: Int]) -> Int {
+        var total = 0
+        var byGroup: [Int: Int] = [:]
+        for (slot, count) in counts {
+            let kept = min(count, storage.showsKept)
+            total += kept
+            for g in storage.groupsOfPlacement[slot] { byGroup[g, default: 0] += kept }
+        }
+        return byGroup.reduce(total) { $0 + min($1.value, storage.groupShowsKept[$1.key]) }
+    }
+
+    /// The show records a show of the placement adds: one to its history and one to each of its groups'.
+    package func recordsPerShow(ofPlacement slot: Int) -> Int { 1 + storage.groupsOfPlacement[slot].count }
+
+    /// The most show records the facts can hold: every placement's history and every group's full.
+    package var recordsKeptAtMost: Int { storage.showsKept * storage.placements.count + storage.groupShowsKept.reduce(0, +) }
+
     /// About how many rule steps recording a show of a placement takes at most: the show goes into the placement's
     /// history and each of its groups', and a full list moves every show it keeps (about a nanosecond each, a
     /// sixteenth of a rule step): 10,000 groups keeping 600 shows made each show take 5.6 ms.

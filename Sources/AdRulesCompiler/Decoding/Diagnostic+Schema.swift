@@ -336,6 +336,14 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// A test whose `history` would keep more show records than a replay may hold.
+    static func tooLongHistory(records: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "this test's history would keep \(records) show records in its placements' and their groups' histories, more than the \(limit) a test may hold: shorten the history, or test against a policy with fewer groups",
+            file: file, range: range)
+    }
+
     /// A scenario step whose time would be after the last a timestamp can write (year 9999).
     static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(

@@ -5,7 +5,8 @@ import AdRulesYAML
 /// placement, each `show_started` fills the histories of the placement and its groups, each `app_launched`,
 /// `app_backgrounded` and `app_resumed` visits every placement, an ask reads every external fullscreen source
 /// reported open and looks at every fullscreen placement and every ad on screen, and a step that sets the clock back
-/// or passes a load's deadline goes over every placement.
+/// or passes a load's deadline goes over every placement (a clock set back also pins every show kept and every external
+/// source open). A test's `history` fills the histories of its placements and their groups before the first step.
 extension ScenarioDecoder {
     /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`, ``Policy/showWork(ofPlacement:)``
     /// for each `show_started`) the tests of one file may take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
@@ -16,6 +17,10 @@ extension ScenarioDecoder {
     /// name, and one that timed out adds a note. 5,000 `load` asks with 50,000 sources open took 53 s (about 10 ms
     /// an ask, 12 rule steps a source).
     static let workPerOpenSource = 12
+
+    /// The most show records a test's `history` may put into the placements' and groups' histories (16 bytes each):
+    /// 14,000 shows of a placement in 10,000 groups that each keep 100,000 shows took 3.8 GB and crashed.
+    static let maxHistoryRecords = 4_000_000
 
     /// An error at the first step past ``maxWork``: the file's tests do not run. `show` and `offer` asks read the rules
     /// and caps of their placement, with the lists the file's contexts give (or the attributes' defaults);
@@ -49,11 +54,23 @@ extension ScenarioDecoder {
         var sources = Set<String>()
         /// The placements whose ad is on screen, shown and not closed: an ask looks at each (and notes one that timed out).
         var showing = Set<String>()
+        let recordsAtMost = policy.recordsKeptAtMost
         for test in scenario.tests {
             sources.removeAll()
             showing.removeAll()
             var now = test.start
             var loadDeadline = Int64.max
+            // The show records the facts hold, at most: the history's, and each show's in its placement and groups.
+            var counts: [Int: Int] = [:]
+            for show in test.history {
+                if let slot = policy.placementID(show.placement).map({ Int($0.slot) }) { counts[slot, default: 0] += 1 }
+            }
+            var records = policy.historyRecords(counts)
+            if records > maxHistoryRecords {
+                reader.report(.tooLongHistory(records: records, limit: maxHistoryRecords, file: reader.file, range: SourceRange(at: SourcePosition(line: test.location.line, column: test.location.column))))
+                return
+            }
+            total += records
             for step in test.steps {
                 var what: String
                 var perStep = 0
@@ -62,7 +79,11 @@ extension ScenarioDecoder {
                 // placements ran 29 s; 100,000 loads timing out, 18 s).
                 let time = step.at ?? now.addingSaturated(step.after)
                 var timeWork = 0
-                if time < now { timeWork += policy.visitWork }
+                // Each show kept and each external source open may be pinned again: 20,000 clocks set back a second
+                // at a time against 20,000 shows in 32 groups ran 27 s (about 2 ns a show: an eighth of a rule step
+                // here), and 40,000 against 40,000 sources open, over 30 s (about 50 ns a source, as an ask reads one).
+                let setBack = time < now
+                if setBack { timeWork += policy.visitWork + records / 8 + sources.count * workPerOpenSource }
                 if time > loadDeadline {
                     timeWork += policy.visitWork
                     loadDeadline = .max
@@ -93,6 +114,7 @@ extension ScenarioDecoder {
                         showing.insert(id.rawValue)
                         perStep = showCosts[slot] ?? policy.showWork(ofPlacement: slot)
                         showCosts[slot] = perStep
+                        records = min(records + policy.recordsPerShow(ofPlacement: slot), recordsAtMost)
                     }
                 case .event(let event) where event == .appLaunched || event == .appBackgrounded || event == .appResumed:
                     if event == .appLaunched {
@@ -117,7 +139,13 @@ extension ScenarioDecoder {
                 }
                 if timeWork > 0 {
                     perStep += timeWork
-                    what += ", whose time moves the times or loads of each of the \(placements) placements"
+                    if setBack {
+                        what += ", whose clock set back pins the times of each of the \(placements) placements"
+                        if records > 0 { what += ", of up to \(records) shows kept" }
+                        if !sources.isEmpty { what += ", of \(sources.count) external fullscreen sources open" }
+                    } else {
+                        what += ", whose time settles the loads of each of the \(placements) placements"
+                    }
                 }
                 guard perStep > 0 else { continue }
                 total += perStep
