@@ -111,6 +111,12 @@ enum TestCommand {
             stderr += "error: no scenario tests (*.test.yaml with at least one test) under \(paths.joined(separator: ", ")): nothing was tested\n"
             exitCode = ExitCode.findings
         }
+        // A json document of a run that could not read a scenario file would read as a complete result (CI would see
+        // every test listed passed): none is written, on standard output as at --output, as lint writes none.
+        if json && ioFailed {
+            if !parsed.flags.contains("quiet") { stderr += closing + "\n" }
+            return CommandResult(stderr: stderr, exitCode: exitCode)
+        }
         if json {
             let document = JSON.object([
                 ("version", .int(1)), ("passed", .int(passed)), ("failed", .int(failed)), ("tests", .array(records)),

@@ -476,6 +476,22 @@ struct TestCommandTests {
         #expect(result.stderr.contains("no such file or directory"))
     }
 
+    /// A run that could not read one of its scenario files (a FIFO) writes no json document, as lint writes none: the
+    /// tests it did run would read as the complete result. Text still lists them, with the error.
+    @Test func aScenarioFileThatCannotBeReadLeavesNoJSONDocument() throws {
+        let dir = try temporaryDirectory("adrules-unread-scenario", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: banner}\n",
+            "a.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: p, expect: allow}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #require(mkfifo(dir + "/b.test.yaml", 0o644) == 0)
+        let json = runCLI(["test", dir, "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(json.exitCode == 3 && json.stdout.isEmpty, "\(json.stdout)")
+        #expect(json.stderr.contains("b.test.yaml") && json.stderr.hasSuffix("1 passed, 0 failed\n"), "\(json.stderr)")
+        let text = runCLI(["test", dir, "--rules", dir + "/p.yaml"])
+        #expect(text.exitCode == 3 && text.stdout.contains("PASS t"), "\(text.stdout)")
+    }
+
     @Test func simulateNeedsAScenario() {
         let result = runCLI(["simulate"])
         #expect(result.exitCode == 2)
