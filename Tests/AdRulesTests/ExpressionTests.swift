@@ -56,7 +56,12 @@ struct ExpressionTests {
         // `\n` is not "written as the character itself": a string holds no control character (a compiled policy
         // refuses one, so lint does), and a backslash a combining mark joins is no escape either.
         #expect(findings(#"screen == "a\nb""#).map(\.message) == [#"\n is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); a string in a rule holds printable text, so it cannot hold a tab or line break"#])
-        #expect(findings("screen == \"a\tb\"").map { "\($0.offset) \($0.message)" } == ["12 a string in a rule holds a control character (a tab, a line break): strings hold printable text only"])
+        #expect(findings("screen == \"a\tb\"").map { "\($0.offset) \($0.message)" } == ["12 a string in a rule holds a tab (U+0009): remove it (strings hold printable text only)"])
+        // An invisible character is named as what it is, at its own offset (after the letter it may join).
+        #expect(findings("screen == \"ab\u{202E}c\"").map { "\($0.offset) \($0.message)" } == [
+            "13 a string in a rule holds U+202E, an invisible direction control that reorders what a reader sees: remove it (strings hold printable text only)"
+        ])
+        #expect(findings("screen == \"\u{FEFF}x\"").map(\.message).first?.contains("U+FEFF, an invisible byte-order mark") == true)
         #expect(findings("screen == \"caf\\\u{301}u00e9\"").map(\.offset) == [14])
     }
 

@@ -149,10 +149,19 @@ enum Lexer {
                     defer { (previous, k) = (k, k + character.unicodeScalars.count) }
                     // A string holds printable text: a compiled policy refuses a control character in one, so lint
                     // does too (a tab or line break written in the YAML value, `"a\tb"` in double quotes).
-                    if character.unicodeScalars.contains(where: ControlCharacters.isControl) {
+                    if let control = character.unicodeScalars.first(where: ControlCharacters.isControl) {
+                        // Named as it is: a direction control or a byte-order mark is invisible, no tab or line break.
+                        let code = InvisibleCharacters.codePoint(control)
+                        let what = switch control {
+                        case "\t": "a tab (\(code))"
+                        case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": "a line break (\(code))"
+                        case "\u{FEFF}": "\(code), an invisible byte-order mark"
+                        default: ControlCharacters.isDirectionControl(control)
+                            ? "\(code), an invisible direction control that reorders what a reader sees" : "the control character \(code)"
+                        }
                         return .failure(ExpressionError(
-                            offset: startOffset + 1 + k,
-                            message: "a string in a rule holds a control character (a tab, a line break): strings hold printable text only"))
+                            offset: startOffset + 1 + k + character.unicodeScalars.prefix { !ControlCharacters.isControl($0) }.count,
+                            message: "a string in a rule holds \(what): remove it (strings hold printable text only)"))
                     }
                     if !escaped, character == "\\" {
                         escaped = true
