@@ -115,6 +115,13 @@ struct ExpressionTests {
         #expect(try #require(findings("install.age > 1h 30m").first).message == "1h 30m is not a duration: write 1h30m, with no space")
     }
 
+    /// A duration too long for its number to be read is too long, as in a setting, not "not a duration".
+    @Test(arguments: ["99999999999d", "9999999999999999999d", "99999999999999999999ms", "1h99999999999999m"])
+    func anOverlongDurationIsTooLong(_ duration: String) throws {
+        let finding = try #require(findings("install.age > " + duration).first)
+        #expect(finding.offset == 14 && finding.message == "\"\(duration)\" is longer than 366d, the longest duration a rule file may hold", "\(finding.message)")
+    }
+
     @Test func unknownNameSuggestsTheClosest() throws {
         let finding = try #require(findings("scren == \"a\"").first)
         #expect(finding.message.contains("did you mean \"screen\"?"))

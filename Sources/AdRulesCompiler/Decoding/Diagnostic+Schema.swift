@@ -89,8 +89,7 @@ extension Diagnostic {
             return Diagnostic(.error, rule: "schema/duration", message: message, file: file, range: found.range)
         }
         // A well-formed duration whose number has more digits than a duration reads is too long, not malformed.
-        if scalar.value.range(of: "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$", options: .regularExpression) != nil,
-            scalar.value.range(of: "(^|[a-z])0*[1-9][0-9]{12}", options: .regularExpression) != nil {
+        if DurationAdvice.isOverlong(scalar.value) {
             return Diagnostic(
                 .error, rule: "schema/range",
                 message: "\(key) \(scalar.shortValue) is longer than the largest duration 366d: write at most 366d", file: file, range: found.range)

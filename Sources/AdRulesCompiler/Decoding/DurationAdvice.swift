@@ -22,6 +22,13 @@ package enum DurationAdvice {
         return "a bare number has no unit: write " + units.map { "\(n)\($0.0)" }.joined(separator: " or ")
     }
 
+    /// Whether a text is a duration as written (`<digits><unit>` parts, largest first) whose number has more digits
+    /// than a duration reads (13 or more past leading zeros): too long, not malformed.
+    package static func isOverlong(_ text: String) -> Bool {
+        text.range(of: "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$", options: .regularExpression) != nil
+            && text.range(of: "(^|[a-z])0*[1-9][0-9]{12}", options: .regularExpression) != nil
+    }
+
     /// The duration a number and a unit mean, written as a duration is written: `0.5s` is 500ms, `1e3s` 16m40s,
     /// `2 hours` 2h, `5e-1s` 500ms. Nil when the text is not one number and one unit, or means no whole number of
     /// milliseconds from 0 to 366d as written.

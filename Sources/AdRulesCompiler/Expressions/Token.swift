@@ -104,6 +104,10 @@ enum Lexer {
                             offset: startOffset, message: "\"\(word)\" is longer than 366d, the longest duration a rule file may hold"))
                     }
                     tokens.append(Token(kind: .duration(value), offset: startOffset, text: word))
+                } else if DurationAdvice.isOverlong(word) {
+                    // Well formed, with more digits than a duration reads: too long, as in a setting.
+                    return .failure(ExpressionError(
+                        offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is longer than 366d, the longest duration a rule file may hold"))
                 } else {
                     // An exponent with a sign (`1e-400`) stops the word at the sign: quote what was written.
                     var shown = word
