@@ -19,6 +19,23 @@ extension Diagnostic {
         return takes(unquoted) ? plainly(scalar, unquoted.shortValue) : nil
     }
 
+    /// "write 5" for a plain number that is a whole number written another way (`5.0`, `1e2`, `1_000`) and that the
+    /// key takes, else nil.
+    package static func wholeNumber(_ found: YAMLNode, takes: (Int) -> Bool) -> String? {
+        guard let scalar = found.scalar, scalar.style == .plain, scalar.value.utf8.count <= 40 else { return nil }
+        // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
+        let digits = scalar.value.filter { $0 != "_" }
+        if digits.count < scalar.value.count, scalar.value.first != "_", scalar.value.last != "_",
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), takes(value)
+        {
+            return "write \(value), with no underscores"
+        }
+        guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), value.isFinite, value == value.rounded(),
+            abs(value) < 1e15, takes(Int(value))
+        else { return nil }
+        return "write \(Int(value))"
+    }
+
     /// How to write a value plainly: without its quotes, or on the key's line rather than as a `>` or `|` block.
     static func plainly(_ scalar: YAMLScalar, _ shown: String) -> String {
         scalar.style == .literal || scalar.style == .folded ? "write \(shown) on the key's line, not as a > or | block" : "remove the quotes (\(shown))"

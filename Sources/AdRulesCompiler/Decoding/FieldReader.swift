@@ -237,7 +237,8 @@ struct FieldReader: NodeReader {
         }
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
-            advice: Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }))
+            advice: Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
+                ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
         return nil
     }
 
