@@ -64,6 +64,12 @@ extension Diagnostic {
         }
     }
 
+    static func strayByteOrderMark(file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "an invisible byte-order mark (U+FEFF) stands here, which YAML reads as text (a file may start with one, nowhere else): remove it",
+            file: file, at: position)
+    }
+
     static func tabIndentation(file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "a tab is used for indentation here; YAML does not allow tabs there: indent with spaces",

@@ -51,6 +51,9 @@ package enum UTF8Check {
                     column = 1
                 case 0x85, 0x2028, 0x2029:
                     return (.hiddenLineBreak(scalar), SourcePosition(line: line, column: column))
+                case 0xFEFF where line == 1 && column == 1:
+                    // The byte-order mark a file may start with is no column.
+                    break
                 default:
                     column += 1
                 }
@@ -64,16 +67,24 @@ package enum UTF8Check {
     }
 
     /// The 1-based line and character column of a byte offset in UTF-8 text (a YAML file's bytes, a JSON part's).
+    /// Lines are counted at LF, CR LF and CR, as libyaml counts them, and a byte-order mark the text starts with is no
+    /// column (an editor shows none, and libyaml's marks do not count it).
     package static func position(ofByte offset: Int, in bytes: some Collection<UInt8>) -> SourcePosition {
         var line = 1
         var column = 1
-        for byte in bytes.prefix(max(offset, 0)) {
-            if byte == 0x0A {
+        var afterCR = false
+        let head = bytes.prefix(max(offset, 0))
+        let skipped = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        for byte in head.dropFirst(skipped) {
+            if byte == 0x0A && afterCR {
+                // The LF of a CR LF pair: the line was counted at the CR.
+            } else if byte == 0x0A || byte == 0x0D {
                 line += 1
                 column = 1
             } else if byte & 0xC0 != 0x80 {
                 column += 1
             }
+            afterCR = byte == 0x0D
         }
         return SourcePosition(line: line, column: column)
     }

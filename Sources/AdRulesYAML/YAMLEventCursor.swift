@@ -399,6 +399,9 @@ public final class YAMLEventCursor {
         if byte == 0x09 || problem.contains("tab character") {
             return .tabIndentation(file: file, at: at)
         }
+        if state.error != YAML_READER_ERROR, let mark = strayByteOrderMark(before: problemByte) {
+            return .strayByteOrderMark(file: file, at: UTF8Check.position(ofByte: mark, in: input))
+        }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
             let offset = byteOffset(of: state.context_mark)
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
@@ -429,6 +432,32 @@ public final class YAMLEventCursor {
             diagnostic.notes.append(DiagnosticNote(message: opened, file: file, position: start))
         }
         return diagnostic
+    }
+
+    /// A byte-order mark (U+FEFF) on the line of a problem at `offset` or the line before it, other than the one a file
+    /// may start with: invisible, it is where libyaml went wrong (a key that seems lined up, a document that seems to
+    /// start), and its offset is where to look.
+    private func strayByteOrderMark(before offset: Int) -> Int? {
+        let end = min(max(offset, 0), input.count)
+        var start = end
+        var breaks = 0
+        while start > 0 {
+            if input[start - 1] == 0x0A || input[start - 1] == 0x0D {
+                breaks += 1
+                // A CR LF pair is one line break.
+                if input[start - 1] == 0x0A, start >= 2, input[start - 2] == 0x0D { start -= 1 }
+                if breaks == 2 { break }
+            }
+            start -= 1
+        }
+        var i = max(start, 3)
+        var lineEnd = end
+        while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+        while i + 2 < lineEnd {
+            if input[i] == 0xEF, input[i + 1] == 0xBB, input[i + 2] == 0xBF { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// The line and byte offset of the line start ``byteOffset(of:)`` found last.

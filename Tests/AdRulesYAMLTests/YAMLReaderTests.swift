@@ -57,6 +57,25 @@ struct YAMLReaderTests {
         #expect(ended.range.start == SourcePosition(line: 2, column: 1))
     }
 
+    /// A byte-order mark anywhere but the file's start is named where it stands; the one a file may start with is no
+    /// column, and a reader error (a control character) on a line ended by a lone CR is on that line. (One within a
+    /// key is text to YAML: the rule file's checks name it there.)
+    @Test func aStrayByteOrderMarkIsNamedAtItsPosition() throws {
+        let bom = "\u{FEFF}"
+        for (text, at) in [
+            (bom + bom + "version: 1\nplacements: {}\n", SourcePosition(line: 1, column: 1)),
+            ("a:\n  b: 1\n" + bom + "  c: six\n", SourcePosition(line: 3, column: 1)),
+        ] {
+            let d = try #require(read(text).diagnostics.first, "\(text)")
+            #expect(d.rule == "yaml/syntax" && d.message.hasPrefix("an invisible byte-order mark (U+FEFF) stands here"), "\(d.message)")
+            #expect(d.range.start == at, "\(text.debugDescription): \(d.range.start)")
+        }
+        #expect(try #require(read(bom + "\u{1}a: 1\n").diagnostics.first).range.start == SourcePosition(line: 1, column: 1))
+        #expect(try #require(read("a: 1\rb: \"x\u{1}\"\r").diagnostics.first).range.start == SourcePosition(line: 2, column: 6))
+        // A file that only starts with one reads as usual.
+        #expect(read(bom + "a: 1\n").diagnostics.isEmpty)
+    }
+
     @Test func duplicateKeyAtSecondWithNoteAtFirst() throws {
         let doc = read("a: 1\nb: 2\na: 3\n")
         let d = try #require(doc.diagnostics.first)
