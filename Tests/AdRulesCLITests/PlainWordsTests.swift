@@ -382,6 +382,23 @@ struct PlainWordsTests {
         #expect(none.filter { $0.rule == "schema/unknown-key" }.isEmpty, "\(none)")
     }
 
+    /// A time that misses a part RFC 3339 requires is told what to add, written out; one no such fix mends is not.
+    @Test(arguments: [
+        ("2026-11-29T09:00:00+0900", "add the colon of its offset: write 2026-11-29T09:00:00+09:00"),
+        ("2026-11-29T09:00Z", "add its seconds: write 2026-11-29T09:00:00Z"),
+        ("2026-11-29T09:00:00", "add its offset from UTC, as in 2026-11-29T09:00:00Z or 2026-11-29T09:00:00+09:00"),
+        ("2026-11-29T09:00-0530", "add its seconds and the colon of its offset: write 2026-11-29T09:00:00-05:30"),
+        ("2026-13-29T09:00:00", nil), ("2026-11-29", nil),
+    ] as [(String, String?)])
+    func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy
+        let text = "tests:\n  - name: t\n    start: \(written)\n    steps:\n      - event: app_launched\n"
+        let (_, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
+        let message = try #require(found.first { $0.rule == "schema/type" }).message
+        let head = "start must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \"\(written)\""
+        #expect(message == head + (advice.map { ": " + $0 } ?? ""))
+    }
+
     /// rules.md §8 (r2): recorded times later than now, "from a scenario's `history` and `installed` alike", are pinned
     /// to the time of the first step: how a clock set back before a test is tested. Unpinned, the future show would
     /// count in its own day (no daily_cap today) and the install's grace would always be an hour away.

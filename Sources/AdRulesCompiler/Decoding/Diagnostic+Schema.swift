@@ -405,6 +405,28 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// What to write for a time that misses a part RFC 3339 requires: its offset (`2026-11-29T09:00:00`), the colon
+    /// of its offset (`+0900`), or its seconds (`09:00Z`); nil when no such fix makes a time.
+    static func timeAdvice(_ text: String) -> String? {
+        guard text.utf8.count <= 40,
+            let match = text.wholeMatch(of: /(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|z|[+-]\d{2}:?\d{2})?/)
+        else { return nil }
+        var offset = match.3.map(String.init)
+        var missing: [String] = []
+        if match.2 == nil { missing.append("its seconds") }
+        if let written = offset, written.count == 5 {
+            offset = String(written.prefix(3)) + ":" + written.suffix(2)
+            missing.append("the colon of its offset")
+        }
+        let fixed = String(match.1) + (match.2.map(String.init) ?? ":00")
+        guard let offset else {
+            guard Timestamps.parseMilliseconds(fixed + "Z") != nil else { return nil }
+            return "add " + (missing + ["its offset from UTC"]).joined(separator: " and ") + ", as in \(fixed)Z or \(fixed)+09:00"
+        }
+        guard !missing.isEmpty, Timestamps.parseMilliseconds(fixed + offset) != nil else { return nil }
+        return "add " + missing.joined(separator: " and ") + ": write \(fixed + offset)"
+    }
+
     /// A time that is not RFC 3339 (`schema/type`, with the form to write), or that is in its shape but names no
     /// instant (`schema/range`, saying which part is wrong: a 29 February that does not exist).
     static func badTime(_ key: String, found: YAMLNode, problem: Timestamps.Problem, file: String) -> Diagnostic {
@@ -413,7 +435,8 @@ extension Diagnostic {
         case .shape:
             return Diagnostic(
                 .error, rule: "schema/type",
-                message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)",
+                message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)"
+                    + (found.scalar.flatMap { timeAdvice($0.value) }.map { ": " + $0 } ?? ""),
                 file: file, range: found.range)
         case .yearZero: reason = "year 0000 does not exist: years run from 0001"
         case .month(let date): reason = "\(date) is not a date: months run from 01 to 12"
