@@ -143,6 +143,14 @@ struct DiagnosticRuleTests {
         ])
     }
 
+    /// A duration with its parts out of order or repeated is told the one they add up to, largest first.
+    @Test(arguments: [("1h1h", "2h"), ("1m1h", "1h1m"), ("30s1m", "1m30s"), ("500ms1s", "1s500ms")])
+    func aDurationOutOfOrderIsToldItsForm(_ written: String, _ meant: String) throws {
+        let text = Self.header + "  a:\n    format: interstitial\n    min_interval: \(written)\n"
+        let finding = try #require(lint(text).first { $0.rule == "schema/duration" })
+        #expect(finding.message.hasSuffix("not \"\(written)\": write \(meant)"), "\(finding.message)")
+    }
+
     /// A key past YAML's 1024-character limit on implicit keys is named as too long, not as misplaced.
     @Test func aKeyLongerThanYAMLAllowsIsNamedSo() throws {
         let text = "version: 1\nplacements:\n  " + String(repeating: "a", count: 1030) + ":\n    format: banner\n"

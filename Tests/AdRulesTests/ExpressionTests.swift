@@ -112,6 +112,7 @@ struct ExpressionTests {
         #expect(try #require(findings("level > 1 level").first).message.contains("join conditions with and / or"))
         #expect(try #require(findings("install.age > 1.5h").first).message == "\"1.5h\" is not a duration: write 1h30m")
         #expect(try #require(findings("install.age > 1day").first).message == "\"1day\" is not a duration: write 1d")
+        #expect(try #require(findings("install.age > 30s1m").first).message == "\"30s1m\" is not a duration: write 1m30s")
         #expect(try #require(findings("install.age > 1h 30m").first).message == "1h 30m is not a duration: write 1h30m, with no space")
     }
 

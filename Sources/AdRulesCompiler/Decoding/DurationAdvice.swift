@@ -9,7 +9,7 @@ package enum DurationAdvice {
     ///   - bareNumbers: whether digits alone are told to take seconds or minutes (not for a time of day, where they
     ///     most likely mean hours).
     package static func advice(for text: String, accepts: (RuleDuration) -> Bool = { _ in true }, bareNumbers: Bool = true) -> String? {
-        if let meant = meant(by: text) ?? joined(text) { return accepts(meant) ? "write \(meant)" : nil }
+        if let meant = meant(by: text) ?? joined(text) ?? reordered(text) { return accepts(meant) ? "write \(meant)" : nil }
         return bareNumber(text, accepts: accepts, bareNumbers: bareNumbers)
     }
 
@@ -54,6 +54,20 @@ package enum DurationAdvice {
             let whole = RuleDuration(parsing: parts.joined()), whole <= .maximum
         else { return nil }
         return whole
+    }
+
+    /// Parts out of order or repeated (`1m1h`, `1h1h`, `30s1m`): the duration they add up to, written largest first.
+    package static func reordered(_ text: String) -> RuleDuration? {
+        guard text.utf8.count <= 40, text.wholeMatch(of: /([0-9]+(ms|d|h|m|s))+/) != nil else { return nil }
+        var total: Int64 = 0
+        for part in text.matches(of: /[0-9]+(?:ms|d|h|m|s)/) {
+            // Each part is at most 366d (a longer one is no duration meant): the sum of 40 characters' worth stays far
+            // from overflow.
+            guard let duration = RuleDuration(parsing: String(part.output)), duration <= .maximum else { return nil }
+            total += duration.milliseconds
+        }
+        let whole = RuleDuration(milliseconds: total)
+        return whole <= .maximum ? whole : nil
     }
 
     /// Milliseconds a unit, by the names a person may write.

@@ -116,8 +116,8 @@ enum Lexer {
                         while end < bytes.count, isDigit(bytes[end]) { end += 1 }
                         shown = text(start..<end)
                     }
-                    // A duration written with a fraction (`1.5h`) is told its form.
-                    let advice = DurationAdvice.meant(by: shown).map { "\"\(shown)\" is not a duration: write \($0)" }
+                    // A duration written with a fraction (`1.5h`) or with its parts out of order (`30s1m`) is told its form.
+                    let advice = (DurationAdvice.meant(by: shown) ?? DurationAdvice.reordered(shown)).map { "\"\(shown)\" is not a duration: write \($0)" }
                     return .failure(ExpressionError(
                         offset: startOffset,
                         message: advice ?? "\"\(shown)\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"))
