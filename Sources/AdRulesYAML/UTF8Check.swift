@@ -35,6 +35,7 @@ package enum UTF8Check {
         var line = 1
         var column = 1
         var afterCR = false
+        var isFirst = true
         var marks = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
@@ -51,13 +52,14 @@ package enum UTF8Check {
                     column = 1
                 case 0x85, 0x2028, 0x2029:
                     return (.hiddenLineBreak(scalar), SourcePosition(line: line, column: column))
-                case 0xFEFF where line == 1 && column == 1:
-                    // The byte-order mark a file may start with is no column.
+                case 0xFEFF where isFirst:
+                    // The byte-order mark a file may start with is no column (a second one is).
                     break
                 default:
                     column += 1
                 }
                 afterCR = scalar.value == 0x0D
+                isFirst = false
             case .emptyInput:
                 return nil
             case .error:

@@ -434,9 +434,9 @@ public final class YAMLEventCursor {
         return diagnostic
     }
 
-    /// A byte-order mark (U+FEFF) on the line of a problem at `offset` or the line before it, other than the one a file
-    /// may start with: invisible, it is where libyaml went wrong (a key that seems lined up, a document that seems to
-    /// start), and its offset is where to look.
+    /// A byte-order mark (U+FEFF) that starts the line of a problem at `offset` or the line before it (after spaces, or
+    /// after the one a file may start with): invisible, it is where libyaml went wrong (a key that seems lined up, a
+    /// document that seems to start), and its offset is where to look. One in a comment or a quoted value is text.
     private func strayByteOrderMark(before offset: Int) -> Int? {
         let end = min(max(offset, 0), input.count)
         var start = end
@@ -450,12 +450,17 @@ public final class YAMLEventCursor {
             }
             start -= 1
         }
-        var i = max(start, 3)
         var lineEnd = end
         while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
-        while i + 2 < lineEnd {
-            if input[i] == 0xEF, input[i + 1] == 0xBB, input[i + 2] == 0xBF { return i }
-            i += 1
+        func isMark(_ i: Int) -> Bool { i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF }
+        var i = start
+        while i < lineEnd {
+            // The start of each line in the range, past its spaces (and past the mark the file may start with).
+            if i == 0, isMark(0) { i = 3 }
+            while i < lineEnd, input[i] == 0x20 { i += 1 }
+            if i < lineEnd, isMark(i) { return i }
+            while i < lineEnd, input[i] != 0x0A, input[i] != 0x0D { i += 1 }
+            while i < lineEnd, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
         }
         return nil
     }

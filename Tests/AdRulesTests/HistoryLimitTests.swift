@@ -76,6 +76,35 @@ struct HistoryLimitTests {
         #expect(tied.map(\.session) == [3, 1, 2])
     }
 
+    /// A group's newest shows are taken from the ends of its members' lists: the same records, in the same order, as
+    /// sorting all of them and keeping the newest, whatever the lists' lengths, overlaps and ties.
+    @Test func theNewestOfManyListsAreTheNewestOfAllOfThem() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let lists = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                Facts.newest((0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                    ShowRecord(at: Int64.random(in: 0...20, using: &generator), session: Int.random(in: 0...2, using: &generator))
+                }, keep: .max)
+            }
+            let keep = Int.random(in: 0...40, using: &generator)
+            #expect(Facts.newest(of: lists, keep: keep) == Facts.newest(lists.flatMap { $0 }, keep: keep), "\(lists) keep \(keep)")
+        }
+    }
+
+    /// 500 groups of the same 500 placements with a long history: each group gets what it keeps, without a copy of
+    /// every member's list first (it took 2.1 GB).
+    @Test func manyGroupsOfManyMembersGetOnlyWhatTheyKeep() throws {
+        let ids = (0..<50).map { "a\($0)" }
+        let groups = (0..<50).map { "  g\($0): {placements: [\(ids.joined(separator: ", "))], daily_cap: 2}\n" }.joined()
+        let policy = try Policy(yaml: "version: 1\nplacements:\n" + ids.map { "  \($0): {format: banner}\n" }.joined() + "groups:\n" + groups)
+        var facts = Facts(policy: policy, installedAt: 0)
+        let history = (0..<100).flatMap { minute in ids.map { ($0, Int64(minute) * 60_000) } }
+        facts.addHistoricalShows(history, session: 0, policy: policy)
+        let kept = policy.storage.groupShowsKept[0]
+        #expect(facts.groups.allSatisfy { $0.count == kept && $0.last?.at == 99 * 60_000 }, "\(facts.groups.map(\.count))")
+        #expect(facts.placements.allSatisfy { $0.shows.count == 100 })
+    }
+
     @Test(arguments: [599, 600])
     func aCapAbove512BindsForShowsRecordedLive(shows: Int) throws {
         let policy = try Policy(yaml: """

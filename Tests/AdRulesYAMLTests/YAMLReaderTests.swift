@@ -71,9 +71,18 @@ struct YAMLReaderTests {
             #expect(d.range.start == at, "\(text.debugDescription): \(d.range.start)")
         }
         #expect(try #require(read(bom + "\u{1}a: 1\n").diagnostics.first).range.start == SourcePosition(line: 1, column: 1))
+        // Only the first mark is no column: a second one is, whichever check finds what follows it.
+        for bad in ["\u{85}", "\u{1}"] {
+            #expect(try #require(read(bom + bom + "ab: " + bad + "\n").diagnostics.first).range.start == SourcePosition(line: 1, column: 6), "\(bad.debugDescription)")
+        }
         #expect(try #require(read("a: 1\rb: \"x\u{1}\"\r").diagnostics.first).range.start == SourcePosition(line: 2, column: 6))
-        // A file that only starts with one reads as usual.
+        // A file that only starts with one reads as usual; one in a comment or a quoted value is text, and an error
+        // beside it is libyaml's own.
         #expect(read(bom + "a: 1\n").diagnostics.isEmpty)
+        for text in ["placements: # note" + bom + "\n  p: {format: banner}}\n", "p: {ad_unit: \"x" + bom + "y\"\nq: 1\n"] {
+            let d = try #require(read(text).diagnostics.first, "\(text)")
+            #expect(d.message.hasPrefix("YAML syntax error"), "\(d.message)")
+        }
     }
 
     @Test func duplicateKeyAtSecondWithNoteAtFirst() throws {
