@@ -320,6 +320,25 @@ enum FileIdentity {
 }
 
 enum Output {
+    /// Removes an earlier run's document at `output` when this run has none: a CI step that uploads it whatever the
+    /// exit code would publish it as this run's result. Only a report `isReport` knows as one adrules wrote is removed:
+    /// `-` is standard output, a file standard output or error goes to is the run's own stream, and any other file is
+    /// the user's, left as it is.
+    /// - Returns: the note saying so, or nothing.
+    static func removedEarlierReport(_ output: String?, isReport: (String) -> Bool) -> String {
+        guard let output, output != "-", OutputFile.stream(output) == nil, isRegularFile(output), isReport(output),
+            (try? FileManager.default.removeItem(atPath: output)) != nil
+        else { return "" }
+        return "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
+    }
+
+    /// The first 4 KB of a file, as text.
+    static func head(of path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+    }
+
     /// Whether `path` is a regular file itself (not a link, a device or a FIFO).
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()

@@ -11,16 +11,9 @@ enum LintCommand {
         AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
-    /// Removes an earlier run's document at --output when this run has none: a CI step that uploads it whatever the
-    /// exit code would publish it as this run's result. Only a report of this format that adrules wrote is removed:
-    /// `-` is standard output, a file standard output or error goes to is the run's own stream, and any other file is
-    /// the user's, left as it is.
-    /// - Returns: the note saying so, or nothing.
+    /// Removes an earlier lint report of this format at --output when this run has none (``Output/removedEarlierReport(_:isReport:)``).
     static func removedEarlierReport(_ parsed: ParsedArguments, format: LintFormat) -> String {
-        guard let output = parsed.values["output"], output != "-", OutputFile.stream(output) == nil, Output.isRegularFile(output),
-            isEarlierReport(output, format: format), (try? FileManager.default.removeItem(atPath: output)) != nil
-        else { return "" }
-        return "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
+        Output.removedEarlierReport(parsed.values["output"]) { isEarlierReport($0, format: format) }
     }
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
@@ -106,9 +99,7 @@ enum LintCommand {
 
     /// Whether the file at `path` begins as a json or SARIF report of lint does (the format asked for).
     static func isEarlierReport(_ path: String, format: LintFormat) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+        let head = Output.head(of: path)
         switch format {
         case .json: return head.hasPrefix("{\n  \"version\": 1,\n  \"diagnostics\": [")
         case .sarif: return head.hasPrefix("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\"") && head.contains("\"name\": \"adrules\"")

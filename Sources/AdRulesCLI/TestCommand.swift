@@ -112,9 +112,11 @@ enum TestCommand {
             exitCode = ExitCode.findings
         }
         // A json document of a run that could not read a scenario file would read as a complete result (CI would see
-        // every test listed passed): none is written, on standard output as at --output, as lint writes none.
+        // every test listed passed): none is written, on standard output or at --output, and an earlier one there is
+        // removed, as lint does.
         if json && ioFailed {
-            if !parsed.flags.contains("quiet") { stderr += closing + "\n" }
+            if !parsed.flags.contains("quiet") && testsFound > 0 { stderr += closing + "\n" }
+            stderr += Output.removedEarlierReport(parsed.values["output"]) { Output.head(of: $0).hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
             return CommandResult(stderr: stderr, exitCode: exitCode)
         }
         if json {

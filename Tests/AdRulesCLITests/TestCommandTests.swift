@@ -484,12 +484,26 @@ struct TestCommandTests {
             "a.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: p, expect: allow}\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
+        // An earlier run's report at --output is removed, with a note: CI would read it as this run's.
+        let report = dir + "/report.json"
+        #expect(runCLI(["test", dir, "--rules", dir + "/p.yaml", "--format", "json", "--output", report]).exitCode == 0)
+        try #require(FileManager.default.fileExists(atPath: report))
         try #require(mkfifo(dir + "/b.test.yaml", 0o644) == 0)
+        let stale = runCLI(["test", dir, "--rules", dir + "/p.yaml", "--format", "json", "--output", report])
+        #expect(stale.exitCode == 3 && !FileManager.default.fileExists(atPath: report), "\(stale.stderr)")
+        #expect(stale.stderr.hasSuffix("note: removed the earlier report at \(report): this run has none, and the old one would read as this run's\n"), "\(stale.stderr)")
+        // Any other file there is the user's.
+        try "notes".write(toFile: report, atomically: false, encoding: .utf8)
+        #expect(runCLI(["test", dir, "--rules", dir + "/p.yaml", "--format", "json", "--output", report]).exitCode == 3)
+        #expect(try String(contentsOfFile: report, encoding: .utf8) == "notes")
         let json = runCLI(["test", dir, "--rules", dir + "/p.yaml", "--format", "json"])
         #expect(json.exitCode == 3 && json.stdout.isEmpty, "\(json.stdout)")
         #expect(json.stderr.contains("b.test.yaml") && json.stderr.hasSuffix("1 passed, 0 failed\n"), "\(json.stderr)")
         let text = runCLI(["test", dir, "--rules", dir + "/p.yaml"])
         #expect(text.exitCode == 3 && text.stdout.contains("PASS t"), "\(text.stdout)")
+        // With nothing read, no count follows the error, in json as in text.
+        let nothing = runCLI(["test", dir + "/b.test.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(nothing.exitCode == 3 && !nothing.stderr.contains("passed"), "\(nothing.stderr)")
     }
 
     @Test func simulateNeedsAScenario() {
