@@ -400,9 +400,10 @@ struct PlainWordsTests {
     }
 
     /// rules.md §8 (r2): recorded times later than now, "from a scenario's `history` and `installed` alike", are pinned
-    /// to the time of the first step: how a clock set back before a test is tested. Unpinned, the future show would
-    /// count in its own day (no daily_cap today) and the install's grace would always be an hour away.
-    @Test func historyAndInstallAfterStartArePinnedToTheFirstStep() throws {
+    /// to the time of the first step that comes before them: how a clock set back before a test is tested. Unpinned,
+    /// the future show would count in its own day (no daily_cap today) and the install's grace would always be an hour
+    /// away; pinned to start, the grace would end 10 minutes early.
+    @Test func historyAndInstallAfterStartArePinnedToTheFirstStepBeforeThem() throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", """
             version: 1
             timezone: UTC
@@ -431,11 +432,25 @@ struct PlainWordsTests {
                   - {event: load_completed, placement: p}
                   - {after: 10m, ask: show, placement: p, trigger: action, expect: deny, reasons: [grace_install], retry_in: 50m}
                   - {after: 50m, ask: show, placement: p, trigger: action, expect: allow}
+              - name: a time after start is pinned to the first step before it, not to start
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-11-29T12:00:00Z
+                steps:
+                  - {after: 10m, event: app_launched}
+                  - {event: load_completed, placement: p}
+                  - {after: 10m, ask: show, placement: p, trigger: action, expect: deny, reasons: [grace_install], retry_in: 50m}
+              - name: a time after start that no step comes before is kept as written
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-11-29T09:30:00Z
+                steps:
+                  - {after: 1h, event: app_launched}
+                  - {event: load_completed, placement: p}
+                  - {ask: show, placement: p, trigger: action, expect: deny, reasons: [grace_install], retry_in: 30m}
 
             """
         let (scenario, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
         #expect(found.isEmpty, "\(found)")
-        try #require(scenario.tests.count == 2)
+        try #require(scenario.tests.count == 4)
         for test in scenario.tests {
             let outcome = ScenarioRunner.run(test, policy: policy)
             #expect(outcome.passed, "\(test.name): \(outcome.failures.map(\.mismatches))")
