@@ -692,7 +692,7 @@ struct ImpactCommandTests {
         ("foreground: 5", "foreground is a duration, and a bare number has no unit: write 5s or 5m"),
         ("first_open: 367d", "first_open must be a local time before 24h, such as 8h or 18h30m, not 367d (schema/range)"),
         ("first_open: {uniform: [7h, 24h]}", "first_open.uniform must be a local time before 24h, such as 8h or 18h30m, not 24h"),
-        ("first_open: 99999999999999d", "first_open 99999999999999d is longer than the largest duration: write a local time before 24h"),
+        ("first_open: 99999999999999d", "first_open is 99999999999999d, longer than the largest duration 366d: write a local time before 24h"),
         ("first_open: 2000", "first_open is a duration, and a bare number has no unit: write 2000s (schema/duration)"),
         ("first_open: 8", "first_open is a duration, and a bare number has no unit: write 8h or 8m (schema/duration)"),
         ("foreground: 5.0", "foreground must be a duration from 1s to 366d, such as 90s or 4m, not 5.0 (schema/duration)"),

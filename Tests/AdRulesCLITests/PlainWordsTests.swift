@@ -591,7 +591,7 @@ struct PlainWordsTests {
     @Test func aDurationWithTooManyDigitsIsTooLong() {
         let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 10000000000000s}\n")]).diagnostics
         #expect(found.map(\.rule) == ["schema/range"])
-        #expect(found.first?.message == "min_interval 10000000000000s is longer than the largest duration 366d: write at most 366d")
+        #expect(found.first?.message == "min_interval is 10000000000000s, longer than the largest duration 366d: write at most 366d")
         let malformed = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 10000000000000x}\n")]).diagnostics
         #expect(malformed.map(\.rule) == ["schema/duration"])
         // Leading zeros do not make a number long.

@@ -117,7 +117,7 @@ struct ExpressionTests {
     }
 
     /// A duration too long for its number to be read is too long, as in a setting, not "not a duration".
-    @Test(arguments: ["99999999999d", "9999999999999999999d", "99999999999999999999ms", "1h99999999999999m"])
+    @Test(arguments: ["99999999999d", "200000000000d", "99999999999d999999999999h", "9999999999999999999d", "99999999999999999999ms", "1h99999999999999m"])
     func anOverlongDurationIsTooLong(_ duration: String) throws {
         let finding = try #require(findings("install.age > " + duration).first)
         #expect(finding.offset == 14 && finding.message == "\"\(duration)\" is longer than 366d, the longest duration a rule file may hold", "\(finding.message)")

@@ -109,7 +109,7 @@ extension Diagnostic {
         if DurationAdvice.isOverlong(scalar.value) {
             return Diagnostic(
                 .error, rule: "schema/range",
-                message: "\(key) \(scalar.shortValue) is longer than the largest duration 366d: write at most 366d", file: file, range: found.range)
+                message: "\(key) is \(scalar.shortValue), longer than the largest duration 366d: write at most 366d", file: file, range: found.range)
         }
         // A fraction, an exponent, a space or a unit spelt out (`0.5s`, `1e3s`, `1 day`) is told the duration it means,
         // and so are parts written apart (`1h 30m`); quoted digits are a bare number in quotes.

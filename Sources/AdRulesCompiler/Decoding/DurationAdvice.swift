@@ -22,11 +22,12 @@ package enum DurationAdvice {
         return "a bare number has no unit: write " + units.map { "\(n)\($0.0)" }.joined(separator: " or ")
     }
 
-    /// Whether a text is a duration as written (`<digits><unit>` parts, largest first) whose number has more digits
-    /// than a duration reads (13 or more past leading zeros): too long, not malformed.
+    /// Whether a text is a duration as written (`<digits><unit>` parts, largest first) that is longer than the longest
+    /// a rule file may hold, or too long to be read at all (a part of more than 12 digits, or milliseconds past
+    /// 64 bits): too long, not malformed.
     package static func isOverlong(_ text: String) -> Bool {
-        text.range(of: "^([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?$", options: .regularExpression) != nil
-            && text.range(of: "(^|[a-z])0*[1-9][0-9]{12}", options: .regularExpression) != nil
+        guard !text.isEmpty, text.wholeMatch(of: /([0-9]+d)?([0-9]+h)?([0-9]+m)?([0-9]+s)?([0-9]+ms)?/) != nil else { return false }
+        return RuleDuration(parsing: text).map { $0 > .maximum } ?? true
     }
 
     /// The duration a number and a unit mean, written as a duration is written: `0.5s` is 500ms, `1e3s` 16m40s,

@@ -107,7 +107,7 @@ struct ModelReader: NodeReader {
                     : "a duration from \(RuleDuration(milliseconds: minimum)) to 366d, such as 90s or 4m"
                 if diagnostic.rule == "schema/range" {
                     // Too many digits for any duration.
-                    diagnostic.message = "\(key) \(scalar.shortValue) is longer than the largest duration: write \(takes)"
+                    diagnostic.message = "\(key) is \(scalar.shortValue), longer than the largest duration 366d: write \(takes)"
                 } else if scalar.style == .plain, Double(scalar.value) != nil {
                     // Units only for plain decimal digits (`5.0s`, `+5s` and `1e3s` are not durations), the ones that fit;
                     // a time of day most likely counts hours.
