@@ -435,7 +435,7 @@ struct TestCommandTests {
         // 2,020,000 records to fill, then 2 + 2,020,000 / 8 = 252,502 each time the clock goes back: the 785th going
         // back (step 1,570, line 20,005 + 1,570).
         let back = runCLI(["test", dir + "/back.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(back.stdout.contains("back.test.yaml:21575:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, action, whose clock set back pins the times of each of the 1 placements, of up to 2020000 shows kept, about 252502)"), "\(back.stdout.prefix(400))")
+        #expect(back.stdout.contains("back.test.yaml:21575:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, action, whose clock set back pins the times of each of the 1 placements, of up to 2020000 show records kept (a show is kept once for its placement and once for each of its groups), about 252502)"), "\(back.stdout.prefix(400))")
         // 2 + 1,000 sources x 12 = 12,002 each time the clock goes back: the 16,664th going back (step 1,001 + 33,328,
         // line 34,333).
         let open = runCLI(["test", dir + "/sources.test.yaml", "--rules", dir + "/p.yaml"])

@@ -68,8 +68,6 @@ struct ModelDiagnosticTests {
         #expect(found.file == "m.model.yaml")
     }
 
-    /// A model's numbers are read as the core schema reads them, as rule files read theirs: hex and octal whole
-    /// numbers are numbers, and a float too small for a double is refused rather than read as 0.
     /// A segment with an error of its own (a misspelt time zone) still has the name and share its author wrote: one
     /// run reports a repeated name and shares that do not add up beside it, rather than one fix at a time.
     @Test func aSegmentWithAnErrorStillCountsForSharesAndNames() throws {
@@ -92,6 +90,8 @@ struct ModelDiagnosticTests {
         #expect(diagnostics.first { $0.rule == "model/duplicate-segment" }?.notes.first?.position == marked["1️⃣"])
     }
 
+    /// A model's numbers are read as the core schema reads them, as rule files read theirs: hex and octal whole
+    /// numbers are numbers, and a float too small for a double is refused rather than read as 0.
     @Test func modelNumbersAreCoreSchemaNumbers() throws {
         for (line, refused) in [("    premium: 1e-400\n", true), ("    cold_starts: {poisson: 1e-400}\n", true), ("    premium: 0x1p3\n", true),
                                 ("    premium: 0x0\n", false), ("    cold_starts: {poisson: 0o3}\n", false), ("    premium: .5\n", false)] {

@@ -57,7 +57,7 @@ struct ExpressionTests {
         // refuses one, so lint does), and a backslash a combining mark joins is no escape either.
         #expect(findings(#"screen == "a\nb""#).map(\.message) == [#"\n is no escape: in a string a backslash escapes only a quote or a backslash (\" \' \\); a string in a rule holds printable text, so it cannot hold a tab or line break"#])
         #expect(findings("screen == \"a\tb\"").map { "\($0.offset) \($0.message)" } == ["12 a string in a rule holds a tab (U+0009): remove it (strings hold printable text only)"])
-        // An invisible character is named as what it is, at its own offset (after the letter it may join).
+        // An invisible character is named as what it is, at its own offset.
         #expect(findings("screen == \"ab\u{202E}c\"").map { "\($0.offset) \($0.message)" } == [
             "13 a string in a rule holds U+202E, an invisible direction control that reorders what a reader sees: remove it (strings hold printable text only)"
         ])

@@ -194,10 +194,8 @@ extension Diagnostic {
     static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
         let code = InvisibleCharacters.codePoint(scalar)
         // Direction marks and overrides, and the byte-order mark, are no line break or escape code: they are invisible.
-        let message = if ControlCharacters.isDirectionControl(scalar) {
-            "\(key) holds \(code), an invisible direction control that reorders what a reader sees: remove it"
-        } else if scalar == "\u{FEFF}" {
-            "\(key) holds \(code), an invisible byte-order mark: remove it"
+        let message = if let invisible = InvisibleCharacters.invisibleControl(scalar) {
+            "\(key) holds \(invisible): remove it"
         } else if scalar == "\n", key == "message" {
             // Only free text: a folded id or ad unit would hold a space, which no id may.
             // A text ends up in logs and reports, one line each: a line break would start a line that is not its own.

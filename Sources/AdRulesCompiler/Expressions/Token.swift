@@ -159,13 +159,10 @@ enum Lexer {
                         let what = switch control {
                         case "\t": "a tab (\(code))"
                         case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": "a line break (\(code))"
-                        case "\u{FEFF}": "\(code), an invisible byte-order mark"
-                        default: ControlCharacters.isDirectionControl(control)
-                            ? "\(code), an invisible direction control that reorders what a reader sees" : "the control character \(code)"
+                        default: InvisibleCharacters.invisibleControl(control) ?? "the control character \(code)"
                         }
                         return .failure(ExpressionError(
-                            offset: startOffset + 1 + k + character.unicodeScalars.prefix { !ControlCharacters.isControl($0) }.count,
-                            message: "a string in a rule holds \(what): remove it (strings hold printable text only)"))
+                            offset: startOffset + 1 + k, message: "a string in a rule holds \(what): remove it (strings hold printable text only)"))
                     }
                     if !escaped, character == "\\" {
                         escaped = true

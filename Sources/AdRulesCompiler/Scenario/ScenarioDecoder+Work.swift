@@ -141,7 +141,7 @@ extension ScenarioDecoder {
                     perStep += timeWork
                     if setBack {
                         what += ", whose clock set back pins the times of each of the \(placements) placements"
-                        if records > 0 { what += ", of up to \(records) shows kept" }
+                        if records > 0 { what += ", of up to \(records) show records kept (a show is kept once for its placement and once for each of its groups)" }
                         if !sources.isEmpty { what += ", of \(sources.count) external fullscreen sources open" }
                     } else {
                         what += ", whose time settles the loads of each of the \(placements) placements"

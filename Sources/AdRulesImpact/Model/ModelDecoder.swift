@@ -282,19 +282,19 @@ public enum ModelDecoder {
         segment.name = name.text
         segment.location = name.location
         segment.share = share
+        let atName = SourceRange(at: SourcePosition(line: name.location.line, column: name.location.column))
         // What a user-day costs is bounded, so that a model cannot ask for days of work per simulated user.
         let moments = segment.expectedMomentsPerDay
         if moments > Double(maxMomentsPerDay) {
             reader.report(.modelTooManyMoments(
-                segment: segment.name, moments: moments, limit: maxMomentsPerDay, file: reader.file,
-                range: SourceRange(at: SourcePosition(line: name.location.line, column: name.location.column))))
+                segment: segment.name, moments: moments, limit: maxMomentsPerDay, file: reader.file, range: atName))
             return read
         }
         let starts = segment.expectedStreamStartsPerDay
         if starts > Double(maxMomentsPerDay) {
             reader.report(.modelTooManyStreamStarts(
                 segment: segment.name, streams: segment.actions.count + segment.rewarded.count, visits: segment.expectedVisitsPerDay,
-                limit: maxMomentsPerDay, file: reader.file, range: SourceRange(at: SourcePosition(line: name.location.line, column: name.location.column))))
+                limit: maxMomentsPerDay, file: reader.file, range: atName))
             return read
         }
         return SegmentRead(segment: segment, name: name, share: share)
