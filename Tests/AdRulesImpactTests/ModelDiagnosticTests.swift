@@ -28,6 +28,10 @@ struct ModelDiagnosticTests {
         Case(name: "control character in a value", rule: "schema/range", yaml: head + "    attributes: {screen: \"ga1️⃣\\tme\"}\n", message: "holds the control character U+0009"),
         Case(name: "control character in a block", rule: "schema/range", yaml: head + "    attributes:\n      screen: |\n        game1️⃣\n        over\n", message: "holds the control character U+000A"),
         Case(name: "wrong type", rule: "schema/type", yaml: head + "    resumes: 1️⃣many\n", message: "resumes must be a whole number, {uniform: [a, b]} or {poisson: mean}, not \"many\""),
+        // A whole number written another way is told its digits, where the key takes them.
+        Case(name: "users as an exponent", rule: "schema/type", yaml: head + "users: 1️⃣1e3\n", message: "not \"1e3\": write 1000"),
+        Case(name: "days as a decimal", rule: "schema/type", yaml: head + "days: 1️⃣7.0\n", message: "not \"7.0\": write 7"),
+        Case(name: "resumes with underscores", rule: "schema/type", yaml: head + "    resumes: 1️⃣1_0\n", message: "not \"1_0\": write 10, with no underscores"),
         Case(name: "distribution of the wrong kind", rule: "schema/type", yaml: head + "    cold_starts: {1️⃣exponential: 2m}\n", message: "cold_starts cannot be drawn from {exponential: ...}"),
         Case(name: "bare number for a duration", rule: "schema/duration", yaml: head + "    foreground: 1️⃣300\n", message: "write 300s or 300m"),
         Case(name: "probability above 1", rule: "schema/range", yaml: head + "    premium: 1️⃣1.5\n", message: "premium must be from 0 to 1, not 1.5"),

@@ -30,10 +30,11 @@ extension Diagnostic {
         {
             return "write \(value), with no underscores"
         }
-        guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), value.isFinite, value == value.rounded(),
-            abs(value) < 1e15, takes(Int(value))
+        // Only a number a double holds as written (at most 15 significant digits) is told its digits.
+        guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), FloatText.significantDigits(scalar.value) <= 15,
+            let whole = Int(exactly: value), takes(whole)
         else { return nil }
-        return "write \(Int(value))"
+        return "write \(whole)"
     }
 
     /// How to write a value plainly: without its quotes, or on the key's line rather than as a `>` or `|` block.

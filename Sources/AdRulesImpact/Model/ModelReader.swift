@@ -52,7 +52,8 @@ struct ModelReader: NodeReader {
         guard let scalar = node.scalar, scalar.isCoreSchemaInt else {
             report(.wrongType(
                 key, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)", found: node, file: file,
-                advice: Diagnostic.unquoting(node) { $0.coreSchemaInt.map(range.contains) ?? false }))
+                advice: Diagnostic.unquoting(node) { $0.coreSchemaInt.map(range.contains) ?? false }
+                    ?? Diagnostic.wholeNumber(node, takes: range.contains)))
             return nil
         }
         // Digits that do not fit an Int are out of the range as surely as a large Int is.
@@ -196,7 +197,7 @@ struct ModelReader: NodeReader {
         let expected = "a whole number, {uniform: [a, b]} or {poisson: mean}"
         guard let pairs = node.pairs else {
             guard ModelReader.number(node) != nil else {
-                report(.wrongType(key, expected: expected, found: node, file: file))
+                report(.wrongType(key, expected: expected, found: node, file: file, advice: Diagnostic.wholeNumber(node, takes: range.contains)))
                 return nil
             }
             return int(node, key, in: range).map(CountDistribution.constant)
