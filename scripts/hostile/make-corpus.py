@@ -793,6 +793,27 @@ def scenario_cases(c):
     c.scenario_case("steps-500k", g, "500k steps (11.5 MB, under the file limit)", steps_file(500_000, "  - event: app_resumed\n"),
                     test_expect="any", sim_expect="any", json_formats=False)
 
+    def context_asks(attributes, strings, asks):
+        items = "[" + ",".join("v%d" % j for j in range(strings)) + "]"
+        yield "tests:\n- name: big context\n  start: 2026-11-29T09:00:00Z\n  context:\n    attributes:\n"
+        for i in range(attributes):
+            yield "      a%d: %s\n" % (i, items)
+        yield "  steps:\n  - event: app_launched\n"
+        for _ in range(asks):
+            yield "  - {ask: show, placement: level_end, context: {premium: true}}\n"
+    c.scenario_case("context-1000x1000-asks-2000", g, "2,000 asks with a context of their own over a test context of 1,000 lists of 1,000 strings (each ask went over it all: over 30 s)",
+                    context_asks(1000, 1000, 2000), test_expect="any", sim_expect="any", json_formats=False)
+
+    def sources_set_back(sources, times):
+        yield "tests:\n- name: sources\n  start: 2026-12-01T00:00:00Z\n  steps:\n  - event: app_launched\n"
+        for i in range(sources):
+            yield "  - {event: fullscreen_opened, source: s%d}\n" % i
+        for i in range(times):
+            yield "  - {at: 2026-12-01T00:00:00Z, event: action, placement: level_end}\n"
+            yield "  - {at: 2026-11-30T%02d:%02d:%02dZ, event: action, placement: level_end}\n" % (23 - i // 3600 % 24, 59 - i // 60 % 60, 59 - i % 60)
+    c.scenario_case("sources-40k-set-back-40k", g, "40k external sources open, then the clock set back 40k times (each pins every source: over 30 s)",
+                    sources_set_back(40_000, 40_000), test_expect="any", sim_expect="any", json_formats=False)
+
     def show_fail(n):
         yield "tests:\n- name: show and fail\n  start: 2026-11-29T09:00:00Z\n  steps:\n  - event: app_launched\n"
         for _ in range(n):
