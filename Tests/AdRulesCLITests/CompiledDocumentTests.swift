@@ -66,6 +66,11 @@ struct CompiledDocumentTests {
         #expect(finding.rule == "schema/range" && finding.severity == .error)
         #expect(finding.message.contains("more than the 1000 bytes an app loads: use fewer placements or rules"), "\(finding.message)")
         #expect(try PolicyCompiler.compile(path: packageRoot() + "/rules", root: packageRoot()).document != nil)
+        // The document stops growing past the bound: a 340 MB one was written whole before it was refused.
+        let policy = try PolicyLoader.load(path: packageRoot() + "/rules").policy
+        let whole = try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "", generator: "")
+        let cut = try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "", generator: "", maxBytes: 1000)
+        #expect(cut.count > 1000 && cut.count < whole.count, "\(cut.count) of \(whole.count)")
     }
 
     @Test func everyObjectHasItsKeysSorted() throws {

@@ -371,6 +371,10 @@ def big_cases(c):
         c.run("placements-100k", g, "100k valid placements in one file (~7 MB)", args, "any", json="json" in args)
     c.run("placements-100k", g, "100k valid placements", ["compile", rel], "any", needs="compile", json_if_ok=True)
 
+    caps = "[" + ", ".join("{max: %d, window: %dd}" % (1000 + i, 366 - i) for i in range(64)) + "]"
+    c.policy_case("defaults-64-windows-100k", g, "100k placements under 64 default windows, 63 of them unreachable (compared pairwise for each placement: over 30 s)",
+                  {"p.yaml": "version: 1\ndefaults: {min_interval: 1m, caps: %s}\nplacements:\n" % caps
+                   + "".join("  p%d: {format: interstitial}\n" % i for i in range(100_000))}, expect="any", formats=("json",))
     c.policy_case("placements-100k-errors", g, "100k placements, each with two errors",
                   {"p.yaml": "".join(placements(100_000, bad=True))}, formats=("json",))
 

@@ -49,7 +49,9 @@ struct CompiledPolicyWriter {
     /// The document's bytes: its keys sorted, no white space. Placements are made into records and written
     /// one at a time, so a large policy is not held a second time as records.
     /// - Throws: ``CompiledPolicyError`` for a number JSON cannot hold (NaN or an infinity), with its path.
-    mutating func document(sourceDigest: String, generator: String) throws(CompiledPolicyError) -> [UInt8] {
+    /// - Parameter maxBytes: once the document is longer, no more placements or groups are written (the caller
+    ///   refuses it for its size).
+    mutating func document(sourceDigest: String, generator: String, maxBytes: Int = .max) throws(CompiledPolicyError) -> [UInt8] {
         var json = JSONWriter()
         try json.object { json throws(CompiledPolicyError) in
             json.key("attributes")
@@ -73,13 +75,13 @@ struct CompiledPolicyWriter {
             json.string(generator)
             json.key("groups")
             json.array { json in
-                for g in policy.groups { group(g).write(to: &json) }
+                for g in policy.groups where json.bytes.count <= maxBytes { group(g).write(to: &json) }
             }
             json.key("load_timeout")
             json.int(policy.loadTimeout.milliseconds)
             json.key("placements")
             json.array { json in
-                for p in policy.placements { placement(p).write(to: &json) }
+                for p in policy.placements where json.bytes.count <= maxBytes { placement(p).write(to: &json) }
             }
             json.key("rules")
             try json.array { json throws(CompiledPolicyError) in

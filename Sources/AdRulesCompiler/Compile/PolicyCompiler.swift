@@ -58,12 +58,13 @@ public enum PolicyCompiler {
         }
         let document = try load.policy.compiledDocument(
             relativePath: relativePath,
-            sourceDigest: digest(sources, relativeTo: rootPath, parent: parent), generator: "adrules \(AdRulesVersion.current)")
+            sourceDigest: digest(sources, relativeTo: rootPath, parent: parent), generator: "adrules \(AdRulesVersion.current)",
+            maxBytes: maxBytes)
         // A document the runtime would refuse for its size is a finding about the policy, not a failure of the tool.
         guard document.count <= maxBytes else {
             let tooLarge = Diagnostic(
                 .error, rule: "schema/range",
-                message: "the compiled policy would be \(document.count) bytes, more than the \(maxBytes) bytes an app loads: "
+                message: "the compiled policy would be more than the \(maxBytes) bytes an app loads: "
                     + "use fewer placements or rules, or shorter ad_unit ids, messages and conditions",
                 file: load.files.first ?? path, range: .fileStart)
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + [tooLarge], files: load.files)

@@ -12,11 +12,18 @@ enum SemanticLint {
     static func run(_ policy: Policy, withUnreadSettings unread: Set<String>) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var firstAdUnit: [String: Located<String>] = [:]
+        // Placements whose caps come from `defaults` hold the same caps, written in the same places: their findings,
+        // reported where the caps are written, are found and listed once (10,000 placements under 64 default windows
+        // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
+        // million findings and crashed).
+        var capsChecked = Set<CapsWritten>()
         for (index, p) in policy.placements.enumerated() {
             let format = p.format.value
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
-            findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value)
+            if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
+                findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value)
+            }
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
                 findings.append(.pacingMissing(p))
@@ -44,6 +51,24 @@ enum SemanticLint {
         }
         for group in policy.groups { findings += capFindings(group, inGroup: true) }
         return findings
+    }
+
+    /// A placement's caps and interval as written, with their places: what its cap findings depend on.
+    struct CapsWritten: Hashable {
+        let pacing: Located<RuleDuration>?
+        let dailyCap: Located<Int>?
+        let hourlyCap: Located<Int>?
+        let sessionCap: Located<Int>?
+        let caps: [Located<WindowCap>]
+        let zeroCaps: Bool
+
+        init(_ block: some Pacing, zeroCaps: Bool) {
+            (dailyCap, hourlyCap, sessionCap, caps) = (block.dailyCap, block.hourlyCap, block.sessionCap, block.caps)
+            // The interval is read only beside a daily cap; a placement's built-in 0s is placed at the placement, and
+            // would set every placement apart.
+            pacing = block.dailyCap == nil ? nil : block.pacing
+            self.zeroCaps = zeroCaps
+        }
     }
 
     /// The advice for a cap that binds only below `bound`: lower it, unless only a cap of 0 is below (which allows no
