@@ -204,17 +204,19 @@ enum SimulateCommand {
         // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a
         // show_failed takes back only the show in progress (started, not closed); a time later than a step's (a clock
         // set back) is pinned to that step's time, so a show counts in the day it was pinned to.
-        let known = Set(policy.placements.map(\.id))
+        // Looked up by id: a set of every placement's id, built for each test, copied every placement (10,000 placements
+        // took 6 ms a test).
+        func known(_ id: String) -> Bool { policy.placementID(id) != nil }
         // Every step pins the times after its own: a show's time is the earliest of its own and every later step's.
         var earliestFrom = Array(repeating: Int64.max, count: outcome.steps.count + 1)
         for k in outcome.steps.indices.reversed() { earliestFrom[k] = min(outcome.steps[k].time, earliestFrom[k + 1]) }
-        var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.filter { known.contains($0.placement) }
+        var shows: [(placement: String, at: Int64, stood: Bool)] = outcome.test.history.filter { known($0.placement) }
             .map { ($0.placement, min($0.at, earliestFrom[0]), true) }
         var inProgress: [String: Int] = [:]
         for (k, step) in outcome.steps.enumerated() {
             guard case .event(let event) = step.step.action else { continue }
             switch event {
-            case .showStarted(let id) where known.contains(id.rawValue):
+            case .showStarted(let id) where known(id.rawValue):
                 inProgress[id.rawValue] = shows.count
                 shows.append((id.rawValue, min(step.time, earliestFrom[k + 1]), true))
             case .showFailed(let id):
@@ -234,9 +236,9 @@ enum SimulateCommand {
             let day = Timestamps.localDate(milliseconds: show.at, in: zone)
             counts[day, default: [:]][show.placement, default: 0] += 1
         }
-        let seen = Set(shows.map(\.placement))
-        let ids = policy.placements.map(\.id)
-        let placements = ids.filter(seen.contains)
+        // The placements shown, in the policy's order.
+        let placements = Set(shows.map(\.placement)).compactMap { id in policy.placementID(id).map { (id, $0.slot) } }
+            .sorted { $0.1 < $1.1 }.map(\.0)
         let order = Dictionary(placements.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         return ShowTable(zone: TimeZoneNames.name(of: zone), days: counts.keys.sorted(), placements: placements, order: order, counts: counts)
     }

@@ -370,12 +370,12 @@ struct TestCommandTests {
                 + Array(repeating: "      - {ask: load, placement: b0}\n", count: 16_668).joined(),
         ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        // 5,000 placements x 2 a launch: the 20,001st launch (line 20,005) passes 200 million.
+        // 5,000 placements x 2 as the test starts and for each launch: the 20,000th launch (line 20,004) passes 200 million.
         let launches = runCLI(["test", dir + "/launch.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(launches.stdout.contains("launch.test.yaml:20005:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, app_launched, which visits each of the 5000 placements, about 10000)"), "\(launches.stdout.prefix(400))")
-        // 1,000 sources x 12 an ask: the 16,667th load (line 17,671) passes it.
+        #expect(launches.stdout.contains("launch.test.yaml:20004:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, app_launched, which visits each of the 5000 placements, about 10000)"), "\(launches.stdout.prefix(400))")
+        // 10,000 as the test starts, then 1,000 sources x 12 an ask: the 16,666th load (line 17,670) passes it.
         let loads = runCLI(["test", dir + "/sources.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(loads.stdout.contains("sources.test.yaml:17671:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of b0 with 1000 external fullscreen sources open, about 12000)"), "\(loads.stdout.prefix(400))")
+        #expect(loads.stdout.contains("sources.test.yaml:17670:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, an ask of b0 with 1000 external fullscreen sources open, about 12000)"), "\(loads.stdout.prefix(400))")
         // Closed, they cost nothing: the file runs.
         let closed = runCLI(["test", dir + "/closed.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(closed.stdout.hasSuffix("1 passed, 0 failed\n"), "\(closed.stdout.suffix(300))")
@@ -398,12 +398,14 @@ struct TestCommandTests {
         ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let prefix = "error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, "
-        // 5,000 placements x 2 each time the clock goes back: the 20,001st going back (step 40,002, line 40,006).
+        // 5,000 placements x 2 as the test starts and each time the clock goes back: the 20,000th going back (step 40,000,
+        // line 40,004).
         let back = runCLI(["test", dir + "/back.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(back.stdout.contains("back.test.yaml:40006:9: " + prefix + "action, whose clock set back pins the times of each of the 5000 placements, about 10000)"), "\(back.stdout.prefix(400))")
-        // From the second load on, each passes the one before's deadline (60 s): the 20,002nd (line 20,006).
+        #expect(back.stdout.contains("back.test.yaml:40004:9: " + prefix + "action, whose clock set back pins the times of each of the 5000 placements, about 10000)"), "\(back.stdout.prefix(400))")
+        // 10,000 as the test starts; from the second load on, each passes the one before's deadline (60 s): the 20,001st
+        // (line 20,005).
         let loads = runCLI(["test", dir + "/loads.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(loads.stdout.contains("loads.test.yaml:20006:9: " + prefix + "load_started, whose time settles the loads of each of the 5000 placements, about 10000)"), "\(loads.stdout.prefix(400))")
+        #expect(loads.stdout.contains("loads.test.yaml:20005:9: " + prefix + "load_started, whose time settles the loads of each of the 5000 placements, about 10000)"), "\(loads.stdout.prefix(400))")
         // A launch (4,000) and 2,000 shows (33 each: 66,000), then 26,000 an ask (2,000 fullscreen placements, 2,000
         // ads on screen x 12): the 7,690th ask (line 9,695).
         let screen = runCLI(["test", dir + "/screen.test.yaml", "--rules", dir + "/i.yaml"])
@@ -440,6 +442,20 @@ struct TestCommandTests {
         // line 34,333).
         let open = runCLI(["test", dir + "/sources.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(open.stdout.contains("sources.test.yaml:34333:9: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, action, whose clock set back pins the times of each of the 1 placements, of 1000 external fullscreen sources open, about 12002)"), "\(open.stdout.prefix(400))")
+    }
+
+    /// Each test starts with facts for every placement: many short tests against a large policy count too (20,000
+    /// one-step tests against 100,000 placements ran over 30 s).
+    @Test func eachTestCountsThePlacementsItSetsUp() throws {
+        let tests = (0..<20_001).map { "  - {name: t\($0), start: 2026-11-29T09:00:00Z, steps: [{event: action, placement: b0}]}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-test-work", [
+            "p.yaml": "version: 1\nplacements:\n" + (0..<5000).map { "  b\($0): {format: banner}\n" }.joined(),
+            "many.test.yaml": "tests:\n" + tests,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 5,000 placements x 2 a test: the 20,001st test (line 20,002) passes 200 million.
+        let result = runCLI(["test", dir + "/many.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(result.stdout.contains("many.test.yaml:20002:5: error: the steps up to this one would take more than 200 million steps of the policy's rules and caps (this one, the start of a test, which sets up each of the 5000 placements, about 10000)"), "\(result.stdout.prefix(400))")
     }
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.

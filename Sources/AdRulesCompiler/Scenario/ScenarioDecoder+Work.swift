@@ -6,7 +6,8 @@ import AdRulesYAML
 /// `app_backgrounded` and `app_resumed` visits every placement, an ask reads every external fullscreen source
 /// reported open and looks at every fullscreen placement and every ad on screen, and a step that sets the clock back
 /// or passes a load's deadline goes over every placement (a clock set back also pins every show kept and every external
-/// source open). A test's `history` fills the histories of its placements and their groups before the first step.
+/// source open). Each test starts with facts for every placement, and its `history` fills the histories of its
+/// placements and their groups before the first step.
 extension ScenarioDecoder {
     /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`, ``Policy/showWork(ofPlacement:)``
     /// for each `show_started`) the tests of one file may take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
@@ -73,7 +74,16 @@ extension ScenarioDecoder {
                 reader.report(.tooLongHistory(records: records, limit: maxHistoryRecords, file: reader.file, range: SourceRange(at: SourcePosition(line: test.location.line, column: test.location.column))))
                 return
             }
-            total += records
+            // A test starts with facts for every placement: 20,000 one-step tests against 100,000 placements ran over 30 s.
+            let setUp = records + policy.visitWork
+            total += setUp
+            if total > maxWork {
+                let what = "the start of a test, which sets up each of the \(placements) placements" + (records > 0 ? " and \(records) show records of history" : "")
+                reader.report(.tooMuchRuleWork(
+                    limit: maxWork, perStep: setUp, step: what, file: reader.file,
+                    range: SourceRange(at: SourcePosition(line: test.location.line, column: test.location.column))))
+                return
+            }
             for step in test.steps {
                 var what: String
                 var perStep = 0
