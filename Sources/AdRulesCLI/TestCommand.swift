@@ -16,12 +16,14 @@ enum TestCommand {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
         // The policy of each path: --rules, or the one next to a scenario file or inside a directory.
         let policyPaths = paths.map { parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: $0) }
-        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths + policyPaths) {
+        let json = parsed.values["format"] == "json"
+        if var refusal = Output.refusal(output: parsed.values["output"], inputs: paths + policyPaths) {
+            // An input directory that cannot be read in full stops the run here: no document, and none left from before.
+            if refusal.exitCode == ExitCode.failure && json { refusal.stderr += Output.removedEarlierReport(parsed.values["output"], isReport: isEarlierReport) }
             return refusal
         }
         if let refusal = PolicyArgument.refusal(policyPaths) { return refusal }
         if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules test path/to/rules") { return missing }
-        let json = parsed.values["format"] == "json"
         let color = AdRulesCommandLine.useColor(parsed, environment: environment)
         var text = ""
         var stderr = ""
@@ -116,7 +118,7 @@ enum TestCommand {
         // removed, as lint does.
         if json && ioFailed {
             if !parsed.flags.contains("quiet") && testsFound > 0 { stderr += closing + "\n" }
-            stderr += Output.removedEarlierReport(parsed.values["output"]) { Output.head(of: $0).hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
+            stderr += Output.removedEarlierReport(parsed.values["output"], isReport: isEarlierReport)
             return CommandResult(stderr: stderr, exitCode: exitCode)
         }
         if json {
@@ -130,6 +132,9 @@ enum TestCommand {
         if !parsed.flags.contains("quiet") && !(ioFailed && testsFound == 0) { text += closing + "\n" }
         return Output.deliver(text, to: parsed.values["output"], stderr: stderr, exitCode: exitCode)
     }
+
+    /// Whether the file at `path` begins as a json report of `test` does.
+    static func isEarlierReport(_ path: String) -> Bool { Output.head(of: path).hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
 
     static func paint(_ text: String, _ code: String, _ color: Bool) -> String {
         color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -389,6 +389,9 @@ struct PlainWordsTests {
         ("2026-11-29T09:00:00", "add its offset from UTC, as in 2026-11-29T09:00:00Z or 2026-11-29T09:00:00+09:00"),
         ("2026-11-29T09:00-0530", "add its seconds and the colon of its offset: write 2026-11-29T09:00:00-05:30"),
         ("2026-13-29T09:00:00", nil), ("2026-11-29", nil),
+        // Only what a scenario takes: no fraction past milliseconds, and no year before 0001 in UTC.
+        ("2026-11-29T09:00:00.1234", nil), ("2026-11-29T09:00:00.1234+0900", nil),
+        ("0001-01-01T00:00", "add its seconds and its offset from UTC, as in 0001-01-01T00:00:00Z"),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

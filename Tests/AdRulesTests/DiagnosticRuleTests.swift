@@ -134,11 +134,13 @@ struct DiagnosticRuleTests {
         ])
         // A whole number written as a decimal, an exponent or with YAML 1.1's underscores is told its digits, where
         // the key takes them; a fraction, or a number the key refuses, is not.
-        let written = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 6.0\n    hourly_cap: 1e2\n    session_cap: 1_000\n    every_n_actions: 0.0\n  c:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1e5\n  b:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 2.5\n    hourly_cap: 1e6\n"
+        let written = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 6.0\n    hourly_cap: 1e2\n    session_cap: 1_000\n    every_n_actions: 0.0\n  c:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1e5\n    every_n_actions: 1e18\n  b:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 2.5\n    hourly_cap: 1e6\n"
         #expect(lint(written).filter { $0.rule == "schema/type" }.map(\.message) == [
             "daily_cap must be a whole number >= 0, not \"6.0\": write 6", "hourly_cap must be a whole number >= 0, not \"1e2\": write 100",
             "session_cap must be a whole number >= 0, not \"1_000\": write 1000, with no underscores",
             "every_n_actions must be a whole number >= 1, not \"0.0\"", "daily_cap must be a whole number >= 0, not \"1e5\": write 100000",
+            // 19 digits are more than a whole number is read with: not advised.
+            "every_n_actions must be a whole number >= 1, not \"1e18\"",
             "daily_cap must be a whole number >= 0, not \"2.5\"", "hourly_cap must be a whole number >= 0, not \"1e6\"",
         ])
     }

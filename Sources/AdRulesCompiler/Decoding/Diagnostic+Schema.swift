@@ -25,14 +25,16 @@ extension Diagnostic {
         guard let scalar = found.scalar, scalar.style == .plain, scalar.value.utf8.count <= 40 else { return nil }
         // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
         let digits = scalar.value.filter { $0 != "_" }
+        // What is advised is read back: at most 18 digits, as whole numbers are read (``FieldReader/intValue(_:)``).
+        func readable(_ value: Int) -> Bool { String(value).utf8.count <= 18 }
         if digits.count < scalar.value.count, scalar.value.first != "_", scalar.value.last != "_",
-            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), takes(value)
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), readable(value), takes(value)
         {
             return "write \(value), with no underscores"
         }
         // Only a number a double holds as written (at most 15 significant digits) is told its digits.
         guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), FloatText.significantDigits(scalar.value) <= 15,
-            let whole = Int(exactly: value), takes(whole)
+            let whole = Int(exactly: value), readable(whole), takes(whole)
         else { return nil }
         return "write \(whole)"
     }
@@ -341,10 +343,11 @@ extension Diagnostic {
 
     /// A scenario file whose steps would take more than `limit` steps of the policy's rules and caps.
     /// - Parameter step: what the step is, for the message: `an ask of app_open`, `show_started of app_open`.
-    static func tooMuchRuleWork(limit: Int, perStep: Int, step: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter upTo: what the position is one of: `steps`, or `tests` for a test's start.
+    static func tooMuchRuleWork(limit: Int, perStep: Int, step: String, upTo: String = "steps", file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the steps up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, \(ControlCharacters.escaped(step)), about \(perStep)): "
+            message: "the \(upTo) up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, \(ControlCharacters.escaped(step)), about \(perStep)): "
                 + (perStep > limit
                     ? "this step alone is over it: give the rules shorter lists (fewer or shorter strings) or test against a smaller policy"
                     : "split the file into smaller ones"),
@@ -418,11 +421,14 @@ extension Diagnostic {
             missing.append("the colon of its offset")
         }
         let fixed = String(match.1) + (match.2.map(String.init) ?? ":00")
+        // Only a time a scenario takes is advised (no fraction past milliseconds, years 0001-9999 in UTC).
+        func taken(_ time: String) -> Bool { (try? Timestamps.read(time).get()) != nil }
         guard let offset else {
-            guard Timestamps.parseMilliseconds(fixed + "Z") != nil else { return nil }
-            return "add " + (missing + ["its offset from UTC"]).joined(separator: " and ") + ", as in \(fixed)Z or \(fixed)+09:00"
+            let examples = [fixed + "Z", fixed + "+09:00"].filter(taken)
+            guard !examples.isEmpty else { return nil }
+            return "add " + (missing + ["its offset from UTC"]).joined(separator: " and ") + ", as in " + examples.joined(separator: " or ")
         }
-        guard !missing.isEmpty, Timestamps.parseMilliseconds(fixed + offset) != nil else { return nil }
+        guard !missing.isEmpty, taken(fixed + offset) else { return nil }
         return "add " + missing.joined(separator: " and ") + ": write \(fixed + offset)"
     }
 

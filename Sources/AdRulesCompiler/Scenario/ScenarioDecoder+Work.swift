@@ -78,9 +78,9 @@ extension ScenarioDecoder {
             let setUp = records + policy.visitWork
             total += setUp
             if total > maxWork {
-                let what = "the start of a test, which sets up each of the \(placements) placements" + (records > 0 ? " and \(records) show records of history" : "")
+                let history = records == 1 ? " and 1 show record of history" : records > 1 ? " and \(records) show records of history" : ""
                 reader.report(.tooMuchRuleWork(
-                    limit: maxWork, perStep: setUp, step: what, file: reader.file,
+                    limit: maxWork, perStep: setUp, step: "its start, which sets up each of the \(placements) placements" + history, upTo: "tests", file: reader.file,
                     range: SourceRange(at: SourcePosition(line: test.location.line, column: test.location.column))))
                 return
             }
