@@ -27,27 +27,26 @@ package enum DurationAdvice {
     /// 64 bits): too long, not malformed.
     package static func isOverlong(_ text: String) -> Bool {
         // Units largest first, each once: d, h, m, s, ms.
-        guard let parts = parts(of: text), zip(parts, parts.dropFirst()).allSatisfy({ $0.unit > $1.unit }) else { return false }
+        guard let parts = parts(of: text, atMost: 5), zip(parts, parts.dropFirst()).allSatisfy({ $0.unit > $1.unit }) else { return false }
         return RuleDuration(parsing: text).map { $0 > .maximum } ?? true
     }
 
+    /// The units of a duration's parts, `ms` before `m`.
+    private static let partUnits: [(name: String, ms: Int64)] = [("ms", 1), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+
     /// The `<digits><unit>` parts a text is made of, each unit as its milliseconds, or nil when it is not made of them
-    /// alone. Read by hand: a regular expression for each of 150,000 findings made a lint of one file take 17 s.
-    static func parts(of text: String) -> [(digits: Substring, unit: Int64)]? {
+    /// alone or has more than `limit` of them. Read by hand (a regular expression for each of 150,000 findings made a
+    /// lint of one file take 17 s), and no further than `limit` parts (a 10 MB value of 5 million parts took 3 s).
+    static func parts(of text: String, atMost limit: Int) -> [(digits: Substring, unit: Int64)]? {
         var parts: [(digits: Substring, unit: Int64)] = []
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty else { return nil }
+        var rest = text.utf8[...]
+        while let first = rest.first {
+            guard parts.count < limit, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+            let digits = rest.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
             rest = rest.dropFirst(digits.count)
-            let unit: Int64
-            if rest.hasPrefix("ms") { (unit, rest) = (1, rest.dropFirst(2)) }
-            else if rest.hasPrefix("d") { (unit, rest) = (86_400_000, rest.dropFirst()) }
-            else if rest.hasPrefix("h") { (unit, rest) = (3_600_000, rest.dropFirst()) }
-            else if rest.hasPrefix("m") { (unit, rest) = (60_000, rest.dropFirst()) }
-            else if rest.hasPrefix("s") { (unit, rest) = (1000, rest.dropFirst()) }
-            else { return nil }
-            parts.append((digits, unit))
+            guard let unit = partUnits.first(where: { rest.starts(with: $0.name.utf8) }) else { return nil }
+            rest = rest.dropFirst(unit.name.utf8.count)
+            parts.append((Substring(digits), unit.ms))
         }
         return parts.isEmpty ? nil : parts
     }
@@ -81,7 +80,7 @@ package enum DurationAdvice {
 
     /// Parts out of order or repeated (`1m1h`, `1h1h`, `30s1m`): the duration they add up to, written largest first.
     package static func reordered(_ text: String) -> RuleDuration? {
-        guard text.utf8.count <= 40, let parts = parts(of: text) else { return nil }
+        guard text.utf8.count <= 40, let parts = parts(of: text, atMost: 20) else { return nil }
         var total: Int64 = 0
         for part in parts {
             // Each part is at most 366d (a longer one is no duration meant): the sum of 40 characters' worth stays far
