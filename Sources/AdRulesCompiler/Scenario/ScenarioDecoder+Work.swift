@@ -23,9 +23,10 @@ extension ScenarioDecoder {
     /// 14,000 shows of a placement in 10,000 groups that each keep 100,000 shows took 3.8 GB and crashed.
     static let maxHistoryRecords = 4_000_000
 
-    /// An error at the first step past ``maxWork``: the file's tests do not run. `show` and `offer` asks read the rules
-    /// and caps of their placement, with the lists the file's contexts give (or the attributes' defaults);
-    /// `show_started` fills the histories of the placement and its groups.
+    /// An error at the first step past ``maxWork`` (or at the test whose start passes it), or at a test whose history is
+    /// longer than ``maxHistoryRecords``: the file's tests do not run. `show` and `offer` asks read the rules and caps of
+    /// their placement, with the lists the file's contexts give (or the attributes' defaults); `show_started` fills the
+    /// histories of the placement and its groups.
     static func boundWork(of scenario: Scenario, policy: Policy, reader: inout FieldReader) {
         var longest = policy.defaultListLengths
         var longestText = policy.defaultStringWork
