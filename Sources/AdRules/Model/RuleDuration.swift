@@ -26,7 +26,8 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
         RuleDuration(milliseconds: lhs.milliseconds.addingReportingOverflow(rhs.milliseconds).overflow ? .max : lhs.milliseconds + rhs.milliseconds)
     }
 
-    private static let units: [(suffix: String, ms: Int64)] = [
+    /// The units of a duration, largest first, with their milliseconds.
+    package static let units: [(suffix: String, ms: Int64)] = [
         ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1),
     ]
 

@@ -31,8 +31,8 @@ package enum DurationAdvice {
         return RuleDuration(parsing: text).map { $0 > .maximum } ?? true
     }
 
-    /// The units of a duration's parts, `ms` before `m`.
-    private static let partUnits: [(name: String, ms: Int64)] = [("ms", 1), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+    /// A duration's units (``RuleDuration/units``), the longer suffix first: `ms` is read before `m`.
+    private static let partUnits = RuleDuration.units.sorted { $0.suffix.count > $1.suffix.count }
 
     /// The `<digits><unit>` parts a text is made of, each unit as its milliseconds, or nil when it is not made of them
     /// alone or has more than `limit` of them. Read by hand (a regular expression for each of 150,000 findings made a
@@ -44,8 +44,8 @@ package enum DurationAdvice {
             guard parts.count < limit, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
             let digits = rest.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
             rest = rest.dropFirst(digits.count)
-            guard let unit = partUnits.first(where: { rest.starts(with: $0.name.utf8) }) else { return nil }
-            rest = rest.dropFirst(unit.name.utf8.count)
+            guard let unit = partUnits.first(where: { rest.starts(with: $0.suffix.utf8) }) else { return nil }
+            rest = rest.dropFirst(unit.suffix.utf8.count)
             parts.append((Substring(digits), unit.ms))
         }
         return parts.isEmpty ? nil : parts
