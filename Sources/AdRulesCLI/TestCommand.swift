@@ -39,6 +39,20 @@ enum TestCommand {
         policies.strict = parsed.flags.contains("strict")
         var testsFound = 0
         var brokenPolicies = Set<String>()
+        // A broken policy is reported once, as lint reports it (its summary on stderr); none of its tests runs.
+        func reportBroken(_ rulesPath: String, _ diagnostics: [Diagnostic], files fileCount: Int) {
+            guard brokenPolicies.insert(rulesPath).inserted else { return }
+            failed += 1
+            text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+            if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
+            let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
+            let name = "the policy in \(rulesPath) \(problem): no test ran"
+            text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
+            records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
+                                    ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
+        }
+        // The policies of the paths walked, in order: with no test under them, a broken one is still reported.
+        var walkedPolicies: [String] = []
         // A scenario file named twice (`test rules rules`, a link, `../rules/x.test.yaml`) runs once against a policy.
         var ran = Set<String>()
         for path in paths {
@@ -58,6 +72,7 @@ enum TestCommand {
                 continue
             }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
+            if !walkedPolicies.contains(rulesPath) { walkedPolicies.append(rulesPath) }
             for file in files {
                 guard ran.insert(FileIdentity.of(file) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
@@ -67,17 +82,8 @@ enum TestCommand {
                     if ioMessages.insert(message).inserted { stderr += "error: \(ControlCharacters.escaped(message))\n" }
                     ioFailed = true
                 case .brokenPolicy(let rulesPath, let diagnostics, let fileCount):
-                    // Reported once, as lint reports it (its summary on stderr); none of its tests runs.
                     testsFound += 1
-                    guard brokenPolicies.insert(rulesPath).inserted else { continue }
-                    failed += 1
-                    text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
-                    if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
-                    let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
-                    let name = "the policy in \(rulesPath) \(problem): no test ran"
-                    text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
-                    records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
-                                            ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
+                    reportBroken(rulesPath, diagnostics, files: fileCount)
                 case .broken(let name, let diagnostics):
                     testsFound += 1
                     failed += 1
@@ -103,6 +109,15 @@ enum TestCommand {
                         }
                         if json { records.append(FailureReport.json(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &bytesLeft)) }
                     }
+                }
+            }
+        }
+        if testsFound == 0 && !ioFailed {
+            // Nothing to run, yet a policy that would have stopped every test is said to be broken, as lint says it: the
+            // "nothing was tested" below is not the only thing to fix. A policy that cannot be read stays unsaid here.
+            for rulesPath in walkedPolicies {
+                if case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)) = policies.check(rulesPath) {
+                    reportBroken(path, diagnostics, files: fileCount)
                 }
             }
         }
@@ -167,20 +182,36 @@ struct ScenarioPolicies {
         return parent.isEmpty ? "." : parent
     }
 
-    mutating func prepare(file: String, rulesPath: String) -> Prepared {
+    /// What stops the tests of a policy, or the policy that runs them.
+    enum Checked {
+        case runnable(Policy)
+        case stopped(Prepared)
+    }
+
+    /// The policy at `rulesPath`, loaded once, checked as its tests need it.
+    mutating func check(_ rulesPath: String) -> Checked {
         if loaded[rulesPath] == nil {
             do { loaded[rulesPath] = .success(try PolicyLoader.load(path: rulesPath)) }
             catch let error as PolicyLoadError { loaded[rulesPath] = .failure(error) }
             catch { loaded[rulesPath] = .failure(.unreadable(rulesPath, reason: "\(error)")) }
         }
-        guard let result = loaded[rulesPath] else { return .ioFailure("cannot load \(rulesPath)") }
+        guard let result = loaded[rulesPath] else { return .stopped(.ioFailure("cannot load \(rulesPath)")) }
         let load: PolicyLoad
         switch result {
-        case .failure(let error): return .ioFailure("\(error)")
+        case .failure(let error): return .stopped(.ioFailure("\(error)"))
         case .success(let value): load = value
         }
         guard let policy = load.validPolicy, !(strict && !load.diagnostics.isEmpty) else {
-            return .brokenPolicy(rulesPath, load.diagnostics, files: load.files.count)
+            return .stopped(.brokenPolicy(rulesPath, load.diagnostics, files: load.files.count))
+        }
+        return .runnable(policy)
+    }
+
+    mutating func prepare(file: String, rulesPath: String) -> Prepared {
+        let policy: Policy
+        switch check(rulesPath) {
+        case .stopped(let prepared): return prepared
+        case .runnable(let runnable): policy = runnable
         }
         let bytes: [UInt8]
         do { bytes = try PolicyLoader.readBytes(file) } catch { return .ioFailure("\(error)") }

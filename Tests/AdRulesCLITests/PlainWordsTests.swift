@@ -238,6 +238,16 @@ struct PlainWordsTests {
         #expect(result.exitCode == ExitCode.findings)
         #expect(result.stderr.contains("no scenario tests"))
         #expect(result.stderr.contains(dir))
+        #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
+        // A broken policy with no test under it is still reported, as it would stop every test, beside the error.
+        let broken = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner, daily_cap: -1}\n"])
+        for format in ["text", "json"] {
+            let run = runCLI(["test", broken, "--format", format])
+            #expect(run.exitCode == ExitCode.findings, "\(format)")
+            #expect(run.stderr.contains("no scenario tests"), "\(format): \(run.stderr)")
+            #expect(run.stdout.contains("daily_cap must be >= 0, not -1"), "\(format): \(run.stdout)")
+            #expect(run.stdout.contains("the policy in \(broken) has errors: no test ran"), "\(format): \(run.stdout)")
+        }
         // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
         let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
         for command in ["test", "simulate"] {
