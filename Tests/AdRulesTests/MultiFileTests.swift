@@ -48,6 +48,27 @@ struct MultiFileTests {
         #expect(d.notes.first?.file == "a.yaml")
     }
 
+    /// A `defaults` block with an error still conflicts on a setting both blocks read (one run lists both findings),
+    /// and a setting the error cost is no conflict.
+    @Test func defaultsWithAnErrorStillConflictOnWhatBothRead() throws {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\ndefaults:\n  format: interstitial\n  min_interval: 1m\n  daily_cap: x\nplacements:\n  a: {format: interstitial}\n"),
+            ("b.yaml", "version: 1\ndefaults:\n  min_interval: 2m\n  daily_cap: 4\nplacements:\n  c: {format: interstitial}\n"),
+        ])
+        #expect(load.diagnostics.map(\.rule) == ["schema/unknown-key", "schema/type", "policy/conflicting-setting"], "\(load.diagnostics)")
+        let conflict = try #require(load.diagnostics.last)
+        #expect(conflict.message.contains("defaults.min_interval"), "\(conflict.message)")
+        #expect(conflict.file == "b.yaml")
+        #expect(conflict.range.start == SourcePosition(line: 3, column: 17))
+        #expect(conflict.notes.first?.file == "a.yaml")
+        // Equal where both read: the error alone.
+        let equal = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\ndefaults:\n  min_interval: 1m\n  daily_cap: x\nplacements:\n  a: {format: interstitial}\n"),
+            ("b.yaml", "version: 1\ndefaults:\n  min_interval: 60s\n  daily_cap: 4\n"),
+        ])
+        #expect(equal.diagnostics.map(\.rule) == ["schema/type"], "\(equal.diagnostics)")
+    }
+
     @Test func defaultsApplyUnlessThePlacementSetsTheKey() throws {
         let p = try policy("""
             version: 1

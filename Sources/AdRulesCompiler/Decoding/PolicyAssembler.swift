@@ -19,14 +19,19 @@ struct PolicyAssembler {
     private(set) var writtenSettings: [String: Located<String>] = [:]
 
     /// Two files' `defaults` differ: the finding names the first setting that differs, at its value in the later file
-    /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one. Nil when either
-    /// block has an error: that error is the finding, and the values it lost are no conflict.
+    /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one. When either
+    /// block has an error, that error is a finding of its own and a value it lost is no conflict: only a setting both
+    /// blocks read, with different values, is one (nil when there is none).
     private static func conflictingDefaults(
         _ later: PlacementFields, _ earlier: PlacementFields, file: String, block: PolicyFragment.Setting, first: PolicyFragment.Setting
     ) -> Diagnostic? {
-        guard !later.hadErrors, !earlier.hadErrors else { return nil }
-        let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).first { later[$0]?.value != earlier[$0]?.value }
+        let lostSome = later.hadErrors || earlier.hadErrors
+        let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).first { setting in
+            let here = later[setting]?.value, there = earlier[setting]?.value
+            return lostSome ? here != nil && there != nil && here != there : here != there
+        }
         guard let setting = differing else {
+            if lostSome { return nil }
             return .conflictingSetting("defaults", value: block.canonical, other: first.canonical, file: file, range: block.range, first: first.location)
         }
         let key = "defaults.\(setting.key)"
