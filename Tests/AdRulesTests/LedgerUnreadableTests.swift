@@ -61,6 +61,29 @@ struct LedgerUnreadableTests {
         }
     }
 
+    /// A corrupt ledger whose name leaves no room for the `.corrupt-…` suffix (255 bytes a name) cannot be moved
+    /// aside: it is the only copy, so it is left as it is, reported, and moved once it can be (here: never).
+    @Test func aCorruptLedgerThatCannotBeMovedAsideIsNeverOverwritten() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/" + String(repeating: "l", count: 225)
+            let corrupt = Data("{\"version\": 1, \"installedAt\": ".utf8)
+            try corrupt.write(to: URL(fileURLWithPath: path))
+            let problems = ProblemLog()
+            let engine = AdEngine(
+                policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path),
+                onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            #expect(showOnce(engine))
+            #expect(FileManager.default.contents(atPath: path) == corrupt, "left as it was")
+            guard problems.all.count == 1, case .unreadable(let reason)? = problems.all.first else {
+                Issue.record("expected one unreadable report, got \(problems.all)")
+                return
+            }
+            #expect(reason.contains("is corrupt ("), "\(reason)")
+            #expect(reason.contains("could not be moved aside to be kept (File name too long"), "\(reason)")
+        }
+    }
+
     @Test(.enabled(if: getuid() != 0, "root reads a chmod 000 file"))
     func aFileWithoutReadPermissionIsNeverOverwritten() throws {
         try withTemporaryDirectory { directory in

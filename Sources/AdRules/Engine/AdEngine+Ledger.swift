@@ -29,9 +29,15 @@ extension AdEngine {
             try snapshot.validate()
             return .loaded(snapshot)
         } catch LedgerError.corrupt(let reason) {
-            let file = store as? FileLedgerStore
-            let movedTo = file?.quarantine(now: now)
-            return .corrupt(.corrupt(path: file?.path ?? "\(type(of: store))", movedTo: movedTo, reason: reason))
+            guard let file = store as? FileLedgerStore else { return .corrupt(.corrupt(path: "\(type(of: store))", movedTo: nil, reason: reason)) }
+            switch file.quarantine(now: now) {
+            case .moved(let movedTo): return .corrupt(.corrupt(path: file.path, movedTo: movedTo, reason: reason))
+            case .gone: return .corrupt(.corrupt(path: file.path, movedTo: nil, reason: reason))
+            case .stuck(let why):
+                // A fresh ledger would be written over the only copy: it is left as it is, as an unreadable one is, and
+                // moved aside once it can be.
+                return .unreadable("\(file.path) is corrupt (\(reason)) and could not be moved aside to be kept (\(why))")
+            }
         } catch LedgerError.io(let reason) {
             return .unreadable(reason)
         } catch {

@@ -33,29 +33,44 @@ public struct FileLedgerStore: LedgerStore {
         _ = try withLock(blocking: true) { try replace(with: data) }
     }
 
-    /// Moves a corrupt ledger aside so that it is kept; returns where it went.
+    /// What became of a corrupt ledger.
+    enum Quarantine: Equatable {
+        /// Moved aside to this path, and kept.
+        case moved(String)
+        /// No longer there (another process moved or removed it).
+        case gone
+        /// Still there, as it was: it could not be moved aside, for this reason.
+        case stuck(String)
+    }
+
+    /// Moves a corrupt ledger aside so that it is kept.
     ///
     /// The name carries the time in ms and a unique token, and an existing file is never overwritten.
-    func quarantine(now: Date) -> String? {
+    func quarantine(now: Date) -> Quarantine {
         let stamp = Milliseconds.from(now)
-        func moveAside() -> String? {
+        func moveAside() -> Quarantine {
+            var failure = "no free name"
             for _ in 0..<16 {
                 let target = "\(path).corrupt-\(stamp)-\(UniqueToken.next())"
                 // link fails with EEXIST instead of replacing a file; rename is the fallback where hard links are not supported.
                 if link(path, target) == 0 {
                     unlink(path)
-                    return target
+                    return .moved(target)
                 }
                 let code = errno
                 if code == EEXIST { continue }
-                if code == ENOENT { return nil }
+                if code == ENOENT, access(path, F_OK) != 0 { return .gone }
                 if FileManager.default.fileExists(atPath: target) { continue }
-                return rename(path, target) == 0 ? target : nil
+                if rename(path, target) == 0 { return .moved(target) }
+                // The rename's error, else the link's: the file is still there either way.
+                let renameCode = errno
+                failure = Self.errorText(renameCode == ENOENT || renameCode == EXDEV ? code : renameCode)
+                break
             }
-            return nil
+            return access(path, F_OK) == 0 ? .stuck(failure) : .gone
         }
         do {
-            return try withLock(blocking: true, moveAside) ?? nil
+            return try withLock(blocking: true, moveAside) ?? .stuck("the lock is held")
         } catch {
             return moveAside()
         }
