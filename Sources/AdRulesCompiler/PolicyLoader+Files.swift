@@ -140,20 +140,6 @@ extension PolicyLoader {
     ///   - path: the file.
     ///   - limit: the most bytes wanted; one more is read so the caller can tell the file is too large.
     /// - Throws: ``PolicyLoadError/unreadable(_:reason:)``, also for anything that is not a regular file.
-    /// "not a regular file (a socket)": what a path that is no file of text is.
-    static func notRegular(_ mode: mode_t) -> String {
-        let kind: String
-        switch mode & S_IFMT {
-        case S_IFIFO: kind = "a FIFO"
-        case S_IFCHR: kind = "a character device"
-        case S_IFBLK: kind = "a block device"
-        case S_IFSOCK: kind = "a socket"
-        case S_IFDIR: kind = "a directory"
-        default: kind = "a FIFO, device, socket or directory"
-        }
-        return "not a regular file (\(kind))"
-    }
-
     public static func readBytes(_ path: String, limit: Int = YAMLReader.maxBytes) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -161,14 +147,14 @@ extension PolicyLoader {
             // A socket cannot be opened at all ("no such device or address"): say what it is instead.
             var info = stat()
             if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-                throw PolicyLoadError.unreadable(path, reason: notRegular(info.st_mode))
+                throw PolicyLoadError.unreadable(path, reason: BoundedFile.notRegular(info.st_mode))
             }
             throw PolicyLoadError.unreadable(path, reason: String(cString: strerror(code)).lowercased())
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw PolicyLoadError.unreadable(path, reason: notRegular(info.st_mode))
+            throw PolicyLoadError.unreadable(path, reason: BoundedFile.notRegular(info.st_mode))
         }
         do {
             let data = try handle.read(upToCount: limit + 1) ?? Data()

@@ -37,12 +37,22 @@ extension Policy {
         self = try CompiledPolicyReader(record).policy()
     }
 
-    /// Loads a compiled policy from a file.
-    /// - Throws: ``CompiledPolicyError`` for a bad document, or the file system's error when it cannot be read.
+    /// Loads a compiled policy from a file: a regular file of at most ``maxCompiledBytes``, read without blocking (a
+    /// FIFO or a device at the path is an error at once, not a hang).
+    /// - Throws: ``CompiledPolicyError`` for a bad document or one too large, ``PolicyFileError`` when the file is
+    ///   missing, cannot be read or is not a regular file.
     public init(compiledContentsOf url: URL) throws {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        let data = try handle.read(upToCount: Policy.maxCompiledBytes + 1) ?? Data()
+        let data: Data
+        do {
+            data = try BoundedFile.read(url.path, limit: Policy.maxCompiledBytes)
+        } catch {
+            switch error {
+            case .missing: throw PolicyFileError(path: url.path, reason: "there is no file at \(url.path)")
+            case .unreadable(let reason): throw PolicyFileError(path: url.path, reason: reason)
+            case .tooLarge(let size):
+                throw CompiledPolicyError("the document is \(size.map(String.init) ?? "more than \(Policy.maxCompiledBytes)") bytes; at most \(Policy.maxCompiledBytes) (64 MiB) are accepted")
+            }
+        }
         try self.init(compiled: data)
     }
 
@@ -59,6 +69,23 @@ extension Policy {
         bytes.append(0x0A)
         return Data(bytes)
     }
+}
+
+/// Why the file of a compiled policy could not be read (the document itself was not looked at); the policy in force
+/// stays in force.
+public struct PolicyFileError: Error, LocalizedError, Sendable, Hashable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What is wrong, naming the file.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "cannot load the compiled policy: \(reason)" }
+    public var errorDescription: String? { description }
 }
 
 /// What a document says it is: read from its records, or, when they cannot be read, in a pass over the

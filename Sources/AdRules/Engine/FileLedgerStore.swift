@@ -79,27 +79,16 @@ public struct FileLedgerStore: LedgerStore {
     // MARK: reading
 
     private func readBounded() throws -> Data? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw LedgerError.io("cannot open \(path): \(Self.errorText(code))")
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw LedgerError.io("cannot stat \(path): \(Self.errorText(errno))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw LedgerError.io("\(path) is not a regular file") }
-        let limit = LedgerBounds.maxFileBytes
-        guard info.st_size <= limit else { throw LedgerError.corrupt("too large: \(info.st_size) bytes, more than \(limit)") }
-        let data: Data
         do {
-            // One byte over the limit tells a file that grew since fstat from one that fits.
-            data = try handle.read(upToCount: limit + 1) ?? Data()
+            return try BoundedFile.read(path, limit: LedgerBounds.maxFileBytes)
         } catch {
-            throw LedgerError.io("cannot read \(path): \(error.localizedDescription)")
+            switch error {
+            case .missing: return nil
+            case .unreadable(let reason): throw LedgerError.io(reason)
+            case .tooLarge(let size?): throw LedgerError.corrupt("too large: \(size) bytes, more than \(LedgerBounds.maxFileBytes)")
+            case .tooLarge(nil): throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
+            }
         }
-        guard data.count <= limit else { throw LedgerError.corrupt("too large: more than \(limit) bytes") }
-        return data
     }
 
     /// Temporary files of writers that died before their rename; safe to delete only while holding the lock.
@@ -161,7 +150,7 @@ public struct FileLedgerStore: LedgerStore {
         return try body()
     }
 
-    private static func errorText(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
+    private static func errorText(_ code: Int32) -> String { BoundedFile.errorText(code) }
 }
 
 /// A token no other writer of this or another process uses at the same time: process id, a counter, random bits.
