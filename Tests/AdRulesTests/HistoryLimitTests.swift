@@ -229,4 +229,29 @@ struct HistoryLimitTests {
         let small = LedgerSnapshot(installedAt: start, sessionCount: 3, shows: ["a": Array(shows.prefix(512))])
         #expect(small.clampedToBounds() == small)
     }
+
+    /// When each placement's newest show alone is too much (45,000 placements with 64-character ids, each shown once),
+    /// the placements shown longest ago lose theirs, entry and all: the file fits and loads again, where it was
+    /// written at 4.2 MB and moved aside as corrupt at the next start.
+    @Test func theNewestShowsOfManyPlacementsAlsoFitTheFileBound() throws {
+        let start: Int64 = 1_795_000_000_000
+        func id(_ i: Int) -> String { "p\(String(format: "%05d", i))" + String(repeating: "x", count: 58) }
+        var lists: [String: [ShowRecord]] = [:]
+        for i in 0..<45_000 { lists[id(i)] = [ShowRecord(at: start + Int64(i) * 1000, session: 10_000_000)] }
+        lists["never"] = []
+        let written = LedgerSnapshot(installedAt: start, sessionCount: 10_000_000, shows: lists).clampedToBounds()
+        let path = NSTemporaryDirectory() + "adrules-fit-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try FileLedgerStore(path: path).save(written)
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? .max
+        #expect(size <= 4 << 20, "\(size) bytes")
+        let loaded = try #require(try FileLedgerStore(path: path).load())
+        #expect(loaded.shows["never"] == nil, "an entry with no show goes first")
+        #expect(loaded.shows.count > 20_000 && loaded.shows.count < 45_000, "\(loaded.shows.count)")
+        // The newest placements stay, and every one kept was shown later than every one dropped.
+        #expect(loaded.shows[id(44_999)]?.count == 1)
+        let kept = loaded.shows.keys.compactMap { Int($0.dropFirst().prefix(5)) }
+        #expect(kept.count == loaded.shows.count)
+        #expect(kept.min() == 45_000 - kept.count, "the oldest were dropped, not others")
+    }
 }

@@ -95,22 +95,35 @@ extension LedgerSnapshot {
     /// than being moved aside as corrupt, which would lose every show. Each placement keeps its newest show, which its
     /// `min_interval` reads. Only caps of tens of thousands of shows, with as many shows played within the longest
     /// window a rule reads, come near the bound; those caps may then count fewer shows after a restart than before it.
+    /// When the newest shows alone are too many (tens of thousands of placements, each shown, with long ids), the
+    /// placements shown longest ago lose theirs too, entry and all: the file still loads.
     mutating func dropOldestShowsToFit() {
         let header = 128
         var size = header + shows.reduce(0) { $0 + LedgerBounds.entryBytes($1.key) + $1.value.count * LedgerBounds.showBytes }
         var total = shows.values.reduce(0) { $0 + $1.count }
-        guard size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows else { return }
+        func overBounds() -> Bool { size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows }
+        guard overBounds() else { return }
         // Each list is oldest first: the oldest of all but each placement's newest are found by time, and taken from
         // the front of their lists.
         let oldestFirst = shows.flatMap { id, list in list.dropLast().map { (id: id, at: $0.at) } }.sorted { $0.at < $1.at }
         var dropped: [String: Int] = [:]
         for show in oldestFirst {
-            guard size > LedgerBounds.maxFileBytes || total > LedgerBounds.maxShows else { break }
+            guard overBounds() else { break }
             dropped[show.id, default: 0] += 1
             size -= LedgerBounds.showBytes
             total -= 1
         }
         for (id, count) in dropped { shows[id] = Array(shows[id, default: []].dropFirst(count)) }
+        guard overBounds() else { return }
+        // Entries with no show first (they hold nothing), then by their newest show, the id breaking ties.
+        let byNewest = shows.map { id, list in (id: id, at: list.last?.at ?? .min) }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        for entry in byNewest {
+            guard overBounds() else { break }
+            let count = shows[entry.id]?.count ?? 0
+            size -= LedgerBounds.entryBytes(entry.id) + count * LedgerBounds.showBytes
+            total -= count
+            shows[entry.id] = nil
+        }
     }
 
     /// An id as Swift would quote it, control characters escaped, so that a reason stays one line.
