@@ -208,10 +208,10 @@ struct ModelDiagnosticTests {
         ])
         // (Filling histories of 1,064 shows is 3% of that estimate: the cap is not named.)
         #expect(found.first?.range.start.line == 3)
-        // One cap of 100,000 makes every history count 100,000 shows: the message names it (nothing else pointed at it).
+        // Caps of 100,000 make every history count 100,000 shows: the message names it (nothing else pointed at it).
         let bigCap = try Policy(
             yaml: "version: 1\nplacements:\n  p0: {format: interstitial, daily_cap: 100000}\ngroups:\n"
-                + (1...3).map { "  g\($0): {placements: [p0], daily_cap: 1}\n" }.joined(), file: "p.yaml")
+                + (1...3).map { "  g\($0): {placements: [p0], daily_cap: 100000}\n" }.joined(), file: "p.yaml")
         let busy = try #require(ModelDecoder.decode(
             "version: 1\nsegments:\n  - {name: all, share: 1, cold_starts: 2, resumes: 6, foreground: 5m, actions: [{placement: p0, every: 1s}]}\nnetwork: {load_time: 2s}\n",
             file: "m.model.yaml").model)

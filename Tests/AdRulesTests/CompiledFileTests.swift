@@ -60,3 +60,33 @@ struct CompiledFileTests {
         }
     }
 }
+
+/// What groups may keep in all is bounded when a policy loads: each show of a placement goes into the history of each
+/// of its groups (10,000 groups of one placement with a cap of 100,000 in 366d, and 20,000 shows in the ledger, took
+/// 3.9 GB and crashed the engine at start-up).
+@Suite("Group histories bound")
+struct GroupRecordsBoundTests {
+    /// A compiled policy of one placement in `groups` groups, each with a cap of `max` in 366d.
+    func document(groups: Int, max: Int) throws -> Data {
+        let base = try policy("version: 1\nplacements:\n  p: {format: interstitial, daily_cap: 100000}\n")
+            .compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test")
+        var object = try #require(try JSONSerialization.jsonObject(with: base) as? [String: Any])
+        object["groups"] = (0..<groups).map { g in
+            ["id": "g\(g)", "at": [0, 1, 1], "placements": [["p", 0, 1, 1]], "caps": [[["max": max, "window": 31_622_400_000], 0, 1, 1]]] as [String: Any]
+        }
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    @Test func aCompiledPolicyWhoseGroupsKeepTooMuchIsRefused() throws {
+        // 20 groups keeping 100,000 shows each: 2,000,000, the most allowed.
+        let within = try Policy(compiled: try document(groups: 20, max: 100_000))
+        #expect(within.groups.count == 20)
+        // 10,000 small caps keep little: 10,000 x (5 + 2).
+        #expect(try Policy(compiled: try document(groups: 10_000, max: 5)).groups.count == 10_000)
+        #expect(throws: CompiledPolicyError(
+            path: "groups[20]",
+            "the groups' caps keep up to 2100000 show records in all (each group its largest cap and one more than its members, for each show of a member), more than the 2000000 a policy may keep: lower the groups' caps, or put placements that share caps in one group")) {
+            _ = try Policy(compiled: try document(groups: 21, max: 100_000))
+        }
+    }
+}

@@ -81,12 +81,17 @@ struct CompiledPolicyReader {
             guard ruleIDs.insert(r.id).inserted else { throw CompiledPolicyError(path: "rules[\(i)].id", "rule \"\(r.id)\" is defined twice") }
             rules.append(rule)
         }
-        return Policy(
+        let policy = Policy(
             files: record.files, environment: record.environment, timeZone: timeZone,
             sessionTimeout: try inside("session_timeout") { () throws(CompiledPolicyError) in try plainDuration(record.sessionTimeout) },
             fullscreenTimeout: try inside("fullscreen_timeout") { () throws(CompiledPolicyError) in try duration(record.fullscreenTimeout, files) },
             loadTimeout: try inside("load_timeout") { () throws(CompiledPolicyError) in try plainDuration(record.loadTimeout) },
             placements: placements, groups: groups, attributes: attributes, rules: rules)
+        let groupRecords = policy.groupRecords
+        if let g = groupRecords.firstPastBound {
+            throw CompiledPolicyError(path: "groups[\(g)]", policy.groupRecordsMessage(total: groupRecords.total))
+        }
+        return policy
     }
 
     // MARK: records

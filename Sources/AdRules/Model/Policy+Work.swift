@@ -73,6 +73,31 @@ extension Policy {
     /// The show records a show of the placement adds: one to its history and one to each of its groups'.
     package func recordsPerShow(ofPlacement slot: Int) -> Int { 1 + storage.groupsOfPlacement[slot].count }
 
+    /// The most show records a policy's groups may keep in all (32 MB of them). Each show of a placement goes into the
+    /// history of each of its groups, up to what each keeps: 10,000 groups of one placement with a cap of 100,000 made
+    /// 20,000 shows of history take 3.9 GB and crash an app at start-up. A policy past this is refused, by lint and by
+    /// the loader of compiled policies.
+    package static let maxGroupRecords = 2_000_000
+
+    /// The show records the groups keep at most, in all, and the first group at which they pass ``maxGroupRecords``
+    /// (nil when they do not).
+    package var groupRecords: (total: Int, firstPastBound: Int?) {
+        var total = 0
+        var first: Int?
+        for (g, keep) in storage.groupShowsKept.enumerated() {
+            total += keep
+            if first == nil, total > Policy.maxGroupRecords { first = g }
+        }
+        return (total, first)
+    }
+
+    /// What is wrong with a policy whose groups keep more than ``maxGroupRecords`` records, and what to write instead.
+    package func groupRecordsMessage(total: Int) -> String {
+        "the groups' caps keep up to \(total) show records in all (each group its largest cap and one more than its members, "
+            + "for each show of a member), more than the \(Policy.maxGroupRecords) a policy may keep: lower the groups' caps, "
+            + "or put placements that share caps in one group"
+    }
+
     /// The most show records the facts can hold: every placement's history and every group's full.
     package var recordsKeptAtMost: Int { storage.showsKept * storage.placements.count + storage.groupShowsKept.reduce(0, +) }
 

@@ -37,8 +37,8 @@ final class PolicyStorage: Sendable {
     /// How many shows one history keeps at most: 512, or the largest cap when that is larger, so that every
     /// cap can be reached.
     let showsKept: Int
-    /// Per group, the newest shows its history keeps: ``showsKept``, or for a group with no cap one more than its
-    /// members.
+    /// Per group, the newest shows its history keeps: its largest cap (0 without one) and one more than its members,
+    /// at most ``showsKept``.
     let groupShowsKept: [Int]
     /// The placement ids, by index: what a slot hint is checked against.
     let placementIDs: [String]
@@ -99,11 +99,13 @@ final class PolicyStorage: Sendable {
         let largestCap = (placements.flatMap(Limits.capsSet) + groups.flatMap(Limits.capsSet)).max() ?? 0
         let showsKept = min(max(Facts.minShowsPerHistory, largestCap), Facts.maxShowsPerHistory)
         self.showsKept = showsKept
-        // A group with no cap reads only its last show (min_interval), which a show_failed of each member may take back:
-        // it keeps one show more than it has members, not a cap's worth. A policy of 10,000 such groups of one
-        // placement kept every show 10,000 times over (3.9 GB for 20,000 shows of history).
+        // A group reads its newest shows up to its largest cap (none without a cap: its min_interval reads the last
+        // show), and keeps one more for each member and one besides, which a show_failed of each member may take back:
+        // not every policy's largest cap, as a placement does. A policy of 10,000 cap-less groups of one placement kept
+        // every show 10,000 times over (3.9 GB for 20,000 shows of history); what capped groups may keep in all is
+        // bounded (``Policy/maxGroupRecords``).
         groupShowsKept = groups.map { group in
-            Limits.capsSet(of: group).isEmpty ? min(group.placements.count + 1, showsKept) : showsKept
+            min((Limits.capsSet(of: group).max() ?? 0) + group.placements.count + 1, showsKept)
         }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds

@@ -50,6 +50,14 @@ enum SemanticLint {
             }
         }
         for group in policy.groups { findings += capFindings(group, inGroup: true) }
+        // What an app's loader of compiled policies refuses, lint refuses, at the group whose records pass the bound.
+        let groupRecords = policy.groupRecords
+        if let g = groupRecords.firstPastBound {
+            let at = policy.groups[g].location
+            findings.append(Diagnostic(
+                .error, rule: "schema/range", message: policy.groupRecordsMessage(total: groupRecords.total),
+                file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
+        }
         return findings
     }
 
