@@ -375,6 +375,9 @@ def big_cases(c):
     c.policy_case("defaults-64-windows-100k", g, "100k placements under 64 default windows, 63 of them unreachable (compared pairwise for each placement: over 30 s)",
                   {"p.yaml": "version: 1\ndefaults: {min_interval: 1m, caps: %s}\nplacements:\n" % caps
                    + "".join("  p%d: {format: interstitial}\n" % i for i in range(100_000))}, expect="any", formats=("json",))
+    c.policy_case("groups-10k-big-caps", g, "10k groups of one placement, each with a cap of 100,000 in 366d (each show kept 10k times: crashed the engine at start-up)",
+                  {"p.yaml": "version: 1\nplacements:\n  p: {format: interstitial, daily_cap: 100000}\ngroups:\n"
+                   + "".join("  g%d: {placements: [p], caps: [{max: 100000, window: 366d}]}\n" % i for i in range(10_000))}, formats=("json",))
     c.policy_case("placements-100k-errors", g, "100k placements, each with two errors",
                   {"p.yaml": "".join(placements(100_000, bad=True))}, formats=("json",))
 
