@@ -41,7 +41,8 @@ enum TestCommand {
         var brokenPolicies = Set<String>()
         // A broken policy is reported once, as lint reports it (its summary on stderr); none of its tests runs.
         func reportBroken(_ rulesPath: String, _ diagnostics: [Diagnostic], files fileCount: Int) {
-            guard brokenPolicies.insert(rulesPath).inserted else { return }
+            // Once however the path is written (`rules`, `rules/`, `./rules`).
+            guard brokenPolicies.insert(PolicyLoader.realPath(rulesPath) ?? rulesPath).inserted else { return }
             failed += 1
             text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
             if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
@@ -72,7 +73,7 @@ enum TestCommand {
                 continue
             }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
-            if !walkedPolicies.contains(rulesPath) { walkedPolicies.append(rulesPath) }
+            walkedPolicies.append(rulesPath)
             for file in files {
                 guard ran.insert(FileIdentity.of(file) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)

@@ -248,6 +248,10 @@ struct PlainWordsTests {
             #expect(run.stdout.contains("daily_cap must be >= 0, not -1"), "\(format): \(run.stdout)")
             #expect(run.stdout.contains("the policy in \(broken) has errors: no test ran"), "\(format): \(run.stdout)")
         }
+        // Once, however its path is written.
+        let spelled = runCLI(["test", broken, broken + "/", broken + "/."])
+        #expect(spelled.stdout.components(separatedBy: "has errors: no test ran").count == 2, "\(spelled.stdout)")
+        #expect(spelled.stdout.hasSuffix("0 passed, 1 failed\n"), "\(spelled.stdout)")
         // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
         let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
         for command in ["test", "simulate"] {

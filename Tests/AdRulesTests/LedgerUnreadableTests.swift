@@ -61,11 +61,12 @@ struct LedgerUnreadableTests {
         }
     }
 
-    /// A corrupt ledger whose name leaves no room for the `.corrupt-…` suffix (255 bytes a name) cannot be moved
-    /// aside: it is the only copy, so it is left as it is, reported, and moved once it can be (here: never).
-    @Test func aCorruptLedgerThatCannotBeMovedAsideIsNeverOverwritten() throws {
+    /// A corrupt ledger whose name leaves no room for the `.corrupt-…` suffix (255 bytes a name) is still moved aside,
+    /// its name cut short, at a character's start: left in place, it would stop every write for good.
+    @Test func aCorruptLedgerWithALongNameIsMovedAsideUnderAShorterName() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/" + String(repeating: "l", count: 225)
+            let name = String(repeating: "l", count: 200) + String(repeating: "é", count: 12)
+            let path = directory + "/" + name
             let corrupt = Data("{\"version\": 1, \"installedAt\": ".utf8)
             try corrupt.write(to: URL(fileURLWithPath: path))
             let problems = ProblemLog()
@@ -74,13 +75,41 @@ struct LedgerUnreadableTests {
                 onLedgerProblem: { problems.append($0) })
             engine.record(.appLaunched)
             #expect(showOnce(engine))
-            #expect(FileManager.default.contents(atPath: path) == corrupt, "left as it was")
-            guard problems.all.count == 1, case .unreadable(let reason)? = problems.all.first else {
-                Issue.record("expected one unreadable report, got \(problems.all)")
+            guard problems.all.count == 1, case .corrupt(_, let movedTo?, _)? = problems.all.first else {
+                Issue.record("expected one corrupt report with where the file went, got \(problems.all)")
                 return
             }
-            #expect(reason.contains("is corrupt ("), "\(reason)")
-            #expect(reason.contains("could not be moved aside to be kept (File name too long"), "\(reason)")
+            #expect(FileManager.default.contents(atPath: movedTo) == corrupt, "kept")
+            let aside = String(movedTo.dropFirst(directory.count + 1))
+            #expect(aside.utf8.count <= 255 && aside.hasPrefix(String(repeating: "l", count: 200)) && aside.contains(".corrupt-"), "\(aside)")
+            #expect(try FileLedgerStore(path: path).load()?.shows["inter"]?.count == 1, "a fresh ledger with the show")
+        }
+        #expect(FileLedgerStore.asideName(for: "/d/abc", suffix: ".x") == "/d/abc.x")
+        #expect(FileLedgerStore.asideName(for: "/d/" + String(repeating: "é", count: 200), suffix: ".corrupt-1") == "/d/" + String(repeating: "é", count: 122) + ".corrupt-1", "245 bytes of room: 122 whole characters")
+    }
+
+    /// A corrupt ledger that cannot be moved aside at all (its directory refuses it) is the only copy: it is left as it
+    /// is, reported, and never written over.
+    @Test(.enabled(if: getuid() != 0, "root writes into a read-only directory"))
+    func aCorruptLedgerThatCannotBeMovedAsideIsNeverOverwritten() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            let corrupt = Data("{\"version\": 1, \"installedAt\": ".utf8)
+            try corrupt.write(to: URL(fileURLWithPath: path))
+            #expect(chmod(directory, 0o555) == 0)
+            defer { chmod(directory, 0o755) }
+            let problems = ProblemLog()
+            let engine = AdEngine(
+                policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path),
+                onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            #expect(showOnce(engine))
+            #expect(FileManager.default.contents(atPath: path) == corrupt, "left as it was")
+            guard case .unreadable(let reason)? = problems.all.first else {
+                Issue.record("expected an unreadable report, got \(problems.all)")
+                return
+            }
+            #expect(reason.contains("is corrupt (") && reason.contains("could not be moved aside to be kept ("), "\(reason)")
         }
     }
 

@@ -167,8 +167,8 @@ struct LedgerWriteTests {
     }
 }
 
-/// Lets a ledger-problem handler reach the engine it was given to.
-/// The engine a problem handler calls, held weakly, as an app's handler holds it: the engine holds the handler, so a
+/// Lets a ledger-problem handler reach the engine it was given to: held weakly, as an app's handler holds it. The
+/// engine a problem handler calls, held weakly, as an app's handler holds it: the engine holds the handler, so a
 /// strong reference back would keep both alive for good (AddressSanitizer's leak check found that cycle here).
 final class EngineBox: @unchecked Sendable {
     private let lock = NSLock()

@@ -67,6 +67,13 @@ struct MultiFileTests {
             ("b.yaml", "version: 1\ndefaults:\n  min_interval: 60s\n  daily_cap: 4\n"),
         ])
         #expect(equal.diagnostics.map(\.rule) == ["schema/type"], "\(equal.diagnostics)")
+        // A `caps` list with a bad entry is read without it: no conflict with the list as meant.
+        let caps = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\ndefaults:\n  caps: [{max: 5, window: 1d}, {max: 3, windw: 1h}]\nplacements:\n  a: {format: interstitial}\n"),
+            ("b.yaml", "version: 1\ndefaults:\n  caps: [{max: 5, window: 1d}, {max: 3, window: 1h}]\n"),
+        ])
+        #expect(!caps.diagnostics.contains { $0.rule == "policy/conflicting-setting" }, "\(caps.diagnostics)")
+        #expect(caps.diagnostics.contains { $0.rule == "schema/unknown-key" })
     }
 
     @Test func defaultsApplyUnlessThePlacementSetsTheKey() throws {

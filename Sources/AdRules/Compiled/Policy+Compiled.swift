@@ -42,6 +42,7 @@ extension Policy {
     /// - Throws: ``CompiledPolicyError`` for a bad document or one too large, ``PolicyFileError`` when the file is
     ///   missing, cannot be read or is not a regular file.
     public init(compiledContentsOf url: URL) throws {
+        guard url.isFileURL else { throw PolicyFileError(path: url.absoluteString, reason: "\(url.absoluteString) is not a file URL: download it, then load its bytes with Policy(compiled:)") }
         let data: Data
         do {
             data = try BoundedFile.read(url.path, limit: Policy.maxCompiledBytes)

@@ -51,7 +51,7 @@ public struct FileLedgerStore: LedgerStore {
         func moveAside() -> Quarantine {
             var failure = "no free name"
             for _ in 0..<16 {
-                let target = "\(path).corrupt-\(stamp)-\(UniqueToken.next())"
+                let target = Self.asideName(for: path, suffix: ".corrupt-\(stamp)-\(UniqueToken.next())")
                 // link fails with EEXIST instead of replacing a file; rename is the fallback where hard links are not supported.
                 if link(path, target) == 0 {
                     unlink(path)
@@ -74,6 +74,19 @@ public struct FileLedgerStore: LedgerStore {
         } catch {
             return moveAside()
         }
+    }
+
+    /// `path` and `suffix`, its file name cut short to fit the 255 bytes a name may have (at a character's start): a
+    /// ledger whose name leaves no room for the suffix is still moved aside, not left in place for good.
+    package static func asideName(for path: String, suffix: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let directory = path[..<slash], name = path[slash...]
+        let room = 255 - suffix.utf8.count
+        guard name.utf8.count > room else { return path + suffix }
+        var cut = name.utf8.index(name.utf8.startIndex, offsetBy: max(0, room))
+        // Back to the start of a character (a UTF-8 continuation byte is 10xxxxxx).
+        while cut > name.utf8.startIndex, name.utf8[cut] & 0xC0 == 0x80 { cut = name.utf8.index(before: cut) }
+        return String(directory) + String(name[..<cut]) + suffix
     }
 
     // MARK: reading

@@ -21,14 +21,15 @@ struct PolicyAssembler {
     /// Two files' `defaults` differ: the finding names the first setting that differs, at its value in the later file
     /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one. When either
     /// block has an error, that error is a finding of its own and a value it lost is no conflict: only a setting both
-    /// blocks read, with different values, is one (nil when there is none).
+    /// blocks read, with different values, is one (nil when there is none). `caps` is not such a setting: a list with
+    /// a bad entry is read without it, and would differ from the list as meant.
     private static func conflictingDefaults(
         _ later: PlacementFields, _ earlier: PlacementFields, file: String, block: PolicyFragment.Setting, first: PolicyFragment.Setting
     ) -> Diagnostic? {
         let lostSome = later.hadErrors || earlier.hadErrors
         let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).first { setting in
             let here = later[setting]?.value, there = earlier[setting]?.value
-            return lostSome ? here != nil && there != nil && here != there : here != there
+            return lostSome ? setting != .caps && here != nil && there != nil && here != there : here != there
         }
         guard let setting = differing else {
             if lostSome { return nil }
