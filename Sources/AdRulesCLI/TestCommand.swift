@@ -52,8 +52,8 @@ enum TestCommand {
             records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
                                     ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
         }
-        // The policies of the paths walked, in order: with no test under them, a broken one is still reported.
-        var walkedPolicies: [String] = []
+        // The paths with no scenario file under them, with their policies: a broken one is still reported.
+        var untested: [(path: String, rulesPath: String)] = []
         // A scenario file named twice (`test rules rules`, a link, `../rules/x.test.yaml`) runs once against a policy.
         var ran = Set<String>()
         for path in paths {
@@ -73,7 +73,7 @@ enum TestCommand {
                 continue
             }
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
-            walkedPolicies.append(rulesPath)
+            if files.isEmpty { untested.append((path, rulesPath)) }
             for file in files {
                 guard ran.insert(FileIdentity.of(file) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
@@ -113,12 +113,15 @@ enum TestCommand {
                 }
             }
         }
-        if testsFound == 0 && !ioFailed {
-            // Nothing to run, yet a policy that would have stopped every test is said to be broken, as lint says it: the
-            // "nothing was tested" below is not the only thing to fix. A policy that cannot be read stays unsaid here.
-            for rulesPath in walkedPolicies {
-                if case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)) = policies.check(rulesPath) {
+        if !ioFailed {
+            // A path with nothing to run, yet a policy that would have stopped its tests, is said to be broken, as lint
+            // says it: "nothing was tested" is not the only thing to fix there, and `test good bad` must not pass on
+            // good's tests alone. A policy that cannot be read stays unsaid here.
+            for entry in untested {
+                if case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)) = policies.check(entry.rulesPath) {
                     reportBroken(path, diagnostics, files: fileCount)
+                } else if testsFound > 0 {
+                    stderr += "warning: no scenario test (*.test.yaml) under \(ControlCharacters.escaped(entry.path)): nothing there was tested\n"
                 }
             }
         }

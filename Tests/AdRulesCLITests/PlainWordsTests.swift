@@ -252,6 +252,19 @@ struct PlainWordsTests {
         let spelled = runCLI(["test", broken, broken + "/", broken + "/."])
         #expect(spelled.stdout.components(separatedBy: "has errors: no test ran").count == 2, "\(spelled.stdout)")
         #expect(spelled.stdout.hasSuffix("0 passed, 1 failed\n"), "\(spelled.stdout)")
+        // Beside a path that has tests: `test good bad` does not pass on good's tests alone, and a path with a sound
+        // policy and no test is warned about.
+        let good = try scratch([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n",
+            "a.test.yaml": "tests:\n  - name: t\n    start: 2026-12-01T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n",
+        ])
+        let mixed = runCLI(["test", good, broken])
+        #expect(mixed.exitCode == ExitCode.findings, "\(mixed.stdout)")
+        #expect(mixed.stdout.contains("PASS t") && mixed.stdout.contains("the policy in \(broken) has errors: no test ran"), "\(mixed.stdout)")
+        #expect(mixed.stdout.hasSuffix("1 passed, 1 failed\n"), "\(mixed.stdout)")
+        let sound = runCLI(["test", good, dir])
+        #expect(sound.exitCode == ExitCode.success, "\(sound.stdout)")
+        #expect(sound.stderr.contains("warning: no scenario test (*.test.yaml) under \(dir): nothing there was tested"), "\(sound.stderr)")
         // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
         let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
         for command in ["test", "simulate"] {
