@@ -40,7 +40,7 @@ enum CompileCommand {
             stderr += LintCommand.summary(errors: errors, warnings: compilation.diagnostics.count - errors, files: compilation.files.count) + "\n"
         }
         guard let document = compilation.document else {
-            return CommandResult(stderr: stderr + "error: \(path) has errors; nothing was written\n", exitCode: ExitCode.findings)
+            return CommandResult(stderr: stderr + "error: \(ControlCharacters.escaped(path)) has errors; nothing was written\n", exitCode: ExitCode.findings)
         }
         // --strict: warnings fail too, as in lint, so that CI never ships a policy with one.
         if parsed.flags.contains("strict"), !compilation.diagnostics.isEmpty {

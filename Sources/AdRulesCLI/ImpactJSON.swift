@@ -195,7 +195,7 @@ enum ImpactJSON {
                 throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a text")
             }
             guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
-            guard !ControlCharacters.contains(in: text, except: allowed) else {
+            if ControlCharacters.contains(in: text, except: allowed) {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))")
             }
             return text
@@ -287,7 +287,7 @@ enum ImpactJSON {
             if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
                 throw ReadError(problem: "not an impact report: its results played different users")
             }
-            results.append(ImpactPolicyResult(policy: try string(item["policy"], "policy"), placements: placements, segments: counters))
+            results.append(ImpactPolicyResult(policy: try readPath(item["policy"], "policy"), placements: placements, segments: counters))
         }
         guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
         // One policy, or the old and the new of --compare: a run writes no more.
@@ -299,7 +299,7 @@ enum ImpactJSON {
             throw ReadError(problem: "not an impact report: a difference block that is not an object of a --compare run's two results")
         }
         var report = ImpactReport(
-            model: try string(document["model"], "model"), users: users, days: days,
+            model: try readPath(document["model"], "model"), users: users, days: days,
             seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
             start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
             results: results)
@@ -330,9 +330,21 @@ enum ImpactJSON {
         else {
             throw ReadError(problem: "not an impact report: the location of \(what) has no valid line and column (whole numbers from 1)")
         }
-        let path = try string(value["file"], "a location's file")
+        let path = try readPath(value["file"], "a location's file")
         guard !path.isEmpty else { throw ReadError(problem: "not an impact report: the location of \(what) names no file") }
         return ImpactLocation(file: path, line: line, column: column)
+    }
+
+    /// A path as a run writes it (the model, a policy, a location's file): any character a file name may hold, a
+    /// control character too (the run's own reports escape them), but NUL.
+    private static func readPath(_ value: JSONValue?, _ what: String) throws -> String {
+        guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
+        guard let text = value.stringValue else {
+            throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a text")
+        }
+        guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
+        guard !text.unicodeScalars.contains("\0") else { throw ReadError(problem: "not an impact report: \(what) holds a NUL, which no path holds") }
+        return text
     }
 
     /// Refuses a key a run does not write in an object of `what`: a part holds what a run writes and nothing else.
@@ -376,6 +388,10 @@ enum ImpactJSON {
             let denials = object["deny_reasons"]?.arrayValue
         else { throw ReadError(problem: "not an impact report: the figures of \(id) are incomplete") }
         let format = try string(object["format"], "the format of \(id)")
+        // A run writes a format of the policy's, or "unknown" for a placement the model plays and the policy lacks.
+        guard AdFormat(rawValue: format) != nil || format == "unknown" else {
+            throw ReadError(problem: "not an impact report: the format of \(id) is \(ControlCharacters.quoted(format)), which no run writes")
+        }
         // A histogram counts each user-day once; anything else counts at most maxPerUserDay a user-day.
         // At most 100,000 impressions a user-day: more than one a second.
         guard histogram.count <= 100_001 else { throw ReadError(problem: "not an impact report: the histogram of \(id) is longer than 100,001 entries") }

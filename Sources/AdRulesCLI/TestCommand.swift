@@ -129,7 +129,7 @@ enum TestCommand {
         var exitCode = ioFailed ? ExitCode.failure : (failed > 0 ? ExitCode.findings : ExitCode.success)
         if testsFound == 0 && !ioFailed {
             // A CI job that tests nothing must not pass (cli.md r2).
-            stderr += "error: no scenario tests (*.test.yaml with at least one test) under \(paths.joined(separator: ", ")): nothing was tested\n"
+            stderr += "error: no scenario tests (*.test.yaml with at least one test) under \(paths.map(ControlCharacters.escaped).joined(separator: ", ")): nothing was tested\n"
             exitCode = ExitCode.findings
         }
         // A json document of a run that could not read a scenario file would read as a complete result (CI would see

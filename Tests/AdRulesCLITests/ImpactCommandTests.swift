@@ -328,6 +328,34 @@ struct ImpactCommandTests {
         #expect(runCLI(["impact", "merge", unsharded]).stderr.contains("is a complete result"))
     }
 
+    /// A model or policy path may hold any character a file name may: the parts a run writes for it merge into what one
+    /// run gives (they were refused as "not an impact report"), and text output escapes them.
+    @Test func partsOfPathsWithControlCharactersMerge() throws {
+        let directory = NSTemporaryDirectory() + "adrules-odd-\(UUID().uuidString)"
+        let policy = directory + "/P\u{202E}Q"
+        try FileManager.default.createDirectory(atPath: policy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for file in ["app_open.yaml", "interstitial.yaml", "rewarded.yaml", "custom.yaml", "groups.yaml", "policy.yaml"] {
+            try FileManager.default.copyItem(atPath: Self.inPackage("rules/\(file)"), toPath: policy + "/" + file)
+        }
+        let model = directory + "/m\tx.model.yaml"
+        try FileManager.default.copyItem(atPath: Self.inPackage("rules/usage.model.yaml"), toPath: model)
+        let arguments = ["impact", model, "--rules", policy, "--users", "12", "--days", "2"]
+        let whole = runCLI(arguments + ["--format", "json"])
+        #expect(whole.exitCode == 0, "\(whole.stderr)")
+        var parts: [String] = []
+        for k in 1...2 {
+            parts.append("\(directory)/part-\(k).json")
+            #expect(runCLI(arguments + ["--shard", "\(k)/2", "--output", parts[k - 1]]).exitCode == 0)
+        }
+        let merged = runCLI(["impact", "merge"] + parts)
+        #expect(merged.exitCode == 0, "\(merged.stderr)")
+        #expect(merged.stdout == whole.stdout)
+        let text = runCLI(["impact", "merge", "--format", "text"] + parts)
+        #expect(text.stdout == runCLI(arguments).stdout)
+        #expect(!text.stdout.contains("\u{202E}") && !text.stdout.contains("\t"), "escaped in text")
+    }
+
     /// The shards of a --compare run merge into its output too, difference included (recomputed from the merged results).
     @Test func compareShardsMergeIntoExactlyTheUnshardedOutput() throws {
         let arguments = ["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "9", "--days", "3"]
@@ -370,7 +398,9 @@ struct ImpactCommandTests {
         ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open in segment casual is 9223372036854775807"),
         ("\"wasted_loads\": ", "\"wasted_loads\": -5", "wasted_loads of app_open in segment casual is -5"),
         ("\"results\": [", "\"difference\": {}, \"results\": [", "a difference block that is not an object of a --compare run's two results"),
-        ("\"model\": \"", "\"model\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "model holds a control character"),
+        ("\"model\": \"", "\"model\": \"x\\u0000fake.yaml", "model holds a NUL, which no path holds"),
+        ("\"message\": \"daily_cap 6", "\"message\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "holds a control character"),
+        ("\"format\": \"interstitial\"", "\"format\": \"banana\"", "the format of level_end in segment casual is \"banana\", which no run writes"),
         ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
         ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open in segment casual contradict each other"),
         ("\"new\": {", "\"casual\": {", "the key \"casual\" appears twice in one object"),
