@@ -179,7 +179,8 @@ enum ImpactHTML {
             let y = Double(r) * rowH + 2
             svg += "<text x=\"0\" y=\"\(n(y + 11))\">\(row.code.rawValue)</text>"
             if let location = row.location {
-                svg += "<text x=\"0\" y=\"\(n(y + 23))\" font-size=\"9.5\" fill=\"#8a94a6\">\(escape(shortLocation(location)))</text>"
+                let whole = "\(location.file):\(location.line):\(location.column)"
+                svg += "<text x=\"0\" y=\"\(n(y + 23))\" font-size=\"9.5\" fill=\"#8a94a6\"><title>\(escape(whole))</title>\(escape(locationLabel(whole)))</text>"
             }
             let barH = comparing ? 13.0 : 18.0
             for (p, count) in row.counts.enumerated() {
@@ -251,10 +252,12 @@ enum ImpactHTML {
 
     // MARK: helpers
 
-    /// A location without its directories, which the bar labels have no room for.
-    static func shortLocation(_ location: ImpactLocation) -> String {
-        let file = location.file.split(separator: "/").last.map(String.init) ?? location.file
-        return "\(file):\(location.line):\(location.column)"
+    /// A location as written, for a bar's label: its start cut (…) to the 28 characters the label column has room for
+    /// at 9.5 px, so that it ends before the bar, and two files of one name in two folders still read apart where
+    /// they fit. The whole location is the label's tooltip.
+    static func locationLabel(_ whole: String) -> String {
+        guard whole.count > 28 else { return whole }
+        return "…" + whole.suffix(27)
     }
 
     /// 1, 2 or 5 times a power of ten, at least `raw`.
