@@ -339,7 +339,13 @@ struct EvaluatorReasonTests {
         #expect(h.ask(.reward("hint")).isAllowed)
         h.record(.rewardGranted("hint"))
         #expect(h.ask(.reward("hint")).codes == [.rewardAlreadyGranted])
+        // A show whose reward was granted happened: a show_failed after it takes nothing back.
         h.record(.showFailed("hint"))
+        #expect(h.ask(.reward("hint")).codes == [.rewardAlreadyGranted])
+        // One that failed after its reward was earned, not granted, is taken back: nothing is left to reward.
+        h.record(.loadCompleted("hint"), .userChose("hint"))
+        h.advance("1m")
+        h.record(.showStarted("hint"), .rewardEarned("hint"), .showFailed("hint"))
         #expect(h.ask(.reward("hint")).codes == [.noShow])
     }
 

@@ -100,9 +100,10 @@ public enum Evaluator {
 
 /// Conversions between `Date` and milliseconds since 1970.
 package enum Milliseconds {
-    /// The largest time the engine handles: about 146 million years either side of 1970, so that
-    /// adding or subtracting any duration a policy can hold never overflows.
-    package static let limit: Int64 = 1 << 62
+    /// The largest time the engine handles: about 73 million years either side of 1970, so that neither adding or
+    /// subtracting any duration a policy can hold nor the difference of two times (a clock that read -infinity,
+    /// then +infinity) overflows.
+    package static let limit: Int64 = 1 << 61
 
     /// A millisecond time clamped to ±``limit``.
     package static func clamped(_ ms: Int64) -> Int64 { Swift.min(Swift.max(ms, -limit), limit) }
@@ -115,7 +116,7 @@ package enum Milliseconds {
         if ms <= -Double(limit) { return -limit }
         // Rounded to the nearest, halves away from zero, as `rounded()` rounds, in integers: `rounded()` is a call of
         // libm's `round` on x86-64 (about 20 of the 1,750 instructions an `AdEngine.ask` takes, each reading the clock).
-        // Within ±2^62 the whole part converts exactly, and so does the difference.
+        // Within ±2^61 the whole part converts exactly, and so does the difference.
         let whole = Int64(ms)
         let fraction = ms - Double(whole)
         if fraction >= 0.5 { return whole + 1 }

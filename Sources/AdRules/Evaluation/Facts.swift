@@ -250,6 +250,9 @@ public struct Facts: Sendable, Hashable {
         facts.backgroundSince = backgroundSince
         facts.returnedAt = returnedAt
         facts.newestTime = newestTime
+        // What had run out by the latest time handled stays run out when the clock is then set back (a policy update
+        // between the two reopened an expired ad or a resume window).
+        facts.observedTime = observedTime
         // The new policy may time loads out differently: the next event or ask settles them again.
         facts.nextLoadDeadline = .min
         facts.external = external
