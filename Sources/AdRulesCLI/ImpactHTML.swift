@@ -180,7 +180,7 @@ enum ImpactHTML {
             svg += "<text x=\"0\" y=\"\(n(y + 11))\">\(row.code.rawValue)</text>"
             if let location = row.location {
                 let whole = "\(location.file):\(location.line):\(location.column)"
-                svg += "<text x=\"0\" y=\"\(n(y + 23))\" font-size=\"9.5\" fill=\"#8a94a6\"><title>\(escape(whole))</title>\(escape(locationLabel(whole)))</text>"
+                svg += "<text x=\"0\" y=\"\(n(y + 23))\" font-size=\"9.5\" fill=\"#8a94a6\"><title>\(escape(whole))</title>\(escape(locationLabel(ControlCharacters.escaped(whole))))</text>"
             }
             let barH = comparing ? 13.0 : 18.0
             for (p, count) in row.counts.enumerated() {

@@ -221,7 +221,8 @@ enum SimulateCommand {
                 shows.append((id.rawValue, min(step.time, earliestFrom[k + 1]), true))
             case .showFailed(let id):
                 if let index = inProgress.removeValue(forKey: id.rawValue) { shows[index].stood = false }
-            case .adClosed(let id):
+            case .adClosed(let id), .rewardGranted(let id):
+                // A show whose reward was granted stands, whatever follows (the engine does not take it back).
                 inProgress[id.rawValue] = nil
             case .appLaunched:
                 inProgress.removeAll()

@@ -40,6 +40,23 @@ struct ReportsAndDefaultsTests {
         #expect(table.split(separator: "\n").count == 2 + count)
     }
 
+    /// simulate's table counts the shows the engine counts: a show whose reward was granted stands after a show_failed.
+    @Test func simulateCountsARewardedShowThatFailedAfterItsGrant() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  rew: {format: rewarded, daily_cap: 1}\n",
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+                + "      - {event: user_chose, placement: rew}\n      - {event: load_completed, placement: rew}\n"
+                + "      - {event: show_started, placement: rew}\n      - {event: reward_earned, placement: rew}\n"
+                + "      - {event: reward_granted, placement: rew}\n      - {event: show_failed, placement: rew}\n"
+                + "      - {event: load_completed, placement: rew}\n      - {ask: show, placement: rew, expect: deny, reasons_include: [daily_cap]}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"]).exitCode == 0)
+        let text = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        let table = text.stdout.components(separatedBy: "Shows per placement per day")[1]
+        #expect(table.hasSuffix("\n  day         rew\n  2026-11-29    1\n"), "\(table)")
+    }
+
     /// A report is never written to a YAML file: beside an input named alone it could be a rule or scenario file the
     /// run does not read (a clean lint left `policy.yaml` empty), and a new one is read by the next run.
     @Test func aReportIsNeverWrittenAsYAML() throws {

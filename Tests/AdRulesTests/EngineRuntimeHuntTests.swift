@@ -45,8 +45,9 @@ struct EngineRuntimeHuntTests {
         #expect(engine.beginShow("inter", trigger: .action).codes == [.adExpired])
     }
 
-    /// A clock past 2200: the ledger holds times up to 2200, so a show written then is read back as now at the next
-    /// start, not as decades ago (which allowed the next show at once, past `min_interval`).
+    /// A clock past 2200: the ledger held times up to 2200 only, so a show written then read back as decades old at the
+    /// next start (the next show was allowed at once, past `min_interval`). It now holds times to 9999: the show keeps
+    /// its time, and what it paces clears when it should (reading it as "now" at each start never cleared).
     @Test func showsWrittenPast2200AreNotForgottenAtTheNextStart() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"
@@ -63,7 +64,26 @@ struct EngineRuntimeHuntTests {
             second.record(.loadCompleted("inter"))
             let decision = second.ask(.show("inter", trigger: .action))
             #expect(decision.codes.contains(.minInterval) && decision.codes.contains(.groupMinInterval), "\(decision.codes)")
+            clock.advance(by: 2 * 86_400)
+            let third = AdEngine(policy: policy, clock: clock, store: FileLedgerStore(path: path))
+            third.record(.appLaunched)
+            third.record(.loadCompleted("inter"))
+            #expect(third.ask(.show("inter", trigger: .action)).isAllowed, "two days on, nothing paces it")
         }
+    }
+
+    /// The public `Facts` entries clamp the times they are given, as the engine does: a time pinned to Int64.min made
+    /// the next decision trap.
+    @Test func factsClampTheTimesTheyAreGiven() throws {
+        let policy = try policy(Self.policyText)
+        var facts = Facts(policy: policy, installedAt: .max)
+        facts.apply(.appLaunched, at: 0, policy: policy)
+        facts.apply(.loadCompleted("inter"), at: 0, policy: policy)
+        facts.addHistoricalShow(placement: "inter", at: .max, session: 1, policy: policy)
+        facts.prepare(at: .min, policy: policy)
+        facts.prepareDay(at: .max, policy: policy, deviceTimeZone: TimeZone(identifier: "Pacific/Kiritimati")!)
+        #expect(!Evaluator.decide(.show("inter", trigger: .action), policy: policy, facts: facts, now: 0).isAllowed)
+        #expect(!Evaluator.decide(.show("inter", trigger: .action), policy: policy, facts: facts, now: .max).isAllowed)
     }
 
     /// A `show_failed` after the show's reward was earned and granted takes nothing back: one choice, one reward (it

@@ -34,7 +34,9 @@ package struct EngineCore: Sendable {
         case .showStarted:
             changesShows = index != nil
         case .showFailed:
-            changesShows = index.map { facts.placements[$0].consumed != nil && facts.placements[$0].current != nil } ?? false
+            changesShows = index.map {
+                facts.placements[$0].consumed != nil && facts.placements[$0].current != nil && facts.placements[$0].current?.granted != true
+            } ?? false
         default:
             break
         }

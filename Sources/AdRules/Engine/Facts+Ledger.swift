@@ -4,8 +4,7 @@ extension Facts {
     ///
     /// Times later than `now` are pinned to `now` (spec §8), each history is sorted once (O(n log n), whatever order
     /// the file lists them in) and trimmed to the policy's horizon and to 512 shows (or the policy's largest cap).
-    init(restoring written: LedgerSnapshot, policy: Policy, now: Int64) {
-        let snapshot = written.readingTheLatestTime(asOf: now)
+    init(restoring snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
         self.init(policy: policy, installedAt: min(snapshot.installedAt, now), sessionsBefore: snapshot.sessionCount)
         setHistories(snapshot.shows, policy: policy, now: now)
     }
@@ -14,8 +13,7 @@ extension Facts {
     ///
     /// The ledger's install time, sessions and shows come first; the sessions and shows recorded since are counted
     /// after them, so nothing either side knew is lost.
-    mutating func adopt(_ written: LedgerSnapshot, policy: Policy, now: Int64) {
-        let snapshot = written.readingTheLatestTime(asOf: now)
+    mutating func adopt(_ snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
         let offset = snapshot.sessionCount
         var shows = snapshot.shows
         for (id, list) in showHistory(policy: policy) {
@@ -59,18 +57,3 @@ extension Facts {
     }
 }
 
-extension LedgerSnapshot {
-    /// The snapshot with its times at the latest a ledger holds (2200-01-01) read as `now` when `now` is later: they
-    /// were written clamped from a clock past 2200, and may have been any time up to now. Read as 2200 they made every
-    /// show look decades old at the next start, and reset every cap and interval; read as now, a clock change grants
-    /// no show (rules.md §8).
-    func readingTheLatestTime(asOf now: Int64) -> LedgerSnapshot {
-        guard now > LedgerBounds.latest else { return self }
-        var copy = self
-        if copy.installedAt >= LedgerBounds.latest { copy.installedAt = now }
-        for (id, list) in shows where list.contains(where: { $0.at >= LedgerBounds.latest }) {
-            copy.shows[id] = list.map { $0.at >= LedgerBounds.latest ? ShowRecord(at: now, session: $0.session) : $0 }
-        }
-        return copy
-    }
-}

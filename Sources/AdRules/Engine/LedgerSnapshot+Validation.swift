@@ -8,8 +8,10 @@ enum LedgerBounds {
     static let maxFileBytes = 4 << 20
     /// 2000-01-01T00:00:00Z in ms: the earliest plausible install or show time.
     static let earliest: Int64 = 946_684_800_000
-    /// 2200-01-01T00:00:00Z in ms: the latest plausible install or show time.
-    static let latest: Int64 = 7_258_118_400_000
+    /// 9999-12-31T23:59:59.999Z in ms, the latest time a scenario may write: the latest install or show time a ledger
+    /// holds. (It was 2200: a device clock past it wrote its shows clamped to 2200, and at the next start every show looked
+    /// decades old, which reset every cap and interval.) A time later than the clock is pinned to it when read.
+    static let latest: Int64 = 253_402_300_799_999
     /// The most sessions a ledger may count (27 years at 1,000 sessions a day).
     static let maxSessionCount = 10_000_000
     /// The most placement ids a ledger may hold.
@@ -17,15 +19,15 @@ enum LedgerBounds {
     /// The most shows a ledger may hold, all placements together (only 512 per placement, or the largest cap, are kept).
     static let maxShows = 1_000_000
 
-    /// The most bytes one show takes in the file, `{"at":7258118400000,"session":10000000},` at the latest time and
+    /// The most bytes one show takes in the file, `{"at":253402300799999,"session":10000000},` at the latest time and
     /// the largest session: what keeps a written ledger under ``maxFileBytes``.
-    static let showBytes = 41
+    static let showBytes = 43
     /// The most bytes a placement's entry takes besides its shows: its id (a policy's ids are letters, digits, `_`,
     /// `.` and `-`; twice its bytes leaves room for any escape `JSONEncoder` makes), quotes, colon, brackets and comma.
     static func entryBytes(_ id: String) -> Int { id.utf8.count * 2 + 8 }
 
     static var times: ClosedRange<Int64> { earliest...latest }
-    static let timesText = "a time between 2000-01-01 and 2200-01-01 (\(earliest)...\(latest) ms)"
+    static let timesText = "a time between 2000-01-01 and 9999-12-31 (\(earliest)...\(latest) ms)"
 }
 
 extension LedgerSnapshot {
@@ -44,7 +46,7 @@ extension LedgerSnapshot {
         try validate()
     }
 
-    /// Checks that every value is plausible: version 1, times between 2000 and 2200, a bounded session count,
+    /// Checks that every value is plausible: version 1, times between 2000 and 9999, a bounded session count,
     /// show sessions within it, and a bounded number of placements and shows.
     /// - Throws: ``LedgerError/corrupt(_:)`` naming the first field out of range and its value.
     public func validate() throws {

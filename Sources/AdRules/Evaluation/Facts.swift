@@ -106,6 +106,7 @@ public struct Facts: Sendable, Hashable {
     ///   - installedAt: the install time.
     ///   - sessionsBefore: sessions that happened before these facts start.
     public init(policy: Policy, installedAt: Int64, sessionsBefore: Int = 0) {
+        let installedAt = Milliseconds.clamped(installedAt)
         self.installedAt = installedAt
         self.sessionCount = max(0, sessionsBefore)
         self.newestTime = installedAt
@@ -147,8 +148,9 @@ public struct Facts: Sendable, Hashable {
     }
 
     /// Adds a show that happened before these facts start (scenario `history`, a restored ledger).
-    public mutating func addHistoricalShow(placement: String, at: Int64, session: Int, policy: Policy) {
+    public mutating func addHistoricalShow(placement: String, at written: Int64, session: Int, policy: Policy) {
         if !fits(policy) { self = fitted(to: policy) }
+        let at = Milliseconds.clamped(written)
         newestTime = max(newestTime, at)
         guard let index = policy.storage.index(of: placement) else { return }
         let record = ShowRecord(at: at, session: session)
@@ -165,9 +167,10 @@ public struct Facts: Sendable, Hashable {
         let keep = policy.storage.showsKept
         var added: [Int: [ShowRecord]] = [:]
         for show in shows {
-            newestTime = max(newestTime, show.at)
+            let at = Milliseconds.clamped(show.at)
+            newestTime = max(newestTime, at)
             guard let index = policy.storage.index(of: show.placement) else { continue }
-            added[index, default: []].append(ShowRecord(at: show.at, session: session))
+            added[index, default: []].append(ShowRecord(at: at, session: session))
         }
         var byGroup: [Int: [[ShowRecord]]] = [:]
         for (index, records) in added {

@@ -49,6 +49,7 @@ extension LocalDay {
 extension Facts {
     /// Caches the calendar day of `now`, so that daily caps cost no calendar work until midnight.
     public mutating func prepareDay(at now: Int64, policy: Policy, deviceTimeZone: TimeZone) {
+        let now = Milliseconds.clamped(now)
         let zone: TimeZone
         if case .named(let named) = policy.timeZone { zone = named } else { zone = deviceTimeZone }
         if let day, day.contains(now, zone: zone.identifier) { return }
