@@ -115,3 +115,64 @@ struct EngineRuntimeHuntTests {
         #expect(engine.ask(.show("rew", trigger: .action)).isAllowed, "the choice was given back")
     }
 }
+
+/// An app's attribute values no rule can compare: NaN (it ordered as "greater than everything", on one side only), a
+/// text of a long run of combining marks (200,000 made one ask take 20 s), and a value of another type, which is
+/// named in the reason now.
+@Suite("Custom rules: values no rule can compare")
+struct UnusableAttributeTests {
+    static let text = """
+        version: 1
+        attributes:
+          score: number
+          screen: {type: string, default: home}
+          level: int
+        placements:
+          a: {format: banner}
+          b: {format: banner}
+          c: {format: banner}
+          d: {format: banner}
+        rules:
+          - {id: above, deny: [a], when: score > 5}
+          - {id: below, deny: [b], when: 5 < score}
+          - {id: checkout, deny: [c], when: 'screen in ["checkout", "paywall"]'}
+          - {id: deep, deny: [d], when: level > 5}
+        """
+
+    func codes(_ placement: String, _ context: AskContext, _ policy: Policy) -> [ReasonCode] {
+        var facts = Facts(policy: policy, installedAt: 0)
+        facts.apply(.loadCompleted(PlacementID(rawValue: placement)), at: 0, policy: policy)
+        return Evaluator.decide(.show(PlacementID(rawValue: placement), trigger: .action), context: context, policy: policy, facts: facts, now: 0).codes
+    }
+
+    @Test func nanIsARuleErrorOnEitherSide() throws {
+        let policy = try policy(Self.text)
+        for context in [AskContext(attributes: ["score": .number(.nan)]), policy.prepared(AskContext(attributes: ["score": .number(.nan)]))] {
+            #expect(codes("a", context, policy) == [.ruleError])
+            #expect(codes("b", context, policy) == [.ruleError])
+        }
+        let decision = Evaluator.decide(.show("a", trigger: .action), context: AskContext(attributes: ["score": .number(.nan)]), policy: policy, facts: Facts(policy: policy, installedAt: 0), now: 0)
+        #expect(decision.reasons.contains { $0.message == "rule above cannot be evaluated: score is NaN, which no number compares with; denied to be safe" }, "\(decision.reasons.map(\.message))")
+        // Infinities order as numbers do.
+        #expect(codes("a", AskContext(attributes: ["score": .number(.infinity)]), policy) == [.customRule])
+        #expect(codes("b", AskContext(attributes: ["score": .number(-.infinity)]), policy) == [])
+    }
+
+    @Test func aTextOfManyCombiningMarksIsARuleErrorAtOnce() throws {
+        let policy = try policy(Self.text)
+        let marks = "a" + String(repeating: "\u{301}\u{316}", count: 200_000)
+        let started = Date()
+        for context in [AskContext(attributes: ["screen": .string(marks)]), policy.prepared(AskContext(attributes: ["screen": .string(marks)]))] {
+            #expect(codes("c", context, policy) == [.ruleError], "its default is not used either: the app gave a value")
+        }
+        #expect(Date().timeIntervalSince(started) < 5, "20 s an ask before")
+        // Thirty marks in a row are text like any other.
+        #expect(codes("c", AskContext(attributes: ["screen": .string("e" + String(repeating: "\u{301}", count: 30))]), policy) == [])
+    }
+
+    @Test func aValueOfAnotherTypeIsNamed() throws {
+        let policy = try policy(Self.text)
+        let decision = Evaluator.decide(.show("d", trigger: .action), context: AskContext(attributes: ["level": .number(9)]), policy: policy, facts: Facts(policy: policy, installedAt: 0), now: 0)
+        #expect(decision.reasons.contains { $0.message == "rule deep cannot be evaluated: level is a number, where an int is declared; denied to be safe" }, "\(decision.reasons.map(\.message))")
+    }
+}

@@ -189,7 +189,7 @@ struct ReasonSite: Sendable {
             // The default message names the rule already.
             return rule.message == CustomRule.defaultMessage(id: rule.id) ? rule.message : "\(rule.message) (rule \(rule.id))"
         case .ruleError:
-            let missing = detail.map { ": no value for \($0)" } ?? ""
+            let missing = detail.map { ": \($0)" } ?? ""
             return "rule \(policy.rules[rule].id) cannot be evaluated\(missing); denied to be safe"
         case .sessionCap, .hourlyCap, .dailyCap, .windowCap, .groupMinInterval:
             return capMessage(in: policy, zone: context.zone, withDay: withDay)

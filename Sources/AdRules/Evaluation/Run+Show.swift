@@ -90,12 +90,23 @@ extension Run {
         }
     }
 
-    /// A rule that cannot be evaluated denies, naming the attributes it reads that have no value and no default.
+    /// A rule that cannot be evaluated denies, naming the attributes it reads that have no value and no default, and
+    /// those the app gave a value of another type or one no rule can compare.
     func ruleError(_ policy: PolicyStorage, rule r: Int, context: AskContext, _ found: inout Findings) {
         var site = site(.ruleError, at: .ruleCondition)
         site.rule = r
+        var problems: [String] = []
         let missing = policy.attributesWithoutDefault[r].filter { context.attributes[$0] == nil }
-        if !missing.isEmpty { site.detail = found.detail(missing.joined(separator: ", ")) }
+        if !missing.isEmpty { problems.append("no value for " + missing.joined(separator: ", ")) }
+        for (name, type) in policy.attributesRead[r] {
+            guard let value = context.attributes[name] else { continue }
+            if let why = value.unusableBecause {
+                problems.append("\(name) \(why)")
+            } else if value.type != type && !(type == .number && value.type == .int) {
+                problems.append("\(name) is \(Article.indefinite(value.type.rawValue)) \(value.type.rawValue), where \(Article.indefinite(type.rawValue)) \(type.rawValue) is declared")
+            }
+        }
+        if !problems.isEmpty { site.detail = found.detail(problems.joined(separator: "; ")) }
         deny(.ruleError, site, &found)
     }
 

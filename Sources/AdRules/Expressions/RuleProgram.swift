@@ -121,15 +121,26 @@ final class RuleProgram: Sendable {
         }
     }
 
+    /// What the app gave for an attribute.
+    enum AppAttribute {
+        case value(AttributeValue)
+        case missing
+        /// A value no rule can compare (``AttributeValue/unusableBecause``): the rule cannot be evaluated, whatever the
+        /// default.
+        case unusable
+    }
+
     /// The app's value of the attribute named by `names[k]`: from the context's slots when it was prepared for
-    /// this program, else from its dictionary.
-    private func attribute(_ k: Int, _ context: borrowing AskContext) -> AttributeValue? {
+    /// this program (checked once, there), else from its dictionary.
+    private func attribute(_ k: Int, _ context: borrowing AskContext) -> AppAttribute {
         if context.prepared?.programID == ObjectIdentifier(self) {
             let slot = slots[k]
-            return slot >= 0 ? context.prepared?.values[slot] ?? nil : nil
+            guard slot >= 0, let prepared = context.prepared else { return .missing }
+            if prepared.unusable[slot] { return .unusable }
+            return prepared.values[slot].map { .value($0) } ?? .missing
         }
-        guard !context.attributes.isEmpty else { return nil }
-        return context.attributes[names[k]]
+        guard !context.attributes.isEmpty, let value = context.attributes[names[k]] else { return .missing }
+        return context.unusable.isEmpty || !context.unusable.contains(names[k]) ? .value(value) : .unusable
     }
 
     /// Flattens expression trees into the tables, children before parents.
@@ -280,12 +291,12 @@ final class RuleProgram: Sendable {
     /// The app's value of the attribute named by `names[k]`, as a shortcut reads it.
     private func attributeValue(_ k: Int, _ context: borrowing AskContext) -> Read {
         switch attribute(k, context) {
-        case .bool(let b)?: return .bool(b)
-        case .int(let i)?: return .int(i)
-        case .duration(let d)?: return .duration(d.milliseconds)
-        case .string(let s)?: return .string(s)
-        case nil: return .missing
-        default: return .other
+        case .value(.bool(let b)): return .bool(b)
+        case .value(.int(let i)): return .int(i)
+        case .value(.duration(let d)): return .duration(d.milliseconds)
+        case .value(.string(let s)): return .string(s)
+        case .missing: return .missing
+        case .value, .unusable: return .other
         }
     }
 
@@ -345,8 +356,11 @@ final class RuleProgram: Sendable {
             return constants[node.a]
         case .attribute:
             // The app's values are read in place: no per-ask copy of the attributes.
-            guard let value = attribute(node.a, context) else {
-                return node.b < 0 ? nil : constants[node.b]
+            let value: AttributeValue
+            switch attribute(node.a, context) {
+            case .missing: return node.b < 0 ? nil : constants[node.b]
+            case .unusable: return nil
+            case .value(let given): value = given
             }
             if value.type == node.type { return value }
             if node.type == .number, case .int(let i) = value { return .number(Double(i)) }

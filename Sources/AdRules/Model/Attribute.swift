@@ -36,6 +36,24 @@ public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible
     case stringList([String])
     case intList([Int64])
 
+    /// Why an app's value cannot be compared by a rule, or nil when it can: NaN has no order (`score > 5` was true and
+    /// `5 < score` false), and a text with more than 30 combining marks in a row takes time growing with the square of
+    /// the run to compare (200,000 marks made one ask take 20 s; rule files and compiled policies refuse such texts
+    /// too). A rule that reads such a value cannot be evaluated: `rule_error`, as for a value of another type.
+    package var unusableBecause: String? {
+        switch self {
+        case .number(let x) where x.isNaN: return "is NaN, which no number compares with"
+        case .string(let s) where !Self.isStreamSafe(s): return "holds " + StreamSafeText.message
+        case .stringList(let items) where !items.allSatisfy(Self.isStreamSafe): return "holds " + StreamSafeText.message
+        default: return nil
+        }
+    }
+
+    private static func isStreamSafe(_ text: String) -> Bool {
+        // ASCII, the usual value, has no combining mark.
+        text.utf8.allSatisfy { $0 < 0x80 } || StreamSafeText.problem(in: text.utf8) == nil
+    }
+
     /// The value's type.
     public var type: ValueType {
         switch self {

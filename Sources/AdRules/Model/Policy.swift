@@ -49,6 +49,9 @@ final class PolicyStorage: Sendable {
     let rulesOfPlacement: IndexLists
     /// Per rule, the declared attributes its condition reads that have no default: what a `rule_error` names.
     let attributesWithoutDefault: [[String]]
+    /// Per rule, every declared attribute its condition reads, with its type: a `rule_error` names one the app gave a
+    /// value of another type, or one no rule can compare.
+    let attributesRead: [[(name: String, type: ValueType)]]
     /// Per placement: whether any of its rules reads `now.hour` or `now.weekday`.
     let rulesReadClock: [Bool]
     /// The index of a placement id.
@@ -134,6 +137,10 @@ final class PolicyStorage: Sendable {
         attributesWithoutDefault = rules.map { rule in
             let read = rule.condition?.attributesRead ?? []
             return attributes.filter { read.contains($0.name) && $0.defaultValue == nil }.map(\.name)
+        }
+        attributesRead = rules.map { rule in
+            let read = rule.condition?.attributesRead ?? []
+            return attributes.filter { read.contains($0.name) }.map { ($0.name, $0.type) }
         }
         let allReadClock = forAll.contains { rules[$0].condition?.readsClock == true }
         rulesReadClock = rulesOf.map { indices in allReadClock || indices.contains { rules[$0].condition?.readsClock == true } }
