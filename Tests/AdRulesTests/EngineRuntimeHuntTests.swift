@@ -170,9 +170,33 @@ struct UnusableAttributeTests {
         #expect(codes("c", AskContext(attributes: ["screen": .string("e" + String(repeating: "\u{301}", count: 30))]), policy) == [])
     }
 
+    /// Texts Swift takes for equal are both usable or both not: runs are counted as decomposed.
+    @Test func equalTextsAreJudgedAlike() throws {
+        let policy = try policy(Self.text)
+        let decomposed = "a" + String(repeating: "\u{301}", count: 31)
+        let composed = "\u{E1}" + String(repeating: "\u{301}", count: 30)
+        #expect(decomposed == composed)
+        #expect(codes("c", AskContext(attributes: ["screen": .string(decomposed)]), policy) == [.ruleError])
+        #expect(codes("c", AskContext(attributes: ["screen": .string(composed)]), policy) == [.ruleError])
+    }
+
+    /// Changing one attribute checks that one again and keeps what the others were found to be.
+    @Test func settingAttributesKeepsTheirCheckCurrent() throws {
+        let policy = try policy(Self.text)
+        var context = AskContext(attributes: ["score": .number(.nan), "screen": .string("home")])
+        context.attributes["level"] = .int(1)
+        #expect(codes("a", context, policy) == [.ruleError])
+        context.attributes["screen"] = .string("a" + String(repeating: "\u{301}", count: 40))
+        #expect(codes("c", context, policy) == [.ruleError])
+        context.attributes["score"] = .number(1)
+        context.attributes["screen"] = nil
+        #expect(codes("a", context, policy) == [])
+        #expect(codes("c", context, policy) == [], "the default, home, once the app's value is gone")
+    }
+
     @Test func aValueOfAnotherTypeIsNamed() throws {
         let policy = try policy(Self.text)
         let decision = Evaluator.decide(.show("d", trigger: .action), context: AskContext(attributes: ["level": .number(9)]), policy: policy, facts: Facts(policy: policy, installedAt: 0), now: 0)
-        #expect(decision.reasons.contains { $0.message == "rule deep cannot be evaluated: level is a number, where an int is declared; denied to be safe" }, "\(decision.reasons.map(\.message))")
+        #expect(decision.reasons.contains { $0.message == "rule deep cannot be evaluated: level has type number, where int is declared; denied to be safe" }, "\(decision.reasons.map(\.message))")
     }
 }

@@ -62,7 +62,7 @@ struct RuleShortcutTests {
         for values in Self.valueSets {
             let plain = AskContext(attributes: values)
             var prepared = plain
-            prepared.prepared = PreparedAttributes(program: program, values: Self.attributes.map { values[$0.name] }, attributes: values)
+            prepared.prepared = PreparedAttributes(program: program, names: Self.attributes.map(\.name), context: plain)
             for inputs in Self.inputs {
                 let general: Bool?
                 switch program.evaluate(rule: 0, inputs, plain) {
@@ -92,7 +92,7 @@ struct RuleShortcutTests {
         func known(_ source: String, _ values: [String: AttributeValue]) -> RuleProgram.Known? {
             guard case .success(let compiled) = ExpressionCompiler.compile(source, attributes: Self.attributes) else { return nil }
             let program = RuleProgram([compiled], attributes: Self.attributes.map(\.name))
-            return program.knownTruths(values)[program.roots[0]]
+            return program.knownTruths(AskContext(attributes: values))[program.roots[0]]
         }
         #expect(known("level < 5", ["level": .int(3)]) == .yes)
         #expect(known("level < 5", [:]) == .yes, "the default applies")

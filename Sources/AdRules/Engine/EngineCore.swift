@@ -25,7 +25,7 @@ package struct EngineCore: Sendable {
     ///   session, or times pinned since the last write), so that the caller writes it once.
     package mutating func record(_ event: AdEvent, at now: Int64) -> Bool {
         // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
-        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
+        if facts.prepare(clamped: Milliseconds.clamped(now), policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
         // The placement is looked up once, here, and handed to `apply`.
         let index = event.placementID.flatMap { policy.storage.index(of: $0) }
@@ -69,7 +69,7 @@ package struct EngineCore: Sendable {
 
     /// Brings the facts to `now` before an ask. An ask never writes: times it pins are written with the next event that does.
     private mutating func prepareAsk(at now: Int64) {
-        if facts.prepare(at: now, policy: policy) { pinnedSinceWrite = true }
+        if facts.prepare(clamped: Milliseconds.clamped(now), policy: policy) { pinnedSinceWrite = true }
         // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
         // (a changed device zone is then computed afresh), so an ask reads no zone name.
         if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {

@@ -74,7 +74,14 @@ public struct AskContext: Sendable, Hashable {
     public var attributes: [String: AttributeValue] {
         didSet {
             prepared = nil
-            unusable = Self.unusableNames(in: attributes)
+            // Only the values that changed are read again: a value kept from before shares its storage, and compares
+            // equal at once (a step of a scenario that sets one attribute beside a list of 4 MB read the list again).
+            var names = unusable
+            for (name, value) in attributes where oldValue[name] != value {
+                if value.unusableBecause != nil { names.insert(name) } else { names.remove(name) }
+            }
+            if !names.isEmpty { names = names.filter { attributes[$0] != nil } }
+            unusable = names
         }
     }
     /// The attribute values laid out in one policy's slots, by ``Policy/prepared(_:)``.
@@ -120,11 +127,16 @@ struct PreparedAttributes: Sendable {
     /// Per node of the program: the truth of the conditions that read attributes only.
     let known: [RuleProgram.Known]
 
-    init(program: RuleProgram, values: [AttributeValue?], attributes: [String: AttributeValue]) {
+    /// - Parameters:
+    ///   - names: the policy's attribute names, by slot.
+    ///   - context: the context prepared, whose values are checked once already (``AskContext/unusable``).
+    init(program: RuleProgram, names: [String], context: AskContext) {
         self.program = program
         programID = ObjectIdentifier(program)
-        self.values = values
-        unusable = values.map { $0?.unusableBecause != nil }
-        known = program.knownTruths(attributes)
+        values = names.map { context.attributes[$0] }
+        unusable = names.map { context.unusable.contains($0) }
+        var plain = context
+        plain.prepared = nil
+        known = program.knownTruths(plain)
     }
 }

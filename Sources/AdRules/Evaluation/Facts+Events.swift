@@ -19,7 +19,7 @@ extension Facts {
     package mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy, placementIndex: Int?) {
         if !fits(policy) { self = fitted(to: policy) }
         let now = Milliseconds.clamped(now)
-        prepare(at: now, policy: policy)
+        prepare(clamped: now, policy: policy)
         defer { newestTime = max(newestTime, now) }
         switch event {
         case .appLaunched:

@@ -11,7 +11,12 @@ extension Facts {
     public mutating func prepare(at now: Int64, policy: Policy) -> Bool {
         // Clamped, as every public entry clamps the times it is given: a time pinned to Int64.min made the next
         // decision's `now - loaded` overflow.
-        let now = Milliseconds.clamped(now)
+        prepare(clamped: Milliseconds.clamped(now), policy: policy)
+    }
+
+    /// ``prepare(at:policy:)`` for a time already clamped (``Milliseconds/clamped(_:)``): what the engine calls.
+    @discardableResult
+    package mutating func prepare(clamped now: Int64, policy: Policy) -> Bool {
         var ledgerChanged = false
         // A clock set back never reopens what had already run out by the latest time handled (rules.md §8: a
         // clock change never grants a show): a launch phase past `launch.max_wait`, a resume window past

@@ -100,10 +100,11 @@ extension Run {
         if !missing.isEmpty { problems.append("no value for " + missing.joined(separator: ", ")) }
         for (name, type) in policy.attributesRead[r] {
             guard let value = context.attributes[name] else { continue }
-            if let why = value.unusableBecause {
+            // (Found once, when the context's attributes were set: only the reason's text is built here.)
+            if context.unusable.contains(name), let why = value.unusableBecause {
                 problems.append("\(name) \(why)")
             } else if value.type != type && !(type == .number && value.type == .int) {
-                problems.append("\(name) is \(Article.indefinite(value.type.rawValue)) \(value.type.rawValue), where \(Article.indefinite(type.rawValue)) \(type.rawValue) is declared")
+                problems.append("\(name) has type \(value.type.rawValue), where \(type.rawValue) is declared")
             }
         }
         if !problems.isEmpty { site.detail = found.detail(problems.joined(separator: "; ")) }

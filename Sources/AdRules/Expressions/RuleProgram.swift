@@ -107,8 +107,7 @@ final class RuleProgram: Sendable {
 
     /// The truth of every condition node that reads attributes and constants only, for the attributes an app
     /// gives: what a context prepared for this program (``AskContext/prepared``) holds.
-    func knownTruths(_ attributes: [String: AttributeValue]) -> [Known] {
-        let context = AskContext(attributes: attributes)
+    func knownTruths(_ context: AskContext) -> [Known] {
         // Such a node reads no input: these are never read.
         let inputs = RuleInputs(premium: false, sessionCount: 0, sessionAge: 0, installAge: 0, nowHour: 0, nowWeekday: 0)
         return nodes.indices.map { n in

@@ -1,3 +1,5 @@
+import Foundation
+
 
 /// The type of an app-supplied attribute or of an expression.
 public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
@@ -51,7 +53,12 @@ public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible
 
     private static func isStreamSafe(_ text: String) -> Bool {
         // ASCII, the usual value, has no combining mark.
-        text.utf8.allSatisfy { $0 < 0x80 } || StreamSafeText.problem(in: text.utf8) == nil
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        // Runs are counted as decomposed, as comparing reads them, so that two texts Swift takes for equal (`á` and
+        // `a` + U+0301) are both usable or both not. Decomposing never shortens a run: a text over the limit as
+        // written is over it decomposed, and one within it decomposes in linear time.
+        return StreamSafeText.problem(in: text.utf8) == nil
+            && StreamSafeText.problem(in: text.decomposedStringWithCanonicalMapping.utf8) == nil
     }
 
     /// The value's type.

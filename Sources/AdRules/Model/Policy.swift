@@ -214,8 +214,7 @@ public struct Policy: Sendable {
     /// the preparation, and a context prepared for another policy is read by name as any other.
     public func prepared(_ context: AskContext) -> AskContext {
         var context = context
-        context.prepared = PreparedAttributes(
-            program: storage.ruleProgram, values: storage.attributes.map { context.attributes[$0.name] }, attributes: context.attributes)
+        context.prepared = PreparedAttributes(program: storage.ruleProgram, names: storage.attributes.map(\.name), context: context)
         return context
     }
 
