@@ -116,12 +116,19 @@ enum TestCommand {
         if !ioFailed {
             // A path with nothing to run, yet a policy that would have stopped its tests, is said to be broken, as lint
             // says it: "nothing was tested" is not the only thing to fix there, and `test good bad` must not pass on
-            // good's tests alone. A policy that cannot be read stays unsaid here.
+            // good's tests alone. Beside tests that ran, a policy that cannot be read fails the run as it would with tests
+            // of its own (exit 3); with no test at all, "nothing was tested" is the answer (cli.md r2: exit 1).
             for entry in untested {
-                if case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)) = policies.check(entry.rulesPath) {
+                switch policies.check(entry.rulesPath) {
+                case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)):
                     reportBroken(path, diagnostics, files: fileCount)
-                } else if testsFound > 0 {
-                    stderr += "warning: no scenario test (*.test.yaml) under \(ControlCharacters.escaped(entry.path)): nothing there was tested\n"
+                case .stopped(.ioFailure(let message)) where testsFound > 0:
+                    if ioMessages.insert(message).inserted { stderr += "error: \(ControlCharacters.escaped(message))\n" }
+                    ioFailed = true
+                default:
+                    if testsFound > 0 {
+                        stderr += "warning: no scenario test (*.test.yaml) under \(ControlCharacters.escaped(entry.path)): nothing there was tested\n"
+                    }
                 }
             }
         }

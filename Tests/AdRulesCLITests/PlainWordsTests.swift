@@ -265,6 +265,13 @@ struct PlainWordsTests {
         let sound = runCLI(["test", good, dir])
         #expect(sound.exitCode == ExitCode.success, "\(sound.stdout)")
         #expect(sound.stderr.contains("warning: no scenario test (*.test.yaml) under \(dir): nothing there was tested"), "\(sound.stderr)")
+        // Beside tests that ran, a path whose policy cannot be read fails the run as one with tests would (exit 3); alone,
+        // it is a run that tested nothing (exit 1).
+        let unreadable = try scratch(["notes.txt": "no rule file here\n"])
+        let withTests = runCLI(["test", good, unreadable])
+        #expect(withTests.exitCode == ExitCode.failure, "\(withTests.stderr)")
+        #expect(withTests.stderr.contains("error: ") && withTests.stderr.contains(unreadable), "\(withTests.stderr)")
+        #expect(runCLI(["test", unreadable]).exitCode == ExitCode.findings)
         // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
         let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
         for command in ["test", "simulate"] {
