@@ -190,11 +190,7 @@ enum ImpactJSON {
         /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
         func value(_ value: JSONValue?, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
         func checkedString(_ value: JSONValue?, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
-            guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
-            guard let text = value.stringValue else {
-                throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a text")
-            }
-            guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
+            let text = try readText(value, what)
             if ControlCharacters.contains(in: text, except: allowed) {
                 throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))")
             }
@@ -335,14 +331,20 @@ enum ImpactJSON {
         return ImpactLocation(file: path, line: line, column: column)
     }
 
-    /// A path as a run writes it (the model, a policy, a location's file): any character a file name may hold, a
-    /// control character too (the run's own reports escape them), but NUL.
-    private static func readPath(_ value: JSONValue?, _ what: String) throws -> String {
+    /// A text a run writes: present, a string, at most 1,000,000 characters (what else it may hold is the caller's to check).
+    private static func readText(_ value: JSONValue?, _ what: String) throws -> String {
         guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
         guard let text = value.stringValue else {
             throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a text")
         }
         guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
+        return text
+    }
+
+    /// A path as a run writes it (the model, a policy, a location's file): any character a file name may hold, a
+    /// control character too (the run's own reports escape them), but NUL.
+    private static func readPath(_ value: JSONValue?, _ what: String) throws -> String {
+        let text = try readText(value, what)
         guard !text.unicodeScalars.contains("\0") else { throw ReadError(problem: "not an impact report: \(what) holds a NUL, which no path holds") }
         return text
     }

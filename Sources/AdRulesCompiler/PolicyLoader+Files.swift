@@ -141,28 +141,15 @@ extension PolicyLoader {
     ///   - limit: the most bytes wanted; one more is read so the caller can tell the file is too large.
     /// - Throws: ``PolicyLoadError/unreadable(_:reason:)``, also for anything that is not a regular file.
     public static func readBytes(_ path: String, limit: Int = YAMLReader.maxBytes) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            // A socket cannot be opened at all ("no such device or address"): say what it is instead.
-            var info = stat()
-            if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-                throw PolicyLoadError.unreadable(path, reason: BoundedFile.notRegular(info.st_mode))
-            }
-            throw PolicyLoadError.unreadable(path, reason: String(cString: strerror(code)).lowercased())
-        }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw PolicyLoadError.unreadable(path, reason: BoundedFile.notRegular(info.st_mode))
-        }
         do {
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            return [UInt8](data)
+            return [UInt8](try BoundedFile.readPrefix(path, count: limit + 1))
         } catch {
-            // The system's reason (Foundation's error on Linux names only a domain and a number).
-            let code = errno
-            throw PolicyLoadError.unreadable(path, reason: code != 0 ? String(cString: strerror(code)).lowercased() : "the read failed")
+            switch error {
+            case .notRegular(let mode): throw PolicyLoadError.unreadable(path, reason: BoundedFile.notRegular(mode))
+            case .missing: throw PolicyLoadError.unreadable(path, reason: String(cString: strerror(ENOENT)).lowercased())
+            case .system(_, let code): throw PolicyLoadError.unreadable(path, reason: code != 0 ? String(cString: strerror(code)).lowercased() : "the read failed")
+            case .tooLarge: throw PolicyLoadError.unreadable(path, reason: "too large")
+            }
         }
     }
 }

@@ -1,23 +1,33 @@
 import Foundation
 
-/// Reads a regular file of bounded size without ever blocking: what the runtime reads from disk (a compiled policy,
-/// the ledger) may be a FIFO, a device or a directory by mistake or by malice, and an app's start-up must not hang on
-/// one, nor read gigabytes.
+/// Reads a regular file without ever blocking: what the tools and the runtime read from disk (rule files, a compiled
+/// policy, the ledger) may be a FIFO, a device or a directory by mistake or by malice, and neither a lint nor an app's
+/// start-up may hang on one, nor read gigabytes.
 package enum BoundedFile {
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// Nothing at the path.
         case missing
-        /// It cannot be opened or read, or is not a regular file: the reason, naming the path.
-        case unreadable(String)
+        /// Something that is not a regular file (its `st_mode`): ``notRegular(_:)`` says what.
+        case notRegular(mode_t)
+        /// A system call failed (`open`, `stat`, `read`), with its errno (0 when the read failed without one).
+        case system(call: String, code: Int32)
         /// Larger than the limit: its size, nil when it grew past the limit while read.
         case tooLarge(Int?)
     }
 
-    /// The file's bytes.
-    /// - Parameters:
-    ///   - path: the file.
-    ///   - limit: the most bytes accepted.
-    static func read(_ path: String, limit: Int) throws(Failure) -> Data {
+    /// The file's bytes, at most `limit` of them; a larger file is refused for its size.
+    package static func read(_ path: String, limit: Int) throws(Failure) -> Data {
+        let data = try readPrefix(path, count: limit + 1) { size throws(Failure) in
+            if size > limit { throw .tooLarge(size) }
+        }
+        // One byte over the limit tells a file that grew since fstat from one that fits.
+        guard data.count <= limit else { throw .tooLarge(nil) }
+        return data
+    }
+
+    /// The first `count` bytes of a regular file (what a caller that tells a too-large file by one byte too many
+    /// reads), after `checkSize` has seen its size.
+    package static func readPrefix(_ path: String, count: Int, checkSize: (Int) throws(Failure) -> Void = { _ in }) throws(Failure) -> Data {
         // O_NONBLOCK: opening a FIFO with no writer returns at once, and so does reading one.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -25,23 +35,20 @@ package enum BoundedFile {
             if code == ENOENT { throw .missing }
             // A socket cannot be opened at all ("no such device or address"): say what it is instead.
             var info = stat()
-            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG { throw .unreadable("\(path) is \(notRegular(info.st_mode))") }
-            throw .unreadable("cannot open \(path): \(errorText(code))")
+            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG { throw .notRegular(info.st_mode) }
+            throw .system(call: "open", code: code)
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .unreadable("cannot stat \(path): \(errorText(errno))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable("\(path) is \(notRegular(info.st_mode))") }
-        guard info.st_size <= limit else { throw .tooLarge(Int(info.st_size)) }
-        let data: Data
+        guard fstat(fd, &info) == 0 else { throw .system(call: "stat", code: errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notRegular(info.st_mode) }
+        try checkSize(Int(info.st_size))
         do {
-            // One byte over the limit tells a file that grew since fstat from one that fits.
-            data = try handle.read(upToCount: limit + 1) ?? Data()
+            return try handle.read(upToCount: count) ?? Data()
         } catch {
-            throw .unreadable("cannot read \(path): \(error.localizedDescription)")
+            // The system's reason (Foundation's error on Linux names only a domain and a number).
+            throw .system(call: "read", code: errno)
         }
-        guard data.count <= limit else { throw .tooLarge(nil) }
-        return data
     }
 
     /// "not a regular file (a socket)": what a path that is no file of text is.
@@ -56,6 +63,18 @@ package enum BoundedFile {
         default: kind = "a FIFO, device, socket or directory"
         }
         return "not a regular file (\(kind))"
+    }
+
+    /// What the runtime says of a file it could not read, naming it: "cannot open PATH: … (errno N)", "PATH is not a
+    /// regular file (a FIFO)".
+    static func reason(_ failure: Failure, path: String) -> String {
+        switch failure {
+        case .missing: return "there is no file at \(path)"
+        case .notRegular(let mode): return "\(path) is \(notRegular(mode))"
+        case .system(let call, let code): return "cannot \(call) \(path): \(code != 0 ? errorText(code) : "the read failed")"
+        case .tooLarge(let size?): return "\(path) is too large: \(size) bytes"
+        case .tooLarge(nil): return "\(path) is too large"
+        }
     }
 
     static func errorText(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }

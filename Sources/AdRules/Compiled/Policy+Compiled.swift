@@ -48,8 +48,7 @@ extension Policy {
             data = try BoundedFile.read(url.path, limit: Policy.maxCompiledBytes)
         } catch {
             switch error {
-            case .missing: throw PolicyFileError(path: url.path, reason: "there is no file at \(url.path)")
-            case .unreadable(let reason): throw PolicyFileError(path: url.path, reason: reason)
+            case .missing, .notRegular, .system: throw PolicyFileError(path: url.path, reason: BoundedFile.reason(error, path: url.path))
             case .tooLarge(let size):
                 throw CompiledPolicyError("the document is \(size.map(String.init) ?? "more than \(Policy.maxCompiledBytes)") bytes; at most \(Policy.maxCompiledBytes) (64 MiB) are accepted")
             }

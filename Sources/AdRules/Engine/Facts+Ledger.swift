@@ -56,4 +56,3 @@ extension Facts {
         return drop > 0 ? Array(list[drop...]) : list
     }
 }
-

@@ -97,7 +97,7 @@ public struct FileLedgerStore: LedgerStore {
         } catch {
             switch error {
             case .missing: return nil
-            case .unreadable(let reason): throw LedgerError.io(reason)
+            case .notRegular, .system: throw LedgerError.io(BoundedFile.reason(error, path: path))
             case .tooLarge(let size?): throw LedgerError.corrupt("too large: \(size) bytes, more than \(LedgerBounds.maxFileBytes)")
             case .tooLarge(nil): throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
             }
