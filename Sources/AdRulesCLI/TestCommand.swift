@@ -117,14 +117,16 @@ enum TestCommand {
             // A path with nothing to run, yet a policy that would have stopped its tests, is said to be broken, as lint
             // says it: "nothing was tested" is not the only thing to fix there, and `test good bad` must not pass on
             // good's tests alone. Beside tests that ran, a policy that cannot be read fails the run as it would with tests
-            // of its own (exit 3); with no test at all, "nothing was tested" is the answer (cli.md r2: exit 1).
+            // of its own (exit 3); with no test at all, the read error is printed and "nothing was tested" is the answer (cli.md
+            // r2: exit 1).
             for entry in untested {
                 switch policies.check(entry.rulesPath) {
                 case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)):
                     reportBroken(path, diagnostics, files: fileCount)
-                case .stopped(.ioFailure(let message)) where testsFound > 0:
+                case .stopped(.ioFailure(let message)):
+                    // Said either way: with no test at all, it is why nothing there could have run.
                     if ioMessages.insert(message).inserted { stderr += "error: \(ControlCharacters.escaped(message))\n" }
-                    ioFailed = true
+                    if testsFound > 0 { ioFailed = true }
                 default:
                     if testsFound > 0 {
                         stderr += "warning: no scenario test (*.test.yaml) under \(ControlCharacters.escaped(entry.path)): nothing there was tested\n"

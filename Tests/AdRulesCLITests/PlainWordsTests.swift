@@ -271,7 +271,11 @@ struct PlainWordsTests {
         let withTests = runCLI(["test", good, unreadable])
         #expect(withTests.exitCode == ExitCode.failure, "\(withTests.stderr)")
         #expect(withTests.stderr.contains("error: ") && withTests.stderr.contains(unreadable), "\(withTests.stderr)")
-        #expect(runCLI(["test", unreadable]).exitCode == ExitCode.findings)
+        // Alone, the read error is still said: it is why nothing there could have run.
+        let alone = runCLI(["test", unreadable])
+        #expect(alone.exitCode == ExitCode.findings)
+        #expect(alone.stderr.contains("error: ") && alone.stderr.contains(unreadable) && alone.stderr.contains("nothing was tested"), "\(alone.stderr)")
+        #expect(alone.stderr.components(separatedBy: "error: ").count == 3, "the read error and nothing tested, once each: \(alone.stderr)")
         // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
         let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
         for command in ["test", "simulate"] {
