@@ -49,6 +49,41 @@ struct ReasonOrderAndTextTests {
         #expect(mixed.map(\.message) == ["in looks for an int in a list of string: both must have the same type; level is an int: list whole numbers, as in [1, 2]"])
     }
 
+    /// `[]` holds no value of any type: beside a number, a duration or a bool it is no type error, in rule files and
+    /// compiled policies alike (`in []` is false, `not in []` true), and an attribute with no value is still an error.
+    @Test func anEmptyListBesideANumberADurationOrABoolHoldsNothing() throws {
+        let yaml = """
+            version: 1
+            attributes:
+              score: number
+              trial: {type: duration, default: 7d}
+              vip: {type: bool, default: false}
+            placements:
+              a: {format: banner}
+            rules:
+              - {id: number-in, deny: [a], when: 'score in []'}
+              - {id: number-not-in, deny: [a], when: 'score not in []'}
+              - {id: duration-in, deny: [a], when: 'trial in [] or session.age in []'}
+              - {id: bool-not-in, deny: [a], when: 'vip not in [] and install.age not in []'}
+            """
+        #expect(lint(yaml).isEmpty)
+        let policy = try Policy(yaml: yaml, file: "p.yaml")
+        let compiled = try Policy(compiled: try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"))
+        for loaded in [policy, compiled] {
+            let facts = Facts(policy: loaded, installedAt: 0)
+            func rules(_ attributes: [String: AttributeValue]) -> [String] {
+                Evaluator.decide(.offer("a"), context: AskContext(attributes: attributes), policy: loaded, facts: facts, now: 1).reasons.compactMap(\.rule)
+            }
+            #expect(rules(["score": .number(1.5)]) == ["number-not-in", "bool-not-in"])
+            // No value for score and no default: the rules that read it cannot be evaluated.
+            let missing = Evaluator.decide(.offer("a"), context: .standard, policy: loaded, facts: facts, now: 1)
+            #expect(missing.reasons.filter { $0.rule != nil }.map(\.code) == [.ruleError, .ruleError, .customRule])
+        }
+        // A list on the left is still looked for in a list.
+        let list = lint("version: 1\nattributes:\n  tags: \"[string]\"\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: 'tags in []'}\n")
+        #expect(list.map(\.rule) == ["rule/type"])
+    }
+
     @Test func aRuleErrorNamesOnlyTheAttributesTheRuleReads() throws {
         let policy = try Policy(yaml: """
             version: 1

@@ -97,7 +97,8 @@ extension ExpressionRecord {
             guard let element = lt.element else {
                 throw CompiledPolicyError("in needs a list on its right, not \(lt.rawValue)")
             }
-            guard it.isComparable(with: element) else {
+            // The empty list (`[]`) may stand beside a value of any type but a list: it holds none.
+            guard it.isComparable(with: element) || (l.isEmptyList && it.element == nil) else {
                 throw CompiledPolicyError("in looks for \(it.rawValue) in a list of \(element.rawValue): the two must have the same type")
             }
             return (.member(i, l, negated: negated), .bool)

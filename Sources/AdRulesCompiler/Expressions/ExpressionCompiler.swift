@@ -201,6 +201,11 @@ private struct Checker {
             }
             guard let left = check(l), var right = check(r) else { return nil }
             if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
+            // `[]` holds no value of any type: beside a number, a duration or a bool it is no type error (`in []` is
+            // false, `not in []` true, and an attribute with no value still makes the rule an error).
+            if right.isEmptyList && left.type.element == nil {
+                return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
+            }
             let word = negated ? "not in" : "in"
             let example = left.type == .string || left.type == .stringList ? #"["a", "b"]"# : "[1, 2]"
             guard let element = right.type.element else {
