@@ -43,6 +43,18 @@ struct BoundsAndNamesTests {
         #expect(named.exitCode == 1)
         #expect(named.stderr.contains("the file name \"x\\nfake.yaml\" holds a control character, which a compiled policy cannot name: rename the file"), "\(named.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/c.json"))
+        // A name with more combining marks in a row than the runtime's loader reads (it failed as internal, exit 3).
+        let marks = "e" + String(repeating: "\u{301}", count: 31) + ".yaml"
+        let marked = try Self.directory([marks: "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: marked) }
+        let markedRun = runCLI(["compile", marked, "-o", marked + "/c.json", "--root", marked])
+        #expect(markedRun.exitCode == 1, "\(markedRun.stderr)")
+        #expect(markedRun.stderr.contains("holds more than 30 combining marks in a row, which a compiled policy cannot name: rename the file"), "\(markedRun.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marked + "/c.json"))
+        // Thirty are a name like any other.
+        let thirty = try Self.directory(["e" + String(repeating: "\u{301}", count: 30) + ".yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: thirty) }
+        #expect(runCLI(["compile", thirty, "-o", thirty + "/c.json", "--root", thirty]).exitCode == 0)
 
         let attributes = (0...1000).map { "  a\($0): int\n" }.joined()
         let big = try Self.directory(["p.yaml": "version: 1\nplacements: {a: {format: banner}}\nattributes:\n" + attributes])

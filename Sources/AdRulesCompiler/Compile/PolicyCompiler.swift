@@ -43,6 +43,9 @@ public enum PolicyCompiler {
             let problem: String
             if ControlCharacters.contains(in: name) {
                 problem = "holds a control character, which a compiled policy cannot name: rename the file"
+            } else if StreamSafeText.problem(in: name.utf8) == .tooManyCombiningMarks {
+                // The runtime's loader refuses such a text anywhere in a compiled policy (``StreamSafeText``).
+                problem = "holds more than \(StreamSafeText.maxCombiningMarks) combining marks in a row, which a compiled policy cannot name: rename the file"
             } else if name.unicodeScalars.count > PolicyIDs.maxTextLength {
                 // The runtime's loader reads texts of at most this many characters, file names too.
                 problem = "is \(name.unicodeScalars.count) characters long, more than the \(PolicyIDs.maxTextLength) a compiled policy holds: "
