@@ -268,6 +268,10 @@ struct ImpactCommandTests {
         let same = runCLI(["impact", Self.flat, "--rules", dir + "/old.json", "--compare", dir + "/old", "--users", "2", "--days", "1"])
         #expect(same.exitCode == 0, "\(same.stderr)")
         #expect(!same.stdout.contains("policy: timezone"), "\(same.stdout.prefix(500))")
+        // Compared with another zone, the compiled one is named as it is written there (UTC), not as Foundation names it.
+        let changed = runCLI(["impact", Self.flat, "--rules", dir + "/new", "--compare", dir + "/old.json", "--users", "2", "--days", "1"])
+        let compiledZone = try #require(changed.stdout.split(separator: "\n").first { $0.contains("policy: timezone") })
+        #expect(compiledZone.contains("UTC → Europe/Berlin"), "\(compiledZone)")
     }
 
     @Test func compareListsTheOldPolicyFirstAfterTheChanges() throws {

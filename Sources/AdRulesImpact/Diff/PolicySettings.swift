@@ -39,9 +39,10 @@ enum PolicySettings {
     static func topLevel(_ policy: Policy, written: [String: Located<String>] = [:]) -> [PolicySetting] {
         var zone = PolicySetting("timezone", "device", written["timezone"]?.location)
         if case .named(let named) = policy.timeZone {
-            // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written.
+            // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written,
+            // or as a compiled policy writes it (`UTC`, not Foundation's `GMT`).
             zone.value = universalNames.contains(named.identifier) ? "UTC" : named.identifier
-            zone.shown = written["timezone"]?.value ?? named.identifier
+            zone.shown = written["timezone"]?.value ?? TimeZoneNames.name(of: named)
         }
         return [
             PolicySetting("environment", policy.environment.rawValue, written["environment"]?.location),
