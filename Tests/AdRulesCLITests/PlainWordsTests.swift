@@ -138,6 +138,42 @@ struct PlainWordsTests {
         #expect(named.diagnostics.isEmpty, "\(named.diagnostics)")
     }
 
+    /// A top-level key indented under `placements:` or `groups:` says it is top-level (cli.md r2: "which block it
+    /// belongs to"), rather than "placement timezone must be a mapping" or "add `format: interstitial`".
+    @Test func aTopLevelKeyAmongTheIdsSaysToIndentItLess() {
+        let text = """
+            version: 1
+            placements:
+              inter: {format: interstitial, daily_cap: 3}
+              timezone: UTC
+              rules: [{id: r, deny: "*", when: premium}]
+              groups:
+                g: {placements: [inter]}
+            groups:
+              g2: {placements: [inter]}
+              session_timeout: 30m
+
+            """
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        let messages = diagnostics.map(\.message)
+        #expect(messages.contains("timezone is a top-level setting, not a placement id: indent it less, at the start of a line"), "\(messages)")
+        #expect(messages.contains("rules is a top-level block, not a placement id: indent it less, at the start of a line"), "\(messages)")
+        #expect(messages.contains("session_timeout is a top-level setting, not a group id: indent it less, at the start of a line"), "\(messages)")
+        #expect(messages.contains(
+            "placement \"groups\" has no format: if this is the top-level `groups:` block, indent it less, at the start of a line; else add `format: interstitial`"),
+            "\(messages)")
+        #expect(!messages.contains { $0.contains("must be a mapping") }, "\(messages)")
+        // A key of a block one level too shallow names the block, and whose block it is when only app_open has it.
+        let blocks = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  i: {format: interstitial, min_interval: 1m, max_delay: 3s, after_install: 1h}\n")])
+        #expect(blocks.diagnostics.map(\.message) == [
+            "unknown key \"max_delay\" in placement \"i\": max_delay belongs in the `resume:` block of an app_open placement: indent it under `resume:`",
+            "unknown key \"after_install\" in placement \"i\": after_install belongs in the `grace:` block: indent it under `grace:`",
+        ], "\(blocks.diagnostics)")
+        // A placement named like a top-level block, written as a placement, is a placement.
+        let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  groups: {format: banner}\n")])
+        #expect(named.diagnostics.isEmpty, "\(named.diagnostics)")
+    }
+
     @Test func aPlacementKeyAtTheTopLevelSaysWhereItGoes() {
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\ndaily_cap: 3\nplacements:\n  a: {format: banner}\n")]).diagnostics
         #expect(diagnostics.contains { $0.message.contains("indent it under a placement") && $0.message.contains("defaults:") })

@@ -93,9 +93,20 @@ extension FieldReader {
     /// beside the placement ids, its value not a block of settings): reported as a key that belongs one level deeper,
     /// naming the entry before it, rather than as a placement or group named "format".
     /// - Parameter previous: the id of the entry before, under which the setting most likely belongs.
+    ///
+    /// A top-level key there with a value that is no block of settings (`timezone: UTC` indented under `placements:`)
+    /// is said to be a top-level setting, indented too far.
     mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
-        guard let key = keyNode.scalar?.value, keys.contains(key) else { return false }
         if case .mappingStart = value { return false }
+        guard let key = keyNode.scalar?.value else { return false }
+        if !keys.contains(key), RuleFileKeys.top.contains(key) {
+            report(Diagnostic(
+                .error, rule: "schema/unknown-key",
+                message: "\(key) is a top-level \(RuleFileKeys.topBlocks.contains(key) ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line",
+                file: file, range: keyNode.range))
+            return true
+        }
+        guard keys.contains(key) else { return false }
         let owner = previous.map { "indent it under `\($0):`" } ?? "indent it under the \(kind) it belongs to"
         report(Diagnostic(
             .error, rule: "schema/unknown-key",

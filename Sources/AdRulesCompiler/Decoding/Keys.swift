@@ -5,6 +5,8 @@ public enum RuleFileKeys {
         "version", "environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout",
         "defaults", "placements", "groups", "attributes", "rules",
     ]
+    /// The top-level keys whose value is a block of entries, not one setting.
+    static let topBlocks: Set<String> = ["defaults", "placements", "groups", "attributes", "rules"]
     /// A placement's keys: each setting's, or its block's, in `PlacementSetting` order.
     public static let placement: [String] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
         let key = setting.block?.rawValue ?? setting.key
@@ -39,8 +41,10 @@ public enum RuleFileKeys {
             return "\(key) is written as a block: write \(name): indented under `\(block):`, as in \(block): {\(name): …}"
         }
         if allowed == placement {
-            if let block = placementBlocks.first(where: { $0.1.contains(key) })?.0 {
-                return "\(key) belongs in the `\(block):` block: indent it under `\(block):`"
+            if let block = PlacementSetting.Block.allCases.first(where: { keys(in: $0).contains(key) }) {
+                // `resume` and `launch` are app_open's own: on another format the block is a second error.
+                let owner = block.isAppOpenOnly ? " of an app_open placement" : ""
+                return "\(key) belongs in the `\(block.rawValue):` block\(owner): indent it under `\(block.rawValue):`"
             }
             if top.contains(key) { return "\(key) is a top-level setting: indent it less, at the start of a line" }
         }

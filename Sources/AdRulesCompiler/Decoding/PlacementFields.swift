@@ -43,8 +43,11 @@ struct PlacementFields: Sendable {
     /// - Parameters:
     ///   - placementKey: where the placement's id is written, for `schema/missing-key` when it has no `format`;
     ///     nil for `defaults`, where `format` is not allowed.
+    ///   - topLevelName: the placement's id when it is also a top-level key (`groups`): a block with no `format` is then
+    ///     most likely that top-level block indented too far, and the advice says so.
     static func read(
-        _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: String, placementKey: SourceRange?, reader: inout FieldReader
+        _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: String, placementKey: SourceRange?, topLevelName: String? = nil,
+        reader: inout FieldReader
     ) -> PlacementFields {
         let before = reader.diagnostics.count
         // Past a file's thousandth finding the reader only counts errors: those count here too.
@@ -62,7 +65,13 @@ struct PlacementFields: Sendable {
             if let placementKey, !wroteFormat {
                 missesFormat = true
                 // After a merge key (already an error), the format may be what the merge would have brought.
-                if reader.mergeKeys == merges {
+                if reader.mergeKeys == merges, let topLevelName {
+                    reader.report(Diagnostic(
+                        .error, rule: "schema/missing-key",
+                        message: "\(context) has no format: if this is the top-level `\(topLevelName):` block, indent it less, at the start of a line; "
+                            + "else add `format: interstitial`",
+                        file: reader.file, range: placementKey))
+                } else if reader.mergeKeys == merges {
                     reader.report(.missingKey("format", in: context, example: "format: interstitial", file: reader.file, range: placementKey))
                 }
             }

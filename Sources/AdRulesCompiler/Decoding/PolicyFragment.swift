@@ -85,7 +85,9 @@ struct PolicyFragment: Sendable {
                     // the policy holds an error then and is never used.
                     reader.checkID(idNode, kind: "placement", lowercaseOnly: false)
                     previous = id
-                    let block = PlacementFields.read(event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range, reader: &reader)
+                    let block = PlacementFields.read(
+                        event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range,
+                        topLevelName: RuleFileKeys.top.contains(id) ? id : nil, reader: &reader)
                     fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
                 }
             case "groups":
