@@ -119,7 +119,9 @@ enum TestCommand {
             // good's tests alone. Beside tests that ran, a policy that cannot be read fails the run as it would with tests
             // of its own (exit 3); with no test at all, the read error is printed and "nothing was tested" is the answer (cli.md
             // r2: exit 1).
-            for entry in untested {
+            // One policy named twice (`dir` and `./dir`) is checked and said once.
+            var checked = Set<String>()
+            for entry in untested where checked.insert(PolicyLoader.realPath(entry.rulesPath) ?? entry.rulesPath).inserted {
                 switch policies.check(entry.rulesPath) {
                 case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)):
                     reportBroken(path, diagnostics, files: fileCount)

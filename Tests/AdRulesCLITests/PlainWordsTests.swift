@@ -156,9 +156,10 @@ struct PlainWordsTests {
             """
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         let messages = diagnostics.map(\.message)
-        #expect(messages.contains("timezone is a top-level setting, not a placement id: indent it less, at the start of a line"), "\(messages)")
-        #expect(messages.contains("rules is a top-level block, not a placement id: indent it less, at the start of a line"), "\(messages)")
-        #expect(messages.contains("session_timeout is a top-level setting, not a group id: indent it less, at the start of a line"), "\(messages)")
+        let less = "indent it less, at the start of a line, outside"
+        #expect(messages.contains("timezone is a top-level setting, not a placement id: \(less) `placements:` (or remove it, if the file sets timezone there already)"), "\(messages)")
+        #expect(messages.contains("rules is a top-level block, not a placement id: \(less) `placements:` (or remove it, if the file sets rules there already)"), "\(messages)")
+        #expect(messages.contains("session_timeout is a top-level setting, not a group id: \(less) `groups:` (or remove it, if the file sets session_timeout there already)"), "\(messages)")
         #expect(messages.contains(
             "placement \"groups\" has no format: if this is the top-level `groups:` block, indent it less, at the start of a line; else add `format: interstitial`"),
             "\(messages)")
@@ -172,6 +173,14 @@ struct PlainWordsTests {
         // A placement named like a top-level block, written as a placement, is a placement.
         let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  groups: {format: banner}\n")])
         #expect(named.diagnostics.isEmpty, "\(named.diagnostics)")
+        // The block's own name is no advice to indent less (it is there already), nor is a key whose value is an alias
+        // (reported as such), nor a single setting's name before a block (it is no block).
+        func found(_ tail: String) -> [String] {
+            PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: &x {format: banner}\n" + tail)]).diagnostics.map(\.message)
+        }
+        #expect(!found("  placements: [a]\n").contains { $0.contains("indent it less") }, "\(found("  placements: [a]\n"))")
+        #expect(found("  rules: *x\n").allSatisfy { $0.contains("anchor &x") || $0.contains("alias *x") }, "\(found("  rules: *x\n"))")
+        #expect(found("  timezone: {daily_cap: 3}\n").contains("placement \"timezone\" has no format: add `format: interstitial`"), "\(found("  timezone: {daily_cap: 3}\n"))")
     }
 
     @Test func aPlacementKeyAtTheTopLevelSaysWhereItGoes() {
@@ -312,6 +321,9 @@ struct PlainWordsTests {
         #expect(alone.exitCode == ExitCode.findings)
         #expect(alone.stderr.contains("error: ") && alone.stderr.contains(unreadable) && alone.stderr.contains("nothing was tested"), "\(alone.stderr)")
         #expect(alone.stderr.components(separatedBy: "error: ").count == 3, "the read error and nothing tested, once each: \(alone.stderr)")
+        // Named twice, it is said once.
+        let twice = runCLI(["test", unreadable, unreadable + "/."])
+        #expect(twice.stderr.components(separatedBy: "error: ").count == 3, "\(twice.stderr)")
         // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
         let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
         for command in ["test", "simulate"] {

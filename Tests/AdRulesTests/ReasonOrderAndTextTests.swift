@@ -79,6 +79,11 @@ struct ReasonOrderAndTextTests {
             let missing = Evaluator.decide(.offer("a"), context: .standard, policy: loaded, facts: facts, now: 1)
             #expect(missing.reasons.filter { $0.rule != nil }.map(\.code) == [.ruleError, .ruleError, .customRule])
         }
+        // A compiled policy holds `[]` beside an int or a string only as a list of their own type, as compile writes it.
+        let typed = try Policy(yaml: "version: 1\nattributes:\n  mode: string\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: 'mode in []'}\n", file: "p.yaml")
+        let document = String(decoding: try typed.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"), as: UTF8.self)
+        #expect(document.contains(#""[string]""#), "\(document)")
+        #expect(throws: (any Error).self) { try Policy(compiled: Data(document.replacingOccurrences(of: #""[string]""#, with: #""[int]""#).utf8)) }
         // A list on the left is still looked for in a list.
         let list = lint("version: 1\nattributes:\n  tags: \"[string]\"\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: 'tags in []'}\n")
         #expect(list.map(\.rule) == ["rule/type"])

@@ -97,8 +97,9 @@ extension ExpressionRecord {
             guard let element = lt.element else {
                 throw CompiledPolicyError("in needs a list on its right, not \(lt.rawValue)")
             }
-            // The empty list (`[]`) may stand beside a value of any type but a list: it holds none.
-            guard it.isComparable(with: element) || (l.isEmptyList && it.element == nil) else {
+            // The empty list (`[]`) may stand beside a number, a duration or a bool, as the rule-file compiler writes it:
+            // it holds none. (Beside an int or a string it is the list of their type.)
+            guard it.isComparable(with: element) || (l.isEmptyList && [.number, .duration, .bool].contains(it)) else {
                 throw CompiledPolicyError("in looks for \(it.rawValue) in a list of \(element.rawValue): the two must have the same type")
             }
             return (.member(i, l, negated: negated), .bool)

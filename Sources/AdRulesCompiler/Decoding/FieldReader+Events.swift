@@ -94,15 +94,26 @@ extension FieldReader {
     /// naming the entry before it, rather than as a placement or group named "format".
     /// - Parameter previous: the id of the entry before, under which the setting most likely belongs.
     ///
-    /// A top-level key there with a value that is no block of settings (`timezone: UTC` indented under `placements:`)
-    /// is said to be a top-level setting, indented too far.
+    /// A top-level key there whose value is written out as no block of settings could be (`timezone: UTC`, `rules: […]`
+    /// indented under `placements:`) is said to be top-level, indented too far (or there twice).
     mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
         if case .mappingStart = value { return false }
         guard let key = keyNode.scalar?.value else { return false }
-        if !keys.contains(key), RuleFileKeys.top.contains(key) {
+        let block = kind + "s"
+        if !keys.contains(key), key != block, RuleFileKeys.top.contains(key) {
+            // An alias or a tag is reported as such: what it stands for is not known here.
+            let start: SourcePosition
+            switch value {
+            case .scalar(let node): start = node.range.start
+            case .sequenceStart(let position): start = position
+            default: return false
+            }
+            guard !standsForAliasOrTag(start) else { return false }
+            let what = RuleFileKeys.topBlocks.contains(key) ? "block" : "setting"
             report(Diagnostic(
                 .error, rule: "schema/unknown-key",
-                message: "\(key) is a top-level \(RuleFileKeys.topBlocks.contains(key) ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line",
+                message: "\(key) is a top-level \(what), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
+                    + "(or remove it, if the file sets \(key) there already)",
                 file: file, range: keyNode.range))
             return true
         }

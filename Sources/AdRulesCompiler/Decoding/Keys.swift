@@ -7,6 +7,9 @@ public enum RuleFileKeys {
     ]
     /// The top-level keys whose value is a block of entries, not one setting.
     static let topBlocks: Set<String> = ["defaults", "placements", "groups", "attributes", "rules"]
+    /// The top-level blocks written as a mapping that a placement's block could be taken for, but `placements:`
+    /// itself (an entry is already in it).
+    static let topBlocksOfEntries: Set<String> = ["defaults", "groups", "attributes"]
     /// A placement's keys: each setting's, or its block's, in `PlacementSetting` order.
     public static let placement: [String] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
         let key = setting.block?.rawValue ?? setting.key

@@ -87,7 +87,7 @@ struct PolicyFragment: Sendable {
                     previous = id
                     let block = PlacementFields.read(
                         event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range,
-                        topLevelName: RuleFileKeys.top.contains(id) ? id : nil, reader: &reader)
+                        topLevelName: RuleFileKeys.topBlocksOfEntries.contains(id) ? id : nil, reader: &reader)
                     fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
                 }
             case "groups":
