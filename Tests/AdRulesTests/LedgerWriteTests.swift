@@ -14,6 +14,36 @@ struct LedgerWriteTests {
           hint: {format: rewarded}
         """
 
+    /// An ask that sees a clock set back pins the show times and writes them once: an app killed before its next
+    /// event starts again from the pinned times, so the `next_allowed_at` the ask gave comes true (rules.md §8). It
+    /// read the old times, pinned them to its own later start, and denied for 10 minutes more.
+    @Test func anAskThatPinsAfterAClockSetBackWritesOnce() throws {
+        let text = "version: 1\ntimezone: UTC\nplacements:\n  inter: {format: interstitial, min_interval: 10m}\n"
+        let store = InMemoryLedgerStore()
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: try policy(text), clock: clock, store: store)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        engine.record(.adClosed("inter"))
+        engine.record(.loadCompleted("inter"))
+        let before = store.writeCount
+        clock.advance(by: -3600)
+        let denied = engine.ask(.show("inter", trigger: .action))
+        #expect(denied.codes.contains(.minInterval))
+        #expect(denied.nextAllowedAt == engineTestStart.addingTimeInterval(-3000))
+        #expect(store.writeCount == before + 1, "the ask that pinned writes once")
+        _ = engine.ask(.show("inter", trigger: .action))
+        #expect(store.writeCount == before + 1, "the next ask has nothing new to write")
+        // Killed here; the next start comes when the ask said the show would be allowed.
+        clock.set(engineTestStart.addingTimeInterval(-3000))
+        let restarted = AdEngine(policy: try policy(text), clock: clock, store: store)
+        restarted.record(.appLaunched)
+        restarted.record(.loadCompleted("inter"))
+        let again = restarted.ask(.show("inter", trigger: .action))
+        #expect(!again.codes.contains(.minInterval), "\(again.reasons.map(\.message))")
+    }
+
     @Test func theLedgerIsWrittenOnlyWhenItChanges() throws {
         let store = InMemoryLedgerStore()
         let clock = ManualClock(engineTestStart)

@@ -75,10 +75,18 @@ public final class AdEngine: @unchecked Sendable {
         if let facts = changed.facts { persist(facts, policy: changed.policy, generation: changed.generation) }
     }
 
-    /// Asks a question; never touches the disk.
+    /// Asks a question. An ask writes nothing, except the first to see a clock set back: it writes the times it pinned
+    /// once (rules.md §8: the `next_allowed_at` given then comes true, after a restart too).
     public func ask(_ ask: Ask, context: AskContext = .standard) -> Decision {
+        var pinned: EngineState.Change?
         // The clock is read under the lock, as for events.
-        state.withLock { $0.core.ask(ask, context: context, at: Milliseconds.from(clock.now())) }
+        let decision = state.withLock { state in
+            let decision = state.core.ask(ask, context: context, at: Milliseconds.from(clock.now()))
+            if state.core.takePinned() { pinned = state.changed(true, keeping: store != nil) }
+            return decision
+        }
+        if let pinned, let facts = pinned.facts { persist(facts, policy: pinned.policy, generation: pinned.generation) }
+        return decision
     }
 
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.

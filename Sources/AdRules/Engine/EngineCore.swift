@@ -46,7 +46,7 @@ package struct EngineCore: Sendable {
         return changed
     }
 
-    /// Decides an ask at `now`. An ask never writes: times it pins are written with the next event that does.
+    /// Decides an ask at `now`. Times it pins after a clock set back are kept for the ledger (``takePinned()``).
     package mutating func ask(_ ask: Ask, context: AskContext, at now: Int64) -> Decision {
         prepareAsk(at: now)
         return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, reusing: &findings)
@@ -67,7 +67,7 @@ package struct EngineCore: Sendable {
         return known
     }
 
-    /// Brings the facts to `now` before an ask. An ask never writes: times it pins are written with the next event that does.
+    /// Brings the facts to `now` before an ask. Times it pins are kept for the ledger (``takePinned()``).
     private mutating func prepareAsk(at now: Int64) {
         if facts.prepare(clamped: Milliseconds.clamped(now), policy: policy) { pinnedSinceWrite = true }
         // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
@@ -81,7 +81,16 @@ package struct EngineCore: Sendable {
     /// `reward_granted` after a reward), as one step.
     package mutating func decide(_ ask: Ask, context: AskContext, thenRecord event: AdEvent, at now: Int64) -> Decided {
         let decision = self.ask(ask, context: context, at: now)
-        return Decided(decision: decision, ledgerChanged: decision.isAllowed && record(event, at: now))
+        return Decided(decision: decision, ledgerChanged: decision.isAllowed ? record(event, at: now) : takePinned())
+    }
+
+    /// Whether times were pinned since the ledger was last written (a clock set back, seen by an ask), clearing it: the
+    /// ledger must then hold the pinned times, or an app killed before its next event reads the old ones at its next
+    /// start and pins them to that later time, and a `next_allowed_at` given meanwhile would not come true (rules.md §8).
+    package mutating func takePinned() -> Bool {
+        guard pinnedSinceWrite else { return false }
+        pinnedSinceWrite = false
+        return true
     }
 
     /// A decision, and whether the event recorded after it changed what the ledger holds. (A named type: a caller
