@@ -119,15 +119,17 @@ enum TestCommand {
             // good's tests alone. Beside tests that ran, a policy that cannot be read fails the run as it would with tests
             // of its own (exit 3); with no test at all, the read error is printed and "nothing was tested" is the answer (cli.md
             // r2: exit 1).
-            // One policy named twice (`dir` and `./dir`) is checked and said once.
-            var checked = Set<String>()
-            for entry in untested where checked.insert(PolicyLoader.realPath(entry.rulesPath) ?? entry.rulesPath).inserted {
+            // A policy's read error is said once however its path is spelled (`dir`, `./dir`); the warning is per path.
+            var unreadable = Set<String>()
+            for entry in untested {
                 switch policies.check(entry.rulesPath) {
                 case .stopped(.brokenPolicy(let path, let diagnostics, let fileCount)):
                     reportBroken(path, diagnostics, files: fileCount)
                 case .stopped(.ioFailure(let message)):
                     // Said either way: with no test at all, it is why nothing there could have run.
-                    if ioMessages.insert(message).inserted { stderr += "error: \(ControlCharacters.escaped(message))\n" }
+                    if unreadable.insert(PolicyLoader.realPath(entry.rulesPath) ?? entry.rulesPath).inserted, ioMessages.insert(message).inserted {
+                        stderr += "error: \(ControlCharacters.escaped(message))\n"
+                    }
                     if testsFound > 0 { ioFailed = true }
                 default:
                     if testsFound > 0 {

@@ -310,6 +310,10 @@ struct PlainWordsTests {
         let sound = runCLI(["test", good, dir])
         #expect(sound.exitCode == ExitCode.success, "\(sound.stdout)")
         #expect(sound.stderr.contains("warning: no scenario test (*.test.yaml) under \(dir): nothing there was tested"), "\(sound.stderr)")
+        // Two paths with no test under one policy (`--rules`) are each warned about.
+        let other = try scratch(["notes.txt": "no scenario here\n"])
+        let two = runCLI(["test", "--rules", good, good, dir, other])
+        #expect(two.stderr.contains("under \(dir): nothing there was tested") && two.stderr.contains("under \(other): nothing there was tested"), "\(two.stderr)")
         // Beside tests that ran, a path whose policy cannot be read fails the run as one with tests would (exit 3); alone,
         // it is a run that tested nothing (exit 1).
         let unreadable = try scratch(["notes.txt": "no rule file here\n"])

@@ -44,6 +44,30 @@ struct LedgerWriteTests {
         #expect(!again.codes.contains(.minInterval), "\(again.reasons.map(\.message))")
     }
 
+    /// A ledger read at start-up with a show later than the clock is pinned as it is read, and the first event (or ask)
+    /// writes it, as it writes times pinned later; a write that fails leaves the times for the next one to write.
+    @Test func pinnedTimesReachTheFileFromStartUpAndAfterAFailedWrite() throws {
+        let text = "version: 1\ntimezone: UTC\nplacements:\n  inter: {format: interstitial, min_interval: 10m}\n"
+        let t = Int64(engineTestStart.timeIntervalSince1970 * 1000)
+        let store = ScriptedStore(LedgerSnapshot(installedAt: t - 86_400_000, sessionCount: 1, shows: ["inter": [ShowRecord(at: t, session: 1)]]))
+        let clock = ManualClock(engineTestStart.addingTimeInterval(-3600))
+        let engine = AdEngine(policy: try policy(text), clock: clock, store: store)
+        engine.record(.loadCompleted("inter"))
+        #expect(store.saved.count == 1, "the first event after start-up writes the times the start pinned")
+        #expect(store.saved.last?.shows["inter"]?.map(\.at) == [t - 3_600_000])
+        _ = engine.ask(.show("inter", trigger: .action))
+        #expect(store.saved.count == 1, "once")
+
+        // The clock goes back again while the store fails: the next event writes the times once the store works.
+        store.setSaveError(LedgerError.io("disk full"))
+        clock.advance(by: -600)
+        #expect(engine.ask(.show("inter", trigger: .action)).codes.contains(.minInterval))
+        store.setSaveError(nil)
+        engine.record(.action("inter"))
+        #expect(store.saved.count == 2, "the times the failed write left are written by the next event")
+        #expect(store.saved.last?.shows["inter"]?.map(\.at) == [t - 4_200_000])
+    }
+
     @Test func theLedgerIsWrittenOnlyWhenItChanges() throws {
         let store = InMemoryLedgerStore()
         let clock = ManualClock(engineTestStart)

@@ -48,15 +48,19 @@ extension AdEngine {
 
     /// Writes a snapshot of `facts` unless a newer one was written; reports problems once no lock is held,
     /// so that a handler may call the engine.
-    func persist(_ facts: Facts, policy: Policy, generation: Int) {
-        guard let store else { return }
+    /// - Returns: false when nothing was written for want of a readable ledger or a working store (a newer snapshot
+    ///   written instead counts as written).
+    @discardableResult
+    func persist(_ facts: Facts, policy: Policy, generation: Int) -> Bool {
+        guard let store else { return true }
         persistLock.lock()
-        let problems = writeLocked(facts, policy: policy, generation: generation, to: store)
+        let (problems, written) = writeLocked(facts, policy: policy, generation: generation, to: store)
         persistLock.unlock()
         for problem in problems { onLedgerProblem?(problem) }
+        return written
     }
 
-    private func writeLocked(_ facts: Facts, policy: Policy, generation: Int, to store: any LedgerStore) -> [LedgerProblem] {
+    private func writeLocked(_ facts: Facts, policy: Policy, generation: Int, to store: any LedgerStore) -> (problems: [LedgerProblem], written: Bool) {
         var problems: [LedgerProblem] = []
         var (facts, policy, generation) = (facts, policy, generation)
         if disk.unread {
@@ -65,7 +69,7 @@ extension AdEngine {
             case .unreadable(let reason):
                 if reason != disk.reportedRead { problems.append(.unreadable(reason: reason)) }
                 disk.reportedRead = reason
-                return problems
+                return (problems, false)
             case .corrupt(let problem):
                 problems.append(problem)
             case .missing, .loaded:
@@ -84,18 +88,19 @@ extension AdEngine {
             }
         }
         if generation > 0 {
-            guard generation > disk.writtenGeneration else { return problems }
+            guard generation > disk.writtenGeneration else { return (problems, true) }
             disk.writtenGeneration = generation
         }
         let snapshot = LedgerSnapshot(installedAt: facts.installedAt, sessionCount: facts.sessionCount, shows: facts.showHistory(policy: policy))
         do {
             try store.save(snapshot.clampedToBounds())
             disk.reportedWrite = nil
+            return (problems, true)
         } catch {
             let reason = (error as? LedgerError).map { "\($0)" } ?? error.localizedDescription
             if reason != disk.reportedWrite { problems.append(.unwritable(reason: reason)) }
             disk.reportedWrite = reason
+            return (problems, false)
         }
-        return problems
     }
 }

@@ -36,12 +36,16 @@ public final class AdEngine: @unchecked Sendable {
         var facts = Facts(policy: policy, installedAt: now)
         var problem: LedgerProblem?
         var writeFresh = store != nil
+        // Times the ledger holds later than the clock are pinned as they are read; they reach the file with the first
+        // ask or event, as times pinned later do.
+        var pinnedAtStart = false
         if let store {
             switch AdEngine.read(store, now: clock.now()) {
             case .missing:
                 break
             case .loaded(let snapshot):
                 facts = Facts(restoring: snapshot, policy: policy, now: now)
+                pinnedAtStart = snapshot.installedAt > now || snapshot.shows.values.contains { $0.contains { $0.at > now } }
                 writeFresh = false
             case .unreadable(let reason):
                 problem = .unreadable(reason: reason)
@@ -52,7 +56,9 @@ public final class AdEngine: @unchecked Sendable {
                 problem = corrupt
             }
         }
-        state = Guarded(EngineState(core: EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)))
+        var core = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
+        core.pinnedSinceWrite = pinnedAtStart
+        state = Guarded(EngineState(core: core))
         if let problem { onLedgerProblem?(problem) }
         if writeFresh { persist(facts, policy: policy, generation: 0) }
     }
@@ -93,7 +99,9 @@ public final class AdEngine: @unchecked Sendable {
     /// The facts are taken again under the lock: an event recorded meanwhile is in them, and wrote them too.
     private func writePinnedTimes() {
         let changed = state.withLock { $0.changed(true, keeping: store != nil) }
-        if let facts = changed.facts { persist(facts, policy: changed.policy, generation: changed.generation) }
+        guard let facts = changed.facts else { return }
+        // A write that failed (or a ledger still unreadable) leaves the times for the next ask or event to write.
+        if !persist(facts, policy: changed.policy, generation: changed.generation) { state.withLock { $0.core.pinnedSinceWrite = true } }
     }
 
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.

@@ -9,7 +9,8 @@ package struct EngineCore: Sendable {
     package private(set) var policy: Policy
     package var facts: Facts
     package let deviceTimeZone: TimeZone
-    /// Times were pinned (a clock set back) since the ledger was last written: the next event writes it.
+    /// Times were pinned (a clock set back, or a ledger read at start-up) since the ledger was last written: the next
+    /// event, or `AdEngine.ask` (``takePinned()``), writes it.
     var pinnedSinceWrite = false
     /// The findings of the last ask, kept so that the next one reuses their storage.
     var findings = Findings()
