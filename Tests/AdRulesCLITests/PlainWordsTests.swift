@@ -158,7 +158,7 @@ struct PlainWordsTests {
         let messages = diagnostics.map(\.message)
         let less = "indent it less, at the start of a line, outside"
         #expect(messages.contains("timezone is a top-level setting, not a placement id: \(less) `placements:` (or remove it, if the file sets timezone there already)"), "\(messages)")
-        #expect(messages.contains("rules is a top-level block, not a placement id: \(less) `placements:` (or remove it, if the file sets rules there already)"), "\(messages)")
+        #expect(messages.contains("rules is a top-level block, not a placement id: \(less) `placements:` (or move its entries into the `rules:` the file has there already)"), "\(messages)")
         #expect(messages.contains("session_timeout is a top-level setting, not a group id: \(less) `groups:` (or remove it, if the file sets session_timeout there already)"), "\(messages)")
         #expect(messages.contains(
             "placement \"groups\" has no format: if this is the top-level `groups:` block, indent it less, at the start of a line; else add `format: interstitial`"),

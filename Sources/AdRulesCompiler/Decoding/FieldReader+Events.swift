@@ -109,11 +109,13 @@ extension FieldReader {
             default: return false
             }
             guard !standsForAliasOrTag(start) else { return false }
-            let what = RuleFileKeys.topBlocks.contains(key) ? "block" : "setting"
+            let isBlock = RuleFileKeys.topBlocks.contains(key)
+            // A block's entries are kept: moved into the block the file may have already, not removed with it.
+            let already = isBlock ? "or move its entries into the `\(key):` the file has there already" : "or remove it, if the file sets \(key) there already"
             report(Diagnostic(
                 .error, rule: "schema/unknown-key",
-                message: "\(key) is a top-level \(what), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
-                    + "(or remove it, if the file sets \(key) there already)",
+                message: "\(key) is a top-level \(isBlock ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
+                    + "(\(already))",
                 file: file, range: keyNode.range))
             return true
         }
