@@ -42,16 +42,38 @@ struct BenchmarkSuite {
         var context: Int
     }
 
-    /// For each ask, where the run of asks on its fact set and context ends. The timed loops take a run's facts and
+    /// The runs of asks on one fact set and context, found once before timing. The timed loops take a run's facts and
     /// context into local constants, as an app holds what it decides on while it asks, and read them in place (a
     /// `var` holding the current ones was copied out, 192 bytes, on every ask).
-    static func runEnds(_ asks: [Asked]) -> [Int] {
-        var ends = Array(repeating: asks.count, count: asks.count)
-        for i in asks.indices.dropLast().reversed() {
-            let same = asks[i + 1].facts == asks[i].facts && asks[i + 1].context == asks[i].context
-            ends[i] = same ? ends[i + 1] : i + 1
+    struct Runs {
+        /// For each ask, where its run ends.
+        private let ends: [Int]
+
+        init(_ asks: [Asked]) {
+            var ends = Array(repeating: asks.count, count: asks.count)
+            for i in asks.indices.dropLast().reversed() {
+                let same = asks[i + 1].facts == asks[i].facts && asks[i + 1].context == asks[i].context
+                ends[i] = same ? ends[i + 1] : i + 1
+            }
+            self.ends = ends
         }
-        return ends
+
+        /// The runs within a batch, in order (a run a batch boundary cuts is two).
+        func within(_ batch: Range<Int>) -> Within { Within(ends: ends, start: batch.lowerBound, end: batch.upperBound) }
+
+        /// A sequence and its own iterator: no closure, so the loops read their arrays in place.
+        struct Within: Sequence, IteratorProtocol {
+            let ends: [Int]
+            var start: Int
+            let end: Int
+
+            mutating func next() -> Range<Int>? {
+                guard start < end else { return nil }
+                let run = start..<Swift.min(ends[start], end)
+                start = run.upperBound
+                return run
+            }
+        }
     }
 
     func decisions() throws -> [String] {
@@ -133,7 +155,7 @@ struct BenchmarkSuite {
             AskContext(attributes: ["screen": .string("level_complete"), "level": .int(12)]),
         ].map(policy.prepared)
         // Asks are grouped by fact set and context: an app decides on the facts and the context it holds, so the
-        // timed runs take each run's into local constants (`runEnds`) rather than copy them out of arrays on every
+        // timed runs take each run's into local constants (`Runs`) rather than copy them out of arrays on every
         // ask (the if-chain reads its flags in place too). The allowed and denied asks keep this order.
         inputs.sort { ($0.asked.facts, $0.asked.context) < ($1.asked.facts, $1.asked.context) }
         var allow: [DecisionInput] = []
@@ -150,17 +172,14 @@ struct BenchmarkSuite {
             throw BenchError.missing("the hand-written chain agrees with the evaluator on \(agree) of \(inputs.count) asks, not all")
         }
         func evaluator(_ inputs: [DecisionInput]) -> Timing.Subject {
-            let set = inputs.map(\.asked), runEnds = Self.runEnds(set)
+            let set = inputs.map(\.asked), runs = Runs(set)
             return Timing.Subject(batch: 256, items: set.count) { range in
                 var count = 0
-                var start = range.lowerBound
-                while start < range.upperBound {
-                    let end = min(runEnds[start], range.upperBound)
-                    let facts = factSets[set[start].facts], context = contexts[set[start].context]
-                    for i in start..<end {
+                for run in runs.within(range) {
+                    let facts = factSets[set[run.lowerBound].facts], context = contexts[set[run.lowerBound].context]
+                    for i in run {
                         if Evaluator.decide(set[i].ask, context: context, policy: policy, facts: facts, now: set[i].now, deviceTimeZone: utc).isAllowed { count += 1 }
                     }
-                    start = end
                 }
                 blackHole(count)
             }
@@ -183,17 +202,14 @@ struct BenchmarkSuite {
         let engines = factSets.indices.map { f in
             AdEngine(policy: policy, facts: factSets[f], clock: ManualClock(Milliseconds.date(flagSets[f].now)), deviceTimeZone: utc)
         }
-        let asked = inputs.map(\.asked), runEnds = Self.runEnds(asked)
+        let asked = inputs.map(\.asked), runs = Runs(asked)
         let engineTiming = Timing.measure(rounds: rounds, batch: 256, items: asked.count) { range in
             var count = 0
-            var start = range.lowerBound
-            while start < range.upperBound {
-                let end = min(runEnds[start], range.upperBound)
-                let engine = engines[asked[start].facts], context = contexts[asked[start].context]
-                for i in start..<end {
+            for run in runs.within(range) {
+                let engine = engines[asked[run.lowerBound].facts], context = contexts[asked[run.lowerBound].context]
+                for i in run {
                     if engine.ask(asked[i].ask, context: context).isAllowed { count += 1 }
                 }
-                start = end
             }
             blackHole(count)
         }
@@ -205,14 +221,11 @@ struct BenchmarkSuite {
         var cores = factSets.map { EngineCore(policy: policy, facts: $0, deviceTimeZone: utc) }
         let coreTiming = Timing.measure(rounds: rounds, batch: 256, items: asked.count) { range in
             var count = 0
-            var start = range.lowerBound
-            while start < range.upperBound {
-                let end = min(runEnds[start], range.upperBound)
-                let f = asked[start].facts, context = contexts[asked[start].context]
-                for i in start..<end {
+            for run in runs.within(range) {
+                let f = asked[run.lowerBound].facts, context = contexts[asked[run.lowerBound].context]
+                for i in run {
                     if cores[f].ask(asked[i].ask, context: context, at: asked[i].now).isAllowed { count += 1 }
                 }
-                start = end
             }
             blackHole(count)
         }
