@@ -425,11 +425,12 @@ extension CompiledExpression {
     /// may hold beside a value of any type but a list) holds nothing.
     static func contains(_ list: AttributeValue, _ element: AttributeValue) -> Bool? {
         switch (element, list) {
-        case (.stringList, _), (.intList, _): return nil
-        case (_, .stringList([])), (_, .intList([])): return false
         case (.string(let s), .stringList(let list)): return list.contains(s)
         case (.int(let i), .intList(let list)): return list.contains(i)
         case (.number(let d), .intList(let list)): return list.contains { Double($0) == d }
+        // The rarer cases after the ones every ask meets: a list looked for, then `[]` beside any other value.
+        case (.stringList, _), (.intList, _): return nil
+        case (_, .stringList([])), (_, .intList([])): return false
         default: return nil
         }
     }
