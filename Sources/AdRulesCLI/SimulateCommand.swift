@@ -13,6 +13,7 @@ enum SimulateCommand {
         }
         var policies = ScenarioPolicies()
         policies.strict = parsed.flags.contains("strict")
+        policies.rulesGiven = parsed.values["rules"] != nil
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
         if let refusal = PolicyArgument.refusal([rulesPath]) { return refusal }

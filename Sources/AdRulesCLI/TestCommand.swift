@@ -37,6 +37,7 @@ enum TestCommand {
         var ioMessages = Set<String>()
         var policies = ScenarioPolicies()
         policies.strict = parsed.flags.contains("strict")
+        policies.rulesGiven = parsed.values["rules"] != nil
         var testsFound = 0
         var brokenPolicies = Set<String>()
         // A broken policy is reported once, as lint reports it (its summary on stderr); none of its tests runs.
@@ -187,6 +188,8 @@ struct ScenarioPolicies {
     /// `--strict`: a policy with warnings fails as one with errors does, before any step, and so does a scenario file
     /// with warnings.
     var strict = false
+    /// Whether `--rules` named the policy; else each scenario file runs against the rule files beside it.
+    var rulesGiven = false
 
     /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.
     static func defaultRulesPath(for path: String) -> String {
@@ -224,9 +227,18 @@ struct ScenarioPolicies {
         return .runnable(policy)
     }
 
+    /// Whether the policy at `rulesPath` was read as a directory with no rule file.
+    private func isEmptyDirectory(_ rulesPath: String) -> Bool {
+        if case .failure(.noRuleFiles) = loaded[rulesPath] { return true }
+        return false
+    }
+
     mutating func prepare(file: String, rulesPath: String) -> Prepared {
         let policy: Policy
         switch check(rulesPath) {
+        case .stopped(.ioFailure(let message)) where !rulesGiven && isEmptyDirectory(rulesPath):
+            // A scenario file kept apart from its policy: the fix is to name the policy.
+            return .ioFailure(message + "; a scenario file runs against the rule files beside it unless --rules names the policy: add --rules DIR, as in --rules rules")
         case .stopped(let prepared): return prepared
         case .runnable(let runnable): policy = runnable
         }

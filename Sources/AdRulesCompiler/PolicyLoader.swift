@@ -214,7 +214,7 @@ public enum PolicyLoader {
         let unreadRoot = fragments.contains(where: \.rootUnread)
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
-        diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors)
+        diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2). What the
         // other files say about themselves stands.
         if !broken.isEmpty {

@@ -14,6 +14,9 @@ extension Diagnostic {
         return syntax("YAML syntax error: \(text)", file: file, at: position)
     }
 
+    /// What libyaml's "found character that cannot start any token" means in a value.
+    static let reservedCharacter = "a value cannot start with this character (YAML reserves @, ` and %, and | and > inside [ ] or { })"
+
     /// What to write instead, for libyaml's problems that no closer reading of the line explains: every message says
     /// what to write (cli.md, Diagnostics).
     static func plainAdvice(problem: String, context: String?) -> String {
@@ -29,7 +32,7 @@ extension Diagnostic {
         case "did not find expected '-' indicator":
             return "a line is not lined up with the lines above it: the keys of a list item line up under its first key, and each item starts with - at the same indentation"
         case "found character that cannot start any token":
-            return #"a value cannot start with this character (YAML reserves @, ` and %, and | and > inside [ ] or { }): quote the value, as in ad_unit: "@home""#
+            return reservedCharacter + #": quote the value, as in ad_unit: "@home""#
         case "found unexpected end of stream":
             return "a quoted value or a [ ] list or { } mapping is not closed: add its closing quote or bracket"
         case "block sequence entries are not allowed in this context":

@@ -125,6 +125,9 @@ public final class YAMLEventCursor {
             stop(.syntax("the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8", file: file, at: SourceRange.fileStart.start))
         } else if let bad = UTF8Check.firstProblem(in: input) {
             switch bad.problem {
+            case .invalid where UTF8Check.looksBinary(input):
+                // Bytes that are not UTF-8 beside NUL bytes: an executable, an image, an archive.
+                stop(.syntax("the file holds NUL bytes and bytes that are not UTF-8, so it is not text: a rule file is YAML text in UTF-8", file: file, at: SourceRange.fileStart.start))
             case .invalid: stop(.invalidUTF8(file: file, at: bad.at))
             case .hiddenLineBreak(let scalar): stop(.hiddenLineBreak(scalar, file: file, at: bad.at))
             case .tooManyCombiningMarks:
@@ -288,7 +291,9 @@ public final class YAMLEventCursor {
                 return nil
             }
             let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
-            return scalar(YAMLNode(.scalar(YAMLScalar(value: text, style: written)), range: range))
+            var scalar = YAMLScalar(value: text, style: written)
+            if written == .plain, text.isEmpty { scalar.isCommentedOut = commentFollows(event.start_mark) }
+            return self.scalar(YAMLNode(.scalar(scalar), range: range))
         case YAML_SEQUENCE_START_EVENT:
             checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range, mark: event.start_mark)
             return open(isMapping: false, at: range.start)
@@ -409,7 +414,10 @@ public final class YAMLEventCursor {
             return .bareAsterisk(key: keyBefore(offset), indented: indented, file: file, at: position(state.context_mark))
         }
         var advice: String?
-        if context == "while scanning a simple key", problem == "could not find expected ':'" {
+        if state.error == YAML_READER_ERROR, problem == "control characters are not allowed", UTF8Check.looksBinary(input) {
+            // NUL bytes that are not UTF-16 or UTF-32 (which are told apart before): an executable, an image, an archive.
+            advice = "the file holds NUL bytes, so it is not text: a rule file is YAML text in UTF-8"
+        } else if context == "while scanning a simple key", problem == "could not find expected ':'" {
             // libyaml notices only on the next line; the key it was reading starts at the context mark.
             advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
         } else if problem == "mapping values are not allowed in this context" {
@@ -417,6 +425,12 @@ public final class YAMLEventCursor {
             advice = Self.mappingValueAdvice(text, colonAt: column)
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
             advice = Self.quotedValueAdvice(line(at: problemByte).text)
+        } else if problem == "found character that cannot start any token", let key = keyBefore(problemByte) {
+            let (text, column) = line(at: problemByte)
+            let before = text.utf8.prefix(column)
+            advice = Self.reservedCharacterAdvice(
+                key: key, value: Substring(String(decoding: Array(text.utf8.dropFirst(column)), as: UTF8.self)),
+                inBrackets: before.contains(UInt8(ascii: "{")) || before.contains(UInt8(ascii: "[")))
         }
         var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
         // libyaml's position is where it gave up, often the end of the file: a note points at where the unclosed
@@ -505,6 +519,13 @@ public final class YAMLEventCursor {
         return (Substring(String(decoding: input[start..<end], as: UTF8.self)), offset - start)
     }
 
+    /// Whether the rest of the line from `mark` is a comment (`name: #1 test`: libyaml gives an empty value there).
+    private func commentFollows(_ mark: yaml_mark_t) -> Bool {
+        var i = byteOffset(of: mark)
+        while i < input.count, input[i] == 0x20 || input[i] == 0x09 { i += 1 }
+        return i < input.count && input[i] == UInt8(ascii: "#")
+    }
+
     /// The key whose value starts at `offset`, read back on its line (`deny` in `{id: r, deny: *}`): what the value was
     /// meant to be; nil when the value is no key's.
     private func keyBefore(_ offset: Int) -> String? {
@@ -581,6 +602,20 @@ public final class YAMLEventCursor {
         let other: Character = quote == "\"" ? "'" : "\""
         guard !value.contains(other) else { return "a quoted value ends at its closing quote: quote the whole value" }
         return "a quoted value ends at its closing quote: quote the whole value, as in \(Self.shortened(key)): \(other)\(Self.shortened(Substring(value)))\(other)"
+    }
+
+    /// `name: @home screen`: a plain value cannot start with `@` or a backquote (YAML reserves them), nor with `%`, nor
+    /// hold `|` or `>` first inside brackets. The advice quotes the value as written, under the key it was written for
+    /// (`value` runs from the character libyaml refused to the end of the line).
+    static func reservedCharacterAdvice(key: String, value: Substring, inBrackets: Bool) -> String {
+        let start = Diagnostic.reservedCharacter
+        var value = value
+        // A comment after the value (` # …`) stays a comment; in brackets the value ends at the next , ] or }.
+        if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
+        if inBrackets, let end = value.firstIndex(where: { $0 == "," || $0 == "]" || $0 == "}" }) { value = value[..<end] }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.contains("\\"), !trimmed.contains("\"") else { return start + ": quote the value" }
+        return start + ": quote the value, as in \(Self.shortened(Substring(key))): \"\(Self.shortened(Substring(trimmed)))\""
     }
 
     /// A value cut to a readable length for a message.

@@ -13,6 +13,9 @@ public struct YAMLScalar: Sendable, Hashable {
     public var value: String
     /// How the scalar was written.
     public var style: ScalarStyle
+    /// An empty plain value with a comment after it on its line, as `name: #1 test` reads: the `#` after a space starts
+    /// a comment, which is almost always a value that needed quotes.
+    public var isCommentedOut = false
 
     /// Creates a scalar.
     public init(value: String, style: ScalarStyle) {

@@ -112,6 +112,11 @@ struct PlainWordsTests {
         ("    # café café café 注意: 日\n    min_interval: 1m\n    ad_unit: Note: no ads\n", "must be quoted: write ad_unit: \"Note: no ads\""),
         ("    # ééééééééééééé\n    daily_cap:6\n    min_interval: 4m\n", "write daily_cap: 6"),
         ("    min_interval: 1m\n    ad_unit: \"x\" y\n", "a quoted value ends at its closing quote: quote the whole value, as in ad_unit: '\"x\" y'"),
+        // A value starting with a character YAML reserves is quoted under the key it was written for, as written (in
+        // brackets up to the next comma, and never with its comment).
+        ("    min_interval: 1m\n    ad_unit: @home banner # main\n", "quote the value, as in ad_unit: \"@home banner\""),
+        ("    min_interval: 1m\n    ad_unit: `x`\n", "quote the value, as in ad_unit: \"`x`\""),
+        ("    min_interval: 1m\n  b: {format: interstitial, ad_unit: @x, daily_cap: 3}\n", "quote the value, as in ad_unit: \"@x\""),
     ])
     func aCommonYAMLSlipSaysWhatToWrite(_ tail: String, _ advice: String) {
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n" + tail
@@ -275,6 +280,96 @@ struct PlainWordsTests {
         #expect(messages(test.replacingOccurrences(of: "name: x", with: #"name: "x\ud800""#).replacingOccurrences(of: "RETRY", with: "null")).contains {
             $0.contains("a lone surrogate such as")
         })
+    }
+
+    /// A text that starts with `#` after a space is read as a comment: the empty value is told so where a text was
+    /// expected, in rule files and scenario files, and not where a comment after an empty key is what was meant.
+    @Test func aTextReadAsACommentSaysToQuoteIt() throws {
+        let hint = "a # after a space starts a comment, so the value is empty: quote a text that starts with #"
+        let rules = PolicyLoader.load(texts: [(
+            "p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit:   #abc\n"
+        )]).diagnostics
+        #expect(rules.count == 1 && rules[0].rule == "schema/type" && rules[0].message.contains(hint), "\(rules)")
+        // A key left empty with a comment after it, where no text belongs, is not told to quote a text.
+        let cap = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: # six\n")]).diagnostics
+        #expect(!cap.isEmpty && !cap.contains { $0.message.contains(hint) }, "\(cap)")
+        // Without a comment, an empty text is only "nothing (null)".
+        let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit:\n")]).diagnostics
+        #expect(empty.count == 1 && empty[0].message.contains("nothing (null)") && !empty[0].message.contains(hint), "\(empty)")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let scenario = "tests:\n  - name: #1 test\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"
+        let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1
+        #expect(found.contains { $0.rule == "schema/type" && $0.message.hasPrefix("name must be") && $0.message.contains(hint) }, "\(found)")
+    }
+
+    /// `premium` written as an attribute would run the test as a user who is not premium: it is an error that says
+    /// where the flag goes. A negative `after:` says how a clock set back is written.
+    @Test func scenarioContextAndClockSlipsSayWhatToWrite() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: rewarded}\nattributes:\n  screen: string\n")
+        func found(_ step: String, context: String = "") -> [Diagnostic] {
+            let text = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n\(context)    steps:\n      - \(step)\n"
+            return ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1
+        }
+        let premium = found("{ask: offer, placement: a, expect: deny}", context: "    context: {attributes: {premium: true, screen: home}}\n")
+        #expect(premium.count == 1, "\(premium)")
+        #expect(premium.first?.severity == .error && premium.first?.rule == "schema/unknown-key", "\(premium)")
+        #expect(premium.first?.message.contains("write it beside `attributes:`, as in context: {premium: true}") == true, "\(premium)")
+        #expect(premium.first?.range.start == SourcePosition(line: 4, column: 28), "\(premium)")
+        let inStep = found("{ask: offer, placement: a, expect: deny, context: {attributes: {premium: false}}}")
+        #expect(inStep.contains { $0.rule == "schema/unknown-key" && $0.message.contains("as in context: {premium: false}") }, "\(inStep)")
+        let back = found("{after: -5m, event: app_launched}")
+        #expect(back.count == 1 && back[0].rule == "schema/duration" && back[0].message.contains("to set the clock back, write at:"), "\(back)")
+        // A negative number with no unit is still told it is no duration.
+        #expect(found("{after: -5, event: app_launched}").contains { $0.rule == "schema/duration" && $0.message.contains("never negative") })
+    }
+
+    /// A finding placed in `defaults:` says which placements it is about: a setting all of them take is said once,
+    /// naming them; a default cap compared with a placement's own names that placement, with a note at its value.
+    @Test func findingsInDefaultsNameTheirPlacements() {
+        let text = """
+            version: 1
+            defaults:
+              min_interval: 2h
+              hourly_cap: 9
+              daily_cap: 13
+              require_user_choice: false
+            placements:
+              a: {format: interstitial}
+              b: {format: interstitial, daily_cap: 8}
+              r1: {format: rewarded}
+              r2: {format: rewarded}
+              r3: {format: rewarded, require_user_choice: false}
+
+            """
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        let choice = found.filter { $0.rule == "rewarded/no-user-choice" }
+        #expect(choice.count == 2, "\(choice)")
+        let fromDefaults = choice.first { $0.range.start.line == 6 }
+        #expect(fromDefaults?.message.hasSuffix("(placements r1 and r2 take require_user_choice: false from defaults; to change one alone, set it on that placement)") == true, "\(choice)")
+        #expect(fromDefaults?.notes.map(\.position.line) == [10, 11], "\(choice)")
+        // The placement's own value is reported at it, as before, naming nothing.
+        #expect(choice.contains { $0.range.start.line == 12 && !$0.message.contains("from defaults") }, "\(choice)")
+        let hourly = found.filter { $0.rule == "cap/unreachable" && $0.message.hasPrefix("hourly_cap 9") }
+        #expect(hourly.count == 1, "\(found)")
+        #expect(hourly.first?.message.hasPrefix("hourly_cap 9 can never bind for placement b: daily_cap is 8") == true, "\(hourly)")
+        #expect(hourly.first?.range.start.line == 4 && hourly.first?.notes.map(\.message) == ["placement b sets daily_cap 8 here"], "\(hourly)")
+        #expect(hourly.first?.notes.first?.position == SourcePosition(line: 9, column: 40), "\(hourly)")
+        // Both values in defaults: said once, naming no placement.
+        let daily = found.filter { $0.rule == "cap/unreachable" && $0.message.hasPrefix("daily_cap 13") }
+        #expect(daily.count == 1 && daily[0].notes.isEmpty && !daily[0].message.contains("placement"), "\(daily)")
+    }
+
+    /// Scenario files kept apart from their policy say to name it with --rules.
+    @Test func scenarioFilesWithNoPolicyBesideThemSayToGiveRules() throws {
+        let tests = try scratch(["a.test.yaml": "tests:\n  - name: t\n    start: 2026-12-01T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"])
+        for command in [["test", tests], ["simulate", tests + "/a.test.yaml"]] {
+            let run = runCLI(command)
+            #expect(run.stderr.contains("no rule files in \(tests)") && run.stderr.contains("add --rules DIR"), "\(command): \(run.stderr)")
+        }
+        // Named with --rules, an empty policy directory is only said to be empty.
+        let empty = try scratch(["notes.txt": "none\n"])
+        let named = runCLI(["test", tests, "--rules", empty])
+        #expect(named.stderr.contains("no rule files in \(empty)") && !named.stderr.contains("--rules DIR"), "\(named.stderr)")
     }
 
     @Test func testingNothingFails() throws {

@@ -58,6 +58,24 @@ struct YAMLEventCursorTests {
         }
     }
 
+    /// A binary file (zero bytes out of step with any wide encoding) is called what it is, not UTF-16; a stray NUL in
+    /// text is still a control character to delete.
+    @Test func aBinaryFileIsNotCalledWideText() {
+        func messages(_ bytes: [UInt8]) -> [String] {
+            YAMLEventCursor.read(bytes, file: "t.yaml") { cursor in
+                while cursor.next() != nil {}
+                return cursor.diagnostics.map(\.message)
+            }
+        }
+        // The start of an ELF executable: zero bytes at both parities, other bytes at every place in four.
+        let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x3E, 0, 1, 0, 0, 0, 0x50, 0x6D, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0]
+        #expect(messages(elf + [0xC8, 0xFF, 0x21]) == ["the file holds NUL bytes and bytes that are not UTF-8, so it is not text: a rule file is YAML text in UTF-8"])
+        let ascii = messages(elf)
+        #expect(ascii.count == 1 && ascii[0].contains("control characters are not allowed; the file holds NUL bytes, so it is not text"), "\(ascii)")
+        let stray = messages(Array("version: 1\u{0}\n".utf8))
+        #expect(stray.count == 1 && stray[0].contains("delete the control character"), "\(stray)")
+    }
+
     /// More than 30 combining marks in a row (Unicode's stream-safe limit) are refused where the 31st stands: putting
     /// such a text in composed form, or comparing it, takes time that grows with the square of the run.
     @Test func moreThanThirtyCombiningMarksInARowAreRefused() {

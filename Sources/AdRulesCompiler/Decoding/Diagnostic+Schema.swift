@@ -47,6 +47,10 @@ extension Diagnostic {
     /// What to write instead, where the expected kind alone does not say it: a bool in quotes, a bool where text
     /// belongs, a value where a mapping or a list belongs. (A number in quotes: the caller's ``unquoting(_:takes:)``.)
     private static func advice(_ expected: String, _ found: YAMLNode) -> String {
+        // `name: #1 test`: the text was read as a comment.
+        if found.scalar?.isCommentedOut == true, textKinds.contains(where: { expected.hasPrefix($0) }) {
+            return ": a # after a space starts a comment, so the value is empty: quote a text that starts with #, as in \"#1 test\""
+        }
         if let scalar = found.scalar, !scalar.isNull {
             let unquoted = YAMLScalar(value: scalar.value, style: .plain)
             if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {
@@ -60,6 +64,9 @@ extension Diagnostic {
         default: return ""
         }
     }
+
+    /// The expected kinds of values that are texts, which a product manager may start with a #.
+    private static let textKinds = ["a string", "a sentence", "a name", "a plain word", "a word", "an expression", "a value"]
 
     static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(

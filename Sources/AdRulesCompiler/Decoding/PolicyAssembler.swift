@@ -15,6 +15,8 @@ struct PolicyAssembler {
     private var unknownPlacementsBuilt: [String: Int] = [:]
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
+    /// Where the values of `defaults:` are written: a lint finding placed at one of them names the placement it is about.
+    private(set) var defaultsWritten: Set<SourceLocation> = []
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
     private(set) var writtenSettings: [String: Located<String>] = [:]
 
@@ -94,6 +96,10 @@ struct PolicyAssembler {
         ]
         for case let (key, setting?) in durations { writtenSettings[key] = Located(setting.value.description, at: setting.location) }
         let defaults = first(\.defaults) ?? PlacementFields()
+        for (_, value) in defaults.written {
+            defaultsWritten.insert(value.location)
+            if case .windows(let caps) = value.value { defaultsWritten.formUnion(caps.map(\.location)) }
+        }
 
         var placements: [Placement] = []
         placements.reserveCapacity(fragments.reduce(0) { $0 + $1.placements.count })

@@ -9,7 +9,9 @@ enum SemanticLint {
     /// - Parameter unread: placements with a setting that could not be read (in them or in `defaults`). Every check
     ///   runs on them too (cli.md: lint prints every diagnostic), since an unread value only takes a finding away;
     ///   all but `pacing/missing`, which an unread cap or interval would set off wrongly.
-    static func run(_ policy: Policy, withUnreadSettings unread: Set<String>) -> [Diagnostic] {
+    /// - Parameter defaultsWritten: where the values of `defaults:` are written. A finding placed there, or comparing a
+    ///   value there with one a placement writes, names the placement it is about.
+    static func run(_ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = []) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var firstAdUnit: [String: Located<String>] = [:]
         // Placements whose caps come from `defaults` hold the same caps, written in the same places: their findings,
@@ -17,26 +19,27 @@ enum SemanticLint {
         // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
         // million findings and crashed).
         var capsChecked = Set<CapsWritten>()
+        var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
         for (index, p) in policy.placements.enumerated() {
             let format = p.format.value
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
             if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
-                findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value)
+                findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placement: p, defaultsWritten: defaultsWritten))
             }
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
                 findings.append(.pacingMissing(p))
             }
             if format == .rewarded, !p.requireUserChoice.value {
-                findings.append(.rewardedWithoutChoice(p.requireUserChoice.location))
+                findings += fromDefaults.add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false", of: p)
             }
             if format == .appOpen, p.allowDeferred.value {
-                findings.append(.deferredShow(p.allowDeferred.location))
+                findings += fromDefaults.add(.deferredShow(p.allowDeferred.location), "allow_deferred: true", of: p)
             }
             let limit: RuleDuration = format == .appOpen ? .hours(4) : .hours(1)
             if p.maxAdAge.value > limit {
-                findings.append(.expiryTooLong(p.maxAdAge, format: format, limit: limit))
+                findings += fromDefaults.add(.expiryTooLong(p.maxAdAge, format: format, limit: limit), "max_ad_age \(p.maxAdAge.value)", of: p)
             }
             if let unit = p.adUnit {
                 if policy.environment == .production, let network = TestAdUnits.network(of: unit.value) {
@@ -49,6 +52,7 @@ enum SemanticLint {
                 }
             }
         }
+        findings += fromDefaults.findings
         for group in policy.groups { findings += capFindings(group, inGroup: true) }
         // What an app's loader of compiled policies refuses, lint refuses, at the group whose records pass the bound.
         let groupRecords = policy.groupRecords
@@ -79,6 +83,71 @@ enum SemanticLint {
         }
     }
 
+    /// Findings about a value written in `defaults:`: said once, naming the placements that take the value.
+    struct DefaultsFindings {
+        let defaultsWritten: Set<SourceLocation>
+        /// By rule and place, in the order first found: the finding, the setting as written, and the placements.
+        private var found: [(finding: Diagnostic, setting: String, placements: [Placement])] = []
+        private var index: [String: Int] = [:]
+
+        init(defaultsWritten: Set<SourceLocation>) { self.defaultsWritten = defaultsWritten }
+
+        /// The finding itself when its value is the placement's own; else none, kept to be said once for all the
+        /// placements that take the value.
+        mutating func add(_ finding: Diagnostic, _ setting: String, of placement: Placement) -> [Diagnostic] {
+            let at = SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)
+            guard defaultsWritten.contains(at) else { return [finding] }
+            let key = "\(finding.rule) \(at)"
+            if let i = index[key] {
+                found[i].placements.append(placement)
+            } else {
+                index[key] = found.count
+                found.append((finding, setting, [placement]))
+            }
+            return []
+        }
+
+        /// Each finding kept, naming its placements (the first five, and how many more), with a note at the first three.
+        var findings: [Diagnostic] {
+            found.map { entry in
+                var finding = entry.finding
+                let ids = entry.placements.prefix(5).map(\.id)
+                let more = entry.placements.count - ids.count
+                let named = ids.count == 1 ? "placement \(ids[0]) takes"
+                    : "placements \(ids.dropLast().joined(separator: ", "))\(more > 0 ? ", \(ids.last!) and \(more) more" : " and \(ids.last!)") take"
+                finding.message += " (\(named) \(entry.setting) from defaults\(ids.count == 1 ? "" : "; to change one alone, set it on that placement"))"
+                finding.notes += entry.placements.prefix(3).map {
+                    DiagnosticNote(message: "placement \($0.id) is defined here", file: $0.location.file, position: SourcePosition(line: $0.location.line, column: $0.location.column))
+                }
+                return finding
+            }
+        }
+    }
+
+    /// The placement whose caps a finding compares, when one value may be written in `defaults:`.
+    struct Owner {
+        let placement: Placement
+        let defaultsWritten: Set<SourceLocation>
+
+        /// The note beside a finding that compares two values, when one is written in `defaults:` and the other on the
+        /// placement: the finding alone would not say which placement it is about.
+        func notes(comparing flagged: SourceLocation, with other: SourceLocation, _ otherName: String) -> [DiagnosticNote] {
+            let otherInDefaults = defaultsWritten.contains(other)
+            guard defaultsWritten.contains(flagged) != otherInDefaults else { return [] }
+            return [note(otherInDefaults ? "placement \(placement.id) takes \(otherName) from defaults here" : "placement \(placement.id) sets \(otherName) here", at: other)]
+        }
+
+        /// Where a finding that compares two values names the placement: when the flagged value is in `defaults:`
+        /// and the other is the placement's own.
+        func subject(_ flagged: SourceLocation, _ other: SourceLocation) -> String {
+            defaultsWritten.contains(flagged) && !defaultsWritten.contains(other) ? " for placement \(placement.id)" : ""
+        }
+
+        private func note(_ message: String, at location: SourceLocation) -> DiagnosticNote {
+            DiagnosticNote(message: message, file: location.file, position: SourcePosition(line: location.line, column: location.column))
+        }
+    }
+
     /// The advice for a cap that binds only below `bound`: lower it, unless only a cap of 0 is below (which allows no
     /// show, `cap/zero`), when the cap is simply not needed. (At `bound` itself it still never binds alone: the
     /// stricter cap denies at the same time.)
@@ -88,8 +157,13 @@ enum SemanticLint {
 
     /// Caps of 0 and caps that can never bind, of a placement or a group.
     /// - Parameter zeroCaps: whether to report caps of 0 (not for a placement written `enabled: false`).
-    static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, zeroCaps: Bool = true) -> [Diagnostic] {
+    ///   - owner: the placement whose caps these are, for findings that compare a value in `defaults:` with its own.
+    static func capFindings(_ block: some Pacing, inGroup isGroup: Bool, zeroCaps: Bool = true, of owner: Owner? = nil) -> [Diagnostic] {
         var findings: [Diagnostic] = []
+        func subject(_ flagged: SourceLocation, _ other: SourceLocation) -> String { owner?.subject(flagged, other) ?? "" }
+        func notes(_ flagged: SourceLocation, _ other: SourceLocation, _ otherName: String) -> [DiagnosticNote] {
+            owner?.notes(comparing: flagged, with: other, otherName) ?? []
+        }
         if zeroCaps {
             for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
                 if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
@@ -98,10 +172,14 @@ enum SemanticLint {
         }
         if let daily = block.dailyCap, daily.value > 0 {
             if let hourly = block.hourlyCap, hourly.value >= daily.value {
-                findings.append(.unreachable(at: hourly.location, "hourly_cap \(hourly.value) can never bind: daily_cap is \(daily.value), so an hour never holds more shows than that; \(lowerOrRemove("hourly_cap", below: daily.value))"))
+                findings.append(.unreachable(
+                    at: hourly.location, "hourly_cap \(hourly.value) can never bind\(subject(hourly.location, daily.location)): daily_cap is \(daily.value), so an hour never holds more shows than that; \(lowerOrRemove("hourly_cap", below: daily.value))",
+                    notes: notes(hourly.location, daily.location, "daily_cap \(daily.value)")))
             }
             if let session = block.sessionCap, session.value >= daily.value {
-                findings.append(.unreachable(at: session.location, "session_cap \(session.value) can never bind: daily_cap is \(daily.value); \(lowerOrRemove("session_cap", below: daily.value))"))
+                findings.append(.unreachable(
+                    at: session.location, "session_cap \(session.value) can never bind\(subject(session.location, daily.location)): daily_cap is \(daily.value); \(lowerOrRemove("session_cap", below: daily.value))",
+                    notes: notes(session.location, daily.location, "daily_cap \(daily.value)")))
             }
             // Caps and durations come from the file: multiply without trapping on overflow.
             if let interval = block.pacing, interval.value.milliseconds > 0,
@@ -114,7 +192,9 @@ enum SemanticLint {
                 let rate = day % interval.value.milliseconds == 0 ? "\(accepted)" : String(format: "%.1f", (Double(day) / Double(interval.value.milliseconds) * 10).rounded(.down) / 10)
                 // Lowering a cap to 0 turns the placement off: with pacing of a day or more, the cap is simply not needed.
                 let advice = accepted == 0 ? "min_interval \(interval.value) already spaces shows more than a day apart; remove daily_cap" : "min_interval \(interval.value) allows \(rate) \(rate == "1" ? "show" : "shows") a day (1d / \(interval.value)); lower daily_cap to \(accepted) or remove it"
-                findings.append(.unreachable(at: daily.location, "daily_cap \(daily.value) can never bind: \(advice)"))
+                findings.append(.unreachable(
+                    at: daily.location, "daily_cap \(daily.value) can never bind\(subject(daily.location, interval.location)): \(advice)",
+                    notes: notes(daily.location, interval.location, "min_interval \(interval.value)")))
             }
         }
         // Rolling windows: a window's cap larger than a longer (or as long) window's cap never binds (cli.md: "a window
@@ -141,7 +221,9 @@ enum SemanticLint {
             }
             if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
                 let longer = windows[j]
-                findings.append(.unreachable(at: shorter.location, "\(shorter.name) can never bind: \(longer.name) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))"))
+                findings.append(.unreachable(
+                    at: shorter.location, "\(shorter.name) can never bind\(subject(shorter.location, longer.location)): \(longer.name) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))",
+                    notes: notes(shorter.location, longer.location, longer.name)))
             }
         }
         return findings
@@ -185,8 +267,10 @@ extension Diagnostic {
             file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
     }
 
-    static func unreachable(at location: SourceLocation, _ message: String) -> Diagnostic {
-        Diagnostic(.warning, rule: "cap/unreachable", message: message, file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
+    static func unreachable(at location: SourceLocation, _ message: String, notes: [DiagnosticNote] = []) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "cap/unreachable", message: message, file: location.file,
+            range: SourceRange(at: SourcePosition(line: location.line, column: location.column)), notes: notes)
     }
 
     static func pacingMissing(_ p: Placement) -> Diagnostic {

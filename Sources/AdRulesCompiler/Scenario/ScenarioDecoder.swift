@@ -227,6 +227,14 @@ public enum ScenarioDecoder {
             for entry in entries {
                 guard let name = reader.nameKey(entry.key, in: "attributes") else { continue }
                 let type = declaredTypes[name]
+                // The premium flag is the context's own (no policy may declare an attribute of that name): written as an
+                // attribute, the ask would run as a user who is not premium.
+                if name == "premium", type == nil {
+                    reader.report(.unknownKey(
+                        name, in: "attributes", allowed: declaredTypes.keys.sorted(), file: reader.file, range: entry.key.range,
+                        belongsIn: "premium is the context's own flag, not an attribute: write it beside `attributes:`, as in context: {premium: \(entry.value.scalar?.value == "false" ? "false" : "true")}"))
+                    continue
+                }
                 // Said once per name, for the first hundred names of a file: each costs a search for the closest. Where
                 // a comment hides it, it is not counted, so the next place it is named still gets it.
                 if type == nil, !reader.isSuppressed("scenario/unknown-attribute", at: entry.key.range),
@@ -283,7 +291,18 @@ public enum ScenarioDecoder {
         for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.step, context: "a step", belongsIn: { ScenarioKeys.relocation(of: $0, in: block) }) {
             let value = pair.value
             switch key {
-            case "after": after = reader.duration(value, key)?.value.milliseconds ?? 0
+            case "after":
+                // `after: -5m` means a clock set back, which `at:` writes (cli.md r2).
+                if let scalar = value.scalar, scalar.style == .plain, scalar.value.hasPrefix("-"),
+                    RuleDuration(parsing: String(scalar.value.dropFirst())) != nil
+                {
+                    reader.report(Diagnostic(
+                        .error, rule: "schema/duration",
+                        message: "after is the time since the step before, never negative: to set the clock back, write at: with the time the clock shows, as in at: 2026-11-29T08:00:00+09:00",
+                        file: reader.file, range: value.range))
+                    continue
+                }
+                after = reader.duration(value, key)?.value.milliseconds ?? 0
             case "at": at = time(value, key, reader: &reader)?.ms
             case "event":
                 if let name = reader.string(value, key) {
