@@ -23,6 +23,8 @@ struct ModelDiagnosticTests {
         Case(name: "unknown top-level key", rule: "schema/unknown-key", yaml: head + "1️⃣sead: 3\n", message: "did you mean \"seed\"?"),
         Case(name: "unknown segment key", rule: "schema/unknown-key", yaml: head + "    1️⃣resume: 3\n", message: "did you mean \"resumes\"?"),
         Case(name: "unknown distribution", rule: "schema/unknown-key", yaml: head + "    resumes: {1️⃣poison: 3}\n", message: "did you mean \"poisson\"?"),
+        // The segment's share of premium users written as an attribute would play every user as not premium.
+        Case(name: "premium as an attribute", rule: "schema/unknown-key", yaml: head + "    attributes: {screen: game, 1️⃣premium: 0.5}\n", message: "premium is the segment's share of premium users, not an attribute: write it beside `attributes:`, as in premium: 0.05"),
         Case(name: "unknown attribute distribution", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣unifrom: [1, 4]}}\n", message: "did you mean \"uniform\"?"),
         // A control character is reported where it stands, in a quoted value and in a block.
         Case(name: "control character in a value", rule: "schema/range", yaml: head + "    attributes: {screen: \"ga1️⃣\\tme\"}\n", message: "holds the control character U+0009"),
