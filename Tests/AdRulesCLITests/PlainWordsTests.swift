@@ -359,6 +359,13 @@ struct PlainWordsTests {
         #expect(daily.count == 1 && daily[0].notes.isEmpty && !daily[0].message.contains("placement"), "\(daily)")
     }
 
+    /// A placement with no format whose `launch:` or `resume:` shows it is app_open is told to add that format, not
+    /// one that would then make those blocks an error.
+    @Test func aMissingFormatBesideAnAppOpenBlockSaysAppOpen() {
+        let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    min_interval: 1m\n    resume: {max_delay: 2s}\n")]).diagnostics
+        #expect(found.map(\.message) == ["placement \"a\" has no format: add `format: app_open`"], "\(found)")
+    }
+
     /// Scenario files kept apart from their policy say to name it with --rules.
     @Test func scenarioFilesWithNoPolicyBesideThemSayToGiveRules() throws {
         let tests = try scratch(["a.test.yaml": "tests:\n  - name: t\n    start: 2026-12-01T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"])

@@ -92,6 +92,9 @@ struct DiagnosticRuleTests {
         Case(rule: "expiry/too-long", yaml: header + "  a: {format: app_open, min_interval: 4m, max_ad_age: 4h}\n  b: {format: banner, max_ad_age: 1h}\n"),
         Case(rule: "ids/test-ad-unit", yaml: "version: 1\nenvironment: test\nplacements:\n  a: {format: banner, ad_unit: ca-app-pub-3940256099942544/2934735716}\n  b: {format: banner, ad_unit: ca-app-pub-7412390517230961/1}\n"),
         Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: u1}\n  b: {format: banner, ad_unit: u2}\n"),
+        // An empty ad unit names none; a network's test id is shared by design (here in a test policy).
+        Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: \"\"}\n  b: {format: banner, ad_unit: \"\"}\n"),
+        Case(rule: "ids/duplicate-ad-unit", yaml: "version: 1\nenvironment: test\nplacements:\n  a: {format: banner, ad_unit: ca-app-pub-3940256099942544/2934735716}\n  b: {format: banner, ad_unit: ca-app-pub-3940256099942544/2934735716}\n"),
         Case(rule: "policy/empty", yaml: header + "  a: {format: banner}\n"),
     ]
 

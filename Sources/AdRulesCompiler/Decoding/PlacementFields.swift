@@ -64,15 +64,17 @@ struct PlacementFields: Sendable {
             }
             if let placementKey, !wroteFormat {
                 missesFormat = true
+                // `launch:` or `resume:` are app_open's blocks: another format would then be told to remove them.
+                let example = fields.appOpenBlocks.isEmpty ? "format: interstitial" : "format: app_open"
                 // After a merge key (already an error), the format may be what the merge would have brought.
                 if reader.mergeKeys == merges, let topLevelName {
                     reader.report(Diagnostic(
                         .error, rule: "schema/missing-key",
                         message: "\(context) has no format: if this is the top-level `\(topLevelName):` block, indent it less, at the start of a line; "
-                            + "else add `format: interstitial`",
+                            + "else add `\(example)`",
                         file: reader.file, range: placementKey))
                 } else if reader.mergeKeys == merges {
-                    reader.report(.missingKey("format", in: context, example: "format: interstitial", file: reader.file, range: placementKey))
+                    reader.report(.missingKey("format", in: context, example: example, file: reader.file, range: placementKey))
                 }
             }
         }

@@ -45,7 +45,10 @@ enum SemanticLint {
                 if policy.environment == .production, let network = TestAdUnits.network(of: unit.value) {
                     findings.append(.testAdUnit(unit, network: network))
                 }
-                if let first = firstAdUnit[unit.value] {
+                // An empty ad unit names none, and a network's test ids are shared by design (one per format).
+                if unit.value.isEmpty || TestAdUnits.network(of: unit.value) != nil {
+                    // not a unit of this app's own
+                } else if let first = firstAdUnit[unit.value] {
                     findings.append(.duplicateAdUnit(unit, first: first))
                 } else {
                     firstAdUnit[unit.value] = unit
