@@ -169,7 +169,11 @@ extension Diagnostic {
     static func mergeKey(inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/alias",
-            message: "merge key << is not allowed: these files must be explicit; write the keys out\(sharing(inRuleFile))",
+            message: inRuleFile
+                ? "merge key << is not allowed: rule files must be explicit; write the keys out\(sharing(inRuleFile))"
+                // Scenario files and usage models take anchors and aliases, which libyaml resolves; a merge is YAML 1.1's, and
+                // is not done.
+                : "merge key << is not allowed (a YAML 1.1 merge, which YAML 1.2 does not do): write the keys out; an alias (*name) may stand for a whole value, such as a list of steps",
             file: file, range: range)
     }
 
