@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-policy=$(mktemp -d)/policy.json
-swift run -q adrules compile rules -o "$policy"
+# The overlays' work directories and the compiled policy are temporary; the build directory is kept and reused
+# (.build-runtime-only, as .build is).
 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+policy=$work/policy.json
+swift run -q adrules compile rules -o "$policy"
 unshare -m --propagation private bash -euo pipefail -c '
   work=$1; root=$2; policy=$3
   hide() {  # hide(dir, files...): an overlay over dir in which the files are deleted
@@ -22,8 +25,8 @@ unshare -m --propagation private bash -euo pipefail -c '
   if pkg-config --exists yaml-0.1 || [ -e /usr/include/yaml.h ]; then echo "libyaml is still visible" >&2; exit 1; fi
   echo "libyaml hidden: no yaml.h, no yaml-0.1.pc, no libyaml.so"
   cd "$root/Examples/RuntimeOnly"
-  swift build --scratch-path "$work/build" 2>&1 | tail -n 3
-  binary="$work/build/debug/RuntimeOnly"
+  swift build --scratch-path "$root/.build-runtime-only" 2>&1 | tail -n 3
+  binary="$root/.build-runtime-only/debug/RuntimeOnly"
   if ldd "$binary" | grep -i yaml; then echo "the runtime links libyaml" >&2; exit 1; fi
   "$binary" "$policy"
 ' _ "$work" "$root" "$policy"

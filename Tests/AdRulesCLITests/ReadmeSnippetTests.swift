@@ -85,6 +85,26 @@ struct ReadmeSnippetTests {
         #expect(result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result.stdout)")
     }
 
+    /// The README's scenario passes against the README's policy ("Rule files in brief") and against the shipped rules,
+    /// as the README says.
+    @Test func theReadmeScenarioPassesAgainstTheReadmePolicy() throws {
+        let readme = try String(contentsOfFile: packageRoot() + "/README.md", encoding: .utf8)
+        func block(startingWith head: String) throws -> String {
+            let start = try #require(readme.range(of: "```yaml\n" + head))
+            let end = try #require(readme[start.upperBound...].range(of: "```"))
+            return String(readme[readme.index(start.lowerBound, offsetBy: 8)..<end.lowerBound])
+        }
+        let directory = NSTemporaryDirectory() + "adrules-readme-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try block(startingWith: "version: 1\ntimezone: device").write(toFile: directory + "/policy.yaml", atomically: true, encoding: .utf8)
+        try block(startingWith: "tests:\n  - name: a resume without").write(toFile: directory + "/resume.test.yaml", atomically: true, encoding: .utf8)
+        for rules in [directory, packageRoot() + "/rules"] {
+            let result = runCLI(["test", directory, "--rules", rules])
+            #expect(result.exitCode == 0 && result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(rules): \(result.stdout)")
+        }
+    }
+
     /// The usage model docs/impact.md walks through plays against the shipped rules with no finding.
     @Test func theImpactModelExampleRunsClean() throws {
         let page = try String(contentsOfFile: packageRoot() + "/docs/impact.md", encoding: .utf8)

@@ -498,6 +498,16 @@ struct DiagnosticRuleTests {
         #expect(found.map(\.message) == ["unknown time zone \"\(written)\": did you mean \"\(suggested)\"?"], "\(found)")
     }
 
+    /// A city written alone (the most likely thing a product manager writes) is told its zone, and one letter off too;
+    /// a word far from every city gets no guess.
+    @Test(arguments: [("Paris", "Europe/Paris"), ("New York", "America/New_York"), ("tokyo", "Asia/Tokyo"), ("Pariss", "Europe/Paris"), ("Mars", nil)])
+    func aCityAloneIsToldItsZone(_ written: String, _ zone: String?) {
+        let found = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n")
+        let expected = zone.map { "unknown time zone \"\(written)\": a zone is named Region/City: did you mean \"\($0)\"?" }
+            ?? "unknown time zone \"\(written)\": write an IANA name such as Asia/Tokyo or Europe/Berlin, or device"
+        #expect(found.map(\.message) == [expected], "\(found)")
+    }
+
     /// An offset or an abbreviation is not "did you mean GMT": an offset is spelt the IANA way, an abbreviation
     /// gets a region.
     @Test func offsetsAndAbbreviationsGetTheirOwnAdvice() {

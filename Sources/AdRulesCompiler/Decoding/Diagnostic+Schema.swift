@@ -325,14 +325,39 @@ extension Diagnostic {
             message = "unknown time zone \"\(shown)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
         } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
             message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
+        } else if let zone = cityZones[cityKey(name)] {
+            // `Paris`, `new york`: a city alone is the zone's last part.
+            message = "unknown time zone \"\(shown)\": a zone is named Region/City: did you mean \"\(zone)\"?"
         } else if !name.isEmpty, name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
             // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours.
             message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
         } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
             message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
+        } else if !name.contains("/"), name.utf8.count >= 4, name.utf8.count <= 64, case let key = Array(cityKey(name).utf8),
+            let city = cityNames.first(where: { Suggestion.distance(key, Array($0.utf8), atMost: 1) != nil }), let zone = cityZones[city]
+        {
+            // A city alone, one letter off (`Pariss`); a closer likeness would suggest a far-away place.
+            message = "unknown time zone \"\(shown)\": a zone is named Region/City: did you mean \"\(zone)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
     }
+
+    /// A city written alone as a zone's last part is written: lowercased, with `_` for spaces and hyphens.
+    private static func cityKey(_ name: String) -> String {
+        String(name.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
+    }
+
+    /// The zones by their last part (`paris` → Europe/Paris; the first zone in sorted order where two share one).
+    private static let cityZones: [String: String] = {
+        var zones: [String: String] = [:]
+        for zone in TimeZoneNames.all.sorted() where zone.contains("/") {
+            let city = zone.split(separator: "/").last.map { String($0).lowercased() } ?? ""
+            if zones[city] == nil { zones[city] = zone }
+        }
+        return zones
+    }()
+
+    private static let cityNames = cityZones.keys.sorted()
 
     /// The `Etc/GMT±N` name of an offset written `GMT+5`, `UTC-3` or `UTC+05:00` (whole hours), nil for anything else.
     static func etcName(forOffset name: String) -> String? {
