@@ -238,7 +238,7 @@ struct ScenarioPolicies {
         switch check(rulesPath) {
         case .stopped(.ioFailure(let message)) where !rulesGiven && isEmptyDirectory(rulesPath):
             // A scenario file kept apart from its policy: the fix is to name the policy.
-            return .ioFailure(message + "; a scenario file runs against the rule files beside it unless --rules names the policy: add --rules DIR, as in --rules rules")
+            return .ioFailure(message + "; scenario files run against the policy in the directory named (or, for a file, its directory) unless --rules names it: add --rules with the policy's directory or file")
         case .stopped(let prepared): return prepared
         case .runnable(let runnable): policy = runnable
         }

@@ -173,7 +173,7 @@ extension Diagnostic {
                 ? "merge key << is not allowed: rule files must be explicit; write the keys out\(sharing(inRuleFile))"
                 // Scenario files and usage models take anchors and aliases, which libyaml resolves; a merge is YAML 1.1's, and
                 // is not done.
-                : "merge key << is not allowed (a YAML 1.1 merge, which YAML 1.2 does not do): write the keys out; an alias (*name) may stand for a whole value, such as a list of steps",
+                : "merge key << is not allowed (a YAML 1.1 merge, which YAML 1.2 does not do): write the keys out; an alias (*name) may stand for a whole value",
             file: file, range: range)
     }
 

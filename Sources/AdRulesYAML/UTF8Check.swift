@@ -23,27 +23,23 @@ package enum UTF8Check {
         if ByteOrderMark.startsWide(bytes) { return true }
         let head = bytes.prefix(256)
         let zeros = head.count { $0 == 0 }
-        guard head.count >= 4 && zeros * 4 >= head.count && zeros < head.count else { return false }
-        // Wide text has its zero bytes in step with its code units: UTF-16's at one parity (the high bytes of ASCII),
-        // UTF-32's everywhere but one place in four. A binary file (an executable, an image) has them anywhere.
-        var zerosAt = [0, 0, 0, 0]
-        var othersAt = [0, 0, 0, 0]
-        for (i, byte) in head.enumerated() {
-            if byte == 0 { zerosAt[i % 4] += 1 } else { othersAt[i % 4] += 1 }
-        }
-        let (even, odd) = (zerosAt[0] + zerosAt[2], zerosAt[1] + zerosAt[3])
-        let others = othersAt.reduce(0, +)
-        // A few characters out of step (U+0100 has a zero low byte; a UTF-32 character past U+00FF two non-zero bytes).
-        let utf16 = min(even, odd) * 10 <= max(even, odd)
-        let utf32 = (othersAt.max() ?? 0) * 10 >= others * 9
-        return utf16 || utf32
+        return head.count >= 4 && zeros * 4 >= head.count && zeros < head.count
     }
 
-    /// Whether the bytes look like a binary file (an executable, an image, an archive) rather than text with a stray
-    /// control character: more than a few NUL bytes, at least one in a hundred. (Wide text is told apart before.)
-    static func looksBinary(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let zeros = bytes.count { $0 == 0 }
-        return zeros >= 4 && zeros * 100 >= bytes.count
+    /// The kind of binary file the bytes start as (an executable, an image, an archive), by the signature such files
+    /// start with, or nil: named so that its zero bytes are not called UTF-16, nor its other bytes text to fix. A text
+    /// file starts with none of them (each holds a byte that is no text, or is no YAML).
+    static func binaryKind(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let signatures: [(bytes: [UInt8], kind: String)] = [
+            ([0x7F, 0x45, 0x4C, 0x46], "an ELF executable"),
+            ([0xCF, 0xFA, 0xED, 0xFE], "a Mach-O executable"), ([0xCE, 0xFA, 0xED, 0xFE], "a Mach-O executable"),
+            ([0xCA, 0xFE, 0xBA, 0xBE], "a Mach-O executable"),
+            ([0x89, 0x50, 0x4E, 0x47], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+            ([0x50, 0x4B, 0x03, 0x04], "a zip archive"), ([0x1F, 0x8B], "a gzip archive"),
+            (Array("%PDF-".utf8), "a PDF document"), (Array("bplist0".utf8), "a binary property list"),
+            (Array("SQLite format 3".utf8) + [0], "an SQLite database"),
+        ]
+        return signatures.first { bytes.starts(with: $0.bytes) }?.kind
     }
 
     /// The first problem and its 1-based line and character column, lines counted at LF, CR LF and CR.

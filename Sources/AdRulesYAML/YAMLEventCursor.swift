@@ -121,13 +121,12 @@ public final class YAMLEventCursor {
         parser = .allocate(capacity: 1)
         if input.count > YAMLReader.maxBytes {
             stop(.fileTooLarge(bytes: input.count, limit: YAMLReader.maxBytes, file: file))
+        } else if let kind = UTF8Check.binaryKind(input) {
+            stop(.syntax("the file is \(kind), not text: a rule file is YAML text in UTF-8", file: file, at: SourceRange.fileStart.start))
         } else if UTF8Check.isWideEncoding(input) {
             stop(.syntax("the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8", file: file, at: SourceRange.fileStart.start))
         } else if let bad = UTF8Check.firstProblem(in: input) {
             switch bad.problem {
-            case .invalid where UTF8Check.looksBinary(input):
-                // Bytes that are not UTF-8 beside NUL bytes: an executable, an image, an archive.
-                stop(.syntax("the file holds NUL bytes and bytes that are not UTF-8, so it is not text: a rule file is YAML text in UTF-8", file: file, at: SourceRange.fileStart.start))
             case .invalid: stop(.invalidUTF8(file: file, at: bad.at))
             case .hiddenLineBreak(let scalar): stop(.hiddenLineBreak(scalar, file: file, at: bad.at))
             case .tooManyCombiningMarks:
@@ -414,10 +413,7 @@ public final class YAMLEventCursor {
             return .bareAsterisk(key: keyBefore(offset), indented: indented, file: file, at: position(state.context_mark))
         }
         var advice: String?
-        if state.error == YAML_READER_ERROR, problem == "control characters are not allowed", UTF8Check.looksBinary(input) {
-            // NUL bytes that are not UTF-16 or UTF-32 (which are told apart before): an executable, an image, an archive.
-            advice = "the file holds NUL bytes, so it is not text: a rule file is YAML text in UTF-8"
-        } else if context == "while scanning a simple key", problem == "could not find expected ':'" {
+        if context == "while scanning a simple key", problem == "could not find expected ':'" {
             // libyaml notices only on the next line; the key it was reading starts at the context mark.
             advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
         } else if problem == "mapping values are not allowed in this context" {
@@ -425,12 +421,20 @@ public final class YAMLEventCursor {
             advice = Self.mappingValueAdvice(text, colonAt: column)
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
             advice = Self.quotedValueAdvice(line(at: problemByte).text)
-        } else if problem == "found character that cannot start any token", let key = keyBefore(problemByte) {
+        } else if problem == "found character that cannot start any token" {
             let (text, column) = line(at: problemByte)
-            let before = text.utf8.prefix(column)
-            advice = Self.reservedCharacterAdvice(
-                key: key, value: Substring(String(decoding: Array(text.utf8.dropFirst(column)), as: UTF8.self)),
-                inBrackets: before.contains(UInt8(ascii: "{")) || before.contains(UInt8(ascii: "[")))
+            let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            let rest = Substring(String(decoding: Array(text.utf8.dropFirst(column)), as: UTF8.self))
+            // What the character starts: a list item (`- @a`), a key (`@a: …` at the start of its line), or the value
+            // of the key before it, on its line or ending the line above.
+            let written: ReservedStart? = if before.isEmpty || before == "-", let key = Self.keyStarting(rest) {
+                .key(key)
+            } else if before == "-" {
+                .listItem
+            } else {
+                keyBefore(problemByte).map { .value(of: $0) }
+            }
+            if let written { advice = Self.reservedCharacterAdvice(written, rest: rest, inBrackets: state.flow_level > 0) }
         }
         var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
         // libyaml's position is where it gave up, often the end of the file: a note points at where the unclosed
@@ -607,15 +611,43 @@ public final class YAMLEventCursor {
     /// `name: @home screen`: a plain value cannot start with `@` or a backquote (YAML reserves them), nor with `%`, nor
     /// hold `|` or `>` first inside brackets. The advice quotes the value as written, under the key it was written for
     /// (`value` runs from the character libyaml refused to the end of the line).
-    static func reservedCharacterAdvice(key: String, value: Substring, inBrackets: Bool) -> String {
+    static func reservedCharacterAdvice(_ written: ReservedStart, rest: Substring, inBrackets: Bool) -> String {
         let start = Diagnostic.reservedCharacter
-        var value = value
-        // A comment after the value (` # …`) stays a comment; in brackets the value ends at the next , ] or }.
-        if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
+        var value = rest
+        // A comment after the value (` # …` or a tab before the #) stays a comment; in brackets the value ends at the
+        // next , ] or }; a key ends at its colon.
+        if let comment = value.indices.first(where: { i in
+            value[i] == "#" && i > value.startIndex && (value[value.index(before: i)] == " " || value[value.index(before: i)] == "\t")
+        }) {
+            value = value[..<comment]
+        }
         if inBrackets, let end = value.firstIndex(where: { $0 == "," || $0 == "]" || $0 == "}" }) { value = value[..<end] }
+        if case .key(let key) = written { value = Substring(key) }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, !trimmed.contains("\\"), !trimmed.contains("\"") else { return start + ": quote the value" }
-        return start + ": quote the value, as in \(Self.shortened(Substring(key))): \"\(Self.shortened(Substring(trimmed)))\""
+        guard !trimmed.isEmpty, !trimmed.contains("\\"), !trimmed.contains("\"") else { return start + ": quote it" }
+        let quoted = "\"\(Self.shortened(Substring(trimmed)))\""
+        switch written {
+        case .listItem: return start + ": quote the item, as in - \(quoted)"
+        case .key: return start + ": quote the key, as in \(quoted):"
+        case .value(let key): return start + ": quote the value, as in \(Self.shortened(Substring(key))): \(quoted)"
+        }
+    }
+
+    /// What a character YAML reserves starts, for the advice to quote it.
+    enum ReservedStart {
+        case listItem
+        case key(String)
+        case value(of: String)
+    }
+
+    /// The key a line's text starts with (`@a: {format: x}` → `@a`), when it is one: text up to a colon that ends the
+    /// text or is followed by a space.
+    static func keyStarting(_ text: Substring) -> String? {
+        guard let colon = text.indices.first(where: { i in
+            text[i] == ":" && (text.index(after: i) == text.endIndex || text[text.index(after: i)] == " ")
+        }) else { return nil }
+        let key = text[..<colon]
+        return key.contains(where: { $0 == "#" || $0 == "," || $0 == "{" || $0 == "[" }) ? nil : String(key)
     }
 
     /// A value cut to a readable length for a message.

@@ -117,6 +117,11 @@ struct PlainWordsTests {
         ("    min_interval: 1m\n    ad_unit: @home banner # main\n", "quote the value, as in ad_unit: \"@home banner\""),
         ("    min_interval: 1m\n    ad_unit: `x`\n", "quote the value, as in ad_unit: \"`x`\""),
         ("    min_interval: 1m\n  b: {format: interstitial, ad_unit: @x, daily_cap: 3}\n", "quote the value, as in ad_unit: \"@x\""),
+        // In brackets over several lines, a tab before the comment, a list item and a key are each quoted as what they are.
+        ("    min_interval: 1m\n  b: {format: interstitial,\n     ad_unit: @x, min_interval: 1m}\n", "quote the value, as in ad_unit: \"@x\""),
+        ("    min_interval: 1m\n    ad_unit: @x\t# a comment\n", "quote the value, as in ad_unit: \"@x\""),
+        ("    min_interval: 1m\n  @b: {format: interstitial, min_interval: 1m}\n", "quote the key, as in \"@b\":"),
+        ("    min_interval: 1m\ngroups:\n  g:\n    placements:\n      - @a\n", "quote the item, as in - \"@a\""),
     ])
     func aCommonYAMLSlipSaysWhatToWrite(_ tail: String, _ advice: String) {
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n" + tail
@@ -319,8 +324,12 @@ struct PlainWordsTests {
         #expect(inStep.contains { $0.rule == "schema/unknown-key" && $0.message.contains("as in context: {premium: false}") }, "\(inStep)")
         let back = found("{after: -5m, event: app_launched}")
         #expect(back.count == 1 && back[0].rule == "schema/duration" && back[0].message.contains("to set the clock back, write at:"), "\(back)")
-        // A negative number with no unit is still told it is no duration.
-        #expect(found("{after: -5, event: app_launched}").contains { $0.rule == "schema/duration" && $0.message.contains("never negative") })
+        // A negative number with no unit is still told it is no duration, as any duration key is.
+        let bare = found("{after: -5, event: app_launched}")
+        #expect(bare.count == 1 && bare[0].message == "after is a duration, which is never negative: write 0s, or a duration such as 90s or 4m", "\(bare)")
+        // A False written as YAML 1.2 spells it keeps its value in the advice.
+        let notPremium = found("{ask: offer, placement: a, expect: allow}", context: "    context: {attributes: {premium: False}}\n")
+        #expect(notPremium.first?.message.hasSuffix("as in context: {premium: false}") == true, "\(notPremium)")
     }
 
     /// A finding placed in `defaults:` says which placements it is about: a setting all of them take is said once,
@@ -354,6 +363,21 @@ struct PlainWordsTests {
         #expect(hourly.first?.message.hasPrefix("hourly_cap 9 can never bind for placement b: daily_cap is 8") == true, "\(hourly)")
         #expect(hourly.first?.range.start.line == 4 && hourly.first?.notes.map(\.message) == ["placement b sets daily_cap 8 here"], "\(hourly)")
         #expect(hourly.first?.notes.first?.position == SourcePosition(line: 9, column: 40), "\(hourly)")
+        // One default too long for three formats is a finding for each (their limits and words differ), each naming its
+        // placement.
+        let age = PolicyLoader.load(texts: [("p.yaml", """
+            version: 1
+            defaults: {max_ad_age: 5h, min_interval: 5m}
+            placements:
+              o: {format: app_open}
+              i: {format: interstitial}
+              r: {format: rewarded}
+
+            """)]).diagnostics.filter { $0.rule == "expiry/too-long" }.map(\.message)
+        #expect(age.count == 3, "\(age)")
+        #expect(age.contains { $0.contains("cached app_open ad valid") && $0.contains("write max_ad_age: 4h or less (placement o takes") }, "\(age)")
+        #expect(age.contains { $0.contains("cached interstitial ad valid") && $0.contains("write max_ad_age: 1h or less (placement i takes") }, "\(age)")
+        #expect(age.contains { $0.contains("cached rewarded ad valid") && $0.contains("write max_ad_age: 1h or less (placement r takes") }, "\(age)")
         // Both values in defaults: said once, naming no placement.
         let daily = found.filter { $0.rule == "cap/unreachable" && $0.message.hasPrefix("daily_cap 13") }
         #expect(daily.count == 1 && daily[0].notes.isEmpty && !daily[0].message.contains("placement"), "\(daily)")
@@ -371,12 +395,12 @@ struct PlainWordsTests {
         let tests = try scratch(["a.test.yaml": "tests:\n  - name: t\n    start: 2026-12-01T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"])
         for command in [["test", tests], ["simulate", tests + "/a.test.yaml"]] {
             let run = runCLI(command)
-            #expect(run.stderr.contains("no rule files in \(tests)") && run.stderr.contains("add --rules DIR"), "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("no rule files in \(tests)") && run.stderr.contains("add --rules with the policy"), "\(command): \(run.stderr)")
         }
         // Named with --rules, an empty policy directory is only said to be empty.
         let empty = try scratch(["notes.txt": "none\n"])
         let named = runCLI(["test", tests, "--rules", empty])
-        #expect(named.stderr.contains("no rule files in \(empty)") && !named.stderr.contains("--rules DIR"), "\(named.stderr)")
+        #expect(named.stderr.contains("no rule files in \(empty)") && !named.stderr.contains("add --rules"), "\(named.stderr)")
     }
 
     @Test func testingNothingFails() throws {

@@ -498,9 +498,12 @@ struct DiagnosticRuleTests {
         #expect(found.map(\.message) == ["unknown time zone \"\(written)\": did you mean \"\(suggested)\"?"], "\(found)")
     }
 
-    /// A city written alone (the most likely thing a product manager writes) is told its zone, and one letter off too;
-    /// a word far from every city gets no guess.
-    @Test(arguments: [("Paris", "Europe/Paris"), ("New York", "America/New_York"), ("tokyo", "Asia/Tokyo"), ("Pariss", "Europe/Paris"), ("Mars", nil)])
+    /// A city written alone (the most likely thing a product manager writes) is told its zone, accents and case aside;
+    /// a word that is no city gets no guess, not even one a letter away (`China` is not `Asia/Chita`).
+    @Test(arguments: [
+        ("Paris", "Europe/Paris"), ("New York", "America/New_York"), ("tokyo", "Asia/Tokyo"), ("São Paulo", "America/Sao_Paulo"),
+        ("Zürich", "Europe/Zurich"), ("Mars", nil), ("China", nil), ("Nice", nil),
+    ] as [(String, String?)])
     func aCityAloneIsToldItsZone(_ written: String, _ zone: String?) {
         let found = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n")
         let expected = zone.map { "unknown time zone \"\(written)\": a zone is named Region/City: did you mean \"\($0)\"?" }

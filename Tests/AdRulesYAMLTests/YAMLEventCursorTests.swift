@@ -58,22 +58,27 @@ struct YAMLEventCursorTests {
         }
     }
 
-    /// A binary file (zero bytes out of step with any wide encoding) is called what it is, not UTF-16; a stray NUL in
-    /// text is still a control character to delete.
-    @Test func aBinaryFileIsNotCalledWideText() {
+    /// A binary file is named by its signature, not called UTF-16 for its zero bytes; a stray NUL in text is still a
+    /// control character to delete, and wide text without a byte-order mark is still told to be saved as UTF-8.
+    @Test func aBinaryFileIsNamedNotCalledWideText() {
         func messages(_ bytes: [UInt8]) -> [String] {
             YAMLEventCursor.read(bytes, file: "t.yaml") { cursor in
                 while cursor.next() != nil {}
                 return cursor.diagnostics.map(\.message)
             }
         }
-        // The start of an ELF executable: zero bytes at both parities, other bytes at every place in four.
-        let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x3E, 0, 1, 0, 0, 0, 0x50, 0x6D, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0]
-        #expect(messages(elf + [0xC8, 0xFF, 0x21]) == ["the file holds NUL bytes and bytes that are not UTF-8, so it is not text: a rule file is YAML text in UTF-8"])
-        let ascii = messages(elf)
-        #expect(ascii.count == 1 && ascii[0].contains("control characters are not allowed; the file holds NUL bytes, so it is not text"), "\(ascii)")
+        // The start of an ELF executable: as many zero bytes as UTF-16 text would have.
+        let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x3E, 0, 1, 0, 0, 0, 0x50, 0x6D, 0, 0, 0, 0, 0, 0]
+        #expect(messages(elf + [0xC8, 0xFF]) == ["the file is an ELF executable, not text: a rule file is YAML text in UTF-8"])
+        #expect(messages([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]) == ["the file is a PNG image, not text: a rule file is YAML text in UTF-8"])
         let stray = messages(Array("version: 1\u{0}\n".utf8))
         #expect(stray.count == 1 && stray[0].contains("delete the control character"), "\(stray)")
+        // UTF-32 without a mark, most of its characters past Latin-1, is still wide text.
+        let japanese = "# 日本語のコメントです日本語のコメントです\nversion: 1\n".unicodeScalars.flatMap { s -> [UInt8] in
+            let v = s.value
+            return [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), 0]
+        }
+        #expect(messages(japanese) == ["the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8"])
     }
 
     /// More than 30 combining marks in a row (Unicode's stream-safe limit) are refused where the 31st stands: putting

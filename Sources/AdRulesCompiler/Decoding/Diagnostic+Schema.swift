@@ -333,18 +333,16 @@ extension Diagnostic {
             message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
         } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
             message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
-        } else if !name.contains("/"), name.utf8.count >= 4, name.utf8.count <= 64, case let key = Array(cityKey(name).utf8),
-            let city = cityNames.first(where: { Suggestion.distance(key, Array($0.utf8), atMost: 1) != nil }), let zone = cityZones[city]
-        {
-            // A city alone, one letter off (`Pariss`); a closer likeness would suggest a far-away place.
-            message = "unknown time zone \"\(shown)\": a zone is named Region/City: did you mean \"\(zone)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
     }
 
-    /// A city written alone as a zone's last part is written: lowercased, with `_` for spaces and hyphens.
+    /// A city written alone as a zone's last part is written: lowercased, without accents (`São Paulo`, `Zürich`),
+    /// with `_` for spaces. (Only a city named exactly is suggested: one letter off, `China` is `Chita` and `Nice` is
+    /// `Niue`, hours away.)
     private static func cityKey(_ name: String) -> String {
-        String(name.lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
+        guard name.utf8.count <= 64 else { return "" }
+        return String(name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0 == " " ? "_" : $0 })
     }
 
     /// The zones by their last part (`paris` → Europe/Paris; the first zone in sorted order where two share one).
@@ -357,7 +355,6 @@ extension Diagnostic {
         return zones
     }()
 
-    private static let cityNames = cityZones.keys.sorted()
 
     /// The `Etc/GMT±N` name of an offset written `GMT+5`, `UTC-3` or `UTC+05:00` (whole hours), nil for anything else.
     static func etcName(forOffset name: String) -> String? {

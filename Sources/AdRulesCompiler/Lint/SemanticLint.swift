@@ -100,7 +100,8 @@ enum SemanticLint {
         mutating func add(_ finding: Diagnostic, _ setting: String, of placement: Placement) -> [Diagnostic] {
             let at = SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)
             guard defaultsWritten.contains(at) else { return [finding] }
-            let key = "\(finding.rule) \(at)"
+            // By message too: one `max_ad_age` in defaults is too long for app_open at 4h and for the others at 1h.
+            let key = "\(finding.rule) \(at) \(finding.message)"
             if let i = index[key] {
                 found[i].placements.append(placement)
             } else {
@@ -116,8 +117,9 @@ enum SemanticLint {
                 var finding = entry.finding
                 let ids = entry.placements.prefix(5).map(\.id)
                 let more = entry.placements.count - ids.count
-                let named = ids.count == 1 ? "placement \(ids[0]) takes"
-                    : "placements \(ids.dropLast().joined(separator: ", "))\(more > 0 ? ", \(ids.last!) and \(more) more" : " and \(ids.last!)") take"
+                let last = ids.last ?? ""
+                let named = ids.count == 1 ? "placement \(last) takes"
+                    : "placements \(ids.dropLast().joined(separator: ", "))\(more > 0 ? ", \(last) and \(more) more" : " and \(last)") take"
                 finding.message += " (\(named) \(entry.setting) from defaults\(ids.count == 1 ? "" : "; to change one alone, set it on that placement"))"
                 finding.notes += entry.placements.prefix(3).map {
                     DiagnosticNote(message: "placement \($0.id) is defined here", file: $0.location.file, position: SourcePosition(line: $0.location.line, column: $0.location.column))

@@ -232,7 +232,7 @@ public enum ScenarioDecoder {
                 if name == "premium", type == nil {
                     reader.report(.unknownKey(
                         name, in: "attributes", allowed: declaredTypes.keys.sorted(), file: reader.file, range: entry.key.range,
-                        belongsIn: "premium is the context's own flag, not an attribute: write it beside `attributes:`, as in context: {premium: \(entry.value.scalar?.value == "false" ? "false" : "true")}"))
+                        belongsIn: "premium is the context's own flag, not an attribute: write it beside `attributes:`, as in context: {premium: \(entry.value.scalar?.coreSchemaBool == false ? "false" : "true")}"))
                     continue
                 }
                 // Said once per name, for the first hundred names of a file: each costs a search for the closest. Where
