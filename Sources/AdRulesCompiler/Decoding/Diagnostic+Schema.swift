@@ -399,6 +399,24 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// `after: -5m` in a scenario step: a clock set back is written with `at:` (cli.md r2).
+    static func negativeAfter(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/duration",
+            message: "after is the time since the step before, never negative: to set the clock back, write at: with the time the clock shows, as in at: 2026-11-29T08:00:00+09:00",
+            file: file, range: range)
+    }
+
+    /// `premium` under `attributes:`: the premium flag (a scenario's context) or share (a usage model's segment) is
+    /// written beside them, and no policy may declare an attribute of that name.
+    /// - Parameter value: the flag written, for a scenario's advice.
+    package static func premiumAsAttribute(inModel: Bool, value: Bool = true, file: String, range: SourceRange) -> Diagnostic {
+        let belongs = inModel
+            ? "premium is the segment's share of premium users, not an attribute: write it beside `attributes:`, as in premium: 0.05"
+            : "premium is the context's own flag, not an attribute: write it beside `attributes:`, as in context: {premium: \(value)}"
+        return unknownKey("premium", in: "attributes", allowed: [], file: file, range: range, belongsIn: belongs)
+    }
+
     /// An attribute a scenario's context or a usage model gives that the policy does not declare: no rule reads it,
     /// so the test or the preview would show something other than its author meant (a typo, most often). A warning:
     /// the step or the play still runs.

@@ -230,9 +230,7 @@ public enum ScenarioDecoder {
                 // The premium flag is the context's own (no policy may declare an attribute of that name): written as an
                 // attribute, the ask would run as a user who is not premium.
                 if name == "premium", type == nil {
-                    reader.report(.unknownKey(
-                        name, in: "attributes", allowed: declaredTypes.keys.sorted(), file: reader.file, range: entry.key.range,
-                        belongsIn: "premium is the context's own flag, not an attribute: write it beside `attributes:`, as in context: {premium: \(entry.value.scalar?.coreSchemaBool == false ? "false" : "true")}"))
+                    reader.report(.premiumAsAttribute(inModel: false, value: entry.value.scalar?.coreSchemaBool ?? true, file: reader.file, range: entry.key.range))
                     continue
                 }
                 // Said once per name, for the first hundred names of a file: each costs a search for the closest. Where
@@ -296,10 +294,7 @@ public enum ScenarioDecoder {
                 if let scalar = value.scalar, scalar.style == .plain, scalar.value.hasPrefix("-"),
                     RuleDuration(parsing: String(scalar.value.dropFirst())) != nil
                 {
-                    reader.report(Diagnostic(
-                        .error, rule: "schema/duration",
-                        message: "after is the time since the step before, never negative: to set the clock back, write at: with the time the clock shows, as in at: 2026-11-29T08:00:00+09:00",
-                        file: reader.file, range: value.range))
+                    reader.report(.negativeAfter(file: reader.file, range: value.range))
                     continue
                 }
                 after = reader.duration(value, key)?.value.milliseconds ?? 0

@@ -312,9 +312,7 @@ public enum ModelDecoder {
             // The share of premium users is the segment's own setting (no policy may declare an attribute of that
             // name): as an attribute, every user of the segment would play as one who is not premium.
             if name == "premium" {
-                reader.report(.unknownKey(
-                    name, in: "attributes", allowed: [], file: reader.file, range: pair.key.range,
-                    belongsIn: "premium is the segment's share of premium users, not an attribute: write it beside `attributes:`, as in premium: 0.05"))
+                reader.report(.premiumAsAttribute(inModel: true, file: reader.file, range: pair.key.range))
                 continue
             }
             let value: ModelAttribute.Value
