@@ -67,6 +67,11 @@ extension Diagnostic {
         }
     }
 
+    /// A file that is not text at all: an executable, an image, an archive.
+    static func binaryFile(_ kind: String, file: String) -> Diagnostic {
+        syntax("the file is \(kind), not text: adrules reads YAML text in UTF-8", file: file, at: SourceRange.fileStart.start)
+    }
+
     static func strayByteOrderMark(file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "an invisible byte-order mark (U+FEFF) stands here, which YAML reads as text (a file may start with one, nowhere else): remove it",

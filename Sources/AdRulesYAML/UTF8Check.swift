@@ -21,6 +21,23 @@ package enum UTF8Check {
     static func isWideEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 2 else { return false }
         if ByteOrderMark.startsWide(bytes) { return true }
+        guard hasManyZeroBytes(bytes) else { return false }
+        // Wide text has its zero bytes in step with its code units: UTF-32's highest byte is always zero (the fourth
+        // of each unit, or the first), and UTF-16 text with ASCII in it has its zeros at one parity. A binary file has
+        // them anywhere.
+        let head = Array(bytes.prefix(256))
+        var zerosAt = [0, 0, 0, 0]
+        for (i, byte) in head.enumerated() where byte == 0 { zerosAt[i % 4] += 1 }
+        let units = head.count / 4
+        let utf32 = units > 0 && (zerosAt[3] >= units || zerosAt[0] >= (head.count + 3) / 4)
+        let (even, odd) = (zerosAt[0] + zerosAt[2], zerosAt[1] + zerosAt[3])
+        let utf16 = min(even, odd) * 10 <= max(even, odd)
+        return utf16 || utf32
+    }
+
+    /// Whether at least a quarter of the first 256 bytes are zero, and not all of them: wide text, or a binary file.
+    /// (A UTF-8 file with a stray NUL has few; one of zero bytes only is a control character, as libyaml says.)
+    static func hasManyZeroBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let head = bytes.prefix(256)
         let zeros = head.count { $0 == 0 }
         return head.count >= 4 && zeros * 4 >= head.count && zeros < head.count
@@ -36,7 +53,7 @@ package enum UTF8Check {
             ([0xCA, 0xFE, 0xBA, 0xBE], "a Mach-O executable"),
             ([0x89, 0x50, 0x4E, 0x47], "a PNG image"), ([0xFF, 0xD8, 0xFF], "a JPEG image"),
             ([0x50, 0x4B, 0x03, 0x04], "a zip archive"), ([0x1F, 0x8B], "a gzip archive"),
-            (Array("%PDF-".utf8), "a PDF document"), (Array("bplist0".utf8), "a binary property list"),
+            (Array("%PDF-".utf8), "a PDF document"),
             (Array("SQLite format 3".utf8) + [0], "an SQLite database"),
         ]
         return signatures.first { bytes.starts(with: $0.bytes) }?.kind

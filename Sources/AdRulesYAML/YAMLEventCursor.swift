@@ -122,9 +122,12 @@ public final class YAMLEventCursor {
         if input.count > YAMLReader.maxBytes {
             stop(.fileTooLarge(bytes: input.count, limit: YAMLReader.maxBytes, file: file))
         } else if let kind = UTF8Check.binaryKind(input) {
-            stop(.syntax("the file is \(kind), not text: a rule file is YAML text in UTF-8", file: file, at: SourceRange.fileStart.start))
+            stop(.binaryFile(kind, file: file))
         } else if UTF8Check.isWideEncoding(input) {
             stop(.syntax("the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8", file: file, at: SourceRange.fileStart.start))
+        } else if UTF8Check.hasManyZeroBytes(input) {
+            // Zero bytes out of step with UTF-16 and UTF-32: a binary file of a kind with no known signature.
+            stop(.binaryFile("binary (many of its first bytes are zero, out of step with any text encoding)", file: file))
         } else if let bad = UTF8Check.firstProblem(in: input) {
             switch bad.problem {
             case .invalid: stop(.invalidUTF8(file: file, at: bad.at))
@@ -424,17 +427,20 @@ public final class YAMLEventCursor {
         } else if problem == "found character that cannot start any token" {
             let (text, column) = line(at: problemByte)
             let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            let rest = Substring(String(decoding: Array(text.utf8.dropFirst(column)), as: UTF8.self))
+                .replacingOccurrences(of: "\u{FEFF}", with: "")
+            // A byte-order mark at the file's start is no part of what is quoted.
+            let rest = Substring(String(decoding: Array(text.utf8.dropFirst(column)), as: UTF8.self)).drop { $0 == "\u{FEFF}" }
             // What the character starts: a list item (`- @a`), a key (`@a: …` at the start of its line), or the value
             // of the key before it, on its line or ending the line above.
-            let written: ReservedStart? = if before.isEmpty || before == "-", let key = Self.keyStarting(rest) {
+            let inBrackets = state.flow_level > 0
+            let written: ReservedStart? = if before.isEmpty || before == "-", let key = Self.keyStarting(rest, inBrackets: inBrackets) {
                 .key(key)
             } else if before == "-" {
                 .listItem
             } else {
                 keyBefore(problemByte).map { .value(of: $0) }
             }
-            if let written { advice = Self.reservedCharacterAdvice(written, rest: rest, inBrackets: state.flow_level > 0) }
+            if let written { advice = Self.reservedCharacterAdvice(written, rest: rest, inBrackets: inBrackets) }
         }
         var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
         // libyaml's position is where it gave up, often the end of the file: a note points at where the unclosed
@@ -641,13 +647,24 @@ public final class YAMLEventCursor {
     }
 
     /// The key a line's text starts with (`@a: {format: x}` → `@a`), when it is one: text up to a colon that ends the
-    /// text or is followed by a space.
-    static func keyStarting(_ text: Substring) -> String? {
-        guard let colon = text.indices.first(where: { i in
-            text[i] == ":" && (text.index(after: i) == text.endIndex || text[text.index(after: i)] == " ")
-        }) else { return nil }
-        let key = text[..<colon]
-        return key.contains(where: { $0 == "#" || $0 == "," || $0 == "{" || $0 == "[" }) ? nil : String(key)
+    /// text or is followed by a space or a tab, before any comment (a `#` after a space or a tab); in brackets a key
+    /// also ends at a comma.
+    static func keyStarting(_ text: Substring, inBrackets: Bool) -> String? {
+        var previous: Character = " "
+        for i in text.indices {
+            let c = text[i]
+            if c == "#", previous == " " || previous == "\t" { return nil }
+            if inBrackets, c == "," || c == "{" || c == "[" { return nil }
+            if c == ":" {
+                let next = text.index(after: i)
+                if next == text.endIndex || text[next] == " " || text[next] == "\t" {
+                    let key = String(text[..<i]).trimmingCharacters(in: .whitespaces)
+                    return key.isEmpty ? nil : key
+                }
+            }
+            previous = c
+        }
+        return nil
     }
 
     /// A value cut to a readable length for a message.

@@ -122,6 +122,9 @@ struct PlainWordsTests {
         ("    min_interval: 1m\n    ad_unit: @x\t# a comment\n", "quote the value, as in ad_unit: \"@x\""),
         ("    min_interval: 1m\n  @b: {format: interstitial, min_interval: 1m}\n", "quote the key, as in \"@b\":"),
         ("    min_interval: 1m\ngroups:\n  g:\n    placements:\n      - @a\n", "quote the item, as in - \"@a\""),
+        // A key followed by a tab, or holding a # that starts no comment, is still a key.
+        ("    min_interval: 1m\n  @b#1: {format: banner}\n", "quote the key, as in \"@b#1\":"),
+        ("    min_interval: 1m\n  @b:\t{format: banner}\n", "quote the key, as in \"@b\":"),
     ])
     func aCommonYAMLSlipSaysWhatToWrite(_ tail: String, _ advice: String) {
         let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n" + tail
@@ -327,9 +330,11 @@ struct PlainWordsTests {
         // A negative number with no unit is still told it is no duration, as any duration key is.
         let bare = found("{after: -5, event: app_launched}")
         #expect(bare.count == 1 && bare[0].message == "after is a duration, which is never negative: write 0s, or a duration such as 90s or 4m", "\(bare)")
-        // A False written as YAML 1.2 spells it keeps its value in the advice.
-        let notPremium = found("{ask: offer, placement: a, expect: allow}", context: "    context: {attributes: {premium: False}}\n")
-        #expect(notPremium.first?.message.hasSuffix("as in context: {premium: false}") == true, "\(notPremium)")
+        // A false written as YAML 1.2 spells it, quoted, or as a YAML 1.1 no keeps its value in the advice.
+        for written in ["False", "\"false\"", "no"] {
+            let notPremium = found("{ask: offer, placement: a, expect: allow}", context: "    context: {attributes: {premium: \(written)}}\n")
+            #expect(notPremium.first?.message.hasSuffix("as in context: {premium: false}") == true, "\(written): \(notPremium)")
+        }
     }
 
     /// A finding placed in `defaults:` says which placements it is about: a setting all of them take is said once,

@@ -502,7 +502,8 @@ struct DiagnosticRuleTests {
     /// a word that is no city gets no guess, not even one a letter away (`China` is not `Asia/Chita`).
     @Test(arguments: [
         ("Paris", "Europe/Paris"), ("New York", "America/New_York"), ("tokyo", "Asia/Tokyo"), ("São Paulo", "America/Sao_Paulo"),
-        ("Zürich", "Europe/Zurich"), ("Mars", nil), ("China", nil), ("Nice", nil),
+        ("Zürich", "Europe/Zurich"), ("port au prince", "America/Port-au-Prince"), ("New-York", "America/New_York"),
+        ("Mars", nil), ("China", nil), ("Nice", nil),
     ] as [(String, String?)])
     func aCityAloneIsToldItsZone(_ written: String, _ zone: String?) {
         let found = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n")

@@ -69,8 +69,8 @@ struct YAMLEventCursorTests {
         }
         // The start of an ELF executable: as many zero bytes as UTF-16 text would have.
         let elf: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0x3E, 0, 1, 0, 0, 0, 0x50, 0x6D, 0, 0, 0, 0, 0, 0]
-        #expect(messages(elf + [0xC8, 0xFF]) == ["the file is an ELF executable, not text: a rule file is YAML text in UTF-8"])
-        #expect(messages([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]) == ["the file is a PNG image, not text: a rule file is YAML text in UTF-8"])
+        #expect(messages(elf + [0xC8, 0xFF]) == ["the file is an ELF executable, not text: adrules reads YAML text in UTF-8"])
+        #expect(messages([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]) == ["the file is a PNG image, not text: adrules reads YAML text in UTF-8"])
         let stray = messages(Array("version: 1\u{0}\n".utf8))
         #expect(stray.count == 1 && stray[0].contains("delete the control character"), "\(stray)")
         // UTF-32 without a mark, most of its characters past Latin-1, is still wide text.
@@ -79,6 +79,13 @@ struct YAMLEventCursorTests {
             return [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), 0]
         }
         #expect(messages(japanese) == ["the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8"])
+        // Big-endian too.
+        #expect(messages(stride(from: 0, to: japanese.count, by: 4).flatMap { japanese[$0..<$0 + 4].reversed() }) == ["the file is UTF-16 or UTF-32 text, not UTF-8: save it as UTF-8"])
+        // A binary of a kind with no known signature (a Windows executable's start): zero bytes out of step with
+        // any text encoding.
+        let pe: [UInt8] = [0x4D, 0x5A, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0]
+            + Array("This program cannot be run in DOS mode.".utf8)
+        #expect(messages(pe) == ["the file is binary (many of its first bytes are zero, out of step with any text encoding), not text: adrules reads YAML text in UTF-8"])
     }
 
     /// More than 30 combining marks in a row (Unicode's stream-safe limit) are refused where the 31st stands: putting

@@ -337,19 +337,19 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
     }
 
-    /// A city written alone as a zone's last part is written: lowercased, without accents (`São Paulo`, `Zürich`),
-    /// with `_` for spaces. (Only a city named exactly is suggested: one letter off, `China` is `Chita` and `Nice` is
+    /// A city written alone, and a zone's last part, compared: lowercased, without accents (`São Paulo`, `Zürich`),
+    /// with `_` for spaces and hyphens (`New York`, `Port-au-Prince`). (Only a city named exactly is suggested: one letter off, `China` is `Chita` and `Nice` is
     /// `Niue`, hours away.)
     private static func cityKey(_ name: String) -> String {
         guard name.utf8.count <= 64 else { return "" }
-        return String(name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0 == " " ? "_" : $0 })
+        return String(name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
     }
 
     /// The zones by their last part (`paris` → Europe/Paris; the first zone in sorted order where two share one).
     private static let cityZones: [String: String] = {
         var zones: [String: String] = [:]
         for zone in TimeZoneNames.all.sorted() where zone.contains("/") {
-            let city = zone.split(separator: "/").last.map { String($0).lowercased() } ?? ""
+            let city = cityKey(zone.split(separator: "/").last.map(String.init) ?? "")
             if zones[city] == nil { zones[city] = zone }
         }
         return zones

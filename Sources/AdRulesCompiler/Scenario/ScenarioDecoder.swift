@@ -230,7 +230,7 @@ public enum ScenarioDecoder {
                 // The premium flag is the context's own (no policy may declare an attribute of that name): written as an
                 // attribute, the ask would run as a user who is not premium.
                 if name == "premium", type == nil {
-                    reader.report(.premiumAsAttribute(inModel: false, value: entry.value.scalar?.coreSchemaBool ?? true, file: reader.file, range: entry.key.range))
+                    reader.report(.premiumAsAttribute(inModel: false, value: !["false", "no", "off", "n"].contains(entry.value.scalar?.value.lowercased() ?? ""), file: reader.file, range: entry.key.range))
                     continue
                 }
                 // Said once per name, for the first hundred names of a file: each costs a search for the closest. Where
