@@ -28,8 +28,11 @@ package enum UTF8Check {
         let head = Array(bytes.prefix(256))
         var zerosAt = [0, 0, 0, 0]
         for (i, byte) in head.enumerated() where byte == 0 { zerosAt[i % 4] += 1 }
+        // UTF-32's lowest byte is rarely zero (a character U+xx00): zero padding after text is no UTF-32.
         let units = head.count / 4
-        let utf32 = units > 0 && (zerosAt[3] >= units || zerosAt[0] >= (head.count + 3) / 4)
+        let (lowest, highest) = (units, (head.count + 3) / 4)
+        let utf32 = units > 0
+            && ((zerosAt[3] >= units && zerosAt[0] * 2 <= lowest) || (zerosAt[0] >= highest && zerosAt[3] * 2 <= units))
         let (even, odd) = (zerosAt[0] + zerosAt[2], zerosAt[1] + zerosAt[3])
         let utf16 = min(even, odd) * 10 <= max(even, odd)
         return utf16 || utf32
@@ -38,6 +41,9 @@ package enum UTF8Check {
     /// Whether at least a quarter of the first 256 bytes are zero, and not all of them: wide text, or a binary file.
     /// (A UTF-8 file with a stray NUL has few; one of zero bytes only is a control character, as libyaml says.)
     static func hasManyZeroBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // A text file that ends in zero bytes (cut short by a crash, padded by a tool) is text: libyaml names the first
+        // zero byte as a control character, where it stands.
+        if let first = bytes.firstIndex(of: 0), bytes[first...].allSatisfy({ $0 == 0 }) { return false }
         let head = bytes.prefix(256)
         let zeros = head.count { $0 == 0 }
         return head.count >= 4 && zeros * 4 >= head.count && zeros < head.count

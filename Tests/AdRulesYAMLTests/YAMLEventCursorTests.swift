@@ -85,6 +85,9 @@ struct YAMLEventCursorTests {
         // any text encoding.
         let pe: [UInt8] = [0x4D, 0x5A, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 0, 0, 0, 0]
             + Array("This program cannot be run in DOS mode.".utf8)
+        // A text file padded with zero bytes is text with a control character where the padding starts.
+        let padded = messages(Array("version: 1\n".utf8) + [UInt8](repeating: 0, count: 300))
+        #expect(padded.count == 1 && padded[0].contains("control characters are not allowed"), "\(padded)")
         #expect(messages(pe) == ["the file is binary (many of its first bytes are zero, out of step with any text encoding), not text: adrules reads YAML text in UTF-8"])
     }
 
