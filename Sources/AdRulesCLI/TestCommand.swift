@@ -188,7 +188,8 @@ struct ScenarioPolicies {
     /// `--strict`: a policy with warnings fails as one with errors does, before any step, and so does a scenario file
     /// with warnings.
     var strict = false
-    /// Whether `--rules` named the policy; else each scenario file runs against the rule files beside it.
+    /// Whether `--rules` named the policy; else a path's scenario files run against the path itself (a directory) or
+    /// the directory a scenario file is in.
     var rulesGiven = false
 
     /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.

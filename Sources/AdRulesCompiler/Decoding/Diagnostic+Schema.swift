@@ -338,8 +338,8 @@ extension Diagnostic {
     }
 
     /// A city written alone, and a zone's last part, compared: lowercased, without accents (`São Paulo`, `Zürich`),
-    /// with `_` for spaces and hyphens (`New York`, `Port-au-Prince`). (Only a city named exactly is suggested: one letter off, `China` is `Chita` and `Nice` is
-    /// `Niue`, hours away.)
+    /// with `_` for spaces and hyphens (`New York`, `Port-au-Prince`). Only a city named exactly is suggested: one
+    /// letter off, `China` is `Chita` and `Nice` is `Niue`, hours away.
     private static func cityKey(_ name: String) -> String {
         guard name.utf8.count <= 64 else { return "" }
         return String(name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
