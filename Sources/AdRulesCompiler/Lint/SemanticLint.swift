@@ -89,8 +89,9 @@ enum SemanticLint {
     /// Findings about a value written in `defaults:`: said once, naming the placements that take the value.
     struct DefaultsFindings {
         let defaultsWritten: Set<SourceLocation>
-        /// By rule and place, in the order first found: the finding, the setting as written, and the placements.
-        private var found: [(finding: Diagnostic, setting: String, placements: [Placement])] = []
+        /// By rule, place and message, in the order first found: the finding, the setting as written, the first five
+        /// placements (all a finding names; a policy of 100,000 kept a copy of each) and how many there are.
+        private var found: [(finding: Diagnostic, setting: String, placements: [Placement], count: Int)] = []
         private var index: [String: Int] = [:]
 
         init(defaultsWritten: Set<SourceLocation>) { self.defaultsWritten = defaultsWritten }
@@ -103,10 +104,11 @@ enum SemanticLint {
             // By message too: one `max_ad_age` in defaults is too long for app_open at 4h and for the others at 1h.
             let key = "\(finding.rule) \(at) \(finding.message)"
             if let i = index[key] {
-                found[i].placements.append(placement)
+                if found[i].placements.count < 5 { found[i].placements.append(placement) }
+                found[i].count += 1
             } else {
                 index[key] = found.count
-                found.append((finding, setting, [placement]))
+                found.append((finding, setting, [placement], 1))
             }
             return []
         }
@@ -115,8 +117,8 @@ enum SemanticLint {
         var findings: [Diagnostic] {
             found.map { entry in
                 var finding = entry.finding
-                let ids = entry.placements.prefix(5).map(\.id)
-                let more = entry.placements.count - ids.count
+                let ids = entry.placements.map(\.id)
+                let more = entry.count - ids.count
                 let last = ids.last ?? ""
                 let named = ids.count == 1 ? "placement \(last) takes"
                     : "placements \(ids.dropLast().joined(separator: ", "))\(more > 0 ? ", \(last) and \(more) more" : " and \(last)") take"
