@@ -41,12 +41,14 @@ package enum UTF8Check {
     /// Whether at least a quarter of the first 256 bytes are zero, and not all of them: wide text, or a binary file.
     /// (A UTF-8 file with a stray NUL has few; one of zero bytes only is a control character, as libyaml says.)
     static func hasManyZeroBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        // A text file that ends in zero bytes (cut short by a crash, padded by a tool) is text: libyaml names the first
-        // zero byte as a control character, where it stands.
-        if let first = bytes.firstIndex(of: 0), bytes[first...].allSatisfy({ $0 == 0 }) { return false }
         let head = bytes.prefix(256)
         let zeros = head.count { $0 == 0 }
-        return head.count >= 4 && zeros * 4 >= head.count && zeros < head.count
+        guard head.count >= 4 && zeros * 4 >= head.count && zeros < head.count else { return false }
+        // A text file that ends in zero bytes (cut short by a crash, padded by a tool) is text: libyaml names the first
+        // zero byte as a control character, where it stands. (Only a file whose start has many zero bytes is read to
+        // its end for this: every other file is decided by its first 256 bytes.)
+        guard let first = head.firstIndex(of: 0) else { return false }
+        return !bytes[first...].allSatisfy { $0 == 0 }
     }
 
     /// The kind of binary file the bytes start as (an executable, an image, an archive), by the signature such files

@@ -585,8 +585,8 @@ public final class YAMLEventCursor {
         if let separator = text.range(of: ": ") {
             let key = text[..<separator.lowerBound]
             var value = Substring(text[separator.upperBound...])
-            // A comment after the value (` # …`) stays a comment: only the value goes in quotes.
-            if let comment = value.range(of: " #") { value = value[..<comment.lowerBound] }
+            // A comment after the value stays a comment: only the value goes in quotes.
+            value = Self.beforeComment(value)
             let trimmed = value.trimmingCharacters(in: .whitespaces)
             if !key.isEmpty, !trimmed.isEmpty, !trimmed.contains("\""), !trimmed.hasPrefix("'") {
                 // In double quotes a backslash starts an escape: a value holding one goes in single quotes (a single
@@ -619,14 +619,9 @@ public final class YAMLEventCursor {
     /// (`value` runs from the character libyaml refused to the end of the line).
     static func reservedCharacterAdvice(_ written: ReservedStart, rest: Substring, inBrackets: Bool) -> String {
         let start = Diagnostic.reservedCharacter
-        var value = rest
-        // A comment after the value (` # …` or a tab before the #) stays a comment; in brackets the value ends at the
-        // next , ] or }; a key ends at its colon.
-        if let comment = value.indices.first(where: { i in
-            value[i] == "#" && i > value.startIndex && (value[value.index(before: i)] == " " || value[value.index(before: i)] == "\t")
-        }) {
-            value = value[..<comment]
-        }
+        // A comment after the value stays a comment; in brackets the value ends at the next , ] or }; a key ends at its
+        // colon.
+        var value = Self.beforeComment(rest)
         if inBrackets, let end = value.firstIndex(where: { $0 == "," || $0 == "]" || $0 == "}" }) { value = value[..<end] }
         if case .key(let key) = written { value = Substring(key) }
         let trimmed = value.trimmingCharacters(in: .whitespaces)
@@ -650,10 +645,9 @@ public final class YAMLEventCursor {
     /// text or is followed by a space or a tab, before any comment (a `#` after a space or a tab); in brackets a key
     /// also ends at a comma.
     static func keyStarting(_ text: Substring, inBrackets: Bool) -> String? {
-        var previous: Character = " "
+        let text = beforeComment(text)
         for i in text.indices {
             let c = text[i]
-            if c == "#", previous == " " || previous == "\t" { return nil }
             if inBrackets, c == "," || c == "{" || c == "[" { return nil }
             if c == ":" {
                 let next = text.index(after: i)
@@ -662,9 +656,18 @@ public final class YAMLEventCursor {
                     return key.isEmpty ? nil : key
                 }
             }
-            previous = c
         }
         return nil
+    }
+
+    /// A line's text up to its comment: a `#` after a space or a tab (a `#` inside a word is text).
+    static func beforeComment(_ text: Substring) -> Substring {
+        var previous: Character = "x"
+        for i in text.indices {
+            if text[i] == "#", previous == " " || previous == "\t" { return text[..<i] }
+            previous = text[i]
+        }
+        return text
     }
 
     /// A value cut to a readable length for a message.

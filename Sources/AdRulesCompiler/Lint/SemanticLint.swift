@@ -92,7 +92,15 @@ enum SemanticLint {
         /// By rule, place and message, in the order first found: the finding, the setting as written, the first five
         /// placements (all a finding names; a policy of 100,000 kept a copy of each) and how many there are.
         private var found: [(finding: Diagnostic, setting: String, placements: [Placement], count: Int)] = []
-        private var index: [String: Int] = [:]
+        private var index: [Key: Int] = [:]
+
+        /// A finding said once: by rule, place and message (one `max_ad_age` in defaults is too long for app_open at
+        /// 4h and for the others at 1h, each format named).
+        private struct Key: Hashable {
+            let rule: String
+            let at: SourceLocation
+            let message: String
+        }
 
         init(defaultsWritten: Set<SourceLocation>) { self.defaultsWritten = defaultsWritten }
 
@@ -101,8 +109,7 @@ enum SemanticLint {
         mutating func add(_ finding: Diagnostic, _ setting: String, of placement: Placement) -> [Diagnostic] {
             let at = SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)
             guard defaultsWritten.contains(at) else { return [finding] }
-            // By message too: one `max_ad_age` in defaults is too long for app_open at 4h and for the others at 1h.
-            let key = "\(finding.rule) \(at) \(finding.message)"
+            let key = Key(rule: finding.rule, at: at, message: finding.message)
             if let i = index[key] {
                 if found[i].placements.count < 5 { found[i].placements.append(placement) }
                 found[i].count += 1
