@@ -20,6 +20,12 @@ enum ImpactCommand {
         AdRulesCommandLine.outputOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
+    /// Whether two paths name one file (symbolic links and `.`/`..` resolved).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return a == b || resolved(a) == resolved(b)
+    }
+
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         if parsed.positionals.first == "merge" { return merge(Array(parsed.positionals.dropFirst()), parsed) }
         guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL"), command: "impact") }
@@ -86,6 +92,14 @@ enum ImpactCommand {
         for (path, _) in named {
             do {
                 let load = try PolicyLoader.load(path: path)
+                // A model inside the policy's folder under a rule file's name is read as one of its rule files: said
+                // once, rather than as a cascade of findings about a rule file's keys.
+                if load.files.contains(where: { Self.sameFile($0, modelPath) }) {
+                    return CommandResult(
+                        stderr: "error: \(ControlCharacters.escaped(modelPath)) is read as a rule file of the policy \(ControlCharacters.escaped(path)): "
+                            + "name a usage model *.model.yaml (loading a policy skips those files), or keep it outside the policy's folder\n",
+                        exitCode: ExitCode.usage)
+                }
                 files += load.files
                 let errors = load.diagnostics.filter { $0.severity == .error }
                 diagnostics += errors

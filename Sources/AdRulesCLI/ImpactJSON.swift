@@ -72,7 +72,22 @@ enum ImpactJSON {
             ("cap_reached_share", .object(caps.map { cap in
                 (cap.code.rawValue, .double(rounded(share(new, newPlacement, cap, newDays) - share(old, oldPlacement, cap, oldDays), 10_000)))
             })),
+            // Reasons matched across the policies as the text report matches them (by code and file, see
+            // ``PlacementFigures/denialRows(_:)``), at the new policy's location when it has the reason.
+            ("deny_reasons", .array(PlacementFigures.denialRows([
+                PlacementFigures(oldPlacement, old, userDays: oldDays), PlacementFigures(newPlacement, new, userDays: newDays),
+            ]).map { row in
+                .object([
+                    ("code", .string(row.code.rawValue)), ("file", row.location.map { .string($0.file) } ?? .null),
+                    ("line", row.location.map { .int($0.line) } ?? .null), ("column", row.location.map { .int($0.column) } ?? .null),
+                    ("count", .int(row.counts[1] - row.counts[0])),
+                ])
+            })),
             ("wasted_loads", .int(new.wastedLoads - old.wastedLoads)),
+            ("loads", .object([
+                ("started", .int(new.loadsStarted - old.loadsStarted)), ("completed", .int(new.loadsCompleted - old.loadsCompleted)),
+                ("failed", .int(new.loadsFailed - old.loadsFailed)),
+            ])),
             ("show_failures", .int(new.showFailures - old.showFailures)),
             ("rewarded", .object([
                 ("offers", .int(new.offers - old.offers)), ("accepted", .int(new.accepted - old.accepted)), ("granted", .int(new.granted - old.granted)),

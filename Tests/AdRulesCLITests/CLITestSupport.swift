@@ -18,7 +18,12 @@ func runCLI(_ arguments: [String], variables: [String: String] = [:]) -> Command
 func temporaryDirectory(_ prefix: String, _ files: [String: String]) throws -> String {
     let path = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    for (name, text) in files { try text.write(toFile: path + "/" + name, atomically: true, encoding: .utf8) }
+    for (name, text) in files {
+        // A name with folders (`rules/a.yaml`) gets them.
+        let file = URL(fileURLWithPath: path + "/" + name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
     return path
 }
 

@@ -105,6 +105,29 @@ struct ImpactCommandTests {
         #expect(!result.stderr.contains(": warning: "), "\(result.stderr)")
     }
 
+    /// A usage model kept in the policy's folder under a rule file's name is read as one of the policy's files: said
+    /// once (exit 2), not as a cascade of unknown keys in a rule file. The same model outside the folder plays.
+    @Test func aModelInsideThePolicysFolderUnderARuleFilesNameIsSaidOnce() throws {
+        let model = try String(contentsOfFile: Self.inPackage("rules/usage.model.yaml"), encoding: .utf8)
+            .replacingOccurrences(of: "\nusers: 10000", with: "\nusers: 20")
+        let policy = try String(contentsOfFile: Self.inPackage("rules/policy.yaml"), encoding: .utf8)
+        var files = ["rules/inside.yaml": model, "outside.yaml": model]
+        for name in ["policy", "app_open", "interstitial", "rewarded", "groups", "custom"] {
+            files["rules/\(name).yaml"] = name == "policy" ? policy : try String(contentsOfFile: Self.inPackage("rules/\(name).yaml"), encoding: .utf8)
+        }
+        let dir = try temporaryDirectory("adrules-impact-inside", files)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let inside = runCLI(["impact", dir + "/rules/inside.yaml", "--rules", dir + "/rules"])
+        #expect(inside.exitCode == 2, "\(inside.stderr)")
+        #expect(inside.stderr == "error: \(dir)/rules/inside.yaml is read as a rule file of the policy \(dir)/rules: name a usage model *.model.yaml (loading a policy skips those files), or keep it outside the policy's folder\n")
+        // Named through `..`, it is still the same file.
+        let roundabout = runCLI(["impact", dir + "/rules/../rules/inside.yaml", "--rules", dir + "/rules"])
+        #expect(roundabout.exitCode == 2 && roundabout.stderr.contains("is read as a rule file of the policy"), "\(roundabout.stderr)")
+        try FileManager.default.removeItem(atPath: dir + "/rules/inside.yaml")
+        let outside = runCLI(["impact", dir + "/outside.yaml", "--rules", dir + "/rules/", "--format", "json"])
+        #expect(outside.exitCode == 0, "\(outside.stderr)")
+    }
+
     /// A scenario file or a compiled policy named as the model is said to be one, once (exit 2), not reported as a
     /// cascade of unknown keys in a usage model.
     @Test func aFileOfAnotherKindAsTheModelIsAUsageError() {
@@ -293,6 +316,20 @@ struct ImpactCommandTests {
         let impressions = results.map { $0["placements"]?["app_open"]?["impressions"]?.intValue ?? -1 }
         #expect(document["difference"]?["placements"]?["app_open"]?["impressions"] == .int(impressions[1] - impressions[0]))
         #expect(document["difference"]?["segments"]?["subscribers"]?["placements"]?["app_open"]?["impressions"] == .int(0))
+        // Deny reasons and loads too: each reason row's count is the new count minus the old, matched by code and file.
+        func denials(_ result: JSON?) -> [String: Int] {
+            var counts: [String: Int] = [:]
+            for row in result?["placements"]?["app_open"]?["deny_reasons"]?.arrayValue ?? [] {
+                if case .string(let code)? = row["code"] { counts[code, default: 0] += row["count"]?.intValue ?? 0 }
+            }
+            return counts
+        }
+        let (was, now) = (denials(results[0]), denials(results[1]))
+        let changed = denials(document["difference"])
+        #expect(!changed.isEmpty && changed["daily_cap"] != 0, "\(changed)")
+        for code in Set(was.keys).union(now.keys) { #expect(changed[code] == (now[code] ?? 0) - (was[code] ?? 0), "\(code)") }
+        let loads = results.map { $0["placements"]?["app_open"]?["loads"]?["started"]?.intValue ?? -1 }
+        #expect(document["difference"]?["placements"]?["app_open"]?["loads"]?["started"] == .int(loads[1] - loads[0]))
         let single = try JSON.parse(runCLI(["impact", Self.flat, "--rules", Self.new, "--format", "json"]).stdout)
         #expect(single["difference"] == nil, "one policy has no difference")
         let text = runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old]).stdout

@@ -8,6 +8,49 @@ import Testing
 /// Figures a person can check by hand, and the properties every run must have.
 @Suite("Impact simulation")
 struct SimulationTests {
+    @Test func aCapDeniedInTheBackgroundAfterTheLastVisitCountsForThatDay() throws {
+        // Visits of 5 s and loads of 10 s: the cold start's load completes after the user left, and the app asks
+        // `show` in the background. After Monday's last visit that ask is denied daily_cap (one show a day), which
+        // is Monday's cap, not Tuesday's: on Tuesday a rule denies every show and the cap is never full.
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: device
+            placements:
+              app_open:
+                format: app_open
+                daily_cap: 1
+                max_ad_age: 366d
+            rules:
+              - id: no-ads-on-tuesday
+                deny: [app_open]
+                when: now.weekday == "tue"
+            """, file: "p.yaml")
+        let text = """
+            version: 1
+            users: 10
+            days: DAYS
+            seed: 1
+            start: 2026-12-07
+            segments:
+              - name: flat
+                share: 1
+                timezone: UTC
+                first_open: 8h
+                cold_starts: 2
+                resumes: 1
+                foreground: 5s
+            network:
+              load_time: 10s
+              fill_rate: 1
+              ad_duration: 5s
+            """
+        for (days, histogram, capDays) in [(1, [0, 10], 10), (2, [10, 10], 10), (3, [10, 20], 20)] {
+            let appOpen = play(try model(text.replacingOccurrences(of: "DAYS", with: "\(days)")), policy).total.placements[0]
+            #expect(appOpen.histogram == histogram, "\(days) days")
+            #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == capDays, "\(days) days")
+        }
+    }
+
     @Test func aFlatModelGivesExactFigures() throws {
         // One cold start and ten resumes a day, daily_cap: 3: the cold start shows, the first resumes
         // show until the cap, every later resume is denied daily_cap.

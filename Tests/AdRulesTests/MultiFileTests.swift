@@ -48,6 +48,19 @@ struct MultiFileTests {
         #expect(d.notes.first?.file == "a.yaml")
     }
 
+    /// Two `defaults` blocks that differ in several settings: a finding for each, in one run.
+    @Test func everySettingTwoDefaultsBlocksDisagreeOnIsAFinding() throws {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\ndefaults:\n  max_ad_age: 1h\n  min_interval: 1m\n  daily_cap: 5\nplacements:\n  a: {format: interstitial}\n"),
+            ("b.yaml", "version: 1\ndefaults:\n  max_ad_age: 30m\n  min_interval: 2m\n  daily_cap: 5\n"),
+        ])
+        let conflicts = load.diagnostics.filter { $0.rule == "policy/conflicting-setting" }
+        #expect(conflicts.count == 2, "\(load.diagnostics)")
+        #expect(conflicts.contains { $0.message.contains("defaults.max_ad_age") && $0.range.start == SourcePosition(line: 3, column: 15) })
+        #expect(conflicts.contains { $0.message.contains("defaults.min_interval") && $0.range.start == SourcePosition(line: 4, column: 17) })
+        #expect(!conflicts.contains { $0.message.contains("daily_cap") })
+    }
+
     /// A `defaults` block with an error still conflicts on a setting both blocks read (one run lists both findings),
     /// and a setting the error cost is no conflict.
     @Test func defaultsWithAnErrorStillConflictOnWhatBothRead() throws {

@@ -20,31 +20,34 @@ struct PolicyAssembler {
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
     private(set) var writtenSettings: [String: Located<String>] = [:]
 
-    /// Two files' `defaults` differ: the finding names the first setting that differs, at its value in the later file
-    /// (at that file's `defaults:` when only the earlier file sets it), with a note at the earlier one. When either
-    /// block has an error, that error is a finding of its own and a value it lost is no conflict: only a setting both
-    /// blocks read, with different values, is one (nil when there is none). `caps` is not such a setting: a list with
+    /// Two files' `defaults` differ: a finding for each setting that differs, at its value in the later file (at that
+    /// file's `defaults:` when only the earlier file sets it), with a note at the earlier one. When either block has
+    /// an error, that error is a finding of its own and a value it lost is no conflict: only a setting both blocks
+    /// read, with different values, is one (none when there is none). `caps` is not such a setting: a list with
     /// a bad entry is read without it, and would differ from the list as meant.
     private static func conflictingDefaults(
         _ later: PlacementFields, _ earlier: PlacementFields, file: String, block: PolicyFragment.Setting, first: PolicyFragment.Setting
-    ) -> Diagnostic? {
+    ) -> [Diagnostic] {
         let lostSome = later.hadErrors || earlier.hadErrors
-        let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).first { setting in
+        // Every setting that differs, each a finding of its own: fixing one does not reveal the next.
+        let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).filter { setting in
             let here = later[setting]?.value, there = earlier[setting]?.value
             return lostSome ? setting != .caps && here != nil && there != nil && here != there : here != there
         }
-        guard let setting = differing else {
-            if lostSome { return nil }
-            return .conflictingSetting("defaults", value: block.canonical, other: first.canonical, file: file, range: block.range, first: first.location)
+        guard !differing.isEmpty else {
+            if lostSome { return [] }
+            return [.conflictingSetting("defaults", value: block.canonical, other: first.canonical, file: file, range: block.range, first: first.location)]
         }
-        let key = "defaults.\(setting.key)"
-        let here = later[setting], there = earlier[setting]
-        let range = here.map { SourceRange(at: SourcePosition(line: $0.location.line, column: $0.location.column)) } ?? block.range
-        var diagnostic = Diagnostic.conflictingSetting(
-            key, value: here?.value.written ?? "not set", other: there?.value.written ?? "not set", file: file, range: range,
-            first: there?.location ?? first.location)
-        if there == nil, !diagnostic.notes.isEmpty { diagnostic.notes[0].message = "the defaults here do not set \(setting.key)" }
-        return diagnostic
+        return differing.map { setting in
+            let key = "defaults.\(setting.key)"
+            let here = later[setting], there = earlier[setting]
+            let range = here.map { SourceRange(at: SourcePosition(line: $0.location.line, column: $0.location.column)) } ?? block.range
+            var diagnostic = Diagnostic.conflictingSetting(
+                key, value: here?.value.written ?? "not set", other: there?.value.written ?? "not set", file: file, range: range,
+                first: there?.location ?? first.location)
+            if there == nil, !diagnostic.notes.isEmpty { diagnostic.notes[0].message = "the defaults here do not set \(setting.key)" }
+            return diagnostic
+        }
     }
 
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
@@ -59,9 +62,7 @@ struct PolicyAssembler {
                 if let first = firstSetting[key] {
                     if first.canonical != setting.canonical {
                         if key == "defaults", let earlier = firstDefaults, let later = fragment.defaults {
-                            if let conflict = Self.conflictingDefaults(later, earlier, file: fragment.file, block: setting, first: first) {
-                                diagnostics.append(conflict)
-                            }
+                            diagnostics += Self.conflictingDefaults(later, earlier, file: fragment.file, block: setting, first: first)
                         } else {
                             diagnostics.append(.conflictingSetting(
                                 key, value: setting.canonical, other: first.canonical, file: setting.location.file,

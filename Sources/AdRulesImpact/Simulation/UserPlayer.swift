@@ -140,6 +140,11 @@ struct UserPlayer {
                 if v + 1 < visits { end = max(min(end, starts[v + 1] - 1000), start + 1000) }
                 lastEnd = playVisit(from: start, until: end, cold: isCold)
             }
+            // What happens in the background after the day's last visit (a load that completes, the show the app then
+            // asks for and its denial) happens today: it is played before the day is counted, not at the next visit,
+            // which may be tomorrow (a cap denied at 23:00 was counted as reached on the next day). After the last
+            // visit of the run, an ad that loads then and is never shown is a wasted load, as on any other day.
+            while let next = queue.nextTime, next < dayEnd, let event = queue.pop() { handle(event) }
             counters[segment].userDays += 1
             for slot in today.indices {
                 counters[segment].placements[slot].countDay(impressions: today[slot])
@@ -151,10 +156,6 @@ struct UserPlayer {
                 }
             }
         }
-        // Loads still in flight when the user left for the last time end before the last midnight, in the background:
-        // an ad that loads then and is never shown is a wasted load, as on any other day.
-        let runEnd = seg.midnights[plan.days]
-        while let next = queue.nextTime, next < runEnd, let event = queue.pop() { handle(event) }
         for slot in held.indices where held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
         counters[segment].users += 1
     }
