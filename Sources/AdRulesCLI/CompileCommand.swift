@@ -32,9 +32,10 @@ enum CompileCommand {
         } catch {
             return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
         }
-        // The document may go to stdout, so diagnostics go to stderr, in the xcode format build logs read.
+        // The document may go to stdout, so diagnostics go to stderr, in the xcode format build logs read (github's
+        // annotations under GitHub Actions, as lint prints them there).
         let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
-        var stderr = DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(compilation.diagnostics, files: compilation.files)
+        var stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(compilation.diagnostics, files: compilation.files)
         let errors = compilation.diagnostics.filter { $0.severity == .error }.count
         if !parsed.flags.contains("quiet"), !compilation.diagnostics.isEmpty {
             stderr += LintCommand.summary(errors: errors, warnings: compilation.diagnostics.count - errors, files: compilation.files.count) + "\n"

@@ -120,7 +120,7 @@ enum ImpactCommand {
         }
         diagnostics = diagnostics.sortedForDisplay()
         let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
-        stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"), color: color)
+        stderr += report(diagnostics, files: files, quiet: parsed.flags.contains("quiet"), color: color, format: LintCommand.diagnosticFormat(environment))
         guard let model = read.model, policies.count == named.count, !diagnostics.hasErrors else {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
         }
@@ -259,10 +259,10 @@ enum ImpactCommand {
         }
     }
 
-    /// Diagnostics as lint prints them (xcode format), with the summary line.
-    static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool, color: Bool = false) -> String {
+    /// Diagnostics as lint prints them (xcode format, github's under GitHub Actions), with the summary line.
+    static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool, color: Bool = false, format: LintFormat = .xcode) -> String {
         guard !diagnostics.isEmpty else { return "" }
-        var text = DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: files)
+        var text = DiagnosticReporter(format: format, color: color, lines: { _ in [] }).render(diagnostics, files: files)
         let errors = diagnostics.filter { $0.severity == .error }.count
         if !quiet {
             text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(files).count) + "\n"

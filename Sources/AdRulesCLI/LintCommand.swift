@@ -16,10 +16,15 @@ enum LintCommand {
         Output.removedEarlierReport(parsed.values["output"]) { isEarlierReport($0, format: format) }
     }
 
+    /// The format lint prints diagnostics in by default, and the other commands print a policy's findings in (cli.md:
+    /// "reported like lint reports it"): xcode, or github's annotations under GitHub Actions (`GITHUB_ACTIONS=true`).
+    static func diagnosticFormat(_ environment: CommandEnvironment) -> LintFormat {
+        environment.variables["GITHUB_ACTIONS"] == "true" ? .github : .xcode
+    }
+
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let paths = parsed.positionals.isEmpty ? ["rules"] : parsed.positionals
-        let defaultFormat: LintFormat = environment.variables["GITHUB_ACTIONS"] == "true" ? .github : .xcode
-        let format = parsed.values["format"].flatMap(LintFormat.init(rawValue:)) ?? defaultFormat
+        let format = parsed.values["format"].flatMap(LintFormat.init(rawValue:)) ?? diagnosticFormat(environment)
         let needsDocument = format == .json || format == .sarif
         if var refusal = Output.refusal(output: parsed.values["output"], inputs: paths, reads: PolicyLoader.isRuleFile) {
             // An input directory that cannot be read in full stops the run here: no document, and none left from before.

@@ -37,12 +37,12 @@ enum SimulateCommand {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         case .broken(_, let diagnostics):
-            return broken(diagnostics, files: 1, of: "scenario file", parsed)
+            return broken(diagnostics, files: 1, of: "scenario file", parsed, environment: environment)
         case .brokenPolicy(_, let diagnostics, let files):
-            return broken(diagnostics, files: files, of: "policy", parsed)
+            return broken(diagnostics, files: files, of: "policy", parsed, environment: environment)
         case .ready(let scenario, let policy, let warnings):
             // Warnings about the scenario file go to stderr, beside the replay.
-            let stderr = DiagnosticReporter(format: .xcode, color: false, lines: { _ in [] }).render(warnings, files: [])
+            let stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: false, lines: { _ in [] }).render(warnings, files: [])
             if parsed.values["format"] == "json" {
                 var tests: [JSON] = []
                 var listed = 0
@@ -72,8 +72,8 @@ enum SimulateCommand {
     /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),
     /// with lint's summary on stderr.
     /// - Parameter what: what has the findings (`policy`, `scenario file`), for the line that says why nothing ran.
-    static func broken(_ diagnostics: [Diagnostic], files: Int, of what: String, _ parsed: ParsedArguments) -> CommandResult {
-        let format: LintFormat = parsed.values["format"] == "json" ? .json : .xcode
+    static func broken(_ diagnostics: [Diagnostic], files: Int, of what: String, _ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
+        let format: LintFormat = parsed.values["format"] == "json" ? .json : LintCommand.diagnosticFormat(environment)
         let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
         var summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
         // Errors speak for themselves, as lint reports them; with --strict, say that warnings alone stopped it.

@@ -45,7 +45,7 @@ enum TestCommand {
             // Once however the path is written (`rules`, `rules/`, `./rules`).
             guard brokenPolicies.insert(PolicyLoader.realPath(rulesPath) ?? rulesPath).inserted else { return }
             failed += 1
-            text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+            text += DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(diagnostics, files: [])
             if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
             let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
             let name = "the policy in \(rulesPath) \(problem): no test ran"
@@ -89,13 +89,13 @@ enum TestCommand {
                 case .broken(let name, let diagnostics):
                     testsFound += 1
                     failed += 1
-                    text += DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+                    text += DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(diagnostics, files: [])
                     text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
                     records.append(.object([("file", .string(file)), ("name", .string(name)), ("passed", .bool(false)),
                                             ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
                 case .ready(let scenario, let policy, let warnings):
                     // Warnings about the scenario file: with the results in text, on stderr beside a json document.
-                    let rendered = DiagnosticReporter(format: .xcode, color: color, lines: { _ in [] }).render(warnings, files: [])
+                    let rendered = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(warnings, files: [])
                     if json { stderr += rendered } else { text += rendered }
                     testsFound += scenario.tests.count
                     for test in scenario.tests {

@@ -134,6 +134,29 @@ struct LintCommandTests {
         #expect(result.stdout.hasPrefix("::error file="))
     }
 
+    /// The other commands report a policy's findings as lint does (cli.md): as annotations under GitHub Actions, so
+    /// that a pull request shows them at their line whichever command stopped.
+    @Test func everyCommandAnnotatesAPolicysFindingsUnderGitHubActions() throws {
+        let dir = try temporaryDirectory("adrules-gha", [
+            "rules/p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: six}\n",
+            "m.model.yaml": "version: 1\nusers: 2\ndays: 1\nsegments:\n  - name: s\n    share: 1\n",
+            "rules/a.test.yaml": "tests:\n  - name: t\n    steps:\n      - event: app_launched\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let runs = [
+            ["test", dir + "/rules"], ["simulate", dir + "/rules/a.test.yaml"], ["compile", dir + "/rules"],
+            ["impact", dir + "/m.model.yaml", "--rules", dir + "/rules"],
+        ]
+        for arguments in runs {
+            let annotated = runCLI(arguments, variables: ["GITHUB_ACTIONS": "true"])
+            #expect(annotated.exitCode == 1, "\(arguments)")
+            #expect((annotated.stdout + annotated.stderr).contains("::error file=\(dir)/rules/p.yaml,line=3,col="), "\(arguments): \(annotated.stdout)\(annotated.stderr)")
+            let plain = runCLI(arguments)
+            #expect((plain.stdout + plain.stderr).contains("\(dir)/rules/p.yaml:3:"), "\(arguments)")
+            #expect(!(plain.stdout + plain.stderr).contains("::error"), "\(arguments)")
+        }
+    }
+
     /// The caret stands under the value when the line shows an escaped character before it: a byte-order mark opening
     /// the file is printed as `\u{FEFF}` (eight columns) but is no column of its own.
     @Test func theCaretFollowsEscapedCharacters() throws {
