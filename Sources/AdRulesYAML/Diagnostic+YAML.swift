@@ -142,10 +142,13 @@ extension Diagnostic {
             notes: [DiagnosticNote(message: "\"\(key)\" is first defined here", file: file, position: first)])
     }
 
-    static func multipleDocuments(file: String, at position: SourcePosition) -> Diagnostic {
+    /// A second document; `isEmpty` when nothing but comments follows its `---` (a trailing `---`).
+    static func multipleDocuments(file: String, at position: SourcePosition, isEmpty: Bool = false) -> Diagnostic {
         Diagnostic(
             .error, rule: "yaml/multiple-documents",
-            message: "a file holds one YAML document: remove this `---` and move the rest into its own file",
+            message: isEmpty
+                ? "a file holds one YAML document: this `---` starts an empty second one, with nothing after it; remove it"
+                : "a file holds one YAML document: remove this `---` and move the rest into its own file",
             file: file, range: SourceRange(at: position))
     }
 

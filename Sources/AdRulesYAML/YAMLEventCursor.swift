@@ -255,6 +255,29 @@ public final class YAMLEventCursor {
         return nil
     }
 
+    /// Whether nothing but blanks, comments and `...` document ends follows `offset`: a `---` there starts an empty
+    /// document (a trailing `---` some editors leave), with nothing to move to a file of its own.
+    static func onlyCommentsFollow(_ input: UnsafeBufferPointer<UInt8>, from offset: Int) -> Bool {
+        var i = max(0, offset)
+        var lineStart = true
+        while i < input.count {
+            switch input[i] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
+            case UInt8(ascii: "\n"):
+                i += 1
+                lineStart = true
+                continue
+            case UInt8(ascii: "#"):
+                while i < input.count, input[i] != UInt8(ascii: "\n") { i += 1 }
+            case UInt8(ascii: ".") where lineStart && i + 2 < input.count && input[i + 1] == UInt8(ascii: ".") && input[i + 2] == UInt8(ascii: "."):
+                i += 3
+            default: return false
+            }
+            lineStart = false
+        }
+        return true
+    }
+
     /// Turns one event into what a decoder sees, applying the YAML rules; nil for events decoders do not see.
     private func handle(_ event: inout yaml_event_t) -> YAMLEvent? {
         let range = SourceRange(start: position(event.start_mark), end: position(event.end_mark))
@@ -263,7 +286,10 @@ public final class YAMLEventCursor {
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
-            if documents > 1 { stop(.multipleDocuments(file: file, at: range.start), breaks: false) }
+            if documents > 1 {
+                let isEmpty = Self.onlyCommentsFollow(input, from: Int(event.end_mark.index))
+                stop(.multipleDocuments(file: file, at: range.start, isEmpty: isEmpty), breaks: false)
+            }
             return nil
         case YAML_STREAM_END_EVENT:
             isDone = true

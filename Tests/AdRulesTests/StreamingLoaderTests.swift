@@ -88,6 +88,20 @@ struct StreamingLoaderTests {
         #expect(load.policy.placement("a") != nil)
     }
 
+    /// A trailing `---` (nothing but comments and `...` after it) starts an empty document: still a second document,
+    /// but there is nothing to move to a file of its own, and the message says to remove it.
+    @Test func aTrailingDocumentMarkerIsSaidToBeEmpty() throws {
+        let body = Self.header + "  a: {format: banner}\n"
+        for tail in ["---\n", "---", "--- # end\n\n# more\n...\n", "---\r\n"] {
+            let found = try #require(lint(body + tail).first { $0.rule == "yaml/multiple-documents" }, "\(tail.debugDescription)")
+            #expect(found.message == "a file holds one YAML document: this `---` starts an empty second one, with nothing after it; remove it", "\(tail.debugDescription)")
+        }
+        for tail in ["---\nversion: 1\n", "--- x\n", "---\n# c\n..x\n"] {
+            let found = lint(body + tail).first { $0.rule == "yaml/multiple-documents" }
+            #expect(found?.message == "a file holds one YAML document: remove this `---` and move the rest into its own file", "\(tail.debugDescription)")
+        }
+    }
+
     @Test func emptyAndScalarFiles() {
         // Lint prints every diagnostic (cli.md): an empty file has no version, and its policy no placements.
         #expect(lint("").map(\.rule).sorted() == ["policy/empty", "schema/missing-key"])
