@@ -61,6 +61,12 @@ public enum RuleFileKeys {
         if let block = placementBlocks.first(where: { $0.1 == allowed })?.0, placement.contains(key) {
             return "\(key) is a placement setting, not part of `\(block):`: indent it one level less, beside `\(block):`"
         }
+        // A key of a sibling block (`max_wait` under `resume:`, where `launch:` takes it): the block it belongs in.
+        if let block = placementBlocks.first(where: { $0.1 == allowed })?.0,
+            let other = PlacementSetting.Block.allCases.first(where: { $0.rawValue != block && keys(in: $0).contains(key) })
+        {
+            return "\(key) belongs in the `\(other.rawValue):` block, not in `\(block):`: move it under `\(other.rawValue):`, beside `\(block):`"
+        }
         // A key of a placement's block (`max_delay`, `after_install`) is two levels deeper: the advice names the block,
         // so that following it gives a key the block takes.
         if allowed == top, !placement.contains(key), let block = PlacementSetting.Block.allCases.first(where: { keys(in: $0).contains(key) }) {
