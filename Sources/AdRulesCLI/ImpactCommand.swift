@@ -20,12 +20,6 @@ enum ImpactCommand {
         AdRulesCommandLine.outputOption, AdRulesCommandLine.quietOption, AdRulesCommandLine.colorOption, AdRulesCommandLine.helpOption,
     ]
 
-    /// Whether two paths name one file (symbolic links and `.`/`..` resolved).
-    static func sameFile(_ a: String, _ b: String) -> Bool {
-        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
-        return a == b || resolved(a) == resolved(b)
-    }
-
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         if parsed.positionals.first == "merge" { return merge(Array(parsed.positionals.dropFirst()), parsed) }
         guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL"), command: "impact") }
@@ -89,16 +83,18 @@ enum ImpactCommand {
         var named: [(path: String, role: ModelCheck.Role)] = [(rulesPath, .current)]
         if let old = parsed.values["compare"] { named.insert((policyName(old), .old), at: 0) }
         var policies: [NamedPolicy] = []
+        // The model file as the system knows it (device and inode: links and `..` resolved by the kernel).
+        let modelIdentity = FileIdentity.of(modelPath)
         for (path, _) in named {
             do {
                 let load = try PolicyLoader.load(path: path)
                 // A model inside the policy's folder under a rule file's name is read as one of its rule files: said
                 // once, rather than as a cascade of findings about a rule file's keys.
-                if load.files.contains(where: { Self.sameFile($0, modelPath) }) {
-                    return CommandResult(
-                        stderr: "error: \(ControlCharacters.escaped(modelPath)) is read as a rule file of the policy \(ControlCharacters.escaped(path)): "
-                            + "name a usage model *.model.yaml (loading a policy skips those files), or keep it outside the policy's folder\n",
-                        exitCode: ExitCode.usage)
+                if load.files.contains(where: { FileIdentity.of($0) == modelIdentity }) {
+                    let advice = FileIdentity.of(path) == modelIdentity
+                        ? "is given both as the model and as the policy: give the policy's rule files (a folder, or a rule file) as --rules"
+                        : "is read as a rule file of the policy \(ControlCharacters.escaped(path)): name a usage model *.model.yaml (loading a policy skips those files), or keep it outside the policy's folder"
+                    return CommandResult(stderr: "error: \(ControlCharacters.escaped(modelPath)) \(advice)\n", exitCode: ExitCode.usage)
                 }
                 files += load.files
                 let errors = load.diagnostics.filter { $0.severity == .error }

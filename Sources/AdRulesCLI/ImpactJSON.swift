@@ -23,8 +23,9 @@ enum ImpactJSON {
         // Only when some are left out: the changes past those listed.
         if report.moreChanges > 0 { pairs.append(("more_changes", .int(report.moreChanges))) }
         pairs.append(("results", .array(report.results.map { result($0, segments: report.segments) })))
-        // With --compare, the new policy's figures minus the old's (derived from the results: merge writes it again).
-        if report.results.count == 2 { pairs.append(("difference", difference(old: report.results[0], new: report.results[1], segments: report.segments))) }
+        // With --compare, the new policy's figures minus the old's (derived from the results: merge writes it again, so a
+        // --shard part leaves it out, and holds no more than the rows its size guards count).
+        if report.results.count == 2, report.shard == nil { pairs.append(("difference", difference(old: report.results[0], new: report.results[1], segments: report.segments))) }
         return .object(pairs)
     }
 

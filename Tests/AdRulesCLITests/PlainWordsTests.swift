@@ -222,7 +222,7 @@ struct PlainWordsTests {
         ])
     }
 
-    /// Two files' `defaults` that differ: the finding is at the first setting that differs, with a note at the other.
+    /// Two files' `defaults` that differ: a finding at each setting that differs, with a note at the other.
     @Test func conflictingDefaultsPointAtTheSettingThatDiffers() throws {
         let base = "version: 1\ndefaults:\n  daily_cap: 5\n  min_interval: 1m\nplacements:\n  x: {format: interstitial}\n"
         let differ = PolicyLoader.load(texts: [("a.yaml", base), ("b.yaml", "version: 1\ndefaults:\n  min_interval: 2m\n  daily_cap: 5\n")])

@@ -49,6 +49,14 @@ struct SimulationTests {
             #expect(appOpen.histogram == histogram, "\(days) days")
             #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == capDays, "\(days) days")
         }
+        // On the last day too: with daily_cap 0 nothing shows, and the one ask of the day (in the background, after
+        // the only visit) is what meets the cap.
+        let never = try Policy(yaml: "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 0}\n", file: "p.yaml")
+        let oneVisit = text.replacingOccurrences(of: "DAYS", with: "1").replacingOccurrences(of: "cold_starts: 2", with: "cold_starts: 1")
+            .replacingOccurrences(of: "resumes: 1", with: "resumes: 0")
+        let appOpen = play(try model(oneVisit), never).total.placements[0]
+        #expect(appOpen.impressions == 0)
+        #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == 10)
     }
 
     @Test func aFlatModelGivesExactFigures() throws {
