@@ -85,14 +85,14 @@ enum ImpactCommand {
         var policies: [NamedPolicy] = []
         // The model file as the system knows it (device and inode: links and `..` resolved by the kernel).
         let modelIdentity = FileIdentity.of(modelPath)
-        for (path, _) in named {
+        for (path, role) in named {
             do {
                 let load = try PolicyLoader.load(path: path)
                 // A model inside the policy's folder under a rule file's name is read as one of its rule files: said
                 // once, rather than as a cascade of findings about a rule file's keys.
                 if load.files.contains(where: { FileIdentity.of($0) == modelIdentity }) {
                     let advice = FileIdentity.of(path) == modelIdentity
-                        ? "is given both as the model and as the policy: give the policy's rule files (a folder, or a rule file) as --rules"
+                        ? "is given both as the model and as the policy: give the policy's rule files (a folder, or a rule file) as \(role == .old ? "--compare" : "--rules")"
                         : "is read as a rule file of the policy \(ControlCharacters.escaped(path)): name a usage model *.model.yaml (loading a policy skips those files), or keep it outside the policy's folder"
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped(modelPath)) \(advice)\n", exitCode: ExitCode.usage)
                 }

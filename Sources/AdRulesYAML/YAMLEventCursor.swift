@@ -279,13 +279,14 @@ public final class YAMLEventCursor {
         var lineStart = true
         while i < input.count {
             switch input[i] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
-            case UInt8(ascii: "\n"):
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): i += 1
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                // A lone CR ends a line as LF does (libyaml counts both).
                 i += 1
                 lineStart = true
                 continue
             case UInt8(ascii: "#"):
-                while i < input.count, input[i] != UInt8(ascii: "\n") { i += 1 }
+                while i < input.count, input[i] != UInt8(ascii: "\n"), input[i] != UInt8(ascii: "\r") { i += 1 }
             case UInt8(ascii: ".") where lineStart && i + 2 < input.count && input[i + 1] == UInt8(ascii: ".") && input[i + 2] == UInt8(ascii: "."):
                 i += 3
             default: return false

@@ -186,10 +186,15 @@ struct PlainWordsTests {
         // A key of a sibling block names the block that takes it.
         let siblings = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    resume: {max_wait: 5s}\n    launch: {max_delay: 3s}\n    grace: {show_if_ready: true}\n")])
         #expect(siblings.diagnostics.map(\.message) == [
-            "unknown key \"max_wait\" in resume: max_wait belongs in the `launch:` block, not in `resume:`: move it under `launch:`, beside `resume:`",
-            "unknown key \"max_delay\" in launch: max_delay belongs in the `resume:` block, not in `launch:`: move it under `resume:`, beside `launch:`",
-            "unknown key \"show_if_ready\" in grace: show_if_ready belongs in the `resume:` block, not in `grace:`: move it under `resume:`, beside `grace:`",
+            "unknown key \"max_wait\" in resume: max_wait belongs in the `launch:` block of an app_open placement, not in `resume:`: move it under `launch:`, beside `resume:` (the wait of `resume:` is max_delay)",
+            "unknown key \"max_delay\" in launch: max_delay belongs in the `resume:` block of an app_open placement, not in `launch:`: move it under `resume:`, beside `launch:` (the wait of `launch:` is max_wait)",
+            "unknown key \"show_if_ready\" in grace: show_if_ready belongs in the `resume:` block of an app_open placement, not in `grace:`: move it under `resume:`, beside `grace:`",
         ], "\(siblings.diagnostics)")
+        // A grace key under launch: grace is every format's block, so no owner is named.
+        let graceKey = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  b:\n    format: app_open\n    min_interval: 1m\n    launch: {after_install: 1h}\n")])
+        #expect(graceKey.diagnostics.map(\.message) == [
+            "unknown key \"after_install\" in launch: after_install belongs in the `grace:` block, not in `launch:`: move it under `grace:`, beside `launch:`",
+        ], "\(graceKey.diagnostics)")
         // A placement named like a top-level block, written as a placement, is a placement.
         let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  groups: {format: banner}\n")])
         #expect(named.diagnostics.isEmpty, "\(named.diagnostics)")

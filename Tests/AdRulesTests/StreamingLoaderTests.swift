@@ -93,11 +93,12 @@ struct StreamingLoaderTests {
     @Test func aTrailingDocumentMarkerIsSaidToBeEmpty() throws {
         let body = Self.header + "  a: {format: banner}\n"
         // Letters of several bytes before it, and a lone CR (a break libyaml counts), leave it found.
-        for tail in ["---\n", "---", "--- # end\n\n# more\n...\n", "---\r\n", "# é 日本 ü\r---\n"] {
+        for tail in ["---\n", "---", "--- # end\n\n# more\n...\n", "---\r\n", "# é 日本 ü\r---\n", "---\r...\r"] {
             let found = try #require(lint(body + tail).first { $0.rule == "yaml/multiple-documents" }, "\(tail.debugDescription)")
             #expect(found.message == "a file holds one YAML document: this `---` starts an empty second one, with nothing after it; remove it", "\(tail.debugDescription)")
         }
-        for tail in ["---\nversion: 1\n", "--- x\n", "---\n# c\n..x\n"] {
+        // Content after a comment on the marker's line, in a file whose lines end in a lone CR, is content.
+        for tail in ["---\nversion: 1\n", "--- x\n", "---\n# c\n..x\n", "--- # end\rplacements:\r  b: {format: banner}\r"] {
             let found = lint(body + tail).first { $0.rule == "yaml/multiple-documents" }
             #expect(found?.message == "a file holds one YAML document: remove this `---` and move the rest into its own file", "\(tail.debugDescription)")
         }

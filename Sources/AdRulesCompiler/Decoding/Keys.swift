@@ -61,11 +61,14 @@ public enum RuleFileKeys {
         if let block = placementBlocks.first(where: { $0.1 == allowed })?.0, placement.contains(key) {
             return "\(key) is a placement setting, not part of `\(block):`: indent it one level less, beside `\(block):`"
         }
-        // A key of a sibling block (`max_wait` under `resume:`, where `launch:` takes it): the block it belongs in.
+        // A key of a sibling block (`max_wait` under `resume:`, where `launch:` takes it): the block it belongs in, whose
+        // block it is when only app_open has it, and this block's own key of the same kind when it has one.
         if let block = placementBlocks.first(where: { $0.1 == allowed })?.0,
             let other = PlacementSetting.Block.allCases.first(where: { $0.rawValue != block && keys(in: $0).contains(key) })
         {
-            return "\(key) belongs in the `\(other.rawValue):` block, not in `\(block):`: move it under `\(other.rawValue):`, beside `\(block):`"
+            let owner = other.isAppOpenOnly ? " of an app_open placement" : ""
+            let own = siblingCounterpart[block + "." + key].map { " (the wait of `\(block):` is \($0))" } ?? ""
+            return "\(key) belongs in the `\(other.rawValue):` block\(owner), not in `\(block):`: move it under `\(other.rawValue):`, beside `\(block):`\(own)"
         }
         // A key of a placement's block (`max_delay`, `after_install`) is two levels deeper: the advice names the block,
         // so that following it gives a key the block takes.
@@ -82,6 +85,9 @@ public enum RuleFileKeys {
         }
         return nil
     }
+
+    /// The key of a block that does what a sibling block's key does there: `launch.max_wait` and `resume.max_delay`.
+    private static let siblingCounterpart = ["resume.max_wait": "max_delay", "launch.max_delay": "max_wait"]
 
     /// Top-level settings that several files may repeat only with equal values.
     public static let sharedSettings = ["environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout", "defaults"]
