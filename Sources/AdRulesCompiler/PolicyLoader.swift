@@ -222,9 +222,11 @@ public enum PolicyLoader {
                 if let cause = broken[d.file] { return d == cause }
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
-        } else if unreadRoot {
+        } else if unreadRoot || diagnostics.contains(where: { $0.rule == "yaml/multiple-documents" }) {
             // A file that is not a mapping (a list, a word) was not read either: its own findings stand, the policy-wide
             // ones that follow from it do not ("the policy has no placements" beside "a rule file must be a mapping").
+            // Nor is a document after the first (a stray `---`): a group or rule naming a placement defined there would
+            // be told to define it.
             diagnostics = diagnostics.filter { !mayFollowFromAnUnreadFile.contains($0.rule) }
         } else {
             // Unknown placements past a report's worth were counted, not built (never hidden by a comment: an error).

@@ -227,6 +227,27 @@ struct PlainWordsTests {
         ])
     }
 
+    /// A group, a word for every placement, or a stray `---` where a rule or group names placements: the finding says
+    /// what to write, not to define a placement that is a group or is defined after the `---`.
+    @Test func namesThatAreNoPlacementSayWhatToWrite() throws {
+        let head = "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n  app_open: {format: app_open, min_interval: 1m}\ngroups:\n  fullscreen: {placements: [level_end, app_open], daily_cap: 5}\n"
+        func messages(_ tail: String) -> [String] { PolicyLoader.load(texts: [("p.yaml", head + tail)]).diagnostics.map(\.message) }
+        #expect(messages("rules:\n  - {id: r, deny: [all], when: premium}\n") == [
+            "rule \"r\" names placement \"all\", which is not defined: to deny every placement, write \"*\" in straight quotes, as in deny: \"*\"",
+        ])
+        #expect(messages("rules:\n  - {id: r, deny: [“*”], when: premium}\n").first?.hasSuffix("write \"*\" in straight quotes, as in deny: \"*\"") == true)
+        #expect(messages("rules:\n  - {id: r, deny: [fullscreen], when: premium}\n") == [
+            "rule \"r\" names placement \"fullscreen\", which is not defined: \"fullscreen\" is a group, and only placements may be named here: list the group's placements instead",
+        ])
+        #expect(messages("  other: {placements: [fullscreen, all]}\n") == [
+            "group \"other\" names placement \"fullscreen\", which is not defined: \"fullscreen\" is a group, and only placements may be named here: list the group's placements instead",
+            "group \"other\" names placement \"all\", which is not defined: define it under `placements`, or remove it here",
+        ])
+        // After a stray `---`, the placement defined below it is not said to be undefined: the `---` is the finding.
+        let stray = PolicyLoader.load(texts: [("p.yaml", "version: 1\nrules:\n  - {id: r, deny: [hint], when: premium}\n---\nplacements:\n  hint: {format: rewarded}\n")])
+        #expect(stray.diagnostics.map(\.rule) == ["yaml/multiple-documents"], "\(stray.diagnostics)")
+    }
+
     /// Two files' `defaults` that differ: a finding at each setting that differs, with a note at the other.
     @Test func conflictingDefaultsPointAtTheSettingThatDiffers() throws {
         let base = "version: 1\ndefaults:\n  daily_cap: 5\n  min_interval: 1m\nplacements:\n  x: {format: interstitial}\n"

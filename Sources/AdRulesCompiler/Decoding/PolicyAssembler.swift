@@ -129,6 +129,8 @@ struct PolicyAssembler {
 
         var groups: [PlacementGroup] = []
         var seenGroups: [String: SourceLocation] = [:]
+        // A group named where placements belong is said to be one.
+        let groupIDs = Set(fragments.flatMap { $0.groups.map(\.group.id) })
         for fragment in fragments {
             for fields in fragment.groups {
                 let group = fields.group
@@ -138,7 +140,7 @@ struct PolicyAssembler {
                 }
                 seenGroups[group.id] = group.location
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
-                    reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs)
+                    reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs, isGroup: groupIDs.contains(member.value))
                 }
                 groups.append(group)
             }
@@ -171,7 +173,7 @@ struct PolicyAssembler {
                 }
                 seenRules[fields.id.value] = fields.id.location
                 for member in fields.named where seenPlacements[member.value] == nil {
-                    reportUnknown(member, in: "rule \"\(fields.id.value)\"", known: placementIDs)
+                    reportUnknown(member, in: "rule \"\(fields.id.value)\"", known: placementIDs, isGroup: groupIDs.contains(member.value), allowsEvery: true)
                 }
                 guard let when = fields.when, let node = fields.whenNode else { continue }
                 var rule = CustomRule(
@@ -208,7 +210,10 @@ struct PolicyAssembler {
     }
 
     /// A group member or `deny` entry naming no placement: a finding, up to a report's worth per file, then counted.
-    private mutating func reportUnknown(_ member: Located<String>, in context: String, known: [String]) {
+    /// - Parameters:
+    ///   - isGroup: the name is a group's.
+    ///   - allowsEvery: `"*"` may stand there (a rule's `deny`), for a name like `all`.
+    private mutating func reportUnknown(_ member: Located<String>, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false) {
         let file = member.location.file
         let built = unknownPlacementsBuilt[file, default: 0]
         guard built < FieldReader.maxDiagnostics else {
@@ -217,7 +222,7 @@ struct PolicyAssembler {
         }
         unknownPlacementsBuilt[file] = built + 1
         diagnostics.append(.unknownPlacement(
-            member.value, in: context, known: known, file: file,
+            member.value, in: context, known: known, isGroup: isGroup, allowsEvery: allowsEvery, file: file,
             range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
     }
 
