@@ -632,6 +632,15 @@ public final class YAMLEventCursor {
             // A comment after the value stays a comment: only the value goes in quotes.
             value = Self.beforeComment(value)
             let trimmed = value.trimmingCharacters(in: .whitespaces)
+            // `grace: first_sessions: 2`: a setting written on its block's line, meant nested rather than as text.
+            if !key.isEmpty, let inner = trimmed.range(of: ": "), case let (name, setting) = (trimmed[..<inner.lowerBound], trimmed[inner.upperBound...]),
+                let first = name.unicodeScalars.first, ("a"..."z").contains(first),
+                name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }),
+                !setting.isEmpty, !setting.contains(" "), !setting.contains(":")
+            {
+                return "a key's value cannot hold another key on the same line: write \(Self.shortened(key)): {\(name): \(setting)}, "
+                    + "or \(name): \(setting) on the next line, indented under \(Self.shortened(key)):"
+            }
             if !key.isEmpty, !trimmed.isEmpty, !trimmed.contains("\""), !trimmed.hasPrefix("'") {
                 // In double quotes a backslash starts an escape: a value holding one goes in single quotes (a single
                 // quote in it written twice).

@@ -108,6 +108,8 @@ struct PlainWordsTests {
         ("    daily_cap:6\n    min_interval: 4m\n", "a key needs a space after its colon: write daily_cap: 6"),
         ("    min_interval: 1m\n    ad_unit: Note: no ads\n", "a value that holds \": \" must be quoted: write ad_unit: \"Note: no ads\""),
         ("    min_interval: 1m\n     daily_cap: 6\n", "this key is not lined up with the keys beside it"),
+        // A setting written on its block's line is meant nested, not as a text in quotes.
+        ("    min_interval: 1m\n    grace: first_sessions: 2\n", "a key's value cannot hold another key on the same line: write grace: {first_sessions: 2}, or first_sessions: 2 on the next line, indented under grace:"),
         // libyaml counts characters, not bytes: text before the slip that is not ASCII must not shift the advice.
         ("    # café café café 注意: 日\n    min_interval: 1m\n    ad_unit: Note: no ads\n", "must be quoted: write ad_unit: \"Note: no ads\""),
         ("    # ééééééééééééé\n    daily_cap:6\n    min_interval: 4m\n", "write daily_cap: 6"),
