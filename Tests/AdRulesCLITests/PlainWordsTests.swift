@@ -229,6 +229,19 @@ struct PlainWordsTests {
         ])
     }
 
+    /// One cap written as the `caps:` mapping itself is shown as the list item to write, with its own values.
+    @Test func aCapWrittenAsAMappingIsShownAsAnItem() {
+        func messages(_ caps: String) -> [String] {
+            PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  r:\n    format: rewarded\n    daily_cap: 5\n    caps:\n" + caps)]).diagnostics.map(\.message)
+        }
+        #expect(messages("      max: 3\n      window: 30m\n") == [
+            "caps must be a list, not a mapping: a cap is an item of the list: write caps: [{max: 3, window: 30m}], or - {max: 3, window: 30m} on the next line, indented",
+        ])
+        #expect(messages("      max: 3\n").first?.contains("write caps: [{max: 3, window: …}]") == true)
+        // Other keys: the general advice.
+        #expect(messages("      max: 3\n      every: 30m\n").first?.contains("write each item on its own line after - ") == true)
+    }
+
     /// A group, a word for every placement, or a stray `---` where a rule or group names placements: the finding says
     /// what to write, not to define a placement that is a group or is defined after the `---`.
     @Test func namesThatAreNoPlacementSayWhatToWrite() throws {

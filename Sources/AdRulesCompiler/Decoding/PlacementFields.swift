@@ -122,6 +122,17 @@ struct PlacementFields: Sendable {
 
     /// Reads a `caps` list of `{max, window}`.
     static func readCaps(_ node: YAMLNode, reader: inout FieldReader) -> [Located<WindowCap>]? {
+        // One cap written as the mapping itself (`caps:` then `max: 3` and `window: 30m` under it): the item to write.
+        if let pairs = node.pairs, !pairs.isEmpty, pairs.count <= 2,
+            pairs.allSatisfy({ $0.key.scalar.map { RuleFileKeys.cap.contains($0.value) } == true && $0.value.scalar != nil })
+        {
+            func value(_ key: String, _ placeholder: String) -> String {
+                pairs.first { $0.key.scalar?.value == key }?.value.scalar?.shortValue ?? placeholder
+            }
+            let item = "{max: \(value("max", "…")), window: \(value("window", "…"))}"
+            reader.report(.wrongType("caps", expected: "a list", found: node, file: reader.file, advice: "a cap is an item of the list: write caps: [\(item)], or - \(item) on the next line, indented"))
+            return nil
+        }
         guard let items = reader.sequence(node, "caps") else { return nil }
         guard items.count <= maxCaps else {
             reader.report(.tooManyCaps(items.count, limit: maxCaps, file: reader.file, range: node.range))
