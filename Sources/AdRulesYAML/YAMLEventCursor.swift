@@ -613,6 +613,15 @@ public final class YAMLEventCursor {
         {
             let key = text[..<colon]
             let value = text[text.index(after: colon)...]
+            // A space that is no space to YAML (a non-breaking space, as word processors and chat apps type it) is named:
+            // the line looks right, and advice that copied it would look right and fail again.
+            if let first = value.unicodeScalars.first, first.properties.isWhitespace, !first.isASCII {
+                let hex = String(first.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                let rest = value.unicodeScalars.drop { $0.properties.isWhitespace }
+                return "the space after the colon of \(Self.shortened(key)) is a \(code) space, which YAML does not take for one: "
+                    + "retype it as an ordinary space, as in \(Self.shortened(key)): \(Self.shortened(Substring(String(String.UnicodeScalarView(rest)))))"
+            }
             return "a key needs a space after its colon: write \(Self.shortened(key)): \(Self.shortened(value))"
         }
         return "a key needs a colon and a space before its value, as in daily_cap: 6"

@@ -108,6 +108,8 @@ struct PlainWordsTests {
         ("    daily_cap:6\n    min_interval: 4m\n", "a key needs a space after its colon: write daily_cap: 6"),
         ("    min_interval: 1m\n    ad_unit: Note: no ads\n", "a value that holds \": \" must be quoted: write ad_unit: \"Note: no ads\""),
         ("    min_interval: 1m\n     daily_cap: 6\n", "this key is not lined up with the keys beside it"),
+        // A non-breaking space after the colon is named, and the advice has an ordinary one.
+        ("    daily_cap:\u{A0}20\n    min_interval: 4m\n", "the space after the colon of daily_cap is a U+00A0 space, which YAML does not take for one: retype it as an ordinary space, as in daily_cap: 20"),
         // A setting written on its block's line is meant nested, not as a text in quotes.
         ("    min_interval: 1m\n    grace: first_sessions: 2\n", "a key's value cannot hold another key on the same line: write grace: {first_sessions: 2}, or first_sessions: 2 on the next line, indented under grace:"),
         // libyaml counts characters, not bytes: text before the slip that is not ASCII must not shift the advice.
