@@ -231,6 +231,15 @@ struct PlainWordsTests {
         ])
     }
 
+    /// A placement written at the top level, outside `placements:`, is said to be one (it has a format).
+    @Test func aPlacementOutsidePlacementsIsSaidToBeOne() {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nshop_banner:\n  format: banner\n  enabled: true\nextra:\n  note: x\n")])
+        #expect(load.diagnostics.map(\.message) == [
+            "unknown key \"shop_banner\" in the top level: shop_banner has a format, so it is a placement: indent it under `placements:`",
+            "unknown key \"extra\" in the top level: the keys here are version, environment, timezone, session_timeout, fullscreen_timeout, load_timeout, defaults, placements, groups, attributes, rules",
+        ], "\(load.diagnostics)")
+    }
+
     /// One cap written as the `caps:` mapping itself is shown as the list item to write, with its own values.
     @Test func aCapWrittenAsAMappingIsShownAsAnItem() {
         func messages(_ caps: String) -> [String] {

@@ -57,7 +57,14 @@ extension FieldReader {
             } else if FieldReader.isMergeKey(keyNode) {
                 reader.mergeKeys += 1
             } else {
-                reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range))
+                // A placement written at the top level, outside `placements:` (its `format:` gives it away), says so.
+                var belongsIn: String?
+                if allowed == RuleFileKeys.top, RuleFileKeys.relocation(of: key, allowed: allowed) == nil, case .mappingStart = value {
+                    var hasFormat = false
+                    reader.forEachEntry(cursor) { _, inner, _ in hasFormat = hasFormat || inner.scalar?.value == "format" }
+                    if hasFormat { belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`" }
+                }
+                reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }
         }
     }
