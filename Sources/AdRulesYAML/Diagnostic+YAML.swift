@@ -135,9 +135,14 @@ extension Diagnostic {
     static func duplicateKey(
         _ key: String, file: String, range: SourceRange, first: SourcePosition
     ) -> Diagnostic {
-        Diagnostic(
+        // A second block of a file's entries (`placements:` written twice) holds entries to keep: they are moved, not dropped.
+        let blocks: Set<String> = ["placements", "groups", "attributes", "rules", "defaults", "segments", "tests", "steps"]
+        let advice = blocks.contains(key)
+            ? "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
+            : "keep one of them"
+        return Diagnostic(
             .error, rule: "yaml/duplicate-key",
-            message: "key \"\(key)\" is repeated in this mapping: keep one of them",
+            message: "key \"\(key)\" is repeated in this mapping: \(advice)",
             file: file, range: range,
             notes: [DiagnosticNote(message: "\"\(key)\" is first defined here", file: file, position: first)])
     }

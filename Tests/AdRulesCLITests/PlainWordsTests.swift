@@ -231,6 +231,16 @@ struct PlainWordsTests {
         ])
     }
 
+    /// A block of entries written twice in one file: its entries are to be moved into the first, not dropped.
+    @Test func aSecondBlockOfEntriesIsToBeMerged() {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nplacements:\n  b: {format: banner}\n")])
+        #expect(load.diagnostics.map(\.message) == [
+            "key \"placements\" is repeated in this mapping: move its entries into the first placements: block and remove this line (keeping one would drop the other's entries)",
+        ], "\(load.diagnostics)")
+        let setting = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    enabled: true\n    enabled: false\n")])
+        #expect(setting.diagnostics.map(\.message) == ["key \"enabled\" is repeated in this mapping: keep one of them"], "\(setting.diagnostics)")
+    }
+
     /// A placement written at the top level, outside `placements:`, is said to be one (it has a format).
     @Test func aPlacementOutsidePlacementsIsSaidToBeOne() {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nshop_banner:\n  format: banner\n  enabled: true\nextra:\n  note: x\n")])

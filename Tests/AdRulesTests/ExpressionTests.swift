@@ -271,6 +271,9 @@ struct ExpressionTests {
             return nil
         }
         #expect(failure("screen == \"x\" ∧ premium") == ExpressionError(offset: 14, message: "unexpected character \"∧\" (U+2227 LOGICAL AND): names are ASCII letters, digits, _ and . (as in session.count), and text goes in quotes"))
+        // Typographic quotes, as word processors type them, are named as such, with the straight ones to type.
+        #expect(failure("screen in [“checkout”]") == ExpressionError(offset: 11, message: "unexpected character \"“\", a typographic quote: text goes in straight quotes, as in screen == \"checkout\" (type \" or ')"))
+        #expect(failure("screen == ‘home’")?.message.hasPrefix("unexpected character \"‘\", a typographic quote") == true)
         // A letter of another script that looks like an ASCII one is named.
         #expect(failure("scr\u{0435}en == \"x\"")?.message.hasPrefix("unexpected character \"\u{0435}\" (U+0435 CYRILLIC SMALL LETTER IE)") == true)
         #expect(failure("\"日本 ") == ExpressionError(offset: 0, message: "this string is not closed: add a closing \""))
