@@ -279,6 +279,9 @@ struct PlainWordsTests {
             "group \"other\" names placement \"fullscreen\", which is not defined: \"fullscreen\" is a group, and only placements may be named here: list the group's placements instead",
             "group \"other\" names placement \"all\", which is not defined: define it under `placements`, or remove it here",
         ])
+        // A placement whose id is not valid (a space for the _) is the finding, not every correct name of it.
+        let spaced = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  level end: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [level_end], when: premium}\n")])
+        #expect(spaced.diagnostics.map(\.rule) == ["schema/range"], "\(spaced.diagnostics)")
         // After a stray `---`, the placement defined below it is not said to be undefined: the `---` is the finding.
         let stray = PolicyLoader.load(texts: [("p.yaml", "version: 1\nrules:\n  - {id: r, deny: [hint], when: premium}\n---\nplacements:\n  hint: {format: rewarded}\n")])
         #expect(stray.diagnostics.map(\.rule) == ["yaml/multiple-documents"], "\(stray.diagnostics)")

@@ -214,6 +214,9 @@ struct PolicyAssembler {
     ///   - isGroup: the name is a group's.
     ///   - allowsEvery: `"*"` may stand there (a rule's `deny`), for a name like `all`.
     private mutating func reportUnknown(_ member: Located<String>, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false) {
+        // The placement meant has an id that is not valid (`level end` for `level_end`): that id is the finding, and
+        // "did you mean" it would send every correct name after the broken one.
+        if let closest = Suggestion.closest(to: member.value, in: known), !PolicyIDs.isValid(closest, lowercaseOnly: false) { return }
         let file = member.location.file
         let built = unknownPlacementsBuilt[file, default: 0]
         guard built < FieldReader.maxDiagnostics else {
