@@ -517,6 +517,11 @@ struct DiagnosticRuleTests {
     @Test func offsetsAndAbbreviationsGetTheirOwnAdvice() {
         let offset = lint("version: 1\ntimezone: GMT+5\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
         #expect(offset.contains("a fixed offset is written Etc/GMT-5"), "\(offset)")
+        // A bare offset, as ISO 8601 writes it, is one from UTC.
+        for (written, etc) in [("+01:00", "Etc/GMT-1"), ("\"-5\"", "Etc/GMT+5"), ("\"+00:00\"", "UTC")] {
+            let bare = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
+            #expect(bare.contains("a fixed offset is written \(etc) "), "\(written): \(bare)")
+        }
         let abbreviation = lint("version: 1\ntimezone: PST\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
         #expect(abbreviation.contains("write a region such as America/Los_Angeles") && !abbreviation.contains("GMT"), "\(abbreviation)")
     }

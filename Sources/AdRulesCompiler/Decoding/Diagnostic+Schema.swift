@@ -369,8 +369,10 @@ extension Diagnostic {
     /// The `Etc/GMT±N` name of an offset written `GMT+5`, `UTC-3` or `UTC+05:00` (whole hours), nil for anything else.
     static func etcName(forOffset name: String) -> String? {
         let upper = name.uppercased()
-        guard upper.hasPrefix("GMT") || upper.hasPrefix("UTC") else { return nil }
-        var rest = upper.dropFirst(3)
+        // A bare offset (`+01:00`, as ISO 8601 writes it) reads as one from UTC.
+        let bare = upper.hasPrefix("+") || upper.hasPrefix("-")
+        guard bare || upper.hasPrefix("GMT") || upper.hasPrefix("UTC") else { return nil }
+        var rest = bare ? Substring(upper) : upper.dropFirst(3)
         guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
         rest = rest.dropFirst()
         if rest.hasSuffix(":00") { rest = rest.dropLast(3) }
