@@ -144,7 +144,16 @@ struct DiagnosticRuleTests {
             "every_n_actions must be a whole number >= 1, not \"0.0\"", "daily_cap must be a whole number >= 0, not \"1e5\": write 100000",
             // 19 digits are more than a whole number is read with: not advised.
             "every_n_actions must be a whole number >= 1, not \"1e18\"",
-            "daily_cap must be a whole number >= 0, not \"2.5\"", "hourly_cap must be a whole number >= 0, not \"1e6\"",
+            "daily_cap must be a whole number >= 0, not \"2.5\": a count is whole: write 2 or 3", "hourly_cap must be a whole number >= 0, not \"1e6\"",
+        ])
+        // Thousands with commas, and a count with words after it, are told the count alone.
+        let worded = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 20 per day\n    hourly_cap: 1,000\n    session_cap: 3/session\n  b:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 20%\n    hourly_cap: 1,00\n"
+        #expect(lint(worded).filter { $0.rule == "schema/type" }.map(\.message) == [
+            "daily_cap must be a whole number >= 0, not \"20 per day\": write 20 alone: the key says what it counts",
+            "hourly_cap must be a whole number >= 0, not \"1,000\": write 1000, with no commas",
+            "session_cap must be a whole number >= 0, not \"3/session\": write 3 alone: the key says what it counts",
+            // A percentage is no count to guess, nor are commas that group no thousands.
+            "daily_cap must be a whole number >= 0, not \"20%\"", "hourly_cap must be a whole number >= 0, not \"1,00\"",
         ])
     }
 

@@ -32,10 +32,28 @@ extension Diagnostic {
         {
             return "write \(value), with no underscores"
         }
+        // Thousands written with commas (`1,000`): the digits alone.
+        let groups = scalar.value.split(separator: ",", omittingEmptySubsequences: false)
+        if groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
+            groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let value = Int(groups.joined()), readable(value), takes(value)
+        {
+            return "write \(value), with no commas"
+        }
+        // A count followed by words (`20 per day`, `20/day`, `20#a day`): the count alone, as the key says what it counts.
+        let leading = scalar.value.prefix { $0.isASCII && $0.isNumber }
+        if !leading.isEmpty, let next = scalar.value.dropFirst(leading.count).first, next == " " || next == "/" || next == "#",
+            let value = Int(leading), readable(value), takes(value)
+        {
+            return "write \(value) alone: the key says what it counts"
+        }
         // Only a number a double holds as written (at most 15 significant digits) is told its digits.
-        guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), FloatText.significantDigits(scalar.value) <= 15,
-            let whole = Int(exactly: value), readable(whole), takes(whole)
-        else { return nil }
+        guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), FloatText.significantDigits(scalar.value) <= 15 else { return nil }
+        guard let whole = Int(exactly: value) else {
+            // A fraction (`20.5`): a count is whole.
+            guard value.isFinite, value > 0, value < 1e15, case let down = Int(value.rounded(.down)), takes(down) else { return nil }
+            return "a count is whole: write \(down) or \(down + 1)"
+        }
+        guard readable(whole), takes(whole) else { return nil }
         return "write \(whole)"
     }
 
