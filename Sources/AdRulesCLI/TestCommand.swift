@@ -40,12 +40,14 @@ enum TestCommand {
         policies.rulesGiven = parsed.values["rules"] != nil
         var testsFound = 0
         var brokenPolicies = Set<String>()
+        // Findings are printed as lint prints them here (github's annotations under GitHub Actions).
+        let diagnosticFormat = LintCommand.diagnosticFormat(environment)
         // A broken policy is reported once, as lint reports it (its summary on stderr); none of its tests runs.
         func reportBroken(_ rulesPath: String, _ diagnostics: [Diagnostic], files fileCount: Int) {
             // Once however the path is written (`rules`, `rules/`, `./rules`).
             guard brokenPolicies.insert(PolicyLoader.realPath(rulesPath) ?? rulesPath).inserted else { return }
             failed += 1
-            text += DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(diagnostics, files: [])
+            text += DiagnosticReporter(format: diagnosticFormat, color: color, lines: { _ in [] }).render(diagnostics, files: [])
             if !parsed.flags.contains("quiet") { stderr += LintCommand.summary(diagnostics, files: fileCount) + "\n" }
             let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
             let name = "the policy in \(rulesPath) \(problem): no test ran"
@@ -89,13 +91,13 @@ enum TestCommand {
                 case .broken(let name, let diagnostics):
                     testsFound += 1
                     failed += 1
-                    text += DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(diagnostics, files: [])
+                    text += DiagnosticReporter(format: diagnosticFormat, color: color, lines: { _ in [] }).render(diagnostics, files: [])
                     text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
                     records.append(.object([("file", .string(file)), ("name", .string(name)), ("passed", .bool(false)),
                                             ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
                 case .ready(let scenario, let policy, let warnings):
                     // Warnings about the scenario file: with the results in text, on stderr beside a json document.
-                    let rendered = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(warnings, files: [])
+                    let rendered = DiagnosticReporter(format: diagnosticFormat, color: color, lines: { _ in [] }).render(warnings, files: [])
                     if json { stderr += rendered } else { text += rendered }
                     testsFound += scenario.tests.count
                     for test in scenario.tests {

@@ -132,12 +132,14 @@ extension Diagnostic {
             file: file, at: position)
     }
 
+    /// The keys of the blocks of entries in rule files, scenario files and usage models.
+    private static let blocksOfEntries: Set<String> = ["placements", "groups", "attributes", "rules", "defaults", "segments", "tests", "steps"]
+
     static func duplicateKey(
         _ key: String, file: String, range: SourceRange, first: SourcePosition
     ) -> Diagnostic {
         // A second block of a file's entries (`placements:` written twice) holds entries to keep: they are moved, not dropped.
-        let blocks: Set<String> = ["placements", "groups", "attributes", "rules", "defaults", "segments", "tests", "steps"]
-        let advice = blocks.contains(key)
+        let advice = blocksOfEntries.contains(key)
             ? "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
             : "keep one of them"
         return Diagnostic(

@@ -255,25 +255,8 @@ public final class YAMLEventCursor {
         return nil
     }
 
-    /// Whether the `---` opening line `markerLine` (0-based, as libyaml counts lines) is followed by nothing but blanks,
-    /// comments and `...` document ends: it starts an empty document (a trailing `---` some editors leave), with
-    /// nothing to move to a file of its own. (libyaml's marks count characters, not bytes: the line is found by its
-    /// breaks.) False when in doubt.
-    static func startsEmptyDocument(_ input: UnsafeBufferPointer<UInt8>, markerLine: Int) -> Bool {
-        var i = 0
-        var line = 0
-        while line < markerLine, i < input.count {
-            let length = LineBreak.length(at: i, in: input)
-            if length > 0 { line += 1 }
-            i += max(length, 1)
-        }
-        guard line == markerLine, i + 3 <= input.count, input[i] == UInt8(ascii: "-"), input[i + 1] == UInt8(ascii: "-"),
-            input[i + 2] == UInt8(ascii: "-")
-        else { return false }
-        return onlyCommentsFollow(input, from: i + 3)
-    }
-
-    /// Whether nothing but blanks, comments and `...` document ends follows `offset`.
+    /// Whether nothing but blanks, comments and `...` document ends follows `offset`: after a `---`, it starts an empty
+    /// document (a trailing `---` some editors leave), with nothing to move to a file of its own.
     static func onlyCommentsFollow(_ input: UnsafeBufferPointer<UInt8>, from offset: Int) -> Bool {
         var i = max(0, offset)
         var lineStart = true
@@ -305,7 +288,8 @@ public final class YAMLEventCursor {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
             if documents > 1 {
-                let isEmpty = Self.startsEmptyDocument(input, markerLine: Int(event.start_mark.line))
+                // Past the `---` (a mark counts characters: found by the cursor's own line walk).
+                let isEmpty = Self.onlyCommentsFollow(input, from: byteOffset(of: event.end_mark))
                 stop(.multipleDocuments(file: file, at: range.start, isEmpty: isEmpty), breaks: false)
             }
             return nil

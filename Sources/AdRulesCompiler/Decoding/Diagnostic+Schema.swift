@@ -310,14 +310,15 @@ extension Diagnostic {
     /// - Parameters:
     ///   - isGroup: `id` is a group's: the advice is to name its placements.
     ///   - allowsEvery: `"*"` may stand there (a rule's `deny`): a word for every placement (`all`) is advised to be it.
+    private static let wordsForEvery: Set<String> = ["all", "any", "every", "everything", "all placements", "every placement", "“*”", "‘*’"]
+
     static func unknownPlacement(
         _ id: String, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false, file: String, range: SourceRange
     ) -> Diagnostic {
         var message = "\(context) names placement \"\(id)\", which is not defined"
-        let every: Set<String> = ["all", "any", "every", "everything", "all placements", "every placement", "*all*"]
         if isGroup {
             message += ": \"\(id)\" is a group, and only placements may be named here: list the group's placements instead"
-        } else if allowsEvery, every.contains(id.lowercased()) || id == "“*”" || id == "‘*’" {
+        } else if allowsEvery, wordsForEvery.contains(id.lowercased()) {
             message += ": to deny every placement, write \"*\" in straight quotes, as in deny: \"*\""
         } else if let suggestion = Suggestion.closest(to: id, in: known) {
             message += ": " + Suggestion.didYouMean(suggestion, for: id)
