@@ -36,9 +36,8 @@ enum CompileCommand {
         // annotations under GitHub Actions, as lint prints them there).
         let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
         var stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(compilation.diagnostics, files: compilation.files)
-        let errors = compilation.diagnostics.filter { $0.severity == .error }.count
         if !parsed.flags.contains("quiet"), !compilation.diagnostics.isEmpty {
-            stderr += LintCommand.summary(errors: errors, warnings: compilation.diagnostics.count - errors, files: compilation.files.count) + "\n"
+            stderr += LintCommand.summary(compilation.diagnostics, files: compilation.files.count) + "\n"
         }
         guard let document = compilation.document else {
             return CommandResult(stderr: stderr + "error: \(ControlCharacters.escaped(path)) has errors; nothing was written\n", exitCode: ExitCode.findings)

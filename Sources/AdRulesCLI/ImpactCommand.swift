@@ -259,10 +259,7 @@ enum ImpactCommand {
     static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool, color: Bool = false, format: LintFormat = .xcode) -> String {
         guard !diagnostics.isEmpty else { return "" }
         var text = DiagnosticReporter(format: format, color: color, lines: { _ in [] }).render(diagnostics, files: files)
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        if !quiet {
-            text += LintCommand.summary(errors: errors, warnings: diagnostics.count - errors, files: Set(files).count) + "\n"
-        }
+        if !quiet { text += LintCommand.summary(diagnostics, files: Set(files).count) + "\n" }
         return text
     }
 

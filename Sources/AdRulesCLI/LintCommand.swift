@@ -79,8 +79,8 @@ enum LintCommand {
                 return lines
             })
         let report = reporter.render(diagnostics, files: files)
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        let warnings = diagnostics.count - errors
+        // A file's `lint/too-many-findings` line counts as the findings it stands for.
+        let (errors, warnings) = diagnostics.findingCounts
         // cli.md: the summary goes to stderr, and only --quiet leaves it out (a clean run says what it checked). A run
         // that could not read a path ends with why, not with a count of what it did read. A file two policies hold
         // (`lint rules rules/a.yaml`) counts once.
@@ -114,8 +114,8 @@ enum LintCommand {
 
     /// The summary of some diagnostics over `files` files.
     static func summary(_ diagnostics: [Diagnostic], files: Int) -> String {
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        return summary(errors: errors, warnings: diagnostics.count - errors, files: files)
+        let (errors, warnings) = diagnostics.findingCounts
+        return summary(errors: errors, warnings: warnings, files: files)
     }
 
     static func summary(errors: Int, warnings: Int, files: Int) -> String {

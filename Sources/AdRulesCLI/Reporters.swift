@@ -51,7 +51,7 @@ struct DiagnosticReporter {
                 firstFile = firstFile ?? diagnostic.file
             }
         }
-        return shown + [.tooManyFindingsInRun(notShown, shown: maxPrinted, file: firstFile ?? "", severity: notShownErrors > 0 ? .error : .warning)]
+        return shown + [.tooManyFindingsInRun(notShown, errors: notShownErrors, shown: maxPrinted, file: firstFile ?? "")]
     }
 
     private func paint(_ text: String, _ code: String) -> String {

@@ -211,7 +211,7 @@ public enum PolicyLoader {
         let files = sources.map(\.file)
         var assembler = PolicyAssembler()
         assembler.sources = Dictionary(sources.map { ($0.file, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-        let unreadRoot = fragments.contains(where: \.rootUnread)
+        let unreadRoot = fragments.contains { $0.rootUnread || $0.placementsUnread }
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten)
@@ -223,8 +223,9 @@ public enum PolicyLoader {
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
         } else if unreadRoot || diagnostics.contains(where: { $0.rule == "yaml/multiple-documents" }) {
-            // A file that is not a mapping (a list, a word) was not read either: its own findings stand, the policy-wide
-            // ones that follow from it do not ("the policy has no placements" beside "a rule file must be a mapping").
+            // A file that is not a mapping (a list, a word) was not read either, nor a `placements:` that is not one: its
+            // own findings stand, the policy-wide ones that follow from it do not ("the policy has no placements" beside
+            // "a rule file must be a mapping", or beside "placements must be a mapping").
             // Nor is a document after the first (a stray `---`): a group or rule naming a placement defined there would
             // be told to define it.
             diagnostics = diagnostics.filter { !mayFollowFromAnUnreadFile.contains($0.rule) }
@@ -270,7 +271,7 @@ public enum PolicyLoader {
         // The summary weighs what it hides: an error only when an error is among them (warnings alone do not fail
         // lint without --strict).
         for (file, count) in hidden where count.count > 0 {
-            kept.append(.tooManyFindings(count.count, file: file, severity: count.errors > 0 ? .error : .warning))
+            kept.append(.tooManyFindings(count.count, errors: count.errors, file: file))
         }
         return kept.sortedForDisplay()
     }

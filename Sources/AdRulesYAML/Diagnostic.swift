@@ -44,6 +44,8 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     /// For `schema/unknown-key`: true when the key is close to no key of its block and belongs in no other block, so
     /// it may be a key of the team's own (`x_owner:`), which a comment naming the rule hides. Nil otherwise.
     package var isPlainUnknownKey: Bool?
+    /// For a `lint/too-many-findings` line: the findings it stands for, which a summary counts in its place.
+    package var standsFor: HiddenFindings?
 
     /// Creates a diagnostic.
     public init(
@@ -62,9 +64,37 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     public var location: SourceLocation { SourceLocation(file: file, position: range.start) }
 }
 
+/// Findings counted but not listed (past a file's or a report's bound), and how many of them are errors.
+package struct HiddenFindings: Sendable, Hashable, Codable {
+    package var count: Int
+    package var errors: Int
+
+    package init(count: Int, errors: Int) {
+        self.count = count
+        self.errors = errors
+    }
+}
+
 extension Array where Element == Diagnostic {
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { contains { $0.severity == .error } }
+
+    /// The errors and warnings the diagnostics report, as a summary counts them: a `lint/too-many-findings` line
+    /// counts as the findings it stands for (3,000 warnings, of which 1,000 are listed, are 3,000).
+    package var findingCounts: (errors: Int, warnings: Int) {
+        var (errors, warnings) = (0, 0)
+        for diagnostic in self {
+            if let hidden = diagnostic.standsFor {
+                errors += hidden.errors
+                warnings += hidden.count - hidden.errors
+            } else if diagnostic.severity == .error {
+                errors += 1
+            } else {
+                warnings += 1
+            }
+        }
+        return (errors, warnings)
+    }
 
     /// Sorted by file, position, then rule, with exact repeats removed.
     public func sortedForDisplay() -> [Diagnostic] {

@@ -459,6 +459,26 @@ struct HostileInputTests {
         #expect(lint.stdout.contains("warning: 1 more findings in this file are not shown"), "\(lint.stdout.prefix(300))")
     }
 
+    /// cli.md's summary counts the findings, not the lines printed: past a file's 1,000, the `lint/too-many-findings`
+    /// line stands for the ones it hides (the summary said "0 errors and 1001 warnings" of 3,000 warnings).
+    @Test func theSummaryCountsFindingsAFileDoesNotList() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var rules = "version: 1\nplacements:\n"
+        for i in 0..<1_500 { rules += "  p\(i): {format: interstitial}\n" }
+        rules += "  last: {format: banner, daily_cap: six}\n"
+        try rules.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
+        let lint = runCLI(["lint", dir])
+        #expect(lint.exitCode == ExitCode.findings)
+        #expect(lint.stdout.contains("warning: 501 more findings in this file are not shown"), "\(lint.stdout.prefix(300))")
+        #expect(lint.stderr == "Found 1 error and 1500 warnings in 1 file.\n", "\(lint.stderr)")
+        // The same file's policy, checked by `test` before its steps, is summed alike.
+        try "tests:\n  - name: t\n    steps:\n      - ask: show\n        placement: p0\n        expect: deny\n".write(
+            toFile: dir + "/s.test.yaml", atomically: true, encoding: .utf8)
+        let test = runCLI(["test", dir])
+        #expect(test.stderr.contains("Found 1 error and 1500 warnings in 1 file."), "\(test.stderr)")
+    }
+
     /// A missing path is reported as missing, even with an `--output` that exists: its parent folder is not taken for
     /// the policy and walked (before, a link to /dev/zero there was reported instead).
     @Test func aMissingPathIsReportedAsMissingWhateverOutputNames() throws {

@@ -799,6 +799,16 @@ struct PlainWordsTests {
         #expect(diagnostics.map(\.rule).sorted() == ["policy/empty", "schema/enum"], "\(diagnostics)")
     }
 
+    /// A `placements:` that is not a mapping was not read: "the policy has no placements" (add them) would tell the
+    /// author to write what is there, and a group naming one of them would be told to define it.
+    @Test(arguments: ["placements: [inter]", "placements: inter", "placements:"])
+    func placementsThatAreNotAMappingBringNoFollowOnFindings(_ line: String) {
+        let text = "version: 1\n\(line)\ngroups:\n  g: {placements: [inter], daily_cap: 3}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.map(\.rule) == ["schema/type"], "\(diagnostics)")
+        #expect(diagnostics.first?.range.start.line == 2)
+    }
+
     /// A quoted `"<<"` is no merge key but an ordinary key, unknown everywhere: before, it was passed over in silence,
     /// and a placement holding one lost its missing format without a word.
     @Test func aQuotedMergeKeyIsAnUnknownKey() {

@@ -573,22 +573,27 @@ extension Diagnostic {
             file: file, range: SourceRange(at: position))
     }
 
-    package static func tooManyFindings(_ count: Int, file: String, severity: Severity) -> Diagnostic {
-        Diagnostic(
-            severity, rule: "lint/too-many-findings",
+    /// - Parameter errors: how many of the `count` findings not shown are errors (the line is an error when one is).
+    package static func tooManyFindings(_ count: Int, errors: Int, file: String) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
             message: "\(count) more findings in this file are not shown: fix the ones listed and lint again",
             file: file, range: .fileStart)
+        diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
+        return diagnostic
     }
 
     /// The diagnostics past what one report prints, over all its files (each file's own bound already applied: a
     /// file's line counting those it does not show is one of them).
-    package static func tooManyFindingsInRun(_ count: Int, shown: Int, file: String, severity: Severity) -> Diagnostic {
+    package static func tooManyFindingsInRun(_ count: Int, errors: Int, shown: Int, file: String) -> Diagnostic {
         let low = String(shown % 1000)
         let bound = shown >= 1000 ? "\(shown / 1000)," + String(repeating: "0", count: 3 - low.count) + low : low
-        return Diagnostic(
-            severity, rule: "lint/too-many-findings",
+        var diagnostic = Diagnostic(
+            errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
             message: "\(count) more diagnostics are not printed (a report prints \(bound)): fix the ones listed and run again",
             file: file, range: .fileStart)
+        diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
+        return diagnostic
     }
 
     static func tooManyCaps(_ count: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {

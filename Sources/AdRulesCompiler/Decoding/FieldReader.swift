@@ -334,6 +334,6 @@ package struct DroppedFindings {
 
     /// How many findings were not kept, as a finding (an error when one of them is), or nil.
     package func summary(file: String) -> Diagnostic? {
-        count > 0 ? .tooManyFindings(count, file: file, severity: errors > 0 ? .error : .warning) : nil
+        count > 0 ? .tooManyFindings(count, errors: errors, file: file) : nil
     }
 }

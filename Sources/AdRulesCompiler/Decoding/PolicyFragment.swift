@@ -40,6 +40,9 @@ struct PolicyFragment: Sendable {
     /// The file is not a mapping of keys (a list, a word, an empty document): nothing in it was read, so findings
     /// about the policy as a whole (no placements, an unknown placement) would only follow from that.
     var rootUnread = false
+    /// `placements:` is not a mapping (a list, a word, nothing): its placements were not read, so "no placements" and
+    /// "unknown placement" would only follow from that, as from an unread file.
+    var placementsUnread = false
     var settings: [String: Setting] = [:]
     var environment: Located<PolicyEnvironment>?
     var timezone: Located<String>?
@@ -76,7 +79,10 @@ struct PolicyFragment: Sendable {
                 fragment.defaults = block
                 fragment.remember(key, "{\(block.canonical)}", keyNode, reader: reader)
             case "placements":
-                guard reader.enterMapping(event, cursor, key) else { return }
+                guard reader.enterMapping(event, cursor, key) else {
+                    fragment.placementsUnread = true
+                    return
+                }
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
