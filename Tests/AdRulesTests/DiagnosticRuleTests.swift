@@ -155,6 +155,13 @@ struct DiagnosticRuleTests {
             // A percentage is no count to guess, nor are commas that group no thousands.
             "daily_cap must be a whole number >= 0, not \"20%\"", "hourly_cap must be a whole number >= 0, not \"1,00\"",
         ])
+        // An empty count is told it may go (a cap's `max` may not: it is required). A number in words gets no advice:
+        // cli.md's example message for `daily_cap: six` has none.
+        let spelled = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    session_cap:\n    every_n_actions: zero\n    caps:\n      - {max: , window: 1h}\n"
+        #expect(lint(spelled).filter { $0.rule == "schema/type" }.map(\.message) == [
+            "session_cap must be a whole number >= 0, not nothing (null): write a whole number, or remove the line",
+            "every_n_actions must be a whole number >= 1, not \"zero\"", "max must be a whole number >= 0, not nothing (null)",
+        ])
     }
 
     /// A duration with its parts out of order or repeated is told the one they add up to, largest first.

@@ -219,7 +219,8 @@ struct FieldReader: NodeReader {
 
     /// - Parameter isCap: a cap of shows, which a history must be able to reach (at most
     ///   ``Facts/maxShowsPerHistory``); a larger one is a range error and is not read, like any value out of range.
-    mutating func int(_ node: YAMLNode, _ key: String, minimum: Int, isCap: Bool = false) -> Located<Int>? {
+    /// - Parameter optional: the key may be left out, so an empty value is told it can go (`daily_cap:` with no number).
+    mutating func int(_ node: YAMLNode, _ key: String, minimum: Int, isCap: Bool = false, optional: Bool = false) -> Located<Int>? {
         if let scalar = node.scalar, let value = FieldReader.intValue(scalar) {
             guard value >= minimum else {
                 report(.outOfRange(key, value: value, minimum: minimum, file: file, range: node.range))
@@ -235,9 +236,10 @@ struct FieldReader: NodeReader {
             report(.wholeNumberTooLong(key, text: scalar.value, file: file, range: node.range))
             return nil
         }
+        let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove the line" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
-            advice: Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
+            advice: empty ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
                 ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
         return nil
     }

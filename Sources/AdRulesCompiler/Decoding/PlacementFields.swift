@@ -169,7 +169,7 @@ extension FieldReader {
         let key = setting.key
         switch setting.kind {
         case .flag: return bool(node, key)?.map(SettingValue.flag)
-        case .count(let minimum): return int(node, key, minimum: minimum, isCap: setting.isCap)?.map(SettingValue.count)
+        case .count(let minimum): return int(node, key, minimum: minimum, isCap: setting.isCap, optional: true)?.map(SettingValue.count)
         case .duration: return duration(node, key)?.map(SettingValue.duration)
         case .format: return enumeration(node, key, as: AdFormat.self)?.map(SettingValue.format)
         case .text: return string(node, key)?.map(SettingValue.text)

@@ -115,7 +115,7 @@ public enum ScenarioDecoder {
                     else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false)) }
                 }
             case "installed": installed = time(value, key, reader: &reader)?.ms
-            case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0)?.value ?? 0
+            case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0, optional: true)?.value ?? 0
             case "history":
                 guard let items = reader.sequence(value, key) else { continue }
                 for item in items {
