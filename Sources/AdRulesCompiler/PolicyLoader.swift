@@ -201,6 +201,12 @@ public enum PolicyLoader {
                 // A read cut short inside the document (a syntax error) decodes nothing: its findings would only repeat it.
                 guard cursor.hasReadRoot || cursor.diagnostics.isEmpty else { return }
                 fragments.append(fragment)
+                // A scenario file or usage model saved under a rule file's name (`rewarded_test.yaml`) is told its name,
+                // once, rather than every key it holds that no rule file has.
+                if fragment.holdsNoRules, let misnamed = Diagnostic.misnamedFile(source.file, topLevelKeys: reader.unknownTopLevelKeys) {
+                    diagnostics.append(misnamed)
+                    return
+                }
                 diagnostics += reader.diagnostics
                 if reader.dropped > 0 {
                     let yaml = dropped[source.file] ?? (0, 0)

@@ -398,6 +398,46 @@ struct AuditMessageTests {
         #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result.stdout)")
     }
 
+    /// An ask about a placement the policy does not have is denied `unknown_placement`, so a step expecting a deny passed
+    /// over a typo in silence, even under `--strict`. It is named, unless the step lists that reason (a test of it).
+    @Test func anAskAboutAnUnknownPlacementIsNamedUnlessTheStepChecksForIt() throws {
+        let scenario = """
+            tests:
+              - name: a typo in an ask that expects a deny
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - event: app_launched
+                  - {ask: show, placement: lvx, expect: deny}
+                  - {ask: load, placement: lvx, expect: deny, reasons_include: [unknown_placement]}
+                  - {ask: offer, placement: lvy, expect: deny, reasons: [unknown_placement]}
+
+            """
+        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == 0)
+        #expect(result.stdout.contains("a.test.yaml:6:32: warning: ask show names placement \"lvx\", which the policy does not have (it is denied unknown_placement; a test of that reason lists it in reasons): did you mean \"lvl\"? (scenario/unknown-placement)"), "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "scenario/unknown-placement").count == 2, "one warning: \(result.stdout)")
+        #expect(runCLI(["test", dir, "--strict"]).exitCode == 1)
+    }
+
+    /// A scenario file or usage model saved under a rule file's name is one finding that gives the name to use, not a
+    /// missing version and an unknown key for every key it holds.
+    @Test func aScenarioOrModelNamedAsARuleFileIsToldItsName() throws {
+        let scenario = "# tests\ntests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        let model = "version: 1\nusers: 10\ndays: 1\nsegments:\n  - {name: a, share: 1}\nnetwork: {fill_rate: 1}\n"
+        let dir = try Self.directory(["p.yaml": Self.policy, "rewarded_test.yaml": scenario, "usage.yaml": model, "b-tests.yml": scenario])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lint = runCLI(["lint", dir])
+        #expect(lint.exitCode == 1)
+        let lines = lint.stdout.replacingOccurrences(of: dir + "/", with: "").split(separator: "\n").filter { !$0.hasPrefix("p.yaml:") }
+        #expect(lines == [
+            "b-tests.yml:2:1: error: b-tests.yml holds scenario tests (`tests:`), not rules: name it b.test.yaml, so that policy loading skips it and adrules test runs it (schema/unknown-key)",
+            "rewarded_test.yaml:2:1: error: rewarded_test.yaml holds scenario tests (`tests:`), not rules: name it rewarded.test.yaml, so that policy loading skips it and adrules test runs it (schema/unknown-key)",
+            "usage.yaml:4:1: error: usage.yaml holds a usage model (`segments:`), not rules: name it usage.model.yaml, so that policy loading skips it and adrules impact reads it (schema/unknown-key)",
+        ], "\(lint.stdout)")
+    }
+
     /// `--strict` is shared by every command that reads a policy: `compile` writes nothing for a policy with warnings.
     @Test func compileStrictRefusesWarnings() throws {
         let dir = try Self.directory(["p.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n"])

@@ -362,6 +362,19 @@ struct PlainWordsTests {
         })
     }
 
+    /// Tests (and a usage model's segments) keyed by name, as a rule file keys its placements, are told to make each a
+    /// list item with `name:`; the advice, followed as written, reads clean.
+    @Test func testsKeyedByNameAreToldToBeListItems() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let keyed = "tests:\n  cold start:\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"
+        let found = ScenarioDecoder.decode(Array(keyed.utf8), file: "s.test.yaml", policy: policy).1
+        #expect(found.map(\.message) == [
+            "tests must be a list, not a mapping: write each test as a list item with its name, `- name: cold start` in place of `cold start:`, its settings indented under it as they are",
+        ])
+        let followed = keyed.replacingOccurrences(of: "  cold start:\n", with: "  - name: cold start\n")
+        #expect(ScenarioDecoder.decode(Array(followed.utf8), file: "s.test.yaml", policy: policy).1.isEmpty)
+    }
+
     /// A text that starts with `#` after a space is read as a comment: the empty value is told so where a text was
     /// expected, in rule files and scenario files, and not where a comment after an empty key is what was meant.
     @Test func aTextReadAsACommentSaysToQuoteIt() throws {

@@ -192,6 +192,45 @@ extension Diagnostic {
         return "its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
     }
 
+    /// The finding for a rule file whose top level holds `tests:` (a scenario file) or `segments:`/`network:` (a usage
+    /// model): the name it needs for `test` or `impact` to read it and policy loading to skip it. Nil for any other file.
+    static func misnamedFile(_ file: String, topLevelKeys: [(key: String, range: SourceRange)]) -> Diagnostic? {
+        let found: (key: String, range: SourceRange), what: String, suffix: String, command: String
+        if let tests = topLevelKeys.first(where: { $0.key == "tests" }) {
+            (found, what, suffix, command) = (tests, "scenario tests", "test", "adrules test runs it")
+        } else if let model = topLevelKeys.first(where: { $0.key == "segments" || $0.key == "network" }) {
+            (found, what, suffix, command) = (model, "a usage model", "model", "adrules impact reads it")
+        } else {
+            return nil
+        }
+        let name = String(file.split(separator: "/").last ?? Substring(file))
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(ControlCharacters.escaped(name)) holds \(what) (`\(found.key):`), not rules: name it "
+                + "\(ControlCharacters.escaped(suggestedName(name, suffix: suffix))), so that policy loading skips it and \(command)",
+            file: file, range: found.range)
+    }
+
+    /// `rewarded_test.yaml` as `rewarded.test.yaml`: the name without its extension and a trailing word such as `_test`,
+    /// `-tests` or `.model`, then `.SUFFIX.yaml`.
+    static func suggestedName(_ name: String, suffix: String) -> String {
+        var base = Substring(name)
+        for ext in [".yaml", ".yml"] where base.lowercased().hasSuffix(ext) { base = base.dropLast(ext.count) }
+        for word in [suffix + "s", suffix] {
+            for separator in ["_", "-", "."] where base.lowercased().hasSuffix(separator + word) && base.count > word.count + 1 {
+                return base.dropLast(word.count + 1) + ".\(suffix).yaml"
+            }
+        }
+        return base + ".\(suffix).yaml"
+    }
+
+    /// An ask about a placement the policy does not have: it is denied `unknown_placement` whatever the test meant.
+    static func unknownAskPlacement(_ id: String, ask: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
+        unknownScenarioPlacement(
+            "ask \(ask) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy does not have (it is denied unknown_placement; a test of that reason lists it in reasons)",
+            hint: hint, file: file, range: range)
+    }
+
     private static func unknownScenarioPlacement(_ start: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
         // A warning: the test still runs as written (an app may record events about a placement a policy lacks, and a
         // test may check that its asks are `unknown_placement`), and a typo is named beside the asks it makes fail.

@@ -64,6 +64,7 @@ extension FieldReader {
                     reader.forEachEntry(cursor) { _, inner, _ in hasFormat = hasFormat || inner.scalar?.value == "format" }
                     if hasFormat { belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`" }
                 }
+                if allowed == RuleFileKeys.top { reader.unknownTopLevelKeys.append((key, keyNode.range)) }
                 reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }
         }

@@ -57,6 +57,19 @@ extension NodeReader {
         return nil
     }
 
+    /// A list of named entries (`segments`, `tests`). One written as a mapping keyed by name, as a rule file keys its
+    /// placements, is told to make each entry a list item with `name:` (its settings stay indented as they are).
+    package mutating func namedList(_ node: YAMLNode, _ key: String, entry: String) -> [YAMLNode]? {
+        if let first = node.pairs?.first, first.value.pairs != nil, let name = first.key.scalar?.value, !name.isEmpty {
+            let shown = YAMLScalar(value: name, style: .plain).shortValue
+            report(.wrongType(
+                key, expected: "a list", found: node, file: file,
+                advice: "write each \(entry) as a list item with its name, `- name: \(shown)` in place of `\(shown):`, its settings indented under it as they are"))
+            return nil
+        }
+        return sequence(node, key)
+    }
+
     /// Splits a mapping into known keys, reporting unknown ones (with "did you mean"). A plain `<<` merge key is
     /// left out: the YAML reader has reported it already.
     /// - Parameter belongsIn: for a file kind with blocks of its own (a usage model), where a key unknown here belongs.
@@ -156,6 +169,9 @@ struct FieldReader: NodeReader {
     /// Merge keys (`<<`) passed over so far: the cursor reported each; a mapping that had one may lack keys the merge
     /// would have brought, and saying so would only repeat that finding.
     var mergeKeys = 0
+    /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
+    /// or a usage model saved under a rule file's name.
+    var unknownTopLevelKeys: [(key: String, range: SourceRange)] = []
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
     /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.

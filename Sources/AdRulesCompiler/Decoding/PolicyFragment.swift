@@ -135,6 +135,12 @@ struct PolicyFragment: Sendable {
         return fragment
     }
 
+    /// Whether the file read no rules at all (no placement, group, attribute, rule or `defaults:`): what a scenario file
+    /// or a usage model read as a rule file reads.
+    var holdsNoRules: Bool {
+        placements.isEmpty && groups.isEmpty && attributes.isEmpty && rules.isEmpty && defaults == nil && !placementsUnread
+    }
+
     /// Reads a top-level scalar setting: `version`, `environment`, `timezone` or a timeout.
     private mutating func readSetting(_ key: String, _ value: YAMLNode, reader: inout FieldReader) {
         switch key {

@@ -24,7 +24,7 @@ public enum ScenarioDecoder {
             var sawTests = false
             for (_, pair) in reader.fields(pairs, allowed: ScenarioKeys.top, context: "a scenario file", belongsIn: { ScenarioKeys.relocation(of: $0, in: .file) }) {
                 sawTests = true
-                guard let items = reader.sequence(pair.value, "tests") else { continue }
+                guard let items = reader.namedList(pair.value, "tests", entry: "test") else { continue }
                 // An empty list tests nothing, as a file without `tests:` does (and `test` would pass it, `simulate` replay
                 // nothing, with no word).
                 if items.isEmpty {
@@ -390,6 +390,14 @@ public enum ScenarioDecoder {
                 guard !present.contains("placement") else { return nil }
                 reader.report(.missingKey("placement", in: "this ask", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
+            }
+            // An ask about a placement the policy does not have is denied `unknown_placement`, so a step that expects a
+            // deny passes over a typo: it is named, unless the step checks for that reason (a test of it).
+            let checksUnknown = expectation.reasons?.contains(.unknownPlacement) == true || expectation.reasonsInclude?.contains(.unknownPlacement) == true
+            if policy.placement(placement) == nil, !checksUnknown, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }),
+                !reader.isSuppressed("scenario/unknown-placement", at: pair.value.range)
+            {
+                reader.report(.unknownAskPlacement(placement, ask: askKind.value.rawValue, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: pair.value.range))
             }
             var resolvedTrigger = trigger
             if askKind.value == .show && resolvedTrigger == nil {
