@@ -375,6 +375,30 @@ struct PlainWordsTests {
         #expect(ScenarioDecoder.decode(Array(followed.utf8), file: "s.test.yaml", policy: policy).1.isEmpty)
     }
 
+    /// Slips of scenario files that libyaml reads as something else: tests without their `tests:` line, two steps run
+    /// together (the second `- ` forgotten), and JSON's habit of no space after a colon (in rule files too).
+    @Test func scenarioShapeSlipsSayWhatToWrite() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        func messages(_ text: String) -> [String] {
+            ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        }
+        #expect(messages("- name: x\n  start: 2026-11-29T09:00:00Z\n  steps:\n    - event: app_launched\n") == [
+            "a scenario file must be a mapping of keys to values, not a list: the tests need a `tests:` line above them, with the list indented under it",
+        ])
+        let head = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
+        #expect(messages(head + "      - ask: load\n        placement: a\n        expect: allow\n        ask: show\n").first
+            == "key \"ask\" is repeated in this mapping: a second ask: starts another step: put - before it, lined up with the - of the step above")
+        // One finding a glued key, and no "this step has no event or ask" or "has no placement" after them.
+        #expect(messages(head + "      - {ask:load, placement:a}\n") == [
+            "unknown key \"ask:load\" in a step: YAML reads a key only with a space after its colon: write ask: load",
+            "unknown key \"placement:a\" in a step: YAML reads a key only with a space after its colon: write placement: a",
+        ])
+        let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format:interstitial, min_interval: 1m}\n")]).diagnostics
+        #expect(rules.map(\.message) == [
+            "unknown key \"format:interstitial\" in placement \"a\": YAML reads a key only with a space after its colon: write format: interstitial",
+        ])
+    }
+
     /// A text that starts with `#` after a space is read as a comment: the empty value is told so where a text was
     /// expected, in rule files and scenario files, and not where a comment after an empty key is what was meant.
     @Test func aTextReadAsACommentSaysToQuoteIt() throws {

@@ -287,7 +287,9 @@ extension Diagnostic {
     ) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         var plain = false
-        if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
+        if let glued = GluedKey.split(key), allowed.contains(glued.key) {
+            message += ": YAML reads a key only with a space after its colon: write \(glued.key): \(glued.value)"
+        } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
         } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
             message += ": " + Suggestion.didYouMean(suggestion, for: key)

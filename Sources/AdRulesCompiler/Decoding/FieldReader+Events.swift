@@ -65,6 +65,7 @@ extension FieldReader {
                     if hasFormat { belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`" }
                 }
                 if allowed == RuleFileKeys.top { reader.unknownTopLevelKeys.append((key, keyNode.range)) }
+                if let glued = GluedKey.split(key), allowed.contains(glued.key) { reader.gluedKeys.append(glued.key) }
                 reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }
         }

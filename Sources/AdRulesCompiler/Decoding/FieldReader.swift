@@ -172,6 +172,9 @@ struct FieldReader: NodeReader {
     /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
     /// or a usage model saved under a rule file's name.
     var unknownTopLevelKeys: [(key: String, range: SourceRange)] = []
+    /// The keys written glued to their values (`format` of `format:interstitial`), each already an error: a block is not
+    /// also told it lacks the key.
+    var gluedKeys: [String] = []
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
     /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesYAML
 /// The keys each mapping of a rule file accepts: the single source for decoding, "did you mean" and the JSON Schema.
 public enum RuleFileKeys {
     public static let top = [
@@ -92,3 +93,21 @@ public enum RuleFileKeys {
     /// Top-level settings that several files may repeat only with equal values.
     public static let sharedSettings = ["environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout", "defaults"]
 }
+
+/// A key and its value written with no space after the colon (`format:interstitial`), which YAML reads as one key.
+package enum GluedKey {
+    /// The key and value of `text`, or nil when it has no colon with text after it and none before.
+    package static func split(_ text: String) -> (key: String, value: String)? {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return nil }
+        let value = text[text.index(after: colon)...]
+        guard let first = value.first, first != " ", first != ":" else { return nil }
+        return (String(text[..<colon]), String(value))
+    }
+
+    /// The keys a mapping's entries are written with, a glued key counted as its key (`ask:offer` as `ask`): a step
+    /// with `{ask:offer}` is not also told it has no ask.
+    package static func keysPresent(_ pairs: [YAMLPair]) -> Set<String> {
+        Set(pairs.compactMap { pair in pair.key.scalar.map { split($0.value)?.key ?? $0.value } })
+    }
+}
+

@@ -58,10 +58,13 @@ struct PlacementFields: Sendable {
         let merges = reader.mergeKeys
         if reader.enterMapping(event, cursor, context) {
             var wroteFormat = false
+            let gluedBefore = reader.gluedKeys.count
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
             }
+            // `format:interstitial` (no space) is an error of its own, which says what to write.
+            if reader.gluedKeys[gluedBefore...].contains("format") { wroteFormat = true }
             if let placementKey, !wroteFormat {
                 missesFormat = true
                 // `launch:` or `resume:` are app_open's blocks: another format would then be told to remove them.

@@ -20,7 +20,12 @@ public enum ScenarioDecoder {
         reader.standsForAliasOrTag = { aliasesAndTags.contains($0) }
         var scenario = Scenario(file: file, tests: [])
         let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
-        if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
+        if let root = document.root, let items = root.items, items.contains(where: { $0.pairs?.contains { $0.key.scalar?.value == "name" } == true }) {
+            // The tests written without their `tests:` line: a list of tests at the top.
+            reader.report(.wrongType(
+                "a scenario file", expected: "a mapping of keys to values", found: root, file: file,
+                advice: "the tests need a `tests:` line above them, with the list indented under it"))
+        } else if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
             for (_, pair) in reader.fields(pairs, allowed: ScenarioKeys.top, context: "a scenario file", belongsIn: { ScenarioKeys.relocation(of: $0, in: .file) }) {
                 sawTests = true
@@ -150,7 +155,7 @@ public enum ScenarioDecoder {
             default: break
             }
         }
-        let present = Set(pairs.compactMap { $0.key.scalar?.value })
+        let present = GluedKey.keysPresent(pairs)
         if !present.contains("name") {
             reader.report(.missingKey("name", in: "this test", example: "name: a cold start shows the first ad", file: reader.file, range: SourceRange(at: node.range.start)))
         }
@@ -345,7 +350,7 @@ public enum ScenarioDecoder {
             }
         }
         let location = reader.location(node)
-        let present = Set(pairs.compactMap { $0.key.scalar?.value })
+        let present = GluedKey.keysPresent(pairs)
         if present.contains("after") && present.contains("at") {
             reader.report(.afterAndAt(file: reader.file, at: node.range.start))
             return nil
