@@ -892,6 +892,12 @@ struct ImpactCommandTests {
         let result = runCLI(["impact", model, "--rules", Self.new])
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("typo.model.yaml:5:27: error: segment all names placement \"level_edn\", which the policy \(Self.new) does not define: did you mean \"level_end\"? (policy/unknown-placement)"))
+        // A policy with no placements says so, rather than "the placements are " and nothing.
+        try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
+        try "version: 1\nplacements: {}\n".write(toFile: directory + "/empty/p.yaml", atomically: true, encoding: .utf8)
+        let none = runCLI(["impact", model, "--rules", directory + "/empty"])
+        #expect(none.exitCode == 1)
+        #expect(none.stderr.contains("does not define: the policy has no placements (check --rules) (policy/unknown-placement)"), "\(none.stderr)")
         try "version: 1\nsegments:\n  - name: all\n    share: 1\n".write(toFile: model, atomically: true, encoding: .utf8)
         let unused = runCLI(["impact", model, "--rules", Self.new, "--users", "2", "--days", "1"])
         #expect(unused.exitCode == 0)

@@ -84,7 +84,9 @@ extension Diagnostic {
         if let suggestion = Suggestion.closest(to: id, in: known) {
             message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else if severity == .error {
-            message += ": the placements are \(known.joined(separator: ", "))"
+            // A policy of thousands of placements names ten; one of none says so rather than list nothing.
+            let more = known.count > 10 ? ", and \(known.count - 10) more" : ""
+            message += known.isEmpty ? ": the policy has no placements (check --rules)" : ": the placements are \(known.prefix(10).joined(separator: ", "))\(more)"
         } else {
             message += ": its asks are denied unknown_placement"
         }
