@@ -97,7 +97,12 @@ enum ImpactCommand {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped(modelPath)) \(advice)\n", exitCode: ExitCode.usage)
                 }
                 files += load.files
-                let errors = load.diagnostics.filter { $0.severity == .error }
+                // The policy's errors alone: a line counting findings it does not show counts only the errors among them.
+                let errors = load.diagnostics.filter { $0.severity == .error }.map { diagnostic in
+                    var kept = diagnostic
+                    if let hidden = diagnostic.standsFor { kept.standsFor = HiddenFindings(count: hidden.errors, errors: hidden.errors) }
+                    return kept
+                }
                 diagnostics += errors
                 if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written)) }
             } catch {

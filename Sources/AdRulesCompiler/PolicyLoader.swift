@@ -217,7 +217,8 @@ public enum PolicyLoader {
         let files = sources.map(\.file)
         var assembler = PolicyAssembler()
         assembler.sources = Dictionary(sources.map { ($0.file, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-        let unreadRoot = fragments.contains { $0.rootUnread || $0.placementsUnread }
+        let unreadRoot = fragments.contains(where: \.rootUnread)
+        let unreadPlacements = fragments.contains(where: \.placementsUnread)
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten)
@@ -229,12 +230,15 @@ public enum PolicyLoader {
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
         } else if unreadRoot || diagnostics.contains(where: { $0.rule == "yaml/multiple-documents" }) {
-            // A file that is not a mapping (a list, a word) was not read either, nor a `placements:` that is not one: its
-            // own findings stand, the policy-wide ones that follow from it do not ("the policy has no placements" beside
-            // "a rule file must be a mapping", or beside "placements must be a mapping").
+            // A file that is not a mapping (a list, a word) was not read either: its own findings stand, the policy-wide
+            // ones that follow from it do not ("the policy has no placements" beside "a rule file must be a mapping").
             // Nor is a document after the first (a stray `---`): a group or rule naming a placement defined there would
             // be told to define it.
             diagnostics = diagnostics.filter { !mayFollowFromAnUnreadFile.contains($0.rule) }
+        } else if unreadPlacements {
+            // A `placements:` that is not a mapping (a list, a word) left only its placements unread: "the policy has no
+            // placements" and "unknown placement" follow from that; what the rest of the file says stands.
+            diagnostics = diagnostics.filter { $0.rule != "policy/empty" && $0.rule != "policy/unknown-placement" }
         } else {
             // Unknown placements past a report's worth were counted, not built (never hidden by a comment: an error).
             for (file, count) in assembler.droppedUnknownPlacements {

@@ -139,14 +139,9 @@ extension Diagnostic {
         _ key: String, file: String, range: SourceRange, first: SourcePosition
     ) -> Diagnostic {
         // A second block of a file's entries (`placements:` written twice) holds entries to keep: they are moved, not dropped.
-        let advice = if blocksOfEntries.contains(key) {
-            "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
-        } else if key == "ask" || key == "event" {
-            // Two steps of a scenario run together, the `- ` of the second forgotten.
-            "a second \(key): starts another step: put - before it, lined up with the - of the step above"
-        } else {
-            "keep one of them"
-        }
+        let advice = blocksOfEntries.contains(key)
+            ? "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
+            : "keep one of them"
         return Diagnostic(
             .error, rule: "yaml/duplicate-key",
             message: "key \"\(key)\" is repeated in this mapping: \(advice)",

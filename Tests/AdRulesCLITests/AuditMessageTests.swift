@@ -436,6 +436,11 @@ struct AuditMessageTests {
             "rewarded_test.yaml:2:1: error: rewarded_test.yaml holds scenario tests (`tests:`), not rules: name it rewarded.test.yaml, so that policy loading skips it and adrules test runs it (schema/unknown-key)",
             "usage.yaml:4:1: error: usage.yaml holds a usage model (`segments:`), not rules: name it usage.model.yaml, so that policy loading skips it and adrules impact reads it (schema/unknown-key)",
         ], "\(lint.stdout)")
+        // A rule file of settings with a stray key of those names is a rule file: its own errors are reported.
+        let settings = try Self.directory(["p.yaml": Self.policy, "settings.yaml": "version: 2\nenvironment: tset\nnetwork: admob\ntests: see rewarded.test.yaml\n"])
+        defer { try? FileManager.default.removeItem(atPath: settings) }
+        let rules = runCLI(["lint", settings]).stdout
+        #expect(rules.contains("(schema/version)") && rules.contains("(schema/enum)") && !rules.contains("not rules: name it"), "\(rules)")
     }
 
     /// `--strict` is shared by every command that reads a policy: `compile` writes nothing for a policy with warnings.

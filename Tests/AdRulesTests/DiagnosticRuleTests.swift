@@ -159,7 +159,7 @@ struct DiagnosticRuleTests {
         // cli.md's example message for `daily_cap: six` has none.
         let spelled = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    session_cap:\n    every_n_actions: zero\n    caps:\n      - {max: , window: 1h}\n"
         #expect(lint(spelled).filter { $0.rule == "schema/type" }.map(\.message) == [
-            "session_cap must be a whole number >= 0, not nothing (null): write a whole number, or remove the line",
+            "session_cap must be a whole number >= 0, not nothing (null): write a whole number, or remove session_cap",
             "every_n_actions must be a whole number >= 1, not \"zero\"", "max must be a whole number >= 0, not nothing (null)",
         ])
     }

@@ -192,13 +192,28 @@ extension Diagnostic {
         return "its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
     }
 
-    /// The finding for a rule file whose top level holds `tests:` (a scenario file) or `segments:`/`network:` (a usage
-    /// model): the name it needs for `test` or `impact` to read it and policy loading to skip it. Nil for any other file.
-    static func misnamedFile(_ file: String, topLevelKeys: [(key: String, range: SourceRange)]) -> Diagnostic? {
-        let found: (key: String, range: SourceRange), what: String, suffix: String, command: String
-        if let tests = topLevelKeys.first(where: { $0.key == "tests" }) {
+    /// A list of named entries (`tests`, `segments`) written as a mapping keyed by name, as a rule file keys placements.
+    package static func keyedByName(_ key: String, entry: String, name: String, found: YAMLNode, file: String) -> Diagnostic {
+        wrongType(
+            key, expected: "a list", found: found, file: file,
+            advice: "write each \(entry) as a list item with its name, `- name: \(name)` in place of `\(name):`, its settings indented under it as they are")
+    }
+
+    /// A scenario file that is a list of tests: its `tests:` line is missing.
+    static func testsWithoutTheirLine(found: YAMLNode, file: String) -> Diagnostic {
+        wrongType(
+            "a scenario file", expected: "a mapping of keys to values", found: found, file: file,
+            advice: "the tests need a `tests:` line above them, with the list indented under it")
+    }
+
+    /// The finding for a rule file whose top level holds a list of `tests:` (a scenario file) or of `segments:` (a usage
+    /// model), and nothing of a rule file but `version:`: the name it needs for `test` or `impact` to read it and policy
+    /// loading to skip it. Nil for any other file.
+    static func misnamedFile(_ file: String, topLevelKeys: [(key: String, range: SourceRange, isList: Bool)]) -> Diagnostic? {
+        let found: (key: String, range: SourceRange, isList: Bool), what: String, suffix: String, command: String
+        if let tests = topLevelKeys.first(where: { $0.key == "tests" && $0.isList }) {
             (found, what, suffix, command) = (tests, "scenario tests", "test", "adrules test runs it")
-        } else if let model = topLevelKeys.first(where: { $0.key == "segments" || $0.key == "network" }) {
+        } else if let model = topLevelKeys.first(where: { $0.key == "segments" && $0.isList }) {
             (found, what, suffix, command) = (model, "a usage model", "model", "adrules impact reads it")
         } else {
             return nil
@@ -288,7 +303,10 @@ extension Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         var plain = false
         if let glued = GluedKey.split(key), allowed.contains(glued.key) {
-            message += ": YAML reads a key only with a space after its colon: write \(glued.key): \(glued.value)"
+            // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
+            message += GluedKey.isPlain(glued.value)
+                ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(glued.value)"
+                : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
         } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
@@ -629,12 +647,11 @@ extension Diagnostic {
     package static func tooManyFindingsInRun(_ count: Int, errors: Int, shown: Int, file: String) -> Diagnostic {
         let low = String(shown % 1000)
         let bound = shown >= 1000 ? "\(shown / 1000)," + String(repeating: "0", count: 3 - low.count) + low : low
-        var diagnostic = Diagnostic(
+        // (Printed after the summary was counted from every diagnostic: it stands for nothing more.)
+        return Diagnostic(
             errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
             message: "\(count) more diagnostics are not printed (a report prints \(bound)): fix the ones listed and run again",
             file: file, range: .fileStart)
-        diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
-        return diagnostic
     }
 
     static func tooManyCaps(_ count: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {

@@ -64,7 +64,10 @@ extension FieldReader {
                     reader.forEachEntry(cursor) { _, inner, _ in hasFormat = hasFormat || inner.scalar?.value == "format" }
                     if hasFormat { belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`" }
                 }
-                if allowed == RuleFileKeys.top { reader.unknownTopLevelKeys.append((key, keyNode.range)) }
+                if allowed == RuleFileKeys.top {
+                    let isList = if case .sequenceStart = value { true } else { false }
+                    reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
+                }
                 if let glued = GluedKey.split(key), allowed.contains(glued.key) { reader.gluedKeys.append(glued.key) }
                 reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }

@@ -59,12 +59,13 @@ extension NodeReader {
 
     /// A list of named entries (`segments`, `tests`). One written as a mapping keyed by name, as a rule file keys its
     /// placements, is told to make each entry a list item with `name:` (its settings stay indented as they are).
-    package mutating func namedList(_ node: YAMLNode, _ key: String, entry: String) -> [YAMLNode]? {
-        if let first = node.pairs?.first, first.value.pairs != nil, let name = first.key.scalar?.value, !name.isEmpty {
-            let shown = YAMLScalar(value: name, style: .plain).shortValue
-            report(.wrongType(
-                key, expected: "a list", found: node, file: file,
-                advice: "write each \(entry) as a list item with its name, `- name: \(shown)` in place of `\(shown):`, its settings indented under it as they are"))
+    /// - Parameter entryKeys: the keys an entry takes: a first key among them is an entry's own key, not its name.
+    package mutating func namedList(_ node: YAMLNode, _ key: String, entry: String, entryKeys: [String]) -> [YAMLNode]? {
+        // Only a name that reads back as written is advised (`"#1 test"` would be a comment after `name: `).
+        if let first = node.pairs?.first, first.value.pairs != nil, let name = first.key.scalar?.value, !entryKeys.contains(name),
+            name.split(separator: " ").allSatisfy({ GluedKey.isPlain(String($0)) }), !name.contains(": ")
+        {
+            report(.keyedByName(key, entry: entry, name: name, found: node, file: file))
             return nil
         }
         return sequence(node, key)
@@ -171,7 +172,7 @@ struct FieldReader: NodeReader {
     var mergeKeys = 0
     /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
     /// or a usage model saved under a rule file's name.
-    var unknownTopLevelKeys: [(key: String, range: SourceRange)] = []
+    var unknownTopLevelKeys: [(key: String, range: SourceRange, isList: Bool)] = []
     /// The keys written glued to their values (`format` of `format:interstitial`), each already an error: a block is not
     /// also told it lacks the key.
     var gluedKeys: [String] = []
@@ -255,7 +256,7 @@ struct FieldReader: NodeReader {
             report(.wholeNumberTooLong(key, text: scalar.value, file: file, range: node.range))
             return nil
         }
-        let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove the line" : nil
+        let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove \(key)" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
             advice: empty ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }

@@ -1,5 +1,6 @@
 import AdRules
 import AdRulesYAML
+
 /// The keys each mapping of a rule file accepts: the single source for decoding, "did you mean" and the JSON Schema.
 public enum RuleFileKeys {
     public static let top = [
@@ -104,10 +105,18 @@ package enum GluedKey {
         return (String(text[..<colon]), String(value))
     }
 
+    /// Whether a text reads back as itself as a plain YAML value after `key: `: letters, digits and `_ - . + : /`
+    /// only, starting with a letter, a digit or a sign (an id, a word, a number, a time).
+    package static func isPlain(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || ("0"..."9").contains(first) || first == "-" || first == "+" else {
+            return false
+        }
+        return text.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.+:/".unicodeScalars.contains($0) }
+    }
+
     /// The keys a mapping's entries are written with, a glued key counted as its key (`ask:offer` as `ask`): a step
     /// with `{ask:offer}` is not also told it has no ask.
     package static func keysPresent(_ pairs: [YAMLPair]) -> Set<String> {
         Set(pairs.compactMap { pair in pair.key.scalar.map { split($0.value)?.key ?? $0.value } })
     }
 }
-

@@ -150,7 +150,7 @@ struct PlacementFields: Sendable {
                 if key == "max" { max = reader.int(pair.value, "max", minimum: 0, isCap: true) }
                 else { window = reader.duration(pair.value, "window") }
             }
-            let present = Set(pairs.compactMap { $0.key.scalar?.value })
+            let present = GluedKey.keysPresent(pairs)
             if !present.contains("max") {
                 reader.report(.missingKey("max", in: "this cap", example: "max: 3", file: reader.file, range: item.range))
             }

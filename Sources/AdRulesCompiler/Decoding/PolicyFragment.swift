@@ -135,10 +135,11 @@ struct PolicyFragment: Sendable {
         return fragment
     }
 
-    /// Whether the file read no rules at all (no placement, group, attribute, rule or `defaults:`): what a scenario file
-    /// or a usage model read as a rule file reads.
+    /// Whether the file holds nothing of a rule file but `version:` (no placement, group, attribute, rule, `defaults:` or
+    /// top-level setting): what a scenario file or a usage model read as a rule file holds.
     var holdsNoRules: Bool {
         placements.isEmpty && groups.isEmpty && attributes.isEmpty && rules.isEmpty && defaults == nil && !placementsUnread
+            && environment == nil && timezone == nil && sessionTimeout == nil && fullscreenTimeout == nil && loadTimeout == nil
     }
 
     /// Reads a top-level scalar setting: `version`, `environment`, `timezone` or a timeout.
@@ -192,7 +193,7 @@ struct PolicyFragment: Sendable {
                 access.set(reader.value(of: setting, value), in: &group)
             }
         }
-        if !sawPlacements {
+        if !sawPlacements, !GluedKey.keysPresent(pairs).contains("placements") {
             reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: key.range))
         }
         return GroupFields(group: group, range: key.range)
@@ -328,7 +329,8 @@ struct PolicyFragment: Sendable {
             default: break
             }
         }
-        let present = Set(pairs.compactMap { $0.key.scalar?.value })
+        // A key glued to its value (`deny:*`) is an error of its own, which says what to write.
+        let present = GluedKey.keysPresent(pairs)
         let missing: [(key: String, example: String, listing: String?)] = [
             ("id", "id: no-ads-in-checkout", nil), ("deny", "deny: [interstitial]", "the placement ids it denies"),
             ("when", "when: screen == \"checkout\"", nil),

@@ -22,14 +22,12 @@ public enum ScenarioDecoder {
         let declared = Dictionary(policy.attributes.map { ($0.name, $0.type) }, uniquingKeysWith: { first, _ in first })
         if let root = document.root, let items = root.items, items.contains(where: { $0.pairs?.contains { $0.key.scalar?.value == "name" } == true }) {
             // The tests written without their `tests:` line: a list of tests at the top.
-            reader.report(.wrongType(
-                "a scenario file", expected: "a mapping of keys to values", found: root, file: file,
-                advice: "the tests need a `tests:` line above them, with the list indented under it"))
+            reader.report(.testsWithoutTheirLine(found: root, file: file))
         } else if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
             for (_, pair) in reader.fields(pairs, allowed: ScenarioKeys.top, context: "a scenario file", belongsIn: { ScenarioKeys.relocation(of: $0, in: .file) }) {
                 sawTests = true
-                guard let items = reader.namedList(pair.value, "tests", entry: "test") else { continue }
+                guard let items = reader.namedList(pair.value, "tests", entry: "test", entryKeys: ScenarioKeys.test) else { continue }
                 // An empty list tests nothing, as a file without `tests:` does (and `test` would pass it, `simulate` replay
                 // nothing, with no word).
                 if items.isEmpty {

@@ -161,7 +161,7 @@ public enum ModelDecoder {
     }
 
     private static func decodeSegments(_ node: YAMLNode, reader: inout ModelReader) -> [Segment] {
-        guard let items = reader.namedList(node, "segments", entry: "segment") else { return [] }
+        guard let items = reader.namedList(node, "segments", entry: "segment", entryKeys: ModelKeys.segment) else { return [] }
         // Each segment gets a plan for every day, users or not: a model of 100,000 segments took minutes and gigabytes.
         guard items.count <= maxSegments else {
             reader.report(.modelOutOfRange("segments", "a list of at most \(maxSegments) segments", found: "\(items.count) segments", file: reader.file, range: node.range))
