@@ -398,6 +398,9 @@ struct PlainWordsTests {
         // A value that would not read back as written (an alias, a comment) is not shown as what to write.
         let star = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny:*, when: premium}\n")]).diagnostics
         #expect(star.map(\.message) == ["unknown key \"deny:*\" in rule \"r\": YAML reads a key only with a space after its colon: put one after deny:"], "\(star)")
+        #expect(messages("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    history: [{placement:a, at: 2026-11-29T08:00:00Z}]\n    steps: [{event: app_launched}]\n") == [
+            "unknown key \"placement:a\" in a history entry: YAML reads a key only with a space after its colon: write placement: a",
+        ])
         // Tests without their `- ` whose first key is a test's own are not told that key is a name.
         let unnamed = messages("tests:\n  context: {premium: true}\n  name: x\n")
         #expect(!unnamed.contains { $0.contains("- name: context") }, "\(unnamed)")

@@ -66,6 +66,14 @@ struct ModelDiagnosticTests {
         Case(name: "segments keyed by name", rule: "schema/type", yaml: "version: 1\nsegments:\n  1️⃣casual:\n    share: 1\n", message: "write each segment as a list item with its name, `- name: casual` in place of `casual:`"),
     ]
 
+    /// A key glued to its value in an action (`placement:level_end`) is one finding, not also "has no placement".
+    @Test func aGluedKeyInAnActionIsOneFinding() {
+        let (_, diagnostics) = ModelDecoder.decode(Self.head + "    actions: [{placement:level_end, every: 1m}]\n", file: "m.model.yaml")
+        #expect(diagnostics.map(\.message) == [
+            "unknown key \"placement:level_end\" in an action: YAML reads a key only with a space after its colon: write placement: level_end",
+        ])
+    }
+
     @Test(arguments: cases) func reportsTheRuleAtItsPosition(_ c: Case) throws {
         let marked = MarkedText(c.yaml)
         let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")

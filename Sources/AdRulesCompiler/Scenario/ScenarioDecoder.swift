@@ -139,8 +139,9 @@ public enum ScenarioDecoder {
                             reader.report(.unknownHistoryPlacement(placement, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: node.range))
                         }
                     } else {
-                        // Name only what is missing: a key written with a bad value has its own finding.
-                        let missing: [String] = ["placement", "at"].filter { key in !entry.contains(where: { $0.key.scalar?.value == key }) }
+                        // Name only what is missing: a key written with a bad value, or glued to it, has its own finding.
+                        let present = GluedKey.keysPresent(entry)
+                        let missing: [String] = ["placement", "at"].filter { !present.contains($0) }
                         if !missing.isEmpty {
                             reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: app_open, at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
                         }

@@ -387,7 +387,10 @@ public enum ModelDecoder {
 
     private static func placement(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> (String, SourceLocation)? {
         guard let pair = pairs.first(where: { $0.key == "placement" })?.pair else {
-            reader.report(.missingKey("placement", in: context, example: "placement: level_end", file: reader.file, range: node.range))
+            // `placement:…` glued to its value is an error of its own, which says what to write.
+            if !GluedKey.keysPresent(node.pairs ?? []).contains("placement") {
+                reader.report(.missingKey("placement", in: context, example: "placement: level_end", file: reader.file, range: node.range))
+            }
             return nil
         }
         return reader.string(pair.value, "placement").map { ($0, reader.location(pair.value)) }
@@ -395,7 +398,10 @@ public enum ModelDecoder {
 
     private static func every(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> DurationDistribution? {
         guard let pair = pairs.first(where: { $0.key == "every" })?.pair else {
-            reader.report(.missingKey("every", in: context, example: "every: {exponential: 2m}", file: reader.file, range: node.range))
+            // `every:…` glued to its value is an error of its own, which says what to write.
+            if !GluedKey.keysPresent(node.pairs ?? []).contains("every") {
+                reader.report(.missingKey("every", in: context, example: "every: {exponential: 2m}", file: reader.file, range: node.range))
+            }
             return nil
         }
         return reader.durationDistribution(pair.value, "every", minimum: 1000)
