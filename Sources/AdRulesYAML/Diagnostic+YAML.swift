@@ -72,6 +72,12 @@ extension Diagnostic {
         syntax("the file is \(kind), not text: adrules reads YAML text in UTF-8", file: file, at: SourceRange.fileStart.start)
     }
 
+    static func noBreakSpaceIndentation(file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "this line is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, not indentation: indent with ordinary spaces",
+            file: file, at: position)
+    }
+
     static func strayByteOrderMark(file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "an invisible byte-order mark (U+FEFF) stands here, which YAML reads as text (a file may start with one, nowhere else): remove it",

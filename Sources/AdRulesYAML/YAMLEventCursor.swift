@@ -437,6 +437,9 @@ public final class YAMLEventCursor {
         if state.error != YAML_READER_ERROR, let mark = strayByteOrderMark(before: problemByte) {
             return .strayByteOrderMark(file: file, at: UTF8Check.position(ofByte: mark, in: input))
         }
+        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte) {
+            return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
+        }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
             let offset = byteOffset(of: state.context_mark)
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
@@ -490,6 +493,21 @@ public final class YAMLEventCursor {
     /// after the one a file may start with): invisible, it is where libyaml went wrong (a key that seems lined up, a
     /// document that seems to start), and its offset is where to look. One in a comment or a quoted value is text.
     private func strayByteOrderMark(before offset: Int) -> Int? {
+        lineStart(holding: isByteOrderMark, before: offset)
+    }
+
+    /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
+    /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
+    private func noBreakSpaceIndentation(before offset: Int) -> Int? {
+        lineStart(holding: { $0 + 1 < self.input.count && self.input[$0] == 0xC2 && self.input[$0 + 1] == 0xA0 }, before: offset)
+    }
+
+    private func isByteOrderMark(_ i: Int) -> Bool {
+        i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF
+    }
+
+    /// Where `isMark` holds at the start of the line of `offset` or of the line before it, past the line's spaces.
+    private func lineStart(holding isMark: (Int) -> Bool, before offset: Int) -> Int? {
         let end = min(max(offset, 0), input.count)
         var start = end
         var breaks = 0
@@ -504,11 +522,10 @@ public final class YAMLEventCursor {
         }
         var lineEnd = end
         while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
-        func isMark(_ i: Int) -> Bool { i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF }
         var i = start
         while i < lineEnd {
             // The start of each line in the range, past its spaces (and past the mark the file may start with).
-            if i == 0, isMark(0) { i = 3 }
+            if i == 0, isByteOrderMark(0) { i = 3 }
             while i < lineEnd, input[i] == 0x20 { i += 1 }
             if i < lineEnd, isMark(i) { return i }
             while i < lineEnd, input[i] != 0x0A, input[i] != 0x0D { i += 1 }

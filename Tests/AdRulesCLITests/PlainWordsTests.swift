@@ -24,6 +24,17 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.range.start == SourcePosition(line: 4, column: 1))
     }
 
+    /// No-break spaces (U+00A0) pasted from a document as indentation are named where they are: at the line libyaml
+    /// trips over after them, or in a key they became part of.
+    @Test func noBreakSpacesAsIndentationAreNamed() {
+        let mixed = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n  \u{00A0} min_interval: 1m\n    daily_cap: 3\n")]).diagnostics
+        #expect(mixed.map(\.rule) == ["yaml/syntax"], "\(mixed)")
+        #expect(mixed.first?.range.start == SourcePosition(line: 5, column: 3))
+        #expect(mixed.first?.message.contains("indented with a no-break space (U+00A0") == true, "\(mixed)")
+        let only = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n\u{00A0}\u{00A0}\u{00A0}\u{00A0}min_interval: 1m\n")]).diagnostics
+        #expect(only.contains { $0.rule == "schema/unknown-key" && $0.message.hasPrefix("key \"min_interval\" in the top level is indented with no-break spaces (U+00A0") }, "\(only)")
+    }
+
     /// pacing/missing says what is written: a min_interval of 0s is there, and says nothing.
     @Test func pacingMissingNamesAMinIntervalOfZero() {
         let text = "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 0s}\n  q: {format: interstitial}\n"

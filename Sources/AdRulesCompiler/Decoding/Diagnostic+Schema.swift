@@ -302,7 +302,13 @@ extension Diagnostic {
     ) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         var plain = false
-        if let glued = GluedKey.split(key), allowed.contains(glued.key) {
+        // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
+        let indentation = key.unicodeScalars.prefix { $0 == "\u{00A0}" || $0 == " " }
+        if indentation.contains("\u{00A0}") {
+            let name = String(String.UnicodeScalarView(key.unicodeScalars.dropFirst(indentation.count)))
+            message = "key \"\(name)\" in \(context) is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
+                + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces"
+        } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
             // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
             message += GluedKey.isPlain(glued.value)
                 ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(glued.value)"
