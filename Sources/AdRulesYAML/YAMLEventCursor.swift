@@ -453,6 +453,8 @@ public final class YAMLEventCursor {
         } else if problem == "mapping values are not allowed in this context" {
             let (text, column) = line(at: problemByte)
             advice = Self.mappingValueAdvice(text, colonAt: column)
+        } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
+            advice = closer
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
             advice = Self.quotedValueAdvice(line(at: problemByte).text)
         } else if problem == "found character that cannot start any token" {
@@ -487,6 +489,22 @@ public final class YAMLEventCursor {
             diagnostic.notes.append(DiagnosticNote(message: opened, file: file, position: start))
         }
         return diagnostic
+    }
+
+    /// What to write when the problem is a `,`, `}` or `]` just after a `{ }` or `[ ]` that closed on its line (`- {…},`
+    /// or `{…}}`, JSON's habits in a block list or mapping), else nil.
+    private func strayAfterClosingBracket(at offset: Int) -> String? {
+        guard offset < input.count, let stray = [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].first(where: { $0 == input[offset] }) else {
+            return nil
+        }
+        var before = offset - 1
+        while before >= 0, input[before] == 0x20 { before -= 1 }
+        guard before >= 0, input[before] == UInt8(ascii: "}") || input[before] == UInt8(ascii: "]") else { return nil }
+        let closed = input[before] == UInt8(ascii: "}") ? "{ } mapping" : "[ ] list"
+        let character = String(UnicodeScalar(stray))
+        return stray == UInt8(ascii: ",")
+            ? "remove this , after the \(closed): items on lines of their own take no comma"
+            : "remove this \(character): the \(closed) before it is already closed"
     }
 
     /// A byte-order mark (U+FEFF) that starts the line of a problem at `offset` or the line before it (after spaces, or

@@ -35,6 +35,18 @@ struct PlainWordsTests {
         #expect(only.contains { $0.rule == "schema/unknown-key" && $0.message.hasPrefix("key \"min_interval\" in the top level is indented with no-break spaces (U+00A0") }, "\(only)")
     }
 
+    /// JSON's habits after a closed `{ }` in a block (a trailing comma, one `}` too many) are told to remove that
+    /// character, at it, in rule files and scenario files alike.
+    @Test func aCommaOrBracketAfterAClosedMappingIsToldToGo() throws {
+        let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m},\n  b: {format: banner}\n")]).diagnostics
+        #expect(rules.map(\.message) == ["YAML syntax error: while parsing a block mapping: did not find expected key; remove this , after the { } mapping: items on lines of their own take no comma"])
+        #expect(rules.first?.range.start == SourcePosition(line: 3, column: 46))
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let scenario = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: app_launched}\n      - {ask: load, placement: a, expect: allow}}\n"
+        let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1
+        #expect(found.map(\.message) == ["YAML syntax error: while parsing a block collection: did not find expected '-' indicator; remove this }: the { } mapping before it is already closed"])
+    }
+
     /// pacing/missing says what is written: a min_interval of 0s is there, and says nothing.
     @Test func pacingMissingNamesAMinIntervalOfZero() {
         let text = "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 0s}\n  q: {format: interstitial}\n"
