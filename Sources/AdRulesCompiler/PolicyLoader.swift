@@ -204,6 +204,8 @@ public enum PolicyLoader {
                 // A scenario file or usage model saved under a rule file's name (`rewarded_test.yaml`) is told its name,
                 // once, rather than every key it holds that no rule file has.
                 if fragment.holdsNoRules, let misnamed = Diagnostic.misnamedFile(source.file, topLevelKeys: reader.unknownTopLevelKeys) {
+                    // Anchors and aliases are a scenario file's or a model's to use: only rule files refuse them.
+                    diagnostics.removeAll { $0.file == source.file && $0.rule == "yaml/alias" }
                     diagnostics.append(misnamed)
                     return
                 }

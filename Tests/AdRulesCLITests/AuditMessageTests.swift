@@ -424,7 +424,8 @@ struct AuditMessageTests {
     /// A scenario file or usage model saved under a rule file's name is one finding that gives the name to use, not a
     /// missing version and an unknown key for every key it holds.
     @Test func aScenarioOrModelNamedAsARuleFileIsToldItsName() throws {
-        let scenario = "# tests\ntests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        // (With an anchor and an alias, which a scenario file may use and a rule file may not.)
+        let scenario = "# tests\ntests:\n  - name: t\n    start: &t 2026-11-29T09:00:00Z\n    installed: *t\n    steps:\n      - event: app_launched\n"
         let model = "version: 1\nusers: 10\ndays: 1\nsegments:\n  - {name: a, share: 1}\nnetwork: {fill_rate: 1}\n"
         let dir = try Self.directory(["p.yaml": Self.policy, "rewarded_test.yaml": scenario, "usage.yaml": model, "b-tests.yml": scenario])
         defer { try? FileManager.default.removeItem(atPath: dir) }
