@@ -97,11 +97,10 @@ enum ImpactCommand {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped(modelPath)) \(advice)\n", exitCode: ExitCode.usage)
                 }
                 files += load.files
-                // The policy's errors alone: a line counting findings it does not show counts only the errors among them.
+                // The policy's errors alone: a line counting findings it does not show says only the errors among them.
                 let errors = load.diagnostics.filter { $0.severity == .error }.map { diagnostic in
-                    var kept = diagnostic
-                    if let hidden = diagnostic.standsFor { kept.standsFor = HiddenFindings(count: hidden.errors, errors: hidden.errors) }
-                    return kept
+                    guard let hidden = diagnostic.standsFor else { return diagnostic }
+                    return Diagnostic.tooManyFindings(hidden.errors, errors: hidden.errors, file: diagnostic.file)
                 }
                 diagnostics += errors
                 if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written)) }

@@ -206,6 +206,7 @@ public enum PolicyLoader {
                 if fragment.holdsNoRules, let misnamed = Diagnostic.misnamedFile(source.file, topLevelKeys: reader.unknownTopLevelKeys) {
                     // Anchors and aliases are a scenario file's or a model's to use: only rule files refuse them.
                     diagnostics.removeAll { $0.file == source.file && $0.rule == "yaml/alias" }
+                    dropped[source.file] = nil
                     diagnostics.append(misnamed)
                     return
                 }

@@ -74,7 +74,7 @@ extension Diagnostic {
 
     static func noBreakSpaceIndentation(file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
-            "this line is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, not indentation: indent with ordinary spaces",
+            "this line is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, not indentation: indent with ordinary spaces, lined up with the keys beside it",
             file: file, at: position)
     }
 

@@ -502,9 +502,14 @@ public final class YAMLEventCursor {
         guard before >= 0, input[before] == UInt8(ascii: "}") || input[before] == UInt8(ascii: "]") else { return nil }
         let closed = input[before] == UInt8(ascii: "}") ? "{ } mapping" : "[ ] list"
         let character = String(UnicodeScalar(stray))
-        return stray == UInt8(ascii: ",")
+        guard stray == UInt8(ascii: ",") else { return "remove this \(character): the \(closed) before it is already closed" }
+        // A comma that ends its line is JSON's habit; one with another item after it puts two items on a line.
+        var after = offset + 1
+        while after < input.count, input[after] == 0x20 { after += 1 }
+        let endsLine = after >= input.count || input[after] == 0x0A || input[after] == 0x0D || input[after] == UInt8(ascii: "#")
+        return endsLine
             ? "remove this , after the \(closed): items on lines of their own take no comma"
-            : "remove this \(character): the \(closed) before it is already closed"
+            : "in a block each item stands on its own line, with no comma: put what follows this , on a line of its own"
     }
 
     /// A byte-order mark (U+FEFF) that starts the line of a problem at `offset` or the line before it (after spaces, or
@@ -517,7 +522,21 @@ public final class YAMLEventCursor {
     /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
     /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
     private func noBreakSpaceIndentation(before offset: Int) -> Int? {
-        lineStart(holding: { $0 + 1 < self.input.count && self.input[$0] == 0xC2 && self.input[$0 + 1] == 0xA0 }, before: offset)
+        lineStart(holding: { self.isNoBreakSpaceIndentingAKey(at: $0) }, before: offset)
+    }
+
+    /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`) or a list item (`- `) on their line: text that
+    /// only starts with one (a line of a block or quoted value) is not indentation.
+    private func isNoBreakSpaceIndentingAKey(at i: Int) -> Bool {
+        guard i + 1 < input.count, input[i] == 0xC2, input[i + 1] == 0xA0 else { return false }
+        var j = i
+        while j + 1 < input.count, input[j] == 0x20 || (input[j] == 0xC2 && input[j + 1] == 0xA0) { j += input[j] == 0x20 ? 1 : 2 }
+        func isWordByte(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) || (0x30...0x39).contains(b) || b == 0x5F }
+        if j + 1 < input.count, input[j] == UInt8(ascii: "-"), input[j + 1] == 0x20 { return true }
+        var k = j
+        while k < input.count, isWordByte(input[k]) { k += 1 }
+        guard k > j, k < input.count, input[k] == UInt8(ascii: ":") else { return false }
+        return k + 1 >= input.count || [0x20, 0x0A, 0x0D].contains(input[k + 1])
     }
 
     private func isByteOrderMark(_ i: Int) -> Bool {

@@ -883,6 +883,23 @@ struct ImpactCommandTests {
             """)
     }
 
+    /// impact prints a broken policy's errors alone: past a file's thousand, the line counting the rest counts its
+    /// errors, and the summary agrees with it (it said "100 more findings" and counted 50).
+    @Test func aPolicysHiddenFindingsAreCountedAsErrorsAlone() throws {
+        let directory = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/rules", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var rules = "version: 1\nplacements:\n"
+        for i in 0..<1_050 { rules += "  x\(i): {format: x}\n" }
+        for i in 0..<50 { rules += "  i\(i): {format: interstitial}\n" }
+        try rules.write(toFile: directory + "/rules/p.yaml", atomically: true, encoding: .utf8)
+        try "version: 1\nsegments:\n  - name: all\n    share: 1\n".write(toFile: directory + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", directory + "/m.model.yaml", "--rules", directory + "/rules"])
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains("error: 50 more findings in this file are not shown"), "\(result.stderr.prefix(400))")
+        #expect(result.stderr.contains("Found 1050 errors and 0 warnings in 2 files."), "\(result.stderr.suffix(300))")
+    }
+
     @Test func unknownAndUnusedPlacementsAreNamed() throws {
         let directory = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

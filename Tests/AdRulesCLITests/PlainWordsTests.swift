@@ -33,6 +33,12 @@ struct PlainWordsTests {
         #expect(mixed.first?.message.contains("indented with a no-break space (U+00A0") == true, "\(mixed)")
         let only = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n\u{00A0}\u{00A0}\u{00A0}\u{00A0}min_interval: 1m\n")]).diagnostics
         #expect(only.contains { $0.rule == "schema/unknown-key" && $0.message.hasPrefix("key \"min_interval\" in the top level is indented with no-break spaces (U+00A0") }, "\(only)")
+        // A key so indented is an error of its own: its block is not also told it lacks the key.
+        let format = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    \u{00A0}format: interstitial\n    min_interval: 1m\n")]).diagnostics
+        #expect(format.map(\.rule) == ["schema/unknown-key"], "\(format)")
+        // One that starts a line of a block value is text, not indentation: the error after it is libyaml's own.
+        let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    ad_unit: |\n      \u{00A0} text\n    daily_cap: 3: 4\n")]).diagnostics
+        #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")
     }
 
     /// JSON's habits after a closed `{ }` in a block (a trailing comma, one `}` too many) are told to remove that
@@ -41,6 +47,9 @@ struct PlainWordsTests {
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m},\n  b: {format: banner}\n")]).diagnostics
         #expect(rules.map(\.message) == ["YAML syntax error: while parsing a block mapping: did not find expected key; remove this , after the { } mapping: items on lines of their own take no comma"])
         #expect(rules.first?.range.start == SourcePosition(line: 3, column: 46))
+        // A comma with another item after it on its line: the item goes on a line of its own.
+        let shared = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}, b: {format: banner}\n")]).diagnostics
+        #expect(shared.first?.message.hasSuffix("in a block each item stands on its own line, with no comma: put what follows this , on a line of its own") == true, "\(shared)")
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
         let scenario = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: app_launched}\n      - {ask: load, placement: a, expect: allow}}\n"
         let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1

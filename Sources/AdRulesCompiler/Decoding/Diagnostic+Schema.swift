@@ -194,7 +194,8 @@ extension Diagnostic {
 
     /// A list of named entries (`tests`, `segments`) written as a mapping keyed by name, as a rule file keys placements.
     package static func keyedByName(_ key: String, entry: String, name: String, found: YAMLNode, file: String) -> Diagnostic {
-        wrongType(
+        let name = YAMLScalar.shortened(name)
+        return wrongType(
             key, expected: "a list", found: found, file: file,
             advice: "write each \(entry) as a list item with its name, `- name: \(name)` in place of `\(name):`, its settings indented under it as they are")
     }
@@ -307,7 +308,7 @@ extension Diagnostic {
         if indentation.contains("\u{00A0}") {
             let name = String(String.UnicodeScalarView(key.unicodeScalars.dropFirst(indentation.count)))
             message = "key \"\(name)\" in \(context) is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
-                + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces"
+                + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces, lined up with the keys beside it"
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
             // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
             message += GluedKey.isPlain(glued.value)

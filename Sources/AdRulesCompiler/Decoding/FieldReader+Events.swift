@@ -68,7 +68,7 @@ extension FieldReader {
                     let isList = if case .sequenceStart = value { true } else { false }
                     reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
                 }
-                if let glued = GluedKey.split(key), allowed.contains(glued.key) { reader.gluedKeys.append(glued.key) }
+                if case let written = GluedKey.key(of: key), written != key, allowed.contains(written) { reader.gluedKeys.append(written) }
                 reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }
         }

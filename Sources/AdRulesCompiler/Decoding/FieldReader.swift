@@ -63,7 +63,8 @@ extension NodeReader {
     package mutating func namedList(_ node: YAMLNode, _ key: String, entry: String, entryKeys: [String]) -> [YAMLNode]? {
         // Only a name that reads back as written is advised (`"#1 test"` would be a comment after `name: `).
         if let first = node.pairs?.first, first.value.pairs != nil, let name = first.key.scalar?.value, !entryKeys.contains(name),
-            name.split(separator: " ").allSatisfy({ GluedKey.isPlain(String($0)) }), !name.contains(": ")
+            name.split(separator: " ").allSatisfy({ GluedKey.isPlain(String($0)) }), !name.hasPrefix("-"), !name.hasSuffix(":"), !name.contains(": "),
+            case let plain = YAMLScalar(value: name, style: .plain), !plain.isNull, plain.coreSchemaBool == nil, !plain.isCoreSchemaNumber
         {
             report(.keyedByName(key, entry: entry, name: name, found: node, file: file))
             return nil
@@ -173,8 +174,8 @@ struct FieldReader: NodeReader {
     /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
     /// or a usage model saved under a rule file's name.
     var unknownTopLevelKeys: [(key: String, range: SourceRange, isList: Bool)] = []
-    /// The keys written glued to their values (`format` of `format:interstitial`), each already an error: a block is not
-    /// also told it lacks the key.
+    /// The keys written glued to their values (`format` of `format:interstitial`) or after no-break spaces, each already
+    /// an error: a block is not also told it lacks the key.
     var gluedKeys: [String] = []
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the

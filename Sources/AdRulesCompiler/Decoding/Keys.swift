@@ -117,6 +117,13 @@ package enum GluedKey {
     /// The keys a mapping's entries are written with, a glued key counted as its key (`ask:offer` as `ask`): a step
     /// with `{ask:offer}` is not also told it has no ask.
     package static func keysPresent(_ pairs: [YAMLPair]) -> Set<String> {
-        Set(pairs.compactMap { pair in pair.key.scalar.map { split($0.value)?.key ?? $0.value } })
+        Set(pairs.compactMap { pair in pair.key.scalar.map { key(of: $0.value) } })
+    }
+
+    /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) pasted
+    /// before it, which YAML reads as part of the key (each an error of its own, which says what to write).
+    package static func key(of text: String) -> String {
+        let unindented = String(String.UnicodeScalarView(text.unicodeScalars.drop { $0 == "\u{00A0}" || $0 == " " }))
+        return split(unindented)?.key ?? unindented
     }
 }
