@@ -417,6 +417,9 @@ struct PlainWordsTests {
         #expect(messages("- name: x\n  start: 2026-11-29T09:00:00Z\n  steps:\n    - event: app_launched\n") == [
             "a scenario file must be a mapping of keys to values, not a list: the tests need a `tests:` line above them, with the list indented under it",
         ])
+        // A misspelt `test:` is one finding, where it stands.
+        let misspelt = messages("test:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n")
+        #expect(misspelt.count == 1 && misspelt[0].contains("did you mean \"tests\"?"), "\(misspelt)")
         let head = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
         // One finding a glued key, and no "this step has no event or ask" or "has no placement" after them.
         #expect(messages(head + "      - {ask:load, placement:a}\n") == [

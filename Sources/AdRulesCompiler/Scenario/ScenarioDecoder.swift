@@ -39,7 +39,9 @@ public enum ScenarioDecoder {
                     if let test = decodeTest(item, policy: policy, declared: declared, reader: &reader) { scenario.tests.append(test) }
                 }
             }
-            if !sawTests {
+            // A misspelt `test:` is told "did you mean tests" where it stands: not also that the file has no tests.
+            let misspelt = pairs.contains { pair in pair.key.scalar.map { Suggestion.closest(to: $0.value, in: ScenarioKeys.top) == "tests" } ?? false }
+            if !sawTests, !misspelt {
                 reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: SourceRange(at: root.range.start)))
             }
         } else if document.root == nil && document.diagnostics.isEmpty {
