@@ -417,6 +417,12 @@ struct PlainWordsTests {
         #expect(messages("- name: x\n  start: 2026-11-29T09:00:00Z\n  steps:\n    - event: app_launched\n") == [
             "a scenario file must be a mapping of keys to values, not a list: the tests need a `tests:` line above them, with the list indented under it",
         ])
+        // An ask written as an event, and an event as an ask, are told which they are.
+        let swapped = messages("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: show, placement: a}\n      - {ask: show_started, placement: a}\n")
+        #expect(swapped.map { $0.components(separatedBy: "; not ").last ?? "" } == [
+            "\"show\": show is an ask, not an event: write ask: show, with expect: allow or deny",
+            "\"show_started\": show_started is an event, not an ask: write event: show_started",
+        ], "\(swapped)")
         // A misspelt `test:` is one finding, where it stands.
         let misspelt = messages("test:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n")
         #expect(misspelt.count == 1 && misspelt[0].contains("did you mean \"tests\"?"), "\(misspelt)")

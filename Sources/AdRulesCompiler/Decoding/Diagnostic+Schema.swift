@@ -341,9 +341,12 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "schema/missing-key", message: "\(context) has no \(key): \(advice)", file: file, range: range)
     }
 
-    static func unknownEnum(_ key: String, value: String, allowed: [String], file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
+    static func unknownEnum(_ key: String, value: String, allowed: [String], advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
-        if let suggestion = Suggestion.closest(to: value, in: allowed) {
+        if let advice {
+            message += ": " + advice
+        } else if let suggestion = Suggestion.closest(to: value, in: allowed) {
             message += ": " + Suggestion.didYouMean(suggestion, for: value)
         }
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)

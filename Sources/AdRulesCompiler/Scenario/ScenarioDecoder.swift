@@ -307,10 +307,23 @@ public enum ScenarioDecoder {
             case "at": at = time(value, key, reader: &reader)?.ms
             case "event":
                 if let name = reader.string(value, key) {
-                    if AdEvent.names.contains(name.value) { eventName = name }
-                    else { reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, file: reader.file, range: value.range)) }
+                    if AdEvent.names.contains(name.value) {
+                        eventName = name
+                    } else {
+                        // `event: show` is an ask the app makes, not an event it records.
+                        let ask = AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
+                        reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask, file: reader.file, range: value.range))
+                    }
                 }
-            case "ask": askKind = reader.enumeration(value, key, as: AskKind.self)
+            case "ask":
+                // `ask: show_started` is an event the app records, not an ask.
+                if let name = value.scalar?.value, AdEvent.names.contains(name) {
+                    reader.report(.unknownEnum(
+                        "ask", value: name, allowed: AskKind.allCases.map(\.rawValue), advice: "\(name) is an event, not an ask: write event: \(name)",
+                        file: reader.file, range: value.range))
+                } else {
+                    askKind = reader.enumeration(value, key, as: AskKind.self)
+                }
             case "placement": placement = reader.string(value, key)?.value
             case "source":
                 source = reader.string(value, key)?.value
