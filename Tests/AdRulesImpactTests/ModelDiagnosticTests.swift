@@ -62,6 +62,9 @@ struct ModelDiagnosticTests {
         Case(name: "a segment named true", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: 1️⃣true\n    share: 1\n", message: "quote a name that is a number or true/false"),
         Case(name: "a segment named 12", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: 1️⃣12\n    share: 1\n", message: "a name, such as casual"),
         Case(name: "segment key in an action", rule: "schema/unknown-key", yaml: head + "    actions: [{placement: p, every: 1m, 1️⃣share: 1}]\n", message: "write it beside `actions:` or `rewarded:`"),
+        // A range written with its ends named, and a decimal comma.
+        Case(name: "a range as min and max", rule: "schema/type", yaml: head + "    installed_days_ago: 1️⃣{min: 0, max: 60}\n", message: "a value drawn between them is written {uniform: [0, 60]}"),
+        Case(name: "a decimal comma", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣0,6\n", message: "a decimal takes a point: write 0.6"),
         // Segments keyed by name, as a rule file keys its placements.
         Case(name: "segments keyed by name", rule: "schema/type", yaml: "version: 1\nsegments:\n  1️⃣casual:\n    share: 1\n", message: "write each segment as a list item with its name, `- name: casual` in place of `casual:`"),
     ]

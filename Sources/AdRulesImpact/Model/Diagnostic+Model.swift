@@ -77,6 +77,14 @@ extension Diagnostic {
             notes: [DiagnosticNote(message: "segment \"\(name)\" is first defined here", file: file, position: first)])
     }
 
+    /// `{min: 0, max: 60}` where a distribution belongs: a value drawn between two ends is `uniform`.
+    static func rangeWrittenAsBounds(_ key: String, low: String, high: String, found: YAMLNode, file: String) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "\(key) gives two ends, which is no distribution here: a value drawn between them is written {uniform: [\(low), \(high)]}",
+            file: file, range: found.range)
+    }
+
     static func modelUnknownPlacement(
         _ id: String, segment: String, policy: String, known: [String], severity: Severity, file: String, range: SourceRange
     ) -> Diagnostic {

@@ -79,6 +79,12 @@ struct ModelReader: NodeReader {
             {
                 advice = "write it as a fraction (\(ShareText.format(percent / 100)))"
             }
+            // A decimal comma (`0,6`): the number with a point.
+            if advice == nil, let text = node.scalar?.value, text.filter({ $0 == "," }).count == 1, case let dotted = text.replacingOccurrences(of: ",", with: "."),
+                let number = Double(dotted), range.contains(number), dotted.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+            {
+                advice = "a decimal takes a point: write \(dotted)"
+            }
             report(.wrongType(key, expected: "a number", found: node, file: file, advice: advice))
             return nil
         }
@@ -164,6 +170,14 @@ struct ModelReader: NodeReader {
     /// The one `{kind: value}` pair of a distribution mapping, or nil (with a diagnostic).
     /// - Parameter expected: what the setting takes, for the message when the mapping is not one pair.
     private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode, expected: String) -> (kind: String, pair: YAMLPair)? {
+        // `{min: 0, max: 60}` (or `low`/`high`) is a range to draw from: one finding that writes it as `uniform`.
+        let names = pairs.compactMap { $0.key.scalar?.value }
+        if names.count == 2, let low = pairs.first(where: { ["min", "low", "from"].contains($0.key.scalar?.value ?? "") })?.value.scalar,
+            let high = pairs.first(where: { ["max", "high", "to"].contains($0.key.scalar?.value ?? "") })?.value.scalar
+        {
+            report(.rangeWrittenAsBounds(key, low: low.shortValue, high: high.shortValue, found: node, file: file))
+            return nil
+        }
         let known = fields(pairs, allowed: ModelReader.distributionKinds, context: key)
         guard known.count == pairs.count else { return nil }
         guard known.count == 1, let only = known.first else {
