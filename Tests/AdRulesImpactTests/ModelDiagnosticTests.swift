@@ -65,6 +65,9 @@ struct ModelDiagnosticTests {
         // A range written with its ends named, and a decimal comma.
         Case(name: "a range as min and max", rule: "schema/type", yaml: head + "    installed_days_ago: 1️⃣{min: 0, max: 60}\n", message: "a value drawn between them is written {uniform: [0, 60]}"),
         Case(name: "a decimal comma", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣0,6\n", message: "a decimal takes a point: write 0.6"),
+        // Ends out of order, or that would not read back, and thousands, are not advised so.
+        Case(name: "a range with its ends reversed", rule: "schema/unknown-key", yaml: head + "    installed_days_ago: {1️⃣min: 60, max: 0}\n", message: "the keys here are uniform, poisson, exponential"),
+        Case(name: "thousands with a comma", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣1,000\n", message: "share must be a number, not \"1,000\""),
         // Segments keyed by name, as a rule file keys its placements.
         Case(name: "segments keyed by name", rule: "schema/type", yaml: "version: 1\nsegments:\n  1️⃣casual:\n    share: 1\n", message: "write each segment as a list item with its name, `- name: casual` in place of `casual:`"),
     ]

@@ -311,15 +311,20 @@ public enum ScenarioDecoder {
                         eventName = name
                     } else {
                         // `event: show` is an ask the app makes, not an event it records.
-                        let ask = AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
+                        let hasAsk = pairs.contains { $0.key.scalar?.value == "ask" }
+                        let ask = hasAsk ? nil : AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
                         reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask, file: reader.file, range: value.range))
                     }
                 }
             case "ask":
                 // `ask: show_started` is an event the app records, not an ask.
-                if let name = value.scalar?.value, AdEvent.names.contains(name) {
+                if let name = value.scalar?.value, AdEvent.names.contains(name), !pairs.contains(where: { $0.key.scalar?.value == "event" }) {
+                    // What an ask takes and an event does not goes with it.
+                    let askKeys: [String] = ["expect", "reasons", "reasons_include", "retry_in", "trigger", "context"]
+                    let checks = askKeys.filter { written in pairs.contains { $0.key.scalar?.value == written } }
+                    let drop = checks.isEmpty ? "" : ", without \(checks.joined(separator: ", ")) (an event step checks nothing)"
                     reader.report(.unknownEnum(
-                        "ask", value: name, allowed: AskKind.allCases.map(\.rawValue), advice: "\(name) is an event, not an ask: write event: \(name)",
+                        "ask", value: name, allowed: AskKind.allCases.map(\.rawValue), advice: "\(name) is an event, not an ask: write event: \(name)\(drop)",
                         file: reader.file, range: value.range))
                 } else {
                     askKind = reader.enumeration(value, key, as: AskKind.self)

@@ -80,8 +80,10 @@ struct ModelReader: NodeReader {
                 advice = "write it as a fraction (\(ShareText.format(percent / 100)))"
             }
             // A decimal comma (`0,6`): the number with a point.
-            if advice == nil, let text = node.scalar?.value, text.filter({ $0 == "," }).count == 1, case let dotted = text.replacingOccurrences(of: ",", with: "."),
-                let number = Double(dotted), range.contains(number), dotted.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
+            // (Not thousands, `1,200`, and not 0, which no share is.)
+            if advice == nil, let text = node.scalar?.value, text.filter({ $0 == "," }).count == 1, text.split(separator: ",").last?.count != 3,
+                case let dotted = text.replacingOccurrences(of: ",", with: "."), let number = Double(dotted), number != 0, range.contains(number),
+                dotted.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") })
             {
                 advice = "a decimal takes a point: write \(dotted)"
             }
@@ -171,9 +173,16 @@ struct ModelReader: NodeReader {
     /// - Parameter expected: what the setting takes, for the message when the mapping is not one pair.
     private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode, expected: String) -> (kind: String, pair: YAMLPair)? {
         // `{min: 0, max: 60}` (or `low`/`high`) is a range to draw from: one finding that writes it as `uniform`.
-        let names = pairs.compactMap { $0.key.scalar?.value }
-        if names.count == 2, let low = pairs.first(where: { ["min", "low", "from"].contains($0.key.scalar?.value ?? "") })?.value.scalar,
-            let high = pairs.first(where: { ["max", "high", "to"].contains($0.key.scalar?.value ?? "") })?.value.scalar
+        // Only ends that read back as written, numbers in order, are advised: what they must be (whole, a duration) is
+        // checked once they are written so.
+        func end(_ names: [String]) -> YAMLScalar? {
+            guard let scalar = pairs.first(where: { names.contains($0.key.scalar?.value ?? "") })?.value.scalar, scalar.style == .plain,
+                !scalar.isNull, GluedKey.isPlain(scalar.value)
+            else { return nil }
+            return scalar
+        }
+        if pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]),
+            (ModelReader.number(YAMLNode(.scalar(low), range: node.range)) ?? -.infinity) <= (ModelReader.number(YAMLNode(.scalar(high), range: node.range)) ?? .infinity)
         {
             report(.rangeWrittenAsBounds(key, low: low.shortValue, high: high.shortValue, found: node, file: file))
             return nil
