@@ -209,7 +209,10 @@ struct ModelReader: NodeReader {
 
     private mutating func ordered<T: Comparable>(_ low: T, _ high: T, _ key: String, node: YAMLNode) -> Bool {
         guard low <= high else {
-            report(.modelOutOfRange("\(key).uniform", "[low, high] with low <= high", found: "a higher low end", file: file, range: node.range))
+            // The ends as written, swapped: what to write.
+            let ends = (node.items ?? []).compactMap { $0.scalar?.shortValue }
+            let found = ends.count == 2 ? "[\(ends[0]), \(ends[1])], whose low end is higher: write [\(ends[1]), \(ends[0])]" : "a higher low end"
+            report(.modelOutOfRange("\(key).uniform", "[low, high] with low <= high", found: found, file: file, range: node.range))
             return false
         }
         return true
