@@ -72,6 +72,17 @@ extension Diagnostic {
         syntax("the file is \(kind), not text: adrules reads YAML text in UTF-8", file: file, at: SourceRange.fileStart.start)
     }
 
+    /// The line that stands for the findings a file does not show, past its bound.
+    /// - Parameter errors: how many of the `count` findings not shown are errors (the line is an error when one is).
+    package static func tooManyFindings(_ count: Int, errors: Int, file: String) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
+            message: "\(count) more findings in this file are not shown: fix the ones listed and lint again",
+            file: file, range: .fileStart)
+        diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
+        return diagnostic
+    }
+
     static func noBreakSpaceIndentation(file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "this line is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, not indentation: indent with ordinary spaces, lined up with the keys beside it",

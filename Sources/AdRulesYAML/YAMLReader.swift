@@ -41,12 +41,8 @@ public enum YAMLReader {
             cursor.finish()
             var diagnostics = cursor.diagnostics
             if cursor.droppedFindings > 0 {
-                var tooMany = Diagnostic(
-                    .error, rule: "lint/too-many-findings",
-                    message: "\(cursor.droppedFindings) more findings in this file are not shown: fix the ones listed and lint again",
-                    file: file, range: .fileStart)
-                tooMany.standsFor = HiddenFindings(count: cursor.droppedFindings, errors: cursor.droppedFindings)
-                diagnostics.append(tooMany)
+                // Every finding of the YAML layer is an error.
+                diagnostics.append(.tooManyFindings(cursor.droppedFindings, errors: cursor.droppedFindings, file: file))
             }
             return YAMLDocument(
                 root: root, diagnostics: diagnostics, aliasOrTagPositions: cursor.aliasOrTagPositions, textScalars: cursor.textScalars)

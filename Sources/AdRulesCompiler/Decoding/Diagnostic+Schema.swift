@@ -642,16 +642,6 @@ extension Diagnostic {
             file: file, range: SourceRange(at: position))
     }
 
-    /// - Parameter errors: how many of the `count` findings not shown are errors (the line is an error when one is).
-    package static func tooManyFindings(_ count: Int, errors: Int, file: String) -> Diagnostic {
-        var diagnostic = Diagnostic(
-            errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
-            message: "\(count) more findings in this file are not shown: fix the ones listed and lint again",
-            file: file, range: .fileStart)
-        diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
-        return diagnostic
-    }
-
     /// The diagnostics past what one report prints, over all its files (each file's own bound already applied: a
     /// file's line counting those it does not show is one of them).
     package static func tooManyFindingsInRun(_ count: Int, errors: Int, shown: Int, file: String) -> Diagnostic {

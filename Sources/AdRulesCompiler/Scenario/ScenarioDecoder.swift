@@ -292,6 +292,8 @@ public enum ScenarioDecoder {
         var eventOnly: [YAMLPair] = []
         // Whether the step asks, for the advice about a key that belongs elsewhere: only an ask takes a context.
         let block: ScenarioKeys.Block = pairs.contains { $0.key.scalar?.value == "ask" } ? .askStep : .eventStep
+        // The keys the step is written with (a glued `ask:offer` counted as `ask`): read once, for the advice below.
+        let present = GluedKey.keysPresent(pairs)
         for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.step, context: "a step", belongsIn: { ScenarioKeys.relocation(of: $0, in: block) }) {
             let value = pair.value
             switch key {
@@ -311,17 +313,15 @@ public enum ScenarioDecoder {
                         eventName = name
                     } else {
                         // `event: show` is an ask the app makes, not an event it records.
-                        let hasAsk = pairs.contains { $0.key.scalar?.value == "ask" }
-                        let ask = hasAsk ? nil : AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
+                        let ask = present.contains("ask") ? nil : AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
                         reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask, file: reader.file, range: value.range))
                     }
                 }
             case "ask":
                 // `ask: show_started` is an event the app records, not an ask.
-                if let name = value.scalar?.value, AdEvent.names.contains(name), !pairs.contains(where: { $0.key.scalar?.value == "event" }) {
+                if let name = value.scalar?.value, AdEvent.names.contains(name), !present.contains("event") {
                     // What an ask takes and an event does not goes with it.
-                    let askKeys: [String] = ["expect", "reasons", "reasons_include", "retry_in", "trigger", "context"]
-                    let checks = askKeys.filter { written in pairs.contains { $0.key.scalar?.value == written } }
+                    let checks = ["expect", "reasons", "reasons_include", "retry_in", "trigger", "context"].filter(present.contains)
                     let drop = checks.isEmpty ? "" : ", without \(checks.joined(separator: ", ")) (an event step checks nothing)"
                     reader.report(.unknownEnum(
                         "ask", value: name, allowed: AskKind.allCases.map(\.rawValue), advice: "\(name) is an event, not an ask: write event: \(name)\(drop)",
@@ -369,7 +369,6 @@ public enum ScenarioDecoder {
             }
         }
         let location = reader.location(node)
-        let present = GluedKey.keysPresent(pairs)
         if present.contains("after") && present.contains("at") {
             reader.report(.afterAndAt(file: reader.file, at: node.range.start))
             return nil
