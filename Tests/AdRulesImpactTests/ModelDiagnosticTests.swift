@@ -64,6 +64,7 @@ struct ModelDiagnosticTests {
         Case(name: "segment key in an action", rule: "schema/unknown-key", yaml: head + "    actions: [{placement: p, every: 1m, 1️⃣share: 1}]\n", message: "write it beside `actions:` or `rewarded:`"),
         // A range written with its ends named, and a decimal comma.
         Case(name: "a range as min and max", rule: "schema/type", yaml: head + "    installed_days_ago: 1️⃣{min: 0, max: 60}\n", message: "a value drawn between them is written {uniform: [0, 60]}"),
+        Case(name: "an attribute range as min and max", rule: "schema/type", yaml: head + "    attributes: {level: 1️⃣{min: 1, max: 40}}\n", message: "attribute level gives two ends, which is no distribution here: a value drawn between them is written {uniform: [1, 40]}"),
         Case(name: "a decimal comma", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣0,6\n", message: "a decimal takes a point: write 0.6"),
         Case(name: "uniform ends reversed", rule: "schema/range", yaml: head + "    resumes: {uniform: 1️⃣[9, 2]}\n", message: "resumes.uniform must be [low, high] with low <= high, not [9, 2], whose low end is higher: write [2, 9]"),
         // Ends out of order, or that would not read back, and thousands, are not advised so.

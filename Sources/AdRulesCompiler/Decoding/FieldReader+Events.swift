@@ -107,11 +107,18 @@ extension FieldReader {
     /// - Parameter previous: the id of the entry before, under which the setting most likely belongs.
     ///
     /// A top-level key there whose value is written out as no block of settings could be (`timezone: UTC`, `rules: […]`
-    /// indented under `placements:`) is said to be top-level, indented too far (or there twice).
+    /// indented under `placements:`) is said to be top-level, indented too far (or there twice). An entry indented with
+    /// no-break spaces is said to be, and not read.
     mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
-        if case .mappingStart = value { return false }
         guard let key = keyNode.scalar?.value else { return false }
         let block = kind + "s"
+        // `  q:` or `  min_interval:` indented with no-break spaces: YAML reads them as part of the key, which is then
+        // neither an id nor a setting. One finding says so; the entry is not read (its id is not the one meant).
+        if GluedKey.isIndentedWithNoBreakSpaces(key) {
+            report(.unknownKey(key, in: block, allowed: [], file: file, range: keyNode.range))
+            return true
+        }
+        if case .mappingStart = value { return false }
         if !keys.contains(key), key != block, RuleFileKeys.top.contains(key) {
             // An alias or a tag is reported as such: what it stands for is not known here.
             let start: SourcePosition

@@ -120,6 +120,12 @@ package enum GluedKey {
         Set(pairs.compactMap { pair in pair.key.scalar.map { key(of: $0.value) } })
     }
 
+    /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) where its indentation should be: YAML
+    /// reads them as part of the key.
+    package static func isIndentedWithNoBreakSpaces(_ text: String) -> Bool {
+        text.unicodeScalars.prefix { $0 == "\u{00A0}" || $0 == " " }.contains("\u{00A0}")
+    }
+
     /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) pasted
     /// before it, which YAML reads as part of the key (each an error of its own, which says what to write).
     package static func key(of text: String) -> String {

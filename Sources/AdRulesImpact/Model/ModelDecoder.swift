@@ -361,8 +361,11 @@ public enum ModelDecoder {
                 guard list.count == items.count else { continue }
                 value = .list(list)
             } else {
-                // A mistyped distribution (`{unifrom: [1, 4]}`) gets its "did you mean"; any other mapping its type.
-                if let inner = pair.value.pairs, reader.fields(inner, allowed: ["uniform"], context: "attribute \(name)").count < inner.count {
+                // `{min: 1, max: 40}` is told to be `uniform`; a mistyped distribution (`{unifrom: [1, 4]}`) gets its
+                // "did you mean"; any other mapping its type.
+                if let inner = pair.value.pairs, reader.reportIfRangeWrittenAsBounds(inner, "attribute \(name)", node: pair.value)
+                    || reader.fields(inner, allowed: ["uniform"], context: "attribute \(name)").count < inner.count
+                {
                     continue
                 }
                 // A uniform draw whose bounds are not two (`[1, 40, 50]`, `5`), or beside another key, is told which.

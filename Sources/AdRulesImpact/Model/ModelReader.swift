@@ -172,21 +172,7 @@ struct ModelReader: NodeReader {
     /// The one `{kind: value}` pair of a distribution mapping, or nil (with a diagnostic).
     /// - Parameter expected: what the setting takes, for the message when the mapping is not one pair.
     private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode, expected: String) -> (kind: String, pair: YAMLPair)? {
-        // `{min: 0, max: 60}` (or `low`/`high`) is a range to draw from: one finding that writes it as `uniform`.
-        // Only ends that read back as written, numbers in order, are advised: what they must be (whole, a duration) is
-        // checked once they are written so.
-        func end(_ names: [String]) -> YAMLScalar? {
-            guard let scalar = pairs.first(where: { names.contains($0.key.scalar?.value ?? "") })?.value.scalar, scalar.style == .plain,
-                !scalar.isNull, GluedKey.isPlain(scalar.value)
-            else { return nil }
-            return scalar
-        }
-        if pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]),
-            (ModelReader.number(YAMLNode(.scalar(low), range: node.range)) ?? -.infinity) <= (ModelReader.number(YAMLNode(.scalar(high), range: node.range)) ?? .infinity)
-        {
-            report(.rangeWrittenAsBounds(key, low: low.shortValue, high: high.shortValue, found: node, file: file))
-            return nil
-        }
+        guard !reportIfRangeWrittenAsBounds(pairs, key, node: node) else { return nil }
         let known = fields(pairs, allowed: ModelReader.distributionKinds, context: key)
         guard known.count == pairs.count else { return nil }
         guard known.count == 1, let only = known.first else {
@@ -194,6 +180,24 @@ struct ModelReader: NodeReader {
             return nil
         }
         return (only.key, only.pair)
+    }
+
+    /// Reports `{min: 0, max: 60}` (or `low`/`high`, `from`/`to`), a range to draw from, with one finding that writes it
+    /// as `uniform`. Only ends that read back as written, numbers in order, are advised: what they must be (whole, a
+    /// duration) is checked once they are written so.
+    /// - Returns: whether the mapping was such a range (and reported).
+    mutating func reportIfRangeWrittenAsBounds(_ pairs: [YAMLPair], _ key: String, node: YAMLNode) -> Bool {
+        func end(_ names: [String]) -> YAMLScalar? {
+            guard let scalar = pairs.first(where: { names.contains($0.key.scalar?.value ?? "") })?.value.scalar, scalar.style == .plain,
+                !scalar.isNull, GluedKey.isPlain(scalar.value)
+            else { return nil }
+            return scalar
+        }
+        guard pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]),
+            (ModelReader.number(YAMLNode(.scalar(low), range: node.range)) ?? -.infinity) <= (ModelReader.number(YAMLNode(.scalar(high), range: node.range)) ?? .infinity)
+        else { return false }
+        report(.rangeWrittenAsBounds(key, low: low.shortValue, high: high.shortValue, found: node, file: file))
+        return true
     }
 
     /// The two ends of `{uniform: [a, b]}` as nodes.
