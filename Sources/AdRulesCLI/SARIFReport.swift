@@ -100,12 +100,11 @@ enum SARIFReport {
             : .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
     }
 
-    /// A relative URI with `./` removed and characters that URIs reserve escaped.
+    /// A URI of a path: its segments normalized (`a//b`, `./a`, `a/./b` and `x/../a` are all one file, and code scanning
+    /// must see one URI for it), and characters that URIs reserve escaped.
     static func uri(_ path: String) -> String {
-        var p = path
-        while p.hasPrefix("./") { p.removeFirst(2) }
         var out = ""
-        for scalar in p.unicodeScalars {
+        for scalar in normalized(path).unicodeScalars {
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".", "~", "/": out.unicodeScalars.append(scalar)
             default:
@@ -113,6 +112,28 @@ enum SARIFReport {
             }
         }
         return out
+    }
+
+    /// A path with empty and `.` segments removed and each `..` taken back against the segment before it, as
+    /// RFC 3986 removes dot segments: a relative path never starts with `/` (which would name the root, not the
+    /// checkout); one that climbs out of where adrules ran keeps its leading `..`.
+    static func normalized(_ path: String) -> String {
+        var segments: [Substring] = []
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch segment {
+            case ".": continue
+            case "..":
+                if let last = segments.last, last != ".." {
+                    segments.removeLast()
+                } else if !path.hasPrefix("/") {
+                    segments.append(segment)
+                }
+            default: segments.append(segment)
+            }
+        }
+        let joined = segments.joined(separator: "/")
+        if path.hasPrefix("/") { return "/" + joined }
+        return joined.isEmpty ? "." : joined
     }
 
     /// A stable fingerprint of a finding: it does not move when lines are added above it, nor when the

@@ -26,6 +26,8 @@ public final class YAMLEventCursor {
     /// An open mapping or sequence: where it started and, for a mapping, which keys it has had.
     private struct Frame {
         var isMapping = false
+        /// Written as an indented block, not in brackets: its end is where its last node ends.
+        var isBlock = false
         var start = SourcePosition(line: 1, column: 1)
         /// In a mapping: whether the next node is a key.
         var expectsKey = true
@@ -33,8 +35,9 @@ public final class YAMLEventCursor {
         var keys: [(name: String, at: SourcePosition)] = []
         var keyIndex: [String: SourcePosition] = [:]
 
-        mutating func reset(isMapping: Bool, start: SourcePosition) {
+        mutating func reset(isMapping: Bool, isBlock: Bool, start: SourcePosition) {
             self.isMapping = isMapping
+            self.isBlock = isBlock
             self.start = start
             expectsKey = true
             keys.removeAll(keepingCapacity: true)
@@ -98,6 +101,9 @@ public final class YAMLEventCursor {
     private var documents = 0
     /// Frames of the open collections, reused; `depth` of them are open.
     private var frames: [Frame] = []
+    /// Where the last node read ended: the end of a block collection. (libyaml ends one where the next token starts,
+    /// lines below its last value when blank lines or comments follow.)
+    private var lastNodeEnd = SourcePosition(line: 1, column: 1)
     private var depth = 0
 
     /// Reads one file's bytes with a cursor that is valid only inside `body`.
@@ -304,9 +310,11 @@ public final class YAMLEventCursor {
             } else {
                 aliasOfLastEvent = name
             }
+            lastNodeEnd = range.end
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
+            lastNodeEnd = range.end
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range, mark: event.start_mark) }
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
@@ -326,28 +334,31 @@ public final class YAMLEventCursor {
             return self.scalar(YAMLNode(.scalar(scalar), range: range))
         case YAML_SEQUENCE_START_EVENT:
             checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, range: range, mark: event.start_mark)
-            return open(isMapping: false, at: range.start)
+            return open(isMapping: false, isBlock: event.data.sequence_start.style == YAML_BLOCK_SEQUENCE_STYLE, at: range.start)
         case YAML_MAPPING_START_EVENT:
             checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, range: range, mark: event.start_mark)
-            return open(isMapping: true, at: range.start)
+            return open(isMapping: true, isBlock: event.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE, at: range.start)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard depth > 0 else { return nil }
             depth -= 1
+            // A block collection ends with its last node; one in brackets after its closing bracket.
+            let end = frames[depth].isBlock && lastNodeEnd > frames[depth].start ? lastNodeEnd : range.end
+            lastNodeEnd = end
             nodeEnded()
-            return .end(range.end)
+            return .end(end)
         default:
             return nil
         }
     }
 
-    private func open(isMapping: Bool, at start: SourcePosition) -> YAMLEvent? {
+    private func open(isMapping: Bool, isBlock: Bool, at start: SourcePosition) -> YAMLEvent? {
         guard depth < YAMLReader.maxDepth else {
             stop(.tooDeep(limit: YAMLReader.maxDepth, file: file, at: start))
             return nil
         }
         // The parent is not told yet: a collection used as a key leaves its mapping expecting a key until it ends.
         if depth == frames.count { frames.append(Frame()) }
-        frames[depth].reset(isMapping: isMapping, start: start)
+        frames[depth].reset(isMapping: isMapping, isBlock: isBlock, start: start)
         depth += 1
         return isMapping ? .mappingStart(start) : .sequenceStart(start)
     }

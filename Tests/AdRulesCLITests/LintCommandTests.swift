@@ -214,6 +214,15 @@ struct LintCommandTests {
         #expect(!report.contains("\"file:///\""), "no base URI of this machine's root")
     }
 
+    /// One file is one URI however its path was spelt: a relative URI never starts with `/`, which would name the root.
+    @Test(arguments: [
+        (".//a.yaml", "a.yaml"), ("rules//a.yaml", "rules/a.yaml"), ("rules/./a.yaml", "rules/a.yaml"), ("./rules/../rules/a.yaml", "rules/a.yaml"),
+        ("../other/a.yaml", "../other/a.yaml"), ("a/../../b.yaml", "../b.yaml"), ("/tmp//x/../a.yaml", "/tmp/a.yaml"), ("/../a.yaml", "/a.yaml"),
+    ])
+    func sarifURIsAreNormalized(_ path: String, _ expected: String) {
+        #expect(SARIFReport.normalized(path) == expected)
+    }
+
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.
     @Test func equalFindingsGetDistinctFingerprints() throws {
         let result = runCLI(["lint", "FIXTURES/zero-caps.yaml", "--format", "sarif"])

@@ -336,6 +336,27 @@ struct DiagnosticRuleTests {
         }
     }
 
+    /// A string token inside a quoted `when` spans its escaped quotes (`''b''`, `\"b\"`): the finding covers the whole
+    /// token, its start placed past escaped quotes before it.
+    @Test(arguments: [
+        (#"'screen == ''a'' ''b'''"#, 28, 33), (#""screen == \"a\" \"b\"""#, 28, 33), (#"'screen == ''it''''s'''"#, 28, 33),
+        (#"screen == 'a' 'b'"#, 25, 28),
+    ])
+    func aTokenInAQuotedExpressionSpansItsEscapes(_ when: String, _ start: Int, _ end: Int) {
+        let text = "version: 1\nattributes:\n  screen: string\nplacements:\n  p: {format: interstitial, min_interval: 4m}\nrules:\n  - id: r1\n    deny: [p]\n    when: \(when)\n"
+        let found = lint(text).first { $0.rule == "rule/syntax" }
+        #expect(found?.range == SourceRange(start: SourcePosition(line: 9, column: start), end: SourcePosition(line: 9, column: end)), "\(lint(text))")
+    }
+
+    /// A block list or mapping ends with its last value, not at the line of the next key below blank lines and comments
+    /// (where libyaml ends it): a code scanner shows an alert only when all its lines are in the change.
+    @Test func aBlockValueEndsWithItsLastItem() {
+        let list = lint(Self.header + "  a:\n    format: interstitial\n    min_interval: 4m\n    daily_cap:\n      - 1\n      - 2\n\n# a comment\n")
+        #expect(list.first?.range == SourceRange(start: SourcePosition(line: 7, column: 7), end: SourcePosition(line: 8, column: 10)), "\(list)")
+        let mapping = lint(Self.header + "  a:\n    format: interstitial\n    hourly_cap:\n      x: 1\n      y: {z: 2}\n\n    min_interval: 4m\n")
+        #expect(mapping.first?.range == SourceRange(start: SourcePosition(line: 6, column: 7), end: SourcePosition(line: 7, column: 16)), "\(mapping)")
+    }
+
     /// Many findings on one line (a flow-style file) are each placed at their own column.
     @Test func findingsOnOneLineAreEachPlaced() {
         let rules = (0..<5).map { #"{id: r\#($0), deny: "*", when: "premium or premum\#($0)"}"# }

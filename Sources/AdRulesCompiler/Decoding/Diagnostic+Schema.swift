@@ -698,7 +698,7 @@ extension Diagnostic {
         return Diagnostic(.error, rule: ask == .offer ? "schema/enum" : "schema/unknown-key", message: message, file: file, range: range)
     }
 
-    static func expression(_ finding: ExpressionFinding, file: String, position: SourcePosition) -> Diagnostic {
-        Diagnostic(.error, rule: finding.rule, message: finding.message, file: file, range: SourceRange(at: position))
+    static func expression(_ finding: ExpressionFinding, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, rule: finding.rule, message: finding.message, file: file, range: range)
     }
 }

@@ -182,9 +182,16 @@ struct PolicyAssembler {
                 switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft) {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):
+                    let text = Array(when.value.unicodeScalars)
                     for finding in findings {
-                        let position = exactPosition(of: finding.offset, in: node, file: fragment.file) ?? Self.position(of: finding.offset, in: node)
-                        diagnostics.append(.expression(finding, file: fragment.file, position: position))
+                        // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
+                        guard let start = exactPosition(of: finding.offset, in: node, file: fragment.file) else {
+                            diagnostics.append(.expression(finding, file: fragment.file, range: SourceRange(at: Self.position(of: finding.offset, in: node))))
+                            continue
+                        }
+                        let tokenEnd = TokenExtent.expressionTokenEnd(from: finding.offset, in: text)
+                        let end = tokenEnd > finding.offset ? exactPosition(of: tokenEnd, in: node, file: fragment.file) : nil
+                        diagnostics.append(.expression(finding, file: fragment.file, range: SourceRange(start: start, end: end ?? start)))
                     }
                 }
                 rules.append(rule)

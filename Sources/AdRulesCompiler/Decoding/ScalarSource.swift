@@ -156,6 +156,10 @@ package struct ScalarSource {
                 if style == .doubleQuoted, c == "\\", let e = nextUnit() {
                     step(over: e)
                     produced = Self.lineBreaks.contains(e) ? nil : Walk.escapes[e] ?? hexadecimal(after: e)
+                } else if style == .singleQuoted, c == "'" {
+                    // `''` is one quote of the value, both its characters; a lone one closes the scalar.
+                    guard let e = nextUnit(), e == "'" else { return nil }
+                    step(over: e)
                 }
                 if produced == target { return here }
             }

@@ -24,15 +24,36 @@ enum TokenExtent {
         return diagnostics.map { diagnostic in
             guard isWidened(diagnostic), let bytes = bytesOf[diagnostic.file] else { return diagnostic }
             if lines[diagnostic.file] == nil { lines[diagnostic.file] = LineIndex(ScalarSource(bytes)) }
-            // A `rule/*` finding points into a `when` expression: at a name, a string or one character.
-            let inExpression = diagnostic.rule.hasPrefix("rule/")
-            guard let width = lines[diagnostic.file]?.tokenWidth(at: diagnostic.range.start, inExpression: inExpression) else {
+            guard let width = lines[diagnostic.file]?.tokenWidth(at: diagnostic.range.start) else {
                 return diagnostic
             }
             var widened = diagnostic
             widened.range.end.column += width
             return widened
         }
+    }
+
+    /// Just past the token of a `when` expression that starts at `offset` of its text, in code points: a name or number
+    /// (letters, digits, `_`, `.`), a negative literal, a quoted string, or one character. Read in the expression's
+    /// value, not in the file: in a quoted scalar the string's quotes are escaped (`''b''`, `\"b\"`), and
+    /// ``ScalarSource`` places the end in the file.
+    static func expressionTokenEnd(from offset: Int, in text: [Unicode.Scalar]) -> Int {
+        guard offset >= 0, offset < text.count else { return offset }
+        func isNamePart(_ c: Unicode.Scalar) -> Bool {
+            ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "."
+        }
+        let first = text[offset]
+        if first == "\"" || first == "'" {
+            var i = offset + 1
+            while i < text.count, text[i] != first { i += 1 }
+            return min(i + 1, text.count)
+        }
+        var i = offset
+        // A negative literal (`-1e5`, `-1s`): the sign and what follows it.
+        if first == "-", offset + 1 < text.count, isNamePart(text[offset + 1]) { i += 1 }
+        guard i < text.count, isNamePart(text[i]) else { return offset + 1 }
+        while i < text.count, isNamePart(text[i]) { i += 1 }
+        return i
     }
 
     /// A file's lines as libyaml counts them, through ``ScalarSource`` (the same line table and column walk that
@@ -46,7 +67,7 @@ enum TokenExtent {
         init(_ source: ScalarSource) { self.source = source }
 
         /// The number of characters of the token at a position, nil when no token starts there.
-        mutating func tokenWidth(at position: SourcePosition, inExpression: Bool) -> Int? {
+        mutating func tokenWidth(at position: SourcePosition) -> Int? {
             guard let p = source.index(of: position) else { return nil }
             let bytes = source.bytes
             if line.number != position.line {
@@ -60,40 +81,10 @@ enum TokenExtent {
             }
             let end = line.end
             guard p < end, bytes[p] != UInt8(ascii: " ") else { return nil }
-            let tokenEnd = inExpression
-                ? LineIndex.expressionTokenEnd(from: p, lineEnd: end, in: bytes)
-                : LineIndex.tokenEnd(from: p, inFlow: line.bracket < p, lineEnd: end, in: bytes)
+            let tokenEnd = LineIndex.tokenEnd(from: p, inFlow: line.bracket < p, lineEnd: end, in: bytes)
             var width = 0
             for i in p..<tokenEnd where bytes[i] & 0xC0 != 0x80 { width += 1 }
             return width > 0 ? width : nil
-        }
-
-        /// Just past the expression token starting at `p`: a name or number (letters, digits, `_`, `.`), a quoted
-        /// string, or one character.
-        static func expressionTokenEnd(from p: Int, lineEnd: Int, in bytes: [UInt8]) -> Int {
-            func isNamePart(_ b: UInt8) -> Bool {
-                (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
-                    || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
-            }
-            if bytes[p] == UInt8(ascii: "\"") || bytes[p] == UInt8(ascii: "'") {
-                var i = p + 1
-                while i < lineEnd, bytes[i] != bytes[p] { i += 1 }
-                return min(i + 1, lineEnd)
-            }
-            // A negative literal (`-1e5`, `-1s`): the sign and what follows it.
-            if bytes[p] == UInt8(ascii: "-"), p + 1 < lineEnd, isNamePart(bytes[p + 1]) {
-                var i = p + 1
-                while i < lineEnd, isNamePart(bytes[i]) { i += 1 }
-                return i
-            }
-            guard isNamePart(bytes[p]) else {
-                var i = p + 1
-                while i < lineEnd, bytes[i] & 0xC0 == 0x80 { i += 1 }
-                return i
-            }
-            var i = p
-            while i < lineEnd, isNamePart(bytes[i]) { i += 1 }
-            return i
         }
 
         /// Just past the token starting at `p`: a quoted scalar to its closing quote, a flow collection to its closing
