@@ -264,6 +264,17 @@ struct DiagnosticRuleTests {
         }
     }
 
+    /// `when: True` is the bool YAML 1.2 reads, as `when: true` is: the expression of that bool, in any of its spellings.
+    @Test(arguments: [("True", true), ("TRUE", true), ("False", false), ("FALSE", false), ("true", true)])
+    func aWhenOfACoreSchemaBoolIsThatBool(_ written: String, _ denies: Bool) throws {
+        let text = "version: 1\nplacements:\n  p: {format: banner}\nrules:\n  - {id: r, deny: \"*\", when: \(written)}\n"
+        #expect(lint(text).isEmpty, "\(lint(text))")
+        let loaded = try policy(text)
+        var facts = Facts(policy: loaded, installedAt: 0)
+        facts.apply(.loadCompleted("p"), at: 0, policy: loaded)
+        #expect(Evaluator.decide(.show("p", trigger: .action), policy: loaded, facts: facts, now: 0).codes == (denies ? [.customRule] : []))
+    }
+
     /// A rule's `deny:` written as one id is read as an item of a list is: a plain yes/no warns, a number is refused.
     @Test func aDenyOfOneIDIsReadAsAString() throws {
         let input = MarkedText(Self.header + "  \"n\": {format: banner}\nrules:\n  - {id: r, deny: 1️⃣n, when: premium}\n  - {id: s, deny: 2️⃣12, when: premium}\n")
@@ -355,6 +366,16 @@ struct DiagnosticRuleTests {
         #expect(list.first?.range == SourceRange(start: SourcePosition(line: 7, column: 7), end: SourcePosition(line: 8, column: 10)), "\(list)")
         let mapping = lint(Self.header + "  a:\n    format: interstitial\n    hourly_cap:\n      x: 1\n      y: {z: 2}\n\n    min_interval: 4m\n")
         #expect(mapping.first?.range == SourceRange(start: SourcePosition(line: 6, column: 7), end: SourcePosition(line: 7, column: 16)), "\(mapping)")
+    }
+
+    /// `defaults:` takes no format or ad unit: an unknown key there is not told to write one.
+    @Test func anUnknownKeyInDefaultsListsOnlyWhatDefaultsTake() throws {
+        let found = lint("version: 1\ndefaults:\n  foo: 1\nplacements:\n  p: {format: banner}\n")
+        let message = try #require(found.first { $0.rule == "schema/unknown-key" }?.message)
+        #expect(message.hasPrefix("unknown key \"foo\" in defaults: the keys here are enabled, "), "\(message)")
+        #expect(!message.contains("format") && !message.contains("ad_unit"), "\(message)")
+        // Written there anyway, each is told to go on each placement.
+        #expect(lint("version: 1\ndefaults:\n  format: banner\nplacements:\n  p: {format: banner}\n").map(\.message) == ["format is not allowed in defaults: set it on each placement"])
     }
 
     /// Many findings on one line (a flow-style file) are each placed at their own column.

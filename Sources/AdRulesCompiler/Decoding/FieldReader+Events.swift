@@ -47,8 +47,11 @@ extension FieldReader {
     /// unknown key gets `schema/unknown-key` (with where it belongs, or "did you mean"), a key that is not a
     /// word gets `schema/type`, a plain `<<` is passed over (the cursor reported it); `body` reads each allowed key's
     /// value. A quoted `"<<"` is no merge key: it is an unknown key like any other.
+    /// - Parameter listed: the keys an unknown key's message lists and suggests from, when not all of `allowed` are
+    ///   right there (`defaults:` reads `format` to say it belongs on each placement, and never suggests it).
     mutating func forEachField(
-        _ cursor: YAMLEventCursor, allowed: [String], context: String, _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
+        _ cursor: YAMLEventCursor, allowed: [String], listed: [String]? = nil, context: String,
+        _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
     ) {
         forEachEntry(cursor) { reader, keyNode, value in
             guard let key = reader.wordKey(keyNode, in: context) else { return }
@@ -69,7 +72,7 @@ extension FieldReader {
                     reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
                 }
                 if case let written = GluedKey.key(of: key), written != key, allowed.contains(written) { reader.gluedKeys.append(written) }
-                reader.report(.unknownKey(key, in: context, allowed: allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
+                reader.report(.unknownKey(key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }
         }
     }

@@ -17,6 +17,10 @@ public enum RuleFileKeys {
         let key = setting.block?.rawValue ?? setting.key
         if !keys.contains(key) { keys.append(key) }
     }
+    /// The keys `defaults:` takes: a placement's, but its format and ad unit (each placement has its own).
+    public static let defaults = placement.filter { key in
+        PlacementSetting.allCases.contains { ($0.block?.rawValue ?? $0.key) == key && $0.isAllowedInDefaults }
+    }
     public static let launch = PlacementSetting.settings(in: .launch).map(\.name)
     public static let resume = PlacementSetting.settings(in: .resume).map(\.name)
     public static let grace = PlacementSetting.settings(in: .grace).map(\.name)

@@ -59,7 +59,8 @@ struct PlacementFields: Sendable {
         if reader.enterMapping(event, cursor, context) {
             var wroteFormat = false
             let gluedBefore = reader.gluedKeys.count
-            reader.forEachField(cursor, allowed: RuleFileKeys.placement, context: context) { reader, key, keyNode, value in
+            let listed = placementKey == nil ? RuleFileKeys.defaults : nil
+            reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
             }

@@ -317,7 +317,9 @@ struct PolicyFragment: Sendable {
                     reader.report(.wrongType("when", expected: "an expression such as screen == \"checkout\"", found: value, file: reader.file))
                     continue
                 }
-                when = Located(scalar.value, at: reader.location(value))
+                // YAML reads a plain `True` or `FALSE` as the bool `when: true` is: the expression of that bool.
+                let bool = scalar.style == .plain ? scalar.coreSchemaBool : nil
+                when = Located(bool.map { $0 ? "true" : "false" } ?? scalar.value, at: reader.location(value))
                 whenNode = value
             case "message":
                 message = reader.string(value, key)?.value
