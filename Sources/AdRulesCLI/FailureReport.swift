@@ -108,6 +108,15 @@ enum FailureReport {
     /// The reasons the failing steps a test keeps may hold in all (``ScenarioRunner/KeptDecisions``).
     static let maxReasonsKept = 200_000
 
+    /// The json entry of a scenario file or policy with findings, in place of its tests: the keys of a test's entry
+    /// (no line, no failing step), with the findings, so that a reader of the document reads every entry alike.
+    static func json(brokenFile file: String, name: String, diagnostics: [Diagnostic]) -> JSON {
+        .object([
+            ("file", .string(file)), ("line", .null), ("name", .string(name)), ("passed", .bool(false)), ("failures", .array([])),
+            ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object))),
+        ])
+    }
+
     /// A test as json: its first failing steps, each with every reason, while `bytesLeft` (shared by the run's tests)
     /// lasts; the others counted in `more_failures`.
     static func json(_ outcome: TestOutcome, zone: TimeZone, bytesLeft: inout Int) -> JSON {
@@ -136,6 +145,7 @@ enum FailureReport {
         var object: [(String, JSON)] = [
             ("file", .string(outcome.test.location.file)), ("line", .int(outcome.test.location.line)),
             ("name", .string(outcome.test.name)), ("passed", .bool(outcome.passed)), ("failures", .array(failures)),
+            ("diagnostics", .array([])),
         ]
         // Only when some are left out: the failing steps past the ones listed.
         if all.count > listed { object.append(("more_failures", .int(all.count - listed))) }

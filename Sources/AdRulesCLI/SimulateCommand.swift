@@ -37,9 +37,9 @@ enum SimulateCommand {
         case .ioFailure(let message):
             return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         case .broken(_, let diagnostics):
-            return broken(diagnostics, files: 1, of: "scenario file", parsed, environment: environment)
+            return broken(diagnostics, file: file, files: 1, of: "scenario file", parsed, environment: environment)
         case .brokenPolicy(_, let diagnostics, let files):
-            return broken(diagnostics, files: files, of: "policy", parsed, environment: environment)
+            return broken(diagnostics, file: file, files: files, of: "policy", parsed, environment: environment)
         case .ready(let scenario, let policy, let warnings):
             // Warnings about the scenario file go to stderr, beside the replay.
             let stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: false, lines: { _ in [] }).render(warnings, files: [])
@@ -54,7 +54,10 @@ enum SimulateCommand {
                     }
                     tests.append(replay)
                 }
-                let document = JSON.object([("version", .int(1)), ("file", .string(file)), ("tests", .array(tests))])
+                let document = JSON.object([
+                    ("version", .int(1)), ("file", .string(file)), ("tests", .array(tests)),
+                    ("diagnostics", .array(warnings.map(JSONDiagnostics.object))),
+                ])
                 return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr)
             }
             var bytesLeft = FailureReport.maxTextBytes
@@ -69,12 +72,18 @@ enum SimulateCommand {
     /// took 490 MB to build, 60 asks of 2,900 long messages 3.7 GB).
     static let maxJSONBytes = 64_000_000
 
-    /// A scenario file or policy with errors, reported in the format asked for (a json consumer gets lint's json),
-    /// with lint's summary on stderr.
+    /// A scenario file or policy with errors, reported in the format asked for (in json, the replay's document with no
+    /// test and the findings, as a replay's lists its warnings), with lint's summary on stderr.
     /// - Parameter what: what has the findings (`policy`, `scenario file`), for the line that says why nothing ran.
-    static func broken(_ diagnostics: [Diagnostic], files: Int, of what: String, _ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
-        let format: LintFormat = parsed.values["format"] == "json" ? .json : LintCommand.diagnosticFormat(environment)
-        let report = DiagnosticReporter(format: format, color: false, lines: { _ in [] }).render(diagnostics, files: [])
+    static func broken(
+        _ diagnostics: [Diagnostic], file: String, files: Int, of what: String, _ parsed: ParsedArguments, environment: CommandEnvironment
+    ) -> CommandResult {
+        let report = parsed.values["format"] == "json"
+            ? JSON.object([
+                ("version", .int(1)), ("file", .string(file)), ("tests", .array([])),
+                ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object))),
+            ]).rendered() + "\n"
+            : DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: false, lines: { _ in [] }).render(diagnostics, files: [])
         var summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
         // Errors speak for themselves, as lint reports them; with --strict, say that warnings alone stopped it.
         if !diagnostics.hasErrors { summary += "error: the \(what) has warnings (--strict): nothing was replayed\n" }

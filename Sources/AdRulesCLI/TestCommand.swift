@@ -52,8 +52,7 @@ enum TestCommand {
             let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
             let name = "the policy in \(rulesPath) \(problem): no test ran"
             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
-            records.append(.object([("file", .string(rulesPath)), ("name", .string(name)), ("passed", .bool(false)),
-                                    ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
+            records.append(FailureReport.json(brokenFile: rulesPath, name: name, diagnostics: diagnostics))
         }
         // The paths with no scenario file under them, with their policies: a broken one is still reported.
         var untested: [(path: String, rulesPath: String)] = []
@@ -93,8 +92,7 @@ enum TestCommand {
                     failed += 1
                     text += DiagnosticReporter(format: diagnosticFormat, color: color, lines: { _ in [] }).render(diagnostics, files: [])
                     text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
-                    records.append(.object([("file", .string(file)), ("name", .string(name)), ("passed", .bool(false)),
-                                            ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object)))]))
+                    records.append(FailureReport.json(brokenFile: file, name: name, diagnostics: diagnostics))
                 case .ready(let scenario, let policy, let warnings):
                     // Warnings about the scenario file: with the results in text, on stderr beside a json document.
                     let rendered = DiagnosticReporter(format: diagnosticFormat, color: color, lines: { _ in [] }).render(warnings, files: [])
@@ -143,9 +141,13 @@ enum TestCommand {
         }
         let closing = "\(passed) passed, \(failed) failed"
         var exitCode = ioFailed ? ExitCode.failure : (failed > 0 ? ExitCode.findings : ExitCode.success)
+        // What failed the run beside its tests; in json too, where "0 failed" alone would read as a pass.
+        var errors: [String] = []
         if testsFound == 0 && !ioFailed {
             // A CI job that tests nothing must not pass (cli.md r2).
-            stderr += "error: no scenario tests (*.test.yaml with at least one test) under \(paths.map(ControlCharacters.escaped).joined(separator: ", ")): nothing was tested\n"
+            let error = "no scenario tests (*.test.yaml with at least one test) under \(paths.joined(separator: ", ")): nothing was tested"
+            stderr += "error: \(ControlCharacters.escaped(error))\n"
+            errors.append(error)
             exitCode = ExitCode.findings
         }
         // A json document of a run that could not read a scenario file would read as a complete result (CI would see
@@ -159,6 +161,7 @@ enum TestCommand {
         if json {
             let document = JSON.object([
                 ("version", .int(1)), ("passed", .int(passed)), ("failed", .int(failed)), ("tests", .array(records)),
+                ("errors", .array(errors.map(JSON.string))),
             ])
             if !parsed.flags.contains("quiet") { stderr += closing + "\n" }
             return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr, exitCode: exitCode)

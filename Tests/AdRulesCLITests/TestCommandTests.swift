@@ -62,6 +62,49 @@ struct TestCommandTests {
         #expect(result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result.stdout)")
     }
 
+    /// Every entry of `test --format json` has the same keys (a broken scenario file or policy has no line and no
+    /// failing step, and its findings), and a run that tested nothing says so in the document, not only on stderr.
+    @Test func testJSONEntriesShareTheirKeysAndNothingTestedIsAnError() throws {
+        let keys: Set<String> = ["file", "line", "name", "passed", "failures", "diagnostics"]
+        let dir = try temporaryDirectory("adrules-json-shapes", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 1m}\n",
+            "good.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: p, expect: deny}\n",
+            "bad.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: p, expect: perhaps}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = runCLI(["test", dir, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let tests = try #require(object["tests"] as? [[String: Any]])
+        #expect(tests.count == 2)
+        for entry in tests { #expect(Set(entry.keys) == keys, "\(entry)") }
+        #expect(tests.contains { ($0["diagnostics"] as? [Any])?.isEmpty == false && $0["line"] is NSNull })
+        #expect((object["errors"] as? [Any])?.isEmpty == true)
+
+        let empty = try temporaryDirectory("adrules-json-nothing", ["p.yaml": "version: 1\nplacements:\n  p: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let nothing = runCLI(["test", empty, "--format", "json"])
+        #expect(nothing.exitCode == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(nothing.stdout.utf8)) as? [String: Any])
+        let errors = try #require(document["errors"] as? [String])
+        #expect(errors.count == 1 && errors[0].hasSuffix("nothing was tested"), "\(errors)")
+    }
+
+    /// `simulate --format json` of a policy or scenario file with findings writes the replay's document (no test, and
+    /// the findings), not lint's.
+    @Test func simulateJSONOfABrokenFileKeepsItsShape() throws {
+        let dir = try temporaryDirectory("adrules-simulate-shape", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: interstitial, daily_cap: six}\n",
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: p}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = runCLI(["simulate", dir + "/s.test.yaml", "--format", "json"])
+        #expect(run.exitCode == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["version", "file", "tests", "diagnostics"])
+        #expect((object["tests"] as? [Any])?.isEmpty == true)
+        #expect(((object["diagnostics"] as? [[String: Any]])?.first?["rule"] as? String) == "schema/type", "\(run.stdout)")
+    }
+
     @Test func rulesOptionPointsAtAnotherPolicy() {
         let result = runCLI(["test", "FIXTURES/failing/fail.test.yaml", "--rules", "FIXTURES/scenarios"])
         #expect(result.exitCode == 1)
