@@ -35,7 +35,7 @@ enum SARIFReport {
             if let index = ruleIndex[d.rule] { result.append(("ruleIndex", .int(index))) }
             result += [
                 ("level", .string(d.severity == .error ? "error" : "warning")),
-                ("message", .object([("text", .string(d.message))])),
+                ("message", .object([("text", .string(message(d)))])),
                 ("locations", .array([location(file: d.file, range: d.range)])),
                 ("partialFingerprints", .object([("primaryLocationLineHash", .string("\(hash):\(seen[d.file + "\u{0}" + hash] ?? 1)"))])),
             ]
@@ -78,6 +78,18 @@ enum SARIFReport {
             ])),
         ])
         return report.rendered()
+    }
+
+    /// A result's message. Code scanning shows a related location (a note: where a duplicate was first defined) only
+    /// when the message links to it, `[text](id)`; in a message with links, a bracket of the text is escaped (SARIF
+    /// §3.11.5). The fingerprint is of the message alone, so that a note moving does not make a new alert.
+    static func message(_ d: Diagnostic) -> String {
+        guard !d.notes.isEmpty else { return d.message }
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
+        }
+        let links = d.notes.enumerated().map { index, note in "[\(escaped(note.message))](\(index + 1))" }
+        return escaped(d.message) + " (" + links.joined(separator: "; ") + ")"
     }
 
     private static func location(file: String, range: SourceRange) -> JSON {

@@ -214,6 +214,25 @@ struct LintCommandTests {
         #expect(!report.contains("\"file:///\""), "no base URI of this machine's root")
     }
 
+    /// A note (where a duplicate was first defined) is a related location the result's message links to, as code
+    /// scanning shows only linked ones; the message's own brackets are escaped beside the link.
+    @Test func sarifMessagesLinkTheirNotes() throws {
+        let dir = try temporaryDirectory("adrules-sarif-notes", ["a.yaml": "version: 1\nplacements:\n  p:\n    format: interstitial\n    format: banner\n    min_interval: 1m\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = runCLI(["lint", dir, "--format", "sarif"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let results = try #require(((object["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+        let duplicate = try #require(results.first { $0["ruleId"] as? String == "yaml/duplicate-key" })
+        let text = try #require((duplicate["message"] as? [String: Any])?["text"] as? String)
+        let related = try #require(duplicate["relatedLocations"] as? [[String: Any]])
+        let note = try #require((related.first?["message"] as? [String: Any])?["text"] as? String)
+        #expect(related.first?["id"] as? Int == 1)
+        #expect(text.hasSuffix("([\(note)](1))"), "\(text)")
+        let withBrackets = Diagnostic(.error, rule: "yaml/duplicate-key", message: "a [b]", file: "a.yaml", range: SourceRange(at: SourcePosition(line: 1, column: 1)),
+                                      notes: [DiagnosticNote(message: "first [here]", file: "a.yaml", position: SourcePosition(line: 1, column: 1))])
+        #expect(SARIFReport.message(withBrackets) == #"a \[b\] ([first \[here\]](1))"#)
+    }
+
     /// One file is one URI however its path was spelt: a relative URI never starts with `/`, which would name the root.
     @Test(arguments: [
         (".//a.yaml", "a.yaml"), ("rules//a.yaml", "rules/a.yaml"), ("rules/./a.yaml", "rules/a.yaml"), ("./rules/../rules/a.yaml", "rules/a.yaml"),
