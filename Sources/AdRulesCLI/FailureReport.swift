@@ -113,7 +113,7 @@ enum FailureReport {
     static func json(brokenFile file: String, name: String, diagnostics: [Diagnostic]) -> JSON {
         .object([
             ("file", .string(file)), ("line", .null), ("name", .string(name)), ("passed", .bool(false)), ("failures", .array([])),
-            ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object))),
+            ("diagnostics", JSONDiagnostics.array(diagnostics)),
         ])
     }
 

@@ -121,6 +121,12 @@ struct DiagnosticReporter {
 
 /// The `json` lint format: `{"version": 1, "diagnostics": [...]}`.
 enum JSONDiagnostics {
+    /// The findings a json report lists: at most ``DiagnosticReporter/maxPrinted``, as every format prints, then one
+    /// that counts the rest.
+    static func array(_ diagnostics: [Diagnostic]) -> JSON {
+        .array(DiagnosticReporter.printed(diagnostics).map(object))
+    }
+
     static func object(_ d: Diagnostic) -> JSON {
         .object([
             ("file", .string(d.file)), ("line", .int(d.range.start.line)), ("column", .int(d.range.start.column)),

@@ -82,7 +82,7 @@ enum SARIFReport {
 
     /// A result's message. Code scanning shows a related location (a note: where a duplicate was first defined) only
     /// when the message links to it, `[text](id)`; in a message with links, a bracket of the text is escaped (SARIF
-    /// §3.11.5). The fingerprint is of the message alone, so that a note moving does not make a new alert.
+    /// §3.11.6). The fingerprint is of the message alone, so that a note moving does not make a new alert.
     static func message(_ d: Diagnostic) -> String {
         guard !d.notes.isEmpty else { return d.message }
         func escaped(_ text: String) -> String {
@@ -112,8 +112,8 @@ enum SARIFReport {
             : .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
     }
 
-    /// A URI of a path: its segments normalized (`a//b`, `./a`, `a/./b` and `x/../a` are all one file, and code scanning
-    /// must see one URI for it), and characters that URIs reserve escaped.
+    /// A URI of a path: empty and `.` segments left out (`a//b`, `./a/b` and `a/./b` are one file, and code scanning must
+    /// see one URI for it), and characters that URIs reserve escaped.
     static func uri(_ path: String) -> String {
         var out = ""
         for scalar in normalized(path).unicodeScalars {
@@ -126,23 +126,11 @@ enum SARIFReport {
         return out
     }
 
-    /// A path with empty and `.` segments removed and each `..` taken back against the segment before it, as
-    /// RFC 3986 removes dot segments: a relative path never starts with `/` (which would name the root, not the
-    /// checkout); one that climbs out of where adrules ran keeps its leading `..`.
+    /// A path with empty and `.` segments removed: a relative path never starts with `/` (which would name the root,
+    /// not the checkout). A `..` is kept as written: taken back against the segment before it, it would name another
+    /// file when that segment is a symbolic link.
     static func normalized(_ path: String) -> String {
-        var segments: [Substring] = []
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch segment {
-            case ".": continue
-            case "..":
-                if let last = segments.last, last != ".." {
-                    segments.removeLast()
-                } else if !path.hasPrefix("/") {
-                    segments.append(segment)
-                }
-            default: segments.append(segment)
-            }
-        }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         let joined = segments.joined(separator: "/")
         if path.hasPrefix("/") { return "/" + joined }
         return joined.isEmpty ? "." : joined

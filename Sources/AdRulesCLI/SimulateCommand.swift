@@ -56,7 +56,7 @@ enum SimulateCommand {
                 }
                 let document = JSON.object([
                     ("version", .int(1)), ("file", .string(file)), ("tests", .array(tests)),
-                    ("diagnostics", .array(warnings.map(JSONDiagnostics.object))),
+                    ("diagnostics", JSONDiagnostics.array(warnings)),
                 ])
                 return Output.deliver(document.rendered() + "\n", to: parsed.values["output"], stderr: stderr)
             }
@@ -81,7 +81,7 @@ enum SimulateCommand {
         let report = parsed.values["format"] == "json"
             ? JSON.object([
                 ("version", .int(1)), ("file", .string(file)), ("tests", .array([])),
-                ("diagnostics", .array(diagnostics.map(JSONDiagnostics.object))),
+                ("diagnostics", JSONDiagnostics.array(diagnostics)),
             ]).rendered() + "\n"
             : DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: false, lines: { _ in [] }).render(diagnostics, files: [])
         var summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"

@@ -314,7 +314,6 @@ public final class YAMLEventCursor {
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
-            lastNodeEnd = range.end
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range, mark: event.start_mark) }
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
@@ -327,6 +326,13 @@ public final class YAMLEventCursor {
                 diagnostic.range = range
                 stop(diagnostic)
                 return nil
+            }
+            switch written {
+            // A block scalar's end mark runs over the blank lines after it; an empty value (`key:` and nothing) has no
+            // text of its own, its mark is where the next token starts.
+            case .literal, .folded: lastNodeEnd = contentEnd(before: event.end_mark)
+            case .plain where range.start == range.end: break
+            default: lastNodeEnd = range.end
             }
             let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
             var scalar = YAMLScalar(value: text, style: written)
@@ -586,6 +592,34 @@ public final class YAMLEventCursor {
     private var lastLineStart = (line: 0, offset: 0)
 
     /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).
+    /// Where the text before `mark` ends: back past the spaces, tabs and line breaks just before it (the blank lines a
+    /// block scalar's end mark runs over).
+    private func contentEnd(before mark: yaml_mark_t) -> SourcePosition {
+        let end = byteOffset(of: mark)
+        var i = end
+        var crossedLine = false
+        while i > 0, [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(input[i - 1]) {
+            if input[i - 1] == UInt8(ascii: "\n") || input[i - 1] == UInt8(ascii: "\r") { crossedLine = true }
+            i -= 1
+        }
+        guard crossedLine else { return SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1 - (end - i)) }
+        // On an earlier line: its number from the breaks before `i`, its column from the characters since its start
+        // (as libyaml counts them: a CR LF is one break, and a byte order mark is no column).
+        var lineStart = i
+        while lineStart > 0, input[lineStart - 1] != UInt8(ascii: "\n"), input[lineStart - 1] != UInt8(ascii: "\r") { lineStart -= 1 }
+        var breaks = 0
+        var k = end
+        while k > lineStart {
+            k -= 1
+            if input[k] == UInt8(ascii: "\n") || (input[k] == UInt8(ascii: "\r") && (k + 1 >= input.count || input[k + 1] != UInt8(ascii: "\n"))) {
+                breaks += 1
+            }
+        }
+        if lineStart == 0, input.starts(with: [0xEF, 0xBB, 0xBF]) { lineStart = 3 }
+        let column = input[lineStart..<max(lineStart, i)].count { $0 & 0xC0 != 0x80 } + 1
+        return SourcePosition(line: Int(mark.line) + 1 - breaks, column: column)
+    }
+
     private func byteOffset(of mark: yaml_mark_t) -> Int {
         // Marks come in file order: the line start found last is where the next search begins, so a file of many
         // tags is read once, not once a tag (20,000 `when: !premium` in a 949 KB file ran for minutes).

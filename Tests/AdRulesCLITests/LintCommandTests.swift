@@ -233,10 +233,11 @@ struct LintCommandTests {
         #expect(SARIFReport.message(withBrackets) == #"a \[b\] ([first \[here\]](1))"#)
     }
 
-    /// One file is one URI however its path was spelt: a relative URI never starts with `/`, which would name the root.
+    /// One file is one URI however its path was spelt: a relative URI never starts with `/`, which would name the root;
+    /// `..` is kept, which a symbolic link before it would make name another file.
     @Test(arguments: [
-        (".//a.yaml", "a.yaml"), ("rules//a.yaml", "rules/a.yaml"), ("rules/./a.yaml", "rules/a.yaml"), ("./rules/../rules/a.yaml", "rules/a.yaml"),
-        ("../other/a.yaml", "../other/a.yaml"), ("a/../../b.yaml", "../b.yaml"), ("/tmp//x/../a.yaml", "/tmp/a.yaml"), ("/../a.yaml", "/a.yaml"),
+        (".//a.yaml", "a.yaml"), ("rules//a.yaml", "rules/a.yaml"), ("rules/./a.yaml", "rules/a.yaml"), ("./rules/../rules/a.yaml", "rules/../rules/a.yaml"),
+        ("../other/a.yaml", "../other/a.yaml"), ("/tmp//x/./a.yaml", "/tmp/x/a.yaml"), (".", "."), ("./", "."),
     ])
     func sarifURIsAreNormalized(_ path: String, _ expected: String) {
         #expect(SARIFReport.normalized(path) == expected)

@@ -36,14 +36,20 @@ struct PlainWordsTests {
         // A key so indented is an error of its own: its block is not also told it lacks the key.
         let format = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    \u{00A0}format: interstitial\n    min_interval: 1m\n")]).diagnostics
         #expect(format.map(\.rule) == ["schema/unknown-key"], "\(format)")
-        // At the level of the placement ids, a setting or a placement so indented is one finding, not an invalid id.
-        for entry in ["\u{00A0}\u{00A0}min_interval: 3m\n", "\u{00A0}\u{00A0}b:\n    format: interstitial\n    daily_cap: 3\n"] {
-            let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: 3\n  " + entry
-            let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
-            let name = entry.hasPrefix("\u{00A0}\u{00A0}b") ? "b" : "min_interval"
+        // At the level of the placement ids, a setting or a placement so indented is one finding, not an invalid id; the
+        // placement is read under the id meant, so that nothing naming it (or the policy's only placement) is a finding.
+        let groupAndRule = "groups:\n  g: {placements: [a, b]}\nrules:\n  - {id: r, deny: [b], when: premium}\n"
+        for (entry, name) in [("1️⃣\u{00A0}\u{00A0}min_interval: 3m\n", "min_interval"), ("1️⃣\u{00A0}\u{00A0}b:\n    format: interstitial\n    daily_cap: 3\n" + groupAndRule, "b")] {
+            let marked = MarkedText("version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: 3\n  " + entry)
+            let found = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
             #expect(found.map(\.message) == ["key \"\(name)\" in placements is indented with no-break spaces (U+00A0, as text pasted from a document holds), which YAML reads as part of the key, not as indentation: indent it with ordinary spaces, lined up with the keys beside it"], "\(found)")
-            #expect(found.first?.range.start == SourcePosition(line: 6, column: 3))
+            #expect(found.first?.range.start == marked.markers["1️⃣"])
         }
+        let alone = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \u{00A0}\u{00A0}b: {format: banner}\n")]).diagnostics
+        #expect(alone.map(\.rule) == ["schema/unknown-key"], "\(alone)")
+        // A no-break space typed inside quotes is part of the id the writer meant: an invalid id.
+        let quoted = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \"\u{00A0}b\": {format: banner}\n")]).diagnostics
+        #expect(quoted.map(\.rule) == ["schema/range"], "\(quoted)")
         // One that starts a line of a block value is text, not indentation: the error after it is libyaml's own.
         let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    ad_unit: |\n      \u{00A0} text\n    daily_cap: 3: 4\n")]).diagnostics
         #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")

@@ -69,6 +69,10 @@ struct ModelDiagnosticTests {
         Case(name: "uniform ends reversed", rule: "schema/range", yaml: head + "    resumes: {uniform: 1️⃣[9, 2]}\n", message: "resumes.uniform must be [low, high] with low <= high, not [9, 2], whose low end is higher: write [2, 9]"),
         // Ends out of order, or that would not read back, and thousands, are not advised so.
         Case(name: "a range with its ends reversed", rule: "schema/unknown-key", yaml: head + "    installed_days_ago: {1️⃣min: 60, max: 0}\n", message: "the keys here are uniform, poisson, exponential"),
+        Case(name: "a range of durations", rule: "schema/type", yaml: head + "    foreground: 1️⃣{min: 1m, max: 10m}\n", message: "a value drawn between them is written {uniform: [1m, 10m]}"),
+        Case(name: "durations reversed", rule: "schema/unknown-key", yaml: head + "    foreground: {1️⃣min: 10m, max: 1m}\n", message: "the keys here are uniform, poisson, exponential"),
+        Case(name: "an attribute range of words", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣min: a, max: b}}\n", message: "the keys here are uniform"),
+        Case(name: "a number and a duration", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣min: 1, max: 10m}}\n", message: "the keys here are uniform"),
         Case(name: "thousands with a comma", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣1,000\n", message: "share must be a number, not \"1,000\""),
         // Segments keyed by name, as a rule file keys its placements.
         Case(name: "segments keyed by name", rule: "schema/type", yaml: "version: 1\nsegments:\n  1️⃣casual:\n    share: 1\n", message: "write each segment as a list item with its name, `- name: casual` in place of `casual:`"),

@@ -347,25 +347,40 @@ struct DiagnosticRuleTests {
         }
     }
 
-    /// A string token inside a quoted `when` spans its escaped quotes (`''b''`, `\"b\"`): the finding covers the whole
-    /// token, its start placed past escaped quotes before it.
+    /// A token inside a quoted `when` spans its escaped quotes (`''b''`, `\"b\"`, a string's own `\"`) and both
+    /// characters of a comparison: the finding covers the whole token (1️⃣ to 2️⃣), its start placed past escaped
+    /// quotes before it.
     @Test(arguments: [
-        (#"'screen == ''a'' ''b'''"#, 28, 33), (#""screen == \"a\" \"b\"""#, 28, 33), (#"'screen == ''it''''s'''"#, 28, 33),
-        (#"screen == 'a' 'b'"#, 25, 28),
+        #"'screen == ''a'' 1️⃣''b''2️⃣'"#, #""screen == \"a\" 1️⃣\"b\"2️⃣""#, #"'screen == ''it''1️⃣''s''2️⃣'"#, #"screen == 'a' 1️⃣'b'2️⃣"#,
+        #"'screen == "x" 1️⃣"a\"b"2️⃣ or premium'"#, #"premium 1️⃣==2️⃣ 1"#,
     ])
-    func aTokenInAQuotedExpressionSpansItsEscapes(_ when: String, _ start: Int, _ end: Int) {
-        let text = "version: 1\nattributes:\n  screen: string\nplacements:\n  p: {format: interstitial, min_interval: 4m}\nrules:\n  - id: r1\n    deny: [p]\n    when: \(when)\n"
-        let found = lint(text).first { $0.rule == "rule/syntax" }
-        #expect(found?.range == SourceRange(start: SourcePosition(line: 9, column: start), end: SourcePosition(line: 9, column: end)), "\(lint(text))")
+    func aTokenInAQuotedExpressionSpansItsEscapes(_ when: String) throws {
+        let marked = MarkedText("version: 1\nattributes:\n  screen: string\nplacements:\n  p: {format: interstitial, min_interval: 4m}\nrules:\n  - id: r1\n    deny: [p]\n    when: \(when)\n")
+        let found = try #require(lint(marked.text).first { $0.rule.hasPrefix("rule/") }, "\(lint(marked.text))")
+        #expect(found.range == SourceRange(start: try #require(marked.markers["1️⃣"]), end: try #require(marked.markers["2️⃣"])), "\(found)")
     }
 
-    /// A block list or mapping ends with its last value, not at the line of the next key below blank lines and comments
-    /// (where libyaml ends it): a code scanner shows an alert only when all its lines are in the change.
-    @Test func aBlockValueEndsWithItsLastItem() {
-        let list = lint(Self.header + "  a:\n    format: interstitial\n    min_interval: 4m\n    daily_cap:\n      - 1\n      - 2\n\n# a comment\n")
-        #expect(list.first?.range == SourceRange(start: SourcePosition(line: 7, column: 7), end: SourcePosition(line: 8, column: 10)), "\(list)")
-        let mapping = lint(Self.header + "  a:\n    format: interstitial\n    hourly_cap:\n      x: 1\n      y: {z: 2}\n\n    min_interval: 4m\n")
-        #expect(mapping.first?.range == SourceRange(start: SourcePosition(line: 6, column: 7), end: SourcePosition(line: 7, column: 16)), "\(mapping)")
+    /// Past 500 findings in a file each is still placed whole (placing a finding's two ends counts as one placing).
+    @Test func manyExpressionFindingsAreEachPlacedWhole() {
+        let rules = (0..<700).map { "  - {id: r\($0), deny: [p], when: premum or premium}\n" }.joined()
+        let found = lint("version: 1\nplacements:\n  p: {format: banner}\nrules:\n" + rules).filter { $0.rule == "rule/unknown-name" }
+        #expect(found.count == 700)
+        #expect(found.allSatisfy { $0.range.end.column - $0.range.start.column == 6 }, "\(found.suffix(1))")
+    }
+
+    /// A block list or mapping ends with its last value (1️⃣ to 2️⃣), not at the line of the next key below blank lines
+    /// and comments (where libyaml ends it): a code scanner shows an alert only when all its lines are in the change.
+    @Test(arguments: [
+        "    daily_cap:\n      1️⃣- 1\n      - 22️⃣\n\n# a comment\n",
+        "    hourly_cap:\n      1️⃣x: 1\n      y: {z: 2}2️⃣\n\n    min_interval: 4m\n",
+        "    daily_cap:\n      1️⃣- 1\n      - |-\n        x2️⃣\n\n\n# c\n    min_interval: 4m\n",
+        "    daily_cap:\n      1️⃣- 1\n      - >+\n        x\n          y2️⃣\n\n    min_interval: 4m\n",
+        "    daily_cap:\n      1️⃣a: 1\n      b2️⃣:\n    min_interval: 4m\n",
+    ])
+    func aBlockValueEndsWithItsLastItem(_ value: String) throws {
+        let marked = MarkedText(Self.header + "  a:\n    format: interstitial\n" + value)
+        let found = try #require(lint(marked.text).first { $0.rule == "schema/type" }, "\(lint(marked.text))")
+        #expect(found.range == SourceRange(start: try #require(marked.markers["1️⃣"]), end: try #require(marked.markers["2️⃣"])), "\(found)")
     }
 
     /// `defaults:` takes no format or ad unit: an unknown key there is not told to write one.
@@ -374,6 +389,9 @@ struct DiagnosticRuleTests {
         let message = try #require(found.first { $0.rule == "schema/unknown-key" }?.message)
         #expect(message.hasPrefix("unknown key \"foo\" in defaults: the keys here are enabled, "), "\(message)")
         #expect(!message.contains("format") && !message.contains("ad_unit"), "\(message)")
+        // A key of a block, or a top-level one, is told where it belongs, as on a placement.
+        let nested = lint("version: 1\ndefaults:\n  max_wait: 5s\n  timezone: UTC\nplacements:\n  p: {format: banner}\n").map(\.message)
+        #expect(nested.contains { $0.hasSuffix("indent it under `launch:`") } && nested.contains { $0.hasSuffix("is a top-level setting: indent it less, at the start of a line") }, "\(nested)")
         // Written there anyway, each is told to go on each placement.
         #expect(lint("version: 1\ndefaults:\n  format: banner\nplacements:\n  p: {format: banner}\n").map(\.message) == ["format is not allowed in defaults: set it on each placement"])
     }

@@ -145,6 +145,25 @@ struct ReasonOrderAndTextTests {
         #expect(pastWindow.reasons.first?.location.map { "\($0.line):\($0.column)" } == "8:18")
     }
 
+    /// A resume show after one that started and failed is deferred (the return's one show started), and its message
+    /// says the show started, not that the ad was shown.
+    @Test func aSecondResumeShowSaysTheFirstStarted() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            placements:
+              ao: {format: app_open}
+            """)
+        h.record(.appLaunched, .appBackgrounded)
+        h.advance("1m")
+        h.record(.loadCompleted("ao"), .appResumed)
+        #expect(h.ask(.show("ao", trigger: .resume)).isAllowed)
+        h.record(.showStarted("ao"), .showFailed("ao"), .loadCompleted("ao"))
+        let again = h.ask(.show("ao", trigger: .resume))
+        #expect(again.codes == [.deferredShow])
+        #expect(again.reasons.first?.message.hasPrefix("a show of ao already started since the return from background, and a return gets one show") == true, "\(again)")
+    }
+
     /// rules.md §6: a cold-start show asked after the launch phase closed is deferred "even if the load itself
     /// completed inside it", and its message says what closed the phase rather than that the load came late.
     @Test func aShowAfterTheLaunchPhaseSaysThePhaseIsOver() throws {

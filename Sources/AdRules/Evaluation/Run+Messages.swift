@@ -171,7 +171,9 @@ struct ReasonSite: Sendable {
             return "the show comes more than launch.max_wait\(wait) after the launch: a late show would interrupt the user \(deferred)"
         case .noReturn:
             return "no return from background to answer: a resume show comes only after app_backgrounded and app_resumed \(deferred)"
-        case .shownSinceReturn: return "\(id) was already shown since the return from background \(deferred)"
+        // `show_started` uses up the return's one show, even when the show then failed: "already shown" would send a
+        // reader looking for a show that never happened.
+        case .shownSinceReturn: return "a show of \(id) already started since the return from background, and a return gets one show \(deferred)"
         case .pastResumeDelay:
             return "more than resume.max_delay \(p.resumeMaxDelay.value) since the return from background: a late show would interrupt the user \(deferred)"
         case .loadedAfterReturn:

@@ -305,7 +305,7 @@ extension Diagnostic {
         var plain = false
         // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
         if GluedKey.isIndentedWithNoBreakSpaces(key) {
-            let name = String(String.UnicodeScalarView(key.unicodeScalars.drop { $0 == "\u{00A0}" || $0 == " " }))
+            let name = GluedKey.unindented(key)
             message = "key \"\(name)\" in \(context) is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
                 + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces, lined up with the keys beside it"
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {

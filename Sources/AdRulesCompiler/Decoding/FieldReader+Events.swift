@@ -72,6 +72,8 @@ extension FieldReader {
                     reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
                 }
                 if case let written = GluedKey.key(of: key), written != key, allowed.contains(written) { reader.gluedKeys.append(written) }
+                // Where a key belongs is found among the keys read here (`max_wait` in `defaults:` belongs in `launch:`).
+                if listed != nil, belongsIn == nil { belongsIn = RuleFileKeys.relocation(of: key, allowed: allowed) }
                 reader.report(.unknownKey(key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn))
             }
         }
@@ -110,18 +112,18 @@ extension FieldReader {
     /// - Parameter previous: the id of the entry before, under which the setting most likely belongs.
     ///
     /// A top-level key there whose value is written out as no block of settings could be (`timezone: UTC`, `rules: […]`
-    /// indented under `placements:`) is said to be top-level, indented too far (or there twice). An entry indented with
-    /// no-break spaces is said to be, and not read.
+    /// indented under `placements:`) is said to be top-level, indented too far (or there twice), and one indented with
+    /// no-break spaces is said to be.
     mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
         guard let key = keyNode.scalar?.value else { return false }
         let block = kind + "s"
-        // `  q:` or `  min_interval:` indented with no-break spaces: YAML reads them as part of the key, which is then
-        // neither an id nor a setting. One finding says so; the entry is not read (its id is not the one meant).
-        if GluedKey.isIndentedWithNoBreakSpaces(key) {
+        if case .mappingStart = value { return false }
+        // `  min_interval: 3m` indented with no-break spaces: YAML reads them as part of the key. One finding says so.
+        // (An entry so indented is read under the id meant, and ``checkID(_:kind:lowercaseOnly:)`` says so.)
+        if GluedKey.isIndentedWithNoBreakSpaces(keyNode) {
             report(.unknownKey(key, in: block, allowed: [], file: file, range: keyNode.range))
             return true
         }
-        if case .mappingStart = value { return false }
         if !keys.contains(key), key != block, RuleFileKeys.top.contains(key) {
             // An alias or a tag is reported as such: what it stands for is not known here.
             let start: SourcePosition

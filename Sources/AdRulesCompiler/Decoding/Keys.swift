@@ -130,10 +130,21 @@ package enum GluedKey {
         text.unicodeScalars.prefix { $0 == "\u{00A0}" || $0 == " " }.contains("\u{00A0}")
     }
 
+    /// Whether a plain key (not a quoted one, whose spaces were typed on purpose) starts with no-break spaces.
+    package static func isIndentedWithNoBreakSpaces(_ node: YAMLNode) -> Bool {
+        guard let scalar = node.scalar, scalar.style == .plain else { return false }
+        return isIndentedWithNoBreakSpaces(scalar.value)
+    }
+
+    /// A key without the no-break spaces and spaces pasted before it.
+    package static func unindented(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.drop { $0 == "\u{00A0}" || $0 == " " }))
+    }
+
     /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) pasted
     /// before it, which YAML reads as part of the key (each an error of its own, which says what to write).
     package static func key(of text: String) -> String {
-        let unindented = String(String.UnicodeScalarView(text.unicodeScalars.drop { $0 == "\u{00A0}" || $0 == " " }))
+        let unindented = unindented(text)
         return split(unindented)?.key ?? unindented
     }
 }

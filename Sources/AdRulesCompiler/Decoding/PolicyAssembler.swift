@@ -185,13 +185,10 @@ struct PolicyAssembler {
                     let text = Array(when.value.unicodeScalars)
                     for finding in findings {
                         // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
-                        guard let start = exactPosition(of: finding.offset, in: node, file: fragment.file) else {
-                            diagnostics.append(.expression(finding, file: fragment.file, range: SourceRange(at: Self.position(of: finding.offset, in: node))))
-                            continue
-                        }
                         let tokenEnd = TokenExtent.expressionTokenEnd(from: finding.offset, in: text)
-                        let end = tokenEnd > finding.offset ? exactPosition(of: tokenEnd, in: node, file: fragment.file) : nil
-                        diagnostics.append(.expression(finding, file: fragment.file, range: SourceRange(start: start, end: end ?? start)))
+                        let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: fragment.file)
+                            ?? SourceRange(at: Self.position(of: finding.offset, in: node))
+                        diagnostics.append(.expression(finding, file: fragment.file, range: range))
                     }
                 }
                 rules.append(rule)
@@ -246,13 +243,14 @@ struct PolicyAssembler {
             file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
     }
 
-    /// Where a finding inside a `when` scalar stands, read from the file's bytes (``ScalarPositions``).
-    private mutating func exactPosition(of offset: Int, in node: YAMLNode, file: String) -> SourcePosition? {
+    /// Where a finding inside a `when` scalar stands, from its first code point to just before `end`, read from the
+    /// file's bytes (``ScalarPositions``).
+    private mutating func exactRange(from start: Int, to end: Int, in node: YAMLNode, file: String) -> SourceRange? {
         if positions[file] == nil {
             guard let bytes = sources[file] else { return nil }
             positions[file] = ScalarPositions(bytes: bytes)
         }
-        return positions[file]?.position(ofCodePoint: offset, in: node)
+        return positions[file]?.range(ofCodePoints: start, to: end, in: node)
     }
 
     /// The file position of a code point offset inside a `when` scalar written on one line without escapes: what is

@@ -86,10 +86,11 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
-                    guard let id = reader.nameKey(idNode, in: "placements") else { return }
+                    guard let written = reader.nameKey(idNode, in: "placements") else { return }
                     // A bad id is reported and its settings still read, so that every finding in them is printed;
                     // the policy holds an error then and is never used.
                     reader.checkID(idNode, kind: "placement", lowercaseOnly: false)
+                    let id = FieldReader.idMeant(idNode, written)
                     previous = id
                     let block = PlacementFields.read(
                         event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range,
@@ -102,8 +103,9 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
-                    guard let id = reader.nameKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
+                    guard let written = reader.nameKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
                     reader.checkID(idNode, kind: "group", lowercaseOnly: false)
+                    let id = FieldReader.idMeant(idNode, written)
                     previous = id
                     if let group = readGroup(id: id, key: idNode, value: value, reader: &reader) { fragment.groups.append(group) }
                 }

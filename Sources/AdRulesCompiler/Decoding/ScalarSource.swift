@@ -11,10 +11,18 @@ package struct ScalarPositions {
 
     /// Where the value's code point at an offset stands; nil without the bytes, or past the findings a file reports.
     package mutating func position(ofCodePoint offset: Int, in node: YAMLNode) -> SourcePosition? {
+        range(ofCodePoints: offset, to: offset, in: node)?.start
+    }
+
+    /// Where the value's code points from `start` to just before `end` stand: one finding's extent, placed as one.
+    /// Nil without the bytes, or past the findings a file reports; the end is the start when it cannot be placed.
+    package mutating func range(ofCodePoints start: Int, to end: Int, in node: YAMLNode) -> SourceRange? {
         guard let scalar = node.scalar, let bytes, placed < FieldReader.maxDiagnostics else { return nil }
         if source == nil { source = ScalarSource(bytes) }
         placed += 1
-        return source?.position(of: offset, in: scalar.value, range: node.range, style: scalar.style)
+        guard let from = source?.position(of: start, in: scalar.value, range: node.range, style: scalar.style) else { return nil }
+        let to = end > start ? source?.position(of: end, in: scalar.value, range: node.range, style: scalar.style) : nil
+        return SourceRange(start: from, end: to ?? from)
     }
 }
 

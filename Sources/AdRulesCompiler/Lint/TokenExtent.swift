@@ -8,11 +8,13 @@ import AdRulesYAML
 enum TokenExtent {
     /// The findings widened: a rule's finding about a value. Not libyaml's (`yaml/*`: a point where reading stopped),
     /// not a file-wide one (`lint/*`, `policy/empty`), not a missing key (the point where it would go): those have
-    /// no token.
+    /// no token. Nor one inside a `when` expression (`rule/*`): its token, an expression's, is placed when it is found
+    /// (``expressionTokenEnd(from:in:)``), and one left a point is at the expression's end.
     static func isWidened(_ diagnostic: Diagnostic) -> Bool {
         guard diagnostic.range.start == diagnostic.range.end, diagnostic.range != .fileStart else { return false }
         let rule = diagnostic.rule
-        return !(rule.hasPrefix("yaml/") || rule.hasPrefix("lint/") || rule == "policy/empty" || rule == "schema/missing-key")
+        return !(rule.hasPrefix("yaml/") || rule.hasPrefix("lint/") || rule.hasPrefix("rule/") || rule == "policy/empty"
+            || rule == "schema/missing-key")
     }
 
     /// The diagnostics, each zero-width range widened to the token that starts there (on one line). A range whose
@@ -34,7 +36,7 @@ enum TokenExtent {
     }
 
     /// Just past the token of a `when` expression that starts at `offset` of its text, in code points: a name or number
-    /// (letters, digits, `_`, `.`), a negative literal, a quoted string, or one character. Read in the expression's
+    /// (letters, digits, `_`, `.`), a negative literal, a quoted string, a comparison, or one character. Read in the expression's
     /// value, not in the file: in a quoted scalar the string's quotes are escaped (`''b''`, `\"b\"`), and
     /// ``ScalarSource`` places the end in the file.
     static func expressionTokenEnd(from offset: Int, in text: [Unicode.Scalar]) -> Int {
@@ -44,10 +46,13 @@ enum TokenExtent {
         }
         let first = text[offset]
         if first == "\"" || first == "'" {
+            // A backslash escapes the character after it (`"a\"b"`).
             var i = offset + 1
-            while i < text.count, text[i] != first { i += 1 }
+            while i < text.count, text[i] != first { i += text[i] == "\\" ? 2 : 1 }
             return min(i + 1, text.count)
         }
+        // A comparison of two characters (`==`, `!=`, `<=`, `>=`).
+        if "=!<>".unicodeScalars.contains(first), offset + 1 < text.count, text[offset + 1] == "=" { return offset + 2 }
         var i = offset
         // A negative literal (`-1e5`, `-1s`): the sign and what follows it.
         if first == "-", offset + 1 < text.count, isNamePart(text[offset + 1]) { i += 1 }

@@ -183,8 +183,8 @@ struct ModelReader: NodeReader {
     }
 
     /// Reports `{min: 0, max: 60}` (or `low`/`high`, `from`/`to`), a range to draw from, with one finding that writes it
-    /// as `uniform`. Only ends that read back as written, numbers in order, are advised: what they must be (whole, a
-    /// duration) is checked once they are written so.
+    /// as `uniform`. Only ends that read back as written, two numbers or two durations in order, are advised: what they
+    /// must be (whole, a duration) is checked once they are written so.
     /// - Returns: whether the mapping was such a range (and reported).
     mutating func reportIfRangeWrittenAsBounds(_ pairs: [YAMLPair], _ key: String, node: YAMLNode) -> Bool {
         func end(_ names: [String]) -> YAMLScalar? {
@@ -193,9 +193,15 @@ struct ModelReader: NodeReader {
             else { return nil }
             return scalar
         }
-        guard pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]),
-            (ModelReader.number(YAMLNode(.scalar(low), range: node.range)) ?? -.infinity) <= (ModelReader.number(YAMLNode(.scalar(high), range: node.range)) ?? .infinity)
-        else { return false }
+        // Two numbers or two durations, low to high: what `uniform` draws between.
+        func inOrder(_ low: YAMLScalar, _ high: YAMLScalar) -> Bool {
+            if let a = ModelReader.number(YAMLNode(.scalar(low), range: node.range)), let b = ModelReader.number(YAMLNode(.scalar(high), range: node.range)) {
+                return a <= b
+            }
+            if let a = RuleDuration(parsing: low.value), let b = RuleDuration(parsing: high.value) { return a <= b }
+            return false
+        }
+        guard pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]), inOrder(low, high) else { return false }
         report(.rangeWrittenAsBounds(key, low: low.shortValue, high: high.shortValue, found: node, file: file))
         return true
     }
