@@ -103,3 +103,15 @@ struct RuleShortcutTests {
         #expect(known("now.hour >= 22", [:]) == .unknown, "it reads the clock")
     }
 }
+
+/// Every network's test ad unit prefix is found, by its first byte and then in full; other units are not.
+@Suite("Test ad units") struct TestAdUnitTests {
+    @Test func everyPrefixNamesItsNetwork() {
+        for (prefix, network) in TestAdUnits.prefixes {
+            #expect(TestAdUnits.network(of: prefix + "1234") == network, "\(prefix)")
+            #expect(TestAdUnits.network(of: String(prefix.dropLast()) + "~") == nil, "\(prefix)")
+        }
+        #expect(TestAdUnits.network(of: "ca-app-pub-7412390517230961/1") == nil)
+        #expect(TestAdUnits.network(of: "") == nil)
+    }
+}
