@@ -48,7 +48,7 @@ struct Limits: Sendable {
     /// 0 when none is.
     let horizon: Int64
 
-    init(_ block: some Pacing, windows: Range<Int>) {
+    init(_ block: borrowing some Pacing, windows: Range<Int>) {
         minInterval = block.pacing?.value.milliseconds ?? 0
         sessionCap = block.sessionCap?.value ?? -1
         hourlyCap = block.hourlyCap?.value ?? -1
@@ -112,7 +112,7 @@ struct PlacementLimits: Sendable {
     /// Pacing and caps, shaped as a group's are.
     let pacing: Limits
 
-    init(_ p: Placement, windows: Range<Int>) {
+    init(_ p: borrowing Placement, windows: Range<Int>) {
         format = p.format.value
         enabled = p.enabled.value
         excludePremium = p.excludePremium.value

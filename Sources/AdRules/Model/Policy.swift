@@ -115,7 +115,7 @@ final class PolicyStorage: Sendable {
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
         var index: [String: Int] = [:]
-        for (i, placement) in placements.enumerated() where index[placement.id] == nil { index[placement.id] = i }
+        for i in placements.indices where index[placements[i].id] == nil { index[placements[i].id] = i }
         placementIndex = index
         placementIDs = placements.map(\.id)
         let groupMembers = groups.map { group in group.placements.compactMap { index[$0.value] } }

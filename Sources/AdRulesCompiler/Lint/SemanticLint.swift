@@ -20,12 +20,14 @@ enum SemanticLint {
         // million findings and crashed).
         var capsChecked = Set<CapsWritten>()
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
-        for (index, p) in policy.placements.enumerated() {
-            let format = p.format.value
+        // Each placement is read in place (a copy retains each of its settings).
+        for index in policy.placements.indices {
+            let format = policy.placements[index].format.value
+            let p = policy.placements[index]
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
             if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
-                findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placement: p, defaultsWritten: defaultsWritten))
+                findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
             }
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
@@ -78,7 +80,7 @@ enum SemanticLint {
         let caps: [Located<WindowCap>]
         let zeroCaps: Bool
 
-        init(_ block: some Pacing, zeroCaps: Bool) {
+        init(_ block: borrowing some Pacing, zeroCaps: Bool) {
             (dailyCap, hourlyCap, sessionCap, caps) = (block.dailyCap, block.hourlyCap, block.sessionCap, block.caps)
             // The interval is read only beside a daily cap; a placement's built-in 0s is placed at the placement, and
             // would set every placement apart.
@@ -141,7 +143,7 @@ enum SemanticLint {
 
     /// The placement whose caps a finding compares, when one value may be written in `defaults:`.
     struct Owner {
-        let placement: Placement
+        let placementID: String
         let defaultsWritten: Set<SourceLocation>
 
         /// The note beside a finding that compares two values, when one is written in `defaults:` and the other on the
@@ -149,13 +151,13 @@ enum SemanticLint {
         func notes(comparing flagged: SourceLocation, with other: SourceLocation, _ otherName: String) -> [DiagnosticNote] {
             let otherInDefaults = defaultsWritten.contains(other)
             guard defaultsWritten.contains(flagged) != otherInDefaults else { return [] }
-            return [note(otherInDefaults ? "placement \(placement.id) takes \(otherName) from defaults here" : "placement \(placement.id) sets \(otherName) here", at: other)]
+            return [note(otherInDefaults ? "placement \(placementID) takes \(otherName) from defaults here" : "placement \(placementID) sets \(otherName) here", at: other)]
         }
 
         /// Where a finding that compares two values names the placement: when the flagged value is in `defaults:`
         /// and the other is the placement's own.
         func subject(_ flagged: SourceLocation, _ other: SourceLocation) -> String {
-            defaultsWritten.contains(flagged) && !defaultsWritten.contains(other) ? " for placement \(placement.id)" : ""
+            defaultsWritten.contains(flagged) && !defaultsWritten.contains(other) ? " for placement \(placementID)" : ""
         }
 
         private func note(_ message: String, at location: SourceLocation) -> DiagnosticNote {
