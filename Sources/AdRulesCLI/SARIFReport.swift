@@ -1,6 +1,7 @@
 import AdRules
 import AdRulesCompiler
 import AdRulesYAML
+import Foundation
 
 /// The `sarif` lint format: SARIF 2.1.0 as GitHub code scanning accepts it.
 enum SARIFReport {
@@ -106,14 +107,14 @@ enum SARIFReport {
     }
 
     /// A relative path against `%SRCROOT%`; an absolute one as a `file://` URI of its own.
-    static func artifactLocation(_ path: String) -> JSON {
-        path.hasPrefix("/")
+    static func artifactLocation(_ written: String) -> JSON {
+        let path = resolved(written)
+        return path.hasPrefix("/")
             ? .object([("uri", .string("file://" + uri(path)))])
             : .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
     }
 
-    /// A URI of a path: empty and `.` segments left out (`a//b`, `./a/b` and `a/./b` are one file, and code scanning must
-    /// see one URI for it), and characters that URIs reserve escaped.
+    /// A URI of a path, with characters that URIs reserve escaped.
     static func uri(_ path: String) -> String {
         var out = ""
         for scalar in normalized(path).unicodeScalars {
@@ -126,9 +127,20 @@ enum SARIFReport {
         return out
     }
 
+    /// The path code scanning is given for a relative one: the file it names, through symbolic links and `..`, relative
+    /// to where adrules ran (`real/sub/../a.yaml` and `real/a.yaml` are one file, and a URI reader would take
+    /// `link/../a.yaml` for `a.yaml`, whatever the link names); absolute when the file is outside it. An absolute path,
+    /// or one that cannot be resolved, is only ``normalized(_:)``.
+    static func resolved(_ path: String, in directory: String = FileManager.default.currentDirectoryPath) -> String {
+        guard !path.hasPrefix("/"), let real = PolicyLoader.realPath(directory + "/" + path), let base = PolicyLoader.realPath(directory) else {
+            return normalized(path)
+        }
+        if base == "/" { return String(real.dropFirst()) }
+        return real.hasPrefix(base + "/") ? String(real.dropFirst(base.count + 1)) : real
+    }
+
     /// A path with empty and `.` segments removed: a relative path never starts with `/` (which would name the root,
-    /// not the checkout). A `..` is kept as written: taken back against the segment before it, it would name another
-    /// file when that segment is a symbolic link.
+    /// not the checkout).
     static func normalized(_ path: String) -> String {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         let joined = segments.joined(separator: "/")

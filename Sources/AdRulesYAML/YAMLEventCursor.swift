@@ -314,10 +314,12 @@ public final class YAMLEventCursor {
             return scalar(YAMLNode(.scalar(YAMLScalar(value: "", style: .plain)), range: range))
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
+            let written = style(data.style)
+            // A block scalar ends with its text: its end mark runs over the blank lines after it.
+            let range = written == .literal || written == .folded ? SourceRange(start: range.start, end: contentEnd(before: event.end_mark)) : range
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range, mark: event.start_mark) }
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
-            let written = style(data.style)
             // The file's bytes were checked for stream-safe text before libyaml read them; a double-quoted scalar may
             // also write marks as escapes (`\u0301`), checked here once decoded.
             if written == .doubleQuoted, value.utf8.contains(where: { $0 >= 0x80 }), StreamSafeText.problem(in: value.utf8) != nil {
@@ -327,13 +329,7 @@ public final class YAMLEventCursor {
                 stop(diagnostic)
                 return nil
             }
-            switch written {
-            // A block scalar's end mark runs over the blank lines after it; an empty value (`key:` and nothing) has no
-            // text of its own, its mark is where the next token starts.
-            case .literal, .folded: lastNodeEnd = contentEnd(before: event.end_mark)
-            case .plain where range.start == range.end: break
-            default: lastNodeEnd = range.end
-            }
+            lastNodeEnd = range.end
             let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
             var scalar = YAMLScalar(value: text, style: written)
             if written == .plain, text.isEmpty { scalar.isCommentedOut = commentFollows(event.start_mark) }
@@ -591,9 +587,8 @@ public final class YAMLEventCursor {
     /// The line and byte offset of the line start ``byteOffset(of:)`` found last.
     private var lastLineStart = (line: 0, offset: 0)
 
-    /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).
-    /// Where the text before `mark` ends: back past the spaces, tabs and line breaks just before it (the blank lines a
-    /// block scalar's end mark runs over).
+    /// Where the text before `mark` ends: at the end of the last line before it that holds more than spaces and tabs
+    /// (the blank lines a block scalar's end mark runs over are left out).
     private func contentEnd(before mark: yaml_mark_t) -> SourcePosition {
         let end = byteOffset(of: mark)
         var i = end
@@ -602,7 +597,9 @@ public final class YAMLEventCursor {
             if input[i - 1] == UInt8(ascii: "\n") || input[i - 1] == UInt8(ascii: "\r") { crossedLine = true }
             i -= 1
         }
-        guard crossedLine else { return SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1 - (end - i)) }
+        guard crossedLine else { return SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1) }
+        // The last line with text ends with its spaces and tabs, which a block scalar holds.
+        while i < end, input[i] == UInt8(ascii: " ") || input[i] == UInt8(ascii: "\t") { i += 1 }
         // On an earlier line: its number from the breaks before `i`, its column from the characters since its start
         // (as libyaml counts them: a CR LF is one break, and a byte order mark is no column).
         var lineStart = i
@@ -620,6 +617,7 @@ public final class YAMLEventCursor {
         return SourcePosition(line: Int(mark.line) + 1 - breaks, column: column)
     }
 
+    /// The byte a libyaml mark points at: its line (counted as libyaml breaks lines) and its column (in characters).
     private func byteOffset(of mark: yaml_mark_t) -> Int {
         // Marks come in file order: the line start found last is where the next search begins, so a file of many
         // tags is read once, not once a tag (20,000 `when: !premium` in a 949 KB file ran for minutes).

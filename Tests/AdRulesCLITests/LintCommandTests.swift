@@ -1,3 +1,4 @@
+import AdRulesCompiler
 import AdRulesYAML
 @testable import AdRulesCLI
 import Foundation
@@ -241,6 +242,20 @@ struct LintCommandTests {
     ])
     func sarifURIsAreNormalized(_ path: String, _ expected: String) {
         #expect(SARIFReport.normalized(path) == expected)
+    }
+
+    /// A relative path is given to code scanning as the file it names, through links and `..`, relative to where
+    /// adrules ran: a URI reader would resolve `link/../a.yaml` by its text alone.
+    @Test func sarifPathsNameTheFileThroughLinks() throws {
+        let base = try temporaryDirectory("adrules-sarif-links", ["real/a.yaml": "version: 1\n", "real/sub/b.yaml": "version: 1\n"])
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/real/sub")
+        #expect(SARIFReport.resolved("link/../a.yaml", in: base) == "real/a.yaml")
+        #expect(SARIFReport.resolved("real/sub/../a.yaml", in: base) == "real/a.yaml")
+        #expect(SARIFReport.resolved(".//real/./a.yaml", in: base) == "real/a.yaml")
+        #expect(SARIFReport.resolved("../elsewhere.yaml", in: base) == "../elsewhere.yaml", "a file that is not there keeps its path")
+        let outside = try #require(PolicyLoader.realPath(base + "/real/a.yaml"))
+        #expect(SARIFReport.resolved("../a.yaml", in: base + "/real/sub") == outside, "a file outside is named by its absolute path")
     }
 
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.

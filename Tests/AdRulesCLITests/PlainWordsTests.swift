@@ -47,6 +47,9 @@ struct PlainWordsTests {
         }
         let alone = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \u{00A0}\u{00A0}b: {format: banner}\n")]).diagnostics
         #expect(alone.map(\.rule) == ["schema/unknown-key"], "\(alone)")
+        // With no settings, it is the placement with no settings it would be with spaces, and named so.
+        let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\n  \u{00A0}\u{00A0}b:\ngroups:\n  g: {placements: [b]}\n")]).diagnostics
+        #expect(empty.map(\.rule).sorted() == ["schema/type", "schema/unknown-key"], "\(empty)")
         // A no-break space typed inside quotes is part of the id the writer meant: an invalid id.
         let quoted = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \"\u{00A0}b\": {format: banner}\n")]).diagnostics
         #expect(quoted.map(\.rule) == ["schema/range"], "\(quoted)")

@@ -325,7 +325,7 @@ struct FieldReader: NodeReader {
     }
 
     /// Checks an id against its allowed characters and length. An id indented with no-break spaces (pasted from a
-    /// document), which YAML reads as part of it, is told so rather than called invalid (see ``idMeant(_:)``).
+    /// document), which YAML reads as part of it, is told so rather than called invalid (see ``idMeant(_:_:)``).
     @discardableResult
     mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {
         let id = node.scalar?.value ?? ""

@@ -21,7 +21,9 @@ package struct ScalarPositions {
         if source == nil { source = ScalarSource(bytes) }
         placed += 1
         guard let from = source?.position(of: start, in: scalar.value, range: node.range, style: scalar.style) else { return nil }
-        let to = end > start ? source?.position(of: end, in: scalar.value, range: node.range, style: scalar.style) : nil
+        // Just past the last code point, in its line: a token ending where YAML folded a line break is not taken to
+        // run to the next line.
+        let to = end > start ? source?.position(after: end - 1, in: scalar.value, range: node.range, style: scalar.style) : nil
         return SourceRange(start: from, end: to ?? from)
     }
 }
@@ -72,30 +74,51 @@ package struct ScalarSource {
     mutating func position(of target: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
         // An empty value (`when: >` and nothing below) is where it is written, not on the line after its header.
         guard !value.isEmpty else { return target == 0 ? range.start : nil }
-        if walked?.range != range {
-            walked = nil
-            guard let text = slice(range) else { return nil }
-            walked = (range, Self.positions(of: value, in: text, at: range.start, style: style))
-        }
-        guard let positions = walked?.positions, target >= 0, target < positions.count else { return nil }
+        guard let positions = walk(value, range: range, style: style)?.starts, target >= 0, target < positions.count else { return nil }
         return positions[target]
     }
 
-    /// The last scalar walked, and the position of each code point of its value (then of its end, when the whole value
-    /// was found in the source).
-    private var walked: (range: SourceRange, positions: [SourcePosition])?
+    /// Where the source of the value's code point at `offset` ends (just past its escape, if written as one); nil when
+    /// the source does not hold it.
+    mutating func position(after offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
+        guard let ends = walk(value, range: range, style: style)?.ends, offset >= 0, offset < ends.count else { return nil }
+        return ends[offset]
+    }
+
+    /// The walk of a scalar: the last one walked, or this one, walked now.
+    private mutating func walk(_ value: String, range: SourceRange, style: ScalarStyle) -> Walked? {
+        if walked?.range != range {
+            walked = nil
+            guard let text = slice(range) else { return nil }
+            walked = Self.walk(value, in: text, range: range, style: style)
+        }
+        return walked
+    }
+
+    /// A scalar walked: where each code point of its value starts (then its end, when the whole value was found in the
+    /// source), and where each one's source ends.
+    private struct Walked {
+        var range: SourceRange
+        var starts: [SourcePosition] = []
+        var ends: [SourcePosition] = []
+    }
+
+    /// The last scalar walked.
+    private var walked: Walked?
 
     /// The positions of a value's code points in its source text, as far as the source holds them.
-    private static func positions(of value: String, in text: String, at start: SourcePosition, style: ScalarStyle) -> [SourcePosition] {
-        var walk = Walk(text: text, at: start, style: style)
-        var positions: [SourcePosition] = []
-        positions.reserveCapacity(value.unicodeScalars.count + 1)
+    private static func walk(_ value: String, in text: String, range: SourceRange, style: ScalarStyle) -> Walked {
+        var walk = Walk(text: text, at: range.start, style: style)
+        var walked = Walked(range: range)
+        walked.starts.reserveCapacity(value.unicodeScalars.count + 1)
+        walked.ends.reserveCapacity(value.unicodeScalars.count)
         for c in value.unicodeScalars {
-            guard let at = walk.next(producing: c) else { return positions }
-            positions.append(at)
+            guard let at = walk.next(producing: c) else { return walked }
+            walked.starts.append(at)
+            walked.ends.append(walk.position)
         }
-        positions.append(walk.position)
-        return positions
+        walked.starts.append(walk.position)
+        return walked
     }
 
     /// A walk through a scalar's source text, code point by code point, with each one's position and what it stands

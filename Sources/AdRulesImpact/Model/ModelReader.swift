@@ -171,8 +171,11 @@ struct ModelReader: NodeReader {
 
     /// The one `{kind: value}` pair of a distribution mapping, or nil (with a diagnostic).
     /// - Parameter expected: what the setting takes, for the message when the mapping is not one pair.
-    private mutating func distribution(_ pairs: [YAMLPair], _ key: String, node: YAMLNode, expected: String) -> (kind: String, pair: YAMLPair)? {
-        guard !reportIfRangeWrittenAsBounds(pairs, key, node: node) else { return nil }
+    /// - Parameter ends: what a range's ends must be for `{min, max}` to be advised as `uniform`.
+    private mutating func distribution(
+        _ pairs: [YAMLPair], _ key: String, node: YAMLNode, expected: String, ends: RangeEnds
+    ) -> (kind: String, pair: YAMLPair)? {
+        guard !reportIfRangeWrittenAsBounds(pairs, key, node: node, ends: ends) else { return nil }
         let known = fields(pairs, allowed: ModelReader.distributionKinds, context: key)
         guard known.count == pairs.count else { return nil }
         guard known.count == 1, let only = known.first else {
@@ -186,7 +189,7 @@ struct ModelReader: NodeReader {
     /// as `uniform`. Only ends that read back as written, two numbers or two durations in order, are advised: what they
     /// must be (whole, a duration) is checked once they are written so.
     /// - Returns: whether the mapping was such a range (and reported).
-    mutating func reportIfRangeWrittenAsBounds(_ pairs: [YAMLPair], _ key: String, node: YAMLNode) -> Bool {
+    mutating func reportIfRangeWrittenAsBounds(_ pairs: [YAMLPair], _ key: String, node: YAMLNode, ends: RangeEnds = .either) -> Bool {
         func end(_ names: [String]) -> YAMLScalar? {
             guard let scalar = pairs.first(where: { names.contains($0.key.scalar?.value ?? "") })?.value.scalar, scalar.style == .plain,
                 !scalar.isNull, GluedKey.isPlain(scalar.value)
@@ -195,16 +198,21 @@ struct ModelReader: NodeReader {
         }
         // Two numbers or two durations, low to high: what `uniform` draws between.
         func inOrder(_ low: YAMLScalar, _ high: YAMLScalar) -> Bool {
-            if let a = ModelReader.number(YAMLNode(.scalar(low), range: node.range)), let b = ModelReader.number(YAMLNode(.scalar(high), range: node.range)) {
+            if ends != .durations, let a = ModelReader.number(YAMLNode(.scalar(low), range: node.range)),
+                let b = ModelReader.number(YAMLNode(.scalar(high), range: node.range))
+            {
                 return a <= b
             }
-            if let a = RuleDuration(parsing: low.value), let b = RuleDuration(parsing: high.value) { return a <= b }
+            if ends != .numbers, let a = RuleDuration(parsing: low.value), let b = RuleDuration(parsing: high.value) { return a <= b }
             return false
         }
         guard pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]), inOrder(low, high) else { return false }
         report(.rangeWrittenAsBounds(key, low: low.shortValue, high: high.shortValue, found: node, file: file))
         return true
     }
+
+    /// What the ends of a range a setting takes are: numbers (a count, a share), durations, or either (an attribute).
+    enum RangeEnds { case numbers, durations, either }
 
     /// The two ends of `{uniform: [a, b]}` as nodes.
     private mutating func ends(_ node: YAMLNode, _ key: String) -> (YAMLNode, YAMLNode)? {
@@ -238,7 +246,7 @@ struct ModelReader: NodeReader {
             }
             return int(node, key, in: range).map(CountDistribution.constant)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected, ends: .numbers) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key),
@@ -269,7 +277,7 @@ struct ModelReader: NodeReader {
             }
             return .constant(value)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected, ends: .durations) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key), let low = duration(a, "\(key).uniform", minimum: minimum, below: below),
@@ -303,7 +311,7 @@ struct ModelReader: NodeReader {
             }
             return number(node, key, in: range).map(NumberDistribution.constant)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected, ends: .numbers) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key), let low = number(a, "\(key).uniform", in: range),
