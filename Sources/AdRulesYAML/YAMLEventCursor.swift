@@ -315,8 +315,6 @@ public final class YAMLEventCursor {
         case YAML_SCALAR_EVENT:
             let data = event.data.scalar
             let written = style(data.style)
-            // A block scalar ends with its text: its end mark runs over the blank lines after it.
-            let range = written == .literal || written == .folded ? SourceRange(start: range.start, end: contentEnd(before: event.end_mark)) : range
             if data.anchor != nil || data.tag != nil { checkProperties(anchor: data.anchor, tag: data.tag, range: range, mark: event.start_mark) }
             let value = string(data.value, length: data.length)
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
@@ -329,7 +327,15 @@ public final class YAMLEventCursor {
                 stop(diagnostic)
                 return nil
             }
-            lastNodeEnd = range.end
+            switch written {
+            // A block scalar's end mark runs over the blank lines after it (its own range keeps them: a line of spaces
+            // deeper than its indentation is text of its value).
+            case .literal, .folded: lastNodeEnd = contentEnd(before: event.end_mark)
+            // An empty value stands right after its `-` or `:`; one with neither (`? key` and no value) stands where
+            // the next token starts, lines below.
+            case .plain where range.start == range.end && !followsIndicator(event.start_mark): break
+            default: lastNodeEnd = range.end
+            }
             let text = written == .literal || written == .folded ? YAMLScalar.blockValue(value) : value
             var scalar = YAMLScalar(value: text, style: written)
             if written == .plain, text.isEmpty { scalar.isCommentedOut = commentFollows(event.start_mark) }
@@ -586,6 +592,12 @@ public final class YAMLEventCursor {
 
     /// The line and byte offset of the line start ``byteOffset(of:)`` found last.
     private var lastLineStart = (line: 0, offset: 0)
+
+    /// Whether the character before `mark` is a `-` or `:`, the indicator an empty value stands right after.
+    private func followsIndicator(_ mark: yaml_mark_t) -> Bool {
+        let i = byteOffset(of: mark)
+        return i > 0 && i <= input.count && (input[i - 1] == UInt8(ascii: "-") || input[i - 1] == UInt8(ascii: ":"))
+    }
 
     /// Where the text before `mark` ends: at the end of the last line before it that holds more than spaces and tabs
     /// (the blank lines a block scalar's end mark runs over are left out).

@@ -71,6 +71,7 @@ struct ModelDiagnosticTests {
         Case(name: "a range with its ends reversed", rule: "schema/unknown-key", yaml: head + "    installed_days_ago: {1️⃣min: 60, max: 0}\n", message: "the keys here are uniform, poisson, exponential"),
         Case(name: "a range of durations", rule: "schema/type", yaml: head + "    foreground: 1️⃣{min: 1m, max: 10m}\n", message: "a value drawn between them is written {uniform: [1m, 10m]}"),
         Case(name: "durations reversed", rule: "schema/unknown-key", yaml: head + "    foreground: {1️⃣min: 10m, max: 1m}\n", message: "the keys here are uniform, poisson, exponential"),
+        Case(name: "numbers for a duration", rule: "schema/type", yaml: head + "    foreground: 1️⃣{min: 1, max: 10}\n", message: "a value drawn between them is written {uniform: [1, 10]}"),
         Case(name: "durations for a count", rule: "schema/unknown-key", yaml: head + "    installed_days_ago: {1️⃣min: 1m, max: 2m}\n", message: "the keys here are uniform, poisson, exponential"),
         Case(name: "an attribute range of words", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣min: a, max: b}}\n", message: "the keys here are uniform"),
         Case(name: "a number and a duration", rule: "schema/unknown-key", yaml: head + "    attributes: {level: {1️⃣min: 1, max: 10m}}\n", message: "the keys here are uniform"),

@@ -354,6 +354,8 @@ struct DiagnosticRuleTests {
         #"'screen == ''a'' 1️⃣''b''2️⃣'"#, #""screen == \"a\" 1️⃣\"b\"2️⃣""#, #"'screen == ''it''1️⃣''s''2️⃣'"#, #"screen == 'a' 1️⃣'b'2️⃣"#,
         #"'screen == "x" 1️⃣"a\"b"2️⃣ or premium'"#, #"premium 1️⃣==2️⃣ 1"#,
         "premium and 1️⃣premum2️⃣\n      or premium", "\"premium and 1️⃣premum2️⃣\n      or premium\"", ">\n      premium and 1️⃣premum2️⃣\n      or premium",
+        // A finding at the end of a block value whose last line holds spaces deeper than its indentation (text of it).
+        "|\n      screen == \"a\" and1️⃣2️⃣\n         \n",
     ])
     func aTokenInAQuotedExpressionSpansItsEscapes(_ when: String) throws {
         let marked = MarkedText("version: 1\nattributes:\n  screen: string\nplacements:\n  p: {format: interstitial, min_interval: 4m}\nrules:\n  - id: r1\n    deny: [p]\n    when: \(when)\n")
@@ -369,8 +371,8 @@ struct DiagnosticRuleTests {
         #expect(found.allSatisfy { $0.range.end.column - $0.range.start.column == 6 }, "\(found.suffix(1))")
     }
 
-    /// A block list or mapping, or a block scalar, ends with its last value (1️⃣ to 2️⃣), not at the line of the next
-    /// key below blank lines and comments (where libyaml ends it): a code scanner shows an alert only when all its lines are in the change.
+    /// A block list or mapping ends with its last value (1️⃣ to 2️⃣), not at the line of the next key below blank lines
+    /// and comments (where libyaml ends it): a code scanner shows an alert only when all its lines are in the change.
     @Test(arguments: [
         "    daily_cap:\n      1️⃣- 1\n      - 22️⃣\n\n# a comment\n",
         "    hourly_cap:\n      1️⃣x: 1\n      y: {z: 2}2️⃣\n\n    min_interval: 4m\n",
@@ -378,7 +380,7 @@ struct DiagnosticRuleTests {
         "    daily_cap:\n      1️⃣- 1\n      - >+\n        x\n          y2️⃣\n\n    min_interval: 4m\n",
         "    daily_cap:\n      1️⃣a: 1\n      b:2️⃣\n    min_interval: 4m\n",
         "    daily_cap:\n      1️⃣-2️⃣\n\n\n# c\n    min_interval: 4m\n",
-        "    daily_cap: 1️⃣|\n      x2️⃣\n\n\n# c\n    min_interval: 4m\n",
+        "    daily_cap:\n      1️⃣? a2️⃣\n\n\n# c\n    min_interval: 4m\n",
     ])
     func aBlockValueEndsWithItsLastItem(_ value: String) throws {
         let marked = MarkedText(Self.header + "  a:\n    format: interstitial\n" + value)

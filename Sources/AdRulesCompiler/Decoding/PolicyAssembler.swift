@@ -183,9 +183,13 @@ struct PolicyAssembler {
                 case .success(let compiled): rule.condition = compiled
                 case .failure(let findings):
                     let text = Array(when.value.unicodeScalars)
-                    for finding in findings {
+                    // A finding at the end (an expression that stops too early) stands after its last token, not after
+                    // the spaces and line breaks a block value may end with.
+                    let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
+                    for var finding in findings {
+                        finding.offset = min(finding.offset, textEnd)
                         // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
-                        let tokenEnd = TokenExtent.expressionTokenEnd(from: finding.offset, in: text)
+                        let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
                         let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: fragment.file)
                             ?? SourceRange(at: Self.position(of: finding.offset, in: node))
                         diagnostics.append(.expression(finding, file: fragment.file, range: range))

@@ -81,8 +81,8 @@ package struct ScalarSource {
     /// Where the source of the value's code point at `offset` ends (just past its escape, if written as one); nil when
     /// the source does not hold it.
     mutating func position(after offset: Int, in value: String, range: SourceRange, style: ScalarStyle) -> SourcePosition? {
-        guard let ends = walk(value, range: range, style: style)?.ends, offset >= 0, offset < ends.count else { return nil }
-        return ends[offset]
+        guard let walked = walk(value, range: range, style: style), offset >= 0, offset < walked.starts.count else { return nil }
+        return walked.ends[offset] ?? (offset + 1 < walked.starts.count ? walked.starts[offset + 1] : nil)
     }
 
     /// The walk of a scalar: the last one walked, or this one, walked now.
@@ -96,11 +96,12 @@ package struct ScalarSource {
     }
 
     /// A scalar walked: where each code point of its value starts (then its end, when the whole value was found in the
-    /// source), and where each one's source ends.
+    /// source), and where the source of those that end elsewhere than where the next one starts ends (the last of a
+    /// line folded into a space, the last one): a few a line, not one a code point (a 16 MB scalar is walked whole).
     private struct Walked {
         var range: SourceRange
         var starts: [SourcePosition] = []
-        var ends: [SourcePosition] = []
+        var ends: [Int: SourcePosition] = [:]
     }
 
     /// The last scalar walked.
@@ -111,13 +112,19 @@ package struct ScalarSource {
         var walk = Walk(text: text, at: range.start, style: style)
         var walked = Walked(range: range)
         walked.starts.reserveCapacity(value.unicodeScalars.count + 1)
-        walked.ends.reserveCapacity(value.unicodeScalars.count)
+        var end: SourcePosition?
         for c in value.unicodeScalars {
-            guard let at = walk.next(producing: c) else { return walked }
+            guard let at = walk.next(producing: c) else { break }
+            if let end, end != at { walked.ends[walked.starts.count - 1] = end }
             walked.starts.append(at)
-            walked.ends.append(walk.position)
+            end = walk.position
         }
-        walked.starts.append(walk.position)
+        // The whole value found: its end. Else the last code point found keeps its own.
+        if walked.starts.count == value.unicodeScalars.count {
+            walked.starts.append(walk.position)
+        } else if let end {
+            walked.ends[walked.starts.count - 1] = end
+        }
         return walked
     }
 

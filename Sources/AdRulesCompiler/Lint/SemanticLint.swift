@@ -20,7 +20,7 @@ enum SemanticLint {
         // million findings and crashed).
         var capsChecked = Set<CapsWritten>()
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
-        // Each placement is read in place (a copy retains each of its settings).
+        // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
         for index in policy.placements.indices {
             let format = policy.placements[index].format.value
             let p = policy.placements[index]

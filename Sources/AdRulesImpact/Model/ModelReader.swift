@@ -198,12 +198,12 @@ struct ModelReader: NodeReader {
         }
         // Two numbers or two durations, low to high: what `uniform` draws between.
         func inOrder(_ low: YAMLScalar, _ high: YAMLScalar) -> Bool {
-            if ends != .durations, let a = ModelReader.number(YAMLNode(.scalar(low), range: node.range)),
+            if let a = ModelReader.number(YAMLNode(.scalar(low), range: node.range)),
                 let b = ModelReader.number(YAMLNode(.scalar(high), range: node.range))
             {
                 return a <= b
             }
-            if ends != .numbers, let a = RuleDuration(parsing: low.value), let b = RuleDuration(parsing: high.value) { return a <= b }
+            if ends == .either, let a = RuleDuration(parsing: low.value), let b = RuleDuration(parsing: high.value) { return a <= b }
             return false
         }
         guard pairs.count == 2, let low = end(["min", "low", "from"]), let high = end(["max", "high", "to"]), inOrder(low, high) else { return false }
@@ -211,8 +211,9 @@ struct ModelReader: NodeReader {
         return true
     }
 
-    /// What the ends of a range a setting takes are: numbers (a count, a share), durations, or either (an attribute).
-    enum RangeEnds { case numbers, durations, either }
+    /// What the ends of a range a setting takes are: numbers (a count, a share), or either numbers or durations (a
+    /// duration, whose bare numbers are then told their unit; an attribute).
+    enum RangeEnds { case numbers, either }
 
     /// The two ends of `{uniform: [a, b]}` as nodes.
     private mutating func ends(_ node: YAMLNode, _ key: String) -> (YAMLNode, YAMLNode)? {
@@ -277,7 +278,7 @@ struct ModelReader: NodeReader {
             }
             return .constant(value)
         }
-        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected, ends: .durations) else { return nil }
+        guard let (kind, pair) = distribution(pairs, key, node: node, expected: expected, ends: .either) else { return nil }
         switch kind {
         case "uniform":
             guard let (a, b) = ends(pair.value, key), let low = duration(a, "\(key).uniform", minimum: minimum, below: below),
