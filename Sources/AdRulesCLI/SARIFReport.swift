@@ -149,11 +149,13 @@ enum SARIFReport {
     }
 
     /// A stable fingerprint of a finding: it does not move when lines are added above it, nor when the
-    /// checkout lives in another directory (GitHub pairs it with the file's URI itself): a hash of the file name,
-    /// the rule and the message.
-    static func fingerprint(_ d: Diagnostic) -> String {
+    /// checkout lives in another directory (GitHub pairs it with the file's URI itself): a hash of the file's name
+    /// (as its URI gives it), the rule and the message.
+    static func fingerprint(_ d: Diagnostic, in directory: String = FileManager.default.currentDirectoryPath) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let name = d.file.split(separator: "/").last.map(String.init) ?? d.file
+        // The name of the file the URI names (a link's target): one file has one name, however it was reached.
+        let file = resolved(d.file, in: directory)
+        let name = file.split(separator: "/").last.map(String.init) ?? file
         for byte in "\(name)|\(d.rule)|\(d.message)".utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3

@@ -256,6 +256,11 @@ struct LintCommandTests {
         #expect(SARIFReport.resolved("../elsewhere.yaml", in: base) == "../elsewhere.yaml", "a file that is not there keeps its path")
         let outside = try #require(PolicyLoader.realPath(base + "/real/a.yaml"))
         #expect(SARIFReport.resolved("../a.yaml", in: base + "/real/sub") == outside, "a file outside is named by its absolute path")
+        // A finding in a file reached through a link is fingerprinted by the name its URI gives.
+        try FileManager.default.createSymbolicLink(atPath: base + "/current.yaml", withDestinationPath: base + "/real/a.yaml")
+        func finding(in file: String) -> Diagnostic { Diagnostic(.error, rule: "schema/type", message: "m", file: file, range: SourceRange(at: SourcePosition(line: 1, column: 1))) }
+        #expect(SARIFReport.fingerprint(finding(in: "current.yaml"), in: base) == SARIFReport.fingerprint(finding(in: "real/a.yaml"), in: base))
+        #expect(SARIFReport.fingerprint(finding(in: "real/a.yaml"), in: base) != SARIFReport.fingerprint(finding(in: "real/sub/b.yaml"), in: base))
     }
 
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.
