@@ -50,7 +50,9 @@ struct PlainWordsTests {
         // With no settings, it is the placement with no settings it would be with spaces, and named so.
         let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\n  \u{00A0}\u{00A0}b:\ngroups:\n  g: {placements: [b]}\n")]).diagnostics
         #expect(empty.map(\.rule).sorted() == ["schema/type", "schema/unknown-key"], "\(empty)")
-        // A no-break space typed inside quotes is part of the id the writer meant: an invalid id.
+        // A no-break space typed inside quotes is part of the key the writer meant: an unknown key, or an invalid id.
+        let quotedKey = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    \"\u{00A0}daily_cap\": 3\n")]).diagnostics
+        #expect(quotedKey.map(\.rule) == ["schema/unknown-key"] && quotedKey.first?.message.contains("indented") == false, "\(quotedKey)")
         let quoted = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \"\u{00A0}b\": {format: banner}\n")]).diagnostics
         #expect(quoted.map(\.rule) == ["schema/range"], "\(quoted)")
         // One that starts a line of a block value is text, not indentation: the error after it is libyaml's own.

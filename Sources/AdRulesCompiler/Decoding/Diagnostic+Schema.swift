@@ -298,13 +298,15 @@ extension Diagnostic {
 
     /// - Parameter belongsIn: where the key belongs, when the caller knows (the blocks of a usage model); else the rule
     ///   files' blocks are searched.
+    /// - Parameter isPlain: whether the key is written plain: only then are no-break spaces before it pasted indentation
+    ///   (inside quotes they were typed on purpose).
     package static func unknownKey(
-        _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil
+        _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil, isPlain: Bool = true
     ) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         var plain = false
         // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
-        if GluedKey.isIndentedWithNoBreakSpaces(key) {
+        if isPlain, GluedKey.isIndentedWithNoBreakSpaces(key) {
             let name = GluedKey.unindented(key)
             message = "key \"\(name)\" in \(context) is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
                 + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces, lined up with the keys beside it"

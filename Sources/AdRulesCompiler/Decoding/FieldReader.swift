@@ -87,7 +87,8 @@ extension NodeReader {
             if allowed.contains(key) {
                 result.append((key, pair))
             } else if !FieldReader.isMergeKey(pair.key) {
-                report(.unknownKey(key, in: context, allowed: allowed, file: file, range: pair.key.range, belongsIn: belongsIn(key)))
+                report(.unknownKey(
+                    key, in: context, allowed: allowed, file: file, range: pair.key.range, belongsIn: belongsIn(key), isPlain: pair.key.scalar?.style == .plain))
             }
         }
         return result
