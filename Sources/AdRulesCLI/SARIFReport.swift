@@ -26,8 +26,16 @@ enum SARIFReport {
         // Findings with equal fingerprints are numbered in file order (`hash:1`, `hash:2`), as GitHub numbers equal
         // line hashes, so that code scanning keeps two equal findings as two alerts.
         var seen: [String: Int] = [:]
+        // Each file's path resolved once (two `realpath` calls), however many results, notes and fingerprints name it.
+        var resolvedPaths: [String: String] = [:]
+        func path(_ file: String) -> String {
+            if let known = resolvedPaths[file] { return known }
+            let path = resolved(file)
+            resolvedPaths[file] = path
+            return path
+        }
         let results: [JSON] = diagnostics.map { d in
-            let hash = fingerprint(d)
+            let hash = fingerprint(d, resolvedFile: path(d.file))
             // Numbered within the file: fixing a finding in one file never renumbers another's.
             seen[d.file + "\u{0}" + hash, default: 0] += 1
             var result: [(String, JSON)] = [
@@ -37,12 +45,12 @@ enum SARIFReport {
             result += [
                 ("level", .string(d.severity == .error ? "error" : "warning")),
                 ("message", .object([("text", .string(message(d)))])),
-                ("locations", .array([location(file: d.file, range: d.range)])),
+                ("locations", .array([location(path: path(d.file), range: d.range)])),
                 ("partialFingerprints", .object([("primaryLocationLineHash", .string("\(hash):\(seen[d.file + "\u{0}" + hash] ?? 1)"))])),
             ]
             if !d.notes.isEmpty {
                 result.append(("relatedLocations", .array(d.notes.enumerated().map { index, note in
-                    var related = location(file: note.file, range: SourceRange(at: note.position))
+                    var related = location(path: path(note.file), range: SourceRange(at: note.position))
                     if case .object(var pairs) = related {
                         pairs.insert(("id", .int(index + 1)), at: 0)
                         pairs.append(("message", .object([("text", .string(note.message))])))
@@ -73,7 +81,7 @@ enum SARIFReport {
                     ("originalUriBaseIds", .object([("%SRCROOT%", .object([
                         ("description", .object([("text", .string("The directory adrules ran in; file paths are relative to it."))])),
                     ]))])),
-                    ("artifacts", .array(files.map { .object([("location", artifactLocation($0))]) })),
+                    ("artifacts", .array(files.map { .object([("location", artifactLocation(resolvedPath: path($0)))]) })),
                     ("results", .array(results)),
                 ]),
             ])),
@@ -93,11 +101,12 @@ enum SARIFReport {
         return escaped(d.message) + " (" + links.joined(separator: "; ") + ")"
     }
 
-    private static func location(file: String, range: SourceRange) -> JSON {
+    /// - Parameter path: the file's ``resolved(_:in:)`` path.
+    private static func location(path: String, range: SourceRange) -> JSON {
         let end = range.end > range.start ? range.end : SourcePosition(line: range.start.line, column: range.start.column + 1)
         return .object([
             ("physicalLocation", .object([
-                ("artifactLocation", artifactLocation(file)),
+                ("artifactLocation", artifactLocation(resolvedPath: path)),
                 ("region", .object([
                     ("startLine", .int(range.start.line)), ("startColumn", .int(range.start.column)),
                     ("endLine", .int(end.line)), ("endColumn", .int(end.column)),
@@ -108,8 +117,11 @@ enum SARIFReport {
 
     /// A relative path against `%SRCROOT%`; an absolute one as a `file://` URI of its own.
     static func artifactLocation(_ written: String) -> JSON {
-        let path = resolved(written)
-        return path.hasPrefix("/")
+        artifactLocation(resolvedPath: resolved(written))
+    }
+
+    private static func artifactLocation(resolvedPath path: String) -> JSON {
+        path.hasPrefix("/")
             ? .object([("uri", .string("file://" + uri(path)))])
             : .object([("uri", .string(uri(path))), ("uriBaseId", .string("%SRCROOT%"))])
     }
@@ -152,9 +164,13 @@ enum SARIFReport {
     /// checkout lives in another directory (GitHub pairs it with the file's URI itself): a hash of the file's name
     /// (as its URI gives it), the rule and the message.
     static func fingerprint(_ d: Diagnostic, in directory: String = FileManager.default.currentDirectoryPath) -> String {
+        fingerprint(d, resolvedFile: resolved(d.file, in: directory))
+    }
+
+    /// - Parameter file: the finding's file, ``resolved(_:in:)``: the name its URI gives (a link's target), so that one
+    ///   file has one name however it was reached.
+    private static func fingerprint(_ d: Diagnostic, resolvedFile file: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        // The name of the file the URI names (a link's target): one file has one name, however it was reached.
-        let file = resolved(d.file, in: directory)
         let name = file.split(separator: "/").last.map(String.init) ?? file
         for byte in "\(name)|\(d.rule)|\(d.message)".utf8 {
             hash ^= UInt64(byte)

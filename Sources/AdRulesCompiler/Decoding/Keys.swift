@@ -127,8 +127,11 @@ package enum GluedKey {
     /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) where its indentation should be: YAML
     /// reads them as part of the key.
     package static func isIndentedWithNoBreakSpaces(_ text: String) -> Bool {
-        text.unicodeScalars.prefix { $0 == "\u{00A0}" || $0 == " " }.contains("\u{00A0}")
+        text.unicodeScalars.prefix(while: isPastedIndentation).contains("\u{00A0}")
     }
+
+    /// A space or no-break space before a key: what a product manager pasted as its indentation.
+    private static func isPastedIndentation(_ c: Unicode.Scalar) -> Bool { c == "\u{00A0}" || c == " " }
 
     /// Whether a plain key (not a quoted one, whose spaces were typed on purpose) starts with no-break spaces.
     package static func isIndentedWithNoBreakSpaces(_ node: YAMLNode) -> Bool {
@@ -138,7 +141,7 @@ package enum GluedKey {
 
     /// A key without the no-break spaces and spaces pasted before it.
     package static func unindented(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.drop { $0 == "\u{00A0}" || $0 == " " }))
+        String(String.UnicodeScalarView(text.unicodeScalars.drop(while: isPastedIndentation)))
     }
 
     /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) pasted

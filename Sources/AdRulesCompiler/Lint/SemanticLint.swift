@@ -22,8 +22,8 @@ enum SemanticLint {
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
         // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
         for index in policy.placements.indices {
-            let format = policy.placements[index].format.value
             let p = policy.placements[index]
+            let format = p.format.value
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
             if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
