@@ -236,6 +236,15 @@ enum ImpactCommand {
                 return CommandResult(
                     stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
                     exitCode: ExitCode.findings)
+            } catch let error as ImpactJSON.ReadError {
+                // Placed at the value (or key) it is about, as a syntax error is.
+                let place = error.offset(in: Array(text.utf8)).map { offset in
+                    let at = UTF8Check.position(ofByte: offset, in: text.utf8)
+                    return ":\(at.line):\(at.column)"
+                }
+                return CommandResult(
+                    stderr: "error: \(ControlCharacters.escaped(path))\(place ?? ""): \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
+                    exitCode: ExitCode.findings)
             } catch {
                 return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): \(error)\n", exitCode: ExitCode.findings)
             }

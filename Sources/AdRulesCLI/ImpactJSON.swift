@@ -158,7 +158,23 @@ enum ImpactJSON {
     /// Why a file is not an impact report this version can read.
     struct ReadError: Error, CustomStringConvertible {
         var problem: String
+        /// The value the problem is about, nil for the whole document.
+        var path: PartPath?
+        /// Whether the problem is the key of the value (one a run does not write), not the value.
+        var atKey = false
         var description: String { problem }
+
+        init(_ problem: String, at value: PartValue, atKey: Bool = false) {
+            self.problem = problem
+            path = value.path
+            self.atKey = atKey || value.isKey
+        }
+
+        /// Where in the part the problem is: the value's (or key's) first byte.
+        func offset(in bytes: [UInt8]) -> Int? {
+            guard let path else { return bytes.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } }
+            return path.offset(in: bytes, atKey: atKey)
+        }
     }
 
     /// The most a counter may hold per user-day of its segment (asks, loads, reasons): far above what a day of
@@ -181,73 +197,77 @@ enum ImpactJSON {
         // entries, 100,000 deny rows, and the totals beside them): a text of more is refused as it is read, before
         // it takes gigabytes (a 64 MiB part of zeros is 33 million values).
         // Read as the parser's values, checked as they are read into the report: one tree, not a copy of it as well.
-        let document = try JSONValue.parse(Array(text.utf8), maxDepth: maxPartDepth, maxValues: maxPartValues)
-        func need<T>(_ value: T?, _ what: String) throws -> T {
-            guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing or malformed") }
+        let document = PartValue(try JSONValue.parse(Array(text.utf8), maxDepth: maxPartDepth, maxValues: maxPartValues), path: nil)
+        func need<T>(_ value: T?, _ what: String, at part: PartValue) throws -> T {
+            guard let value else { throw ReadError("not an impact report: \(what) is missing or malformed", at: part) }
             return value
         }
-        func count(_ value: JSONValue?, _ what: String, in range: ClosedRange<Int>) throws -> Int {
-            guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
+        func count(_ value: PartValue, _ what: String, in range: ClosedRange<Int>) throws -> Int {
+            guard value.exists else { throw ReadError("not an impact report: \(what) is missing", at: value) }
             guard let n = value.intValue else {
-                throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a whole number (digits only)")
+                throw ReadError("not an impact report: \(what) is \(value.kindDescription), where a run writes a whole number (digits only)", at: value)
             }
             guard range.contains(n) else {
-                throw ReadError(problem: "not an impact report: \(what) is \(n), outside \(range.lowerBound)...\(range.upperBound)")
+                throw ReadError("not an impact report: \(what) is \(n), outside \(range.lowerBound)...\(range.upperBound)", at: value)
             }
             return n
         }
-        func string(_ value: JSONValue?, _ what: String) throws -> String { try checkedString(value, what, allowing: []) }
+        func string(_ value: PartValue, _ what: String) throws -> String { try checkedString(value, what, allowing: []) }
         /// The first simulated day, as a run writes it: `YYYY-MM-DD`, a real day from 1971 to 2199.
-        func day(_ value: JSONValue?) throws -> String {
+        func day(_ value: PartValue) throws -> String {
             let text = try string(value, "start")
-            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else { throw ReadError(problem: "not an impact report: start is \(ControlCharacters.cut(text)), not a day such as 2026-12-07") }
+            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else {
+                throw ReadError("not an impact report: start is \(ControlCharacters.cut(text)), not a day such as 2026-12-07", at: value)
+            }
             return text
         }
         /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
-        func value(_ value: JSONValue?, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
-        func checkedString(_ value: JSONValue?, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
+        func value(_ value: PartValue, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
+        func checkedString(_ value: PartValue, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
             let text = try readText(value, what)
             if ControlCharacters.contains(in: text, except: allowed) {
-                throw ReadError(problem: "not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))")
+                throw ReadError("not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))", at: value)
             }
             return text
         }
         // A part holds what a run writes and nothing else.
         // `difference` is derived from the results, and written again from the merged ones: it is not read.
-        let known: Set<String> = ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"]
-        if let unknown = document.objectValue?.first(where: { !known.contains($0.0) }) {
-            throw ReadError(problem: "not an impact report: unknown key \(ControlCharacters.quoted(unknown.0))")
-        }
-        guard document["version"]?.intValue == ImpactReport.formatVersion else {
-            throw ReadError(problem: "not an impact report of version \(ImpactReport.formatVersion)")
+        try onlyKeys(
+            document, ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"],
+            in: nil)
+        guard document["version"].intValue == ImpactReport.formatVersion else {
+            throw ReadError("not an impact report of version \(ImpactReport.formatVersion)", at: document["version"].exists ? document["version"] : document)
         }
         let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
         let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
         var shard: Shard?
-        if let object = document["shard"], !object.isNull {
+        if document["shard"].exists, !document["shard"].isNull {
+            let object = document["shard"]
             try onlyKeys(object, ["index", "count"], in: "shard")
             let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
-            shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard")
+            shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
         }
-        let changes = try need(document["changes"]?.arrayValue, "changes").map { try readChange($0, string: string, value: value) }
+        let changes = try need(document["changes"].arrayValue, "changes", at: document["changes"]).map { try readChange($0, string: string, value: value) }
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
         var histogramEntries = 0
         var denyRows = 0
-        for item in try need(document["results"]?.arrayValue, "results") {
+        for item in try need(document["results"].arrayValue, "results", at: document["results"]) {
             try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
-            let segments = try need(item["segments"]?.objectValue, "segments")
-            guard !segments.isEmpty else { throw ReadError(problem: "not an impact report: a result has no segments") }
-            let names = try segments.map { name, _ in try string(.string(name), "a segment name") }
+            let segments = try need(item["segments"].objectValue, "segments", at: item["segments"])
+            guard !segments.isEmpty else { throw ReadError("not an impact report: a result has no segments", at: item["segments"]) }
+            let names = try segments.map { name, segment in try string(segment.key(name), "a segment name") }
             // The results of a --compare run list the same segments in the same order: counters are added by position.
             guard results.isEmpty || names == segmentNames else {
-                throw ReadError(problem: "not an impact report: its results list different segments")
+                throw ReadError("not an impact report: its results list different segments", at: item["segments"])
             }
             segmentNames = names
             // A run is refused before it plays when its report would hold more blocks than this: no part holds more.
-            let blocks = segments.reduce(0) { $0 + ($1.1["placements"]?.objectValue?.count ?? 0) }
+            let blocks = segments.reduce(0) { $0 + ($1.1["placements"].objectValue?.count ?? 0) }
             guard blocks <= ModelCheck.maxReportBlocks else {
-                throw ReadError(problem: "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report")
+                throw ReadError(
+                    "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report",
+                    at: item["segments"])
             }
             var placements: [ImpactPlacement] = []
             var firstSegment = ""
@@ -255,7 +275,7 @@ enum ImpactJSON {
             var segmentUsers = 0
             for (name, segment) in segments {
                 try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.cut(name))")
-                let figures = try need(segment["placements"]?.objectValue, "placements")
+                let figures = try need(segment["placements"].objectValue, "placements", at: segment["placements"])
                 var c = SegmentCounters(placements: figures.count)
                 c.users = try count(segment["users"], "the users of segment \(ControlCharacters.cut(name))", in: 0...(users - segmentUsers))
                 segmentUsers += c.users
@@ -263,15 +283,17 @@ enum ImpactJSON {
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
-                        try placementID(id, string: string), in: name, object, userDays: c.userDays, count: count, string: string)
+                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
                     guard histogramEntries <= 1_000_000 else {
-                        throw ReadError(problem: "not an impact report: its histograms hold more than 1,000,000 entries")
+                        throw ReadError("not an impact report: its histograms hold more than 1,000,000 entries", at: object["histogram"])
                     }
                     denyRows += placementCounters.denials.count
                     guard denyRows <= ImpactReport.maxDenyRows else {
-                        throw ReadError(problem: "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)")
+                        throw ReadError(
+                            "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)",
+                            at: object["deny_reasons"])
                     }
                     found.append(placement)
                     c.placements[i] = placementCounters
@@ -280,7 +302,9 @@ enum ImpactJSON {
                 // each placement's caps in every segment): counters are added by position.
                 guard counters.isEmpty || found == placements else {
                     // Which of the two was changed cannot be told: both are named.
-                    throw ReadError(problem: "not an impact report: segments \(ControlCharacters.cut(firstSegment)) and \(ControlCharacters.cut(name)) list different placements, formats or caps, where a run lists the same in every segment")
+                    throw ReadError(
+                        "not an impact report: segments \(ControlCharacters.cut(firstSegment)) and \(ControlCharacters.cut(name)) list different placements, formats or caps, where a run lists the same in every segment",
+                        at: segment["placements"])
                 }
                 if counters.isEmpty { firstSegment = name }
                 placements = found
@@ -288,101 +312,107 @@ enum ImpactJSON {
             }
             // A result's totals are the sums of its segments' (merge adds the segments' own).
             let totalUsers = counters.reduce(0) { $0 + $1.users }, totalDays = counters.reduce(0) { $0 + $1.userDays }
-            guard item["users"]?.intValue == totalUsers, item["user_days"]?.intValue == totalDays,
-                let totals = item["placements"]?.objectValue, totals.map(\.0) == placements.map(\.id)
+            guard item["users"].intValue == totalUsers, item["user_days"].intValue == totalDays,
+                let totals = item["placements"].objectValue, totals.map(\.0) == placements.map(\.id)
             else {
-                throw ReadError(problem: "not an impact report: a result's users, user-days or placements are not those of its segments")
+                throw ReadError("not an impact report: a result's users, user-days or placements are not those of its segments", at: item)
             }
             // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
             for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
             // The results of a --compare run played the same users.
             if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
-                throw ReadError(problem: "not an impact report: its results played different users")
+                throw ReadError("not an impact report: its results played different users", at: item["segments"])
             }
             results.append(ImpactPolicyResult(policy: try readPath(item["policy"], "policy"), placements: placements, segments: counters))
         }
-        guard !results.isEmpty else { throw ReadError(problem: "not an impact report: it has no results") }
+        guard !results.isEmpty else { throw ReadError("not an impact report: it has no results", at: document["results"]) }
         // One policy, or the old and the new of --compare: a run writes no more.
         guard results.count <= 2 else {
-            throw ReadError(problem: "not an impact report: it has \(results.count) results, where a run writes one, or two with --compare")
+            throw ReadError("not an impact report: it has \(results.count) results, where a run writes one, or two with --compare", at: document["results"])
         }
         // Not read (merge writes it again from the merged results), but only where a run writes it.
-        if let difference = document["difference"], results.count != 2 || difference.objectValue == nil {
-            throw ReadError(problem: "not an impact report: a difference block that is not an object of a --compare run's two results")
+        let difference = document["difference"]
+        if difference.exists, results.count != 2 || difference.objectValue == nil {
+            throw ReadError("not an impact report: a difference block that is not an object of a --compare run's two results", at: difference)
         }
         var report = ImpactReport(
             model: try readPath(document["model"], "model"), users: users, days: days,
             seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
             start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
             results: results)
-        if let more = document["more_changes"] { report.moreChanges = try count(more, "more_changes", in: 1...Int.max) }
+        if document["more_changes"].exists { report.moreChanges = try count(document["more_changes"], "more_changes", in: 1...Int.max) }
         // A part written before the digest existed has none: merge refuses it with a word, rather than here.
-        report.inputs = document["inputs"] == nil ? "" : try string(document["inputs"], "inputs")
+        report.inputs = document["inputs"].exists ? try string(document["inputs"], "inputs") : ""
         return report
     }
 
-    typealias CountReader = (JSONValue?, String, ClosedRange<Int>) throws -> Int
-    typealias StringReader = (JSONValue?, String) throws -> String
+    typealias CountReader = (PartValue, String, ClosedRange<Int>) throws -> Int
+    typealias StringReader = (PartValue, String) throws -> String
 
     /// A placement id as a policy holds it: 1-64 of a-z A-Z 0-9 _ - .
-    private static func placementID(_ id: String, string: StringReader) throws -> String {
-        let id = try string(.string(id), "a placement id")
+    /// - Parameter figures: the placement's figures, whose key the id is.
+    private static func placementID(_ id: String, at figures: PartValue, string: StringReader) throws -> String {
+        let id = try string(figures.key(id), "a placement id")
         guard PolicyIDs.isValid(id, lowercaseOnly: false) else {
-            throw ReadError(problem: "not an impact report: \(ControlCharacters.cut(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))")
+            throw ReadError(
+                "not an impact report: \(ControlCharacters.cut(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))", at: figures,
+                atKey: true)
         }
         return id
     }
 
     /// - Parameter what: whose location it is, for messages.
-    private static func readLocation(_ value: JSONValue?, string: StringReader, of what: String) throws -> ImpactLocation? {
+    private static func readLocation(_ value: PartValue, string: StringReader, of what: String) throws -> ImpactLocation? {
         // No location is written as `"file": null` (an unknown placement's reason) or left out.
-        guard let value, !value.isNull, let file = value["file"], !file.isNull else { return nil }
-        guard let line = value["line"]?.intValue, let column = value["column"]?.intValue, (1...100_000_000).contains(line),
+        guard value.exists, !value.isNull, value["file"].exists, !value["file"].isNull else { return nil }
+        guard let line = value["line"].intValue, let column = value["column"].intValue, (1...100_000_000).contains(line),
             (1...100_000_000).contains(column)
         else {
-            throw ReadError(problem: "not an impact report: the location of \(what) has no valid line and column (whole numbers from 1)")
+            let wrong = (1...100_000_000).contains(value["line"].intValue ?? 0) ? value["column"] : value["line"]
+            throw ReadError("not an impact report: the location of \(what) has no valid line and column (whole numbers from 1)", at: wrong)
         }
         let path = try readPath(value["file"], "a location's file")
-        guard !path.isEmpty else { throw ReadError(problem: "not an impact report: the location of \(what) names no file") }
+        guard !path.isEmpty else { throw ReadError("not an impact report: the location of \(what) names no file", at: value["file"]) }
         return ImpactLocation(file: path, line: line, column: column)
     }
 
     /// A text a run writes: present, a string, at most 1,000,000 characters (what else it may hold is the caller's to check).
-    private static func readText(_ value: JSONValue?, _ what: String) throws -> String {
-        guard let value else { throw ReadError(problem: "not an impact report: \(what) is missing") }
+    private static func readText(_ value: PartValue, _ what: String) throws -> String {
+        guard value.exists else { throw ReadError("not an impact report: \(what) is missing", at: value) }
         guard let text = value.stringValue else {
-            throw ReadError(problem: "not an impact report: \(what) is \(value.kindDescription), where a run writes a text")
+            throw ReadError("not an impact report: \(what) is \(value.kindDescription), where a run writes a text", at: value)
         }
-        guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError(problem: "not an impact report: \(what) is longer than 1,000,000 characters") }
+        guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError("not an impact report: \(what) is longer than 1,000,000 characters", at: value) }
         return text
     }
 
     /// A path as a run writes it (the model, a policy, a location's file): any character a file name may hold, a
     /// control character too (the run's own reports escape them), but NUL.
-    private static func readPath(_ value: JSONValue?, _ what: String) throws -> String {
+    private static func readPath(_ value: PartValue, _ what: String) throws -> String {
         let text = try readText(value, what)
-        guard !text.unicodeScalars.contains("\0") else { throw ReadError(problem: "not an impact report: \(what) holds a NUL, which no path holds") }
+        guard !text.unicodeScalars.contains("\0") else { throw ReadError("not an impact report: \(what) holds a NUL, which no path holds", at: value) }
         return text
     }
 
-    /// Refuses a key a run does not write in an object of `what`: a part holds what a run writes and nothing else.
-    private static func onlyKeys(_ value: JSONValue?, _ keys: Set<String>, in what: String) throws {
-        guard let unknown = value?.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
-        throw ReadError(problem: "not an impact report: unknown key \(ControlCharacters.quoted(unknown.0)) in \(what)")
+    /// Refuses a key a run does not write in an object of `what` (nil: the document): a part holds what a run writes
+    /// and nothing else.
+    private static func onlyKeys(_ value: PartValue, _ keys: Set<String>, in what: String?) throws {
+        guard let unknown = value.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
+        throw ReadError("not an impact report: unknown key \(ControlCharacters.quoted(unknown.0))\(what.map { " in \($0)" } ?? "")", at: unknown.1, atKey: true)
     }
 
-    private static func readChange(_ value: JSONValue, string: StringReader, value setting: StringReader) throws -> PolicyChange {
+    private static func readChange(_ value: PartValue, string: StringReader, value setting: StringReader) throws -> PolicyChange {
         try onlyKeys(value, ["kind", "subject", "setting", "old", "new", "old_location", "new_location"], in: "a change")
         for key in ["old_location", "new_location"] { try onlyKeys(value[key], ["file", "line", "column"], in: "a change's \(key)") }
         guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
-            throw ReadError(problem: "not an impact report: a change's kind is not changed, added or removed")
+            throw ReadError("not an impact report: a change's kind is not changed, added or removed", at: value["kind"])
         }
         return PolicyChange(
             kind: kind,
             subject: try string(value["subject"], "a change's subject"),
             setting: try string(value["setting"], "a change's setting"),
-            old: try value["old"]?.stringValue.map { try setting(.string($0), "a change's old value") },
-            new: try value["new"]?.stringValue.map { try setting(.string($0), "a change's new value") },
+            old: value["old"].stringValue == nil ? nil : try setting(value["old"], "a change's old value"),
+            new: value["new"].stringValue == nil ? nil : try setting(value["new"], "a change's new value"),
             oldLocation: try readLocation(value["old_location"], string: string, of: "a change's old value"),
             newLocation: try readLocation(value["new_location"], string: string, of: "a change's new value"))
     }
@@ -395,37 +425,42 @@ enum ImpactJSON {
 
     /// - Parameter segment: the segment whose figures these are, for messages.
     private static func readFigures(
-        _ placementID: String, in segment: String, _ object: JSONValue, userDays: Int, count: CountReader, string: StringReader
+        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, count: CountReader, string: StringReader
     ) throws -> (ImpactPlacement, PlacementCounters) {
         // What messages call the figures: the placement of the segment.
         let id = "\(placementID) in segment \(ControlCharacters.cut(segment))"
         var c = PlacementCounters()
         // The figures hold what ``figures(_:placement:userDays:)`` writes and nothing else.
         try onlyKeys(object, figureKeys, in: "the figures of \(id)")
-        guard let histogram = object["histogram"]?.arrayValue, let capDays = object["cap_reached_user_days"]?.objectValue,
-            let denials = object["deny_reasons"]?.arrayValue
-        else { throw ReadError(problem: "not an impact report: the figures of \(id) are incomplete") }
+        guard let histogram = object["histogram"].arrayValue, let capDays = object["cap_reached_user_days"].objectValue,
+            let denials = object["deny_reasons"].arrayValue
+        else {
+            let wrong = ["histogram", "cap_reached_user_days", "deny_reasons"].map { object[$0] }.first { $0.arrayValue == nil && $0.objectValue == nil }
+            throw ReadError("not an impact report: the figures of \(id) are incomplete", at: wrong ?? object)
+        }
         let format = try string(object["format"], "the format of \(id)")
         // A run writes a format of the policy's, or "unknown" for a placement the model plays and the policy lacks.
         guard AdFormat(rawValue: format) != nil || format == "unknown" else {
-            throw ReadError(problem: "not an impact report: the format of \(id) is \(ControlCharacters.quoted(format)), which no run writes")
+            throw ReadError("not an impact report: the format of \(id) is \(ControlCharacters.quoted(format)), which no run writes", at: object["format"])
         }
         // A histogram counts each user-day once; anything else counts at most maxPerUserDay a user-day.
         // At most 100,000 impressions a user-day: more than one a second.
-        guard histogram.count <= 100_001 else { throw ReadError(problem: "not an impact report: the histogram of \(id) is longer than 100,001 entries") }
+        guard histogram.count <= 100_001 else {
+            throw ReadError("not an impact report: the histogram of \(id) is longer than 100,001 entries", at: object["histogram"])
+        }
         c.histogram = try histogram.map { try count($0, "a histogram entry of \(id)", 0...userDays) }
         guard c.histogram.reduce(0, +) == userDays else {
-            throw ReadError(problem: "not an impact report: the histogram of \(id) does not count each user-day once")
+            throw ReadError("not an impact report: the histogram of \(id) does not count each user-day once", at: object["histogram"])
         }
         // A run's histogram ends at the most impressions a user-day had: trailing zeros would change the merged output.
         guard c.histogram.last.map({ $0 > 0 }) ?? true else {
-            throw ReadError(problem: "not an impact report: the histogram of \(id) ends with zeros, which no run writes")
+            throw ReadError("not an impact report: the histogram of \(id) ends with zeros, which no run writes", at: histogram[histogram.count - 1])
         }
         let most = userDays * maxPerUserDay
         var caps: [CapKind] = []
         for (code, days) in capDays {
             guard let reason = ReasonCode(rawValue: code), let kind = CapKind(code: reason) else {
-                throw ReadError(problem: "not an impact report: unknown cap \(ControlCharacters.cut(code))")
+                throw ReadError("not an impact report: unknown cap \(ControlCharacters.cut(code))", at: days, atKey: true)
             }
             caps.append(kind)
             c.capDays[kind.rawValue] = try count(days, "cap_reached_user_days of \(id)", 0...userDays)
@@ -436,43 +471,48 @@ enum ImpactJSON {
         var denied = 0
         for denial in denials {
             try onlyKeys(denial, ["code", "file", "line", "column", "count", "message"], in: "a deny reason of \(id)")
-            guard let code = denial["code"]?.stringValue.flatMap(ReasonCode.init(rawValue:)) else {
-                throw ReadError(problem: "not an impact report: unknown reason code in \(id)")
+            guard let code = denial["code"].stringValue.flatMap(ReasonCode.init(rawValue:)) else {
+                throw ReadError("not an impact report: unknown reason code in \(id)", at: denial["code"].exists ? denial["code"] : denial)
             }
-            let location = try readLocation(denial, string: string, of: "a \(code.rawValue) reason of \(id)")
+            let location = try readLocation(denial, string: string, of: "the \(code.rawValue) reason of \(id)")
             // Every reason but unknown_placement points at a line of the policy.
             guard (location == nil) == (code == .unknownPlacement) else {
-                throw ReadError(problem: "not an impact report: the \(code.rawValue) reason of \(id) \(location == nil ? "names no YAML location" : "names a YAML location")")
+                throw ReadError(
+                    "not an impact report: the \(code.rawValue) reason of \(id) \(location == nil ? "names no YAML location" : "names a YAML location")",
+                    at: denial)
             }
             guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
-                throw ReadError(problem: "not an impact report: a deny reason of \(id) is listed twice")
+                throw ReadError("not an impact report: a deny reason of \(id) is listed twice", at: denial)
             }
             let n = try count(denial["count"], "a deny reason's count in \(id)", 1...max(1, most))
             denied += n
-            guard denied <= most else { throw ReadError(problem: "not an impact report: the deny reasons of \(id) add up to more than its user-days can give") }
+            guard denied <= most else {
+                throw ReadError("not an impact report: the deny reasons of \(id) add up to more than its user-days can give", at: denial["count"])
+            }
+            let message = denial["message"]
             c.denials.append(DenialCount(
-                code: code, location: location, message: try denial["message"].map { try string($0, "the message of a deny reason of \(id)") } ?? "", count: n))
+                code: code, location: location, message: message.exists ? try string(message, "the message of a deny reason of \(id)") : "", count: n))
         }
         // The impressions a run writes are the histogram's: another count cannot come from a run.
         guard try count(object["impressions"], "impressions of \(id)", 0...most) == c.impressions else {
-            throw ReadError(problem: "not an impact report: the impressions of \(id) are not those its histogram counts")
+            throw ReadError("not an impact report: the impressions of \(id) are not those its histogram counts", at: object["impressions"])
         }
         c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
         try onlyKeys(object["loads"], ["started", "completed", "failed"], in: "the loads of \(id)")
         try onlyKeys(object["rewarded"], ["offers", "accepted", "granted"], in: "the rewarded figures of \(id)")
         try onlyKeys(object["impressions_per_user_day"], ["mean", "p50", "p90", "p99", "max"], in: "the impressions of \(id)")
-        c.loadsStarted = try count(object["loads"]?["started"], "loads of \(id)", 0...most)
-        c.loadsCompleted = try count(object["loads"]?["completed"], "loads of \(id)", 0...most)
-        c.loadsFailed = try count(object["loads"]?["failed"], "loads of \(id)", 0...most)
+        c.loadsStarted = try count(object["loads"]["started"], "loads of \(id)", 0...most)
+        c.loadsCompleted = try count(object["loads"]["completed"], "loads of \(id)", 0...most)
+        c.loadsFailed = try count(object["loads"]["failed"], "loads of \(id)", 0...most)
         c.showFailures = try count(object["show_failures"], "show_failures of \(id)", 0...most)
-        c.offers = try count(object["rewarded"]?["offers"], "rewarded offers of \(id)", 0...most)
-        c.accepted = try count(object["rewarded"]?["accepted"], "rewarded acceptances of \(id)", 0...most)
-        c.granted = try count(object["rewarded"]?["granted"], "rewards granted of \(id)", 0...most)
+        c.offers = try count(object["rewarded"]["offers"], "rewarded offers of \(id)", 0...most)
+        c.accepted = try count(object["rewarded"]["accepted"], "rewarded acceptances of \(id)", 0...most)
+        c.granted = try count(object["rewarded"]["granted"], "rewards granted of \(id)", 0...most)
         // Counts that contradict each other cannot come from a run.
         // Each completed load ends in at most one impression, failed show or wasted load.
         guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
             c.accepted <= c.offers, c.granted <= c.accepted
-        else { throw ReadError(problem: "not an impact report: the loads or rewarded counts of \(id) contradict each other") }
+        else { throw ReadError("not an impact report: the loads or rewarded counts of \(id) contradict each other", at: object["loads"]) }
         return (ImpactPlacement(id: placementID, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }
 }

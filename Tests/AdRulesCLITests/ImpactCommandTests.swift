@@ -537,6 +537,40 @@ struct ImpactCommandTests {
         #expect(merged.stderr.contains(message), "\(merged.stderr)")
     }
 
+    /// A part's problem is placed at its line and column, as a syntax error is: at the value that is wrong, at a key no
+    /// run writes, or at the object that lacks a key (1️⃣ marks the place). It was named by its path in words alone.
+    @Test(arguments: [
+        (#""started": "#, #"1️⃣"zz": 1, "started": "#, "unknown key \"zz\" in the loads of app_open in segment casual"),
+        (#""code": ""#, #""code": 1️⃣"nope_"#, "unknown reason code in app_open in segment casual"),
+        (#""line": \d+"#, #""line": 1️⃣0"#, "the location of the ad_expired reason of app_open in segment casual has no valid line"),
+        (#""app_open": \{"#, #"1️⃣"app open": {"#, "app open is not a placement id"),
+        (#""histogram": \[\s*\d+"#, #""histogram": [1️⃣99999"#, "a histogram entry of app_open in segment casual is 99999, outside"),
+        (#""wasted_loads": \d+,"#, "", "wasted_loads of app_open in segment casual is missing"),
+    ])
+    func partProblemsArePlaced(_ pattern: String, _ template: String, _ message: String) throws {
+        let (directory, path, other) = try Self.twoParts("adrules-placed")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        // In the first segment's figures, which merge reads (it sums the segments, not the totals).
+        let segments = try #require(text.range(of: "\"segments\": {"))
+        let expression = try NSRegularExpression(pattern: pattern)
+        let match = try #require(expression.firstMatch(in: text, range: NSRange(segments.upperBound..., in: text)))
+        var marked = (text as NSString).replacingCharacters(in: match.range, with: template)
+        if !template.contains("1️⃣") {
+            // A key taken out: the problem is the object that lacks it, the placement's figures that hold the match.
+            let figures = try #require(marked.range(of: "\"app_open\": {", range: marked.index(marked.startIndex, offsetBy: segments.upperBound.utf16Offset(in: text))..<marked.endIndex))
+            marked.insert(contentsOf: "1️⃣", at: marked.index(before: figures.upperBound))
+        }
+        let part = MarkedText(marked)
+        let at = try #require(part.markers["1️⃣"])
+        try part.text.write(toFile: path, atomically: true, encoding: .utf8)
+        let merged = runCLI(["impact", "merge", path, other])
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.hasPrefix("error: \(path):\(at.line):\(at.column): not an impact report: "), "\(merged.stderr)")
+        #expect(merged.stderr.contains(message), "\(merged.stderr)")
+        #expect(merged.stderr.hasSuffix("; a part is the json that adrules impact --shard K/N writes, unchanged\n"))
+    }
+
     /// What no run writes, even where every count adds up: a histogram that ends with zeros (the merged output would
     /// differ from the unsharded run's), and a segment whose placement lacks a cap the other segments have.
     @Test(arguments: [

@@ -24,7 +24,7 @@ package struct JSONReader {
     /// Whether the reader is just inside an opening bracket, where no comma may come before the next member.
     var atFirst = false
     /// Where the key ``nextKey()`` read last starts: what an error about the key points at.
-    private(set) var lastKeyStart = 0
+    package private(set) var lastKeyStart = 0
 
     /// How many more values ``readValue()`` may build: a text of few bytes a value (`[0,0,0,…]`) would otherwise take
     /// tens of times its size in memory.
