@@ -279,7 +279,6 @@ public enum AdRulesCommandLine {
     }
 }
 
-/// Writes a report to standard output or to the `--output` file.
 /// Checks on the paths a command takes as its policy.
 enum PolicyArgument {
     /// A usage error (exit 2, printed once) when a path given as the policy is a scenario file or a usage model, as
@@ -319,6 +318,7 @@ enum FileIdentity {
     }
 }
 
+/// Writes a report to standard output or to the `--output` file.
 enum Output {
     /// Removes an earlier run's document at `output` when this run has none: a CI step that uploads it whatever the
     /// exit code would publish it as this run's result. Only a report `isReport` knows as one adrules wrote is removed:

@@ -44,7 +44,7 @@ enum CompileCommand {
         }
         // --strict: warnings fail too, as in lint, so that CI never ships a policy with one.
         if parsed.flags.contains("strict"), !compilation.diagnostics.isEmpty {
-            return CommandResult(stderr: stderr + "error: \(path) has warnings (--strict); nothing was written\n", exitCode: ExitCode.findings)
+            return CommandResult(stderr: stderr + "error: \(ControlCharacters.escaped(path)) has warnings (--strict); nothing was written\n", exitCode: ExitCode.findings)
         }
         let text: String
         do {

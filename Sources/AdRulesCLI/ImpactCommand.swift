@@ -130,7 +130,7 @@ enum ImpactCommand {
         }
 
         let changes = PolicyDiff.listed(policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : [])
-        let bar = isatty(2) == 1 && !parsed.flags.contains("quiet") ? ProgressBar() : nil
+        let bar = environment.stderrIsTerminal && !parsed.flags.contains("quiet") ? ProgressBar() : nil
         var progress: (@Sendable (Int, Int) -> Void)?
         if let bar { progress = { done, total in bar.draw(done, of: total) } }
         var report = ImpactRunner.run(model: model, policies: policies, changes: changes.changes, options: options, progress: progress)

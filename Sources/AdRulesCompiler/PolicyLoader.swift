@@ -299,8 +299,12 @@ public enum PolicyLoader {
 
 extension Policy {
     /// Loads and lints rule files (a file or a directory of them), or a compiled policy (`*.json`).
-    /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, or an I/O error.
+    /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, ``PolicyLoadError/unreadable(_:reason:)``
+    ///   for a URL that is not a file URL (its path would be read as a local one), or an I/O error.
     public init(contentsOf url: URL) throws {
+        guard url.isFileURL else {
+            throw PolicyLoadError.unreadable(url.absoluteString, reason: "not a file URL: download the rule files, then load them from disk")
+        }
         try self.init(contentsOf: url.path)
     }
 

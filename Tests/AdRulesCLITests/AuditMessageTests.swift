@@ -454,6 +454,16 @@ struct AuditMessageTests {
         #expect(strict.stderr.contains("(pacing/missing)") && strict.stderr.contains("has warnings (--strict); nothing was written"), "\(strict.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/b.json"))
         #expect(runCLI(["schema", "--quiet", "--color", "never"]).exitCode == 0)
+        // A path holding a line break is escaped in that message too, as in every other: it cannot forge a line.
+        // (A file name holding one is an error of its own, as the compiled policy names its files from the folder above
+        // the policy: the line break is in a folder above that.)
+        let odd = dir + "/x\nerror: forged/rules"
+        try FileManager.default.createDirectory(atPath: odd, withIntermediateDirectories: true)
+        try "version: 1\nplacements:\n  a: {format: interstitial}\n".write(toFile: odd + "/p.yaml", atomically: true, encoding: .utf8)
+        let escaped = runCLI(["compile", odd, "-o", dir + "/c.json", "--strict"])
+        #expect(escaped.exitCode == 1)
+        #expect(!escaped.stderr.split(separator: "\n").contains { $0.hasPrefix("error: forged") }, "\(escaped.stderr)")
+        #expect(escaped.stderr.contains("x\\nerror: forged/rules has warnings (--strict)"), "\(escaped.stderr)")
     }
 
     /// A usage mistake in `impact` prints impact's usage, and a one-value requirement reads as one.

@@ -536,6 +536,9 @@ struct TestCommandTests {
         let lint = runCLI(["lint", "FIXTURES/bad.yaml", "--color=always"])
         #expect(lint.stdout.contains("\u{1B}[1;31merror\u{1B}[0m"))
         #expect(!runCLI(["lint", "FIXTURES/bad.yaml", "--color", "never"]).stdout.contains("\u{1B}["))
+        // simulate took --color and printed the findings of a broken policy without it.
+        let simulate = runCLI(["simulate", "FIXTURES/scenarios/pass.test.yaml", "--rules", "FIXTURES/bad.yaml", "--color", "always"])
+        #expect(simulate.stdout.contains("\u{1B}[1;31merror\u{1B}[0m"), "\(simulate.stdout)")
     }
 
     @Test func missingRulesDirectoryIsAnIOFailure() {

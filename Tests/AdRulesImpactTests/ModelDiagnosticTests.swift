@@ -209,7 +209,7 @@ struct ModelDiagnosticTests {
         let rules = try Policy(contentsOf: packageRoot() + "/rules")
         let segments = try #require(shipped).segments
         let askWork = ModelCheck.askWork(of: segments, policy: rules)
-        let heaviest = segments.map { ModelCheck.workPerUserDay(of: $0, policy: rules, askWork: askWork) }.max() ?? 0
+        let heaviest = segments.map { ModelCheck.work(of: $0, policy: rules, askWork: askWork).total }.max() ?? 0
         #expect(heaviest > 1_000 && heaviest < 100_000, "\(heaviest)")
         let windows = (1...64).map { "{max: \(1000 + $0), window: \($0)h}" }.joined(separator: ", ")
         let groups = (0..<1000).map { "  g\($0): {placements: [level_end], caps: [\(windows)]}\n" }.joined()

@@ -103,7 +103,7 @@ struct EngineRuntimeHuntTests {
             clock.advance(by: 1)
         }
         #expect(shows == 1 && rewards == 1, "\(shows) shows, \(rewards) rewards")
-        #expect(engine.currentFacts.showHistory(policy: engine.currentPolicy)["rew"]?.count == 1)
+        #expect(engine.showHistory["rew"]?.count == 1)
         // A show that failed before its reward is still taken back, its choice given back.
         engine.record(.userChose("rew"))
         clock.advance(by: 120)
@@ -113,6 +113,27 @@ struct EngineRuntimeHuntTests {
         #expect(engine.currentFacts.showHistory(policy: engine.currentPolicy)["rew"]?.count == 1)
         engine.record(.loadCompleted("rew"))
         #expect(engine.ask(.show("rew", trigger: .action)).isAllowed, "the choice was given back")
+    }
+
+    /// Facts read from an engine and its policy read in a second call, with an update between them on another thread:
+    /// the two do not match. The show history and a remap read what both have (they indexed the facts by the policy
+    /// passed, out of range when it had more placements).
+    @Test func factsOfAnotherPolicyAreReadWithoutATrap() throws {
+        let small = try policy("version: 1\nplacements:\n  rew: {format: rewarded}\n")
+        let large = try policy(Self.policyText)
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: small, clock: clock)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("rew"))
+        engine.record(.userChose("rew"))
+        #expect(engine.beginShow("rew", trigger: .action).isAllowed)
+        let facts = engine.currentFacts
+        engine.update(policy: large)
+        // Read by position, as the evaluator fits facts of another policy: one placement's shows, and no trap.
+        #expect(facts.showHistory(policy: large).values.map(\.count) == [1])
+        let remapped = facts.remapped(from: large, to: small)
+        #expect(remapped.showHistory(policy: small).isEmpty, "inter's shows, which small lacks")
+        #expect(facts.remapped(from: small, to: large).showHistory(policy: large)["rew"]?.count == 1)
     }
 }
 

@@ -10,6 +10,15 @@ import Testing
 struct StreamingLoaderTests {
     static let header = "version: 1\nplacements:\n"
 
+    /// A URL that is not a file URL is refused with advice, as `Policy(compiledContentsOf:)` refuses one (its path was
+    /// read as a local path: `https://example.com/rules` loaded /rules).
+    @Test func aURLThatIsNotAFileIsRefused() throws {
+        let url = try #require(URL(string: "https://example.com/rules"))
+        #expect(throws: PolicyLoadError.unreadable("https://example.com/rules", reason: "not a file URL: download the rule files, then load them from disk")) {
+            try Policy(contentsOf: url)
+        }
+    }
+
     @Test func duplicatePlacementInALargeMappingKeepsTheFirst() throws {
         var yaml = Self.header
         for i in 0..<25 { yaml += "  p\(i): {format: banner}\n" }

@@ -15,7 +15,7 @@ struct CompiledPolicyReader {
     static let maxAttributes = PolicyLimits.maxAttributes
     static let maxText = PolicyIDs.maxTextLength
     static let maxLine = 100_000_000
-    static let maxDuration = RuleDuration.days(366).milliseconds
+    static let maxDuration = RuleDuration.maximum.milliseconds
 
     let record: CompiledPolicyRecord
 

@@ -63,7 +63,8 @@ public final class AdEngine: @unchecked Sendable {
         if writeFresh { persist(facts, policy: policy, generation: 0) }
     }
 
-    /// Creates an engine from existing facts (scenarios, tests).
+    /// Creates an engine from existing facts (scenarios, tests). A `store` given here is not read: its ledger is
+    /// replaced by these facts at the first change written.
     public init(policy: Policy, facts: Facts, clock: any AdClock, store: (any LedgerStore)? = nil, deviceTimeZone: TimeZone = .autoupdatingCurrent) {
         state = Guarded(EngineState(core: EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)))
         self.clock = clock
@@ -134,6 +135,10 @@ public final class AdEngine: @unchecked Sendable {
 
     /// The policy in force.
     public var currentPolicy: Policy { state.withLock { $0.core.policy } }
+
+    /// The show history by placement id, read with the policy it is indexed by under one lock (``currentFacts`` and
+    /// ``currentPolicy``, read one after the other, may straddle an ``update(policy:)``).
+    public var showHistory: [String: [ShowRecord]] { state.withLock { $0.core.facts.showHistory(policy: $0.core.policy) } }
 }
 
 /// What the engine's lock guards: the facts and the policy, and the count of their changes.

@@ -14,8 +14,8 @@ enum LedgerBounds {
     static let latest: Int64 = 253_402_300_799_999
     /// The most sessions a ledger may count (27 years at 1,000 sessions a day).
     static let maxSessionCount = 10_000_000
-    /// The most placement ids a ledger may hold.
-    static let maxPlacements = 100_000
+    /// The most placement ids a ledger may hold: as many as a policy may have.
+    static let maxPlacements = PolicyLimits.maxPlacements
     /// The most shows a ledger may hold, all placements together (only 512 per placement, or the largest cap, are kept).
     static let maxShows = 1_000_000
 

@@ -43,10 +43,14 @@ struct PlacementFacts: Sendable, Hashable {
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?
 
+    /// Every part, each of which can change a decision (written out: `consumed`, a tuple, keeps `==` from being made).
     static func == (lhs: PlacementFacts, rhs: PlacementFacts) -> Bool {
         lhs.shows == rhs.shows && lhs.loadingSince == rhs.loadingSince && lhs.loadedAt == rhs.loadedAt
             && lhs.showingSince == rhs.showingSince && lhs.userChose == rhs.userChose && lhs.actions == rhs.actions
-            && lhs.launchOpen == rhs.launchOpen && lhs.current == rhs.current
+            && lhs.launchOpen == rhs.launchOpen && lhs.shownSinceReturn == rhs.shownSinceReturn
+            && lhs.launchRanOut == rhs.launchRanOut && lhs.resumeRanOut == rhs.resumeRanOut
+            && lhs.loadedAfterReturn == rhs.loadedAfterReturn && lhs.adRanOut == rhs.adRanOut && lhs.current == rhs.current
+            && lhs.consumed?.userChose == rhs.consumed?.userChose && lhs.consumed?.actions == rhs.consumed?.actions
     }
 
     func hash(into hasher: inout Hasher) {
@@ -236,16 +240,19 @@ public struct Facts: Sendable, Hashable {
         list.insert(record, at: i)
     }
 
-    /// The show history by placement id, for persisting.
+    /// The show history by placement id, for persisting. Facts built for another policy (read from an engine while
+    /// another thread updated its policy) are read by position, as the evaluator fits them: never an index out of range.
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
         // By id alone: a placement's whole description is not copied for each one written.
-        for (i, id) in policy.storage.placementIDs.enumerated() where !placements[i].shows.isEmpty { result[id] = placements[i].shows }
+        for (id, facts) in zip(policy.storage.placementIDs, placements) where !facts.shows.isEmpty { result[id] = facts.shows }
         return result
     }
 
-    /// The same facts indexed for another policy (placements matched by id), after `update(policy:)`.
+    /// The same facts indexed for another policy (placements matched by id), after `update(policy:)`. Facts that
+    /// were not built for `old` are fitted to it first: never an index out of range, whatever the caller passes.
     public func remapped(from old: Policy, to new: Policy) -> Facts {
+        guard fits(old) else { return fitted(to: old).remapped(from: old, to: new) }
         var facts = Facts(policy: new, installedAt: installedAt, sessionsBefore: sessionCount)
         facts.sessionActive = sessionActive
         facts.sessionStart = sessionStart

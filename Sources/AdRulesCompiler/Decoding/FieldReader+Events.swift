@@ -43,7 +43,7 @@ extension FieldReader {
         }
     }
 
-    /// Reads the keys of the mapping just entered, as ``fields(_:allowed:context:)`` splits a mapping node: an
+    /// Reads the keys of the mapping just entered, as ``fields(_:allowed:context:belongsIn:)`` splits a mapping node: an
     /// unknown key gets `schema/unknown-key` (with where it belongs, or "did you mean"), a key that is not a
     /// word gets `schema/type`, a plain `<<` is passed over (the cursor reported it); `body` reads each allowed key's
     /// value. A quoted `"<<"` is no merge key: it is an unknown key like any other.

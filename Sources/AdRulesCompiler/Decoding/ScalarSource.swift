@@ -56,10 +56,10 @@ package struct ScalarSource {
         lineStarts = starts
     }
 
-    /// The position of the value's code point at `offset` (or just after its last one when `offset` is its length);
+    /// The position of the value's code point at `target` (or just after its last one when `target` is its length);
     /// nil when the source does not hold the value as expected.
     /// - Parameters:
-    ///   - offset: a code point offset into `value`, as columns count (a `when` token's offset).
+    ///   - target: a code point offset into `value`, as columns count (a `when` token's offset).
     ///   - value: the scalar's value.
     ///   - range: where the scalar is written.
     ///   - style: how it is written: a block scalar's value starts on the line after its header (which may hold a

@@ -9,7 +9,7 @@ import AdRulesYAML
 /// source open). Each test starts with facts for every placement, and its `history` fills the histories of its
 /// placements and their groups before the first step.
 extension ScenarioDecoder {
-    /// The most rule steps (``Policy/ruleWork(listLength:)`` for each `show` and `offer`, ``Policy/showWork(ofPlacement:)``
+    /// The most rule steps (``Policy/ruleWork(listLength:stringLength:contextsPrepared:)`` for each `show` and `offer`, ``Policy/showWork(ofPlacement:)``
     /// for each `show_started`) the tests of one file may take: a few seconds. A 35 KB file of asks against a 14 MB policy of 10,000 rules of 128 comparisons each ran
     /// for over 20 s.
     static let maxWork = 200_000_000

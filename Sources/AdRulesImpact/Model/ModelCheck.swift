@@ -143,7 +143,7 @@ public enum ModelCheck {
     /// heaviest segment takes about 24,000 with the shipped rules.
     static let maxWorkPerUserDay = 50_000_000
 
-    /// What an ask of each placement slot costs in the policy's rules and caps (``Policy/ruleWork(listLength:)``),
+    /// What an ask of each placement slot costs in the policy's rules and caps (``Policy/ruleWork(listLength:stringLength:contextsPrepared:)``),
     /// with the longest list any segment gives an attribute (or its default): the rules are read once for the whole
     /// model, not once a segment (1,000 segments against 10,000 rules would read them 1,000 times).
     static func askWork(of segments: [Segment], policy: Policy) -> (Int) -> Int {
@@ -182,11 +182,7 @@ public enum ModelCheck {
     /// (``Policy/visitWork``).
     /// - Parameter askWork: ``askWork(of:policy:)``.
     /// - Parameter preparedWork: ``preparedContextWork(of:policy:)``, once a user-day.
-    static func workPerUserDay(of segment: Segment, policy: Policy, askWork: (Int) -> Int, preparedWork: Int = 0) -> Double {
-        work(of: segment, policy: policy, askWork: askWork, preparedWork: preparedWork).total
-    }
-
-    /// ``workPerUserDay(of:policy:askWork:preparedWork:)``, and the part of it that is shows filling their histories.
+    /// - Returns: the steps of a user-day, and the part of them that is shows filling their histories.
     static func work(of segment: Segment, policy: Policy, askWork: (Int) -> Int, preparedWork: Int = 0) -> (total: Double, histories: Double) {
         var histories = 0.0
         func show(_ id: String, asks: Double, times: Double) -> Double {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The counters of one policy: per segment (model order) and, summed, in total.
 public struct ImpactPolicyResult: Sendable, Hashable {
     /// The policy as named on the command line.
@@ -70,7 +72,7 @@ public struct ImpactReport: Sendable, Hashable {
     }
 
     /// Why shard reports cannot be merged.
-    public enum MergeError: Error, Equatable, CustomStringConvertible {
+    public enum MergeError: Error, LocalizedError, Equatable, CustomStringConvertible {
         case noParts
         case notPartial(Int)
         case mismatch(Int, String)
@@ -89,6 +91,7 @@ public struct ImpactReport: Sendable, Hashable {
         case tooMuchDenyText(Int, Int)
 
         public var description: String { description(naming: { "part \($0 + 1)" }) }
+        public var errorDescription: String? { description }
 
         /// The description with each part named by `name` (its file, in the CLI).
         package func description(naming name: (Int) -> String) -> String {
