@@ -67,6 +67,25 @@ extension Diagnostic {
         }
     }
 
+    /// The marker lines of a git merge conflict: both sides of it are in the file.
+    static func mergeConflictMarker(_ line: String, file: String, at position: SourcePosition) -> Diagnostic {
+        let marker = YAMLEventCursor.shortened(Substring(line))
+        return syntax(
+            "\(marker) is a git merge-conflict marker: the file holds both sides of a merge. Keep the lines you want, then "
+                + "remove the <<<<<<<, ======= and >>>>>>> lines",
+            file: file, at: position)
+    }
+
+    /// A quoted value left open on its line, which ran on to a quote lines below (where libyaml then tripped).
+    static func unclosedQuote(file: String, at position: SourcePosition, closedAt end: SourcePosition) -> Diagnostic {
+        var diagnostic = syntax(
+            "this quoted value is not closed on its line, so it runs on to the quote at line \(end.line), column \(end.column), "
+                + "and what follows that quote is read as YAML: close the value with its quote on this line",
+            file: file, at: position)
+        diagnostic.notes.append(DiagnosticNote(message: "the quoted value ends here", file: file, position: end))
+        return diagnostic
+    }
+
     /// A file that is not text at all: an executable, an image, an archive.
     static func binaryFile(_ kind: String, file: String) -> Diagnostic {
         syntax("the file is \(kind), not text: adrules reads YAML text in UTF-8", file: file, at: SourceRange.fileStart.start)

@@ -450,6 +450,10 @@ public final class YAMLEventCursor {
             at = UTF8Check.position(ofByte: input.count, in: input)
         }
         let byte = problemByte < input.count ? input[problemByte] : 0
+        // The lines of both sides of a git merge: whatever libyaml trips over, the markers are what to fix.
+        if state.error != YAML_READER_ERROR, let marker = conflictMarker() {
+            return .mergeConflictMarker(String(decoding: input[marker.range], as: UTF8.self), file: file, at: UTF8Check.position(ofByte: marker.range.lowerBound, in: input))
+        }
         if byte == 0x09 || problem.contains("tab character") {
             return .tabIndentation(file: file, at: at)
         }
@@ -461,17 +465,38 @@ public final class YAMLEventCursor {
         }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
             let offset = byteOffset(of: state.context_mark)
+            // `"*"` read as `"` closing a quoted value opened lines above (`version: "1`), then a bare `*`: the quote
+            // left open is what to fix, not this value.
+            if let opened = unclosedQuote(closingAt: offset - 1) {
+                return .unclosedQuote(
+                    file: file, at: UTF8Check.position(ofByte: opened, in: input), closedAt: UTF8Check.position(ofByte: offset - 1, in: input))
+            }
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
             let indented = line(at: offset).text.first == " "
             return .bareAsterisk(key: keyBefore(offset), indented: indented, file: file, at: position(state.context_mark))
         }
         var advice: String?
         if context == "while scanning a simple key", problem == "could not find expected ':'" {
-            // libyaml notices only on the next line; the key it was reading starts at the context mark.
+            // libyaml notices only on the next line (or past blank lines and comments); the key it was reading starts
+            // at the context mark, and that is the line to fix.
             advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
+            at = position(state.context_mark)
         } else if problem == "mapping values are not allowed in this context" {
             let (text, column) = line(at: problemByte)
-            advice = Self.mappingValueAdvice(text, colonAt: column)
+            if let glued = previousContentLine(before: problemByte), Self.isKeyGluedToValue(glued.text) {
+                // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose
+                // colon libyaml then refuses. The colon with no space after it is what to fix.
+                advice = Self.spaceAfterColonAdvice(glued.text)
+                at = UTF8Check.position(ofByte: glued.start + glued.text.utf8.prefix { $0 == 0x20 }.count, in: input)
+            } else {
+                advice = Self.mappingValueAdvice(text, colonAt: column)
+            }
+        } else if problem == "did not find expected <document start>", let first = indentedFirstKey() {
+            // `  version: 1` then `placements:`: the file's first key is indented, so a key in the first column ends
+            // the document it started.
+            advice = "the first key of the file is indented, and a key at the top of a file starts in the first column: "
+                + "remove the spaces before \(Self.shortened(first.key))"
+            at = UTF8Check.position(ofByte: first.offset, in: input)
         } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
             advice = closer
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
@@ -562,20 +587,13 @@ public final class YAMLEventCursor {
         i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF
     }
 
-    /// Where `isMark` holds at the start of the line of `offset` or of the line before it, past the line's spaces.
+    /// Where `isMark` holds at the start of the line of `offset` or of the line before it (blank lines and comments
+    /// between them passed over: libyaml trips over the next line that holds something), past the line's spaces.
     private func lineStart(holding isMark: (Int) -> Bool, before offset: Int) -> Int? {
         let end = min(max(offset, 0), input.count)
         var start = end
-        var breaks = 0
-        while start > 0 {
-            if input[start - 1] == 0x0A || input[start - 1] == 0x0D {
-                breaks += 1
-                // A CR LF pair is one line break.
-                if input[start - 1] == 0x0A, start >= 2, input[start - 2] == 0x0D { start -= 1 }
-                if breaks == 2 { break }
-            }
-            start -= 1
-        }
+        while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        if let previous = previousContentLine(before: end) { start = previous.start }
         var lineEnd = end
         while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
         var i = start
@@ -586,6 +604,106 @@ public final class YAMLEventCursor {
             if i < lineEnd, isMark(i) { return i }
             while i < lineEnd, input[i] != 0x0A, input[i] != 0x0D { i += 1 }
             while i < lineEnd, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// The line before the line of `offset` that holds more than spaces and a comment, and where it starts; nil when
+    /// none does.
+    private func previousContentLine(before offset: Int) -> (text: Substring, start: Int)? {
+        var lineStart = min(max(offset, 0), input.count)
+        while lineStart > 0, input[lineStart - 1] != 0x0A, input[lineStart - 1] != 0x0D { lineStart -= 1 }
+        while lineStart > 0 {
+            // Back over the line break (a CR LF pair is one), to the start of the line before.
+            var end = lineStart - 1
+            if input[end] == 0x0A, end > 0, input[end - 1] == 0x0D { end -= 1 }
+            var start = end
+            while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+            var i = start
+            while i < end, input[i] == 0x20 { i += 1 }
+            if i < end, input[i] != UInt8(ascii: "#") { return (Substring(String(decoding: input[start..<end], as: UTF8.self)), start) }
+            lineStart = start
+        }
+        return nil
+    }
+
+    /// Whether a line is a key glued to its value (`version:1`, `- format:banner`), with no `: ` anywhere on it.
+    static func isKeyGluedToValue(_ line: Substring) -> Bool {
+        let text = line.drop { $0 == " " || $0 == "-" }
+        guard !text.contains(": "), let colon = text.firstIndex(of: ":"), colon > text.startIndex else { return false }
+        let key = text[..<colon]
+        let value = text[text.index(after: colon)...]
+        guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        // A word before the colon and a value after it (not a URL's `//`, not a time's digits on both sides).
+        return key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+            && !value.isEmpty && !value.hasPrefix("/") && !value.hasPrefix(" ")
+    }
+
+    /// The file's first key when it is indented (the first line that holds more than spaces and a comment starts with a
+    /// space) and a later line starts in the first column; its text and the offset of its first character.
+    private func indentedFirstKey() -> (key: Substring, offset: Int)? {
+        var i = isByteOrderMark(0) ? 3 : 0
+        var first: (key: Substring, offset: Int)?
+        while i < input.count {
+            var lineEnd = i
+            while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+            var j = i
+            while j < lineEnd, input[j] == 0x20 { j += 1 }
+            if j < lineEnd, input[j] != UInt8(ascii: "#") {
+                if let first { return j == i && input[j] != UInt8(ascii: "-") ? first : nil }
+                // A first line in the first column is no indented key; neither is a document marker or a directive.
+                guard j > i, input[j] != UInt8(ascii: "%") else { return nil }
+                var k = j
+                while k < lineEnd, input[k] != UInt8(ascii: ":") { k += 1 }
+                first = (Substring(String(decoding: input[j..<k], as: UTF8.self)), j)
+            }
+            i = lineEnd
+            while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// The first line of a git merge conflict's markers (`<<<<<<< HEAD`, `=======`, `>>>>>>> branch`, and `|||||||` of
+    /// a three-way conflict), each seven characters at the start of a line: its text, up to the line's end.
+    private func conflictMarker() -> (range: Range<Int>, text: String)? {
+        let markers: [UInt8] = [UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "|")]
+        var i = 0
+        while i < input.count {
+            var lineEnd = i
+            while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+            if lineEnd - i >= 7, markers.contains(input[i]), (i..<i + 7).allSatisfy({ input[$0] == input[i] }),
+                i + 7 == lineEnd || input[i + 7] == 0x20
+            {
+                return (i..<lineEnd, String(decoding: input[i..<lineEnd], as: UTF8.self))
+            }
+            i = lineEnd
+            while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
+    /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
+    /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
+    private func unclosedQuote(closingAt closing: Int) -> Int? {
+        guard closing >= 0, closing < input.count, input[closing] == UInt8(ascii: "\"") || input[closing] == UInt8(ascii: "'") else { return nil }
+        let quote = input[closing]
+        var i = closing - 1
+        var lineBreaks = 0
+        while i >= 0 {
+            if input[i] == 0x0A || input[i] == 0x0D { lineBreaks += 1 }
+            if input[i] == quote {
+                if quote == UInt8(ascii: "'"), i > 0, input[i - 1] == quote {
+                    i -= 2
+                    continue
+                }
+                if quote == UInt8(ascii: "\""), i > 0, input[i - 1] == UInt8(ascii: "\\") {
+                    i -= 2
+                    continue
+                }
+                return lineBreaks > 0 ? i : nil
+            }
+            i -= 1
         }
         return nil
     }
@@ -826,7 +944,7 @@ public final class YAMLEventCursor {
     }
 
     /// A value cut to a readable length for a message.
-    private static func shortened(_ text: Substring) -> String {
+    static func shortened(_ text: Substring) -> String {
         text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
     }
 }

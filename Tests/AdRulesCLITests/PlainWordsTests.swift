@@ -62,6 +62,33 @@ struct PlainWordsTests {
 
     /// JSON's habits after a closed `{ }` in a block (a trailing comma, one `}` too many) are told to remove that
     /// character, at it, in rule files and scenario files alike.
+    /// Syntax errors whose cause lies before where libyaml trips are named at the cause (1️⃣), in plain words: the markers
+    /// of a git merge conflict, a quote left open that a later `"*"` closed, a key glued to its value on the line above
+    /// (or above blank lines and comments), no-break spaces above a blank line, and an indented first key. Each was
+    /// told at a line that was right, with advice that did not apply.
+    @Test(arguments: [
+        ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣<<<<<<< HEAD\n    daily_cap: 3\n=======\n    daily_cap: 4\n>>>>>>> feature\n",
+         "<<<<<<< HEAD is a git merge-conflict marker: the file holds both sides of a merge. Keep the lines you want, then remove the <<<<<<<, ======= and >>>>>>> lines"),
+        ("version: 1ok\nplacements:\n  a: {format: banner}\n1️⃣=======\n",
+         "======= is a git merge-conflict marker"),
+        ("version: 1️⃣\"1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n",
+         "this quoted value is not closed on its line, so it runs on to the quote at line 6, column 11, and what follows that quote is read as YAML: close the value with its quote on this line"),
+        ("1️⃣version:1\nplacements:\n  a: {format: banner}\n", "a key needs a space after its colon: write version: 1"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    1️⃣ad_unit:abc\n\n    # the unit\n    daily_cap: 3\n",
+         "a key needs a space after its colon: write ad_unit: abc"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣\u{00A0}\u{00A0}\u{00A0}\u{00A0}daily_cap: 3\n\n    hourly_cap: 1\n",
+         "this line is indented with a no-break space (U+00A0"),
+        ("  1️⃣version: 1\nplacements:\n  a: {format: banner}\n",
+         "the first key of the file is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
+    ])
+    func aSyntaxErrorIsNamedAtItsCause(_ text: String, _ message: String) {
+        let marked = MarkedText(text)
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
+        #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
+        #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)")
+    }
+
     @Test func aCommaOrBracketAfterAClosedMappingIsToldToGo() throws {
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m},\n  b: {format: banner}\n")]).diagnostics
         #expect(rules.map(\.message) == ["YAML syntax error: while parsing a block mapping: did not find expected key; remove this , after the { } mapping: items on lines of their own take no comma"])
