@@ -89,6 +89,25 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)")
     }
 
+    /// A placement's (or group's) id line deleted: its settings stand where the ids do. One finding says the id line is
+    /// missing; the settings after it, a block of settings included, and what a group naming the lost placement would
+    /// say, are not findings too (there were six, with "placement grace has no format").
+    @Test func aMissingIDLineIsOneFinding() throws {
+        let placements = PolicyLoader.load(texts: [
+            ("p.yaml", "version: 1\nplacements:\n    format: interstitial\n    min_interval: 90s\n    grace:\n      after_install: 10m\n"),
+            ("groups.yaml", "version: 1\ngroups:\n  fullscreen:\n    placements: [level_end]\n"),
+        ]).diagnostics
+        #expect(placements.map(\.message) == [
+            "format is a placement setting, not a placement id: the placement's id line above it is missing: write the id on a line of its own, as in `level_end:`, with the settings indented under it",
+        ], "\(placements)")
+        #expect(placements.first?.range.start == SourcePosition(line: 3, column: 5))
+        let groups = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, daily_cap: 3}\ngroups:\n  placements: [a]\n  daily_cap: 5\n")]).diagnostics
+        #expect(groups.map(\.rule) == ["schema/unknown-key"] && groups.first?.message.contains("the group's id line above it is missing") == true, "\(groups)")
+        // A setting after a placement still names the placement above it, each one.
+        let after = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n  daily_cap: 3\n  hourly_cap: 2\n")]).diagnostics
+        #expect(after.map(\.message) == ["daily_cap is a placement setting, not a placement id: indent it under `a:`", "hourly_cap is a placement setting, not a placement id: indent it under `a:`"], "\(after)")
+    }
+
     @Test func aCommaOrBracketAfterAClosedMappingIsToldToGo() throws {
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m},\n  b: {format: banner}\n")]).diagnostics
         #expect(rules.map(\.message) == ["YAML syntax error: while parsing a block mapping: did not find expected key; remove this , after the { } mapping: items on lines of their own take no comma"])

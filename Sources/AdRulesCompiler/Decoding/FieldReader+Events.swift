@@ -146,10 +146,22 @@ extension FieldReader {
             return true
         }
         guard keys.contains(key) else { return false }
-        let owner = previous.map { "indent it under `\($0):`" } ?? "indent it under the \(kind) it belongs to"
+        // The first entry a setting: the id line above the settings is missing (deleted, or never written).
+        let owner = previous.map { "indent it under `\($0):`" }
+            ?? "the \(kind)'s id line above it is missing: write the id on a line of its own, as in `\(kind == "group" ? "fullscreen" : "level_end"):`, with the settings indented under it"
         report(Diagnostic(
             .error, rule: "schema/unknown-key",
             message: "\(key) is a \(kind) setting, not a \(kind) id: \(owner)", file: file, range: keyNode.range))
+        return true
+    }
+
+    /// Whether an entry of `placements:` or `groups:` is one more setting after a first entry that was one (the id
+    /// line above them is missing, which the first one's finding says): passed over in silence, a block of settings
+    /// (`grace:`, `launch:`) included, rather than one finding per setting and a block read as a placement.
+    /// - Parameter settingsRun: whether the entries so far are such settings.
+    mutating func passesOverSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], settingsRun: Bool, _ cursor: YAMLEventCursor) -> Bool {
+        guard settingsRun, let key = keyNode.scalar?.value, keys.contains(key) else { return false }
+        cursor.skip(value)
         return true
     }
 }

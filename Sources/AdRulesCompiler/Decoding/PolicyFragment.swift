@@ -40,8 +40,9 @@ struct PolicyFragment: Sendable {
     /// The file is not a mapping of keys (a list, a word, an empty document): nothing in it was read, so findings
     /// about the policy as a whole (no placements, an unknown placement) would only follow from that.
     var rootUnread = false
-    /// `placements:` is not a mapping (a list, a word, nothing): its placements were not read, so "no placements" and
-    /// "unknown placement" would only follow from that, as from an unread file.
+    /// `placements:` is not a mapping (a list, a word, nothing), or its first entries are settings with no id line above
+    /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
+    /// from that, as from an unread file.
     var placementsUnread = false
     var settings: [String: Setting] = [:]
     var environment: Located<PolicyEnvironment>?
@@ -84,8 +85,17 @@ struct PolicyFragment: Sendable {
                     return
                 }
                 var previous: String?
+                var settingsRun = false
                 reader.forEachEntry(cursor) { reader, idNode, event in
-                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else { return }
+                    if reader.passesOverSetting(idNode, event, keys: RuleFileKeys.placement, settingsRun: settingsRun, cursor) { return }
+                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else {
+                        settingsRun = previous == nil
+                        // A placement whose id line is missing is not read: "no placements", or a group naming it, would
+                        // only follow from that.
+                        if settingsRun { fragment.placementsUnread = true }
+                        return
+                    }
+                    settingsRun = false
                     guard let written = reader.nameKey(idNode, in: "placements") else { return }
                     // A bad id is reported and its settings still read, so that every finding in them is printed;
                     // the policy holds an error then and is never used.
@@ -101,8 +111,14 @@ struct PolicyFragment: Sendable {
                 // Groups, attributes and rules are few and small: each entry is read as a node, then dropped.
                 guard reader.enterMapping(event, cursor, key) else { return }
                 var previous: String?
+                var settingsRun = false
                 reader.forEachEntry(cursor) { reader, idNode, event in
-                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else { return }
+                    if reader.passesOverSetting(idNode, event, keys: RuleFileKeys.group, settingsRun: settingsRun, cursor) { return }
+                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else {
+                        settingsRun = previous == nil
+                        return
+                    }
+                    settingsRun = false
                     guard let written = reader.nameKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
                     reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     let id = FieldReader.idMeant(idNode, written)
