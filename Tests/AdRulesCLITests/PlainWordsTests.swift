@@ -108,6 +108,21 @@ struct PlainWordsTests {
         #expect(after.map(\.message) == ["daily_cap is a placement setting, not a placement id: indent it under `a:`", "hourly_cap is a placement setting, not a placement id: indent it under `a:`"], "\(after)")
     }
 
+    /// A misspelt key that must be there is one finding, "did you mean", at the misspelling: the block is not also
+    /// told it lacks the key (its advice to add `format:` beside `formta:` would leave two).
+    @Test(arguments: [
+        ("version: 1\nplacements:\n  a:\n    1️⃣formta: banner\n", "unknown key \"formta\" in placement \"a\": did you mean \"format\"?"),
+        ("1️⃣verszion: 1\nplacements:\n  a: {format: banner}\n", "unknown key \"verszion\" in the top level: did you mean \"version\"?"),
+        ("version: 1\nplacements:\n  a: {format: banner}\ngroups:\n  g:\n    1️⃣placeemnts: [a]\n", "unknown key \"placeemnts\" in group \"g\": did you mean \"placements\"?"),
+        ("version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  screen: {1️⃣typ: string}\n", "unknown key \"typ\" in attribute \"screen\": did you mean \"type\"?"),
+    ])
+    func aMisspeltRequiredKeyIsOneFinding(_ text: String, _ message: String) {
+        let marked = MarkedText(text)
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
+        #expect(diagnostics.map(\.message) == [message], "\(diagnostics)")
+        #expect(diagnostics.first?.range.start == marked.markers["1️⃣"])
+    }
+
     @Test func aCommaOrBracketAfterAClosedMappingIsToldToGo() throws {
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m},\n  b: {format: banner}\n")]).diagnostics
         #expect(rules.map(\.message) == ["YAML syntax error: while parsing a block mapping: did not find expected key; remove this , after the { } mapping: items on lines of their own take no comma"])

@@ -50,7 +50,7 @@ struct StreamingLoaderTests {
     }
 
     @Test func findingsComeSortedByPosition() {
-        let yaml = Self.header + "  b:\n    format: banner\n    daily_cap: -1\n  a:\n    formt: banner\n    enabled: maybe\n"
+        let yaml = Self.header + "  b:\n    format: banner\n    daily_cap: -1\n  a:\n    colour: banner\n    enabled: maybe\n"
             + "version: 2\n"
         let diagnostics = lint(yaml)
         #expect(diagnostics.map(\.range.start.line) == [5, 6, 7, 8, 9])

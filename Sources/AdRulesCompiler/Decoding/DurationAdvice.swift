@@ -9,7 +9,13 @@ package enum DurationAdvice {
     ///   - bareNumbers: whether digits alone are told to take seconds or minutes (not for a time of day, where they
     ///     most likely mean hours).
     package static func advice(for text: String, accepts: (RuleDuration) -> Bool = { _ in true }, bareNumbers: Bool = true) -> String? {
-        if let meant = meant(by: text) ?? joined(text) ?? reordered(text) { return accepts(meant) ? "write \(meant)" : nil }
+        if let meant = meant(by: text) ?? joined(text) ?? reordered(text) ?? lastUnitLeftOut(text) ?? iso8601(text) ?? decimalComma(text) {
+            return accepts(meant) ? "write \(meant)" : nil
+        }
+        // `-30s`: a duration is a length of time, never negative.
+        if text.hasPrefix("-"), let length = RuleDuration(parsing: String(text.dropFirst())), accepts(length) {
+            return "a duration is never negative: write \(length)"
+        }
         return bareNumber(text, accepts: accepts, bareNumbers: bareNumbers)
     }
 
@@ -92,11 +98,66 @@ package enum DurationAdvice {
         return whole <= .maximum ? whole : nil
     }
 
+    /// Digits after the last part, with no unit (`1h30`, `2m30`): they count the next smaller unit, as a clock reads.
+    static func lastUnitLeftOut(_ text: String) -> RuleDuration? {
+        let digits = text.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, digits.count < text.count, digits.count <= 2 else { return nil }
+        let head = String(text.dropLast(digits.count))
+        let next: [Character: String] = ["d": "h", "h": "m", "m": "s"]
+        guard let last = head.last, let unit = next[last], !head.hasSuffix("ms"), let whole = RuleDuration(parsing: head + String(digits.reversed()) + unit),
+            whole <= .maximum
+        else { return nil }
+        return whole
+    }
+
+    /// An ISO 8601 duration (`PT30S`, `PT1H30M`, `P1D`), as other tools write one.
+    static func iso8601(_ text: String) -> RuleDuration? {
+        let upper = text.uppercased()
+        guard upper.hasPrefix("P"), upper.utf8.count <= 40 else { return nil }
+        var total: Int64 = 0
+        var inTime = false
+        var number = ""
+        var read = false
+        for c in upper.dropFirst() {
+            if c == "T", number.isEmpty, !inTime {
+                inTime = true
+                continue
+            }
+            if c.isASCII, c.isNumber {
+                number.append(c)
+                continue
+            }
+            let scale: Int64? = switch (c, inTime) {
+            case ("D", false): 86_400_000
+            case ("W", false): 604_800_000
+            case ("H", true): 3_600_000
+            case ("M", true): 60_000
+            case ("S", true): 1000
+            default: nil
+            }
+            guard let scale, let n = Int64(number), n <= RuleDuration.maximum.milliseconds / scale else { return nil }
+            total += n * scale
+            guard total <= RuleDuration.maximum.milliseconds else { return nil }
+            number = ""
+            read = true
+        }
+        return read && number.isEmpty ? RuleDuration(milliseconds: total) : nil
+    }
+
+    /// A decimal comma (`1,5h`, as many languages write 1.5): the duration the number means with a point.
+    static func decimalComma(_ text: String) -> RuleDuration? {
+        guard text.filter({ $0 == "," }).count == 1, let comma = text.firstIndex(of: ","), comma > text.startIndex,
+            text[text.index(before: comma)].isNumber, text.index(after: comma) < text.endIndex, text[text.index(after: comma)].isNumber
+        else { return nil }
+        return meant(by: text.replacingOccurrences(of: ",", with: "."))
+    }
+
     /// Milliseconds a unit, by the names a person may write.
     private static let units: [String: Double] = [
         "ms": 1, "millisecond": 1, "milliseconds": 1, "s": 1000, "sec": 1000, "secs": 1000, "second": 1000, "seconds": 1000,
         "m": 60_000, "min": 60_000, "mins": 60_000, "minute": 60_000, "minutes": 60_000,
         "h": 3_600_000, "hr": 3_600_000, "hrs": 3_600_000, "hour": 3_600_000, "hours": 3_600_000,
         "d": 86_400_000, "day": 86_400_000, "days": 86_400_000,
+        "w": 604_800_000, "wk": 604_800_000, "wks": 604_800_000, "week": 604_800_000, "weeks": 604_800_000,
     ]
 }

@@ -71,9 +71,9 @@ extension FieldReader {
                     let isList = if case .sequenceStart = value { true } else { false }
                     reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
                 }
-                if case let written = GluedKey.key(of: key), written != key, allowed.contains(written) { reader.gluedKeys.append(written) }
                 // Where a key belongs is found among the keys read here (`max_wait` in `defaults:` belongs in `launch:`).
                 if listed != nil, belongsIn == nil { belongsIn = RuleFileKeys.relocation(of: key, allowed: allowed) }
+                if let meant = GluedKey.keyMeant(key, allowed: listed ?? allowed, told: belongsIn == nil) { reader.gluedKeys.append(meant) }
                 reader.report(.unknownKey(
                     key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
                     isPlain: keyNode.scalar?.style == .plain))

@@ -175,8 +175,9 @@ struct FieldReader: NodeReader {
     /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
     /// or a usage model saved under a rule file's name.
     var unknownTopLevelKeys: [(key: String, range: SourceRange, isList: Bool)] = []
-    /// The keys written glued to their values (`format` of `format:interstitial`) or after no-break spaces, each already
-    /// an error: a block is not also told it lacks the key.
+    /// The keys written glued to their values (`format` of `format:interstitial`), after no-break spaces, or misspelt
+    /// (`format` of `formta`, which the finding's "did you mean" names), each already an error: a block is not also told
+    /// it lacks the key.
     var gluedKeys: [String] = []
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the

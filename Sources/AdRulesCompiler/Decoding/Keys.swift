@@ -124,6 +124,20 @@ package enum GluedKey {
         Set(pairs.compactMap { pair in pair.key.scalar.map { key(of: $0.value) } })
     }
 
+    /// The allowed key an unknown key was meant as, when its finding names it: glued to its value (`format:x`), or
+    /// misspelt (`formta`, "did you mean \"format\"?", which the finding says unless it says where the key belongs,
+    /// `told` false). A block is not also told it lacks that key.
+    package static func keyMeant(_ written: String, allowed: [String], told: Bool = true) -> String? {
+        if case let glued = key(of: written), glued != written, allowed.contains(glued) { return glued }
+        guard told, !allowed.contains(written), RuleFileKeys.relocation(of: written, allowed: allowed) == nil else { return nil }
+        return Suggestion.closest(to: written, in: allowed)
+    }
+
+    /// ``keysPresent(_:)`` and the keys its unknown keys were meant as (``keyMeant(_:allowed:told:)``).
+    package static func keysMeant(_ pairs: [YAMLPair], allowed: [String]) -> Set<String> {
+        keysPresent(pairs).union(pairs.compactMap { pair in pair.key.scalar.flatMap { keyMeant($0.value, allowed: allowed) } })
+    }
+
     /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) where its indentation should be: YAML
     /// reads them as part of the key.
     package static func isIndentedWithNoBreakSpaces(_ text: String) -> Bool {

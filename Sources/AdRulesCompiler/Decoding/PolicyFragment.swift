@@ -147,7 +147,8 @@ struct PolicyFragment: Sendable {
                 fragment.readSetting(key, value, reader: &reader)
             }
         }
-        if !sawVersion {
+        // `verison: 1` is an unknown key that names version: the file is not also told it lacks one.
+        if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
         return fragment
@@ -211,7 +212,7 @@ struct PolicyFragment: Sendable {
                 access.set(reader.value(of: setting, value), in: &group)
             }
         }
-        if !sawPlacements, !GluedKey.keysPresent(pairs).contains("placements") {
+        if !sawPlacements, !GluedKey.keysMeant(pairs, allowed: RuleFileKeys.group).contains("placements") {
             reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: key.range))
         }
         return GroupFields(group: group, range: key.range)
@@ -236,7 +237,10 @@ struct PolicyFragment: Sendable {
                 }
             }
             guard sawType else {
-                reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: "type: string", file: reader.file, range: entry.range))
+                // `typ: string` is an unknown key that names type: the attribute is not also told it lacks one.
+                if !GluedKey.keysMeant(pairs, allowed: RuleFileKeys.attribute).contains("type") {
+                    reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: "type: string", file: reader.file, range: entry.range))
+                }
                 return nil
             }
         }
