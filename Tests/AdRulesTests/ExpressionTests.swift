@@ -96,6 +96,22 @@ struct ExpressionTests {
         #expect(finding.offset == offset, "\(source): \(finding.message)")
     }
 
+    /// Operators and words of other languages say what this one writes, at their column: `=>` and `=<` are >= and <=,
+    /// `AND`/`OR`/`NOT` are lowercase here, and `is` is ==.
+    @Test(arguments: [
+        ("level => 3", 6, "unexpected \"=>\": write >= for at least"), ("level =< 3", 6, "unexpected \"=<\": write <= for at most"),
+        ("premium OR level < 5", 8, "unexpected OR after a complete expression: the language's words are lowercase: write or"),
+        ("premium And level < 5", 8, "unexpected And after a complete expression: the language's words are lowercase: write and"),
+        ("NOT premium", 0, "unexpected NOT before premium: the language's words are lowercase: write not"),
+        ("level is 3", 6, "unexpected is after a complete expression: write == to compare (or != for is not)"),
+        ("level > 1 level", 10, "unexpected level after a complete expression: join conditions with and / or"),
+    ])
+    func wordsOfOtherLanguagesSayWhatToWrite(_ source: String, _ offset: Int, _ message: String) throws {
+        let finding = try #require(findings(source).first, "\(source) compiled")
+        #expect(finding.rule == "rule/syntax" && finding.message == message, "\(source): \(finding.message)")
+        #expect(finding.offset == offset, "\(source): \(finding.message)")
+    }
+
     /// A decimal a double cannot hold is refused, never read as 0 or infinity.
     @Test func aDecimalADoubleCannotHoldIsRefused() throws {
         let tiny = try #require(findings("score > 0." + String(repeating: "0", count: 400) + "1").first)

@@ -63,9 +63,21 @@ struct Parser {
                             offset: parser.previous.offset,
                             message: "\(parser.previous.text) \(parser.current.text) is not a duration: write \(duration), with no space")
                     }
-                    throw ExpressionError(
-                        offset: parser.current.offset,
-                        message: "unexpected \(parser.current.text) after a complete expression: join conditions with and / or")
+                    // `AND`, `Or`: the words of another language's case; `is`, `equals`: words for ==.
+                    // `NOT premium`: the name NOT, then an operand it was meant to negate.
+                    if parser.previous.text != "not", parser.previous.text.lowercased() == "not" {
+                        throw ExpressionError(
+                            offset: parser.previous.offset,
+                            message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
+                    }
+                    let word = parser.current.text
+                    let advice = switch word.lowercased() {
+                    case "and", "or", "not": "the language's words are lowercase: write \(word.lowercased())"
+                    case "is", "equals", "eq": "write == to compare (or != for is not)"
+                    case "isnt", "ne": "write != to compare"
+                    default: "join conditions with and / or"
+                    }
+                    throw ExpressionError(offset: parser.current.offset, message: "unexpected \(word) after a complete expression: \(advice)")
                 }
                 return .success(syntax)
             } catch let error as ExpressionError {

@@ -202,6 +202,11 @@ enum Lexer {
             case ("[", _): kind = .leftBracket
             case ("]", _): kind = .rightBracket
             case (",", _): kind = .comma
+            case ("=", ">"):
+                // `level => 3`: at least, with its two characters the other way round (as `=<` is at most).
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=>\": write >= for at least"))
+            case ("=", "<"):
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=<\": write <= for at most"))
             case ("=", _):
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=\": write == to compare"))
             case ("&", "&"):
