@@ -171,13 +171,17 @@ extension Diagnostic {
     /// The keys of the blocks of entries in rule files, scenario files and usage models.
     private static let blocksOfEntries: Set<String> = ["placements", "groups", "attributes", "rules", "defaults", "segments", "tests", "steps"]
 
+    /// - Parameter inListItem: the mapping is an item of a block list (a rule, a test, a segment), where a repeated key
+    ///   most likely starts the next item, whose `- ` line was lost.
     static func duplicateKey(
-        _ key: String, file: String, range: SourceRange, first: SourcePosition
+        _ key: String, file: String, range: SourceRange, first: SourcePosition, inListItem: Bool = false
     ) -> Diagnostic {
         // A second block of a file's entries (`placements:` written twice) holds entries to keep: they are moved, not dropped.
         let advice = blocksOfEntries.contains(key)
             ? "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
-            : "keep one of them"
+            : inListItem
+                ? "two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"
+                : "keep one of them"
         return Diagnostic(
             .error, rule: "yaml/duplicate-key",
             message: "key \"\(key)\" is repeated in this mapping: \(advice)",

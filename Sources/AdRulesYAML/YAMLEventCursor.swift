@@ -388,7 +388,8 @@ public final class YAMLEventCursor {
             report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
         }
         if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
-            report(.duplicateKey(key.value, file: file, range: node.range, first: first))
+            let inListItem = depth >= 2 && frames[depth - 1].isBlock && !frames[depth - 2].isMapping && frames[depth - 2].isBlock
+            report(.duplicateKey(key.value, file: file, range: node.range, first: first, inListItem: inListItem))
             frames[depth - 1].expectsKey = false
             skipValue()
             return nil

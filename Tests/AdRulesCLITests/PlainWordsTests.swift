@@ -351,6 +351,13 @@ struct PlainWordsTests {
         ], "\(load.diagnostics)")
         let setting = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    enabled: true\n    enabled: false\n")])
         #expect(setting.diagnostics.map(\.message) == ["key \"enabled\" is repeated in this mapping: keep one of them"], "\(setting.diagnostics)")
+        // In an item of a block list, a repeated key most likely starts an item whose `- ` was lost (a rule's `- id:` line
+        // deleted): keeping one of them would drop a rule.
+        let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    deny: \"*\"\n    when: premium\n    deny: [a]\n    when: premium\n")])
+        let runTogether = "is repeated in this mapping: two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"
+        #expect(rules.diagnostics.map(\.message) == ["key \"deny\" \(runTogether)", "key \"when\" \(runTogether)"], "\(rules.diagnostics)")
+        let flow = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r1, deny: \"*\", when: premium, when: premium}\n")])
+        #expect(flow.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(flow.diagnostics)")
     }
 
     /// A placement written at the top level, outside `placements:`, is said to be one (it has a format).
