@@ -65,6 +65,9 @@ struct DiagnosticRuleTests {
         Case(rule: "app-open/deferred-show", yaml: header + "  a:\n    format: app_open\n    min_interval: 4m\n    resume:\n      allow_deferred: 1️⃣true\n"),
         Case(rule: "expiry/too-long", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    max_ad_age: 1️⃣2h\n"),
         Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣ca-app-pub-3940256099942544/4411468910\n"),
+        // Pasted with a space or an invisible character before it, it is the test unit all the same.
+        Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣\" ca-app-pub-3940256099942544/4411468910\"\n"),
+        Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣\"\u{200B}\u{00A0}/6499/example/interstitial\"\n"),
         Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: u1}\n  b: {format: banner, ad_unit: 1️⃣u1}\n"),
     ]
 

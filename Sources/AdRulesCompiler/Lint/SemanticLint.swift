@@ -272,8 +272,14 @@ enum TestAdUnits {
         grouping: prefixes, by: { $0.prefix.utf8.first ?? 0 })
 
     static func network(of unit: String) -> String? {
-        guard let first = unit.utf8.first, let candidates = prefixesByFirstByte[first] else { return nil }
-        return candidates.first { unit.hasPrefix($0.prefix) }?.network
+        guard let first = unit.utf8.first else { return nil }
+        if let candidates = prefixesByFirstByte[first] { return candidates.first { unit.hasPrefix($0.prefix) }?.network }
+        // A test unit pasted with a space, a no-break space or an invisible character (U+200B, U+FEFF) before it is the
+        // test unit all the same: no test prefix starts with one.
+        guard first == 0x20 || first == 0x09 || first >= 0x80 else { return nil }
+        let trimmed = Substring(unit).unicodeScalars.drop { $0.properties.isWhitespace || $0.properties.generalCategory == .format }
+        guard let start = trimmed.first, start.isASCII, trimmed.count < unit.unicodeScalars.count else { return nil }
+        return network(of: String(String.UnicodeScalarView(trimmed)))
     }
 }
 
