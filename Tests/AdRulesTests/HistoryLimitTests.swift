@@ -18,6 +18,46 @@ struct HistoryLimitTests {
         }
     }
 
+    /// Shows older than every window are kept (up to the caps' count): a clock set back brings them back into their
+    /// window or calendar day, where they count again (rules.md §8). They were forgotten at the next show, and a
+    /// set-back of a minute past the window then allowed a capped show.
+    @Test(arguments: [false, true])
+    func showsPastEveryWindowCountAgainAfterAClockSetBack(restarted: Bool) throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            placements:
+              ie: {format: interstitial, caps: [{max: 2, window: 3d}]}
+              daily: {format: interstitial, daily_cap: 2}
+            """)
+        let day: TimeInterval = 86_400
+        let start = Date(timeIntervalSince1970: 1_780_531_200)  // 2026-06-04T00:00:00Z
+        let history = [ShowRecord(at: Milliseconds.from(start) - 3 * 86_400_000 + 10_000, session: 1),
+                       ShowRecord(at: Milliseconds.from(start) - 3 * 86_400_000 + 20_000, session: 1)]
+        let store = InMemoryLedgerStore(LedgerSnapshot(installedAt: Milliseconds.from(start) - 30 * 86_400_000, sessionCount: 1, shows: ["ie": history, "daily": history]))
+        let clock = ManualClock(start)
+        var engine = AdEngine(policy: policy, clock: clock, store: store)
+        engine.record(.appLaunched)
+        clock.advance(by: 30)
+        // 2026-06-04T00:00:30Z: both old shows are past the 3d window; the show recorded now forgot them.
+        for placement: PlacementID in ["ie", "daily"] {
+            engine.record(.loadCompleted(placement))
+            #expect(engine.beginShow(placement, trigger: .action).isAllowed)
+            engine.record(.adClosed(placement))
+        }
+        if restarted { engine = AdEngine(policy: policy, clock: clock, store: store) }
+        // A minute back: the old shows are inside the window again, beside the new one pinned to now.
+        clock.set(start.addingTimeInterval(-30))
+        engine.record(.loadCompleted("ie"))
+        let window = engine.ask(.show("ie", trigger: .action))
+        #expect(window.codes == [.windowCap], "\(window.codes)")
+        #expect(window.nextAllowedAt == start.addingTimeInterval(-3 * day + 3 * day + 20), "when the show at 00:00:20 leaves the window")
+        // Three days back, to the day of the old shows: with the new one pinned there, it holds three against a cap of 2.
+        clock.set(start.addingTimeInterval(-3 * day + 12 * 3600))
+        engine.record(.loadCompleted("daily"))
+        #expect(engine.ask(.show("daily", trigger: .action)).codes == [.dailyCap])
+    }
+
     /// A group with no cap keeps one show more than its members, not a cap's worth (10,000 such groups of one placement
     /// kept every show 10,000 times over): its min_interval still reads the right last show after every member's show
     /// in progress is taken back.

@@ -3,7 +3,7 @@ extension Facts {
     /// Facts restored from a validated ledger.
     ///
     /// Times later than `now` are pinned to `now` (spec §8), each history is sorted once (O(n log n), whatever order
-    /// the file lists them in) and trimmed to the policy's horizon and to 512 shows (or the policy's largest cap).
+    /// the file lists them in) and trimmed to its newest 512 shows (or the policy's largest cap), whatever their age.
     init(restoring snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
         self.init(policy: policy, installedAt: min(snapshot.installedAt, now), sessionsBefore: snapshot.sessionCount)
         setHistories(snapshot.shows, policy: policy, now: now)
@@ -26,11 +26,8 @@ extension Facts {
 
     /// Replaces every placement and group history with `shows`, sorted, pinned and trimmed.
     private mutating func setHistories(_ shows: [String: [ShowRecord]], policy: Policy, now: Int64) {
-        let horizon = policy.horizon.milliseconds
         // Every time is now at the latest: a clock set back later pins them again (spec §8).
         newestTime = max(newestTime, now)
-        // Shows of the running session are kept whatever their age, as `Facts.append` keeps them.
-        let session = sessionActive ? sessionCount : nil
         for i in placements.indices {
             placements[i].shows = []
             // The show in progress is pinned with its record, so that a show_failed finds the time it was recorded at.
@@ -39,20 +36,19 @@ extension Facts {
         var groupShows = Array(repeating: [ShowRecord](), count: groups.count)
         for (id, list) in shows {
             guard let i = policy.storage.index(of: id) else { continue }
-            let history = Facts.trimmedHistory(list, now: now, horizon: horizon, keep: policy.storage.showsKept, session: session)
+            let history = Facts.trimmedHistory(list, now: now, keep: policy.storage.showsKept)
             placements[i].shows = history
             for g in policy.groupsOfPlacement[i] { groupShows[g] += history.suffix(policy.storage.groupShowsKept[g]) }
         }
         groups = groupShows.enumerated().map { g, list in
-            Facts.trimmedHistory(list, now: now, horizon: horizon, keep: policy.storage.groupShowsKept[g], session: session)
+            Facts.trimmedHistory(list, now: now, keep: policy.storage.groupShowsKept[g])
         }
     }
 
-    /// A history pinned to `now`, sorted by time, without the shows no pacing or cap can see any more.
-    static func trimmedHistory(_ shows: [ShowRecord], now: Int64, horizon: Int64, keep: Int, session: Int?) -> [ShowRecord] {
+    /// A history pinned to `now`, sorted by time, cut to its newest `keep` shows (as ``append(_:to:keep:)`` keeps them).
+    static func trimmedHistory(_ shows: [ShowRecord], now: Int64, keep: Int) -> [ShowRecord] {
         var list = shows.map { $0.at > now ? ShowRecord(at: now, session: $0.session) : $0 }
         list.sort { ($0.at, $0.session) < ($1.at, $1.session) }
-        let drop = forgettable(in: list, now: now, horizon: horizon, keep: keep, session: session)
-        return drop > 0 ? Array(list[drop...]) : list
+        return list.count > keep ? Array(list.suffix(keep)) : list
     }
 }

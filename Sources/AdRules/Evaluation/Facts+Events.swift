@@ -101,12 +101,8 @@ extension Facts {
         case .showStarted:
             let record = ShowRecord(at: now, session: sessionActive ? sessionCount : 0)
             let keep = policy.storage.showsKept
-            Facts.append(record, to: &placements[i].shows, now: now, horizon: policy.horizon.milliseconds, keep: keep, session: sessionCount)
-            for g in policy.groupsOfPlacement[i] {
-                Facts.append(
-                    record, to: &groups[g], now: now, horizon: policy.horizon.milliseconds, keep: policy.storage.groupShowsKept[g],
-                    session: sessionCount)
-            }
+            Facts.append(record, to: &placements[i].shows, keep: keep)
+            for g in policy.groupsOfPlacement[i] { Facts.append(record, to: &groups[g], keep: policy.storage.groupShowsKept[g]) }
             placements[i].consumed = (placements[i].userChose, placements[i].actions)
             placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)
             setShowing(i, since: now)
@@ -142,22 +138,15 @@ extension Facts {
         }
     }
 
-    /// Appends a show and forgets shows that no pacing or cap can see any more. The list is already pinned to
-    /// `now` (`apply` runs `prepare` first), so it stays sorted.
-    static func append(_ record: ShowRecord, to list: inout [ShowRecord], now: Int64, horizon: Int64, keep: Int, session: Int) {
+    /// Appends a show and forgets the oldest past the newest `keep`. The list is already pinned to `now` (`apply` runs
+    /// `prepare` first), so it stays sorted.
+    ///
+    /// Shows are forgotten by count, never by age: a cap of `max` reads at most the newest `max` shows, whatever the
+    /// time, and a clock set back by days brings shows of that age back into their windows and calendar days (rules.md
+    /// §8). (Forgetting shows older than the longest window let a clock set back a minute past it allow a capped show.)
+    static func append(_ record: ShowRecord, to list: inout [ShowRecord], keep: Int) {
         list.append(record)
-        let drop = forgettable(in: list, now: now, horizon: horizon, keep: keep, session: session)
-        if drop > 0 { list.removeFirst(drop) }
-    }
-
-    /// How many of the oldest shows of a sorted history no pacing or cap can see any more: those older than the
-    /// horizon (except the latest of them, which min_interval reads, and shows of the running session), and those
-    /// beyond the newest `keep`.
-    static func forgettable(in list: [ShowRecord], now: Int64, horizon: Int64, keep: Int, session: Int?) -> Int {
-        var drop = 0
-        let cutoff = now.subtractingSaturated(horizon)
-        while drop < list.count - 1, list[drop].at < cutoff, list[drop].session != session { drop += 1 }
-        return max(drop, list.count - keep)
+        if list.count > keep { list.removeFirst(list.count - keep) }
     }
 
     static func remove(at time: Int64, from list: inout [ShowRecord]) {

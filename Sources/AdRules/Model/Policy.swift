@@ -72,9 +72,6 @@ final class PolicyStorage: Sendable {
 
     /// Placements whose format is fullscreen, for `fullscreen_active`.
     let fullscreenPlacements: [Int]
-    /// The longest time any pacing or cap can look back, so a ledger knows what it may forget.
-    let horizon: RuleDuration
-
     init(
         files: [String], environment: PolicyEnvironment, timeZone: PolicyTimeZone, sessionTimeout: RuleDuration,
         fullscreenTimeout: Located<RuleDuration>, loadTimeout: RuleDuration, placements: [Placement],
@@ -145,18 +142,6 @@ final class PolicyStorage: Sendable {
         let allReadClock = forAll.contains { rules[$0].condition?.readsClock == true }
         rulesReadClock = rulesOf.map { indices in allReadClock || indices.contains { rules[$0].condition?.readsClock == true } }
         fullscreenPlacements = placements.indices.filter { placements[$0].format.value.isFullscreen }
-        // At least the longest local day (a daily cap counts every show of it), whether or not a daily cap is set.
-        var longest = RuleDuration(milliseconds: LocalDay.longest)
-        func consider(_ d: RuleDuration?) { if let d, d > longest { longest = d } }
-        for p in placements {
-            consider(p.minInterval.value)
-            for cap in p.caps { consider(cap.value.window) }
-        }
-        for g in groups {
-            consider(g.minInterval?.value)
-            for cap in g.caps { consider(cap.value.window) }
-        }
-        horizon = longest
     }
 }
 
@@ -188,7 +173,6 @@ public struct Policy: Sendable {
     package var groupsOfPlacement: IndexLists { storage.groupsOfPlacement }
     /// The placement ids in file order, held by the policy (no array is made to read them).
     package var placementIDs: [String] { storage.placementIDs }
-    var horizon: RuleDuration { storage.horizon }
 
     package init(
         files: [String], environment: PolicyEnvironment, timeZone: PolicyTimeZone, sessionTimeout: RuleDuration,
