@@ -99,6 +99,14 @@ final class PartPath: Sendable {
             for (n, step) in steps.enumerated() {
                 container = reader.index
                 var found = false
+                // A value of another kind where an object or a list was read (`"shard": 3`) is where the problem is.
+                let kind = try reader.peek()
+                switch step {
+                case .key:
+                    guard kind == .object else { return container }
+                case .index:
+                    guard kind == .array else { return container }
+                }
                 switch step {
                 case .key(let wanted):
                     try reader.beginObject()

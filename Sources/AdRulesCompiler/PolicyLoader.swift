@@ -302,7 +302,8 @@ extension Policy {
     /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, ``PolicyLoadError/unreadable(_:reason:)``
     ///   for a URL that is not a file URL (its path would be read as a local one), or an I/O error.
     public init(contentsOf url: URL) throws {
-        guard url.isFileURL else {
+        // A URL with no scheme (`URL(string: "rules")`) is a path, as a file URL is.
+        guard url.isFileURL || url.scheme == nil else {
             throw PolicyLoadError.unreadable(url.absoluteString, reason: "not a file URL: download the rule files, then load them from disk")
         }
         try self.init(contentsOf: url.path)

@@ -34,18 +34,25 @@ public final class YAMLEventCursor {
         /// The keys so far, with where each was first written: scanned while few, then indexed.
         var keys: [(name: String, at: SourcePosition)] = []
         var keyIndex: [String: SourcePosition] = [:]
+        /// The key written last, and the one written before it (a repeat right after its first is told apart).
+        var lastKey: String?
+        var keyBefore: String?
 
         mutating func reset(isMapping: Bool, isBlock: Bool, start: SourcePosition) {
             self.isMapping = isMapping
             self.isBlock = isBlock
             self.start = start
             expectsKey = true
+            lastKey = nil
+            keyBefore = nil
             keys.removeAll(keepingCapacity: true)
             if !keyIndex.isEmpty { keyIndex.removeAll() }
         }
 
         /// Records a key; returns where it was first written when it is a repeat.
         mutating func firstPosition(ofRepeated name: String, at position: SourcePosition) -> SourcePosition? {
+            keyBefore = lastKey
+            lastKey = name
             if keys.count < 16 {
                 if let first = keys.first(where: { $0.name == name }) { return first.at }
                 keys.append((name, position))
@@ -388,7 +395,9 @@ public final class YAMLEventCursor {
             report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
         }
         if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
+            // Not for a key repeated right after its first (`message: x`, `message: y`): that is one item edited twice.
             let inListItem = depth >= 2 && frames[depth - 1].isBlock && !frames[depth - 2].isMapping && frames[depth - 2].isBlock
+                && frames[depth - 1].keyBefore != key.value
             report(.duplicateKey(key.value, file: file, range: node.range, first: first, inListItem: inListItem))
             frames[depth - 1].expectsKey = false
             skipValue()
@@ -461,7 +470,12 @@ public final class YAMLEventCursor {
         if state.error != YAML_READER_ERROR, let mark = strayByteOrderMark(before: problemByte) {
             return .strayByteOrderMark(file: file, at: UTF8Check.position(ofByte: mark, in: input))
         }
-        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte) {
+        // A key libyaml refuses as not lined up (its colon the first of its line) may be the first key after a line indented
+        // with no-break spaces and blank lines or comments; other problems are looked for on their line and the one before.
+        let (problemLine, problemColumn) = line(at: problemByte)
+        let refusesKeyColon = problem == "mapping values are not allowed in this context"
+            && problemLine.utf8.firstIndex(of: UInt8(ascii: ":")).map { problemLine.utf8.distance(from: problemLine.utf8.startIndex, to: $0) == problemColumn } == true
+        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: refusesKeyColon) {
             return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
         }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
@@ -483,12 +497,16 @@ public final class YAMLEventCursor {
             advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
             at = position(state.context_mark)
         } else if problem == "mapping values are not allowed in this context" {
-            let (text, column) = line(at: problemByte)
-            if let glued = previousContentLine(before: problemByte), Self.isKeyGluedToValue(glued.text) {
-                // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose
-                // colon libyaml then refuses. The colon with no space after it is what to fix.
-                advice = Self.spaceAfterColonAdvice(glued.text)
-                at = UTF8Check.position(ofByte: glued.start + glued.text.utf8.prefix { $0 == 0x20 }.count, in: input)
+            let (text, column) = (problemLine, problemColumn)
+            // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose own
+            // key colon (the first on its line) libyaml then refuses. The colon with no space after it is what to fix.
+            let indentation = text.utf8.prefix { $0 == 0x20 }.count
+            if refusesKeyColon, let glued = previousContentLine(before: problemByte), Self.isKeyGluedToValue(glued.text),
+                glued.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
+            {
+                // A byte-order mark opening the file is no part of the key (libyaml skips it, and so do columns).
+                advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")))
+                at = UTF8Check.position(ofByte: glued.start + Self.keyStart(glued.text), in: input)
             } else {
                 advice = Self.mappingValueAdvice(text, colonAt: column)
             }
@@ -566,8 +584,8 @@ public final class YAMLEventCursor {
 
     /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
     /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
-    private func noBreakSpaceIndentation(before offset: Int) -> Int? {
-        lineStart(holding: { self.isNoBreakSpaceIndentingAKey(at: $0) }, before: offset)
+    private func noBreakSpaceIndentation(before offset: Int, pastBlankLines: Bool) -> Int? {
+        lineStart(holding: { self.isNoBreakSpaceIndentingAKey(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
     }
 
     /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`) or a list item (`- `) on their line: text that
@@ -588,13 +606,21 @@ public final class YAMLEventCursor {
         i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF
     }
 
-    /// Where `isMark` holds at the start of the line of `offset` or of the line before it (blank lines and comments
-    /// between them passed over: libyaml trips over the next line that holds something), past the line's spaces.
-    private func lineStart(holding isMark: (Int) -> Bool, before offset: Int) -> Int? {
+    /// Where `isMark` holds at the start of the line of `offset` or of the line before it, past the line's spaces; with
+    /// `pastBlankLines`, the line before that holds something (blank lines and comments between them passed over: a key
+    /// libyaml refuses as not lined up is the first that holds something after the line to blame).
+    private func lineStart(holding isMark: (Int) -> Bool, before offset: Int, pastBlankLines: Bool = false) -> Int? {
         let end = min(max(offset, 0), input.count)
         var start = end
         while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
-        if let previous = previousContentLine(before: end) { start = previous.start }
+        if pastBlankLines, let previous = previousContentLine(before: end) {
+            start = previous.start
+        } else if start > 0 {
+            // Back over the line break (a CR LF pair is one), to the start of the line before.
+            start -= 1
+            if input[start] == 0x0A, start > 0, input[start - 1] == 0x0D { start -= 1 }
+            while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        }
         var lineEnd = end
         while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
         var i = start
@@ -628,9 +654,14 @@ public final class YAMLEventCursor {
         return nil
     }
 
+    /// Where the key of a line starts, in bytes: past its indentation, a list item's `- ` and a byte-order mark.
+    static func keyStart(_ line: Substring) -> Int {
+        line.utf8.count - line.drop { $0 == " " || $0 == "-" || $0 == "\u{FEFF}" }.utf8.count
+    }
+
     /// Whether a line is a key glued to its value (`version:1`, `- format:banner`), with no `: ` anywhere on it.
     static func isKeyGluedToValue(_ line: Substring) -> Bool {
-        let text = line.drop { $0 == " " || $0 == "-" }
+        let text = line.drop { $0 == " " || $0 == "-" || $0 == "\u{FEFF}" }
         guard !text.contains(": "), let colon = text.firstIndex(of: ":"), colon > text.startIndex else { return false }
         let key = text[..<colon]
         let value = text[text.index(after: colon)...]
@@ -650,13 +681,13 @@ public final class YAMLEventCursor {
             while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
             var j = i
             while j < lineEnd, input[j] == 0x20 { j += 1 }
-            if j < lineEnd, input[j] != UInt8(ascii: "#") {
-                if let first { return j == i && input[j] != UInt8(ascii: "-") ? first : nil }
-                // A first line in the first column is no indented key; neither is a document marker or a directive.
-                guard j > i, input[j] != UInt8(ascii: "%") else { return nil }
-                var k = j
-                while k < lineEnd, input[k] != UInt8(ascii: ":") { k += 1 }
-                first = (Substring(String(decoding: input[j..<k], as: UTF8.self)), j)
+            // The first line that holds something is an indented key; the first line after it in the first column is a
+            // key too (a `...`, a list item or a bracket there is another mistake, which this advice would not fix).
+            if j < lineEnd, input[j] != UInt8(ascii: "#"), first == nil || j == i {
+                let key = Self.plainKey(Substring(String(decoding: input[j..<lineEnd], as: UTF8.self)))
+                if let first { return key == nil ? nil : first }
+                guard let key, j > i else { return nil }
+                first = (key, j)
             }
             i = lineEnd
             while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
@@ -664,18 +695,30 @@ public final class YAMLEventCursor {
         return nil
     }
 
-    /// The first line of a git merge conflict's markers (`<<<<<<< HEAD`, `=======`, `>>>>>>> branch`, and `|||||||` of
-    /// a three-way conflict), each seven characters at the start of a line: its text, up to the line's end.
+    /// The key of a line that starts with a plain key (`word:` then a space or the line's end), else nil.
+    static func plainKey(_ line: Substring) -> Substring? {
+        let key = line.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        guard let first = key.first, first.isLetter || first == "_" else { return nil }
+        let rest = line.dropFirst(key.count)
+        guard rest.first == ":", rest.count == 1 || rest.dropFirst().first == " " else { return nil }
+        return key
+    }
+
+    /// The opening line of a git merge conflict (`<<<<<<< HEAD`, then `=======` and `>>>>>>> branch`, each seven
+    /// characters at the start of a line): its text, up to the line's end.
+    /// A conflict is told only when the file holds both its opening `<<<<<<<` and its closing `>>>>>>>` line: a
+    /// `=======` alone may be a line of text in a quoted value.
     private func conflictMarker() -> (range: Range<Int>, text: String)? {
-        let markers: [UInt8] = [UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "|")]
+        var opening: Range<Int>?
         var i = 0
         while i < input.count {
             var lineEnd = i
             while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
-            if lineEnd - i >= 7, markers.contains(input[i]), (i..<i + 7).allSatisfy({ input[$0] == input[i] }),
+            if lineEnd - i >= 7, input[i] == UInt8(ascii: "<") || input[i] == UInt8(ascii: ">"), (i..<i + 7).allSatisfy({ input[$0] == input[i] }),
                 i + 7 == lineEnd || input[i + 7] == 0x20
             {
-                return (i..<lineEnd, String(decoding: input[i..<lineEnd], as: UTF8.self))
+                if input[i] == UInt8(ascii: "<"), opening == nil { opening = i..<lineEnd }
+                if input[i] == UInt8(ascii: ">"), let opening { return (opening, String(decoding: input[opening], as: UTF8.self)) }
             }
             i = lineEnd
             while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }

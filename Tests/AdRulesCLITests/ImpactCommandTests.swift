@@ -546,6 +546,8 @@ struct ImpactCommandTests {
         (#""app_open": \{"#, #"1️⃣"app open": {"#, "app open is not a placement id"),
         (#""histogram": \[\s*\d+"#, #""histogram": [1️⃣99999"#, "a histogram entry of app_open in segment casual is 99999, outside"),
         (#""wasted_loads": \d+,"#, "", "wasted_loads of app_open in segment casual is missing"),
+        // A number where an object was written: the number is the place.
+        (#""rewarded": \{[^}]*\}"#, #""rewarded": 1️⃣5"#, "rewarded offers of app_open in segment casual is missing"),
     ])
     func partProblemsArePlaced(_ pattern: String, _ template: String, _ message: String) throws {
         let (directory, path, other) = try Self.twoParts("adrules-placed")

@@ -60,8 +60,6 @@ struct PlainWordsTests {
         #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")
     }
 
-    /// JSON's habits after a closed `{ }` in a block (a trailing comma, one `}` too many) are told to remove that
-    /// character, at it, in rule files and scenario files alike.
     /// Syntax errors whose cause lies before where libyaml trips are named at the cause (1️⃣), in plain words: the markers
     /// of a git merge conflict, a quote left open that a later `"*"` closed, a key glued to its value on the line above
     /// (or above blank lines and comments), no-break spaces above a blank line, and an indented first key. Each was
@@ -69,8 +67,12 @@ struct PlainWordsTests {
     @Test(arguments: [
         ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣<<<<<<< HEAD\n    daily_cap: 3\n=======\n    daily_cap: 4\n>>>>>>> feature\n",
          "<<<<<<< HEAD is a git merge-conflict marker: the file holds both sides of a merge. Keep the lines you want, then remove the <<<<<<<, ======= and >>>>>>> lines"),
-        ("version: 1ok\nplacements:\n  a: {format: banner}\n1️⃣=======\n",
-         "======= is a git merge-conflict marker"),
+        ("1️⃣<<<<<<< HEAD\r\nversion: 1\r\n=======\r\nversion: 1\r\n>>>>>>> other\r\nplacements:\r\n  a: {format: banner}\r\n",
+         "<<<<<<< HEAD is a git merge-conflict marker"),
+        // A byte-order mark opening the file is no column: the key is at 1:1.
+        ("1️⃣\u{FEFF}version:1\nplacements:\n  a: {format: banner}\n", "a key needs a space after its colon: write version: 1"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\nrules:\n  - 1️⃣id:a\n    deny: \"*\"\n    when: premium\n",
+         "a key needs a space after its colon: write id: a"),
         ("version: 1️⃣\"1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n",
          "this quoted value is not closed on its line, so it runs on to the quote at line 6, column 11, and what follows that quote is read as YAML: close the value with its quote on this line"),
         ("1️⃣version:1\nplacements:\n  a: {format: banner}\n", "a key needs a space after its colon: write version: 1"),
@@ -82,6 +84,27 @@ struct PlainWordsTests {
          "the first key of the file is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
     ])
     func aSyntaxErrorIsNamedAtItsCause(_ text: String, _ message: String) {
+        let marked = MarkedText(text)
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
+        #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
+        #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)")
+    }
+
+    /// What those causes are not: a `=======` line inside a quoted value with another error below, a colon glued in a
+    /// list value or a block scalar above a value holding ": ", a no-break space lines above another mistake, and an
+    /// indented first key followed by a `...` line, keep the advice of their own error, at it.
+    @Test(arguments: [
+        ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny: [home]\n    when: premium\n    message: \"Title\n=======\nbody\"\n  - id: b\n    deny: [home]\n    when: premium\n    message: [unclosed\n1️⃣",
+         "close the [ ] list with ]"),
+        ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny:\n      - home\n      - mailto:x\n    when: premium1️⃣: true\n",
+         "a key's value cannot hold another key on the same line"),
+        ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny: [home]\n    message: |\n      Contact:support@x.com\n    when: a b1️⃣: c\n",
+         "a value that holds \": \" must be quoted"),
+        ("\u{00A0}a: 1\n\n\nb: 21️⃣: 3\n", "a value that holds \": \" must be quoted"),
+        ("  version: 1\n...\n1️⃣placements: {}\n", "this file is one document"),
+    ])
+    func aSyntaxErrorElsewhereKeepsItsOwnAdvice(_ text: String, _ message: String) {
         let marked = MarkedText(text)
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
         #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)")
@@ -103,6 +126,10 @@ struct PlainWordsTests {
         #expect(placements.first?.range.start == SourcePosition(line: 3, column: 5))
         let groups = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, daily_cap: 3}\ngroups:\n  placements: [a]\n  daily_cap: 5\n")]).diagnostics
         #expect(groups.map(\.rule) == ["schema/unknown-key"] && groups.first?.message.contains("the group's id line above it is missing") == true, "\(groups)")
+        // A top-level key indented as the first entry is its own mistake: no id line is missing, and the placements after
+        // it are read, so that names no placement has are still findings.
+        let topLevel = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  timezone: UTC\n  home: {format: banner}\ngroups:\n  g: {placements: [hom]}\n")]).diagnostics
+        #expect(topLevel.map(\.rule).sorted() == ["policy/unknown-placement", "schema/unknown-key"], "\(topLevel)")
         // A setting after a placement still names the placement above it, each one.
         let after = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n  daily_cap: 3\n  hourly_cap: 2\n")]).diagnostics
         #expect(after.map(\.message) == ["daily_cap is a placement setting, not a placement id: indent it under `a:`", "hourly_cap is a placement setting, not a placement id: indent it under `a:`"], "\(after)")
@@ -123,6 +150,17 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.range.start == marked.markers["1️⃣"])
     }
 
+    /// A word that only looks like the key (another first letter: `normal` for format, `session` for version) is no
+    /// typo of it: the key is still missing, and said to be.
+    @Test func aWordThatOnlyLooksLikeARequiredKeyLeavesItMissing() {
+        let format = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    normal: true\n")]).diagnostics
+        #expect(format.map(\.rule).sorted() == ["schema/missing-key", "schema/unknown-key"], "\(format)")
+        let version = PolicyLoader.load(texts: [("p.yaml", "session: 30m\nplacements:\n  a: {format: banner}\n")]).diagnostics
+        #expect(version.contains { $0.rule == "schema/missing-key" && $0.message.contains("version") }, "\(version)")
+    }
+
+    /// JSON's habits after a closed `{ }` in a block (a trailing comma, one `}` too many) are told to remove that
+    /// character, at it, in rule files and scenario files alike.
     @Test func aCommaOrBracketAfterAClosedMappingIsToldToGo() throws {
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m},\n  b: {format: banner}\n")]).diagnostics
         #expect(rules.map(\.message) == ["YAML syntax error: while parsing a block mapping: did not find expected key; remove this , after the { } mapping: items on lines of their own take no comma"])
@@ -358,6 +396,9 @@ struct PlainWordsTests {
         #expect(rules.diagnostics.map(\.message) == ["key \"deny\" \(runTogether)", "key \"when\" \(runTogether)"], "\(rules.diagnostics)")
         let flow = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r1, deny: \"*\", when: premium, when: premium}\n")])
         #expect(flow.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(flow.diagnostics)")
+        // A key written again right after itself is one item edited twice.
+        let again = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    deny: \"*\"\n    when: premium\n    when: level > 3\n")])
+        #expect(again.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(again.diagnostics)")
     }
 
     /// A placement written at the top level, outside `placements:`, is said to be one (it has a format).

@@ -264,7 +264,7 @@ struct DiagnosticRuleTests {
         #expect(plain.hasSuffix("a bare number has no unit: write 527041s"), "\(plain)")
         let quoted = lint(Self.header + "  a: {format: interstitial, min_interval: \"30\"}\n").first?.message ?? ""
         #expect(quoted.hasSuffix("not \"30\": a bare number has no unit: write 30s or 30m"), "\(quoted)")
-        for other in ["53w", "P400D", "PT", "P1H", "1h300", "1ms30", "0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d", "1 30m", "\"400000000\"", "366d 1h", "\"366.000000000001d\"", "\"365.999999999999d\"", "1e-10s", "1.0000000001s"] {
+        for other in ["53w", "P400D", "PT", "P1H", "1h300", "1ms30", "\"1,000ms\"", "\"2,000s\"", "0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d", "1 30m", "\"400000000\"", "366d 1h", "\"366.000000000001d\"", "\"365.999999999999d\"", "1e-10s", "1.0000000001s"] {
             let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(other)}\n").first?.message ?? ""
             #expect(!message.contains(": write"), "\(other): \(message)")
         }

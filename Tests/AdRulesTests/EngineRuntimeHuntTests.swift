@@ -131,8 +131,10 @@ struct EngineRuntimeHuntTests {
         engine.update(policy: large)
         // Read by position, as the evaluator fits facts of another policy: one placement's shows, and no trap.
         #expect(facts.showHistory(policy: large).values.map(\.count) == [1])
+        // Remapped from the large policy, the facts' one placement stands for inter, which the small one lacks: by
+        // position, as the evaluator fits facts of another policy. AdEngine.showHistory reads both under one lock.
         let remapped = facts.remapped(from: large, to: small)
-        #expect(remapped.showHistory(policy: small).isEmpty, "inter's shows, which small lacks")
+        #expect(remapped.showHistory(policy: small).isEmpty)
         #expect(facts.remapped(from: small, to: large).showHistory(policy: large)["rew"]?.count == 1)
     }
 }

@@ -17,6 +17,9 @@ struct StreamingLoaderTests {
         #expect(throws: PolicyLoadError.unreadable("https://example.com/rules", reason: "not a file URL: download the rule files, then load them from disk")) {
             try Policy(contentsOf: url)
         }
+        // A URL with no scheme is a path, as a file URL is: read as one (here, a folder that is not there).
+        let relative = try #require(URL(string: "no-such-rules-folder"))
+        #expect(throws: PolicyLoadError.notFound("no-such-rules-folder")) { try Policy(contentsOf: relative) }
     }
 
     @Test func duplicatePlacementInALargeMappingKeepsTheFirst() throws {

@@ -95,8 +95,9 @@ extension LedgerSnapshot {
     /// Drops the oldest shows, of all placements together, until the file is sure to hold at most
     /// ``LedgerBounds/maxShows`` shows in at most ``LedgerBounds/maxFileBytes`` bytes, so that it loads again rather
     /// than being moved aside as corrupt, which would lose every show. Each placement keeps its newest show, which its
-    /// `min_interval` reads. Only caps of tens of thousands of shows, with as many shows played within the longest
-    /// window a rule reads, come near the bound; those caps may then count fewer shows after a restart than before it.
+    /// `min_interval` reads. Caps of tens of thousands of shows with as many played, or about 190 placements with the 512
+    /// shows each keeps whatever their age, come near the bound; those caps may then count fewer shows after a restart
+    /// than before it, and a clock set back to the time of a dropped show no longer counts it.
     /// When the newest shows alone are too many (tens of thousands of placements, each shown, with long ids), the
     /// placements shown longest ago lose theirs too, entry and all: the file still loads.
     mutating func dropOldestShowsToFit() {

@@ -144,10 +144,12 @@ package enum DurationAdvice {
         return read && number.isEmpty ? RuleDuration(milliseconds: total) : nil
     }
 
-    /// A decimal comma (`1,5h`, as many languages write 1.5): the duration the number means with a point.
+    /// A decimal comma (`1,5h`, as many languages write 1.5): the duration the number means with a point. Three digits
+    /// after it are a thousands separator (`1,000ms`), or may be: no advice then.
     static func decimalComma(_ text: String) -> RuleDuration? {
         guard text.filter({ $0 == "," }).count == 1, let comma = text.firstIndex(of: ","), comma > text.startIndex,
-            text[text.index(before: comma)].isNumber, text.index(after: comma) < text.endIndex, text[text.index(after: comma)].isNumber
+            text[text.index(before: comma)].isNumber, text.index(after: comma) < text.endIndex, text[text.index(after: comma)].isNumber,
+            text[text.index(after: comma)...].prefix(while: \.isNumber).count != 3
         else { return nil }
         return meant(by: text.replacingOccurrences(of: ",", with: "."))
     }

@@ -129,8 +129,12 @@ package enum GluedKey {
     /// `told` false). A block is not also told it lacks that key.
     package static func keyMeant(_ written: String, allowed: [String], told: Bool = true) -> String? {
         if case let glued = key(of: written), glued != written, allowed.contains(glued) { return glued }
-        guard told, !allowed.contains(written), RuleFileKeys.relocation(of: written, allowed: allowed) == nil else { return nil }
-        return Suggestion.closest(to: written, in: allowed)
+        guard told, !allowed.contains(written), RuleFileKeys.relocation(of: written, allowed: allowed) == nil,
+            let meant = Suggestion.closest(to: written, in: allowed)
+        else { return nil }
+        // A typo keeps the first letter (`formta`, `verszion`); a word that only looks like a key (`normal`, `session`)
+        // is told "did you mean" all the same, but the key is not taken as written.
+        return meant.first?.lowercased() == written.first?.lowercased() ? meant : nil
     }
 
     /// ``keysPresent(_:)`` and the keys its unknown keys were meant as (``keyMeant(_:allowed:told:)``).

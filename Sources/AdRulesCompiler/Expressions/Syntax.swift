@@ -64,15 +64,17 @@ struct Parser {
                             message: "\(parser.previous.text) \(parser.current.text) is not a duration: write \(duration), with no space")
                     }
                     // `AND`, `Or`: the words of another language's case; `is`, `equals`: words for ==.
-                    // `NOT premium`: the name NOT, then an operand it was meant to negate.
-                    if parser.previous.text != "not", parser.previous.text.lowercased() == "not" {
+                    // `NOT premium`: the name NOT, all of the expression so far, then an operand it was meant to negate.
+                    if case .name(let name, _) = syntax, name != "not", name.lowercased() == "not" {
                         throw ExpressionError(
                             offset: parser.previous.offset,
                             message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
                     }
                     let word = parser.current.text
                     let advice = switch word.lowercased() {
-                    case "and", "or", "not": "the language's words are lowercase: write \(word.lowercased())"
+                    case "and", "or": "the language's words are lowercase: write \(word.lowercased())"
+                    // After a condition a not joins with and / or: `x NOT y` is `x and not y`.
+                    case "not": "the language's words are lowercase: write and not, or or not"
                     case "is", "equals", "eq": "write == to compare (or != for is not)"
                     case "isnt", "ne": "write != to compare"
                     default: "join conditions with and / or"
