@@ -315,7 +315,8 @@ enum ImpactJSON {
             guard item["users"].intValue == totalUsers, item["user_days"].intValue == totalDays,
                 let totals = item["placements"].objectValue, totals.map(\.0) == placements.map(\.id)
             else {
-                throw ReadError("not an impact report: a result's users, user-days or placements are not those of its segments", at: item)
+                let wrong = item["users"].intValue != totalUsers ? item["users"] : item["user_days"].intValue != totalDays ? item["user_days"] : item["placements"]
+                throw ReadError("not an impact report: a result's users, user-days or placements are not those of its segments", at: wrong.exists ? wrong : item)
             }
             // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
             for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
@@ -435,8 +436,9 @@ enum ImpactJSON {
         guard let histogram = object["histogram"].arrayValue, let capDays = object["cap_reached_user_days"].objectValue,
             let denials = object["deny_reasons"].arrayValue
         else {
-            let wrong = ["histogram", "cap_reached_user_days", "deny_reasons"].map { object[$0] }.first { $0.arrayValue == nil && $0.objectValue == nil }
-            throw ReadError("not an impact report: the figures of \(id) are incomplete", at: wrong ?? object)
+            let wrong = object["histogram"].arrayValue == nil ? object["histogram"]
+                : object["cap_reached_user_days"].objectValue == nil ? object["cap_reached_user_days"] : object["deny_reasons"]
+            throw ReadError("not an impact report: the figures of \(id) are incomplete", at: wrong.exists ? wrong : object)
         }
         let format = try string(object["format"], "the format of \(id)")
         // A run writes a format of the policy's, or "unknown" for a placement the model plays and the policy lacks.

@@ -395,9 +395,10 @@ public final class YAMLEventCursor {
             report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
         }
         if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
-            // Not for a key repeated right after its first (`message: x`, `message: y`): that is one item edited twice.
+            // Not for a key repeated right after its first (`message: x`, `message: y`): that is one item edited twice,
+            // unless it is the item's only key (`- event: a` then `event: b`, a scenario's steps).
             let inListItem = depth >= 2 && frames[depth - 1].isBlock && !frames[depth - 2].isMapping && frames[depth - 2].isBlock
-                && frames[depth - 1].keyBefore != key.value
+                && (frames[depth - 1].keyBefore != key.value || frames[depth - 1].keys.count == 1)
             report(.duplicateKey(key.value, file: file, range: node.range, first: first, inListItem: inListItem))
             frames[depth - 1].expectsKey = false
             skipValue()
@@ -475,7 +476,9 @@ public final class YAMLEventCursor {
         let (problemLine, problemColumn) = line(at: problemByte)
         let refusesKeyColon = problem == "mapping values are not allowed in this context"
             && problemLine.utf8.firstIndex(of: UInt8(ascii: ":")).map { problemLine.utf8.distance(from: problemLine.utf8.startIndex, to: $0) == problemColumn } == true
-        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: refusesKeyColon) {
+        // A comment after the line ends its plain value: libyaml then finds no key, or no colon, on the next line.
+        let pastBlankLines = refusesKeyColon || problem == "did not find expected key" || problem == "could not find expected ':'"
+        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
             return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
         }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
@@ -695,12 +698,19 @@ public final class YAMLEventCursor {
         return nil
     }
 
-    /// The key of a line that starts with a plain key (`word:` then a space or the line's end), else nil.
+    /// The key of a line that starts with a key (`word:`, `"word":` or `'word':`, then a space, a tab or the line's
+    /// end), else nil.
     static func plainKey(_ line: Substring) -> Substring? {
-        let key = line.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        let quote = line.first == "\"" || line.first == "'" ? line.first : nil
+        let body = quote == nil ? line : line.dropFirst()
+        let key = body.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         guard let first = key.first, first.isLetter || first == "_" else { return nil }
-        let rest = line.dropFirst(key.count)
-        guard rest.first == ":", rest.count == 1 || rest.dropFirst().first == " " else { return nil }
+        var rest = body.dropFirst(key.count)
+        if let quote {
+            guard rest.first == quote else { return nil }
+            rest = rest.dropFirst()
+        }
+        guard rest.first == ":", rest.count == 1 || rest.dropFirst().first == " " || rest.dropFirst().first == "\t" else { return nil }
         return key
     }
 
@@ -710,7 +720,7 @@ public final class YAMLEventCursor {
     /// `=======` alone may be a line of text in a quoted value.
     private func conflictMarker() -> (range: Range<Int>, text: String)? {
         var opening: Range<Int>?
-        var i = 0
+        var i = isByteOrderMark(0) ? 3 : 0
         while i < input.count {
             var lineEnd = i
             while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }

@@ -548,6 +548,7 @@ struct ImpactCommandTests {
         (#""wasted_loads": \d+,"#, "", "wasted_loads of app_open in segment casual is missing"),
         // A number where an object was written: the number is the place.
         (#""rewarded": \{[^}]*\}"#, #""rewarded": 1️⃣5"#, "rewarded offers of app_open in segment casual is missing"),
+        (#""histogram": \[[^\]]*\]"#, #""histogram": 1️⃣{}"#, "the figures of app_open in segment casual are incomplete"),
     ])
     func partProblemsArePlaced(_ pattern: String, _ template: String, _ message: String) throws {
         let (directory, path, other) = try Self.twoParts("adrules-placed")

@@ -82,6 +82,11 @@ struct PlainWordsTests {
          "this line is indented with a no-break space (U+00A0"),
         ("  1️⃣version: 1\nplacements:\n  a: {format: banner}\n",
          "the first key of the file is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
+        ("  1️⃣\"version\": 1\nplacements:\t\n  a: {format: banner}\n", "remove the spaces before version"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣\u{00A0}\u{00A0}\u{00A0}\u{00A0}daily_cap: 3\n    # the cap\n    hourly_cap: 1\n",
+         "this line is indented with a no-break space (U+00A0"),
+        ("1️⃣\u{FEFF}<<<<<<< HEAD\nversion: 1\n=======\nversion: 1\n>>>>>>> other\nplacements:\n  a: {format: banner}\n",
+         "<<<<<<< HEAD is a git merge-conflict marker"),
     ])
     func aSyntaxErrorIsNamedAtItsCause(_ text: String, _ message: String) {
         let marked = MarkedText(text)
@@ -126,6 +131,9 @@ struct PlainWordsTests {
         #expect(placements.first?.range.start == SourcePosition(line: 3, column: 5))
         let groups = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, daily_cap: 3}\ngroups:\n  placements: [a]\n  daily_cap: 5\n")]).diagnostics
         #expect(groups.map(\.rule) == ["schema/unknown-key"] && groups.first?.message.contains("the group's id line above it is missing") == true, "\(groups)")
+        // A top-level key inside such a run of settings is told so, and the settings after it stay quiet.
+        let run = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  format: banner\n  timezone: UTC\n  daily_cap: 3\n")]).diagnostics
+        #expect(run.count == 2 && run.last?.message.hasPrefix("timezone is a top-level setting") == true, "\(run)")
         // A top-level key indented as the first entry is its own mistake: no id line is missing, and the placements after
         // it are read, so that names no placement has are still findings.
         let topLevel = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  timezone: UTC\n  home: {format: banner}\ngroups:\n  g: {placements: [hom]}\n")]).diagnostics
@@ -396,6 +404,9 @@ struct PlainWordsTests {
         #expect(rules.diagnostics.map(\.message) == ["key \"deny\" \(runTogether)", "key \"when\" \(runTogether)"], "\(rules.diagnostics)")
         let flow = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r1, deny: \"*\", when: premium, when: premium}\n")])
         #expect(flow.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(flow.diagnostics)")
+        // An item of one key written again (`- id: a` then `id: b`) is two items all the same.
+        let one = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    id: r2\n")])
+        #expect(one.diagnostics.contains { $0.message == "key \"id\" \(runTogether)" }, "\(one.diagnostics)")
         // A key written again right after itself is one item edited twice.
         let again = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    deny: \"*\"\n    when: premium\n    when: level > 3\n")])
         #expect(again.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(again.diagnostics)")

@@ -90,7 +90,7 @@ struct PolicyFragment: Sendable {
                     if reader.passesOverSetting(idNode, event, keys: RuleFileKeys.placement, settingsRun: settingsRun, cursor) { return }
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else {
                         // Only a placement setting says an id line is missing (a top-level key indented among the ids does not).
-                        settingsRun = previous == nil && idNode.scalar.map { RuleFileKeys.placement.contains($0.value) } == true
+                        settingsRun = settingsRun || previous == nil && idNode.scalar.map { RuleFileKeys.placement.contains($0.value) } == true
                         // A placement whose id line is missing is not read: "no placements", or a group naming it, would
                         // only follow from that.
                         if settingsRun { fragment.placementsUnread = true }
@@ -116,7 +116,7 @@ struct PolicyFragment: Sendable {
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     if reader.passesOverSetting(idNode, event, keys: RuleFileKeys.group, settingsRun: settingsRun, cursor) { return }
                     guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else {
-                        settingsRun = previous == nil && idNode.scalar.map { RuleFileKeys.group.contains($0.value) } == true
+                        settingsRun = settingsRun || previous == nil && idNode.scalar.map { RuleFileKeys.group.contains($0.value) } == true
                         return
                     }
                     settingsRun = false

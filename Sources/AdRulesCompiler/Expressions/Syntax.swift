@@ -64,8 +64,9 @@ struct Parser {
                             message: "\(parser.previous.text) \(parser.current.text) is not a duration: write \(duration), with no space")
                     }
                     // `AND`, `Or`: the words of another language's case; `is`, `equals`: words for ==.
-                    // `NOT premium`: the name NOT, all of the expression so far, then an operand it was meant to negate.
-                    if case .name(let name, _) = syntax, name != "not", name.lowercased() == "not" {
+                    // `NOT premium`, `x and NOT premium`: the name NOT where an operand goes, then the operand it was meant to
+                    // negate. (After a whole condition, `x NOT y`, NOT itself is unexpected: below.)
+                    if parser.previous.text != "not", parser.previous.text.lowercased() == "not" {
                         throw ExpressionError(
                             offset: parser.previous.offset,
                             message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
