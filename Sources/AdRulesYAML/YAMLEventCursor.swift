@@ -476,8 +476,10 @@ public final class YAMLEventCursor {
         let (problemLine, problemColumn) = line(at: problemByte)
         let refusesKeyColon = problem == "mapping values are not allowed in this context"
             && problemLine.utf8.firstIndex(of: UInt8(ascii: ":")).map { problemLine.utf8.distance(from: problemLine.utf8.startIndex, to: $0) == problemColumn } == true
-        // A comment after the line ends its plain value: libyaml then finds no key, or no colon, on the next line.
-        let pastBlankLines = refusesKeyColon || problem == "did not find expected key" || problem == "could not find expected ':'"
+        // A comment after the line ends its plain value: libyaml then finds no colon on the next line. ("did not find
+        // expected key" is not looked for past blank lines: a no-break space in a block scalar or a quoted value lines
+        // above would be blamed for a list item among keys below.)
+        let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'"
         if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
             return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
         }

@@ -83,8 +83,6 @@ struct PlainWordsTests {
         ("  1️⃣version: 1\nplacements:\n  a: {format: banner}\n",
          "the first key of the file is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
         ("  1️⃣\"version\": 1\nplacements:\t\n  a: {format: banner}\n", "remove the spaces before version"),
-        ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣\u{00A0}\u{00A0}\u{00A0}\u{00A0}daily_cap: 3\n    # the cap\n    hourly_cap: 1\n",
-         "this line is indented with a no-break space (U+00A0"),
         ("1️⃣\u{FEFF}<<<<<<< HEAD\nversion: 1\n=======\nversion: 1\n>>>>>>> other\nplacements:\n  a: {format: banner}\n",
          "<<<<<<< HEAD is a git merge-conflict marker"),
     ])
@@ -108,6 +106,8 @@ struct PlainWordsTests {
          "a value that holds \": \" must be quoted"),
         ("\u{00A0}a: 1\n\n\nb: 21️⃣: 3\n", "a value that holds \": \" must be quoted"),
         ("  version: 1\n...\n1️⃣placements: {}\n", "this file is one document"),
+        ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    when: premium\n    message: |\n      Ads are off.\n      \u{00A0}\u{00A0}Tip: upgrade\n\n    1️⃣- deny: \"*\"\n",
+         "a list item (-) sits among keys"),
     ])
     func aSyntaxErrorElsewhereKeepsItsOwnAdvice(_ text: String, _ message: String) {
         let marked = MarkedText(text)

@@ -104,6 +104,7 @@ struct ExpressionTests {
         ("premium And level < 5", 8, "unexpected And after a complete expression: the language's words are lowercase: write and"),
         ("NOT premium", 0, "unexpected NOT before premium: the language's words are lowercase: write not"),
         ("level > 3 and NOT premium", 14, "unexpected NOT before premium: the language's words are lowercase: write not"),
+        ("premium and NOT)", 15, "unexpected ) after a complete expression: join conditions with and / or"),
         ("level > 1 NOT premium", 10, "unexpected NOT after a complete expression: the language's words are lowercase: write and not, or or not"),
         ("level is 3", 6, "unexpected is after a complete expression: write == to compare (or != for is not)"),
         ("level > 1 level", 10, "unexpected level after a complete expression: join conditions with and / or"),

@@ -66,7 +66,11 @@ struct Parser {
                     // `AND`, `Or`: the words of another language's case; `is`, `equals`: words for ==.
                     // `NOT premium`, `x and NOT premium`: the name NOT where an operand goes, then the operand it was meant to
                     // negate. (After a whole condition, `x NOT y`, NOT itself is unexpected: below.)
-                    if parser.previous.text != "not", parser.previous.text.lowercased() == "not" {
+                    let startsOperand = switch parser.current.kind {
+                    case .name, .int, .number, .string, .duration, .trueLiteral, .falseLiteral, .leftParen, .leftBracket, .not: true
+                    default: false
+                    }
+                    if startsOperand, parser.previous.text != "not", parser.previous.text.lowercased() == "not" {
                         throw ExpressionError(
                             offset: parser.previous.offset,
                             message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
