@@ -395,9 +395,14 @@ enum ImpactJSON {
         return text
     }
 
-    /// Refuses a key a run does not write in an object of `what` (nil: the document): a part holds what a run writes
+    /// Refuses a key a run does not write in an object of `what` (nil: the document), and a value of another kind where
+    /// the object is (null is no object and passes: a run writes no location as null): a part holds what a run writes
     /// and nothing else.
     private static func onlyKeys(_ value: PartValue, _ keys: Set<String>, in what: String?) throws {
+        // A value of another kind where a run writes an object (`"shard": 3`) says so, rather than that its keys are missing.
+        if value.exists, !value.isNull, value.objectValue == nil {
+            throw ReadError("not an impact report: \(what ?? "the document") is \(value.kindDescription), where a run writes an object", at: value)
+        }
         guard let unknown = value.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
         throw ReadError("not an impact report: unknown key \(ControlCharacters.quoted(unknown.0))\(what.map { " in \($0)" } ?? "")", at: unknown.1, atKey: true)
     }

@@ -518,6 +518,8 @@ struct ImpactCommandTests {
         (#""index": \d+"#, #""index": 7"#, "the shard's index is 7, outside 1...2"),
         (#""policy": "[^"]*""#, #""policy": 5"#, "policy is 5, where a run writes a text"),
         (#""count": \d+\n"#, "\"count\": 1e2\n", "the number of shards is 100.0, where a run writes a whole number (digits only)"),
+        // An object written as another kind says so ("the number of shards is missing" said the shard had no count).
+        (#""shard": \{[^}]*\}"#, #""shard": 3"#, "shard is 3, where a run writes an object"),
         (#""users": \d+"#, #""users": 1000000000000000000000000000000"#, "users is a whole number too large to hold, where a run writes a whole number (digits only)"),
         // What merge computes again is checked all the same: a part holds what a run writes.
         (#"("segments": \{[\s\S]*?"impressions": )\d+"#, "$1999999", "the impressions of app_open in segment casual are not those its histogram counts"),
@@ -547,7 +549,7 @@ struct ImpactCommandTests {
         (#""histogram": \[\s*\d+"#, #""histogram": [1️⃣99999"#, "a histogram entry of app_open in segment casual is 99999, outside"),
         (#""wasted_loads": \d+,"#, "", "wasted_loads of app_open in segment casual is missing"),
         // A number where an object was written: the number is the place.
-        (#""rewarded": \{[^}]*\}"#, #""rewarded": 1️⃣5"#, "rewarded offers of app_open in segment casual is missing"),
+        (#""rewarded": \{[^}]*\}"#, #""rewarded": 1️⃣5"#, "the rewarded figures of app_open in segment casual is 5, where a run writes an object"),
         (#""histogram": \[[^\]]*\]"#, #""histogram": 1️⃣{}"#, "the figures of app_open in segment casual are incomplete"),
     ])
     func partProblemsArePlaced(_ pattern: String, _ template: String, _ message: String) throws {
