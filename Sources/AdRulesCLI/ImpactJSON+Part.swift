@@ -86,29 +86,22 @@ final class PartPath: Sendable {
         return steps.reversed()
     }
 
-    /// Where the value the path leads to starts in `bytes` (its key, with `atKey`), or, for a key or index the
-    /// document lacks, where the object or list that lacks it starts. Read again from the text, once, for a message: the
-    /// parser's values hold no positions.
+    /// Where the value a path leads to starts in `bytes` (its key, with `atKey`; nil path: the document), or, for a key
+    /// or index the document lacks, where the object or list that lacks it starts, and for a value of another kind where
+    /// an object or a list was read (`"shard": 3`), where that value starts. Read again from the text, once, for a
+    /// message: the parser's values hold no positions.
     /// - Returns: nil when the bytes are not the document the path was taken in.
-    func offset(in bytes: [UInt8], atKey: Bool) -> Int? {
+    static func offset(of path: PartPath?, in bytes: [UInt8], atKey: Bool) -> Int? {
         var reader = JSONReader(bytes, maxDepth: ImpactJSON.maxPartDepth)
-        let steps = steps
+        let steps = path?.steps ?? []
         reader.skipSpace()
-        var container = reader.index
         do {
             for (n, step) in steps.enumerated() {
-                container = reader.index
+                let container = reader.index
                 var found = false
-                // A value of another kind where an object or a list was read (`"shard": 3`) is where the problem is.
-                let kind = try reader.peek()
-                switch step {
-                case .key:
-                    guard kind == .object else { return container }
-                case .index:
-                    guard kind == .array else { return container }
-                }
                 switch step {
                 case .key(let wanted):
+                    guard try reader.peek() == .object else { return container }
                     try reader.beginObject()
                     while let key = try reader.nextKey() {
                         if key == wanted {
@@ -119,6 +112,7 @@ final class PartPath: Sendable {
                         try reader.skipValue()
                     }
                 case .index(let wanted):
+                    guard try reader.peek() == .array else { return container }
                     try reader.beginArray()
                     var k = 0
                     while try reader.nextElement() {

@@ -172,8 +172,7 @@ enum ImpactJSON {
 
         /// Where in the part the problem is: the value's (or key's) first byte.
         func offset(in bytes: [UInt8]) -> Int? {
-            guard let path else { return bytes.firstIndex { ![0x20, 0x0A, 0x0D, 0x09].contains($0) } }
-            return path.offset(in: bytes, atKey: atKey)
+            PartPath.offset(of: path, in: bytes, atKey: atKey)
         }
     }
 

@@ -502,10 +502,9 @@ public final class YAMLEventCursor {
             advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
             at = position(state.context_mark)
         } else if problem == "mapping values are not allowed in this context" {
-            let (text, column) = (problemLine, problemColumn)
             // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose own
             // key colon (the first on its line) libyaml then refuses. The colon with no space after it is what to fix.
-            let indentation = text.utf8.prefix { $0 == 0x20 }.count
+            let indentation = problemLine.utf8.prefix { $0 == 0x20 }.count
             if refusesKeyColon, let glued = previousContentLine(before: problemByte), Self.isKeyGluedToValue(glued.text),
                 glued.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
             {
@@ -513,7 +512,7 @@ public final class YAMLEventCursor {
                 advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")))
                 at = UTF8Check.position(ofByte: glued.start + Self.keyStart(glued.text), in: input)
             } else {
-                advice = Self.mappingValueAdvice(text, colonAt: column)
+                advice = Self.mappingValueAdvice(problemLine, colonAt: problemColumn)
             }
         } else if problem == "did not find expected <document start>", let first = indentedFirstKey() {
             // `  version: 1` then `placements:`: the file's first key is indented, so a key in the first column ends
@@ -621,10 +620,7 @@ public final class YAMLEventCursor {
         if pastBlankLines, let previous = previousContentLine(before: end) {
             start = previous.start
         } else if start > 0 {
-            // Back over the line break (a CR LF pair is one), to the start of the line before.
-            start -= 1
-            if input[start] == 0x0A, start > 0, input[start - 1] == 0x0D { start -= 1 }
-            while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+            start = lineBefore(start).start
         }
         var lineEnd = end
         while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
@@ -646,17 +642,23 @@ public final class YAMLEventCursor {
         var lineStart = min(max(offset, 0), input.count)
         while lineStart > 0, input[lineStart - 1] != 0x0A, input[lineStart - 1] != 0x0D { lineStart -= 1 }
         while lineStart > 0 {
-            // Back over the line break (a CR LF pair is one), to the start of the line before.
-            var end = lineStart - 1
-            if input[end] == 0x0A, end > 0, input[end - 1] == 0x0D { end -= 1 }
-            var start = end
-            while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+            let (start, end) = lineBefore(lineStart)
             var i = start
             while i < end, input[i] == 0x20 { i += 1 }
             if i < end, input[i] != UInt8(ascii: "#") { return (Substring(String(decoding: input[start..<end], as: UTF8.self)), start) }
             lineStart = start
         }
         return nil
+    }
+
+    /// The line before the one starting at `lineStart` (> 0): where it starts, and where it ends, at its line break (a
+    /// CR LF pair is one).
+    private func lineBefore(_ lineStart: Int) -> (start: Int, end: Int) {
+        var end = lineStart - 1
+        if input[end] == 0x0A, end > 0, input[end - 1] == 0x0D { end -= 1 }
+        var start = end
+        while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        return (start, end)
     }
 
     /// Where the key of a line starts, in bytes: past its indentation, a list item's `- ` and a byte-order mark.

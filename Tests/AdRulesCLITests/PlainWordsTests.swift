@@ -87,11 +87,7 @@ struct PlainWordsTests {
          "<<<<<<< HEAD is a git merge-conflict marker"),
     ])
     func aSyntaxErrorIsNamedAtItsCause(_ text: String, _ message: String) {
-        let marked = MarkedText(text)
-        let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
-        #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)")
-        #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
-        #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)")
+        expectOneSyntaxError(text, message)
     }
 
     /// What those causes are not: a `=======` line inside a quoted value with another error below, a colon glued in a
@@ -110,11 +106,16 @@ struct PlainWordsTests {
          "a list item (-) sits among keys"),
     ])
     func aSyntaxErrorElsewhereKeepsItsOwnAdvice(_ text: String, _ message: String) {
+        expectOneSyntaxError(text, message)
+    }
+
+    /// Expects one `yaml/syntax` finding of a rule file, holding `message`, at the file's 1️⃣ marker.
+    func expectOneSyntaxError(_ text: String, _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let marked = MarkedText(text)
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
-        #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)")
-        #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
-        #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)")
+        #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)", sourceLocation: sourceLocation)
+        #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)", sourceLocation: sourceLocation)
+        #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)", sourceLocation: sourceLocation)
     }
 
     /// A placement's (or group's) id line deleted: its settings stand where the ids do. One finding says the id line is

@@ -127,15 +127,13 @@ package enum DurationAdvice {
                 number.append(c)
                 continue
             }
-            let scale: Int64? = switch (c, inTime) {
-            case ("D", false): 86_400_000
-            case ("W", false): 604_800_000
-            case ("H", true): 3_600_000
-            case ("M", true): 60_000
-            case ("S", true): 1000
+            // Days and weeks before the T, hours, minutes and seconds after it (an M before it is months: no advice).
+            let unit: String? = switch (c, inTime) {
+            case ("D", false), ("W", false), ("H", true), ("M", true), ("S", true): String(c).lowercased()
             default: nil
             }
-            guard let scale, let n = Int64(number), n <= RuleDuration.maximum.milliseconds / scale else { return nil }
+            guard let scale = unit.flatMap({ units[$0] }).map(Int64.init), let n = Int64(number), n <= RuleDuration.maximum.milliseconds / scale
+            else { return nil }
             total += n * scale
             guard total <= RuleDuration.maximum.milliseconds else { return nil }
             number = ""

@@ -155,13 +155,26 @@ extension FieldReader {
         return true
     }
 
-    /// Whether an entry of `placements:` or `groups:` is one more setting after a first entry that was one (the id
-    /// line above them is missing, which the first one's finding says): passed over in silence, a block of settings
-    /// (`grace:`, `launch:`) included, rather than one finding per setting and a block read as a placement.
-    /// - Parameter settingsRun: whether the entries so far are such settings.
-    mutating func passesOverSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], settingsRun: Bool, _ cursor: YAMLEventCursor) -> Bool {
-        guard settingsRun, let key = keyNode.scalar?.value, keys.contains(key) else { return false }
-        cursor.skip(value)
+    /// Whether an entry of `placements:` or `groups:` is no id but a setting or a top-level key (reported by
+    /// ``reportIfMisplacedSetting(_:_:keys:kind:after:)``), and so not read as one.
+    ///
+    /// A setting as the first entry means the id line above is missing, which its finding says: the settings after it
+    /// (`settingsRun`) are then passed over in silence, a block of settings (`grace:`, `launch:`) included, rather than
+    /// one finding per setting and a block read as an entry. A top-level key among them is told so and keeps the run.
+    mutating func isMisplacedEntry(
+        _ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?, settingsRun: inout Bool,
+        _ cursor: YAMLEventCursor
+    ) -> Bool {
+        let isSetting = keyNode.scalar.map { keys.contains($0.value) } ?? false
+        if settingsRun, isSetting {
+            cursor.skip(value)
+            return true
+        }
+        guard reportIfMisplacedSetting(keyNode, value, keys: keys, kind: kind, after: previous) else {
+            settingsRun = false
+            return false
+        }
+        settingsRun = settingsRun || previous == nil && isSetting
         return true
     }
 }

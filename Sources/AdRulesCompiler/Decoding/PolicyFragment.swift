@@ -87,16 +87,12 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 var settingsRun = false
                 reader.forEachEntry(cursor) { reader, idNode, event in
-                    if reader.passesOverSetting(idNode, event, keys: RuleFileKeys.placement, settingsRun: settingsRun, cursor) { return }
-                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous) else {
-                        // Only a placement setting says an id line is missing (a top-level key indented among the ids does not).
-                        settingsRun = settingsRun || previous == nil && idNode.scalar.map { RuleFileKeys.placement.contains($0.value) } == true
+                    if reader.isMisplacedEntry(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous, settingsRun: &settingsRun, cursor) {
                         // A placement whose id line is missing is not read: "no placements", or a group naming it, would
                         // only follow from that.
                         if settingsRun { fragment.placementsUnread = true }
                         return
                     }
-                    settingsRun = false
                     guard let written = reader.nameKey(idNode, in: "placements") else { return }
                     // A bad id is reported and its settings still read, so that every finding in them is printed;
                     // the policy holds an error then and is never used.
@@ -114,12 +110,7 @@ struct PolicyFragment: Sendable {
                 var previous: String?
                 var settingsRun = false
                 reader.forEachEntry(cursor) { reader, idNode, event in
-                    if reader.passesOverSetting(idNode, event, keys: RuleFileKeys.group, settingsRun: settingsRun, cursor) { return }
-                    guard !reader.reportIfMisplacedSetting(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous) else {
-                        settingsRun = settingsRun || previous == nil && idNode.scalar.map { RuleFileKeys.group.contains($0.value) } == true
-                        return
-                    }
-                    settingsRun = false
+                    if reader.isMisplacedEntry(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous, settingsRun: &settingsRun, cursor) { return }
                     guard let written = reader.nameKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
                     reader.checkID(idNode, kind: "group", lowercaseOnly: false)
                     let id = FieldReader.idMeant(idNode, written)
