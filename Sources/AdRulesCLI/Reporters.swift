@@ -94,21 +94,31 @@ struct DiagnosticReporter {
                 .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\t")
             let number = String(d.range.start.line)
             let gutter = String(repeating: " ", count: number.count)
-            var width = 1
-            if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
-                width = min(d.range.end.column - d.range.start.column, 120)
-            }
             // The caret's lead is measured on the line as written, each character as wide as it is printed: an escaped
-            // control character or byte-order mark (`\u{FEFF}`) is wider than one column.
+            // control character or byte-order mark (`\u{FEFF}`) is wider than one column, a Chinese, Japanese or Korean
+            // character or an emoji takes two (``TerminalWidth``).
             // A byte-order mark opening the file is no column (libyaml skips it), but it is printed.
             let mark = start == 0 && lineIndex == 0 && window.hasPrefix("\u{FEFF}") ? 1 : 0
-            let prefix = (lead.isEmpty ? "" : " ") + window.prefix(column - start + mark).map { c -> String in
+            // Columns count code points (a flag is two): the line is cut by code points, then printed by characters.
+            let scalars = window.unicodeScalars
+            let before = String(String.UnicodeScalarView(scalars.prefix(column - start + mark)))
+            let prefix = (lead.isEmpty ? "" : " ") + before.map { c -> String in
                 switch c {
                 case "\t": return "\t"
                 case "\r": return ""
-                default: return String(repeating: " ", count: ControlCharacters.escaped(String(c)).count)
+                default:
+                    let escaped = ControlCharacters.escaped(String(c))
+                    return String(repeating: " ", count: escaped.count == 1 ? TerminalWidth.of(c) : escaped.count)
                 }
             }.joined()
+            // The tildes span the value as printed, too.
+            var width = 1
+            if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
+                let length = d.range.end.column - d.range.start.column
+                let covered = scalars.dropFirst(column - start + mark).prefix(length)
+                let shown = TerminalWidth.of(String(String.UnicodeScalarView(covered))[...])
+                width = min(max(shown + (length - covered.count), 1), 120)
+            }
             out += " \(number) | \(lead)\(source)\(tail)\n"
             out += " \(gutter) | \(prefix)\(paint("^" + String(repeating: "~", count: max(0, width - 1)), "1;32"))\n"
         }

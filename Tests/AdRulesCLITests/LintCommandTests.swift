@@ -172,6 +172,31 @@ struct LintCommandTests {
         #expect(caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) } == source.firstIndex(of: "x").map { source.distance(from: source.startIndex, to: $0) }, "\(lines)")
     }
 
+    /// A terminal prints Chinese, Japanese and Korean characters and emoji in two columns: the caret and its tildes
+    /// count them so, to stand under the value.
+    @Test func theCaretCountsWideCharactersAsTwoColumns() throws {
+        let dir = try temporaryDirectory("adrules-wide", [
+            "p.yaml": "version: 1\nplacements:\n  a: {format: banner, ad_unit: \"広告🎉\", daily_cap: six}\n  広告: {format: banner}\n",
+            "flag.yaml": "version: 1\nplacements:\n  b: {format: banner, ad_unit: \"\u{1F1EF}\u{1F1F5}\", daily_cap: six}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lines = runCLI(["lint", dir + "/p.yaml", "--format", "text"]).stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count >= 6)
+        // Three wide characters before `six` (広, 告, 🎉), each one column more than it counts as.
+        let beforeSix = "  a: {format: banner, ad_unit: \"広告🎉\", daily_cap: ".count + 3
+        #expect(lines[2] == "   | " + String(repeating: " ", count: beforeSix) + "^~~", "\(lines)")
+        // The invalid id 広告 is two characters wide each: four columns of caret and tildes.
+        #expect(lines[5] == "   |   ^~~~", "\(lines)")
+        // A flag is two code points (two columns of the position) printed in two columns.
+        let flag = runCLI(["lint", dir + "/flag.yaml", "--format", "text"]).stdout.split(separator: "\n").map(String.init)
+        try #require(flag.count >= 3)
+        #expect(flag[2] == "   | " + String(repeating: " ", count: "  b: {format: banner, ad_unit: \"".count + 2 + "\", daily_cap: ".count) + "^~~", "\(flag)")
+        // Marks and zero-width characters add nothing; an emoji selector makes a symbol a picture.
+        #expect(TerminalWidth.of("e\u{301}" as Character) == 1 && TerminalWidth.of("\u{200B}" as Character) == 0 && TerminalWidth.of("\u{2764}\u{FE0F}" as Character) == 2)
+        #expect(TerminalWidth.of("\u{1F1EF}\u{1F1F5}" as Character) == 2 && TerminalWidth.of("👩\u{200D}💻" as Character) == 2)
+        #expect(TerminalWidth.of("ｶﾀｶﾅ" as Substring) == 4 && TerminalWidth.of("ＡＢ" as Substring) == 4 && TerminalWidth.of("한국어" as Substring) == 6)
+    }
+
     @Test func githubEscapesMessagesAndProperties() {
         #expect(GitHubAnnotations.escapeData("50% a\r\nb") == "50%25 a%0D%0Ab")
         #expect(GitHubAnnotations.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
