@@ -336,10 +336,41 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// A top-level key (`version`, `rules:`) written as an entry of `placements:` or `groups:` (`block`), indented under it.
+    static func topLevelKeyAsID(_ key: String, kind: String, block: String, file: String, range: SourceRange) -> Diagnostic {
+        let isBlock = RuleFileKeys.topBlocks.contains(key)
+        // A block's entries are kept: moved into the block the file may have already, not removed with it.
+        let already = isBlock ? "or move its entries into the `\(key):` the file has there already" : "or remove it, if the file sets \(key) there already"
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) is a top-level \(isBlock ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
+                + "(\(already))",
+            file: file, range: range)
+    }
+
+    /// A setting written as an entry of `placements:` or `groups:`: it belongs under the id before it (`previous`), or,
+    /// as the first entry, the id line above it is missing.
+    static func settingAsID(_ key: String, kind: String, after previous: String?, file: String, range: SourceRange) -> Diagnostic {
+        let owner = previous.map { "indent it under `\($0):`" }
+            ?? "the \(kind)'s id line above it is missing: write the id on a line of its own, as in `\(kind == "group" ? "fullscreen" : "level_end"):`, with the settings indented under it"
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) is a \(kind) setting, not a \(kind) id: \(owner)", file: file, range: range)
+    }
+
     /// - Parameter listing: for a list of ids, what to list; the example then reads as an example, not as an id to copy.
     package static func missingKey(_ key: String, in context: String, example: String, listing: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         let advice = listing.map { "list \($0), as in `\(example)`" } ?? "add `\(example)`"
         return Diagnostic(.error, rule: "schema/missing-key", message: "\(context) has no \(key): \(advice)", file: file, range: range)
+    }
+
+    /// A placement with no format that may be the top-level block `topLevelName` indented by mistake.
+    static func missingFormatOrTopLevelBlock(in context: String, topLevelName: String, example: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/missing-key",
+            message: "\(context) has no format: if this is the top-level `\(topLevelName):` block, indent it less, at the start of a line; "
+                + "else add `\(example)`",
+            file: file, range: range)
     }
 
     /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
@@ -659,6 +690,29 @@ extension Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
             message: "caps lists \(count) windows; at most \(limit) are allowed: keep the windows that bind (see cap/unreachable)",
+            file: file, range: range)
+    }
+
+    /// A list of placement ids (a group's members, a rule's `deny`) longer than a policy may have placements.
+    static func tooManyListedPlacements(_ what: String, count: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(what) lists \(count) placements; a list holds at most \(PolicyLimits.maxPlacements), as a policy has at most that many placements: name each placement once",
+            file: file, range: range)
+    }
+
+    static func tooManyListItems(_ key: String, count: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) lists \(count) items; a list value holds at most \(PolicyLimits.maxListItems): shorten it",
+            file: file, range: range)
+    }
+
+    /// A table of the policy (`kind`: placements, groups, rules, ...) with more entries than a policy may have.
+    static func tooManyEntries(_ count: Int, _ kind: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the policy has \(count) \(kind); a policy may have at most \(limit): split it into several policies",
             file: file, range: range)
     }
 

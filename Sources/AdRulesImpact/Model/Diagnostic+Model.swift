@@ -69,6 +69,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    static func modelNoSegments(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "segments is empty: list at least one segment, as in - {name: casual, share: 1, timezone: UTC}",
+            file: file, range: range)
+    }
+
     static func modelDuplicateSegment(_ name: String, file: String, range: SourceRange, first: SourcePosition) -> Diagnostic {
         Diagnostic(
             .error, rule: "model/duplicate-segment",
