@@ -77,4 +77,27 @@ extension Diagnostic {
             .error, rule: "schema/range", message: policy.groupRecordsMessage(total: total),
             file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)))
     }
+
+    /// A suppression comment that names no rule.
+    /// - Parameter others: how many more names of the comment are no rule.
+    static func unknownRuleInComment(_ name: String, others: Int, closest: String?, file: String, at position: SourcePosition) -> Diagnostic {
+        let advice = closest.map { "did you mean \($0)?" } ?? "name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)"
+        let more = others > 0 ? " (\(others) more name\(others == 1 ? "" : "s") in this comment \(others == 1 ? "is" : "are") no rule either)" : ""
+        return Diagnostic(
+            .warning, rule: "lint/unknown-rule",
+            message: "adrules:disable-next-line names \(ControlCharacters.escaped(String(name.prefix(80)))), which is no lint rule, so it hides nothing: \(advice)\(more)",
+            file: file, range: SourceRange(at: position))
+    }
+
+    /// The diagnostics past what one report prints, over all its files (each file's own bound already applied: a
+    /// file's line counting those it does not show is one of them).
+    package static func tooManyFindingsInRun(_ count: Int, errors: Int, shown: Int, file: String) -> Diagnostic {
+        let low = String(shown % 1000)
+        let bound = shown >= 1000 ? "\(shown / 1000)," + String(repeating: "0", count: 3 - low.count) + low : low
+        // (Printed after the summary was counted from every diagnostic: it stands for nothing more.)
+        return Diagnostic(
+            errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
+            message: "\(count) more diagnostics are not printed (a report prints \(bound)): fix the ones listed and run again",
+            file: file, range: .fileStart)
+    }
 }

@@ -4,7 +4,8 @@ import AdRulesYAML
 import Foundation
 
 /// Messages about usage models (`*.model.yaml`) that rule files do not have; wrong types, unknown and
-/// missing keys and durations use the rule files' own messages (`Diagnostic+Schema.swift`).
+/// missing keys and durations use the rule files' own messages (`Diagnostic+Values.swift`, `Diagnostic+Keys.swift`,
+/// `Diagnostic+Durations.swift`).
 extension Diagnostic {
     static func modelOutOfRange(_ key: String, _ requirement: String, found: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
