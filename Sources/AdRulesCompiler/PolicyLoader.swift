@@ -140,7 +140,6 @@ public enum PolicyLoader {
             return PolicyLoad(policy: policy, diagnostics: [], files: [path])
         } catch {
             let compiled = error as? CompiledPolicyError
-            let message = compiled?.description ?? error.localizedDescription
             // At the byte a syntax error was found at, else at the value its path names (or the deepest part of
             // the path that is there): a pretty-printed or hand-edited document gets a line to look at.
             // A part of a value is looked for within the value read (of a key written twice, the copy read).
@@ -149,7 +148,7 @@ public enum PolicyLoader {
                     ?? CompiledPolicyLocator.offset(of: error.path, in: bytes)
             }
             let range = offset.map { SourceRange(at: UTF8Check.position(ofByte: $0, in: bytes)) } ?? .fileStart
-            let diagnostic = Diagnostic(.error, rule: "compiled/invalid", message: message, file: path, range: range)
+            let diagnostic = Diagnostic.invalidCompiledPolicy(error, file: path, range: range)
             return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])
         }
     }

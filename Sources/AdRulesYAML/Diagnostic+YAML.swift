@@ -219,6 +219,23 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// An alias in a file that may use them (not a rule file) that names no anchor written before it, or that stands
+    /// inside the value its anchor is on (`&a [*a]`).
+    static func unresolvedAlias(_ name: String, inside: Bool, file: String, range: SourceRange) -> Diagnostic {
+        let message = inside
+            ? "alias *\(name) stands inside the value &\(name) names, which cannot hold itself: write the values out here"
+            : "alias *\(name) names no anchor written before it: write &\(name) on the value above, or write the value out here"
+        return Diagnostic(.error, rule: "yaml/alias", message: message, file: file, range: range)
+    }
+
+    /// The first alias that would bring what aliases repeat in a file past `limit` nodes (``YAMLReader/maxAliasedNodes``).
+    static func tooManyAliasedNodes(_ name: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/alias",
+            message: "alias *\(name) would bring what aliases repeat in this file past \(limit) nodes (a text counting one more for each 64 bytes): write the values out, or repeat fewer",
+            file: file, range: range)
+    }
+
     /// - Parameter inRuleFile: the file is a rule file, where `defaults` shares settings; a scenario file or a usage
     ///   model has no such block.
     static func mergeKey(inRuleFile: Bool, file: String, range: SourceRange) -> Diagnostic {

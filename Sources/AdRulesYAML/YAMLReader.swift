@@ -86,10 +86,7 @@ extension YAMLEventCursor {
         // earlier anchor of the name has ended (an anchor of the name nested in the value and ended is not inside).
         guard !inside, let target = anchored[name] else {
             aliasOrTagPositions.insert(range.start)
-            let message = inside
-                ? "alias *\(name) stands inside the value &\(name) names, which cannot hold itself: write the values out here"
-                : "alias *\(name) names no anchor written before it: write &\(name) on the value above, or write the value out here"
-            report(Diagnostic(.error, rule: "yaml/alias", message: message, file: file, range: range))
+            report(.unresolvedAlias(name, inside: inside, file: file, range: range))
             return nil
         }
         guard target.size <= YAMLReader.maxAliasedNodes - aliasedNodes else {
@@ -97,10 +94,7 @@ extension YAMLEventCursor {
             // Said at the first alias past the bound; the file is malformed already, and the rest would only repeat it.
             if !refusedAnAlias {
                 refusedAnAlias = true
-                report(Diagnostic(
-                    .error, rule: "yaml/alias",
-                    message: "alias *\(name) would bring what aliases repeat in this file past \(YAMLReader.maxAliasedNodes) nodes (a text counting one more for each 64 bytes): write the values out, or repeat fewer",
-                    file: file, range: range))
+                report(.tooManyAliasedNodes(name, limit: YAMLReader.maxAliasedNodes, file: file, range: range))
             }
             return nil
         }

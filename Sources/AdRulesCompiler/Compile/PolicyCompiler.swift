@@ -40,21 +40,19 @@ public enum PolicyCompiler {
         // by the runtime's loader, so it is refused here, at the file.
         let badNames = load.files.compactMap { file -> Diagnostic? in
             let name = relativePath(file)
-            let problem: String
+            let problem: Diagnostic.FileNameProblem
             if ControlCharacters.contains(in: name) {
-                problem = "holds a control character, which a compiled policy cannot name: rename the file"
+                problem = .controlCharacter
             } else if StreamSafeText.problem(in: name.utf8) == .tooManyCombiningMarks {
                 // The runtime's loader refuses such a text anywhere in a compiled policy (``StreamSafeText``).
-                problem = "holds more than \(StreamSafeText.maxCombiningMarks) combining marks in a row, which a compiled policy cannot name: rename the file"
+                problem = .tooManyCombiningMarks
             } else if name.unicodeScalars.count > PolicyIDs.maxTextLength {
                 // The runtime's loader reads texts of at most this many characters, file names too.
-                problem = "is \(name.unicodeScalars.count) characters long, more than the \(PolicyIDs.maxTextLength) a compiled policy holds: "
-                    + "compile from a --root nearer the file, or shorten its path"
+                problem = .tooLong
             } else {
                 return nil
             }
-            let shown = name.unicodeScalars.count > 200 ? String(name.unicodeScalars.prefix(200)) + "…" : name
-            return Diagnostic(.error, rule: "schema/range", message: "the file name \"\(ControlCharacters.escaped(shown))\" \(problem)", file: file, range: .fileStart)
+            return .uncompilableFileName(name, problem, file: file)
         }
         guard badNames.isEmpty else {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + badNames, files: load.files)
@@ -65,11 +63,7 @@ public enum PolicyCompiler {
             maxBytes: maxBytes)
         // A document the runtime would refuse for its size is a finding about the policy, not a failure of the tool.
         guard document.count <= maxBytes else {
-            let tooLarge = Diagnostic(
-                .error, rule: "schema/range",
-                message: "the compiled policy would be more than the \(maxBytes) bytes an app loads: "
-                    + "use fewer placements or rules, or shorter ad_unit ids, messages and conditions",
-                file: load.files.first ?? path, range: .fileStart)
+            let tooLarge = Diagnostic.compiledPolicyTooLarge(limit: maxBytes, file: load.files.first ?? path)
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + [tooLarge], files: load.files)
         }
         return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)

@@ -5,10 +5,7 @@ import AdRulesYAML
 enum AttributeValueReader {
     static func read(_ node: YAMLNode, as type: ValueType, key: String, reader: inout FieldReader) -> AttributeValue? {
         if let items = node.items, items.count > PolicyLimits.maxListItems {
-            reader.report(Diagnostic(
-                .error, rule: "schema/range",
-                message: "\(key) lists \(items.count) items; a list value holds at most \(PolicyLimits.maxListItems): shorten it",
-                file: reader.file, range: node.range))
+            reader.report(.tooManyListItems(key, count: items.count, file: reader.file, range: node.range))
             return nil
         }
         switch type {

@@ -135,23 +135,12 @@ extension FieldReader {
             default: return false
             }
             guard !standsForAliasOrTag(start) else { return false }
-            let isBlock = RuleFileKeys.topBlocks.contains(key)
-            // A block's entries are kept: moved into the block the file may have already, not removed with it.
-            let already = isBlock ? "or move its entries into the `\(key):` the file has there already" : "or remove it, if the file sets \(key) there already"
-            report(Diagnostic(
-                .error, rule: "schema/unknown-key",
-                message: "\(key) is a top-level \(isBlock ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
-                    + "(\(already))",
-                file: file, range: keyNode.range))
+            report(.topLevelKeyAsID(key, kind: kind, block: block, file: file, range: keyNode.range))
             return true
         }
         guard keys.contains(key) else { return false }
         // The first entry a setting: the id line above the settings is missing (deleted, or never written).
-        let owner = previous.map { "indent it under `\($0):`" }
-            ?? "the \(kind)'s id line above it is missing: write the id on a line of its own, as in `\(kind == "group" ? "fullscreen" : "level_end"):`, with the settings indented under it"
-        report(Diagnostic(
-            .error, rule: "schema/unknown-key",
-            message: "\(key) is a \(kind) setting, not a \(kind) id: \(owner)", file: file, range: keyNode.range))
+        report(.settingAsID(key, kind: kind, after: previous, file: file, range: keyNode.range))
         return true
     }
 

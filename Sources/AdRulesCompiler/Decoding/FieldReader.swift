@@ -314,10 +314,7 @@ struct FieldReader: NodeReader {
     /// the most a compiled policy's loader reads; the entries past that are not read.
     mutating func checkListLength(_ items: [YAMLNode], _ what: String) {
         guard items.count > PolicyLimits.maxPlacements else { return }
-        report(Diagnostic(
-            .error, rule: "schema/range",
-            message: "\(what) lists \(items.count) placements; a list holds at most \(PolicyLimits.maxPlacements), as a policy has at most that many placements: name each placement once",
-            file: file, range: items[PolicyLimits.maxPlacements].range))
+        report(.tooManyListedPlacements(what, count: items.count, file: file, range: items[PolicyLimits.maxPlacements].range))
     }
 
     /// The id an entry is read under: as written, or without the no-break spaces pasted before it (an error of its

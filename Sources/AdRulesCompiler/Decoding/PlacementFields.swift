@@ -72,11 +72,7 @@ struct PlacementFields: Sendable {
                 let example = fields.appOpenBlocks.isEmpty ? "format: interstitial" : "format: app_open"
                 // After a merge key (already an error), the format may be what the merge would have brought.
                 if reader.mergeKeys == merges, let topLevelName {
-                    reader.report(Diagnostic(
-                        .error, rule: "schema/missing-key",
-                        message: "\(context) has no format: if this is the top-level `\(topLevelName):` block, indent it less, at the start of a line; "
-                            + "else add `\(example)`",
-                        file: reader.file, range: placementKey))
+                    reader.report(.missingFormatOrTopLevelBlock(in: context, topLevelName: topLevelName, example: example, file: reader.file, range: placementKey))
                 } else if reader.mergeKeys == merges {
                     reader.report(.missingKey("format", in: context, example: example, file: reader.file, range: placementKey))
                 }

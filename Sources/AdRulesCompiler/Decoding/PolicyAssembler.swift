@@ -241,10 +241,8 @@ struct PolicyAssembler {
     private mutating func countLimit<Entry>(_ entries: [Entry], _ location: KeyPath<Entry, SourceLocation>, _ limit: Int, _ kind: String) {
         guard entries.count > limit else { return }
         let at = entries[limit][keyPath: location]
-        diagnostics.append(Diagnostic(
-            .error, rule: "schema/range",
-            message: "the policy has \(entries.count) \(kind); a policy may have at most \(limit): split it into several policies",
-            file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
+        diagnostics.append(.tooManyEntries(
+            entries.count, kind, limit: limit, file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
     }
 
     /// Where a finding inside a `when` scalar stands, from its first code point to just before `end`, read from the

@@ -31,9 +31,7 @@ public enum ScenarioDecoder {
                 // An empty list tests nothing, as a file without `tests:` does (and `test` would pass it, `simulate` replay
                 // nothing, with no word).
                 if items.isEmpty {
-                    reader.report(Diagnostic(
-                        .error, rule: "schema/missing-key", message: "tests lists no test: add one, with its name, start and steps",
-                        file: file, range: pair.value.range))
+                    reader.report(.noTests(file: file, range: pair.value.range))
                 }
                 for item in items {
                     if let test = decodeTest(item, policy: policy, declared: declared, reader: &reader) { scenario.tests.append(test) }
@@ -50,12 +48,7 @@ public enum ScenarioDecoder {
         boundWork(of: scenario, policy: policy, reader: &reader)
         // Undeclared attribute names past the first hundred are counted: no name is dropped without a word.
         if !reader.notReported.isEmpty {
-            reader.report(Diagnostic(
-                .warning, rule: "scenario/unknown-attribute",
-                message: reader.notReported.count == 1
-                    ? "1 more attribute name that the policy does not declare is not listed: declare it, or fix the names listed"
-                    : "\(reader.notReported.count) more attribute names that the policy does not declare are not listed: declare them, or fix the names listed",
-                file: file, range: .fileStart))
+            reader.report(.undeclaredAttributesNotListed(reader.notReported.count, file: file))
         }
         // Findings past the limit are counted: a dropped error still makes the file malformed, so no test of it runs.
         let found = (document.diagnostics + reader.diagnostics + (reader.tooManyFindings.map { [$0] } ?? [])).withoutRepeatsOfAliasesAndTags()
@@ -224,10 +217,7 @@ public enum ScenarioDecoder {
             guard let entries = reader.mapping(pair.value, "attributes") else { continue }
             // An app passes the attributes its policy declares: at most as many as a policy may declare.
             guard entries.count <= PolicyLimits.maxAttributes else {
-                reader.report(Diagnostic(
-                    .error, rule: "schema/range",
-                    message: "attributes names \(entries.count) attributes; a context holds at most \(PolicyLimits.maxAttributes), as a policy declares at most that many: pass the ones the policy reads",
-                    file: reader.file, range: pair.value.range))
+                reader.report(.tooManyContextAttributes(entries.count, file: reader.file, range: pair.value.range))
                 continue
             }
             for entry in entries {
@@ -358,10 +348,7 @@ public enum ScenarioDecoder {
                     expectation.retryIn = .some(nil)
                 } else if let scalar = value.scalar, ["none", "never", "nil", "\"null\"", "'null'"].contains(scalar.style == .plain ? scalar.value.lowercased() : "\"\(scalar.value.lowercased())\"") {
                     // "No retry time" written another way: null is what says it.
-                    reader.report(Diagnostic(
-                        .error, rule: "schema/duration",
-                        message: "retry_in must be a duration such as 4m, or null when the decision has no next allowed time; not \(scalar.style == .plain ? scalar.value : "\"\(scalar.value)\""): write retry_in: null",
-                        file: reader.file, range: value.range))
+                    reader.report(.retryInWordForNull(scalar, file: reader.file, range: value.range))
                 } else if let duration = reader.duration(value, key) {
                     expectation.retryIn = .some(duration.value)
                 }

@@ -4,7 +4,8 @@ import AdRulesYAML
 import Foundation
 
 /// Messages about usage models (`*.model.yaml`) that rule files do not have; wrong types, unknown and
-/// missing keys and durations use the rule files' own messages (`Diagnostic+Schema.swift`).
+/// missing keys and durations use the rule files' own messages (`Diagnostic+Values.swift`, `Diagnostic+Keys.swift`,
+/// `Diagnostic+Durations.swift`).
 extension Diagnostic {
     static func modelOutOfRange(_ key: String, _ requirement: String, found: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
@@ -66,6 +67,13 @@ extension Diagnostic {
         return Diagnostic(
             .error, rule: "model/shares",
             message: "the segments' shares add up to \(shown), not 1: make them add up to 1",
+            file: file, range: range)
+    }
+
+    static func modelNoSegments(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "segments is empty: list at least one segment, as in - {name: casual, share: 1, timezone: UTC}",
             file: file, range: range)
     }
 

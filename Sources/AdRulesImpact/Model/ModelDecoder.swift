@@ -186,10 +186,7 @@ public enum ModelDecoder {
             if let segment = read.segment { segments.append(segment) }
         }
         if items.isEmpty {
-            reader.report(Diagnostic(
-                .error, rule: "schema/type",
-                message: "segments is empty: list at least one segment, as in - {name: casual, share: 1, timezone: UTC}",
-                file: reader.file, range: node.range))
+            reader.report(.modelNoSegments(file: reader.file, range: node.range))
         } else if shares == items.count, abs(shareSum - 1) > 1e-9 {
             reader.report(.modelShares(sum: shareSum, file: reader.file, range: node.range))
         }

@@ -1,0 +1,272 @@
+import AdRules
+import AdRulesImpact
+
+/// Reading a report back (`impact merge`): the document, its results and segments, and the small values in them.
+extension ImpactJSON {
+    /// Why a file is not an impact report this version can read.
+    struct ReadError: Error, CustomStringConvertible {
+        var problem: String
+        /// The value the problem is about, nil for the whole document.
+        var path: PartPath?
+        /// Whether the problem is the key of the value (one a run does not write), not the value.
+        var atKey = false
+        var description: String { problem }
+
+        init(_ problem: String, at value: PartValue, atKey: Bool = false) {
+            self.problem = problem
+            path = value.path
+            self.atKey = atKey || value.isKey
+        }
+
+        /// Where in the part the problem is: the value's (or key's) first byte.
+        func offset(in bytes: [UInt8]) -> Int? {
+            PartPath.offset(of: path, in: bytes, atKey: atKey)
+        }
+    }
+
+    /// The most a counter may hold per user-day of its segment (asks, loads, reasons): far above what a day of
+    /// use can make, and low enough that the sums of every part of a run stay far from overflow.
+    static let maxPerUserDay = 10_000_000
+
+    /// The most JSON values a part may hold.
+    static let maxPartValues = 8_000_000
+
+    /// The deepest nesting of arrays and objects a part may have: a report is 9 deep. (Nested 56 deep, 8 million
+    /// values took 1.3 GB to read before the merge refused them.)
+    static let maxPartDepth = 16
+
+    /// Reads a report written by ``render(_:)``. A part may come from anywhere: every count is checked against the
+    /// population it claims (never negative, user-days that add up, nothing beyond `maxPerUserDay` a user-day),
+    /// and texts hold no control characters, so that no part can make the merge overflow or print forged lines.
+    /// - Throws: ``ReadError`` or ``JSONValue/ParseError``.
+    static func read(_ text: String) throws -> ImpactReport {
+        // A part of a run holds a few million values at most (10,000 blocks of figures a result, 1,000,000 histogram
+        // entries, 100,000 deny rows, and the totals beside them): a text of more is refused as it is read, before
+        // it takes gigabytes (a 64 MiB part of zeros is 33 million values).
+        // Read as the parser's values, checked as they are read into the report: one tree, not a copy of it as well.
+        let document = PartValue(try JSONValue.parse(Array(text.utf8), maxDepth: maxPartDepth, maxValues: maxPartValues), path: nil)
+        func need<T>(_ value: T?, _ what: String, at part: PartValue) throws -> T {
+            guard let value else { throw ReadError("not an impact report: \(what) is missing or malformed", at: part) }
+            return value
+        }
+        func count(_ value: PartValue, _ what: String, in range: ClosedRange<Int>) throws -> Int {
+            guard value.exists else { throw ReadError("not an impact report: \(what) is missing", at: value) }
+            guard let n = value.intValue else {
+                throw ReadError("not an impact report: \(what) is \(value.kindDescription), where a run writes a whole number (digits only)", at: value)
+            }
+            guard range.contains(n) else {
+                throw ReadError("not an impact report: \(what) is \(n), outside \(range.lowerBound)...\(range.upperBound)", at: value)
+            }
+            return n
+        }
+        func string(_ value: PartValue, _ what: String) throws -> String { try checkedString(value, what, allowing: []) }
+        /// The first simulated day, as a run writes it: `YYYY-MM-DD`, a real day from 1971 to 2199.
+        func day(_ value: PartValue) throws -> String {
+            let text = try string(value, "start")
+            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else {
+                throw ReadError("not an impact report: start is \(ControlCharacters.cut(text)), not a day such as 2026-12-07", at: value)
+            }
+            return text
+        }
+        /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
+        func value(_ value: PartValue, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
+        func checkedString(_ value: PartValue, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
+            let text = try readText(value, what)
+            if ControlCharacters.contains(in: text, except: allowed) {
+                throw ReadError("not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))", at: value)
+            }
+            return text
+        }
+        // A part holds what a run writes and nothing else.
+        // `difference` is derived from the results, and written again from the merged ones: it is not read.
+        try onlyKeys(
+            document, ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"],
+            in: nil)
+        guard document["version"].intValue == ImpactReport.formatVersion else {
+            throw ReadError("not an impact report of version \(ImpactReport.formatVersion)", at: document["version"].exists ? document["version"] : document)
+        }
+        let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
+        let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
+        var shard: Shard?
+        if document["shard"].exists, !document["shard"].isNull {
+            let object = document["shard"]
+            try onlyKeys(object, ["index", "count"], in: "shard")
+            let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
+            shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
+        }
+        let changes = try need(document["changes"].arrayValue, "changes", at: document["changes"]).map { try readChange($0, string: string, value: value) }
+        var segmentNames: [String] = []
+        var results: [ImpactPolicyResult] = []
+        var histogramEntries = 0
+        var denyRows = 0
+        for item in try need(document["results"].arrayValue, "results", at: document["results"]) {
+            try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
+            let segments = try need(item["segments"].objectValue, "segments", at: item["segments"])
+            guard !segments.isEmpty else { throw ReadError("not an impact report: a result has no segments", at: item["segments"]) }
+            let names = try segments.map { name, segment in try string(segment.key(name), "a segment name") }
+            // The results of a --compare run list the same segments in the same order: counters are added by position.
+            guard results.isEmpty || names == segmentNames else {
+                throw ReadError("not an impact report: its results list different segments", at: item["segments"])
+            }
+            segmentNames = names
+            // A run is refused before it plays when its report would hold more blocks than this: no part holds more.
+            let blocks = segments.reduce(0) { $0 + ($1.1["placements"].objectValue?.count ?? 0) }
+            guard blocks <= ModelCheck.maxReportBlocks else {
+                throw ReadError(
+                    "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report",
+                    at: item["segments"])
+            }
+            var placements: [ImpactPlacement] = []
+            var firstSegment = ""
+            var counters: [SegmentCounters] = []
+            var segmentUsers = 0
+            for (name, segment) in segments {
+                try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.cut(name))")
+                let figures = try need(segment["placements"].objectValue, "placements", at: segment["placements"])
+                var c = SegmentCounters(placements: figures.count)
+                c.users = try count(segment["users"], "the users of segment \(ControlCharacters.cut(name))", in: 0...(users - segmentUsers))
+                segmentUsers += c.users
+                c.userDays = try count(segment["user_days"], "the user-days of segment \(ControlCharacters.cut(name))", in: c.users * days...c.users * days)
+                var found: [ImpactPlacement] = []
+                for (i, (id, object)) in figures.enumerated() {
+                    let (placement, placementCounters) = try readFigures(
+                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, count: count, string: string)
+                    // Histograms of a real run are a few hundred entries: a part holding millions is not one.
+                    histogramEntries += placementCounters.histogram.count
+                    guard histogramEntries <= 1_000_000 else {
+                        throw ReadError("not an impact report: its histograms hold more than 1,000,000 entries", at: object["histogram"])
+                    }
+                    denyRows += placementCounters.denials.count
+                    guard denyRows <= ImpactReport.maxDenyRows else {
+                        throw ReadError(
+                            "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)",
+                            at: object["deny_reasons"])
+                    }
+                    found.append(placement)
+                    c.placements[i] = placementCounters
+                }
+                // Every segment lists the same placements in the same order, with the same format and caps (a run writes
+                // each placement's caps in every segment): counters are added by position.
+                guard counters.isEmpty || found == placements else {
+                    // Which of the two was changed cannot be told: both are named.
+                    throw ReadError(
+                        "not an impact report: segments \(ControlCharacters.cut(firstSegment)) and \(ControlCharacters.cut(name)) list different placements, formats or caps, where a run lists the same in every segment",
+                        at: segment["placements"])
+                }
+                if counters.isEmpty { firstSegment = name }
+                placements = found
+                counters.append(c)
+            }
+            // A result's totals are the sums of its segments' (merge adds the segments' own).
+            let totalUsers = counters.reduce(0) { $0 + $1.users }, totalDays = counters.reduce(0) { $0 + $1.userDays }
+            guard item["users"].intValue == totalUsers, item["user_days"].intValue == totalDays,
+                let totals = item["placements"].objectValue, totals.map(\.0) == placements.map(\.id)
+            else {
+                let wrong = item["users"].intValue != totalUsers ? item["users"] : item["user_days"].intValue != totalDays ? item["user_days"] : item["placements"]
+                throw ReadError("not an impact report: a result's users, user-days or placements are not those of its segments", at: wrong.exists ? wrong : item)
+            }
+            // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
+            for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
+            // The results of a --compare run played the same users.
+            if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
+                throw ReadError("not an impact report: its results played different users", at: item["segments"])
+            }
+            results.append(ImpactPolicyResult(policy: try readPath(item["policy"], "policy"), placements: placements, segments: counters))
+        }
+        guard !results.isEmpty else { throw ReadError("not an impact report: it has no results", at: document["results"]) }
+        // One policy, or the old and the new of --compare: a run writes no more.
+        guard results.count <= 2 else {
+            throw ReadError("not an impact report: it has \(results.count) results, where a run writes one, or two with --compare", at: document["results"])
+        }
+        // Not read (merge writes it again from the merged results), but only where a run writes it.
+        let difference = document["difference"]
+        if difference.exists, results.count != 2 || difference.objectValue == nil {
+            throw ReadError("not an impact report: a difference block that is not an object of a --compare run's two results", at: difference)
+        }
+        var report = ImpactReport(
+            model: try readPath(document["model"], "model"), users: users, days: days,
+            seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
+            start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
+            results: results)
+        if document["more_changes"].exists { report.moreChanges = try count(document["more_changes"], "more_changes", in: 1...Int.max) }
+        // A part written before the digest existed has none: merge refuses it with a word, rather than here.
+        report.inputs = document["inputs"].exists ? try string(document["inputs"], "inputs") : ""
+        return report
+    }
+
+    typealias CountReader = (PartValue, String, ClosedRange<Int>) throws -> Int
+    typealias StringReader = (PartValue, String) throws -> String
+
+    /// A placement id as a policy holds it: 1-64 of a-z A-Z 0-9 _ - .
+    /// - Parameter figures: the placement's figures, whose key the id is.
+    private static func placementID(_ id: String, at figures: PartValue, string: StringReader) throws -> String {
+        let id = try string(figures.key(id), "a placement id")
+        guard PolicyIDs.isValid(id, lowercaseOnly: false) else {
+            throw ReadError(
+                "not an impact report: \(ControlCharacters.cut(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))", at: figures,
+                atKey: true)
+        }
+        return id
+    }
+
+    /// - Parameter what: whose location it is, for messages.
+    static func readLocation(_ value: PartValue, string: StringReader, of what: String) throws -> ImpactLocation? {
+        // No location is written as `"file": null` (an unknown placement's reason) or left out.
+        guard value.exists, !value.isNull, value["file"].exists, !value["file"].isNull else { return nil }
+        guard let line = value["line"].intValue, let column = value["column"].intValue, (1...100_000_000).contains(line),
+            (1...100_000_000).contains(column)
+        else {
+            let wrong = (1...100_000_000).contains(value["line"].intValue ?? 0) ? value["column"] : value["line"]
+            throw ReadError("not an impact report: the location of \(what) has no valid line and column (whole numbers from 1)", at: wrong)
+        }
+        let path = try readPath(value["file"], "a location's file")
+        guard !path.isEmpty else { throw ReadError("not an impact report: the location of \(what) names no file", at: value["file"]) }
+        return ImpactLocation(file: path, line: line, column: column)
+    }
+
+    /// A text a run writes: present, a string, at most 1,000,000 characters (what else it may hold is the caller's to check).
+    private static func readText(_ value: PartValue, _ what: String) throws -> String {
+        guard value.exists else { throw ReadError("not an impact report: \(what) is missing", at: value) }
+        guard let text = value.stringValue else {
+            throw ReadError("not an impact report: \(what) is \(value.kindDescription), where a run writes a text", at: value)
+        }
+        guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError("not an impact report: \(what) is longer than 1,000,000 characters", at: value) }
+        return text
+    }
+
+    /// A path as a run writes it (the model, a policy, a location's file): any character a file name may hold, a
+    /// control character too (the run's own reports escape them), but NUL.
+    private static func readPath(_ value: PartValue, _ what: String) throws -> String {
+        let text = try readText(value, what)
+        guard !text.unicodeScalars.contains("\0") else { throw ReadError("not an impact report: \(what) holds a NUL, which no path holds", at: value) }
+        return text
+    }
+
+    /// Refuses a key a run does not write in an object of `what` (nil: the document), and a value of another kind where
+    /// the object is (null is no object and passes: a run writes no location as null): a part holds what a run writes
+    /// and nothing else.
+    static func onlyKeys(_ value: PartValue, _ keys: Set<String>, in what: String?) throws {
+        // A value of another kind where a run writes an object (`"shard": 3`) says so, rather than that its keys are missing.
+        if value.exists, !value.isNull, value.objectValue == nil {
+            throw ReadError("not an impact report: \(what ?? "the document") is \(value.kindDescription), where a run writes an object", at: value)
+        }
+        guard let unknown = value.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
+        throw ReadError("not an impact report: unknown key \(ControlCharacters.quoted(unknown.0))\(what.map { " in \($0)" } ?? "")", at: unknown.1, atKey: true)
+    }
+
+    private static func readChange(_ value: PartValue, string: StringReader, value setting: StringReader) throws -> PolicyChange {
+        try onlyKeys(value, ["kind", "subject", "setting", "old", "new", "old_location", "new_location"], in: "a change")
+        for key in ["old_location", "new_location"] { try onlyKeys(value[key], ["file", "line", "column"], in: "a change's \(key)") }
+        guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
+            throw ReadError("not an impact report: a change's kind is not changed, added or removed", at: value["kind"])
+        }
+        return PolicyChange(
+            kind: kind,
+            subject: try string(value["subject"], "a change's subject"),
+            setting: try string(value["setting"], "a change's setting"),
+            old: value["old"].stringValue == nil ? nil : try setting(value["old"], "a change's old value"),
+            new: value["new"].stringValue == nil ? nil : try setting(value["new"], "a change's new value"),
+            oldLocation: try readLocation(value["old_location"], string: string, of: "a change's old value"),
+            newLocation: try readLocation(value["new_location"], string: string, of: "a change's new value"))
+    }
+}

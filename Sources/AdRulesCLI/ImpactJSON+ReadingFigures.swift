@@ -1,0 +1,105 @@
+import AdRules
+import AdRulesImpact
+
+/// Reading a placement's figures back, each count checked against the user-days it claims.
+extension ImpactJSON {
+    /// The keys of a placement's figures.
+    static let figureKeys: Set<String> = [
+        "format", "impressions", "impressions_per_user_day", "histogram", "cap_reached_share", "cap_reached_user_days",
+        "deny_reasons", "wasted_loads", "loads", "show_failures", "rewarded",
+    ]
+
+    /// - Parameter segment: the segment whose figures these are, for messages.
+    static func readFigures(
+        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, count: CountReader, string: StringReader
+    ) throws -> (ImpactPlacement, PlacementCounters) {
+        // What messages call the figures: the placement of the segment.
+        let id = "\(placementID) in segment \(ControlCharacters.cut(segment))"
+        var c = PlacementCounters()
+        // The figures hold what ``figures(_:placement:userDays:)`` writes and nothing else.
+        try onlyKeys(object, figureKeys, in: "the figures of \(id)")
+        guard let histogram = object["histogram"].arrayValue, let capDays = object["cap_reached_user_days"].objectValue,
+            let denials = object["deny_reasons"].arrayValue
+        else {
+            let wrong = object["histogram"].arrayValue == nil ? object["histogram"]
+                : object["cap_reached_user_days"].objectValue == nil ? object["cap_reached_user_days"] : object["deny_reasons"]
+            throw ReadError("not an impact report: the figures of \(id) are incomplete", at: wrong.exists ? wrong : object)
+        }
+        let format = try string(object["format"], "the format of \(id)")
+        // A run writes a format of the policy's, or "unknown" for a placement the model plays and the policy lacks.
+        guard AdFormat(rawValue: format) != nil || format == "unknown" else {
+            throw ReadError("not an impact report: the format of \(id) is \(ControlCharacters.quoted(format)), which no run writes", at: object["format"])
+        }
+        // A histogram counts each user-day once; anything else counts at most maxPerUserDay a user-day.
+        // At most 100,000 impressions a user-day: more than one a second.
+        guard histogram.count <= 100_001 else {
+            throw ReadError("not an impact report: the histogram of \(id) is longer than 100,001 entries", at: object["histogram"])
+        }
+        c.histogram = try histogram.map { try count($0, "a histogram entry of \(id)", 0...userDays) }
+        guard c.histogram.reduce(0, +) == userDays else {
+            throw ReadError("not an impact report: the histogram of \(id) does not count each user-day once", at: object["histogram"])
+        }
+        // A run's histogram ends at the most impressions a user-day had: trailing zeros would change the merged output.
+        guard c.histogram.last.map({ $0 > 0 }) ?? true else {
+            throw ReadError("not an impact report: the histogram of \(id) ends with zeros, which no run writes", at: histogram[histogram.count - 1])
+        }
+        let most = userDays * maxPerUserDay
+        var caps: [CapKind] = []
+        for (code, days) in capDays {
+            guard let reason = ReasonCode(rawValue: code), let kind = CapKind(code: reason) else {
+                throw ReadError("not an impact report: unknown cap \(ControlCharacters.cut(code))", at: days, atKey: true)
+            }
+            caps.append(kind)
+            c.capDays[kind.rawValue] = try count(days, "cap_reached_user_days of \(id)", 0...userDays)
+        }
+        // Each (code, location) once, and all of them together within what the user-days can give: the totals
+        // a report adds up never overflow.
+        var seen = Set<String>()
+        var denied = 0
+        for denial in denials {
+            try onlyKeys(denial, ["code", "file", "line", "column", "count", "message"], in: "a deny reason of \(id)")
+            guard let code = denial["code"].stringValue.flatMap(ReasonCode.init(rawValue:)) else {
+                throw ReadError("not an impact report: unknown reason code in \(id)", at: denial["code"].exists ? denial["code"] : denial)
+            }
+            let location = try readLocation(denial, string: string, of: "the \(code.rawValue) reason of \(id)")
+            // Every reason but unknown_placement points at a line of the policy.
+            guard (location == nil) == (code == .unknownPlacement) else {
+                throw ReadError(
+                    "not an impact report: the \(code.rawValue) reason of \(id) \(location == nil ? "names no YAML location" : "names a YAML location")",
+                    at: denial)
+            }
+            guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
+                throw ReadError("not an impact report: a deny reason of \(id) is listed twice", at: denial)
+            }
+            let n = try count(denial["count"], "a deny reason's count in \(id)", 1...max(1, most))
+            denied += n
+            guard denied <= most else {
+                throw ReadError("not an impact report: the deny reasons of \(id) add up to more than its user-days can give", at: denial["count"])
+            }
+            let message = denial["message"]
+            c.denials.append(DenialCount(
+                code: code, location: location, message: message.exists ? try string(message, "the message of a deny reason of \(id)") : "", count: n))
+        }
+        // The impressions a run writes are the histogram's: another count cannot come from a run.
+        guard try count(object["impressions"], "impressions of \(id)", 0...most) == c.impressions else {
+            throw ReadError("not an impact report: the impressions of \(id) are not those its histogram counts", at: object["impressions"])
+        }
+        c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
+        try onlyKeys(object["loads"], ["started", "completed", "failed"], in: "the loads of \(id)")
+        try onlyKeys(object["rewarded"], ["offers", "accepted", "granted"], in: "the rewarded figures of \(id)")
+        try onlyKeys(object["impressions_per_user_day"], ["mean", "p50", "p90", "p99", "max"], in: "the impressions of \(id)")
+        c.loadsStarted = try count(object["loads"]["started"], "loads of \(id)", 0...most)
+        c.loadsCompleted = try count(object["loads"]["completed"], "loads of \(id)", 0...most)
+        c.loadsFailed = try count(object["loads"]["failed"], "loads of \(id)", 0...most)
+        c.showFailures = try count(object["show_failures"], "show_failures of \(id)", 0...most)
+        c.offers = try count(object["rewarded"]["offers"], "rewarded offers of \(id)", 0...most)
+        c.accepted = try count(object["rewarded"]["accepted"], "rewarded acceptances of \(id)", 0...most)
+        c.granted = try count(object["rewarded"]["granted"], "rewards granted of \(id)", 0...most)
+        // Counts that contradict each other cannot come from a run.
+        // Each completed load ends in at most one impression, failed show or wasted load.
+        guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
+            c.accepted <= c.offers, c.granted <= c.accepted
+        else { throw ReadError("not an impact report: the loads or rewarded counts of \(id) contradict each other", at: object["loads"]) }
+        return (ImpactPlacement(id: placementID, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
+    }
+}

@@ -1,0 +1,126 @@
+import AdRules
+import AdRulesCompiler
+import Foundation
+
+/// Writes a report to standard output or to the `--output` file.
+enum Output {
+    /// Removes an earlier run's document at `output` when this run has none: a CI step that uploads it whatever the
+    /// exit code would publish it as this run's result. Only a report `isReport` knows as one adrules wrote is removed:
+    /// `-` is standard output, a file standard output or error goes to is the run's own stream, and any other file is
+    /// the user's, left as it is.
+    /// - Returns: the note saying so, or nothing.
+    static func removedEarlierReport(_ output: String?, isReport: (String) -> Bool) -> String {
+        guard let output, output != "-", OutputFile.stream(output) == nil, isRegularFile(output), isReport(output),
+            (try? FileManager.default.removeItem(atPath: output)) != nil
+        else { return "" }
+        return "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
+    }
+
+    /// The first 4 KB of a file, as text.
+    static func head(of path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Whether `path` is a regular file itself (not a link, a device or a FIFO).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
+    /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
+    /// - Parameter reads: the files of an input directory the run reads (lint and compile read rule files only): a
+    ///   file it does not read can neither be overwritten through it nor stop it.
+    static func refusal(output: String?, inputs: [String], reads: (String) -> Bool = PolicyLoader.isYAMLFile) -> CommandResult? {
+        guard let output, output != "-" else { return nil }
+        /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
+        func resolved(_ path: String) -> String {
+            var path = path
+            for _ in 0..<40 {
+                guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
+                let parent = PathText.parent(path)
+                path = destination.hasPrefix("/") || parent.isEmpty ? destination : parent + "/" + destination
+            }
+            // The system resolves symlinks before any `..`, as the kernel does.
+            if let real = PolicyLoader.realPath(path) { return real }
+            let parent = PathText.parent(path)
+            return (PolicyLoader.realPath(parent.isEmpty ? "." : parent) ?? parent) + "/" + (path as NSString).lastPathComponent
+        }
+        /// The file's identity (device and inode): the same file under another name or through a hard link.
+        func identity(_ path: String) -> (UInt64, UInt64)? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return (UInt64(info.st_dev), UInt64(info.st_ino))
+        }
+        let target = resolved(output)
+        let targetIdentity = identity(output)
+        // The file standard input reads from (`-o /dev/stdin < notes.txt`) is someone's input, never a report.
+        var standardInput = stat()
+        if let targetIdentity, fstat(0, &standardInput) == 0, (standardInput.st_mode & S_IFMT) == S_IFREG,
+            (UInt64(standardInput.st_dev), UInt64(standardInput.st_ino)) == targetIdentity
+        {
+            return CommandResult(
+                stderr: "error: --output \(ControlCharacters.escaped(output)) is the file standard input reads: write the report elsewhere\n", exitCode: ExitCode.usage)
+        }
+        // What loading a directory reads: rule, scenario and model files.
+        let isYAML = PolicyLoader.isYAMLFile(target)
+        for input in inputs {
+            let source = resolved(input)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
+            var overwritesInput = false
+            if let targetIdentity {
+                // The input itself, or (for a directory) any file the loader's own walk reads in it, under any name.
+                // A walk that fails (too many entries, an entry that cannot be opened) would fail the run too: it
+                // stops here with that cause (an I/O failure), and the output is left as it was. The walk is the
+                // loader's own, of the input as given, so that its error names the path as the command line spells it.
+                let candidates: [String]
+                do {
+                    candidates = try PolicyLoader.files(at: input, where: reads)
+                } catch {
+                    return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
+                }
+                overwritesInput = ([source] + candidates).contains { path in identity(path).map { $0 == targetIdentity } ?? false }
+            }
+            // A new rule or scenario file in an input directory would be read by the next run, and fail it.
+            let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
+            guard overwritesInput || addsToInputDirectory else { continue }
+            let what = overwritesInput
+                ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
+                : targetIdentity != nil
+                    ? "would overwrite a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
+                    : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
+            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
+        }
+        // No report is YAML, and a YAML file is what the next run may read (or a rule file beside an input named
+        // alone, which a report would overwrite): by its name or through a link. Standard output or error named as a
+        // file is that stream, wherever the shell sent it.
+        if PolicyLoader.isYAMLFile(output) || isYAML, OutputFile.stream(output) == nil {
+            return CommandResult(
+                stderr: "error: --output \(ControlCharacters.escaped(output)) would write a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .txt, .json, .sarif or .swift\n",
+                exitCode: ExitCode.usage)
+        }
+        return nil
+    }
+
+    static func deliver(_ text: String, to path: String?, stderr: String = "", exitCode: Int32 = ExitCode.success) -> CommandResult {
+        // `-` is standard output, as for most tools that take an output path.
+        guard let path, path != "-" else { return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode) }
+        // A run that could not read its input has no report: the file named is left as it was.
+        guard exitCode != ExitCode.failure else { return CommandResult(stderr: stderr, exitCode: exitCode) }
+        // Standard output or error named as a file (`/dev/stdout`, `/dev/fd/2`, or the file either is redirected to)
+        // is that stream: the report goes where the rest of the run's output goes, after what is already there.
+        switch OutputFile.stream(path) {
+        case 1?: return CommandResult(stdout: text, stderr: stderr, exitCode: exitCode)
+        case 2?:
+            var result = CommandResult(stderr: stderr + text, exitCode: exitCode)
+            result.reportOnStderr = true
+            return result
+        default: break
+        }
+        guard let problem = OutputFile.write(Data(text.utf8), to: path) else { return CommandResult(stderr: stderr, exitCode: exitCode) }
+        return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(path)): \(problem)\n", exitCode: ExitCode.failure)
+    }
+}

@@ -1,0 +1,116 @@
+import AdRulesCompiler
+import Foundation
+
+/// Where a report is written with `--output`.
+///
+/// The file named is written in place, so it stays the file it was (its owner, permissions, hard links, and the
+/// file a symlink points at). A regular file's previous contents are kept until the new report is written in full:
+/// when a write fails (a full disk, a file-size limit) they are written back and the file cut to their length, so
+/// a failed run never leaves a cut-off report where a good one was. A new file that cannot be written in full is
+/// removed. A device, a FIFO or a socket is written through.
+enum OutputFile {
+    /// The system's reason for a failed call, in words.
+    static func reason(_ code: Int32) -> String { code != 0 ? String(cString: strerror(code)).lowercased() : "the write failed" }
+
+    /// The previous contents kept to restore, at most this many bytes (a larger file is written through).
+    static let maxKept = 256 << 20
+
+    /// 1 or 2 when `path` is the file standard output or standard error is (same device and inode), else nil.
+    static func stream(_ path: String) -> Int32? {
+        var target = stat()
+        guard stat(path, &target) == 0 else { return nil }
+        for fd: Int32 in [1, 2] {
+            var open = stat()
+            if fstat(fd, &open) == 0, open.st_dev == target.st_dev, open.st_ino == target.st_ino { return fd }
+        }
+        return nil
+    }
+
+    /// Why a report could not be written to `path`, checked without writing (before a long run); nil when it looks
+    /// writable. The write itself may still fail (a full disk), and says so then.
+    static func unwritable(_ path: String) -> String? {
+        // `-` is standard output.
+        guard path != "-" else { return nil }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return reason(EISDIR) }
+            return access(path, W_OK) == 0 ? nil : reason(errno)
+        }
+        // A path through a file (ENOTDIR) or a link loop says so, as the write would; a new name ending in `/` is a
+        // directory, which no report is written to.
+        let code = errno
+        guard code == ENOENT else { return reason(code) }
+        guard !path.hasSuffix("/") else { return reason(EISDIR) }
+        // A new file: its directory must exist and take it.
+        let parent = PathText.parent(path)
+        let directory = parent.isEmpty ? "." : parent
+        guard stat(directory, &info) == 0 else { return reason(errno) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return reason(ENOTDIR) }
+        return access(directory, W_OK | X_OK) == 0 ? nil : reason(errno)
+    }
+
+    /// Writes `data` to `path`; nil when it worked, else why not.
+    static func write(_ data: Data, to path: String) -> String? {
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while a regular file is written in place would
+        // leave it cut off, its previous contents gone: those signals are ignored until it is written (or restored),
+        // and the run then finishes without acting on them. A FIFO or a device has nothing to keep, and a write to
+        // one that blocks stays interruptible.
+        let interrupts = exists && (info.st_mode & S_IFMT) != S_IFREG ? [] : [SIGINT, SIGTERM, SIGHUP]
+        let dispositions = interrupts.map { signal($0, SIG_IGN) }
+        defer { for (sig, disposition) in zip(interrupts, dispositions) { _ = signal(sig, disposition) } }
+        // A file too large to keep a copy of is emptied first (written through): never a mix of old and new.
+        var isRegular = exists && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) <= maxKept
+        // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the
+        // writes then block as usual, so a slow reader gets the whole report. A regular file is opened for reading
+        // too, to keep what it holds; one this run may write but not read is written through.
+        var fd = isRegular ? open(path, O_RDWR | O_CLOEXEC, 0o644) : -1
+        if fd < 0 {
+            isRegular = false
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+        }
+        // ENXIO is a FIFO with no reader when the path is a FIFO; on a device (`/dev/tty` with no terminal) it is the
+        // device that is missing.
+        guard fd >= 0 else {
+            let code = errno
+            var target = stat()
+            let isFIFO = stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFIFO
+            return code == ENXIO && isFIFO ? "a FIFO that no process reads" : reason(code)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        // What the file held, to write back if the new report cannot be written in full.
+        var previous: Data?
+        if isRegular {
+            previous = try? handle.readToEnd() ?? Data()
+            if previous == nil { return "cannot read it to keep it: \(reason(errno))" }
+        }
+        do {
+            if isRegular {
+                try handle.seek(toOffset: 0)
+                try handle.write(contentsOf: data)
+                try handle.truncate(atOffset: UInt64(data.count))
+            } else {
+                try handle.write(contentsOf: data)
+            }
+            try handle.synchronize()
+            return nil
+        } catch {
+            // The system's reason (Foundation's error on Linux names only a domain and a number).
+            let problem = reason(errno)
+            if let previous {
+                // Back to what it held: these bytes fit where they were before.
+                _ = try? handle.seek(toOffset: 0)
+                _ = try? handle.write(contentsOf: previous)
+                _ = try? handle.truncate(atOffset: UInt64(previous.count))
+                _ = try? handle.synchronize()
+            } else if !exists, let resolved = realpath(path, nil) {
+                // A file this run created and could not fill is removed, not left cut off.
+                unlink(resolved)
+                free(resolved)
+            }
+            return problem
+        }
+    }
+}

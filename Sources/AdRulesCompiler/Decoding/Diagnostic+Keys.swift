@@ -1,0 +1,116 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages about keys: unknown, misplaced or missing (`schema/unknown-key`, `schema/missing-key`), and files whose
+/// keys say they are no rule file.
+extension Diagnostic {
+    /// The finding for a rule file whose top level holds a list of `tests:` (a scenario file) or of `segments:` (a usage
+    /// model), and nothing of a rule file but `version:`: the name it needs for `test` or `impact` to read it and policy
+    /// loading to skip it. Nil for any other file.
+    static func misnamedFile(_ file: String, topLevelKeys: [(key: String, range: SourceRange, isList: Bool)]) -> Diagnostic? {
+        let found: (key: String, range: SourceRange, isList: Bool), what: String, suffix: String, command: String
+        if let tests = topLevelKeys.first(where: { $0.key == "tests" && $0.isList }) {
+            (found, what, suffix, command) = (tests, "scenario tests", "test", "adrules test runs it")
+        } else if let model = topLevelKeys.first(where: { $0.key == "segments" && $0.isList }) {
+            (found, what, suffix, command) = (model, "a usage model", "model", "adrules impact reads it")
+        } else {
+            return nil
+        }
+        let name = String(file.split(separator: "/").last ?? Substring(file))
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(ControlCharacters.escaped(name)) holds \(what) (`\(found.key):`), not rules: name it "
+                + "\(ControlCharacters.escaped(suggestedName(name, suffix: suffix))), so that policy loading skips it and \(command)",
+            file: file, range: found.range)
+    }
+
+    /// `rewarded_test.yaml` as `rewarded.test.yaml`: the name without its extension and a trailing word such as `_test`,
+    /// `-tests` or `.model`, then `.SUFFIX.yaml`.
+    static func suggestedName(_ name: String, suffix: String) -> String {
+        var base = Substring(name)
+        for ext in [".yaml", ".yml"] where base.lowercased().hasSuffix(ext) { base = base.dropLast(ext.count) }
+        for word in [suffix + "s", suffix] {
+            for separator in ["_", "-", "."] where base.lowercased().hasSuffix(separator + word) && base.count > word.count + 1 {
+                return base.dropLast(word.count + 1) + ".\(suffix).yaml"
+            }
+        }
+        return base + ".\(suffix).yaml"
+    }
+
+    /// - Parameter belongsIn: where the key belongs, when the caller knows (the blocks of a usage model); else the rule
+    ///   files' blocks are searched.
+    /// - Parameter isPlain: whether the key is written plain: only then are no-break spaces before it pasted indentation
+    ///   (inside quotes they were typed on purpose).
+    package static func unknownKey(
+        _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil, isPlain: Bool = true
+    ) -> Diagnostic {
+        var message = "unknown key \"\(key)\" in \(context)"
+        var plain = false
+        // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
+        if isPlain, GluedKey.isIndentedWithNoBreakSpaces(key) {
+            let name = GluedKey.unindented(key)
+            message = "key \"\(name)\" in \(context) is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
+                + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces, lined up with the keys beside it"
+        } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
+            // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
+            message += GluedKey.isPlain(glued.value)
+                ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(glued.value)"
+                : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
+        } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
+            message += ": \(relocation)"
+        } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
+            message += ": " + Suggestion.didYouMean(suggestion, for: key)
+        } else {
+            message += ": the keys here are \(allowed.joined(separator: ", "))"
+            // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place.
+            plain = !RuleFileKeys.anywhere.contains(key)
+        }
+        var diagnostic = Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
+        diagnostic.isPlainUnknownKey = plain
+        return diagnostic
+    }
+
+    static func notAllowedInDefaults(_ key: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) is not allowed in defaults: set it on each placement",
+            file: file, range: range)
+    }
+
+    /// A top-level key (`version`, `rules:`) written as an entry of `placements:` or `groups:` (`block`), indented under it.
+    static func topLevelKeyAsID(_ key: String, kind: String, block: String, file: String, range: SourceRange) -> Diagnostic {
+        let isBlock = RuleFileKeys.topBlocks.contains(key)
+        // A block's entries are kept: moved into the block the file may have already, not removed with it.
+        let already = isBlock ? "or move its entries into the `\(key):` the file has there already" : "or remove it, if the file sets \(key) there already"
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) is a top-level \(isBlock ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
+                + "(\(already))",
+            file: file, range: range)
+    }
+
+    /// A setting written as an entry of `placements:` or `groups:`: it belongs under the id before it (`previous`), or,
+    /// as the first entry, the id line above it is missing.
+    static func settingAsID(_ key: String, kind: String, after previous: String?, file: String, range: SourceRange) -> Diagnostic {
+        let owner = previous.map { "indent it under `\($0):`" }
+            ?? "the \(kind)'s id line above it is missing: write the id on a line of its own, as in `\(kind == "group" ? "fullscreen" : "level_end"):`, with the settings indented under it"
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) is a \(kind) setting, not a \(kind) id: \(owner)", file: file, range: range)
+    }
+
+    /// - Parameter listing: for a list of ids, what to list; the example then reads as an example, not as an id to copy.
+    package static func missingKey(_ key: String, in context: String, example: String, listing: String? = nil, file: String, range: SourceRange) -> Diagnostic {
+        let advice = listing.map { "list \($0), as in `\(example)`" } ?? "add `\(example)`"
+        return Diagnostic(.error, rule: "schema/missing-key", message: "\(context) has no \(key): \(advice)", file: file, range: range)
+    }
+
+    /// A placement with no format that may be the top-level block `topLevelName` indented by mistake.
+    static func missingFormatOrTopLevelBlock(in context: String, topLevelName: String, example: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/missing-key",
+            message: "\(context) has no format: if this is the top-level `\(topLevelName):` block, indent it less, at the start of a line; "
+                + "else add `\(example)`",
+            file: file, range: range)
+    }
+}

@@ -1,0 +1,85 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages about values past what a key or a policy allows (`schema/range`): too long, too large, too many, or
+/// holding characters they may not.
+extension Diagnostic {
+    static func tooLong(_ key: String, length: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range", message: "\(key) is \(length) characters long, and at most \(PolicyIDs.maxTextLength) fit: shorten it",
+            file: file, range: range)
+    }
+
+    static func capTooLarge(_ key: String, _ value: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) \(value) is more than the \(Facts.maxShowsPerHistory) shows a history keeps, so it could never be reached: write at most \(Facts.maxShowsPerHistory)",
+            file: file, range: range)
+    }
+
+    static func outOfRange(_ key: String, value: Int, minimum: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range", message: "\(key) must be >= \(minimum), not \(value)",
+            file: file, range: range)
+    }
+
+    /// A whole number written correctly but with more digits than any value of `key` can have.
+    static func wholeNumberTooLong(_ key: String, text: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), written with more digits than this tool reads safely (18, or 15 in hex and 20 in octal, a sign or leading zeros included): write it with fewer digits",
+            file: file, range: range)
+    }
+
+    static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
+        let code = InvisibleCharacters.codePoint(scalar)
+        // Direction marks and overrides, and the byte-order mark, are no line break or escape code: they are invisible.
+        let message = if let invisible = InvisibleCharacters.invisibleControl(scalar) {
+            "\(key) holds \(invisible): remove it"
+        } else if scalar == "\n", key == "message" {
+            // Only free text: a folded id or ad unit would hold a space, which no id may.
+            // A text ends up in logs and reports, one line each: a line break would start a line that is not its own.
+            "\(key) holds the control character \(code), a line break, and a text is one line in the logs and reports it ends up in: write it on one line, or as a folded block (>-), which joins its lines with spaces"
+        } else {
+            "\(key) holds the control character \(code): write it on one line, with no line breaks, tabs or escape codes"
+        }
+        return Diagnostic(.error, rule: "schema/range", message: message, file: file, range: range)
+    }
+
+    static func badID(_ kind: String, id: String, allowed: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(kind) id \"\(id)\" is not valid: use 1-64 characters of \(allowed)",
+            file: file, range: range)
+    }
+
+    static func tooManyCaps(_ count: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "caps lists \(count) windows; at most \(limit) are allowed: keep the windows that bind (see cap/unreachable)",
+            file: file, range: range)
+    }
+
+    /// A list of placement ids (a group's members, a rule's `deny`) longer than a policy may have placements.
+    static func tooManyListedPlacements(_ what: String, count: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(what) lists \(count) placements; a list holds at most \(PolicyLimits.maxPlacements), as a policy has at most that many placements: name each placement once",
+            file: file, range: range)
+    }
+
+    static func tooManyListItems(_ key: String, count: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "\(key) lists \(count) items; a list value holds at most \(PolicyLimits.maxListItems): shorten it",
+            file: file, range: range)
+    }
+
+    /// A table of the policy (`kind`: placements, groups, rules, ...) with more entries than a policy may have.
+    static func tooManyEntries(_ count: Int, _ kind: String, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the policy has \(count) \(kind); a policy may have at most \(limit): split it into several policies",
+            file: file, range: range)
+    }
+}

@@ -1,0 +1,74 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages of the `policy/*` rules, of an empty `deny`, and of the findings in a rule's `when` (`rule/*`).
+extension Diagnostic {
+    static func emptyDeny(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "deny is empty, so the rule would deny nothing: name placement ids, as in deny: [interstitial_level_end], or write deny: \"*\" for all",
+            file: file, range: range)
+    }
+
+    static func emptyDenyList(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "deny is an empty list, so the rule would deny nothing: list placement ids, as in deny: [interstitial_level_end], or write deny: \"*\" for all",
+            file: file, range: range)
+    }
+
+    static func duplicateID(_ kind: String, id: String, file: String, range: SourceRange, first: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "policy/duplicate-id",
+            message: "\(kind) \"\(id)\" is defined twice (first at \(first)): rename or remove one of them",
+            file: file, range: range,
+            notes: [DiagnosticNote(message: "\(kind) \"\(id)\" is first defined here", file: first.file, position: SourcePosition(line: first.line, column: first.column))])
+    }
+
+    static func conflictingSetting(_ key: String, value: String, other: String, file: String, range: SourceRange, first: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "policy/conflicting-setting",
+            message: "\(key) is \(value) here but \(other) at \(first): one policy has one \(key); make the values equal or keep it in one file",
+            file: file, range: range,
+            notes: [DiagnosticNote(message: "\(key) is first set here", file: first.file, position: SourcePosition(line: first.line, column: first.column))])
+    }
+
+    /// - Parameters:
+    ///   - isGroup: `id` is a group's: the advice is to name its placements.
+    ///   - allowsEvery: `"*"` may stand there (a rule's `deny`): a word for every placement (`all`) is advised to be it.
+    private static let wordsForEvery: Set<String> = ["all", "any", "every", "everything", "all placements", "every placement", "“*”", "‘*’"]
+
+    static func unknownPlacement(
+        _ id: String, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false, file: String, range: SourceRange
+    ) -> Diagnostic {
+        var message = "\(context) names placement \"\(id)\", which is not defined"
+        if isGroup {
+            message += ": \"\(id)\" is a group, and only placements may be named here: list the group's placements instead"
+        } else if allowsEvery, wordsForEvery.contains(id.lowercased()) {
+            message += ": to deny every placement, write \"*\" in straight quotes, as in deny: \"*\""
+        } else if let suggestion = Suggestion.closest(to: id, in: known) {
+            message += ": " + Suggestion.didYouMean(suggestion, for: id)
+        } else {
+            message += ": define it under `placements`, or remove it here"
+        }
+        return Diagnostic(.error, rule: "policy/unknown-placement", message: message, file: file, range: range)
+    }
+
+    static func formatKey(_ key: String, format: AdFormat, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "policy/format-key",
+            message: "\(key) applies only to app_open placements, and this one is \(format.rawValue): remove \(key)",
+            file: file, range: range)
+    }
+
+    static func emptyPolicy(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "policy/empty",
+            message: "the policy has no placements, so every ask is denied unknown_placement: add placements under `placements`",
+            file: file, range: range)
+    }
+
+    static func expression(_ finding: ExpressionFinding, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, rule: finding.rule, message: finding.message, file: file, range: range)
+    }
+}

@@ -1,0 +1,77 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages about time zone names (`policy/timezone`), with the zone meant.
+extension Diagnostic {
+    /// - Parameter deviceAllowed: whether `device` may be written here (a policy's `timezone`, not a scenario's
+    ///   `device_timezone`, which names the device's zone).
+    package static func unknownTimeZone(_ name: String, file: String, range: SourceRange, deviceAllowed: Bool = true) -> Diagnostic {
+        // Quoted cut short and escaped, as other values are: a name of 4,096 characters made a line of 8 KB.
+        let shown = ControlCharacters.escaped(YAMLScalar.shortened(name))
+        var message = "unknown time zone \"\(shown)\": write an IANA name such as Asia/Tokyo or Europe/Berlin\(deviceAllowed ? ", or device" : "")"
+        // Names are case-sensitive: `utc` or `Device` is most likely the name in other letters.
+        let candidates = TimeZoneNames.all + ["UTC"] + (deviceAllowed ? ["device"] : [])
+        let lowered = name.lowercased()
+        if let invisible = InvisibleCharacters.first(in: name) {
+            // "UTC" and a zero width space look like UTC: the character that makes it unknown is named, and the name
+            // without it is what to write (or, when that is no zone either, the closest zone).
+            let meant = InvisibleCharacters.removed(from: name)
+            message = "unknown time zone \"\(shown)\": it holds \(invisible), which a zone name never has"
+            if TimeZoneNames.zone(named: meant) != nil || (deviceAllowed && meant == "device") {
+                message += ": write \"\(meant)\""
+            } else if let suggestion = Suggestion.closest(to: meant, in: TimeZoneNames.all) {
+                message += ": did you mean \"\(suggestion)\"?"
+            } else {
+                message += ": delete it"
+            }
+        } else if let offset = etcName(forOffset: name) {
+            // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
+            message = "unknown time zone \"\(shown)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
+        } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
+            message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
+        } else if let zone = cityZones[cityKey(name)] {
+            // `Paris`, `new york`: a city alone is the zone's last part.
+            message = "unknown time zone \"\(shown)\": a zone is named Region/City: did you mean \"\(zone)\"?"
+        } else if !name.isEmpty, name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
+            // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours.
+            message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
+        } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
+            message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
+        }
+        return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
+    }
+
+    /// A city written alone, and a zone's last part, compared: lowercased, without accents (`São Paulo`, `Zürich`),
+    /// with `_` for spaces and hyphens (`New York`, `Port-au-Prince`). Only a city named exactly is suggested: one
+    /// letter off, `China` is `Chita` and `Nice` is `Niue`, hours away.
+    private static func cityKey(_ name: String) -> String {
+        guard name.utf8.count <= 64 else { return "" }
+        return String(name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased().map { $0 == " " || $0 == "-" ? "_" : $0 })
+    }
+
+    /// The zones by their last part (`paris` → Europe/Paris; the first zone in sorted order where two share one).
+    private static let cityZones: [String: String] = {
+        var zones: [String: String] = [:]
+        for zone in TimeZoneNames.all.sorted() where zone.contains("/") {
+            let city = cityKey(zone.split(separator: "/").last.map(String.init) ?? "")
+            if zones[city] == nil { zones[city] = zone }
+        }
+        return zones
+    }()
+
+    /// The `Etc/GMT±N` name of an offset written `GMT+5`, `UTC-3` or `UTC+05:00` (whole hours), nil for anything else.
+    static func etcName(forOffset name: String) -> String? {
+        let upper = name.uppercased()
+        // A bare offset (`+01:00`, as ISO 8601 writes it) reads as one from UTC.
+        let bare = upper.hasPrefix("+") || upper.hasPrefix("-")
+        guard bare || upper.hasPrefix("GMT") || upper.hasPrefix("UTC") else { return nil }
+        var rest = bare ? Substring(upper) : upper.dropFirst(3)
+        guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
+        rest = rest.dropFirst()
+        if rest.hasSuffix(":00") { rest = rest.dropLast(3) }
+        guard (1...2).contains(rest.count), rest.allSatisfy(\.isASCII), let hours = Int(rest), (0...14).contains(hours) else { return nil }
+        let etc = hours == 0 ? "UTC" : "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)"
+        // Etc/GMT-14 to Etc/GMT+12 exist: an offset beyond them has no name to suggest.
+        return TimeZoneNames.zone(named: etc) == nil ? nil : etc
+    }
+}

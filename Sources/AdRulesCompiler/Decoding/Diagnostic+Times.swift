@@ -1,0 +1,82 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages about RFC 3339 times written wrong or naming no instant.
+extension Diagnostic {
+    /// What to write for a time that misses a part RFC 3339 requires: its offset (`2026-11-29T09:00:00`), the colon
+    /// of its offset (`+0900`), or its seconds (`09:00Z`); nil when no such fix makes a time.
+    static func timeAdvice(_ written: String) -> String? {
+        // `YYYY-MM-DDTHH:MM`, then perhaps `:SS` with a fraction, then perhaps `Z` or an offset with or without its
+        // colon: read by hand (a regular expression for each of many findings is slow).
+        let bytes = Array(written.utf8)
+        func isDigit(_ i: Int) -> Bool { i < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) }
+        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy(isDigit) }
+        func part(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        guard bytes.count <= 40, bytes.count >= 16, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
+            digits(8..<10), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]), digits(11..<13),
+            bytes[13] == UInt8(ascii: ":"), digits(14..<16)
+        else { return nil }
+        var end = 16
+        var seconds: String?
+        if end < bytes.count, bytes[end] == UInt8(ascii: ":") {
+            guard digits((end + 1)..<(end + 3)) else { return nil }
+            var next = end + 3
+            if next < bytes.count, bytes[next] == UInt8(ascii: ".") {
+                next += 1
+                guard isDigit(next) else { return nil }
+                while isDigit(next) { next += 1 }
+            }
+            seconds = part(end..<next)
+            end = next
+        }
+        var offset: String?
+        var missing: [String] = []
+        if seconds == nil { missing.append("its seconds") }
+        let zone = part(end..<bytes.count)
+        if zone == "Z" || zone == "z" {
+            offset = zone
+        } else if let sign = zone.first, sign == "+" || sign == "-" {
+            let rest = zone.dropFirst()
+            let hours = rest.prefix(2), minutes = rest.dropFirst(2).drop { $0 == ":" }
+            let colon = rest.count == 5 && rest.dropFirst(2).first == ":"
+            guard colon || rest.count == 4, hours.count == 2, minutes.count == 2, (hours + minutes).allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            offset = "\(sign)\(hours):\(minutes)"
+            if !colon { missing.append("the colon of its offset") }
+        } else if !zone.isEmpty {
+            return nil
+        }
+        let fixed = part(0..<16) + (seconds ?? ":00")
+        // Only a time a scenario takes is advised (no fraction past milliseconds, years 0001-9999 in UTC).
+        func taken(_ time: String) -> Bool { (try? Timestamps.read(time).get()) != nil }
+        guard let offset else {
+            let examples = [fixed + "Z", fixed + "+09:00"].filter(taken)
+            guard !examples.isEmpty else { return nil }
+            return "add " + (missing + ["its offset from UTC"]).joined(separator: " and ") + ", as in " + examples.joined(separator: " or ")
+        }
+        guard !missing.isEmpty, taken(fixed + offset) else { return nil }
+        return "add " + missing.joined(separator: " and ") + ": write \(fixed + offset)"
+    }
+
+    /// A time that is not RFC 3339 (`schema/type`, with the form to write), or that is in its shape but names no
+    /// instant (`schema/range`, saying which part is wrong: a 29 February that does not exist).
+    static func badTime(_ key: String, found: YAMLNode, problem: Timestamps.Problem, file: String) -> Diagnostic {
+        let reason: String
+        switch problem {
+        case .shape:
+            return Diagnostic(
+                .error, rule: "schema/type",
+                message: "\(key) must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \(found.kindDescription)"
+                    + (found.scalar.flatMap { timeAdvice($0.value) }.map { ": " + $0 } ?? ""),
+                file: file, range: found.range)
+        case .yearZero: reason = "year 0000 does not exist: years run from 0001"
+        case .month(let date): reason = "\(date) is not a date: months run from 01 to 12"
+        case .day(let date, let days): reason = "\(date) is not a date: that month has \(days) days"
+        case .timeOfDay(let time): reason = "\(time) is not a time of day"
+        case .offset(let offset): reason = "the offset \(offset) is not one: hours run to 23 and minutes to 59"
+        case .years: reason = "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
+        case .finerThanMilliseconds(let fraction):
+            reason = "the engine counts whole milliseconds, and \(fraction) is finer: write at most three digits after the point"
+        }
+        return Diagnostic(.error, rule: "schema/range", message: "\(key): \(reason)", file: file, range: found.range)
+    }
+}

@@ -1,0 +1,139 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages about a value of another type or form than its key takes (`schema/type`, `schema/enum`,
+/// `schema/version`, `yaml/ambiguous-bool`), and the advice they give.
+extension Diagnostic {
+    /// - Parameter advice: what to write instead, when the caller knows better than the expected kind says.
+    package static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String, advice: String? = nil) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "\(key) must be \(expected), not \(found.kindDescription)" + (advice.map { ": " + $0 } ?? Self.advice(expected, found)),
+            file: file, range: found.range)
+    }
+
+    /// "remove the quotes (3)" for a quoted value that the key takes once unquoted, else nil: the caller, who knows
+    /// the key's range, says what it takes (`"3.5"` is no count, `"-3"` no `every_n_actions`).
+    package static func unquoting(_ found: YAMLNode, takes: (YAMLScalar) -> Bool) -> String? {
+        guard let scalar = found.scalar, !scalar.isNull, scalar.style != .plain else { return nil }
+        let unquoted = YAMLScalar(value: scalar.value, style: .plain)
+        return takes(unquoted) ? plainly(scalar, unquoted.shortValue) : nil
+    }
+
+    /// "write 5" for a plain number that is a whole number written another way (`5.0`, `1e2`, `1_000`) and that the
+    /// key takes, else nil.
+    package static func wholeNumber(_ found: YAMLNode, takes: (Int) -> Bool) -> String? {
+        guard let scalar = found.scalar, scalar.style == .plain, scalar.value.utf8.count <= 40 else { return nil }
+        // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
+        let digits = scalar.value.filter { $0 != "_" }
+        // What is advised is read back: at most 18 digits, as whole numbers are read (``FieldReader/intValue(_:)``).
+        func readable(_ value: Int) -> Bool { String(value).utf8.count <= 18 }
+        if digits.count < scalar.value.count, scalar.value.first != "_", scalar.value.last != "_",
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits), readable(value), takes(value)
+        {
+            return "write \(value), with no underscores"
+        }
+        // Thousands written with commas (`1,000`): the digits alone.
+        let groups = scalar.value.split(separator: ",", omittingEmptySubsequences: false)
+        if groups.count > 1, (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }),
+            groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let value = Int(groups.joined()), readable(value), takes(value)
+        {
+            return "write \(value), with no commas"
+        }
+        // A count followed by words (`20 per day`, `20/day`, `20#a day`): the count alone, as the key says what it counts.
+        let leading = scalar.value.prefix { $0.isASCII && $0.isNumber }
+        if !leading.isEmpty, let next = scalar.value.dropFirst(leading.count).first, next == " " || next == "/" || next == "#",
+            let value = Int(leading), readable(value), takes(value)
+        {
+            return "write \(value) alone: the key says what it counts"
+        }
+        // Only a number a double holds as written (at most 15 significant digits) is told its digits.
+        guard scalar.isCoreSchemaNumber, let value = Double(scalar.value), FloatText.significantDigits(scalar.value) <= 15 else { return nil }
+        guard let whole = Int(exactly: value) else {
+            // A fraction (`20.5`): a count is whole.
+            guard value.isFinite, value > 0, value < 1e15, case let down = Int(value.rounded(.down)), takes(down) else { return nil }
+            return "a count is whole: write \(down) or \(down + 1)"
+        }
+        guard readable(whole), takes(whole) else { return nil }
+        return "write \(whole)"
+    }
+
+    /// How to write a value plainly: without its quotes, or on the key's line rather than as a `>` or `|` block.
+    static func plainly(_ scalar: YAMLScalar, _ shown: String) -> String {
+        scalar.style == .literal || scalar.style == .folded ? "write \(shown) on the key's line, not as a > or | block" : "remove the quotes (\(shown))"
+    }
+
+    /// What to write instead, where the expected kind alone does not say it: a bool in quotes, a bool where text
+    /// belongs, a value where a mapping or a list belongs. (A number in quotes: the caller's ``unquoting(_:takes:)``.)
+    private static func advice(_ expected: String, _ found: YAMLNode) -> String {
+        // `name: #1 test`: the text was read as a comment.
+        if found.scalar?.isCommentedOut == true, textKinds.contains(where: { expected.hasPrefix($0) }) {
+            return ": a # after a space starts a comment, so the value is empty: quote a text that starts with #, as in \"#1 test\""
+        }
+        if let scalar = found.scalar, !scalar.isNull {
+            let unquoted = YAMLScalar(value: scalar.value, style: .plain)
+            if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {
+                return ": " + plainly(scalar, unquoted.shortValue)
+            }
+            if scalar.coreSchemaBool != nil, expected == "a string" { return ": quote it (\"\(scalar.shortValue)\")" }
+        }
+        switch expected {
+        case "a mapping of keys to values": return ": write key: value pairs, one a line, or {key: value}"
+        case "a list": return ": write each item on its own line after - , or [a, b]"
+        default: return ""
+        }
+    }
+
+    /// The expected kinds of values that are texts, which a product manager may start with a #.
+    private static let textKinds = ["a string", "a sentence", "a name", "a plain word", "a word", "an expression", "a value"]
+
+    static func numberWhereString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+        let shown = YAMLScalar(value: value, style: .plain).shortValue
+        return Diagnostic(
+            .error, rule: "schema/type", message: "\(key) must be a string, not the number \(shown): quote it (\"\(shown)\")",
+            file: file, range: range)
+    }
+
+    /// Also what a usage model's bool attribute gets.
+    package static func ambiguousBoolWhereBool(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "yaml/ambiguous-bool",
+            message: "\(key): \"\(value)\" is not a boolean in YAML 1.2: write true or false",
+            file: file, range: range)
+    }
+
+    /// Also what a usage model's string attribute gets.
+    package static func ambiguousBoolInString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "yaml/ambiguous-bool",
+            message: "\(key): plain \(value) is read as the string \"\(value)\" here, but many YAML tools read it as a boolean: quote it (\"\(value)\")",
+            file: file, range: range)
+    }
+
+    /// A list of named entries (`tests`, `segments`) written as a mapping keyed by name, as a rule file keys placements.
+    package static func keyedByName(_ key: String, entry: String, name: String, found: YAMLNode, file: String) -> Diagnostic {
+        let name = YAMLScalar.shortened(name)
+        return wrongType(
+            key, expected: "a list", found: found, file: file,
+            advice: "write each \(entry) as a list item with its name, `- name: \(name)` in place of `\(name):`, its settings indented under it as they are")
+    }
+
+    /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
+    static func unknownEnum(_ key: String, value: String, allowed: [String], advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
+        var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
+        if let advice {
+            message += ": " + advice
+        } else if let suggestion = Suggestion.closest(to: value, in: allowed) {
+            message += ": " + Suggestion.didYouMean(suggestion, for: value)
+        }
+        return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)
+    }
+
+    /// - Parameter documents: what the file is, in the plural (`rule files`, `usage models`).
+    static func badVersion(_ found: String, documents: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/version",
+            message: "version must be 1, not \(found): this tool reads version 1 \(documents); write version: 1",
+            file: file, range: range)
+    }
+}

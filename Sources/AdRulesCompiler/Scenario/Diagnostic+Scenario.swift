@@ -1,0 +1,156 @@
+import AdRules
+import AdRulesYAML
+
+/// Messages about scenario files that rule files do not have, in one place.
+extension Diagnostic {
+    /// `tests:` with an empty list: it tests nothing, as a file without `tests:` does.
+    static func noTests(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/missing-key", message: "tests lists no test: add one, with its name, start and steps",
+            file: file, range: range)
+    }
+
+    /// The undeclared attribute names past those listed, counted: no name is dropped without a word.
+    static func undeclaredAttributesNotListed(_ count: Int, file: String) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "scenario/unknown-attribute",
+            message: count == 1
+                ? "1 more attribute name that the policy does not declare is not listed: declare it, or fix the names listed"
+                : "\(count) more attribute names that the policy does not declare are not listed: declare them, or fix the names listed",
+            file: file, range: .fileStart)
+    }
+
+    /// A context that passes more attributes than a policy may declare.
+    static func tooManyContextAttributes(_ count: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "attributes names \(count) attributes; a context holds at most \(PolicyLimits.maxAttributes), as a policy declares at most that many: pass the ones the policy reads",
+            file: file, range: range)
+    }
+
+    /// `retry_in: none` (or `never`, `nil`, `"null"`): "no retry time" written another way than null.
+    static func retryInWordForNull(_ written: YAMLScalar, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/duration",
+            message: "retry_in must be a duration such as 4m, or null when the decision has no next allowed time; not \(written.style == .plain ? written.value : "\"\(written.value)\""): write retry_in: null",
+            file: file, range: range)
+    }
+
+    /// - Parameter hint: "did you mean", or what the policy's placements are (``unknownPlacementHint(_:known:)``); nil
+    ///   when the finding will only be counted.
+    static func unknownHistoryPlacement(_ id: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
+        unknownScenarioPlacement(
+            "history names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy does not have (the show counts for nothing)",
+            hint: hint, file: file, range: range)
+    }
+
+    /// An event step about a placement the policy does not have: the engine ignores the event.
+    static func unknownStepPlacement(_ id: String, event: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
+        unknownScenarioPlacement(
+            "event \(event) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy does not have (the engine ignores the event)",
+            hint: hint, file: file, range: range)
+    }
+
+    /// What follows a finding about a placement a scenario names and the policy does not have: "did you mean", or the
+    /// policy's placements.
+    static func unknownPlacementHint(_ id: String, known: [String]) -> String {
+        if let suggestion = Suggestion.closest(to: id, in: known) { return Suggestion.didYouMean(suggestion, for: id) }
+        if known.isEmpty { return "the policy the test runs against defines no placements" }
+        return "its placements are \(known.prefix(10).joined(separator: ", "))\(known.count > 10 ? ", and \(known.count - 10) more" : "")"
+    }
+
+    /// A scenario file that is a list of tests: its `tests:` line is missing.
+    static func testsWithoutTheirLine(found: YAMLNode, file: String) -> Diagnostic {
+        wrongType(
+            "a scenario file", expected: "a mapping of keys to values", found: found, file: file,
+            advice: "the tests need a `tests:` line above them, with the list indented under it")
+    }
+
+    /// An ask about a placement the policy does not have: it is denied `unknown_placement` whatever the test meant.
+    static func unknownAskPlacement(_ id: String, ask: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
+        unknownScenarioPlacement(
+            "ask \(ask) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy does not have (it is denied unknown_placement; a test of that reason lists it in reasons)",
+            hint: hint, file: file, range: range)
+    }
+
+    private static func unknownScenarioPlacement(_ start: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
+        // A warning: the test still runs as written (an app may record events about a placement a policy lacks, and a
+        // test may check that its asks are `unknown_placement`), and a typo is named beside the asks it makes fail.
+        Diagnostic(.warning, rule: "scenario/unknown-placement", message: start + (hint.map { ": " + $0 } ?? ""), file: file, range: range)
+    }
+
+    /// A scenario file whose steps would take more than `limit` steps of the policy's rules and caps.
+    /// - Parameter step: what the step is, for the message: `an ask of app_open`, `show_started of app_open`.
+    /// - Parameter upTo: what the position is one of: `steps`, or `tests` for a test's start.
+    static func tooMuchRuleWork(limit: Int, perStep: Int, step: String, upTo: String = "steps", file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the \(upTo) up to this one would take more than \(limit / 1_000_000) million steps of the policy's rules and caps (this one, \(ControlCharacters.escaped(step)), about \(perStep)): "
+                + (perStep > limit
+                    ? "this step alone is over it: give the rules shorter lists (fewer or shorter strings) or test against a smaller policy"
+                    : "split the file into smaller ones"),
+            file: file, range: range)
+    }
+
+    /// A test whose `history` would keep more show records than a replay may hold.
+    static func tooLongHistory(records: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "this test's history would keep \(records) show records in its placements' and their groups' histories, more than the \(limit) a test may hold: shorten the history, or test against a policy with fewer groups",
+            file: file, range: range)
+    }
+
+    /// A scenario step whose time would be after the last a timestamp can write (year 9999).
+    static func stepPastLastTime(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "this step falls after \(Timestamps.format(milliseconds: Timestamps.latest, offsetSeconds: 0)), the last time a timestamp can write: start the test earlier or shorten its `after:` steps",
+            file: file, range: range)
+    }
+
+    /// `after: -5m` in a scenario step: a clock set back is written with `at:` (cli.md r2).
+    static func negativeAfter(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/duration",
+            message: "after is the time since the step before, never negative: to set the clock back, write at: with the time the clock shows, as in at: 2026-11-29T08:00:00+09:00",
+            file: file, range: range)
+    }
+
+    static func afterAndAt(file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type",
+            message: "a step sets its time with after: (since the previous step) or at: (a timestamp), not both: keep one",
+            file: file, range: SourceRange(at: position))
+    }
+
+    static func eventAndAsk(file: String, at position: SourcePosition) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/type", message: "a step is either an event or an ask, not both: split it into two steps",
+            file: file, range: SourceRange(at: position))
+    }
+
+    static func askKeyOnEvent(_ key: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(key) belongs to an ask step, not to an event: add `ask: show` or remove it", file: file, range: range)
+    }
+
+    /// `placement` on an event of no placement, `source` on one of no source (or on an ask: `event` nil).
+    static func keyNotTakenByEvent(_ key: String, event: String?, file: String, range: SourceRange) -> Diagnostic {
+        let takers = key == "source" ? AdEvent.sourceEvents : AdEvent.placementEvents
+        let subject = event.map { "event \($0)" } ?? "an ask"
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(subject) takes no \(key) (only \(takers.joined(separator: ", ")) do): remove it", file: file, range: range)
+    }
+
+    /// `trigger` on an ask other than a show; on an offer, a trigger other than `action` (an offer answers a
+    /// user's action, so `trigger: action` is accepted there as saying what is so).
+    static func triggerOutsideShow(ask: AskKind, file: String, range: SourceRange) -> Diagnostic {
+        let message = ask == .offer
+            ? "an offer is always asked on a user action: remove the trigger (or write trigger: action)"
+            : "trigger applies to show asks only: remove it"
+        // On an offer the key is one it takes, with a value it does not: an enum finding, not an unknown key.
+        return Diagnostic(.error, rule: ask == .offer ? "schema/enum" : "schema/unknown-key", message: message, file: file, range: range)
+    }
+}

@@ -1,0 +1,293 @@
+import AdRules
+internal import CYAML
+
+/// libyaml's syntax errors in plain words, with where to look when a common mistake is behind one.
+extension YAMLEventCursor {
+    /// libyaml's error in plain words where a common mistake has better ones.
+    func parserError() -> Diagnostic {
+        let state = parser.pointee
+        let problem = state.problem.map { String(cString: $0) } ?? "unknown problem"
+        let context = state.context.map { String(cString: $0) }
+        // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
+        var at = state.error == YAML_READER_ERROR
+            ? UTF8Check.position(ofByte: state.problem_offset, in: input) : position(state.problem_mark)
+        // libyaml's mark counts characters, not bytes: its line and column lead to the byte.
+        let problemByte = byteOffset(of: state.problem_mark)
+        // libyaml reads a file that does not end in a line break as if it did: its end-of-file mark is on a line after
+        // the last, which no editor shows. The end of the last line is where the file ends.
+        if state.error != YAML_READER_ERROR, problemByte >= input.count, let last = input.last, last != 0x0A, last != 0x0D {
+            at = UTF8Check.position(ofByte: input.count, in: input)
+        }
+        let byte = problemByte < input.count ? input[problemByte] : 0
+        // The lines of both sides of a git merge: whatever libyaml trips over, the markers are what to fix.
+        if state.error != YAML_READER_ERROR, let marker = conflictMarker() {
+            return .mergeConflictMarker(String(decoding: input[marker.range], as: UTF8.self), file: file, at: UTF8Check.position(ofByte: marker.range.lowerBound, in: input))
+        }
+        if byte == 0x09 || problem.contains("tab character") {
+            return .tabIndentation(file: file, at: at)
+        }
+        if state.error != YAML_READER_ERROR, let mark = strayByteOrderMark(before: problemByte) {
+            return .strayByteOrderMark(file: file, at: UTF8Check.position(ofByte: mark, in: input))
+        }
+        // A key libyaml refuses as not lined up (its colon the first of its line) may be the first key after a line indented
+        // with no-break spaces and blank lines or comments; other problems are looked for on their line and the one before.
+        let (problemLine, problemColumn) = line(at: problemByte)
+        let refusesKeyColon = problem == "mapping values are not allowed in this context"
+            && problemLine.utf8.firstIndex(of: UInt8(ascii: ":")).map { problemLine.utf8.distance(from: problemLine.utf8.startIndex, to: $0) == problemColumn } == true
+        // A comment after the line ends its plain value: libyaml then finds no colon on the next line. ("did not find
+        // expected key" is not looked for past blank lines: a no-break space in a block scalar or a quoted value lines
+        // above would be blamed for a list item among keys below.)
+        let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'"
+        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
+            return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
+        }
+        if context == "while scanning an alias" || context == "while scanning an anchor" {
+            let offset = byteOffset(of: state.context_mark)
+            // `"*"` read as `"` closing a quoted value opened lines above (`version: "1`), then a bare `*`: the quote
+            // left open is what to fix, not this value.
+            if let opened = unclosedQuote(closingAt: offset - 1) {
+                return .unclosedQuote(
+                    file: file, at: UTF8Check.position(ofByte: opened, in: input), closedAt: UTF8Check.position(ofByte: offset - 1, in: input))
+            }
+            // `placements:` indented is a group's list of members; at the top it is the map of placements.
+            let indented = line(at: offset).text.first == " "
+            return .bareAsterisk(key: keyBefore(offset), indented: indented, file: file, at: position(state.context_mark))
+        }
+        var advice: String?
+        if context == "while scanning a simple key", problem == "could not find expected ':'" {
+            // libyaml notices only on the next line (or past blank lines and comments); the key it was reading starts
+            // at the context mark, and that is the line to fix.
+            advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
+            at = position(state.context_mark)
+        } else if problem == "mapping values are not allowed in this context" {
+            // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose own
+            // key colon (the first on its line) libyaml then refuses. The colon with no space after it is what to fix.
+            let indentation = problemLine.utf8.prefix { $0 == 0x20 }.count
+            if refusesKeyColon, let glued = previousContentLine(before: problemByte), Self.isKeyGluedToValue(glued.text),
+                glued.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
+            {
+                // A byte-order mark opening the file is no part of the key (libyaml skips it, and so do columns).
+                advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")))
+                at = UTF8Check.position(ofByte: glued.start + Self.keyStart(glued.text), in: input)
+            } else {
+                advice = Self.mappingValueAdvice(problemLine, colonAt: problemColumn)
+            }
+        } else if problem == "did not find expected <document start>", let first = indentedFirstKey() {
+            // `  version: 1` then `placements:`: the file's first key is indented, so a key in the first column ends
+            // the document it started.
+            advice = "the first key of the file is indented, and a key at the top of a file starts in the first column: "
+                + "remove the spaces before \(Self.shortened(first.key))"
+            at = UTF8Check.position(ofByte: first.offset, in: input)
+        } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
+            advice = closer
+        } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
+            advice = Self.quotedValueAdvice(line(at: problemByte).text)
+        } else if problem == "found character that cannot start any token" {
+            let (text, column) = line(at: problemByte)
+            let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                .replacingOccurrences(of: "\u{FEFF}", with: "")
+            // A byte-order mark at the file's start is no part of what is quoted.
+            let rest = Substring(String(decoding: Array(text.utf8.dropFirst(column)), as: UTF8.self)).drop { $0 == "\u{FEFF}" }
+            // What the character starts: a list item (`- @a`), a key (`@a: …` at the start of its line), or the value
+            // of the key before it, on its line or ending the line above.
+            let inBrackets = state.flow_level > 0
+            let written: ReservedStart? = if before.isEmpty || before == "-", let key = Self.keyStarting(rest, inBrackets: inBrackets) {
+                .key(key)
+            } else if before == "-" {
+                .listItem
+            } else {
+                keyBefore(problemByte).map { .value(of: $0) }
+            }
+            if let written { advice = Self.reservedCharacterAdvice(written, rest: rest, inBrackets: inBrackets) }
+        }
+        var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
+        // libyaml's position is where it gave up, often the end of the file: a note points at where the unclosed
+        // value or bracket opens, which is what to fix.
+        let opened: String? = switch context {
+        case "while scanning a quoted scalar": "the quoted value starts here"
+        case "while parsing a flow mapping": "the { } mapping starts here"
+        case "while parsing a flow sequence": "the [ ] list starts here"
+        default: nil
+        }
+        let start = position(state.context_mark)
+        if let opened, start != at {
+            diagnostic.notes.append(DiagnosticNote(message: opened, file: file, position: start))
+        }
+        return diagnostic
+    }
+
+    /// What to write when the problem is a `,`, `}` or `]` just after a `{ }` or `[ ]` that closed on its line (`- {…},`
+    /// or `{…}}`, JSON's habits in a block list or mapping), else nil.
+    private func strayAfterClosingBracket(at offset: Int) -> String? {
+        guard offset < input.count, let stray = [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].first(where: { $0 == input[offset] }) else {
+            return nil
+        }
+        var before = offset - 1
+        while before >= 0, input[before] == 0x20 { before -= 1 }
+        guard before >= 0, input[before] == UInt8(ascii: "}") || input[before] == UInt8(ascii: "]") else { return nil }
+        let closed = input[before] == UInt8(ascii: "}") ? "{ } mapping" : "[ ] list"
+        let character = String(UnicodeScalar(stray))
+        guard stray == UInt8(ascii: ",") else { return "remove this \(character): the \(closed) before it is already closed" }
+        // A comma that ends its line is JSON's habit; one with another item after it puts two items on a line.
+        var after = offset + 1
+        while after < input.count, input[after] == 0x20 { after += 1 }
+        let endsLine = after >= input.count || input[after] == 0x0A || input[after] == 0x0D || input[after] == UInt8(ascii: "#")
+        return endsLine
+            ? "remove this , after the \(closed): items on lines of their own take no comma"
+            : "in a block each item stands on its own line, with no comma: put what follows this , on a line of its own"
+    }
+
+    /// A byte-order mark (U+FEFF) that starts the line of a problem at `offset` or the line before it (after spaces, or
+    /// after the one a file may start with): invisible, it is where libyaml went wrong (a key that seems lined up, a
+    /// document that seems to start), and its offset is where to look. One in a comment or a quoted value is text.
+    private func strayByteOrderMark(before offset: Int) -> Int? {
+        lineStart(holding: isByteOrderMark, before: offset)
+    }
+
+    /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
+    /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
+    private func noBreakSpaceIndentation(before offset: Int, pastBlankLines: Bool) -> Int? {
+        lineStart(holding: { self.isNoBreakSpaceIndentingAKey(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
+    }
+
+    /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`) or a list item (`- `) on their line: text that
+    /// only starts with one (a line of a block or quoted value) is not indentation.
+    private func isNoBreakSpaceIndentingAKey(at i: Int) -> Bool {
+        guard i + 1 < input.count, input[i] == 0xC2, input[i + 1] == 0xA0 else { return false }
+        var j = i
+        while j + 1 < input.count, input[j] == 0x20 || (input[j] == 0xC2 && input[j + 1] == 0xA0) { j += input[j] == 0x20 ? 1 : 2 }
+        func isWordByte(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) || (0x30...0x39).contains(b) || b == 0x5F }
+        if j + 1 < input.count, input[j] == UInt8(ascii: "-"), input[j + 1] == 0x20 { return true }
+        var k = j
+        while k < input.count, isWordByte(input[k]) { k += 1 }
+        guard k > j, k < input.count, input[k] == UInt8(ascii: ":") else { return false }
+        return k + 1 >= input.count || [0x20, 0x0A, 0x0D].contains(input[k + 1])
+    }
+
+    private func isByteOrderMark(_ i: Int) -> Bool {
+        i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF
+    }
+
+    /// Where `isMark` holds at the start of the line of `offset` or of the line before it, past the line's spaces; with
+    /// `pastBlankLines`, the line before that holds something (blank lines and comments between them passed over: a key
+    /// libyaml refuses as not lined up is the first that holds something after the line to blame).
+    private func lineStart(holding isMark: (Int) -> Bool, before offset: Int, pastBlankLines: Bool = false) -> Int? {
+        let end = min(max(offset, 0), input.count)
+        var start = end
+        while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        if pastBlankLines, let previous = previousContentLine(before: end) {
+            start = previous.start
+        } else if start > 0 {
+            start = lineBefore(start).start
+        }
+        var lineEnd = end
+        while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+        var i = start
+        while i < lineEnd {
+            // The start of each line in the range, past its spaces (and past the mark the file may start with).
+            if i == 0, isByteOrderMark(0) { i = 3 }
+            while i < lineEnd, input[i] == 0x20 { i += 1 }
+            if i < lineEnd, isMark(i) { return i }
+            while i < lineEnd, input[i] != 0x0A, input[i] != 0x0D { i += 1 }
+            while i < lineEnd, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// The line before the line of `offset` that holds more than spaces and a comment, and where it starts; nil when
+    /// none does.
+    private func previousContentLine(before offset: Int) -> (text: Substring, start: Int)? {
+        var lineStart = min(max(offset, 0), input.count)
+        while lineStart > 0, input[lineStart - 1] != 0x0A, input[lineStart - 1] != 0x0D { lineStart -= 1 }
+        while lineStart > 0 {
+            let (start, end) = lineBefore(lineStart)
+            var i = start
+            while i < end, input[i] == 0x20 { i += 1 }
+            if i < end, input[i] != UInt8(ascii: "#") { return (Substring(String(decoding: input[start..<end], as: UTF8.self)), start) }
+            lineStart = start
+        }
+        return nil
+    }
+
+    /// The line before the one starting at `lineStart` (> 0): where it starts, and where it ends, at its line break (a
+    /// CR LF pair is one).
+    private func lineBefore(_ lineStart: Int) -> (start: Int, end: Int) {
+        var end = lineStart - 1
+        if input[end] == 0x0A, end > 0, input[end - 1] == 0x0D { end -= 1 }
+        var start = end
+        while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        return (start, end)
+    }
+
+    /// The file's first key when it is indented (the first line that holds more than spaces and a comment starts with a
+    /// space) and a later line starts in the first column; its text and the offset of its first character.
+    private func indentedFirstKey() -> (key: Substring, offset: Int)? {
+        var i = isByteOrderMark(0) ? 3 : 0
+        var first: (key: Substring, offset: Int)?
+        while i < input.count {
+            var lineEnd = i
+            while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+            var j = i
+            while j < lineEnd, input[j] == 0x20 { j += 1 }
+            // The first line that holds something is an indented key; the first line after it in the first column is a
+            // key too (a `...`, a list item or a bracket there is another mistake, which this advice would not fix).
+            if j < lineEnd, input[j] != UInt8(ascii: "#"), first == nil || j == i {
+                let key = Self.plainKey(Substring(String(decoding: input[j..<lineEnd], as: UTF8.self)))
+                if let first { return key == nil ? nil : first }
+                guard let key, j > i else { return nil }
+                first = (key, j)
+            }
+            i = lineEnd
+            while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// The opening line of a git merge conflict (`<<<<<<< HEAD`, then `=======` and `>>>>>>> branch`, each seven
+    /// characters at the start of a line): its text, up to the line's end.
+    /// A conflict is told only when the file holds both its opening `<<<<<<<` and its closing `>>>>>>>` line: a
+    /// `=======` alone may be a line of text in a quoted value.
+    private func conflictMarker() -> (range: Range<Int>, text: String)? {
+        var opening: Range<Int>?
+        var i = isByteOrderMark(0) ? 3 : 0
+        while i < input.count {
+            var lineEnd = i
+            while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+            if lineEnd - i >= 7, input[i] == UInt8(ascii: "<") || input[i] == UInt8(ascii: ">"), (i..<i + 7).allSatisfy({ input[$0] == input[i] }),
+                i + 7 == lineEnd || input[i + 7] == 0x20
+            {
+                if input[i] == UInt8(ascii: "<"), opening == nil { opening = i..<lineEnd }
+                if input[i] == UInt8(ascii: ">"), let opening { return (opening, String(decoding: input[opening], as: UTF8.self)) }
+            }
+            i = lineEnd
+            while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
+    /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
+    /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
+    private func unclosedQuote(closingAt closing: Int) -> Int? {
+        guard closing >= 0, closing < input.count, input[closing] == UInt8(ascii: "\"") || input[closing] == UInt8(ascii: "'") else { return nil }
+        let quote = input[closing]
+        var i = closing - 1
+        var lineBreaks = 0
+        while i >= 0 {
+            if input[i] == 0x0A || input[i] == 0x0D { lineBreaks += 1 }
+            if input[i] == quote {
+                if quote == UInt8(ascii: "'"), i > 0, input[i - 1] == quote {
+                    i -= 2
+                    continue
+                }
+                if quote == UInt8(ascii: "\""), i > 0, input[i - 1] == UInt8(ascii: "\\") {
+                    i -= 2
+                    continue
+                }
+                return lineBreaks > 0 ? i : nil
+            }
+            i -= 1
+        }
+        return nil
+    }
+}

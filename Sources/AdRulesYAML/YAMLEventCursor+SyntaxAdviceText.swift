@@ -1,0 +1,178 @@
+import AdRules
+
+/// The words of the syntax advice, read from the text of the line to fix.
+extension YAMLEventCursor {
+    /// Where the key of a line starts, in bytes: past its indentation, a list item's `- ` and a byte-order mark.
+    static func keyStart(_ line: Substring) -> Int {
+        line.utf8.count - line.drop { $0 == " " || $0 == "-" || $0 == "\u{FEFF}" }.utf8.count
+    }
+
+    /// Whether a line is a key glued to its value (`version:1`, `- format:banner`), with no `: ` anywhere on it.
+    static func isKeyGluedToValue(_ line: Substring) -> Bool {
+        let text = line.drop { $0 == " " || $0 == "-" || $0 == "\u{FEFF}" }
+        guard !text.contains(": "), let colon = text.firstIndex(of: ":"), colon > text.startIndex else { return false }
+        let key = text[..<colon]
+        let value = text[text.index(after: colon)...]
+        guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        // A word before the colon and a value after it (not a URL's `//`, not a time's digits on both sides).
+        return key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+            && !value.isEmpty && !value.hasPrefix("/") && !value.hasPrefix(" ")
+    }
+
+    /// The key of a line that starts with a key (`word:`, `"word":` or `'word':`, then a space, a tab or the line's
+    /// end), else nil.
+    static func plainKey(_ line: Substring) -> Substring? {
+        let quote = line.first == "\"" || line.first == "'" ? line.first : nil
+        let body = quote == nil ? line : line.dropFirst()
+        let key = body.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        guard let first = key.first, first.isLetter || first == "_" else { return nil }
+        var rest = body.dropFirst(key.count)
+        if let quote {
+            guard rest.first == quote else { return nil }
+            rest = rest.dropFirst()
+        }
+        guard rest.first == ":", rest.count == 1 || rest.dropFirst().first == " " || rest.dropFirst().first == "\t" else { return nil }
+        return key
+    }
+
+    /// A key of more than 1024 characters is not a key to libyaml (YAML's limit on an implicit key): its colon then
+    /// reads as misplaced, whatever the indentation.
+    static func longKeyAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " || $0 == "-" || $0 == "{" }
+        guard let colon = text.firstIndex(of: ":"), text.distance(from: text.startIndex, to: colon) > 1024 else { return nil }
+        return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
+    }
+
+    /// `daily_cap:6` (no space after the colon) reads as one plain word, and libyaml stops at the next line.
+    static func spaceAfterColonAdvice(_ line: Substring) -> String {
+        if let advice = longKeyAdvice(line) { return advice }
+        let text = line.drop { $0 == " " || $0 == "-" }
+        if let colon = text.firstIndex(of: ":"), colon > text.startIndex, text.index(after: colon) < text.endIndex,
+            text[text.index(after: colon)] != " "
+        {
+            let key = text[..<colon]
+            let value = text[text.index(after: colon)...]
+            // A space that is no space to YAML (a non-breaking space, as word processors and chat apps type it) is named:
+            // the line looks right, and advice that copied it would look right and fail again.
+            if let first = value.unicodeScalars.first, first.properties.isWhitespace, !first.isASCII {
+                let hex = String(first.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                let rest = value.unicodeScalars.drop { $0.properties.isWhitespace }
+                return "the space after the colon of \(Self.shortened(key)) is a \(code) space, which YAML does not take for one: "
+                    + "retype it as an ordinary space, as in \(Self.shortened(key)): \(Self.shortened(Substring(String(String.UnicodeScalarView(rest)))))"
+            }
+            return "a key needs a space after its colon: write \(Self.shortened(key)): \(Self.shortened(value))"
+        }
+        return "a key needs a colon and a space before its value, as in daily_cap: 6"
+    }
+
+    /// `message: Note: no ads` holds ": " in a plain value, which YAML reads as a second key; a key's own colon
+    /// there (`colonAt` is the line's first `:`) means the key is not lined up with those beside it.
+    static func mappingValueAdvice(_ line: Substring, colonAt byte: Int) -> String {
+        if let advice = longKeyAdvice(line) { return advice }
+        if let first = line.utf8.firstIndex(of: UInt8(ascii: ":")), line.utf8.distance(from: line.utf8.startIndex, to: first) == byte {
+            return "this key is not lined up with the keys beside it: indent it as they are, or under the key it belongs to"
+        }
+        let text = line.drop { $0 == " " || $0 == "-" }
+        if let separator = text.range(of: ": ") {
+            let key = text[..<separator.lowerBound]
+            var value = Substring(text[separator.upperBound...])
+            // A comment after the value stays a comment: only the value goes in quotes.
+            value = Self.beforeComment(value)
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            // `grace: first_sessions: 2`: a setting written on its block's line, meant nested rather than as text.
+            if !key.isEmpty, let inner = trimmed.range(of: ": "), case let (name, setting) = (trimmed[..<inner.lowerBound], trimmed[inner.upperBound...]),
+                let first = name.unicodeScalars.first, ("a"..."z").contains(first),
+                name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }),
+                !setting.isEmpty, !setting.contains(" "), !setting.contains(":")
+            {
+                return "a key's value cannot hold another key on the same line: write \(Self.shortened(key)): {\(name): \(setting)}, "
+                    + "or \(name): \(setting) on the next line, indented under \(Self.shortened(key)):"
+            }
+            if !key.isEmpty, !trimmed.isEmpty, !trimmed.contains("\""), !trimmed.hasPrefix("'") {
+                // In double quotes a backslash starts an escape: a value holding one goes in single quotes (a single
+                // quote in it written twice).
+                let quoted = trimmed.contains("\\")
+                    ? "'\(Self.shortened(Substring(trimmed.replacingOccurrences(of: "'", with: "''"))))'"
+                    : "\"\(Self.shortened(Substring(trimmed)))\""
+                return "a value that holds \": \" must be quoted: write \(Self.shortened(key)): \(quoted)"
+            }
+        }
+        return "a value that holds \": \" must be quoted, or the key indented under the one it belongs to"
+    }
+
+    /// `when: "a" in tags`: a value that starts with a quote ends at the closing quote, and what follows it is not YAML.
+    static func quotedValueAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " || $0 == "-" || $0 == "{" }
+        guard let separator = text.range(of: ": ") else { return nil }
+        let key = text[..<separator.lowerBound]
+        let value = text[separator.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard let quote = value.first, quote == "\"" || quote == "'",
+            let close = value.dropFirst().firstIndex(of: quote), value.index(after: close) < value.endIndex
+        else { return nil }
+        let other: Character = quote == "\"" ? "'" : "\""
+        guard !value.contains(other) else { return "a quoted value ends at its closing quote: quote the whole value" }
+        return "a quoted value ends at its closing quote: quote the whole value, as in \(Self.shortened(key)): \(other)\(Self.shortened(Substring(value)))\(other)"
+    }
+
+    /// `name: @home screen`: a plain value cannot start with `@` or a backquote (YAML reserves them), nor with `%`, nor
+    /// hold `|` or `>` first inside brackets. The advice quotes the value as written, under the key it was written for
+    /// (`value` runs from the character libyaml refused to the end of the line).
+    static func reservedCharacterAdvice(_ written: ReservedStart, rest: Substring, inBrackets: Bool) -> String {
+        let start = Diagnostic.reservedCharacter
+        // A comment after the value stays a comment; in brackets the value ends at the next , ] or }; a key ends at its
+        // colon.
+        var value = Self.beforeComment(rest)
+        if inBrackets, let end = value.firstIndex(where: { $0 == "," || $0 == "]" || $0 == "}" }) { value = value[..<end] }
+        if case .key(let key) = written { value = Substring(key) }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.contains("\\"), !trimmed.contains("\"") else { return start + ": quote it" }
+        let quoted = "\"\(Self.shortened(Substring(trimmed)))\""
+        switch written {
+        case .listItem: return start + ": quote the item, as in - \(quoted)"
+        case .key: return start + ": quote the key, as in \(quoted):"
+        case .value(let key): return start + ": quote the value, as in \(Self.shortened(Substring(key))): \(quoted)"
+        }
+    }
+
+    /// What a character YAML reserves starts, for the advice to quote it.
+    enum ReservedStart {
+        case listItem
+        case key(String)
+        case value(of: String)
+    }
+
+    /// The key a line's text starts with (`@a: {format: x}` → `@a`), when it is one: text up to a colon that ends the
+    /// text or is followed by a space or a tab, before any comment (a `#` after a space or a tab); in brackets a key
+    /// also ends at a comma.
+    static func keyStarting(_ text: Substring, inBrackets: Bool) -> String? {
+        let text = beforeComment(text)
+        for i in text.indices {
+            let c = text[i]
+            if inBrackets, c == "," || c == "{" || c == "[" { return nil }
+            if c == ":" {
+                let next = text.index(after: i)
+                if next == text.endIndex || text[next] == " " || text[next] == "\t" {
+                    let key = String(text[..<i]).trimmingCharacters(in: .whitespaces)
+                    return key.isEmpty ? nil : key
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A line's text up to its comment: a `#` after a space or a tab (a `#` inside a word is text).
+    static func beforeComment(_ text: Substring) -> Substring {
+        var previous: Character = "x"
+        for i in text.indices {
+            if text[i] == "#", previous == " " || previous == "\t" { return text[..<i] }
+            previous = text[i]
+        }
+        return text
+    }
+
+    /// A value cut to a readable length for a message.
+    static func shortened(_ text: Substring) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
+    }
+}
