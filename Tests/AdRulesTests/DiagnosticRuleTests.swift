@@ -32,6 +32,8 @@ struct DiagnosticRuleTests {
         Case(rule: "policy/unknown-placement", yaml: header + "  a: {format: interstitial, min_interval: 1m}\ngroups:\n  g:\n    placements: [a, 1️⃣b]\n"),
         // A typo next to "*" denies nothing more, but it is still a typo.
         Case(rule: "policy/unknown-placement", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [1️⃣levelend, \"*\"]\n    when: premium\n"),
+        Case(rule: "policy/repeated-placement", yaml: header + "  a: {format: banner}\n  b: {format: banner}\ngroups:\n  g: {placements: [a, b, 1️⃣a]}\n"),
+        Case(rule: "policy/repeated-placement", yaml: header + "  a: {format: banner}\nrules:\n  - id: r\n    deny: [a, 1️⃣a]\n    when: premium\n"),
         Case(rule: "policy/timezone", yaml: "version: 1\ntimezone: 1️⃣Asia/Tokio\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n"),
         Case(rule: "policy/format-key", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    1️⃣launch: {max_wait: 5s}\n"),
         Case(rule: "policy/empty", yaml: "1️⃣version: 1\n"),
@@ -99,6 +101,10 @@ struct DiagnosticRuleTests {
         Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: \"\"}\n  b: {format: banner, ad_unit: \"\"}\n"),
         Case(rule: "ids/duplicate-ad-unit", yaml: "version: 1\nenvironment: test\nplacements:\n  a: {format: banner, ad_unit: ca-app-pub-3940256099942544/2934735716}\n  b: {format: banner, ad_unit: ca-app-pub-3940256099942544/2934735716}\n"),
         Case(rule: "policy/empty", yaml: header + "  a: {format: banner}\n"),
+        // One placement in two groups, or in a group and a rule, is no repeat; a name that is no placement, listed
+        // twice, has its policy/unknown-placement findings alone.
+        Case(rule: "policy/repeated-placement", yaml: header + "  a: {format: banner}\n  b: {format: banner}\ngroups:\n  g: {placements: [a, b]}\n  h: {placements: [a]}\nrules:\n  - id: r\n    deny: [a, b]\n    when: premium\n  - id: s\n    deny: [a]\n    when: premium\n"),
+        Case(rule: "policy/repeated-placement", yaml: header + "  a: {format: banner}\ngroups:\n  g: {placements: [a, c, c]}\n"),
     ]
 
     @Test(arguments: quiet)

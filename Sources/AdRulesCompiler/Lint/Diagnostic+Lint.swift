@@ -63,6 +63,24 @@ extension Diagnostic {
             file: unit.location.file, range: SourceRange(at: SourcePosition(line: unit.location.line, column: unit.location.column)))
     }
 
+    /// A list of placements: a group's members or a rule's `deny`.
+    enum PlacementList {
+        case group(String)
+        case rule(String)
+    }
+
+    static func repeatedPlacement(_ member: Located<String>, first: Located<String>, in list: PlacementList) -> Diagnostic {
+        let whereListed = switch list {
+        case .group(let id): "group \"\(ControlCharacters.escaped(id))\", whose caps count its shows once"
+        case .rule(let id): "the deny list of rule \"\(ControlCharacters.escaped(id))\", which denies it once all the same"
+        }
+        return Diagnostic(
+            .warning, rule: "policy/repeated-placement",
+            message: "placement \"\(member.value)\" is listed twice in \(whereListed): remove the repeat, or name the placement you meant",
+            file: member.location.file, range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column)),
+            notes: [DiagnosticNote(message: "first listed here", file: first.location.file, position: SourcePosition(line: first.location.line, column: first.location.column))])
+    }
+
     static func duplicateAdUnit(_ unit: Located<String>, first: Located<String>) -> Diagnostic {
         Diagnostic(
             .warning, rule: "ids/duplicate-ad-unit",

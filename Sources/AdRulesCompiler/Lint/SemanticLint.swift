@@ -59,12 +59,35 @@ enum SemanticLint {
             }
         }
         findings += fromDefaults.findings
-        for group in policy.groups { findings += capFindings(group, inGroup: true) }
+        // A name listed twice that is no placement has its policy/unknown-placement findings already.
+        let placementIDs = Set(policy.placements.map(\.id))
+        for group in policy.groups {
+            findings += capFindings(group, inGroup: true)
+            findings += repeatedPlacements(group.placements, of: placementIDs, in: .group(group.id))
+        }
+        for rule in policy.rules {
+            guard let deny = rule.deny else { continue }
+            findings += repeatedPlacements(deny, of: placementIDs, in: .rule(rule.id))
+        }
         // What an app's loader of compiled policies refuses, lint refuses, at the group whose records pass the bound.
         let groupRecords = policy.groupRecords
         if let g = groupRecords.firstPastBound {
             let at = policy.groups[g].location
             findings.append(.tooManyGroupRecords(policy, total: groupRecords.total, at: at))
+        }
+        return findings
+    }
+
+    /// Each placement a group or a rule's `deny` lists again after its first time, at the repeat.
+    static func repeatedPlacements(_ members: [Located<String>], of placementIDs: Set<String>, in list: Diagnostic.PlacementList) -> [Diagnostic] {
+        var first: [String: Located<String>] = [:]
+        var findings: [Diagnostic] = []
+        for member in members where placementIDs.contains(member.value) {
+            if let earlier = first[member.value] {
+                findings.append(.repeatedPlacement(member, first: earlier, in: list))
+            } else {
+                first[member.value] = member
+            }
         }
         return findings
     }
