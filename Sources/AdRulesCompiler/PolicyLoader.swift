@@ -2,62 +2,6 @@ import AdRules
 import AdRulesYAML
 import Foundation
 
-/// Everything loading a policy produced: the policy, its diagnostics, and the files read.
-public struct PolicyLoad: Sendable {
-    /// The policy as far as it could be read (never use it for decisions when ``diagnostics`` has errors).
-    public var policy: Policy
-    /// Every diagnostic, sorted, suppressions applied.
-    public var diagnostics: [Diagnostic]
-    /// The rule files read, in sorted path order.
-    public var files: [String]
-    /// The policy-wide settings as written, with where (empty for a compiled policy): what a report of changes names.
-    public var written: [String: Located<String>] = [:]
-
-    /// The policy, when it has no errors.
-    public var validPolicy: Policy? { diagnostics.hasErrors ? nil : policy }
-}
-
-/// Failures of reading rule files from disk.
-public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomStringConvertible {
-    /// The path does not exist.
-    case notFound(String)
-    /// The file or directory could not be read.
-    case unreadable(String, reason: String)
-    /// A directory holds no rule file (`*.yaml`, `*.yml`, scenario files and usage models aside).
-    case noRuleFiles(String)
-    /// The policy is larger than the loader accepts.
-    case tooLarge(String, reason: String)
-    /// A directory (of rule files or of scenario files) holds more entries below it than a walk reads.
-    case tooManyEntries(String, limit: Int)
-    /// A scenario file or a usage model was named where rule files were expected.
-    case notRuleFile(String)
-    /// The policy has errors.
-    case invalid([Diagnostic])
-
-    public var errorDescription: String? { description }
-
-    public var description: String {
-        switch self {
-        case .notFound(let path): return path.isEmpty ? "an empty path names no file: give a rule file or a directory, such as rules" : "no such file or directory: \(path)"
-        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
-        case .noRuleFiles(let path):
-            return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
-        case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
-        case .tooManyEntries(let path, let limit):
-            return "\(path) holds more than \(limit) entries below it, more than adrules reads from one directory: split it into several"
-        case .notRuleFile(let path):
-            if PolicyLoader.isUsageModel(path) {
-                return "\(path) is a usage model, not a rule file: a policy is rule files or their directory (adrules impact reads a model)"
-            }
-            return "\(path) is a scenario file, not a rule file: a policy is rule files or their directory (adrules test runs scenarios)"
-        case .invalid(let diagnostics):
-            let errors = diagnostics.filter { $0.severity == .error }
-            let first = errors.first.map { ": \($0.location): \($0.message)" } ?? ""
-            return "the policy has \(errors.count) error\(errors.count == 1 ? "" : "s")\(first)"
-        }
-    }
-}
-
 /// Loads policies from files, directories or in-memory texts.
 public enum PolicyLoader {
     /// Whether a file name is a scenario file (`*.test.yaml` / `*.test.yml`), which policies skip.
@@ -294,43 +238,4 @@ public enum PolicyLoader {
         "policy/empty", "policy/unknown-placement", "rule/unknown-name", "pacing/missing", "ids/test-ad-unit",
     ]
 
-}
-
-extension Policy {
-    /// Loads and lints rule files (a file or a directory of them), or a compiled policy (`*.json`).
-    /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, ``PolicyLoadError/unreadable(_:reason:)``
-    ///   for a URL that is not a file URL (its path would be read as a local one), or an I/O error.
-    public init(contentsOf url: URL) throws {
-        // A URL with no scheme (`URL(string: "rules")`) is a path, as a file URL is.
-        guard url.isFileURL || url.scheme == nil else {
-            throw PolicyLoadError.unreadable(url.absoluteString, reason: "not a file URL: download the rule files, then load them from disk")
-        }
-        try self.init(contentsOf: url.path)
-    }
-
-    /// Loads a policy for deciding, from a rule file or a directory.
-    /// - Throws: ``PolicyLoadError/invalid(_:)`` when the files have errors, or an I/O error.
-    public init(contentsOf path: String) throws {
-        let load = try PolicyLoader.load(path: path)
-        guard let policy = load.validPolicy else { throw PolicyLoadError.invalid(load.diagnostics) }
-        self = policy
-    }
-
-    /// Loads a policy from one YAML text.
-    /// - Throws: ``PolicyLoadError/invalid(_:)`` when the text has errors.
-    public init(yaml: String, file: String = "policy.yaml") throws {
-        let load = PolicyLoader.load(texts: [(file, yaml)])
-        guard let policy = load.validPolicy else { throw PolicyLoadError.invalid(load.diagnostics) }
-        self = policy
-    }
-}
-
-extension Array where Element == Diagnostic {
-    /// These diagnostics without the schema findings at the place of an alias or a tag: an alias stands for nothing
-    /// there, and a tag changes how a value would be read, so a type error at the same place only repeats it.
-    package func withoutRepeatsOfAliasesAndTags() -> [Diagnostic] {
-        let aliasPositions = Set(filter { $0.rule == "yaml/alias" || $0.rule == "yaml/tag" }.map(\.location))
-        guard !aliasPositions.isEmpty else { return self }
-        return filter { !($0.rule.hasPrefix("schema/") && aliasPositions.contains($0.location)) }
-    }
 }

@@ -1,0 +1,103 @@
+import AdRules
+import AdRulesYAML
+
+extension FieldReader {
+    static let ambiguousBools = YAMLScalar.ambiguousBools
+
+    static func isAmbiguousBool(_ scalar: YAMLScalar) -> Bool { scalar.isAmbiguousBool }
+
+    static func boolValue(_ scalar: YAMLScalar) -> Bool? { scalar.coreSchemaBool }
+
+    /// A plain scalar that the YAML 1.2 core schema reads as an integer: `[-+]?[0-9]+`, `0o[0-7]+` or
+    /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the
+    /// linter forms from it stays far from overflow.
+    static func intValue(_ scalar: YAMLScalar) -> Int? {
+        guard let (text, radix) = scalar.coreSchemaIntDigits else { return nil }
+        // A `+` does not count towards the 18 characters; a `-` does.
+        let length = text.utf8.first == UInt8(ascii: "+") ? text.utf8.count - 1 : text.utf8.count
+        guard length <= (radix == 16 ? 15 : radix == 8 ? 20 : 18) else { return nil }
+        return Int(text, radix: radix)
+    }
+
+    mutating func bool(_ node: YAMLNode, _ key: String) -> Located<Bool>? {
+        if let scalar = node.scalar {
+            if let value = FieldReader.boolValue(scalar) { return Located(value, at: location(node)) }
+            if FieldReader.isAmbiguousBool(scalar) {
+                report(.ambiguousBoolWhereBool(key, value: scalar.value, file: file, range: node.range))
+                return nil
+            }
+        }
+        report(.wrongType(key, expected: "true or false", found: node, file: file))
+        return nil
+    }
+
+    /// - Parameter isCap: a cap of shows, which a history must be able to reach (at most
+    ///   ``Facts/maxShowsPerHistory``); a larger one is a range error and is not read, like any value out of range.
+    /// - Parameter optional: the key may be left out, so an empty value is told it can go (`daily_cap:` with no number).
+    mutating func int(_ node: YAMLNode, _ key: String, minimum: Int, isCap: Bool = false, optional: Bool = false) -> Located<Int>? {
+        if let scalar = node.scalar, let value = FieldReader.intValue(scalar) {
+            guard value >= minimum else {
+                report(.outOfRange(key, value: value, minimum: minimum, file: file, range: node.range))
+                return nil
+            }
+            guard !isCap || value <= Facts.maxShowsPerHistory else {
+                report(.capTooLarge(key, value, file: file, range: node.range))
+                return nil
+            }
+            return Located(value, at: location(node))
+        }
+        if let scalar = node.scalar, scalar.coreSchemaIntDigits != nil {
+            report(.wholeNumberTooLong(key, text: scalar.value, file: file, range: node.range))
+            return nil
+        }
+        let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove \(key)" : nil
+        report(.wrongType(
+            key, expected: "a whole number >= \(minimum)", found: node, file: file,
+            advice: empty ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
+                ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
+        return nil
+    }
+
+    mutating func duration(_ node: YAMLNode, _ key: String) -> Located<RuleDuration>? {
+        guard let scalar = node.scalar, let value = RuleDuration(parsing: scalar.value) else {
+            report(.malformedDuration(key, found: node, file: file))
+            return nil
+        }
+        guard value <= .maximum else {
+            report(.durationTooLong(key, value: value, file: file, range: node.range))
+            return nil
+        }
+        return Located(value, at: location(node))
+    }
+
+    /// A string value; a plain number or boolean (not text in the YAML 1.2 core schema) is a type error, and so is
+    /// a text over 4096 characters or with a control character.
+    mutating func string(_ node: YAMLNode, _ key: String) -> Located<String>? {
+        guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
+            report(.wrongType(key, expected: "a string", found: node, file: file))
+            return nil
+        }
+        if scalar.isCoreSchemaNumber {
+            // YAML 1.2 reads it as a number; other YAML tools and the JSON Schema would not take it as text.
+            report(.numberWhereString(key, value: scalar.value, file: file, range: node.range))
+            return nil
+        }
+        if FieldReader.isAmbiguousBool(scalar) {
+            report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
+        }
+        return checkedText(scalar.value, key, node).map { Located($0, at: location(node)) }
+    }
+
+    mutating func enumeration<E: RawRepresentable & CaseIterable>(
+        _ node: YAMLNode, _ key: String, as type: E.Type
+    ) -> Located<E>? where E.RawValue == String {
+        let allowed = E.allCases.map(\.rawValue)
+        guard let scalar = node.scalar, !scalar.isNull else {
+            report(.wrongType(key, expected: "one of \(allowed.joined(separator: ", "))", found: node, file: file))
+            return nil
+        }
+        if let value = E(rawValue: scalar.value) { return Located(value, at: location(node)) }
+        report(.unknownEnum(key, value: scalar.value, allowed: allowed, file: file, range: node.range))
+        return nil
+    }
+}

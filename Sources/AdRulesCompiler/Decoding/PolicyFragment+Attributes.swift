@@ -1,0 +1,58 @@
+import AdRules
+import AdRulesYAML
+
+extension PolicyFragment {
+    static func readAttribute(nameNode entry: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> AttributeFields? {
+        guard let name = entry.scalar?.value else { return nil }
+        guard PolicyIDs.isValidAttributeName(name) else {
+            reader.report(.badAttributeName(name, file: reader.file, range: entry.range))
+            return nil
+        }
+        var typeNode = value
+        var defaultNode: YAMLNode?
+        if let pairs = value.pairs {
+            var sawType = false
+            for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.attribute, context: "attribute \"\(name)\"") {
+                if key == "type" {
+                    typeNode = pair.value
+                    sawType = true
+                } else {
+                    defaultNode = pair.value
+                }
+            }
+            guard sawType else {
+                // `typ: string` is an unknown key that names type: the attribute is not also told it lacks one.
+                if !GluedKey.keysMeant(pairs, allowed: RuleFileKeys.attribute).contains("type") {
+                    reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: "type: string", file: reader.file, range: entry.range))
+                }
+                return nil
+            }
+        }
+        guard let type = readType(typeNode, reader: &reader) else { return nil }
+        var declaration = AttributeDeclaration(name: name, location: reader.location(entry), type: type, defaultValue: nil)
+        if let defaultNode {
+            guard let value = AttributeValueReader.read(defaultNode, as: type, key: "default", reader: &reader) else { return nil }
+            declaration.defaultValue = value
+        }
+        return AttributeFields(declaration: declaration, range: entry.range)
+    }
+
+    private static func readType(_ node: YAMLNode, reader: inout FieldReader) -> ValueType? {
+        let allowed = ValueType.allCases.map(\.rawValue)
+        var text: String?
+        if let scalar = node.scalar {
+            text = scalar.value
+        } else if let items = node.items, items.count == 1, let inner = items[0].scalar?.value {
+            text = "[\(inner)]"
+        }
+        guard let text else {
+            reader.report(.wrongType("type", expected: "one of \(allowed.joined(separator: ", "))", found: node, file: reader.file))
+            return nil
+        }
+        guard let type = ValueType(rawValue: text) else {
+            reader.report(.unknownEnum("type", value: text, allowed: allowed, file: reader.file, range: node.range))
+            return nil
+        }
+        return type
+    }
+}

@@ -1,0 +1,33 @@
+import AdRules
+import AdRulesYAML
+
+extension PolicyFragment {
+    static func readGroup(id: String, key: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> GroupFields? {
+        let context = "group \"\(id)\""
+        guard let pairs = reader.mapping(value, context) else { return nil }
+        var group = PlacementGroup(id: id, location: reader.location(key), placements: [])
+        var sawPlacements = false
+        for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.group, context: context) {
+            let value = pair.value
+            switch key {
+            case "placements":
+                sawPlacements = true
+                guard let items = reader.sequence(value, "placements") else { continue }
+                reader.checkListLength(items, context)
+                for item in items.prefix(PolicyLimits.maxPlacements) {
+                    if let member = reader.string(item, "a group member") { group.placements.append(member) }
+                }
+                if items.isEmpty {
+                    reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: value.range))
+                }
+            default:
+                guard let setting = PlacementSetting(rawValue: key), let access = setting.groupAccess else { continue }
+                access.set(reader.value(of: setting, value), in: &group)
+            }
+        }
+        if !sawPlacements, !GluedKey.keysMeant(pairs, allowed: RuleFileKeys.group).contains("placements") {
+            reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: key.range))
+        }
+        return GroupFields(group: group, range: key.range)
+    }
+}

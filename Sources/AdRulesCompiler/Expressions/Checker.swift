@@ -1,0 +1,177 @@
+import AdRules
+import AdRulesYAML
+
+struct Checker {
+    struct Typed {
+        var type: ValueType
+        var code: CompiledExpression
+        /// `[]`: a list of no type yet, which takes the type of the list or item it meets.
+        var isEmptyList = false
+
+        /// The empty list as a list of `type`; anything else unchanged.
+        func fitted(to type: ValueType) -> Typed {
+            guard isEmptyList else { return self }
+            switch type {
+            case .intList: return Typed(type: .intList, code: .constant(.intList([])))
+            case .stringList: return Typed(type: .stringList, code: .constant(.stringList([])))
+            default: return self
+            }
+        }
+    }
+
+    let attributes: [AttributeDeclaration]
+    let broken: Set<String>
+    let slots: [String: Int]
+    var findings: [ExpressionFinding] = []
+    /// The suggestions this condition may still make (``ExpressionCompiler/maxSuggestions``).
+    var suggestionsLeft = 0
+
+    init(attributes: [AttributeDeclaration], broken: Set<String>) {
+        self.attributes = attributes
+        self.broken = broken
+        var slots: [String: Int] = [:]
+        for (index, attribute) in attributes.enumerated() where slots[attribute.name] == nil {
+            slots[attribute.name] = index
+        }
+        self.slots = slots
+    }
+
+    /// The closest built-in or declared attribute to an unknown name, counting the look against the policy's budget.
+    mutating func suggestion(for name: String) -> String? {
+        suggestionsLeft -= 1
+        return Suggestion.closest(to: name, in: Builtin.allCases.map(\.rawValue) + attributes.map(\.name))
+    }
+
+    mutating func check(_ syntax: Syntax) -> Typed? {
+        switch syntax {
+        case .literal(let value, _):
+            return Typed(type: value.type, code: .constant(value))
+        case .list(let items, let offset):
+            return checkList(items, offset: offset)
+        case .name(let name, let offset):
+            if let builtin = Builtin(rawValue: name) {
+                return Typed(type: builtin.type, code: .builtin(builtin))
+            }
+            if let slot = slots[name] {
+                let declaration = attributes[slot]
+                return Typed(type: declaration.type, code: .attribute(name: declaration.name, type: declaration.type, fallback: declaration.defaultValue))
+            }
+            // Declared, with an error already reported at the declaration: the type is unknown, so say nothing more.
+            if broken.contains(name) { return nil }
+            var message = "unknown name \"\(name)\""
+            if name.lowercased() == "true" || name.lowercased() == "false" || YAMLScalar.ambiguousBools.contains(name.lowercased()) {
+                // A bool written another way (True, yes) or a text without its quotes.
+                message += ": write true or false for a bool, or \"\(name)\" in quotes for a text"
+            } else if suggestionsLeft > 0, let suggestion = suggestion(for: name) {
+                message += ": did you mean \"\(suggestion)\"? (a text is written in quotes: \"\(name)\")"
+            } else {
+                message += ": declare it under `attributes`, use a built-in (\(Builtin.allCases.map(\.rawValue).joined(separator: ", "))), or write \"\(name)\" in quotes for a text"
+            }
+            findings.append(ExpressionFinding(kind: .unknownName, offset: offset, message: message))
+            return nil
+        case .not(let inner, let offset):
+            guard let typed = check(inner) else { return nil }
+            guard typed.type == .bool else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset, message: "not needs a bool, but its operand is \(typed.type.rawValue): negate a comparison, as in not (level > 3)"))
+                return nil
+            }
+            return Typed(type: .bool, code: .not(typed.code))
+        case .and(let operands), .or(let operands):
+            let isAnd: Bool
+            if case .and = syntax { isAnd = true } else { isAnd = false }
+            var codes: [CompiledExpression] = []
+            var valid = true
+            for operand in operands {
+                guard let typed = check(operand) else {
+                    valid = false
+                    continue
+                }
+                if typed.type != .bool {
+                    findings.append(ExpressionFinding(
+                        kind: .type, offset: operand.offset,
+                        message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): compare it, for example `x == ...`"))
+                    valid = false
+                }
+                codes.append(typed.code)
+            }
+            guard valid else { return nil }
+            return Typed(type: .bool, code: isAnd ? .and(codes) : .or(codes))
+        case .compare(let op, let l, let r, let offset):
+            guard var left = check(l), var right = check(r) else { return nil }
+            left = left.fitted(to: right.type)
+            right = right.fitted(to: left.type)
+            guard left.type.isComparable(with: right.type) else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(op.rawValue) compares \(left.type.rawValue) with \(right.type.rawValue): both sides must have the same type; "
+                        + Self.sameTypeAdvice(l, left.type, r, right.type)))
+                return nil
+            }
+            let ordered = op != .equal && op != .notEqual
+            if ordered && !(left.type.isNumeric || left.type == .duration || left.type == .string) {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(op.rawValue) needs numbers, durations or strings, not \(left.type.rawValue): use == or !="))
+                return nil
+            }
+            // Days are names: ordering them would be alphabetical ("fri" < "tue"), never the order of the week.
+            if ordered, Self.isWeekday(l) || Self.isWeekday(r) {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(op.rawValue) would order days alphabetically, not as the week does: list the days instead, as in now.weekday in [\"mon\", \"tue\"]"))
+                return nil
+            }
+            checkWeekdays(l, r)
+            checkHours(l, r, op, offset: offset)
+            return Typed(type: .bool, code: .compare(op, left.code, right.code))
+        case .member(let l, let r, let negated, let offset):
+            if case .list(let items, let listOffset) = r, items.contains(where: Self.isScalarOnlyLiteral) {
+                return checkScalarList(l, items, negated: negated, listOffset: listOffset)
+            }
+            guard let left = check(l), var right = check(r) else { return nil }
+            if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
+            // `[]` holds no value of any type: beside a number, a duration or a bool it is no type error (`in []` is
+            // false, `not in []` true, and an attribute with no value still makes the rule an error).
+            if right.isEmptyList && left.type.element == nil {
+                return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
+            }
+            let word = negated ? "not in" : "in"
+            let example = left.type == .string || left.type == .stringList ? #"["a", "b"]"# : "[1, 2]"
+            guard let element = right.type.element else {
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(word) needs a list on its right, not \(right.type.rawValue): write x \(word) \(example)"))
+                return nil
+            }
+            guard left.type.isComparable(with: element) else {
+                // What is looked for decides the list: its items are written as its type.
+                let looked = Article.indefinite(left.type.rawValue) + " " + left.type.rawValue
+                let subject = Self.name(of: l).map { "\($0) is \(looked)" } ?? "what is looked for is \(looked)"
+                let advice: String
+                switch left.type {
+                case .int: advice = "\(subject): list whole numbers, as in \(example)"
+                case .number: advice = "\(subject): list numbers, as in [1.5, 2]"
+                case .string: advice = "\(subject): list texts in double quotes, as in \(example)"
+                case .stringList, .intList: advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
+                case .duration: advice = "\(subject): list durations, as in [30s, 1m]"
+                case .bool: advice = "\(subject): test it on its own, or list true or false, as in [true]"
+                }
+                findings.append(ExpressionFinding(
+                    kind: .type, offset: offset,
+                    message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type; "
+                        + advice))
+                return nil
+            }
+            checkWeekdays(l, r)
+            if !negated { checkHours(l, r) }
+            return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
+        }
+    }
+
+    /// A literal of a type no list value holds: a decimal, a duration or a bool.
+    private static func isScalarOnlyLiteral(_ syntax: Syntax) -> Bool {
+        if case .literal(let value, _) = syntax { return [.number, .duration, .bool].contains(value.type) }
+        return false
+    }
+}

@@ -1,0 +1,18 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// Everything loading a policy produced: the policy, its diagnostics, and the files read.
+public struct PolicyLoad: Sendable {
+    /// The policy as far as it could be read (never use it for decisions when ``diagnostics`` has errors).
+    public var policy: Policy
+    /// Every diagnostic, sorted, suppressions applied.
+    public var diagnostics: [Diagnostic]
+    /// The rule files read, in sorted path order.
+    public var files: [String]
+    /// The policy-wide settings as written, with where (empty for a compiled policy): what a report of changes names.
+    public var written: [String: Located<String>] = [:]
+
+    /// The policy, when it has no errors.
+    public var validPolicy: Policy? { diagnostics.hasErrors ? nil : policy }
+}

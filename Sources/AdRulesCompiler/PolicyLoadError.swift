@@ -1,0 +1,44 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+/// Failures of reading rule files from disk.
+public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomStringConvertible {
+    /// The path does not exist.
+    case notFound(String)
+    /// The file or directory could not be read.
+    case unreadable(String, reason: String)
+    /// A directory holds no rule file (`*.yaml`, `*.yml`, scenario files and usage models aside).
+    case noRuleFiles(String)
+    /// The policy is larger than the loader accepts.
+    case tooLarge(String, reason: String)
+    /// A directory (of rule files or of scenario files) holds more entries below it than a walk reads.
+    case tooManyEntries(String, limit: Int)
+    /// A scenario file or a usage model was named where rule files were expected.
+    case notRuleFile(String)
+    /// The policy has errors.
+    case invalid([Diagnostic])
+
+    public var errorDescription: String? { description }
+
+    public var description: String {
+        switch self {
+        case .notFound(let path): return path.isEmpty ? "an empty path names no file: give a rule file or a directory, such as rules" : "no such file or directory: \(path)"
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .noRuleFiles(let path):
+            return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
+        case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
+        case .tooManyEntries(let path, let limit):
+            return "\(path) holds more than \(limit) entries below it, more than adrules reads from one directory: split it into several"
+        case .notRuleFile(let path):
+            if PolicyLoader.isUsageModel(path) {
+                return "\(path) is a usage model, not a rule file: a policy is rule files or their directory (adrules impact reads a model)"
+            }
+            return "\(path) is a scenario file, not a rule file: a policy is rule files or their directory (adrules test runs scenarios)"
+        case .invalid(let diagnostics):
+            let errors = diagnostics.filter { $0.severity == .error }
+            let first = errors.first.map { ": \($0.location): \($0.message)" } ?? ""
+            return "the policy has \(errors.count) error\(errors.count == 1 ? "" : "s")\(first)"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import AdRules
+import AdRulesYAML
+
+extension ScenarioDecoder {
+    private static func codes(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> Set<ReasonCode>? {
+        guard let items = reader.sequence(node, key) else { return nil }
+        var set = Set<ReasonCode>()
+        for item in items {
+            if let code = reader.enumeration(item, "a reason code", as: ReasonCode.self) { set.insert(code.value) }
+        }
+        return set
+    }
+
+    static func decodeStep(
+        _ node: YAMLNode, testContext: AskContext, policy: Policy, declared: [String: ValueType], reader: inout FieldReader
+    ) -> ScenarioStep? {
+        guard let pairs = reader.mapping(node, "a step") else { return nil }
+        var after: Int64 = 0
+        var at: Int64?
+        var eventName: Located<String>?
+        var askKind: Located<AskKind>?
+        var placement: String?
+        var source: String?
+        var trigger: ShowTrigger?
+        var context: AskContext?
+        var expectation = Expectation()
+        var eventOnly: [YAMLPair] = []
+        // Whether the step asks, for the advice about a key that belongs elsewhere: only an ask takes a context.
+        let block: ScenarioKeys.Block = pairs.contains { $0.key.scalar?.value == "ask" } ? .askStep : .eventStep
+        // The keys the step is written with (a glued `ask:offer` counted as `ask`): read once, for the advice below.
+        let present = GluedKey.keysPresent(pairs)
+        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.step, context: "a step", belongsIn: { ScenarioKeys.relocation(of: $0, in: block) }) {
+            let value = pair.value
+            switch key {
+            case "after":
+                // `after: -5m` means a clock set back, which `at:` writes (cli.md r2).
+                if let scalar = value.scalar, scalar.style == .plain, scalar.value.hasPrefix("-"),
+                    RuleDuration(parsing: String(scalar.value.dropFirst())) != nil
+                {
+                    reader.report(.negativeAfter(file: reader.file, range: value.range))
+                    continue
+                }
+                after = reader.duration(value, key)?.value.milliseconds ?? 0
+            case "at": at = time(value, key, reader: &reader)?.ms
+            case "event":
+                if let name = reader.string(value, key) {
+                    if AdEvent.names.contains(name.value) {
+                        eventName = name
+                    } else {
+                        // `event: show` is an ask the app makes, not an event it records.
+                        let ask = present.contains("ask") ? nil : AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
+                        reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask, file: reader.file, range: value.range))
+                    }
+                }
+            case "ask":
+                // `ask: show_started` is an event the app records, not an ask.
+                if let name = value.scalar?.value, AdEvent.names.contains(name), !present.contains("event") {
+                    // What an ask takes and an event does not goes with it.
+                    let checks = ["expect", "reasons", "reasons_include", "retry_in", "trigger", "context"].filter(present.contains)
+                    let drop = checks.isEmpty ? "" : ", without \(checks.joined(separator: ", ")) (an event step checks nothing)"
+                    reader.report(.unknownEnum(
+                        "ask", value: name, allowed: AskKind.allCases.map(\.rawValue), advice: "\(name) is an event, not an ask: write event: \(name)\(drop)",
+                        file: reader.file, range: value.range))
+                } else {
+                    askKind = reader.enumeration(value, key, as: AskKind.self)
+                }
+            case "placement": placement = reader.string(value, key)?.value
+            case "source":
+                source = reader.string(value, key)?.value
+                // An empty name would be read as no source, which a close treats otherwise (rules.md §6).
+                if source == "" {
+                    reader.report(.wrongType("source", expected: "the name of the SDK that shows the ad (or no source key, for an unnamed one)", found: value, file: reader.file))
+                    source = nil
+                }
+            case "trigger":
+                trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
+                eventOnly.append(pair)
+            case "context":
+                context = decodeContext(value, base: testContext, owner: .askContext, policy: policy, declared: declared, reader: &reader)
+                eventOnly.append(pair)
+            case "expect":
+                expectation.verdict = reader.enumeration(value, key, as: Decision.Verdict.self)?.value
+                eventOnly.append(pair)
+            case "reasons":
+                expectation.reasons = codes(value, key, reader: &reader)
+                eventOnly.append(pair)
+            case "reasons_include":
+                expectation.reasonsInclude = codes(value, key, reader: &reader)
+                eventOnly.append(pair)
+            case "retry_in":
+                eventOnly.append(pair)
+                if let scalar = value.scalar, scalar.isNull {
+                    expectation.retryIn = .some(nil)
+                } else if let scalar = value.scalar, ["none", "never", "nil", "\"null\"", "'null'"].contains(scalar.style == .plain ? scalar.value.lowercased() : "\"\(scalar.value.lowercased())\"") {
+                    // "No retry time" written another way: null is what says it.
+                    reader.report(.retryInWordForNull(scalar, file: reader.file, range: value.range))
+                } else if let duration = reader.duration(value, key) {
+                    expectation.retryIn = .some(duration.value)
+                }
+            default: break
+            }
+        }
+        let location = reader.location(node)
+        if present.contains("after") && present.contains("at") {
+            reader.report(.afterAndAt(file: reader.file, at: node.range.start))
+            return nil
+        }
+        if present.contains("event") && present.contains("ask") {
+            reader.report(.eventAndAsk(file: reader.file, at: node.range.start))
+            return nil
+        }
+        if let eventName {
+            for pair in eventOnly {
+                reader.report(.askKeyOnEvent(pair.key.scalar?.value ?? "", file: reader.file, range: pair.key.range))
+            }
+            let needsPlacement = AdEvent.placementEvents.contains(eventName.value)
+            // A key the event does not take would be ignored: a test that seems to say more than it does.
+            for pair in pairs {
+                guard let key = pair.key.scalar?.value else { continue }
+                if (key == "placement" && !needsPlacement) || (key == "source" && !AdEvent.sourceEvents.contains(eventName.value)) {
+                    reader.report(.keyNotTakenByEvent(key, event: eventName.value, file: reader.file, range: pair.key.range))
+                }
+            }
+            if needsPlacement && placement == nil {
+                // A placement that is there but unreadable has had its own error.
+                guard !present.contains("placement") else { return nil }
+                reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                return nil
+            }
+            // The engine ignores an event about a placement the policy does not have. The step runs as written (the
+            // asks after it are `unknown_placement`); a typo is named, so that the asks it makes fail are explained.
+            if let placement, policy.placement(placement) == nil, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }),
+                !reader.isSuppressed("scenario/unknown-placement", at: pair.value.range)
+            {
+                reader.report(.unknownStepPlacement(placement, event: eventName.value, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: pair.value.range))
+            }
+            guard let event = AdEvent(name: eventName.value, placement: placement, source: source) else { return nil }
+            return ScenarioStep(location: location, after: after, at: at, action: .event(event))
+        }
+        if let askKind {
+            if let pair = pairs.first(where: { $0.key.scalar?.value == "source" }) {
+                reader.report(.keyNotTakenByEvent("source", event: nil, file: reader.file, range: pair.key.range))
+            }
+            guard let placement else {
+                guard !present.contains("placement") else { return nil }
+                reader.report(.missingKey("placement", in: "this ask", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                return nil
+            }
+            // An ask about a placement the policy does not have is denied `unknown_placement`, so a step that expects a
+            // deny passes over a typo: it is named, unless the step checks for that reason (a test of it).
+            let checksUnknown = expectation.reasons?.contains(.unknownPlacement) == true || expectation.reasonsInclude?.contains(.unknownPlacement) == true
+            if policy.placement(placement) == nil, !checksUnknown, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }),
+                !reader.isSuppressed("scenario/unknown-placement", at: pair.value.range)
+            {
+                reader.report(.unknownAskPlacement(placement, ask: askKind.value.rawValue, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: pair.value.range))
+            }
+            var resolvedTrigger = trigger
+            if askKind.value == .show && resolvedTrigger == nil {
+                resolvedTrigger = policy.placement(placement)?.format.value == .appOpen ? .resume : .action
+            }
+            if askKind.value != .show && trigger != nil && !(askKind.value == .offer && trigger == .action),
+                let pair = pairs.first(where: { $0.key.scalar?.value == "trigger" })
+            {
+                reader.report(.triggerOutsideShow(ask: askKind.value, file: reader.file, range: pair.key.range))
+            }
+            return ScenarioStep(location: location, after: after, at: at, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
+        }
+        if !present.contains("event") && !present.contains("ask") {
+            reader.report(.missingKey("event or ask", in: "this step", example: "event: app_launched", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        return nil
+    }
+}

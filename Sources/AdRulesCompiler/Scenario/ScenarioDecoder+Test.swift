@@ -1,0 +1,115 @@
+import AdRules
+import AdRulesYAML
+import Foundation
+
+extension ScenarioDecoder {
+    /// - Parameter declared: the type of each attribute the policy declares, by name (found once per file).
+    static func decodeTest(_ node: YAMLNode, policy: Policy, declared: [String: ValueType], reader: inout FieldReader) -> ScenarioTest? {
+        guard let pairs = reader.mapping(node, "a test") else { return nil }
+        let before = reader.diagnostics.count
+        var name: String?
+        var start: (ms: Int64, offset: Int)?
+        var zone = TimeZone(identifier: "UTC") ?? TimeZone.current
+        var installed: Int64?
+        var sessionsBefore = 0
+        var history: [(placement: String, at: Int64)] = []
+        var context = AskContext.standard
+        var steps: [ScenarioStep] = []
+        var stepsNode: YAMLNode?
+        for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.test, context: "a test", belongsIn: { ScenarioKeys.relocation(of: $0, in: .test) }) {
+            let value = pair.value
+            switch key {
+            case "name":
+                // A name is a label: a number or a boolean is taken as written (`name: 42` prints `PASS 42`).
+                if let scalar = value.scalar, !scalar.isNull {
+                    name = reader.checkedText(scalar.value, key, value)
+                } else {
+                    name = reader.string(value, key)?.value
+                }
+                // A name with no words prints a bare `PASS ` line that says nothing.
+                if let text = name, text.allSatisfy(\.isWhitespace) {
+                    reader.report(.wrongType("name", expected: "a sentence saying what the test checks", found: value, file: reader.file))
+                    name = nil
+                }
+            case "start": start = time(value, key, reader: &reader)
+            case "device_timezone":
+                if let text = reader.string(value, key) {
+                    if let named = TimeZoneNames.zone(named: text.value) { zone = named }
+                    else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false)) }
+                }
+            case "installed": installed = time(value, key, reader: &reader)?.ms
+            case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0, optional: true)?.value ?? 0
+            case "history":
+                guard let items = reader.sequence(value, key) else { continue }
+                for item in items {
+                    guard let entry = reader.mapping(item, "a history entry") else { continue }
+                    var placement: String?
+                    var at: Int64?
+                    for (k, p) in reader.fields(entry, allowed: ScenarioKeys.history, context: "a history entry", belongsIn: { ScenarioKeys.relocation(of: $0, in: .history) }) {
+                        if k == "placement" { placement = reader.string(p.value, k)?.value }
+                        else { at = time(p.value, k, reader: &reader)?.ms }
+                    }
+                    if let placement, let at {
+                        // A show of a placement the policy does not have counts for nothing: said, not silent.
+                        if policy.placement(placement) != nil {
+                            history.append((placement, at))
+                        } else if let node = entry.first(where: { $0.key.scalar?.value == "placement" })?.value,
+                            !reader.isSuppressed("scenario/unknown-placement", at: node.range)
+                        {
+                            reader.report(.unknownHistoryPlacement(placement, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: node.range))
+                        }
+                    } else {
+                        // Name only what is missing: a key written with a bad value, or glued to it, has its own finding.
+                        let present = GluedKey.keysPresent(entry)
+                        let missing: [String] = ["placement", "at"].filter { !present.contains($0) }
+                        if !missing.isEmpty {
+                            reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: app_open, at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
+                        }
+                    }
+                }
+            case "context":
+                context = decodeContext(value, base: .standard, owner: .testContext, policy: policy, declared: declared, reader: &reader) ?? context
+            case "steps":
+                stepsNode = value
+            default: break
+            }
+        }
+        let present = GluedKey.keysPresent(pairs)
+        if !present.contains("name") {
+            reader.report(.missingKey("name", in: "this test", example: "name: a cold start shows the first ad", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        if !present.contains("start") {
+            reader.report(.missingKey("start", in: "this test", example: "start: 2026-11-29T09:00:00Z", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        // A test with no steps checks nothing and would always pass.
+        let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: app_open, expect: allow}]"
+        if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
+            if items.isEmpty {
+                reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: stepsNode.range))
+            }
+            // The clock of the steps read so far: a step past the last time RFC 3339 can write would print as no
+            // reader (this one included) can read it back.
+            var clock = start?.ms
+            for item in items {
+                guard let step = decodeStep(item, testContext: context, policy: policy, declared: declared, reader: &reader) else { continue }
+                steps.append(step)
+                guard let now = clock else { continue }
+                let time = step.at ?? now.addingSaturated(step.after)
+                if time > Timestamps.latest {
+                    reader.report(.stepPastLastTime(file: reader.file, range: item.range))
+                    clock = nil
+                } else {
+                    clock = time
+                }
+            }
+        } else if stepsNode == nil {
+            reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: SourceRange(at: node.range.start)))
+        }
+        guard reader.diagnostics.count == before || !reader.diagnostics[before...].contains(where: { $0.severity == .error }),
+            let name, let start
+        else { return nil }
+        return ScenarioTest(
+            name: name, location: reader.location(node), start: start.ms, displayOffset: start.offset, deviceTimeZone: zone,
+            installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
+    }
+}

@@ -1,0 +1,79 @@
+import AdRules
+import AdRulesCompiler
+import AdRulesYAML
+
+/// How a model attribute is drawn, once its policy type is known.
+enum AttributeSource: Sendable, Hashable {
+    case fixed(AttributeValue)
+    case uniformInt(Int64, Int64)
+    case uniformNumber(Double, Double)
+    /// Milliseconds.
+    case uniformDuration(Int64, Int64)
+
+    func draw(_ random: inout RandomSource) -> AttributeValue {
+        switch self {
+        case .fixed(let value): return value
+        case .uniformInt(let low, let high): return .int(random.integer(low, high))
+        case .uniformNumber(let low, let high): return .number(low + (high - low) * random.unit())
+        case .uniformDuration(let low, let high): return .duration(RuleDuration(milliseconds: random.integer(low, high)))
+        }
+    }
+
+    /// The source of a model attribute for a declared type; nil when the value does not fit the type.
+    init?(_ value: ModelAttribute.Value, type: ValueType) {
+        switch (value, type) {
+        case (.uniform(let low, let high, let whole), .int) where whole:
+            self = .uniformInt(Int64(low), Int64(high))
+        case (.uniform(let low, let high, _), .number):
+            self = .uniformNumber(low, high)
+        case (.uniform, _):
+            return nil
+        case (.uniformDuration(let low, let high), .duration):
+            self = .uniformDuration(low.milliseconds, high.milliseconds)
+        case (.uniformDuration, _):
+            return nil
+        case (.list(let items), .stringList):
+            let texts = items.compactMap { Self.text($0.text, plain: $0.plain) }
+            guard texts.count == items.count else { return nil }
+            self = .fixed(.stringList(texts))
+        case (.list(let items), .intList):
+            let numbers = items.compactMap { Self.whole($0.text, plain: $0.plain) }
+            guard numbers.count == items.count else { return nil }
+            self = .fixed(.intList(numbers))
+        case (.list, _):
+            return nil
+        case (.scalar(let text, let plain), _):
+            switch type {
+            case .string:
+                guard let text = Self.text(text, plain: plain) else { return nil }
+                self = .fixed(.string(text))
+            case .int:
+                guard let number = Self.whole(text, plain: plain) else { return nil }
+                self = .fixed(.int(number))
+            case .number:
+                guard plain, case .value(let number) = YAMLScalar(value: text, style: .plain).numberReading else { return nil }
+                self = .fixed(.number(number))
+            case .bool:
+                guard let value = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaBool else { return nil }
+                self = .fixed(.bool(value))
+            case .duration:
+                // At most 366d, as a rule file or a scenario context may hold.
+                guard let duration = RuleDuration(parsing: text), duration <= .maximum else { return nil }
+                self = .fixed(.duration(duration))
+            case .stringList, .intList:
+                return nil
+            }
+        }
+    }
+
+    /// A scalar as text: a plain number or boolean is not text in the YAML 1.2 core schema.
+    private static func text(_ text: String, plain: Bool) -> String? {
+        let scalar = YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted)
+        return scalar.coreSchemaBool == nil && !scalar.isCoreSchemaNumber ? text : nil
+    }
+
+    /// A scalar as a whole number of the core schema.
+    private static func whole(_ text: String, plain: Bool) -> Int64? {
+        YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaInt.map { Int64($0) }
+    }
+}
