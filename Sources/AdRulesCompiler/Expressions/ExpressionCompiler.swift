@@ -36,7 +36,7 @@ enum ExpressionCompiler {
             return .failure([ExpressionFinding(kind: .syntax, offset: error.offset, message: error.message)])
         case .success(let parsed): syntax = parsed
         }
-        var checker = Checker(attributes: attributes, broken: broken)
+        var checker = ExpressionChecker(attributes: attributes, broken: broken)
         checker.suggestionsLeft = suggestionsLeft
         defer { suggestionsLeft = checker.suggestionsLeft }
         let typed = checker.check(syntax)

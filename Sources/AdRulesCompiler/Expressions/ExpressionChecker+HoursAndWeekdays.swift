@@ -1,6 +1,6 @@
 import AdRules
 
-extension Checker {
+extension ExpressionChecker {
     /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true.
     static func isWeekday(_ syntax: Syntax) -> Bool {
         if case .name(let name, _) = syntax { return name == Builtin.nowWeekday.rawValue }

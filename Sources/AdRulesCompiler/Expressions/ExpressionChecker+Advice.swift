@@ -1,6 +1,6 @@
 import AdRules
 
-extension Checker {
+extension ExpressionChecker {
     /// The name an operand is, when it is one.
     static func name(of syntax: Syntax) -> String? {
         if case .name(let n, _) = syntax { return n }

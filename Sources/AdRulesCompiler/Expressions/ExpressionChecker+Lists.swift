@@ -1,6 +1,6 @@
 import AdRules
 
-extension Checker {
+extension ExpressionChecker {
     /// A list of decimals, durations or bools (rules.md lists lists `[..]` among the literals) after `in` is the
     /// comparisons it stands for: `d in [30s, 1m]` is `d == 30s or d == 1m`, `d not in [..]` is `d != 30s and d != 1m`.
     /// What is looked for must be a name: it is read once per item, and a larger operand copied per item would grow the

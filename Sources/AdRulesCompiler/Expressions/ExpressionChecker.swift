@@ -1,7 +1,7 @@
 import AdRules
 import AdRulesYAML
 
-struct Checker {
+struct ExpressionChecker {
     struct Typed {
         var type: ValueType
         var code: CompiledExpression
