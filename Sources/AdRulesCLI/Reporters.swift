@@ -20,7 +20,9 @@ struct DiagnosticReporter {
         let diagnostics = Self.printed(diagnostics)
         switch format {
         case .xcode: return diagnostics.map { xcode($0) }.joined()
-        case .text: return diagnostics.map { text($0) }.joined()
+        case .text:
+            var columns = LongLineColumns()
+            return diagnostics.map { text($0, &columns) }.joined()
         case .json: return JSONDiagnostics.render(diagnostics) + "\n"
         case .sarif: return SARIFReport.render(diagnostics, files: files) + "\n"
         case .github: return diagnostics.map(GitHubAnnotations.line).joined()
@@ -71,52 +73,41 @@ struct DiagnosticReporter {
         return out
     }
 
-    private func text(_ d: Diagnostic) -> String {
+    private func text(_ d: Diagnostic, _ columns: inout LongLineColumns) -> String {
         // The excerpt is read from the file as named; only what is printed is escaped.
         let fileLines = lines(d.file)
         let d = d.escapedForTerminal
         var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
         let lineIndex = d.range.start.line - 1
         if lineIndex >= 0, lineIndex < fileLines.count {
-            // A long line is shown as a window around the column: a 10 MB line under each of a thousand
-            // findings would be gigabytes of output.
             let line = fileLines[lineIndex]
-            let column = max(0, d.range.start.column - 1)
-            // Offsets in UTF-8 (constant time on Swift strings); on a long line that is not ASCII the window may
-            // sit a few characters off, which the caret follows.
-            let bytes = line.utf8
-            let start = bytes.count > 240 ? max(0, min(column, bytes.count) - 60) : 0
-            let end = bytes.count > 240 ? min(bytes.count, start + 120 + min(column, 60)) : bytes.count
-            let window = String(decoding: bytes[bytes.index(bytes.startIndex, offsetBy: start)..<bytes.index(bytes.startIndex, offsetBy: end)], as: UTF8.self)
-            let lead = start > 0 ? "…" : ""
-            let tail = end < bytes.count ? "…" : ""
+            let scalars = line.unicodeScalars
+            // Columns count code points (a flag is two); a byte-order mark opening the file is no column (libyaml
+            // skips it), but it is printed.
+            let mark = lineIndex == 0 && scalars.first == "\u{FEFF}" ? 1 : 0
+            let at = columns.index(ofScalar: max(0, d.range.start.column - 1) + mark, in: line, key: LongLineColumns.Key(file: d.file, line: lineIndex))
+            // A long line is shown as a window of code points around the column: a 10 MB line under each of a
+            // thousand findings would be gigabytes of output.
+            let isLong = line.utf8.count > 240
+            let start = isLong ? scalars.index(at, offsetBy: -60, limitedBy: line.startIndex) ?? line.startIndex : line.startIndex
+            let end = isLong ? scalars.index(at, offsetBy: 120, limitedBy: line.endIndex) ?? line.endIndex : line.endIndex
+            let window = String(String.UnicodeScalarView(scalars[start..<end]))
+            let lead = start > line.startIndex ? "…" : ""
+            let tail = end < line.endIndex ? "…" : ""
             let source = window.replacingOccurrences(of: "\r", with: "").split(separator: "\t", omittingEmptySubsequences: false)
                 .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\t")
             let number = String(d.range.start.line)
             let gutter = String(repeating: " ", count: number.count)
-            // The caret's lead is measured on the line as written, each character as wide as it is printed: an escaped
-            // control character or byte-order mark (`\u{FEFF}`) is wider than one column, a Chinese, Japanese or Korean
-            // character or an emoji takes two (``TerminalWidth``).
-            // A byte-order mark opening the file is no column (libyaml skips it), but it is printed.
-            let mark = start == 0 && lineIndex == 0 && window.hasPrefix("\u{FEFF}") ? 1 : 0
-            // Columns count code points (a flag is two): the line is cut by code points, then printed by characters.
-            let scalars = window.unicodeScalars
-            let before = String(String.UnicodeScalarView(scalars.prefix(column - start + mark)))
-            let prefix = (lead.isEmpty ? "" : " ") + before.map { c -> String in
-                switch c {
-                case "\t": return "\t"
-                case "\r": return ""
-                default:
-                    let escaped = ControlCharacters.escaped(String(c))
-                    return String(repeating: " ", count: escaped.count == 1 ? TerminalWidth.of(c) : escaped.count)
-                }
-            }.joined()
+            // The caret's lead is measured on the line as written, each character as wide as it is printed
+            // (``printedWidth(_:)``); a tab stays a tab, to reach the tab stop the line does.
+            let before = String(String.UnicodeScalarView(scalars[start..<at]))
+            let prefix = (lead.isEmpty ? "" : " ") + before.map { c in c == "\t" ? "\t" : String(repeating: " ", count: Self.printedWidth(c)) }.joined()
             // The tildes span the value as printed, too.
             var width = 1
             if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
                 let length = d.range.end.column - d.range.start.column
-                let covered = scalars.dropFirst(column - start + mark).prefix(length)
-                let shown = TerminalWidth.of(String(String.UnicodeScalarView(covered))[...])
+                let covered = scalars[at..<end].prefix(length)
+                let shown = String(String.UnicodeScalarView(covered)).reduce(0) { $0 + Self.printedWidth($1) }
                 width = min(max(shown + (length - covered.count), 1), 120)
             }
             out += " \(number) | \(lead)\(source)\(tail)\n"
@@ -126,6 +117,53 @@ struct DiagnosticReporter {
             out += "\(note.file):\(note.position.line):\(note.position.column): \(paint("note", "1;36")): \(note.message)\n"
         }
         return out
+    }
+}
+
+extension DiagnosticReporter {
+    /// The terminal columns a character of an excerpt takes as printed: an escaped control character or byte-order
+    /// mark (`\u{FEFF}`) its escape, a removed carriage return none, a Chinese, Japanese or Korean character or an
+    /// emoji two (``TerminalWidth``), a tab one.
+    static func printedWidth(_ c: Character) -> Int {
+        if c == "\r" { return 0 }
+        let escaped = ControlCharacters.escaped(String(c))
+        return escaped.count == 1 ? (c == "\t" ? 1 : TerminalWidth.of(c)) : escaped.count
+    }
+}
+
+/// Where code points fall in the long lines of a report's excerpts: the UTF-8 position of every 4,096th code point,
+/// found once a line, so that a column on a line of 10 MB is found by a walk of at most 4,096 code points, however
+/// many findings the line has and in whatever order they come.
+struct LongLineColumns {
+    struct Key: Hashable {
+        var file: String
+        var line: Int
+    }
+
+    static let step = 4096
+    private var checkpoints: [Key: [String.Index]] = [:]
+
+    /// The position of the code point at `offset` on the line (its end when the line is shorter).
+    mutating func index(ofScalar offset: Int, in line: Substring, key: Key) -> String.Index {
+        let scalars = line.unicodeScalars
+        guard offset > Self.step else { return scalars.index(line.startIndex, offsetBy: offset, limitedBy: line.endIndex) ?? line.endIndex }
+        let marks = checkpoints[key] ?? Self.checkpoints(of: line)
+        checkpoints[key] = marks
+        let k = min(offset / Self.step, marks.count - 1)
+        return scalars.index(marks[k], offsetBy: offset - k * Self.step, limitedBy: line.endIndex) ?? line.endIndex
+    }
+
+    private static func checkpoints(of line: Substring) -> [String.Index] {
+        var marks: [String.Index] = []
+        var count = 0
+        var i = line.startIndex
+        let scalars = line.unicodeScalars
+        while i < line.endIndex {
+            if count % step == 0 { marks.append(i) }
+            scalars.formIndex(after: &i)
+            count += 1
+        }
+        return marks.isEmpty ? [line.startIndex] : marks
     }
 }
 

@@ -178,6 +178,9 @@ struct LintCommandTests {
         let dir = try temporaryDirectory("adrules-wide", [
             "p.yaml": "version: 1\nplacements:\n  a: {format: banner, ad_unit: \"広告🎉\", daily_cap: six}\n  広告: {format: banner}\n",
             "flag.yaml": "version: 1\nplacements:\n  b: {format: banner, ad_unit: \"\u{1F1EF}\u{1F1F5}\", daily_cap: six}\n",
+            "long.yaml": "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], message: \""
+                + String(repeating: "広告を表示しません。", count: 8) + "\", when: premium == tru}\n",
+            "escaped.yaml": "version: 1\nplacements:\n  \"広\u{202E}b\": {format: banner}\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let lines = runCLI(["lint", dir + "/p.yaml", "--format", "text"]).stdout.split(separator: "\n").map(String.init)
@@ -191,9 +194,23 @@ struct LintCommandTests {
         let flag = runCLI(["lint", dir + "/flag.yaml", "--format", "text"]).stdout.split(separator: "\n").map(String.init)
         try #require(flag.count >= 3)
         #expect(flag[2] == "   | " + String(repeating: " ", count: "  b: {format: banner, ad_unit: \"".count + 2 + "\", daily_cap: ".count) + "^~~", "\(flag)")
-        // Marks and zero-width characters add nothing; an emoji selector makes a symbol a picture.
+        // A long line is cut around the column by code points: the window holds the value, past 80 wide characters.
+        let japanese = String(repeating: "広告を表示しません。", count: 8)
+        let long = runCLI(["lint", dir + "/long.yaml", "--format", "text"]).stdout.split(separator: "\n").map(String.init)
+        try #require(long.count >= 3)
+        let source = try #require(long[1].range(of: "tru}"), "\(long)")
+        let caret = try #require(long[2].firstIndex(of: "^"), "\(long)")
+        #expect(TerminalWidth.of(long[1][..<source.lowerBound]) == long[2].distance(from: long[2].startIndex, to: caret), "\(long)")
+        #expect(long[1].contains("…") && !long[1].contains(japanese) && !long[1].contains("\u{FFFD}"), "\(long)")
+        // The tildes span an escaped control character as printed: `"広\u{202E}b"` is 1 + 2 + 8 + 1 + 1 columns.
+        let escaped = runCLI(["lint", dir + "/escaped.yaml", "--format", "text"]).stdout.split(separator: "\n").map(String.init)
+        try #require(escaped.count >= 3)
+        #expect(escaped[2] == "   |   ^" + String(repeating: "~", count: 13 - 1), "\(escaped)")
+        // Marks and zero-width characters add nothing; an emoji selector makes a symbol a picture, a text-style
+        // emoji stays one column, a soft hyphen is printed.
         #expect(TerminalWidth.of("e\u{301}" as Character) == 1 && TerminalWidth.of("\u{200B}" as Character) == 0 && TerminalWidth.of("\u{2764}\u{FE0F}" as Character) == 2)
         #expect(TerminalWidth.of("\u{1F1EF}\u{1F1F5}" as Character) == 2 && TerminalWidth.of("👩\u{200D}💻" as Character) == 2)
+        #expect(TerminalWidth.of("\u{1F5A5}" as Character) == 1 && TerminalWidth.of("\u{00AD}" as Character) == 1 && TerminalWidth.of("\u{4DC0}" as Character) == 2)
         #expect(TerminalWidth.of("ｶﾀｶﾅ" as Substring) == 4 && TerminalWidth.of("ＡＢ" as Substring) == 4 && TerminalWidth.of("한국어" as Substring) == 6)
     }
 

@@ -18,6 +18,18 @@ struct HistoryLimitTests {
         }
     }
 
+    /// A group keeps one show record more for each member, which a show_failed may take back: a member listed twice
+    /// is one member, and keeps no more (a group listing one placement 5,000 times passed the policy's bound on records).
+    @Test func aMemberListedTwiceKeepsNoMoreRecords() throws {
+        let members = "placements: [a, b]"
+        let repeated = "placements: [a, b, a, a, b]"
+        func kept(_ list: String) throws -> Int {
+            try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n  b: {format: banner}\ngroups:\n  g: {\(list), daily_cap: 3}\n")
+                .recordsKeptAtMost
+        }
+        #expect(try kept(repeated) == kept(members))
+    }
+
     /// Shows older than every window are kept (up to the caps' count): a clock set back brings them back into their
     /// window or calendar day, where they count again (rules.md §8). They were forgotten at the next show, and a
     /// set-back of a minute past the window then allowed a capped show.

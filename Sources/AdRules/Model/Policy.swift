@@ -104,8 +104,9 @@ final class PolicyStorage: Sendable {
         // not every policy's largest cap, as a placement does. A policy of 10,000 cap-less groups of one placement kept
         // every show 10,000 times over (3.9 GB for 20,000 shows of history); what capped groups may keep in all is
         // bounded (``Policy/maxGroupRecords``).
+        // Members are counted once each, as the group counts them: a placement listed twice takes back one show.
         groupShowsKept = groups.map { group in
-            min((Limits.capsSet(of: group).max() ?? 0) + group.placements.count + 1, showsKept)
+            min((Limits.capsSet(of: group).max() ?? 0) + Set(group.placements.map(\.value)).count + 1, showsKept)
         }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds

@@ -70,13 +70,13 @@ extension Diagnostic {
     }
 
     static func repeatedPlacement(_ member: Located<String>, first: Located<String>, in list: PlacementList) -> Diagnostic {
-        let whereListed = switch list {
-        case .group(let id): "group \"\(ControlCharacters.escaped(id))\", whose caps count its shows once"
-        case .rule(let id): "the deny list of rule \"\(ControlCharacters.escaped(id))\", which denies it once all the same"
+        let advice = switch list {
+        case .group(let id): "is listed again in group \"\(id)\", which counts each member once: remove the repeat"
+        case .rule(let id): "is listed again in the deny list of rule \"\(id)\", which denies it once all the same: remove the repeat"
         }
         return Diagnostic(
             .warning, rule: "policy/repeated-placement",
-            message: "placement \"\(member.value)\" is listed twice in \(whereListed): remove the repeat, or name the placement you meant",
+            message: "placement \"\(member.value)\" \(advice), or name the placement you meant",
             file: member.location.file, range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column)),
             notes: [DiagnosticNote(message: "first listed here", file: first.location.file, position: SourcePosition(line: first.location.line, column: first.location.column))])
     }
