@@ -69,14 +69,16 @@ extension Diagnostic {
         case rule(String)
     }
 
-    static func repeatedPlacement(_ member: Located<String>, first: Located<String>, in list: PlacementList) -> Diagnostic {
+    /// - Parameter member: the second listing; `first` the first, `times` how many there are.
+    static func repeatedPlacement(_ member: Located<String>, first: Located<String>, times: Int, in list: PlacementList) -> Diagnostic {
+        let listed = times == 2 ? "twice" : "\(times) times"
         let advice = switch list {
-        case .group(let id): "is listed again in group \"\(id)\", which counts each member once: remove the repeat"
-        case .rule(let id): "is listed again in the deny list of rule \"\(id)\", which denies it once all the same: remove the repeat"
+        case .group(let id): "is listed \(listed) in group \"\(id)\", which counts each member once"
+        case .rule(let id): "is listed \(listed) in the deny list of rule \"\(id)\", which denies it once all the same"
         }
         return Diagnostic(
             .warning, rule: "policy/repeated-placement",
-            message: "placement \"\(member.value)\" \(advice), or name the placement you meant",
+            message: "placement \"\(member.value)\" \(advice): list it once, or name the placement you meant",
             file: member.location.file, range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column)),
             notes: [DiagnosticNote(message: "first listed here", file: first.location.file, position: SourcePosition(line: first.location.line, column: first.location.column))])
     }

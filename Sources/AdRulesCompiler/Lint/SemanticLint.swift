@@ -78,18 +78,27 @@ enum SemanticLint {
         return findings
     }
 
-    /// Each placement a group or a rule's `deny` lists again after its first time, at the repeat.
+    /// Each placement a group or a rule's `deny` lists more than once: one finding, at its second listing, however
+    /// many times it is listed (a list of 100,000 repeats is one finding, not 100,000).
     static func repeatedPlacements(_ members: [Located<String>], of placementIDs: Set<String>, in list: Diagnostic.PlacementList) -> [Diagnostic] {
-        var first: [String: Located<String>] = [:]
-        var findings: [Diagnostic] = []
+        var listings: [String: (first: Located<String>, second: Located<String>?, count: Int)] = [:]
+        var repeated: [String] = []
         for member in members where placementIDs.contains(member.value) {
-            if let earlier = first[member.value] {
-                findings.append(.repeatedPlacement(member, first: earlier, in: list))
+            if var seen = listings[member.value] {
+                if seen.second == nil {
+                    seen.second = member
+                    repeated.append(member.value)
+                }
+                seen.count += 1
+                listings[member.value] = seen
             } else {
-                first[member.value] = member
+                listings[member.value] = (member, nil, 1)
             }
         }
-        return findings
+        return repeated.compactMap { id in
+            guard let seen = listings[id], let second = seen.second else { return nil }
+            return .repeatedPlacement(second, first: seen.first, times: seen.count, in: list)
+        }
     }
 
     /// A placement's caps and interval as written, with their places: what its cap findings depend on.
