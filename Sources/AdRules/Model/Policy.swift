@@ -104,22 +104,22 @@ final class PolicyStorage: Sendable {
         // not every policy's largest cap, as a placement does. A policy of 10,000 cap-less groups of one placement kept
         // every show 10,000 times over (3.9 GB for 20,000 shows of history); what capped groups may keep in all is
         // bounded (``Policy/maxGroupRecords``).
-        // Members are counted once each, as the group counts them: a placement listed twice takes back one show.
-        groupShowsKept = groups.map { group in
-            min((Limits.capsSet(of: group).max() ?? 0) + Set(group.placements.map(\.value)).count + 1, showsKept)
+        var index: [String: Int] = [:]
+        for i in placements.indices where index[placements[i].id] == nil { index[placements[i].id] = i }
+        placementIndex = index
+        placementIDs = placements.map(\.id)
+        // Each group's members, each once (a placement listed twice is one member), in placement order.
+        let groupMembers = groups.map { group in Set(group.placements.compactMap { index[$0.value] }).sorted() }
+        groupShowsKept = zip(groups, groupMembers).map { group, members in
+            min((Limits.capsSet(of: group).max() ?? 0) + members.count + 1, showsKept)
         }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds
         if case .named(let zone) = timeZone { namedZoneID = zone.identifier } else { namedZoneID = nil }
         loadTimeoutMs = loadTimeout.milliseconds
-        var index: [String: Int] = [:]
-        for i in placements.indices where index[placements[i].id] == nil { index[placements[i].id] = i }
-        placementIndex = index
-        placementIDs = placements.map(\.id)
-        let groupMembers = groups.map { group in group.placements.compactMap { index[$0.value] } }
         var ofPlacement = Array(repeating: [Int](), count: placements.count)
         for (g, members) in groupMembers.enumerated() {
-            for p in Set(members).sorted() { ofPlacement[p].append(g) }
+            for p in members { ofPlacement[p].append(g) }
         }
         groupsOfPlacement = IndexLists(ofPlacement)
         var rulesOf = Array(repeating: [Int](), count: placements.count)

@@ -27,32 +27,16 @@ extension ModelDecoder {
     }
 
     static func decodeActions(_ node: YAMLNode, reader: inout ModelReader) -> [ActionStream] {
-        guard let items = reader.sequence(node, "actions", example: "- {placement: level_end, every: {exponential: 2m}}") else { return [] }
-        guard items.count <= maxStreams else {
-            reader.report(.modelOutOfRange("actions", "a list of at most \(maxStreams) streams", found: "\(items.count) streams", file: reader.file, range: node.range))
-            return []
-        }
-        return items.compactMap { item in
-            guard let pairs = reader.mapping(item, "an action") else { return nil }
-            let fields = reader.fields(pairs, allowed: ModelKeys.action, context: "an action", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.action) })
-            let placement = placement(fields, node: item, context: "an action", reader: &reader)
-            let every = every(fields, node: item, context: "an action", reader: &reader)
+        streams(node, "actions", example: "- {placement: level_end, every: {exponential: 2m}}", item: "an action", keys: ModelKeys.action, reader: &reader) {
+            _, placement, every, _ in
             guard let placement, let every else { return nil }
             return ActionStream(placement: placement.0, every: every, location: placement.1)
         }
     }
 
     static func decodeRewarded(_ node: YAMLNode, reader: inout ModelReader) -> [RewardedStream] {
-        guard let items = reader.sequence(node, "rewarded", example: "- {placement: rewarded_hint, every: 5m, accept: 0.5}") else { return [] }
-        guard items.count <= maxStreams else {
-            reader.report(.modelOutOfRange("rewarded", "a list of at most \(maxStreams) streams", found: "\(items.count) streams", file: reader.file, range: node.range))
-            return []
-        }
-        return items.compactMap { item in
-            guard let pairs = reader.mapping(item, "a rewarded offer") else { return nil }
-            let fields = reader.fields(pairs, allowed: ModelKeys.rewarded, context: "a rewarded offer", belongsIn: { ModelKeys.relocation(of: $0, in: ModelKeys.rewarded) })
-            let placement = placement(fields, node: item, context: "a rewarded offer", reader: &reader)
-            let every = every(fields, node: item, context: "a rewarded offer", reader: &reader)
+        streams(node, "rewarded", example: "- {placement: rewarded_hint, every: 5m, accept: 0.5}", item: "a rewarded offer", keys: ModelKeys.rewarded, reader: &reader) {
+            fields, placement, every, reader in
             var accept = 1.0
             if let pair = fields.first(where: { $0.key == "accept" })?.pair {
                 guard let value = reader.probability(pair.value, "accept") else { return nil }
@@ -60,6 +44,26 @@ extension ModelDecoder {
             }
             guard let placement, let every else { return nil }
             return RewardedStream(placement: placement.0, every: every, accept: accept, location: placement.1)
+        }
+    }
+
+    /// A list of streams (`actions`, `rewarded`): at most ``maxStreams``, each a mapping of `keys` with a placement and
+    /// an `every`, which are read (and their problems reported) before `make` reads the rest and builds the stream.
+    private static func streams<Stream>(
+        _ node: YAMLNode, _ key: String, example: String, item context: String, keys: [String], reader: inout ModelReader,
+        _ make: (_ fields: [(key: String, pair: YAMLPair)], _ placement: (String, SourceLocation)?, _ every: DurationDistribution?, _ reader: inout ModelReader) -> Stream?
+    ) -> [Stream] {
+        guard let items = reader.sequence(node, key, example: example) else { return [] }
+        guard items.count <= maxStreams else {
+            reader.report(.modelOutOfRange(key, "a list of at most \(maxStreams) streams", found: "\(items.count) streams", file: reader.file, range: node.range))
+            return []
+        }
+        return items.compactMap { item in
+            guard let pairs = reader.mapping(item, context) else { return nil }
+            let fields = reader.fields(pairs, allowed: keys, context: context, belongsIn: { ModelKeys.relocation(of: $0, in: keys) })
+            let placement = placement(fields, node: item, context: context, reader: &reader)
+            let every = every(fields, node: item, context: context, reader: &reader)
+            return make(fields, placement, every, &reader)
         }
     }
 }
