@@ -103,6 +103,9 @@ public enum RuleFileKeys {
 package enum GluedKey {
     /// The key and value of `text`, or nil when it has no colon with text after it and none before.
     package static func split(_ text: String) -> (key: String, value: String)? {
+        // Most keys hold no colon: looked for in the bytes first (a `:` character always holds that byte), not
+        // character by character.
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return nil }
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return nil }
         let value = text[text.index(after: colon)...]
         guard let first = value.first, first != " ", first != ":" else { return nil }
@@ -159,7 +162,9 @@ package enum GluedKey {
 
     /// A key without the no-break spaces and spaces pasted before it.
     package static func unindented(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.drop(while: isPastedIndentation)))
+        // Most keys start with a letter: the text itself, not a copy built scalar by scalar.
+        guard let first = text.unicodeScalars.first, isPastedIndentation(first) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.drop(while: isPastedIndentation)))
     }
 
     /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) pasted
