@@ -135,17 +135,19 @@ enum ImpactText {
     /// characters and its format) fits, and a long policy path or segment name runs past its column.
     static let maxFigureColumnWidth = 100
 
-    /// Rows as aligned columns; trailing spaces removed.
+    /// Rows as aligned columns; trailing spaces removed. Cells are measured in terminal columns (``TerminalWidth``): a
+    /// segment named in Japanese or with an emoji stays aligned.
     /// - Parameter maxWidth: the widest a column is aligned to (longer cells run past it), nil for no limit.
     static func table(_ rows: [[String]], rightAligned: Set<Int>, indent: String, maxWidth: Int? = nil) -> String {
         let columns = rows.map(\.count).max() ?? 0
-        let widths = (0..<columns).map { c in min(maxWidth ?? .max, rows.map { c < $0.count ? $0[c].count : 0 }.max() ?? 0) }
+        let cellWidths = rows.map { row in row.map(TerminalWidth.of) }
+        let widths = (0..<columns).map { c in min(maxWidth ?? .max, cellWidths.map { c < $0.count ? $0[c] : 0 }.max() ?? 0) }
         var out = ""
-        for row in rows {
+        for (r, row) in rows.enumerated() {
             var cells: [String] = []
             for c in 0..<columns {
                 let cell = c < row.count ? row[c] : ""
-                let pad = String(repeating: " ", count: max(0, widths[c] - cell.count))
+                let pad = String(repeating: " ", count: max(0, widths[c] - (c < row.count ? cellWidths[r][c] : 0)))
                 cells.append(rightAligned.contains(c) ? pad + cell : cell + pad)
             }
             var line = indent + cells.joined(separator: "  ")

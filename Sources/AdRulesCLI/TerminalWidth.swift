@@ -29,6 +29,11 @@ enum TerminalWidth {
     /// The columns of a text.
     static func of(_ text: Substring) -> Int { text.reduce(0) { $0 + of($1) } }
 
+    /// The columns of a text; an ASCII text (the usual one) is its length.
+    static func of(_ text: String) -> Int {
+        text.utf8.allSatisfy { $0 < 0x80 } ? text.utf8.count : text.reduce(0) { $0 + of($1) }
+    }
+
     /// The East Asian Wide and Fullwidth blocks (emoji shown as pictures are told by their Unicode property).
     private static func isEastAsianWide(_ v: UInt32) -> Bool {
         switch v {

@@ -31,6 +31,20 @@ struct ImpactCommandTests {
         #expect(renderedLines.dropFirst().allSatisfy { $0.count <= 100 + 2 + 100 }, "\(rendered.prefix(300))")
     }
 
+    /// Columns are aligned in terminal columns: a segment named in Japanese or with an emoji takes two a character, and
+    /// the figures after it stay under their heading (they were padded by characters and ran two columns off).
+    @Test func wideCharactersKeepTheColumnsAligned() {
+        let rows = [["segment", "users", "mean"], ["日本の常連", "1,200", "3.10"], ["casual 🎮", "800", "12.00"], ["e\u{301}te\u{301}", "7", "0.50"]]
+        let text = ImpactText.table(rows, rightAligned: [1, 2], indent: "  ", maxWidth: ImpactText.maxFigureColumnWidth)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 4)
+        // Every line ends its last (right-aligned) column at the same terminal column, and so does each column before it.
+        #expect(Set(lines.map(TerminalWidth.of)) == [2 + 10 + 2 + 5 + 2 + 5], "\(text)")
+        #expect(lines[1] == "  日本の常連  1,200   3.10", "\(text)")
+        #expect(lines[2] == "  casual 🎮     800  12.00", "\(text)")
+        #expect(lines[3] == "  e\u{301}te\u{301}" + String(repeating: " ", count: 13) + "7   0.50", "\(text)")
+    }
+
     /// A model whose only error is its own (shares that do not add up) gets the policy's warnings in the same run: no
     /// segment was left out, so they are what the fixed model would get. With a segment left out they are not shown.
     @Test func aModelErrorOfItsOwnDoesNotHideThePolicysWarnings() throws {
