@@ -179,87 +179,6 @@ enum ImpactCommand {
         return .success(options)
     }
 
-    /// `impact merge PART.json…`: the shards' partial results combined into the whole run's result.
-    static func merge(_ paths: [String], _ parsed: ParsedArguments) -> CommandResult {
-        guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json"), command: "impact") }
-        if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths) { return refusal }
-        for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
-            return AdRulesCommandLine.usageError(.unexpected("--\(option)"), command: "impact")
-        }
-        // Each part is added as it is read: the merge holds the sum so far and one part, however many shards ran.
-        var merge = ImpactReport.Merge()
-        var mismatch: ImpactReport.MergeError?
-        func mergeError(_ error: ImpactReport.MergeError) -> CommandResult {
-            // Parts are named by their files, in the order given.
-            let text = error.description(naming: { $0 < paths.count ? paths[$0] : "part \($0 + 1)" })
-            return CommandResult(stderr: "error: cannot merge: \(ControlCharacters.escaped(text))\n", exitCode: ExitCode.findings)
-        }
-        // A directory where a part belongs is a mistake in the command, as for the model: exit 2, before any part is read.
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return CommandResult(
-                    stderr: "error: \(ControlCharacters.escaped(path)) is a directory: impact merge takes the parts' json files, such as parts/*.json\n",
-                    exitCode: ExitCode.usage)
-            }
-        }
-        for path in paths {
-            let text: String
-            do {
-                let bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)
-                // A part is json this tool wrote, for at most `ModelCheck.maxReportBlocks` blocks of figures: never
-                // larger than `maxPartBytes`.
-                guard bytes.count <= maxPartBytes else {
-                    return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): larger than \(maxPartBytes >> 20) MiB, so not a part adrules wrote\n", exitCode: ExitCode.findings)
-                }
-                // adrules writes parts as UTF-8 with no byte-order mark: anything else was made or changed elsewhere.
-                if ByteOrderMark.starts(bytes) {
-                    return CommandResult(
-                        stderr: "error: \(ControlCharacters.escaped(path)): starts with a byte-order mark (UTF-16 or UTF-32, or UTF-8 with a BOM), so not a part adrules wrote: save it as UTF-8 without a BOM\n",
-                        exitCode: ExitCode.findings)
-                }
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
-                    return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): not UTF-8 text, so not a part adrules wrote\n", exitCode: ExitCode.findings)
-                }
-                text = decoded
-            } catch { return failure("\(error)") }
-            do {
-                let part = try ImpactJSON.read(text)
-                // A part that does not fit is reported once every part has been read: a part that cannot be read
-                // or is not json comes first, as it would if the parts were all read before the merge.
-                if mismatch == nil {
-                    do { try merge.add(part) } catch let error as ImpactReport.MergeError { mismatch = error }
-                }
-            } catch let error as JSONValue.ParseError {
-                // A part spans many lines: the syntax error is placed as an editor shows it.
-                let at = UTF8Check.position(ofByte: error.offset, in: text.utf8)
-                return CommandResult(
-                    stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
-                    exitCode: ExitCode.findings)
-            } catch let error as ImpactJSON.ReadError {
-                // Placed at the value (or key) it is about, as a syntax error is.
-                let place = error.offset(in: Array(text.utf8)).map { offset in
-                    let at = UTF8Check.position(ofByte: offset, in: text.utf8)
-                    return ":\(at.line):\(at.column)"
-                }
-                return CommandResult(
-                    stderr: "error: \(ControlCharacters.escaped(path))\(place ?? ""): \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
-                    exitCode: ExitCode.findings)
-            } catch {
-                return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): \(error)\n", exitCode: ExitCode.findings)
-            }
-        }
-        if let mismatch { return mergeError(mismatch) }
-        do {
-            let merged = try merge.result()
-            return Output.deliver(render(merged, format: parsed.values["format"] ?? "json"), to: parsed.values["output"])
-        } catch let error as ImpactReport.MergeError {
-            return mergeError(error)
-        } catch {
-            return CommandResult(stderr: "error: cannot merge: \(error)\n", exitCode: ExitCode.findings)
-        }
-    }
-
     static func render(_ report: ImpactReport, format: String) -> String {
         switch format {
         case "json": return ImpactJSON.render(report)
@@ -292,33 +211,8 @@ enum ImpactCommand {
         return nil
     }
 
-    /// The largest part `impact merge` reads: well above what the largest report a model may ask for takes.
-    static let maxPartBytes = 64 << 20
-
     /// An I/O failure; the message names paths from the command line, printed escaped.
     static func failure(_ message: String) -> CommandResult {
         CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
-    }
-}
-
-/// A progress bar on standard error, redrawn in place; used only when standard error is a terminal.
-final class ProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
-    private let started = Date()
-
-    func draw(_ done: Int, of total: Int) {
-        lock.withLock {
-            let width = 30
-            let filled = total > 0 ? done * width / total : width
-            let percent = total > 0 ? done * 100 / total : 100
-            let elapsed = Date().timeIntervalSince(started)
-            let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) users, \(Int(elapsed)) s"
-            // Best effort: a terminal that went away must not stop the run.
-            _ = StandardStreams.write(line, to: 2)
-        }
-    }
-
-    func finish() {
-        lock.withLock { _ = StandardStreams.write("\r\u{1B}[K", to: 2) }
     }
 }
