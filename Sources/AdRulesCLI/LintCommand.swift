@@ -73,8 +73,12 @@ enum LintCommand {
             lines: { file in
                 if let lines = cache[file] { return lines }
                 let text = (try? PolicyLoader.readBytes(file)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                // Split as libyaml counts lines, so that a diagnostic's line is the line shown.
-                let lines = text.split(omittingEmptySubsequences: false) { ScalarSource.lineBreaks.contains($0) }
+                // Split as positions count lines (LF, CR LF, CR), so that a diagnostic's line is the line shown. A rule
+                // file holding a NEL, LS or PS, which libyaml would count too, is refused at that character before
+                // libyaml reads it; a compiled policy's json counts lines at LF and CR only, and may hold them in a
+                // string. (Split at them too, a json excerpt showed the wrong line, and a rule file's excerpt ended
+                // at the character it is refused for, which is now shown escaped.)
+                let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
                 cache[file] = lines
                 return lines
             })

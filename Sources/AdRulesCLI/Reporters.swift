@@ -74,8 +74,11 @@ struct DiagnosticReporter {
     }
 
     private func text(_ d: Diagnostic, _ columns: inout LongLineColumns) -> String {
-        // The excerpt is read from the file as named; only what is printed is escaped.
-        let fileLines = lines(d.file)
+        // The excerpt is read from the file as named; only what is printed is escaped. The checkpoints of a long line
+        // are kept under the name as given too: two names that print alike once escaped (a tab, and a backslash and a
+        // t) are two files.
+        let file = d.file
+        let fileLines = lines(file)
         let d = d.escapedForTerminal
         var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
         let lineIndex = d.range.start.line - 1
@@ -85,7 +88,7 @@ struct DiagnosticReporter {
             // Columns count code points (a flag is two); a byte-order mark opening the file is no column (libyaml
             // skips it), but it is printed.
             let mark = lineIndex == 0 && scalars.first == "\u{FEFF}" ? 1 : 0
-            let at = columns.index(ofScalar: max(0, d.range.start.column - 1) + mark, in: line, key: LongLineColumns.Key(file: d.file, line: lineIndex))
+            let at = columns.index(ofScalar: max(0, d.range.start.column - 1) + mark, in: line, key: LongLineColumns.Key(file: file, line: lineIndex))
             // A long line is shown as a window of code points around the column: a 10 MB line under each of a
             // thousand findings would be gigabytes of output.
             let isLong = line.utf8.count > 240

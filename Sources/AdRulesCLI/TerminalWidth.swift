@@ -40,7 +40,9 @@ enum TerminalWidth {
         case 0x1100...0x115F,  // Hangul Jamo initial consonants
             0x2329...0x232A,  // angle brackets
             0x2E80...0x303E,  // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation
-            0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, CJK compatibility
+            // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, enclosed CJK letters, CJK compatibility; not
+            // the circled numbers on black squares (U+3248-324F), which are ambiguous, one column outside CJK locales.
+            0x3041...0x3247, 0x3250...0x33FF,
             0x3400...0x4DBF,  // CJK unified ideographs extension A
             0x4DC0...0x4DFF,  // Yijing hexagrams
             0x4E00...0x9FFF,  // CJK unified ideographs
@@ -50,7 +52,8 @@ enum TerminalWidth {
             0xF900...0xFAFF,  // CJK compatibility ideographs
             0xFE10...0xFE19, 0xFE30...0xFE6F,  // vertical forms, CJK compatibility forms, small form variants
             0xFF00...0xFF60, 0xFFE0...0xFFE6,  // full-width forms
-            0x16FE0...0x18CFF, 0x1B000...0x1B2FF,  // Tangut, Khitan, kana supplements
+            0x16FE0...0x18D7F, 0x1AFF0...0x1AFFF, 0x1B000...0x1B2FF,  // Tangut (and its supplement), Khitan, kana supplements
+            0x1F200...0x1F2FF,  // enclosed ideographic supplement (the squared kanji, not all of them emoji)
             0x1D300...0x1D356,  // Tai Xuan Jing symbols
             0x20000...0x3FFFD:  // CJK unified ideographs extensions B and after
             return true

@@ -211,7 +211,47 @@ struct LintCommandTests {
         #expect(TerminalWidth.of("e\u{301}" as Character) == 1 && TerminalWidth.of("\u{200B}" as Character) == 0 && TerminalWidth.of("\u{2764}\u{FE0F}" as Character) == 2)
         #expect(TerminalWidth.of("\u{1F1EF}\u{1F1F5}" as Character) == 2 && TerminalWidth.of("👩\u{200D}💻" as Character) == 2)
         #expect(TerminalWidth.of("\u{1F5A5}" as Character) == 1 && TerminalWidth.of("\u{00AD}" as Character) == 1 && TerminalWidth.of("\u{4DC0}" as Character) == 2)
+        // Wide without being emoji: squared kanji, Kana Extended-B, the Tangut supplement; ambiguous, so one: circled
+        // numbers on black squares.
+        #expect(TerminalWidth.of("\u{1F210}\u{1F200}\u{1F23B}" as Substring) == 6 && TerminalWidth.of("\u{1AFF0}\u{18D00}" as Substring) == 4)
+        #expect(TerminalWidth.of("\u{3248}\u{324F}" as Substring) == 2 && TerminalWidth.of("\u{3247}\u{3250}" as Substring) == 4)
         #expect(TerminalWidth.of("ｶﾀｶﾅ" as Substring) == 4 && TerminalWidth.of("ＡＢ" as Substring) == 4 && TerminalWidth.of("한국어" as Substring) == 6)
+    }
+
+    /// Two files whose names print alike once escaped (a tab, and a backslash and a `t`) are two files: the positions
+    /// found on one's long line were used on the other's, which stopped the process ("String index is out of bounds")
+    /// or put the excerpt and caret elsewhere.
+    @Test func filesNamedAlikeOnceEscapedKeepTheirOwnLines() throws {
+        func policy(_ id: String, _ filler: String) -> String {
+            "version: 1\nplacements:\n  \(id): {format: interstitial, ad_unit: \"" + String(repeating: filler, count: 4_090) + "\", daily_cap: six}\n"
+        }
+        let dir = try temporaryDirectory("adrules-alike", ["a\tb.yaml": policy("p", "😀"), "a\\tb.yaml": policy("q", "a")])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", "--format", "text", dir])
+        #expect(result.exitCode == 1, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let excerpts = lines.indices.filter { lines[$0].hasPrefix(" 3 | ") }
+        #expect(excerpts.count == 2, "\(result.stdout.prefix(2_000))")
+        for i in excerpts where i + 1 < lines.count {
+            // The caret stands under `six` in each file's own excerpt.
+            let source = try #require(lines[i].range(of: "six}"), "\(lines[i])")
+            let caret = try #require(lines[i + 1].firstIndex(of: "^"), "\(lines[i + 1])")
+            #expect(TerminalWidth.of(lines[i][..<source.lowerBound]) == lines[i + 1].distance(from: lines[i + 1].startIndex, to: caret), "\(lines[i])\n\(lines[i + 1])")
+        }
+    }
+
+    /// A compiled policy's json counts lines at LF and CR only, and may hold a LINE SEPARATOR, PARAGRAPH SEPARATOR or
+    /// NEL in a string: the excerpt is the line the position names (it was split at those too, and showed another).
+    @Test func aJSONExcerptIsTheLineItsPositionNames() throws {
+        let dir = try temporaryDirectory("adrules-json-lines", [
+            "ls.json": "{\"generator\": \"x\u{2028}y\u{0085}z\",\n \"format\": 7}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", "--format", "text", dir + "/ls.json"])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count >= 3, "\(result.stdout)\(result.stderr)")
+        #expect(lines[0].contains("ls.json:2:"), "\(lines)")
+        #expect(lines[1] == " 2 |  \"format\": 7}", "\(lines)")
     }
 
     @Test func githubEscapesMessagesAndProperties() {

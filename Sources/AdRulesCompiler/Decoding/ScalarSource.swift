@@ -36,9 +36,6 @@ package struct ScalarPositions {
 /// source has in between (quotes, backslashes, breaks, indentation) is skipped. That places a character of a `when`
 /// expression at its own line and column however the expression is written.
 package struct ScalarSource {
-    /// The line breaks libyaml counts lines by: LF, CRLF (one `Character` in Swift), CR, NEL, LS and PS.
-    package static let lineBreaks: Set<Character> = ["\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
-
     let bytes: [UInt8]
     /// The byte index where each line starts, built once per file: lines split where libyaml splits them (LF, CRLF,
     /// CR, NEL, LS, PS), and the first starts after a byte order mark, which libyaml does not count as a column.
