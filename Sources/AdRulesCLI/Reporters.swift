@@ -179,7 +179,9 @@ enum JSONDiagnostics {
     }
 
     static func object(_ d: Diagnostic) -> JSON {
-        .object([
+        // The file is a path a tool opens, kept as it is; the messages are text a person reads (``messagesEscaped``).
+        let d = d.messagesEscaped
+        return .object([
             ("file", .string(d.file)), ("line", .int(d.range.start.line)), ("column", .int(d.range.start.column)),
             ("end_line", .int(d.range.end.line)), ("end_column", .int(d.range.end.column)),
             ("severity", .string(d.severity.rawValue)), ("rule", .string(d.rule)), ("message", .string(d.message)),
@@ -230,12 +232,25 @@ extension Diagnostic {
     /// The diagnostic with control characters in its file, message and notes made visible, so a value
     /// quoted from a file cannot forge a line (`fake.yaml:1:1: error: …`) or drive the terminal.
     var escapedForTerminal: Diagnostic {
-        var d = self
+        var d = messagesEscaped
         d.file = ControlCharacters.escaped(d.file)
-        d.message = ControlCharacters.escaped(d.message)
         d.notes = d.notes.map { note in
             var note = note
             note.file = ControlCharacters.escaped(note.file)
+            return note
+        }
+        return d
+    }
+
+    /// The diagnostic with control characters and bidirectional controls in its message and notes' messages made
+    /// visible (`\u{1B}`), as every format prints them; the files are left as they are. (The json and SARIF reports
+    /// carried a value's ESC, NUL and RIGHT-TO-LEFT OVERRIDE raw in messages whose value was quoted as written, and
+    /// escaped in those that quoted it escaped: a viewer showed the override live.)
+    var messagesEscaped: Diagnostic {
+        var d = self
+        d.message = ControlCharacters.escaped(d.message)
+        d.notes = d.notes.map { note in
+            var note = note
             note.message = ControlCharacters.escaped(note.message)
             return note
         }

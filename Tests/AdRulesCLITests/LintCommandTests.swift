@@ -254,6 +254,21 @@ struct LintCommandTests {
         #expect(lines[1] == " 2 |  \"format\": 7}", "\(lines)")
     }
 
+    /// A value quoted in a message is printed with its control characters escaped in json and SARIF as in the terminal
+    /// formats: a `schema/type` message carried a value's ESC and RIGHT-TO-LEFT OVERRIDE raw, a `schema/enum` one escaped.
+    @Test func machineFormatsEscapeControlCharactersInMessages() throws {
+        let dir = try temporaryDirectory("adrules-json-escapes", [
+            "p.yaml": "version: 1\nplacements:\n  p:\n    format: \"inter\\e[31m\\u202Estitial\"\n    daily_cap: \"si\\e[31mx\\u202E\"\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for format in ["json", "sarif"] {
+            let result = runCLI(["lint", "--format", format, dir + "/p.yaml"])
+            #expect(result.exitCode == 1)
+            #expect(!result.stdout.unicodeScalars.contains("\u{202E}") && !result.stdout.contains("\\u001b"), "\(format): \(result.stdout.suffix(800))")
+            #expect(result.stdout.contains("not \\\"si\\\\u{1B}[31mx\\\\u{202E}\\\"") && result.stdout.contains("not \\\"inter\\\\u{1B}[31m\\\\u{202E}stitial\\\""), "\(format)")
+        }
+    }
+
     @Test func githubEscapesMessagesAndProperties() {
         #expect(GitHubAnnotations.escapeData("50% a\r\nb") == "50%25 a%0D%0Ab")
         #expect(GitHubAnnotations.escapeProperty("a:b,c%") == "a%3Ab%2Cc%25")
