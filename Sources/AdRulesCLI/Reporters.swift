@@ -82,7 +82,8 @@ struct DiagnosticReporter {
         let d = d.escapedForTerminal
         var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
         let lineIndex = d.range.start.line - 1
-        if lineIndex >= 0, lineIndex < fileLines.count {
+        // A line counting the findings not shown points at no text: no excerpt of the file's first line.
+        if d.rule != "lint/too-many-findings", lineIndex >= 0, lineIndex < fileLines.count {
             let line = fileLines[lineIndex]
             let scalars = line.unicodeScalars
             // Columns count code points (a flag is two); a byte-order mark opening the file is no column (libyaml

@@ -107,6 +107,21 @@ struct BoundsAndNamesTests {
         #expect(result.stderr == "error: cannot read \(dir)/a\u{FFFD}.yaml: the name is not UTF-8 (or holds U+FFFD), which adrules cannot tell from another file's: rename it\n", "\(result.stderr)")
     }
 
+    /// The `text` format shows no excerpt under the line counting the findings not shown: it points at no text (the
+    /// file's first line and a caret at 1:1 were printed under it).
+    @Test func theLineOfFindingsNotShownHasNoExcerpt() throws {
+        let placements = (0..<1_001).map { "  p\($0): {format: interstitial, min_interval: 1m, daily_cap: six}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-many-text", ["p.yaml": "version: 1\nplacements:\n" + placements])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let lines = runCLI(["lint", "--format", "text", dir + "/p.yaml"]).stdout.split(separator: "\n").map(String.init)
+        let counting = try #require(lines.firstIndex { $0.hasSuffix("(lint/too-many-findings)") }, "\(lines.suffix(3))")
+        // It comes first (it points at 1:1), and the next line is the first finding, not an excerpt of line 1.
+        try #require(counting + 1 < lines.count)
+        #expect(lines[counting + 1].hasPrefix(dir + "/p.yaml:3:"), "\(lines.prefix(4))")
+        // Every finding shown keeps its excerpt and caret.
+        #expect(lines.count == 1_000 * 3 + 1, "\(lines.count)")
+    }
+
     /// Unknown placements in a scenario file are looked up, not compared with every placement, and past a report's
     /// worth get no "did you mean" search (12,000 of them against 100,000 placements took 14.5 s); a policy with no
     /// placements says so rather than list none.
