@@ -260,12 +260,20 @@ extension ImpactJSON {
         guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
             throw ReadError("not an impact report: a change's kind is not changed, added or removed", at: value["kind"])
         }
+        // A run writes every key of a change: a value as a text or null, a location as an object or null. One left out, or
+        // a value of another kind (`"old": 7`), was read as null, and the merge took it.
+        for key in ["old", "new", "old_location", "new_location"] {
+            guard value[key].exists else { throw ReadError("not an impact report: a change's \(key) is missing", at: value) }
+        }
+        func settingValue(_ key: String, _ what: String) throws -> String? {
+            value[key].isNull ? nil : try setting(value[key], what)
+        }
         return PolicyChange(
             kind: kind,
             subject: try string(value["subject"], "a change's subject"),
             setting: try string(value["setting"], "a change's setting"),
-            old: value["old"].stringValue == nil ? nil : try setting(value["old"], "a change's old value"),
-            new: value["new"].stringValue == nil ? nil : try setting(value["new"], "a change's new value"),
+            old: try settingValue("old", "a change's old value"),
+            new: try settingValue("new", "a change's new value"),
             oldLocation: try readLocation(value["old_location"], string: string, of: "a change's old value"),
             newLocation: try readLocation(value["new_location"], string: string, of: "a change's new value"))
     }

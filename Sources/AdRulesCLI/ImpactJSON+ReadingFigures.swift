@@ -76,9 +76,8 @@ extension ImpactJSON {
             guard denied <= most else {
                 throw ReadError("not an impact report: the deny reasons of \(id) add up to more than its user-days can give", at: denial["count"])
             }
-            let message = denial["message"]
-            c.denials.append(DenialCount(
-                code: code, location: location, message: message.exists ? try string(message, "the message of a deny reason of \(id)") : "", count: n))
+            // A run writes every reason's message: one left out would win the merge's smallest text as "".
+            c.denials.append(DenialCount(code: code, location: location, message: try string(denial["message"], "the message of a deny reason of \(id)"), count: n))
         }
         // The impressions a run writes are the histogram's: another count cannot come from a run.
         guard try count(object["impressions"], "impressions of \(id)", 0...most) == c.impressions else {

@@ -469,7 +469,7 @@ struct ImpactCommandTests {
         ("\"model\": \"", "\"model\": \"x\\u0000fake.yaml", "model holds a NUL, which no path holds"),
         ("\"message\": \"daily_cap 6", "\"message\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "holds a control character"),
         ("\"format\": \"interstitial\"", "\"format\": \"banana\"", "the format of level_end in segment casual is \"banana\", which no run writes"),
-        ("\"count\": 2\n", "\"count\": 100000000\n", "99999998 shards are missing: 3, 4, 5"),
+        ("\"count\": 2\n", "\"count\": 100000000\n", "played 6 users, where shard 1 of the run holds 1: it is not that shard's result"),
         ("\"granted\": ", "\"granted\": 9999", "the loads or rewarded counts of app_open in segment casual contradict each other"),
         ("\"new\": {", "\"casual\": {", "the key \"casual\" appears twice in one object"),
         ("\"show_failures\": ", "\"show_failures\": 99999", "the loads or rewarded counts of app_open in segment casual contradict each other"),
@@ -487,6 +487,8 @@ struct ImpactCommandTests {
         // A report is 9 deep: deeper is refused as it is read (56 deep, 8 million values took 1.3 GB first).
         ("\"version\": 1,", "\"version\": 1, \"junk\": " + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + ",",
          "JSON nests deeper than 16 levels"),
+        // Every key a run writes is there: a deny reason with no message made the merged message empty.
+        (",\n                  \"message\": \"daily_cap 6 reached today\"", "", "the message of a deny reason of app_open in segment casual is missing"),
         // A syntax error is placed at its line and column.
         ("\"version\": 1,\n", "\"version\": 1,\n,", ":3:1: invalid JSON: "),
         ("\"version\": 1,\n", "\"version\": 1,\n,", "; a part is the json that adrules impact --shard K/N writes, unchanged\n"),
@@ -510,6 +512,35 @@ struct ImpactCommandTests {
         #expect(merged.stderr.contains(message), "\(merged.stderr)")
         #expect(merged.stdout.isEmpty)
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
+    }
+
+    /// A change of a `--compare` part holds every key a run writes, each of the kind it writes: a change with no `old`,
+    /// or with `"old": 7`, was read as one with no old value, and the merge wrote that.
+    @Test func aChangeMissingAKeyIsRefused() throws {
+        let directory = NSTemporaryDirectory() + "adrules-change-keys-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var parts: [String] = []
+        for k in 1...2 {
+            let path = "\(directory)/part-\(k).json"
+            #expect(runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "4", "--shard", "\(k)/2", "--output", path]).exitCode == 0)
+            parts.append(path)
+        }
+        #expect(runCLI(["impact", "merge"] + parts).exitCode == 0)
+        for (replacement, message) in [("", "a change's old is missing"), ("\"old\": 7,", "a change's old value is 7, where a run writes a text")] {
+            var tampered: [String] = []
+            for (k, path) in parts.enumerated() {
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                let changed = text.replacingOccurrences(of: "\"old\": \"3\",", with: replacement)
+                #expect(changed != text)
+                let copy = "\(directory)/tampered-\(k).json"
+                try changed.write(toFile: copy, atomically: true, encoding: .utf8)
+                tampered.append(copy)
+            }
+            let merged = runCLI(["impact", "merge"] + tampered)
+            #expect(merged.exitCode == 1)
+            #expect(merged.stderr.contains(message), "\(merged.stderr)")
+        }
     }
 
     /// The two parts of a `--shard 1/2` and `2/2` run of the shipped model (12 users, 2 days), in a fresh directory

@@ -397,6 +397,11 @@ struct SimulationTests {
         #expect(parts.map { $0.results[0].total.users } == [34, 33, 33])
         #expect(try ImpactReport.merge(parts.reversed()) == whole)
         #expect(throws: ImpactReport.MergeError.missingShards([2], of: 1)) { try ImpactReport.merge([parts[0], parts[2]]) }
+        // Of many shards, the first ten missing are named and the rest counted.
+        let few = (1...2).map { k in
+            ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 1, shard: Shard(index: k, count: 50)))
+        }
+        #expect(throws: ImpactReport.MergeError.missingShards(Array(3...12), of: 48)) { try ImpactReport.merge(few) }
         #expect(throws: ImpactReport.MergeError.duplicateShard(1, part: 1)) { try ImpactReport.merge([parts[0], parts[0], parts[1]]) }
         #expect(throws: ImpactReport.MergeError.notPartial(0)) { try ImpactReport.merge([whole]) }
         // A part emptied of its users (each part alone is consistent) does not pass for a whole shard.
@@ -404,7 +409,13 @@ struct SimulationTests {
         for s in emptied.results[0].segments.indices {
             emptied.results[0].segments[s] = SegmentCounters(placements: emptied.results[0].placements.count)
         }
-        #expect(throws: ImpactReport.MergeError.playedUsers(67, of: 100)) { try ImpactReport.merge([parts[0], parts[1], emptied]) }
+        #expect(throws: ImpactReport.MergeError.shardUsers(2, shard: 3, played: 0, expected: 33)) { try ImpactReport.merge([parts[0], parts[1], emptied]) }
+        // Nor does a part that claims a user of another shard, though the total still adds up to the population.
+        var claimed = parts[0]
+        claimed.results[0].segments[0].users += 1
+        var gave = parts[1]
+        gave.results[0].segments[0].users -= 1
+        #expect(throws: ImpactReport.MergeError.shardUsers(0, shard: 1, played: 35, expected: 34)) { try ImpactReport.merge([claimed, gave, parts[2]]) }
     }
 
     /// A shard of more shards than users plays nobody, and the users a run plays are not listed up front.

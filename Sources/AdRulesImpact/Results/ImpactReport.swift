@@ -84,6 +84,8 @@ public struct ImpactReport: Sendable, Hashable {
         case noInputsDigest(Int)
         /// Every shard is there, yet the parts played fewer users than the population.
         case playedUsers(Int, of: Int)
+        /// The part at this position, of this shard, played another number of users than the shard holds.
+        case shardUsers(Int, shard: Int, played: Int, expected: Int)
         /// With this part the merged deny reasons hold more rows than ``ImpactReport/maxDenyRows``.
         case tooManyDenyRows(Int, Int)
         /// With this part the merged deny reasons' messages and file names hold more bytes than
@@ -109,6 +111,8 @@ public struct ImpactReport: Sendable, Hashable {
             case .tooMuchDenyText(let i, let bytes):
                 return "with \(name(i)) the deny reasons' messages and file names come to \(bytes) bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"
             case .playedUsers(let played, let users): return "the parts played \(played) users in all, not the \(users) of the run: one of them is not a whole shard"
+            case .shardUsers(let i, let shard, let played, let expected):
+                return "\(name(i)) played \(played) users, where shard \(shard) of the run holds \(expected): it is not that shard's result"
             }
         }
     }
@@ -175,6 +179,7 @@ public struct ImpactReport: Sendable, Hashable {
             guard let first = merged else {
                 // The bounds a run writes within hold for a part alone too (a merge of one shard, `--shard 1/1`).
                 try Self.checkDenyBounds(part, part: i)
+                try Self.checkShardUsers(part, shard, part: i)
                 count = shard.count
                 seen.insert(shard.index)
                 var sum = part
@@ -199,6 +204,7 @@ public struct ImpactReport: Sendable, Hashable {
             }
             guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index, part: i) }
             let population = first.users
+            try Self.checkShardUsers(part, shard, part: i)
             for r in first.results.indices {
                 // The parts play disjoint users: together no more than the population (so no sum can overflow).
                 let users = first.results[r].segments.reduce(0) { $0 + $1.users } + part.results[r].segments.reduce(0) { $0 + $1.users }
@@ -214,6 +220,17 @@ public struct ImpactReport: Sendable, Hashable {
                 }
             }
             try Self.checkDenyBounds(sum, part: i)
+        }
+
+        /// Refuses a part that played another number of users than its shard holds: a shard plays users K-1, K-1+N, …,
+        /// exactly that many in each policy's result. (A part that gave one of its users to another passed, as long as
+        /// the total held.)
+        private static func checkShardUsers(_ part: ImpactReport, _ shard: Shard, part i: Int) throws(MergeError) {
+            let expected = PlayedUsers(users: part.users, shard: shard).count
+            for result in part.results {
+                let played = result.segments.reduce(0) { $0 + $1.users }
+                if played != expected { throw MergeError.shardUsers(i, shard: shard.index, played: played, expected: expected) }
+            }
         }
 
         /// Refuses a sum (or a first part) whose deny reasons pass ``ImpactReport/maxDenyRows`` or
