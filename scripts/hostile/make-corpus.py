@@ -653,6 +653,11 @@ def fs_cases(c):
                   {"p.yaml": BASE}, setup=link(c.abs(secret), "leak.yaml"), expect="any", formats=("text", "json"),
                   warn_not=[r"TOPSECRET"])
 
+    def alike(filler, ident):
+        return "version: 1\nplacements:\n  %s: {format: interstitial, ad_unit: \"%s\", daily_cap: six}\n" % (ident, filler * 4090)
+    c.policy_case("names-alike-escaped", g, "a\\tb.yaml and a<TAB>b.yaml print alike once escaped; each has a 4,000-code-point line with a finding past it",
+                  {"a\tb.yaml": alike("\U0001F600", "p"), "a\\tb.yaml": alike("a", "q")}, formats=("text", "json"))
+
     def fifo(path):
         os.mkfifo(os.path.join(path, "p.yaml"))
     c.policy_case("fifo-in-dir", g, "a FIFO named p.yaml inside the rules directory", {"ok.yaml": BASE}, setup=fifo, formats=())
