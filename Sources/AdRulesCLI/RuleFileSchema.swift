@@ -16,6 +16,20 @@ enum RuleFileSchema {
         ("examples", .array([.string("90s"), .string("4m"), .string("1h30m"), .string("1d")])),
     ]
     private static func count(minimum: Int) -> [(String, JSON)] { [("type", .string("integer")), ("minimum", .int(minimum))] }
+    /// A cap of shows: at most what a history keeps (lint's `schema/range` past it).
+    private static let cap: [(String, JSON)] = count(minimum: 0) + [("maximum", .int(Facts.maxShowsPerHistory))]
+    /// The control characters lint refuses in a text (``ControlCharacters/isControl(_:)``), as a regex class; a block
+    /// scalar's final line breaks are left out, as lint leaves them out of the value.
+    private static let controls = "\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\uFEFF\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069"
+    /// A text as lint takes it: at most 4096 characters, no control characters.
+    private static let plainText: [(String, JSON)] = [
+        ("type", .string("string")), ("maxLength", .int(PolicyIDs.maxTextLength)), ("pattern", .string("^[^\(controls)]*\\n*$")),
+    ]
+    /// An attribute name (``PolicyIDs/attributeNameRule``): not a keyword of conditions nor a built-in name.
+    private static let attributeName: [(String, JSON)] = [
+        ("pattern", .string("^[A-Za-z_]([A-Za-z0-9_.]{0,62}[A-Za-z0-9_])?$")),
+        ("not", .object([("enum", .array((PolicyIDs.keywords + Builtin.allCases.map(\.rawValue)).map(JSON.string)))])),
+    ]
     private static let bool: [(String, JSON)] = [("type", .string("boolean"))]
     private static let id: [(String, JSON)] = [("type", .string("string")), ("pattern", .string("^[A-Za-z0-9_.-]{1,64}$"))]
     /// What a rule's `deny` names: a placement id, or `*` for every placement.
@@ -27,18 +41,18 @@ enum RuleFileSchema {
         var schema: [(String, JSON)]
         switch setting.kind {
         case .flag: schema = bool
-        case .count(let minimum): schema = count(minimum: minimum)
+        case .count(let minimum): schema = setting.isCap ? cap : count(minimum: minimum)
         case .duration: schema = duration
         case .format: schema = [("enum", .array(AdFormat.allCases.map { .string($0.rawValue) }))]
-        case .text: schema = [("type", .string("string"))]
+        case .text: schema = plainText
         case .windows:
             schema = [
-                ("type", .string("array")),
+                ("type", .string("array")), ("maxItems", .int(PlacementSetting.maxWindowCaps)),
                 ("items", .object([
                     ("type", .string("object")), ("additionalProperties", .bool(false)),
                     ("required", .array(RuleFileKeys.cap.map(JSON.string))),
                     ("properties", .object([
-                        ("max", describe("The most shows the window may hold.", count(minimum: 0))),
+                        ("max", describe("The most shows the window may hold.", cap)),
                         ("window", describe("The window's length.", duration)),
                     ])),
                 ])),
@@ -80,7 +94,8 @@ enum RuleFileSchema {
             .object([("type", .string("array")), ("items", .object(denied)), ("minItems", .int(1))]),
         ]))])),
         ("when", describe("An expression; the rule denies when it is true.", [("type", .array([.string("string"), .string("boolean")]))])),
-        ("message", describe("A message for the decision's reason.", [("type", .string("string"))])),
+        // A sentence: some text that is not blank, as lint reads it.
+        ("message", describe("A message for the decision's reason.", plainText + [("allOf", .array([.object([("pattern", .string("\\S"))])]))])),
     ]
 
     static let topProperties: [(String, JSON)] = [
@@ -112,12 +127,13 @@ enum RuleFileSchema {
         ])),
         ("attributes", describe("App-supplied values that custom rules may read.", [
             ("type", .string("object")),
+            ("propertyNames", .object(attributeName)),
             ("additionalProperties", .object([("oneOf", .array([
                 .object([("enum", .array(ValueType.allCases.map { .string($0.rawValue) }))]),
                 .object([("type", .string("array")), ("items", .object([("enum", .array([.string("string"), .string("int")]))])), ("minItems", .int(1)), ("maxItems", .int(1))]),
                 .object([
                     ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("type")])),
-                    ("properties", .object([("type", .object([])), ("default", .object([]))])),
+                    ("properties", .object([("type", .object([("enum", .array(ValueType.allCases.map { .string($0.rawValue) }))])), ("default", .object([]))])),
                 ]),
             ]))])),
         ])),

@@ -13,7 +13,7 @@ package enum PolicyIDs {
     }
 
     /// The keywords of conditions, which no attribute may be named.
-    static let keywords = ["and", "or", "not", "in", "true", "false"]
+    package static let keywords = ["and", "or", "not", "in", "true", "false"]
 
     /// ``isValidAttributeName(_:)`` but for its length.
     static func isWellFormedAttributeName(_ name: String) -> Bool {
