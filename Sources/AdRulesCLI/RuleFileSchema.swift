@@ -18,16 +18,14 @@ enum RuleFileSchema {
     private static func count(minimum: Int) -> [(String, JSON)] { [("type", .string("integer")), ("minimum", .int(minimum))] }
     /// A cap of shows: at most what a history keeps (lint's `schema/range` past it).
     private static let cap: [(String, JSON)] = count(minimum: 0) + [("maximum", .int(Facts.maxShowsPerHistory))]
-    /// The control characters lint refuses in a text (``ControlCharacters/isControl(_:)``), as a regex class; a block
-    /// scalar's final line breaks are left out, as lint leaves them out of the value.
-    private static let controls = "\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\uFEFF\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069"
-    /// A text as lint takes it: at most 4096 characters, no control characters.
+    /// A text as lint takes it: at most 4096 characters, no control characters (a block scalar's final line breaks are
+    /// left out of the value by lint, so they pass here too).
     private static let plainText: [(String, JSON)] = [
-        ("type", .string("string")), ("maxLength", .int(PolicyIDs.maxTextLength)), ("pattern", .string("^[^\(controls)]*\\n*$")),
+        ("type", .string("string")), ("maxLength", .int(PolicyIDs.maxTextLength)), ("pattern", .string("^[^\(ControlCharacters.regexClass)]*\\n*$")),
     ]
     /// An attribute name (``PolicyIDs/attributeNameRule``): not a keyword of conditions nor a built-in name.
     private static let attributeName: [(String, JSON)] = [
-        ("pattern", .string("^[A-Za-z_]([A-Za-z0-9_.]{0,62}[A-Za-z0-9_])?$")),
+        ("pattern", .string(PolicyIDs.attributeNamePattern)),
         ("not", .object([("enum", .array((PolicyIDs.keywords + Builtin.allCases.map(\.rawValue)).map(JSON.string)))])),
     ]
     private static let bool: [(String, JSON)] = [("type", .string("boolean"))]

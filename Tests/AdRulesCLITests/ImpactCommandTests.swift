@@ -517,15 +517,8 @@ struct ImpactCommandTests {
     /// A change of a `--compare` part holds every key a run writes, each of the kind it writes: a change with no `old`,
     /// or with `"old": 7`, was read as one with no old value, and the merge wrote that.
     @Test func aChangeMissingAKeyIsRefused() throws {
-        let directory = NSTemporaryDirectory() + "adrules-change-keys-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let (directory, parts) = try Self.shardParts("adrules-change-keys", ["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "4"], count: 2)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var parts: [String] = []
-        for k in 1...2 {
-            let path = "\(directory)/part-\(k).json"
-            #expect(runCLI(["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "4", "--shard", "\(k)/2", "--output", path]).exitCode == 0)
-            parts.append(path)
-        }
         #expect(runCLI(["impact", "merge"] + parts).exitCode == 0)
         for (replacement, message) in [("", "a change's old is missing"), ("\"old\": 7,", "a change's old value is 7, where a run writes a text")] {
             var tampered: [String] = []
@@ -547,12 +540,20 @@ struct ImpactCommandTests {
     /// named from `prefix`, which the caller removes.
     static func twoParts(_ prefix: String) throws -> (directory: String, path: String, other: String) {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(inPackage)
+        let (directory, parts) = try shardParts(prefix, arguments, count: 2)
+        return (directory, parts[0], parts[1])
+    }
+
+    /// The parts of `arguments` run as `--shard 1/N` to `N/N` (`part-K.json`), in a fresh directory named from
+    /// `prefix`, which the caller removes.
+    static func shardParts(_ prefix: String, _ arguments: [String], count: Int) throws -> (directory: String, parts: [String]) {
         let directory = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let path = directory + "/part-1.json", other = directory + "/part-2.json"
-        #expect(runCLI(arguments + ["--shard", "1/2", "--output", path]).exitCode == 0)
-        #expect(runCLI(arguments + ["--shard", "2/2", "--output", other]).exitCode == 0)
-        return (directory, path, other)
+        let parts = (1...count).map { k in "\(directory)/part-\(k).json" }
+        for (k, path) in parts.enumerated() {
+            #expect(runCLI(arguments + ["--shard", "\(k + 1)/\(count)", "--output", path]).exitCode == 0)
+        }
+        return (directory, parts)
     }
 
     /// A value of the wrong kind says what it is and what a run writes, a count in a segment names the segment, and a

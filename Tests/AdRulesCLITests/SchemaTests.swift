@@ -17,6 +17,25 @@ struct SchemaTests {
         object(json).first { $0.0 == "properties" }.map { object($0.1).map(\.0) } ?? []
     }
 
+    /// The schema's regular expressions for control characters and attribute names say what lint's checks say.
+    @Test func patternsMatchLintsChecks() throws {
+        let control = try NSRegularExpression(pattern: "^[\(ControlCharacters.regexClass)]$")
+        for value in UInt32(0)...0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(scalar)
+            let matched = control.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            #expect(matched == ControlCharacters.isControl(scalar), "U+\(String(value, radix: 16))")
+        }
+        let name = try NSRegularExpression(pattern: PolicyIDs.attributeNamePattern)
+        let reserved = Set(PolicyIDs.keywords + Builtin.allCases.map(\.rawValue))
+        let names = ["level", "_x", "a.b", "a.", ".a", "1a", "a-b", "A9_z", "é", String(repeating: "a", count: 64), String(repeating: "a", count: 65),
+                     "premium", "and", "session.count", "screen.kind_2"]
+        for text in names {
+            let matched = name.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil && !reserved.contains(text)
+            #expect(matched == PolicyIDs.isValidAttributeName(text), "\(text)")
+        }
+    }
+
     @Test func keysMatchTheDecoder() {
         #expect(RuleFileSchema.topProperties.map(\.0) == RuleFileKeys.top)
         #expect(RuleFileSchema.placementProperties.map(\.0) == RuleFileKeys.placement)

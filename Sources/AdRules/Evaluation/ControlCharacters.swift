@@ -10,6 +10,10 @@ public enum ControlCharacters {
         }
     }
 
+    /// ``isControl(_:)`` as the inside of a regular expression's character class (for the JSON Schema of rule files):
+    /// kept beside the check, to change with it.
+    package static let regexClass = "\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029\\uFEFF\\u061C\\u200E\\u200F\\u202A-\\u202E\\u2066-\\u2069"
+
     /// Whether a scalar is a bidirectional mark, embedding, override or isolate: invisible, it reorders what a reader sees.
     package static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

@@ -23,6 +23,10 @@ package enum PolicyIDs {
             && !name.hasSuffix(".")
     }
 
+    /// ``isValidAttributeName(_:)`` as a regular expression but for the keywords and built-in names (for the JSON Schema
+    /// of rule files): kept beside the check, to change with it.
+    package static let attributeNamePattern = "^[A-Za-z_]([A-Za-z0-9_.]{0,62}[A-Za-z0-9_])?$"
+
     /// What an attribute name must be, for messages (``isValidAttributeName(_:)``).
     package static let attributeNameRule = "a letter or _, then letters, digits, _ or . (not last), at most 64 characters, and not a built-in name or a keyword"
 

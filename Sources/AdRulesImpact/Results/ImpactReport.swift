@@ -82,8 +82,6 @@ public struct ImpactReport: Sendable, Hashable {
         case duplicateShard(Int, part: Int)
         /// A part written by an older adrules, with no `inputs` digest to check.
         case noInputsDigest(Int)
-        /// Every shard is there, yet the parts played fewer users than the population.
-        case playedUsers(Int, of: Int)
         /// The part at this position, of this shard, played another number of users than the shard holds.
         case shardUsers(Int, shard: Int, played: Int, expected: Int)
         /// With this part the merged deny reasons hold more rows than ``ImpactReport/maxDenyRows``.
@@ -110,7 +108,6 @@ public struct ImpactReport: Sendable, Hashable {
             case .tooManyDenyRows(let i, let rows): return "with \(name(i)) the deny reasons come to \(rows) rows (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: that is no run's result"
             case .tooMuchDenyText(let i, let bytes):
                 return "with \(name(i)) the deny reasons' messages and file names come to \(bytes) bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"
-            case .playedUsers(let played, let users): return "the parts played \(played) users in all, not the \(users) of the run: one of them is not a whole shard"
             case .shardUsers(let i, let shard, let played, let expected):
                 return "\(name(i)) played \(played) users, where shard \(shard) of the run holds \(expected): it is not that shard's result"
             }
@@ -170,8 +167,8 @@ public struct ImpactReport: Sendable, Hashable {
         public init() {}
 
         /// Adds one part.
-        /// - Throws: ``MergeError`` when it is not a part of the same run as those before it, repeats a shard, or
-        ///   makes it (or the sum) list more deny reasons than ``maxDenyRows`` or more of their text than ``maxDenyText``.
+        /// - Throws: ``MergeError`` when it is not a part of the same run as those before it, repeats a shard, played
+        ///   other users than its shard holds, or makes it (or the sum) list more deny reasons than ``maxDenyRows`` or more of their text than ``maxDenyText``.
         public mutating func add(_ part: ImpactReport) throws {
             let i = added
             added += 1
@@ -203,13 +200,9 @@ public struct ImpactReport: Sendable, Hashable {
                 throw MergeError.mismatch(i, "policy")
             }
             guard seen.insert(shard.index).inserted else { throw MergeError.duplicateShard(shard.index, part: i) }
-            let population = first.users
+            // Each part plays exactly its shard's users, and no shard comes twice: together the parts play no more than the
+            // population (so no sum can overflow), and with every shard there, all of it, each user once.
             try Self.checkShardUsers(part, shard, part: i)
-            for r in first.results.indices {
-                // The parts play disjoint users: together no more than the population (so no sum can overflow).
-                let users = first.results[r].segments.reduce(0) { $0 + $1.users } + part.results[r].segments.reduce(0) { $0 + $1.users }
-                if users > population { throw MergeError.mismatch(i, "population (its users and the others' add up to more than \(population))") }
-            }
             // Added in place: the sum is taken out of `merged` (and `first` let go), so its arrays are not copied.
             _ = consume first
             guard var sum = merged.take() else { return }
@@ -255,11 +248,6 @@ public struct ImpactReport: Sendable, Hashable {
                     k += 1
                 }
                 throw MergeError.missingShards(missing, of: count - seen.count)
-            }
-            // Every shard is there: together they played the whole population, each user once.
-            for result in merged.results {
-                let played = result.segments.reduce(0) { $0 + $1.users }
-                if played != merged.users { throw MergeError.playedUsers(played, of: merged.users) }
             }
             return merged
         }
