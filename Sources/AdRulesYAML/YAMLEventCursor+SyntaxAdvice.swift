@@ -51,7 +51,8 @@ extension YAMLEventCursor {
             }
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
             let indented = line(at: offset).text.first == " "
-            return .bareAsterisk(key: keyBefore(offset), indented: indented, file: file, at: position(state.context_mark))
+            return .bareAsterisk(
+                key: keyBefore(offset), indented: indented, isAnchor: context == "while scanning an anchor", file: file, at: position(state.context_mark))
         }
         var advice: String?
         if context == "while scanning a simple key", problem == "could not find expected ':'" {

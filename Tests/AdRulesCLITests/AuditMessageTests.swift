@@ -211,6 +211,13 @@ struct AuditMessageTests {
         #expect(bad.exitCode == 1)
         #expect(bad.stderr.contains("(compiled/invalid)"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/r.json"))
+        // A value the runtime refuses says what is wrong, and what to do: compile again, as the document cannot say it.
+        let text = try String(contentsOfFile: dir + "/p.json", encoding: .utf8)
+        #expect(text.contains(#"["interstitial","#))
+        try text.replacingOccurrences(of: #"["interstitial","#, with: #"["popup","#).write(toFile: dir + "/edited.json", atomically: true, encoding: .utf8)
+        let edited = runCLI(["lint", dir + "/edited.json"])
+        #expect(edited.exitCode == 1)
+        #expect(edited.stdout.contains("is not an ad format") && edited.stdout.contains("never edited: compile the rule files again) (compiled/invalid)"), "\(edited.stdout)")
     }
 
     /// `--strict` is a shared option: `test` and `simulate` fail a policy with warnings before any step.

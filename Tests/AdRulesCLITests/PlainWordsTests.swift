@@ -144,6 +144,24 @@ struct PlainWordsTests {
         #expect(after.map(\.message) == ["daily_cap is a placement setting, not a placement id: indent it under `a:`", "hourly_cap is a placement setting, not a placement id: indent it under `a:`"], "\(after)")
     }
 
+    /// A placement's block of settings (`launch:`, `resume:`, `grace:`) indented one level too little stands where the
+    /// placement ids do. It is one finding at the block, naming the placement it belongs under, not "placement launch has
+    /// no format" and one "indent it under `launch:`" a key (under the `launch:` it already is under).
+    @Test func aBlockOfSettingsIndentedAsAnIDIsOneFinding() {
+        let text = "version: 1\nplacements:\n  app_open:\n    format: app_open\n    min_interval: 4m\n  launch:\n    max_wait: 5s\n  resume: {max_delay: 2s, show_if_ready: false}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.map(\.message) == [
+            "launch is a placement setting, not a placement id: indent it under `app_open:`",
+            "resume is a placement setting, not a placement id: indent it under `app_open:`",
+        ], "\(diagnostics)")
+        #expect(diagnostics.map(\.range.start) == [SourcePosition(line: 6, column: 3), SourcePosition(line: 8, column: 3)])
+        // A placement named like a block keeps its findings: it has a format, or a key the block does not take.
+        for placement in ["launch:\n    format: interstitial\n    max_wait: 5s\n", "grace:\n    first_sessions: 2\n    bogus: 1\n"] {
+            let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \(placement)")]).diagnostics
+            #expect(named.contains { $0.message.contains("belongs in the `") }, "\(named)")
+        }
+    }
+
     /// A misspelt key that must be there is one finding, "did you mean", at the misspelling: the block is not also
     /// told it lacks the key (its advice to add `format:` beside `formta:` would leave two).
     @Test(arguments: [
@@ -201,6 +219,9 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.rule == "yaml/alias")
         #expect(diagnostics.first?.message.contains(#"write "*""#) == true)
         #expect(diagnostics.first?.range.start == SourcePosition(line: 6, column: 11))
+        // A plain `&` starts an anchor, not an alias, and is told so.
+        let anchor = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, ad_unit: &}\n")]).diagnostics
+        #expect(anchor.map(\.message) == ["a plain & starts a YAML anchor: write the value in quotes if it is text (rule files use no anchors)"], "\(anchor)")
     }
 
     /// An attribute declared with a bad type or default is reported once, at the declaration: the rules that use
@@ -532,6 +553,10 @@ struct PlainWordsTests {
         #expect(messages(test.replacingOccurrences(of: "name: x", with: #"name: "x\ud800""#).replacingOccurrences(of: "RETRY", with: "null")).contains {
             $0.contains("a lone surrogate such as")
         })
+        // A test named `on` keeps its name, with the warning any string field gets for a plain on.
+        let named = ScenarioDecoder.decode(Array(test.replacingOccurrences(of: "name: x", with: "name: on").replacingOccurrences(of: "RETRY", with: "null").utf8), file: "s.test.yaml", policy: policy)
+        #expect(named.1.map(\.rule) == ["yaml/ambiguous-bool"] && named.1.first?.severity == .warning, "\(named.1)")
+        #expect(named.0.tests.first?.name == "on")
     }
 
     /// Tests (and a usage model's segments) keyed by name, as a rule file keys its placements, are told to make each a
@@ -690,6 +715,28 @@ struct PlainWordsTests {
     @Test func aMissingFormatBesideAnAppOpenBlockSaysAppOpen() {
         let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    min_interval: 1m\n    resume: {max_delay: 2s}\n")]).diagnostics
         #expect(found.map(\.message) == ["placement \"a\" has no format: add `format: app_open`"], "\(found)")
+    }
+
+    /// A value that shortens, lengthens or renames one allowed value is told which: `prod`, `integer`, `float`.
+    @Test(arguments: [
+        ("environment: prod", #"not "prod": did you mean "production"?"#), ("attributes: {a: integer}", #"not "integer": did you mean "int"?"#),
+        ("attributes: {a: float}", #"not "float": did you mean "number"?"#), ("attributes: {a: {type: text}}", #"not "text": did you mean "string"?"#),
+        ("defaults: {min_interval: 1m}\nplacements:\n  x: {format: inter}", #"not "inter": did you mean "interstitial"?"#),
+    ])
+    func anEnumValueShortenedOrRenamedIsToldWhich(_ line: String, _ message: String) {
+        let text = "version: 1\n" + line + (line.contains("placements") ? "\n" : "\nplacements:\n  p: {format: banner}\n")
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(found.map(\.rule) == ["schema/enum"] && found.first?.message.hasSuffix(message) == true, "\(found)")
+    }
+
+    /// An attribute with a default and no type is told the type its default reads as, not `type: string` for a bool.
+    @Test(arguments: [
+        ("{default: false}", "bool"), ("{default: 3}", "int"), ("{default: 2.5}", "number"), ("{default: 30s}", "duration"),
+        ("{default: [1, 2]}", "[int]"), ("{default: [a, b]}", "[string]"), ("{default: \"3\"}", "string"), ("{}", "string"),
+    ])
+    func anAttributeWithNoTypeIsToldItsDefaultsType(_ attribute: String, _ type: String) {
+        let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\nattributes:\n  level: \(attribute)\n")]).diagnostics
+        #expect(found.map(\.message) == ["attribute \"level\" has no type: add `type: \(type)`"], "\(found)")
     }
 
     /// Scenario files kept apart from their policy say to name it with --rules.

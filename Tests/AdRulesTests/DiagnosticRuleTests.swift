@@ -134,7 +134,7 @@ struct DiagnosticRuleTests {
         #expect(lint(text).map(\.message) == [
             "daily_cap must be a whole number >= 0, not \"3\": remove the quotes (3)",
             "enabled must be true or false, not \"true\": remove the quotes (true)",
-            "ad_unit must be a string, not \"true\": quote it (\"true\")",
+            "ad_unit must be a string, not the boolean true: quote it (\"true\")",
             "placement \"b\" must be a mapping of keys to values, not \"5\": write key: value pairs, one a line, or {key: value}",
             "groups must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}",
         ])

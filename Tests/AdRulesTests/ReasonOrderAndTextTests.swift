@@ -47,6 +47,9 @@ struct ReasonOrderAndTextTests {
         #expect(codes([1]) == ["r3"])
         let mixed = lint("version: 1\nattributes:\n  level: int\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: 'level in [\"x\"]'}\n")
         #expect(mixed.map(\.message) == ["in looks for an int in a list of string: both must have the same type; level is an int: list whole numbers, as in [1, 2]"])
+        // A list the policy declares decides what to look for in it: its items cannot be rewritten.
+        let declared = lint("version: 1\nattributes:\n  tags: \"[string]\"\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: '3 in tags'}\n")
+        #expect(declared.map(\.message) == [#"in looks for an int in a list of string: both must have the same type; tags is a [string]: look for a string in it, as in "a" in tags"#])
     }
 
     /// `[]` holds no value of any type: beside a number, a duration or a bool it is no type error, in rule files and

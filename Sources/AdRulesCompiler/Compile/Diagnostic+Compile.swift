@@ -38,9 +38,13 @@ extension Diagnostic {
     }
 
     /// A compiled policy the runtime's loader refuses: its error's description (``CompiledPolicyError``), or the
-    /// error's own for any other.
+    /// error's own for any other, and what to do when that does not say: a compiled policy is written by `adrules
+    /// compile`, never by hand, so the fix is to write it again.
     static func invalidCompiledPolicy(_ error: any Error, file: String, range: SourceRange) -> Diagnostic {
-        let message = (error as? CompiledPolicyError)?.description ?? error.localizedDescription
+        var message = (error as? CompiledPolicyError)?.description ?? error.localizedDescription
+        if !message.contains("compile ") && !message.contains("compile:") {
+            message += " (a compiled policy is written by `adrules compile`, never edited: compile the rule files again)"
+        }
         return Diagnostic(.error, rule: "compiled/invalid", message: message, file: file, range: range)
     }
 }

@@ -17,9 +17,11 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    static func outOfRange(_ key: String, value: Int, minimum: Int, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter optional: the key may be left out (no cap, no count of actions), which the advice then offers.
+    static func outOfRange(_ key: String, value: Int, minimum: Int, optional: Bool, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
-            .error, rule: "schema/range", message: "\(key) must be >= \(minimum), not \(value)",
+            .error, rule: "schema/range",
+            message: "\(key) must be >= \(minimum), not \(value): write \(minimum) or more\(optional ? ", or leave \(key) out" : "")",
             file: file, range: range)
     }
 

@@ -87,10 +87,11 @@ extension Diagnostic {
     /// The expected kinds of values that are texts, which a product manager may start with a #.
     private static let textKinds = ["a string", "a sentence", "a name", "a plain word", "a word", "an expression", "a value"]
 
-    static func numberWhereString(_ key: String, value: String, file: String, range: SourceRange) -> Diagnostic {
+    /// A plain value YAML reads as no string (`kind`: a number, a boolean) where a string is expected.
+    static func scalarWhereString(_ key: String, value: String, kind: String, file: String, range: SourceRange) -> Diagnostic {
         let shown = YAMLScalar(value: value, style: .plain).shortValue
         return Diagnostic(
-            .error, rule: "schema/type", message: "\(key) must be a string, not the number \(shown): quote it (\"\(shown)\")",
+            .error, rule: "schema/type", message: "\(key) must be a string, not the \(kind) \(shown): quote it (\"\(shown)\")",
             file: file, range: range)
     }
 
@@ -123,7 +124,7 @@ extension Diagnostic {
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
         if let advice {
             message += ": " + advice
-        } else if let suggestion = Suggestion.closest(to: value, in: allowed) {
+        } else if let suggestion = Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed) {
             message += ": " + Suggestion.didYouMean(suggestion, for: value)
         }
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)

@@ -37,7 +37,7 @@ extension FieldReader {
     mutating func int(_ node: YAMLNode, _ key: String, minimum: Int, isCap: Bool = false, optional: Bool = false) -> Located<Int>? {
         if let scalar = node.scalar, let value = FieldReader.intValue(scalar) {
             guard value >= minimum else {
-                report(.outOfRange(key, value: value, minimum: minimum, file: file, range: node.range))
+                report(.outOfRange(key, value: value, minimum: minimum, optional: optional, file: file, range: node.range))
                 return nil
             }
             guard !isCap || value <= Facts.maxShowsPerHistory else {
@@ -74,12 +74,17 @@ extension FieldReader {
     /// a text over 4096 characters or with a control character.
     mutating func string(_ node: YAMLNode, _ key: String) -> Located<String>? {
         guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
-            report(.wrongType(key, expected: "a string", found: node, file: file))
+            if let scalar = node.scalar, !scalar.isNull {
+                // `True` is YAML's boolean, as a plain number is a number: quoted, it is the text.
+                report(.scalarWhereString(key, value: scalar.value, kind: "boolean", file: file, range: node.range))
+            } else {
+                report(.wrongType(key, expected: "a string", found: node, file: file))
+            }
             return nil
         }
         if scalar.isCoreSchemaNumber {
             // YAML 1.2 reads it as a number; other YAML tools and the JSON Schema would not take it as text.
-            report(.numberWhereString(key, value: scalar.value, file: file, range: node.range))
+            report(.scalarWhereString(key, value: scalar.value, kind: "number", file: file, range: node.range))
             return nil
         }
         if FieldReader.isAmbiguousBool(scalar) {

@@ -85,7 +85,16 @@ struct FieldReader: NodeReader {
     /// How many schema findings an alias or a tag stood for: values left unread all the same.
     private(set) var unreadAliasesAndTags = 0
 
+    /// Findings held back while a placement whose id names a block of settings (`launch:`) is read: that block indented
+    /// as a placement id gets one finding, not one a key (``PlacementFields/read(_:_:context:placementKey:topLevelName:misplacedBlock:reader:)``).
+    /// Each unknown key's finding is held with the key.
+    var heldBack: [(finding: Diagnostic, unknownKey: String?)]?
+
     mutating func report(_ diagnostic: Diagnostic) {
+        if heldBack != nil {
+            heldBack?.append((diagnostic, nil))
+            return
+        }
         if diagnostic.rule.hasPrefix("schema/") && standsForAliasOrTag(diagnostic.range.start) {
             unreadAliasesAndTags += 1
             return

@@ -9,6 +9,8 @@ struct PlacementFields: Sendable {
     var appOpenBlocks: [PlacementSetting.Block: SourceRange] = [:]
     /// Whether any of this block's values had an error (semantic lint then leaves it alone).
     var hadErrors = false
+    /// Whether this is no placement but a placement's block of settings (`launch:`) indented as one, already reported.
+    var isMisplacedBlock = false
 
     /// The value written for `setting`, if any.
     subscript(setting: PlacementSetting) -> Located<SettingValue>? {
@@ -45,9 +47,12 @@ struct PlacementFields: Sendable {
     ///     nil for `defaults`, where `format` is not allowed.
     ///   - topLevelName: the placement's id when it is also a top-level key (`groups`): a block with no `format` is then
     ///     most likely that top-level block indented too far, and the advice says so.
+    ///   - misplacedBlock: the block of settings the placement's id names (`launch`), and the id of the placement before:
+    ///     a block with no `format` that holds only that block's keys is the block indented one level too little, which
+    ///     one finding says (not one finding a key, each telling to indent it under the `launch:` it is under).
     static func read(
         _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: String, placementKey: SourceRange?, topLevelName: String? = nil,
-        reader: inout FieldReader
+        misplacedBlock: (block: PlacementSetting.Block, previous: String?)? = nil, reader: inout FieldReader
     ) -> PlacementFields {
         let before = reader.diagnostics.count
         // Past a file's thousandth finding the reader only counts errors: those count here too.
@@ -60,12 +65,25 @@ struct PlacementFields: Sendable {
             var wroteFormat = false
             let gluedBefore = reader.gluedKeys.count
             let listed = placementKey == nil ? RuleFileKeys.defaults : nil
+            if misplacedBlock != nil { reader.heldBack = [] }
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
             }
             // `format:interstitial` (no space) is an error of its own, which says what to write.
             if reader.gluedKeys[gluedBefore...].contains("format") { wroteFormat = true }
+            if let misplacedBlock, let placementKey, let held = reader.heldBack {
+                reader.heldBack = nil
+                let blockKeys = RuleFileKeys.keys(in: misplacedBlock.block)
+                if !wroteFormat, !held.isEmpty, held.allSatisfy({ $0.unknownKey.map(blockKeys.contains) ?? false }) {
+                    reader.report(.settingAsID(
+                        misplacedBlock.block.rawValue, kind: "placement", after: misplacedBlock.previous, file: reader.file, range: placementKey))
+                    fields.hadErrors = true
+                    fields.isMisplacedBlock = true
+                    return fields
+                }
+                for (finding, _) in held { reader.report(finding) }
+            }
             if let placementKey, !wroteFormat {
                 missesFormat = true
                 // `launch:` or `resume:` are app_open's blocks: another format would then be told to remove them.

@@ -23,7 +23,9 @@ extension PolicyFragment {
             guard sawType else {
                 // `typ: string` is an unknown key that names type: the attribute is not also told it lacks one.
                 if !GluedKey.keysMeant(pairs, allowed: RuleFileKeys.attribute).contains("type") {
-                    reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: "type: string", file: reader.file, range: entry.range))
+                    // The type its default reads as is the one to suggest (`default: false` wants `type: bool`).
+                    let example = "type: \((defaultNode.map(typeSuggested) ?? .string).rawValue)"
+                    reader.report(.missingKey("type", in: "attribute \"\(name)\"", example: example, file: reader.file, range: entry.range))
                 }
                 return nil
             }
@@ -35,6 +37,16 @@ extension PolicyFragment {
             declaration.defaultValue = value
         }
         return AttributeFields(declaration: declaration, range: entry.range)
+    }
+
+    /// The first type a default's value reads as with no finding (a plain `3` an int before a number, a quoted or any
+    /// other text a string): the type to suggest for an attribute that has a default and no type.
+    private static func typeSuggested(by value: YAMLNode) -> ValueType {
+        let order: [ValueType] = [.bool, .int, .number, .duration, .intList, .stringList]
+        return order.first { type in
+            var trial = FieldReader(file: "")
+            return AttributeValueReader.read(value, as: type, key: "default", reader: &trial) != nil && trial.diagnostics.isEmpty
+        } ?? .string
     }
 
     private static func readType(_ node: YAMLNode, reader: inout FieldReader) -> ValueType? {

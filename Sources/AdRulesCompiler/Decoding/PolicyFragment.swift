@@ -98,10 +98,13 @@ struct PolicyFragment: Sendable {
                     // the policy holds an error then and is never used.
                     reader.checkID(idNode, kind: "placement", lowercaseOnly: false)
                     let id = FieldReader.idMeant(idNode, written)
-                    previous = id
                     let block = PlacementFields.read(
                         event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range,
-                        topLevelName: RuleFileKeys.topBlocksOfEntries.contains(id) ? id : nil, reader: &reader)
+                        topLevelName: RuleFileKeys.topBlocksOfEntries.contains(id) ? id : nil,
+                        misplacedBlock: PlacementSetting.Block(rawValue: id).map { ($0, previous) }, reader: &reader)
+                    // A block of settings indented as a placement id is no placement (its finding names the one before).
+                    if block.isMisplacedBlock { return }
+                    previous = id
                     fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
                 }
             case "groups":

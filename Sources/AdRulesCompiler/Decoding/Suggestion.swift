@@ -42,6 +42,20 @@ package enum Suggestion {
         return best?.0
     }
 
+    /// For a short list of allowed values (a format, a type): the one value that `word` shortens or lengthens
+    /// (`prod` for production, `integer` for int), or that it names in other words (`float` for number), when
+    /// ``closest(to:in:)`` finds none.
+    package static func meant(by word: String, in allowed: [String]) -> String? {
+        let word = word.lowercased()
+        guard word.utf8.count >= 3, word.utf8.count <= maxWordLength else { return nil }
+        if let synonym = synonyms[word], allowed.contains(synonym) { return synonym }
+        let matches = allowed.filter { $0.hasPrefix(word) || word.hasPrefix($0) }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// Other words for the types a rule file names.
+    private static let synonyms = ["float": "number", "double": "number", "decimal": "number", "text": "string", "str": "string"]
+
     /// The edit distance of two byte strings, or nil when it is more than `limit`.
     ///
     /// Only the band of cells within `limit` of the diagonal is computed (any path outside it costs more than the

@@ -145,18 +145,7 @@ struct ExpressionChecker {
                 return nil
             }
             guard left.type.isComparable(with: element) else {
-                // What is looked for decides the list: its items are written as its type.
-                let looked = Article.indefinite(left.type.rawValue) + " " + left.type.rawValue
-                let subject = Self.name(of: l).map { "\($0) is \(looked)" } ?? "what is looked for is \(looked)"
-                let advice: String
-                switch left.type {
-                case .int: advice = "\(subject): list whole numbers, as in \(example)"
-                case .number: advice = "\(subject): list numbers, as in [1.5, 2]"
-                case .string: advice = "\(subject): list texts in double quotes, as in \(example)"
-                case .stringList, .intList: advice = "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
-                case .duration: advice = "\(subject): list durations, as in [30s, 1m]"
-                case .bool: advice = "\(subject): test it on its own, or list true or false, as in [true]"
-                }
+                let advice = Self.membershipAdvice(l, left.type, in: r, right.type, element: element, word: word, example: example)
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
                     message: "\(word) looks for \(Article.indefinite(left.type.rawValue)) \(left.type.rawValue) in a list of \(element.rawValue): both must have the same type; "
@@ -166,6 +155,28 @@ struct ExpressionChecker {
             checkWeekdays(l, r)
             if !negated { checkHours(l, r) }
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
+        }
+    }
+
+    /// What to write when `in` looks for a value of another type than the list's items. A list written out is
+    /// rewritten as what is looked for; a list the policy declares (an attribute) decides what to look for in it.
+    private static func membershipAdvice(
+        _ l: Syntax, _ looked: ValueType, in r: Syntax, _ listType: ValueType, element: ValueType, word: String, example: String
+    ) -> String {
+        if let list = name(of: r), ![ValueType.stringList, .intList].contains(looked) {
+            let item = element == .string ? #""a""# : "2"
+            return "\(list) is \(Article.indefinite(listType.rawValue)) \(listType.rawValue): look for \(Article.indefinite(element.rawValue)) "
+                + "\(element.rawValue) in it, as in \(item) \(word) \(list)"
+        }
+        let subject = name(of: l).map { "\($0) is \(Article.indefinite(looked.rawValue)) \(looked.rawValue)" }
+            ?? "what is looked for is \(Article.indefinite(looked.rawValue)) \(looked.rawValue)"
+        switch looked {
+        case .int: return "\(subject): list whole numbers, as in \(example)"
+        case .number: return "\(subject): list numbers, as in [1.5, 2]"
+        case .string: return "\(subject): list texts in double quotes, as in \(example)"
+        case .stringList, .intList: return "in looks for one value in a list: write the value on its left, as in x \(word) \(example)"
+        case .duration: return "\(subject): list durations, as in [30s, 1m]"
+        case .bool: return "\(subject): test it on its own, or list true or false, as in [true]"
         }
     }
 

@@ -162,7 +162,7 @@ package struct Suppressions {
             kept.notes.append(DiagnosticNote(
                 message: ownKey
                     ? "a bare adrules:disable-next-line does not hide an unknown key: to keep a key of your own, name the rule (# adrules:disable-next-line schema/unknown-key)"
-                    : "adrules:disable-next-line cannot hide \(diagnostic.rule): this error means something was not read, so fix it instead",
+                    : "adrules:disable-next-line cannot hide \(diagnostic.rule): the policy would not be used as this line is written (a value, a rule or a placement left out), so fix it instead",
                 file: diagnostic.file,
                 position: comments[diagnostic.file]?[diagnostic.range.start.line] ?? SourcePosition(line: diagnostic.range.start.line - 1, column: 1)))
             return kept

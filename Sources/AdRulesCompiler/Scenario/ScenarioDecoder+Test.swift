@@ -22,6 +22,10 @@ extension ScenarioDecoder {
             case "name":
                 // A name is a label: a number or a boolean is taken as written (`name: 42` prints `PASS 42`).
                 if let scalar = value.scalar, !scalar.isNull {
+                    // A plain `on` is a label here too, and a string field's warning (a YAML 1.1 tool reads true).
+                    if FieldReader.isAmbiguousBool(scalar) {
+                        reader.report(.ambiguousBoolInString(key, value: scalar.value, file: reader.file, range: value.range))
+                    }
                     name = reader.checkedText(scalar.value, key, value)
                 } else {
                     name = reader.string(value, key)?.value
