@@ -155,6 +155,13 @@ struct DiagnosticRuleTests {
             "every_n_actions must be a whole number >= 1, not \"1e18\"",
             "daily_cap must be a whole number >= 0, not \"2.5\": a count is whole: write 2 or 3", "hourly_cap must be a whole number >= 0, not \"1e6\"",
         ])
+        // YAML's infinity for a cap means "no cap", which is the key left out; a count below its minimum says what to write.
+        let unlimited = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: .inf\n    hourly_cap: -1\n    every_n_actions: 0\n"
+        #expect(lint(unlimited).map(\.message) == [
+            "daily_cap must be a whole number >= 0, not \".inf\": leave daily_cap out for no cap",
+            "hourly_cap must be >= 0, not -1: write 0 or more, or leave hourly_cap out",
+            "every_n_actions must be >= 1, not 0: write 1 or more, or leave every_n_actions out",
+        ])
         // Thousands with commas, and a count with words after it, are told the count alone.
         let worded = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 20 per day\n    hourly_cap: 1,000\n    session_cap: 3/session\n  b:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 20%\n    hourly_cap: 1,00\n"
         #expect(lint(worded).filter { $0.rule == "schema/type" }.map(\.message) == [

@@ -51,9 +51,12 @@ extension FieldReader {
             return nil
         }
         let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove \(key)" : nil
+        // `.inf` (YAML's infinity) for "no limit": a cap left out is none.
+        let unlimited = isCap && optional && node.scalar.map { $0.style == .plain && [".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"].contains($0.value) } == true
+            ? "leave \(key) out for no cap" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
-            advice: empty ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
+            advice: empty ?? unlimited ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
                 ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
         return nil
     }
