@@ -32,11 +32,17 @@ enum LintCommand {
             return refusal
         }
         if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules lint path/to/rules") { return missing }
+        // A scenario file or a usage model among the paths (`lint rules/*.yaml` takes them in) is a usage error, said
+        // before anything is linted: a line for each, then the usage, and no findings about the other paths.
+        let misnamed = paths.filter(PolicyLoader.isNamedAsNoRuleFile)
+        if !misnamed.isEmpty {
+            let lines = misnamed.map { "error: \(ControlCharacters.escaped(PolicyLoadError.notRuleFile($0).description))\n" }.joined()
+            return CommandResult(stderr: lines + "\n" + (AdRulesCommandLine.commandUsage("lint") ?? "") + "\n", exitCode: ExitCode.usage)
+        }
         var diagnostics: [Diagnostic] = []
         var files: [String] = []
         var stderr = ""
         var ioFailed = false
-        var misnamed = false
         // A policy named twice (`lint rules rules`, `a.yaml ./a.yaml`, a link) is linted once, and a path that cannot be
         // read is reported once.
         var linted = Set<String>()
@@ -46,9 +52,6 @@ enum LintCommand {
                 let load = try PolicyLoader.load(path: path)
                 diagnostics += load.diagnostics
                 files += load.files
-            } catch PolicyLoadError.notRuleFile(let path) {
-                stderr += "error: \(ControlCharacters.escaped(PolicyLoadError.notRuleFile(path).description))\n"
-                misnamed = true
             } catch {
                 stderr += "error: \(ControlCharacters.escaped("\(error)"))\n"
                 ioFailed = true
@@ -88,12 +91,11 @@ enum LintCommand {
         // cli.md: the summary goes to stderr, and only --quiet leaves it out (a clean run says what it checked). A run
         // that could not read a path ends with why, not with a count of what it did read. A file two policies hold
         // (`lint rules rules/a.yaml`) counts once.
-        if !parsed.flags.contains("quiet"), !(ioFailed || misnamed) {
+        if !parsed.flags.contains("quiet"), !ioFailed {
             stderr += summary(errors: errors, warnings: warnings, files: Set(files.map(FileIdentity.of)).count) + "\n"
         }
         var exitCode = ExitCode.success
         if errors > 0 || (parsed.flags.contains("strict") && warnings > 0) { exitCode = ExitCode.findings }
-        if misnamed { exitCode = ExitCode.usage }
         if ioFailed { exitCode = ExitCode.failure }
         // A json or SARIF document of a run that could not read its input would look like a clean result (a code
         // scanning upload would say "no problems"): none is written, and the error says why.

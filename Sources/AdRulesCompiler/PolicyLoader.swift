@@ -14,14 +14,18 @@ public enum PolicyLoader {
         FileNames.isYAML(path)
     }
 
+    /// Whether `path` is a file named as a scenario file or a usage model, which a policy never holds: given as a
+    /// policy, it is a mistake in the command (a glob such as `rules/*.yaml` takes them in).
+    public static func isNamedAsNoRuleFile(_ path: String) -> Bool {
+        (isScenarioFile(path) || isUsageModel(path)) && FileManager.default.fileExists(atPath: path) && !isDirectory(path)
+    }
+
     /// The rule files of a path: the file itself, or every `*.yaml`/`*.yml` below a directory (recursively,
     /// sorted), scenario files and usage models (`*.model.yaml`, read by `adrules impact`) excluded.
     /// - Throws: ``PolicyLoadError`` when the path does not exist or cannot be listed.
     public static func ruleFiles(at path: String) throws -> [String] {
         // Named on its own, a scenario file or a usage model would be read as a rule file and get rule-file advice.
-        if isScenarioFile(path) || isUsageModel(path), FileManager.default.fileExists(atPath: path), !isDirectory(path) {
-            throw PolicyLoadError.notRuleFile(path)
-        }
+        if isNamedAsNoRuleFile(path) { throw PolicyLoadError.notRuleFile(path) }
         let found = try files(at: path) { isRuleFile($0) }
         guard found.count <= maxFiles else {
             throw PolicyLoadError.tooLarge(path, reason: "\(found.count) rule files; a policy may have at most \(maxFiles)")

@@ -179,7 +179,9 @@ struct AuditMessageTests {
     /// A scenario file or a usage model named to `lint` is not read as a rule file (which would advise removing
     /// `tests:`): the message names the command that reads it, and it is a usage error.
     @Test func aScenarioOrModelNamedToLintSaysWhichCommandReadsIt() throws {
-        let dir = try Self.directory(["p.yaml": Self.policy, "a.test.yaml": "tests: []\n", "u.model.yaml": "version: 1\n"])
+        let dir = try Self.directory([
+            "p.yaml": Self.policy, "a.test.yaml": "tests: []\n", "u.model.yaml": "version: 1\n", "w.yaml": "version: 1\nplacements:\n  a: {format: interstitial}\n",
+        ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let scenario = runCLI(["lint", dir + "/a.test.yaml"])
         #expect(scenario.exitCode == 2)
@@ -188,6 +190,14 @@ struct AuditMessageTests {
         let model = runCLI(["lint", dir + "/u.model.yaml"])
         #expect(model.exitCode == 2)
         #expect(model.stderr.contains("u.model.yaml is a usage model, not a rule file: a policy is rule files or their directory (adrules impact reads a model)"), "\(model.stderr)")
+        // Among rule files (a glob: `lint rules/*.yaml`), it is still a usage error, said before anything is linted:
+        // the rule files get no findings, and the usage follows the errors.
+        #expect(runCLI(["lint", dir + "/w.yaml"]).stdout.contains("(pacing/missing)"))
+        let glob = runCLI(["lint", dir + "/a.test.yaml", dir + "/w.yaml", dir + "/u.model.yaml"])
+        #expect(glob.exitCode == 2)
+        #expect(glob.stdout.isEmpty, "\(glob.stdout)")
+        #expect(glob.stderr.components(separatedBy: "\n").filter { $0.hasPrefix("error: ") }.count == 2, "\(glob.stderr)")
+        #expect(glob.stderr.contains("USAGE: adrules lint") && !glob.stderr.contains("Found "), "\(glob.stderr)")
     }
 
     /// `compile` takes a compiled policy as every other command does: it is validated and written unchanged; a bad

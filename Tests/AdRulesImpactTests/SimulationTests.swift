@@ -265,6 +265,39 @@ struct SimulationTests {
         #expect(footer.denials.map(\.code) == [.adNotReady] && footer.denials.first?.count == 4, "\(footer.denials)")
     }
 
+    /// A user installs the app when first opening it: one installed 0 days ago is inside `grace.after_install` at the
+    /// first visit of the first day. (Installed at local midnight, as before, a user opening at 08:00 was past any grace
+    /// under 8 hours, and the shipped model's new users never met the interstitial's 10-minute grace.)
+    @Test func aNewUserInstallsAtTheFirstOpen() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              level_end: {format: interstitial, grace: {after_install: 10m}}
+            """)
+        func played(daysAgo: String) throws -> PlacementCounters {
+            let text = """
+                version: 1
+                users: 1
+                days: 1
+                seed: 1
+                start: 2026-03-02
+                segments:
+                  - {name: one, share: 1, timezone: UTC, installed_days_ago: \(daysAgo), first_open: 8h, cold_starts: 1, resumes: 0,
+                     foreground: 20m, actions: [{placement: level_end, every: 1m}]}
+                network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
+                """
+            return play(try model(text), policy).total.placements[0]
+        }
+        // Actions at 1 to 9 minutes after the first open are inside the grace; at 10 minutes it is over.
+        let new = try played(daysAgo: "0")
+        #expect(new.denials.map(\.code) == [.graceInstall] && new.denials.first?.count == 9, "\(new.denials)")
+        #expect(new.impressions > 0)
+        // Installed a day before, at the same clock time: no grace left.
+        let older = try played(daysAgo: "1")
+        #expect(!older.denials.contains { $0.code == .graceInstall }, "\(older.denials)")
+        #expect(older.impressions > new.impressions)
+    }
+
     /// `first_open` is a clock time: 08:30 in New York on the day clocks go forward is still 08:30 local.
     @Test func firstOpenIsALocalClockTime() throws {
         let policy = try Policy(yaml: """

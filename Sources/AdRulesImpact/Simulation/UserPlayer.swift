@@ -89,12 +89,8 @@ struct UserPlayer {
         chance = RandomSource(seed: plan.seed, user: user, stream: .chance)
         let premium = behaviour.chance(profile.premium)
         let daysAgo = max(0, profile.installedDaysAgo.draw(&behaviour))
-        let installedAt = seg.midnights[0] - Int64((daysAgo * 86_400_000).rounded())
         let sessionsBefore = profile.sessionsBefore?.draw(&behaviour) ?? Int(daysAgo * max(1, profile.coldStarts.mean))
         now = seg.midnights[0]
-        engine = EngineCore(
-            policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: installedAt, sessionsBefore: sessionsBefore),
-            deviceTimeZone: seg.zone)
         queue.removeAll()
         for slot in held.indices { held[slot] = false }
         (foreground, endPending, screenUntil, visit, process) = (false, false, 0, 0, 0)
@@ -120,6 +116,15 @@ struct UserPlayer {
             for _ in 1..<max(visits, 1) { starts.append(behaviour.integer(firstOpen, dayEnd - 1)) }
             starts.sort()
             Self.spread(&starts, until: dayEnd)
+            if day == 0 {
+                // An app is installed when it is first opened: a user installed 0 days ago installs at the first visit
+                // of the first day, so that the grace periods after install apply to new users (installed at midnight,
+                // a user who first opens at 08:00 was past any grace of less than 8 hours).
+                let installedAt = starts[0] - Int64((daysAgo * 86_400_000).rounded())
+                engine = EngineCore(
+                    policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: installedAt, sessionsBefore: sessionsBefore),
+                    deviceTimeZone: seg.zone)
+            }
             var coldLeft = coldStarts - 1
             for v in 0..<visits {
                 // Which visits are cold starts, how long each lasts and its own random numbers are drawn
