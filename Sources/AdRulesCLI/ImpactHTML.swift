@@ -168,7 +168,8 @@ enum ImpactHTML {
 
     /// Horizontal bars of the most frequent deny reasons, each with the YAML location behind it.
     static func denials(_ columns: [PlacementFigures]) -> String {
-        let rows = Array(PlacementFigures.denialRows(columns).prefix(8))
+        let all = PlacementFigures.denialRows(columns)
+        let rows = Array(all.prefix(8))
         guard !rows.isEmpty else { return "<p class=\"sub\">No show or offer was denied.</p>\n" }
         let comparing = columns.count == 2
         let rowH = comparing ? 36.0 : 30.0, width = 440.0, labelW = 160.0, valueW = 58.0
@@ -193,7 +194,21 @@ enum ImpactHTML {
             }
             svg += "\n"
         }
-        return svg + "</svg>\n"
+        return svg + "</svg>\n" + (all.count > rows.count ? denialTable(all, policies: columns.count) : "")
+    }
+
+    /// Every deny reason, when the chart shows only the most frequent: a table that opens on a click, so that a reason
+    /// past the chart's eight is still on the page (as in the text and json reports).
+    static func denialTable(_ rows: [DenialRow], policies: Int) -> String {
+        var out = "<details>\n<summary>All \(rows.count) deny reasons</summary>\n<table>\n<tr><th>reason</th><th>where</th>"
+        out += String(repeating: "<th class=\"n\">count</th>", count: policies) + "</tr>\n"
+        for row in rows {
+            let location = row.location.map { escape(ControlCharacters.escaped("\($0.file):\($0.line):\($0.column)")) } ?? ""
+            let message = row.showsMessage ? " " + escape(row.message) : ""
+            out += "<tr><td><code>\(row.code.rawValue)</code>\(message)</td><td class=\"loc\">\(location)</td>"
+            out += row.counts.map { "<td class=\"n\">\(ImpactFormat.count($0))</td>" }.joined() + "</tr>\n"
+        }
+        return out + "</table>\n</details>\n"
     }
 
     /// Impressions per user per day by segment.
