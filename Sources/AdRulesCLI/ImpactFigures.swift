@@ -69,7 +69,10 @@ struct PlacementFigures {
         }
         return rows.sorted { a, b in
             for p in a.counts.indices.reversed() where a.counts[p] != b.counts[p] { return a.counts[p] > b.counts[p] }
-            return a.code.listOrder != b.code.listOrder ? a.code.listOrder < b.code.listOrder : a.key < b.key
+            if a.code.listOrder != b.code.listOrder { return a.code.listOrder < b.code.listOrder }
+            // Ties in one file by line and column as numbers (line 5 before line 10), as the json lists its reasons.
+            if let x = a.location, let y = b.location, x.file == y.file, x != y { return x < y }
+            return a.key < b.key
         }
     }
 

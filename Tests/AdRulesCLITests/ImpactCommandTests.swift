@@ -110,6 +110,9 @@ struct ImpactCommandTests {
         #expect(html.exitCode == 0, "\(html.stderr)")
         #expect(html.stdout.contains("<summary>All 10 deny reasons</summary>"), "\(html.stdout)")
         for rule in 0..<10 { #expect(html.stdout.contains("Rule \(rule) says no"), "rule \(rule)") }
+        // Equal counts come in line order, as numbers: the rule on line 5 before the one on line 14.
+        let first = html.stdout.range(of: "Rule 0 says no"), last = html.stdout.range(of: "Rule 9 says no")
+        #expect(first != nil && last != nil && first!.lowerBound < last!.lowerBound)
     }
 
     /// `adrules impact` of a model against a policy, both written to a fresh directory that is removed afterwards.
