@@ -127,7 +127,7 @@ extension Diagnostic {
     /// - Parameter isAnchor: whether it is a plain `&`, which starts an anchor (`*` starts an alias).
     static func bareAsterisk(key: String?, indented: Bool = false, isAnchor: Bool = false, file: String, at position: SourcePosition) -> Diagnostic {
         let advice = switch key {
-        case _ where isAnchor: "write the value in quotes if it is text (rule files use no anchors)"
+        case _ where isAnchor: "write the value in quotes if it is text"
         case "deny"?: "to mean every placement write \"*\" in quotes, as in deny: \"*\""
         case "placements"? where indented: "list the placement ids, as in placements: [level_end, app_open] (only a rule's deny takes \"*\" for every placement)"
         default: "write the value in quotes if it is text; only a rule's deny takes \"*\" for every placement, as in deny: \"*\""

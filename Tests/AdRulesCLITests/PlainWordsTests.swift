@@ -221,7 +221,7 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.range.start == SourcePosition(line: 6, column: 11))
         // A plain `&` starts an anchor, not an alias, and is told so.
         let anchor = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, ad_unit: &}\n")]).diagnostics
-        #expect(anchor.map(\.message) == ["a plain & starts a YAML anchor: write the value in quotes if it is text (rule files use no anchors)"], "\(anchor)")
+        #expect(anchor.map(\.message) == ["a plain & starts a YAML anchor: write the value in quotes if it is text"], "\(anchor)")
     }
 
     /// An attribute declared with a bad type or default is reported once, at the declaration: the rules that use

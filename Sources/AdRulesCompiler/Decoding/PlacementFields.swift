@@ -65,7 +65,7 @@ struct PlacementFields: Sendable {
             var wroteFormat = false
             let gluedBefore = reader.gluedKeys.count
             let listed = placementKey == nil ? RuleFileKeys.defaults : nil
-            if misplacedBlock != nil { reader.heldBack = [] }
+            if misplacedBlock != nil, placementKey != nil { reader.heldBack = [] }
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
