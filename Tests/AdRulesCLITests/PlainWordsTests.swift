@@ -358,7 +358,7 @@ struct PlainWordsTests {
         #expect(messages.contains("rules is a top-level block, not a placement id: \(less) `placements:` (or move its entries into the `rules:` the file has there already)"), "\(messages)")
         #expect(messages.contains("session_timeout is a top-level setting, not a group id: \(less) `groups:` (or remove it, if the file sets session_timeout there already)"), "\(messages)")
         #expect(messages.contains(
-            "placement \"groups\" has no format: if this is the top-level `groups:` block, indent it less, at the start of a line; else add `format: interstitial`"),
+            "placement \"groups\" has no format: if this is the top-level `groups:` block, indent it less, at the start of a line; else add `format:` with one of app_open, interstitial, rewarded, rewarded_interstitial, banner, native"),
             "\(messages)")
         #expect(!messages.contains { $0.contains("must be a mapping") }, "\(messages)")
         // A key of a block one level too shallow names the block, and whose block it is when only app_open has it.
@@ -389,7 +389,7 @@ struct PlainWordsTests {
         }
         #expect(!found("  placements: [a]\n").contains { $0.contains("indent it less") }, "\(found("  placements: [a]\n"))")
         #expect(found("  rules: *x\n").allSatisfy { $0.contains("anchor &x") || $0.contains("alias *x") }, "\(found("  rules: *x\n"))")
-        #expect(found("  timezone: {daily_cap: 3}\n").contains("placement \"timezone\" has no format: add `format: interstitial`"), "\(found("  timezone: {daily_cap: 3}\n"))")
+        #expect(found("  timezone: {daily_cap: 3}\n").contains("placement \"timezone\" has no format: add `format:` with one of app_open, interstitial, rewarded, rewarded_interstitial, banner, native"), "\(found("  timezone: {daily_cap: 3}\n"))")
     }
 
     @Test func aPlacementKeyAtTheTopLevelSaysWhereItGoes() {
@@ -727,6 +727,32 @@ struct PlainWordsTests {
         let text = "version: 1\n" + line + (line.contains("placements") ? "\n" : "\nplacements:\n  p: {format: banner}\n")
         let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         #expect(found.map(\.rule) == ["schema/enum"] && found.first?.message.hasSuffix(message) == true, "\(found)")
+    }
+
+    /// A missing value that no one value fits is described, never made up: a placement with no format is told the
+    /// formats (and the one its id names), a rule with no condition what `when:` holds, and a misspelt key of a rule
+    /// or a cap is told once, as "did you mean", not also that the key is missing.
+    @Test func aMissingValueIsDescribedNotMadeUp() {
+        let text = """
+            version: 1
+            placements:
+              rewarded_hint: {daily_cap: 3}
+              level_end: {min_interval: 1m}
+              x: {format: banner, caps: [{max: 3, windw: 1h}]}
+            rules:
+              - {id: r, deny: [x], whn: premium}
+              - {id: s, deny: [x]}
+
+            """
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        let formats = "app_open, interstitial, rewarded, rewarded_interstitial, banner, native"
+        #expect(found == [
+            "placement \"rewarded_hint\" has no format: add `format:` with one of \(formats) (the id says `format: rewarded`)",
+            "placement \"level_end\" has no format: add `format:` with one of \(formats)",
+            "unknown key \"windw\" in a cap: did you mean \"window\"?",
+            "unknown key \"whn\" in rule \"r\": did you mean \"when\"?",
+            "rule \"s\" has no when: add `when:` with the condition under which the rule denies, as in `when: screen == \"checkout\"`",
+        ], "\(found)")
     }
 
     /// An attribute with a default and no type is told the type its default reads as, not `type: string` for a bool.

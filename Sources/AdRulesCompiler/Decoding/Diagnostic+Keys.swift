@@ -99,18 +99,29 @@ extension Diagnostic {
             message: "\(key) is a \(kind) setting, not a \(kind) id: \(owner)", file: file, range: range)
     }
 
-    /// - Parameter listing: for a list of ids, what to list; the example then reads as an example, not as an id to copy.
-    package static func missingKey(_ key: String, in context: String, example: String, listing: String? = nil, file: String, range: SourceRange) -> Diagnostic {
-        let advice = listing.map { "list \($0), as in `\(example)`" } ?? "add `\(example)`"
+    /// - Parameters:
+    ///   - listing: for a list of ids, what to list; the example then reads as an example, not as an id to copy.
+    ///   - describing: what the value is, where no value is the right one for every file (a rule's condition, a cap's
+    ///     window): the example then reads as an example, not as the value to write.
+    package static func missingKey(
+        _ key: String, in context: String, example: String, listing: String? = nil, describing: String? = nil, file: String, range: SourceRange
+    ) -> Diagnostic {
+        let advice = listing.map { "list \($0), as in `\(example)`" }
+            ?? describing.map { "add `\(key):` with \($0), as in `\(example)`" } ?? "add `\(example)`"
         return Diagnostic(.error, rule: "schema/missing-key", message: "\(context) has no \(key): \(advice)", file: file, range: range)
     }
 
     /// A placement with no format that may be the top-level block `topLevelName` indented by mistake.
-    static func missingFormatOrTopLevelBlock(in context: String, topLevelName: String, example: String, file: String, range: SourceRange) -> Diagnostic {
+    static func missingFormatOrTopLevelBlock(in context: String, topLevelName: String, advice: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/missing-key",
             message: "\(context) has no format: if this is the top-level `\(topLevelName):` block, indent it less, at the start of a line; "
-                + "else add `\(example)`",
+                + "else \(advice)",
             file: file, range: range)
+    }
+
+    /// A placement with no format (``PlacementFields/formatAdvice(id:appOpenBlocks:)`` says what to add).
+    static func missingFormat(in context: String, advice: String, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(.error, rule: "schema/missing-key", message: "\(context) has no format: \(advice)", file: file, range: range)
     }
 }

@@ -47,12 +47,13 @@ struct PlacementFields: Sendable {
     ///     nil for `defaults`, where `format` is not allowed.
     ///   - topLevelName: the placement's id when it is also a top-level key (`groups`): a block with no `format` is then
     ///     most likely that top-level block indented too far, and the advice says so.
+    ///   - id: the placement's id, whose words may name its format (`rewarded_hint`) when it has none.
     ///   - misplacedBlock: the block of settings the placement's id names (`launch`), and the id of the placement before:
     ///     a block with no `format` that holds only that block's keys is the block indented one level too little, which
     ///     one finding says (not one finding a key, each telling to indent it under the `launch:` it is under).
     static func read(
         _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: String, placementKey: SourceRange?, topLevelName: String? = nil,
-        misplacedBlock: (block: PlacementSetting.Block, previous: String?)? = nil, reader: inout FieldReader
+        id: String? = nil, misplacedBlock: (block: PlacementSetting.Block, previous: String?)? = nil, reader: inout FieldReader
     ) -> PlacementFields {
         let before = reader.diagnostics.count
         // Past a file's thousandth finding the reader only counts errors: those count here too.
@@ -86,13 +87,12 @@ struct PlacementFields: Sendable {
             }
             if let placementKey, !wroteFormat {
                 missesFormat = true
-                // `launch:` or `resume:` are app_open's blocks: another format would then be told to remove them.
-                let example = fields.appOpenBlocks.isEmpty ? "format: interstitial" : "format: app_open"
+                let advice = Self.formatAdvice(id: id, appOpenBlocks: !fields.appOpenBlocks.isEmpty)
                 // After a merge key (already an error), the format may be what the merge would have brought.
                 if reader.mergeKeys == merges, let topLevelName {
-                    reader.report(.missingFormatOrTopLevelBlock(in: context, topLevelName: topLevelName, example: example, file: reader.file, range: placementKey))
+                    reader.report(.missingFormatOrTopLevelBlock(in: context, topLevelName: topLevelName, advice: advice, file: reader.file, range: placementKey))
                 } else if reader.mergeKeys == merges {
-                    reader.report(.missingKey("format", in: context, example: example, file: reader.file, range: placementKey))
+                    reader.report(.missingFormat(in: context, advice: advice, file: reader.file, range: placementKey))
                 }
             }
         }
@@ -100,6 +100,25 @@ struct PlacementFields: Sendable {
         fields.hadErrors = missesFormat || reader.droppedErrors > droppedBefore || reader.unreadAliasesAndTags > unreadBefore
             || reader.diagnostics[before...].contains { $0.severity == .error }
         return fields
+    }
+
+    /// What to add to a placement with no format: `format: app_open` beside `launch:` or `resume:` (app_open's blocks,
+    /// which another format would be told to remove); else the formats to choose from, and the one the id names when
+    /// it names one. A format is never made up: one that lints clean and is not the ad meant would go unnoticed.
+    static func formatAdvice(id: String?, appOpenBlocks: Bool) -> String {
+        if appOpenBlocks { return "add `format: app_open`" }
+        let named = id.flatMap(formatNamed(by:)).map { " (the id says `format: \($0.rawValue)`)" } ?? ""
+        return "add `format:` with one of \(AdFormat.allCases.map(\.rawValue).joined(separator: ", "))\(named)"
+    }
+
+    /// The format a placement id names (`rewarded_hint`, `AppOpenSplash`), the longest name first.
+    static func formatNamed(by id: String) -> AdFormat? {
+        let words = id.lowercased().filter { $0 != "_" && $0 != "-" && $0 != "." }
+        let names: [(String, AdFormat)] = [
+            ("rewardedinterstitial", .rewardedInterstitial), ("appopen", .appOpen), ("interstitial", .interstitial), ("reward", .rewarded),
+            ("banner", .banner), ("native", .native),
+        ]
+        return names.first { words.contains($0.0) }?.1
     }
 
     /// Reads the value of one placement key.
@@ -165,12 +184,12 @@ struct PlacementFields: Sendable {
                 if key == "max" { max = reader.int(pair.value, "max", minimum: 0, isCap: true) }
                 else { window = reader.duration(pair.value, "window") }
             }
-            let present = GluedKey.keysPresent(pairs)
+            let present = GluedKey.keysMeant(pairs, allowed: RuleFileKeys.cap)
             if !present.contains("max") {
-                reader.report(.missingKey("max", in: "this cap", example: "max: 3", file: reader.file, range: item.range))
+                reader.report(.missingKey("max", in: "this cap", example: "max: 3", describing: "the shows the window allows", file: reader.file, range: item.range))
             }
             if !present.contains("window") {
-                reader.report(.missingKey("window", in: "this cap", example: "window: 6h", file: reader.file, range: item.range))
+                reader.report(.missingKey("window", in: "this cap", example: "window: 6h", describing: "the time it counts shows over", file: reader.file, range: item.range))
             }
             if let max, let window {
                 // A window of 0s holds no show: allowed (a duration may be 0s), and `cap/unreachable` says it never binds.

@@ -84,13 +84,15 @@ extension PolicyFragment {
             }
         }
         // A key glued to its value (`deny:*`) is an error of its own, which says what to write.
-        let present = GluedKey.keysPresent(pairs)
-        let missing: [(key: String, example: String, listing: String?)] = [
-            ("id", "id: no-ads-in-checkout", nil), ("deny", "deny: [interstitial]", "the placement ids it denies"),
-            ("when", "when: screen == \"checkout\"", nil),
+        // A key misspelt (`whn:`, "did you mean") is told once, there: the rule is not also told it lacks the key.
+        let present = GluedKey.keysMeant(pairs, allowed: RuleFileKeys.rule)
+        let missing: [(key: String, example: String, listing: String?, describing: String?)] = [
+            ("id", "id: no-ads-in-checkout", nil, "a name for the rule"), ("deny", "deny: [interstitial]", "the placement ids it denies", nil),
+            ("when", "when: screen == \"checkout\"", nil, "the condition under which the rule denies"),
         ]
-        for (key, example, listing) in missing where !present.contains(key) {
-            reader.report(.missingKey(key, in: context, example: example, listing: listing, file: reader.file, range: SourceRange(at: node.range.start)))
+        for (key, example, listing, describing) in missing where !present.contains(key) {
+            reader.report(.missingKey(
+                key, in: context, example: example, listing: listing, describing: describing, file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard let id, sawDeny || !present.contains("deny") else { return nil }
         return RuleFields(id: id, range: node.range, deny: deny, named: named, when: when, whenNode: whenNode, message: message)

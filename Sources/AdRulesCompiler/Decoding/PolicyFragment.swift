@@ -100,7 +100,7 @@ struct PolicyFragment: Sendable {
                     let id = FieldReader.idMeant(idNode, written)
                     let block = PlacementFields.read(
                         event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range,
-                        topLevelName: RuleFileKeys.topBlocksOfEntries.contains(id) ? id : nil,
+                        topLevelName: RuleFileKeys.topBlocksOfEntries.contains(id) ? id : nil, id: id,
                         misplacedBlock: PlacementSetting.Block(rawValue: id).map { ($0, previous) }, reader: &reader)
                     // A block of settings indented as a placement id is no placement (its finding names the one before).
                     if block.isMisplacedBlock { return }
