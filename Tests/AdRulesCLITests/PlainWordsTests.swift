@@ -162,6 +162,20 @@ struct PlainWordsTests {
         }
     }
 
+    /// "Did you mean" never suggests a key the mapping already has: `if:` beside `id:`, `timeout:` beside `timezone:`
+    /// get the keys that are allowed, as one close to no key would. Such a key is still no key of the team's own (a
+    /// named comment does not hide it).
+    @Test func didYouMeanSkipsKeysAlreadyThere() {
+        let text = "version: 1\ntimezone: UTC\ntimeout: 30m\nplacements:\n  x: {format: banner, daily_cap: 3}\nrules:\n  - {id: r, deny: [x], when: premium, if: premium}\n"
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(found.map(\.rule) == ["schema/unknown-key", "schema/unknown-key"], "\(found)")
+        #expect(found.allSatisfy { !$0.message.contains("did you mean") && $0.message.contains("the keys here are") }, "\(found)")
+        #expect(found.allSatisfy { $0.isPlainUnknownKey == false }, "\(found)")
+        // Alone, each is still told the key it is close to.
+        let alone = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimeout: UTC\nplacements:\n  x: {format: banner, daily_cap: 3}\n")]).diagnostics
+        #expect(alone.map(\.message) == ["unknown key \"timeout\" in the top level: did you mean \"timezone\"?"], "\(alone)")
+    }
+
     /// A misspelt key that must be there is one finding, "did you mean", at the misspelling: the block is not also
     /// told it lacks the key (its advice to add `format:` beside `formta:` would leave two).
     @Test(arguments: [

@@ -41,8 +41,11 @@ extension Diagnostic {
     ///   files' blocks are searched.
     /// - Parameter isPlain: whether the key is written plain: only then are no-break spaces before it pasted indentation
     ///   (inside quotes they were typed on purpose).
+    /// - Parameter present: the keys the mapping already has: "did you mean" never suggests one of them (`if:` beside
+    ///   `id:` is no misspelt id).
     package static func unknownKey(
-        _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil, isPlain: Bool = true
+        _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil, isPlain: Bool = true,
+        present: Set<String> = []
     ) -> Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         var plain = false
@@ -58,12 +61,13 @@ extension Diagnostic {
                 : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
-        } else if let suggestion = Suggestion.closest(to: key, in: allowed) {
+        } else if let suggestion = Suggestion.closest(to: key, in: present.isEmpty ? allowed : allowed.filter { !present.contains($0) }) {
             message += ": " + Suggestion.didYouMean(suggestion, for: key)
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
-            // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place.
-            plain = !RuleFileKeys.anywhere.contains(key)
+            // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place, and
+            // one close to a key the mapping already has (`timeout` beside `timezone`) a slip, not a key of the team's own.
+            plain = !RuleFileKeys.anywhere.contains(key) && (present.isEmpty || Suggestion.closest(to: key, in: allowed) == nil)
         }
         var diagnostic = Diagnostic(.error, rule: "schema/unknown-key", message: message, file: file, range: range)
         diagnostic.isPlainUnknownKey = plain

@@ -53,9 +53,12 @@ extension FieldReader {
         _ cursor: YAMLEventCursor, allowed: [String], listed: [String]? = nil, context: String,
         _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
     ) {
+        // The keys read so far, which "did you mean" does not suggest for a later unknown one.
+        var present = Set<String>()
         forEachEntry(cursor) { reader, keyNode, value in
             guard let key = reader.wordKey(keyNode, in: context) else { return }
             if allowed.contains(key) {
+                present.insert(key)
                 body(&reader, key, keyNode, value)
             } else if FieldReader.isMergeKey(keyNode) {
                 reader.mergeKeys += 1
@@ -76,7 +79,7 @@ extension FieldReader {
                 if let meant = GluedKey.keyMeant(key, allowed: listed ?? allowed, told: belongsIn == nil) { reader.gluedKeys.append(meant) }
                 let finding = Diagnostic.unknownKey(
                     key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
-                    isPlain: keyNode.scalar?.style == .plain)
+                    isPlain: keyNode.scalar?.style == .plain, present: present)
                 if reader.heldBack != nil {
                     reader.heldBack?.append((finding, key))
                 } else {

@@ -80,6 +80,7 @@ extension NodeReader {
         _ pairs: [YAMLPair], allowed: [String], context: String, belongsIn: (String) -> String? = { _ in nil }
     ) -> [(key: String, pair: YAMLPair)] {
         var result: [(key: String, pair: YAMLPair)] = []
+        let present = Set(pairs.compactMap { $0.key.scalar?.value }.filter(allowed.contains))
         for pair in pairs {
             guard let key = pair.key.scalar?.value else {
                 report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
@@ -89,7 +90,8 @@ extension NodeReader {
                 result.append((key, pair))
             } else if !FieldReader.isMergeKey(pair.key) {
                 report(.unknownKey(
-                    key, in: context, allowed: allowed, file: file, range: pair.key.range, belongsIn: belongsIn(key), isPlain: pair.key.scalar?.style == .plain))
+                    key, in: context, allowed: allowed, file: file, range: pair.key.range, belongsIn: belongsIn(key), isPlain: pair.key.scalar?.style == .plain,
+                    present: present))
             }
         }
         return result
