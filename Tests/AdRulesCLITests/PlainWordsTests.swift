@@ -162,6 +162,17 @@ struct PlainWordsTests {
         }
     }
 
+    /// An operator of another language in a condition is underlined whole (`&&` two characters, not one), so that an
+    /// editor's fix of the span leaves no `&` behind.
+    @Test func anOperatorOfAnotherLanguageIsUnderlinedWhole() {
+        for (condition, column) in [("premium || onboarding", 19), ("premium && onboarding", 19), ("level => 3", 17)] {
+            let text = "version: 1\nattributes:\n  onboarding: bool\n  level: int\nplacements:\n  x: {format: banner}\nrules:\n  - id: r\n    deny: [x]\n    when: \(condition)\n"
+            let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+            #expect(found.map(\.rule) == ["rule/syntax"], "\(found)")
+            #expect(found.first?.range == SourceRange(start: SourcePosition(line: 10, column: column), end: SourcePosition(line: 10, column: column + 2)), "\(condition): \(found)")
+        }
+    }
+
     /// "Did you mean" never suggests a key the mapping already has: `if:` beside `id:`, `timeout:` beside `timezone:`
     /// get the keys that are allowed, as one close to no key would. Such a key is still no key of the team's own (a
     /// named comment does not hide it).

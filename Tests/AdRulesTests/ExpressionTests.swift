@@ -297,6 +297,10 @@ struct ExpressionTests {
         #expect(failure("scr\u{0435}en == \"x\"")?.message.hasPrefix("unexpected character \"\u{0435}\" (U+0435 CYRILLIC SMALL LETTER IE)") == true)
         #expect(failure("\"日本 ") == ExpressionError(offset: 0, message: "this string is not closed: add a closing \""))
         #expect(failure("x = 1")?.message == "unexpected \"=\": write == to compare")
+        // >= written apart, and `!in`, are told the operator meant.
+        #expect(failure("now.hour > = 22") == ExpressionError(offset: 11, message: "unexpected \"=\": write >= with no space between > and ="))
+        #expect(failure("screen !in [\"x\"]") == ExpressionError(offset: 7, message: "unexpected \"!\": write not in"))
+        #expect(failure("screen != \"x\"") == nil && failure("!inside")?.message == "unexpected \"!\": write not")
         #expect(failure("12abc")?.message.contains("is not a number or a duration") == true)
         // The exponent's sign stopped the word: the message quoted "1e".
         #expect(failure("ratio > 1e-400")?.message == #""1e-400" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"#)

@@ -208,11 +208,18 @@ enum Lexer {
             case ("=", "<"):
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=<\": write <= for at most"))
             case ("=", _):
+                // `hour > = 22`: the two characters of >= (or <=) written apart.
+                if let last = tokens.last, last.kind == .greater || last.kind == .less {
+                    return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=\": write \(last.text)= with no space between \(last.text) and ="))
+                }
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"=\": write == to compare"))
             case ("&", "&"):
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"&&\": write and"))
             case ("|", "|"):
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"||\": write or"))
+            case ("!", "i") where byte(i + 2) == UInt8(ascii: "n") && !(byte(i + 3).map(isNamePart) ?? false):
+                // `screen !in [...]`: the negation of in is written in words.
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"!\": write not in"))
             case ("!", _):
                 // After an operand, `level ! 3` most likely meant `!=`; before one, `!premium` meant `not premium`.
                 let afterOperand = switch tokens.last?.kind {

@@ -51,8 +51,12 @@ enum TokenExtent {
             while i < text.count, text[i] != first { i += text[i] == "\\" ? 2 : 1 }
             return min(i + 1, text.count)
         }
-        // A comparison of two characters (`==`, `!=`, `<=`, `>=`).
-        if "=!<>".unicodeScalars.contains(first), offset + 1 < text.count, text[offset + 1] == "=" { return offset + 2 }
+        // A comparison of two characters (`==`, `!=`, `<=`, `>=`), and the pairs other languages write that a finding
+        // names whole (`&&`, `||`, `=>`, `=<`).
+        if offset + 1 < text.count {
+            let pair = String(String.UnicodeScalarView([first, text[offset + 1]]))
+            if ["==", "!=", "<=", ">=", "&&", "||", "=>", "=<"].contains(pair) { return offset + 2 }
+        }
         var i = offset
         // A negative literal (`-1e5`, `-1s`): the sign and what follows it.
         if first == "-", offset + 1 < text.count, isNamePart(text[offset + 1]) { i += 1 }
