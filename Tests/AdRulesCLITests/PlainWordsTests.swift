@@ -173,6 +173,17 @@ struct PlainWordsTests {
         }
     }
 
+    /// A value in typographic quotes (a word processor's “6”) is told that YAML keeps them, and the value to write,
+    /// whatever the key expects: a number, a bool, a duration, a format, an id.
+    @Test func typographicQuotesAroundAValueAreNamed() {
+        let text = "version: 1\nplacements:\n  a: {format: “banner”, daily_cap: “6”, enabled: ‘true’, min_interval: “4m”}\nrules:\n  - {id: “quiet-hours”, deny: [a], when: premium}\n"
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(found.count == 5, "\(found)")
+        for (value, written) in [("banner", "“ ”"), ("6", "“ ”"), ("true", "‘ ’"), ("4m", "“ ”"), ("quiet-hours", "“ ”")] {
+            #expect(found.contains { $0.hasSuffix(": it is written in typographic quotes (\(written)), which YAML keeps as part of the value: write \(value) without them (where a text needs quotes, type straight ones: \"\")") }, "\(value): \(found)")
+        }
+    }
+
     /// "Did you mean" never suggests a key the mapping already has: `if:` beside `id:`, `timeout:` beside `timezone:`
     /// get the keys that are allowed, as one close to no key would. Such a key is still no key of the team's own (a
     /// named comment does not hide it).

@@ -29,7 +29,7 @@ extension Diagnostic {
         }
         // A fraction, an exponent, a space or a unit spelt out (`0.5s`, `1e3s`, `1 day`) is told the duration it means,
         // and so are parts written apart (`1h 30m`); quoted digits are a bare number in quotes.
-        let advice = DurationAdvice.advice(for: scalar.value).map { ": \($0)" } ?? ""
+        let advice = (typographicQuotes(around: scalar.value) ?? DurationAdvice.advice(for: scalar.value)).map { ": \($0)" } ?? ""
         return Diagnostic(
             .error, rule: "schema/duration",
             message: "\(key) must be a duration such as 90s, 4m, 1h30m or 1d (units d, h, m, s, ms, largest first), not \(found.kindDescription)\(advice)",

@@ -51,7 +51,7 @@ extension Diagnostic {
     static func badID(_ kind: String, id: String, allowed: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "\(kind) id \"\(id)\" is not valid: use 1-64 characters of \(allowed)",
+            message: "\(kind) id \"\(id)\" is not valid: " + (typographicQuotes(around: id) ?? "use 1-64 characters of \(allowed)"),
             file: file, range: range)
     }
 

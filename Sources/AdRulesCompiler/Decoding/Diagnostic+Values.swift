@@ -6,10 +6,23 @@ import AdRulesYAML
 extension Diagnostic {
     /// - Parameter advice: what to write instead, when the caller knows better than the expected kind says.
     package static func wrongType(_ key: String, expected: String, found: YAMLNode, file: String, advice: String? = nil) -> Diagnostic {
-        Diagnostic(
+        let quoted = found.scalar.flatMap { typographicQuotes(around: $0.value) }
+        return Diagnostic(
             .error, rule: "schema/type",
-            message: "\(key) must be \(expected), not \(found.kindDescription)" + (advice.map { ": " + $0 } ?? Self.advice(expected, found)),
+            message: "\(key) must be \(expected), not \(found.kindDescription)" + ((quoted ?? advice).map { ": " + $0 } ?? Self.advice(expected, found)),
             file: file, range: found.range)
+    }
+
+    /// For a value a word processor or a chat app quoted (`“6”`, `‘app_open’`): that YAML keeps typographic quotes as
+    /// part of the value, and what to write; nil for any other value.
+    package static func typographicQuotes(around value: String) -> String? {
+        let scalars = value.unicodeScalars
+        guard scalars.count >= 2, let first = scalars.first, let last = scalars.last,
+            "“”„‟«»‘’‚‛‹›".unicodeScalars.contains(first), "“”„‟«»‘’‚‛‹›".unicodeScalars.contains(last)
+        else { return nil }
+        let inner = String(String.UnicodeScalarView(scalars.dropFirst().dropLast()))
+        return "it is written in typographic quotes (\(first) \(last)), which YAML keeps as part of the value: write \(ControlCharacters.escaped(inner)) "
+            + "without them (where a text needs quotes, type straight ones: \"\")"
     }
 
     /// "remove the quotes (3)" for a quoted value that the key takes once unquoted, else nil: the caller, who knows
@@ -122,7 +135,7 @@ extension Diagnostic {
     /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
     static func unknownEnum(_ key: String, value: String, allowed: [String], advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
-        if let advice {
+        if let advice = advice ?? typographicQuotes(around: value) {
             message += ": " + advice
         } else if let suggestion = Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed) {
             message += ": " + Suggestion.didYouMean(suggestion, for: value)

@@ -56,7 +56,7 @@ extension FieldReader {
             ? "leave \(key) out for no cap" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
-            advice: empty ?? unlimited ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
+            advice: empty ?? unlimited ?? node.scalar.flatMap { Diagnostic.typographicQuotes(around: $0.value) } ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
                 ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
         return nil
     }
