@@ -70,6 +70,12 @@ extension YAMLEventCursor {
                 // A byte-order mark opening the file is no part of the key (libyaml skips it, and so do columns).
                 advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")))
                 at = UTF8Check.position(ofByte: glued.start + Self.keyStart(glued.text), in: input)
+            } else if refusesKeyColon, let written = previousContentLine(before: problemByte), let equals = Self.equalsForColonAdvice(Substring(written.text)),
+                written.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
+            {
+                // `format = banner` then `daily_cap: 3`: the first line runs on into the second as one plain value; the
+                // `=` is what to fix. The finding stays at libyaml's position (cli.md) and names the line.
+                advice = "on line \(UTF8Check.position(ofByte: written.start, in: input).line), " + equals
             } else {
                 advice = Self.mappingValueAdvice(problemLine, colonAt: problemColumn)
             }

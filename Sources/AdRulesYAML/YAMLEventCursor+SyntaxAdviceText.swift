@@ -43,9 +43,24 @@ extension YAMLEventCursor {
         return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
     }
 
+    /// `format = banner`, as other languages write settings: YAML reads the whole line as one plain value. Nil for a
+    /// line that is no word, `=` and a value.
+    static func equalsForColonAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " || $0 == "-" }
+        guard let equals = text.range(of: " = ") ?? text.range(of: "=") else { return nil }
+        let key = text[..<equals.lowerBound].trimmingCharacters(in: .whitespaces)
+        let value = text[equals.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard let first = key.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
+            key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0) }),
+            !value.isEmpty, !value.hasPrefix("=")
+        else { return nil }
+        return "a key takes a colon and a space, not =: write \(Self.shortened(Substring(key))): \(Self.shortened(Substring(value)))"
+    }
+
     /// `daily_cap:6` (no space after the colon) reads as one plain word, and libyaml stops at the next line.
     static func spaceAfterColonAdvice(_ line: Substring) -> String {
         if let advice = longKeyAdvice(line) { return advice }
+        if let advice = equalsForColonAdvice(line) { return advice }
         let text = line.drop { $0 == " " || $0 == "-" }
         if let colon = text.firstIndex(of: ":"), colon > text.startIndex, text.index(after: colon) < text.endIndex,
             text[text.index(after: colon)] != " "
@@ -80,6 +95,12 @@ extension YAMLEventCursor {
             // A comment after the value stays a comment: only the value goes in quotes.
             value = Self.beforeComment(value)
             let trimmed = value.trimmingCharacters(in: .whitespaces)
+            // `daily_cap: 6:`: a colon ending the value makes it a key; it is most often a slip.
+            if !key.isEmpty, trimmed.count > 1, trimmed.hasSuffix(":"), !trimmed.dropLast().contains(":") {
+                let bare = Self.shortened(Substring(trimmed.dropLast()))
+                return "the colon after \(bare) makes it a key: remove it (\(Self.shortened(key)): \(bare)), or, if the colon is part of a text, "
+                    + "quote the value (\(Self.shortened(key)): \"\(bare):\")"
+            }
             // `grace: first_sessions: 2`: a setting written on its block's line, meant nested rather than as text.
             if !key.isEmpty, let inner = trimmed.range(of: ": "), case let (name, setting) = (trimmed[..<inner.lowerBound], trimmed[inner.upperBound...]),
                 let first = name.unicodeScalars.first, ("a"..."z").contains(first),

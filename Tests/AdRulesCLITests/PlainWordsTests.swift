@@ -104,6 +104,12 @@ struct PlainWordsTests {
         ("  version: 1\n...\n1️⃣placements: {}\n", "this file is one document"),
         ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    when: premium\n    message: |\n      Ads are off.\n      \u{00A0}\u{00A0}Tip: upgrade\n\n    1️⃣- deny: \"*\"\n",
          "a list item (-) sits among keys"),
+        // A colon ending a value, and `=` for a key's colon (on its line, or on the line before libyaml's position).
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    daily_cap: 61️⃣:\n",
+         "the colon after 6 makes it a key: remove it (daily_cap: 6), or, if the colon is part of a text, quote the value (daily_cap: \"6:\")"),
+        ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n    1️⃣message = No ads between 22:00 and 07:00\n",
+         "a key takes a colon and a space, not =: write message: No ads between 22:00 and 07:00"),
+        ("version: 1\nplacements:\n  a:\n    format = banner\n    daily_cap1️⃣: 3\n", "on line 4, a key takes a colon and a space, not =: write format: banner"),
     ])
     func aSyntaxErrorElsewhereKeepsItsOwnAdvice(_ text: String, _ message: String) {
         expectOneSyntaxError(text, message)
@@ -182,6 +188,17 @@ struct PlainWordsTests {
         for (value, written) in [("banner", "“ ”"), ("6", "“ ”"), ("true", "‘ ’"), ("4m", "“ ”"), ("quiet-hours", "“ ”")] {
             #expect(found.contains { $0.hasSuffix(": it is written in typographic quotes (\(written)), which YAML keeps as part of the value: write \(value) without them (where a text needs quotes, type straight ones: \"\")") }, "\(value): \(found)")
         }
+    }
+
+    /// A number where a zone or the placements a rule denies belong is told what the key takes, not "quote it", which
+    /// would give an unknown zone or placement next.
+    @Test func aNumberForAZoneOrADenyListSaysWhatTheKeyTakes() {
+        let text = "version: 1\ntimezone: -6\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: 30, when: premium}\n"
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(found == [
+            "timezone must be an IANA time zone name or device, not \"-6\": write the zone's name, as in America/Chicago or Asia/Tokyo (an offset changes with daylight saving), or device",
+            "deny must be placement ids or \"*\", not \"30\": list the placement ids the rule denies, as in deny: [interstitial_level_end] (an id of digits in quotes: deny: [\"30\"]), or write deny: \"*\" for every placement",
+        ], "\(found)")
     }
 
     /// "Did you mean" never suggests a key the mapping already has: `if:` beside `id:`, `timeout:` beside `timezone:`

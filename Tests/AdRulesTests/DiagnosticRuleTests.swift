@@ -310,7 +310,7 @@ struct DiagnosticRuleTests {
         #expect((warning.severity, warning.range.start) == (.warning, input["1️⃣"]))
         let number = try #require(found.first { $0.rule == "schema/type" })
         #expect(number.range.start == input["2️⃣"])
-        #expect(number.message.contains("quote it (\"12\")"), "\(number.message)")
+        #expect(number.message.contains("an id of digits in quotes: deny: [\"12\"]"), "\(number.message)")
         // A boolean names no placement: the advice is what deny takes, not quotes (a placement "true" is unknown next).
         let bool = lint(Self.header + "  a: {format: banner}\nrules:\n  - {id: r, deny: true, when: premium}\n")
         #expect(bool.map(\.message) == [

@@ -34,11 +34,13 @@ extension PolicyFragment {
                         continue
                     }
                     // Read as the list's items are: a plain yes/no is a warning, a number or a control character an
-                    // error. A boolean is no id: the advice names what deny takes, not "quote it".
-                    if scalar.style == .plain, scalar.coreSchemaBool != nil {
+                    // error. A boolean or a number is most likely no id: the advice names what deny takes, not "quote it"
+                    // (an id of digits is quoted).
+                    if scalar.style == .plain, scalar.coreSchemaBool != nil || scalar.isCoreSchemaNumber {
+                        let digits = scalar.isCoreSchemaNumber ? " (an id of digits in quotes: deny: [\"\(scalar.shortValue)\"])" : ""
                         reader.report(.wrongType(
                             "deny", expected: "placement ids or \"*\"", found: value, file: reader.file,
-                            advice: "list the placement ids the rule denies, as in deny: [interstitial_level_end], or write deny: \"*\" for every placement"))
+                            advice: "list the placement ids the rule denies, as in deny: [interstitial_level_end]\(digits), or write deny: \"*\" for every placement"))
                         deny = []  // the rule is still read, so that its other findings are printed; it denies nothing
                         continue
                     }

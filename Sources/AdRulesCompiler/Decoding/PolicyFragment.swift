@@ -164,6 +164,13 @@ struct PolicyFragment: Sendable {
             environment = reader.enumeration(value, key, as: PolicyEnvironment.self)
             remember(key, environment.map { $0.value.rawValue }, value, reader: reader)
         case "timezone":
+            // `timezone: -6` or `+9`: an offset, which daylight saving changes, is no zone; "quote it" would not help.
+            if let scalar = value.scalar, scalar.style == .plain, scalar.isCoreSchemaNumber {
+                reader.report(.wrongType(
+                    key, expected: "an IANA time zone name or device", found: value, file: reader.file,
+                    advice: "write the zone's name, as in America/Chicago or Asia/Tokyo (an offset changes with daylight saving), or device"))
+                return
+            }
             timezone = reader.string(value, key)
             remember(key, timezone.map { "\"\($0.value)\"" }, value, reader: reader)
         case "session_timeout":
