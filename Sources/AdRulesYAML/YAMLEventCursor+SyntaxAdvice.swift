@@ -41,6 +41,13 @@ extension YAMLEventCursor {
         if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
             return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
         }
+        // `environment: 'production` with no closing quote, closed by the apostrophe of `user's` in a comment lines below:
+        // what follows that quote is what libyaml refuses, and the quote left open is what to fix.
+        if ["did not find expected key", "could not find expected ':'", "mapping values are not allowed in this context", "did not find expected '-' indicator"]
+            .contains(problem), let (opened, closed) = quoteClosingARunOnValue(before: problemByte)
+        {
+            return .unclosedQuote(file: file, at: UTF8Check.position(ofByte: opened, in: input), closedAt: UTF8Check.position(ofByte: closed, in: input))
+        }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
             let offset = byteOffset(of: state.context_mark)
             // `"*"` read as `"` closing a quoted value opened lines above (`version: "1`), then a bare `*`: the quote
@@ -275,6 +282,17 @@ extension YAMLEventCursor {
     /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
     /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
     /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
+    /// The first quote on the line of `offset` (before it) that closes a quoted value opened on an earlier line: the
+    /// offsets of the opening quote and of that one. Nil when the line's first quote closes nothing opened above.
+    private func quoteClosingARunOnValue(before offset: Int) -> (opened: Int, closed: Int)? {
+        let (_, column) = line(at: offset)
+        let lineStart = offset - column
+        guard let first = (lineStart..<min(offset, input.count)).first(where: { input[$0] == UInt8(ascii: "\"") || input[$0] == UInt8(ascii: "'") }),
+            let opened = unclosedQuote(closingAt: first)
+        else { return nil }
+        return (opened, first)
+    }
+
     private func unclosedQuote(closingAt closing: Int) -> Int? {
         guard closing >= 0, closing < input.count, input[closing] == UInt8(ascii: "\"") || input[closing] == UInt8(ascii: "'") else { return nil }
         let quote = input[closing]
