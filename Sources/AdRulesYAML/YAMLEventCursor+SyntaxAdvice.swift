@@ -77,12 +77,16 @@ extension YAMLEventCursor {
                 // A byte-order mark opening the file is no part of the key (libyaml skips it, and so do columns).
                 advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")))
                 at = UTF8Check.position(ofByte: glued.start + Self.keyStart(glued.text), in: input)
-            } else if refusesKeyColon, let written = previousContentLine(before: problemByte), let equals = Self.equalsForColonAdvice(Substring(written.text)),
+            } else if refusesKeyColon, let written = previousContentLine(before: problemByte),
+                case let number = UTF8Check.position(ofByte: written.start, in: input).line,
+                let lost = Self.equalsForColonAdvice(Substring(written.text)).map({ "on line \(number), " + $0 })
+                    ?? Self.wordsWithNoKeyAdvice(Substring(written.text), name: "line \(number)"),
                 written.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
             {
-                // `format = banner` then `daily_cap: 3`: the first line runs on into the second as one plain value; the
-                // `=` is what to fix. The finding stays at libyaml's position (cli.md) and names the line.
-                advice = "on line \(UTF8Check.position(ofByte: written.start, in: input).line), " + equals
+                // `format = banner`, or a comment that lost its #, then `daily_cap: 3`: the first line runs on into the
+                // second as one plain value; the line before is what to fix. The finding stays at libyaml's position
+                // (cli.md) and names the line.
+                advice = lost
             } else {
                 advice = Self.mappingValueAdvice(problemLine, colonAt: problemColumn)
             }

@@ -78,7 +78,18 @@ extension YAMLEventCursor {
             }
             return "a key needs a space after its colon: write \(Self.shortened(key)): \(Self.shortened(value))"
         }
+        if let advice = wordsWithNoKeyAdvice(line) { return advice }
         return "a key needs a colon and a space before its value, as in daily_cap: 6"
+    }
+
+    /// `    At least 4 minutes between app-open ads`: a line of words with no colon, most often a comment whose # was
+    /// lost. Nil for any other line.
+    /// - Parameter name: how the advice names the line.
+    static func wordsWithNoKeyAdvice(_ line: Substring, name: String = "this line") -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard text.split(separator: " ").count >= 3, !text.contains(":"), !text.hasPrefix("-"), !text.hasPrefix("#"), !text.contains("=") else { return nil }
+        return "\(name) is words with no key: if it is a comment, start it with # (# \(Self.shortened(Substring(text)))); "
+            + "a setting is a key, a colon and a space, then its value, as in daily_cap: 6"
     }
 
     /// `message: Note: no ads` holds ": " in a plain value, which YAML reads as a second key; a key's own colon

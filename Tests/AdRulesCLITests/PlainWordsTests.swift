@@ -110,6 +110,11 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n    1️⃣message = No ads between 22:00 and 07:00\n",
          "a key takes a colon and a space, not =: write message: No ads between 22:00 and 07:00"),
         ("version: 1\nplacements:\n  a:\n    format = banner\n    daily_cap1️⃣: 3\n", "on line 4, a key takes a colon and a space, not =: write format: banner"),
+        // A comment that lost its #: on its line, or before the key libyaml then refuses.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    1️⃣At least 4 minutes between ads\n",
+         "this line is words with no key: if it is a comment, start it with # (# At least 4 minutes between ads)"),
+        ("version: 1\nplacements:\n  a:\n    At least 4 minutes between ads\n    format1️⃣: banner\n",
+         "line 4 is words with no key: if it is a comment, start it with # (# At least 4 minutes between ads)"),
         // A quote left open, closed by an apostrophe in a comment lines below.
         ("version: 1\nenvironment: 1️⃣'production\n\n# Caps reset at the user's midnight.\nplacements:\n  a: {format: banner}\n",
          "this quoted value is not closed on its line, so it runs on to the quote at line 4"),
