@@ -209,6 +209,16 @@ struct PlainWordsTests {
         ], "\(found)")
     }
 
+    /// `placments:` misspelt is one finding: the groups and rules of other files that name its placements are not told
+    /// to define them (there were four such findings, each advising to remove a name that was right).
+    @Test func aMisspeltPlacementsBlockIsOneFinding() {
+        let found = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacments:\n  level_end: {format: interstitial, min_interval: 1m}\n"),
+            ("b.yaml", "version: 1\ngroups:\n  g: {placements: [level_end], daily_cap: 3}\nrules:\n  - {id: r, deny: [level_end], when: premium}\n"),
+        ]).diagnostics
+        #expect(found.map(\.message) == ["unknown key \"placments\" in the top level: did you mean \"placements\"?"], "\(found)")
+    }
+
     /// "Did you mean" never suggests a key the mapping already has: `if:` beside `id:`, `timeout:` beside `timezone:`
     /// get the keys that are allowed, as one close to no key would. Such a key is still no key of the team's own (a
     /// named comment does not hide it).

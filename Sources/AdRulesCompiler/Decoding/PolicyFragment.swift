@@ -142,6 +142,9 @@ struct PolicyFragment: Sendable {
                 fragment.readSetting(key, value, reader: &reader)
             }
         }
+        // `placments:` (misspelt, or glued to its value) is an unknown key that names placements: its placements were not
+        // read, and a group or rule naming one is not also told to define it.
+        if reader.gluedKeys.contains("placements") { fragment.placementsUnread = true }
         // `verison: 1` is an unknown key that names version: the file is not also told it lacks one.
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
