@@ -800,6 +800,13 @@ struct PlainWordsTests {
         #expect(found.map(\.rule) == ["schema/enum"] && found.first?.message.hasSuffix(message) == true, "\(found)")
     }
 
+    /// A yes or no where a word of a list belongs is no misspelt word: `environment: yes` lists the values, with no
+    /// "did you mean test".
+    @Test func aYesWhereAWordBelongsGetsNoSuggestion() {
+        let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nenvironment: yes\nplacements:\n  p: {format: banner}\n")]).diagnostics
+        #expect(found.map(\.message) == ["environment must be one of production, test; not \"yes\""], "\(found)")
+    }
+
     /// A missing value that no one value fits is described, never made up: a placement with no format is told the
     /// formats (and the one its id names), a rule with no condition what `when:` holds, and a misspelt key of a rule
     /// or a cap is told once, as "did you mean", not also that the key is missing.

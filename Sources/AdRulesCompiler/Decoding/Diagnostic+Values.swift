@@ -135,9 +135,11 @@ extension Diagnostic {
     /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
     static func unknownEnum(_ key: String, value: String, allowed: [String], advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
+        // A yes or no answers no question here (`environment: yes` is not "test" misspelt): the values are listed alone.
+        let isAnswer = ["yes", "no", "on", "off", "y", "n"].contains(value.lowercased())
         if let advice = advice ?? typographicQuotes(around: value) {
             message += ": " + advice
-        } else if let suggestion = Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed) {
+        } else if !isAnswer, let suggestion = Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed) {
             message += ": " + Suggestion.didYouMean(suggestion, for: value)
         }
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)
