@@ -162,6 +162,11 @@ struct DiagnosticRuleTests {
             "hourly_cap must be >= 0, not -1: write 0 or more, or leave hourly_cap out",
             "every_n_actions must be >= 1, not 0: write 1 or more, or leave every_n_actions out",
         ])
+        // A duration for a cap is told that a cap counts shows; a quoted version, to write it plain.
+        #expect(lint("version: \"1\"\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 5m}\n").map(\.message) == [
+            "version must be the whole number 1, not \"1\": write version: 1",
+            "daily_cap must be a whole number >= 0, not \"5m\": daily_cap counts shows, not time: write a number of shows (the time between shows is min_interval)",
+        ])
         // Thousands with commas, and a count with words after it, are told the count alone.
         let worded = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 20 per day\n    hourly_cap: 1,000\n    session_cap: 3/session\n  b:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 20%\n    hourly_cap: 1,00\n"
         #expect(lint(worded).filter { $0.rule == "schema/type" }.map(\.message) == [

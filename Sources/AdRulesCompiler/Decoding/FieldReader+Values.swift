@@ -51,12 +51,15 @@ extension FieldReader {
             return nil
         }
         let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove \(key)" : nil
+        // A duration for a count (`daily_cap: 5m`): a cap counts shows; the time between them is min_interval's.
+        let time = isCap && node.scalar.map { RuleDuration(parsing: $0.value) != nil } == true
+            ? "\(key) counts shows, not time: write a number of shows (the time between shows is min_interval)" : nil
         // `.inf` (YAML's infinity) for "no limit": a cap left out is none.
         let unlimited = isCap && optional && node.scalar.map { $0.style == .plain && [".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"].contains($0.value) } == true
             ? "leave \(key) out for no cap" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
-            advice: empty ?? unlimited ?? node.scalar.flatMap { Diagnostic.typographicQuotes(around: $0.value) } ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
+            advice: empty ?? unlimited ?? time ?? node.scalar.flatMap { Diagnostic.typographicQuotes(around: $0.value) } ?? Diagnostic.unquoting(node) { ($0.coreSchemaInt ?? Int.min) >= minimum }
                 ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
         return nil
     }

@@ -25,7 +25,7 @@ extension NodeReader {
     /// - Parameter documents: what the file is, in the plural (`rule files`, `usage models`).
     package mutating func checkVersion(_ node: YAMLNode, documents: String) {
         guard let scalar = node.scalar, let number = FieldReader.intValue(scalar) else {
-            report(.wrongType("version", expected: "the whole number 1", found: node, file: file))
+            report(.wrongType("version", expected: "the whole number 1", found: node, file: file, advice: "write version: 1"))
             return
         }
         if number != 1 { report(.badVersion(scalar.value, documents: documents, file: file, range: node.range)) }
