@@ -87,6 +87,10 @@ extension YAMLEventCursor {
                 // second as one plain value; the line before is what to fix. The finding stays at libyaml's position
                 // (cli.md) and names the line.
                 advice = lost
+            } else if refusesKeyColon, let above = previousContentLine(before: problemByte),
+                let deeper = Self.indentedUnderAValueAdvice(Substring(above.text), line: UTF8Check.position(ofByte: above.start, in: input).line, problemLine)
+            {
+                advice = deeper
             } else {
                 advice = Self.mappingValueAdvice(problemLine, colonAt: problemColumn)
             }
@@ -99,7 +103,7 @@ extension YAMLEventCursor {
         } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
             advice = closer
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
-            advice = Self.quotedValueAdvice(line(at: problemByte).text)
+            advice = Self.quotedValueAdvice(line(at: problemByte).text) ?? (problem == "did not find expected key" ? misalignedKeyAdvice(at: problemByte) : nil)
         } else if problem == "found character that cannot start any token" {
             let (text, column) = line(at: problemByte)
             let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
@@ -210,6 +214,40 @@ extension YAMLEventCursor {
             while i < lineEnd, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
         }
         return nil
+    }
+
+    /// `   daily_cap: 6` lined up with no key above it (3 spaces, among keys at 4 and 2): the indentations it may take,
+    /// from the nearest key line above indented more (a key it meant to line up with) and the nearest indented less (the
+    /// block it may belong beside), each named with its line. Nil for a line that is no `key:` line.
+    private func misalignedKeyAdvice(at offset: Int) -> String? {
+        let (text, column) = line(at: offset)
+        func key(of line: Substring) -> (indentation: Int, key: Substring)? {
+            let indentation = line.prefix { $0 == " " }.count
+            let rest = line.dropFirst(indentation)
+            guard let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
+                rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+            else { return nil }
+            return (indentation, rest[..<colon])
+        }
+        guard let written = key(of: text) else { return nil }
+        var deeper: (indentation: Int, key: Substring, line: Int)?
+        var shallower: (indentation: Int, key: Substring, line: Int)?
+        var lineStart = offset - column
+        // Up to 200 lines up: a long block of comments or values is not read to its start.
+        for _ in 0..<200 {
+            guard shallower == nil, let above = previousContentLine(before: lineStart) else { break }
+            lineStart = above.start
+            guard let found = key(of: above.text) else { continue }
+            // Lined up with a key of its block: libyaml refused something else.
+            if found.indentation == written.indentation { return nil }
+            let number = UTF8Check.position(ofByte: above.start, in: input).line
+            if found.indentation > written.indentation, deeper == nil { deeper = (found.indentation, found.key, number) }
+            if found.indentation < written.indentation { shallower = (found.indentation, found.key, number) }
+        }
+        let choices = [deeper, shallower].compactMap { $0 }.map { "\($0.indentation) spaces, as \(Self.shortened($0.key)) on line \($0.line)" }
+        guard !choices.isEmpty else { return nil }
+        return "\(Self.shortened(written.key)) is indented \(written.indentation) spaces, which lines it up with no key above it: "
+            + "indent it \(choices.joined(separator: ", or "))"
     }
 
     /// The line before the line of `offset` that holds more than spaces and a comment, and where it starts; nil when

@@ -82,6 +82,22 @@ extension YAMLEventCursor {
         return "a key needs a colon and a space before its value, as in daily_cap: 6"
     }
 
+    /// `format: app_open` then `  min_interval: 4m` indented further: a key under one whose value is on its line, which
+    /// cannot hold keys. Says both indentations, so the two lines can be lined up. Nil when the line above is no
+    /// `key: value` indented less than this one.
+    static func indentedUnderAValueAdvice(_ above: Substring, line number: Int, _ line: Substring) -> String? {
+        let indentation = line.prefix { $0 == " " }.count, aboveIndentation = above.prefix { $0 == " " }.count
+        let text = line.dropFirst(indentation), aboveText = above.dropFirst(aboveIndentation)
+        guard aboveIndentation < indentation, !aboveText.hasPrefix("-"), !aboveText.hasPrefix("#"),
+            let separator = aboveText.range(of: ": "), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        let value = aboveText[separator.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard let first = value.first, !"#|>&!".contains(first) else { return nil }
+        let key = Self.shortened(text[..<colon]), aboveKey = Self.shortened(aboveText[..<separator.lowerBound])
+        return "\(key) is indented \(indentation) spaces, more than \(aboveKey) on line \(number) (\(aboveIndentation)), whose value is on its line, "
+            + "so it cannot hold keys: line the two up (the keys of one block share one indentation)"
+    }
+
     /// `    At least 4 minutes between app-open ads`: a line of words with no colon, most often a comment whose # was
     /// lost. Nil for any other line.
     /// - Parameter name: how the advice names the line.

@@ -110,6 +110,9 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n    1️⃣message = No ads between 22:00 and 07:00\n",
          "a key takes a colon and a space, not =: write message: No ads between 22:00 and 07:00"),
         ("version: 1\nplacements:\n  a:\n    format = banner\n    daily_cap1️⃣: 3\n", "on line 4, a key takes a colon and a space, not =: write format: banner"),
+        // A key lined up with no key above it is told the indentations it may take, each with a key that has it.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 1m\n   1️⃣daily_cap: 6\n",
+         "daily_cap is indented 3 spaces, which lines it up with no key above it: indent it 4 spaces, as min_interval on line 5, or 2 spaces, as a on line 3"),
         // A comment that lost its #: on its line, or before the key libyaml then refuses.
         ("version: 1\nplacements:\n  a:\n    format: banner\n    1️⃣At least 4 minutes between ads\n",
          "this line is words with no key: if it is a comment, start it with # (# At least 4 minutes between ads)"),
@@ -358,7 +361,7 @@ struct PlainWordsTests {
     @Test(arguments: [
         ("    daily_cap:6\n    min_interval: 4m\n", "a key needs a space after its colon: write daily_cap: 6"),
         ("    min_interval: 1m\n    ad_unit: Note: no ads\n", "a value that holds \": \" must be quoted: write ad_unit: \"Note: no ads\""),
-        ("    min_interval: 1m\n     daily_cap: 6\n", "this key is not lined up with the keys beside it"),
+        ("    min_interval: 1m\n     daily_cap: 6\n", "daily_cap is indented 5 spaces, more than min_interval on line 5 (4), whose value is on its line, so it cannot hold keys: line the two up"),
         // A non-breaking space after the colon is named, and the advice has an ordinary one.
         ("    daily_cap:\u{A0}20\n    min_interval: 4m\n", "the space after the colon of daily_cap is a U+00A0 space, which YAML does not take for one: retype it as an ordinary space, as in daily_cap: 20"),
         // A setting written on its block's line is meant nested, not as a text in quotes.
