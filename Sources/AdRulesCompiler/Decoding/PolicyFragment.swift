@@ -86,13 +86,19 @@ struct PolicyFragment: Sendable {
                 }
                 var previous: String?
                 var settingsRun = false
+                // Whether the placement before has no value (`app_open:` indented as far as the settings under it).
+                var previousIsEmpty = false
                 reader.forEachEntry(cursor) { reader, idNode, event in
                     if reader.isMisplacedEntry(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous, settingsRun: &settingsRun, cursor) {
+                        // The settings after a placement with no value are its own, indented as far as its id: the first
+                        // says to indent them under it, and the rest are passed over, as after a missing id line.
+                        if previousIsEmpty { settingsRun = true }
                         // A placement whose id line is missing is not read: "no placements", or a group naming it, would
                         // only follow from that.
                         if settingsRun { fragment.placementsUnread = true }
                         return
                     }
+                    if case .scalar(let node) = event { previousIsEmpty = node.scalar?.isNull == true } else { previousIsEmpty = false }
                     guard let written = reader.nameKey(idNode, in: "placements") else { return }
                     // A bad id is reported and its settings still read, so that every finding in them is printed;
                     // the policy holds an error then and is never used.
