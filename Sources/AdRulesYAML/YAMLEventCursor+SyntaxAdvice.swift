@@ -321,20 +321,29 @@ extension YAMLEventCursor {
         return nil
     }
 
-    /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
-    /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
-    /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
     /// The first quote on the line of `offset` (before it) that closes a quoted value opened on an earlier line: the
-    /// offsets of the opening quote and of that one. Nil when the line's first quote closes nothing opened above.
+    /// offsets of the opening quote and of that one. Nil when the line's first quote closes nothing opened above: the
+    /// quote read back to must open a value (after `: `, `- `, `[`, `{` or `,`) and have no closing quote on its line.
     private func quoteClosingARunOnValue(before offset: Int) -> (opened: Int, closed: Int)? {
         let (_, column) = line(at: offset)
         let lineStart = offset - column
         guard let first = (lineStart..<min(offset, input.count)).first(where: { input[$0] == UInt8(ascii: "\"") || input[$0] == UInt8(ascii: "'") }),
             let opened = unclosedQuote(closingAt: first)
         else { return nil }
+        var before = opened - 1
+        while before >= 0, input[before] == 0x20 { before -= 1 }
+        guard before >= 0, [UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ",")].contains(input[before]) else { return nil }
+        var after = opened + 1
+        while after < input.count, input[after] != 0x0A, input[after] != 0x0D {
+            if input[after] == input[opened] { return nil }
+            after += 1
+        }
         return (opened, first)
     }
 
+    /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
+    /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
+    /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
     private func unclosedQuote(closingAt closing: Int) -> Int? {
         guard closing >= 0, closing < input.count, input[closing] == UInt8(ascii: "\"") || input[closing] == UInt8(ascii: "'") else { return nil }
         let quote = input[closing]

@@ -121,6 +121,9 @@ struct PlainWordsTests {
         // A quote left open, closed by an apostrophe in a comment lines below.
         ("version: 1\nenvironment: 1️⃣'production\n\n# Caps reset at the user's midnight.\nplacements:\n  a: {format: banner}\n",
          "this quoted value is not closed on its line, so it runs on to the quote at line 4"),
+        // An apostrophe after a value quoted and closed on its line is no run-on quote.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    ad_unit: 'abc'\n    the user's thing: more1️⃣: x\n",
+         "a key's value cannot hold another key on the same line"),
     ])
     func aSyntaxErrorElsewhereKeepsItsOwnAdvice(_ text: String, _ message: String) {
         expectOneSyntaxError(text, message)
