@@ -197,7 +197,7 @@ public enum PolicyLoader {
             }
         }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
-        diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags())
+        diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags().withoutEmptyValuesOfRepeatedKeys())
         // (Not in a file with a syntax error: nothing else is said about it.)
         let unknownRules = suppressions.unknownRuleNames(limit: FieldReader.maxDiagnostics)
         diagnostics += unknownRules.shown.filter { broken[$0.file] == nil }

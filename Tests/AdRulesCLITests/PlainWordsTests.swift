@@ -233,6 +233,21 @@ struct PlainWordsTests {
         #expect(found.map(\.message) == ["unknown key \"placments\" in the top level: did you mean \"placements\"?"], "\(found)")
     }
 
+    /// A block key written twice, the first with nothing under it (a line duplicated): one finding, the repeat's, not
+    /// also "must be a mapping, not nothing" at the first.
+    @Test func aRepeatedBlockLineIsOneFinding() {
+        for text in [
+            "version: 1\nplacements:\nplacements:\n  a: {format: banner}\n",
+            "version: 1\nplacements:\n  a:\n    format: app_open\n    launch:\n    launch:\n      max_wait: 5s\n    min_interval: 1m\n",
+        ] {
+            let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+            #expect(found.map(\.rule) == ["yaml/duplicate-key"], "\(found)")
+        }
+        // A key with nothing after it that is not repeated keeps its finding.
+        let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: app_open\n    launch:\n    min_interval: 1m\n")]).diagnostics
+        #expect(empty.map(\.rule) == ["schema/type"], "\(empty)")
+    }
+
     /// "Did you mean" never suggests a key the mapping already has: `if:` beside `id:`, `timeout:` beside `timezone:`
     /// get the keys that are allowed, as one close to no key would. Such a key is still no key of the team's own (a
     /// named comment does not hide it).
