@@ -15,6 +15,6 @@ extension Array where Element == Diagnostic {
     package func withoutEmptyValuesOfRepeatedKeys() -> [Diagnostic] {
         let repeatedAt = Set(filter { $0.rule == "yaml/duplicate-key" }.compactMap { $0.notes.first.map { "\($0.file):\($0.position.line)" } })
         guard !repeatedAt.isEmpty else { return self }
-        return filter { !($0.rule == "schema/type" && $0.message.contains(", not nothing (null)") && repeatedAt.contains("\($0.file):\($0.range.start.line)")) }
+        return filter { !($0.rule == "schema/type" && $0.message.contains(", not \(YAMLNode.nullDescription)") && repeatedAt.contains("\($0.file):\($0.range.start.line)")) }
     }
 }

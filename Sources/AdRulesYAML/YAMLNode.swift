@@ -87,12 +87,15 @@ public struct YAMLNode: Sendable {
         return nil
     }
 
+    /// How ``kindDescription`` names an empty value, which a type finding quotes after "not".
+    package static let nullDescription = "nothing (null)"
+
     /// A short name of the node's kind for messages: "a mapping", "a list", "a string".
     public var kindDescription: String {
         switch content {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .scalar(let s): return s.isNull ? "nothing (null)" : "\"\(s.shortValue)\""
+        case .scalar(let s): return s.isNull ? Self.nullDescription : "\"\(s.shortValue)\""
         }
     }
 }
@@ -157,6 +160,14 @@ extension YAMLScalar {
         text.unicodeScalars.count > 60 ? String(text.unicodeScalars.prefix(57)) + "..." : text
     }
 
+    /// The YAML 1.2 core schema's words for infinity (with a sign before them, `+` or `-`, too).
+    static let infinities: Set<String> = [".inf", ".Inf", ".INF"]
+
+    /// A plain `.inf` or `+.inf` (any of the core schema's cases): infinity, which a product manager writes for "no limit".
+    package var isCoreSchemaPositiveInfinity: Bool {
+        style == .plain && (Self.infinities.contains(value) || value.hasPrefix("+") && Self.infinities.contains(String(value.dropFirst())))
+    }
+
     /// Whether the YAML 1.2 core schema reads a plain scalar as a number (an int or a float, `.inf` and `.nan`
     /// included), whatever its size: such a value is not a string.
     public var isCoreSchemaNumber: Bool {
@@ -169,7 +180,7 @@ extension YAMLScalar {
         if value.hasPrefix("0x") || value.hasPrefix("0o") { return isCoreSchemaInt }
         if [".nan", ".NaN", ".NAN"].contains(value) { return true }
         if let sign = text.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { text = text.dropFirst() }
-        if [".inf", ".Inf", ".INF"].contains(String(Substring(text))) { return true }
+        if Self.infinities.contains(String(Substring(text))) { return true }
         // [0-9]+(\.[0-9]*)? or \.[0-9]+, then an optional exponent [eE][-+]?[0-9]+.
         let whole = text.prefix(while: isDigit)
         text = text.dropFirst(whole.count)

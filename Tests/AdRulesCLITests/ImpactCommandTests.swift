@@ -101,12 +101,10 @@ struct ImpactCommandTests {
     /// opens on a click (a ninth reason was in the text and json reports only).
     @Test func theHTMLListsEveryDenyReason() throws {
         let rules = (0..<10).map { "  - {id: r\($0), deny: [level_end], when: not premium, message: Rule \($0) says no}\n" }.joined()
-        let dir = try temporaryDirectory("adrules-impact", [
-            "p.yaml": "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\nrules:\n" + rules,
-            "m.model.yaml": "version: 1\nusers: 1\ndays: 1\nsegments:\n  - {name: one, share: 1, foreground: 30m, actions: [{placement: level_end, every: 1m}]}\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let html = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml", "--format", "html"])
+        let html = try Self.impact(
+            policy: "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\nrules:\n" + rules,
+            model: "version: 1\nusers: 1\ndays: 1\nsegments:\n  - {name: one, share: 1, foreground: 30m, actions: [{placement: level_end, every: 1m}]}\n",
+            arguments: ["--format", "html"])
         #expect(html.exitCode == 0, "\(html.stderr)")
         #expect(html.stdout.contains("<summary>All 10 deny reasons</summary>"), "\(html.stdout)")
         for rule in 0..<10 { #expect(html.stdout.contains("Rule \(rule) says no"), "rule \(rule)") }
@@ -115,11 +113,12 @@ struct ImpactCommandTests {
         #expect(first != nil && last != nil && first!.lowerBound < last!.lowerBound)
     }
 
-    /// `adrules impact` of a model against a policy, both written to a fresh directory that is removed afterwards.
-    static func impact(policy: String, model: String) throws -> CommandResult {
+    /// `adrules impact` of a model against a policy, both written to a fresh directory that is removed afterwards, with
+    /// any further `arguments`.
+    static func impact(policy: String, model: String, arguments: [String] = []) throws -> CommandResult {
         let dir = try temporaryDirectory("adrules-impact", ["p.yaml": policy, "m.model.yaml": model])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        return runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"])
+        return runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml"] + arguments)
     }
 
     /// Independent mistakes of a model are reported in one run: a duplicate segment name, shares that do not add up

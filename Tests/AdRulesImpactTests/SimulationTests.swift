@@ -214,17 +214,7 @@ struct SimulationTests {
               hint: {format: rewarded}
             """)
         // Offers at 2m (an ad until 2m15s); actions at 1m (an ad until 1m15s), then at 2m15s, as the offer's ad closes.
-        let ties = try model("""
-            version: 1
-            users: 1
-            days: 1
-            seed: 1
-            start: 2026-03-02
-            segments:
-              - {name: one, share: 1, timezone: UTC, installed_days_ago: 30, first_open: 8h, cold_starts: 1, resumes: 0,
-                 foreground: 2m15s, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 2m, accept: 1}]}
-            network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
-            """)
+        let ties = try oneUserDay("foreground: 2m15s, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 2m, accept: 1}]")
         let result = play(ties, policy).total
         let levelEnd = result.placements[0], hint = result.placements[1]
         // The visit ends at 2m15s with the offer's ad closing: the reward is granted before the app goes away.
@@ -242,17 +232,7 @@ struct SimulationTests {
               level_end: {format: interstitial}
               footer: {format: banner}
             """)
-        let streams = try model("""
-            version: 1
-            users: 1
-            days: 1
-            seed: 1
-            start: 2026-03-02
-            segments:
-              - {name: one, share: 1, timezone: UTC, installed_days_ago: 30, first_open: 8h, cold_starts: 1, resumes: 0,
-                 foreground: 10m, actions: [{placement: level_end, every: 1m}, {placement: footer, every: 50s}]}
-            network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
-            """)
+        let streams = try oneUserDay("foreground: 10m, actions: [{placement: level_end, every: 1m}, {placement: footer, every: 50s}]")
         let result = play(streams, policy).total
         let levelEnd = result.placements[0], footer = result.placements[1]
         // Interstitials at 1m, 2m15s, 3m30s, 4m45s, 6m, 7m15s, 8m30s and 9m45s, each holding the user 15 s. Banner
@@ -274,26 +254,15 @@ struct SimulationTests {
             placements:
               level_end: {format: interstitial, grace: {after_install: 10m}}
             """)
-        func played(daysAgo: String) throws -> PlacementCounters {
-            let text = """
-                version: 1
-                users: 1
-                days: 1
-                seed: 1
-                start: 2026-03-02
-                segments:
-                  - {name: one, share: 1, timezone: UTC, installed_days_ago: \(daysAgo), first_open: 8h, cold_starts: 1, resumes: 0,
-                     foreground: 20m, actions: [{placement: level_end, every: 1m}]}
-                network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
-                """
-            return play(try model(text), policy).total.placements[0]
+        func played(daysAgo: Int) throws -> PlacementCounters {
+            play(try oneUserDay(installedDaysAgo: daysAgo, "foreground: 20m, actions: [{placement: level_end, every: 1m}]"), policy).total.placements[0]
         }
         // Actions at 1 to 9 minutes after the first open are inside the grace; at 10 minutes it is over.
-        let new = try played(daysAgo: "0")
+        let new = try played(daysAgo: 0)
         #expect(new.denials.map(\.code) == [.graceInstall] && new.denials.first?.count == 9, "\(new.denials)")
         #expect(new.impressions > 0)
         // Installed a day before, at the same clock time: no grace left.
-        let older = try played(daysAgo: "1")
+        let older = try played(daysAgo: 1)
         #expect(!older.denials.contains { $0.code == .graceInstall }, "\(older.denials)")
         #expect(older.impressions > new.impressions)
     }

@@ -12,6 +12,23 @@ func model(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLoca
     return try #require(model, sourceLocation: sourceLocation)
 }
 
+/// One user's one day that can be counted by hand: in UTC from 2026-03-02, one cold start at 08:00 and no resume, on a
+/// network that always fills, loads in 1 s and keeps each ad on screen 15 s. `visit` is the rest of the segment: its
+/// foreground and its streams.
+func oneUserDay(installedDaysAgo: Int = 30, _ visit: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> UsageModel {
+    try model("""
+        version: 1
+        users: 1
+        days: 1
+        seed: 1
+        start: 2026-03-02
+        segments:
+          - {name: one, share: 1, timezone: UTC, installed_days_ago: \(installedDaysAgo), first_open: 8h, cold_starts: 1, resumes: 0,
+             \(visit)}
+        network: {load_time: 1s, fill_rate: 1, ad_duration: 15s, show_failure: 0}
+        """, sourceLocation: sourceLocation)
+}
+
 /// Plays a model with one policy and returns that policy's result.
 func play(_ model: UsageModel, _ policy: Policy, threads: Int = 1) -> ImpactPolicyResult {
     let report = ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: threads))

@@ -18,7 +18,7 @@ extension Diagnostic {
     package static func typographicQuotes(around value: String) -> String? {
         let scalars = value.unicodeScalars
         guard scalars.count >= 2, let first = scalars.first, let last = scalars.last,
-            "“”„‟«»‘’‚‛‹›".unicodeScalars.contains(first), "“”„‟«»‘’‚‛‹›".unicodeScalars.contains(last)
+            TypographicQuotes.all.contains(first), TypographicQuotes.all.contains(last)
         else { return nil }
         let inner = String(String.UnicodeScalarView(scalars.dropFirst().dropLast()))
         return "it is written in typographic quotes (\(first) \(last)), which YAML keeps as part of the value: write \(ControlCharacters.escaped(inner)) "
@@ -136,7 +136,7 @@ extension Diagnostic {
     static func unknownEnum(_ key: String, value: String, allowed: [String], advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
         // A yes or no answers no question here (`environment: yes` is not "test" misspelt): the values are listed alone.
-        let isAnswer = ["yes", "no", "on", "off", "y", "n"].contains(value.lowercased())
+        let isAnswer = YAMLScalar.ambiguousBools.contains(value.lowercased())
         if let advice = advice ?? typographicQuotes(around: value) {
             message += ": " + advice
         } else if !isAnswer, let suggestion = Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed) {

@@ -55,7 +55,7 @@ extension FieldReader {
         let time = isCap && node.scalar.map { RuleDuration(parsing: $0.value) != nil } == true
             ? "\(key) counts shows, not time: write a number of shows (the time between shows is min_interval)" : nil
         // `.inf` (YAML's infinity) for "no limit": a cap left out is none.
-        let unlimited = isCap && optional && node.scalar.map { $0.style == .plain && [".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"].contains($0.value) } == true
+        let unlimited = isCap && optional && node.scalar?.isCoreSchemaPositiveInfinity == true
             ? "leave \(key) out for no cap" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,

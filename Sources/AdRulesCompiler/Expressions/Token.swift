@@ -236,9 +236,9 @@ enum Lexer {
                     return .failure(ExpressionError(offset: startOffset, message: "unexpected character \(described), which \(InvisibleCharacters.remedy(scalar))"))
                 }
                 // A typographic quote (“checkout”, as a word processor or a chat app types it) is no quote to a rule.
-                if let scalar = character.unicodeScalars.first, "“”„‟«»‘’‚‛‹›".unicodeScalars.contains(scalar) {
+                if let scalar = character.unicodeScalars.first, TypographicQuotes.all.contains(scalar) {
                     // The straight quote of the same kind comes first: double for “, single for ‘.
-                    let (quote, other) = "“”„‟«»".unicodeScalars.contains(scalar) ? ("\"", "'") : ("'", "\"")
+                    let (quote, other) = TypographicQuotes.double.contains(scalar) ? ("\"", "'") : ("'", "\"")
                     return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\", a typographic quote: text goes in straight quotes, as in screen == \(quote)checkout\(quote) (type \(quote) or \(other))"))
                 }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
