@@ -1,0 +1,234 @@
+import AdRules
+
+/// Where in the source a common mistake lies behind a syntax error libyaml reports elsewhere: a stray bracket, a
+/// byte-order mark or no-break space in the indentation, a key out of line, a merge conflict, a quote left open.
+extension YAMLEventCursor {
+    /// What to write when the problem is a `,`, `}` or `]` just after a `{ }` or `[ ]` that closed on its line (`- {…},`
+    /// or `{…}}`, JSON's habits in a block list or mapping), else nil.
+    func strayAfterClosingBracket(at offset: Int) -> String? {
+        guard offset < input.count, let stray = [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]")].first(where: { $0 == input[offset] }) else {
+            return nil
+        }
+        var before = offset - 1
+        while before >= 0, input[before] == 0x20 { before -= 1 }
+        guard before >= 0, input[before] == UInt8(ascii: "}") || input[before] == UInt8(ascii: "]") else { return nil }
+        let closed = input[before] == UInt8(ascii: "}") ? "{ } mapping" : "[ ] list"
+        let character = String(UnicodeScalar(stray))
+        guard stray == UInt8(ascii: ",") else { return "remove this \(character): the \(closed) before it is already closed" }
+        // A comma that ends its line is JSON's habit; one with another item after it puts two items on a line.
+        var after = offset + 1
+        while after < input.count, input[after] == 0x20 { after += 1 }
+        let endsLine = after >= input.count || input[after] == 0x0A || input[after] == 0x0D || input[after] == UInt8(ascii: "#")
+        return endsLine
+            ? "remove this , after the \(closed): items on lines of their own take no comma"
+            : "in a block each item stands on its own line, with no comma: put what follows this , on a line of its own"
+    }
+
+    /// A byte-order mark (U+FEFF) that starts the line of a problem at `offset` or the line before it (after spaces, or
+    /// after the one a file may start with): invisible, it is where libyaml went wrong (a key that seems lined up, a
+    /// document that seems to start), and its offset is where to look. One in a comment or a quoted value is text.
+    func strayByteOrderMark(before offset: Int) -> Int? {
+        lineStart(holding: isByteOrderMark, before: offset)
+    }
+
+    /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
+    /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
+    func noBreakSpaceIndentation(before offset: Int, pastBlankLines: Bool) -> Int? {
+        lineStart(holding: { self.isNoBreakSpaceIndentingAKey(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
+    }
+
+    /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`) or a list item (`- `) on their line: text that
+    /// only starts with one (a line of a block or quoted value) is not indentation.
+    func isNoBreakSpaceIndentingAKey(at i: Int) -> Bool {
+        guard i + 1 < input.count, input[i] == 0xC2, input[i + 1] == 0xA0 else { return false }
+        var j = i
+        while j + 1 < input.count, input[j] == 0x20 || (input[j] == 0xC2 && input[j + 1] == 0xA0) { j += input[j] == 0x20 ? 1 : 2 }
+        func isWordByte(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) || (0x30...0x39).contains(b) || b == 0x5F }
+        if j + 1 < input.count, input[j] == UInt8(ascii: "-"), input[j + 1] == 0x20 { return true }
+        var k = j
+        while k < input.count, isWordByte(input[k]) { k += 1 }
+        guard k > j, k < input.count, input[k] == UInt8(ascii: ":") else { return false }
+        return k + 1 >= input.count || [0x20, 0x0A, 0x0D].contains(input[k + 1])
+    }
+
+    func isByteOrderMark(_ i: Int) -> Bool {
+        i + 2 < input.count && input[i] == 0xEF && input[i + 1] == 0xBB && input[i + 2] == 0xBF
+    }
+
+    /// Where `isMark` holds at the start of the line of `offset` or of the line before it, past the line's spaces; with
+    /// `pastBlankLines`, the line before that holds something (blank lines and comments between them passed over: a key
+    /// libyaml refuses as not lined up is the first that holds something after the line to blame).
+    func lineStart(holding isMark: (Int) -> Bool, before offset: Int, pastBlankLines: Bool = false) -> Int? {
+        let end = min(max(offset, 0), input.count)
+        var start = end
+        while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        if pastBlankLines, let previous = previousContentLine(before: end) {
+            start = previous.start
+        } else if start > 0 {
+            start = lineBefore(start).start
+        }
+        var lineEnd = end
+        while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+        var i = start
+        while i < lineEnd {
+            // The start of each line in the range, past its spaces (and past the mark the file may start with).
+            if i == 0, isByteOrderMark(0) { i = 3 }
+            while i < lineEnd, input[i] == 0x20 { i += 1 }
+            if i < lineEnd, isMark(i) { return i }
+            while i < lineEnd, input[i] != 0x0A, input[i] != 0x0D { i += 1 }
+            while i < lineEnd, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// `   daily_cap: 6` lined up with no key above it (3 spaces, among keys at 4 and 2): the indentations it may take,
+    /// from the nearest key line above indented more (a key it meant to line up with) and the nearest indented less (the
+    /// block it may belong beside), each named with its line. Nil for a line that is no `key:` line.
+    func misalignedKeyAdvice(at offset: Int) -> String? {
+        let (text, column) = line(at: offset)
+        func key(of line: Substring) -> (indentation: Int, key: Substring)? {
+            let indentation = line.prefix { $0 == " " }.count
+            let rest = line.dropFirst(indentation)
+            guard let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
+                rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+            else { return nil }
+            return (indentation, rest[..<colon])
+        }
+        guard let written = key(of: text) else { return nil }
+        var deeper: (indentation: Int, key: Substring, line: Int)?
+        var shallower: (indentation: Int, key: Substring, line: Int)?
+        var lineStart = offset - column
+        // Up to 200 lines up: a long block of comments or values is not read to its start.
+        for _ in 0..<200 {
+            guard shallower == nil, let above = previousContentLine(before: lineStart) else { break }
+            lineStart = above.start
+            guard let found = key(of: above.text) else { continue }
+            // Lined up with a key of its block: libyaml refused something else.
+            if found.indentation == written.indentation { return nil }
+            let number = UTF8Check.position(ofByte: above.start, in: input).line
+            if found.indentation > written.indentation, deeper == nil { deeper = (found.indentation, found.key, number) }
+            if found.indentation < written.indentation { shallower = (found.indentation, found.key, number) }
+        }
+        let choices = [deeper, shallower].compactMap { $0 }.map { "\($0.indentation) spaces, as \(Self.shortened($0.key)) on line \($0.line)" }
+        guard !choices.isEmpty else { return nil }
+        return "\(Self.shortened(written.key)) is indented \(written.indentation) spaces, which lines it up with no key above it: "
+            + "indent it \(choices.joined(separator: ", or "))"
+    }
+
+    /// The line before the line of `offset` that holds more than spaces and a comment, and where it starts; nil when
+    /// none does.
+    func previousContentLine(before offset: Int) -> (text: Substring, start: Int)? {
+        var lineStart = min(max(offset, 0), input.count)
+        while lineStart > 0, input[lineStart - 1] != 0x0A, input[lineStart - 1] != 0x0D { lineStart -= 1 }
+        while lineStart > 0 {
+            let (start, end) = lineBefore(lineStart)
+            var i = start
+            while i < end, input[i] == 0x20 { i += 1 }
+            if i < end, input[i] != UInt8(ascii: "#") { return (Substring(String(decoding: input[start..<end], as: UTF8.self)), start) }
+            lineStart = start
+        }
+        return nil
+    }
+
+    /// The line before the one starting at `lineStart` (> 0): where it starts, and where it ends, at its line break (a
+    /// CR LF pair is one).
+    func lineBefore(_ lineStart: Int) -> (start: Int, end: Int) {
+        var end = lineStart - 1
+        if input[end] == 0x0A, end > 0, input[end - 1] == 0x0D { end -= 1 }
+        var start = end
+        while start > 0, input[start - 1] != 0x0A, input[start - 1] != 0x0D { start -= 1 }
+        return (start, end)
+    }
+
+    /// The file's first key when it is indented (the first line that holds more than spaces and a comment starts with a
+    /// space) and a later line starts in the first column; its text and the offset of its first character.
+    func indentedFirstKey() -> (key: Substring, offset: Int)? {
+        var i = isByteOrderMark(0) ? 3 : 0
+        var first: (key: Substring, offset: Int)?
+        while i < input.count {
+            var lineEnd = i
+            while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+            var j = i
+            while j < lineEnd, input[j] == 0x20 { j += 1 }
+            // The first line that holds something is an indented key; the first line after it in the first column is a
+            // key too (a `...`, a list item or a bracket there is another mistake, which this advice would not fix).
+            if j < lineEnd, input[j] != UInt8(ascii: "#"), first == nil || j == i {
+                let key = Self.plainKey(Substring(String(decoding: input[j..<lineEnd], as: UTF8.self)))
+                if let first { return key == nil ? nil : first }
+                guard let key, j > i else { return nil }
+                first = (key, j)
+            }
+            i = lineEnd
+            while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// The opening line of a git merge conflict (`<<<<<<< HEAD`, then `=======` and `>>>>>>> branch`, each seven
+    /// characters at the start of a line): its text, up to the line's end.
+    /// A conflict is told only when the file holds both its opening `<<<<<<<` and its closing `>>>>>>>` line: a
+    /// `=======` alone may be a line of text in a quoted value.
+    func conflictMarker() -> (range: Range<Int>, text: String)? {
+        var opening: Range<Int>?
+        var i = isByteOrderMark(0) ? 3 : 0
+        while i < input.count {
+            var lineEnd = i
+            while lineEnd < input.count, input[lineEnd] != 0x0A, input[lineEnd] != 0x0D { lineEnd += 1 }
+            if lineEnd - i >= 7, input[i] == UInt8(ascii: "<") || input[i] == UInt8(ascii: ">"), (i..<i + 7).allSatisfy({ input[$0] == input[i] }),
+                i + 7 == lineEnd || input[i + 7] == 0x20
+            {
+                if input[i] == UInt8(ascii: "<"), opening == nil { opening = i..<lineEnd }
+                if input[i] == UInt8(ascii: ">"), let opening { return (opening, String(decoding: input[opening], as: UTF8.self)) }
+            }
+            i = lineEnd
+            while i < input.count, input[i] == 0x0A || input[i] == 0x0D { i += 1 }
+        }
+        return nil
+    }
+
+    /// The first quote on the line of `offset` (before it) that closes a quoted value opened on an earlier line: the
+    /// offsets of the opening quote and of that one. Nil when the line's first quote closes nothing opened above: the
+    /// quote read back to must open a value (after `: `, `- `, `[`, `{` or `,`) and have no closing quote on its line.
+    func quoteClosingARunOnValue(before offset: Int) -> (opened: Int, closed: Int)? {
+        let (_, column) = line(at: offset)
+        let lineStart = offset - column
+        guard let first = (lineStart..<min(offset, input.count)).first(where: { input[$0] == UInt8(ascii: "\"") || input[$0] == UInt8(ascii: "'") }),
+            let opened = unclosedQuote(closingAt: first)
+        else { return nil }
+        var before = opened - 1
+        while before >= 0, input[before] == 0x20 { before -= 1 }
+        guard before >= 0, [UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ",")].contains(input[before]) else { return nil }
+        var after = opened + 1
+        while after < input.count, input[after] != 0x0A, input[after] != 0x0D {
+            if input[after] == input[opened] { return nil }
+            after += 1
+        }
+        return (opened, first)
+    }
+
+    /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
+    /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
+    /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
+    func unclosedQuote(closingAt closing: Int) -> Int? {
+        guard closing >= 0, closing < input.count, input[closing] == UInt8(ascii: "\"") || input[closing] == UInt8(ascii: "'") else { return nil }
+        let quote = input[closing]
+        var i = closing - 1
+        var lineBreaks = 0
+        while i >= 0 {
+            if input[i] == 0x0A || input[i] == 0x0D { lineBreaks += 1 }
+            if input[i] == quote {
+                if quote == UInt8(ascii: "'"), i > 0, input[i - 1] == quote {
+                    i -= 2
+                    continue
+                }
+                if quote == UInt8(ascii: "\""), i > 0, input[i - 1] == UInt8(ascii: "\\") {
+                    i -= 2
+                    continue
+                }
+                return lineBreaks > 0 ? i : nil
+            }
+            i -= 1
+        }
+        return nil
+    }
+}

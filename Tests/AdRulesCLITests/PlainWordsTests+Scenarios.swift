@@ -1,0 +1,449 @@
+import AdRules
+import AdRulesCLI
+import AdRulesCompiler
+import AdRulesTestSupport
+import AdRulesYAML
+import Foundation
+import Testing
+
+/// Scenario files, the `test` and `simulate` commands, and the command line itself.
+extension PlainWordsTests {
+    /// A policy written into a scenario file, a retry time of "none", and a lone surrogate in an escape are told what to write.
+    @Test func scenarioMistakesAreToldWhatToWrite() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        func messages(_ text: String) -> [String] {
+            ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        }
+        let test = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: a, expect: deny, retry_in: RETRY}\n"
+        #expect(messages("placements: {}\n" + test.replacingOccurrences(of: "RETRY", with: "null")).contains {
+            $0.contains("placements belongs in a rule file, not a scenario file")
+        })
+        for retry in ["none", "\"null\""] {
+            #expect(messages(test.replacingOccurrences(of: "RETRY", with: retry)).contains { $0.hasSuffix(": write retry_in: null") }, "\(retry)")
+        }
+        #expect(messages(test.replacingOccurrences(of: "name: x", with: #"name: "x\ud800""#).replacingOccurrences(of: "RETRY", with: "null")).contains {
+            $0.contains("a lone surrogate such as")
+        })
+        // A test named `on` keeps its name, with the warning any string field gets for a plain on.
+        let named = ScenarioDecoder.decode(Array(test.replacingOccurrences(of: "name: x", with: "name: on").replacingOccurrences(of: "RETRY", with: "null").utf8), file: "s.test.yaml", policy: policy)
+        #expect(named.1.map(\.rule) == ["yaml/ambiguous-bool"] && named.1.first?.severity == .warning, "\(named.1)")
+        #expect(named.0.tests.first?.name == "on")
+    }
+
+    /// Tests (and a usage model's segments) keyed by name, as a rule file keys its placements, are told to make each a
+    /// list item with `name:`; the advice, followed as written, reads clean.
+    @Test func testsKeyedByNameAreToldToBeListItems() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let keyed = "tests:\n  cold start:\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"
+        let found = ScenarioDecoder.decode(Array(keyed.utf8), file: "s.test.yaml", policy: policy).1
+        #expect(found.map(\.message) == [
+            "tests must be a list, not a mapping: write each test as a list item with its name, `- name: cold start` in place of `cold start:`, its settings indented under it as they are",
+        ])
+        let followed = keyed.replacingOccurrences(of: "  cold start:\n", with: "  - name: cold start\n")
+        #expect(ScenarioDecoder.decode(Array(followed.utf8), file: "s.test.yaml", policy: policy).1.isEmpty)
+    }
+
+    /// Slips of scenario files that libyaml reads as something else: tests without their `tests:` line, and JSON's habit
+    /// of no space after a colon (in rule files too).
+    @Test func scenarioShapeSlipsSayWhatToWrite() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        func messages(_ text: String) -> [String] {
+            ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        }
+        #expect(messages("- name: x\n  start: 2026-11-29T09:00:00Z\n  steps:\n    - event: app_launched\n") == [
+            "a scenario file must be a mapping of keys to values, not a list: the tests need a `tests:` line above them, with the list indented under it",
+        ])
+        // An ask written as an event, and an event as an ask, are told which they are.
+        let swapped = messages("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: show, placement: a}\n      - {ask: show_started, placement: a}\n")
+        #expect(swapped.map { $0.components(separatedBy: "; not ").last ?? "" } == [
+            "\"show\": show is an ask, not an event: write ask: show, with expect: allow or deny",
+            "\"show_started\": show_started is an event, not an ask: write event: show_started",
+        ], "\(swapped)")
+        // A misspelt `test:` is one finding, where it stands.
+        let misspelt = messages("test:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n")
+        #expect(misspelt.count == 1 && misspelt[0].contains("did you mean \"tests\"?"), "\(misspelt)")
+        let head = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
+        // One finding a glued key, and no "this step has no event or ask" or "has no placement" after them.
+        #expect(messages(head + "      - {ask:load, placement:a}\n") == [
+            "unknown key \"ask:load\" in a step: YAML reads a key only with a space after its colon: write ask: load",
+            "unknown key \"placement:a\" in a step: YAML reads a key only with a space after its colon: write placement: a",
+        ])
+        let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format:interstitial, min_interval: 1m}\n")]).diagnostics
+        #expect(rules.map(\.message) == [
+            "unknown key \"format:interstitial\" in placement \"a\": YAML reads a key only with a space after its colon: write format: interstitial",
+        ])
+        // A value that would not read back as written (an alias, a comment) is not shown as what to write.
+        let star = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny:*, when: premium}\n")]).diagnostics
+        #expect(star.map(\.message) == ["unknown key \"deny:*\" in rule \"r\": YAML reads a key only with a space after its colon: put one after deny:"], "\(star)")
+        #expect(messages("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    history: [{placement:a, at: 2026-11-29T08:00:00Z}]\n    steps: [{event: app_launched}]\n") == [
+            "unknown key \"placement:a\" in a history entry: YAML reads a key only with a space after its colon: write placement: a",
+        ])
+        // Tests without their `- ` whose first key is a test's own are not told that key is a name.
+        let unnamed = messages("tests:\n  context: {premium: true}\n  name: x\n")
+        #expect(!unnamed.contains { $0.contains("- name: context") }, "\(unnamed)")
+    }
+
+    /// `premium` written as an attribute would run the test as a user who is not premium: it is an error that says
+    /// where the flag goes. A negative `after:` says how a clock set back is written.
+    @Test func scenarioContextAndClockSlipsSayWhatToWrite() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: rewarded}\nattributes:\n  screen: string\n")
+        func found(_ step: String, context: String = "") -> [Diagnostic] {
+            let text = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n\(context)    steps:\n      - \(step)\n"
+            return ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1
+        }
+        let premium = found("{ask: offer, placement: a, expect: deny}", context: "    context: {attributes: {premium: true, screen: home}}\n")
+        #expect(premium.count == 1, "\(premium)")
+        #expect(premium.first?.severity == .error && premium.first?.rule == "schema/unknown-key", "\(premium)")
+        #expect(premium.first?.message.contains("write it beside `attributes:`, as in context: {premium: true}") == true, "\(premium)")
+        #expect(premium.first?.range.start == SourcePosition(line: 4, column: 28), "\(premium)")
+        let inStep = found("{ask: offer, placement: a, expect: deny, context: {attributes: {premium: false}}}")
+        #expect(inStep.contains { $0.rule == "schema/unknown-key" && $0.message.contains("as in context: {premium: false}") }, "\(inStep)")
+        let back = found("{after: -5m, event: app_launched}")
+        #expect(back.count == 1 && back[0].rule == "schema/duration" && back[0].message.contains("to set the clock back, write at:"), "\(back)")
+        // A negative number with no unit is still told it is no duration, as any duration key is.
+        let bare = found("{after: -5, event: app_launched}")
+        #expect(bare.count == 1 && bare[0].message == "after is a duration, which is never negative: write 0s, or a duration such as 90s or 4m", "\(bare)")
+        // A false written as YAML 1.2 spells it, quoted, or as a YAML 1.1 no keeps its value in the advice.
+        for written in ["False", "\"false\"", "no"] {
+            let notPremium = found("{ask: offer, placement: a, expect: allow}", context: "    context: {attributes: {premium: \(written)}}\n")
+            #expect(notPremium.first?.message.hasSuffix("as in context: {premium: false}") == true, "\(written): \(notPremium)")
+        }
+    }
+
+    /// Scenario files kept apart from their policy say to name it with --rules.
+    @Test func scenarioFilesWithNoPolicyBesideThemSayToGiveRules() throws {
+        let tests = try scratch(["a.test.yaml": "tests:\n  - name: t\n    start: 2026-12-01T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"])
+        for command in [["test", tests], ["simulate", tests + "/a.test.yaml"]] {
+            let run = runCLI(command)
+            #expect(run.stderr.contains("no rule files in \(tests)") && run.stderr.contains("add --rules with the policy"), "\(command): \(run.stderr)")
+        }
+        // Named with --rules, an empty policy directory is only said to be empty.
+        let empty = try scratch(["notes.txt": "none\n"])
+        let named = runCLI(["test", tests, "--rules", empty])
+        #expect(named.stderr.contains("no rule files in \(empty)") && !named.stderr.contains("add --rules"), "\(named.stderr)")
+    }
+
+    @Test func testingNothingFails() throws {
+        let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stderr.contains("no scenario tests"))
+        #expect(result.stderr.contains(dir))
+        #expect(!result.stdout.contains("FAIL"), "\(result.stdout)")
+        // A broken policy with no test under it is still reported, as it would stop every test, beside the error.
+        let broken = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner, daily_cap: -1}\n"])
+        for format in ["text", "json"] {
+            let run = runCLI(["test", broken, "--format", format])
+            #expect(run.exitCode == ExitCode.findings, "\(format)")
+            #expect(run.stderr.contains("no scenario tests"), "\(format): \(run.stderr)")
+            #expect(run.stdout.contains("daily_cap must be >= 0, not -1"), "\(format): \(run.stdout)")
+            #expect(run.stdout.contains("the policy in \(broken) has errors: no test ran"), "\(format): \(run.stdout)")
+        }
+        // Once, however its path is written.
+        let spelled = runCLI(["test", broken, broken + "/", broken + "/."])
+        #expect(spelled.stdout.components(separatedBy: "has errors: no test ran").count == 2, "\(spelled.stdout)")
+        #expect(spelled.stdout.hasSuffix("0 passed, 1 failed\n"), "\(spelled.stdout)")
+        // Beside a path that has tests: `test good bad` does not pass on good's tests alone, and a path with a sound
+        // policy and no test is warned about.
+        let good = try scratch([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n",
+            "a.test.yaml": "tests:\n  - name: t\n    start: 2026-12-01T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n",
+        ])
+        let mixed = runCLI(["test", good, broken])
+        #expect(mixed.exitCode == ExitCode.findings, "\(mixed.stdout)")
+        #expect(mixed.stdout.contains("PASS t") && mixed.stdout.contains("the policy in \(broken) has errors: no test ran"), "\(mixed.stdout)")
+        #expect(mixed.stdout.hasSuffix("1 passed, 1 failed\n"), "\(mixed.stdout)")
+        let sound = runCLI(["test", good, dir])
+        #expect(sound.exitCode == ExitCode.success, "\(sound.stdout)")
+        #expect(sound.stderr.contains("warning: no scenario test (*.test.yaml) under \(dir): nothing there was tested"), "\(sound.stderr)")
+        // Two paths with no test under one policy (`--rules`) are each warned about.
+        let other = try scratch(["notes.txt": "no scenario here\n"])
+        let two = runCLI(["test", "--rules", good, good, dir, other])
+        #expect(two.stderr.contains("under \(dir): nothing there was tested") && two.stderr.contains("under \(other): nothing there was tested"), "\(two.stderr)")
+        // Beside tests that ran, a path whose policy cannot be read fails the run as one with tests would (exit 3); alone,
+        // it is a run that tested nothing (exit 1).
+        let unreadable = try scratch(["notes.txt": "no rule file here\n"])
+        let withTests = runCLI(["test", good, unreadable])
+        #expect(withTests.exitCode == ExitCode.failure, "\(withTests.stderr)")
+        #expect(withTests.stderr.contains("error: ") && withTests.stderr.contains(unreadable), "\(withTests.stderr)")
+        // Alone, the read error is still said: it is why nothing there could have run.
+        let alone = runCLI(["test", unreadable])
+        #expect(alone.exitCode == ExitCode.findings)
+        #expect(alone.stderr.contains("error: ") && alone.stderr.contains(unreadable) && alone.stderr.contains("nothing was tested"), "\(alone.stderr)")
+        #expect(alone.stderr.components(separatedBy: "error: ").count == 3, "the read error and nothing tested, once each: \(alone.stderr)")
+        // Named twice, it is said once.
+        let twice = runCLI(["test", unreadable, unreadable + "/."])
+        #expect(twice.stderr.components(separatedBy: "error: ").count == 3, "\(twice.stderr)")
+        // An empty list of tests is told where it is, by test and simulate alike (simulate replayed nothing and passed).
+        let empty = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "e.test.yaml": "tests: []\n"])
+        for command in ["test", "simulate"] {
+            let run = runCLI([command, empty + "/e.test.yaml"])
+            #expect(run.exitCode == ExitCode.findings, "\(command)")
+            #expect((run.stdout + run.stderr).contains("e.test.yaml:1:8: error: tests lists no test: add one, with its name, start and steps (schema/missing-key)"), "\(command): \(run.stdout) \(run.stderr)")
+        }
+    }
+
+    /// A rule file named to `test` holds no test: it is not decoded as a scenario (every key of it unknown), and with
+    /// nothing else to run the run fails as one that tests nothing.
+    @Test func aRuleFileNamedToTestHoldsNoTest() throws {
+        let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        let result = runCLI(["test", dir + "/p.yaml"])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stderr.contains("is not a scenario file (*.test.yaml)"), "\(result.stderr)")
+        #expect(result.stderr.contains("no scenario tests"))
+        #expect(!result.stdout.contains("unknown key"), "\(result.stdout)")
+        // simulate replays one scenario file: a rule file named to it is a usage error, not a scenario of unknown keys.
+        let replay = runCLI(["simulate", dir + "/p.yaml"])
+        #expect(replay.exitCode == ExitCode.usage)
+        #expect(replay.stderr.contains("is not a scenario file (*.test.yaml)"), "\(replay.stderr)")
+    }
+
+    @Test func aBrokenPolicyIsReportedOnceAndNoTestRuns() throws {
+        let test = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", "a.test.yaml": test, "b.test.yaml": test])
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stdout.components(separatedBy: "(schema/type)").count == 2, "one report: \(result.stdout)")
+        #expect(!result.stdout.contains("PASS"))
+        let simulate = runCLI(["simulate", dir + "/a.test.yaml"])
+        #expect(simulate.exitCode == ExitCode.findings)
+        #expect(simulate.stdout.contains("(schema/type)"))
+    }
+
+    /// cli.md r2: in a scenario file too, a key valid one level deeper or shallower says which block it belongs to, and
+    /// the advice, followed, gives a file with no such finding (a step's `start` is not sent beside the test's own).
+    @Test func aScenarioKeyAtTheWrongDepthNamesItsBlock() throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy
+        let marked = MarkedText("""
+            1️⃣name: top
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                2️⃣premium: true
+                history:
+                  - {placement: p, at: 2026-11-29T11:00:00Z, 3️⃣event: show_started}
+                context: {premium: false, 4️⃣expect: allow}
+                steps:
+                  - {event: app_launched, 5️⃣premium: true}
+                  - {ask: show, placement: p, 6️⃣attributes: {screen: a}}
+                  - {ask: show, placement: p, 7️⃣start: 2026-11-29T12:00:00Z, context: {8️⃣name: x}}
+                9️⃣expect: allow
+
+            """)
+        // Each finding at its marker, with its message in full, and nothing else.
+        func expectAdvice(_ text: MarkedText, _ expected: [(String, String)]) {
+            let (_, found) = ScenarioDecoder.decode(Array(text.text.utf8), file: "t.test.yaml", policy: policy)
+            #expect(found.count == expected.count, "\(found)")
+            for (marker, message) in expected {
+                #expect(found.contains { $0.range.start == text[marker] && $0.message == message && $0.rule == "schema/unknown-key" }, "\(marker): \(found)")
+            }
+        }
+        expectAdvice(marked, [
+            ("1️⃣", "unknown key \"name\" in a scenario file: name is a setting of a test: indent it under an entry of `tests:` (each entry starts with - name:)"),
+            ("2️⃣", "unknown key \"premium\" in a test: premium belongs in the test's `context:`, which holds the premium flag and attributes of every ask: write context: {premium: true}"),
+            ("3️⃣", "unknown key \"event\" in a history entry: a history entry is a past show, with placement and at only: event belongs to a step in `steps:`"),
+            ("4️⃣", "unknown key \"expect\" in context: expect is not part of `context:`, which takes premium and attributes: write it in a step"),
+            ("5️⃣", "unknown key \"premium\" in a step: premium is part of a context, which an event does not take: put it in the test's `context:` (every ask) or in an ask step's"),
+            ("6️⃣", "unknown key \"attributes\" in a step: attributes belongs in the ask's own `context:`: write context: {attributes: {screen: home}}"),
+            ("7️⃣", "unknown key \"start\" in a step: a step sets its time with at: (a time) or after: (a duration since the step before), not start:"),
+            ("8️⃣", "unknown key \"name\" in context: a step has no name: say what it does in a comment (# …) above it"),
+            ("9️⃣", "unknown key \"expect\" in a test: expect belongs to a step: indent it under an entry of `steps:`"),
+        ])
+        // A key that the block it belongs to has already is not sent there again.
+        let again = MarkedText("""
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                context: {1️⃣name: u, 2️⃣steps: []}
+                steps:
+                  - {ask: show, placement: p, context: {3️⃣placement: p, 4️⃣event: app_launched}}
+
+            """)
+        expectAdvice(again, [
+            ("1️⃣", "unknown key \"name\" in context: name is a setting of the test, written once beside its `steps:`; it is not part of a context, which takes premium and attributes"),
+            ("2️⃣", "unknown key \"steps\" in context: steps is the test's one list of steps: write each step as an entry of it, not inside another block"),
+            ("3️⃣", "unknown key \"placement\" in context: placement is not part of `context:`, which takes premium and attributes: the ask has its own placement, beside `context:`"),
+            ("4️⃣", "unknown key \"event\" in context: event belongs to an event step, not to an ask's `context:`: write the event as a step of its own"),
+        ])
+        // Written where the advice says, the keys are read.
+        let mended = """
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                context: {premium: true}
+                history:
+                  - {placement: p, at: 2026-11-29T11:00:00Z}
+                steps:
+                  - event: app_launched
+                  - {ask: show, placement: p, context: {attributes: {screen: a}}, expect: deny}
+                  - {at: 2026-11-29T12:00:00Z, ask: show, placement: p}
+
+            """
+        let (_, none) = ScenarioDecoder.decode(Array(mended.utf8), file: "t.test.yaml", policy: policy)
+        #expect(none.filter { $0.rule == "schema/unknown-key" }.isEmpty, "\(none)")
+    }
+
+    /// A time that misses a part RFC 3339 requires is told what to add, written out; one no such fix mends is not.
+    @Test(arguments: [
+        ("2026-11-29T09:00:00+0900", "add the colon of its offset: write 2026-11-29T09:00:00+09:00"),
+        ("2026-11-29T09:00Z", "add its seconds: write 2026-11-29T09:00:00Z"),
+        ("2026-11-29T09:00:00", "add its offset from UTC, as in 2026-11-29T09:00:00Z or 2026-11-29T09:00:00+09:00"),
+        ("2026-11-29T09:00-0530", "add its seconds and the colon of its offset: write 2026-11-29T09:00:00-05:30"),
+        ("2026-13-29T09:00:00", nil), ("2026-11-29", nil),
+        // Only what a scenario takes: no fraction past milliseconds, and no year before 0001 in UTC.
+        ("2026-11-29T09:00:00.1234", nil), ("2026-11-29T09:00:00.1234+0900", nil),
+        ("0001-01-01T00:00", "add its seconds and its offset from UTC, as in 0001-01-01T00:00:00Z"),
+    ] as [(String, String?)])
+    func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy
+        let text = "tests:\n  - name: t\n    start: \(written)\n    steps:\n      - event: app_launched\n"
+        let (_, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
+        let message = try #require(found.first { $0.rule == "schema/type" }).message
+        let head = "start must be an RFC 3339 time such as 2026-11-29T09:00:00+09:00, not \"\(written)\""
+        #expect(message == head + (advice.map { ": " + $0 } ?? ""))
+    }
+
+    /// rules.md §8 (r2): recorded times later than now, "from a scenario's `history` and `installed` alike", are pinned
+    /// to the time of the first step that comes before them: how a clock set back before a test is tested. Unpinned,
+    /// the future show would count in its own day (no daily_cap today) and the install's grace would always be an hour
+    /// away; pinned to start, the grace would end 10 minutes early.
+    @Test func historyAndInstallAfterStartArePinnedToTheFirstStepBeforeThem() throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", """
+            version: 1
+            timezone: UTC
+            placements:
+              p: {format: interstitial, min_interval: 4m, daily_cap: 1, grace: {after_install: 1h}}
+
+            """)]).policy
+        let text = """
+            tests:
+              - name: a show recorded tomorrow counts today, where it was pinned
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-11-01T00:00:00Z
+                history:
+                  - {placement: p, at: 2026-11-30T10:00:00Z}
+                steps:
+                  - event: app_launched
+                  - {event: load_completed, placement: p}
+                  - {after: 1m, ask: show, placement: p, trigger: action, expect: deny, reasons: [min_interval, daily_cap], retry_in: 14h59m}
+                  - {at: 2026-11-30T00:00:00Z, event: load_completed, placement: p}
+                  - {ask: show, placement: p, trigger: action, expect: allow}
+              - name: an install after start starts its grace at the first step
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-12-05T00:00:00Z
+                steps:
+                  - event: app_launched
+                  - {event: load_completed, placement: p}
+                  - {after: 10m, ask: show, placement: p, trigger: action, expect: deny, reasons: [grace_install], retry_in: 50m}
+                  - {after: 50m, ask: show, placement: p, trigger: action, expect: allow}
+              - name: a time after start is pinned to the first step before it, not to start
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-11-29T12:00:00Z
+                steps:
+                  - {after: 10m, event: app_launched}
+                  - {event: load_completed, placement: p}
+                  - {after: 10m, ask: show, placement: p, trigger: action, expect: deny, reasons: [grace_install], retry_in: 50m}
+              - name: a time after start that no step comes before is kept as written
+                start: 2026-11-29T09:00:00Z
+                installed: 2026-11-29T09:30:00Z
+                steps:
+                  - {after: 1h, event: app_launched}
+                  - {event: load_completed, placement: p}
+                  - {ask: show, placement: p, trigger: action, expect: deny, reasons: [grace_install], retry_in: 30m}
+
+            """
+        let (scenario, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.isEmpty, "\(found)")
+        try #require(scenario.tests.count == 4)
+        for test in scenario.tests {
+            let outcome = ScenarioRunner.run(test, policy: policy)
+            #expect(outcome.passed, "\(test.name): \(outcome.failures.map(\.mismatches))")
+        }
+    }
+
+    /// cli.md r2: an attribute written beside `premium` in a context belongs one level deeper, under `attributes:`; a
+    /// misspelt one gets "did you mean" too. Followed, the advice gives a context the decoder reads.
+    @Test func anAttributeBesidePremiumSaysToWriteItUnderAttributes() throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  screen: {type: string, default: home}\nplacements:\n  p: {format: banner}\n")]).policy
+        let text = MarkedText("""
+            tests:
+              - name: t
+                start: 2026-11-29T12:00:00Z
+                context: {1️⃣screen: shop}
+                steps:
+                  - {ask: show, placement: p, context: {premium: true, 2️⃣scren: a, 3️⃣lvl: 3}}
+
+            """)
+        let (_, found) = ScenarioDecoder.decode(Array(text.text.utf8), file: "t.test.yaml", policy: policy)
+        func at(_ marker: String) -> String { "\(text[marker]?.line ?? 0):\(text[marker]?.column ?? 0)" }
+        #expect(found.map { "\($0.range.start.line):\($0.range.start.column) \($0.message)" } == [
+            "\(at("1️⃣")) unknown key \"screen\" in context: screen is an attribute of the policy: write it under `attributes:`, as in context: {attributes: {screen: …}}",
+            "\(at("2️⃣")) unknown key \"scren\" in context: did you mean the attribute \"screen\"? Attributes go under `attributes:`, as in context: {attributes: {screen: …}}",
+            "\(at("3️⃣")) unknown key \"lvl\" in context: the keys here are premium, attributes",
+        ])
+        let mended = "tests:\n  - name: t\n    start: 2026-11-29T12:00:00Z\n    context: {attributes: {screen: shop}}\n    steps:\n      - event: app_launched\n"
+        let (_, none) = ScenarioDecoder.decode(Array(mended.utf8), file: "t.test.yaml", policy: policy)
+        #expect(none.isEmpty, "\(none)")
+    }
+
+    /// A trigger on an ask that takes none is reported at the `trigger` key, as every other misplaced step key is
+    /// (before, at the step's first key: another line in a block step), and an offer's says what an offer is.
+    @Test func aTriggerOnAnAskThatTakesNoneIsReportedAtTheKey() {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  rw: {format: rewarded}\n")]).policy
+        let scenario = """
+            tests:
+              - name: t
+                start: 2026-03-01T10:00:00Z
+                steps:
+                  - ask: load
+                    placement: rw
+                    trigger: action
+                  - ask: offer
+                    placement: rw
+                    trigger: resume
+                  - {ask: offer, placement: rw, trigger: action}
+
+            """
+        let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map { "\($0.range.start.line):\($0.range.start.column)-\($0.range.end.column)" } == ["7:9-16", "10:9-16"], "\(found)")
+        #expect(found.map(\.rule) == ["schema/unknown-key", "schema/enum"])
+        #expect(found.map(\.message) == [
+            "trigger applies to show asks only: remove it",
+            "an offer is always asked on a user action: remove the trigger (or write trigger: action)",
+        ])
+    }
+
+    @Test func aMistypedCommandGetsASuggestion() {
+        let result = runCLI(["lnit"])
+        #expect(result.exitCode == ExitCode.usage)
+        #expect(result.stderr.hasPrefix(#"error: unknown command "lnit"; did you mean "lint"?"#))
+        #expect(runCLI(["impct"]).stderr.hasPrefix(#"error: unknown command "impct"; did you mean "impact"?"#))
+    }
+
+    @Test func anUnknownOptionPrintsTheCommandsUsage() {
+        let result = runCLI(["lint", "--frobnicate"])
+        #expect(result.exitCode == ExitCode.usage)
+        #expect(result.stderr.contains("USAGE: adrules lint"))
+        #expect(!result.stderr.contains("COMMANDS:"))
+    }
+
+    @Test func helpSimulateDescribesTheScenarioFormat() {
+        let result = runCLI(["help", "simulate"])
+        #expect(result.stdout.contains("SCENARIO FILES"))
+        #expect(result.stdout.contains("at:"))
+    }
+
+    @Test func aDailyCapReasonNamesTheDayAndZone() throws {
+        let policy = try Policy(yaml: "version: 1\ntimezone: Asia/Tokyo\nplacements:\n  a: {format: interstitial, daily_cap: 1}\n")
+        var facts = Facts(policy: policy, installedAt: 0)
+        let now: Int64 = 1_795_000_000_000
+        facts.apply(.appLaunched, at: now, policy: policy)
+        facts.apply(.showStarted("a"), at: now, policy: policy)
+        facts.apply(.adClosed("a"), at: now, policy: policy)
+        facts.apply(.loadCompleted("a"), at: now, policy: policy)
+        let decision = Evaluator.decide(.show("a", trigger: .action), policy: policy, facts: facts, now: now + 1000)
+        let reason = try #require(decision.reasons.first { $0.code == .dailyCap })
+        #expect(reason.message.contains("in Asia/Tokyo"))
+        #expect(decision.description.contains("next at 20"), "a full date and zone: \(decision.description)")
+    }
+}
