@@ -78,3 +78,33 @@ extension CompiledExpression {
         RuleProgram([self]).evaluate(rule: 0, inputs, AskContext(attributes: attributes))
     }
 }
+
+extension CompiledExpression {
+    var isAnd: Bool {
+        if case .and = self { return true }
+        return false
+    }
+
+    /// Whether this is the constant `[]`.
+    package var isEmptyList: Bool {
+        switch self {
+        case .constant(.stringList(let list)): return list.isEmpty
+        case .constant(.intList(let list)): return list.isEmpty
+        default: return false
+        }
+    }
+
+    /// Whether a list value holds an element; nil for values of other types. The empty list (`[]`, which a condition
+    /// may hold beside a value of any type but a list) holds nothing.
+    static func contains(_ list: AttributeValue, _ element: AttributeValue) -> Bool? {
+        switch (element, list) {
+        case (.string(let s), .stringList(let list)): return list.contains(s)
+        case (.int(let i), .intList(let list)): return list.contains(i)
+        case (.number(let d), .intList(let list)): return list.contains { Double($0) == d }
+        // The rarer cases after the ones every ask meets: a list looked for, then `[]` beside any other value.
+        case (.stringList, _), (.intList, _): return nil
+        case (_, .stringList([])), (_, .intList([])): return false
+        default: return nil
+        }
+    }
+}
