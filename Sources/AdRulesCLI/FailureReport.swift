@@ -69,6 +69,18 @@ enum FailureReport {
         return out
     }
 
+    /// A note for a failing test that writes its start in an offset other than UTC's and names no `device_timezone`,
+    /// against a policy that counts days in the device's zone: its device is then in UTC, and its daily caps and
+    /// `now.hour` are read there, which a test written in local time rarely means. Nil otherwise.
+    static func deviceZoneNote(_ test: ScenarioTest, policy: Policy) -> String? {
+        guard policy.timeZone == .device, !test.deviceTimeZoneIsWritten, test.displayOffset != 0 else { return nil }
+        let hours = abs(test.displayOffset) / 3600, minutes = abs(test.displayOffset) % 3600 / 60
+        let offset = (test.displayOffset < 0 ? "-" : "+") + String(format: "%02d:%02d", hours, minutes)
+        return "  note: the policy says timezone: device and this test names no device_timezone, so its device counts days "
+            + "and hours in UTC, not in the \(offset) its start is written in: add device_timezone with the zone to test in "
+            + "(an IANA name, as in device_timezone: Asia/Tokyo)\n"
+    }
+
     /// The reasons of one decision listed in text: a policy whose thousands of rules all deny would otherwise make
     /// each step print thousands of lines (a 6 KB scenario took 760 MB to report). The json lists them all.
     static let maxReasonsListed = 50

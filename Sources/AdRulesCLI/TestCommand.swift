@@ -107,7 +107,10 @@ enum TestCommand {
                             failed += 1
                             text += "\(paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
                             // The failing steps in text only when text is delivered: json lists its own.
-                            if !json { text += FailureReport.render(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &textLeft) }
+                            if !json {
+                                text += FailureReport.render(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &textLeft)
+                                text += FailureReport.deviceZoneNote(test, policy: policy) ?? ""
+                            }
                         }
                         if json { records.append(FailureReport.json(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &bytesLeft)) }
                     }

@@ -187,6 +187,34 @@ struct TestCommandTests {
         }
     }
 
+    /// A test written in local time (`+09:00`) against a `timezone: device` policy, with no `device_timezone`, runs its
+    /// device in UTC (cli.md): a failure says so, and how to name the zone. A test that names it, or writes UTC, or
+    /// passes, gets no note.
+    @Test func aFailureInLocalTimeWithNoDeviceZoneSaysDaysCountInUTC() throws {
+        let policy = "version: 1\ntimezone: device\nplacements:\n  a: {format: interstitial, daily_cap: 1, max_ad_age: 4h}\n"
+        func test(start: String, zone: String, expect: String) -> String {
+            "tests:\n  - name: t\n    start: \(start)\n\(zone)    steps:\n      - event: app_launched\n"
+                + "      - {event: load_completed, placement: a}\n      - {event: show_started, placement: a}\n"
+                + "      - {after: 5s, event: ad_closed, placement: a}\n      - {event: load_completed, placement: a}\n"
+                + "      - {after: 2h, ask: show, placement: a, trigger: action, expect: \(expect)}\n"
+        }
+        let note = "note: the policy says timezone: device and this test names no device_timezone, so its device counts days and hours in UTC, not in the +09:00 its start is written in: add device_timezone"
+        // 23:00 in Tokyo: two hours later is a new day there, and the same day in UTC.
+        let cases: [(start: String, zone: String, expect: String, code: Int32, noted: Bool)] = [
+            ("2026-12-01T23:00:00+09:00", "", "allow", 1, true),
+            ("2026-12-01T23:00:00+09:00", "    device_timezone: Asia/Tokyo\n", "allow", 0, false),
+            ("2026-12-01T23:00:00+09:00", "", "deny", 0, false),
+            ("2026-12-01T10:00:00Z", "", "allow", 1, false),
+        ]
+        for c in cases {
+            let dir = try temporaryDirectory("adrules-zone-note", ["p.yaml": policy, "a.test.yaml": test(start: c.start, zone: c.zone, expect: c.expect)])
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let result = runCLI(["test", dir])
+            #expect(result.exitCode == c.code, "\(c) \(result.stdout)")
+            #expect(result.stdout.contains(note) == c.noted, "\(c) \(result.stdout)")
+        }
+    }
+
     @Test func quietDropsTheClosingLine() {
         let result = runCLI(["test", "FIXTURES/scenarios", "--quiet"])
         #expect(result.stdout == "PASS a cold start shows when the first load completes\n")

@@ -317,4 +317,26 @@ extension DiagnosticRuleTests {
         #expect(found.map(\.rule) == ["schema/range"], "\(found)")
         #expect(found.first?.message.contains("write at most 100000") == true)
     }
+
+    /// An unknown name compared with a number, a duration or a list is told to be declared with that type, not to be
+    /// quoted (quoting `level` in `level < 3` compares a text with a number); beside a text, quoting stays a choice.
+    /// The declaration it gives, written into the file, lints clean.
+    @Test(arguments: [
+        ("level < 3", "attributes: {level: int}", false),
+        ("lvl in [30s, 1m]", "attributes: {lvl: duration}", false),
+        ("level in [1, 2]", "attributes: {level: int}", false),
+        ("2 in tags", "attributes: {tags: \"[int]\"}", false),
+        ("\"a\" in tags", "attributes: {tags: \"[string]\"}", false),
+        ("screen == \"home\"", "declare it under `attributes`, use a built-in", true),
+    ])
+    func anUnknownNameBesideAValueIsToldItsType(_ when: String, _ advice: String, _ quoting: Bool) {
+        let rules = "placements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: \"*\", when: '\(when)'}\n"
+        let found = lint("version: 1\n" + rules)
+        #expect(found.map(\.rule) == ["rule/unknown-name"], "\(found)")
+        #expect(found.first?.message.contains(advice) == true, "\(found)")
+        #expect(found.first?.message.contains("in quotes for a text") == quoting, "\(found)")
+        guard !quoting else { return }
+        let declared = String(advice.dropFirst("attributes: ".count).dropFirst().dropLast())
+        #expect(lint("version: 1\nattributes:\n  \(declared)\n" + rules).isEmpty)
+    }
 }

@@ -7,6 +7,13 @@ extension ExpressionChecker {
         return nil
     }
 
+    /// An attribute declared with a type, as a policy writes it: `attributes: {level: int}` (a list type in quotes,
+    /// which YAML would read as a list).
+    static func declaration(_ name: String, _ type: ValueType) -> String {
+        let written = type.element == nil ? type.rawValue : "\"\(type.rawValue)\""
+        return "attributes: {\(name): \(written)}"
+    }
+
     /// What to write when two values of different types are compared: a literal is rewritten as the other side's type
     /// (the name's type is the one the policy gives it); two names cannot be made alike by rewriting either.
     static func sameTypeAdvice(_ l: Syntax, _ lType: ValueType, _ r: Syntax, _ rType: ValueType) -> String {

@@ -14,7 +14,7 @@ extension ExpressionChecker {
                 message: "a list of decimals, durations or bools needs a name on the left of \(word), as in session.age \(word) [30s, 1m]: compare the value with == or != instead"))
             return nil
         }
-        guard let left = check(l) else { return nil }
+        guard let left = check(l, besides: items.first.flatMap(knownType)) else { return nil }
         guard left.type.element == nil else {
             findings.append(ExpressionFinding(
                 kind: .type, offset: listOffset,

@@ -42,7 +42,26 @@ struct ExpressionChecker {
         return Suggestion.closest(to: name, in: Builtin.allCases.map(\.rawValue) + attributes.map(\.name))
     }
 
-    mutating func check(_ syntax: Syntax) -> Typed? {
+    /// The type of an operand that is a literal, a built-in or a declared attribute, without checking it: what an unknown
+    /// name beside it is told to be declared as.
+    func knownType(_ syntax: Syntax) -> ValueType? {
+        switch syntax {
+        case .literal(let value, _): return value.type
+        case .name(let name, _): return Builtin(rawValue: name)?.type ?? slots[name].map { attributes[$0].type }
+        case .list(let items, _):
+            switch items.first.flatMap(knownType) {
+            case .int?: return .intList
+            case .string?: return .stringList
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+
+    /// Checks an expression and gives its type and code; nil after a finding.
+    /// - Parameter other: the type of the operand it is compared with, when known: an unknown name is then told to be
+    ///   declared with that type, and not to be quoted unless text is what it is compared with.
+    mutating func check(_ syntax: Syntax, besides other: ValueType? = nil) -> Typed? {
         switch syntax {
         case .literal(let value, _):
             return Typed(type: value.type, code: .constant(value))
@@ -63,7 +82,16 @@ struct ExpressionChecker {
                 // A bool written another way (True, yes) or a text without its quotes.
                 message += ": write true or false for a bool, or \"\(name)\" in quotes for a text"
             } else if suggestionsLeft > 0, let suggestion = suggestion(for: name) {
-                message += ": did you mean \"\(suggestion)\"? (a text is written in quotes: \"\(name)\")"
+                message += ": did you mean \"\(suggestion)\"? "
+                if let other, other != .string {
+                    message += "(or declare it under `attributes`, as in \(Self.declaration(name, other)))"
+                } else {
+                    message += "(a text is written in quotes: \"\(name)\")"
+                }
+            } else if let other, other != .string {
+                // `level < 3`: quoting it would compare a text with a number; declaring it with the other side's type fixes it.
+                message += ": declare it under `attributes` with the type it is compared with, as in \(Self.declaration(name, other)), "
+                    + "or use a built-in (\(Builtin.allCases.map(\.rawValue).joined(separator: ", ")))"
             } else {
                 message += ": declare it under `attributes`, use a built-in (\(Builtin.allCases.map(\.rawValue).joined(separator: ", "))), or write \"\(name)\" in quotes for a text"
             }
@@ -98,7 +126,7 @@ struct ExpressionChecker {
             guard valid else { return nil }
             return Typed(type: .bool, code: isAnd ? .and(codes) : .or(codes))
         case .compare(let op, let l, let r, let offset):
-            guard var left = check(l), var right = check(r) else { return nil }
+            guard var left = check(l, besides: knownType(r)), var right = check(r, besides: knownType(l)) else { return nil }
             left = left.fitted(to: right.type)
             right = right.fitted(to: left.type)
             guard left.type.isComparable(with: right.type) else {
@@ -129,7 +157,13 @@ struct ExpressionChecker {
             if case .list(let items, let listOffset) = r, items.contains(where: Self.isScalarOnlyLiteral) {
                 return checkScalarList(l, items, negated: negated, listOffset: listOffset)
             }
-            guard let left = check(l), var right = check(r) else { return nil }
+            // An unknown list beside a value is told to be declared as a list of the value's type.
+            let listOf: ValueType? = switch knownType(l) {
+            case .int?: .intList
+            case .string?: .stringList
+            default: nil
+            }
+            guard let left = check(l, besides: knownType(r)?.element), var right = check(r, besides: listOf) else { return nil }
             if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
             // `[]` holds no value of any type: beside a number, a duration or a bool it is no type error (`in []` is
             // false, `not in []` true, and an attribute with no value still makes the rule an error).

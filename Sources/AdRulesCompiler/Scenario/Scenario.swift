@@ -22,6 +22,8 @@ public struct ScenarioTest: Sendable {
     public var displayOffset: Int
     /// The zone used when the policy says `timezone: device`.
     public var deviceTimeZone: TimeZone
+    /// Whether the test names the device's zone (`device_timezone`); without it the device is in UTC.
+    public var deviceTimeZoneIsWritten: Bool
     /// The install time, ms since 1970.
     public var installed: Int64
     /// Sessions before the start.

@@ -10,6 +10,7 @@ extension ScenarioDecoder {
         var name: String?
         var start: (ms: Int64, offset: Int)?
         var zone = TimeZone(identifier: "UTC") ?? TimeZone.current
+        var zoneIsWritten = false
         var installed: Int64?
         var sessionsBefore = 0
         var history: [(placement: String, at: Int64)] = []
@@ -38,8 +39,12 @@ extension ScenarioDecoder {
             case "start": start = time(value, key, reader: &reader)
             case "device_timezone":
                 if let text = reader.string(value, key) {
-                    if let named = TimeZoneNames.zone(named: text.value) { zone = named }
-                    else { reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false)) }
+                    if let named = TimeZoneNames.zone(named: text.value) {
+                        zone = named
+                        zoneIsWritten = true
+                    } else {
+                        reader.report(.unknownTimeZone(text.value, file: reader.file, range: value.range, deviceAllowed: false))
+                    }
                 }
             case "installed": installed = time(value, key, reader: &reader)?.ms
             case "sessions_before": sessionsBefore = reader.int(value, key, minimum: 0, optional: true)?.value ?? 0
@@ -114,6 +119,6 @@ extension ScenarioDecoder {
         else { return nil }
         return ScenarioTest(
             name: name, location: reader.location(node), start: start.ms, displayOffset: start.offset, deviceTimeZone: zone,
-            installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
+            deviceTimeZoneIsWritten: zoneIsWritten, installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
     }
 }

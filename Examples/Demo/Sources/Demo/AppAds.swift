@@ -80,7 +80,7 @@ final class AppAds {
         let decision = engine.beginShow(Placements.appOpen, trigger: trigger, context: context)
         log.say("\(decision)")  // deny show app_open (resume): min_interval 4m not elapsed … [rules/app_open.yaml:12:19]
         guard decision.isAllowed else {
-            if let next = decision.nextAllowedAt { log.say("  app-open ads are allowed again at \(log.time(next))") }
+            if let next = decision.nextAllowedAt { log.say("  its time limits clear at \(log.time(next)); a later return can show one") }
             return decision
         }
         guard let ad = appOpenAd else {
