@@ -137,6 +137,46 @@ struct EngineRuntimeHuntTests {
         #expect(remapped.showHistory(policy: small).isEmpty)
         #expect(facts.remapped(from: small, to: large).showHistory(policy: large)["rew"]?.count == 1)
     }
+
+    /// Facts built for another policy handed to an engine (an app swapping policies with the old engine's facts), or
+    /// brought to a time by `Facts.prepare`: fitted to the policy, never an index out of range (a `show_failed` of
+    /// the last placement, and a clock set back over facts larger than the policy, trapped).
+    @Test func factsOfAnotherPolicyAreFittedNotTrappedOn() throws {
+        let small = try policy("version: 1\nplacements:\n  a: {format: interstitial}\n")
+        let large = try policy(Self.policyText)
+        let clock = ManualClock(engineTestStart)
+        let grown = AdEngine(policy: large, facts: Facts(policy: small, installedAt: engineTestStartMs), clock: clock)
+        grown.record(.appLaunched)
+        grown.record(.showFailed("rew"))
+        #expect(grown.ask(.show("rew", trigger: .action)).codes == [.noUserChoice, .adNotReady])
+        var old = Facts(policy: large, installedAt: engineTestStartMs)
+        old.apply(.appLaunched, at: engineTestStartMs, policy: large)
+        old.apply(.showStarted("rew"), at: engineTestStartMs + 60_000, policy: large)
+        let shrunk = AdEngine(policy: small, facts: old, clock: clock)
+        shrunk.record(.loadCompleted("a"))
+        #expect(shrunk.ask(.show("a", trigger: .action)).isAllowed)
+        var prepared = old
+        prepared.prepare(at: 0, policy: .empty)
+        #expect(prepared.showHistory(policy: .empty).isEmpty)
+    }
+
+    /// A decision an app made or edited prints and encodes whatever dates it holds; public helpers given the ends of
+    /// their ranges saturate or keep nothing (a NaN `nextAllowedAt`, `RuleDuration.days(.max)` and a negative `cut`
+    /// limit trapped).
+    @Test func appMadeValuesAtTheirEndsDoNotTrap() throws {
+        for date in [Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -1e300)] {
+            let decision = Decision(
+                ask: .show("a", trigger: .action), reasons: [Reason(code: .minInterval, message: "m", clearsAt: date)], nextAllowedAt: date)
+            #expect(decision.description.contains("next at"))
+            #expect(try JSONEncoder().encode(decision).count > 0)
+        }
+        #expect(RuleDuration.days(.max).milliseconds == .max)
+        #expect(RuleDuration.seconds(.min).milliseconds == .min)
+        #expect(RuleDuration.hours(2) == RuleDuration(milliseconds: 7_200_000))
+        #expect(ControlCharacters.cut("abc", limit: -1) == "…")
+        #expect(ControlCharacters.cut("abc", limit: .max) == "abc")
+        #expect(ControlCharacters.cut("abcdef", limit: 3) == "abc…")
+    }
 }
 
 /// An app's attribute values no rule can compare: NaN (it ordered as "greater than everything", on one side only), a

@@ -115,6 +115,25 @@ struct LedgerWriteTests {
         check("app_resumed after session_timeout starts a session", writes: 1)
     }
 
+    /// A show whose write failed is written by the next event, even one that changes nothing the ledger holds (an
+    /// `ad_closed`): it waited for the next show or session, and an app killed meanwhile lost it. Events after a
+    /// successful write write nothing again.
+    @Test func aFailedWriteIsRetriedAtTheNextEvent() throws {
+        let store = ScriptedStore()
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: store)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        store.setSaveError(LedgerError.io("disk full"))
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        let before = store.saved.count
+        store.setSaveError(nil)
+        engine.record(.adClosed("inter"))
+        #expect(store.saved.count == before + 1)
+        #expect(store.saved.last?.shows["inter"]?.count == 1)
+        engine.record(.loadStarted("inter"))
+        #expect(store.saved.count == before + 1)
+    }
+
     @Test func anUnwritableLedgerIsReportedOncePerProblem() throws {
         try withTemporaryDirectory { directory in
             let problems = ProblemLog()

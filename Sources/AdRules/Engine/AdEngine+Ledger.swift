@@ -87,13 +87,13 @@ extension AdEngine {
                 return (state.core.facts, state.core.policy, state.generation)
             }
         }
-        if generation > 0 {
-            guard generation > disk.writtenGeneration else { return (problems, true) }
-            disk.writtenGeneration = generation
-        }
+        // A newer snapshot written makes this one's write needless. The generation counts as written once the store
+        // took it: after a failed write, an older snapshot still arriving is written (it holds less, but is on disk).
+        if generation > 0, generation <= disk.writtenGeneration { return (problems, true) }
         let snapshot = LedgerSnapshot(installedAt: facts.installedAt, sessionCount: facts.sessionCount, shows: facts.showHistory(policy: policy))
         do {
             try store.save(snapshot.clampedToBounds())
+            if generation > 0 { disk.writtenGeneration = generation }
             disk.reportedWrite = nil
             return (problems, true)
         } catch {

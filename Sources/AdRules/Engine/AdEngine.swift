@@ -79,7 +79,7 @@ public final class AdEngine: @unchecked Sendable {
             // callers never make time run backwards (which would pin the later one's times).
             state.changed(state.core.record(event, at: Milliseconds.from(clock.now())), keeping: store != nil)
         }
-        if let facts = changed.facts { persist(facts, policy: changed.policy, generation: changed.generation) }
+        if let facts = changed.facts { persistOrRetry(facts, policy: changed.policy, generation: changed.generation) }
     }
 
     /// Asks a question. An ask writes nothing, except the first to see a clock set back: it writes the times it pinned
@@ -105,6 +105,11 @@ public final class AdEngine: @unchecked Sendable {
         if !persist(facts, policy: changed.policy, generation: changed.generation) { state.withLock { $0.core.pinnedSinceWrite = true } }
     }
 
+    /// Writes the facts an event changed; when that fails, the next event writes them again (``EngineState/unsaved``).
+    private func persistOrRetry(_ facts: Facts, policy: Policy, generation: Int) {
+        if !persist(facts, policy: policy, generation: generation) { state.withLock { $0.unsaved = true } }
+    }
+
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.
     public func beginShow(_ placement: PlacementID, trigger: ShowTrigger, context: AskContext = .standard) -> Decision {
         atomically(.show(placement, trigger: trigger), context: context, then: .showStarted(placement))
@@ -121,7 +126,7 @@ public final class AdEngine: @unchecked Sendable {
             let decided = state.core.decide(ask, context: context, thenRecord: event, at: Milliseconds.from(clock.now()))
             return (decided.decision, state.changed(decided.ledgerChanged, keeping: store != nil))
         }
-        if let facts = changed.facts { persist(facts, policy: changed.policy, generation: changed.generation) }
+        if let facts = changed.facts { persistOrRetry(facts, policy: changed.policy, generation: changed.generation) }
         return decision
     }
 
@@ -147,6 +152,9 @@ struct EngineState: Sendable {
     var core: EngineCore
     /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
     var generation = 0
+    /// The last write of the facts failed (an unwritable or still unreadable ledger): the next event writes them
+    /// whether or not it changes what the ledger holds, so that a show is not left in memory alone until the next one.
+    var unsaved = false
 
     /// What an event left to write: the facts when the ledger changed and there is a store, with the policy and
     /// the generation they were written at.
@@ -159,6 +167,8 @@ struct EngineState: Sendable {
     /// Counts an event's change of the facts and says what to write.
     mutating func changed(_ ledgerChanged: Bool, keeping hasStore: Bool) -> Change {
         generation += 1
-        return Change(facts: ledgerChanged && hasStore ? core.facts : nil, policy: core.policy, generation: generation)
+        let write = (ledgerChanged || unsaved) && hasStore
+        if write { unsaved = false }
+        return Change(facts: write ? core.facts : nil, policy: core.policy, generation: generation)
     }
 }

@@ -17,7 +17,9 @@ package struct EngineCore: Sendable {
 
     package init(policy: Policy, facts: Facts, deviceTimeZone: TimeZone) {
         self.policy = policy
-        self.facts = facts
+        // Facts an app built for another policy (`AdEngine(policy:facts:clock:)` with an engine's facts from before an
+        // update) are fitted once, here: every step after reads them by the policy's indices.
+        self.facts = facts.fits(policy) ? facts : facts.fitted(to: policy)
         self.deviceTimeZone = deviceTimeZone
     }
 

@@ -35,9 +35,13 @@ public enum ControlCharacters {
     /// A text from a file or a server, for a message: escaped, and cut to its first `limit` characters (with …) so
     /// that a 50 MB name makes a one-line error, not a 50 MB one.
     public static func cut(_ text: String, limit: Int = 80) -> String {
+        // A negative limit keeps nothing; a huge one keeps everything (its fourfold would overflow).
+        let limit = max(0, limit)
         var head = text.prefix(limit)
         // A string of one huge character (a letter and thousands of marks) is cut within it too.
-        if head.unicodeScalars.count > 4 * limit { head = Substring(head.unicodeScalars.prefix(limit)) }
+        if limit < Int.max / 4, head.unicodeScalars.count > 4 * limit {
+            head = Substring(head.unicodeScalars.prefix(limit))
+        }
         return escaped(String(head)) + (head.endIndex < text.endIndex ? "…" : "")
     }
 

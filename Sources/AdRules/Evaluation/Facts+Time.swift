@@ -9,9 +9,11 @@ extension Facts {
     /// - Returns: whether what the ledger persists (install time, show times) changed.
     @discardableResult
     public mutating func prepare(at now: Int64, policy: Policy) -> Bool {
+        // Facts built for another policy are fitted first, as `apply` fits them: never an index out of range.
+        if !fits(policy) { self = fitted(to: policy) }
         // Clamped, as every public entry clamps the times it is given: a time pinned to Int64.min made the next
         // decision's `now - loaded` overflow.
-        prepare(clamped: Milliseconds.clamped(now), policy: policy)
+        return prepare(clamped: Milliseconds.clamped(now), policy: policy)
     }
 
     /// ``prepare(at:policy:)`` for a time already clamped (``Milliseconds/clamped(_:)``): what the engine calls.

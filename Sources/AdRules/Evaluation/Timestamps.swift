@@ -9,8 +9,8 @@ package enum Timestamps {
 
     /// Formats a date as `2026-11-29T09:04:00Z`.
     package static func format(_ date: Date) -> String {
-        let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        return format(milliseconds: ms, offsetSeconds: 0)
+        // Through the engine's conversion: a date an app set (a NaN or infinite `nextAllowedAt`) formats, clamped.
+        format(milliseconds: Milliseconds.from(date), offsetSeconds: 0)
     }
 
     /// The calendar date of a time at a UTC offset, `YYYY-MM-DD` (a year past 9999 in full): the local day a daily cap

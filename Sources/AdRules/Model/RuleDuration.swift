@@ -6,14 +6,20 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// Creates a duration from milliseconds.
     public init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
-    /// Creates a duration from whole seconds.
-    public static func seconds(_ s: Int64) -> RuleDuration { RuleDuration(milliseconds: s * 1000) }
+    /// Creates a duration from whole seconds (saturating at the ends of `Int64`, as each of these does).
+    public static func seconds(_ s: Int64) -> RuleDuration { RuleDuration(milliseconds: saturated(s, 1000)) }
     /// Creates a duration from whole minutes.
-    public static func minutes(_ m: Int64) -> RuleDuration { .seconds(m * 60) }
+    public static func minutes(_ m: Int64) -> RuleDuration { .seconds(saturated(m, 60)) }
     /// Creates a duration from whole hours.
-    public static func hours(_ h: Int64) -> RuleDuration { .minutes(h * 60) }
+    public static func hours(_ h: Int64) -> RuleDuration { .minutes(saturated(h, 60)) }
     /// Creates a duration from whole days.
-    public static func days(_ d: Int64) -> RuleDuration { .hours(d * 24) }
+    public static func days(_ d: Int64) -> RuleDuration { .hours(saturated(d, 24)) }
+
+    /// `value * factor`, or the end of `Int64` it overflows towards.
+    private static func saturated(_ value: Int64, _ factor: Int64) -> Int64 {
+        let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+        return overflow ? (value < 0 ? .min : .max) : product
+    }
 
     /// No time at all.
     public static let zero = RuleDuration(milliseconds: 0)
