@@ -161,6 +161,10 @@ struct CompiledDocumentTests {
             (try changing("attributes", 1, "default", to: ["type": "bool", "value": 1]), "attributes[1].default.value: expected a boolean (true or false), found a number"),
             (try changing("attributes", 5, "default", to: ["type": "[string]", "value": ["a", 2]]), "attributes[5].default.value[1]: expected a string"),
             (try changing("attributes", 1, "default", to: ["type": "int", "value": 1]), "attributes[1].default: the default is int, not bool"),
+            // Texts a rule file refuses in a default (a server's 60 MB default was held and compared on every ask).
+            (try changing("attributes", 5, "default", to: ["type": "[string]", "value": ["a", "b\u{1B}"]]), "attributes[5].default: the text holds a control character"),
+            (try changing("attributes", 5, "default", to: ["type": "[string]", "value": [String(repeating: "x", count: 5000)]]),
+             "attributes[5].default: the text is 5000 characters long; at most 4096 fit"),
             (try changing("rules", 0, "deny", to: "*"), "rules[0].deny: expected an array, found a string"),
             (try changing("rules", 1, "deny", to: [["nowhere", 0, 1, 1]]), "rules[1].deny[0]: unknown placement \"nowhere\""),
             (try changing("rules", 0, "condition", to: ["and": [premium, ["bogus": 1]]]), "rules[0].condition.and[1]: an expression node is one of"),

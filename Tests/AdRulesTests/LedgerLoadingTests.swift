@@ -52,6 +52,25 @@ struct LedgerLoadingTests {
         }
     }
 
+    /// A store of the app's own that loads a snapshot failing the checks: reported, with nothing written yet, so that
+    /// the handler can keep it before the fresh ledger replaces it (docs/ledger.md).
+    @Test func anotherStoresCorruptSnapshotIsReportedBeforeItIsReplaced() throws {
+        let store = ScriptedStore(LedgerSnapshot(installedAt: engineTestStartMs, sessionCount: -1, shows: [:]))
+        let seen = ProblemLog()
+        let writesWhenReported = ProblemLog()
+        _ = AdEngine(policy: try policy("version: 1\nplacements:\n  a: {format: banner}\n"), clock: ManualClock(engineTestStart), store: store) { problem in
+            seen.append(problem)
+            if store.saved.isEmpty { writesWhenReported.append(problem) }
+        }
+        guard case .corrupt(_, let movedTo, _)? = seen.all.first else {
+            Issue.record("expected a corrupt report, got \(seen.all)")
+            return
+        }
+        #expect(movedTo == nil)
+        #expect(writesWhenReported.all.count == 1)
+        #expect(store.saved.last?.sessionCount == 0)
+    }
+
     @Test func aHugeSessionCountIsMovedAsideInsteadOfTrappingAtLaunch() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"

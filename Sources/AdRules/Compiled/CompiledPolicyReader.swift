@@ -138,9 +138,18 @@ struct CompiledPolicyReader {
         if let value = a.default, value.value.type != a.type {
             throw CompiledPolicyError(path: "default", "the default is \(value.value.type.rawValue), not \(a.type.rawValue)")
         }
-        // The values a rule file can write: a duration from 0s to 366d.
-        if case .duration(let d)? = a.default?.value, !(0...Self.maxDuration).contains(d.milliseconds) {
+        // The values a rule file can write: a duration from 0s to 366d, texts as every text of a policy.
+        switch a.default?.value {
+        case .duration(let d)? where !(0...Self.maxDuration).contains(d.milliseconds):
             throw CompiledPolicyError(path: "default", "\(d.milliseconds) ms is not a duration between 0 and 366d")
+        case .string(let s)?:
+            try inside("default") { () throws(CompiledPolicyError) in try text(s) }
+        case .stringList(let list)?:
+            try inside("default") { () throws(CompiledPolicyError) in
+                for s in list { try text(s) }
+            }
+        default:
+            break
         }
         let at = try inside("at") { () throws(CompiledPolicyError) in try location(a.at, files) }
         return AttributeDeclaration(name: a.name, location: at, type: a.type, defaultValue: a.default?.value)

@@ -8,7 +8,12 @@ import Foundation
 package struct EngineCore: Sendable {
     package private(set) var policy: Policy
     package var facts: Facts
-    package let deviceTimeZone: TimeZone
+    /// The device's zone as it was at the last launch, return from background, new day or policy update: a fixed zone,
+    /// whose name a decision compares as a plain value (`TimeZone.autoupdatingCurrent` looks up the system's current
+    /// zone, in a cache shared by the process, each time its name is read: about twice the time).
+    package private(set) var deviceTimeZone: TimeZone
+    /// Where the device's zone comes from (usually `.autoupdatingCurrent`): read again at those moments.
+    let deviceZoneSource: TimeZone
     /// Times were pinned (a clock set back, or a ledger read at start-up) since the ledger was last written: the next
     /// event, or `AdEngine.ask` (``takePinned()``), writes it.
     var pinnedSinceWrite = false
@@ -20,7 +25,8 @@ package struct EngineCore: Sendable {
         // Facts an app built for another policy (`AdEngine(policy:facts:clock:)` with an engine's facts from before an
         // update) are fitted once, here: every step after reads them by the policy's indices.
         self.facts = facts.fits(policy) ? facts : facts.fitted(to: policy)
-        self.deviceTimeZone = deviceTimeZone
+        deviceZoneSource = deviceTimeZone
+        self.deviceTimeZone = EngineCore.fixed(deviceTimeZone)
     }
 
     /// Applies an event at `now`.
@@ -44,6 +50,10 @@ package struct EngineCore: Sendable {
             break
         }
         facts.apply(event, at: now, policy: policy, placementIndex: index)
+        switch event {
+        case .appLaunched, .appResumed: renewDeviceZone(at: now)
+        default: break
+        }
         let changed = changesShows || facts.sessionCount != sessions || pinnedSinceWrite
         if changed { pinnedSinceWrite = false }
         return changed
@@ -73,12 +83,26 @@ package struct EngineCore: Sendable {
     /// Brings the facts to `now` before an ask. Times it pins are kept for the ledger (``takePinned()``).
     private mutating func prepareAsk(at now: Int64) {
         if facts.prepare(clamped: Milliseconds.clamped(now), policy: policy) { pinnedSinceWrite = true }
-        // The cached day is renewed when now leaves it; the evaluator checks its zone when a daily cap needs it
-        // (a changed device zone is then computed afresh), so an ask reads no zone name.
+        // The cached day, and the device's zone, are renewed when now leaves it; the evaluator compares the day's zone
+        // with the fixed one it is given when a daily cap needs it, so an ask asks the system for no zone.
         if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {
+            renewDeviceZone(at: now)
             facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
         }
     }
+
+    /// Reads the device's zone again (a user who travelled, or changed it in Settings) for a policy that counts in it,
+    /// and renews the cached day when the zone changed.
+    private mutating func renewDeviceZone(at now: Int64) {
+        guard case .device = policy.timeZone else { return }
+        let identifier = deviceZoneSource.identifier
+        guard identifier != deviceTimeZone.identifier else { return }
+        deviceTimeZone = EngineCore.fixed(deviceZoneSource)
+        facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+    }
+
+    /// A zone fixed to the one `zone` names now: the zone itself when it cannot be named again.
+    static func fixed(_ zone: TimeZone) -> TimeZone { TimeZone(identifier: zone.identifier) ?? zone }
 
     /// Decides an ask and, when it is allowed, records the event that follows it (`show_started` after a show,
     /// `reward_granted` after a reward), as one step.
@@ -115,5 +139,7 @@ package struct EngineCore: Sendable {
     package mutating func update(policy newPolicy: Policy) {
         facts = facts.remapped(from: policy, to: newPolicy)
         policy = newPolicy
+        // A policy that starts counting in the device's zone reads the zone as it is now.
+        deviceTimeZone = EngineCore.fixed(deviceZoneSource)
     }
 }
