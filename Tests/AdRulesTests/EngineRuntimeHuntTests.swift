@@ -138,6 +138,24 @@ struct EngineRuntimeHuntTests {
         #expect(facts.remapped(from: small, to: large).showHistory(policy: large)["rew"]?.count == 1)
     }
 
+    /// A clock that reads NaN once is taken to read the latest time handled, not 1970: the show stays where it was,
+    /// and the next real reading sees its interval as it is (read as 1970, the show was pinned there and every
+    /// interval and cap had lapsed).
+    @Test func aNaNClockReadingIsTheLatestTimeHandled() throws {
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: clock)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        engine.record(.adClosed("inter"))
+        clock.set(Date(timeIntervalSince1970: .nan))
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes.contains(.minInterval))
+        clock.set(engineTestStart.addingTimeInterval(10))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes.contains(.minInterval))
+        #expect(engine.showHistory["inter"]?.map(\.at) == [engineTestStartMs])
+    }
+
     /// Facts built for another policy handed to an engine (an app swapping policies with the old engine's facts), or
     /// brought to a time by `Facts.prepare`: fitted to the policy, never an index out of range (a `show_failed` of
     /// the last placement, and a clock set back over facts larger than the policy, trapped).

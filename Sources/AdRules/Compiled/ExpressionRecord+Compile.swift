@@ -18,7 +18,7 @@ extension ExpressionRecord {
     }
 
     /// Type-checks the condition against the declared attributes and compiles it.
-    /// - Throws: a reason string when a name is unknown, types do not fit, or the tree is too large.
+    /// - Throws: a ``CompiledPolicyError`` when a name is unknown, types do not fit, or the tree is too large.
     func compiled(attributes: [String: AttributeDeclaration]) throws(CompiledPolicyError) -> CompiledExpression {
         var nodes = 0
         let (code, type) = try check(attributes: attributes, depth: 0, nodes: &nodes)

@@ -79,6 +79,7 @@ public struct PolicyFileError: Error, LocalizedError, Sendable, Hashable, Custom
     /// What is wrong, naming the file.
     public var reason: String
 
+    /// Creates the error for the file at `path`, saying why it cannot be loaded.
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason

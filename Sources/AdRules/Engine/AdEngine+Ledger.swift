@@ -81,7 +81,7 @@ extension AdEngine {
             (facts, policy, generation) = state.withLock { state in
                 // The clock is read under the lock, as for events, so that adopted times never run ahead of recorded ones.
                 if case .loaded(let snapshot) = read {
-                    state.core.facts.adopt(snapshot, policy: state.core.policy, now: Milliseconds.from(clock.now()))
+                    state.core.facts.adopt(snapshot, policy: state.core.policy, now: state.core.time(of: clock.now()))
                 }
                 state.generation += 1
                 return (state.core.facts, state.core.policy, state.generation)

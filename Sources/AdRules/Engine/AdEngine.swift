@@ -77,7 +77,7 @@ public final class AdEngine: @unchecked Sendable {
         let changed = state.withLock { state in
             // The clock is read under the lock: events are applied in the order of their times, so two racing
             // callers never make time run backwards (which would pin the later one's times).
-            state.changed(state.core.record(event, at: Milliseconds.from(clock.now())), keeping: store != nil)
+            state.changed(state.core.record(event, at: state.core.time(of: clock.now())), keeping: store != nil)
         }
         if let facts = changed.facts { persistOrRetry(facts, policy: changed.policy, generation: changed.generation) }
     }
@@ -92,7 +92,7 @@ public final class AdEngine: @unchecked Sendable {
         // The clock is read under the lock, as for events.
         return state.withLock { state in
             defer { pinned = state.core.takePinned() }
-            return state.core.ask(ask, context: context, at: Milliseconds.from(clock.now()))
+            return state.core.ask(ask, context: context, at: state.core.time(of: clock.now()))
         }
     }
 
@@ -123,7 +123,7 @@ public final class AdEngine: @unchecked Sendable {
     private func atomically(_ ask: Ask, context: AskContext, then event: AdEvent) -> Decision {
         let (decision, changed) = state.withLock { state in
             // The clock is read under the lock, as for events.
-            let decided = state.core.decide(ask, context: context, thenRecord: event, at: Milliseconds.from(clock.now()))
+            let decided = state.core.decide(ask, context: context, thenRecord: event, at: state.core.time(of: clock.now()))
             return (decided.decision, state.changed(decided.ledgerChanged, keeping: store != nil))
         }
         if let facts = changed.facts { persistOrRetry(facts, policy: changed.policy, generation: changed.generation) }

@@ -1,6 +1,9 @@
 import Foundation
 
 /// Where the engine reads the time: injectable so that tests and simulations control it.
+///
+/// The engine reads it under its lock (events are then applied in the order of their times), so `now()` must not call
+/// the engine: that would wait on the lock it holds.
 public protocol AdClock: Sendable {
     /// The current time.
     func now() -> Date

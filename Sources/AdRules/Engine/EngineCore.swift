@@ -43,9 +43,7 @@ package struct EngineCore: Sendable {
         case .showStarted:
             changesShows = index != nil
         case .showFailed:
-            changesShows = index.map {
-                facts.placements[$0].consumed != nil && facts.placements[$0].current != nil && facts.placements[$0].current?.granted != true
-            } ?? false
+            changesShows = index.map { facts.placements[$0].failureTakesBackAShow } ?? false
         default:
             break
         }
@@ -57,6 +55,13 @@ package struct EngineCore: Sendable {
         let changed = changesShows || facts.sessionCount != sessions || pinnedSinceWrite
         if changed { pinnedSinceWrite = false }
         return changed
+    }
+
+    /// The time of a clock reading. A NaN reading (a broken clock of the app's) is the latest time handled: read as
+    /// 1970, it looked like a clock set back and pinned every show and the install time to it, so that at the next
+    /// real reading every cap and interval had lapsed.
+    package func time(of reading: Date) -> Int64 {
+        reading.timeIntervalSince1970.isNaN ? max(facts.observedTime, facts.newestTime) : Milliseconds.from(reading)
     }
 
     /// Decides an ask at `now`. Times it pins after a clock set back are kept for the ledger (``takePinned()``).

@@ -60,6 +60,9 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible, Lo
 }
 
 /// Where the engine persists its ledger.
+///
+/// The engine calls `load()` and `save(_:)` under the lock that orders its writes, so neither may call the engine
+/// (``AdEngine``'s `onLedgerProblem` handler, called with no lock held, may).
 public protocol LedgerStore: Sendable {
     /// The stored snapshot, or nil when there is none.
     /// - Throws: ``LedgerError/corrupt(_:)`` when the stored bytes are not a ledger, ``LedgerError/io(_:)`` when

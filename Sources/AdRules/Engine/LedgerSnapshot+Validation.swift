@@ -11,7 +11,7 @@ enum LedgerBounds {
     /// 9999-12-31T23:59:59.999Z in ms, the latest time a scenario may write: the latest install or show time a ledger
     /// holds. (It was 2200: a device clock past it wrote its shows clamped to 2200, and at the next start every show looked
     /// decades old, which reset every cap and interval.) A time later than the clock is pinned to it when read.
-    static let latest: Int64 = 253_402_300_799_999
+    static let latest = Timestamps.latest
     /// The most sessions a ledger may count (27 years at 1,000 sessions a day).
     static let maxSessionCount = 10_000_000
     /// The most placement ids a ledger may hold: as many as a policy may have.

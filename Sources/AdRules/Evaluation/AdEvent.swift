@@ -1,17 +1,30 @@
 /// A lifecycle event the app records.
 public enum AdEvent: Sendable, Hashable {
+    /// A cold start: a new session, with nothing loading, cached or showing; the launch phase opens.
     case appLaunched
+    /// The app went to the background: the launch phase and the resume window close.
     case appBackgrounded
+    /// The app is active again; a return from background when an `appBackgrounded` came before it.
     case appResumed
+    /// A load of the placement's ad started.
     case loadStarted(PlacementID)
+    /// The load completed: an ad is cached.
     case loadCompleted(PlacementID)
+    /// The load failed.
     case loadFailed(PlacementID)
+    /// An app moment that counts towards `every_n_actions` (a level end).
     case action(PlacementID)
+    /// The user chose to watch (tapped "watch an ad for a reward").
     case userChose(PlacementID)
+    /// The ad is on screen; the show counts for pacing and caps.
     case showStarted(PlacementID)
+    /// The ad failed to present: the ad is consumed, and the show in progress taken back unless its reward was granted.
     case showFailed(PlacementID)
+    /// The ad was dismissed.
     case adClosed(PlacementID)
+    /// The network's earned-reward callback fired for the current show.
     case rewardEarned(PlacementID)
+    /// The app gave the reward for the current show.
     case rewardGranted(PlacementID)
     /// A fullscreen ad the policy does not manage is on screen. Each source is tracked on its own; nil (or "") is
     /// the unnamed source.

@@ -161,7 +161,9 @@ public struct Reason: Sendable, Hashable, Codable {
 public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Allow or deny.
     public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The ask is allowed: no reason denies it.
         case allow
+        /// At least one reason denies the ask.
         case deny
     }
 

@@ -115,7 +115,7 @@ extension Facts {
             // The show in progress (started, not closed) is taken back; with none, only the ad is consumed. A show whose
             // reward was granted happened: it is not taken back, nor is its choice given back (a show_failed after each
             // granted reward paid out one choice's rewards without end, past every cap).
-            if let consumed = placements[i].consumed, let current = placements[i].current, !current.granted {
+            if placements[i].failureTakesBackAShow, let consumed = placements[i].consumed, let current = placements[i].current {
                 Facts.remove(at: current.at, from: &placements[i].shows)
                 for g in policy.groupsOfPlacement[i] { Facts.remove(at: current.at, from: &groups[g]) }
                 placements[i].userChose = consumed.userChose || placements[i].userChose

@@ -43,6 +43,10 @@ struct PlacementFacts: Sendable, Hashable {
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?
 
+    /// Whether a `show_failed` now takes the show in progress back: one started (its ad consumed) and not closed, whose
+    /// reward was not granted (a show that paid its reward happened). The engine writes the ledger when it does.
+    var failureTakesBackAShow: Bool { consumed != nil && current.map { !$0.granted } == true }
+
     /// Every part, each of which can change a decision (written out: `consumed`, a tuple, keeps `==` from being made).
     static func == (lhs: PlacementFacts, rhs: PlacementFacts) -> Bool {
         lhs.shows == rhs.shows && lhs.loadingSince == rhs.loadingSince && lhs.loadedAt == rhs.loadedAt

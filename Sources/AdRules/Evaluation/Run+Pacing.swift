@@ -128,7 +128,8 @@ extension Run {
         }
         let count = shows.count - low
         guard count >= max else { return .open }
-        // The shows in the window are shows[low ..< count]; the (count - max + 1)-th oldest, shows[end - max], must leave.
+        // The shows in the window are shows[low...]; for the count to fall below max, the oldest count - max + 1 of them
+        // must leave, the last of which is shows[shows.count - max].
         return .full(clearsAt: max > 0 ? seen(shows[shows.count - max].at) + length : nil)
     }
 

@@ -4,9 +4,10 @@ package indirect enum CompiledExpression: Sendable {
     case builtin(Builtin)
     case attribute(name: String, type: ValueType, fallback: AttributeValue?)
     case not(CompiledExpression)
-    /// True when every operand is; evaluated left to right, stopping at the first false.
+    /// True when every operand is. Every operand is evaluated (``RuleProgram`` takes no short cut), so an operand
+    /// that cannot be evaluated makes the whole condition unevaluable, in whatever order it is written.
     case and([CompiledExpression])
-    /// True when any operand is; evaluated left to right, stopping at the first true.
+    /// True when any operand is; every operand is evaluated, as for `and`.
     case or([CompiledExpression])
     case compare(CompareOperator, CompiledExpression, CompiledExpression)
     case member(CompiledExpression, CompiledExpression, negated: Bool)

@@ -1,10 +1,16 @@
 /// The ad formats a placement can have.
 public enum AdFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Shown when the app starts cold and when it comes back to the foreground.
     case appOpen = "app_open"
+    /// Fullscreen, between moments of the app (a level end).
     case interstitial
+    /// Fullscreen, watched by the user's choice for a reward.
     case rewarded
+    /// Fullscreen at a natural break, with a reward.
     case rewardedInterstitial = "rewarded_interstitial"
+    /// A strip in the app's layout: not fullscreen.
     case banner
+    /// An ad laid out as the app's own content: not fullscreen.
     case native
 
     /// Whether an ad of this format covers the whole screen.
@@ -21,6 +27,8 @@ public enum AdFormat: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// Whether test ad unit ids are acceptable.
 public enum PolicyEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Real ad units: a test unit id is a lint error.
     case production
+    /// A policy for testing, which may use the networks' test unit ids.
     case test
 }

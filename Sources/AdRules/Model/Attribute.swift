@@ -3,12 +3,19 @@ import Foundation
 
 /// The type of an app-supplied attribute or of an expression.
 public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// `true` or `false`.
     case bool
+    /// A whole number (64 bits).
     case int
+    /// A decimal number; compares with `int`.
     case number
+    /// A text.
     case string
+    /// A length of time (`30s`, `1h30m`).
     case duration
+    /// A list of texts: `[string]`.
     case stringList = "[string]"
+    /// A list of whole numbers: `[int]`.
     case intList = "[int]"
 
     /// Whether values of the two types may be compared (`int` and `number` mix).
@@ -30,12 +37,19 @@ public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A value an attribute, a built-in or a literal can have.
 public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A `bool` value.
     case bool(Bool)
+    /// An `int` value.
     case int(Int64)
+    /// A `number` value.
     case number(Double)
+    /// A `string` value.
     case string(String)
+    /// A `duration` value.
     case duration(RuleDuration)
+    /// A `[string]` value.
     case stringList([String])
+    /// An `[int]` value.
     case intList([Int64])
 
     /// Why an app's value cannot be compared by a rule, or nil when it can: NaN has no order (`score > 5` was true and

@@ -7,7 +7,8 @@
 /// setting means a case here, its field on ``Placement`` (the source form) and on the evaluator's
 /// limits (the compiled form), and the code that gives it meaning.
 ///
-/// The cases are in rule-file key order, the order of the schema and the docs.
+/// The cases are in rule-file key order, the order of the schema and the docs; each case's meaning is its ``summary``
+/// (one text, which the docs and the schema print), so the cases carry no comment of their own.
 public enum PlacementSetting: String, CaseIterable, Sendable {
     case format
     case adUnit = "ad_unit"
@@ -33,6 +34,7 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
 
     /// A nested block of placement keys.
     public enum Block: String, CaseIterable, Sendable {
+        /// `launch:`, `resume:` and `grace:`.
         case launch, resume, grace
 
         /// Whether only `app_open` placements may write the block (`policy/format-key` otherwise).
@@ -50,11 +52,15 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
 
     /// What a setting's value is.
     public enum Kind: Sendable, Hashable {
+        /// `true` or `false`.
         case flag
         /// A whole number of at least `minimum`.
         case count(minimum: Int)
+        /// A duration (`30s`, `4m`).
         case duration
+        /// An ad format.
         case format
+        /// A text.
         case text
         /// A list of `{max, window}` rolling windows.
         case windows
@@ -217,11 +223,17 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
 
 /// The value of one setting.
 public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
+    /// `true` or `false`.
     case flag(Bool)
+    /// A whole number.
     case count(Int)
+    /// A duration.
     case duration(RuleDuration)
+    /// An ad format.
     case format(AdFormat)
+    /// A text.
     case text(String)
+    /// Rolling windows, each with its location.
     case windows([Located<WindowCap>])
 
     /// The value as a rule file writes it (`true`, `3`, `4m`, `app_open`); windows as `max/window` pairs.
