@@ -149,6 +149,30 @@ struct EngineTests {
         #expect(engine.ask(.show("inter", trigger: .action)).codes == [.minInterval])
     }
 
+    /// The shows of a placement the policy lacks are set aside, not erased: an engine started on an older policy keeps
+    /// them in the ledger it writes, and an update (or a later start) with the placement counts them again.
+    @Test func showsOfAPlacementThePolicyLacksAreKept() throws {
+        let full = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n  inter: {format: interstitial, min_interval: 10m}\n")
+        let older = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")
+        let store = InMemoryLedgerStore()
+        let clock = ManualClock(start())
+        let first = AdEngine(policy: full, clock: clock, store: store)
+        first.record(.appLaunched)
+        first.record(.loadCompleted("inter"))
+        #expect(first.beginShow("inter", trigger: .action).isAllowed)
+        clock.advance(by: 60)
+        let restarted = AdEngine(policy: older, clock: clock, store: store)
+        restarted.record(.appLaunched)  // a new session: written
+        #expect(try store.load()?.shows["inter"]?.count == 1)
+        restarted.update(policy: full)
+        restarted.record(.loadCompleted("inter"))
+        #expect(restarted.ask(.show("inter", trigger: .action)).codes == [.minInterval])
+        // Removed and brought back by updates: the cached ad is gone with the placement, its show is not.
+        restarted.update(policy: older)
+        restarted.update(policy: full)
+        #expect(restarted.ask(.show("inter", trigger: .action)).codes == [.adNotReady, .minInterval])
+    }
+
     @Test func decisionJSONRoundTrips() throws {
         var h = try Harness(Self.policyText)
         h.record(.appLaunched)

@@ -34,8 +34,13 @@ extension Facts {
             if let at = placements[i].current?.at, at > now { placements[i].current?.at = now }
         }
         var groupShows = Array(repeating: [ShowRecord](), count: groups.count)
+        setAside = [:]
         for (id, list) in shows {
-            guard let i = policy.storage.index(of: id) else { continue }
+            guard let i = policy.storage.index(of: id) else {
+                // Kept for the ledger, and for a policy that has the placement again.
+                setAside[id] = Facts.trimmedHistory(list, now: now, keep: policy.storage.showsKept)
+                continue
+            }
             let history = Facts.trimmedHistory(list, now: now, keep: policy.storage.showsKept)
             placements[i].shows = history
             for g in policy.groupsOfPlacement[i] { groupShows[g] += history.suffix(policy.storage.groupShowsKept[g]) }

@@ -87,6 +87,10 @@ extension Facts {
             if let since = placements[i].showingSince, since > now { setShowing(i, since: now) }
             if let at = placements[i].current?.at, at > now { placements[i].current?.at = now }
         }
+        for id in setAside.keys where (setAside[id]?.last?.at ?? .min) > now {
+            setAside[id] = setAside[id]?.map { $0.at > now ? ShowRecord(at: now, session: $0.session) : $0 }
+            ledgerChanged = true
+        }
         for g in groups.indices {
             var k = groups[g].count - 1
             while k >= 0, groups[g][k].at > now {

@@ -107,6 +107,10 @@ public struct Facts: Sendable, Hashable {
     var groups: [[ShowRecord]]
     var external: [String: Int64] = [:]
     var day: LocalDay?
+    /// The shows of placements the policy does not have, by id: read from a ledger written under another policy, or
+    /// kept over an update that removed the placement. The ledger keeps them, and a policy that has the placement
+    /// again counts them (an app that starts on an older bundled policy must not erase what a newer one recorded).
+    var setAside: [String: [ShowRecord]] = [:]
 
     /// Facts for a fresh install.
     /// - Parameters:
@@ -244,12 +248,14 @@ public struct Facts: Sendable, Hashable {
         list.insert(record, at: i)
     }
 
-    /// The show history by placement id, for persisting. Facts built for another policy (read from an engine while
+    /// The show history by placement id, for persisting: the placements' of `policy`, and the shows set aside for
+    /// placements it does not have (kept for a policy that has them again). Facts built for another policy (read from an engine while
     /// another thread updated its policy) are read by position, as the evaluator fits them: never an index out of range.
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
         // By id alone: a placement's whole description is not copied for each one written.
         for (id, facts) in zip(policy.storage.placementIDs, placements) where !facts.shows.isEmpty { result[id] = facts.shows }
+        for (id, shows) in setAside where result[id] == nil { result[id] = shows }
         return result
     }
 
@@ -270,8 +276,20 @@ public struct Facts: Sendable, Hashable {
         // The new policy may time loads out differently: the next event or ask settles them again.
         facts.nextLoadDeadline = .min
         facts.external = external
+        for (id, shows) in setAside {
+            guard let j = new.storage.index(of: id) else {
+                facts.setAside[id] = shows
+                continue
+            }
+            // A placement back in the policy: its shows count again, as they would have had it never left.
+            facts.placements[j].shows = Facts.newest(shows, keep: new.storage.showsKept)
+            for g in new.groupsOfPlacement[j] { facts.groups[g] += facts.placements[j].shows.suffix(new.storage.groupShowsKept[g]) }
+        }
         for (i, p) in old.placements.enumerated() {
-            guard let j = new.storage.index(of: p.id) else { continue }
+            guard let j = new.storage.index(of: p.id) else {
+                if !placements[i].shows.isEmpty { facts.setAside[p.id] = placements[i].shows }
+                continue
+            }
             facts.placements[j] = placements[i]
             for g in new.groupsOfPlacement[j] { facts.groups[g] += placements[i].shows.suffix(new.storage.groupShowsKept[g]) }
         }
