@@ -86,6 +86,7 @@ package struct EngineCore: Sendable {
     }
 
     /// Brings the facts to `now` before an ask. Times it pins are kept for the ledger (``takePinned()``).
+    @inline(__always)
     private mutating func prepareAsk(at now: Int64) {
         if facts.prepare(clamped: Milliseconds.clamped(now), policy: policy) { pinnedSinceWrite = true }
         // The cached day, and the device's zone, are renewed when now leaves it; the evaluator compares the day's zone
@@ -98,6 +99,8 @@ package struct EngineCore: Sendable {
 
     /// Reads the device's zone again (a user who travelled, or changed it in Settings) for a policy that counts in it,
     /// and renews the cached day when the zone changed.
+    /// (Out of line: it runs once a day, a launch or a return, and inlined it made every ask's preparation a call.)
+    @inline(never)
     private mutating func renewDeviceZone(at now: Int64) {
         guard case .device = policy.timeZone else { return }
         let identifier = deviceZoneSource.identifier
