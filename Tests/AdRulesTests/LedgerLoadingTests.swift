@@ -1,6 +1,7 @@
-import AdRules
 import Foundation
 import Testing
+
+@testable import AdRules
 
 /// What a ledger on disk may hold, and what the engine makes of a bad one: hostile values are corrupt (moved aside),
 /// huge histories are sorted once and capped, and nothing the file says can make arithmetic trap.
@@ -173,6 +174,27 @@ struct LedgerLoadingTests {
             }
             #expect(reason.contains("too large"))
             #expect((try? FileManager.default.attributesOfItem(atPath: movedTo)[.size] as? Int) == text.utf8.count, "kept whole")
+        }
+    }
+
+    /// Two processes start on one corrupt ledger: the first moves it aside and writes its own; the second, which read
+    /// the corrupt bytes before, finds a valid ledger under the lock and reads it, rather than moving the first's good
+    /// ledger aside as corrupt and starting fresh.
+    @Test func aLedgerReplacedBeforeTheLockIsReadNotMovedAside() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            let store = FileLedgerStore(path: path)
+            try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
+            #expect(throws: LedgerError.self) { try store.load() }
+            let good = LedgerSnapshot(installedAt: engineTestStartMs, sessionCount: 4, shows: ["inter": [ShowRecord(at: engineTestStartMs, session: 4)]])
+            try store.save(good)  // the other process, between this one's read and its lock
+            #expect(store.quarantine(now: engineTestStart) == .replaced(good))
+            #expect(try store.load() == good, "left where it is")
+            try Data("{not json".utf8).write(to: URL(fileURLWithPath: path))
+            guard case .moved = store.quarantine(now: engineTestStart) else {
+                Issue.record("a ledger still corrupt under the lock is moved aside")
+                return
+            }
         }
     }
 

@@ -32,6 +32,7 @@ extension AdEngine {
             guard let file = store as? FileLedgerStore else { return .corrupt(.corrupt(path: "\(type(of: store))", movedTo: nil, reason: reason)) }
             switch file.quarantine(now: now) {
             case .moved(let movedTo): return .corrupt(.corrupt(path: file.path, movedTo: movedTo, reason: reason))
+            case .replaced(let snapshot): return .loaded(snapshot)
             case .gone: return .corrupt(.corrupt(path: file.path, movedTo: nil, reason: reason))
             case .stuck(let why):
                 // A fresh ledger would be written over the only copy: it is left as it is, as an unreadable one is, and

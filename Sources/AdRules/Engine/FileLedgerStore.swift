@@ -41,6 +41,9 @@ public struct FileLedgerStore: LedgerStore {
         case gone
         /// Still there, as it was: it could not be moved aside, for this reason.
         case stuck(String)
+        /// The file at the path now holds a valid ledger: another process moved the corrupt one aside and wrote its own
+        /// between this process's read and the lock (that ledger is read, not moved aside as the corrupt one).
+        case replaced(LedgerSnapshot)
     }
 
     /// Moves a corrupt ledger aside so that it is kept.
@@ -49,6 +52,8 @@ public struct FileLedgerStore: LedgerStore {
     func quarantine(now: Date) -> Quarantine {
         let stamp = Milliseconds.from(now)
         func moveAside() -> Quarantine {
+            // What is at the path is read again under the lock: it is moved aside only if it is still not a ledger.
+            if let data = try? readBounded(), let snapshot = try? LedgerSnapshot(validating: data) { return .replaced(snapshot) }
             var failure = "no free name"
             for _ in 0..<16 {
                 let target = Self.asideName(for: path, suffix: ".corrupt-\(stamp)-\(UniqueToken.next())")
