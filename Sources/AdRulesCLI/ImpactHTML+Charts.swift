@@ -51,7 +51,14 @@ extension ImpactHTML {
         var svg = "<svg viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"deny reasons\">\n"
         for (r, row) in rows.enumerated() {
             let y = Double(r) * rowH + 2
-            svg += "<text x=\"0\" y=\"\(n(y + 11))\">\(row.code.rawValue)</text>"
+            // A custom rule's bars are told apart by the rule's message (a screenshot has no tooltips), cut to the label's width.
+            if row.showsMessage {
+                let label = ControlCharacters.escaped(row.message)
+                let cut = label.count > 28 - row.code.rawValue.count ? label.prefix(max(1, 26 - row.code.rawValue.count)).trimmingCharacters(in: .whitespaces) + "…" : label
+                svg += "<text x=\"0\" y=\"\(n(y + 11))\"><title>\(escape(label))</title>\(row.code.rawValue) \(escape(cut))</text>"
+            } else {
+                svg += "<text x=\"0\" y=\"\(n(y + 11))\">\(row.code.rawValue)</text>"
+            }
             if let location = row.location {
                 let whole = "\(location.file):\(location.line):\(location.column)"
                 svg += "<text x=\"0\" y=\"\(n(y + 23))\" font-size=\"9.5\" fill=\"#8a94a6\"><title>\(escape(whole))</title>\(escape(locationLabel(ControlCharacters.escaped(whole))))</text>"
