@@ -1,9 +1,9 @@
 /// Makes text from rule files safe to print on one line of a log or terminal.
-public enum ControlCharacters {
+package enum ControlCharacters {
     /// Whether a scalar is a control or line-breaking character: C0 and C1 controls, DEL, the Unicode
     /// line and paragraph separators, the bidirectional marks and overrides that reorder what a reader
     /// sees, and the byte-order mark.
-    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0xFEFF: return true
         default: return isDirectionControl(scalar)
@@ -23,7 +23,7 @@ public enum ControlCharacters {
     }
 
     /// Whether a text holds any control character.
-    public static func contains(in text: String) -> Bool { contains(in: text, except: []) }
+    package static func contains(in text: String) -> Bool { contains(in: text, except: []) }
 
     /// Whether a text holds a control character other than `allowed` (a condition's line breaks and tabs).
     package static func contains(in text: String, except allowed: Set<Unicode.Scalar>) -> Bool {
@@ -34,7 +34,7 @@ public enum ControlCharacters {
 
     /// A text from a file or a server, for a message: escaped, and cut to its first `limit` characters (with …) so
     /// that a 50 MB name makes a one-line error, not a 50 MB one.
-    public static func cut(_ text: String, limit: Int = 80) -> String {
+    package static func cut(_ text: String, limit: Int = 80) -> String {
         // A negative limit keeps nothing; a huge one keeps everything (its fourfold would overflow).
         let limit = max(0, limit)
         var head = text.prefix(limit)
@@ -46,11 +46,11 @@ public enum ControlCharacters {
     }
 
     /// ``cut(_:limit:)`` in double quotes.
-    public static func quoted(_ text: String, limit: Int = 80) -> String { "\"" + cut(text, limit: limit) + "\"" }
+    package static func quoted(_ text: String, limit: Int = 80) -> String { "\"" + cut(text, limit: limit) + "\"" }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
     /// value from a file can neither start a forged line nor send escape sequences to a terminal.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard contains(in: text) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
