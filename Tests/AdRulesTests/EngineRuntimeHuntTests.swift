@@ -133,9 +133,9 @@ struct EngineRuntimeHuntTests {
         #expect(facts.showHistory(policy: large).values.map(\.count) == [1])
         // Remapped from the large policy, the facts' one placement stands for inter, which the small one lacks: by
         // position, as the evaluator fits facts of another policy. AdEngine.showHistory reads both under one lock.
-        // Its show is set aside under inter's id, not charged to rew.
+        // Read by position as inter's, which the small policy lacks: not charged to rew.
         let remapped = facts.remapped(from: large, to: small)
-        #expect(remapped.showHistory(policy: small).mapValues(\.count) == ["inter": 1])
+        #expect(remapped.showHistory(policy: small)["rew"] == nil)
         #expect(facts.remapped(from: small, to: large).showHistory(policy: large)["rew"]?.count == 1)
     }
 
@@ -155,6 +155,24 @@ struct EngineRuntimeHuntTests {
         clock.set(engineTestStart.addingTimeInterval(10))
         #expect(engine.ask(.show("inter", trigger: .action)).codes.contains(.minInterval))
         #expect(engine.showHistory["inter"]?.map(\.at) == [engineTestStartMs])
+    }
+
+    /// A clock that reads NaN when the engine starts is no reading either: the ledger's shows and install time are not
+    /// pinned to 1970 (written back, every cap and grace had lapsed), and a fresh install is dated by the first real one.
+    @Test func aNaNClockReadingAtStartUpPinsNothing() throws {
+        let store = InMemoryLedgerStore(LedgerSnapshot(
+            installedAt: engineTestStartMs - 60_000, sessionCount: 1, shows: ["inter": [ShowRecord(at: engineTestStartMs - 10_000, session: 1)]]))
+        let clock = ManualClock(Date(timeIntervalSince1970: .nan))
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: clock, store: store)
+        clock.set(engineTestStart)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes.contains(.minInterval))
+        #expect(try store.load()?.shows["inter"]?.map(\.at) == [engineTestStartMs - 10_000])
+        #expect(engine.currentFacts.installedAt == engineTestStartMs - 60_000)
+        let fresh = AdEngine(policy: try policy(Self.policyText), clock: ManualClock(Date(timeIntervalSince1970: .nan)))
+        let freshFacts = fresh.currentFacts
+        #expect(freshFacts.installedAt > engineTestStartMs, "not 1970")
     }
 
     /// Facts built for another policy handed to an engine (an app swapping policies with the old engine's facts), or

@@ -173,6 +173,35 @@ struct EngineTests {
         #expect(restarted.ask(.show("inter", trigger: .action)).codes == [.adNotReady, .minInterval])
     }
 
+    /// Set-aside shows count again in the groups of a placement that returns, are pinned with the rest when the clock is
+    /// set back, and are bounded: only ids a policy can have, with shows, the most recently shown 256.
+    @Test func setAsideShowsReturnToTheirGroupsAndAreBounded() throws {
+        let full = try Policy(yaml: """
+            version: 1
+            placements:
+              a: {format: banner}
+              inter: {format: interstitial}
+            groups:
+              fs: {placements: [inter], min_interval: 10m}
+            """)
+        let older = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")
+        let now = Milliseconds.from(start())
+        var shows: [String: [ShowRecord]] = ["inter": [ShowRecord(at: now + 60_000, session: 1)], "bad\u{1}id": [ShowRecord(at: now, session: 1)], "none": []]
+        for i in 0..<300 { shows["old\(i)"] = [ShowRecord(at: now - 1_000_000 + Int64(i), session: 1)] }
+        let store = InMemoryLedgerStore(LedgerSnapshot(installedAt: now - 2_000_000, sessionCount: 1, shows: shows))
+        let clock = ManualClock(start())
+        // Started before the show's time (the clock was set back): the set-aside show is pinned to now.
+        let engine = AdEngine(policy: older, clock: clock, store: store)
+        let history = engine.showHistory
+        #expect(history["inter"]?.map(\.at) == [now])
+        #expect(history["bad\u{1}id"] == nil && history["none"] == nil)
+        #expect(history.keys.filter { $0.hasPrefix("old") }.count == Facts.maxSetAside - 1)
+        #expect(history["old299"] != nil && history["old0"] == nil, "the most recently shown are kept")
+        engine.update(policy: full)
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.groupMinInterval])
+    }
+
     @Test func decisionJSONRoundTrips() throws {
         var h = try Harness(Self.policyText)
         h.record(.appLaunched)

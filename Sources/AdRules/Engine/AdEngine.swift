@@ -32,7 +32,10 @@ public final class AdEngine: @unchecked Sendable {
         self.clock = clock
         self.store = store
         self.onLedgerProblem = onLedgerProblem
-        let now = Milliseconds.from(clock.now())
+        // A NaN first reading (a broken clock of the app's) is no reading: read as 1970 it pinned every show and the
+        // install time there. At the end of time nothing is pinned, and the first real reading pins the install time.
+        let reading = clock.now()
+        let now = reading.timeIntervalSince1970.isNaN ? Milliseconds.limit : Milliseconds.from(reading)
         var facts = Facts(policy: policy, installedAt: now)
         var problem: LedgerProblem?
         var writeFresh = store != nil
@@ -77,7 +80,7 @@ public final class AdEngine: @unchecked Sendable {
         let changed = state.withLock { state in
             // The clock is read under the lock: events are applied in the order of their times, so two racing
             // callers never make time run backwards (which would pin the later one's times).
-            state.changed(state.core.record(event, at: state.core.time(of: clock.now())), keeping: store != nil)
+            state.changed(state.core.record(event, at: state.core.time(of: clock.now())), keeping: store != nil, retrying: event.isLifecycle)
         }
         if let facts = changed.facts { persistOrRetry(facts, policy: changed.policy, generation: changed.generation) }
     }
@@ -152,8 +155,10 @@ struct EngineState: Sendable {
     var core: EngineCore
     /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
     var generation = 0
-    /// The last write of the facts failed (an unwritable or still unreadable ledger): the next event writes them
-    /// whether or not it changes what the ledger holds, so that a show is not left in memory alone until the next one.
+    /// The last write of the facts failed (an unwritable or still unreadable ledger): the next launch, return or move
+    /// to the background writes them whether or not it changes what the ledger holds, so that a show is not left in
+    /// memory alone until the next show or session (an app is often killed in the background). Other events do not
+    /// retry: while the ledger stays unreadable or unwritable, each retry reads or writes the file on the caller's thread.
     var unsaved = false
 
     /// What an event left to write: the facts when the ledger changed and there is a store, with the policy and
@@ -165,9 +170,10 @@ struct EngineState: Sendable {
     }
 
     /// Counts an event's change of the facts and says what to write.
-    mutating func changed(_ ledgerChanged: Bool, keeping hasStore: Bool) -> Change {
+    /// - Parameter retrying: whether a write that failed before is made now (``unsaved``).
+    mutating func changed(_ ledgerChanged: Bool, keeping hasStore: Bool, retrying: Bool = false) -> Change {
         generation += 1
-        let write = (ledgerChanged || unsaved) && hasStore
+        let write = (ledgerChanged || (unsaved && retrying)) && hasStore
         if write { unsaved = false }
         return Change(facts: write ? core.facts : nil, policy: core.policy, generation: generation)
     }

@@ -22,8 +22,8 @@ package struct EngineCore: Sendable {
 
     package init(policy: Policy, facts: Facts, deviceTimeZone: TimeZone) {
         self.policy = policy
-        // Facts an app built for another policy (`AdEngine(policy:facts:clock:)` with an engine's facts from before an
-        // update) are fitted once, here: every step after reads them by the policy's indices.
+        // Facts built for another policy are fitted once, here, by position (as the evaluator fits them): never an index
+        // out of range. An app that changes policies keeps its facts by placement id with `update(policy:)` instead.
         self.facts = facts.fits(policy) ? facts : facts.fitted(to: policy)
         deviceZoneSource = deviceTimeZone
         self.deviceTimeZone = EngineCore.fixed(deviceTimeZone)

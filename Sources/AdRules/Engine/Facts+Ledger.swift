@@ -37,8 +37,9 @@ extension Facts {
         setAside = [:]
         for (id, list) in shows {
             guard let i = policy.storage.index(of: id) else {
-                // Kept for the ledger, and for a policy that has the placement again.
-                setAside[id] = Facts.trimmedHistory(list, now: now, keep: policy.storage.showsKept)
+                // Kept for the ledger, and for a policy that has the placement again: as many as any history keeps, not
+                // only as many as this policy's caps need.
+                keepAside(id, Facts.trimmedHistory(list, now: now, keep: Facts.maxShowsPerHistory))
                 continue
             }
             let history = Facts.trimmedHistory(list, now: now, keep: policy.storage.showsKept)

@@ -103,4 +103,12 @@ public enum AdEvent: Sendable, Hashable {
         default: return nil
         }
     }
+
+    /// A launch, a return or a move to the background: the moments a ledger write that failed is tried again.
+    var isLifecycle: Bool {
+        switch self {
+        case .appLaunched, .appResumed, .appBackgrounded: return true
+        default: return false
+        }
+    }
 }

@@ -111,6 +111,20 @@ public struct Facts: Sendable, Hashable {
     /// kept over an update that removed the placement. The ledger keeps them, and a policy that has the placement
     /// again counts them (an app that starts on an older bundled policy must not erase what a newer one recorded).
     var setAside: [String: [ShowRecord]] = [:]
+    /// The most placements whose shows are set aside: those shown most recently are kept.
+    package static let maxSetAside = 256
+
+    /// Sets a placement's shows aside (``setAside``): only a history with shows and an id a policy can have (a tampered
+    /// ledger's ids, written back, would no longer fit its bounds), cut to what any history keeps, within
+    /// ``maxSetAside`` placements.
+    mutating func keepAside(_ id: String, _ shows: [ShowRecord]) {
+        guard !shows.isEmpty, PolicyIDs.isValid(id, lowercaseOnly: false) else { return }
+        setAside[id] = shows.count > Facts.maxShowsPerHistory ? Array(shows.suffix(Facts.maxShowsPerHistory)) : shows
+        guard setAside.count > Facts.maxSetAside,
+            let oldest = setAside.min(by: { ($0.value.last?.at ?? .min, $0.key) < ($1.value.last?.at ?? .min, $1.key) })
+        else { return }
+        setAside[oldest.key] = nil
+    }
 
     /// Facts for a fresh install.
     /// - Parameters:
@@ -255,7 +269,8 @@ public struct Facts: Sendable, Hashable {
         var result: [String: [ShowRecord]] = [:]
         // By id alone: a placement's whole description is not copied for each one written.
         for (id, facts) in zip(policy.storage.placementIDs, placements) where !facts.shows.isEmpty { result[id] = facts.shows }
-        for (id, shows) in setAside where result[id] == nil { result[id] = shows }
+        // Within what a ledger may hold, the policy's own placements first.
+        for (id, shows) in setAside where result[id] == nil && result.count < LedgerBounds.maxPlacements { result[id] = shows }
         return result
     }
 
@@ -276,9 +291,9 @@ public struct Facts: Sendable, Hashable {
         // The new policy may time loads out differently: the next event or ask settles them again.
         facts.nextLoadDeadline = .min
         facts.external = external
-        for (id, shows) in setAside {
+        for (id, shows) in setAside where old.storage.index(of: id) == nil {
             guard let j = new.storage.index(of: id) else {
-                facts.setAside[id] = shows
+                facts.keepAside(id, shows)
                 continue
             }
             // A placement back in the policy: its shows count again, as they would have had it never left.
@@ -287,7 +302,7 @@ public struct Facts: Sendable, Hashable {
         }
         for (i, p) in old.placements.enumerated() {
             guard let j = new.storage.index(of: p.id) else {
-                if !placements[i].shows.isEmpty { facts.setAside[p.id] = placements[i].shows }
+                facts.keepAside(p.id, placements[i].shows)
                 continue
             }
             facts.placements[j] = placements[i]
