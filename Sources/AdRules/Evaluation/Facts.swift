@@ -111,21 +111,6 @@ public struct Facts: Sendable, Hashable {
     /// kept over an update that removed the placement. The ledger keeps them, and a policy that has the placement
     /// again counts them (an app that starts on an older bundled policy must not erase what a newer one recorded).
     var setAside: [String: [ShowRecord]] = [:]
-    /// The most placements whose shows are set aside: those shown most recently are kept.
-    package static let maxSetAside = 256
-
-    /// Sets a placement's shows aside (``setAside``): only a history with shows and an id a policy can have (a tampered
-    /// ledger's ids, written back, would no longer fit its bounds), cut to what any history keeps, within
-    /// ``maxSetAside`` placements.
-    mutating func keepAside(_ id: String, _ shows: [ShowRecord]) {
-        guard !shows.isEmpty, PolicyIDs.isValid(id, lowercaseOnly: false) else { return }
-        setAside[id] = shows.count > Facts.maxShowsPerHistory ? Array(shows.suffix(Facts.maxShowsPerHistory)) : shows
-        guard setAside.count > Facts.maxSetAside,
-            let oldest = setAside.min(by: { ($0.value.last?.at ?? .min, $0.key) < ($1.value.last?.at ?? .min, $1.key) })
-        else { return }
-        setAside[oldest.key] = nil
-    }
-
     /// Facts for a fresh install.
     /// - Parameters:
     ///   - policy: the policy the facts are indexed by.
@@ -140,27 +125,6 @@ public struct Facts: Sendable, Hashable {
         self.groups = Array(repeating: [], count: policy.groups.count)
     }
 
-    /// Whether these facts are indexed like the policy's placements and groups.
-    func fits(_ policy: Policy) -> Bool {
-        placements.count == policy.storage.placements.count && groups.count == policy.storage.groups.count
-    }
-
-    /// These facts padded or cut to the policy's tables, for facts built for another policy:
-    /// never an index out of range, whatever the caller passes.
-    func fitted(to policy: Policy) -> Facts {
-        var facts = self
-        let placementCount = policy.storage.placements.count
-        let groupCount = policy.groups.count
-        if facts.placements.count > placementCount { facts.placements.removeLast(facts.placements.count - placementCount) }
-        if facts.placements.count < placementCount {
-            facts.placements += Array(repeating: PlacementFacts(), count: placementCount - facts.placements.count)
-        }
-        if facts.groups.count > groupCount { facts.groups.removeLast(facts.groups.count - groupCount) }
-        if facts.groups.count < groupCount { facts.groups += Array(repeating: [], count: groupCount - facts.groups.count) }
-        facts.countShowing()
-        return facts
-    }
-
     /// Marks placement `i` on screen since a time, or off screen (nil), keeping ``placementsShowing``.
     mutating func setShowing(_ i: Int, since time: Int64?) {
         let was = placements[i].showingSince != nil
@@ -169,7 +133,7 @@ public struct Facts: Sendable, Hashable {
     }
 
     /// Counts the placements on screen again, after placements were added, removed or copied in whole.
-    private mutating func countShowing() {
+    mutating func countShowing() {
         placementsShowing = placements.reduce(0) { $0 + ($1.showingSince != nil ? 1 : 0) }
     }
 
@@ -260,58 +224,5 @@ public struct Facts: Sendable, Hashable {
         var i = list.count
         while i > 0, list[i - 1].at > record.at { i -= 1 }
         list.insert(record, at: i)
-    }
-
-    /// The show history by placement id, for persisting: the placements' of `policy`, and the shows set aside for
-    /// placements it does not have (kept for a policy that has them again). Facts built for another policy (read from an engine while
-    /// another thread updated its policy) are read by position, as the evaluator fits them: never an index out of range.
-    public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
-        var result: [String: [ShowRecord]] = [:]
-        // By id alone: a placement's whole description is not copied for each one written.
-        for (id, facts) in zip(policy.storage.placementIDs, placements) where !facts.shows.isEmpty { result[id] = facts.shows }
-        // Within what a ledger may hold, the policy's own placements first.
-        for (id, shows) in setAside where result[id] == nil && result.count < LedgerBounds.maxPlacements { result[id] = shows }
-        return result
-    }
-
-    /// The same facts indexed for another policy (placements matched by id), after `update(policy:)`. Facts that
-    /// were not built for `old` are fitted to it first: never an index out of range, whatever the caller passes.
-    public func remapped(from old: Policy, to new: Policy) -> Facts {
-        guard fits(old) else { return fitted(to: old).remapped(from: old, to: new) }
-        var facts = Facts(policy: new, installedAt: installedAt, sessionsBefore: sessionCount)
-        facts.sessionActive = sessionActive
-        facts.sessionStart = sessionStart
-        facts.launchedAt = launchedAt
-        facts.backgroundSince = backgroundSince
-        facts.returnedAt = returnedAt
-        facts.newestTime = newestTime
-        // What had run out by the latest time handled stays run out when the clock is then set back (a policy update
-        // between the two reopened an expired ad or a resume window).
-        facts.observedTime = observedTime
-        // The new policy may time loads out differently: the next event or ask settles them again.
-        facts.nextLoadDeadline = .min
-        facts.external = external
-        for (id, shows) in setAside where old.storage.index(of: id) == nil {
-            guard let j = new.storage.index(of: id) else {
-                facts.keepAside(id, shows)
-                continue
-            }
-            // A placement back in the policy: its shows count again, as they would have had it never left.
-            facts.placements[j].shows = Facts.newest(shows, keep: new.storage.showsKept)
-            for g in new.groupsOfPlacement[j] { facts.groups[g] += facts.placements[j].shows.suffix(new.storage.groupShowsKept[g]) }
-        }
-        for (i, p) in old.placements.enumerated() {
-            guard let j = new.storage.index(of: p.id) else {
-                facts.keepAside(p.id, placements[i].shows)
-                continue
-            }
-            facts.placements[j] = placements[i]
-            for g in new.groupsOfPlacement[j] { facts.groups[g] += placements[i].shows.suffix(new.storage.groupShowsKept[g]) }
-        }
-        for g in facts.groups.indices where !facts.groups[g].isEmpty {
-            facts.groups[g] = Facts.newest(facts.groups[g], keep: new.storage.groupShowsKept[g])
-        }
-        facts.countShowing()
-        return facts
     }
 }
