@@ -108,7 +108,8 @@ public final class AdEngine: @unchecked Sendable {
         if !persist(facts, policy: changed.policy, generation: changed.generation) { state.withLock { $0.core.pinnedSinceWrite = true } }
     }
 
-    /// Writes the facts an event changed; when that fails, the next event writes them again (``EngineState/unsaved``).
+    /// Writes the facts an event changed; when that fails, the next launch, return or move to the background writes them
+    /// again (``EngineState/unsaved``).
     private func persistOrRetry(_ facts: Facts, policy: Policy, generation: Int) {
         if !persist(facts, policy: policy, generation: generation) { state.withLock { $0.unsaved = true } }
     }
