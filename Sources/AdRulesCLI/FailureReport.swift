@@ -74,8 +74,7 @@ enum FailureReport {
     /// `now.hour` are read there, which a test written in local time rarely means. Nil otherwise.
     static func deviceZoneNote(_ test: ScenarioTest, policy: Policy) -> String? {
         guard policy.timeZone == .device, !test.deviceTimeZoneIsWritten, test.displayOffset != 0 else { return nil }
-        let hours = abs(test.displayOffset) / 3600, minutes = abs(test.displayOffset) % 3600 / 60
-        let offset = (test.displayOffset < 0 ? "-" : "+") + String(format: "%02d:%02d", hours, minutes)
+        let offset = Timestamps.offset(seconds: test.displayOffset)
         return "  note: the policy says timezone: device and this test names no device_timezone, so its device counts days "
             + "and hours in UTC, not in the \(offset) its start is written in: add device_timezone with the zone to test in "
             + "(an IANA name, as in device_timezone: Asia/Tokyo)\n"

@@ -51,11 +51,11 @@ extension ImpactHTML {
         var svg = "<svg viewBox=\"0 0 \(n(width)) \(n(height))\" width=\"\(n(width))\" height=\"\(n(height))\" role=\"img\" aria-label=\"deny reasons\">\n"
         for (r, row) in rows.enumerated() {
             let y = Double(r) * rowH + 2
-            // A custom rule's bars are told apart by the rule's message (a screenshot has no tooltips), cut to the label's width.
+            // A custom rule's bars are told apart by the rule's message (a screenshot has no tooltips), cut to the label's
+            // width of 26 characters, code included.
             if row.showsMessage {
-                let label = ControlCharacters.escaped(row.message)
-                let cut = label.count > 28 - row.code.rawValue.count ? label.prefix(max(1, 26 - row.code.rawValue.count)).trimmingCharacters(in: .whitespaces) + "…" : label
-                svg += "<text x=\"0\" y=\"\(n(y + 11))\"><title>\(escape(label))</title>\(row.code.rawValue) \(escape(cut))</text>"
+                let cut = ControlCharacters.cut(row.message, limit: 25 - row.code.rawValue.count)
+                svg += "<text x=\"0\" y=\"\(n(y + 11))\"><title>\(escape(ControlCharacters.escaped(row.message)))</title>\(row.code.rawValue) \(escape(cut))</text>"
             } else {
                 svg += "<text x=\"0\" y=\"\(n(y + 11))\">\(row.code.rawValue)</text>"
             }

@@ -74,30 +74,26 @@ extension Facts {
         day = nil
         // A load start pinned to now times out at another time than the cached deadline: it is found again.
         nextLoadDeadline = .min
-        for i in placements.indices {
-            // Histories are sorted: only their tail can lie in the future.
-            var k = placements[i].shows.count - 1
-            while k >= 0, placements[i].shows[k].at > now {
-                placements[i].shows[k].at = now
-                ledgerChanged = true
+        // Histories are sorted: only their tail can lie in the future.
+        func pinned(_ shows: inout [ShowRecord]) -> Bool {
+            var k = shows.count - 1
+            while k >= 0, shows[k].at > now {
+                shows[k].at = now
                 k -= 1
             }
+            return k < shows.count - 1
+        }
+        for i in placements.indices {
+            if pinned(&placements[i].shows) { ledgerChanged = true }
             _ = pinned(&placements[i].loadingSince)
             _ = pinned(&placements[i].loadedAt)
             if let since = placements[i].showingSince, since > now { setShowing(i, since: now) }
             if let at = placements[i].current?.at, at > now { placements[i].current?.at = now }
         }
-        for id in setAside.keys where (setAside[id]?.last?.at ?? .min) > now {
-            setAside[id] = setAside[id]?.map { $0.at > now ? ShowRecord(at: now, session: $0.session) : $0 }
-            ledgerChanged = true
+        for id in setAside.keys {
+            if pinned(&setAside[id, default: []]) { ledgerChanged = true }
         }
-        for g in groups.indices {
-            var k = groups[g].count - 1
-            while k >= 0, groups[g][k].at > now {
-                groups[g][k].at = now
-                k -= 1
-            }
-        }
+        for g in groups.indices { _ = pinned(&groups[g]) }
         return ledgerChanged
     }
 

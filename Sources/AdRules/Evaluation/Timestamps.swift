@@ -47,10 +47,13 @@ package enum Timestamps {
         let h = msOfDay / 3_600_000, mi = (msOfDay / 60_000) % 60, s = (msOfDay / 1000) % 60, frac = msOfDay % 1000
         var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2))"
         if frac != 0 { text += "." + pad(frac, 3) }
-        if offsetSeconds == 0 { return text + "Z" }
-        let sign = offsetSeconds < 0 ? "-" : "+"
-        let off = abs(offsetSeconds)
-        return text + "\(sign)\(pad(Int64(off / 3600), 2)):\(pad(Int64((off / 60) % 60), 2))"
+        return text + (offsetSeconds == 0 ? "Z" : offset(seconds: offsetSeconds))
+    }
+
+    /// A UTC offset as a timestamp writes it, `+09:00` or `-05:30` (whole minutes).
+    package static func offset(seconds: Int) -> String {
+        let off = abs(seconds)
+        return (seconds < 0 ? "-" : "+") + "\(pad(Int64(off / 3600), 2)):\(pad(Int64((off / 60) % 60), 2))"
     }
 
     /// Parses an RFC 3339 timestamp (`2026-11-29T09:00:00+09:00`, `...Z`, optional fraction).

@@ -33,6 +33,15 @@ public enum ValueType: String, Sendable, Hashable, Codable, CaseIterable {
         default: return nil
         }
     }
+
+    /// The list type of an element type (`[int]` for `int`), nil for a type no list holds.
+    package var list: ValueType? {
+        switch self {
+        case .string: return .stringList
+        case .int: return .intList
+        default: return nil
+        }
+    }
 }
 
 /// A value an attribute, a built-in or a literal can have.

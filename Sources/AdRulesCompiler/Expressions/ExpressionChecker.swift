@@ -48,12 +48,7 @@ struct ExpressionChecker {
         switch syntax {
         case .literal(let value, _): return value.type
         case .name(let name, _): return Builtin(rawValue: name)?.type ?? slots[name].map { attributes[$0].type }
-        case .list(let items, _):
-            switch items.first.flatMap(knownType) {
-            case .int?: return .intList
-            case .string?: return .stringList
-            default: return nil
-            }
+        case .list(let items, _): return items.first.flatMap(knownType)?.list
         default: return nil
         }
     }
@@ -158,13 +153,8 @@ struct ExpressionChecker {
                 return checkScalarList(l, items, negated: negated, listOffset: listOffset)
             }
             // An unknown list beside a value is told to be declared as a list of the value's type.
-            let listOf: ValueType? = switch knownType(l) {
-            case .int?: .intList
-            case .string?: .stringList
-            default: nil
-            }
-            guard let left = check(l, besides: knownType(r)?.element), var right = check(r, besides: listOf) else { return nil }
-            if left.type == .int || left.type == .string { right = right.fitted(to: left.type == .int ? .intList : .stringList) }
+            guard let left = check(l, besides: knownType(r)?.element), var right = check(r, besides: knownType(l)?.list) else { return nil }
+            if let list = left.type.list { right = right.fitted(to: list) }
             // `[]` holds no value of any type: beside a number, a duration or a bool it is no type error (`in []` is
             // false, `not in []` true, and an attribute with no value still makes the rule an error).
             if right.isEmptyList && left.type.element == nil {
