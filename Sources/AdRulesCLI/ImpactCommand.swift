@@ -109,8 +109,11 @@ enum ImpactCommand {
             }
         }
         if let model = read.model ?? read.partial, policies.count == named.count {
-            for (policy, entry) in zip(policies, named) {
-                let found = read.suppressions.applied(to: ModelCheck.check(model, against: policy.policy, name: entry.path, role: entry.role))
+            for (index, (policy, entry)) in zip(policies, named).enumerated() {
+                // With --compare, each policy is checked knowing the other (a placement one of them removes).
+                let other = policies.count == 2 ? policies[1 - index] : nil
+                let found = read.suppressions.applied(to: ModelCheck.check(
+                    model, against: policy.policy, name: entry.path, role: entry.role, comparedWith: other))
                 // A model with errors of its own gets the errors of its segments that decoded without any too (an
                 // unknown placement beside a duplicate segment name), so that one run reports them all; its warnings
                 // too when no segment was left out (shares that do not add up), not otherwise: the segments left out

@@ -148,8 +148,7 @@ enum ImpactFormat {
 
     /// A value with a fixed number of decimals.
     static func fixed(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
+        let scale = scale(places)
         let scaled = Int((abs(value) * scale).rounded())
         let whole = scaled / Int(scale)
         let fraction = scaled % Int(scale)
@@ -170,8 +169,24 @@ enum ImpactFormat {
         return value > 0 && text.contains(where: { $0 != "0" && $0 != "." && $0 != "," }) ? "+" + text : text
     }
 
-    /// A signed difference of percentages, in percentage points.
-    static func points(_ old: Double, _ new: Double) -> String { signed((new - old) * 100, 1) + " pt" }
+    /// The change from `old` to `new` as the two are shown with `places` decimals: the difference of the figures beside
+    /// it (3.735 and 3.731 shown as 3.74 and 3.73 change by -0.01, where the difference of the values, -0.004, would
+    /// read 0.00).
+    static func change(from old: Double, to new: Double, _ places: Int) -> String {
+        let scale = scale(places)
+        func shown(_ value: Double) -> Double { (value.sign == .minus ? -1 : 1) * (abs(value) * scale).rounded() / scale }
+        return signed(shown(new) - shown(old), places)
+    }
+
+    /// A signed difference of percentages, in percentage points, as the percentages are shown (``percent(_:)``).
+    static func points(_ old: Double, _ new: Double) -> String { change(from: old * 100, to: new * 100, 1) + " pt" }
+
+    /// 10 to the power `places`.
+    private static func scale(_ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return scale
+    }
 
     /// `10,000 users × 7 days from 2026-12-07, seed 1`.
     static func population(_ report: ImpactReport) -> String {

@@ -109,7 +109,7 @@ enum ImpactHTML {
             row(label, values.map(ImpactFormat.count), comparing ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, higherIsWorse: higherIsWorse)
         }
         let means = columns.map(\.summary.mean)
-        row("impressions per user-day: mean", means.map { ImpactFormat.fixed($0, 2) }, comparing ? ImpactFormat.signed(means[1] - means[0], 2) : nil)
+        row("impressions per user-day: mean", means.map { ImpactFormat.fixed($0, 2) }, comparing ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
         counts("&nbsp;&nbsp;p50", { $0.summary.p50 })
         counts("&nbsp;&nbsp;p90", { $0.summary.p90 })
         counts("&nbsp;&nbsp;p99", { $0.summary.p99 })
@@ -154,7 +154,7 @@ enum ImpactHTML {
                     out += cells.enumerated().map { i, cell in "<td class=\"n\(i == 0 ? " first" : "")\">\(cell)</td>" }.joined()
                 }
                 if comparing {
-                    out += "<td class=\"n\">" + (present.count == 2 ? ImpactFormat.signed(present[1].figures.summary.mean - present[0].figures.summary.mean, 2) : "") + "</td>"
+                    out += "<td class=\"n\">" + (present.count == 2 ? ImpactFormat.change(from: present[0].figures.summary.mean, to: present[1].figures.summary.mean, 2) : "") + "</td>"
                 }
                 out += "</tr>\n"
             }

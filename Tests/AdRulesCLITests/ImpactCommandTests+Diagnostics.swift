@@ -235,6 +235,37 @@ extension ImpactCommandTests {
         #expect(loud.stderr.contains("model/unused-placement") && loud.stderr.contains("yaml/ambiguous-bool"), "\(loud.stderr)")
     }
 
+    /// A change that removes a placement the model plays can be previewed: under --compare, the policy under --rules
+    /// lacking a placement the other policy plays is a warning, and its asks are denied `unknown_placement` (as the old
+    /// policy of a change that adds one is). Alone, or when neither policy has it, it stays an error (a typo).
+    @Test func aChangeThatRemovesAPlacementThePlayUsesCanBePreviewed() throws {
+        let directory = NSTemporaryDirectory() + "adrules-removed-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/without", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}\n"
+            .write(toFile: directory + "/without/policy.yaml", atomically: true, encoding: .utf8)
+        let without = directory + "/without"
+        let removed = runCLI(["impact", Self.flat, "--rules", without, "--compare", Self.new, "--format", "json"])
+        #expect(removed.exitCode == 0, "\(removed.stderr)")
+        #expect(removed.stderr.contains(
+            "flat.model.yaml:17:21: warning: segment players names placement \"level_end\", which the policy \(without) does not define (the --compare policy \(Self.new) does): its asks are denied unknown_placement (policy/unknown-placement)"),
+            "\(removed.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(removed.stdout.utf8)) as? [String: Any]
+        let results = try #require(report?["results"] as? [[String: Any]])
+        let placements = results.map { ($0["placements"] as? [String: Any])?["level_end"] as? [String: Any] }
+        let codes = placements.map { (($0?["deny_reasons"] as? [[String: Any]]) ?? []).compactMap { $0["code"] as? String } }
+        // The old policy (listed first) shows level_end; the new one denies each of its asks unknown_placement.
+        #expect(codes.count == 2 && !codes[0].contains("unknown_placement") && codes[1] == ["unknown_placement"], "\(codes)")
+        // Alone, the same policy is told the placement is unknown, an error: nothing is played.
+        let alone = runCLI(["impact", Self.flat, "--rules", without])
+        #expect(alone.exitCode == 1)
+        #expect(alone.stderr.contains("error: segment players names placement \"level_end\", which the policy \(without) does not define"), "\(alone.stderr)")
+        // Neither policy has it: still an error, for the policy under --rules.
+        let neither = runCLI(["impact", Self.flat, "--rules", without, "--compare", without])
+        #expect(neither.exitCode == 1)
+        #expect(neither.stderr.contains("error: segment players names placement \"level_end\""), "\(neither.stderr)")
+    }
+
     @Test(arguments: [
         (["impact"], "Missing expected argument \"MODEL\"."),
         (["impact", flat, "--shard", "4/3"], "Invalid value \"4/3\" for option \"--shard\""),

@@ -45,6 +45,21 @@ struct ImpactCommandTests {
         #expect(lines[3] == "  e\u{301}te\u{301}" + String(repeating: " ", count: 13) + "7   0.50", "\(text)")
     }
 
+    /// The change column is the difference of the figures beside it, as they are shown: means of 3.736 and 3.734 read
+    /// 3.74 and 3.73, and their change -0.01 (the values' own difference, -0.002, read 0.00 beside two figures that
+    /// differ); shares in percentage points likewise.
+    @Test func aChangeIsTheDifferenceOfTheFiguresShown() {
+        #expect(ImpactFormat.fixed(3.736, 2) == "3.74" && ImpactFormat.fixed(3.734, 2) == "3.73")
+        #expect(ImpactFormat.change(from: 3.736, to: 3.734, 2) == "-0.01")
+        #expect(ImpactFormat.change(from: 3.734, to: 3.736, 2) == "+0.01")
+        #expect(ImpactFormat.change(from: 3.744, to: 3.736, 2) == "0.00")
+        #expect(ImpactFormat.change(from: -0.004, to: 0.006, 2) == "+0.01")
+        #expect(ImpactFormat.change(from: 2, to: 5, 0) == "+3")
+        // 12.34% and 12.36% show as 12.3% and 12.4%: 0.1 points apart, not 0.0.
+        #expect(ImpactFormat.percent(0.1234) == "12.3%" && ImpactFormat.percent(0.1236) == "12.4%")
+        #expect(ImpactFormat.points(0.1234, 0.1236) == "+0.1 pt")
+    }
+
     /// A placement whose format changed between the policies: the model's actions fit the new policy, so the old one's
     /// app-open placement is a warning that names the old policy (it blocked the comparison, naming neither).
     @Test func aFormatChangeIsComparedWithAWarningAboutTheOldPolicy() throws {

@@ -93,11 +93,16 @@ extension Diagnostic {
             file: file, range: found.range)
     }
 
+    /// - Parameter removedFrom: the `--compare` policy that plays the placement, when the policy under `--rules` lacks
+    ///   it: the change under study removes it.
     static func modelUnknownPlacement(
-        _ id: String, segment: String, policy: String, known: [String], severity: Severity, file: String, range: SourceRange
+        _ id: String, segment: String, policy: String, known: [String], severity: Severity, removedFrom: String? = nil, file: String,
+        range: SourceRange
     ) -> Diagnostic {
         var message = "segment \(segment) names placement \"\(ControlCharacters.escaped(YAMLScalar.shortened(id)))\", which the policy \(policy) does not define"
-        if let suggestion = Suggestion.closest(to: id, in: known) {
+        if let removedFrom {
+            message += " (the --compare policy \(ControlCharacters.escaped(removedFrom)) does): its asks are denied unknown_placement"
+        } else if let suggestion = Suggestion.closest(to: id, in: known) {
             message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else if severity == .error {
             // A policy of thousands of placements names ten; one of none says so rather than list nothing.

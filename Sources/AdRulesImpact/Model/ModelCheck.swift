@@ -20,7 +20,10 @@ public enum ModelCheck {
     ///   - policy: a valid policy.
     ///   - name: the policy as named on the command line.
     ///   - role: an unknown placement is an error for the current policy, a warning for the old one.
-    public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
+    ///   - other: with `--compare`, the other policy: a placement the current policy lacks (or holds as an app_open
+    ///     placement) that the other one plays is a change under study (the placement removed), a warning, as it is for
+    ///     the old policy of a change that adds it.
+    public static func check(_ model: UsageModel, against policy: Policy, name: String, role: Role, comparedWith other: NamedPolicy? = nil) -> [Diagnostic] {
         // The report holds figures for every placement in every segment: their product bounds its size (and a
         // shard's part, which `impact merge` reads back).
         // A placement the model plays that the policy lacks (the old policy of a change that adds it) is reported
@@ -33,7 +36,7 @@ public enum ModelCheck {
                 segments: model.segments.count, placements: reported, policy: name, limit: maxReportBlocks,
                 file: model.file, range: SourceRange(at: SourcePosition(line: model.segmentsLocation.line, column: model.segmentsLocation.column)))]
         }
-        var found = findings(model, against: policy, name: name, role: role)
+        var found = findings(model, against: policy, name: name, role: role, comparedWith: other)
         // A finding about the policy compared with says so, or it reads as false of the one under --rules. Those
         // that name their policy already (an unknown or unused placement) are left as they are.
         if role == .old {
@@ -107,7 +110,7 @@ public enum ModelCheck {
     }
 
     /// What ``check(_:against:name:role:)`` finds in a model of a reportable size.
-    private static func findings(_ model: UsageModel, against policy: Policy, name: String, role: Role) -> [Diagnostic] {
+    private static func findings(_ model: UsageModel, against policy: Policy, name: String, role: Role, comparedWith other: NamedPolicy?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let file = model.file
         let known = policy.placements.map(\.id)
@@ -129,15 +132,18 @@ public enum ModelCheck {
             let references = segment.actions.map { ($0.placement, $0.location, "actions") } + segment.rewarded.map { ($0.placement, $0.location, "rewarded") }
             for (id, location, usage) in references {
                 used.insert(id)
+                // Not playable here but playable in the other policy: the change under study, not a mistake in the model.
+                let playedByTheOther = other?.policy.placement(id).map { $0.format.value != .appOpen } ?? false
+                let severity: Severity = role == .old || playedByTheOther ? .warning : .error
                 guard let placement = policy.placement(id) else {
                     diagnostics.append(.modelUnknownPlacement(
-                        id, segment: segment.name, policy: name, known: known, severity: role == .current ? .error : .warning,
-                        file: file, range: range(location)))
+                        id, segment: segment.name, policy: name, known: known, severity: severity,
+                        removedFrom: role == .current && playedByTheOther ? other?.name : nil, file: file, range: range(location)))
                     continue
                 }
                 if placement.format.value == .appOpen {
                     diagnostics.append(.modelPlacementFormat(
-                        id, format: placement.format.value.rawValue, usage: usage, severity: role == .current ? .error : .warning, file: file, range: range(location)))
+                        id, format: placement.format.value.rawValue, usage: usage, severity: severity, file: file, range: range(location)))
                 } else if let mismatch = UsageMismatch(placement, usage: usage) {
                     diagnostics.append(.modelUsageMismatch(id, mismatch, file: file, range: range(location)))
                 }
