@@ -436,6 +436,33 @@ struct ModelDiagnosticTests {
         #expect(old.count == 3 && old.allSatisfy { $0.message.hasSuffix(" (in the --compare policy old)") }, "\(old)")
     }
 
+    /// Under --compare, what the policy under --rules cannot play but the other policy plays is the change under study, a
+    /// warning: a placement it removes (asks denied unknown_placement), or one it made app-open (asks denied
+    /// trigger_not_supported). What neither plays stays an error.
+    @Test func whatOnlyTheComparedPolicyPlaysIsAWarning() throws {
+        let model = try #require(ModelDecoder.decode("""
+            version: 1
+            segments:
+              - {name: all, share: 1, actions: [{placement: level_end, every: 1m}, {placement: bonus, every: 1m}]}
+            """, file: "m.model.yaml").model)
+        let old = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n", file: "old.yaml")
+        let new = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: app_open, min_interval: 1m}\n", file: "new.yaml")
+        let none = try Policy(yaml: "version: 1\nplacements:\n  other: {format: interstitial, min_interval: 1m}\n", file: "none.yaml")
+        func severities(_ policy: Policy, comparedWith other: Policy?) -> [String: Severity] {
+            let found = ModelCheck.check(
+                model, against: policy, name: "new", role: .current, comparedWith: other.map { NamedPolicy(name: "old", policy: $0, written: [:]) })
+            return Dictionary(found.filter { $0.rule != "model/unused-placement" }.map { ($0.rule, $0.severity) }) { a, _ in a }
+        }
+        // Alone, both are errors: an app-open placement in actions, and a placement the policy lacks.
+        #expect(severities(new, comparedWith: nil) == ["model/placement-format": .error, "policy/unknown-placement": .error])
+        // Against the old policy, level_end (an interstitial there) is a change of format; bonus is in neither.
+        #expect(severities(new, comparedWith: old) == ["model/placement-format": .warning, "policy/unknown-placement": .error])
+        let removed = ModelCheck.check(model, against: none, name: "new", role: .current, comparedWith: NamedPolicy(name: "old", policy: old, written: [:]))
+        #expect(removed.first { $0.message.contains("\"level_end\"") }?.severity == .warning, "\(removed)")
+        #expect(removed.first { $0.message.contains("\"level_end\"") }?.message.hasSuffix("(the --compare policy old does): its asks are denied unknown_placement") == true)
+        #expect(removed.first { $0.message.contains("\"bonus\"") }?.severity == .error)
+    }
+
     /// A uniform draw with other than two bounds is told so, not that it is "a mapping".
     @Test func aUniformDrawNeedsTwoBounds() {
         func messages(_ value: String) -> [String] {
