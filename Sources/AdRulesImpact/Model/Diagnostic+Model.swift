@@ -114,8 +114,9 @@ extension Diagnostic {
         return Diagnostic(severity, rule: "policy/unknown-placement", message: message, file: file, range: range)
     }
 
-    /// - Parameter severity: an error for the policy under `--rules`; a warning for the one compared with, whose
-    ///   placement may have changed format (its asks are then denied `trigger_not_supported`, and the comparison shows it).
+    /// - Parameter severity: an error for the policy under `--rules`; a warning for one policy of a comparison when the
+    ///   other plays the placement (its format changed: its asks are then denied `trigger_not_supported`, and the
+    ///   comparison shows it).
     static func modelPlacementFormat(_ id: String, format: String, usage: String, severity: Severity = .error, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             severity, rule: "model/placement-format",
