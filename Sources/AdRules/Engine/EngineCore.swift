@@ -12,21 +12,29 @@ package struct EngineCore: Sendable {
     /// whose name a decision compares as a plain value (`TimeZone.autoupdatingCurrent` looks up the system's current
     /// zone, in a cache shared by the process, each time its name is read: about twice the time).
     package private(set) var deviceTimeZone: TimeZone
-    /// Where the device's zone comes from (usually `.autoupdatingCurrent`): read again at those moments.
-    let deviceZoneSource: TimeZone
+    /// Where the device's zone comes from (usually `.autoupdatingCurrent`, which follows the system's): read again at
+    /// those moments.
+    let deviceZoneSource: @Sendable () -> TimeZone
     /// Times were pinned (a clock set back, or a ledger read at start-up) since the ledger was last written: the next
     /// event, or `AdEngine.ask` (``takePinned()``), writes it.
     var pinnedSinceWrite = false
     /// The findings of the last ask, kept so that the next one reuses their storage.
     var findings = Findings()
 
+    /// An engine whose device zone is `deviceTimeZone`, as that zone names itself at each launch, return, new day and
+    /// policy update (`.autoupdatingCurrent` follows the system's zone; any other zone stays as it is).
     package init(policy: Policy, facts: Facts, deviceTimeZone: TimeZone) {
+        self.init(policy: policy, facts: facts, deviceZone: { deviceTimeZone })
+    }
+
+    /// An engine that reads the device's zone from `deviceZone` now and at each launch, return, new day and policy update.
+    package init(policy: Policy, facts: Facts, deviceZone: @escaping @Sendable () -> TimeZone) {
         self.policy = policy
         // Facts built for another policy are fitted once, here, by position (as the evaluator fits them): never an index
         // out of range. An app that changes policies keeps its facts by placement id with `update(policy:)` instead.
         self.facts = facts.fits(policy) ? facts : facts.fitted(to: policy)
-        deviceZoneSource = deviceTimeZone
-        self.deviceTimeZone = EngineCore.fixed(deviceTimeZone)
+        deviceZoneSource = deviceZone
+        self.deviceTimeZone = EngineCore.fixed(deviceZone())
     }
 
     /// Applies an event at `now`.
@@ -103,9 +111,9 @@ package struct EngineCore: Sendable {
     @inline(never)
     private mutating func renewDeviceZone(at now: Int64) {
         guard case .device = policy.timeZone else { return }
-        let identifier = deviceZoneSource.identifier
-        guard identifier != deviceTimeZone.identifier else { return }
-        deviceTimeZone = EngineCore.fixed(deviceZoneSource)
+        let zone = deviceZoneSource()
+        guard zone.identifier != deviceTimeZone.identifier else { return }
+        deviceTimeZone = EngineCore.fixed(zone)
         facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
     }
 
@@ -148,6 +156,6 @@ package struct EngineCore: Sendable {
         facts = facts.remapped(from: policy, to: newPolicy)
         policy = newPolicy
         // A policy that starts counting in the device's zone reads the zone as it is now.
-        deviceTimeZone = EngineCore.fixed(deviceZoneSource)
+        deviceTimeZone = EngineCore.fixed(deviceZoneSource())
     }
 }

@@ -1,0 +1,71 @@
+import AdRules
+import AdRulesCompiler
+import Foundation
+import Testing
+
+/// The device's zone of a `timezone: device` policy is fixed between a launch, a return, a new day and a policy update,
+/// and read again at each of them: a user who flies from New York to Tokyo counts days in Tokyo from the next return.
+@Suite("The device's zone")
+struct DeviceZoneTests {
+    static let policyText = """
+        version: 1
+        timezone: device
+        placements:
+          inter: {format: interstitial, daily_cap: 1}
+        """
+
+    /// A zone the test changes, as the system's changes when the user travels.
+    final class TravellingZone: @unchecked Sendable {
+        private let lock = NSLock()
+        private var zone: TimeZone
+        init(_ identifier: String) { zone = TimeZone(identifier: identifier) ?? .gmt }
+        func move(to identifier: String) { lock.withLock { zone = TimeZone(identifier: identifier) ?? .gmt } }
+        var current: TimeZone { lock.withLock { zone } }
+    }
+
+    func at(_ text: String) -> Int64 { Timestamps.parseMilliseconds(text) ?? 0 }
+
+    /// One show at 14:30 UTC, 09:30 in New York (its day ends at 05:00 UTC) and 23:30 in Tokyo (its day ends at 15:00
+    /// UTC). The user is in New York at launch and in Tokyo at 15:05 UTC: asks count New York's day until the app comes
+    /// back from the background, and Tokyo's from then on.
+    @Test func theZoneIsReadAgainAtAReturnNotAtEveryAsk() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let zone = TravellingZone("America/New_York")
+        var core = EngineCore(policy: policy, facts: Facts(policy: policy, installedAt: at("2026-11-01T00:00:00Z")), deviceZone: { zone.current })
+        let inter: PlacementID = "inter"
+        _ = core.record(.appLaunched, at: at("2026-11-29T14:00:00Z"))
+        _ = core.record(.loadCompleted(inter), at: at("2026-11-29T14:00:01Z"))
+        #expect(core.ask(.show(inter, trigger: .action), context: .standard, at: at("2026-11-29T14:30:00Z")).isAllowed)
+        _ = core.record(.showStarted(inter), at: at("2026-11-29T14:30:00Z"))
+        _ = core.record(.adClosed(inter), at: at("2026-11-29T14:30:30Z"))
+        _ = core.record(.loadCompleted(inter), at: at("2026-11-29T14:31:00Z"))
+        zone.move(to: "Asia/Tokyo")
+        // Still New York's day: the zone is not read on an ask.
+        let before = core.ask(.show(inter, trigger: .action), context: .standard, at: at("2026-11-29T15:10:00Z"))
+        #expect(before.codes == [.dailyCap], "\(before)")
+        #expect(core.deviceTimeZone.identifier == "America/New_York")
+        // A return from the background reads it: in Tokyo, 15:20 UTC is past midnight, a new day.
+        _ = core.record(.appBackgrounded, at: at("2026-11-29T15:15:00Z"))
+        _ = core.record(.appResumed, at: at("2026-11-29T15:20:00Z"))
+        #expect(core.deviceTimeZone.identifier == "Asia/Tokyo")
+        let after = core.ask(.show(inter, trigger: .action), context: .standard, at: at("2026-11-29T15:21:00Z"))
+        #expect(after.isAllowed, "\(after)")
+    }
+
+    /// A new day in the zone held (New York's midnight, 05:00 UTC) reads the zone again, as a launch does.
+    @Test func theZoneIsReadAgainAtANewDayAndAtALaunch() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let zone = TravellingZone("America/New_York")
+        var core = EngineCore(policy: policy, facts: Facts(policy: policy, installedAt: at("2026-11-01T00:00:00Z")), deviceZone: { zone.current })
+        _ = core.record(.appLaunched, at: at("2026-11-29T14:00:00Z"))
+        _ = core.ask(.show("inter", trigger: .action), context: .standard, at: at("2026-11-29T14:00:00Z"))
+        zone.move(to: "Europe/Paris")
+        _ = core.ask(.show("inter", trigger: .action), context: .standard, at: at("2026-11-29T20:00:00Z"))
+        #expect(core.deviceTimeZone.identifier == "America/New_York")
+        _ = core.ask(.show("inter", trigger: .action), context: .standard, at: at("2026-11-30T05:00:00Z"))
+        #expect(core.deviceTimeZone.identifier == "Europe/Paris")
+        zone.move(to: "Asia/Tokyo")
+        _ = core.record(.appLaunched, at: at("2026-11-30T06:00:00Z"))
+        #expect(core.deviceTimeZone.identifier == "Asia/Tokyo")
+    }
+}
