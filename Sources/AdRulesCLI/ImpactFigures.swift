@@ -170,7 +170,7 @@ enum ImpactFormat {
     }
 
     /// The change from `old` to `new` as the two are shown with `places` decimals: the difference of the figures beside
-    /// it (3.735 and 3.731 shown as 3.74 and 3.73 change by -0.01, where the difference of the values, -0.004, would
+    /// it (3.736 and 3.734 shown as 3.74 and 3.73 change by -0.01, where the difference of the values, -0.002, would
     /// read 0.00).
     static func change(from old: Double, to new: Double, _ places: Int) -> String {
         let scale = scale(places)
