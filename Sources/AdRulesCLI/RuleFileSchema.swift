@@ -80,6 +80,13 @@ enum RuleFileSchema {
         return PlacementSetting(rawValue: key).map { (key, property($0, $0.summary, withDefault: true)) }
     }
 
+    /// `launch:` and `resume:` on a placement of another format than app_open are refused, as lint refuses them
+    /// (`policy/format-key`), so that an editor marks them as they are typed.
+    static let appOpenOnlyBlocks: [(String, JSON)] = [
+        ("if", .object([("properties", .object([("format", .object([("const", .string(AdFormat.appOpen.rawValue))]))]))])),
+        ("else", .object([("properties", .object(PlacementSetting.Block.allCases.filter(\.isAppOpenOnly).map { ($0.rawValue, .bool(false)) }))])),
+    ]
+
     static let groupProperties: [(String, JSON)] =
         [("placements", describe("The member placement ids.", [("type", .string("array")), ("minItems", .int(1)), ("items", .object(id))]))]
         + PlacementSetting.groupSettings.map { ($0.key, property($0, $0.groupSummary ?? $0.summary, withDefault: false)) }
@@ -113,7 +120,7 @@ enum RuleFileSchema {
             ("additionalProperties", .object([
                 ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("format")])),
                 ("properties", .object(placementProperties)),
-            ])),
+            ] + appOpenOnlyBlocks)),
         ])),
         ("groups", describe("Shared pacing and caps across placements.", [
             ("type", .string("object")),

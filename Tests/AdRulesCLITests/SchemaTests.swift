@@ -100,6 +100,18 @@ struct SchemaTests {
         }
     }
 
+    /// A placement's `launch:` and `resume:` are refused by the schema for any format but app_open, as lint refuses
+    /// them (`policy/format-key`); `grace:` is any placement's.
+    @Test func appOpenBlocksAreRefusedOnOtherFormats() throws {
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(RuleFileSchema.text.utf8)) as? [String: Any])
+        let placement = try #require(((parsed["properties"] as? [String: Any])?["placements"] as? [String: Any])?["additionalProperties"] as? [String: Any])
+        let format = ((placement["if"] as? [String: Any])?["properties"] as? [String: Any])?["format"] as? [String: Any]
+        #expect(format?["const"] as? String == "app_open")
+        let refused = try #require((placement["else"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(refused.keys) == ["launch", "resume"])
+        #expect(refused.values.allSatisfy { ($0 as? Bool) == false })
+    }
+
     @Test func committedSchemaIsCurrent() throws {
         let committed = try String(contentsOfFile: packageRoot() + "/schema/rules.schema.json", encoding: .utf8)
         #expect(committed == RuleFileSchema.text, "run: swift run adrules schema > schema/rules.schema.json")
