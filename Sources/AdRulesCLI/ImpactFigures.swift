@@ -149,7 +149,7 @@ enum ImpactFormat {
     /// A value with a fixed number of decimals.
     static func fixed(_ value: Double, _ places: Int) -> String {
         let scale = scale(places)
-        let scaled = Int((abs(value) * scale).rounded())
+        let scaled = abs(units(value, scale))
         let whole = scaled / Int(scale)
         let fraction = scaled % Int(scale)
         var text = count(whole)
@@ -174,8 +174,13 @@ enum ImpactFormat {
     /// read 0.00).
     static func change(from old: Double, to new: Double, _ places: Int) -> String {
         let scale = scale(places)
-        func shown(_ value: Double) -> Double { (value.sign == .minus ? -1 : 1) * (abs(value) * scale).rounded() / scale }
-        return signed(shown(new) - shown(old), places)
+        return signed(Double(units(new, scale) - units(old, scale)) / scale, places)
+    }
+
+    /// `value` in units of the last decimal shown (`scale` of them to 1), rounded as ``fixed(_:_:)`` shows it.
+    private static func units(_ value: Double, _ scale: Double) -> Int {
+        let magnitude = Int((abs(value) * scale).rounded())
+        return value < 0 ? -magnitude : magnitude
     }
 
     /// A signed difference of percentages, in percentage points, as the percentages are shown (``percent(_:)``).

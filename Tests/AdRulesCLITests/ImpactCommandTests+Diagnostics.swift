@@ -239,11 +239,8 @@ extension ImpactCommandTests {
     /// lacking a placement the other policy plays is a warning, and its asks are denied `unknown_placement` (as the old
     /// policy of a change that adds one is). Alone, or when neither policy has it, it stays an error (a typo).
     @Test func aChangeThatRemovesAPlacementThePlayUsesCanBePreviewed() throws {
-        let directory = NSTemporaryDirectory() + "adrules-removed-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory + "/without", withIntermediateDirectories: true)
+        let directory = try temporaryDirectory("adrules-removed", ["without/policy.yaml": Self.appOpenOnlyPolicy])
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}\n"
-            .write(toFile: directory + "/without/policy.yaml", atomically: true, encoding: .utf8)
         let without = directory + "/without"
         let removed = runCLI(["impact", Self.flat, "--rules", without, "--compare", Self.new, "--format", "json"])
         #expect(removed.exitCode == 0, "\(removed.stderr)")

@@ -497,11 +497,8 @@ extension ImpactCommandTests {
     /// A reason with no location (an ask for a placement the old policy lacks: `unknown_placement`) is written
     /// with a null location, and parts holding one merge into the unsharded output.
     @Test func partsWithReasonsOfNoLocationMerge() throws {
-        let directory = NSTemporaryDirectory() + "adrules-nolocation-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory + "/older", withIntermediateDirectories: true)
+        let directory = try temporaryDirectory("adrules-nolocation", ["older/policy.yaml": Self.appOpenOnlyPolicy])
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}\n"
-            .write(toFile: directory + "/older/policy.yaml", atomically: true, encoding: .utf8)
         let arguments = ["impact", Self.flat, "--rules", Self.new, "--compare", directory + "/older", "--format", "json"]
         let whole = runCLI(arguments)
         #expect(whole.exitCode == 0, "\(whole.stderr)")

@@ -11,6 +11,8 @@ struct ImpactCommandTests {
     static let flat = "FIXTURES/impact/flat.model.yaml"
     static let new = "FIXTURES/impact/new"
     static let old = "FIXTURES/impact/old"
+    /// The fixtures' policies less `level_end`, the placement the flat model plays.
+    static let appOpenOnlyPolicy = "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}\n"
 
     /// In the policy changes, a long cell runs past its column instead of widening every row: a change listing
     /// thousands of members made the text report quadratic in the policy (341 MB for a 382 KB policy). The figure
