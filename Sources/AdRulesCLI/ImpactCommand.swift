@@ -136,10 +136,17 @@ enum ImpactCommand {
         let bar = environment.stderrIsTerminal && !parsed.flags.contains("quiet") ? ProgressBar() : nil
         var progress: (@Sendable (Int, Int) -> Void)?
         if let bar { progress = { done, total in bar.draw(done, of: total) } }
-        var report = ImpactRunner.run(model: model, policies: policies, changes: changes.changes, options: options, progress: progress)
+        let played = Result { () throws(ImpactRunError) in
+            try ImpactRunner.run(model: model, policies: policies, changes: changes.changes, options: options, progress: progress)
+        }
+        bar?.finish()
+        var report: ImpactReport
+        switch played {
+        case .success(let played): report = played
+        case .failure(let error): return CommandResult(stderr: stderr + "error: \(error)\n", exitCode: ExitCode.findings)
+        }
         report.moreChanges = changes.more
         report.inputs = InputDigest.of(model: modelBytes, policies: policies.map(\.policy))
-        bar?.finish()
         // The bound `impact merge` reads parts with: what a run writes, a merge of its shards reads back.
         guard report.denyRowCount <= ImpactReport.maxDenyRows else {
             return CommandResult(

@@ -24,7 +24,7 @@ extension BenchmarkSuite {
             var cpus: [Double] = []
             for _ in 0..<max(3, rounds / 3) {
                 let cpu0 = cpuSeconds(), t0 = nanoseconds()
-                let report = ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: users, days: days, threads: threads))
+                let report = try ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: users, days: days, threads: threads))
                 let wall = Double(nanoseconds() - t0) / 1e9, cpu = cpuSeconds() - cpu0
                 if let reference, reference != report { throw BenchError.missing("the figures changed with the thread count") }
                 reference = report

@@ -1,6 +1,7 @@
 import AdRulesTestSupport
 import AdRules
 import Foundation
+import Synchronization
 import Testing
 
 @testable import AdRulesImpact
@@ -45,7 +46,7 @@ struct SimulationTests {
               ad_duration: 5s
             """
         for (days, histogram, capDays) in [(1, [0, 10], 10), (2, [10, 10], 10), (3, [10, 20], 20)] {
-            let appOpen = play(try model(text.replacingOccurrences(of: "DAYS", with: "\(days)")), policy).total.placements[0]
+            let appOpen = try play(try model(text.replacingOccurrences(of: "DAYS", with: "\(days)")), policy).total.placements[0]
             #expect(appOpen.histogram == histogram, "\(days) days")
             #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == capDays, "\(days) days")
         }
@@ -54,7 +55,7 @@ struct SimulationTests {
         let never = try Policy(yaml: "version: 1\ntimezone: device\nplacements:\n  app_open: {format: app_open, daily_cap: 0}\n", file: "p.yaml")
         let oneVisit = text.replacingOccurrences(of: "DAYS", with: "1").replacingOccurrences(of: "cold_starts: 2", with: "cold_starts: 1")
             .replacingOccurrences(of: "resumes: 1", with: "resumes: 0")
-        let appOpen = play(try model(oneVisit), never).total.placements[0]
+        let appOpen = try play(try model(oneVisit), never).total.placements[0]
         #expect(appOpen.impressions == 0)
         #expect(appOpen.capDays[CapKind.dailyCap.rawValue] == 10)
     }
@@ -62,7 +63,7 @@ struct SimulationTests {
     @Test func aFlatModelGivesExactFigures() throws {
         // One cold start and ten resumes a day, daily_cap: 3: the cold start shows, the first resumes
         // show until the cap, every later resume is denied daily_cap.
-        let result = play(try model(flatModel), try appOpenPolicy(dailyCap: 3))
+        let result = try play(try model(flatModel), try appOpenPolicy(dailyCap: 3))
         let total = result.total
         #expect(total.users == 60)
         #expect(total.userDays == 180)
@@ -84,7 +85,7 @@ struct SimulationTests {
     @Test func aFirstOpenJustBeforeMidnightStillHappens() throws {
         let late = flatModel.replacingOccurrences(of: "first_open: 8h", with: "first_open: 23h59m59s")
             .replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
-        let appOpen = play(try model(late), try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        let appOpen = try play(try model(late), try appOpenPolicy(dailyCap: 3)).total.placements[0]
         // One cold start a day, 2 s before midnight: each day's load is asked and completes (none did when such a
         // visit was dropped).
         #expect(appOpen.loadsCompleted >= 180)
@@ -99,7 +100,7 @@ struct SimulationTests {
     @Test func actionsComeAtMostOnceASecond() throws {
         let busy = Self.busyModel
         let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial, enabled: false}\n", file: "p.yaml")
-        let levelEnd = play(try model(busy), policy).total.placements[0]
+        let levelEnd = try play(try model(busy), policy).total.placements[0]
         // A minute of foreground a day: each action asks a show, denied placement_disabled.
         let perDay = Double(levelEnd.denials.first { $0.code == .placementDisabled }?.count ?? 0) / 180
         #expect(perDay > 40 && perDay < 48, "\(perDay)")
@@ -111,7 +112,7 @@ struct SimulationTests {
         let busy = Self.busyModel
         let rules = (0..<40).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\"}\n" }.joined()
         let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\nrules:\n" + rules, file: "p.yaml")
-        let levelEnd = play(try model(busy), policy).total.placements[0]
+        let levelEnd = try play(try model(busy), policy).total.placements[0]
         let ruled = levelEnd.denials.filter { $0.code == .customRule }
         #expect(ruled.count == 40)
         #expect(Set(ruled.map(\.count)).count == 1 && (ruled.first?.count ?? 0) > 0, "\(ruled.map(\.count))")
@@ -120,7 +121,7 @@ struct SimulationTests {
 
     @Test func premiumUsersSeeNothing() throws {
         let premium = try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1"))
-        let appOpen = play(premium, try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        let appOpen = try play(premium, try appOpenPolicy(dailyCap: 3)).total.placements[0]
         #expect(appOpen.impressions == 0)
         #expect(appOpen.histogram == [180])
         #expect(appOpen.loadsStarted == 0)
@@ -146,7 +147,7 @@ struct SimulationTests {
             rules:
               - {id: r, deny: [app_open], when: '\(when)'}
             """, file: "p.yaml")
-        let played = play(try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    attributes: \(attributes)\n    cold_starts: 1")), policy)
+        let played = try play(try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    attributes: \(attributes)\n    cold_starts: 1")), policy)
         let appOpen = played.total.placements[0]
         let ruled = appOpen.denials.first { $0.code == .customRule }?.count ?? 0
         if deniesAll {
@@ -170,7 +171,7 @@ struct SimulationTests {
             groups:
               fs: {placements: [app_open, level_end], daily_cap: 3}
             """, file: "p.yaml")
-        let result = play(try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 2")), policy).total
+        let result = try play(try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 2")), policy).total
         let appOpen = result.placements[0], levelEnd = result.placements[1]
         #expect(appOpen.histogram == [0, 0, 0, 180])
         #expect(!appOpen.denials.contains { $0.code == .dailyCap || $0.code == .groupDailyCap })
@@ -189,7 +190,7 @@ struct SimulationTests {
             groups:
               fs: {placements: [app_open, level_end], daily_cap: 0}
             """, file: "p.yaml")
-        let none = play(try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 2")), closed).total
+        let none = try play(try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 2")), closed).total
         #expect(none.placements[0].impressions == 0)
         #expect(none.placements[0].capDays[CapKind.groupDailyCap.rawValue] == 180)
         #expect(none.placements[1].capDays[CapKind.groupDailyCap.rawValue] == 180)
@@ -200,7 +201,7 @@ struct SimulationTests {
     @Test func everyReturnOfTheDayHappens() throws {
         let long = try model(flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1")
             .replacingOccurrences(of: "foreground: 1m", with: "foreground: 3h"))
-        let appOpen = play(long, try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        let appOpen = try play(long, try appOpenPolicy(dailyCap: 3)).total.placements[0]
         // 60 users, 3 days, 10 resumes: one show ask per resume.
         #expect(appOpen.denials.first { $0.code == .premiumUser }?.count == 1800)
     }
@@ -215,7 +216,7 @@ struct SimulationTests {
             """)
         // Offers at 2m (an ad until 2m15s); actions at 1m (an ad until 1m15s), then at 2m15s, as the offer's ad closes.
         let ties = try oneUserDay("foreground: 2m15s, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 2m, accept: 1}]")
-        let result = play(ties, policy).total
+        let result = try play(ties, policy).total
         let levelEnd = result.placements[0], hint = result.placements[1]
         // The visit ends at 2m15s with the offer's ad closing: the reward is granted before the app goes away.
         #expect(hint.accepted == 1 && hint.granted == 1)
@@ -233,7 +234,7 @@ struct SimulationTests {
               footer: {format: banner}
             """)
         let streams = try oneUserDay("foreground: 10m, actions: [{placement: level_end, every: 1m}, {placement: footer, every: 50s}]")
-        let result = play(streams, policy).total
+        let result = try play(streams, policy).total
         let levelEnd = result.placements[0], footer = result.placements[1]
         // Interstitials at 1m, 2m15s, 3m30s, 4m45s, 6m, 7m15s, 8m30s and 9m45s, each holding the user 15 s. Banner
         // moments every 50 s from 50 s to 9m10s, none due while an interstitial is on screen: all eleven are asked. A
@@ -255,7 +256,7 @@ struct SimulationTests {
               level_end: {format: interstitial, grace: {after_install: 10m}}
             """)
         func played(daysAgo: Int) throws -> PlacementCounters {
-            play(try oneUserDay(installedDaysAgo: daysAgo, "foreground: 20m, actions: [{placement: level_end, every: 1m}]"), policy).total.placements[0]
+            try play(try oneUserDay(installedDaysAgo: daysAgo, "foreground: 20m, actions: [{placement: level_end, every: 1m}]"), policy).total.placements[0]
         }
         // Actions at 1 to 9 minutes after the first open are inside the grace; at 10 minutes it is over.
         let new = try played(daysAgo: 0)
@@ -288,7 +289,7 @@ struct SimulationTests {
                  resumes: 0, foreground: 10m}
             network: {load_time: 1s, fill_rate: 1, ad_duration: 5s, show_failure: 0}
             """)
-        let appOpen = play(dst, policy).total.placements[0]
+        let appOpen = try play(dst, policy).total.placements[0]
         // 2026-03-08 is the spring-forward day: every cold start is still before 09:00, so none shows.
         #expect(appOpen.impressions == 0)
         #expect(appOpen.denials.first { $0.code == .customRule }?.count == 12)
@@ -345,7 +346,7 @@ struct SimulationTests {
                     max_ad_age: 24h
                     resume: {allow_deferred: \(deferred)}
                 """, file: "p.yaml")
-            let appOpen = play(slow, policy).total.placements[0]
+            let appOpen = try play(slow, policy).total.placements[0]
             // The resume show finds the ad loaded before the return: one impression a user, never two.
             #expect(appOpen.impressions == 60, "allow_deferred \(deferred): \(appOpen.denials.map { ($0.code, $0.count) })")
             let deferredShows = appOpen.denials.filter { $0.code == .deferredShow }.reduce(0) { $0 + $1.count }
@@ -356,7 +357,7 @@ struct SimulationTests {
     @Test func loadsAfterTheLastVisitEnd() throws {
         let oneVisit = try model(flatModel.replacingOccurrences(of: "resumes: 10", with: "resumes: 0")
             .replacingOccurrences(of: "foreground: 1m", with: "foreground: 10s").replacingOccurrences(of: "days: 3", with: "days: 1"))
-        let appOpen = play(oneVisit, try appOpenPolicy(dailyCap: 3)).total.placements[0]
+        let appOpen = try play(oneVisit, try appOpenPolicy(dailyCap: 3)).total.placements[0]
         #expect(appOpen.impressions == 60)
         #expect(appOpen.loadsStarted == 120)
         #expect(appOpen.loadsCompleted == 120)
@@ -366,7 +367,7 @@ struct SimulationTests {
     @Test func theOldPolicyIsListedFirstAndDifferencesAreNamed() throws {
         let old = try appOpenPolicy(dailyCap: 3, file: "old/app_open.yaml")
         let new = try appOpenPolicy(dailyCap: 5, file: "new/app_open.yaml")
-        let report = ImpactRunner.run(
+        let report = try ImpactRunner.run(
             model: try model(flatModel),
             policies: [NamedPolicy(name: "old", policy: old), NamedPolicy(name: "new", policy: new)],
             changes: PolicyDiff.changes(from: old, to: new), options: ImpactOptions(threads: 2))
@@ -383,25 +384,109 @@ struct SimulationTests {
         let model = try shippedModel()
         let policy = try Policy(contentsOf: packageRoot() + "/rules")
         let options = ImpactOptions(users: 150, days: 3)
-        let one = ImpactRunner.run(model: model, policies: [NamedPolicy(name: "rules", policy: policy)], options: options)
+        let one = try ImpactRunner.run(model: model, policies: [NamedPolicy(name: "rules", policy: policy)], options: options)
         var many = options
         many.threads = threads
-        #expect(ImpactRunner.run(model: model, policies: [NamedPolicy(name: "rules", policy: policy)], options: many) == one)
+        #expect(try ImpactRunner.run(model: model, policies: [NamedPolicy(name: "rules", policy: policy)], options: many) == one)
+    }
+
+    /// Eight segments of 80 users, each an interstitial with no cap; segment `busy` gets an action every 20 s, the others
+    /// every 2 minutes, over 30 minutes a day.
+    static let segmentsModel: String = {
+        var text = "version: 1\nusers: 640\ndays: 1\nseed: 3\nstart: 2026-03-02\nsegments:\n"
+        for i in 0..<8 {
+            let every = i == 0 ? "20s" : "2m"
+            text += "  - {name: \(i == 0 ? "busy" : "s\(i)"), share: 0.125, timezone: UTC, installed_days_ago: 30, first_open: 8h, cold_starts: 1, "
+                + "resumes: 0, foreground: 30m, actions: [{placement: level_end, every: {exponential: \(every)}}]}\n"
+        }
+        return text + "network: {load_time: 1s, fill_rate: 1, ad_duration: 5s, show_failure: 0}\n"
+    }()
+
+    /// A run whose histograms pass the report's bound (what `impact merge` reads a part in) stops as soon as its counters
+    /// do, and names the block with the longest histogram.
+    @Test func aRunWhoseHistogramsPassTheBoundStopsAndNamesTheLongest() throws {
+        let model = try model(Self.segmentsModel)
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\n", file: "p.yaml")
+        let whole = try ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: 1))
+        let entries = whole.histogramEntryCount
+        let busiest = whole.results[0].segments[0].placements[0].histogram.count - 1
+        #expect(whole.results[0].segments.dropFirst().allSatisfy { $0.placements[0].histogram.count - 1 < busiest })
+
+        // Within a bound of a tenth of the whole run's entries, the first chunk of 64 users already passes it.
+        let played = Mutex(0)
+        #expect {
+            _ = try ImpactRunner.run(
+                model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: 1),
+                progress: { done, _ in played.withLock { $0 = done } }, bounds: HistogramBounds(entries: entries / 10, length: 100_001))
+        } throws: { error in
+            guard case .histogramsTooLong(let name, let segment, let placement, let impressions) = error as? ImpactRunError else { return false }
+            return name == "p" && segment == "busy" && placement == "level_end" && impressions > 0 && impressions <= busiest
+        }
+        #expect(played.withLock { $0 } == ImpactRunner.chunkSize)
+        // One histogram longer than its bound stops the run too.
+        #expect(throws: ImpactRunError.self) {
+            try ImpactRunner.run(
+                model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: 2),
+                bounds: HistogramBounds(entries: entries, length: busiest / 2))
+        }
+        // With --compare the bound is over both results: each within it alone, together past it.
+        #expect {
+            try ImpactRunner.run(
+                model: model, policies: [NamedPolicy(name: "old", policy: policy), NamedPolicy(name: "new", policy: policy)],
+                options: ImpactOptions(threads: 2), bounds: HistogramBounds(entries: entries * 3 / 2, length: 100_001))
+        } throws: { error in
+            guard case .histogramsTooLong(let name, _, _, _) = error as? ImpactRunError else { return false }
+            return name == "new"
+        }
+        #expect(try ImpactRunner.run(
+            model: model, policies: [NamedPolicy(name: "old", policy: policy), NamedPolicy(name: "new", policy: policy)],
+            options: ImpactOptions(threads: 2), bounds: HistogramBounds(entries: entries * 2, length: 100_001)).histogramEntryCount == entries * 2)
+    }
+
+    /// Parts that are each within the histogram bound but together pass it are refused by the merge, as the run of the
+    /// whole population is.
+    @Test func aMergeWhoseHistogramsPassTheBoundIsRefused() throws {
+        let model = try model(Self.segmentsModel)
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\n  other: {format: interstitial}\n", file: "p.yaml")
+        var parts = try (1...2).map { k in
+            try ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(shard: Shard(index: k, count: 2)))
+        }
+        // In each of the 8 segments, a histogram of 100,000 entries: level_end's in the first part, other's in the
+        // second. Each part holds about 800,000 entries; together they hold 1,600,000.
+        let long = [1] + Array(repeating: 0, count: 99_998) + [1]
+        for (k, slot) in [(0, 0), (1, 1)] {
+            for s in 0..<8 { parts[k].results[0].segments[s].placements[slot].histogram = long }
+        }
+        #expect(parts.allSatisfy { $0.histogramEntryCount <= ImpactReport.maxHistogramEntries })
+        #expect {
+            try ImpactReport.merge(parts)
+        } throws: { error in
+            guard case .histogramsTooLong(1, let entries, let longest) = error as? ImpactReport.MergeError else { return false }
+            return entries > ImpactReport.maxHistogramEntries && longest == 100_000
+        }
+        // One histogram longer than a report holds is refused in a part alone.
+        parts[0].results[0].segments[0].placements[0].histogram = long + [1, 1]
+        #expect {
+            try ImpactReport.merge(parts)
+        } throws: { error in
+            guard case .histogramsTooLong(0, _, let longest) = error as? ImpactReport.MergeError else { return false }
+            return longest == 100_002
+        }
     }
 
     @Test func shardsAddUpToTheWholeRun() throws {
         let model = try shippedModel()
         let policies = [NamedPolicy(name: "rules", policy: try Policy(contentsOf: packageRoot() + "/rules"))]
-        let whole = ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 2))
-        let parts = (1...3).map { k in
-            ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 2, shard: Shard(index: k, count: 3)))
+        let whole = try ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 2))
+        let parts = try (1...3).map { k in
+            try ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 2, shard: Shard(index: k, count: 3)))
         }
         #expect(parts.map { $0.results[0].total.users } == [34, 33, 33])
         #expect(try ImpactReport.merge(parts.reversed()) == whole)
         #expect(throws: ImpactReport.MergeError.missingShards([2], of: 1)) { try ImpactReport.merge([parts[0], parts[2]]) }
         // Of many shards, the first ten missing are named and the rest counted.
-        let few = (1...2).map { k in
-            ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 1, shard: Shard(index: k, count: 50)))
+        let few = try (1...2).map { k in
+            try ImpactRunner.run(model: model, policies: policies, options: ImpactOptions(users: 100, days: 1, shard: Shard(index: k, count: 50)))
         }
         #expect(throws: ImpactReport.MergeError.missingShards(Array(3...12), of: 48)) { try ImpactReport.merge(few) }
         #expect(throws: ImpactReport.MergeError.duplicateShard(1, part: 1)) { try ImpactReport.merge([parts[0], parts[0], parts[1]]) }

@@ -30,8 +30,8 @@ func oneUserDay(installedDaysAgo: Int = 30, _ visit: String, sourceLocation: Tes
 }
 
 /// Plays a model with one policy and returns that policy's result.
-func play(_ model: UsageModel, _ policy: Policy, threads: Int = 1) -> ImpactPolicyResult {
-    let report = ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: threads))
+func play(_ model: UsageModel, _ policy: Policy, threads: Int = 1) throws -> ImpactPolicyResult {
+    let report = try ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: threads))
     return report.results[0]
 }
 

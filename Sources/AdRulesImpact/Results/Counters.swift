@@ -160,8 +160,11 @@ public struct PlacementCounters: Sendable, Hashable {
     }
 
     /// Adds another set of counters to these.
-    public mutating func add(_ other: PlacementCounters) {
-        if other.histogram.count > histogram.count { histogram += Array(repeating: 0, count: other.histogram.count - histogram.count) }
+    /// - Returns: the entries the histogram grew by.
+    @discardableResult
+    public mutating func add(_ other: PlacementCounters) -> Int {
+        let grown = max(0, other.histogram.count - histogram.count)
+        if grown > 0 { histogram += Array(repeating: 0, count: grown) }
         for (k, n) in other.histogram.enumerated() { histogram[k] += n }
         for k in capDays.indices where k < other.capDays.count { capDays[k] += other.capDays[k] }
         // Nothing to add (most blocks of most parts), nothing to index or sort: merging many parts stays linear.
@@ -174,6 +177,7 @@ public struct PlacementCounters: Sendable, Hashable {
         offers += other.offers
         accepted += other.accepted
         granted += other.granted
+        return grown
     }
 
     /// Adds deny-reason rows: counts of rows this block has, new rows appended, then the canonical order.
@@ -225,11 +229,18 @@ public struct SegmentCounters: Sendable, Hashable {
     public init(placements: Int) { self.placements = Array(repeating: PlacementCounters(), count: placements) }
 
     /// Adds another segment's counters (the same placements) to these.
-    public mutating func add(_ other: SegmentCounters) {
+    /// - Returns: the entries their histograms grew by.
+    @discardableResult
+    public mutating func add(_ other: SegmentCounters) -> Int {
         users += other.users
         userDays += other.userDays
-        for i in placements.indices where i < other.placements.count { placements[i].add(other.placements[i]) }
+        var grown = 0
+        for i in placements.indices where i < other.placements.count { grown += placements[i].add(other.placements[i]) }
+        return grown
     }
+
+    /// The entries of every placement's histogram.
+    public var histogramEntries: Int { placements.reduce(0) { $0 + $1.histogram.count } }
 }
 
 extension ReasonCode {

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesYAML
 import Dispatch
 import Foundation
 
@@ -85,20 +86,35 @@ public enum ImpactRunner {
     ///   - changes: the semantic difference of the two policies, when comparing.
     ///   - options: overrides, shard and threads.
     ///   - progress: called from worker threads with (users played, users to play) over all policies.
+    /// - Throws: ``ImpactRunError`` when the report's histograms would pass ``ImpactReport/maxHistogramEntries`` or
+    ///   ``ImpactReport/maxHistogramLength``: the run stops as soon as they do.
     public static func run(
         model: UsageModel, policies: [NamedPolicy], changes: [PolicyChange] = [], options: ImpactOptions = ImpactOptions(),
         progress: (@Sendable (Int, Int) -> Void)? = nil
-    ) -> ImpactReport {
+    ) throws(ImpactRunError) -> ImpactReport {
+        try run(model: model, policies: policies, changes: changes, options: options, progress: progress, bounds: HistogramBounds())
+    }
+
+    /// ``run(model:policies:changes:options:progress:)`` within other histogram bounds (a test's smaller ones).
+    static func run(
+        model: UsageModel, policies: [NamedPolicy], changes: [PolicyChange] = [], options: ImpactOptions = ImpactOptions(),
+        progress: (@Sendable (Int, Int) -> Void)? = nil, bounds: HistogramBounds
+    ) throws(ImpactRunError) -> ImpactReport {
         let users = options.users ?? model.users
         let days = options.days ?? model.days
         let seed = options.seed ?? model.seed
         let played = PlayedUsers(users: users, shard: options.shard)
         let tracker = ProgressTracker(total: played.count * policies.count, report: progress)
         var results: [ImpactPolicyResult] = []
+        // The histograms of every result count towards one bound, as `impact merge` reads a part.
+        var entries = 0
         for named in policies {
             let plan = SimulationPlan(model: model, policy: named.policy, users: users, days: days, seed: seed)
-            let segments = play(plan, users: played, threads: options.threads, tracker: tracker)
-            results.append(ImpactPolicyResult(policy: named.name, placements: plan.placements, segments: segments))
+            let segments = play(plan, users: played, threads: options.threads, tracker: tracker, bounds: bounds, entriesBefore: entries)
+            let result = ImpactPolicyResult(policy: named.name, placements: plan.placements, segments: segments)
+            entries += segments.reduce(0) { $0 + $1.histogramEntries }
+            if let error = ImpactRunError.longest(in: result, entries: entries, bounds: bounds, segmentNames: model.segments.map(\.name)) { throw error }
+            results.append(result)
         }
         return ImpactReport(
             model: model.file, users: users, days: days, seed: seed, start: model.start.description,
@@ -113,9 +129,14 @@ public enum ImpactRunner {
     }
 
     /// Plays users in chunks on `threads` threads; each chunk's counters are merged in user order.
-    static func play(_ plan: SimulationPlan, users: PlayedUsers, threads: Int, tracker: ProgressTracker) -> [SegmentCounters] {
+    /// Stops handing out chunks once the histograms, with `entriesBefore` of the results played before, pass the
+    /// report's bounds (what it returns then is a part of the run, which ``run(model:policies:changes:options:progress:)`` refuses).
+    static func play(
+        _ plan: SimulationPlan, users: PlayedUsers, threads: Int, tracker: ProgressTracker, bounds: HistogramBounds = HistogramBounds(), entriesBefore: Int = 0
+    ) -> [SegmentCounters] {
         let chunkCount = (users.count + chunkSize - 1) / chunkSize
-        let store = ChunkStore(count: chunkCount, total: plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) })
+        let store = ChunkStore(
+            count: chunkCount, total: plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }, bounds: bounds, entries: entriesBefore)
         // Threads beyond the machine's cores only add work: each plays on its own replica of the policy, built for it
         // (1,024 threads over a 5,000-placement policy took 11 s where one took 1.6 s). The output does not depend
         // on the count.
@@ -161,6 +182,8 @@ struct PlayedUsers: Sendable {
 
 /// Hands out chunk numbers to workers and adds each chunk's counters to the total in chunk (user) order, as soon as
 /// the chunks before it are in: only the few chunks finished ahead of their turn are held, whatever the population.
+/// Once the total's histograms pass the report's bounds it hands out no more: the run is refused, and its memory and
+/// time stop growing there.
 final class ChunkStore: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
@@ -168,15 +191,21 @@ final class ChunkStore: @unchecked Sendable {
     private var merged = 0
     private var waiting: [Int: [SegmentCounters]] = [:]
     private var sum: [SegmentCounters]
+    private let bounds: HistogramBounds
+    /// The histogram entries of the total, with those of the results played before.
+    private var entries: Int
+    private var overflowed = false
 
-    init(count: Int, total: [SegmentCounters]) {
+    init(count: Int, total: [SegmentCounters], bounds: HistogramBounds = HistogramBounds(), entries: Int = 0) {
         self.count = count
         sum = total
+        self.bounds = bounds
+        self.entries = entries + total.reduce(0) { $0 + $1.histogramEntries }
     }
 
     func take() -> Int? {
         lock.withLock {
-            guard next < count else { return nil }
+            guard next < count, !overflowed else { return nil }
             defer { next += 1 }
             return next
         }
@@ -186,7 +215,14 @@ final class ChunkStore: @unchecked Sendable {
         lock.withLock {
             waiting[chunk] = counters
             while let ready = waiting.removeValue(forKey: merged) {
-                for s in sum.indices where s < ready.count { sum[s].add(ready[s]) }
+                for s in sum.indices where s < ready.count {
+                    let grown = sum[s].add(ready[s])
+                    guard grown > 0 else { continue }
+                    entries += grown
+                    if entries > bounds.entries || sum[s].placements.contains(where: { $0.histogram.count > bounds.length }) {
+                        overflowed = true
+                    }
+                }
                 merged += 1
             }
         }
@@ -194,6 +230,45 @@ final class ChunkStore: @unchecked Sendable {
 
     /// Every chunk's counters added up, in chunk order.
     var total: [SegmentCounters] { lock.withLock { sum } }
+}
+
+/// The most histogram entries a run's report holds, over every block, and in one block's histogram.
+struct HistogramBounds: Sendable {
+    var entries = ImpactReport.maxHistogramEntries
+    var length = ImpactReport.maxHistogramLength
+}
+
+/// Why a run was refused.
+public enum ImpactRunError: Error, Equatable, CustomStringConvertible {
+    /// The report's histograms would pass ``ImpactReport/maxHistogramEntries`` or ``ImpactReport/maxHistogramLength``:
+    /// the block with the longest histogram when the run stopped (its policy, segment and placement, and the most
+    /// impressions a user-day had there).
+    case histogramsTooLong(policy: String, segment: String, placement: String, impressions: Int)
+
+    /// The error for a result whose histograms (`entries` with those before it) pass the bounds, naming its longest; nil within them.
+    static func longest(in result: ImpactPolicyResult, entries: Int, bounds: HistogramBounds, segmentNames: [String]) -> ImpactRunError? {
+        var longest: (segment: Int, placement: Int, count: Int) = (0, 0, 0)
+        for (s, segment) in result.segments.enumerated() {
+            for (p, counters) in segment.placements.enumerated() where counters.histogram.count > longest.count {
+                longest = (s, p, counters.histogram.count)
+            }
+        }
+        guard entries > bounds.entries || longest.count > bounds.length else { return nil }
+        return .histogramsTooLong(
+            policy: result.policy, segment: segmentNames[longest.segment], placement: result.placements[longest.placement].id,
+            impressions: longest.count - 1)
+    }
+
+    public var description: String {
+        switch self {
+        case .histogramsTooLong(let policy, let segment, let placement, let impressions):
+            return "the report's histograms would hold more than \(ImpactReport.maxHistogramEntries) entries (\(ImpactReport.maxHistogramLength) in one), "
+                + "the most `impact merge` reads: each segment × placement's histogram has one for each number of impressions a user-day had, from 0 to the "
+                + "most, and with the policy \(ControlCharacters.escaped(policy)) a user-day of segment \(ControlCharacters.escaped(segment)) had \(impressions) "
+                + "impressions of \(ControlCharacters.escaped(placement)) when the run stopped: give \(ControlCharacters.escaped(placement)) a daily_cap, "
+                + "write fewer actions a day (a longer every), or use fewer segments"
+        }
+    }
 }
 
 /// Counts users played across threads and reports progress at most every 1 % of the work.
