@@ -181,13 +181,35 @@ enum DecisionJSON {
                 + (reason.group?.utf8.count ?? 0)
             return sum + 256 + 2 * texts
         }
-        let weight = decision.notes.reduce(reasonWeight) { $0 + 16 + 2 * $1.utf8.count }
-        return (object(decision, reasons: reasons, at: time), weight)
+        let notes = notes(of: decision, reasons: reasons)
+        let weight = notes.reduce(reasonWeight) { $0 + 16 + 2 * $1.utf8.count }
+        return (object(decision, reasons: reasons, notes: notes, at: time), weight)
     }
 
-    static func object(_ decision: Decision, at time: Int64) -> JSON { object(decision, reasons: decision.reasons, at: time) }
+    static func object(_ decision: Decision, at time: Int64) -> JSON {
+        let reasons = decision.reasons
+        return object(decision, reasons: reasons, notes: notes(of: decision, reasons: reasons), at: time)
+    }
 
-    private static func object(_ decision: Decision, reasons: [Reason], at time: Int64) -> JSON {
+    /// The note a decision's json gets when a time it clears at lies past what a timestamp can write.
+    static let clearTimePastYear9999 =
+        "a time this decision clears at is past 9999-12-31T23:59:59.999Z, the last a timestamp can write: it is null here, and retry_in gives the wait"
+
+    /// A time a reason or decision clears at, as a timestamp; null past the year 9999 (which a scenario could not take back).
+    static func clearTime(_ date: Date?) -> JSON {
+        guard let date, Milliseconds.from(date) <= Timestamps.latest else { return .null }
+        return .string(Timestamps.format(date))
+    }
+
+    /// The decision's notes, and the one saying that a time it clears at is written null (past the year 9999).
+    private static func notes(of decision: Decision, reasons: [Reason]) -> [String] {
+        // The latest clear time is the decision's when it has one; a decision with other reasons has none.
+        let pastYear9999 = decision.nextAllowedAt.map { Milliseconds.from($0) > Timestamps.latest }
+            ?? reasons.contains { $0.clearsAt.map { Milliseconds.from($0) > Timestamps.latest } ?? false }
+        return decision.notes + (pastYear9999 ? [clearTimePastYear9999] : [])
+    }
+
+    private static func object(_ decision: Decision, reasons: [Reason], notes: [String], at time: Int64) -> JSON {
         let retry: JSON = decision.nextAllowedAt.map { .string(RuleDuration(milliseconds: Milliseconds.from($0) - time).description) } ?? .null
         return .object([
             ("verdict", .string(decision.verdict.rawValue)),
@@ -202,14 +224,14 @@ enum DecisionJSON {
                     ("file", location.map { .string($0.file) } ?? .null), ("line", location.map { .int($0.line) } ?? .null),
                     ("column", location.map { .int($0.column) } ?? .null),
                 ]
-                pairs.append(("clears_at", reason.clearsAt.map { .string(Timestamps.format($0)) } ?? .null))
+                pairs.append(("clears_at", clearTime(reason.clearsAt)))
                 if let rule = reason.rule { pairs.append(("rule", .string(rule))) }
                 if let group = reason.group { pairs.append(("group", .string(group))) }
                 return .object(pairs)
             })),
-            ("next_allowed_at", decision.nextAllowedAt.map { .string(Timestamps.format($0)) } ?? .null),
+            ("next_allowed_at", clearTime(decision.nextAllowedAt)),
             ("retry_in", retry),
-            ("notes", .array(decision.notes.map(JSON.string))),
+            ("notes", .array(notes.map(JSON.string))),
         ])
     }
 }

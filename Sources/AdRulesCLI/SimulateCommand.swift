@@ -127,8 +127,11 @@ enum SimulateCommand {
             var line = "\(time)  \(stepText(step))"
             if let decision = step.decision {
                 line += " -> \(decision.verdict.rawValue)"
-                if let next = decision.nextAllowedAt {
-                    line += ", next allowed at \(Timestamps.format(milliseconds: Milliseconds.from(next), in: zone))"
+                if let next = decision.nextAllowedAt.map(Milliseconds.from) {
+                    // Past the year 9999 no timestamp writes the time: the wait is given instead.
+                    line += next <= Timestamps.latest
+                        ? ", next allowed at \(Timestamps.format(milliseconds: next, in: zone))"
+                        : ", next allowed in \(RuleDuration(milliseconds: next - step.time)), past the year 9999"
                 }
             }
             out += line + "\n"

@@ -52,6 +52,45 @@ struct TimesAndOptionsTests {
         #expect(failure?["time"] == .string("2026-11-01T23:30:00-05:00"), "\(String(describing: failure))")
     }
 
+    /// A time a decision clears at past the year 9999 is not written as a timestamp no scenario could take back
+    /// (`10000-12-31T00:00:00Z`): json has it null, with `retry_in` and a note saying so; simulate's text gives the wait.
+    @Test func clearTimesPastTheYear9999AreNotWrittenAsTimestamps() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  inter: {format: interstitial, min_interval: 366d}\n  near: {format: interstitial, min_interval: 1h}\n",
+            "s.test.yaml": """
+                tests:
+                  - name: far
+                    start: 9999-12-31T00:00:00Z
+                    history: [{placement: inter, at: 9999-12-30T00:00:00Z}, {placement: near, at: 9999-12-31T00:00:00Z}]
+                    steps:
+                      - event: app_launched
+                      - {event: load_completed, placement: near}
+                      - {ask: show, placement: near, trigger: action, expect: deny, retry_in: 1h}
+                      - {event: load_completed, placement: inter}
+                      - {ask: show, placement: inter, trigger: action, expect: deny, retry_in: 365d}
+
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["test", dir]).exitCode == 0)
+        let text = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir])
+        #expect(text.stdout.contains("-> deny, next allowed in 365d, past the year 9999"), "\(text.stdout)")
+        #expect(!text.stdout.contains("10000-"), "\(text.stdout)")
+        let json = try JSON.parse(runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir, "--format", "json"]).stdout)
+        let decision = json["tests"]?.arrayValue?.first?["steps"]?.arrayValue?.last?["decision"]
+        #expect(decision?["next_allowed_at"] == .null, "\(String(describing: decision))")
+        #expect(decision?["retry_in"] == .string("365d"))
+        #expect(decision?["reasons"]?.arrayValue?.first?["clears_at"] == .null)
+        #expect(decision?["notes"] == .array([.string(DecisionJSON.clearTimePastYear9999)]))
+        // A time within the year 9999 is written, with no note.
+        let steps = json["tests"]?.arrayValue?.first?["steps"]?.arrayValue ?? []
+        let near = steps.count > 2 ? steps[2]["decision"] : nil
+        #expect(near?["next_allowed_at"] == .string("9999-12-31T01:00:00Z"), "\(String(describing: near))")
+        #expect(near?["reasons"]?.arrayValue?.first?["clears_at"] == .string("9999-12-31T01:00:00Z"))
+        #expect(near?["notes"] == .array([]))
+        #expect(text.stdout.contains("-> deny, next allowed at 9999-12-31T01:00:00Z"), "\(text.stdout)")
+    }
+
     /// Offsets run from -23:59 to +23:59 with minutes below 60; a leap second is the second after `:59`.
     @Test func rfc3339OffsetsAndLeapSeconds() throws {
         #expect(Timestamps.parseMilliseconds("2026-11-29T09:00:00+05:99") == nil, "a minute of 99 is a typo, not +06:39")
