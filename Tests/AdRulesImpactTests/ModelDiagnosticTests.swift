@@ -48,6 +48,9 @@ struct ModelDiagnosticTests {
         Case(name: "shares a hair under 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.49999999}\n", message: "add up to 0.99999999, not 1"),
         Case(name: "shares off in the ninth decimal", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.500000002}\n", message: "add up to 1.000000002, not 1"),
         Case(name: "duplicate segment", rule: "model/duplicate-segment", yaml: head + "  - name: 1️⃣all\n    share: 1\n", message: "segment \"all\" is defined twice"),
+        Case(
+            name: "duplicate segment through an alias", rule: "model/duplicate-segment",
+            yaml: "version: 1\nsegments:\n  - &all {name: all, share: 0.5}\n  - 1️⃣*all\n", message: "segment \"all\" is defined twice"),
         Case(name: "missing share", rule: "schema/missing-key", yaml: "version: 1\nsegments:\n  - 1️⃣name: a\n", message: "a segment has no share"),
         Case(name: "wrong version", rule: "schema/version", yaml: "version: 1️⃣2\nsegments: [{name: a, share: 1}]\n", message: "version must be 1"),
         Case(name: "quoted version", rule: "schema/type", yaml: "version: 1️⃣\"1\"\nsegments: [{name: a, share: 1}]\n", message: "version must be the whole number 1, not \"1\""),

@@ -21,7 +21,9 @@ extension ModelDecoder {
             let read = decodeSegment(item, reader: &reader)
             if let share = read.share { (shares, shareSum) = (shares + 1, shareSum + share) }
             guard let name = read.name else { continue }
-            let position = SourcePosition(line: name.location.line, column: name.location.column)
+            // A segment written as an alias (`- *casual`) holds its anchor's name, written elsewhere: it is reported at the alias.
+            let written = SourcePosition(line: name.location.line, column: name.location.column)
+            let position = item.range.start <= written && written <= item.range.end ? written : item.range.start
             if let first = seen[name.text] {
                 reader.report(.modelDuplicateSegment(name.text, file: reader.file, range: SourceRange(at: position), first: first))
                 continue
