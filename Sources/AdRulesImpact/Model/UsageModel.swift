@@ -63,11 +63,11 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
             parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
         else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-            calendar.component(.day, from: date) == day
-        else { return nil }
+        // The proleptic Gregorian calendar, as RFC 3339 reads dates: Foundation's switches to the Julian one before
+        // 1582-10-15, where 1582-10-07 is no day and was refused as no calendar day rather than as out of range.
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
