@@ -191,9 +191,14 @@ enum DecisionJSON {
         return object(decision, reasons: reasons, notes: notes(of: decision, reasons: reasons), at: time)
     }
 
-    /// The note a decision's json gets when a time it clears at lies past what a timestamp can write.
+    /// The note a decision's json gets when the time it clears at lies past what a timestamp can write.
     static let clearTimePastYear9999 =
-        "a time this decision clears at is past 9999-12-31T23:59:59.999Z, the last a timestamp can write: it is null here, and retry_in gives the wait"
+        "the time this decision clears at is past 9999-12-31T23:59:59.999Z, the last a timestamp can write: it is null here, and retry_in gives the wait"
+
+    /// The note when a reason's clear time lies past it, in a decision that has no time it clears at (another reason
+    /// is not time-based).
+    static let reasonClearTimePastYear9999 =
+        "a reason's clears_at is past 9999-12-31T23:59:59.999Z, the last a timestamp can write: it is null here"
 
     /// A time a reason or decision clears at, as a timestamp; null past the year 9999 (which a scenario could not take back).
     static func clearTime(_ date: Date?) -> JSON {
@@ -203,10 +208,11 @@ enum DecisionJSON {
 
     /// The decision's notes, and the one saying that a time it clears at is written null (past the year 9999).
     private static func notes(of decision: Decision, reasons: [Reason]) -> [String] {
-        // The latest clear time is the decision's when it has one; a decision with other reasons has none.
-        let pastYear9999 = decision.nextAllowedAt.map { Milliseconds.from($0) > Timestamps.latest }
-            ?? reasons.contains { $0.clearsAt.map { Milliseconds.from($0) > Timestamps.latest } ?? false }
-        return decision.notes + (pastYear9999 ? [clearTimePastYear9999] : [])
+        // The latest clear time is the decision's when it has one; a decision with other reasons has none, and no wait.
+        func pastYear9999(_ date: Date?) -> Bool { date.map { Milliseconds.from($0) > Timestamps.latest } ?? false }
+        if pastYear9999(decision.nextAllowedAt) { return decision.notes + [clearTimePastYear9999] }
+        if reasons.contains(where: { pastYear9999($0.clearsAt) }) { return decision.notes + [reasonClearTimePastYear9999] }
+        return decision.notes
     }
 
     private static func object(_ decision: Decision, reasons: [Reason], notes: [String], at time: Int64) -> JSON {

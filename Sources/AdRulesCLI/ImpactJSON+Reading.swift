@@ -24,9 +24,8 @@ extension ImpactJSON {
         }
     }
 
-    /// The most a counter may hold per user-day of its segment (asks, loads, reasons): far above what a day of
-    /// use can make, and low enough that the sums of every part of a run stay far from overflow.
-    static let maxPerUserDay = 10_000_000
+    /// The most a counter may hold per user-day of its segment (asks, loads, reasons): what a run writes within.
+    static let maxPerUserDay = ImpactReport.maxCountPerUserDay
 
     /// The most JSON values a part may hold.
     static let maxPartValues = 8_000_000

@@ -155,6 +155,31 @@ extension ImpactCommandTests {
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
     }
 
+    /// A part may count up to ``ImpactReport/maxCountPerUserDay`` deny reasons a user-day of its segment, what a run
+    /// writes within: 10,000 rules that all deny an action every 75 s counted 11.5 million a user-day, and the merge
+    /// refused the parts of that run as forged (it read at most 10,000,000).
+    @Test func aPartCountsAsManyDenialsAsARunMayWrite() throws {
+        let (directory, parts) = try Self.shardParts("adrules-many-denials", ["impact", Self.flat, "--rules", Self.new, "--users", "4"].map(Self.inPackage), count: 2)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        /// The part with its first segment's first deny count set to `perUserDay` times the segment's user-days.
+        func tampered(_ path: String, perUserDay: Int) throws -> String {
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            let segments = try #require(text.range(of: "\"segments\": {"))
+            let days = try #require(text.range(of: #""user_days": \d+"#, options: .regularExpression, range: segments.upperBound..<text.endIndex))
+            let userDays = try #require(Int(text[days].split(separator: " ").last ?? ""))
+            let count = try #require(text.range(of: #""count": \d+"#, options: .regularExpression, range: days.upperBound..<text.endIndex))
+            text.replaceSubrange(count, with: "\"count\": \(perUserDay * userDays)")
+            let copy = path + ".\(perUserDay).json"
+            try text.write(toFile: copy, atomically: true, encoding: .utf8)
+            return copy
+        }
+        let many = runCLI(["impact", "merge", try tampered(parts[0], perUserDay: 11_000_000), parts[1]])
+        #expect(many.exitCode == 0, "\(many.stderr)")
+        let tooMany = runCLI(["impact", "merge", try tampered(parts[0], perUserDay: ImpactReport.maxCountPerUserDay + 1), parts[1]])
+        #expect(tooMany.exitCode == 1)
+        #expect(tooMany.stderr.contains("not an impact report: a deny reason's count in"), "\(tooMany.stderr)")
+    }
+
     /// A change of a `--compare` part holds every key a run writes, each of the kind it writes: a change with no `old`,
     /// or with `"old": 7`, was read as one with no old value, and the merge wrote that.
     @Test func aChangeMissingAKeyIsRefused() throws {
@@ -485,7 +510,7 @@ extension ImpactCommandTests {
         // 320 segments x 10 rules x 4 KB: 12.8 MB of messages.
         let refused = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/p.yaml", "--format", "json"])
         #expect(refused.exitCode == 1 && refused.stdout.isEmpty)
-        #expect(refused.stderr.contains("bytes of messages and file names (each row repeats its reason's), more than the 12000000 a report holds"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("would hold more than 12000000 bytes of messages and file names (each row repeats its reason's;"), "\(refused.stderr)")
         // With 280 segments (11.2 MB) the report is written, and its json within what a merge reads.
         let fewer = (0..<280).map { "  - {name: s\($0), share: \(1.0 / 280), foreground: 10m, actions: [{placement: p0, every: 1m}]}\n" }.joined()
         try ("version: 1\nusers: 560\ndays: 1\nseed: 1\nsegments:\n" + fewer).write(toFile: dir + "/f.model.yaml", atomically: true, encoding: .utf8)

@@ -56,18 +56,21 @@ struct TimesAndOptionsTests {
     /// (`10000-12-31T00:00:00Z`): json has it null, with `retry_in` and a note saying so; simulate's text gives the wait.
     @Test func clearTimesPastTheYear9999AreNotWrittenAsTimestamps() throws {
         let dir = try Self.directory([
-            "p.yaml": "version: 1\nplacements:\n  inter: {format: interstitial, min_interval: 366d}\n  near: {format: interstitial, min_interval: 1h}\n",
+            "p.yaml": "version: 1\nplacements:\n  inter: {format: interstitial, min_interval: 366d}\n  near: {format: interstitial, min_interval: 1h}\n"
+                + "  ruled: {format: interstitial, min_interval: 366d}\nrules:\n  - {id: never, deny: [ruled], when: true}\n",
             "s.test.yaml": """
                 tests:
                   - name: far
                     start: 9999-12-31T00:00:00Z
-                    history: [{placement: inter, at: 9999-12-30T00:00:00Z}, {placement: near, at: 9999-12-31T00:00:00Z}]
+                    history: [{placement: inter, at: 9999-12-30T00:00:00Z}, {placement: near, at: 9999-12-31T00:00:00Z}, {placement: ruled, at: 9999-12-30T00:00:00Z}]
                     steps:
                       - event: app_launched
                       - {event: load_completed, placement: near}
                       - {ask: show, placement: near, trigger: action, expect: deny, retry_in: 1h}
                       - {event: load_completed, placement: inter}
                       - {ask: show, placement: inter, trigger: action, expect: deny, retry_in: 365d}
+                      - {event: load_completed, placement: ruled}
+                      - {ask: show, placement: ruled, trigger: action, expect: deny, retry_in: null}
 
                 """,
         ])
@@ -77,13 +80,19 @@ struct TimesAndOptionsTests {
         #expect(text.stdout.contains("-> deny, next allowed in 365d, past the year 9999"), "\(text.stdout)")
         #expect(!text.stdout.contains("10000-"), "\(text.stdout)")
         let json = try JSON.parse(runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir, "--format", "json"]).stdout)
-        let decision = json["tests"]?.arrayValue?.first?["steps"]?.arrayValue?.last?["decision"]
+        let steps = json["tests"]?.arrayValue?.first?["steps"]?.arrayValue ?? []
+        let decision = steps.count > 4 ? steps[4]["decision"] : nil
         #expect(decision?["next_allowed_at"] == .null, "\(String(describing: decision))")
         #expect(decision?["retry_in"] == .string("365d"))
         #expect(decision?["reasons"]?.arrayValue?.first?["clears_at"] == .null)
         #expect(decision?["notes"] == .array([.string(DecisionJSON.clearTimePastYear9999)]))
+        // With a reason that is not time-based the decision has no time and no wait: the reason's time is null, and
+        // the note says so alone.
+        let ruled = steps.last?["decision"]
+        #expect(ruled?["next_allowed_at"] == .null && ruled?["retry_in"] == .null, "\(String(describing: ruled))")
+        #expect(ruled?["reasons"]?.arrayValue?.map { $0["clears_at"] } == [.null, .null])
+        #expect(ruled?["notes"] == .array([.string(DecisionJSON.reasonClearTimePastYear9999)]))
         // A time within the year 9999 is written, with no note.
-        let steps = json["tests"]?.arrayValue?.first?["steps"]?.arrayValue ?? []
         let near = steps.count > 2 ? steps[2]["decision"] : nil
         #expect(near?["next_allowed_at"] == .string("9999-12-31T01:00:00Z"), "\(String(describing: near))")
         #expect(near?["reasons"]?.arrayValue?.first?["clears_at"] == .string("9999-12-31T01:00:00Z"))

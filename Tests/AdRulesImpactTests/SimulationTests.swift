@@ -417,7 +417,7 @@ struct SimulationTests {
         #expect {
             _ = try ImpactRunner.run(
                 model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: 1),
-                progress: { done, _ in played.withLock { $0 = done } }, bounds: HistogramBounds(entries: entries / 10, length: 100_001))
+                progress: { done, _ in played.withLock { $0 = done } }, bounds: ReportBounds(histogramEntries: entries / 10, histogramLength: 100_001))
         } throws: { error in
             guard case .histogramsTooLong(let name, let segment, let placement, let impressions) = error as? ImpactRunError else { return false }
             return name == "p" && segment == "busy" && placement == "level_end" && impressions > 0 && impressions <= busiest
@@ -427,20 +427,58 @@ struct SimulationTests {
         #expect(throws: ImpactRunError.self) {
             try ImpactRunner.run(
                 model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: 2),
-                bounds: HistogramBounds(entries: entries, length: busiest / 2))
+                bounds: ReportBounds(histogramEntries: entries, histogramLength: busiest / 2))
         }
         // With --compare the bound is over both results: each within it alone, together past it.
         #expect {
             try ImpactRunner.run(
                 model: model, policies: [NamedPolicy(name: "old", policy: policy), NamedPolicy(name: "new", policy: policy)],
-                options: ImpactOptions(threads: 2), bounds: HistogramBounds(entries: entries * 3 / 2, length: 100_001))
+                options: ImpactOptions(threads: 2), bounds: ReportBounds(histogramEntries: entries * 3 / 2, histogramLength: 100_001))
         } throws: { error in
             guard case .histogramsTooLong(let name, _, _, _) = error as? ImpactRunError else { return false }
             return name == "new"
         }
         #expect(try ImpactRunner.run(
             model: model, policies: [NamedPolicy(name: "old", policy: policy), NamedPolicy(name: "new", policy: policy)],
-            options: ImpactOptions(threads: 2), bounds: HistogramBounds(entries: entries * 2, length: 100_001)).histogramEntryCount == entries * 2)
+            options: ImpactOptions(threads: 2), bounds: ReportBounds(histogramEntries: entries * 2, histogramLength: 100_001)).histogramEntryCount == entries * 2)
+    }
+
+    /// A run whose deny reasons pass what a report holds (rows, their texts) stops as soon as its counters do, where it
+    /// was refused only once it had played every user (1,000 segments of 10 placements against 1,000 rules that all deny
+    /// played for 55 s and took 851 MB first); one that counts more a user-day than a part may hold is refused too.
+    @Test func aRunWhoseDenyReasonsPassTheBoundsStops() throws {
+        let model = try model(Self.segmentsModel)
+        let rules = (0..<40).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\"}\n" }.joined()
+        let policy = [NamedPolicy(name: "p", policy: try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\nrules:\n" + rules, file: "p.yaml"))]
+        /// The run's error within these bounds, and the users it played.
+        func run(_ bounds: ReportBounds) -> (error: ImpactRunError?, played: Int) {
+            let played = Mutex(0)
+            let result = Result { () throws(ImpactRunError) in
+                try ImpactRunner.run(model: model, policies: policy, options: ImpactOptions(threads: 1), progress: { done, _ in played.withLock { $0 = done } }, bounds: bounds)
+            }
+            guard case .failure(let error) = result else { return (nil, played.withLock { $0 }) }
+            return (error, played.withLock { $0 })
+        }
+        #expect(run(ReportBounds()).error == nil)
+        // 8 segments of 40 rows: the first chunk of 64 users (of the first segment) passes a bound of 30 rows, and the
+        // run stops there.
+        let rows = run(ReportBounds(denyRows: 30))
+        guard case .tooManyDenyRows(let count) = rows.error else {
+            Issue.record("\(String(describing: rows))")
+            return
+        }
+        #expect(count > 30 && count <= 8 * 40)
+        #expect(rows.played == ImpactRunner.chunkSize)
+        guard case .tooMuchDenyText = run(ReportBounds(denyText: 1_000)).error else {
+            Issue.record("no tooMuchDenyText")
+            return
+        }
+        // Each action is denied by the 40 rules: far more than 5 reasons a user-day.
+        guard case .countsTooLarge(let name, let segment, let placement, let perUserDay) = run(ReportBounds(countPerUserDay: 5)).error else {
+            Issue.record("no countsTooLarge")
+            return
+        }
+        #expect(name == "p" && segment == "busy" && placement == "level_end" && perUserDay > 5)
     }
 
     /// Parts that are each within the histogram bound but together pass it are refused by the merge, as the run of the

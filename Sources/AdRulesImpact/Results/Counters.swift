@@ -88,6 +88,9 @@ public struct DenialCount: Sendable, Hashable {
         self.count = count
     }
 
+    /// The bytes of its message and file name, which every row repeats (``ImpactReport/maxDenyText``).
+    public var textBytes: Int { message.utf8.count + (location?.file.utf8.count ?? 0) }
+
     /// Most frequent first; ties in reason-code order, then by location.
     static func displayOrder(_ a: DenialCount, _ b: DenialCount) -> Bool {
         if a.count != b.count { return a.count > b.count }
@@ -127,26 +130,26 @@ public struct PlacementCounters: Sendable, Hashable {
     /// Impressions over every user-day.
     public var impressions: Int { histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element } }
 
-    /// Counts one user-day with this many impressions.
-    @inline(__always)
-    mutating func countDay(impressions: Int) {
-        if impressions >= histogram.count { histogram += Array(repeating: 0, count: impressions - histogram.count + 1) }
-        histogram[impressions] += 1
+    /// The largest of the counts a report bounds a user-day (``ImpactReport/maxCountPerUserDay``): the denials over
+    /// every row, the loads, failed shows, wasted loads and rewarded figures.
+    public var largestCount: Int {
+        [denials.reduce(0) { $0 + $1.count }, wastedLoads, loadsStarted, loadsCompleted, loadsFailed, showFailures, offers, accepted, granted].max() ?? 0
     }
 
-    /// Counts one denial.
-    /// - Parameters:
-    ///   - messageIsFixed: the message is the same whenever this reason is given at this location, so it is read
-    ///     (rendered) only the first time.
-    /// - Returns: the index of the reason's entry in ``denials``, which ``countDenial(entry:messageIsFixed:message:)``
-    ///   takes the next time the same reason is given at the same location.
-    @discardableResult
-    mutating func countDenial(_ code: ReasonCode, at location: ImpactLocation?, messageIsFixed: Bool = false, message: @autoclosure () -> String) -> Int {
-        if let i = denials.firstIndex(where: { $0.code == code && $0.location == location }) {
-            countDenial(entry: i, messageIsFixed: messageIsFixed, message: message())
-            return i
-        }
-        denials.append(DenialCount(code: code, location: location, message: message(), count: 1))
+    /// Counts one user-day with this many impressions.
+    /// - Returns: the entries the histogram grew by.
+    @inline(__always)
+    mutating func countDay(impressions: Int) -> Int {
+        let grown = max(0, impressions + 1 - histogram.count)
+        if grown > 0 { histogram += Array(repeating: 0, count: grown) }
+        histogram[impressions] += 1
+        return grown
+    }
+
+    /// Appends a reason's first denial, one the counters do not list yet (the player finds rows by key).
+    /// - Returns: its index in ``denials``, which ``countDenial(entry:messageIsFixed:message:)`` takes.
+    mutating func appendDenial(_ code: ReasonCode, at location: ImpactLocation?, message: String) -> Int {
+        denials.append(DenialCount(code: code, location: location, message: message, count: 1))
         return denials.count - 1
     }
 
@@ -160,15 +163,16 @@ public struct PlacementCounters: Sendable, Hashable {
     }
 
     /// Adds another set of counters to these.
-    /// - Returns: the entries the histogram grew by.
+    /// - Returns: what the histogram and the deny-reason rows grew by.
     @discardableResult
-    public mutating func add(_ other: PlacementCounters) -> Int {
-        let grown = max(0, other.histogram.count - histogram.count)
-        if grown > 0 { histogram += Array(repeating: 0, count: grown) }
+    public mutating func add(_ other: PlacementCounters) -> CounterGrowth {
+        var grown = CounterGrowth()
+        grown.histogramEntries = max(0, other.histogram.count - histogram.count)
+        if grown.histogramEntries > 0 { histogram += Array(repeating: 0, count: grown.histogramEntries) }
         for (k, n) in other.histogram.enumerated() { histogram[k] += n }
         for k in capDays.indices where k < other.capDays.count { capDays[k] += other.capDays[k] }
         // Nothing to add (most blocks of most parts), nothing to index or sort: merging many parts stays linear.
-        if !other.denials.isEmpty { addDenials(other.denials) }
+        if !other.denials.isEmpty { addDenials(other.denials, growing: &grown) }
         wastedLoads += other.wastedLoads
         loadsStarted += other.loadsStarted
         loadsCompleted += other.loadsCompleted
@@ -181,7 +185,7 @@ public struct PlacementCounters: Sendable, Hashable {
     }
 
     /// Adds deny-reason rows: counts of rows this block has, new rows appended, then the canonical order.
-    private mutating func addDenials(_ others: [DenialCount]) {
+    private mutating func addDenials(_ others: [DenialCount], growing grown: inout CounterGrowth) {
         // Entries by (code, location), found once: adding many reasons is linear, not quadratic.
         struct Key: Hashable {
             let code: ReasonCode
@@ -193,11 +197,16 @@ public struct PlacementCounters: Sendable, Hashable {
             if let i = index[Key(code: denial.code, location: denial.location)] {
                 denials[i].count += denial.count
                 // Messages of one setting agree; the smaller text wins so that merge order never matters.
-                if denial.message < denials[i].message { denials[i].message = denial.message }
+                if denial.message < denials[i].message {
+                    grown.denyText += denial.message.utf8.count - denials[i].message.utf8.count
+                    denials[i].message = denial.message
+                }
             } else {
                 index[Key(code: denial.code, location: denial.location)] = denials.count
                 denials.append(denial)
                 appended = true
+                grown.denyRows += 1
+                grown.denyText += denial.textBytes
             }
         }
         // A canonical order, so that counters that add up to the same figures compare equal (counts alone move nothing).
@@ -216,6 +225,28 @@ public struct PlacementCounters: Sendable, Hashable {
     public var sortedDenials: [DenialCount] { denials.sorted(by: DenialCount.displayOrder) }
 }
 
+/// What adding counters to others grew, in what a report bounds (``ImpactReport/maxHistogramEntries``,
+/// ``ImpactReport/maxDenyRows``, ``ImpactReport/maxDenyText``).
+public struct CounterGrowth: Sendable, Equatable {
+    /// Histogram entries added.
+    public var histogramEntries = 0
+    /// Deny-reason rows added.
+    public var denyRows = 0
+    /// Bytes of deny-reason messages and file names added (less, when a smaller message replaced one).
+    public var denyText = 0
+
+    public init() {}
+
+    public static func += (lhs: inout CounterGrowth, rhs: CounterGrowth) {
+        lhs.histogramEntries += rhs.histogramEntries
+        lhs.denyRows += rhs.denyRows
+        lhs.denyText += rhs.denyText
+    }
+
+    /// Whether nothing grew (a smaller message may shrink the text).
+    public var isEmpty: Bool { histogramEntries == 0 && denyRows == 0 && denyText <= 0 }
+}
+
 /// The counters of one segment: its users, its user-days and each placement's counters.
 public struct SegmentCounters: Sendable, Hashable {
     /// Users played.
@@ -229,12 +260,12 @@ public struct SegmentCounters: Sendable, Hashable {
     public init(placements: Int) { self.placements = Array(repeating: PlacementCounters(), count: placements) }
 
     /// Adds another segment's counters (the same placements) to these.
-    /// - Returns: the entries their histograms grew by.
+    /// - Returns: what their histograms and deny-reason rows grew by.
     @discardableResult
-    public mutating func add(_ other: SegmentCounters) -> Int {
+    public mutating func add(_ other: SegmentCounters) -> CounterGrowth {
         users += other.users
         userDays += other.userDays
-        var grown = 0
+        var grown = CounterGrowth()
         for i in placements.indices where i < other.placements.count { grown += placements[i].add(other.placements[i]) }
         return grown
     }

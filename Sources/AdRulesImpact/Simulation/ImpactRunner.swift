@@ -86,39 +86,40 @@ public enum ImpactRunner {
     ///   - changes: the semantic difference of the two policies, when comparing.
     ///   - options: overrides, shard and threads.
     ///   - progress: called from worker threads with (users played, users to play) over all policies.
-    /// - Throws: ``ImpactRunError`` when the report's histograms would pass ``ImpactReport/maxHistogramEntries`` or
-    ///   ``ImpactReport/maxHistogramLength``: the run stops as soon as they do.
+    /// - Throws: ``ImpactRunError`` when the report would pass what a report holds (``ReportBounds``), which `impact merge`
+    ///   reads parts within: the run stops as soon as its counters do.
     public static func run(
         model: UsageModel, policies: [NamedPolicy], changes: [PolicyChange] = [], options: ImpactOptions = ImpactOptions(),
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws(ImpactRunError) -> ImpactReport {
-        try run(model: model, policies: policies, changes: changes, options: options, progress: progress, bounds: HistogramBounds())
+        try run(model: model, policies: policies, changes: changes, options: options, progress: progress, bounds: ReportBounds())
     }
 
-    /// ``run(model:policies:changes:options:progress:)`` within other histogram bounds (a test's smaller ones).
+    /// ``run(model:policies:changes:options:progress:)`` within other bounds (a test's smaller ones).
     static func run(
         model: UsageModel, policies: [NamedPolicy], changes: [PolicyChange] = [], options: ImpactOptions = ImpactOptions(),
-        progress: (@Sendable (Int, Int) -> Void)? = nil, bounds: HistogramBounds
+        progress: (@Sendable (Int, Int) -> Void)? = nil, bounds: ReportBounds
     ) throws(ImpactRunError) -> ImpactReport {
         let users = options.users ?? model.users
         let days = options.days ?? model.days
         let seed = options.seed ?? model.seed
         let played = PlayedUsers(users: users, shard: options.shard)
         let tracker = ProgressTracker(total: played.count * policies.count, report: progress)
+        let segmentNames = model.segments.map(\.name)
         var results: [ImpactPolicyResult] = []
-        // The histograms of every result count towards one bound, as `impact merge` reads a part.
-        var entries = 0
+        // The histograms and deny reasons of every result count towards one bound, as `impact merge` reads a part.
+        var size = ReportSize()
         for named in policies {
             let plan = SimulationPlan(model: model, policy: named.policy, users: users, days: days, seed: seed)
-            let segments = play(plan, users: played, threads: options.threads, tracker: tracker, bounds: bounds, entriesBefore: entries)
+            let segments: [SegmentCounters]
+            (segments, size) = play(plan, users: played, threads: options.threads, tracker: tracker, bounds: bounds, sizeBefore: size)
             let result = ImpactPolicyResult(policy: named.name, placements: plan.placements, segments: segments)
-            entries += segments.reduce(0) { $0 + $1.histogramEntries }
-            if let error = ImpactRunError.longest(in: result, entries: entries, bounds: bounds, segmentNames: model.segments.map(\.name)) { throw error }
+            if let error = bounds.error(size, in: results + [result], segmentNames: segmentNames) { throw error }
             results.append(result)
         }
         return ImpactReport(
             model: model.file, users: users, days: days, seed: seed, start: model.start.description,
-            segments: model.segments.map(\.name), shard: options.shard, changes: changes, results: results)
+            segments: segmentNames, shard: options.shard, changes: changes, results: results)
     }
 
     /// The mean number of engine calls (records, asks, shows begun, rewards claimed) per user-day of a model, for the benchmark.
@@ -129,14 +130,16 @@ public enum ImpactRunner {
     }
 
     /// Plays users in chunks on `threads` threads; each chunk's counters are merged in user order.
-    /// Stops handing out chunks once the histograms, with `entriesBefore` of the results played before, pass the
-    /// report's bounds (what it returns then is a part of the run, which ``run(model:policies:changes:options:progress:)`` refuses).
+    /// Stops handing out chunks once the report's size, with `sizeBefore` of the results played before, passes the
+    /// bounds (what it returns then is a part of the run, which ``run(model:policies:changes:options:progress:)`` refuses).
+    /// - Returns: the counters, and the report's size with them.
     static func play(
-        _ plan: SimulationPlan, users: PlayedUsers, threads: Int, tracker: ProgressTracker, bounds: HistogramBounds = HistogramBounds(), entriesBefore: Int = 0
-    ) -> [SegmentCounters] {
+        _ plan: SimulationPlan, users: PlayedUsers, threads: Int, tracker: ProgressTracker, bounds: ReportBounds = ReportBounds(),
+        sizeBefore: ReportSize = ReportSize()
+    ) -> ([SegmentCounters], ReportSize) {
         let chunkCount = (users.count + chunkSize - 1) / chunkSize
         let store = ChunkStore(
-            count: chunkCount, total: plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }, bounds: bounds, entries: entriesBefore)
+            count: chunkCount, total: plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }, bounds: bounds, size: sizeBefore)
         // Threads beyond the machine's cores only add work: each plays on its own replica of the policy, built for it
         // (1,024 threads over a 5,000-placement policy took 11 s where one took 1.6 s). The output does not depend
         // on the count.
@@ -147,8 +150,13 @@ public enum ImpactRunner {
             while let chunk = store.take() {
                 player.resetCounters()
                 let range = (chunk * chunkSize)..<min(users.count, (chunk + 1) * chunkSize)
-                for i in range { player.play(user: users[i]) }
-                store.put(chunk, player.counters)
+                for i in range {
+                    player.play(user: users[i])
+                    // Rows and histogram entries only grow as chunks are added up: past a bound in this chunk, past it
+                    // in the run (a chunk of 64 users against 2,000 rules that all deny held 1.28 million rows).
+                    if bounds.passed(by: player.chunkSize) { break }
+                }
+                store.put(chunk, player.counters, stopped: bounds.passed(by: player.chunkSize))
                 tracker.advance(by: range.count)
             }
         }
@@ -157,7 +165,7 @@ public enum ImpactRunner {
         } else {
             DispatchQueue.concurrentPerform(iterations: workers, execute: work)
         }
-        return store.total
+        return store.result
     }
 }
 
@@ -182,8 +190,8 @@ struct PlayedUsers: Sendable {
 
 /// Hands out chunk numbers to workers and adds each chunk's counters to the total in chunk (user) order, as soon as
 /// the chunks before it are in: only the few chunks finished ahead of their turn are held, whatever the population.
-/// Once the total's histograms pass the report's bounds it hands out no more: the run is refused, and its memory and
-/// time stop growing there.
+/// Once the report's size passes its bounds it hands out no more: the run is refused, and its memory and time stop
+/// growing there.
 final class ChunkStore: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
@@ -191,16 +199,16 @@ final class ChunkStore: @unchecked Sendable {
     private var merged = 0
     private var waiting: [Int: [SegmentCounters]] = [:]
     private var sum: [SegmentCounters]
-    private let bounds: HistogramBounds
-    /// The histogram entries of the total, with those of the results played before.
-    private var entries: Int
+    private let bounds: ReportBounds
+    /// The size of the report so far, with the results played before.
+    private var size: ReportSize
     private var overflowed = false
 
-    init(count: Int, total: [SegmentCounters], bounds: HistogramBounds = HistogramBounds(), entries: Int = 0) {
+    init(count: Int, total: [SegmentCounters], bounds: ReportBounds = ReportBounds(), size: ReportSize = ReportSize()) {
         self.count = count
         sum = total
         self.bounds = bounds
-        self.entries = entries + total.reduce(0) { $0 + $1.histogramEntries }
+        self.size = size
     }
 
     func take() -> Int? {
@@ -211,53 +219,102 @@ final class ChunkStore: @unchecked Sendable {
         }
     }
 
-    func put(_ chunk: Int, _ counters: [SegmentCounters]) {
+    /// Adds a chunk's counters, in chunk order. A chunk `stopped` before its last user passed the bounds on its own:
+    /// the run is refused.
+    func put(_ chunk: Int, _ counters: [SegmentCounters], stopped: Bool = false) {
         lock.withLock {
+            overflowed = overflowed || stopped
             waiting[chunk] = counters
             while let ready = waiting.removeValue(forKey: merged) {
                 for s in sum.indices where s < ready.count {
                     let grown = sum[s].add(ready[s])
-                    guard grown > 0 else { continue }
-                    entries += grown
-                    if entries > bounds.entries || sum[s].placements.contains(where: { $0.histogram.count > bounds.length }) {
-                        overflowed = true
-                    }
+                    guard !grown.isEmpty else { continue }
+                    size.grow(by: grown, histograms: sum[s].placements)
                 }
+                overflowed = overflowed || bounds.passed(by: size)
                 merged += 1
             }
         }
     }
 
-    /// Every chunk's counters added up, in chunk order.
-    var total: [SegmentCounters] { lock.withLock { sum } }
+    /// Every chunk's counters added up, in chunk order, and the report's size with them.
+    var result: ([SegmentCounters], ReportSize) { lock.withLock { (sum, size) } }
 }
 
-/// The most histogram entries a run's report holds, over every block, and in one block's histogram.
-struct HistogramBounds: Sendable {
-    var entries = ImpactReport.maxHistogramEntries
-    var length = ImpactReport.maxHistogramLength
+/// What a report holds, in the quantities it is bounded in (``ReportBounds``).
+struct ReportSize: Sendable {
+    var histogramEntries = 0
+    /// The longest histogram of a block.
+    var longestHistogram = 0
+    var denyRows = 0
+    var denyText = 0
+
+    /// Adds what counters grew by; `histograms` are those of the block that grew (their longest is kept).
+    mutating func grow(by grown: CounterGrowth, histograms: [PlacementCounters]) {
+        histogramEntries += grown.histogramEntries
+        denyRows += grown.denyRows
+        denyText += grown.denyText
+        if grown.histogramEntries > 0 { longestHistogram = max(longestHistogram, histograms.lazy.map(\.histogram.count).max() ?? 0) }
+    }
 }
 
-/// Why a run was refused.
+/// What a report may hold: what `impact merge` reads a part within. A run stops as soon as its counters pass it.
+struct ReportBounds: Sendable {
+    var histogramEntries = ImpactReport.maxHistogramEntries
+    var histogramLength = ImpactReport.maxHistogramLength
+    var denyRows = ImpactReport.maxDenyRows
+    var denyText = ImpactReport.maxDenyText
+    var countPerUserDay = ImpactReport.maxCountPerUserDay
+
+    /// Whether a report of this size passes a bound (the counts a user-day are checked once the run has played).
+    func passed(by size: ReportSize) -> Bool {
+        size.histogramEntries > histogramEntries || size.longestHistogram > histogramLength || size.denyRows > denyRows || size.denyText > denyText
+    }
+
+    /// Why results of this size (the last of them just played) cannot be reported; nil when they can.
+    func error(_ size: ReportSize, in results: [ImpactPolicyResult], segmentNames: [String]) -> ImpactRunError? {
+        if size.histogramEntries > histogramEntries || size.longestHistogram > histogramLength {
+            // The block with the longest histogram, of the result being played when the bound was passed.
+            guard let result = results.last else { return nil }
+            var longest: (segment: Int, placement: Int, count: Int) = (0, 0, 0)
+            for (s, segment) in result.segments.enumerated() {
+                for (p, counters) in segment.placements.enumerated() where counters.histogram.count > longest.count {
+                    longest = (s, p, counters.histogram.count)
+                }
+            }
+            return .histogramsTooLong(
+                policy: result.policy, segment: segmentNames[longest.segment], placement: result.placements[longest.placement].id,
+                impressions: longest.count - 1)
+        }
+        if size.denyRows > denyRows { return .tooManyDenyRows(size.denyRows) }
+        if size.denyText > denyText { return .tooMuchDenyText(size.denyText) }
+        // What a part may count a user-day (``ImpactReport/maxCountPerUserDay``): what `impact merge` reads.
+        for result in results {
+            for (s, segment) in result.segments.enumerated() {
+                for (p, counters) in segment.placements.enumerated() where counters.largestCount > segment.userDays * countPerUserDay {
+                    return .countsTooLarge(
+                        policy: result.policy, segment: segmentNames[s], placement: result.placements[p].id,
+                        perUserDay: counters.largestCount / max(1, segment.userDays))
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// Why a run was refused: its report would pass what a report holds (``ReportBounds``).
 public enum ImpactRunError: Error, Equatable, CustomStringConvertible {
     /// The report's histograms would pass ``ImpactReport/maxHistogramEntries`` or ``ImpactReport/maxHistogramLength``:
     /// the block with the longest histogram when the run stopped (its policy, segment and placement, and the most
     /// impressions a user-day had there).
     case histogramsTooLong(policy: String, segment: String, placement: String, impressions: Int)
-
-    /// The error for a result whose histograms (`entries` with those before it) pass the bounds, naming its longest; nil within them.
-    static func longest(in result: ImpactPolicyResult, entries: Int, bounds: HistogramBounds, segmentNames: [String]) -> ImpactRunError? {
-        var longest: (segment: Int, placement: Int, count: Int) = (0, 0, 0)
-        for (s, segment) in result.segments.enumerated() {
-            for (p, counters) in segment.placements.enumerated() where counters.histogram.count > longest.count {
-                longest = (s, p, counters.histogram.count)
-            }
-        }
-        guard entries > bounds.entries || longest.count > bounds.length else { return nil }
-        return .histogramsTooLong(
-            policy: result.policy, segment: segmentNames[longest.segment], placement: result.placements[longest.placement].id,
-            impressions: longest.count - 1)
-    }
+    /// The report would list more deny-reason rows than ``ImpactReport/maxDenyRows``: the rows when the run stopped.
+    case tooManyDenyRows(Int)
+    /// The report's deny-reason rows would hold more bytes of messages and file names than
+    /// ``ImpactReport/maxDenyText``: the bytes when the run stopped.
+    case tooMuchDenyText(Int)
+    /// A block would count more than ``ImpactReport/maxCountPerUserDay`` deny reasons (or loads, offers…) a user-day.
+    case countsTooLarge(policy: String, segment: String, placement: String, perUserDay: Int)
 
     public var description: String {
         switch self {
@@ -267,6 +324,16 @@ public enum ImpactRunError: Error, Equatable, CustomStringConvertible {
                 + "most, and with the policy \(ControlCharacters.escaped(policy)) a user-day of segment \(ControlCharacters.escaped(segment)) had \(impressions) "
                 + "impressions of \(ControlCharacters.escaped(placement)) when the run stopped: give \(ControlCharacters.escaped(placement)) a daily_cap, "
                 + "write fewer actions a day (a longer every), or use fewer segments"
+        case .tooManyDenyRows(let rows):
+            return "the report would list more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs, over every segment × placement; "
+                + "\(rows) when the run stopped), more than a report holds: use fewer segments, or preview a policy with fewer placements or custom rules"
+        case .tooMuchDenyText(let bytes):
+            return "the report's deny reasons would hold more than \(ImpactReport.maxDenyText) bytes of messages and file names (each row repeats its reason's; "
+                + "\(bytes) when the run stopped), more than a report holds: use fewer segments, shorter rule messages, or a shorter path to the rule files"
+        case .countsTooLarge(let policy, let segment, let placement, let perUserDay):
+            return "with the policy \(ControlCharacters.escaped(policy)), segment \(ControlCharacters.escaped(segment)) would count \(perUserDay) deny reasons "
+                + "(or loads or offers) of \(ControlCharacters.escaped(placement)) a user-day, more than the \(ImpactReport.maxCountPerUserDay) a report holds: "
+                + "write fewer actions a day (a longer every), or preview a policy with fewer custom rules that deny at once"
         }
     }
 }

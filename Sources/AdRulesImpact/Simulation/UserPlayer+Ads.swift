@@ -190,7 +190,7 @@ extension UserPlayer {
         // would be counted by location, as a reason given in full is.
         guard let site, siteSlots[site] == slot else {
             let built = reason()
-            counters[segment].placements[slot].countDenial(code, at: built.location.map(ImpactLocation.init), message: built.summary)
+            countRow(code, at: built.location.map(ImpactLocation.init), slot: slot, messageIsFixed: false, message: built.summary)
             return
         }
         // The counter's entry for this site and segment was found the first time: no search by location.
@@ -201,8 +201,24 @@ extension UserPlayer {
             counters[segment].placements[slot].countDenial(entry: entry, messageIsFixed: fixed, message: reason().summary)
             return
         }
-        siteEntries[cell] = counters[segment].placements[slot].countDenial(
-            code, at: siteLocations[site].location, messageIsFixed: fixed, message: siteLocations[site].summary ?? reason().summary)
+        let (location, summary) = (siteLocations[site].location, siteLocations[site].summary)
+        let row = countRow(code, at: location, slot: slot, messageIsFixed: fixed, message: summary ?? reason().summary)
+        siteEntries[cell] = row
+    }
+
+    /// Counts a denial in its row of the current segment's block for `slot`, found in ``rowIndex`` or appended.
+    /// - Returns: the row's index in the block's denials.
+    @discardableResult
+    mutating func countRow(_ code: ReasonCode, at location: ImpactLocation?, slot: Int, messageIsFixed: Bool, message: @autoclosure () -> String) -> Int {
+        let key = DenialRowKey(segment: segment, slot: slot, code: code, location: location)
+        if let row = rowIndex[key] {
+            counters[segment].placements[slot].countDenial(entry: row, messageIsFixed: messageIsFixed, message: message())
+            return row
+        }
+        let row = counters[segment].placements[slot].appendDenial(code, at: location, message: message())
+        rowIndex[key] = row
+        chunkSize.denyRows += 1
+        return row
     }
 
     /// The index of a reason site (``siteKeys``, ``siteIndex``), its location and summary (when that depends on the site alone)
@@ -218,4 +234,12 @@ extension UserPlayer {
         siteSlots.append(slot)
         return siteLocations.count - 1
     }
+}
+
+/// A deny-reason row of a block: its segment and placement slot, its code and location.
+struct DenialRowKey: Hashable {
+    let segment: Int
+    let slot: Int
+    let code: ReasonCode
+    let location: ImpactLocation?
 }
