@@ -24,7 +24,7 @@ extension ImpactJSON {
         }
     }
 
-    /// The most a counter may hold per user-day of its segment (asks, loads, reasons): what a run writes within.
+    /// The most a counter may hold per user-day of the whole run (asks, loads, reasons): what a run writes within.
     static let maxPerUserDay = ImpactReport.maxCountPerUserDay
 
     /// The most JSON values a part may hold.
@@ -129,7 +129,8 @@ extension ImpactJSON {
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
-                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, count: count, string: string)
+                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, most: users * days * maxPerUserDay,
+                        count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
                     guard histogramEntries <= 1_000_000 else {
@@ -166,6 +167,14 @@ extension ImpactJSON {
             }
             // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
             for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
+            // Each block's counts are within what the run's user-days can give; over the segments too (the totals merge
+            // computes from them).
+            let result = ImpactPolicyResult(policy: "", placements: placements, segments: counters)
+            if let passing = result.countsPassing(users * days * maxPerUserDay) {
+                throw ReadError(
+                    "not an impact report: the counts of \(ControlCharacters.cut(placements[passing.placement].id)) add up over its segments to more than the run's user-days can give",
+                    at: item["segments"])
+            }
             // The results of a --compare run played the same users.
             if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
                 throw ReadError("not an impact report: its results played different users", at: item["segments"])

@@ -9,9 +9,12 @@ extension ImpactJSON {
         "deny_reasons", "wasted_loads", "loads", "show_failures", "rewarded",
     ]
 
-    /// - Parameter segment: the segment whose figures these are, for messages.
+    /// - Parameters:
+    ///   - segment: the segment whose figures these are, for messages.
+    ///   - userDays: the segment's user-days in the part: the histogram counts each once.
+    ///   - most: the most any other count may hold (``ImpactReport/maxCountPerUserDay`` per user-day of the whole run).
     static func readFigures(
-        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, count: CountReader, string: StringReader
+        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int, count: CountReader, string: StringReader
     ) throws -> (ImpactPlacement, PlacementCounters) {
         // What messages call the figures: the placement of the segment.
         let id = "\(placementID) in segment \(ControlCharacters.cut(segment))"
@@ -30,7 +33,7 @@ extension ImpactJSON {
         guard AdFormat(rawValue: format) != nil || format == "unknown" else {
             throw ReadError("not an impact report: the format of \(id) is \(ControlCharacters.quoted(format)), which no run writes", at: object["format"])
         }
-        // A histogram counts each user-day once; anything else counts at most maxPerUserDay a user-day.
+        // A histogram counts each user-day once; anything else counts at most maxPerUserDay per user-day of the run.
         // At most 100,000 impressions a user-day: more than one a second.
         guard histogram.count <= 100_001 else {
             throw ReadError("not an impact report: the histogram of \(id) is longer than 100,001 entries", at: object["histogram"])
@@ -43,7 +46,6 @@ extension ImpactJSON {
         guard c.histogram.last.map({ $0 > 0 }) ?? true else {
             throw ReadError("not an impact report: the histogram of \(id) ends with zeros, which no run writes", at: histogram[histogram.count - 1])
         }
-        let most = userDays * maxPerUserDay
         var caps: [CapKind] = []
         for (code, days) in capDays {
             guard let reason = ReasonCode(rawValue: code), let kind = CapKind(code: reason) else {
@@ -74,7 +76,7 @@ extension ImpactJSON {
             let n = try count(denial["count"], "a deny reason's count in \(id)", 1...max(1, most))
             denied += n
             guard denied <= most else {
-                throw ReadError("not an impact report: the deny reasons of \(id) add up to more than its user-days can give", at: denial["count"])
+                throw ReadError("not an impact report: the deny reasons of \(id) add up to more than the run's user-days can give", at: denial["count"])
             }
             // A run writes every reason's message: one left out would win the merge's smallest text as "".
             c.denials.append(DenialCount(code: code, location: location, message: try string(denial["message"], "the message of a deny reason of \(id)"), count: n))

@@ -155,20 +155,21 @@ extension ImpactCommandTests {
         #expect(!merged.stderr.contains("\u{1B}") && merged.stderr.split(separator: "\n").count == 1, "one line, no escape code")
     }
 
-    /// A part may count up to ``ImpactReport/maxCountPerUserDay`` deny reasons a user-day of its segment, what a run
+    /// A part may count up to ``ImpactReport/maxCountPerUserDay`` deny reasons per user-day of the whole run, what a run
     /// writes within: 10,000 rules that all deny an action every 75 s counted 11.5 million a user-day, and the merge
-    /// refused the parts of that run as forged (it read at most 10,000,000).
+    /// refused the parts of that run as forged (it read at most 10,000,000 per user-day of the part's segment, so a shard
+    /// holding one heavy user was refused where the whole run passed). Parts within it that pass it together are refused.
     @Test func aPartCountsAsManyDenialsAsARunMayWrite() throws {
         let (directory, parts) = try Self.shardParts("adrules-many-denials", ["impact", Self.flat, "--rules", Self.new, "--users", "4"].map(Self.inPackage), count: 2)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        /// The part with its first segment's first deny count set to `perUserDay` times the segment's user-days.
+        /// The part with its first segment's first deny count set to `perUserDay` times the run's user-days.
         func tampered(_ path: String, perUserDay: Int) throws -> String {
             var text = try String(contentsOfFile: path, encoding: .utf8)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let population = try #require(object["users"] as? Int) * (try #require(object["days"] as? Int))
             let segments = try #require(text.range(of: "\"segments\": {"))
-            let days = try #require(text.range(of: #""user_days": \d+"#, options: .regularExpression, range: segments.upperBound..<text.endIndex))
-            let userDays = try #require(Int(text[days].split(separator: " ").last ?? ""))
-            let count = try #require(text.range(of: #""count": \d+"#, options: .regularExpression, range: days.upperBound..<text.endIndex))
-            text.replaceSubrange(count, with: "\"count\": \(perUserDay * userDays)")
+            let count = try #require(text.range(of: #""count": \d+"#, options: .regularExpression, range: segments.upperBound..<text.endIndex))
+            text.replaceSubrange(count, with: "\"count\": \(perUserDay * population)")
             let copy = path + ".\(perUserDay).json"
             try text.write(toFile: copy, atomically: true, encoding: .utf8)
             return copy
@@ -178,6 +179,10 @@ extension ImpactCommandTests {
         let tooMany = runCLI(["impact", "merge", try tampered(parts[0], perUserDay: ImpactReport.maxCountPerUserDay + 1), parts[1]])
         #expect(tooMany.exitCode == 1)
         #expect(tooMany.stderr.contains("not an impact report: a deny reason's count in"), "\(tooMany.stderr)")
+        let half = ImpactReport.maxCountPerUserDay / 2 + 1
+        let together = runCLI(["impact", "merge", try tampered(parts[0], perUserDay: half), try tampered(parts[1], perUserDay: half)])
+        #expect(together.exitCode == 1)
+        #expect(together.stderr.contains("come to more than \(ImpactReport.maxCountPerUserDay) per user-day of the run"), "\(together.stderr)")
     }
 
     /// A change of a `--compare` part holds every key a run writes, each of the kind it writes: a change with no `old`,

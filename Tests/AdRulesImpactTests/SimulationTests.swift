@@ -481,6 +481,30 @@ struct SimulationTests {
         #expect(name == "p" && segment == "busy" && placement == "level_end" && perUserDay > 5)
     }
 
+    /// A row keeps the smallest of its messages (they differ where they name the placement on screen), so its text may
+    /// shrink as counts are added up; what a report bounds is its longest message, which only grows. (Bounded by the
+    /// kept text, a run that stopped at the bound added a chunk already playing whose shorter messages took the text back
+    /// under it, and reported 128 of 2,000 users with exit 0.)
+    @Test func theTextARunBoundsOnlyGrows() {
+        func counters(_ message: String) -> PlacementCounters {
+            var c = PlacementCounters()
+            _ = c.appendDenial(.fullscreenActive, at: ImpactLocation(file: "p.yaml", line: 3, column: 5), message: message)
+            return c
+        }
+        let long = "fullscreen ad of placement_with_a_long_name on screen", short = "fullscreen ad of a on screen"
+        var sum = counters(long)
+        let shorter = sum.add(counters(short))
+        #expect(sum.denials[0].message == short && sum.denials[0].count == 2)
+        #expect(shorter.denyText == 0 && shorter.isEmpty)
+        #expect(sum.denials[0].boundedTextBytes == long.utf8.count + "p.yaml".utf8.count)
+        var other = counters(short)
+        let longer = other.add(counters(long))
+        #expect(longer.denyText == long.utf8.count - short.utf8.count)
+        #expect(other == sum, "the same rows whatever the order")
+        #expect(sum.countDenial(entry: 0, messageIsFixed: false, message: short + " and more") == 0)
+        #expect(sum.countDenial(entry: 0, messageIsFixed: false, message: long + " and more") == " and more".utf8.count)
+    }
+
     /// Parts that are each within the histogram bound but together pass it are refused by the merge, as the run of the
     /// whole population is.
     @Test func aMergeWhoseHistogramsPassTheBoundIsRefused() throws {

@@ -79,6 +79,11 @@ public struct DenialCount: Sendable, Hashable {
     public var message: String
     /// How many asks it denied.
     public var count: Int
+    /// The bytes of the longest message counted in this row. The row keeps the smallest text (messages of one setting
+    /// differ only where they name what is on screen or which attributes are missing), so its text may shrink as
+    /// counts are added up; a run bounds the longest (``boundedTextBytes``), which only grows, so that a part of a run
+    /// is always within what the whole run is, and a merge of its parts in any order.
+    public var longestMessage: Int
 
     /// Creates a count.
     public init(code: ReasonCode, location: ImpactLocation?, message: String, count: Int) {
@@ -86,10 +91,15 @@ public struct DenialCount: Sendable, Hashable {
         self.location = location
         self.message = message
         self.count = count
+        longestMessage = message.utf8.count
     }
 
     /// The bytes of its message and file name, which every row repeats (``ImpactReport/maxDenyText``).
     public var textBytes: Int { message.utf8.count + (location?.file.utf8.count ?? 0) }
+
+    /// The bytes of its longest message and file name: what a run bounds (``ImpactReport/maxDenyText``), at least
+    /// ``textBytes``.
+    public var boundedTextBytes: Int { longestMessage + (location?.file.utf8.count ?? 0) }
 
     /// Most frequent first; ties in reason-code order, then by location.
     static func displayOrder(_ a: DenialCount, _ b: DenialCount) -> Bool {
@@ -130,10 +140,10 @@ public struct PlacementCounters: Sendable, Hashable {
     /// Impressions over every user-day.
     public var impressions: Int { histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element } }
 
-    /// The largest of the counts a report bounds a user-day (``ImpactReport/maxCountPerUserDay``): the denials over
+    /// The counts a report bounds per user-day of the run (``ImpactReport/maxCountPerUserDay``): the denials over
     /// every row, the loads, failed shows, wasted loads and rewarded figures.
-    public var largestCount: Int {
-        [denials.reduce(0) { $0 + $1.count }, wastedLoads, loadsStarted, loadsCompleted, loadsFailed, showFailures, offers, accepted, granted].max() ?? 0
+    var boundedCounts: [Int] {
+        [denials.reduce(0) { $0 + $1.count }, wastedLoads, loadsStarted, loadsCompleted, loadsFailed, showFailures, offers, accepted, granted]
     }
 
     /// Counts one user-day with this many impressions.
@@ -154,12 +164,17 @@ public struct PlacementCounters: Sendable, Hashable {
     }
 
     /// Counts one more denial of an entry of ``denials``.
-    mutating func countDenial(entry i: Int, messageIsFixed: Bool, message: @autoclosure () -> String) {
+    /// - Returns: what its longest message grew by (``DenialCount/longestMessage``).
+    @discardableResult
+    mutating func countDenial(entry i: Int, messageIsFixed: Bool, message: @autoclosure () -> String) -> Int {
         denials[i].count += 1
-        if messageIsFixed { return }
+        if messageIsFixed { return 0 }
         // Messages of one setting agree; where they differ the smaller text is kept, so no order of play matters.
         let text = message()
         if text != denials[i].message, text < denials[i].message { denials[i].message = text }
+        let grown = max(0, text.utf8.count - denials[i].longestMessage)
+        denials[i].longestMessage += grown
+        return grown
     }
 
     /// Adds another set of counters to these.
@@ -197,16 +212,16 @@ public struct PlacementCounters: Sendable, Hashable {
             if let i = index[Key(code: denial.code, location: denial.location)] {
                 denials[i].count += denial.count
                 // Messages of one setting agree; the smaller text wins so that merge order never matters.
-                if denial.message < denials[i].message {
-                    grown.denyText += denial.message.utf8.count - denials[i].message.utf8.count
-                    denials[i].message = denial.message
-                }
+                if denial.message < denials[i].message { denials[i].message = denial.message }
+                // What the bound counts, the longest, only grows.
+                grown.denyText += max(0, denial.longestMessage - denials[i].longestMessage)
+                denials[i].longestMessage = max(denials[i].longestMessage, denial.longestMessage)
             } else {
                 index[Key(code: denial.code, location: denial.location)] = denials.count
                 denials.append(denial)
                 appended = true
                 grown.denyRows += 1
-                grown.denyText += denial.textBytes
+                grown.denyText += denial.boundedTextBytes
             }
         }
         // A canonical order, so that counters that add up to the same figures compare equal (counts alone move nothing).
@@ -232,7 +247,8 @@ public struct CounterGrowth: Sendable, Equatable {
     public var histogramEntries = 0
     /// Deny-reason rows added.
     public var denyRows = 0
-    /// Bytes of deny-reason messages and file names added (less, when a smaller message replaced one).
+    /// Bytes of deny-reason messages and file names added, each row counted with its longest message
+    /// (``DenialCount/boundedTextBytes``): it never shrinks.
     public var denyText = 0
 
     public init() {}
@@ -243,8 +259,8 @@ public struct CounterGrowth: Sendable, Equatable {
         lhs.denyText += rhs.denyText
     }
 
-    /// Whether nothing grew (a smaller message may shrink the text).
-    public var isEmpty: Bool { histogramEntries == 0 && denyRows == 0 && denyText <= 0 }
+    /// Whether nothing grew.
+    public var isEmpty: Bool { histogramEntries == 0 && denyRows == 0 && denyText == 0 }
 }
 
 /// The counters of one segment: its users, its user-days and each placement's counters.

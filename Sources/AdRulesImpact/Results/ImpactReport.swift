@@ -1,3 +1,4 @@
+import AdRules
 import Foundation
 
 /// The counters of one policy: per segment (model order) and, summed, in total.
@@ -14,6 +15,28 @@ public struct ImpactPolicyResult: Sendable, Hashable {
         self.policy = policy
         self.placements = placements
         self.segments = segments
+    }
+
+    /// The first placement whose counts (``PlacementCounters/boundedCounts``), added up over the segments, pass
+    /// `most`, with its largest total and the segment that counts most of it; nil when none does. The sums are
+    /// checked as they are taken: counts read from a part (each within `most`) never overflow here, nor in ``total``
+    /// once this has passed.
+    public func countsPassing(_ most: Int) -> (placement: Int, segment: Int, total: Int)? {
+        for p in placements.indices {
+            var totals: [Int] = []
+            var largest = (segment: 0, count: -1)
+            for (s, segment) in segments.enumerated() where p < segment.placements.count {
+                let counts = segment.placements[p].boundedCounts
+                if totals.isEmpty { totals = Array(repeating: 0, count: counts.count) }
+                if let top = counts.max(), top > largest.count { largest = (s, top) }
+                for k in counts.indices {
+                    let (sum, overflow) = totals[k].addingReportingOverflow(counts[k])
+                    if overflow || sum > most { return (p, largest.segment, overflow ? Int.max : sum) }
+                    totals[k] = sum
+                }
+            }
+        }
+        return nil
     }
 
     /// Every segment's counters added up.
@@ -92,6 +115,9 @@ public struct ImpactReport: Sendable, Hashable {
         /// With this part the merged histograms hold more entries than ``ImpactReport/maxHistogramEntries``, or one of
         /// them is longer than ``ImpactReport/maxHistogramLength``.
         case histogramsTooLong(Int, entries: Int, longest: Int)
+        /// With this part a placement's counts over every segment pass ``ImpactReport/maxCountPerUserDay`` per user-day
+        /// of the run: the placement.
+        case countsTooLarge(Int, placement: String)
 
         public var description: String { description(naming: { "part \($0 + 1)" }) }
         public var errorDescription: String? { description }
@@ -111,6 +137,8 @@ public struct ImpactReport: Sendable, Hashable {
             case .tooManyDenyRows(let i, let rows): return "with \(name(i)) the deny reasons come to \(rows) rows (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: that is no run's result"
             case .tooMuchDenyText(let i, let bytes):
                 return "with \(name(i)) the deny reasons' messages and file names come to \(bytes) bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"
+            case .countsTooLarge(let i, let placement):
+                return "with \(name(i)) the counts of \(ControlCharacters.cut(placement)) come to more than \(ImpactReport.maxCountPerUserDay) per user-day of the run, more than a report holds: that is no run's result"
             case .histogramsTooLong(let i, let entries, let longest):
                 return "with \(name(i)) the histograms come to \(entries) entries, the longest \(longest), more than the \(ImpactReport.maxHistogramEntries) (\(ImpactReport.maxHistogramLength) in one) a report holds: the run of the whole population is refused too (give the placements daily caps, or use fewer segments)"
             case .shardUsers(let i, let shard, let played, let expected):
@@ -267,6 +295,10 @@ public struct ImpactReport: Sendable, Hashable {
             if text > maxDenyText { throw MergeError.tooMuchDenyText(i, text) }
             let entries = report.histogramEntryCount, longest = report.longestHistogram
             if entries > maxHistogramEntries || longest > maxHistogramLength { throw MergeError.histogramsTooLong(i, entries: entries, longest: longest) }
+            let most = report.users * report.days * maxCountPerUserDay
+            for result in report.results {
+                if let passing = result.countsPassing(most) { throw MergeError.countsTooLarge(i, placement: result.placements[passing.placement].id) }
+            }
         }
 
         /// The whole run's result.

@@ -1,5 +1,4 @@
 import AdRules
-import AdRulesYAML
 import Dispatch
 import Foundation
 
@@ -114,7 +113,11 @@ public enum ImpactRunner {
             let segments: [SegmentCounters]
             (segments, size) = play(plan, users: played, threads: options.threads, tracker: tracker, bounds: bounds, sizeBefore: size)
             let result = ImpactPolicyResult(policy: named.name, placements: plan.placements, segments: segments)
-            if let error = bounds.error(size, in: results + [result], segmentNames: segmentNames) { throw error }
+            if let error = bounds.error(size, in: results + [result], segmentNames: segmentNames, population: users * days) { throw error }
+            // A run that stopped passed a bound, which what it played still passes (each bounded quantity only grows):
+            // what it returns is never a part of the population reported as the whole.
+            let playedUsers = segments.reduce(0) { $0 + $1.users }
+            guard playedUsers == played.count else { throw ImpactRunError.incomplete(played: playedUsers, of: played.count) }
             results.append(result)
         }
         return ImpactReport(
@@ -272,7 +275,8 @@ struct ReportBounds: Sendable {
     }
 
     /// Why results of this size (the last of them just played) cannot be reported; nil when they can.
-    func error(_ size: ReportSize, in results: [ImpactPolicyResult], segmentNames: [String]) -> ImpactRunError? {
+    /// - Parameter population: the user-days of the whole run (every shard's).
+    func error(_ size: ReportSize, in results: [ImpactPolicyResult], segmentNames: [String], population: Int) -> ImpactRunError? {
         if size.histogramEntries > histogramEntries || size.longestHistogram > histogramLength {
             // The block with the longest histogram, of the result being played when the bound was passed.
             guard let result = results.last else { return nil }
@@ -288,14 +292,14 @@ struct ReportBounds: Sendable {
         }
         if size.denyRows > denyRows { return .tooManyDenyRows(size.denyRows) }
         if size.denyText > denyText { return .tooMuchDenyText(size.denyText) }
-        // What a part may count a user-day (``ImpactReport/maxCountPerUserDay``): what `impact merge` reads.
+        // What a placement may count over its segments, per user-day of the whole run (``ImpactReport/maxCountPerUserDay``):
+        // what `impact merge` reads. Of the population's user-days, not the part's: a shard counts no more than the
+        // whole run does.
         for result in results {
-            for (s, segment) in result.segments.enumerated() {
-                for (p, counters) in segment.placements.enumerated() where counters.largestCount > segment.userDays * countPerUserDay {
-                    return .countsTooLarge(
-                        policy: result.policy, segment: segmentNames[s], placement: result.placements[p].id,
-                        perUserDay: counters.largestCount / max(1, segment.userDays))
-                }
+            if let passing = result.countsPassing(population * countPerUserDay) {
+                return .countsTooLarge(
+                    policy: result.policy, segment: segmentNames[passing.segment], placement: result.placements[passing.placement].id,
+                    perUserDay: passing.total / max(1, population))
             }
         }
         return nil
@@ -313,8 +317,11 @@ public enum ImpactRunError: Error, Equatable, CustomStringConvertible {
     /// The report's deny-reason rows would hold more bytes of messages and file names than
     /// ``ImpactReport/maxDenyText``: the bytes when the run stopped.
     case tooMuchDenyText(Int)
-    /// A block would count more than ``ImpactReport/maxCountPerUserDay`` deny reasons (or loads, offers…) a user-day.
+    /// A block would count more than ``ImpactReport/maxCountPerUserDay`` deny reasons (or loads, offers…) per
+    /// user-day of the whole run.
     case countsTooLarge(policy: String, segment: String, placement: String, perUserDay: Int)
+    /// The run played fewer users than it holds without passing a bound: never returned as a report.
+    case incomplete(played: Int, of: Int)
 
     public var description: String {
         switch self {
@@ -332,8 +339,10 @@ public enum ImpactRunError: Error, Equatable, CustomStringConvertible {
                 + "\(bytes) when the run stopped), more than a report holds: use fewer segments, shorter rule messages, or a shorter path to the rule files"
         case .countsTooLarge(let policy, let segment, let placement, let perUserDay):
             return "with the policy \(ControlCharacters.escaped(policy)), segment \(ControlCharacters.escaped(segment)) would count \(perUserDay) deny reasons "
-                + "(or loads or offers) of \(ControlCharacters.escaped(placement)) a user-day, more than the \(ImpactReport.maxCountPerUserDay) a report holds: "
-                + "write fewer actions a day (a longer every), or preview a policy with fewer custom rules that deny at once"
+                + "(or loads or offers) of \(ControlCharacters.escaped(placement)) per user-day of the run, more than the \(ImpactReport.maxCountPerUserDay) "
+                + "a report holds: write fewer actions a day (a longer every), or preview a policy with fewer custom rules that deny at once"
+        case .incomplete(let played, let total):
+            return "internal error: the run played \(played) of its \(total) users without passing a bound of its report; please report it"
         }
     }
 }

@@ -198,7 +198,7 @@ extension UserPlayer {
         let fixed = siteLocations[site].summary != nil
         let entry = siteEntries[cell]
         if entry >= 0, counters[segment].placements[slot].denials[entry].code == code {
-            counters[segment].placements[slot].countDenial(entry: entry, messageIsFixed: fixed, message: reason().summary)
+            chunkSize.denyText += counters[segment].placements[slot].countDenial(entry: entry, messageIsFixed: fixed, message: reason().summary)
             return
         }
         let (location, summary) = (siteLocations[site].location, siteLocations[site].summary)
@@ -212,12 +212,13 @@ extension UserPlayer {
     mutating func countRow(_ code: ReasonCode, at location: ImpactLocation?, slot: Int, messageIsFixed: Bool, message: @autoclosure () -> String) -> Int {
         let key = DenialRowKey(segment: segment, slot: slot, code: code, location: location)
         if let row = rowIndex[key] {
-            counters[segment].placements[slot].countDenial(entry: row, messageIsFixed: messageIsFixed, message: message())
+            chunkSize.denyText += counters[segment].placements[slot].countDenial(entry: row, messageIsFixed: messageIsFixed, message: message())
             return row
         }
         let row = counters[segment].placements[slot].appendDenial(code, at: location, message: message())
         rowIndex[key] = row
         chunkSize.denyRows += 1
+        chunkSize.denyText += counters[segment].placements[slot].denials[row].boundedTextBytes
         return row
     }
 

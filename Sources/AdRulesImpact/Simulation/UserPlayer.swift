@@ -59,9 +59,9 @@ struct UserPlayer {
     /// a site's first denial in a chunk, or a reason given in full, finds its row here, not by a scan of the block's
     /// rows (a policy of 10,000 rules that all deny scanned 10,000 rows for each, 1.3 s a block and chunk).
     var rowIndex: [DenialRowKey: Int] = [:]
-    /// The histogram entries and deny-reason rows of the counters since they were reset (their text is not counted:
-    /// a row's message may yet be replaced by a smaller one). Both only grow when chunks are added up, so a chunk that
-    /// passes a report's bound alone passes it in the sum: the runner stops playing it there.
+    /// The histogram entries, deny-reason rows and their texts (longest messages) of the counters since they were
+    /// reset. Each only grows when chunks are added up, so a chunk that passes a report's bound alone passes it in the
+    /// sum: the runner stops playing it there.
     var chunkSize = ReportSize()
     /// Calls into the engine so far (records, asks, shows begun, rewards claimed), for the benchmark.
     var engineCalls = 0
