@@ -186,8 +186,10 @@ public struct ImpactReport: Sendable, Hashable {
     /// The most bytes of messages and file names the deny-reason rows of a report hold, over every row: each row
     /// repeats its reason's message and file (a report's rows are read one by one), so 100 rules with 4,096-character
     /// messages denying in 1,000 segments made 442 MB of json (and with emoji messages the run crashed at 2.7 GB). Within
-    /// it, the json of a report (its rows at about 200 bytes each and their texts escaped at worst to twice their bytes)
-    /// stays under the 64 MiB `impact merge` reads a part in, and html's eight reasons a block at most six times theirs.
+    /// it, the json of a report (its rows at about 200 bytes each, written in their segment and again in their
+    /// placement's total, and their texts escaped at worst to twice their bytes) comes to about 90 MB at most, within the
+    /// 160 MiB `impact merge` reads a part in (a run checks its part's size too), and html's eight reasons a block at
+    /// most six times theirs.
     public static let maxDenyText = 12_000_000
 
     /// The bytes of the messages and file names of the deny-reason rows of every block of every result.
