@@ -86,6 +86,8 @@ extension ImpactJSON {
         }
         let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
         let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
+        // The most any count but a histogram's may hold: per user-day of the whole run, in a block and over its segments.
+        let most = users * days * maxPerUserDay
         var shard: Shard?
         if document["shard"].exists, !document["shard"].isNull {
             let object = document["shard"]
@@ -129,7 +131,7 @@ extension ImpactJSON {
                 var found: [ImpactPlacement] = []
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
-                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, most: users * days * maxPerUserDay,
+                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, most: most,
                         count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
@@ -170,7 +172,7 @@ extension ImpactJSON {
             // Each block's counts are within what the run's user-days can give; over the segments too (the totals merge
             // computes from them).
             let result = ImpactPolicyResult(policy: "", placements: placements, segments: counters)
-            if let passing = result.countsPassing(users * days * maxPerUserDay) {
+            if let passing = result.countsPassing(most) {
                 throw ReadError(
                     "not an impact report: the counts of \(ControlCharacters.cut(placements[passing.placement].id)) add up over its segments to more than the run's user-days can give",
                     at: item["segments"])

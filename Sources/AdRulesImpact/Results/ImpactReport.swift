@@ -171,8 +171,8 @@ public struct ImpactReport: Sendable, Hashable {
         results.lazy.flatMap(\.segments).flatMap(\.placements).map(\.histogram.count).max() ?? 0
     }
 
-    /// The most a block may count a user-day of its segment (deny reasons over all its rows, loads, offers…): what
-    /// `impact merge` reads. Low enough that the counts of every part of the largest run (100,000,000 users × 366
+    /// The most a placement may count, over its segments, per user-day of the whole run (deny reasons over all its
+    /// rows, loads, offers…): what a run checks and `impact merge` reads (``ImpactPolicyResult/countsPassing(_:)``). Low enough that the counts of every part of the largest run (100,000,000 users × 366
     /// days), and three of them together, add up without overflow; above what the policy's work bound lets a
     /// user-day take on average (``ModelCheck``), and far above a day of use: 10,000 rules that all deny an action every 75 s made
     /// 11.5 million a user-day, which a bound of 10,000,000 had `impact merge` refuse as no run's.
@@ -187,9 +187,9 @@ public struct ImpactReport: Sendable, Hashable {
     /// repeats its reason's message and file (a report's rows are read one by one), so 100 rules with 4,096-character
     /// messages denying in 1,000 segments made 442 MB of json (and with emoji messages the run crashed at 2.7 GB). Within
     /// it, the json of a report (its rows at about 200 bytes each, written in their segment and again in their
-    /// placement's total, and their texts escaped at worst to twice their bytes) comes to about 90 MB at most, within the
-    /// 160 MiB `impact merge` reads a part in (a run checks its part's size too), and html's eight reasons a block at
-    /// most six times theirs.
+    /// placement's total, and their texts escaped to twice their bytes) comes to about 90 MB at most, within the 160 MiB
+    /// `impact merge` reads a part in, and html's eight reasons a block at most six times theirs. A control character
+    /// of a file name escapes to six bytes, so a path of them can pass it: a run checks its part's size too.
     public static let maxDenyText = 12_000_000
 
     /// The bytes of the messages and file names of the deny-reason rows of every block of every result.
