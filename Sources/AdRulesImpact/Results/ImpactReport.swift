@@ -188,8 +188,9 @@ public struct ImpactReport: Sendable, Hashable {
     /// messages denying in 1,000 segments made 442 MB of json (and with emoji messages the run crashed at 2.7 GB). Within
     /// it, the json of a report (its rows at about 200 bytes each, written in their segment and again in their
     /// placement's total, and their texts escaped to twice their bytes) comes to about 90 MB at most, within the 160 MiB
-    /// `impact merge` reads a part in, and html's eight reasons a block at most six times theirs. A control character
-    /// of a file name escapes to six bytes, so a path of them can pass it: a run checks its part's size too.
+    /// `impact merge` reads a part in, and html's eight reasons a block at most six times theirs. (A control character
+    /// escapes to six bytes: `impact` refuses a rule file named with one, and a policy's texts hold none.) A run
+    /// checks its part's size too.
     public static let maxDenyText = 12_000_000
 
     /// The bytes of the messages and file names of the deny-reason rows of every block of every result.
