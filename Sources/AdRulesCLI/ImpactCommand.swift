@@ -97,17 +97,13 @@ enum ImpactCommand {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped(modelPath)) \(advice)\n", exitCode: ExitCode.usage)
                 }
                 files += load.files
-                // A report names each reason's rule file, escaped in json: a control character there takes six bytes
-                // (`\u0001`), past what the report's text bound counts, so such a name is refused, as `compile`
-                // refuses it.
-                let unnamable = load.files.filter { ControlCharacters.contains(in: $0) }.map(Diagnostic.unreportableFileName)
                 // The policy's errors alone: a line counting findings it does not show says only the errors among them.
                 let errors = load.diagnostics.filter { $0.severity == .error }.map { diagnostic in
                     guard let hidden = diagnostic.standsFor else { return diagnostic }
                     return Diagnostic.tooManyFindings(hidden.errors, errors: hidden.errors, file: diagnostic.file)
                 }
-                diagnostics += errors + unnamable
-                if errors.isEmpty, unnamable.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written)) }
+                diagnostics += errors
+                if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written)) }
             } catch {
                 return failure("\(error)")
             }
@@ -227,16 +223,5 @@ enum ImpactCommand {
     /// An I/O failure; the message names paths from the command line, printed escaped.
     static func failure(_ message: String) -> CommandResult {
         CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
-    }
-}
-
-extension Diagnostic {
-    /// A rule file whose name holds a control character, which an impact report would name in its deny reasons: the
-    /// finding is at the file.
-    static func unreportableFileName(_ name: String) -> Diagnostic {
-        Diagnostic(
-            .error, rule: "schema/range",
-            message: "the file name \"\(ControlCharacters.cut(name, limit: 200))\" holds a control character, which an impact report cannot name: rename the file",
-            file: name, range: .fileStart)
     }
 }

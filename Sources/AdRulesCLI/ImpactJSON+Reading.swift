@@ -95,7 +95,14 @@ extension ImpactJSON {
             let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
             shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
         }
-        let changes = try need(document["changes"].arrayValue, "changes", at: document["changes"]).map { try readChange($0, string: string, value: value) }
+        let listedChanges = try need(document["changes"].arrayValue, "changes", at: document["changes"])
+        // A run lists at most this many changes, within so many bytes of their texts, and counts the others.
+        let tooManyChanges = "it lists more policy changes than the \(PolicyDiff.maxListed) (or \(PolicyDiff.maxListedText) bytes of their texts) a run lists, counting the others in more_changes"
+        guard listedChanges.count <= PolicyDiff.maxListed else {
+            throw ReadError("not an impact report: \(tooManyChanges)", at: listedChanges[PolicyDiff.maxListed])
+        }
+        let changes = try listedChanges.map { try readChange($0, string: string, value: value) }
+        guard PolicyDiff.listed(changes).more == 0 else { throw ReadError("not an impact report: \(tooManyChanges)", at: document["changes"]) }
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
         var histogramEntries = 0
@@ -132,7 +139,7 @@ extension ImpactJSON {
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
                         try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, most: most,
-                        count: count, string: string)
+                        isPart: shard != nil, count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
                     guard histogramEntries <= 1_000_000 else {
@@ -187,6 +194,12 @@ extension ImpactJSON {
         // One policy, or the old and the new of --compare: a run writes no more.
         guard results.count <= 2 else {
             throw ReadError("not an impact report: it has \(results.count) results, where a run writes one, or two with --compare", at: document["results"])
+        }
+        // The changes between the policies of a --compare run: a run of one policy lists none, nor counts any.
+        if results.count == 1, !changes.isEmpty || document["more_changes"].exists {
+            throw ReadError(
+                "not an impact report: it lists policy changes, which a run writes only with --compare (two results)",
+                at: changes.isEmpty ? document["more_changes"] : document["changes"])
         }
         // Not read (merge writes it again from the merged results), but only where a run writes it.
         let difference = document["difference"]

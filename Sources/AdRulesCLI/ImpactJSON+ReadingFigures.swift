@@ -9,12 +9,17 @@ extension ImpactJSON {
         "deny_reasons", "wasted_loads", "loads", "show_failures", "rewarded",
     ]
 
+    /// The keys of a deny reason (a part's have `longest_message` too).
+    static let denialKeys: Set<String> = ["code", "file", "line", "column", "count", "message"]
+
     /// - Parameters:
     ///   - segment: the segment whose figures these are, for messages.
     ///   - userDays: the segment's user-days in the part: the histogram counts each once.
     ///   - most: the most any other count may hold (``ImpactReport/maxCountPerUserDay`` per user-day of the whole run).
+    ///   - isPart: whether the figures are a `--shard` part's, whose deny reasons say their longest message.
     static func readFigures(
-        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int, count: CountReader, string: StringReader
+        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int, isPart: Bool,
+        count: CountReader, string: StringReader
     ) throws -> (ImpactPlacement, PlacementCounters) {
         // What messages call the figures: the placement of the segment.
         let id = "\(placementID) in segment \(ControlCharacters.cut(segment))"
@@ -59,7 +64,7 @@ extension ImpactJSON {
         var seen = Set<String>()
         var denied = 0
         for denial in denials {
-            try onlyKeys(denial, ["code", "file", "line", "column", "count", "message"], in: "a deny reason of \(id)")
+            try onlyKeys(denial, isPart ? denialKeys.union(["longest_message"]) : denialKeys, in: "a deny reason of \(id)")
             guard let code = denial["code"].stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError("not an impact report: unknown reason code in \(id)", at: denial["code"].exists ? denial["code"] : denial)
             }
@@ -79,7 +84,14 @@ extension ImpactJSON {
                 throw ReadError("not an impact report: the deny reasons of \(id) add up to more than the run's user-days can give", at: denial["count"])
             }
             // A run writes every reason's message: one left out would win the merge's smallest text as "".
-            c.denials.append(DenialCount(code: code, location: location, message: try string(denial["message"], "the message of a deny reason of \(id)"), count: n))
+            var row = DenialCount(code: code, location: location, message: try string(denial["message"], "the message of a deny reason of \(id)"), count: n)
+            // A part says the longest message the row was given, which the merge bounds as the run did: at least the
+            // kept one's bytes, at most what a report holds.
+            if isPart {
+                row.longestMessage = try count(
+                    denial["longest_message"], "the longest message of a deny reason of \(id)", row.longestMessage...ImpactReport.maxDenyText)
+            }
+            c.denials.append(row)
         }
         // The impressions a run writes are the histogram's: another count cannot come from a run.
         guard try count(object["impressions"], "impressions of \(id)", 0...most) == c.impressions else {

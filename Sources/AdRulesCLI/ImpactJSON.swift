@@ -20,7 +20,7 @@ enum ImpactJSON {
         pairs.append(("changes", .array(report.changes.map(change))))
         // Only when some are left out: the changes past those listed.
         if report.moreChanges > 0 { pairs.append(("more_changes", .int(report.moreChanges))) }
-        pairs.append(("results", .array(report.results.map { result($0, segments: report.segments) })))
+        pairs.append(("results", .array(report.results.map { result($0, segments: report.segments, isPart: report.shard != nil) })))
         // With --compare, the new policy's figures minus the old's (derived from the results: merge writes it again, so a
         // --shard part leaves it out, and holds no more than the rows its size guards count).
         if report.results.count == 2, report.shard == nil { pairs.append(("difference", difference(old: report.results[0], new: report.results[1], segments: report.segments))) }
@@ -107,25 +107,31 @@ enum ImpactJSON {
         ])
     }
 
-    static func result(_ result: ImpactPolicyResult, segments: [String]) -> JSON {
+    /// - Parameter isPart: whether the result is a `--shard` part's, whose deny reasons say their longest message.
+    static func result(_ result: ImpactPolicyResult, segments: [String], isPart: Bool) -> JSON {
         let total = result.total
         return .object([
             ("policy", .string(result.policy)), ("users", .int(total.users)), ("user_days", .int(total.userDays)),
-            ("placements", placements(total, result.placements)),
+            ("placements", placements(total, result.placements, isPart: isPart)),
             ("segments", .object(zip(segments, result.segments).map { name, counters in
                 (name, .object([
                     ("users", .int(counters.users)), ("user_days", .int(counters.userDays)),
-                    ("placements", placements(counters, result.placements)),
+                    ("placements", placements(counters, result.placements, isPart: isPart)),
                 ]))
             })),
         ])
     }
 
-    static func placements(_ counters: SegmentCounters, _ placements: [ImpactPlacement]) -> JSON {
-        .object(zip(placements, counters.placements).map { placement, c in (placement.id, figures(c, placement: placement, userDays: counters.userDays)) })
+    static func placements(_ counters: SegmentCounters, _ placements: [ImpactPlacement], isPart: Bool) -> JSON {
+        .object(zip(placements, counters.placements).map { placement, c in
+            (placement.id, figures(c, placement: placement, userDays: counters.userDays, isPart: isPart))
+        })
     }
 
-    static func figures(_ c: PlacementCounters, placement: ImpactPlacement, userDays: Int) -> JSON {
+    /// - Parameter isPart: whether to write each deny reason's `longest_message`: a row keeps the smallest of its
+    ///   messages, and the run bounds the bytes of the longest (``DenialCount/longestMessage``), which `impact merge`
+    ///   bounds in the sum of the parts, as the unsharded run does, in whatever order they come.
+    static func figures(_ c: PlacementCounters, placement: ImpactPlacement, userDays: Int, isPart: Bool) -> JSON {
         let summary = ImpressionSummary(histogram: c.histogram)
         return .object([
             ("format", .string(placement.format)),
@@ -138,11 +144,13 @@ enum ImpactJSON {
             ("cap_reached_share", .object(placement.caps.map { ($0.code.rawValue, .double(ImpactReport.share(c.capDays[$0.rawValue], of: userDays))) })),
             ("cap_reached_user_days", .object(placement.caps.map { ($0.code.rawValue, .int(c.capDays[$0.rawValue])) })),
             ("deny_reasons", .array(c.sortedDenials.map { denial in
-                .object([
+                var row: [(String, JSON)] = [
                     ("code", .string(denial.code.rawValue)), ("file", denial.location.map { .string($0.file) } ?? .null),
                     ("line", denial.location.map { .int($0.line) } ?? .null), ("column", denial.location.map { .int($0.column) } ?? .null),
                     ("count", .int(denial.count)), ("message", .string(denial.message)),
-                ])
+                ]
+                if isPart { row.append(("longest_message", .int(denial.longestMessage))) }
+                return .object(row)
             })),
             ("wasted_loads", .int(c.wastedLoads)),
             ("loads", .object([("started", .int(c.loadsStarted)), ("completed", .int(c.loadsCompleted)), ("failed", .int(c.loadsFailed))])),

@@ -25,28 +25,6 @@ extension ImpactCommandTests {
         #expect(!left.stderr.contains("(model/unknown-attribute)"), "\(left.stderr)")
     }
 
-    /// A rule file whose name holds a control character is refused at the file (exit 1), as `compile` refuses it: a
-    /// report names it in every deny reason, where json escapes each such character to six bytes (a path of them made
-    /// a report within every bound too large to shard). The same policy under a plain name plays.
-    @Test func aRuleFileNamedWithAControlCharacterIsRefused() throws {
-        let policy = "version: 1\nplacements:\n  level_end: {format: interstitial, daily_cap: 1}\n"
-        let dir = try temporaryDirectory("adrules-impact-name", [
-            "bad/p\u{1}q.yaml": policy, "good/p.yaml": policy,
-            "m.model.yaml": "version: 1\nusers: 3\ndays: 1\nsegments:\n  - {name: a, share: 1, foreground: 30m, actions: [{placement: level_end, every: 1m}]}\n",
-        ])
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let refused = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/bad", "--format", "json"])
-        #expect(refused.exitCode == 1, "\(refused.stderr)")
-        #expect(refused.stdout.isEmpty)
-        #expect(refused.stderr.contains("\(dir)/bad/p\\u{1}q.yaml:1:1: error: the file name"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("holds a control character, which an impact report cannot name: rename the file (schema/range)"), "\(refused.stderr)")
-        let compared = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/good", "--compare", dir + "/bad"])
-        #expect(compared.exitCode == 1 && compared.stderr.contains("which an impact report cannot name"), "\(compared.stderr)")
-        let played = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/good", "--format", "json"])
-        #expect(played.exitCode == 0, "\(played.stderr)")
-        #expect(played.stdout.contains("good/p.yaml"))
-    }
-
     /// Independent mistakes of a model are reported in one run: a duplicate segment name, shares that do not add up
     /// (the duplicate's share counted as written), and the placements of its readable segments; no warning about
     /// placements that a broken segment may use.

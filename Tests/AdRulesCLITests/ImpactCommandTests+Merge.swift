@@ -63,6 +63,16 @@ extension ImpactCommandTests {
         #expect(!text.stdout.contains("\u{202E}") && !text.stdout.contains("\t"), "escaped in text")
     }
 
+    /// The report's text bound counts a rule file's name as the json writer writes it, character for character.
+    @Test(arguments: [
+        "rules/app_open.yaml", "a\"b\\c.yaml", "x\u{1}\u{1B}\u{7F}\u{85}.yaml", "P\u{202E}Q/\u{2028}\u{FEFF}.yaml", "m\tx\n\r.yaml",
+        "\u{E9}\u{1F600}e\u{301}.yaml", "",
+    ])
+    func theTextBoundCountsAFileNameAsJSONWritesIt(_ name: String) {
+        let written = JSON.string(name).rendered().utf8.count - 2
+        #expect(ImpactLocation(file: name, line: 1, column: 1).fileBytesInJSON == written, "\(name.debugDescription): \(written)")
+    }
+
     /// The shards of a --compare run merge into its output too, difference included (recomputed from the merged results).
     @Test func compareShardsMergeIntoExactlyTheUnshardedOutput() throws {
         let arguments = ["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "9", "--days", "3"]
@@ -81,6 +91,38 @@ extension ImpactCommandTests {
         let merged = runCLI(["impact", "merge"] + parts)
         #expect(merged.exitCode == 0, "\(merged.stderr)")
         #expect(merged.stdout == whole.stdout)
+    }
+
+    /// Policy changes are those of a --compare run, at most as many as a run lists: a part of one policy that lists
+    /// changes or counts more of them, or a part that lists more than ``PolicyDiff/maxListed``, is refused (the merge
+    /// wrote them into the report).
+    @Test func changesNoRunListsAreRefused() throws {
+        let change = #"{"kind": "changed", "subject": "placement p", "setting": "daily_cap", "old": "3", "new": "4", "old_location": null, "new_location": null}"#
+        let (directory, path, other) = try Self.twoParts("adrules-changes-one")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for (replacement, message) in [
+            ("\"changes\": [\(change)],", "it lists policy changes, which a run writes only with --compare (two results)"),
+            ("\"changes\": [], \"more_changes\": 3,", "it lists policy changes, which a run writes only with --compare (two results)"),
+        ] {
+            let tampered = text.replacingOccurrences(of: "\"changes\": [],", with: replacement)
+            #expect(tampered != text)
+            try tampered.write(toFile: path, atomically: true, encoding: .utf8)
+            let merged = runCLI(["impact", "merge", path, other])
+            #expect(merged.exitCode == 1 && merged.stderr.contains(message), "\(merged.stderr)")
+        }
+        // A --compare part of 10,001 changes.
+        let arguments = ["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "4", "--days", "1"]
+        let (compared, parts) = try Self.shardParts("adrules-changes-many", arguments, count: 2)
+        defer { try? FileManager.default.removeItem(atPath: compared) }
+        #expect(runCLI(["impact", "merge"] + parts).exitCode == 0, "the parts merge before they are edited")
+        let part = try String(contentsOfFile: parts[0], encoding: .utf8)
+        let many = part.replacingOccurrences(of: "\"changes\": [", with: "\"changes\": [" + String(repeating: change + ", ", count: PolicyDiff.maxListed + 1))
+        #expect(many != part)
+        try many.write(toFile: parts[0], atomically: true, encoding: .utf8)
+        let merged = runCLI(["impact", "merge"] + parts)
+        #expect(merged.exitCode == 1)
+        #expect(merged.stderr.contains("it lists more policy changes than the 10000 (or 4000000 bytes of their texts) a run lists"), "\(merged.stderr)")
     }
 
     /// Shards played after a rule file changed are refused, naming the parts' files, though the paths are the same.
@@ -125,6 +167,10 @@ extension ImpactCommandTests {
         ("\"policy\": ", "\"junk\": 1, \"policy\": ", "unknown key \"junk\" in a result"),
         ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"zz\": 1,", "unknown key \"zz\" in a deny reason of app_open in segment casual"),
         ("\"started\": ", "\"zz\": 1, \"started\": ", "unknown key \"zz\" in the loads of app_open in segment casual"),
+        // A part says each row's longest message: at least the kept one's bytes, and never left out (the merge bounds it).
+        ("\"longest_message\": 25", "\"longest_message\": 24", "the longest message of a deny reason of app_open in segment casual is 24"),
+        ("\"longest_message\": 25", "\"longest_message\": 12000001", "the longest message of a deny reason of app_open in segment casual is 12000001"),
+        (",\n                  \"longest_message\": 25", "", "the longest message of a deny reason of app_open in segment casual is missing"),
         // A report is 9 deep: deeper is refused as it is read (56 deep, 8 million values took 1.3 GB first).
         ("\"version\": 1,", "\"version\": 1, \"junk\": " + String(repeating: "[", count: 20) + String(repeating: "]", count: 20) + ",",
          "JSON nests deeper than 16 levels"),
@@ -420,14 +466,16 @@ extension ImpactCommandTests {
         let directory = NSTemporaryDirectory() + "adrules-rows-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        func part(_ k: Int, rows: Int, message: String = "m") throws -> String {
+        /// Shard `k` with `rows` rows of one reason at distinct lines (each a (code, location) pair of its own), from
+        /// `firstLine` (by default lines no other part uses), each given `longest` bytes at the most.
+        func part(_ k: Int, rows: Int, message: String = "m", longest: Int? = nil, firstLine: Int? = nil) throws -> String {
             let result = runCLI(arguments + ["--shard", "\(k)/2"])
             #expect(result.exitCode == 0, "\(result.stderr)")
-            // Rows of one reason at distinct lines: each a (code, location) pair of its own.
             let forged = (0..<rows).map { i in
-                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \(k * 1_000_000 + i + 1), \"column\": 1, \"count\": 1, \"message\": \"\(message)\"},"
+                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \((firstLine ?? k * 1_000_000) + i + 1), \"column\": 1, \"count\": 1, "
+                    + "\"message\": \"\(message)\", \"longest_message\": \(longest ?? message.utf8.count)},"
             }.joined()
-            let path = "\(directory)/part-\(k)-\(rows)-\(message.count).json"
+            let path = "\(directory)/part-\(k)-\(rows)-\(message.count)-\(longest ?? 0)-\(firstLine ?? 0).json"
             // Into the first non-empty list of a segment's figures (merge reads the segments; the totals are their sum).
             var text = result.stdout
             let segments = try #require(text.range(of: "\"segments\": {"))
@@ -452,6 +500,16 @@ extension ImpactCommandTests {
         let alone = runCLI(["impact", "merge", try part(1, rows: 3_100, message: long)])
         #expect(alone.exitCode == 1)
         #expect(alone.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(alone.stderr)")
+        // A row keeps the smallest of its messages, and the run bounds the longest: so does the merge, whatever the
+        // order of the parts. (Bounding the kept text, a merge of these refused them in one order and passed them in
+        // the other, writing a report whose run would have stopped.)
+        let short = try part(1, rows: 3_000, message: "m", longest: long.utf8.count, firstLine: 0)
+        let wordier = try part(2, rows: 3_000, message: long, firstLine: 0)
+        for order in [[short, wordier], [wordier, short]] {
+            let merged = runCLI(["impact", "merge"] + order)
+            #expect(merged.exitCode == 1, "\(merged.stderr)")
+            #expect(merged.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(merged.stderr)")
+        }
     }
 
     /// A long policy name heads the columns of every placement cut to about 120 bytes, in whole characters: counted in

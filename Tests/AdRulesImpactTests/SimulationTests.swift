@@ -481,6 +481,28 @@ struct SimulationTests {
         #expect(name == "p" && segment == "busy" && placement == "level_end" && perUserDay > 5)
     }
 
+    /// The text a run bounds counts a rule file's name as json writes it: a path of control characters, six bytes each
+    /// there, made a report within every bound 170 MB of json, too large for any `--shard` part to be written.
+    @Test func theTextARunBoundsCountsFileNamesAsJSONWritesThem() throws {
+        let model = try model(Self.segmentsModel)
+        let rules = (0..<40).map { "  - {id: r\($0), deny: \"*\", when: \"not premium\"}\n" }.joined()
+        /// Whether a run of the policy in a file of this name passes a bound of 3,000 bytes a row.
+        func passes(file: String) throws -> Bool {
+            let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\nrules:\n" + rules, file: file)
+            let result = Result { () throws(ImpactRunError) in
+                try ImpactRunner.run(
+                    model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: 1),
+                    bounds: ReportBounds(denyText: 8 * 40 * 3_000))
+            }
+            if case .failure(.tooMuchDenyText) = result { return false }
+            _ = try result.get()
+            return true
+        }
+        // 1,000 bytes of the file name a row either way; in json, 1,000 or 6,000.
+        #expect(try passes(file: String(repeating: "a", count: 1_000)))
+        #expect(try !passes(file: String(repeating: "\u{1}", count: 1_000)))
+    }
+
     /// A row keeps the smallest of its messages (they differ where they name the placement on screen), so its text may
     /// shrink as counts are added up; what a report bounds is its longest message, which only grows. (Bounded by the
     /// kept text, a run that stopped at the bound added a chunk already playing whose shorter messages took the text back

@@ -21,6 +21,22 @@ public struct ImpactLocation: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     public var description: String { "\(file):\(line):\(column)" }
+
+    /// The bytes of the file's name as a report's json writes it, which the report's text bound counts
+    /// (``ImpactReport/maxDenyText``): a control character as `\uXXXX`, six bytes (a line break or a tab two), a quote
+    /// or a backslash two. (Counted by its UTF-8 bytes, a 4,000-byte path of 0x01 let a run within every bound write
+    /// 170 MB of json, too large for any `--shard` part.)
+    public var fileBytesInJSON: Int {
+        // Printable ASCII with no quote or backslash, the usual path, is written as it is.
+        if file.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return file.utf8.count }
+        return file.unicodeScalars.reduce(0) { bytes, scalar in
+            switch scalar {
+            case "\"", "\\", "\n", "\r", "\t": bytes + 2
+            case _ where ControlCharacters.isControl(scalar): bytes + 6
+            default: bytes + UTF8.width(scalar)
+            }
+        }
+    }
 }
 
 /// The caps whose reaching is counted per user-day, in report order.
@@ -94,12 +110,9 @@ public struct DenialCount: Sendable, Hashable {
         longestMessage = message.utf8.count
     }
 
-    /// The bytes of its message and file name, which every row repeats (``ImpactReport/maxDenyText``).
-    public var textBytes: Int { message.utf8.count + (location?.file.utf8.count ?? 0) }
-
-    /// The bytes of its longest message and file name: what a run bounds (``ImpactReport/maxDenyText``), at least
-    /// ``textBytes``.
-    public var boundedTextBytes: Int { longestMessage + (location?.file.utf8.count ?? 0) }
+    /// The bytes of its longest message and of its file name as json writes it (``ImpactLocation/fileBytesInJSON``),
+    /// which every row repeats: what a run bounds (``ImpactReport/maxDenyText``).
+    public var boundedTextBytes: Int { longestMessage + (location?.fileBytesInJSON ?? 0) }
 
     /// Most frequent first; ties in reason-code order, then by location.
     static func displayOrder(_ a: DenialCount, _ b: DenialCount) -> Bool {

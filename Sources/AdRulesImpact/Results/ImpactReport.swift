@@ -188,18 +188,19 @@ public struct ImpactReport: Sendable, Hashable {
     /// messages denying in 1,000 segments made 442 MB of json (and with emoji messages the run crashed at 2.7 GB). Within
     /// it, the json of a report (its rows at about 200 bytes each, written in their segment and again in their
     /// placement's total, and their texts escaped to twice their bytes) comes to about 90 MB at most, within the 160 MiB
-    /// `impact merge` reads a part in, and html's eight reasons a block at most six times theirs. (A control character
-    /// escapes to six bytes: `impact` refuses a rule file named with one, and a policy's texts hold none.) A run
-    /// checks its part's size too.
+    /// `impact merge` reads a part in, and html's eight reasons a block at most six times theirs. File names are
+    /// counted as json writes them (``ImpactLocation/fileBytesInJSON``: a control character takes six bytes there, and a
+    /// policy's messages hold none). A run checks its part's size too.
     public static let maxDenyText = 12_000_000
 
-    /// The bytes of the messages and file names of the deny-reason rows of every block of every result.
+    /// The bytes of the messages and file names of the deny-reason rows of every block of every result, each row
+    /// counted with its longest message, as a run bounds them (``DenialCount/boundedTextBytes``).
     public var denyTextBytes: Int {
         var bytes = 0
         for result in results {
             for segment in result.segments {
                 for placement in segment.placements {
-                    for row in placement.denials { bytes += row.message.utf8.count + (row.location?.file.utf8.count ?? 0) }
+                    for row in placement.denials { bytes += row.boundedTextBytes }
                 }
             }
         }
