@@ -48,6 +48,21 @@ struct MultiFileTests {
         #expect(d.notes.first?.file == "a.yaml")
     }
 
+    /// An unknown zone is said in whichever file it is, also where it conflicts with another file's zone (a typo in
+    /// the second file was reported as a conflict alone), and in each file that has it.
+    @Test func everyFilesUnknownTimeZoneIsAFinding() {
+        func rules(_ zones: [String]) -> [String] {
+            PolicyLoader.load(texts: zones.enumerated().map { i, zone in
+                ("\(i).yaml", "version: 1\ntimezone: \(zone)\n" + (i == 0 ? "placements:\n  x: {format: banner}\n" : ""))
+            }).diagnostics.map { "\($0.file) \($0.rule)" }.sorted()
+        }
+        #expect(rules(["UTC", "Asia/Tokio"]) == ["1.yaml policy/conflicting-setting", "1.yaml policy/timezone"])
+        #expect(rules(["Asia/Tokio", "UTC"]) == ["0.yaml policy/timezone", "1.yaml policy/conflicting-setting"])
+        #expect(rules(["Asia/Tokio", "Asia/Tokio"]) == ["0.yaml policy/timezone", "1.yaml policy/timezone"])
+        #expect(rules(["device", "Mars/Base"]) == ["1.yaml policy/conflicting-setting", "1.yaml policy/timezone"])
+        #expect(rules(["Asia/Tokyo", "Asia/Tokyo"]).isEmpty)
+    }
+
     /// Two `defaults` blocks that differ in several settings: a finding for each, in one run.
     @Test func everySettingTwoDefaultsBlocksDisagreeOnIsAFinding() throws {
         let load = PolicyLoader.load(texts: [

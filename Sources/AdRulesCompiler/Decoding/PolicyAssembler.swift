@@ -82,13 +82,13 @@ struct PolicyAssembler {
         let origin = SourceLocation(file: files.first ?? "", position: SourcePosition(line: 1, column: 1))
         let environment = first(\.environment)?.value ?? .production
         var timeZone = PolicyTimeZone.device
-        if let zone = first(\.timezone), zone.value != "device" {
-            if let named = TimeZoneNames.zone(named: zone.value) {
-                timeZone = .named(named)
-            } else {
-                let position = SourcePosition(line: zone.location.line, column: zone.location.column)
-                diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
-            }
+        if let zone = first(\.timezone), zone.value != "device", let named = TimeZoneNames.zone(named: zone.value) { timeZone = .named(named) }
+        // Every file's unknown zone is said, also where it conflicts with another file's (a typo in the second file was
+        // reported as a conflict alone).
+        for fragment in fragments {
+            guard let zone = fragment.timezone, zone.value != "device", TimeZoneNames.zone(named: zone.value) == nil else { continue }
+            let position = SourcePosition(line: zone.location.line, column: zone.location.column)
+            diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
         }
         if let setting = first(\.environment) { writtenSettings["environment"] = Located(setting.value.rawValue, at: setting.location) }
         if let setting = first(\.timezone) { writtenSettings["timezone"] = setting }
