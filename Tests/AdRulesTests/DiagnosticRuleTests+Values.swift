@@ -15,6 +15,18 @@ extension DiagnosticRuleTests {
         #expect(d.message.contains("quote"))
     }
 
+    /// A rule's condition is a bool: a plain `when: yes` is the error yaml/ambiguous-bool gives where a bool is expected,
+    /// once (it was an unknown name of the expression); quoted, or within an expression, it is a name as any other.
+    @Test func anAmbiguousBoolConditionIsAnError() throws {
+        let input = MarkedText(Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: 1️⃣On}\n")
+        let found = lint(input.text)
+        #expect(found.map(\.rule) == ["yaml/ambiguous-bool"], "\(found)")
+        #expect(found.first?.severity == .error && found.first?.range.start == input["1️⃣"])
+        #expect(found.first?.message == "when: \"On\" is not a boolean in YAML 1.2: write true or false")
+        let quoted = lint(Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: \"yes\"}\n")
+        #expect(quoted.map(\.rule) == ["rule/unknown-name"], "\(quoted)")
+    }
+
     /// A type error says what to write instead: a number or bool without its quotes, a bool as text in quotes, a
     /// value where a mapping or list belongs in YAML's two ways.
     @Test func typeErrorsSayWhatToWriteInstead() {

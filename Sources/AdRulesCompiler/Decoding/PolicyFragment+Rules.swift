@@ -71,6 +71,11 @@ extension PolicyFragment {
                     reader.report(.wrongType("when", expected: "an expression such as screen == \"checkout\"", found: value, file: reader.file))
                     continue
                 }
+                // A condition is a bool: a plain yes/no/on/off/y/n meant one, which YAML 1.2 reads as a text.
+                if scalar.isAmbiguousBool {
+                    reader.report(.ambiguousBoolWhereBool("when", value: scalar.value, file: reader.file, range: value.range))
+                    continue
+                }
                 // YAML reads a plain `True` or `FALSE` as the bool `when: true` is: the expression of that bool.
                 let bool = scalar.style == .plain ? scalar.coreSchemaBool : nil
                 when = Located(bool.map { $0 ? "true" : "false" } ?? scalar.value, at: reader.location(value))
