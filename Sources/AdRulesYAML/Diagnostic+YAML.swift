@@ -114,9 +114,10 @@ extension Diagnostic {
             file: file, at: position)
     }
 
-    static func tabIndentation(file: String, at position: SourcePosition) -> Diagnostic {
-        syntax(
-            "a tab is used for indentation here; YAML does not allow tabs there: indent with spaces",
+    /// At libyaml's position, with its problem text (cli.md's `yaml/syntax`), and what the problem is in plain words.
+    static func tabIndentation(problem: String, context: String?, file: String, at position: SourcePosition) -> Diagnostic {
+        libyamlProblem(
+            problem: problem, context: context, advice: "a tab is used for indentation here, which YAML does not allow: indent with spaces",
             file: file, at: position)
     }
 

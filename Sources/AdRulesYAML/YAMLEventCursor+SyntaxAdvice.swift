@@ -24,7 +24,7 @@ extension YAMLEventCursor {
             return .mergeConflictMarker(String(decoding: input[marker.range], as: UTF8.self), file: file, at: UTF8Check.position(ofByte: marker.range.lowerBound, in: input))
         }
         if byte == 0x09 || problem.contains("tab character") {
-            return .tabIndentation(file: file, at: at)
+            return .tabIndentation(problem: problem, context: context, file: file, at: at)
         }
         if state.error != YAML_READER_ERROR, let mark = strayByteOrderMark(before: problemByte) {
             return .strayByteOrderMark(file: file, at: UTF8Check.position(ofByte: mark, in: input))
