@@ -79,11 +79,15 @@ extension YAMLEventCursor {
         }
         if line == Int(mark.line) { lastLineStart = (line, i) }
         var column = 0
+        // A later mark on the line of the last goes on from it: one line of 20,000 tags or empty values is walked once,
+        // not once a mark (a 100 KB line took a minute).
+        if line == Int(mark.line), lastMark.line == line, lastMark.column <= Int(mark.column) { (column, i) = (lastMark.column, lastMark.offset) }
         while column < Int(mark.column), i < input.count, LineBreak.length(at: i, in: input) == 0 {
             i += 1
             while i < input.count, input[i] & 0xC0 == 0x80 { i += 1 }
             column += 1
         }
+        if line == Int(mark.line) { lastMark = (line, column, i) }
         return i
     }
 
@@ -109,15 +113,33 @@ extension YAMLEventCursor {
 
     /// The key whose value starts at `offset`, read back on its line (`deny` in `{id: r, deny: *}`): what the value was
     /// meant to be; nil when the value is no key's.
+    ///
+    /// Read backwards from the value, over the bytes between it and its key only: a line of 20,000 tags, each read
+    /// back to the line's start, took a minute.
     func keyBefore(_ offset: Int) -> String? {
-        let (text, column) = line(at: offset)
-        var before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard offset >= 0, offset <= input.count else { return nil }
+        func isBlank(_ i: Int) -> Bool { input[i] == 0x20 || input[i] == 0x09 }
+        func isBreak(_ i: Int) -> Bool { input[i] == 0x0A || input[i] == 0x0D }
+        var i = offset
+        while i > 0, isBlank(i - 1) { i -= 1 }
         // A value alone on its line (or a list item, `- *`) belongs to the key that ends the line above.
-        if before.isEmpty || before == "-", offset - column > 0 {
-            before = String(line(at: offset - column - 1).text).trimmingCharacters(in: .whitespaces)
+        var lineStart = i
+        if lineStart > 0, input[lineStart - 1] == UInt8(ascii: "-") {
+            lineStart -= 1
+            while lineStart > 0, isBlank(lineStart - 1) { lineStart -= 1 }
         }
-        guard before.hasSuffix(":") else { return nil }
-        let key = String(before.dropLast().reversed().prefix { !" \t{,-".contains($0) }.reversed())
+        if lineStart == 0 || isBreak(lineStart - 1) {
+            // The first line has none above.
+            guard lineStart > 0 else { return nil }
+            // The end of the line above: before its break (CR LF is one), less its blanks.
+            i = lineStart - 1
+            if input[i] == 0x0A, i > 0, input[i - 1] == 0x0D { i -= 1 }
+            while i > 0, isBlank(i - 1) { i -= 1 }
+        }
+        guard i > 0, input[i - 1] == UInt8(ascii: ":") else { return nil }
+        var start = i - 1
+        while start > 0, !isBreak(start - 1), !" \t{,-".utf8.contains(input[start - 1]) { start -= 1 }
+        let key = String(decoding: input[start..<(i - 1)], as: UTF8.self)
         // A quoted key (`"deny": *`) is the key it quotes.
         let unquoted = key.count >= 2 && (key.first == "\"" || key.first == "'") && key.last == key.first ? String(key.dropFirst().dropLast()) : key
         return unquoted.isEmpty ? nil : unquoted

@@ -101,6 +101,9 @@ public final class YAMLEventCursor {
     var depth = 0
     /// The line and byte offset of the line start ``byteOffset(of:)`` found last.
     var lastLineStart = (line: 0, offset: 0)
+    /// The line, column and byte offset of the mark ``byteOffset(of:)`` found last, where a later mark on its line
+    /// goes on from.
+    var lastMark = (line: -1, column: 0, offset: 0)
 
     /// Reads one file's bytes with a cursor that is valid only inside `body`.
     /// - Parameters:

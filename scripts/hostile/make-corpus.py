@@ -387,6 +387,15 @@ def big_cases(c):
     c.policy_case("when-errors-one-line", g, "50k rules with a broken `when`, all on one 2 MB line",
                   {"p.yaml": "{version: 1, placements: {a: {format: banner}}, rules: [" + one_line + "]}\n"}, formats=("json",))
 
+    # Marks on one long line (tags, empty values): each is found by going on from the last, not from the line's start
+    # (a 100 KB line of 20,000 tags took a minute, 40,000 empty values 25 s).
+    c.policy_case("tags-20k-one-line", g, "20,000 tags `!t 1` in one flow list on one 100 KB line",
+                  {"p.yaml": "version: 1\nplacements: {p: {format: interstitial, min_interval: 1m}}\nx: [" + ",".join(["!t 1"] * 20_000) + "]\n"},
+                  formats=("json",))
+    c.policy_case("empty-values-40k-one-line", g, "40,000 keys with empty values in one flow mapping on one 270 KB line",
+                  {"p.yaml": "version: 1\nplacements: {p: {format: interstitial, min_interval: 1m}}\nx: {" + ",".join("k%d" % i for i in range(40_000)) + "}\n"},
+                  formats=("json",))
+
     # 20 MB: over the 16 MiB per-file limit.
     def twenty():
         yield BASE
@@ -804,6 +813,8 @@ def scenario_cases(c):
             yield step
     c.scenario_case("steps-1m", g, "1,000,000 steps (~23 MB, over the file limit)", steps_file(1_000_000, "  - event: app_resumed\n"),
                     test_expect="bad", sim_expect="bad", json_formats=False)
+    c.scenario_case("steps-40k-one-line", g, "40,000 flow steps `{ask:offer}` (a key glued to its value) on one 480 KB line",
+                    "tests: [{name: t, start: 2026-11-29T09:00:00Z, steps: [" + ",".join(["{ask:offer}"] * 40_000) + "]}]\n")
     c.scenario_case("steps-500k", g, "500k steps (11.5 MB, under the file limit)", steps_file(500_000, "  - event: app_resumed\n"),
                     test_expect="any", sim_expect="any", json_formats=False)
 
