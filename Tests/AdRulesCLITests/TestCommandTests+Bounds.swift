@@ -346,3 +346,56 @@ extension TestCommandTests {
         #expect(result.stdout.contains("many.test.yaml:20002:5: error: the tests up to this one would take more than 200 million steps of the policy's rules and caps (this one, its start, which sets up each of the 5000 placements, about 10000)"), "\(result.stdout.prefix(400))")
     }
 }
+
+/// Reports of many tests or many malformed files: bounded over the whole run.
+extension TestCommandTests {
+    /// A run prints at most as many findings as a lint report over all its scenario files: 12 malformed files of 1,000
+    /// findings each print 10,000 and a line counting the rest in each file cut (1,000 such files printed 1,000,000 lines); every file
+    /// still fails, and json holds the same.
+    @Test func findingsOfMalformedScenarioFilesAreBoundedOverTheRun() throws {
+        var files = ["p.yaml": "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 1m}\n"]
+        for i in 0..<12 {
+            files[String(format: "t%02d.test.yaml", i)] = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps: [" + Array(repeating: "{}", count: 1_500).joined(separator: ",") + "]\n"
+        }
+        let dir = try temporaryDirectory("adrules-many-findings", files)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = runCLI(["test", dir, "--rules", dir + "/p.yaml"])
+        #expect(text.exitCode == 1)
+        let lines = text.stdout.split(separator: "\n")
+        // Each file keeps 1,000 findings and a line counting the rest: 9 files fit, the 10th shows 991 and a line, and
+        // the last two a line each.
+        #expect(lines.count { $0.contains(": error: ") } == 10_003, "\(lines.count)")
+        #expect(text.stdout.contains("more diagnostics are not printed (a report prints 10,000): fix the ones listed and run again (lint/too-many-findings)"))
+        #expect(lines.count { $0.hasPrefix("FAIL ") } == 12)
+        #expect(text.stdout.hasSuffix("0 passed, 12 failed\n"))
+        let json = runCLI(["test", dir, "--rules", dir + "/p.yaml", "--format", "json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tests = try #require(document["tests"] as? [[String: Any]])
+        #expect(tests.count == 12)
+        #expect(tests.reduce(0) { $0 + (($1["diagnostics"] as? [Any])?.count ?? 0) } == 10_003)
+    }
+
+    /// Each test's header (simulate) and json entry (test) repeats its file's path: 17,000 one-step tests named by a
+    /// 4 KB path would print 68 MB. simulate stops replaying at 64 MB and says how many tests it left; test runs every
+    /// test and counts it, and its json says how many it does not list.
+    @Test func reportsOfManyTestsNamedByALongPathAreBounded() throws {
+        let tests = (0..<17_000).map { "  - {name: t\($0), start: 2026-11-29T09:00:00Z, steps: [{event: app_launched}]}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-many-tests", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 1m}\n", "s/t.test.yaml": "tests:\n" + tests,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/" + String(repeating: "./", count: 2_000) + "s/t.test.yaml"
+        let simulated = runCLI(["simulate", path, "--rules", dir + "/p.yaml"])
+        #expect(simulated.exitCode == 0)
+        #expect((64_000_000..<64_200_000).contains(simulated.stdout.utf8.count), "\(simulated.stdout.utf8.count)")
+        #expect(simulated.stdout.hasSuffix("more tests are not replayed: the replay reached 64 MB; replay fewer tests at once (split the file), or shorten the path that names it\n"))
+        #expect(simulated.stderr.contains("warning: "))
+        let json = runCLI(["test", path, "--rules", dir + "/p.yaml", "--format", "json"])
+        #expect(json.exitCode == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let listed = try #require(document["tests"] as? [Any]).count
+        #expect(document["passed"] as? Int == 17_000)
+        #expect(listed > 0 && listed + (document["more_tests"] as? Int ?? 0) == 17_000 && listed < 17_000, "\(listed)")
+        #expect(json.stdout.utf8.count < 64_000_000)
+    }
+}
