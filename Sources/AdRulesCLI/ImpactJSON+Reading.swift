@@ -107,6 +107,7 @@ extension ImpactJSON {
         var results: [ImpactPolicyResult] = []
         var histogramEntries = 0
         var denyRows = 0
+        var denyText = 0
         for item in try need(document["results"].arrayValue, "results", at: document["results"]) {
             try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
             let segments = try need(item["segments"].objectValue, "segments", at: item["segments"])
@@ -150,6 +151,16 @@ extension ImpactJSON {
                         throw ReadError(
                             "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)",
                             at: object["deny_reasons"])
+                    }
+                    // The row that takes the text past what a report holds is the one named (the merge checks the sum of
+                    // the parts as well).
+                    for (k, row) in placementCounters.denials.enumerated() {
+                        denyText += row.boundedTextBytes
+                        guard denyText <= ImpactReport.maxDenyText else {
+                            throw ReadError(
+                                "not an impact report: its deny reasons' messages and file names come to more than the \(ImpactReport.maxDenyText) bytes a report holds",
+                                at: object["deny_reasons"].arrayValue?[k] ?? object["deny_reasons"])
+                        }
                     }
                     found.append(placement)
                     c.placements[i] = placementCounters

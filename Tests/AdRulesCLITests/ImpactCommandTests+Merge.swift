@@ -468,14 +468,17 @@ extension ImpactCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         /// Shard `k` with `rows` rows of one reason at distinct lines (each a (code, location) pair of its own), from
         /// `firstLine` (by default lines no other part uses), each given `longest` bytes at the most.
-        func part(_ k: Int, rows: Int, message: String = "m", longest: Int? = nil, firstLine: Int? = nil) throws -> String {
+        /// `own`: as many more rows like those, at lines of this part's own.
+        func part(_ k: Int, rows: Int, message: String = "m", longest: Int? = nil, firstLine: Int? = nil, own: Int = 0) throws -> String {
             let result = runCLI(arguments + ["--shard", "\(k)/2"])
             #expect(result.exitCode == 0, "\(result.stderr)")
-            let forged = (0..<rows).map { i in
-                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \((firstLine ?? k * 1_000_000) + i + 1), \"column\": 1, \"count\": 1, "
-                    + "\"message\": \"\(message)\", \"longest_message\": \(longest ?? message.utf8.count)},"
-            }.joined()
-            let path = "\(directory)/part-\(k)-\(rows)-\(message.count)-\(longest ?? 0)-\(firstLine ?? 0).json"
+            func row(line: Int, longest: Int) -> String {
+                "{\"code\": \"min_interval\", \"file\": \"f.yaml\", \"line\": \(line), \"column\": 1, \"count\": 1, "
+                    + "\"message\": \"\(message)\", \"longest_message\": \(longest)},"
+            }
+            let forged = (0..<rows).map { i in row(line: (firstLine ?? k * 1_000_000) + i + 1, longest: longest ?? message.utf8.count) }.joined()
+                + (0..<own).map { i in row(line: k * 1_000_000 + 500_000 + i, longest: longest ?? message.utf8.count) }.joined()
+            let path = "\(directory)/part-\(k)-\(rows)-\(message.count)-\(longest ?? 0)-\(firstLine ?? 0)-\(own).json"
             // Into the first non-empty list of a segment's figures (merge reads the segments; the totals are their sum).
             var text = result.stdout
             let segments = try #require(text.range(of: "\"segments\": {"))
@@ -496,16 +499,28 @@ extension ImpactCommandTests {
         let wordy = runCLI(["impact", "merge", try part(1, rows: 1_600, message: long), try part(2, rows: 1_600, message: long)])
         #expect(wordy.exitCode == 1)
         #expect(wordy.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(wordy.stderr)")
-        // A part alone too (a merge of one shard was not checked).
-        let alone = runCLI(["impact", "merge", try part(1, rows: 3_100, message: long)])
+        // A part alone too (a merge of one shard was not checked), at the row that passes the bound.
+        let alonePath = try part(1, rows: 3_100, message: long)
+        let alone = runCLI(["impact", "merge", alonePath])
         #expect(alone.exitCode == 1)
-        #expect(alone.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(alone.stderr)")
+        #expect(alone.stderr.hasPrefix("error: \(alonePath):"), "\(alone.stderr)")
+        #expect(alone.stderr.contains(": not an impact report: its deny reasons' messages and file names come to more than the \(ImpactReport.maxDenyText) bytes a report holds"), "\(alone.stderr)")
         // A row keeps the smallest of its messages, and the run bounds the longest: so does the merge, whatever the
         // order of the parts. (Bounding the kept text, a merge of these refused them in one order and passed them in
         // the other, writing a report whose run would have stopped.)
         let short = try part(1, rows: 3_000, message: "m", longest: long.utf8.count, firstLine: 0)
         let wordier = try part(2, rows: 3_000, message: long, firstLine: 0)
         for order in [[short, wordier], [wordier, short]] {
+            let merged = runCLI(["impact", "merge"] + order)
+            #expect(merged.exitCode == 1, "\(merged.stderr)")
+            // Refused as it is read: the wordier part alone passes the bound.
+            #expect(merged.stderr.contains("more than the \(ImpactReport.maxDenyText) bytes a report holds"), "\(merged.stderr)")
+        }
+        // Parts each within the bound whose sum passes it, counted by their longest messages (1,600 rows the two share,
+        // whose kept message is "m", and 1,300 of each part's own): by the kept texts the sum was 5.2 MB, and passed.
+        let shared = try part(1, rows: 1_600, message: "m", longest: long.utf8.count, firstLine: 0, own: 1_300)
+        let sharedLong = try part(2, rows: 1_600, message: long, firstLine: 0, own: 1_300)
+        for order in [[shared, sharedLong], [sharedLong, shared]] {
             let merged = runCLI(["impact", "merge"] + order)
             #expect(merged.exitCode == 1, "\(merged.stderr)")
             #expect(merged.stderr.contains("bytes, more than the \(ImpactReport.maxDenyText) a report holds: that is no run's result"), "\(merged.stderr)")
