@@ -79,8 +79,9 @@ enum SimulateCommand {
     }
 
     /// About the most bytes of text one replay prints: tests past it are not replayed (each prints at least its header,
-    /// with the file's path, its steps and its table of shows).
-    static let maxTextReport = 64_000_000
+    /// with the file's path, its steps and its table of shows). Above the 64 MB of reasons and notes
+    /// (``FailureReport/maxTextBytes``), past which each step still gets its line.
+    static let maxTextReport = 96_000_000
 
     /// About the most bytes of deny reasons the json of one simulate run holds, over the file's tests
     /// (``DecisionJSON/weighed(_:at:)``): a policy of 10,000 rules that all deny gives each ask 10,000 reasons, and their
