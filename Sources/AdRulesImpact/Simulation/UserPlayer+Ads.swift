@@ -114,22 +114,23 @@ extension UserPlayer {
     }
 
     /// After an impression: the caps it made full count as reached today, whether or not a later ask meets them. A
-    /// group's cap is reached for every member of the group.
+    /// group's cap is reached for every member of the group: marked for the group, and for its members at the day's
+    /// end (``groupCapsToday``).
     mutating func markCapsReached(_ slot: Int) {
-        // The marks go to a table taken from the player for the call, so that the closure does not capture the
+        // The marks go to tables taken from the player for the call, so that the closure does not capture the
         // player while its engine is read (which would copy the engine, facts and all).
-        var marks = capsToday
-        capsToday = []
-        let groupSlots = plan.groupSlots
+        var marks = capsToday, groupMarks = groupCapsToday, marked = groupsMarkedToday
+        (capsToday, groupCapsToday, groupsMarkedToday) = ([], [], [])
         engine.forEachCapReached(placement: slot, at: now) { code, group in
             guard let cap = CapKind(code: code) else { return }
             if let group {
-                for member in groupSlots[group] { marks[member] |= cap.bit }
+                if groupMarks[group] == 0 { marked.append(group) }
+                groupMarks[group] |= cap.bit
             } else {
                 marks[slot] |= cap.bit
             }
         }
-        capsToday = marks
+        (capsToday, groupCapsToday, groupsMarkedToday) = (marks, groupMarks, marked)
     }
 
     mutating func adClosed(slot: Int, rewarded: Bool) {
