@@ -255,9 +255,18 @@ extension TestCommandTests {
         // 5,000 placements x 2 as the test starts and for each launch: the 20,000th launch (line 20,004) passes 200 million.
         let launches = runCLI(["test", dir + "/launch.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(launches.stdout.contains("launch.test.yaml:20004:9: " + Self.overWork + "app_launched, which visits each of the 5000 placements, about 10000)"), "\(launches.stdout.prefix(400))")
-        // 10,000 as the test starts, then 1,000 sources x 12 an ask: the 16,666th load (line 17,670) passes it.
+        // 10,000 as the test starts, then 1,000 sources x 12 an ask and one for each 16 bytes of their names (3,890):
+        // the 16,336th load (line 17,340) passes it.
         let loads = runCLI(["test", dir + "/sources.test.yaml", "--rules", dir + "/p.yaml"])
-        #expect(loads.stdout.contains("sources.test.yaml:17670:9: " + Self.overWork + "an ask of b0 with 1000 external fullscreen sources open, about 12000)"), "\(loads.stdout.prefix(400))")
+        #expect(loads.stdout.contains("sources.test.yaml:17340:9: " + Self.overWork + "an ask of b0 with 1000 external fullscreen sources open (3890 bytes of names), about 12243)"), "\(loads.stdout.prefix(400))")
+        // Long names count by their bytes: an ask sorts them and notes each that timed out (3,500 sources of 4,000
+        // characters took 16 ms an ask, and 4,700 asks 77 s). 100 sources of 4,000 bytes: 26,200 an ask, so the
+        // 7,634th load (line 7,738) passes it, where counted by the sources alone 8,000 loads ran.
+        let long = (0..<100).map { "      - {event: fullscreen_opened, source: \(String(repeating: "s", count: 3_997))\($0 + 100)}\n" }.joined()
+        try (head + long + Array(repeating: "      - {ask: load, placement: b0}\n", count: 8_000).joined())
+            .write(toFile: dir + "/long.test.yaml", atomically: false, encoding: .utf8)
+        let named = runCLI(["test", dir + "/long.test.yaml", "--rules", dir + "/p.yaml"])
+        #expect(named.stdout.contains("long.test.yaml:7738:9: " + Self.overWork + "an ask of b0 with 100 external fullscreen sources open (400000 bytes of names), about 26200)"), "\(named.stdout.prefix(400))")
         // Closed, they cost nothing: the file runs.
         let closed = runCLI(["test", dir + "/closed.test.yaml", "--rules", dir + "/p.yaml"])
         #expect(closed.stdout.hasSuffix("1 passed, 0 failed\n"), "\(closed.stdout.suffix(300))")
