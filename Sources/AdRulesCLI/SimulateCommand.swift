@@ -72,9 +72,12 @@ enum SimulateCommand {
                     return Output.deliver(report + "\n" + note, to: parsed.values["output"], stderr: stderr + "warning: " + note)
                 }
                 if index > 0 { report += "\n" }
-                report += text(test, policy: policy, bytesLeft: &bytesLeft)
+                report += text(test, policy: policy, bytesLeft: &bytesLeft, printed: report.utf8.count)
             }
-            return Output.deliver(report, to: parsed.values["output"], stderr: stderr)
+            // The last test's steps past the bound are counted in its replay; stderr says so too.
+            let cut = report.utf8.count > maxTextReport
+                ? "warning: the replay reached \(maxTextReport / 1_000_000) MB: the steps past it were played and are not shown\n" : ""
+            return Output.deliver(report, to: parsed.values["output"], stderr: stderr + cut)
         }
     }
 
@@ -130,7 +133,9 @@ enum SimulateCommand {
     /// - Parameter bytesLeft: what is left of ``FailureReport/maxTextBytes`` for reasons and notes, shared by the run's
     ///   tests. Past it each step still gets its line (steps are bounded by the file's size and the scenario work
     ///   bound), its reasons their codes and its notes their count.
-    static func text(_ test: ScenarioTest, policy: Policy, bytesLeft: inout Int) -> String {
+    /// - Parameter printed: the bytes of the report before this test: past ``maxTextReport`` its steps are counted, not
+    ///   printed (one test of a 16 MB file of asks printed 194 MB, each step a line).
+    static func text(_ test: ScenarioTest, policy: Policy, bytesLeft: inout Int, printed: Int = 0) -> String {
         // One zone for the step times and the table: the one the policy counts days in.
         let zone = zone(test, policy: policy)
         var out = "== \(ControlCharacters.escaped(test.name)) (\(ControlCharacters.escaped(test.location.file)):\(test.location.line)), times in \(TimeZoneNames.name(of: zone))\n"
@@ -139,7 +144,13 @@ enum SimulateCommand {
         defer { bytesLeft = left }
         // Whether this test's replay has said that the bound was passed (once a test).
         var passedBound = false
+        // The steps played past the whole report's bound.
+        var unprinted = 0
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .none) { step in
+            guard printed + out.utf8.count <= maxTextReport else {
+                unprinted += 1
+                return
+            }
             let time = Timestamps.format(milliseconds: step.time, in: zone)
             var line = "\(time)  \(stepText(step))"
             if let decision = step.decision {
@@ -171,6 +182,9 @@ enum SimulateCommand {
             if count > FailureReport.maxReasonsListed { out += "    \(FailureReport.moreReasons(count))\n" }
             for note in notes { out += "    note: \(ControlCharacters.escaped(note))\n" }
             left -= out.utf8.count - start
+        }
+        if unprinted > 0 {
+            out += "  \(unprinted) more steps were played and are not shown: the replay reached \(maxTextReport / 1_000_000) MB; replay fewer steps at once (split the test)\n"
         }
         let table = showsPerDay(outcome, policy: policy)
         out += "Shows per placement per day in \(table.zone) (the shows the engine counts: history and show_started, less shows a show_failed took back, in the day a clock set back pinned them to):\n"

@@ -405,3 +405,25 @@ struct BoundsAndNamesTests {
         #expect(result.exitCode == 2)
     }
 }
+
+extension BoundsAndNamesTests {
+    /// A replay's text stops printing steps where the whole report passes its bound, within a test too: one test of a
+    /// 16 MB file of asks printed 194 MB, a line a step. The steps past it are played and counted.
+    @Test func aReplayPastItsBoundCountsTheStepsItDoesNotPrint() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  p: {format: interstitial, min_interval: 1m}\n", file: "p.yaml")
+        let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+            + Array(repeating: "      - {ask: show, placement: p}\n", count: 10).joined()
+        let (scenario, findings) = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy)
+        let test = try #require(scenario.tests.first, "\(findings)")
+        var left = FailureReport.maxTextBytes
+        let whole = SimulateCommand.text(test, policy: policy, bytesLeft: &left)
+        #expect(whole.components(separatedBy: " -> deny").count - 1 == 10)
+        #expect(!whole.contains("not shown"))
+        // With the report before it 200 bytes short of the bound: the header and the first steps, then a count.
+        let cut = SimulateCommand.text(test, policy: policy, bytesLeft: &left, printed: SimulateCommand.maxTextReport - 200)
+        let shown = cut.components(separatedBy: " -> deny").count - 1
+        #expect(shown > 0 && shown < 10, "\(cut)")
+        #expect(cut.contains("  \(11 - shown - 1) more steps were played and are not shown: the replay reached 96 MB; replay fewer steps at once (split the test)\n"), "\(cut)")
+        #expect(cut.contains("Shows per placement per day"))
+    }
+}
