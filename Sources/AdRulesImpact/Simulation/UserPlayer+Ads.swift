@@ -119,18 +119,13 @@ extension UserPlayer {
     mutating func markCapsReached(_ slot: Int) {
         // The marks go to tables taken from the player for the call, so that the closure does not capture the
         // player while its engine is read (which would copy the engine, facts and all).
-        var marks = capsToday, groupMarks = groupCapsToday, marked = groupsMarkedToday
-        (capsToday, groupCapsToday, groupsMarkedToday) = ([], [], [])
+        var marks = capsToday, groupMarks = groupCapsToday
+        (capsToday, groupCapsToday) = ([], [])
         engine.forEachCapReached(placement: slot, at: now) { code, group in
             guard let cap = CapKind(code: code) else { return }
-            if let group {
-                if groupMarks[group] == 0 { marked.append(group) }
-                groupMarks[group] |= cap.bit
-            } else {
-                marks[slot] |= cap.bit
-            }
+            if let group { groupMarks[group] |= cap.bit } else { marks[slot] |= cap.bit }
         }
-        (capsToday, groupCapsToday, groupsMarkedToday) = (marks, groupMarks, marked)
+        (capsToday, groupCapsToday) = (marks, groupMarks)
     }
 
     mutating func adClosed(slot: Int, rewarded: Bool) {

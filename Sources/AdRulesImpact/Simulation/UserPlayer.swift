@@ -34,11 +34,10 @@ struct UserPlayer {
     /// Per slot: impressions and reached caps (``CapKind`` bits) of the current day.
     var today: [Int]
     var capsToday: [UInt16]
-    /// Per policy group: its caps reached today (``CapKind`` bits), and the groups with any, in the order they were
-    /// marked. A group's cap reached counts for each member at the day's end, once a group and day: marked for each
-    /// member at every impression, 10,000 members under 64 windows made one user-day take 25 s.
+    /// Per policy group: its caps reached today (``CapKind`` bits). A group's cap reached counts for each member at the
+    /// day's end, once a group and day: marked for each member at every impression, 10,000 members under 64 windows
+    /// made one user-day take 25 s.
     var groupCapsToday: [UInt16]
-    var groupsMarkedToday: [Int] = []
     var now: Int64 = 0
     var foreground = false
     /// The visit waits for the ad on screen to close before the app goes to the background.
@@ -122,8 +121,7 @@ struct UserPlayer {
                 today[slot] = 0
                 capsToday[slot] = 0
             }
-            for group in groupsMarkedToday { groupCapsToday[group] = 0 }
-            groupsMarkedToday.removeAll(keepingCapacity: true)
+            for group in groupCapsToday.indices where groupCapsToday[group] != 0 { groupCapsToday[group] = 0 }
             let coldStarts = max(1, profile.coldStarts.draw(&behaviour))
             let visits = coldStarts + profile.resumes.draw(&behaviour)
             // `first_open` is a local clock time, which on a DST day is not the time since midnight. The day's first
@@ -169,11 +167,10 @@ struct UserPlayer {
             // visit of the run, an ad that loads then and is never shown is a wasted load, as on any other day.
             while let next = queue.nextTime, next < dayEnd, let event = queue.pop() { handle(event) }
             counters[segment].userDays += 1
-            for group in groupsMarkedToday {
+            for group in groupCapsToday.indices where groupCapsToday[group] != 0 {
                 for member in plan.groupSlots[group] { capsToday[member] |= groupCapsToday[group] }
                 groupCapsToday[group] = 0
             }
-            groupsMarkedToday.removeAll(keepingCapacity: true)
             for slot in today.indices {
                 let grown = counters[segment].placements[slot].countDay(impressions: today[slot])
                 if grown > 0 {
