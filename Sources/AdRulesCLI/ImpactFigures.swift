@@ -94,13 +94,18 @@ struct PlacementFigures {
     /// a later policy has. Each comes with the policies that have it (their index) and their figures; a
     /// placement added or removed by the change is in one policy only.
     static func byID(_ perPolicy: [[PlacementFigures]]) -> [[(policy: Int, figures: PlacementFigures)]] {
+        // Found by id in a table, not by a scan of each policy's placements for each id: two policies of 9,999
+        // placements took 10 s to print, over 3 s for json.
         var ids: [String] = []
-        for figures in perPolicy {
-            for f in figures where !ids.contains(f.placement.id) { ids.append(f.placement.id) }
+        var present: [String: [(policy: Int, figures: PlacementFigures)]] = [:]
+        for (p, figures) in perPolicy.enumerated() {
+            for f in figures {
+                if present[f.placement.id] == nil { ids.append(f.placement.id) }
+                // A policy lists an id once; the first is kept, as a scan found it.
+                if present[f.placement.id]?.contains(where: { $0.policy == p }) != true { present[f.placement.id, default: []].append((p, f)) }
+            }
         }
-        return ids.map { id in
-            perPolicy.enumerated().compactMap { p, figures in figures.first { $0.placement.id == id }.map { (p, $0) } }
-        }
+        return ids.map { present[$0] ?? [] }
     }
 }
 
