@@ -9,8 +9,9 @@ extension ImpactJSON {
         "deny_reasons", "wasted_loads", "loads", "show_failures", "rewarded",
     ]
 
-    /// The keys of a deny reason (a part's have `longest_message` too).
+    /// The keys of a deny reason, and of a part's, which says its longest message too.
     static let denialKeys: Set<String> = ["code", "file", "line", "column", "count", "message"]
+    static let partDenialKeys = denialKeys.union(["longest_message"])
 
     /// - Parameters:
     ///   - segment: the segment whose figures these are, for messages.
@@ -64,7 +65,7 @@ extension ImpactJSON {
         var seen = Set<String>()
         var denied = 0
         for denial in denials {
-            try onlyKeys(denial, isPart ? denialKeys.union(["longest_message"]) : denialKeys, in: "a deny reason of \(id)")
+            try onlyKeys(denial, isPart ? partDenialKeys : denialKeys, in: "a deny reason of \(id)")
             guard let code = denial["code"].stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError("not an impact report: unknown reason code in \(id)", at: denial["code"].exists ? denial["code"] : denial)
             }

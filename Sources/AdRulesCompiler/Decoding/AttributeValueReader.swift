@@ -23,7 +23,7 @@ enum AttributeValueReader {
             switch node.scalar?.numberReading {
             case .value(let value)?: return .number(value)
             case .tooSmall?:
-                reader.report(.wrongType(key, expected: "a number a double can tell from 0 (about 5e-324 or larger), or 0", found: node, file: reader.file))
+                reader.report(.wrongType(key, expected: NumberReading.tooSmallAdvice, found: node, file: reader.file))
             case .tooLong?:
                 reader.report(.wholeNumberTooLong(key, text: node.scalar?.value ?? "", file: reader.file, range: node.range))
             case .notANumber?, nil:

@@ -5,6 +5,9 @@ package enum NumberReading: Equatable {
     case value(Double)
     /// A float too small for a double, not 0 as written (`1e-400`): it would read as 0.
     case tooSmall
+
+    /// What a key takes that was given a number too close to 0 (``tooSmall``), as its finding says.
+    package static let tooSmallAdvice = "a number a double can tell from 0 (about 5e-324 or larger), or 0"
     /// A hex or octal whole number with more digits than are read safely.
     case tooLong
     /// Not a finite number in the core schema (`0x1p3` and `nan` are Swift's, and text in YAML).

@@ -73,7 +73,7 @@ struct ModelReader: NodeReader {
         guard let value = ModelReader.number(node) else {
             // A number too close to 0 for a double (`1e-400`) says so, as a rule file's attribute default does.
             if case .tooSmall? = node.scalar?.numberReading {
-                report(.wrongType(key, expected: "a number a double can tell from 0 (about 5e-324 or larger), or 0", found: node, file: file))
+                report(.wrongType(key, expected: NumberReading.tooSmallAdvice, found: node, file: file))
                 return nil
             }
             let takes = { (plain: YAMLScalar) in ModelReader.number(YAMLNode(.scalar(plain), range: node.range)).map(range.contains) ?? false }

@@ -35,8 +35,8 @@ struct UserPlayer {
     var today: [Int]
     var capsToday: [UInt16]
     /// Per policy group: its caps reached today (``CapKind`` bits). A group's cap reached counts for each member at the
-    /// day's end, once a group and day: marked for each member at every impression, 10,000 members under 64 windows
-    /// made one user-day take 25 s.
+    /// day's end, once a group and day, which empties the table for the next day: marked for each member at every
+    /// impression, 10,000 members under 64 windows made one user-day take 25 s.
     var groupCapsToday: [UInt16]
     var now: Int64 = 0
     var foreground = false
@@ -121,7 +121,6 @@ struct UserPlayer {
                 today[slot] = 0
                 capsToday[slot] = 0
             }
-            for group in groupCapsToday.indices where groupCapsToday[group] != 0 { groupCapsToday[group] = 0 }
             let coldStarts = max(1, profile.coldStarts.draw(&behaviour))
             let visits = coldStarts + profile.resumes.draw(&behaviour)
             // `first_open` is a local clock time, which on a DST day is not the time since midnight. The day's first
