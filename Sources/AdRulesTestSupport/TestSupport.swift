@@ -1,4 +1,5 @@
 import AdRulesYAML
+import Foundation
 
 /// Helpers the test targets share (only test targets depend on this target).
 
@@ -43,4 +44,21 @@ public func packageRoot(_ file: String = #filePath) -> String {
     var parts = file.split(separator: "/", omittingEmptySubsequences: false)
     parts.removeLast(3)
     return parts.joined(separator: "/")
+}
+
+/// The folder that holds every test's files in this test process, `adrules-tests-<pid>` under the temporary
+/// directory. It is created on first use and removed, with everything in it, when the process exits, so a test that
+/// fails or forgets to clean up leaves nothing behind.
+private let scratchRoot: String = {
+    let root = NSTemporaryDirectory() + "adrules-tests-\(getpid())"
+    try? FileManager.default.removeItem(atPath: root)
+    try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: scratchRoot) }
+    return root
+}()
+
+/// A fresh path for a test's file or folder (`name-<uuid>`), in a folder removed when the test process exits.
+/// Nothing is created at the path.
+public func scratchPath(_ name: String) -> String {
+    scratchRoot + "/\(name)-\(UUID().uuidString)"
 }

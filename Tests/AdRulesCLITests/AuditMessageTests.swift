@@ -1,4 +1,5 @@
 import AdRulesCLI
+import AdRulesTestSupport
 import Foundation
 import Testing
 
@@ -85,7 +86,7 @@ struct AuditMessageTests {
             #expect(result.stderr.contains("would overwrite a file this run reads"), "\(result.stderr)")
         }
         // Nor through a hard link or a symlink to it.
-        let hard = NSTemporaryDirectory() + "adrules-hard-\(UUID().uuidString).yaml"
+        let hard = scratchPath("adrules-hard") + ".yaml"
         try FileManager.default.linkItem(atPath: dir + "/p.yaml", toPath: hard)
         defer { try? FileManager.default.removeItem(atPath: hard) }
         #expect(runCLI(["lint", dir, "--output", hard]).exitCode == 2)

@@ -16,7 +16,7 @@ func runCLI(_ arguments: [String], variables: [String: String] = [:]) -> Command
 
 /// A fresh directory under the temporary directory holding `files` (name to text); the caller removes it.
 func temporaryDirectory(_ prefix: String, _ files: [String: String]) throws -> String {
-    let path = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+    let path = scratchPath(prefix)
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     for (name, text) in files {
         // A name with folders (`rules/a.yaml`) gets them.

@@ -182,7 +182,7 @@ struct CompiledPolicyTests {
     }
 
     @Test func aPolicyWithErrorsIsNotCompiled() throws {
-        let dir = NSTemporaryDirectory() + "adrules-compile-" + UUID().uuidString
+        let dir = scratchPath("adrules-compile")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: six}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
         let compilation = try PolicyCompiler.compile(path: dir)

@@ -245,7 +245,7 @@ struct EndToEndTests {
     }
 
     @Test func nothingInAFileCrashesTheCLI() throws {
-        let directory = NSTemporaryDirectory() + "adrules-fuzz-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-fuzz")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let samples = [

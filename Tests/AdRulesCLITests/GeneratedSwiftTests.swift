@@ -82,7 +82,7 @@ struct GeneratedSwiftTests {
     }
 
     @Test func aPolicyWithErrorsWritesNoSwiftAndNamesTheLine() throws {
-        let dir = NSTemporaryDirectory() + "adrules-swift-" + UUID().uuidString
+        let dir = scratchPath("adrules-swift")
         try FileManager.default.createDirectory(atPath: dir + "/rules", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: six}\n".write(
@@ -96,7 +96,7 @@ struct GeneratedSwiftTests {
 
     @Test func anUnchangedOutputIsNotRewritten() throws {
         let root = packageRoot()
-        let dir = NSTemporaryDirectory() + "adrules-swift-" + UUID().uuidString
+        let dir = scratchPath("adrules-swift")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let output = dir + "/Generated.swift"
@@ -114,7 +114,7 @@ struct GeneratedSwiftTests {
     @Test func awkwardIdsAndTextsStillCompile() throws {
         let swiftc = try #require(Self.swiftc(), "swiftc not found")
         let modules = try #require(Self.modulesDirectory(), "the AdRules module was not built")
-        let dir = NSTemporaryDirectory() + "adrules-swift-" + UUID().uuidString
+        let dir = scratchPath("adrules-swift")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try ##"""

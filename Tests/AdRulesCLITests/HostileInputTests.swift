@@ -12,7 +12,7 @@ import Testing
 struct HostileInputTests {
     /// A fresh directory for one test's files.
     func scratch() throws -> String {
-        let path = NSTemporaryDirectory() + "adrules-hostile-" + UUID().uuidString
+        let path = scratchPath("adrules-hostile")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

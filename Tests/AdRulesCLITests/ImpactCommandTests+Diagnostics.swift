@@ -85,22 +85,22 @@ extension ImpactCommandTests {
         let scenario = runCLI(["impact", Self.inPackage("rules/app_open.test.yaml"), "--rules", Self.inPackage("rules")])
         #expect(scenario.exitCode == 2)
         #expect(scenario.stderr.hasSuffix("app_open.test.yaml is a scenario file, not a usage model (adrules test runs scenarios); impact takes a usage model, such as rules/usage.model.yaml\n"), "\(scenario.stderr)")
-        let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).json"
+        let path = scratchPath("adrules-model") + ".json"
         #expect(runCLI(["compile", Self.inPackage("rules"), "-o", path]).exitCode == 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let compiled = runCLI(["impact", path, "--rules", Self.inPackage("rules")])
         #expect(compiled.exitCode == 2)
         // Saved again with spaces, it is still named a compiled policy.
-        let pretty = NSTemporaryDirectory() + "adrules-pretty-\(UUID().uuidString).json"
+        let pretty = scratchPath("adrules-pretty") + ".json"
         defer { try? FileManager.default.removeItem(atPath: pretty) }
         try? (try? String(contentsOfFile: path, encoding: .utf8))?.replacingOccurrences(of: "\"format\":\"adrules", with: "\"format\": \"adrules").write(toFile: pretty, atomically: true, encoding: .utf8)
         #expect(runCLI(["impact", pretty, "--rules", Self.inPackage("rules")]).stderr.contains("is a compiled policy, not a usage model"))
         // A part of a --shard run given without `merge`, and a .json file that is neither, read as a model (JSON is YAML).
-        let part = NSTemporaryDirectory() + "adrules-part-\(UUID().uuidString).json"
+        let part = scratchPath("adrules-part") + ".json"
         defer { try? FileManager.default.removeItem(atPath: part) }
         #expect(runCLI(["impact", Self.inPackage("rules/usage.model.yaml"), "--rules", Self.inPackage("rules"), "--users", "4", "--days", "1", "--shard", "1/2", "--output", part]).exitCode == 0)
         #expect(runCLI(["impact", part, "--rules", Self.inPackage("rules")]).stderr.contains("is an impact report, not a usage model: combine the parts of a --shard run with adrules impact merge"))
-        let other = NSTemporaryDirectory() + "adrules-other-\(UUID().uuidString).json"
+        let other = scratchPath("adrules-other") + ".json"
         _ = FileManager.default.createFile(atPath: other, contents: Data("{}".utf8))
         defer { try? FileManager.default.removeItem(atPath: other) }
         #expect(runCLI(["impact", other, "--rules", Self.inPackage("rules")]).stderr.contains("the usage model has no"))
@@ -140,7 +140,7 @@ extension ImpactCommandTests {
         ("days: 0x200", "days must be from 1 to 366, not 0x200"),
     ])
     func modelNumbersSayTheirRange(_ line: String, _ message: String) throws {
-        let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).model.yaml"
+        let path = scratchPath("adrules-model") + ".model.yaml"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let key = line.prefix { $0 != ":" }
         let model = try String(contentsOfFile: Self.inPackage("rules/usage.model.yaml"), encoding: .utf8)
@@ -155,7 +155,7 @@ extension ImpactCommandTests {
     /// Names and attribute values from a model end up in every report: one with a line break or an escape code is
     /// an error at its line and column, so no report prints it raw.
     @Test func modelTextsHoldNoControlCharacters() throws {
-        let path = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString).model.yaml"
+        let path = scratchPath("adrules-model") + ".model.yaml"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let model = try String(contentsOfFile: Self.inPackage("rules/usage.model.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "- name: casual", with: #"- name: "cas\e[31mual\nx""#)
@@ -188,7 +188,7 @@ extension ImpactCommandTests {
     /// impact prints a broken policy's errors alone: past a file's thousand, the line counting the rest counts its
     /// errors, and the summary agrees with it (it said "100 more findings" and counted 50).
     @Test func aPolicysHiddenFindingsAreCountedAsErrorsAlone() throws {
-        let directory = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-model")
         try FileManager.default.createDirectory(atPath: directory + "/rules", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var rules = "version: 1\nplacements:\n"
@@ -203,7 +203,7 @@ extension ImpactCommandTests {
     }
 
     @Test func unknownAndUnusedPlacementsAreNamed() throws {
-        let directory = NSTemporaryDirectory() + "adrules-model-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-model")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let model = directory + "/typo.model.yaml"

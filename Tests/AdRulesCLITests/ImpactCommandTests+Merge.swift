@@ -12,7 +12,7 @@ extension ImpactCommandTests {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "120", "--days", "2"].map(Self.inPackage)
         let whole = runCLI(arguments + ["--format", "json"])
         #expect(whole.exitCode == 0, "\(whole.stderr)")
-        let directory = NSTemporaryDirectory() + "adrules-shards-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-shards")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var parts: [String] = []
@@ -38,7 +38,7 @@ extension ImpactCommandTests {
     /// A model or policy path may hold any character a file name may: the parts a run writes for it merge into what one
     /// run gives (they were refused as "not an impact report"), and text output escapes them.
     @Test func partsOfPathsWithControlCharactersMerge() throws {
-        let directory = NSTemporaryDirectory() + "adrules-odd-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-odd")
         let policy = directory + "/P\u{202E}Q"
         try FileManager.default.createDirectory(atPath: policy, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -127,7 +127,7 @@ extension ImpactCommandTests {
 
     /// Shards played after a rule file changed are refused, naming the parts' files, though the paths are the same.
     @Test func partsPlayedWithDifferentFileContentsAreRefused() throws {
-        let directory = NSTemporaryDirectory() + "adrules-drift-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-drift")
         try FileManager.default.createDirectory(atPath: directory + "/rules", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let rules = directory + "/rules/p.yaml"
@@ -182,7 +182,7 @@ extension ImpactCommandTests {
     ])
     func tamperedPartsAreRefused(_ original: String, _ replacement: String, _ message: String) throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
-        let directory = NSTemporaryDirectory() + "adrules-tampered-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-tampered")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var parts: [String] = []
@@ -264,7 +264,7 @@ extension ImpactCommandTests {
     /// The parts of `arguments` run as `--shard 1/N` to `N/N` (`part-K.json`), in a fresh directory named from
     /// `prefix`, which the caller removes.
     static func shardParts(_ prefix: String, _ arguments: [String], count: Int) throws -> (directory: String, parts: [String]) {
-        let directory = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+        let directory = scratchPath(prefix)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let parts = (1...count).map { k in "\(directory)/part-\(k).json" }
         for (k, path) in parts.enumerated() {
@@ -367,7 +367,7 @@ extension ImpactCommandTests {
     /// of the list, and the merge dropped that segment's figures with exit 0.
     @Test func aFirstSegmentWithNoPlacementsIsRefused() throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2"].map(Self.inPackage)
-        let directory = NSTemporaryDirectory() + "adrules-empty-segment-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-empty-segment")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/part-1.json", other = directory + "/part-2.json"
@@ -395,7 +395,7 @@ extension ImpactCommandTests {
 
     /// Two files of one name in two folders are two rows of deny reasons, in text as in json.
     @Test func reasonsFromTwoFilesOfOneNameAreTwoRows() throws {
-        let directory = NSTemporaryDirectory() + "adrules-same-name-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-same-name")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for folder in ["p/x", "p/y"] { try FileManager.default.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true) }
         try "version: 1\nplacements:\n  level_end: {format: interstitial}\n".write(toFile: "\(directory)/p/a.yaml", atomically: true, encoding: .utf8)
@@ -430,7 +430,7 @@ extension ImpactCommandTests {
     @Test func partsInAnotherEncodingAreRefused() throws {
         let part = runCLI(["impact", Self.flat, "--rules", Self.old, "--users", "4", "--days", "1", "--shard", "1/1", "--format", "json"])
         #expect(part.exitCode == 0, "\(part.stderr)")
-        let path = NSTemporaryDirectory() + "adrules-encoding-\(UUID().uuidString).json"
+        let path = scratchPath("adrules-encoding") + ".json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bytes = Array(part.stdout.utf8)
         let model = try #require(part.stdout.range(of: "\"model\": \"")).upperBound.utf16Offset(in: part.stdout)
@@ -451,7 +451,7 @@ extension ImpactCommandTests {
         #expect(part.exitCode == 0, "\(part.stderr)")
         var report = try ImpactJSON.read(part.stdout)
         report.results += [report.results[0], report.results[0]]
-        let path = NSTemporaryDirectory() + "adrules-three-\(UUID().uuidString).json"
+        let path = scratchPath("adrules-three") + ".json"
         try ImpactJSON.render(report).write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let merged = runCLI(["impact", "merge", path])
@@ -463,7 +463,7 @@ extension ImpactCommandTests {
     /// so together when they are merged: the time a merge takes stays bounded.
     @Test func partsWithTooManyDenyReasonsAreRefused() throws {
         let arguments = ["impact", "rules/usage.model.yaml", "--rules", "rules", "--users", "12", "--days", "2", "--format", "json"].map(Self.inPackage)
-        let directory = NSTemporaryDirectory() + "adrules-rows-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-rows")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         /// Shard `k` with `rows` rows of one reason at distinct lines (each a (code, location) pair of its own), from

@@ -152,7 +152,7 @@ struct ImpactCommandTests {
     /// A placement the change adds is shown for the new policy alone, in every format (text and html indexed
     /// the old policy's placements by position and trapped).
     @Test func aPlacementOnlyOnePolicyHasIsShownForThatPolicy() throws {
-        let dir = NSTemporaryDirectory() + "adrules-impact-added-" + UUID().uuidString
+        let dir = scratchPath("adrules-impact-added")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fixture = packageRoot() + "/Tests/AdRulesCLITests/Fixtures/impact/new/policy.yaml"
@@ -174,7 +174,7 @@ struct ImpactCommandTests {
     /// A directory with an old and a new policy (`old/p.yaml`, `new/p.yaml`) and a model of two users for one day
     /// whose one segment has `segment` (its actions or offers): what a `--compare` test runs.
     func comparison(old: String, new: String, segment: String) throws -> String {
-        let dir = NSTemporaryDirectory() + "adrules-impact-compare-" + UUID().uuidString
+        let dir = scratchPath("adrules-impact-compare")
         for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
         try old.write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
         try new.write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
@@ -233,7 +233,7 @@ struct ImpactCommandTests {
 
     /// Policy-wide settings are named as written and located in both policies; an added attribute shows its type.
     @Test func policyWideChangesNameTheirValuesAndLocations() throws {
-        let dir = NSTemporaryDirectory() + "adrules-impact-diff-" + UUID().uuidString
+        let dir = scratchPath("adrules-impact-diff")
         for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let tail = "placements:\n  level_end: {format: interstitial, min_interval: 1m}\n"
@@ -306,7 +306,7 @@ struct ImpactCommandTests {
 
     /// A path with a line break or an escape code is shown escaped in the text report: no line of its own.
     @Test func namesInTheTextReportAreEscaped() throws {
-        let directory = NSTemporaryDirectory() + "adrules-names-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-names")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let model = directory + "/a\nfake.yaml:1:1: error: forged\u{1B}[31m.model.yaml"

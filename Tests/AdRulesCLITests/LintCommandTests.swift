@@ -1,6 +1,7 @@
 import AdRulesCompiler
 import AdRulesYAML
 @testable import AdRulesCLI
+import AdRulesTestSupport
 import Foundation
 import Testing
 
@@ -63,7 +64,7 @@ struct LintCommandTests {
     /// A file saved with Windows or old Mac line endings shows the same source line and caret as with LF.
     @Test(arguments: ["\r\n", "\r"])
     func textShowsTheSourceLineWhateverTheLineBreaks(_ lineBreak: String) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-breaks-\(UUID().uuidString)").path
+        let dir = scratchPath("adrules-breaks")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let lines = ["version: 1", "placements:", "  a: {format: interstitial, daily_cap: six}"]
@@ -369,7 +370,7 @@ struct LintCommandTests {
         #expect(hashes.count == 2 && Set(hashes).count == 2, "\(hashes)")
         #expect(hashes.allSatisfy { $0.hasSuffix(":1") || $0.hasSuffix(":2") })
         // Numbered within each file: the same finding in a file of the same name elsewhere starts again at 1.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-sarif-\(UUID().uuidString)").path
+        let dir = scratchPath("adrules-sarif")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for sub in ["android", "ios"] {
             try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true)
@@ -381,7 +382,7 @@ struct LintCommandTests {
 
     @Test func strictMakesWarningsFail() {
         let text = "version: 1\nplacements:\n  a: {format: interstitial}\n"
-        let path = NSTemporaryDirectory() + "adrules-strict-\(UUID().uuidString).yaml"
+        let path = scratchPath("adrules-strict") + ".yaml"
         _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(runCLI(["lint", path]).exitCode == 0)
@@ -390,7 +391,7 @@ struct LintCommandTests {
     }
 
     @Test func outputWritesTheReportToAFile() throws {
-        let path = NSTemporaryDirectory() + "adrules-out-\(UUID().uuidString).json"
+        let path = scratchPath("adrules-out") + ".json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format=json", "--output", path])
         #expect(result.stdout.isEmpty)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Plain words")
 struct PlainWordsTests {
     func scratch(_ files: [String: String]) throws -> String {
-        let dir = NSTemporaryDirectory() + "adrules-words-" + UUID().uuidString
+        let dir = scratchPath("adrules-words")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
         return dir

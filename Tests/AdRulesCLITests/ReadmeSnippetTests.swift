@@ -77,7 +77,7 @@ struct ReadmeSnippetTests {
         let page = try String(contentsOfFile: packageRoot() + "/docs/scenario-tests.md", encoding: .utf8)
         let start = try #require(page.range(of: "```yaml\n"))
         let end = try #require(page[start.upperBound...].range(of: "```"))
-        let path = NSTemporaryDirectory() + "adrules-doc-\(UUID().uuidString).test.yaml"
+        let path = scratchPath("adrules-doc") + ".test.yaml"
         try String(page[start.upperBound..<end.lowerBound]).write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let result = runCLI(["test", path, "--rules", packageRoot() + "/rules"])
@@ -94,7 +94,7 @@ struct ReadmeSnippetTests {
             let end = try #require(readme[start.upperBound...].range(of: "```"))
             return String(readme[readme.index(start.lowerBound, offsetBy: 8)..<end.lowerBound])
         }
-        let directory = NSTemporaryDirectory() + "adrules-readme-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-readme")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try block(startingWith: "version: 1\ntimezone: device").write(toFile: directory + "/policy.yaml", atomically: true, encoding: .utf8)
@@ -110,7 +110,7 @@ struct ReadmeSnippetTests {
         let page = try String(contentsOfFile: packageRoot() + "/docs/impact.md", encoding: .utf8)
         let start = try #require(page.range(of: "```yaml\nversion: 1\nusers: 10000"))
         let end = try #require(page[start.upperBound...].range(of: "```"))
-        let directory = NSTemporaryDirectory() + "adrules-doc-model-\(UUID().uuidString)"
+        let directory = scratchPath("adrules-doc-model")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let model = String(page[page.index(start.lowerBound, offsetBy: 8)..<end.lowerBound])

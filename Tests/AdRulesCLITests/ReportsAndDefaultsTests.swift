@@ -69,7 +69,7 @@ struct ReportsAndDefaultsTests {
             ["lint", dir + "/a.yaml", "-o", dir + "/policy.yaml"], ["compile", dir + "/a.yaml", "-o", dir + "/policy.yaml"],
             ["test", dir + "/s.test.yaml", "--rules", dir + "/a.yaml", "-o", dir + "/policy.yaml"],
             ["simulate", dir + "/s.test.yaml", "--rules", dir + "/a.yaml", "-o", dir + "/other.test.YML"],
-            ["lint", dir + "/a.yaml", "-o", NSTemporaryDirectory() + "adrules-reports-\(UUID().uuidString).yaml"],
+            ["lint", dir + "/a.yaml", "-o", scratchPath("adrules-reports") + ".yaml"],
         ] {
             let result = runCLI(arguments)
             #expect(result.exitCode == 2, "\(arguments)")

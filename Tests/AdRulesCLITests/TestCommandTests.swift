@@ -174,7 +174,7 @@ struct TestCommandTests {
 
     /// A policy with errors is reported as lint reports it: the findings, and the summary on stderr.
     @Test func aBrokenPolicyIsReportedLikeLint() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-broken-\(UUID().uuidString)").path
+        let dir = scratchPath("adrules-broken")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: x}\n".write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import AdRules
 import AdRulesCompiler
+import AdRulesTestSupport
 import Foundation
 import Testing
 
@@ -74,7 +75,7 @@ struct EngineTests {
     }
 
     @Test func fileStoreRoundTripsAtomically() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: scratchPath("adrules"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = FileLedgerStore(path: directory.appendingPathComponent("ledger.json").path)
@@ -88,7 +89,7 @@ struct EngineTests {
     }
 
     @Test func corruptLedgerIsKeptAsideAndReported() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-\(UUID().uuidString)")
+        let directory = URL(fileURLWithPath: scratchPath("adrules"))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("ledger.json").path

@@ -1,5 +1,6 @@
 @testable import AdRules
 import AdRulesCompiler
+import AdRulesTestSupport
 import Foundation
 import Testing
 
@@ -264,7 +265,7 @@ struct HistoryLimitTests {
         let snapshot = LedgerSnapshot(
             installedAt: start - 1000, sessionCount: 3, shows: ["a": shows, "b": shows.map { ShowRecord(at: $0.at + 500, session: 3) }, "rare": rare])
         let written = snapshot.clampedToBounds()
-        let path = NSTemporaryDirectory() + "adrules-fit-\(UUID().uuidString).json"
+        let path = scratchPath("adrules-fit") + ".json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileLedgerStore(path: path).save(written)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? .max
@@ -292,7 +293,7 @@ struct HistoryLimitTests {
         for i in 0..<45_000 { lists[id(i)] = [ShowRecord(at: start + Int64(i) * 1000, session: 10_000_000)] }
         lists["never"] = []
         let written = LedgerSnapshot(installedAt: start, sessionCount: 10_000_000, shows: lists).clampedToBounds()
-        let path = NSTemporaryDirectory() + "adrules-fit-\(UUID().uuidString).json"
+        let path = scratchPath("adrules-fit") + ".json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileLedgerStore(path: path).save(written)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? .max

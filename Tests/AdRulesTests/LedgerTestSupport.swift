@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesTestSupport
 import Foundation
 
 /// A ledger store whose loads and saves fail when a test says so.
@@ -42,7 +43,7 @@ final class ScriptedStore: LedgerStore, @unchecked Sendable {
 
 /// A fresh directory under the temporary directory, removed after `body`.
 func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-\(UUID().uuidString)").path
+    let directory = scratchPath("adrules")
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     return try body(directory)

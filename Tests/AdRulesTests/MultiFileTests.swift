@@ -135,7 +135,7 @@ struct MultiFileTests {
     /// Extensions match whatever their case, as the file systems of Macs do: `Extra.YAML` is a rule file (it was
     /// skipped, so its error went unseen), `ads.Test.yml` a scenario file and `usage.MODEL.yaml` a usage model.
     @Test func extensionsMatchWhateverTheirCase() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("adrules-case-\(UUID().uuidString)").path
+        let root = scratchPath("adrules-case")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
         for name in ["a.yaml", "Extra.YAML", "b.Yml", "ads.Test.yml", "x.TEST.YAML", "usage.MODEL.yaml", "notes.txt", "c.yamlx"] {
