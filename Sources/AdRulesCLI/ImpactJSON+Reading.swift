@@ -112,7 +112,11 @@ extension ImpactJSON {
             try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
             let segments = try need(item["segments"].objectValue, "segments", at: item["segments"])
             guard !segments.isEmpty else { throw ReadError("not an impact report: a result has no segments", at: item["segments"]) }
-            let names = try segments.map { name, segment in try string(segment.key(name), "a segment name") }
+            let names = try segments.map { name, segment in
+                let text = try string(segment.key(name), "a segment name")
+                if let problem = Segment.nameProblem(text) { throw ReadError("not an impact report: a segment name is \(problem)", at: segment.key(name)) }
+                return text
+            }
             // The results of a --compare run list the same segments in the same order: counters are added by position.
             guard results.isEmpty || names == segmentNames else {
                 throw ReadError("not an impact report: its results list different segments", at: item["segments"])

@@ -24,7 +24,8 @@ public struct MarkedText: Sendable {
                 continue
             }
             text.append(character)
-            if character == "\n" {
+            // "\r\n" is one Character.
+            if character == "\n" || character == "\r\n" {
                 line += 1
                 column = 1
             } else {

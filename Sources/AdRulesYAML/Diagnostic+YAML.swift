@@ -68,22 +68,10 @@ extension Diagnostic {
     }
 
     /// The marker lines of a git merge conflict: both sides of it are in the file.
-    static func mergeConflictMarker(_ line: String, file: String, at position: SourcePosition) -> Diagnostic {
-        let marker = YAMLEventCursor.shortened(Substring(line))
-        return syntax(
-            "\(marker) is a git merge-conflict marker: the file holds both sides of a merge. Keep the lines you want, then "
-                + "remove the <<<<<<<, ======= and >>>>>>> lines",
-            file: file, at: position)
-    }
-
-    /// A quoted value left open on its line, which ran on to a quote lines below (where libyaml then tripped).
-    static func unclosedQuote(file: String, at position: SourcePosition, closedAt end: SourcePosition) -> Diagnostic {
-        var diagnostic = syntax(
-            "this quoted value is not closed on its line, so it runs on to the quote at line \(end.line), column \(end.column), "
-                + "and what follows that quote is read as YAML: close the value with its quote on this line",
-            file: file, at: position)
-        diagnostic.notes.append(DiagnosticNote(message: "the quoted value ends here", file: file, position: end))
-        return diagnostic
+    /// - Parameter place: where the marker stands, said from libyaml's position ("here", "on line 5").
+    static func mergeConflictAdvice(_ line: String, place: String) -> String {
+        "\(YAMLEventCursor.shortened(Substring(line))) \(place) is a git merge-conflict marker: the file holds both sides of a merge. "
+            + "Keep the lines you want, then remove the <<<<<<<, ======= and >>>>>>> lines"
     }
 
     /// A file that is not text at all: an executable, an image, an archive.
@@ -102,16 +90,15 @@ extension Diagnostic {
         return diagnostic
     }
 
-    static func noBreakSpaceIndentation(file: String, at position: SourcePosition) -> Diagnostic {
-        syntax(
-            "this line is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, not indentation: indent with ordinary spaces, lined up with the keys beside it",
-            file: file, at: position)
+    /// - Parameter line: the line the space indents, said from libyaml's position ("this line", "line 5").
+    static func noBreakSpaceIndentationAdvice(line: String) -> String {
+        "\(line) is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, "
+            + "not indentation: indent with ordinary spaces, lined up with the keys beside it"
     }
 
-    static func strayByteOrderMark(file: String, at position: SourcePosition) -> Diagnostic {
-        syntax(
-            "an invisible byte-order mark (U+FEFF) stands here, which YAML reads as text (a file may start with one, nowhere else): remove it",
-            file: file, at: position)
+    /// - Parameter place: where the mark stands, said from libyaml's position ("here", "on line 5").
+    static func strayByteOrderMarkAdvice(place: String) -> String {
+        "an invisible byte-order mark (U+FEFF) stands \(place), which YAML reads as text (a file may start with one, nowhere else): remove it"
     }
 
     /// At libyaml's position, with its problem text (cli.md's `yaml/syntax`), and what the problem is in plain words.

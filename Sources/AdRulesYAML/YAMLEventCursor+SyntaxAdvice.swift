@@ -9,25 +9,45 @@ extension YAMLEventCursor {
         let problem = state.problem.map { String(cString: $0) } ?? "unknown problem"
         let context = state.context.map { String(cString: $0) }
         // A reader error (a control character, a bad encoding) has no mark: libyaml gives its byte offset.
-        var at = state.error == YAML_READER_ERROR
-            ? UTF8Check.position(ofByte: state.problem_offset, in: input) : position(state.problem_mark)
         // libyaml's mark counts characters, not bytes: its line and column lead to the byte.
         let problemByte = byteOffset(of: state.problem_mark)
         // libyaml reads a file that does not end in a line break as if it did: its end-of-file mark is on a line after
         // the last, which no editor shows. The end of the last line is where the file ends.
-        if state.error != YAML_READER_ERROR, problemByte >= input.count, let last = input.last, last != 0x0A, last != 0x0D {
-            at = UTF8Check.position(ofByte: input.count, in: input)
+        let endsWithoutLineBreak = problemByte >= input.count && input.last.map { $0 != 0x0A && $0 != 0x0D } == true
+        let at = if state.error == YAML_READER_ERROR {
+            UTF8Check.position(ofByte: state.problem_offset, in: input)
+        } else if endsWithoutLineBreak {
+            UTF8Check.position(ofByte: input.count, in: input)
+        } else {
+            position(state.problem_mark)
         }
         let byte = problemByte < input.count ? input[problemByte] : 0
+        // Every finding is at libyaml's position with its problem text (cli.md's `yaml/syntax`). When what to fix stands
+        // elsewhere (a line above, where a value opened), the advice names it and a note points at it.
+        func finding(_ advice: String?, notes: [(String, Int)] = []) -> Diagnostic {
+            var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
+            for (message, byte) in notes where UTF8Check.position(ofByte: byte, in: input) != at {
+                diagnostic.notes.append(DiagnosticNote(message: message, file: file, position: UTF8Check.position(ofByte: byte, in: input)))
+            }
+            return diagnostic
+        }
+        /// The line of a byte, when it is not libyaml's.
+        func otherLine(_ byte: Int) -> Int? {
+            let line = UTF8Check.position(ofByte: byte, in: input).line
+            return line == at.line ? nil : line
+        }
+        /// "here" at libyaml's position, else "on line N".
+        func place(_ byte: Int) -> String { otherLine(byte).map { "on line \($0)" } ?? "here" }
         // The lines of both sides of a git merge: whatever libyaml trips over, the markers are what to fix.
         if state.error != YAML_READER_ERROR, let marker = conflictMarker() {
-            return .mergeConflictMarker(String(decoding: input[marker.range], as: UTF8.self), file: file, at: UTF8Check.position(ofByte: marker.range.lowerBound, in: input))
+            let advice = Diagnostic.mergeConflictAdvice(String(decoding: input[marker.range], as: UTF8.self), place: place(marker.range.lowerBound))
+            return finding(advice, notes: [("the merge-conflict marker is here", marker.range.lowerBound)])
         }
         if byte == 0x09 || problem.contains("tab character") {
             return .tabIndentation(problem: problem, context: context, file: file, at: at)
         }
         if state.error != YAML_READER_ERROR, let mark = strayByteOrderMark(before: problemByte) {
-            return .strayByteOrderMark(file: file, at: UTF8Check.position(ofByte: mark, in: input))
+            return finding(Diagnostic.strayByteOrderMarkAdvice(place: place(mark)), notes: [("the byte-order mark is here", mark)])
         }
         // A key libyaml refuses as not lined up (its colon the first of its line) may be the first key after a line indented
         // with no-break spaces and blank lines or comments; other problems are looked for on their line and the one before.
@@ -39,22 +59,26 @@ extension YAMLEventCursor {
         // above would be blamed for a list item among keys below.)
         let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'"
         if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
-            return .noBreakSpaceIndentation(file: file, at: UTF8Check.position(ofByte: space, in: input))
+            let advice = Diagnostic.noBreakSpaceIndentationAdvice(line: otherLine(space).map { "line \($0)" } ?? "this line")
+            return finding(advice, notes: [("the no-break space is here", space)])
         }
         // `environment: 'production` with no closing quote, closed by the apostrophe of `user's` in a comment lines below:
         // what follows that quote is what libyaml refuses, and the quote left open is what to fix.
         if ["did not find expected key", "could not find expected ':'", "mapping values are not allowed in this context", "did not find expected '-' indicator"]
             .contains(problem), let (opened, closed) = quoteClosingARunOnValue(before: problemByte)
         {
-            return .unclosedQuote(file: file, at: UTF8Check.position(ofByte: opened, in: input), closedAt: UTF8Check.position(ofByte: closed, in: input))
+            return finding(
+                unclosedQuoteAdvice(opened: opened, closed: closed),
+                notes: [("the quoted value starts here", opened), ("the quoted value ends here", closed)])
         }
         if context == "while scanning an alias" || context == "while scanning an anchor" {
             let offset = byteOffset(of: state.context_mark)
             // `"*"` read as `"` closing a quoted value opened lines above (`version: "1`), then a bare `*`: the quote
             // left open is what to fix, not this value.
             if let opened = unclosedQuote(closingAt: offset - 1) {
-                return .unclosedQuote(
-                    file: file, at: UTF8Check.position(ofByte: opened, in: input), closedAt: UTF8Check.position(ofByte: offset - 1, in: input))
+                return finding(
+                    unclosedQuoteAdvice(opened: opened, closed: offset - 1),
+                    notes: [("the quoted value starts here", opened), ("the quoted value ends here", offset - 1)])
             }
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
             let indented = line(at: offset).text.first == " "
@@ -62,11 +86,14 @@ extension YAMLEventCursor {
                 key: keyBefore(offset), indented: indented, isAnchor: context == "while scanning an anchor", file: file, at: position(state.context_mark))
         }
         var advice: String?
+        // Where what to fix stands, when libyaml trips over a later line.
+        var slip: (String, Int)?
         if context == "while scanning a simple key", problem == "could not find expected ':'" {
             // libyaml notices only on the next line (or past blank lines and comments); the key it was reading starts
             // at the context mark, and that is the line to fix.
-            advice = Self.spaceAfterColonAdvice(line(at: byteOffset(of: state.context_mark)).text)
-            at = position(state.context_mark)
+            let key = byteOffset(of: state.context_mark)
+            advice = Self.spaceAfterColonAdvice(line(at: key).text, lineNumber: otherLine(key))
+            slip = ("the key starts here", key)
         } else if problem == "mapping values are not allowed in this context" {
             // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose own
             // key colon (the first on its line) libyaml then refuses. The colon with no space after it is what to fix.
@@ -75,18 +102,20 @@ extension YAMLEventCursor {
                 glued.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
             {
                 // A byte-order mark opening the file is no part of the key (libyaml skips it, and so do columns).
-                advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")))
-                at = UTF8Check.position(ofByte: glued.start + Self.keyStart(glued.text), in: input)
+                let key = glued.start + Self.keyStart(glued.text)
+                advice = Self.spaceAfterColonAdvice(Substring(glued.text.replacingOccurrences(of: "\u{FEFF}", with: "")), lineNumber: otherLine(key))
+                slip = ("the key glued to its value is here", key)
             } else if refusesKeyColon, let written = previousContentLine(before: problemByte),
                 case let number = UTF8Check.position(ofByte: written.start, in: input).line,
-                let lost = Self.equalsForColonAdvice(Substring(written.text)).map({ "on line \(number), " + $0 })
-                    ?? Self.wordsWithNoKeyAdvice(Substring(written.text), name: "line \(number)"),
+                let lost = (Self.equalsForColonAdvice(Substring(written.text)) ?? Self.missingColonAdvice(Substring(written.text)))
+                    .map({ "on line \(number), " + $0 }) ?? Self.wordsWithNoKeyAdvice(Substring(written.text), name: "line \(number)"),
                 written.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
             {
                 // `format = banner`, or a comment that lost its #, then `daily_cap: 3`: the first line runs on into the
                 // second as one plain value; the line before is what to fix. The finding stays at libyaml's position
-                // (cli.md) and names the line.
+                // (cli.md), names the line, and a note points at it.
                 advice = lost
+                slip = ("what to fix is here", written.start + written.text.utf8.prefix(while: { $0 == 0x20 }).count)
             } else if refusesKeyColon, let above = previousContentLine(before: problemByte),
                 let deeper = Self.indentedUnderAValueAdvice(Substring(above.text), line: UTF8Check.position(ofByte: above.start, in: input).line, problemLine)
             {
@@ -97,9 +126,9 @@ extension YAMLEventCursor {
         } else if problem == "did not find expected <document start>", let first = indentedFirstKey() {
             // `  version: 1` then `placements:`: the file's first key is indented, so a key in the first column ends
             // the document it started.
-            advice = "the first key of the file is indented, and a key at the top of a file starts in the first column: "
-                + "remove the spaces before \(Self.shortened(first.key))"
-            at = UTF8Check.position(ofByte: first.offset, in: input)
+            advice = "the first key of the file, \(Self.shortened(first.key)) \(place(first.offset)), is indented, and a key at the top of a "
+                + "file starts in the first column: remove the spaces before \(Self.shortened(first.key))"
+            slip = ("the indented first key is here", first.offset)
         } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
             advice = closer
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
@@ -122,6 +151,7 @@ extension YAMLEventCursor {
             }
             if let written { advice = Self.reservedCharacterAdvice(written, rest: rest, inBrackets: inBrackets) }
         }
+        if let slip { return finding(advice, notes: [slip]) }
         var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
         // libyaml's position is where it gave up, often the end of the file: a note points at where the unclosed
         // value or bracket opens, which is what to fix.
@@ -136,5 +166,12 @@ extension YAMLEventCursor {
             diagnostic.notes.append(DiagnosticNote(message: opened, file: file, position: start))
         }
         return diagnostic
+    }
+
+    /// A quoted value left open on its line, which ran on to a quote lines below (where libyaml then tripped).
+    func unclosedQuoteAdvice(opened: Int, closed: Int) -> String {
+        let (start, end) = (UTF8Check.position(ofByte: opened, in: input), UTF8Check.position(ofByte: closed, in: input))
+        return "the quoted value opened at line \(start.line), column \(start.column) is not closed on its line, so it runs on to the quote at "
+            + "line \(end.line), column \(end.column), and what follows that quote is read as YAML: close the value with its quote on its line"
     }
 }

@@ -176,6 +176,8 @@ extension ImpactCommandTests {
          "JSON nests deeper than 16 levels"),
         // Every key a run writes is there: a deny reason with no message made the merged message empty.
         (",\n                  \"message\": \"daily_cap 6 reached today\"", "", "the message of a deny reason of app_open in segment casual is missing"),
+        // A segment name the text report would start a line with, read by a CI log as a command.
+        ("\"casual\": {", "\"  ::error file=a.yaml::forged\": {", "a segment name is a name starting with \"::\", which CI logs read as a command"),
         // A syntax error is placed at its line and column.
         ("\"version\": 1,\n", "\"version\": 1,\n,", ":3:1: invalid JSON: "),
         ("\"version\": 1,\n", "\"version\": 1,\n,", "; a part is the json that adrules impact --shard K/N writes, unchanged\n"),

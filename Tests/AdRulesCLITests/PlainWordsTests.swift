@@ -30,8 +30,9 @@ struct PlainWordsTests {
     @Test func noBreakSpacesAsIndentationAreNamed() {
         let mixed = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n  \u{00A0} min_interval: 1m\n    daily_cap: 3\n")]).diagnostics
         #expect(mixed.map(\.rule) == ["yaml/syntax"], "\(mixed)")
-        #expect(mixed.first?.range.start == SourcePosition(line: 5, column: 3))
-        #expect(mixed.first?.message.contains("indented with a no-break space (U+00A0") == true, "\(mixed)")
+        #expect(mixed.first?.range.start == SourcePosition(line: 6, column: 14), "at libyaml's position")
+        #expect(mixed.first?.message.contains("; line 5 is indented with a no-break space (U+00A0") == true, "\(mixed)")
+        #expect(mixed.first?.notes.map(\.position) == [SourcePosition(line: 5, column: 3)], "\(mixed)")
         let only = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n\u{00A0}\u{00A0}\u{00A0}\u{00A0}min_interval: 1m\n")]).diagnostics
         #expect(only.contains { $0.rule == "schema/unknown-key" && $0.message.hasPrefix("key \"min_interval\" in the top level is indented with no-break spaces (U+00A0") }, "\(only)")
         // A key so indented is an error of its own: its block is not also told it lacks the key.
@@ -61,33 +62,39 @@ struct PlainWordsTests {
         #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")
     }
 
-    /// Syntax errors whose cause lies before where libyaml trips are named at the cause (1️⃣), in plain words: the markers
-    /// of a git merge conflict, a quote left open that a later `"*"` closed, a key glued to its value on the line above
-    /// (or above blank lines and comments), no-break spaces above a blank line, and an indented first key. Each was
-    /// told at a line that was right, with advice that did not apply.
+    /// Syntax errors whose cause lies before where libyaml trips stay at libyaml's position (1️⃣, cli.md), and name the
+    /// cause in plain words, with a note at it (2️⃣): the markers of a git merge conflict, a quote left open that a later
+    /// `"*"` closed, a key glued to its value on the line above (or above blank lines and comments), no-break spaces
+    /// above a blank line, and an indented first key. Each was told with advice that did not apply.
     @Test(arguments: [
-        ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣<<<<<<< HEAD\n    daily_cap: 3\n=======\n    daily_cap: 4\n>>>>>>> feature\n",
-         "<<<<<<< HEAD is a git merge-conflict marker: the file holds both sides of a merge. Keep the lines you want, then remove the <<<<<<<, ======= and >>>>>>> lines"),
-        ("1️⃣<<<<<<< HEAD\r\nversion: 1\r\n=======\r\nversion: 1\r\n>>>>>>> other\r\nplacements:\r\n  a: {format: banner}\r\n",
-         "<<<<<<< HEAD is a git merge-conflict marker"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n2️⃣<<<<<<< HEAD\n    daily_cap1️⃣: 3\n=======\n    daily_cap: 4\n>>>>>>> feature\n",
+         "<<<<<<< HEAD on line 5 is a git merge-conflict marker: the file holds both sides of a merge. Keep the lines you want, then remove the <<<<<<<, ======= and >>>>>>> lines"),
+        ("2️⃣<<<<<<< HEAD\r\nversion1️⃣: 1\r\n=======\r\nversion: 1\r\n>>>>>>> other\r\nplacements:\r\n  a: {format: banner}\r\n",
+         "<<<<<<< HEAD on line 1 is a git merge-conflict marker"),
         // A byte-order mark opening the file is no column: the key is at 1:1.
-        ("1️⃣\u{FEFF}version:1\nplacements:\n  a: {format: banner}\n", "a key needs a space after its colon: write version: 1"),
-        ("version: 1\nplacements:\n  a:\n    format: banner\nrules:\n  - 1️⃣id:a\n    deny: \"*\"\n    when: premium\n",
-         "a key needs a space after its colon: write id: a"),
-        ("version: 1️⃣\"1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: \"*\"\n    when: premium\n",
-         "this quoted value is not closed on its line, so it runs on to the quote at line 6, column 11, and what follows that quote is read as YAML: close the value with its quote on this line"),
-        ("1️⃣version:1\nplacements:\n  a: {format: banner}\n", "a key needs a space after its colon: write version: 1"),
-        ("version: 1\nplacements:\n  a:\n    format: banner\n    1️⃣ad_unit:abc\n\n    # the unit\n    daily_cap: 3\n",
-         "a key needs a space after its colon: write ad_unit: abc"),
-        ("version: 1\nplacements:\n  a:\n    format: banner\n1️⃣\u{00A0}\u{00A0}\u{00A0}\u{00A0}daily_cap: 3\n\n    hourly_cap: 1\n",
-         "this line is indented with a no-break space (U+00A0"),
-        ("  1️⃣version: 1\nplacements:\n  a: {format: banner}\n",
-         "the first key of the file is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
-        ("  1️⃣\"version\": 1\nplacements:\t\n  a: {format: banner}\n", "remove the spaces before version"),
-        ("1️⃣\u{FEFF}<<<<<<< HEAD\nversion: 1\n=======\nversion: 1\n>>>>>>> other\nplacements:\n  a: {format: banner}\n",
-         "<<<<<<< HEAD is a git merge-conflict marker"),
+        ("2️⃣\u{FEFF}version:1\nplacements1️⃣:\n  a: {format: banner}\n", "on line 1, a key needs a space after its colon: write version: 1"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\nrules:\n  - 2️⃣id:a\n    deny1️⃣: \"*\"\n    when: premium\n",
+         "on line 6, a key needs a space after its colon: write id: a"),
+        ("version: 2️⃣\"1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: \"*1️⃣\"\n    when: premium\n",
+         "the quoted value opened at line 1, column 10 is not closed on its line, so it runs on to the quote at line 6, column 11, and what follows that quote is read as YAML: close the value with its quote on its line"),
+        ("2️⃣version:1\nplacements1️⃣:\n  a: {format: banner}\n", "on line 1, a key needs a space after its colon: write version: 1"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    2️⃣ad_unit:abc\n\n    1️⃣# the unit\n    daily_cap: 3\n",
+         "on line 5, a key needs a space after its colon: write ad_unit: abc"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n2️⃣\u{00A0}\u{00A0}\u{00A0}\u{00A0}daily_cap: 3\n\n    hourly_cap1️⃣: 1\n",
+         "line 5 is indented with a no-break space (U+00A0"),
+        ("  2️⃣version: 1\n1️⃣placements:\n  a: {format: banner}\n",
+         "the first key of the file, version on line 1, is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
+        ("  2️⃣\"version\": 1\n1️⃣placements:\t\n  a: {format: banner}\n", "remove the spaces before version"),
+        ("2️⃣\u{FEFF}<<<<<<< HEAD\nversion1️⃣: 1\n=======\nversion: 1\n>>>>>>> other\nplacements:\n  a: {format: banner}\n",
+         "<<<<<<< HEAD on line 1 is a git merge-conflict marker"),
+        // A key with no colon, the first of its block: libyaml trips over the key below it.
+        ("2️⃣version 1\nplacements1️⃣:\n  a: {format: banner}\n", "on line 1, a key needs a colon and a space before its value: write version: 1"),
+        ("version: 1\nplacements:\n  a:\n    2️⃣format interstitial\n    min_interval1️⃣: 1m\n",
+         "on line 4, a key needs a colon and a space before its value: write format: interstitial"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n\n    2️⃣min_interval 1m\n1️⃣",
+         "on line 6, a key needs a colon and a space before its value: write min_interval: 1m"),
     ])
-    func aSyntaxErrorIsNamedAtItsCause(_ text: String, _ message: String) {
+    func aSyntaxErrorIsNamedAtLibyamlsPositionWithANoteAtItsCause(_ text: String, _ message: String) {
         expectOneSyntaxError(text, message)
     }
 
@@ -108,20 +115,20 @@ struct PlainWordsTests {
         // A colon ending a value, and `=` for a key's colon (on its line, or on the line before libyaml's position).
         ("version: 1\nplacements:\n  a:\n    format: banner\n    daily_cap: 61️⃣:\n",
          "the colon after 6 makes it a key: remove it (daily_cap: 6), or, if the colon is part of a text, quote the value (daily_cap: \"6:\")"),
-        ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n    1️⃣message = No ads between 22:00 and 07:00\n",
-         "a key takes a colon and a space, not =: write message: No ads between 22:00 and 07:00"),
+        ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n    2️⃣message = No ads between 22:00 and 07:00\n1️⃣",
+         "on line 8, a key takes a colon and a space, not =: write message: No ads between 22:00 and 07:00"),
         ("version: 1\nplacements:\n  a:\n    format = banner\n    daily_cap1️⃣: 3\n", "on line 4, a key takes a colon and a space, not =: write format: banner"),
         // A key lined up with no key above it is told the indentations it may take, each with a key that has it.
         ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 1m\n   1️⃣daily_cap: 6\n",
          "daily_cap is indented 3 spaces, which lines it up with no key above it: indent it 4 spaces, as min_interval on line 5, or 2 spaces, as a on line 3"),
         // A comment that lost its #: on its line, or before the key libyaml then refuses.
-        ("version: 1\nplacements:\n  a:\n    format: banner\n    1️⃣At least 4 minutes between ads\n",
-         "this line is words with no key: if it is a comment, start it with # (# At least 4 minutes between ads)"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    2️⃣At least 4 minutes between ads\n1️⃣",
+         "line 5 is words with no key: if it is a comment, start it with # (# At least 4 minutes between ads)"),
         ("version: 1\nplacements:\n  a:\n    At least 4 minutes between ads\n    format1️⃣: banner\n",
          "line 4 is words with no key: if it is a comment, start it with # (# At least 4 minutes between ads)"),
         // A quote left open, closed by an apostrophe in a comment lines below.
-        ("version: 1\nenvironment: 1️⃣'production\n\n# Caps reset at the user's midnight.\nplacements:\n  a: {format: banner}\n",
-         "this quoted value is not closed on its line, so it runs on to the quote at line 4"),
+        ("version: 1\nenvironment: 2️⃣'production\n\n# Caps reset at the user'1️⃣s midnight.\nplacements:\n  a: {format: banner}\n",
+         "the quoted value opened at line 2, column 14 is not closed on its line, so it runs on to the quote at line 4, column 25"),
         // An apostrophe after a value quoted and closed on its line is no run-on quote.
         ("version: 1\nplacements:\n  a:\n    format: banner\n    ad_unit: 'abc'\n    the user's thing: more1️⃣: x\n",
          "a key's value cannot hold another key on the same line"),
@@ -130,13 +137,17 @@ struct PlainWordsTests {
         expectOneSyntaxError(text, message)
     }
 
-    /// Expects one `yaml/syntax` finding of a rule file, holding `message`, at the file's 1️⃣ marker.
+    /// Expects one `yaml/syntax` finding of a rule file, holding `message`, at the file's 1️⃣ marker, and, when the
+    /// text has a 2️⃣ marker, its first note there.
     func expectOneSyntaxError(_ text: String, _ message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let marked = MarkedText(text)
         let diagnostics = PolicyLoader.load(texts: [("p.yaml", marked.text)]).diagnostics
         #expect(diagnostics.map(\.rule) == ["yaml/syntax"], "\(diagnostics)", sourceLocation: sourceLocation)
         #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)", sourceLocation: sourceLocation)
         #expect(diagnostics.first?.range.start == marked.markers["1️⃣"], "\(diagnostics)", sourceLocation: sourceLocation)
+        if let cause = marked.markers["2️⃣"] {
+            #expect(diagnostics.first?.notes.first?.position == cause, "\(diagnostics)", sourceLocation: sourceLocation)
+        }
     }
 
     /// An operator of another language in a condition is underlined whole (`&&` two characters, not one), so that an

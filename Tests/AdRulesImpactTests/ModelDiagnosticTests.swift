@@ -41,6 +41,10 @@ struct ModelDiagnosticTests {
         // The advice for a distribution of another kind is what first_open takes, not what other durations take.
         Case(name: "first open drawn from a count", rule: "schema/type", yaml: head + "    first_open: {1️⃣poisson: 3}\n", message: "first_open cannot be drawn from {poisson: ...}: write a time of day such as 8h or {uniform: [7h, 10h]}"),
         Case(name: "direction override in a name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: \"a1️⃣\\u202Eb\"\n    share: 1\n", message: "holds U+202E, an invisible direction control that reorders what a reader sees: remove it"),
+        // The text report starts lines with segment names: GitHub Actions would run `::error …` (past spaces) and `##[…`.
+        Case(name: "name read as a CI command", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"  ::error file=a.yaml::x\"\n    share: 1\n", message: "not a name starting with \"::\", which CI logs read as a command"),
+        Case(name: "name holding a legacy CI command", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"heavy ##[error]x\"\n    share: 1\n", message: "not a name holding \"##[\", which CI logs read as a command"),
+        Case(name: "invisible name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"\\u200B \"\n    share: 1\n", message: "not only spaces or invisible characters"),
         Case(name: "first open after midnight", rule: "schema/range", yaml: head + "    first_open: 1️⃣25h\n", message: "a local time before 24h"),
         Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),
         Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1"),

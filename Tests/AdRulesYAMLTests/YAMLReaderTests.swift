@@ -57,18 +57,20 @@ struct YAMLReaderTests {
         #expect(ended.range.start == SourcePosition(line: 2, column: 1))
     }
 
-    /// A byte-order mark anywhere but the file's start is named where it stands; the one a file may start with is no
-    /// column, and a reader error (a control character) on a line ended by a lone CR is on that line. (One within a
-    /// key is text to YAML: the rule file's checks name it there.)
+    /// A byte-order mark anywhere but the file's start is named, and a note points at it, while the finding stays at
+    /// libyaml's position (cli.md); the one a file may start with is no column, and a reader error (a control
+    /// character) on a line ended by a lone CR is on that line. (One within a key is text to YAML: the rule file's
+    /// checks name it there.)
     @Test func aStrayByteOrderMarkIsNamedAtItsPosition() throws {
         let bom = "\u{FEFF}"
-        for (text, at) in [
-            (bom + bom + "version: 1\nplacements: {}\n", SourcePosition(line: 1, column: 1)),
-            ("a:\n  b: 1\n" + bom + "  c: six\n", SourcePosition(line: 3, column: 1)),
+        for (text, at, mark, place) in [
+            (bom + bom + "version: 1\nplacements: {}\n", SourcePosition(line: 2, column: 1), SourcePosition(line: 1, column: 1), "on line 1"),
+            ("a:\n  b: 1\n" + bom + "  c: six\n", SourcePosition(line: 3, column: 4), SourcePosition(line: 3, column: 1), "here"),
         ] {
             let d = try #require(read(text).diagnostics.first, "\(text)")
-            #expect(d.rule == "yaml/syntax" && d.message.hasPrefix("an invisible byte-order mark (U+FEFF) stands here"), "\(d.message)")
+            #expect(d.rule == "yaml/syntax" && d.message.contains("; an invisible byte-order mark (U+FEFF) stands \(place), "), "\(d.message)")
             #expect(d.range.start == at, "\(text.debugDescription): \(d.range.start)")
+            #expect(d.notes.map(\.position) == [mark], "\(d.notes)")
         }
         #expect(try #require(read(bom + "\u{1}a: 1\n").diagnostics.first).range.start == SourcePosition(line: 1, column: 1))
         // Only the first mark is no column: a second one is, whichever check finds what follows it.

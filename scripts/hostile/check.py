@@ -51,7 +51,7 @@ import threading
 import time
 
 FORGED_LINE = re.compile(
-    rb"^(?:fake\.yaml:|PASS forged|FAIL forged|1337 passed|== forged|::add-mask::|::stop-commands::"
+    rb"^(?:fake\.yaml:|[ \t]+::|PASS forged|FAIL forged|1337 passed|== forged|::add-mask::|::stop-commands::"
     rb"|::set-output|::set-env|::(?:error|warning|notice) file=fake\.yaml)", re.M)
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 UNICODE_FORMAT = re.compile(rb"\xe2\x80[\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")

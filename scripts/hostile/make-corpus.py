@@ -1064,6 +1064,11 @@ def impact_cases(c):
     c.write("impact/noname.model.yaml", "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n"
             "  - {name: \"\", share: 1, timezone: UTC}\n")
     c.run("impact-empty-segment-name", g, "a segment with an empty name", ["impact", "impact/noname.model.yaml", "--rules", "impact/pol"], [1])
+    # The text report starts a line with each segment name (past two spaces): GitHub Actions reads `::` there.
+    c.write("impact/ghname.model.yaml", "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n"
+            "  - {name: \"::error file=fake.yaml,line=1::forged\", share: 1, timezone: UTC}\n")
+    c.run("impact-segment-name-command", g, "a segment name that a CI log reads as a command",
+          ["impact", "impact/ghname.model.yaml", "--rules", "impact/pol"], [1])
     forged = "no\x1b[31m\nfake.yaml:1:1: error: forged"
     c.run("impact-forged-model-path", g, "a model path that would forge a line", ["impact", forged + ".model.yaml"], "bad")
     c.run("impact-forged-rules-path", g, "a policy path that would forge a line",

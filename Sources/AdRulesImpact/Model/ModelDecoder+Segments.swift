@@ -69,8 +69,8 @@ extension ModelDecoder {
                 {
                     reader.report(.wrongType(key, expected: "a name, such as casual (quote a name that is a number or true/false)", found: value, file: reader.file))
                 } else if let text = reader.string(value, key) {
-                    if text.allSatisfy(\.isWhitespace) {
-                        reader.report(.modelOutOfRange(key, "a name the report can show, such as casual", found: text.isEmpty ? "an empty text" : "only spaces", file: reader.file, range: value.range))
+                    if let problem = Segment.nameProblem(text) {
+                        reader.report(.modelOutOfRange(key, "a name the report can show, such as casual", found: problem, file: reader.file, range: value.range))
                     } else {
                         name = (text, reader.location(value))
                     }

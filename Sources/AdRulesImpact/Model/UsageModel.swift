@@ -83,6 +83,18 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
 
 /// One group of similar users.
 public struct Segment: Sendable {
+    /// What is wrong with a segment name a report would show, or nil: a name with nothing visible, or one a CI log
+    /// reads as a command (GitHub Actions takes `::` starting a line, past spaces, and `##[` anywhere in one; the text
+    /// report starts lines with segment names).
+    public static func nameProblem(_ name: String) -> String? {
+        if name.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
+            return name.isEmpty ? "an empty text" : "only spaces or invisible characters"
+        }
+        if name.drop(while: \.isWhitespace).hasPrefix("::") { return "a name starting with \"::\", which CI logs read as a command" }
+        if name.contains("##[") { return "a name holding \"##[\", which CI logs read as a command" }
+        return nil
+    }
+
     /// The segment's name, unique in the model.
     public var name: String
     /// The fraction of users in this segment.
