@@ -283,13 +283,27 @@ extension PlainWordsTests {
         #expect(none.filter { $0.rule == "schema/unknown-key" }.isEmpty, "\(none)")
     }
 
+    /// A step or history entry that names no placement is shown one of the policy's (an id it does not have, such as
+    /// the app_open it was shown before, would be a second mistake).
+    @Test func aMissingPlacementIsShownOneThePolicyHas() throws {
+        let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  it: {format: interstitial}\n  b: {format: banner}\n")]).policy
+        let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    history: [{at: 2026-11-29T08:00:00Z}]\n    steps:\n"
+            + "      - event: app_launched\n      - {ask: show}\n      - {event: load_started}\n"
+        let (_, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map(\.message) == [
+            "a history entry has no placement: add `{placement: it, at: 2026-11-29T08:58:00Z}`",
+            "this ask has no placement: add `placement: it`",
+            "event load_started has no placement: add `placement: it`",
+        ], "\(found)")
+    }
+
     /// A time that misses a part RFC 3339 requires is told what to add, written out; one no such fix mends is not.
     @Test(arguments: [
         ("2026-11-29T09:00:00+0900", "add the colon of its offset: write 2026-11-29T09:00:00+09:00"),
         ("2026-11-29T09:00Z", "add its seconds: write 2026-11-29T09:00:00Z"),
         ("2026-11-29T09:00:00", "add its offset from UTC, as in 2026-11-29T09:00:00Z or 2026-11-29T09:00:00+09:00"),
         ("2026-11-29T09:00-0530", "add its seconds and the colon of its offset: write 2026-11-29T09:00:00-05:30"),
-        ("2026-13-29T09:00:00", nil), ("2026-11-29", nil),
+        ("2026-13-29T09:00:00", nil), ("2026-11-29", "add a time of day and its offset from UTC, as in 2026-11-29T09:00:00Z"), ("2026-13-29", nil),
         // Only what a scenario takes: no fraction past milliseconds, and no year before 0001 in UTC.
         ("2026-11-29T09:00:00.1234", nil), ("2026-11-29T09:00:00.1234+0900", nil),
         ("0001-01-01T00:00", "add its seconds and its offset from UTC, as in 0001-01-01T00:00:00Z"),

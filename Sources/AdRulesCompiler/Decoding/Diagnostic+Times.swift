@@ -12,6 +12,11 @@ extension Diagnostic {
         func isDigit(_ i: Int) -> Bool { i < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) }
         func digits(_ range: Range<Int>) -> Bool { range.allSatisfy(isDigit) }
         func part(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        // A day alone (`2026-11-29`): a scenario's times are instants.
+        if bytes.count == 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"), digits(8..<10) {
+            let example = written + "T09:00:00Z"
+            return (try? Timestamps.read(example).get()) != nil ? "add a time of day and its offset from UTC, as in \(example)" : nil
+        }
         guard bytes.count <= 40, bytes.count >= 16, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
             digits(8..<10), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]), digits(11..<13),
             bytes[13] == UInt8(ascii: ":"), digits(14..<16)

@@ -2,6 +2,10 @@ import AdRules
 import AdRulesYAML
 
 extension ScenarioDecoder {
+    /// A placement id for the example of a step or history entry that names none: the policy's first (an example
+    /// the policy does not have would be a second mistake), else app_open.
+    static func examplePlacement(_ policy: Policy) -> String { policy.placementIDs.first ?? "app_open" }
+
     private static func codes(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> Set<ReasonCode>? {
         guard let items = reader.sequence(node, key) else { return nil }
         var set = Set<ReasonCode>()
@@ -124,7 +128,7 @@ extension ScenarioDecoder {
             if needsPlacement && placement == nil {
                 // A placement that is there but unreadable has had its own error.
                 guard !present.contains("placement") else { return nil }
-                reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: \(examplePlacement(policy))", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
             }
             // The engine ignores an event about a placement the policy does not have. The step runs as written (the
@@ -143,7 +147,7 @@ extension ScenarioDecoder {
             }
             guard let placement else {
                 guard !present.contains("placement") else { return nil }
-                reader.report(.missingKey("placement", in: "this ask", example: "placement: app_open", file: reader.file, range: SourceRange(at: node.range.start)))
+                reader.report(.missingKey("placement", in: "this ask", example: "placement: \(examplePlacement(policy))", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
             }
             // An ask about a placement the policy does not have is denied `unknown_placement`, so a step that expects a

@@ -72,7 +72,7 @@ extension ScenarioDecoder {
                         let present = GluedKey.keysPresent(entry)
                         let missing: [String] = ["placement", "at"].filter { !present.contains($0) }
                         if !missing.isEmpty {
-                            reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: app_open, at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
+                            reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: \(examplePlacement(policy)), at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
                         }
                     }
                 }
