@@ -84,7 +84,7 @@ public enum JSON: Sendable, Equatable {
     static func escape(_ s: String, into out: inout String) {
         out += "\""
         // Printable ASCII with no quote or backslash, the usual text, goes in whole.
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }), !ControlCharacters.holdsLogCommand(s) {
             out += s
             out += "\""
             return
@@ -96,6 +96,10 @@ public enum JSON: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            // `##[` is a command to a CI log (`ControlCharacters.holdsLogCommand`): its `[` is escaped, which reads the
+            // same. No escape ends in `#`, so the two characters before are the text's own.
+            case "[" where out.utf8.reversed().prefix(2).elementsEqual([UInt8(ascii: "#"), UInt8(ascii: "#")]):
+                out += "\\u005b"
             default:
                 // Every control character (C0, DEL, C1, line separators, bidi overrides) as \uXXXX:
                 // valid JSON either way, but never a raw one in a terminal or a log.

@@ -1,3 +1,4 @@
+import AdRules
 import Foundation
 
 /// Writing the report and the messages to standard output and error, whatever those are.
@@ -35,8 +36,10 @@ public enum StandardStreams {
     ///   loses only messages, and the code stays, unless it carried the report.
     public static func deliver(_ result: CommandResult) -> Int32 {
         var exitCode = result.exitCode
-        var stderr = result.stderr
-        if let code = write(result.stdout, to: 1), code != EPIPE {
+        // Streams end in CI logs, which read `##[…]` anywhere in a line as a command: text from a rule file, a model
+        // or a scenario must not add annotations (JSON escapes the `[` already).
+        var stderr = ControlCharacters.defusingLogCommands(result.stderr)
+        if let code = write(ControlCharacters.defusingLogCommands(result.stdout), to: 1), code != EPIPE {
             stderr += "error: cannot write standard output: \(OutputFile.reason(code))\n"
             exitCode = ExitCode.failure
         }

@@ -21,6 +21,32 @@ struct HostileInputTests {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// GitHub Actions reads `##[command]` anywhere in a log line (the legacy form of `::command::`). A rule message, a
+    /// test name or a file name holding one reaches the output streams with its `[` escaped: `##\u{5B}` in text,
+    /// `##\u005b` in json (which reads the same). Before, `test` and `simulate` printed the message as written.
+    @Test func aLogCommandInInputIsNotPrintedAsOne() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write("version: 1\ntimezone: UTC\nplacements:\n  inter: {format: interstitial, min_interval: 1m}\nrules:\n"
+            + "  - {id: r, deny: [inter], when: \"true\", message: \"##[error file=p.yaml,line=1]forged\"}\n", to: dir + "/p.yaml")
+        try write("tests:\n  - name: \"##[warning]t\"\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+            + "      - {ask: show, placement: inter, expect: allow}\n", to: dir + "/s.test.yaml")
+        let bad = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: bad + "/##[error]x.yaml")
+        // SARIF writes the file as a URI, whose `[` is percent-encoded.
+        for (arguments, escaped) in [
+            (["test", dir], "##\\u{5B}"), (["test", dir, "--format", "json"], "##\\u005b"), (["simulate", dir + "/s.test.yaml", "--rules", dir], "##\\u{5B}"),
+            (["simulate", dir + "/s.test.yaml", "--rules", dir, "--format", "json"], "##\\u005b"), (["compile", dir], "##\\u005b"),
+            (["compile", dir, "--format", "swift"], "##\\u005b"), (["lint", bad], "##\\u{5B}"), (["lint", bad, "--format", "json"], "##\\u005b"),
+            (["lint", bad, "--format", "sarif"], "%23%23%5B"),
+        ] {
+            let run = try runBinary(arguments)
+            #expect(!run.stdout.contains("##[") && !run.stderr.contains("##["), "\(arguments): \(run.stdout)\(run.stderr)")
+            #expect((run.stdout + run.stderr).contains(escaped), "\(arguments): \(run.stdout)\(run.stderr)")
+        }
+    }
+
     @Test func aLongFlatOrChainIsAnErrorNotAStackOverflow() throws {
         let dir = try scratch()
         let chain = Array(repeating: "true", count: 30_000).joined(separator: " or ")

@@ -156,6 +156,22 @@ struct JSONTests {
         #expect(back == text)
     }
 
+    /// `##[` is a command to a CI log anywhere in a line: its `[` is escaped (a compiled policy printed by `adrules
+    /// compile` holds rule messages), and the document reads back to the same string.
+    @Test(arguments: ["##[error]x", "a ###[b ##[ é ##[", "#[a] #\\[b] \"##[\""])
+    func escapesTheBracketOfALogCommand(_ text: String) throws {
+        var writer = JSONWriter()
+        writer.string(text)
+        let written = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(!ControlCharacters.holdsLogCommand(written), "\(written)")
+        #expect(written.contains("[") == text.replacingOccurrences(of: "##[", with: "").contains("["), "only the [ of ##[ is escaped: \(written)")
+        guard case .string(let back) = try JSONValue.parse(writer.bytes) else {
+            Issue.record("not a string")
+            return
+        }
+        #expect(back == text)
+    }
+
     @Test func refusesNumbersJSONCannotHold() {
         for value in [Double.nan, .infinity, -.infinity] {
             var writer = JSONWriter()

@@ -53,6 +53,8 @@ import time
 FORGED_LINE = re.compile(
     rb"^(?:fake\.yaml:|[ \t]+::|PASS forged|FAIL forged|1337 passed|== forged|::add-mask::|::stop-commands::"
     rb"|::set-output|::set-env|::(?:error|warning|notice) file=fake\.yaml)", re.M)
+# GitHub Actions reads its legacy command form anywhere in a line.
+LEGACY_COMMAND = re.compile(rb"##\[")
 CONTROL = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
 UNICODE_FORMAT = re.compile(rb"\xe2\x80[\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xef\xbb\xbf")
 FAIL_ORDER = ["CRASH", "MEMORY", "HANG", "RSS", "FLOOD", "CLOBBER", "FORGED", "CTRL", "UTF8", "JSON", "MATCH", "MISSING", "EXIT"]
@@ -326,7 +328,7 @@ class Checker:
             fails.append("RSS")
             details.append("peak RSS %.0f MiB" % rss_mb)
         both = stdout + b"\n" + stderr
-        forged = FORGED_LINE.search(both)
+        forged = FORGED_LINE.search(both) or LEGACY_COMMAND.search(both)
         if forged:
             fails.append("FORGED")
             line_end = both.find(b"\n", forged.start())

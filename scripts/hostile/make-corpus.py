@@ -36,7 +36,7 @@ MARKER = ".hostile-corpus"
 # output line that *starts* with one of these forgeries (see FORGED_LINE in check.py).
 FORGE_DIAG = "\r\nfake.yaml:1:1: error: injected (yaml/syntax)\r\n"
 FORGE_PASS = "\nPASS forged test\n1337 passed, 0 failed\n"
-FORGE_GH = "\n::add-mask::forged\n::error file=fake.yaml,line=1::injected\n"
+FORGE_GH = "\n::add-mask::forged\n::error file=fake.yaml,line=1::injected\n##[error]legacy forged\n"
 FORGE_SIM = "\n== forged (fake.yaml:1)\n"
 ANSI = "\x1b[2K\x1b[1A\x1b[31m"                              # erase line, cursor up, red
 OSC = "\x1b]0;pwned\x07\x1b]8;;https://evil.example/\x07x\x1b]8;;\x07"  # title, hyperlink

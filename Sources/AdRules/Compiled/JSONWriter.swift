@@ -109,8 +109,9 @@ package struct JSONWriter {
     }
 
     /// A string in quotes. Besides what JSON requires, every character `ControlCharacters` names (DEL, C1
-    /// controls, line and paragraph separators, bidirectional overrides, the byte-order mark) is written as a
-    /// `\uXXXX` escape: the document reads the same, and a viewer or terminal shows no reordered text.
+    /// controls, line and paragraph separators, bidirectional overrides, the byte-order mark), and the `[` of `##[`,
+    /// are written as `\uXXXX` escapes: the document reads the same, a viewer or terminal shows no reordered text, and
+    /// a CI log reads no command.
     private mutating func quoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         defer { bytes.append(UInt8(ascii: "\"")) }
@@ -139,6 +140,10 @@ package struct JSONWriter {
         case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
         case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
         case 0x00..<0x20, 0x7F: escape(UInt32(byte))
+        // `##[` is a command to a CI log (`ControlCharacters.holdsLogCommand`): its `[` is escaped, which reads the same.
+        // No escape ends in `#`, so the two bytes before are the text's own.
+        case UInt8(ascii: "[") where bytes.count >= 2 && bytes[bytes.count - 1] == UInt8(ascii: "#") && bytes[bytes.count - 2] == UInt8(ascii: "#"):
+            escape(UInt32(byte))
         default: bytes.append(byte)
         }
     }

@@ -48,6 +48,23 @@ package enum ControlCharacters {
     /// ``cut(_:limit:)`` in double quotes.
     package static func quoted(_ text: String, limit: Int = 80) -> String { "\"" + cut(text, limit: limit) + "\"" }
 
+    /// Whether a text holds `##[`, which a GitHub Actions log reads anywhere in a line as a command (the legacy form of
+    /// `::error …::`): a rule message, a file name or a segment name holding `##[error]` would add an annotation.
+    package static func holdsLogCommand(_ text: String) -> Bool {
+        var hashes = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "["), hashes >= 2 { return true }
+            hashes = byte == UInt8(ascii: "#") ? hashes + 1 : 0
+        }
+        return false
+    }
+
+    /// The text with the `[` of every `##[` written as a visible escape (`##\u{5B}`), so no CI log reads it as a
+    /// command. Output streams go through it; JSON writes that `[` as `\u005b` instead, which reads the same.
+    package static func defusingLogCommands(_ text: String) -> String {
+        holdsLogCommand(text) ? text.replacingOccurrences(of: "##[", with: "##\\u{5B}") : text
+    }
+
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
     /// value from a file can neither start a forged line nor send escape sequences to a terminal.
     package static func escaped(_ text: String) -> String {
