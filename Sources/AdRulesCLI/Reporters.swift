@@ -234,13 +234,21 @@ extension Diagnostic {
     /// quoted from a file cannot forge a line (`fake.yaml:1:1: error: …`) or drive the terminal.
     var escapedForTerminal: Diagnostic {
         var d = messagesEscaped
-        d.file = ControlCharacters.escaped(d.file)
+        d.file = Self.terminalFile(d.file)
         d.notes = d.notes.map { note in
             var note = note
-            note.file = ControlCharacters.escaped(note.file)
+            note.file = Self.terminalFile(note.file)
             return note
         }
         return d
+    }
+
+    /// A file as the terminal formats start a line with it: control characters visible, and a relative name that
+    /// starts with `::` (past spaces) led by `./`, the same file, so that a CI log does not read the line as a
+    /// command (`::error file=…::` would add an annotation).
+    static func terminalFile(_ file: String) -> String {
+        let escaped = ControlCharacters.escaped(file)
+        return escaped.drop(while: \.isWhitespace).hasPrefix("::") ? "./" + escaped : escaped
     }
 
     /// The diagnostic with control characters and bidirectional controls in its message and notes' messages made

@@ -47,6 +47,21 @@ struct HostileInputTests {
         }
     }
 
+    /// The terminal formats start a line with the file: a relative name that starts with `::` is led by `./` (the same
+    /// file), or a CI log reads the line as a command and adds the annotation it names.
+    @Test func aFileNamedLikeALogCommandStartsNoCommand() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let name = "::error file=fake.yaml,line=1::forged.yaml"
+        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: dir + "/" + name)
+        for format in ["xcode", "text"] {
+            let run = try runBinary(["lint", name, "--format", format], directory: dir)
+            #expect(run.code == ExitCode.findings)
+            #expect(run.stdout.hasPrefix("./\(name):3:34: error: daily_cap must be"), "\(run.stdout)")
+            #expect(!run.stdout.split(separator: "\n").contains { $0.drop(while: \.isWhitespace).hasPrefix("::") }, "\(run.stdout)")
+        }
+    }
+
     @Test func aLongFlatOrChainIsAnErrorNotAStackOverflow() throws {
         let dir = try scratch()
         let chain = Array(repeating: "true", count: 30_000).joined(separator: " or ")

@@ -1064,6 +1064,10 @@ def impact_cases(c):
     c.write("impact/noname.model.yaml", "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n"
             "  - {name: \"\", share: 1, timezone: UTC}\n")
     c.run("impact-empty-segment-name", g, "a segment with an empty name", ["impact", "impact/noname.model.yaml", "--rules", "impact/pol"], [1])
+    # The terminal formats start a line with the file: one named like a command, given as it is.
+    c.write("::error file=fake.yaml,line=1::named.yaml", "version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n")
+    c.run("lint-file-named-command", g, "a rule file named like a CI log command",
+          ["lint", "::error file=fake.yaml,line=1::named.yaml"], [1])
     # The text report starts a line with each segment name (past two spaces): GitHub Actions reads `::` there.
     c.write("impact/ghname.model.yaml", "version: 1\nusers: 1\ndays: 1\nstart: 2026-12-07\nsegments:\n"
             "  - {name: \"::error file=fake.yaml,line=1::forged\", share: 1, timezone: UTC}\n")

@@ -91,7 +91,7 @@ extension ScenarioDecoder {
             reader.report(.missingKey("start", in: "this test", example: "start: 2026-11-29T09:00:00Z", file: reader.file, range: SourceRange(at: node.range.start)))
         }
         // A test with no steps checks nothing and would always pass.
-        let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: app_open, expect: allow}]"
+        let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: \(examplePlacement(policy)), expect: allow}]"
         if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
             if items.isEmpty {
                 reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: stepsNode.range))
