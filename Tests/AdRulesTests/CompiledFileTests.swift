@@ -85,7 +85,7 @@ struct GroupRecordsBoundTests {
         #expect(try Policy(compiled: try document(groups: 10_000, max: 5)).groups.count == 10_000)
         #expect(throws: CompiledPolicyError(
             path: "groups[20]",
-            "the groups' caps keep up to 2100000 show records in all (each group its largest cap and one more than its members, for each show of a member), more than the 2000000 a policy may keep: lower the groups' caps, or put placements that share caps in one group")) {
+            "the groups' caps keep up to 2100000 show records in all (each group its largest cap and one more than its members, at most as many as a placement keeps, for each show of a member), more than the 2000000 a policy may keep: lower the groups' caps, or put placements that share caps in one group")) {
             _ = try Policy(compiled: try document(groups: 21, max: 100_000))
         }
     }
