@@ -39,7 +39,7 @@ enum FailureReport {
             defer { bytesLeft -= out.utf8.count - start }
             listed += 1
             let time = Timestamps.format(milliseconds: failure.time, in: zone)
-            out += "  \(ControlCharacters.escaped(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
+            out += "  \(Diagnostic.terminalFile(failure.step.location.file)):\(failure.step.location.line): at \(time): \(describe(ask))\n"
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
             let codes = codeList(decision.codes)

@@ -105,7 +105,9 @@ struct DiagnosticReporter {
             // The caret's lead is measured on the line as written, each character as wide as it is printed
             // (``printedWidth(_:)``); a tab stays a tab, to reach the tab stop the line does.
             let before = String(String.UnicodeScalarView(scalars[start..<at]))
+            // A `##[` is printed `##\[` (``ControlCharacters/escaped(_:)``): one column more.
             let prefix = (lead.isEmpty ? "" : " ") + before.map { c in c == "\t" ? "\t" : String(repeating: " ", count: Self.printedWidth(c)) }.joined()
+                + String(repeating: " ", count: ControlCharacters.logCommands(in: before))
             // The tildes span the value as printed, too.
             var width = 1
             if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
@@ -248,7 +250,9 @@ extension Diagnostic {
     /// command (`::error file=…::` would add an annotation).
     static func terminalFile(_ file: String) -> String {
         let escaped = ControlCharacters.escaped(file)
-        return escaped.drop(while: \.isWhitespace).hasPrefix("::") ? "./" + escaped : escaped
+        // Scalar by scalar, as the log reads it: `:` with a combining mark on it is a `:` too.
+        let text = escaped.unicodeScalars.drop { $0.properties.isWhitespace }
+        return text.starts(with: "::".unicodeScalars) ? "./" + escaped : escaped
     }
 
     /// The diagnostic with control characters and bidirectional controls in its message and notes' messages made

@@ -7,7 +7,11 @@ public enum StandardStreams {
     /// descriptor left non-blocking by the parent (EAGAIN) is waited for, so a slow reader still gets everything.
     /// - Returns: nil once written, else the `errno` that stopped it.
     public static func write(_ text: String, to fd: Int32) -> Int32? {
-        let bytes = Array(text.utf8)
+        write(Array(text.utf8), to: fd)
+    }
+
+    /// Writes bytes as ``write(_:to:)`` writes a text.
+    static func write(_ bytes: [UInt8], to fd: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let chunk = Array(bytes[offset..<min(bytes.count, offset + 65_536)])
@@ -37,15 +41,17 @@ public enum StandardStreams {
     public static func deliver(_ result: CommandResult) -> Int32 {
         var exitCode = result.exitCode
         // Streams end in CI logs, which read `##[…]` anywhere in a line as a command: text from a rule file, a model
-        // or a scenario must not add annotations (JSON escapes the `[` already).
-        var stderr = ControlCharacters.defusingLogCommands(result.stderr)
-        if let code = write(ControlCharacters.defusingLogCommands(result.stdout), to: 1), code != EPIPE {
+        // or a scenario must not add annotations (texts quoted in messages and JSON strings have it escaped already).
+        var stderr = result.stderr
+        if let code = write(ControlCharacters.defusingLogCommands(Array(result.stdout.utf8)), to: 1), code != EPIPE {
             stderr += "error: cannot write standard output: \(OutputFile.reason(code))\n"
             exitCode = ExitCode.failure
         }
         // Messages that cannot be written are lost; a report sent to standard error (`--output /dev/stderr`) is an
         // I/O failure, as on standard output.
-        if let code = write(stderr, to: 2), code != EPIPE, result.reportOnStderr { exitCode = ExitCode.failure }
+        if let code = write(ControlCharacters.defusingLogCommands(Array(stderr.utf8)), to: 2), code != EPIPE, result.reportOnStderr {
+            exitCode = ExitCode.failure
+        }
         return exitCode
     }
 }

@@ -36,8 +36,10 @@ extension YAMLEventCursor {
             let line = UTF8Check.position(ofByte: byte, in: input).line
             return line == at.line ? nil : line
         }
-        /// "here" at libyaml's position, else "on line N".
-        func place(_ byte: Int) -> String { otherLine(byte).map { "on line \($0)" } ?? "here" }
+        /// "here" at libyaml's position, "on this line" elsewhere on its line, else "on line N".
+        func place(_ byte: Int) -> String {
+            otherLine(byte).map { "on line \($0)" } ?? (UTF8Check.position(ofByte: byte, in: input) == at ? "here" : "on this line")
+        }
         // The lines of both sides of a git merge: whatever libyaml trips over, the markers are what to fix.
         if state.error != YAML_READER_ERROR, let marker = conflictMarker() {
             let advice = Diagnostic.mergeConflictAdvice(String(decoding: input[marker.range], as: UTF8.self), place: place(marker.range.lowerBound))
@@ -92,7 +94,8 @@ extension YAMLEventCursor {
             // libyaml notices only on the next line (or past blank lines and comments); the key it was reading starts
             // at the context mark, and that is the line to fix.
             let key = byteOffset(of: state.context_mark)
-            advice = Self.spaceAfterColonAdvice(line(at: key).text, lineNumber: otherLine(key))
+            let (text, column) = line(at: key)
+            advice = Self.spaceAfterColonAdvice(text, lineNumber: otherLine(key), valueAbove: plainValueAbove(key - column))
             slip = ("the key starts here", key)
         } else if problem == "mapping values are not allowed in this context" {
             // `version:1` then `placements:`: the first line is one plain value that runs on into the second, whose own
@@ -107,8 +110,10 @@ extension YAMLEventCursor {
                 slip = ("the key glued to its value is here", key)
             } else if refusesKeyColon, let written = previousContentLine(before: problemByte),
                 case let number = UTF8Check.position(ofByte: written.start, in: input).line,
-                let lost = (Self.equalsForColonAdvice(Substring(written.text)) ?? Self.missingColonAdvice(Substring(written.text)))
-                    .map({ "on line \(number), " + $0 }) ?? Self.wordsWithNoKeyAdvice(Substring(written.text), name: "line \(number)"),
+                // A byte-order mark opening the file is no part of the line's text.
+                case let text = Substring(written.text.drop { $0 == "\u{FEFF}" }),
+                let lost = (Self.equalsForColonAdvice(text) ?? Self.missingColonAdvice(text, valueAbove: plainValueAbove(written.start)))
+                    .map({ "on line \(number), " + $0 }) ?? Self.wordsWithNoKeyAdvice(text, name: "line \(number)"),
                 written.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
             {
                 // `format = banner`, or a comment that lost its #, then `daily_cap: 3`: the first line runs on into the
@@ -123,6 +128,16 @@ extension YAMLEventCursor {
             } else {
                 advice = Self.mappingValueAdvice(problemLine, colonAt: problemColumn)
             }
+        } else if problem == "did not find expected <document start>" || problem == "did not find expected key",
+            let written = previousContentLine(before: problemByte), written.start < problemByte,
+            case let text = Substring(written.text.drop { $0 == "\u{FEFF}" }),
+            let slipped = Self.isKeyGluedToValue(text) ? Self.spaceAfterColonAdvice(text) : Self.missingColonAdvice(text)
+        {
+            // `version:1` (or `version 1`), then a comment: the comment ends that line's plain value, and the key below
+            // is a second value where libyaml expected the document's end or a key. That line is what to fix.
+            let key = written.start + written.text.utf8.prefix(while: { $0 == 0x20 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).count
+            advice = otherLine(key).map { "on line \($0), " + slipped } ?? slipped
+            slip = ("what to fix is here", key)
         } else if problem == "did not find expected <document start>", let first = indentedFirstKey() {
             // `  version: 1` then `placements:`: the file's first key is indented, so a key in the first column ends
             // the document it started.

@@ -59,16 +59,18 @@ extension YAMLEventCursor {
 
     /// `daily_cap:6` (no space after the colon) reads as one plain word, and libyaml stops at the next line.
     /// - Parameter number: the line's number when libyaml tripped over a later line: the advice then names it.
-    static func spaceAfterColonAdvice(_ line: Substring, lineNumber number: Int? = nil) -> String {
+    /// - Parameter valueAbove: the key of a plain value on the line above, which the line may have been meant to
+    ///   continue (``missingColonAdvice(_:valueAbove:)``).
+    static func spaceAfterColonAdvice(_ line: Substring, lineNumber number: Int? = nil, valueAbove: Substring? = nil) -> String {
         // Words with no key name their line themselves.
         if let advice = wordsWithNoKeyAdvice(line, name: number.map { "line \($0)" } ?? "this line") {
             return advice
         }
-        let advice = spaceAfterColonAdviceOnItsLine(line)
+        let advice = spaceAfterColonAdviceOnItsLine(line, valueAbove: valueAbove)
         return number.map { "on line \($0), " + advice } ?? advice
     }
 
-    private static func spaceAfterColonAdviceOnItsLine(_ line: Substring) -> String {
+    private static func spaceAfterColonAdviceOnItsLine(_ line: Substring, valueAbove: Substring?) -> String {
         if let advice = longKeyAdvice(line) { return advice }
         if let advice = equalsForColonAdvice(line) { return advice }
         let text = line.drop { $0 == " " || $0 == "-" }
@@ -88,20 +90,27 @@ extension YAMLEventCursor {
             }
             return "a key needs a space after its colon: write \(Self.shortened(key)): \(Self.shortened(value))"
         }
-        if let advice = missingColonAdvice(line) { return advice }
+        if let advice = missingColonAdvice(line, valueAbove: valueAbove) { return advice }
         return "a key needs a colon and a space before its value, as in daily_cap: 6"
     }
 
     /// `format interstitial`: a key and its value with no colon between them. Nil unless the line is a key-like word
     /// and one value (three words or more are `wordsWithNoKeyAdvice`'s).
-    static func missingColonAdvice(_ line: Substring) -> String? {
+    /// - Parameter valueAbove: the key of a plain value on the line above, lined up with this one: the line may be that
+    ///   value wrapped (`message: Never interrupt a` then `purchase flow`), which YAML continues only when indented more.
+    static func missingColonAdvice(_ line: Substring, valueAbove: Substring? = nil) -> String? {
         let text = line.drop { $0 == " " || $0 == "-" }
         let words = text.split(separator: " ")
         guard words.count == 2, !text.contains(":"), !text.contains("="), !text.contains("#"),
             let first = words[0].unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
             words[0].unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "." })
         else { return nil }
-        return "a key needs a colon and a space before its value: write \(Self.shortened(words[0])): \(Self.shortened(words[1]))"
+        let write = "write \(Self.shortened(words[0])): \(Self.shortened(words[1]))"
+        if let key = valueAbove {
+            return "\(Self.shortened(Substring(text))) is read as a key with no colon: if it continues the value of \(Self.shortened(key)) "
+                + "above, indent it more than \(Self.shortened(key)) (or write the value on one line); if it is a setting, \(write)"
+        }
+        return "a key needs a colon and a space before its value: \(write)"
     }
 
     /// `format: app_open` then `  min_interval: 4m` indented further: a key under one whose value is on its line, which

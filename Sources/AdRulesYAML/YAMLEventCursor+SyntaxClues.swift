@@ -130,6 +130,21 @@ extension YAMLEventCursor {
         return nil
     }
 
+    /// The key of a `key: value` line right above the line starting at `lineStart`, lined up with it, whose plain value
+    /// that line may have been meant to continue (`message: Never interrupt a` then `purchase flow`: YAML reads a
+    /// continuation only when it is indented more than the key); nil otherwise.
+    func plainValueAbove(_ lineStart: Int) -> Substring? {
+        guard lineStart > 0 else { return nil }
+        let (start, end) = lineBefore(lineStart)
+        let above = String(decoding: input[start..<end], as: UTF8.self)
+        let indentation = above.prefix { $0 == " " }.count
+        let line = input[lineStart...].prefix { $0 != 0x0A && $0 != 0x0D }
+        guard line.prefix(while: { $0 == 0x20 }).count == indentation, let colon = above.range(of: ": ") else { return nil }
+        let value = above[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard let first = value.first, !"\"'[{|>#&*!".contains(first) else { return nil }
+        return Substring(above[..<colon.lowerBound].drop { $0 == " " || $0 == "-" })
+    }
+
     /// The line before the one starting at `lineStart` (> 0): where it starts, and where it ends, at its line break (a
     /// CR LF pair is one).
     func lineBefore(_ lineStart: Int) -> (start: Int, end: Int) {

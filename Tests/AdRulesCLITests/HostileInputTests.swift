@@ -22,7 +22,7 @@ struct HostileInputTests {
     }
 
     /// GitHub Actions reads `##[command]` anywhere in a log line (the legacy form of `::command::`). A rule message, a
-    /// test name or a file name holding one reaches the output streams with its `[` escaped: `##\u{5B}` in text,
+    /// test name or a file name holding one reaches the output streams with its `[` escaped: `##\[` in text,
     /// `##\u005b` in json (which reads the same). Before, `test` and `simulate` printed the message as written.
     @Test func aLogCommandInInputIsNotPrintedAsOne() throws {
         let dir = try scratch()
@@ -36,9 +36,9 @@ struct HostileInputTests {
         try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: bad + "/##[error]x.yaml")
         // SARIF writes the file as a URI, whose `[` is percent-encoded.
         for (arguments, escaped) in [
-            (["test", dir], "##\\u{5B}"), (["test", dir, "--format", "json"], "##\\u005b"), (["simulate", dir + "/s.test.yaml", "--rules", dir], "##\\u{5B}"),
+            (["test", dir], "##\\["), (["test", dir, "--format", "json"], "##\\u005b"), (["simulate", dir + "/s.test.yaml", "--rules", dir], "##\\["),
             (["simulate", dir + "/s.test.yaml", "--rules", dir, "--format", "json"], "##\\u005b"), (["compile", dir], "##\\u005b"),
-            (["compile", dir, "--format", "swift"], "##\\u005b"), (["lint", bad], "##\\u{5B}"), (["lint", bad, "--format", "json"], "##\\u005b"),
+            (["compile", dir, "--format", "swift"], "##\\u005b"), (["lint", bad], "##\\["), (["lint", bad, "--format", "json"], "##\\u005b"),
             (["lint", bad, "--format", "sarif"], "%23%23%5B"),
         ] {
             let run = try runBinary(arguments)
@@ -60,6 +60,16 @@ struct HostileInputTests {
             #expect(run.stdout.hasPrefix("./\(name):3:34: error: daily_cap must be"), "\(run.stdout)")
             #expect(!run.stdout.split(separator: "\n").contains { $0.drop(while: \.isWhitespace).hasPrefix("::") }, "\(run.stdout)")
         }
+        // A failing step of `test` names its file after two spaces, which a log skips too; and a combining mark on
+        // the second colon hides nothing from a log, which reads code units.
+        let folder = "::error file=fake.yaml,line=1:\u{301}:forged"
+        try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+        try write("version: 1\nplacements:\n  a: {format: banner}\n", to: dir + "/\(folder)/p.yaml")
+        try write("tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: a, expect: allow}\n", to: dir + "/\(folder)/a.test.yaml")
+        let failed = try runBinary(["test", folder], directory: dir)
+        #expect(failed.code == ExitCode.findings)
+        #expect(failed.stdout.contains("  ./\(folder)/a.test.yaml:5: at "), "\(failed.stdout)")
+        #expect(!failed.stdout.split(separator: "\n").contains { $0.unicodeScalars.drop { $0.properties.isWhitespace }.starts(with: "::".unicodeScalars) }, "\(failed.stdout)")
     }
 
     @Test func aLongFlatOrChainIsAnErrorNotAStackOverflow() throws {

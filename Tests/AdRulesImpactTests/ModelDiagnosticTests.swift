@@ -43,7 +43,8 @@ struct ModelDiagnosticTests {
         Case(name: "direction override in a name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: \"a1️⃣\\u202Eb\"\n    share: 1\n", message: "holds U+202E, an invisible direction control that reorders what a reader sees: remove it"),
         // The text report starts lines with segment names: GitHub Actions would run `::error …` (past spaces) and `##[…`.
         Case(name: "name read as a CI command", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"  ::error file=a.yaml::x\"\n    share: 1\n", message: "not a name starting with \"::\", which CI logs read as a command"),
-        Case(name: "name holding a legacy CI command", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"heavy ##[error]x\"\n    share: 1\n", message: "not a name holding \"##[\", which CI logs read as a command"),
+        Case(name: "name holding a legacy CI command", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"heavy ##[error]x\"\n    share: 1\n", message: "not a name holding \"##\" then \"[\", which CI logs read as a command"),
+        Case(name: "name holding a legacy CI command under a combining mark", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"a ##[\\u0301error]x\"\n    share: 1\n", message: "not a name holding \"##\" then \"[\""),
         Case(name: "invisible name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"\\u200B \"\n    share: 1\n", message: "not only spaces or invisible characters"),
         Case(name: "first open after midnight", rule: "schema/range", yaml: head + "    first_open: 1️⃣25h\n", message: "a local time before 24h"),
         Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),

@@ -172,6 +172,17 @@ struct JSONTests {
         #expect(back == text)
     }
 
+    /// Output streams write `##[` as `##\[` in one pass over their bytes (a `[` under a combining mark too), except on a
+    /// line that starts with `::`, a command already (the `github` format's, whose file names must stay as written).
+    @Test func outputStreamsWriteNoLogCommand() {
+        func defused(_ text: String) -> String { String(decoding: ControlCharacters.defusingLogCommands(Array(text.utf8)), as: UTF8.self) }
+        #expect(defused("a ##[error]x\n###[b\n") == "a ##\\[error]x\n###\\[b\n")
+        #expect(defused("##[\u{301}x") == "##\\[\u{301}x")
+        #expect(defused("::error file=a##[b.yaml::m\n  ##[x\r\n::warning::##[y") == "::error file=a##[b.yaml::m\n  ##\\[x\r\n::warning::##[y")
+        #expect(defused("no command # [ #") == "no command # [ #")
+        #expect(ControlCharacters.escaped("x ##[y") == "x ##\\[y")
+    }
+
     @Test func refusesNumbersJSONCannotHold() {
         for value in [Double.nan, .infinity, -.infinity] {
             var writer = JSONWriter()

@@ -65,7 +65,7 @@ struct YAMLReaderTests {
         let bom = "\u{FEFF}"
         for (text, at, mark, place) in [
             (bom + bom + "version: 1\nplacements: {}\n", SourcePosition(line: 2, column: 1), SourcePosition(line: 1, column: 1), "on line 1"),
-            ("a:\n  b: 1\n" + bom + "  c: six\n", SourcePosition(line: 3, column: 4), SourcePosition(line: 3, column: 1), "here"),
+            ("a:\n  b: 1\n" + bom + "  c: six\n", SourcePosition(line: 3, column: 4), SourcePosition(line: 3, column: 1), "on this line"),
         ] {
             let d = try #require(read(text).diagnostics.first, "\(text)")
             #expect(d.rule == "yaml/syntax" && d.message.contains("; an invisible byte-order mark (U+FEFF) stands \(place), "), "\(d.message)")

@@ -50,28 +50,51 @@ package enum ControlCharacters {
 
     /// Whether a text holds `##[`, which a GitHub Actions log reads anywhere in a line as a command (the legacy form of
     /// `::error …::`): a rule message, a file name or a segment name holding `##[error]` would add an annotation.
-    package static func holdsLogCommand(_ text: String) -> Bool {
+    package static func holdsLogCommand(_ text: String) -> Bool { logCommands(in: text) > 0 }
+
+    /// How many `##[` a text holds (byte by byte: a `[` with a combining mark on it is one too).
+    package static func logCommands(in text: String) -> Int {
+        var count = 0
         var hashes = 0
         for byte in text.utf8 {
-            if byte == UInt8(ascii: "["), hashes >= 2 { return true }
+            if byte == UInt8(ascii: "["), hashes >= 2 { count += 1 }
             hashes = byte == UInt8(ascii: "#") ? hashes + 1 : 0
         }
-        return false
+        return count
     }
 
-    /// The text with the `[` of every `##[` written as a visible escape (`##\u{5B}`), so no CI log reads it as a
-    /// command. Output streams go through it; JSON writes that `[` as `\u005b` instead, which reads the same.
-    package static func defusingLogCommands(_ text: String) -> String {
-        holdsLogCommand(text) ? text.replacingOccurrences(of: "##[", with: "##\\u{5B}") : text
+    /// Output bytes with every `##[` written as `##\[` (one byte more, and no command), in one pass, so that no CI log
+    /// reads a command in them. A line that starts with `::` is left as it is: it is a command already (the `github`
+    /// lint format's), which the log reads in that form, and its file names must stay as written.
+    package static func defusingLogCommands(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8]?  // nil until the first change: most output has none
+        var hashes = 0
+        var atLineStart = true
+        var isCommandLine = false
+        for (i, byte) in bytes.enumerated() {
+            if atLineStart { isCommandLine = byte == UInt8(ascii: ":") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ":") }
+            atLineStart = byte == 0x0A || byte == 0x0D
+            if byte == UInt8(ascii: "["), hashes >= 2, !isCommandLine {
+                if out == nil { out = Array(bytes[..<i]) }
+                out?.append(UInt8(ascii: "\\"))
+            }
+            out?.append(byte)
+            hashes = byte == UInt8(ascii: "#") ? hashes + 1 : 0
+        }
+        return out ?? bytes
     }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
     /// value from a file can neither start a forged line nor send escape sequences to a terminal.
     package static func escaped(_ text: String) -> String {
-        guard contains(in: text) else { return text }
+        guard contains(in: text) || holdsLogCommand(text) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
+        var hashes = 0
         for scalar in text.unicodeScalars {
+            // `##[` as `##\[` (``defusingLogCommands(_:)``), so that a bound counted on escaped texts counts it.
+            if scalar == "[", hashes >= 2 { out += "\\" }
+            hashes = scalar == "#" ? hashes + 1 : 0
             guard isControl(scalar) else {
                 out.unicodeScalars.append(scalar)
                 continue
