@@ -180,6 +180,9 @@ struct JSONTests {
         #expect(defused("##[\u{301}x") == "##\\[\u{301}x")
         #expect(defused("::error file=a##[b.yaml::m\n  ##[x\r\n::warning::##[y") == "::error file=a##[b.yaml::m\n  ##\\[x\r\n::warning::##[y")
         #expect(defused("no command # [ #") == "no command # [ #")
+        // Several on a line, on lines of both kinds, in any order.
+        #expect(defused("x ##[a ##[b\n::c ##[d ##[e\n##[f\r::g##[h") == "x ##\\[a ##\\[b\n::c ##[d ##[e\n##\\[f\r::g##[h")
+        #expect(defused("[##[[") == "[##\\[[")
         #expect(ControlCharacters.escaped("x ##[y") == "x ##\\[y")
     }
 

