@@ -146,8 +146,12 @@ struct HostileInputTests {
         #expect(fifo.exitCode == ExitCode.failure)
         #expect(fifo.stderr.contains("not a regular file (a FIFO)"), "\(fifo.stderr)")
 
-        // A socket cannot even be opened ("no such device or address"): the message says what it is.
-        let socketPath = dir + "/s.yaml"
+        // A socket cannot even be opened ("no such device or address"): the message says what it is. Its path must fit
+        // a socket address (108 bytes): a long TMPDIR gets a short folder of its own.
+        let socketDirectory = dir.utf8.count < 90 ? dir : "/tmp/adrules-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        defer { if socketDirectory != dir { try? FileManager.default.removeItem(atPath: socketDirectory) } }
+        let socketPath = socketDirectory + "/s.yaml"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         #expect(listener >= 0)
         defer { close(listener) }

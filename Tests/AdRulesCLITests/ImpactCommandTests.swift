@@ -153,6 +153,7 @@ struct ImpactCommandTests {
     /// the old policy's placements by position and trapped).
     @Test func aPlacementOnlyOnePolicyHasIsShownForThatPolicy() throws {
         let dir = scratchPath("adrules-impact-added")
+        let folder = URL(fileURLWithPath: dir).lastPathComponent
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let fixture = packageRoot() + "/Tests/AdRulesCLITests/Fixtures/impact/new/policy.yaml"
@@ -164,11 +165,13 @@ struct ImpactCommandTests {
                 let result = runCLI(["impact", Self.flat, "--rules", new, "--compare", old, "--format", format])
                 #expect(result.exitCode == 0, "\(format): \(result.stderr)")
                 #expect(result.stdout.contains("banner_home"), "\(format)")
-                if format != "json" { #expect(result.stdout.contains("only in \(dir)"), "\(format)") }
+                // A long path is shortened in its middle (a long TMPDIR): its end names the policy.
+                if format != "json" { #expect(result.stdout.contains("only in ") && result.stdout.contains(folder), "\(format)") }
             }
         }
         let text = runCLI(["impact", Self.flat, "--rules", dir, "--compare", Self.new]).stdout
-        #expect(text.contains("banner_home (banner) only in \(dir)"))
+        #expect(text.contains("banner_home (banner) only in /"), "\(text)")
+        #expect(text.contains("only in \(dir)") || text.contains("…") && text.contains(folder), "\(text)")
     }
 
     /// A directory with an old and a new policy (`old/p.yaml`, `new/p.yaml`) and a model of two users for one day
