@@ -250,9 +250,7 @@ extension Diagnostic {
     /// command (`::error file=…::` would add an annotation).
     static func terminalFile(_ file: String) -> String {
         let escaped = ControlCharacters.escaped(file)
-        // Scalar by scalar, as the log reads it: `:` with a combining mark on it is a `:` too.
-        let text = escaped.unicodeScalars.drop { $0.properties.isWhitespace }
-        return text.starts(with: "::".unicodeScalars) ? "./" + escaped : escaped
+        return ControlCharacters.startsLogCommand(escaped) ? "./" + escaped : escaped
     }
 
     /// The diagnostic with control characters and bidirectional controls in its message and notes' messages made

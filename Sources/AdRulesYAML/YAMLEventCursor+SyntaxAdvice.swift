@@ -26,8 +26,9 @@ extension YAMLEventCursor {
         // elsewhere (a line above, where a value opened), the advice names it and a note points at it.
         func finding(_ advice: String?, notes: [(String, Int)] = []) -> Diagnostic {
             var diagnostic = Diagnostic.libyamlProblem(problem: problem, context: context, advice: advice, file: file, at: at)
-            for (message, byte) in notes where UTF8Check.position(ofByte: byte, in: input) != at {
-                diagnostic.notes.append(DiagnosticNote(message: message, file: file, position: UTF8Check.position(ofByte: byte, in: input)))
+            for (message, byte) in notes {
+                let position = UTF8Check.position(ofByte: byte, in: input)
+                if position != at { diagnostic.notes.append(DiagnosticNote(message: message, file: file, position: position)) }
             }
             return diagnostic
         }
@@ -120,7 +121,7 @@ extension YAMLEventCursor {
                 // second as one plain value; the line before is what to fix. The finding stays at libyaml's position
                 // (cli.md), names the line, and a note points at it.
                 advice = lost
-                slip = ("what to fix is here", written.start + written.text.utf8.prefix(while: { $0 == 0x20 }).count)
+                slip = ("what to fix is here", written.start + Self.keyStart(written.text))
             } else if refusesKeyColon, let above = previousContentLine(before: problemByte),
                 let deeper = Self.indentedUnderAValueAdvice(Substring(above.text), line: UTF8Check.position(ofByte: above.start, in: input).line, problemLine)
             {
@@ -135,7 +136,7 @@ extension YAMLEventCursor {
         {
             // `version:1` (or `version 1`), then a comment: the comment ends that line's plain value, and the key below
             // is a second value where libyaml expected the document's end or a key. That line is what to fix.
-            let key = written.start + written.text.utf8.prefix(while: { $0 == 0x20 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }).count
+            let key = written.start + Self.keyStart(written.text)
             advice = otherLine(key).map { "on line \($0), " + slipped } ?? slipped
             slip = ("what to fix is here", key)
         } else if problem == "did not find expected <document start>", let first = indentedFirstKey() {

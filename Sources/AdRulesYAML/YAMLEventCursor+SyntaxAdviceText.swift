@@ -43,6 +43,12 @@ extension YAMLEventCursor {
         return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
     }
 
+    /// Whether a word may be a key a product manager meant: an ASCII letter, then letters, digits, `_`, `.` and `-`.
+    static func isKeyLike(_ word: Substring) -> Bool {
+        guard let first = word.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
+        return word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0) }
+    }
+
     /// `format = banner`, as other languages write settings: YAML reads the whole line as one plain value. Nil for a
     /// line that is no word, `=` and a value.
     static func equalsForColonAdvice(_ line: Substring) -> String? {
@@ -50,10 +56,7 @@ extension YAMLEventCursor {
         guard let equals = text.range(of: " = ") ?? text.range(of: "=") else { return nil }
         let key = text[..<equals.lowerBound].trimmingCharacters(in: .whitespaces)
         let value = text[equals.upperBound...].trimmingCharacters(in: .whitespaces)
-        guard let first = key.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
-            key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0) }),
-            !value.isEmpty, !value.hasPrefix("=")
-        else { return nil }
+        guard isKeyLike(Substring(key)), !value.isEmpty, !value.hasPrefix("=") else { return nil }
         return "a key takes a colon and a space, not =: write \(Self.shortened(Substring(key))): \(Self.shortened(Substring(value)))"
     }
 
@@ -101,10 +104,7 @@ extension YAMLEventCursor {
     static func missingColonAdvice(_ line: Substring, valueAbove: Substring? = nil) -> String? {
         let text = line.drop { $0 == " " || $0 == "-" }
         let words = text.split(separator: " ")
-        guard words.count == 2, !text.contains(":"), !text.contains("="), !text.contains("#"),
-            let first = words[0].unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
-            words[0].unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "." })
-        else { return nil }
+        guard words.count == 2, !text.contains(":"), !text.contains("="), !text.contains("#"), isKeyLike(words[0]) else { return nil }
         let write = "write \(Self.shortened(words[0])): \(Self.shortened(words[1]))"
         if let key = valueAbove {
             return "\(Self.shortened(Substring(text))) is read as a key with no colon: if it continues the value of \(Self.shortened(key)) "

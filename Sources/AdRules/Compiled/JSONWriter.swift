@@ -3,8 +3,8 @@
 /// It writes what Foundation's `JSONEncoder` writes with `.withoutEscapingSlashes`: `"` and `\` escaped,
 /// control characters as `\n`, `\t`… or `\u001b`, everything else (`/`, non-ASCII) as it is; a whole `Double`
 /// without `.0`. Besides, the characters `ControlCharacters` names, and the `[` of `##[` (a command to a CI log), are
-/// written as `\uXXXX` escapes, which read the same. Keys are written in the order they are given, so a caller that wants sorted keys gives them
-/// sorted.
+/// written as `\uXXXX` escapes, which read the same. Keys are written in the order they are given, so a caller that
+/// wants sorted keys gives them sorted.
 package struct JSONWriter {
     /// The text written so far.
     package private(set) var bytes: [UInt8] = []

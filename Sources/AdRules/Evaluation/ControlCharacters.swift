@@ -52,6 +52,12 @@ package enum ControlCharacters {
     /// `::error …::`): a rule message, a file name or a segment name holding `##[error]` would add an annotation.
     package static func holdsLogCommand(_ text: String) -> Bool { logCommands(in: text) > 0 }
 
+    /// Whether a text starts, past white space, with `::`, which a GitHub Actions log reads as a command at the start
+    /// of a line (it trims the spaces first). Scalar by scalar, as the log reads it: a `:` under a combining mark is one.
+    package static func startsLogCommand(_ text: String) -> Bool {
+        text.unicodeScalars.drop { $0.properties.isWhitespace }.starts(with: "::".unicodeScalars)
+    }
+
     /// How many `##[` a text holds (byte by byte: a `[` with a combining mark on it is one too).
     package static func logCommands(in text: String) -> Int {
         var count = 0

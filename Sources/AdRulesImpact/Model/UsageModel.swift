@@ -90,10 +90,7 @@ public struct Segment: Sendable {
         if name.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
             return name.isEmpty ? "an empty text" : "only spaces or invisible characters"
         }
-        // Scalar by scalar and byte by byte, as a log reads them: a combining mark on `:` or `[` hides neither.
-        if name.unicodeScalars.drop(while: { $0.properties.isWhitespace }).starts(with: "::".unicodeScalars) {
-            return "a name starting with \"::\", which CI logs read as a command"
-        }
+        if ControlCharacters.startsLogCommand(name) { return "a name starting with \"::\", which CI logs read as a command" }
         if ControlCharacters.holdsLogCommand(name) { return "a name holding \"##\" then \"[\", which CI logs read as a command" }
         return nil
     }
