@@ -52,8 +52,8 @@ extension PolicyLoader {
         var listed = 0
         // Each directory is read once, however many links lead to it: a link back up (`self -> ..`) is a loop, not
         // more rule files. Known by device and inode (one stat, where resolving a path 1,500 levels deep is slow).
-        var visited = Set<DirectoryID>()
-        if let id = directoryID(base) { visited.insert(id) }
+        var visited = Set<FileSystemID>()
+        if let id = fileSystemID(base) { visited.insert(id) }
         // A depth-first walk by hand (FileManager's enumerator skips unreadable directories without a word), each
         // directory's entries in sorted order: which of two links to one directory is kept does not depend on the
         // order the file system lists them in.
@@ -92,7 +92,7 @@ extension PolicyLoader {
                         full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
                 }
                 if isDir.boolValue {
-                    if let id = directoryID(full) {
+                    if let id = fileSystemID(full) {
                         if visited.insert(id).inserted { pending.append(full) }
                     } else {
                         pending.append(full)
@@ -102,20 +102,42 @@ extension PolicyLoader {
                 }
             }
         }
-        return found.sorted()
+        return readOnce(found.sorted())
     }
 
-    /// A directory as the file system knows it: device and inode.
-    private struct DirectoryID: Hashable {
+    /// The files of a walk, each file read once however many names lead to it (a symlink to another rule file of
+    /// the policy, a hard link): one file under two names would define every id twice. The name kept is the file's
+    /// own (not a symlink) when one is listed, else the first in sorted order; the order stays sorted.
+    private static func readOnce(_ sorted: [String]) -> [String] {
+        var kept: [FileSystemID: String] = [:]
+        var dropped = Set<String>()
+        for path in sorted {
+            guard let id = fileSystemID(path) else { continue }
+            guard let first = kept[id] else {
+                kept[id] = path
+                continue
+            }
+            if isSymbolicLink(first) && !isSymbolicLink(path) {
+                kept[id] = path
+                dropped.insert(first)
+            } else {
+                dropped.insert(path)
+            }
+        }
+        return dropped.isEmpty ? sorted : sorted.filter { !dropped.contains($0) }
+    }
+
+    /// A file or directory as the file system knows it: device and inode.
+    private struct FileSystemID: Hashable {
         let device: UInt64
         let inode: UInt64
     }
 
-    /// A directory's device and inode, links followed; nil when it cannot be read.
-    private static func directoryID(_ path: String) -> DirectoryID? {
+    /// A file's or directory's device and inode, links followed; nil when it cannot be read.
+    private static func fileSystemID(_ path: String) -> FileSystemID? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return DirectoryID(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
+        return FileSystemID(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     /// The absolute path with every symlink resolved; nil when it cannot be resolved.

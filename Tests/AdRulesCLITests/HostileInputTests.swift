@@ -203,6 +203,29 @@ struct HostileInputTests {
         #expect(!result.stdout.contains("duplicate-id"))
     }
 
+    /// A rule file reached under two names (a symlink to it, a hard link) is one file: read once, under its own name
+    /// when it has one, else the first name in sorted order.
+    @Test func aRuleFileUnderTwoNamesIsReadOnce() throws {
+        let rules = try scratch()
+        try write("version: 1\nplacements:\n  a: {format: interstitial}\n", to: rules + "/p.yaml")
+        try FileManager.default.createSymbolicLink(atPath: rules + "/a-link.yaml", withDestinationPath: rules + "/p.yaml")
+        let linked = runCLI(["lint", "--format", "json", rules])
+        #expect(linked.exitCode == ExitCode.success, "\(linked.stdout)\(linked.stderr)")
+        #expect(!linked.stdout.contains("duplicate-id"))
+        #expect(linked.stdout.contains("pacing/missing") && linked.stdout.contains("p.yaml") && !linked.stdout.contains("a-link.yaml"))
+
+        try FileManager.default.removeItem(atPath: rules + "/a-link.yaml")
+        try FileManager.default.linkItem(atPath: rules + "/p.yaml", toPath: rules + "/q.yaml")
+        let hard = runCLI(["lint", "--format", "json", rules])
+        #expect(hard.exitCode == ExitCode.success, "\(hard.stdout)\(hard.stderr)")
+        #expect(!hard.stdout.contains("duplicate-id") && !hard.stdout.contains("q.yaml"))
+
+        // Two files with the same text are two files: each id is defined twice.
+        try FileManager.default.removeItem(atPath: rules + "/q.yaml")
+        try write("version: 1\nplacements:\n  a: {format: interstitial}\n", to: rules + "/q.yaml")
+        #expect(runCLI(["lint", rules]).stdout.contains("policy/duplicate-id"))
+    }
+
     @Test func anOversizedFileIsReadOnlyUpToTheLimit() throws {
         let dir = try scratch()
         let path = dir + "/big.yaml"
