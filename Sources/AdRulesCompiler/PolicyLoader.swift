@@ -85,6 +85,7 @@ public enum PolicyLoader {
     package static func loadCompiled(bytes: [UInt8], path: String) -> PolicyLoad {
         do {
             let policy = try Policy(compiled: Data(bytes))
+            try checkConditions(of: policy)
             return PolicyLoad(policy: policy, diagnostics: [], files: [path])
         } catch {
             let compiled = error as? CompiledPolicyError
@@ -98,6 +99,26 @@ public enum PolicyLoader {
             let range = offset.map { SourceRange(at: UTF8Check.position(ofByte: $0, in: bytes)) } ?? .fileStart
             let diagnostic = Diagnostic.invalidCompiledPolicy(error, file: path, range: range)
             return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])
+        }
+    }
+
+    /// Refuses a compiled policy whose rule runs a condition other than its `when` text says. The runtime runs the
+    /// condition, and cannot read the text (it has no parser); every report shows the text (a reason's rule, the diff of
+    /// `impact --compare`). A policy `adrules compile` wrote passes; one edited on the way (a server's) would deny on a
+    /// condition no reviewer sees.
+    private static func checkConditions(of policy: Policy) throws(CompiledPolicyError) {
+        for (index, rule) in policy.rules.enumerated() {
+            let compiled: CompiledExpression?
+            if case .success(let expression) = ExpressionCompiler.compile(rule.when.value, attributes: policy.attributes) {
+                compiled = expression
+            } else {
+                compiled = nil
+            }
+            guard let compiled, compiled == rule.condition else {
+                let what = compiled == nil ? "its when text does not compile against the policy's attributes" : "it runs a condition other than its when text says"
+                throw CompiledPolicyError(
+                    path: "rules[\(index)].when[0]", "rule \(rule.id): \(what); every report shows the text, so the policy would deny on a condition no one reviewed")
+            }
         }
     }
 

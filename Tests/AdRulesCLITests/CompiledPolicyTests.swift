@@ -227,6 +227,51 @@ struct CompiledPolicyTests {
         #expect(PolicyLoader.load(texts: [("p.yaml", yaml)]).diagnostics.map(\.message) == ["message is 4097 characters long, and at most 4096 fit: shorten it"])
     }
 
+    /// The runtime runs a rule's condition; every report shows its `when` text. The tools refuse a compiled policy whose
+    /// two differ (edited on the way from the server), at the text; what `compile` writes passes.
+    @Test func aConditionOtherThanItsWhenTextIsRefusedByTheTools() throws {
+        let document = try compiledShippedRules().document
+        #expect(PolicyLoader.loadCompiled(bytes: Array(document), path: "p.json").diagnostics.isEmpty)
+        func rule(_ id: String, in object: inout [String: Any], _ change: (inout [String: Any]) -> Void) {
+            var rules = object["rules"] as? [[String: Any]] ?? []
+            let index = rules.firstIndex { $0["id"] as? String == id } ?? 0
+            change(&rules[index])
+            object["rules"] = rules
+        }
+        let hourChanged = try mutated(document) { object in
+            rule("quiet-hours", in: &object) { r in
+                r["condition"] = ["compare": ">=", "left": ["builtin": "now.hour"], "right": ["constant": ["type": "int", "value": 0]]]
+            }
+        }
+        let textChanged = try mutated(document) { object in
+            rule("quiet-hours", in: &object) { r in
+                var when = r["when"] as? [Any] ?? []
+                when[0] = "false"
+                r["when"] = when
+            }
+        }
+        let unknownName = try mutated(document) { object in
+            rule("quiet-hours", in: &object) { r in
+                var when = r["when"] as? [Any] ?? []
+                when[0] = "no_such_attribute"
+                r["when"] = when
+            }
+        }
+        for (data, text) in [(hourChanged, "it runs a condition other than its when text says"), (textChanged, "it runs a condition other than"),
+                             (unknownName, "its when text does not compile")] {
+            #expect(throws: Never.self) { try Policy(compiled: data) }  // the runtime cannot tell
+            let diagnostics = PolicyLoader.loadCompiled(bytes: Array(data), path: "p.json").diagnostics
+            #expect(diagnostics.map(\.rule) == ["compiled/invalid"])
+            #expect(diagnostics.first?.message.contains("rule quiet-hours: \(text)") == true, "\(diagnostics)")
+            // Placed at the text (the document is one line: the column is the byte).
+            let start = try #require(diagnostics.first?.range.start)
+            let json = Array(data)
+            #expect(start.line == 1 && !json.contains(UInt8(ascii: "\n")))
+            let at = String(decoding: json.dropFirst(start.column - 1).prefix(20), as: UTF8.self)
+            #expect(at.hasPrefix("\"now.hour") || at.hasPrefix("\"false\"") || at.hasPrefix("\"no_such_attribute\""), "\(at)")
+        }
+    }
+
     @Test func badDocumentsGetAClearError() throws {
         let document = try compiledShippedRules().document
         expectRefused(document.prefix(document.count / 2), mentioning: "truncated")

@@ -1,5 +1,5 @@
 /// A type-checked `when` expression, resolved to slots and built-ins, ready to evaluate.
-package indirect enum CompiledExpression: Sendable {
+package indirect enum CompiledExpression: Sendable, Equatable {
     case constant(AttributeValue)
     case builtin(Builtin)
     case attribute(name: String, type: ValueType, fallback: AttributeValue?)
