@@ -306,10 +306,16 @@ extension ImpactJSON {
         func settingValue(_ key: String, _ what: String) throws -> String? {
             value[key].isNull ? nil : try setting(value[key], what)
         }
+        let subject = try string(value["subject"], "a change's subject"), settingName = try string(value["setting"], "a change's setting")
+        guard PolicyDiff.isWritten(subject: subject, setting: settingName) else {
+            throw ReadError(
+                "not an impact report: a change names \(ControlCharacters.quoted(subject)) and \(ControlCharacters.quoted(settingName)), where a run writes policy and a policy-wide setting, or a placement, group, attribute or rule, its id and one of its settings",
+                at: value["subject"])
+        }
         return PolicyChange(
             kind: kind,
-            subject: try string(value["subject"], "a change's subject"),
-            setting: try string(value["setting"], "a change's setting"),
+            subject: subject,
+            setting: settingName,
             old: try settingValue("old", "a change's old value"),
             new: try settingValue("new", "a change's new value"),
             oldLocation: try readLocation(value["old_location"], string: string, of: "a change's old value"),

@@ -255,6 +255,33 @@ extension ImpactCommandTests {
         }
     }
 
+    /// A change names what a run names: `policy` or an item's kind and a valid id, and one of its settings. A text
+    /// report starts a line with the subject: `::warning file=…::` there was an annotation in a GitHub Actions log.
+    @Test func aChangeOfASubjectNoRunWritesIsRefused() throws {
+        let (directory, parts) = try Self.shardParts("adrules-change-subject", ["impact", Self.flat, "--rules", Self.new, "--compare", Self.old, "--users", "4"], count: 2)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(runCLI(["impact", "merge", "--format", "text"] + parts).exitCode == 0)
+        for (original, replacement) in [
+            ("\"subject\": \"", "\"subject\": \"::warning file=f.yaml,line=1::forged "), ("\"subject\": \"placement ", "\"subject\": \"placement ::"),
+            ("\"subject\": \"placement ", "\"subject\": \"policy "), ("\"setting\": \"daily_cap\"", "\"setting\": \"daily_capx\""),
+            ("\"subject\": \"placement ", "\"subject\": \"rule "),
+        ] {
+            var tampered: [String] = []
+            for (k, path) in parts.enumerated() {
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                let changed = text.replacingOccurrences(of: original, with: replacement)
+                #expect(changed != text, "\(original)")
+                let copy = "\(directory)/tampered-\(k).json"
+                try changed.write(toFile: copy, atomically: true, encoding: .utf8)
+                tampered.append(copy)
+            }
+            let merged = runCLI(["impact", "merge", "--format", "text"] + tampered)
+            #expect(merged.exitCode == 1, "\(replacement)")
+            #expect(merged.stderr.contains("not an impact report: a change names"), "\(merged.stderr)")
+            #expect(!merged.stdout.contains("::warning"))
+        }
+    }
+
     /// The two parts of a `--shard 1/2` and `2/2` run of the shipped model (12 users, 2 days), in a fresh directory
     /// named from `prefix`, which the caller removes.
     static func twoParts(_ prefix: String) throws -> (directory: String, path: String, other: String) {

@@ -54,6 +54,21 @@ public enum PolicyDiff {
         return (Array(changes.prefix(kept)), changes.count - kept)
     }
 
+    /// Whether a change's subject and setting are ones a run writes: `policy` and a policy-wide setting, or an item
+    /// (`placement`, `group`, `attribute`, `rule`) with a valid id and one of its settings, or none when it was added or
+    /// removed. What a merge checks of a part's changes: a text report starts a line with the subject.
+    package static func isWritten(subject: String, setting: String) -> Bool {
+        if subject == "policy" { return PolicySettings.keys["policy"]?.contains(setting) == true }
+        guard let space = subject.firstIndex(of: " ") else { return false }
+        let kind = String(subject[..<space]), id = String(subject[subject.index(after: space)...])
+        guard let keys = PolicySettings.keys[kind], setting.isEmpty || keys.contains(setting) else { return false }
+        switch kind {
+        case "attribute": return PolicyIDs.isValidAttributeName(id)
+        case "rule": return PolicyIDs.isValid(id, lowercaseOnly: true)
+        default: return PolicyIDs.isValid(id, lowercaseOnly: false)
+        }
+    }
+
     /// The settings that differ, policy-wide first, then placements, groups, attributes and rules (new policy order, removed ones last).
     public static func changes(from old: Policy, to new: Policy) -> [PolicyChange] {
         changes(from: NamedPolicy(name: "old", policy: old), to: NamedPolicy(name: "new", policy: new))

@@ -53,6 +53,16 @@ enum PolicySettings {
         ]
     }
 
+    /// The settings a change of each kind of item may name (an added or removed item names none): what a merge checks
+    /// a part's changes against. Kept beside the functions that list them, to change with them.
+    static let keys: [String: Set<String>] = [
+        "policy": ["environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout"],
+        "placement": Set(PlacementSetting.allCases.map(\.key)),
+        "group": Set(["placements"] + PlacementSetting.groupSettings.map(\.key)),
+        "attribute": ["type", "default"],
+        "rule": ["deny", "when", "message"],
+    ]
+
     /// The names of UTC in the zone database: one zone, whichever a policy writes.
     static let universalNames: Set<String> = [
         "UTC", "GMT", "UCT", "Zulu", "Universal", "Greenwich", "GMT0", "GMT+0", "GMT-0", "Etc/UTC", "Etc/GMT", "Etc/UCT",
