@@ -66,6 +66,7 @@ extension SimulateCommand {
         let placements = Set(shows.map(\.placement)).compactMap { id in policy.placementID(id).map { (id, $0.slot) } }
             .sorted { $0.1 < $1.1 }.map(\.0)
         let order = Dictionary(placements.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        return ShowTable(zone: TimeZoneNames.name(of: zone), days: counts.keys.sorted(), placements: placements, order: order, counts: counts)
+        // In date order: a year past 9999 (a local day of 9999-12-31T20:00Z at +14:00) is written with five digits.
+        return ShowTable(zone: TimeZoneNames.name(of: zone), days: counts.keys.sorted { ($0.count, $0) < ($1.count, $1) }, placements: placements, order: order, counts: counts)
     }
 }

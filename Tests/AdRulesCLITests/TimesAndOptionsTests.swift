@@ -200,6 +200,14 @@ struct TimesAndOptionsTests {
             ["simulate", "DIR/s.test.yaml"])
         #expect(result.exitCode == 0, "\(result.stderr)")
         #expect(result.stdout.contains("  0001-01-01  1\n"), "\(result.stdout)")
+        // Days in date order, a year past 9999 (written with five digits) last.
+        let late = try Self.run(
+            scenario: "tests:\n  - name: t\n    start: 9999-12-31T20:00:00Z\n    device_timezone: Pacific/Kiritimati\n    history:\n      - {placement: a, at: 9999-12-31T11:00:00Z}\n      - {placement: a, at: 9999-12-31T09:00:00Z}\n    steps:\n      - event: app_launched\n",
+            ["simulate", "DIR/s.test.yaml"])
+        #expect(late.exitCode == 0, "\(late.stderr)")
+        let first = try #require(late.stdout.range(of: "  9999-12-31   1\n"), "\(late.stdout)")
+        let second = try #require(late.stdout.range(of: "  10000-01-01  1\n"), "\(late.stdout)")
+        #expect(first.lowerBound < second.lowerBound)
     }
 
     /// A context attribute the policy does not declare is read by no rule: a warning, with "did you mean".
