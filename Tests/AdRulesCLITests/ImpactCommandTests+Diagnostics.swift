@@ -132,6 +132,15 @@ extension ImpactCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    /// A bool attribute is one value for a whole segment: a draw between true and false says how to mix them.
+    @Test func aDrawOfABoolAttributeSaysHowToMixThem() throws {
+        let result = try Self.impact(
+            policy: "version: 1\nplacements:\n  lvl: {format: interstitial, min_interval: 1m}\nattributes:\n  tutorial: bool\n",
+            model: "version: 1\nusers: 3\ndays: 1\nsegments:\n  - name: a\n    share: 1\n    actions: [{placement: lvl, every: 1m}]\n    attributes: {tutorial: {uniform: [false, true]}}\n")
+        #expect(result.exitCode == 1)
+        #expect(result.stderr.contains(":8:39: error: tutorial.uniform must be a number or a duration, not \"false\": a bool attribute is true or false for a whole segment; to mix them, split the segment in two"), "\(result.stderr)")
+    }
+
     /// Whole numbers as the core schema writes them, each range said when a value is outside it.
     @Test(arguments: [
         ("seed: 9223372036854775807", "seed must be from 0 to 4611686018427387903, not 9223372036854775807"),

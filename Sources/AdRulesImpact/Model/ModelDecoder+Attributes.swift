@@ -27,6 +27,13 @@ extension ModelDecoder {
             } else if let inner = pair.value.pairs, inner.count == 1, inner[0].key.scalar?.value == "uniform",
                 let ends = inner[0].value.items, ends.count == 2
             {
+                // A bool is one value for the whole segment: a draw between true and false is told how to mix them.
+                if let end = ends.first(where: { $0.scalar.map { $0.style == .plain && ["true", "false"].contains($0.value) } == true }) {
+                    reader.report(.wrongType(
+                        "\(name).uniform", expected: "a number or a duration", found: end, file: reader.file,
+                        advice: "a bool attribute is true or false for a whole segment; to mix them, split the segment in two, each with its share and its value"))
+                    continue
+                }
                 // Ends written as durations (`[5s, 20s]`) draw a duration; plain numbers draw a number.
                 if ends.contains(where: { $0.scalar.flatMap { RuleDuration(parsing: $0.value) } != nil }) {
                     guard let low = reader.duration(ends[0], "\(name).uniform"), let high = reader.duration(ends[1], "\(name).uniform") else { continue }
