@@ -19,7 +19,13 @@ enum OutputFile {
     static func stream(_ path: String) -> Int32? {
         var target = stat()
         guard stat(path, &target) == 0 else { return nil }
-        for fd: Int32 in [1, 2] {
+        // A stream closed at the start is no file, though /dev/null now holds its number: only its own names lead to it
+        // (and writing it then says it is closed), `-o /dev/null` does not.
+        for fd: Int32 in [1, 2] where StandardStreams.closedAtStart.contains(fd) {
+            let names = fd == 1 ? ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] : ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
+            if names.contains(path) { return fd }
+        }
+        for fd: Int32 in [1, 2] where !StandardStreams.closedAtStart.contains(fd) {
             var open = stat()
             if fstat(fd, &open) == 0, open.st_dev == target.st_dev, open.st_ino == target.st_ino { return fd }
         }

@@ -3,6 +3,24 @@ import Foundation
 
 /// Writing the report and the messages to standard output and error, whatever those are.
 public enum StandardStreams {
+    /// The standard descriptors (0, 1, 2) that were closed when the process started (`adrules … >&-`). Each is opened
+    /// on /dev/null the first time this is read, which `main` does before anything else: otherwise the first file, pipe
+    /// or event descriptor the run opens takes its number, and the report is written into that (a `write` to an epoll
+    /// descriptor failed with "invalid argument"; to a file opened for writing, it would land in the file).
+    public static let closedAtStart: Set<Int32> = {
+        var closed: Set<Int32> = []
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            // The lowest free number is taken: this one, as the lower ones are open (or were just opened here).
+            let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0 && opened != fd {
+                _ = dup2(opened, fd)
+                _ = close(opened)
+            }
+            closed.insert(fd)
+        }
+        return closed
+    }()
+
     /// Writes `text` to the file descriptor in full, in chunks: a partial write goes on from where it stopped, and a
     /// descriptor left non-blocking by the parent (EAGAIN) is waited for, so a slow reader still gets everything.
     /// - Returns: nil once written, else the `errno` that stopped it.
@@ -43,13 +61,18 @@ public enum StandardStreams {
         // Streams end in CI logs, which read `##[…]` anywhere in a line as a command: text from a rule file, a model
         // or a scenario must not add annotations (texts quoted in messages and JSON strings have it escaped already).
         var stderr = result.stderr
-        if let code = write(ControlCharacters.defusingLogCommands(Array(result.stdout.utf8)), to: 1), code != EPIPE {
+        // A descriptor closed at the start holds /dev/null (``closedAtStart``): writing there would lose the report unsaid.
+        let stdoutCode = result.stdout.isEmpty ? nil : closedAtStart.contains(1) ? EBADF
+            : write(ControlCharacters.defusingLogCommands(Array(result.stdout.utf8)), to: 1)
+        if let code = stdoutCode, code != EPIPE {
             stderr += "error: cannot write standard output: \(OutputFile.reason(code))\n"
             exitCode = ExitCode.failure
         }
         // Messages that cannot be written are lost; a report sent to standard error (`--output /dev/stderr`) is an
         // I/O failure, as on standard output.
-        if let code = write(ControlCharacters.defusingLogCommands(Array(stderr.utf8)), to: 2), code != EPIPE, result.reportOnStderr {
+        let stderrCode = stderr.isEmpty ? nil : closedAtStart.contains(2) ? EBADF
+            : write(ControlCharacters.defusingLogCommands(Array(stderr.utf8)), to: 2)
+        if let code = stderrCode, code != EPIPE, result.reportOnStderr {
             exitCode = ExitCode.failure
         }
         return exitCode

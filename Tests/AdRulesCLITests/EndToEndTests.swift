@@ -95,6 +95,38 @@ struct EndToEndTests {
         }
     }
 
+    /// A standard stream the caller closed (`>&-`) is held on /dev/null before any file is opened: a report for it is an
+    /// I/O failure that says the stream is closed (an impact run's event descriptor took number 1, and the report was
+    /// written to it: "invalid argument"), and an output file given with `-o` gets the report in full.
+    @Test func aClosedStandardStreamTakesNoFileAndIsSaidClosed() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let output = scratchPath("adrules-closed") + ".json"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let impact = "impact rules/usage.model.yaml --rules rules --users 300 --days 2 --threads 2"
+        for (command, code, message) in [
+            ("\(impact) >&-", Int32(3), "error: cannot write standard output: bad file descriptor\n"),
+            ("\(impact) --output /dev/stdout >&-", 3, "error: cannot write standard output: bad file descriptor\n"),
+            ("\(impact) --format json --output \(output) >&-", 0, ""),
+            ("compile rules --output /dev/null >&-", 0, ""),
+            ("lint rules >&- 2>&-", 0, nil),
+        ] as [(String, Int32, String?)] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "exec '\(binary)' \(command)"]
+            process.currentDirectoryURL = URL(fileURLWithPath: packageRoot())
+            process.standardOutput = FileHandle.nullDevice
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit && process.terminationStatus == code, "\(command): \(process.terminationStatus) \(stderr)")
+            if let message { #expect(stderr == message, "\(command)") }
+        }
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output))) as? [String: Any]
+        #expect(report?["users"] as? Int == 300)
+    }
+
     /// A standard output the parent left non-blocking is waited for, not given up at the first full pipe (EAGAIN):
     /// a reader that starts late still gets the whole report.
     @Test func aNonBlockingStandardOutputGetsTheWholeReport() throws {
