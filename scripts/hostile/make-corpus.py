@@ -1036,6 +1036,12 @@ def compiled_cases(c, binary):
         "strings-empty": json.dumps(mutate(compiled, strings=lambda s: "")),
         "truncated-half": probe.stdout[: len(probe.stdout) // 2].decode("utf-8", "replace"),
     }
+    # A rule's condition edited on the way, its `when` text left as written: the tools refuse it (lint exit 1).
+    edited = json.loads(probe.stdout)
+    for rule in edited.get("rules", []):
+        rule["condition"] = {"constant": {"type": "bool", "value": True}}
+    rel = c.write("compiled/condition-edited.json", json.dumps(edited))
+    c.run("compiled-condition-edited", "compiled", "a compiled policy whose conditions say other than their when texts", ["lint", rel], [1])
     for name, text in variants.items():
         rel = c.write("compiled/mutated-%s.json" % name, text)
         why = "the compiled _policy with " + name
