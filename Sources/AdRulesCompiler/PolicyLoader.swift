@@ -93,8 +93,8 @@ public enum PolicyLoader {
             // the path that is there): a pretty-printed or hand-edited document gets a line to look at.
             // A part of a value is looked for within the value read (of a key written twice, the copy read).
             let offset = compiled.flatMap { error in
-                error.offset ?? error.anchor.map { CompiledPolicyLocator.offset(of: error.pathInAnchor, in: bytes, from: $0) ?? $0 }
-                    ?? CompiledPolicyLocator.offset(of: error.path, in: bytes)
+                error.offset ?? error.anchor.map { CompiledPolicyLocator.offset(of: error.pathInAnchor + error.part, in: bytes, from: $0) ?? $0 }
+                    ?? CompiledPolicyLocator.offset(of: error.path + error.part, in: bytes)
             }
             let range = offset.map { SourceRange(at: UTF8Check.position(ofByte: $0, in: bytes)) } ?? .fileStart
             let diagnostic = Diagnostic.invalidCompiledPolicy(error, file: path, range: range)

@@ -87,7 +87,7 @@ struct CompiledPolicyTests {
         let diagnostic = try #require(load.diagnostics.first)
         #expect(diagnostic.message.contains("daily_cap: -5 is below 0"), "\(diagnostic.message)")
         #expect(diagnostic.range.start.line == value.line)
-        #expect(diagnostic.range.start.column == value.column + "\"daily_cap\":".count, "at the value, after its key")
+        #expect(diagnostic.range.start.column == value.column + "\"daily_cap\":[".count, "at the value, inside [value, file, line, column]")
 
         // A setting's key holds a dot: the path `placements[0].resume.max_delay` still finds its value.
         let delay = try #require(pretty.range(of: "\"resume.max_delay\":["))
@@ -96,6 +96,8 @@ struct CompiledPolicyTests {
         let delayDiagnostic = PolicyLoader.loadCompiled(bytes: Array(badDelay.utf8), path: "p.json").diagnostics.first
         #expect(delayDiagnostic?.message.contains("resume.max_delay") == true, "\(String(describing: delayDiagnostic?.message))")
         #expect(delayDiagnostic?.range.start.line == delayLine)
+        let delayLineStart = badDelay[..<delay.upperBound].lastIndex(of: "\n").map { badDelay.index(after: $0) } ?? badDelay.startIndex
+        #expect(delayDiagnostic?.range.start.column == badDelay[delayLineStart..<delay.upperBound].utf8.count + 1, "at the -, past the [")
 
         // The first finding of the document, and the line of a text inserted into it or of the line a text starts.
         func finding(_ text: String) throws -> Diagnostic {

@@ -14,6 +14,9 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     /// the copy read of a key written twice, rather than by the whole path from the top.
     package var anchor: Int?
     package var pathInAnchor = ""
+    /// The part of the value at ``path`` the problem is in, when a tool should point inside it: `[0]` for the value of a
+    /// `[value, file, line, column]` (a cap of -5 is at the -5, not at the `[`). Not part of the message.
+    package var part = ""
 
     /// Creates an error.
     public init(path: String = "", _ reason: String) {
@@ -54,6 +57,13 @@ extension CompiledPolicyError {
         placed(CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset), valueAt: start)
     }
 
+    /// The error placed at the value of the `[value, file, line, column]` its path names (``part``).
+    var inValue: CompiledPolicyError {
+        var error = self
+        error.part = "[0]"
+        return error
+    }
+
     /// The same error seen from the array that holds the bad value at `index`.
     func inside(_ index: Int, valueAt start: Int? = nil) -> CompiledPolicyError {
         placed(CompiledPolicyError(path: path.isEmpty || path.hasPrefix("[") ? "[\(index)]" + path : "[\(index)]." + path, reason, offset: offset), valueAt: start)
@@ -65,6 +75,7 @@ extension CompiledPolicyError {
         var outer = outer
         outer.anchor = anchor
         outer.pathInAnchor = pathInAnchor
+        outer.part = part
         guard outer.offset == nil, outer.anchor == nil, let start else { return outer }
         if path.isEmpty {
             outer.offset = start
@@ -73,6 +84,16 @@ extension CompiledPolicyError {
             outer.pathInAnchor = path
         }
         return outer
+    }
+}
+
+/// Runs `body`, which checks the value of a `[value, file, line, column]`: an error it throws about that value is placed
+/// at the value (``CompiledPolicyError/part``).
+func checkingValue<T>(_ body: () throws(CompiledPolicyError) -> T) throws(CompiledPolicyError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw error.path.isEmpty ? error.inValue : error
     }
 }
 

@@ -200,13 +200,13 @@ struct CompiledPolicyReader {
             let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
             // A cap above what a history keeps could never be reached: lint refuses it, and so does the runtime.
             if record.setting.isCap, v.value > Facts.maxShowsPerHistory {
-                throw CompiledPolicyError("\(v.value) is above \(Facts.maxShowsPerHistory), the most shows a history keeps")
+                throw CompiledPolicyError("\(v.value) is above \(Facts.maxShowsPerHistory), the most shows a history keeps").inValue
             }
             return try cap(v, files, minimum: minimum).map(SettingValue.count)
         case .duration(let v): return try duration(v, files).map(SettingValue.duration)
         case .format(let v): return Located(.format(v.value), at: try location(v.at, files))
         case .text(let v):
-            try text(v.value)
+            try checkingValue { () throws(CompiledPolicyError) in try text(v.value) }
             return Located(.text(v.value), at: try location(v.at, files))
         case .windows(let v):
             let caps = try windows(v, files)
@@ -249,11 +249,11 @@ struct CompiledPolicyReader {
     }
 
     func duration(_ v: LocatedRecord<Int64>, _ files: [SourceFile]) throws(CompiledPolicyError) -> Located<RuleDuration> {
-        Located(try plainDuration(v.value), at: try location(v.at, files))
+        Located(try checkingValue { () throws(CompiledPolicyError) in try plainDuration(v.value) }, at: try location(v.at, files))
     }
 
     func cap(_ v: LocatedRecord<Int>, _ files: [SourceFile], minimum: Int = 0) throws(CompiledPolicyError) -> Located<Int> {
-        guard v.value >= minimum else { throw CompiledPolicyError("\(v.value) is below \(minimum)") }
+        guard v.value >= minimum else { throw CompiledPolicyError("\(v.value) is below \(minimum)").inValue }
         return Located(v.value, at: try location(v.at, files))
     }
 
