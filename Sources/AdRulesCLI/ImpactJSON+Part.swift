@@ -51,7 +51,9 @@ struct PartValue {
         case .bool(let b)?: return "\(b)"
         case .int(let i)?: return "\(i)"
         // A whole number too large for an `Int` is read as a double: shown as what it is, not as 1e+30.
-        case .double(let d)?: return d.isInfinite || (d == d.rounded() && abs(d) >= 0x1p63) ? "a whole number too large to hold" : "\(d)"
+        case .double(let d)?:
+            if d.isInfinite { return "a number too large to hold" }
+            return d == d.rounded() && abs(d) >= 0x1p63 ? "a whole number too large to hold" : "\(d)"
         case .string(let text)?: return "the text \"\(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : "")\""
         case .array?: return "a list"
         case .object?: return "an object"

@@ -313,6 +313,7 @@ extension ImpactCommandTests {
         // An object written as another kind says so ("the number of shards is missing" said the shard had no count).
         (#""shard": \{[^}]*\}"#, #""shard": 3"#, "shard is 3, where a run writes an object"),
         (#""users": \d+"#, #""users": 1000000000000000000000000000000"#, "users is a whole number too large to hold, where a run writes a whole number (digits only)"),
+        (#""users": \d+"#, #""users": 1e999999"#, "users is a number too large to hold, where a run writes a whole number (digits only)"),
         // What merge computes again is checked all the same: a part holds what a run writes.
         (#"("segments": \{[\s\S]*?"impressions": )\d+"#, "$1999999", "the impressions of app_open in segment casual are not those its histogram counts"),
         (#""placements": \{\s*"app_open": \{"#, #""placements": {"app_open": {"bogus": 1, "#, "unknown key \"bogus\" in the totals of app_open"),
