@@ -97,9 +97,26 @@ public enum PolicyLoader {
                     ?? CompiledPolicyLocator.offset(of: error.path + error.part, in: bytes)
             }
             let range = offset.map { SourceRange(at: UTF8Check.position(ofByte: $0, in: bytes)) } ?? .fileStart
-            let diagnostic = Diagnostic.invalidCompiledPolicy(error, file: path, range: range)
+            var diagnostic = Diagnostic.invalidCompiledPolicy(error, file: path, range: range)
+            if readsAsYAML(bytes) {
+                // Not a damaged download: a rule file under the wrong name, which "compile it again" would not fix.
+                diagnostic.message = "invalid compiled policy: the file reads as YAML, not JSON, and a file named .json is read as a"
+                    + " compiled policy (what adrules compile writes): name a rule file .yaml (a scenario .test.yaml, a usage model .model.yaml)"
+            }
             return PolicyLoad(policy: .empty, diagnostics: [diagnostic], files: [path])
         }
+    }
+
+    /// Whether a file that is no JSON starts as a YAML rule file, scenario or model does: its first line that is neither
+    /// blank nor a comment is a plain key and a colon (`version: 1`, `tests:`), which no JSON document starts with.
+    static func readsAsYAML(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        guard let line = text.split(whereSeparator: \.isNewline).first(where: {
+            let trimmed = $0.drop { $0 == " " || $0 == "\u{FEFF}" }
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---"
+        }) else { return false }
+        let key = line.drop { $0 == " " || $0 == "\u{FEFF}" }.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
+        return !key.isEmpty && line.drop { $0 == " " || $0 == "\u{FEFF}" }.dropFirst(key.count).hasPrefix(":")
     }
 
     /// Refuses a compiled policy whose rule runs a condition other than its `when` text says. The runtime runs the

@@ -274,6 +274,21 @@ struct CompiledPolicyTests {
         }
     }
 
+    /// A rule file named `.json` is read as a compiled policy: told to take its YAML name, not to compile it again.
+    @Test func aRuleFileNamedJSONIsToldItsName() throws {
+        let yaml = try String(contentsOfFile: root + "/rules/app_open.yaml", encoding: .utf8)
+        for text in [yaml, "\u{FEFF}# a scenario\n\ntests:\n  - name: t\n"] {
+            let message = PolicyLoader.loadCompiled(bytes: Array(text.utf8), path: "p.json").diagnostics.first?.message
+            #expect(message?.contains("the file reads as YAML, not JSON") == true && message?.contains("name a rule file .yaml") == true, "\(message ?? "")")
+            #expect(message?.contains("compile it again") == false)
+        }
+        let document = try compiledShippedRules().document
+        for bytes in [Array(document.prefix(document.count / 2)), Array("- version: 1\n".utf8), Array("version 1\n".utf8)] {
+            let message = PolicyLoader.loadCompiled(bytes: bytes, path: "p.json").diagnostics.first?.message
+            #expect(message?.contains("reads as YAML") == false, "\(message ?? "")")
+        }
+    }
+
     @Test func badDocumentsGetAClearError() throws {
         let document = try compiledShippedRules().document
         expectRefused(document.prefix(document.count / 2), mentioning: "truncated")
