@@ -38,6 +38,28 @@ struct EngineTests {
         #expect(relaunched.currentFacts.sessionCount == 2)
     }
 
+    /// The engine holds who the user is: an ask, a show or a reward that passes no context uses it (a premium user set
+    /// once is never shown an ad by a call site that forgot to say so); one that passes its own uses that.
+    @Test func asksWithNoContextUseTheEngines() throws {
+        let policy = try Policy(yaml: Self.policyText + "\nattributes:\n  screen: string\nrules:\n  - {id: no-checkout, deny: [inter], when: screen == \"checkout\"}\n")
+        let clock = ManualClock(start())
+        let engine = AdEngine(policy: policy, clock: clock)
+        #expect(engine.context == .standard)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.ruleError], "screen has no default and was not given")
+        engine.context = AskContext(premium: true, attributes: ["screen": .string("home")])
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.premiumUser])
+        #expect(engine.ask(.load("hint")).codes == [.premiumUser])
+        #expect(engine.beginShow("inter", trigger: .action).codes == [.premiumUser])
+        // A context passed with the call is used instead.
+        #expect(engine.ask(.show("inter", trigger: .action), context: AskContext(attributes: ["screen": .string("checkout")])).codes == [.customRule])
+        engine.context = AskContext(attributes: ["screen": .string("home")])
+        #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+        engine.record(.rewardEarned("hint"))
+        #expect(engine.claimReward("hint").codes == [.noShow])
+    }
+
     @Test func aDecisionKeptAcrossLaterAsksKeepsItsReasons() throws {
         // The engine reuses the storage of its last reasons: a decision still held must not see the next ask's.
         let policy = try Policy(yaml: Self.policyText)

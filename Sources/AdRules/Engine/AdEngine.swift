@@ -87,7 +87,8 @@ public final class AdEngine: @unchecked Sendable {
 
     /// Asks a question. An ask writes nothing, except the first to see a clock set back: it writes the times it pinned
     /// once (rules.md §8: the `next_allowed_at` given then comes true, after a restart too).
-    public func ask(_ ask: Ask, context: AskContext = .standard) -> Decision {
+    /// - Parameter context: this ask's context; nil (the default) uses the engine's ``context``.
+    public func ask(_ ask: Ask, context: AskContext? = nil) -> Decision {
         // A flag, not the change to write: the usual ask then costs one test (a change held here, facts and all, cost
         // about 110 instructions an ask), and the decision goes straight to the caller.
         var pinned = false
@@ -95,7 +96,9 @@ public final class AdEngine: @unchecked Sendable {
         // The clock is read under the lock, as for events.
         return state.withLock { state in
             defer { pinned = state.core.takePinned() }
-            return state.core.ask(ask, context: context, at: state.core.time(of: clock.now()))
+            let now = state.core.time(of: clock.now())
+            if let context { return state.core.ask(ask, context: context, at: now) }
+            return state.core.ask(ask, context: state.context, at: now)
         }
     }
 
@@ -115,23 +118,36 @@ public final class AdEngine: @unchecked Sendable {
     }
 
     /// Asks to show and, when allowed, records `show_started` under the same lock, so two callers are never both allowed.
-    public func beginShow(_ placement: PlacementID, trigger: ShowTrigger, context: AskContext = .standard) -> Decision {
+    /// - Parameter context: this ask's context; nil (the default) uses the engine's ``context``.
+    public func beginShow(_ placement: PlacementID, trigger: ShowTrigger, context: AskContext? = nil) -> Decision {
         atomically(.show(placement, trigger: trigger), context: context, then: .showStarted(placement))
     }
 
     /// Asks to reward and, when allowed, records `reward_granted` under the same lock, so a reward is granted once.
-    public func claimReward(_ placement: PlacementID, context: AskContext = .standard) -> Decision {
+    /// - Parameter context: this ask's context; nil (the default) uses the engine's ``context``.
+    public func claimReward(_ placement: PlacementID, context: AskContext? = nil) -> Decision {
         atomically(.reward(placement), context: context, then: .rewardGranted(placement))
     }
 
-    private func atomically(_ ask: Ask, context: AskContext, then event: AdEvent) -> Decision {
+    private func atomically(_ ask: Ask, context: AskContext?, then event: AdEvent) -> Decision {
         let (decision, changed) = state.withLock { state in
             // The clock is read under the lock, as for events.
-            let decided = state.core.decide(ask, context: context, thenRecord: event, at: state.core.time(of: clock.now()))
+            let now = state.core.time(of: clock.now())
+            let decided = if let context { state.core.decide(ask, context: context, thenRecord: event, at: now) }
+                else { state.core.decide(ask, context: state.context, thenRecord: event, at: now) }
             return (decided.decision, state.changed(decided.ledgerChanged, keeping: store != nil))
         }
         if let facts = changed.facts { persistOrRetry(facts, policy: changed.policy, generation: changed.generation) }
         return decision
+    }
+
+    /// The user's context for the asks that pass none: whether the user is premium, and the attributes custom rules read.
+    /// Premium is a fact about the user, not about one call: set it at launch and whenever a purchase, a restore or an
+    /// expiry changes it, and no ad path can forget it (an ask with its own context uses that one instead).
+    /// ``AskContext/standard`` (not premium, no attributes) until set.
+    public var context: AskContext {
+        get { state.withLock { $0.context } }
+        set { state.withLock { $0.context = newValue } }
     }
 
     /// Replaces the policy atomically; what is known about placements that keep their id carries over.
@@ -154,6 +170,8 @@ public final class AdEngine: @unchecked Sendable {
 struct EngineState: Sendable {
     /// The facts, the policy, and what events and asks do to them.
     var core: EngineCore
+    /// The context of asks that pass none (``AdEngine/context``).
+    var context = AskContext.standard
     /// Counts changes of the facts, so that an older snapshot never overwrites a newer one.
     var generation = 0
     /// The last write of the facts failed (an unwritable or still unreadable ledger): the next launch, return or move

@@ -11,8 +11,9 @@ final class AppAds {
     let engine: AdEngine
     let network: SimulatedAdNetwork
     let log: Transcript
-    var isSubscribed = false
-    var currentScreen = "home"
+    /// Who the user is: premium users see no ads; custom rules read the attributes (rules/custom.yaml).
+    var isSubscribed = false { didSet { updateContext() } }
+    var currentScreen = "home" { didSet { updateContext() } }
     private var appOpenAd: SimulatedAd?
     private var rewardedAd: SimulatedAd?
 
@@ -29,11 +30,13 @@ final class AppAds {
         )
         self.network = network
         self.log = log
+        updateContext()
     }
 
-    /// Who is asking: premium users see no ads; custom rules read the attributes (rules/custom.yaml).
-    var context: AskContext {
-        AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen)])
+    /// Sets who is asking on the engine, at launch and whenever it changes (a purchase, a restore, a new screen):
+    /// every ask below then uses it, so no ad path can forget that the user is premium.
+    private func updateContext() {
+        engine.context = AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen)])
     }
 
     // MARK: App-open ads
@@ -49,8 +52,10 @@ final class AppAds {
         engine.record(.appBackgrounded)
     }
 
-    /// sceneWillEnterForeground(_:)
-    func sceneWillEnterForeground() {
+    /// sceneDidBecomeActive(_:) (applicationDidBecomeActive(_:) in an app without scenes): the UI is ready to present.
+    /// It also runs at a cold launch and after Control Center or a system alert; the engine knows from the events
+    /// that those are no return from background, and denies their resume show.
+    func sceneDidBecomeActive() {
         engine.record(.appResumed)
         // Shows only an ad loaded before the return, within resume.max_delay (3s) of it.
         let decision = showAppOpenAd(trigger: .resume)
@@ -60,7 +65,7 @@ final class AppAds {
     }
 
     func loadAppOpenAd() {
-        let decision = engine.ask(.load(Placements.appOpen), context: context)
+        let decision = engine.ask(.load(Placements.appOpen))
         guard decision.isAllowed else { return log.say("\(decision)") }
         engine.record(.loadStarted(Placements.appOpen))
         network.load(Placements.appOpen) { ad in
@@ -68,8 +73,8 @@ final class AppAds {
             self.engine.record(.loadCompleted(Placements.appOpen))
             self.appOpenAd = ad
             // The cold-start show: allowed only inside the launch phase (launch.max_wait: 5s), never late.
-            // The shipped rules say grace.first_sessions: 2, so on the first two launches after install this is
-            // denied grace_sessions and no app-open ad appears (rules/app_open.yaml).
+            // The shipped rules say grace.first_sessions: 2, so in the first two sessions after install (a launch, or a
+            // return after session_timeout, starts one) this is denied grace_sessions (rules/app_open.yaml).
             self.showAppOpenAd(trigger: .loadCompleted)
         }
     }
@@ -77,7 +82,7 @@ final class AppAds {
     @discardableResult
     func showAppOpenAd(trigger: ShowTrigger) -> Decision {
         // Asks and, when allowed, records show_started under the engine's lock: two callers are never both allowed.
-        let decision = engine.beginShow(Placements.appOpen, trigger: trigger, context: context)
+        let decision = engine.beginShow(Placements.appOpen, trigger: trigger)
         log.say("\(decision)")  // deny show app_open (resume): min_interval 4m not elapsed … [rules/app_open.yaml:12:19]
         guard decision.isAllowed else {
             if let next = decision.nextAllowedAt { log.say("  its time limits clear at \(log.time(next)); a later return can show one") }
@@ -107,7 +112,7 @@ final class AppAds {
     // MARK: Rewarded ads: offer, the user's choice, one show, one reward
 
     func loadRewardedAd() {
-        let decision = engine.ask(.load(Placements.rewardedHint), context: context)
+        let decision = engine.ask(.load(Placements.rewardedHint))
         guard decision.isAllowed else { return log.say("\(decision)") }
         engine.record(.loadStarted(Placements.rewardedHint))
         network.load(Placements.rewardedHint) { ad in
@@ -119,7 +124,7 @@ final class AppAds {
 
     /// Whether to show the "Watch an ad for a hint" button: loaded, not capped, not premium.
     func offersHint() -> Bool {
-        let decision = engine.ask(.offer(Placements.rewardedHint), context: context)
+        let decision = engine.ask(.offer(Placements.rewardedHint))
         log.say("\(decision)")
         return decision.isAllowed
     }
@@ -127,7 +132,7 @@ final class AppAds {
     /// The user tapped "Watch an ad for a hint".
     func userTappedWatchButton() {
         engine.record(.userChose(Placements.rewardedHint))
-        let decision = engine.beginShow(Placements.rewardedHint, trigger: .action, context: context)
+        let decision = engine.beginShow(Placements.rewardedHint, trigger: .action)
         log.say("\(decision)")
         guard decision.isAllowed else { return }
         guard let ad = rewardedAd else { return engine.record(.showFailed(Placements.rewardedHint)) }
@@ -146,7 +151,7 @@ final class AppAds {
     /// Grants the hint once, and only after the network said the reward was earned: a second callback is denied.
     func userEarnedReward() {
         engine.record(.rewardEarned(Placements.rewardedHint))
-        let decision = engine.claimReward(Placements.rewardedHint, context: context)
+        let decision = engine.claimReward(Placements.rewardedHint)
         log.say("\(decision)")
         if decision.isAllowed { log.say("  hint granted") }
     }

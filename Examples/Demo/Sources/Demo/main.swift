@@ -28,7 +28,7 @@ func leaveAndReturn(_ app: AppAds, after seconds: TimeInterval) {
     app.sceneDidEnterBackground()
     clock.advance(by: seconds)
     log.say("the user comes back")
-    app.sceneWillEnterForeground()
+    app.sceneDidBecomeActive()
 }
 
 do {
