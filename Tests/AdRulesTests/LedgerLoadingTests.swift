@@ -31,7 +31,7 @@ struct LedgerLoadingTests {
         (json(installedAt: "-9223372036854775808"), "installedAt is -9223372036854775808"),
         (json(installedAt: "9223372036854775807"), "installedAt is 9223372036854775807"),
         (json(installedAt: "0"), "installedAt is 0"),
-        (json(version: "2"), "version is 2"),
+        (json(version: "0"), "version is 0"),
         (json(shows: #"{"inter": [{"at": 5, "session": 1}]}"#), #"a show of "inter" is at 5"#),
         (json(shows: #"{"inter": [{"at": \#(engineTestStartMs), "session": 4}]}"#), "has session 4, not in 0...3"),
         (json(shows: #"{"inter": [{"at": \#(engineTestStartMs), "session": -1}]}"#), "has session -1"),

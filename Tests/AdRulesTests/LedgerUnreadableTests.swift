@@ -61,6 +61,34 @@ struct LedgerUnreadableTests {
         }
     }
 
+    /// A ledger a newer version wrote (the app was rolled back) is left as it is, with its bytes, for that version to read
+    /// again; this run keeps its record in memory. Moved aside as corrupt, the user's install time, sessions and caps
+    /// started over, and the newer version never read them again.
+    @Test func aLedgerANewerVersionWroteIsLeftAsItIs() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            for newer in [#"{"version":2,"installedAt":1795856400000,"sessionCount":12,"shows":{}}"#, #"{"version":3,"layout":"other"}"#] {
+                try Data(newer.utf8).write(to: URL(fileURLWithPath: path))
+                let problems = ProblemLog()
+                let engine = AdEngine(
+                    policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path),
+                    onLedgerProblem: { problems.append($0) })
+                engine.record(.appLaunched)
+                #expect(showOnce(engine), "the run goes on in memory")
+                #expect(FileManager.default.contents(atPath: path) == Data(newer.utf8), "left as it is")
+                #expect(files(in: directory, containing: ".corrupt").isEmpty, "not moved aside")
+                guard case .unreadable(let reason)? = problems.all.first else {
+                    Issue.record("expected an unreadable report, got \(problems.all)")
+                    continue
+                }
+                #expect(reason.contains("written by a newer version of AdRules"), "\(reason)")
+            }
+            // An older or a nonsense version is corrupt, as before.
+            #expect(throws: LedgerError.self) { try LedgerSnapshot(validating: Data(#"{"version":0,"installedAt":1795856400000,"sessionCount":1,"shows":{}}"#.utf8)) }
+            #expect(LedgerSnapshot(installedAt: engineTestStartMs, sessionCount: 1, shows: [:]).version == 1)
+        }
+    }
+
     /// A corrupt ledger whose name leaves no room for the `.corrupt-…` suffix (255 bytes a name) is still moved aside,
     /// its name cut short, at a character's start: left in place, it would stop every write for good.
     @Test func aCorruptLedgerWithALongNameIsMovedAsideUnderAShorterName() throws {

@@ -31,12 +31,32 @@ enum LedgerBounds {
 }
 
 extension LedgerSnapshot {
+    /// The version of the ledgers this runtime reads and writes.
+    static let currentVersion = 1
+
+    private struct VersionOnly: Decodable {
+        let version: Int?
+    }
+
+    /// A ledger a newer version of AdRules wrote (the app was downgraded: a rollback, a TestFlight build then the store's):
+    /// an I/O problem, not a corrupt file, so that it is left as it is, for the newer version to read again, and this run
+    /// keeps its record in memory. Moved aside, it was lost: install time, sessions and every cap started over.
+    static func newerVersion(_ version: Int) -> LedgerError {
+        .io("the ledger is version \(version), written by a newer version of AdRules than this app's (which reads version \(currentVersion)): it is left as it is, and this run keeps its record in memory")
+    }
+
     /// Decodes and validates a ledger file's bytes.
     /// - Parameter data: the JSON a ``FileLedgerStore`` writes.
-    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger, or a value is out of range.
+    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger, or a value is out of range;
+    ///   ``LedgerError/io(_:)`` for a ledger a newer version wrote (``newerVersion(_:)``).
     public init(validating data: Data) throws {
         guard data.count <= LedgerBounds.maxFileBytes else {
             throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
+        }
+        // A newer version's ledger may be laid out otherwise: its version is read first, so that it is left alone
+        // rather than found corrupt and moved aside.
+        if let version = (try? JSONDecoder().decode(VersionOnly.self, from: data))?.version, version > Self.currentVersion {
+            throw Self.newerVersion(version)
         }
         do {
             self = try JSONDecoder().decode(LedgerSnapshot.self, from: data)
@@ -50,7 +70,8 @@ extension LedgerSnapshot {
     /// show sessions within it, and a bounded number of placements and shows.
     /// - Throws: ``LedgerError/corrupt(_:)`` naming the first field out of range and its value.
     public func validate() throws {
-        guard version == 1 else { throw LedgerError.corrupt("version is \(version); only version 1 is known") }
+        guard version <= Self.currentVersion else { throw Self.newerVersion(version) }
+        guard version == Self.currentVersion else { throw LedgerError.corrupt("version is \(version); only version 1 is known") }
         guard LedgerBounds.times.contains(installedAt) else {
             throw LedgerError.corrupt("installedAt is \(installedAt), not \(LedgerBounds.timesText)")
         }
