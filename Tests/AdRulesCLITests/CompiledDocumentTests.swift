@@ -33,15 +33,21 @@ struct CompiledDocumentTests {
         #expect(again == golden)
     }
 
-    /// A text of more than 30 combining marks in a row is refused wherever it stands, also under a key the reader
-    /// does not know and skips, and also written as escapes (a skipped string is read whole once it holds one).
-    @Test func aKeyTheReaderSkipsHoldsStreamSafeTextToo() throws {
+    /// A key this runtime does not know is refused wherever it stands, whatever it holds: a newer `adrules` may have
+    /// compiled a setting into it, and the policy applied without it would allow more than written.
+    @Test func aKeyTheReaderDoesNotKnowIsRefused() throws {
         func withUnknownKey(_ marks: Int) -> Data {
             let value = "e" + String(repeating: "\\u0301", count: marks)
             return Data(("{\"zzz_future\":\"\(value)\"," + String(decoding: golden.dropFirst(), as: UTF8.self)).utf8)
         }
-        #expect(throws: Never.self) { try Policy(compiled: withUnknownKey(30)) }
-        #expect(throws: CompiledPolicyError.self) { try Policy(compiled: withUnknownKey(31)) }
+        for marks in [0, 31] {
+            #expect(throws: CompiledPolicyError.self) { try Policy(compiled: withUnknownKey(marks)) }
+        }
+        do {
+            _ = try Policy(compiled: withUnknownKey(0))
+        } catch {
+            #expect("\(error)".contains("zzz_future: unknown key \"zzz_future\": this runtime does not know it"), "\(error)")
+        }
     }
 
     /// A document saved again with a byte-order mark is refused saying so (before: "invalid JSON at byte 1").
@@ -167,7 +173,8 @@ struct CompiledDocumentTests {
              "attributes[5].default: the text is 5000 characters long; at most 4096 fit"),
             (try changing("rules", 0, "deny", to: "*"), "rules[0].deny: expected an array, found a string"),
             (try changing("rules", 1, "deny", to: [["nowhere", 0, 1, 1]]), "rules[1].deny[0]: unknown placement \"nowhere\""),
-            (try changing("rules", 0, "condition", to: ["and": [premium, ["bogus": 1]]]), "rules[0].condition.and[1]: an expression node is one of"),
+            (try changing("rules", 0, "condition", to: ["and": [premium, ["bogus": 1]]]), "rules[0].condition.and[1].bogus: unknown key \"bogus\""),
+            (try changing("rules", 0, "condition", to: ["and": [premium, [:]]]), "rules[0].condition.and[1]: an expression node is one of"),
             (try changing("rules", 0, "condition", to: ["builtin": "premium", "attribute": "screen"]), "rules[0].condition: an expression node has one operator"),
             (try changing("rules", 0, "condition", to: ["compare": "<", "left": premium]), "rules[0].condition: \"right\" is missing"),
             (try changing("rules", 0, "condition", to: ["not": premium, "left": premium]), "rules[0].condition: left and right belong to a compare node"),
@@ -221,17 +228,25 @@ struct CompiledDocumentTests {
         }
     }
 
-    @Test func keysThisRuntimeDoesNotKnowAndOptionalNullsAreSkipped() throws {
+    @Test func keysThisRuntimeDoesNotKnowAreRefusedAndOptionalNullsAreSkipped() throws {
         let document = try changed { object in
-            object["comment"] = ["nested": [[1, 2, ["deep": true]], "x"]]
             var placements = object["placements"] as? [[String: Any]] ?? []
             placements[1]["daily_cap"] = NSNull()
-            placements[1]["extra"] = [1, 2, 3]
             object["placements"] = placements
             object["generator"] = NSNull()
         }
         let policy = try Policy(compiled: document)
         #expect(policy.placements[1].dailyCap == nil)
+        // A setting a newer compiler wrote, in a placement, a group, a rule or at the top: refused, never dropped.
+        for (kind, index) in [("placements", 1), ("groups", 0), ("rules", 0), ("attributes", 0)] {
+            let extended = try changed { object in
+                var items = object[kind] as? [[String: Any]] ?? []
+                items[index]["brand_new_cap"] = [1, 0, 1, 1]
+                object[kind] = items
+            }
+            #expect(refusal(extended)?.contains("\(kind)[\(index)].brand_new_cap: unknown key") == true, "\(kind): \(refusal(extended) ?? "accepted")")
+        }
+        #expect(refusal(try changed { $0["comment"] = ["nested": [1]] })?.contains("comment: unknown key") == true)
         // Keys in another order than sorted: a literal's value before its type is read once the type is known.
         let reordered = try replacing(#"{"type":"[int]","value":[1,-2,3]}"#, with: #"{"value":[1,-2,3],"type":"[int]"}"#)
         #expect(try Policy(compiled: reordered).attributes[6].defaultValue == .intList([1, -2, 3]))

@@ -57,6 +57,14 @@ extension CompiledPolicyError {
         placed(CompiledPolicyError(path: path.isEmpty ? key : path.hasPrefix("[") ? key + path : key + "." + path, reason, offset: offset), valueAt: start)
     }
 
+    /// A key this runtime does not know. Refused, not skipped: it may hold a setting a newer `adrules` compiled in (a
+    /// cap, a rule), and the policy applied without it would be looser than written.
+    static func unknownKey(_ key: String) -> CompiledPolicyError {
+        CompiledPolicyError(
+            "unknown key \(ControlCharacters.quoted(key)): this runtime does not know it, and applied without it the policy could allow more than"
+                + " written (a policy compiled by a newer adrules): compile it with the adrules of this app's AdRules version")
+    }
+
     /// The error placed at the value of the `[value, file, line, column]` its path names (``part``).
     var inValue: CompiledPolicyError {
         var error = self

@@ -36,7 +36,7 @@ extension CompiledPolicyRecord {
                 }
             case "rules":
                 rules = try json.array(entries: 0...CompiledPolicyReader.maxRules) { json throws(CompiledPolicyError) in try RuleRecord(from: &json) }
-            default: try json.skip()
+            default: throw CompiledPolicyError.unknownKey(key)
             }
         }
         try json.end()
@@ -65,7 +65,7 @@ extension PlacementRecord {
             switch key {
             case "id": id = try json.string()
             case "at": at = try json.at()
-            default: if try !settings.read(key, from: &json) { try json.skip() }
+            default: if try !settings.read(key, from: &json) { throw CompiledPolicyError.unknownKey(key) }
             }
         }
         self.id = try required(id, "id")
@@ -86,7 +86,7 @@ extension GroupRecord {
                 placements = try json.array(entries: 1...CompiledPolicyReader.maxPlacements) { json throws(CompiledPolicyError) in
                     try json.located { json throws(CompiledPolicyError) in try json.string() }
                 }
-            default: if try !settings.read(key, from: &json) { try json.skip() }
+            default: if try !settings.read(key, from: &json) { throw CompiledPolicyError.unknownKey(key) }
             }
         }
         self.id = try required(id, "id")
@@ -103,7 +103,7 @@ extension WindowRecord {
             switch key {
             case "max": max = try json.int()
             case "window": window = try json.int64()
-            default: try json.skip()
+            default: throw CompiledPolicyError.unknownKey(key)
             }
         }
         self.max = try required(max, "max")
@@ -120,7 +120,7 @@ extension AttributeRecord {
             case "at": at = try json.at()
             case "type": type = try json.oneOf("a value type")
             case "default": defaultValue = try json.optional { json throws(CompiledPolicyError) in try ValueRecord(from: &json) }
-            default: try json.skip()
+            default: throw CompiledPolicyError.unknownKey(key)
             }
         }
         self.name = try required(name, "name")
@@ -147,7 +147,7 @@ extension RuleRecord {
             case "when": when = try json.located { json throws(CompiledPolicyError) in try json.string() }
             case "message": message = try json.string()
             case "condition": condition = try ExpressionRecord.condition(from: &json)
-            default: try json.skip()
+            default: throw CompiledPolicyError.unknownKey(key)
             }
         }
         self.id = try required(id, "id")

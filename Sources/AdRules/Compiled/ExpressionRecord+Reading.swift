@@ -48,7 +48,7 @@ extension ExpressionRecord {
             case "member": member = try operand(&json)
             case "list": list = try operand(&json)
             case "negated": negated = try json.bool()
-            default: try json.skip()
+            default: throw CompiledPolicyError.unknownKey(key)
             }
         }
         let operators = (constant == nil ? 0 : 1) + (builtin == nil ? 0 : 1) + (attribute == nil ? 0 : 1) + (not == nil ? 0 : 1)
@@ -96,7 +96,7 @@ extension ValueRecord {
                 // A copy of the reader is a bookmark: it reads on from here when asked, over the same bytes.
                 value = json
                 try json.skip()
-            default: try json.skip()
+            default: throw CompiledPolicyError.unknownKey(key)
             }
         }
         let valueType = try required(type, "type")
