@@ -138,6 +138,8 @@ extension YAMLEventCursor {
         let (start, end) = lineBefore(lineStart)
         let above = String(decoding: input[start..<end], as: UTF8.self)
         let indentation = above.prefix { $0 == " " }.count
+        // A comment holds no value (its `: ` is text), and ends any value above it.
+        guard above.dropFirst(indentation).first != "#" else { return nil }
         let line = input[lineStart...].prefix { $0 != 0x0A && $0 != 0x0D }
         guard line.prefix(while: { $0 == 0x20 }).count == indentation, let colon = above.range(of: ": ") else { return nil }
         let value = above[colon.upperBound...].trimmingCharacters(in: .whitespaces)

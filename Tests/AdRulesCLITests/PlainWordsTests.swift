@@ -98,6 +98,11 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  a:\n    2️⃣format:banner\n    # pacing\n    1️⃣daily_cap: 3\n", "on line 4, a key needs a space after its colon: write format: banner"),
         // A byte-order mark opening the file is no part of the key.
         ("2️⃣\u{FEFF}version 1\nplacements1️⃣:\n  a: {format: banner}\n", "on line 1, a key needs a colon and a space before its value: write version: 1"),
+        // A comment above holds no value, whatever `: ` its text has.
+        ("# The app-open ad: shown at a cold start\n2️⃣version 1\n\nplacements1️⃣:\n  a: {format: banner}\n",
+         "on line 2, a key needs a colon and a space before its value: write version: 1"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    # Pacing: at most one\n    2️⃣min_interval 4m\n    1️⃣daily_cap: 6\n",
+         "on line 6, a key needs a colon and a space before its value: write min_interval: 4m"),
         // Two words under a plain value, lined up with its key: a wrapped value, or a key with no colon.
         ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    message: Never interrupt a\n    2️⃣purchase flow\n    1️⃣when: premium\n",
          "on line 8, purchase flow is read as a key with no colon: if it continues the value of message above, indent it more than message (or write the value on one line); if it is a setting, write purchase: flow"),
