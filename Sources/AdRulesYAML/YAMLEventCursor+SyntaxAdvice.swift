@@ -122,6 +122,12 @@ extension YAMLEventCursor {
                 // (cli.md), names the line, and a note points at it.
                 advice = lost
                 slip = ("what to fix is here", written.start + Self.keyStart(written.text))
+            } else if refusesKeyColon, let below = Self.keyLine(problemLine),
+                let odd = keyOutOfLine(above: problemByte - problemColumn, below: below)
+            {
+                // `    ad_unit: …`, `  daily_cap: 6`, `    max_ad_age: 4h`: the key above left its block, not this one.
+                advice = odd.advice
+                slip = ("the key to indent is here", odd.keyStart)
             } else if refusesKeyColon, let above = previousContentLine(before: problemByte),
                 let deeper = Self.indentedUnderAValueAdvice(Substring(above.text), line: UTF8Check.position(ofByte: above.start, in: input).line, problemLine)
             {
@@ -148,7 +154,13 @@ extension YAMLEventCursor {
         } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
             advice = closer
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
-            advice = Self.quotedValueAdvice(line(at: problemByte).text) ?? (problem == "did not find expected key" ? misalignedKeyAdvice(at: problemByte) : nil)
+            if let quoted = Self.quotedValueAdvice(line(at: problemByte).text) {
+                advice = quoted
+            } else if problem == "did not find expected key", let misaligned = misalignedKeyAdvice(at: problemByte) {
+                advice = misaligned.advice
+                // A key that left its block above: the finding stays at libyaml's position, a note points at the key.
+                slip = misaligned.keyToIndent.map { ("the key to indent is here", $0) }
+            }
         } else if problem == "found character that cannot start any token" {
             let (text, column) = line(at: problemByte)
             let before = String(decoding: Array(text.utf8.prefix(column)), as: UTF8.self).trimmingCharacters(in: .whitespaces)

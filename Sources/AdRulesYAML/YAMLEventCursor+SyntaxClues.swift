@@ -84,17 +84,11 @@ extension YAMLEventCursor {
     /// `   daily_cap: 6` lined up with no key above it (3 spaces, among keys at 4 and 2): the indentations it may take,
     /// from the nearest key line above indented more (a key it meant to line up with) and the nearest indented less (the
     /// block it may belong beside), each named with its line. Nil for a line that is no `key:` line.
-    func misalignedKeyAdvice(at offset: Int) -> String? {
+    /// - Returns: the advice, and where the key to indent starts when it is not the line libyaml refused.
+    func misalignedKeyAdvice(at offset: Int) -> (advice: String, keyToIndent: Int?)? {
         let (text, column) = line(at: offset)
-        func key(of line: Substring) -> (indentation: Int, key: Substring)? {
-            let indentation = line.prefix { $0 == " " }.count
-            let rest = line.dropFirst(indentation)
-            guard let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
-                rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
-            else { return nil }
-            return (indentation, rest[..<colon])
-        }
-        guard let written = key(of: text) else { return nil }
+        guard let written = Self.keyLine(text) else { return nil }
+        if let odd = keyOutOfLine(above: offset - column, below: written) { return (odd.advice, odd.keyStart) }
         var deeper: (indentation: Int, key: Substring, line: Int)?
         var shallower: (indentation: Int, key: Substring, line: Int)?
         var lineStart = offset - column
@@ -102,7 +96,7 @@ extension YAMLEventCursor {
         for _ in 0..<200 {
             guard shallower == nil, let above = previousContentLine(before: lineStart) else { break }
             lineStart = above.start
-            guard let found = key(of: above.text) else { continue }
+            guard let found = Self.keyLine(above.text) else { continue }
             // Lined up with a key of its block: libyaml refused something else.
             if found.indentation == written.indentation { return nil }
             let number = UTF8Check.position(ofByte: above.start, in: input).line
@@ -111,8 +105,49 @@ extension YAMLEventCursor {
         }
         let choices = [deeper, shallower].compactMap { $0 }.map { "\($0.indentation) spaces, as \(Self.shortened($0.key)) on line \($0.line)" }
         guard !choices.isEmpty else { return nil }
-        return "\(Self.shortened(written.key)) is indented \(written.indentation) spaces, which lines it up with no key above it: "
-            + "indent it \(choices.joined(separator: ", or "))"
+        return ("\(Self.shortened(written.key)) is indented \(written.indentation) spaces, which lines it up with no key above it: "
+            + "indent it \(choices.joined(separator: ", or "))", nil)
+    }
+
+    /// A `key: …` line's indentation and key (plain characters of an id), and whether a value follows on its line; nil
+    /// for any other line.
+    static func keyLine(_ line: Substring) -> (indentation: Int, key: Substring, hasValue: Bool)? {
+        let indentation = line.prefix { $0 == " " }.count
+        let rest = line.dropFirst(indentation)
+        guard let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
+            rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+        else { return nil }
+        let value = rest[rest.index(after: colon)...].drop { $0 == " " }
+        return (indentation, rest[..<colon], !value.isEmpty && value.first != "#")
+    }
+
+    /// The key line right above the line starting at `lineStart` (a `key:` line, `below`) when that one is out of line
+    /// rather than this one: a key with its value on its line, indented less than `below`, while the key line above it
+    /// is lined up with `below` (it left its block: `    min_interval: 4m`, `  daily_cap: 6`, `    max_ad_age: 4h`), or
+    /// is a block's key (`  app_open:`, then `  format: app_open`, `    ad_unit: …`: it did not enter the block); or the
+    /// first key of a block indented more than the next (`  app_open:`, `     format: app_open`, `    ad_unit: …`).
+    /// - Returns: the advice, and where the key to indent starts.
+    func keyOutOfLine(above lineStart: Int, below: (indentation: Int, key: Substring, hasValue: Bool)) -> (advice: String, keyStart: Int)? {
+        guard let above = previousContentLine(before: lineStart), let odd = Self.keyLine(above.text), odd.hasValue,
+            odd.indentation != below.indentation, let before = previousContentLine(before: above.start), let neighbour = Self.keyLine(before.text)
+        else { return nil }
+        let line = UTF8Check.position(ofByte: above.start, in: input).line, keyStart = above.start + odd.indentation
+        let (oddKey, belowKey, neighbourKey) = (Self.shortened(odd.key), Self.shortened(below.key), Self.shortened(neighbour.key))
+        if odd.indentation > below.indentation {
+            // The first key under a block's key, indented more than the next (`  app_open:`, `     format: …`, `    ad_unit: …`).
+            guard !neighbour.hasValue, neighbour.indentation < below.indentation else { return nil }
+            return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, more than \(belowKey) below it (\(below.indentation)), and the keys of "
+                + "\(neighbourKey)'s block share one indentation: indent it \(below.indentation) spaces", keyStart)
+        }
+        if neighbour.indentation == below.indentation {
+            return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, less than the keys beside it (\(neighbourKey) above it and \(belowKey) "
+                + "below, at \(below.indentation)): indent it \(below.indentation) spaces", keyStart)
+        }
+        if !neighbour.hasValue, neighbour.indentation <= odd.indentation {
+            return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, less than \(belowKey) below it (\(below.indentation)), and \(neighbourKey) "
+                + "above it holds a block: indent it \(below.indentation) spaces, under \(neighbourKey)", keyStart)
+        }
+        return nil
     }
 
     /// The line before the line of `offset` that holds more than spaces and a comment, and where it starts; nil when

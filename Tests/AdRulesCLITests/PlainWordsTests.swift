@@ -98,6 +98,15 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  a:\n    2️⃣format:banner\n    # pacing\n    1️⃣daily_cap: 3\n", "on line 4, a key needs a space after its colon: write format: banner"),
         // A byte-order mark opening the file is no part of the key.
         ("2️⃣\u{FEFF}version 1\nplacements1️⃣:\n  a: {format: banner}\n", "on line 1, a key needs a colon and a space before its value: write version: 1"),
+        // A key that left its block, or did not enter it, above the line libyaml refused: that key is what to indent.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 4m\n  2️⃣daily_cap: 6\n    max_ad_age1️⃣: 4h\n",
+         "daily_cap on line 6 is indented 2 spaces, less than the keys beside it (min_interval above it and max_ad_age below, at 4): indent it 4 spaces"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 4m\n  2️⃣daily_cap: 6\n\n    # expiry\n    1️⃣max_ad_age: 4h\n",
+         "daily_cap on line 6 is indented 2 spaces, less than the keys beside it (min_interval above it and max_ad_age below, at 4)"),
+        ("version: 1\nplacements:\n  a:\n  2️⃣format: banner\n    daily_cap1️⃣: 6\n",
+         "format on line 4 is indented 2 spaces, less than daily_cap below it (4), and a above it holds a block: indent it 4 spaces, under a"),
+        ("version: 1\nplacements:\n  a:\n     2️⃣format: banner\n    1️⃣daily_cap: 6\n",
+         "format on line 4 is indented 5 spaces, more than daily_cap below it (4), and the keys of a's block share one indentation: indent it 4 spaces"),
         // A comment above holds no value, whatever `: ` its text has.
         ("# The app-open ad: shown at a cold start\n2️⃣version 1\n\nplacements1️⃣:\n  a: {format: banner}\n",
          "on line 2, a key needs a colon and a space before its value: write version: 1"),
