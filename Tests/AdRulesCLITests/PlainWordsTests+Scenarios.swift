@@ -30,6 +30,22 @@ extension PlainWordsTests {
         #expect(named.0.tests.first?.name == "on")
     }
 
+    /// A required key misspelt (`starts:`, `nam:`, `evnt:`, `placment:` in a history entry) is told "did you mean" where it
+    /// stands, and its block is not also told it lacks the key.
+    @Test(arguments: [
+        ("tests:\n  - name: x\n    starts: 2026-11-29T09:00:00Z\n    steps: [{event: app_launched}]\n", "unknown key \"starts\" in a test: did you mean \"start\"?"),
+        ("tests:\n  - nam: x\n    start: 2026-11-29T09:00:00Z\n    steps: [{event: app_launched}]\n", "unknown key \"nam\" in a test: did you mean \"name\"?"),
+        ("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    step: [{event: app_launched}]\n", "unknown key \"step\" in a test: did you mean \"steps\"?"),
+        ("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps: [{evnt: app_launched}]\n", "unknown key \"evnt\" in a step: did you mean \"event\"?"),
+        ("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    history: [{placment: a, at: 2026-11-29T08:00:00Z}]\n    steps: [{event: app_launched}]\n",
+         "unknown key \"placment\" in a history entry: did you mean \"placement\"?"),
+    ])
+    func aMisspeltRequiredScenarioKeyIsOneFinding(_ text: String, _ message: String) throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let found = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        #expect(found == [message])
+    }
+
     /// Tests (and a usage model's segments) keyed by name, as a rule file keys its placements, are told to make each a
     /// list item with `name:`; the advice, followed as written, reads clean.
     @Test func testsKeyedByNameAreToldToBeListItems() throws {

@@ -100,6 +100,18 @@ struct ModelDiagnosticTests {
         ])
     }
 
+    /// A required key misspelt is told "did you mean" where it stands, and its block is not also told it lacks the key.
+    @Test(arguments: [
+        ("version: 1\nsegment:\n  - {name: a, share: 1}\n", "unknown key \"segment\" in the usage model: did you mean \"segments\"?"),
+        ("version: 1\nsegments:\n  - {nam: a, share: 1}\n", "unknown key \"nam\" in a segment: did you mean \"name\"?"),
+        ("version: 1\nsegments:\n  - {name: a, shares: 1}\n", "unknown key \"shares\" in a segment: did you mean \"share\"?"),
+        ("version: 1\nsegments:\n  - {name: a, share: 1, actions: [{placement: p, evry: 1m}]}\n", "unknown key \"evry\" in an action: did you mean \"every\"?"),
+    ])
+    func aMisspeltRequiredKeyIsOneFinding(_ yaml: String, _ message: String) {
+        let (_, diagnostics) = ModelDecoder.decode(yaml, file: "m.model.yaml")
+        #expect(diagnostics.map(\.message) == [message])
+    }
+
     @Test(arguments: cases) func reportsTheRuleAtItsPosition(_ c: Case) throws {
         let marked = MarkedText(c.yaml)
         let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")

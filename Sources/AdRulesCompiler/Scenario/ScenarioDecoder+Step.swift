@@ -32,7 +32,7 @@ extension ScenarioDecoder {
         // Whether the step asks, for the advice about a key that belongs elsewhere: only an ask takes a context.
         let block: ScenarioKeys.Block = pairs.contains { $0.key.scalar?.value == "ask" } ? .askStep : .eventStep
         // The keys the step is written with (a glued `ask:offer` counted as `ask`): read once, for the advice below.
-        let present = GluedKey.keysPresent(pairs)
+        let present = GluedKey.keysMeant(pairs, allowed: ScenarioKeys.step)
         for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.step, context: "a step", belongsIn: { ScenarioKeys.relocation(of: $0, in: block) }) {
             let value = pair.value
             switch key {

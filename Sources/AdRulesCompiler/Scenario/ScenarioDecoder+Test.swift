@@ -69,7 +69,7 @@ extension ScenarioDecoder {
                         }
                     } else {
                         // Name only what is missing: a key written with a bad value, or glued to it, has its own finding.
-                        let present = GluedKey.keysPresent(entry)
+                        let present = GluedKey.keysMeant(entry, allowed: ScenarioKeys.history)
                         let missing: [String] = ["placement", "at"].filter { !present.contains($0) }
                         if !missing.isEmpty {
                             reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: \(examplePlacement(policy)), at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
@@ -83,7 +83,8 @@ extension ScenarioDecoder {
             default: break
             }
         }
-        let present = GluedKey.keysPresent(pairs)
+        // A key misspelt (`starts:`, "did you mean") is told once, there: the test is not also told it lacks the key.
+        let present = GluedKey.keysMeant(pairs, allowed: ScenarioKeys.test)
         if !present.contains("name") {
             reader.report(.missingKey("name", in: "this test", example: "name: a cold start shows the first ad", file: reader.file, range: SourceRange(at: node.range.start)))
         }
@@ -111,7 +112,7 @@ extension ScenarioDecoder {
                     clock = time
                 }
             }
-        } else if stepsNode == nil {
+        } else if stepsNode == nil, !present.contains("steps") {
             reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard reader.diagnostics.count == before || !reader.diagnostics[before...].contains(where: { $0.severity == .error }),

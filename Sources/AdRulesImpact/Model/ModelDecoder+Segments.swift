@@ -112,10 +112,12 @@ extension ModelDecoder {
             default: segment.rewarded = decodeRewarded(value, reader: &reader)
             }
         }
-        if name == nil, !pairs.contains(where: { $0.key.scalar?.value == "name" }) {
+        // A key misspelt (`nam:`, "did you mean") is told once, there: the segment is not also told it lacks the key.
+        let present = GluedKey.keysMeant(pairs, allowed: ModelKeys.segment)
+        if name == nil, !present.contains("name") {
             reader.report(.missingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
         }
-        if share == nil, !pairs.contains(where: { $0.key.scalar?.value == "share" }) {
+        if share == nil, !present.contains("share") {
             reader.report(.missingKey("share", in: "a segment", example: "share: 0.5", file: reader.file, range: node.range))
         }
         let read = SegmentRead(name: name, share: share)

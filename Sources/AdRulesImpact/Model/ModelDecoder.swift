@@ -99,11 +99,14 @@ public enum ModelDecoder {
             default: network = decodeNetwork(value, reader: &reader)
             }
         }
-        if !sawVersion {
+        let present = GluedKey.keysMeant(pairs, allowed: ModelKeys.top)
+        if !sawVersion, !present.contains("version") {
             reader.report(.missingKey("version", in: "the usage model", example: "version: 1", file: reader.file, range: root.range))
         }
         guard let segmentsLocation else {
-            reader.report(.missingKey("segments", in: "the usage model", example: "segments: [{name: everyone, share: 1}]", file: reader.file, range: root.range))
+            if !present.contains("segments") {
+                reader.report(.missingKey("segments", in: "the usage model", example: "segments: [{name: everyone, share: 1}]", file: reader.file, range: root.range))
+            }
             return nil
         }
         return UsageModel(
