@@ -11,6 +11,33 @@ extension PlainWordsTests {
     /// A placement's (or group's) id line deleted: its settings stand where the ids do. One finding says the id line is
     /// missing; the settings after it, a block of settings included, and what a group naming the lost placement would
     /// say, are not findings too (there were six, with "placement grace has no format").
+    /// Words other languages and tools use, told what a rule file writes: operators of SQL and C in a condition, a null,
+    /// a list in parentheses, a list type named in words, and a list written without commas.
+    @Test(arguments: [
+        ("when: screen <> \"x\"", "unexpected \"<>\": write != for not equal"),
+        ("when: screen == \"a\" | onboarding", "unexpected \"|\": write or"),
+        ("when: screen == \"a\" & onboarding", "unexpected \"&\": write and"),
+        ("when: screen IN [\"a\"]", "unexpected IN after a complete expression: the language's words are lowercase: write in"),
+        ("when: onboarding == null", "unknown name \"null\": a condition has no null; an attribute the app does not pass takes its default"),
+        ("when: screen in (\"a\", \"b\")", "found ,: a list is written in brackets, as in screen in [\"checkout\", \"paywall\"]"),
+        ("deny: [a b]", "names placement \"a b\", which is not defined: the items of a list are separated by commas: write [a, b]"),
+    ])
+    func otherLanguagesWordsAreToldWhatToWrite(_ line: String, _ message: String) {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner}\nattributes:\n  screen: string\n"
+            + "  onboarding: {type: bool, default: false}\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n"
+        let key = line.prefix { $0 != ":" }
+        let edited = text.replacingOccurrences(of: "    \(key): " + (key == "deny" ? "[a]" : "premium"), with: "    " + line)
+        #expect(edited != text)
+        let messages = PolicyLoader.load(texts: [("p.yaml", edited)]).diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages.first?.contains(message) == true, "\(messages)")
+    }
+
+    @Test(arguments: [("list", "[string]"), ("array", "[string]"), ("ints", "[int]"), ("boolean", "bool"), ("float", "number")])
+    func aTypeNamedInOtherWordsIsToldItsName(_ written: String, _ meant: String) {
+        let messages = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  screen: \(written)\n")]).diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages.first?.hasSuffix("not \"\(written)\": did you mean \"\(meant)\"?") == true, "\(messages)")
+    }
+
     @Test func aMissingIDLineIsOneFinding() throws {
         let placements = PolicyLoader.load(texts: [
             ("p.yaml", "version: 1\nplacements:\n    format: interstitial\n    min_interval: 90s\n    grace:\n      after_install: 10m\n"),

@@ -46,6 +46,9 @@ extension Diagnostic {
             message += ": \"\(id)\" is a group, and only placements may be named here: list the group's placements instead"
         } else if allowsEvery, wordsForEvery.contains(id.lowercased()) {
             message += ": to deny every placement, write \"*\" in straight quotes, as in deny: \"*\""
+        } else if case let words = id.split(whereSeparator: { $0 == " " || $0 == ";" }), words.count > 1, words.allSatisfy({ known.contains(String($0)) }) {
+            // `[app_open level_end]`: one item, as YAML reads a list with no commas.
+            message += ": the items of a list are separated by commas: write [\(words.joined(separator: ", "))]"
         } else if let suggestion = Suggestion.closest(to: id, in: known) {
             message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else {

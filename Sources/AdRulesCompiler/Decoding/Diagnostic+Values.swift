@@ -139,7 +139,9 @@ extension Diagnostic {
         let isAnswer = YAMLScalar.ambiguousBools.contains(value.lowercased())
         if let advice = advice ?? typographicQuotes(around: value) {
             message += ": " + advice
-        } else if !isAnswer, let suggestion = Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed) {
+        } else if !isAnswer,
+            let suggestion = Suggestion.synonym(for: value, in: allowed) ?? Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed)
+        {
             message += ": " + Suggestion.didYouMean(suggestion, for: value)
         }
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)

@@ -99,8 +99,9 @@ extension FieldReader {
         return checkedText(scalar.value, key, node).map { Located($0, at: location(node)) }
     }
 
+    /// - Parameter advice: what to write for a value other tools use in its place (nil: the closest allowed value).
     mutating func enumeration<E: RawRepresentable & CaseIterable>(
-        _ node: YAMLNode, _ key: String, as type: E.Type
+        _ node: YAMLNode, _ key: String, as type: E.Type, advice: (String) -> String? = { _ in nil }
     ) -> Located<E>? where E.RawValue == String {
         let allowed = E.allCases.map(\.rawValue)
         guard let scalar = node.scalar, !scalar.isNull else {
@@ -108,7 +109,7 @@ extension FieldReader {
             return nil
         }
         if let value = E(rawValue: scalar.value) { return Located(value, at: location(node)) }
-        report(.unknownEnum(key, value: scalar.value, allowed: allowed, file: file, range: node.range))
+        report(.unknownEnum(key, value: scalar.value, allowed: allowed, advice: advice(scalar.value), file: file, range: node.range))
         return nil
     }
 }

@@ -48,13 +48,23 @@ package enum Suggestion {
     package static func meant(by word: String, in allowed: [String]) -> String? {
         let word = word.lowercased()
         guard word.utf8.count >= 3, word.utf8.count <= maxWordLength else { return nil }
-        if let synonym = synonyms[word], allowed.contains(synonym) { return synonym }
+        if let synonym = synonym(for: word, in: allowed) { return synonym }
         let matches = allowed.filter { $0.hasPrefix(word) || word.hasPrefix($0) }
         return matches.count == 1 ? matches[0] : nil
     }
 
+    /// The allowed value `word` names in other words (`float` for number, `list` for [string]): what it means, before any
+    /// spelling close to it (`list` is one letter from `int`).
+    package static func synonym(for word: String, in allowed: [String]) -> String? {
+        synonyms[word.lowercased()].flatMap { allowed.contains($0) ? $0 : nil }
+    }
+
     /// Other words for the types a rule file names.
-    private static let synonyms = ["float": "number", "double": "number", "decimal": "number", "text": "string", "str": "string"]
+    private static let synonyms = [
+        "float": "number", "double": "number", "decimal": "number", "text": "string", "str": "string", "boolean": "bool",
+        "list": "[string]", "array": "[string]", "strings": "[string]", "string[]": "[string]", "[text]": "[string]",
+        "ints": "[int]", "int[]": "[int]", "integers": "[int]", "[integer]": "[int]", "time": "duration", "seconds": "duration",
+    ]
 
     /// The edit distance of two byte strings, or nil when it is more than `limit`.
     ///

@@ -76,6 +76,10 @@ struct ExpressionChecker {
             if name.lowercased() == "true" || name.lowercased() == "false" || YAMLScalar.ambiguousBools.contains(name.lowercased()) {
                 // A bool written another way (True, yes) or a text without its quotes.
                 message += ": write true or false for a bool, or \"\(name)\" in quotes for a text"
+            } else if ["null", "nil", "none", "undefined"].contains(name.lowercased()) {
+                // `onboarding == null`: no value is missing at an ask, as the rule reads it.
+                message += ": a condition has no null; an attribute the app does not pass takes its default (declare one, as in "
+                    + "onboarding: {type: bool, default: false}), and with no default the rule denies rule_error"
             } else if suggestionsLeft > 0, let suggestion = suggestion(for: name) {
                 message += ": did you mean \"\(suggestion)\"? "
                 if let other, other != .string {

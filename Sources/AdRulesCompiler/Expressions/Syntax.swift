@@ -82,6 +82,7 @@ struct Parser {
                     case "not": "the language's words are lowercase: write and not, or or not"
                     case "is", "equals", "eq": "write == to compare (or != for is not)"
                     case "isnt", "ne": "write != to compare"
+                    case "in": "the language's words are lowercase: write in"
                     default: "join conditions with and / or"
                     }
                     throw ExpressionError(offset: parser.current.offset, message: "unexpected \(word) after a complete expression: \(advice)")
@@ -200,7 +201,9 @@ struct Parser {
             }
             let inner = try orExpression()
             guard case .rightParen = current.kind else {
-                throw ExpressionError(offset: current.offset, message: "expected ) to close the ( opened earlier, found \(current.text): close it there, or join the two with and / or")
+                // `screen in ("a", "b")`: a list is written in brackets.
+                let advice = current.kind == .comma ? "a list is written in brackets, as in screen in [\"checkout\", \"paywall\"]" : "close it there, or join the two with and / or"
+                throw ExpressionError(offset: current.offset, message: "expected ) to close the ( opened earlier, found \(current.text): \(advice)")
             }
             _ = advance()
             return inner
@@ -223,6 +226,9 @@ struct Parser {
             }
         case .end:
             throw ExpressionError(offset: token.offset, message: "the expression ends too early: an operand is missing; complete it, as in level > 3")
+        case .greater where index >= 2 && tokens[index - 2].kind == .less && tokens[index - 2].offset + 1 == token.offset:
+            // `screen <> "x"`, as SQL writes not equal.
+            throw ExpressionError(offset: tokens[index - 2].offset, message: "unexpected \"<>\": write != for not equal")
         default:
             throw ExpressionError(offset: token.offset, message: "expected a value or a name, found \(token.text): write a value (5, \"home\", 30s) or a name (premium, level) there")
         }

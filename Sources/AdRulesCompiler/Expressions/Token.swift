@@ -217,6 +217,10 @@ enum Lexer {
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"&&\": write and"))
             case ("|", "|"):
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"||\": write or"))
+            case ("&", _):
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"&\": write and"))
+            case ("|", _):
+                return .failure(ExpressionError(offset: startOffset, message: "unexpected \"|\": write or"))
             case ("!", "i") where byte(i + 2) == UInt8(ascii: "n") && !(byte(i + 3).map(isNamePart) ?? false):
                 // `screen !in [...]`: the negation of in is written in words.
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected \"!\": write not in"))

@@ -136,9 +136,18 @@ extension Diagnostic {
     }
 
     /// `placement` on an event of no placement, `source` on one of no source (or on an ask: `event` nil).
-    static func keyNotTakenByEvent(_ key: String, event: String?, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter value: the value written, for the advice to name a fullscreen ad's source as one.
+    static func keyNotTakenByEvent(_ key: String, event: String?, value: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         let takers = key == "source" ? AdEvent.sourceEvents : AdEvent.placementEvents
         let subject = event.map { "event \($0)" } ?? "an ask"
+        // `{event: fullscreen_opened, placement: mediation_sdk}`: another SDK's ad is named by its source.
+        if key == "placement", let event, AdEvent.sourceEvents.contains(event) {
+            let source = value.map { ControlCharacters.escaped(YAMLScalar.shortened($0)) } ?? "mediation"
+            return Diagnostic(
+                .error, rule: "schema/unknown-key",
+                message: "\(subject) takes no placement: a fullscreen ad the policy does not manage is named by its source: write source: \(source)",
+                file: file, range: range)
+        }
         return Diagnostic(
             .error, rule: "schema/unknown-key",
             message: "\(subject) takes no \(key) (only \(takers.joined(separator: ", ")) do): remove it", file: file, range: range)

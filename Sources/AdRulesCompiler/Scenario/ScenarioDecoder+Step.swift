@@ -6,13 +6,24 @@ extension ScenarioDecoder {
     /// the policy does not have would be a second mistake), else app_open.
     static func examplePlacement(_ policy: Policy) -> String { policy.placementIDs.first ?? "app_open" }
 
-    private static func codes(_ node: YAMLNode, _ key: String, reader: inout FieldReader) -> Set<ReasonCode>? {
+    private static func codes(_ node: YAMLNode, _ key: String, policy: Policy, reader: inout FieldReader) -> Set<ReasonCode>? {
         guard let items = reader.sequence(node, key) else { return nil }
         var set = Set<ReasonCode>()
         for item in items {
-            if let code = reader.enumeration(item, "a reason code", as: ReasonCode.self) { set.insert(code.value) }
+            if let code = reader.enumeration(item, "a reason code", as: ReasonCode.self, advice: { codeAdvice($0, key: key, policy: policy) }) { set.insert(code.value) }
         }
         return set
+    }
+
+    /// What to write for a reason written as a custom rule's id (its reason is `custom_rule`), or as two codes with no
+    /// comma between them (`[deferred_show ad_not_ready]` is one item).
+    private static func codeAdvice(_ written: String, key: String, policy: Policy) -> String? {
+        if policy.rules.contains(where: { $0.id == written }) {
+            return "a custom rule denies with the code custom_rule (its message names the rule \(written)): write custom_rule"
+        }
+        let words = written.split(separator: " ")
+        guard words.count > 1, words.allSatisfy({ ReasonCode(rawValue: String($0)) != nil }) else { return nil }
+        return "the items of a list are separated by commas: write \(key): [\(words.joined(separator: ", "))]"
     }
 
     static func decodeStep(
@@ -53,7 +64,8 @@ extension ScenarioDecoder {
                     } else {
                         // `event: show` is an ask the app makes, not an event it records.
                         let ask = present.contains("ask") ? nil : AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
-                        reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask, file: reader.file, range: value.range))
+                        let synonym = ScenarioKeys.eventSynonyms[name.value.lowercased()].map { "an ad SDK's \(name.value) callback is the event \($0): write event: \($0)" }
+                        reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask ?? synonym, file: reader.file, range: value.range))
                     }
                 }
             case "ask":
@@ -77,7 +89,7 @@ extension ScenarioDecoder {
                     source = nil
                 }
             case "trigger":
-                trigger = reader.enumeration(value, key, as: ShowTrigger.self)?.value
+                trigger = reader.enumeration(value, key, as: ShowTrigger.self, advice: ScenarioKeys.triggerAdvice)?.value
                 eventOnly.append(pair)
             case "context":
                 context = decodeContext(value, base: testContext, owner: .askContext, policy: policy, declared: declared, reader: &reader)
@@ -86,10 +98,10 @@ extension ScenarioDecoder {
                 expectation.verdict = reader.enumeration(value, key, as: Decision.Verdict.self)?.value
                 eventOnly.append(pair)
             case "reasons":
-                expectation.reasons = codes(value, key, reader: &reader)
+                expectation.reasons = codes(value, key, policy: policy, reader: &reader)
                 eventOnly.append(pair)
             case "reasons_include":
-                expectation.reasonsInclude = codes(value, key, reader: &reader)
+                expectation.reasonsInclude = codes(value, key, policy: policy, reader: &reader)
                 eventOnly.append(pair)
             case "retry_in":
                 eventOnly.append(pair)
@@ -122,7 +134,7 @@ extension ScenarioDecoder {
             for pair in pairs {
                 guard let key = pair.key.scalar?.value else { continue }
                 if (key == "placement" && !needsPlacement) || (key == "source" && !AdEvent.sourceEvents.contains(eventName.value)) {
-                    reader.report(.keyNotTakenByEvent(key, event: eventName.value, file: reader.file, range: pair.key.range))
+                    reader.report(.keyNotTakenByEvent(key, event: eventName.value, value: pair.value.scalar?.value, file: reader.file, range: pair.key.range))
                 }
             }
             if needsPlacement && placement == nil {
@@ -133,7 +145,7 @@ extension ScenarioDecoder {
             }
             // The engine ignores an event about a placement the policy does not have. The step runs as written (the
             // asks after it are `unknown_placement`); a typo is named, so that the asks it makes fail are explained.
-            if let placement, policy.placement(placement) == nil, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }),
+            if needsPlacement, let placement, policy.placement(placement) == nil, let pair = pairs.first(where: { $0.key.scalar?.value == "placement" }),
                 !reader.isSuppressed("scenario/unknown-placement", at: pair.value.range)
             {
                 reader.report(.unknownStepPlacement(placement, event: eventName.value, hint: reader.unknownPlacementHint(placement, policy: policy), file: reader.file, range: pair.value.range))

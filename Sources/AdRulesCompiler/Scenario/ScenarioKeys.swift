@@ -8,6 +8,43 @@ enum ScenarioKeys {
         "after", "at", "event", "placement", "source", "ask", "trigger", "context", "expect", "reasons", "reasons_include", "retry_in",
     ]
 
+    /// The events as ad SDKs' callbacks and other tools name them (`ad_loaded`), with the event a scenario writes: the
+    /// closest spelling (`ad_closed` for `ad_loaded`) would be another event.
+    static let eventSynonyms: [String: String] = [
+        "ad_loaded": "load_completed", "loaded": "load_completed", "load_success": "load_completed", "load_succeeded": "load_completed",
+        "ad_load_success": "load_completed", "load_finished": "load_completed", "load_complete": "load_completed",
+        "ad_failed_to_load": "load_failed", "load_error": "load_failed", "ad_load_failed": "load_failed", "load_fail": "load_failed",
+        "ad_shown": "show_started", "ad_showed": "show_started", "shown": "show_started", "impression": "show_started",
+        "ad_impression": "show_started", "ad_opened": "show_started", "ad_displayed": "show_started", "show_start": "show_started",
+        "ad_presented": "show_started",
+        "ad_dismissed": "ad_closed", "dismissed": "ad_closed", "ad_hidden": "ad_closed", "closed": "ad_closed", "ad_close": "ad_closed",
+        "ad_failed_to_show": "show_failed", "show_error": "show_failed", "failed_to_present": "show_failed", "present_failed": "show_failed",
+        "reward": "reward_earned", "rewarded": "reward_earned", "user_earned_reward": "reward_earned", "earned_reward": "reward_earned",
+        "reward_given": "reward_granted", "reward_claimed": "reward_granted",
+        "app_start": "app_launched", "app_started": "app_launched", "cold_start": "app_launched", "launch": "app_launched",
+        "app_launch": "app_launched", "launched": "app_launched",
+        "app_foreground": "app_resumed", "foreground": "app_resumed", "became_active": "app_resumed", "app_active": "app_resumed",
+        "resumed": "app_resumed", "app_resume": "app_resumed", "app_foregrounded": "app_resumed",
+        "app_background": "app_backgrounded", "background": "app_backgrounded", "entered_background": "app_backgrounded",
+        "app_paused": "app_backgrounded", "app_pause": "app_backgrounded",
+        "user_choice": "user_chose", "user_chose_to_watch": "user_chose", "watch_tapped": "user_chose", "user_accepted": "user_chose",
+    ]
+
+    /// What to write for a trigger named as the moment it stands for (`launch`, `foreground`): the spec names each by
+    /// what starts the show.
+    static func triggerAdvice(_ written: String) -> String? {
+        switch written.lowercased() {
+        case "launch", "cold_start", "coldstart", "first_load", "startup", "app_launch", "app_launched", "load", "loaded", "splash":
+            return "a cold-start show is asked when the first load completes: write trigger: load_completed"
+        case "foreground", "return", "resumed", "app_resumed", "app_resume", "became_active", "warm_start":
+            return "a show on the return from background is trigger: resume"
+        case "user", "tap", "button", "level_end", "moment", "event", "manual", "user_action":
+            return "a show at an app moment (a level end, a tap) is trigger: action"
+        default:
+            return nil
+        }
+    }
+
     /// A mapping of a scenario file, by what holds it: a context is a test's or an ask's, and only an ask step takes one.
     enum Block {
         case file, test, history, testContext, askStep, eventStep, askContext
@@ -52,6 +89,10 @@ enum ScenarioKeys {
             return "\(key) belongs to an event step, not to an ask's `context:`: write the event as a step of its own"
         case .askContext where ofStep:
             return "\(key) is not part of `context:`, which takes premium and attributes: write it beside `context:`"
+        case .askStep where ["wait", "delay", "sleep", "elapsed", "then"].contains(key), .eventStep where ["wait", "delay", "sleep", "elapsed", "then"].contains(key):
+            return "a step's time since the step before is after: write after: 2s (or at: with a time, to set the clock)"
+        case .askStep where key == "time" || key == "when", .eventStep where key == "time" || key == "when":
+            return "a step's time is at: (write at: 2026-11-29T09:00:05Z) or after: (a duration since the step before, as in after: 2s)"
         case .history where ofStep:
             return "a history entry is a past show, with placement and at only: \(key) belongs to a step in `steps:`"
         case .file where RuleFileKeys.top.contains(key):
