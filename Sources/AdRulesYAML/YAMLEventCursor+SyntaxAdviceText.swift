@@ -190,6 +190,16 @@ extension YAMLEventCursor {
             let close = value.dropFirst().firstIndex(of: quote), value.index(after: close) < value.endIndex
         else { return nil }
         let other: Character = quote == "\"" ? "'" : "\""
+        // `when: "screen in ["a", "b"]"`, `message: 'Don't stop'`: the outer quotes were meant to hold the whole value,
+        // and the same quote inside it ended it. The value goes in the other quotes (which keep the inner ones as
+        // written), without the outer ones, which were never part of the text.
+        if value.count > 2, value.last == quote {
+            let inner = String(value.dropFirst().dropLast())
+            let requoted = other == "'" ? "'" + inner.replacingOccurrences(of: "'", with: "''") + "'"
+                : "\"" + inner.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            return "a quoted value ends at its closing quote, and this one holds \(quote) inside: write it in \(other == "'" ? "single" : "double") quotes, "
+                + "as in \(Self.shortened(key)): \(Self.shortened(Substring(requoted)))"
+        }
         guard !value.contains(other) else { return "a quoted value ends at its closing quote: quote the whole value" }
         return "a quoted value ends at its closing quote: quote the whole value, as in \(Self.shortened(key)): \(other)\(Self.shortened(Substring(value)))\(other)"
     }

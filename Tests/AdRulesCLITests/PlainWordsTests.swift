@@ -256,6 +256,9 @@ struct PlainWordsTests {
         ("    # café café café 注意: 日\n    min_interval: 1m\n    ad_unit: Note: no ads\n", "must be quoted: write ad_unit: \"Note: no ads\""),
         ("    # ééééééééééééé\n    daily_cap:6\n    min_interval: 4m\n", "write daily_cap: 6"),
         ("    min_interval: 1m\n    ad_unit: \"x\" y\n", "a quoted value ends at its closing quote: quote the whole value, as in ad_unit: '\"x\" y'"),
+        // The same quote inside a quoted value ended it: the value goes in the other quotes, without the outer ones.
+        ("    min_interval: 1m\n    ad_unit: \"a \"b\" c\"\n", "this one holds \" inside: write it in single quotes, as in ad_unit: 'a \"b\" c'"),
+        ("    min_interval: 1m\n    ad_unit: 'Don't stop'\n", "this one holds ' inside: write it in double quotes, as in ad_unit: \"Don't stop\""),
         // A value starting with a character YAML reserves is quoted under the key it was written for, as written (in
         // brackets up to the next comma, and never with its comment).
         ("    min_interval: 1m\n    ad_unit: @home banner # main\n", "quote the value, as in ad_unit: \"@home banner\""),
