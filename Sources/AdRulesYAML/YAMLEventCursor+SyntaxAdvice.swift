@@ -91,7 +91,16 @@ extension YAMLEventCursor {
         var advice: String?
         // Where what to fix stands, when libyaml trips over a later line.
         var slip: (String, Int)?
-        if context == "while scanning a simple key", problem == "could not find expected ':'" {
+        // `-id: r` or `-{max: 3}`: a list item's dash glued to it, on libyaml's line or the one before.
+        let dashProblems = ["mapping values are not allowed in this context", "did not find expected key", "did not find expected '-' indicator"]
+        let gluedDash = dashProblems.contains(problem)
+            ? [(problemLine, problemByte - problemColumn)] + (previousContentLine(before: problemByte).map { [(Substring($0.text), $0.start)] } ?? [])
+            : []
+        if let (text, start) = gluedDash.first(where: { Self.dashGluedToItemAdvice($0.0) != nil }), let glued = Self.dashGluedToItemAdvice(text) {
+            let dash = start + text.utf8.prefix { $0 == 0x20 }.count
+            advice = otherLine(dash).map { "on line \($0), " + glued } ?? glued
+            if otherLine(dash) != nil { slip = ("the list item is here", dash) }
+        } else if context == "while scanning a simple key", problem == "could not find expected ':'" {
             // libyaml notices only on the next line (or past blank lines and comments); the key it was reading starts
             // at the context mark, and that is the line to fix.
             let key = byteOffset(of: state.context_mark)

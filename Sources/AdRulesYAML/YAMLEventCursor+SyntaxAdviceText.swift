@@ -141,6 +141,15 @@ extension YAMLEventCursor {
 
     /// `message: Note: no ads` holds ": " in a plain value, which YAML reads as a second key; a key's own colon
     /// there (`colonAt` is the line's first `:`) means the key is not lined up with those beside it.
+    /// `-id: r`, `-{max: 3, window: 30m}`: a list item whose dash has no space after it, which YAML reads as part of a
+    /// key or a text. Nil for any other line (`---` included).
+    static func dashGluedToItemAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " }
+        guard text.hasPrefix("-"), let next = text.dropFirst().first, next != " ", next != "-", next != "\t", !next.isNumber else { return nil }
+        let item = Self.beforeComment(text.dropFirst()).trimmingCharacters(in: .whitespaces)
+        return "a list item starts with - and a space: write - \(Self.shortened(Substring(item)))"
+    }
+
     static func mappingValueAdvice(_ line: Substring, colonAt byte: Int) -> String {
         if let advice = longKeyAdvice(line) { return advice }
         if let first = line.utf8.firstIndex(of: UInt8(ascii: ":")), line.utf8.distance(from: line.utf8.startIndex, to: first) == byte {
@@ -158,6 +167,26 @@ extension YAMLEventCursor {
                 let bare = Self.shortened(Substring(trimmed.dropLast()))
                 return "the colon after \(bare) makes it a key: remove it (\(Self.shortened(key)): \(bare)), or, if the colon is part of a text, "
                     + "quote the value (\(Self.shortened(key)): \"\(bare):\")"
+            }
+            // `when: screen: checkout`: a condition compares with ==, and a text in it is quoted.
+            if key.drop(while: { $0 == " " || $0 == "-" || $0 == "{" }) == "when", let inner = trimmed.range(of: ": "),
+                case let name = trimmed[..<inner.lowerBound], !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+            {
+                let compared = trimmed[inner.upperBound...].trimmingCharacters(in: .whitespaces)
+                // A text is quoted; true, false, a number or a duration (`30s`) is written as it is.
+                let bare = ["true", "false"].contains(compared) || Double(compared) != nil
+                    || (compared.first?.isNumber == true && compared.allSatisfy { $0.isNumber || $0.isLetter })
+                let literal = bare || compared.first == "\"" || compared.first == "'" ? compared : "\"\(compared)\""
+                return "a condition compares with ==, not a colon: write when: \(Self.shortened(name)) == \(Self.shortened(Substring(literal)))"
+            }
+            // `- event: app_launched, placement: app_open`: several keys on one line, as a flow mapping writes them.
+            if !key.isEmpty, key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }),
+                let comma = trimmed.range(of: ", "), let colon = trimmed.range(of: ": "), comma.upperBound <= colon.lowerBound,
+                case let next = trimmed[comma.upperBound..<colon.lowerBound], !next.isEmpty,
+                next.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+            {
+                let item = line.drop { $0 == " " }.hasPrefix("- ") ? "- " : ""
+                return "keys written on one line, separated by commas, go in braces: write \(item){\(Self.shortened(key)): \(Self.shortened(Substring(trimmed)))}"
             }
             // `grace: first_sessions: 2`: a setting written on its block's line, meant nested rather than as text.
             if !key.isEmpty, let inner = trimmed.range(of: ": "), case let (name, setting) = (trimmed[..<inner.lowerBound], trimmed[inner.upperBound...]),

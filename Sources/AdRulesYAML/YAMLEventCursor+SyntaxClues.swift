@@ -114,7 +114,7 @@ extension YAMLEventCursor {
     static func keyLine(_ line: Substring) -> (indentation: Int, key: Substring, hasValue: Bool)? {
         let indentation = line.prefix { $0 == " " }.count
         let rest = line.dropFirst(indentation)
-        guard let colon = rest.firstIndex(of: ":"), colon > rest.startIndex,
+        guard let colon = rest.firstIndex(of: ":"), colon > rest.startIndex, rest.first != "-",
             rest[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
         else { return nil }
         let value = rest[rest.index(after: colon)...].drop { $0 == " " }

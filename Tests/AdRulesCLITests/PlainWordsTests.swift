@@ -127,7 +127,7 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny: [home]\n    when: premium\n    message: \"Title\n=======\nbody\"\n  - id: b\n    deny: [home]\n    when: premium\n    message: [unclosed\n1️⃣",
          "close the [ ] list with ]"),
         ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny:\n      - home\n      - mailto:x\n    when: premium1️⃣: true\n",
-         "a key's value cannot hold another key on the same line"),
+         "a condition compares with ==, not a colon: write when: premium == true"),
         ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny: [home]\n    message: |\n      Contact:support@x.com\n    when: a b1️⃣: c\n",
          "a value that holds \": \" must be quoted"),
         ("\u{00A0}a: 1\n\n\nb: 21️⃣: 3\n", "a value that holds \": \" must be quoted"),
@@ -259,6 +259,12 @@ struct PlainWordsTests {
         // The same quote inside a quoted value ended it: the value goes in the other quotes, without the outer ones.
         ("    min_interval: 1m\n    ad_unit: \"a \"b\" c\"\n", "this one holds \" inside: write it in single quotes, as in ad_unit: 'a \"b\" c'"),
         ("    min_interval: 1m\n    ad_unit: 'Don't stop'\n", "this one holds ' inside: write it in double quotes, as in ad_unit: \"Don't stop\""),
+        // A condition written as a key, keys on one line without braces, and a list item's dash with no space.
+        ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    when: screen: checkout\n", "a condition compares with ==, not a colon: write when: screen == \"checkout\""),
+        ("    caps:\n      - max: 3, window: 30m\n", "keys written on one line, separated by commas, go in braces: write - {max: 3, window: 30m}"),
+        ("    caps:\n      -{max: 3, window: 30m}\n", "a list item starts with - and a space: write - {max: 3, window: 30m}"),
+        ("    min_interval: 1m\nrules:\n  -id: r\n    deny: [a]\n", "on line 7, a list item starts with - and a space: write - id: r"),
+        ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n  -id: s\n    deny: [a]\n", "a list item starts with - and a space: write - id: s"),
         // A value starting with a character YAML reserves is quoted under the key it was written for, as written (in
         // brackets up to the next comma, and never with its comment).
         ("    min_interval: 1m\n    ad_unit: @home banner # main\n", "quote the value, as in ad_unit: \"@home banner\""),
