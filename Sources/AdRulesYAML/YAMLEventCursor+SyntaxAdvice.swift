@@ -122,7 +122,8 @@ extension YAMLEventCursor {
                 case let number = UTF8Check.position(ofByte: written.start, in: input).line,
                 // A byte-order mark opening the file is no part of the line's text.
                 case let text = Substring(written.text.drop { $0 == "\u{FEFF}" }),
-                let lost = (Self.equalsForColonAdvice(text) ?? Self.missingColonAdvice(text, valueAbove: plainValueAbove(written.start)))
+                let lost = (Self.equalsForColonAdvice(text) ?? Self.missingColonAdvice(text, valueAbove: plainValueAbove(written.start))
+                    ?? Self.blockKeyWithoutColonAdvice(text, above: problemLine))
                     .map({ "on line \(number), " + $0 }) ?? Self.wordsWithNoKeyAdvice(text, name: "line \(number)"),
                 written.text.utf8.prefix(while: { $0 == 0x20 }).count <= indentation
             {

@@ -113,6 +113,17 @@ extension YAMLEventCursor {
         return "a key needs a colon and a space before its value: \(write)"
     }
 
+    /// `  app_open` alone on its line, then its settings indented under it: the key of a block with no colon, which YAML
+    /// reads as the start of a text running on into the next line. Nil for any other line.
+    static func blockKeyWithoutColonAdvice(_ line: Substring, above below: Substring) -> String? {
+        let indentation = line.prefix { $0 == " " }.count
+        let text = line.dropFirst(indentation).drop { $0 == "-" || $0 == " " }.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, !text.contains(" "), !text.contains(":"), isKeyLike(Substring(text)),
+            below.prefix(while: { $0 == " " }).count > indentation
+        else { return nil }
+        return "the key \(Self.shortened(Substring(text))) holds the block below it and needs a colon: write \(Self.shortened(Substring(text))):"
+    }
+
     /// `format: app_open` then `  min_interval: 4m` indented further: a key under one whose value is on its line, which
     /// cannot hold keys. Says both indentations, so the two lines can be lined up. Nil when the line above is no
     /// `key: value` indented less than this one.

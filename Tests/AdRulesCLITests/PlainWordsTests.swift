@@ -107,6 +107,8 @@ struct PlainWordsTests {
          "format on line 4 is indented 2 spaces, less than daily_cap below it (4), and a above it holds a block: indent it 4 spaces, under a"),
         ("version: 1\nplacements:\n  a:\n     2️⃣format: banner\n    1️⃣daily_cap: 6\n",
          "format on line 4 is indented 5 spaces, more than daily_cap below it (4), and the keys of a's block share one indentation: indent it 4 spaces"),
+        // The key of a block with no colon runs on into the block's first line.
+        ("version: 1\nplacements:\n  2️⃣a\n    format1️⃣: banner\n", "on line 3, the key a holds the block below it and needs a colon: write a:"),
         // A comment above holds no value, whatever `: ` its text has.
         ("# The app-open ad: shown at a cold start\n2️⃣version 1\n\nplacements1️⃣:\n  a: {format: banner}\n",
          "on line 2, a key needs a colon and a space before its value: write version: 1"),
