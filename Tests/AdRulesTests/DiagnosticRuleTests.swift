@@ -70,6 +70,9 @@ struct DiagnosticRuleTests {
         // Pasted with a space or an invisible character before it, it is the test unit all the same.
         Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣\" ca-app-pub-3940256099942544/4411468910\"\n"),
         Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣\"\u{200B}\u{00A0}/6499/example/interstitial\"\n"),
+        // Pasted with typographic quotes, which YAML keeps in the value.
+        Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣\u{2018}ca-app-pub-3940256099942544/4411468910\u{2019}\n"),
+        Case(rule: "ids/test-ad-unit", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    ad_unit: 1️⃣'\"ca-app-pub-3940256099942544/4411468910\"'\n"),
         Case(rule: "ids/duplicate-ad-unit", yaml: header + "  a: {format: banner, ad_unit: u1}\n  b: {format: banner, ad_unit: 1️⃣u1}\n"),
     ]
 

@@ -25,10 +25,12 @@ enum TestAdUnits {
     static func network(of unit: String) -> String? {
         guard let first = unit.utf8.first else { return nil }
         if let candidates = prefixesByFirstByte[first] { return candidates.first { unit.hasPrefix($0.prefix) }?.network }
-        // A test unit pasted with a space, a no-break space or an invisible character (U+200B, U+FEFF) before it is the
-        // test unit all the same: no test prefix starts with one.
-        guard first == 0x20 || first == 0x09 || first >= 0x80 else { return nil }
-        let trimmed = Substring(unit).unicodeScalars.drop { $0.properties.isWhitespace || $0.properties.generalCategory == .format }
+        // A test unit pasted with a space, a no-break space, an invisible character (U+200B, U+FEFF) or a quote (a
+        // typographic one, kept in the value) before it is the test unit all the same: no test prefix starts with one.
+        guard first == 0x20 || first == 0x09 || first == 0x22 || first == 0x27 || first >= 0x80 else { return nil }
+        let trimmed = Substring(unit).unicodeScalars.drop {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .format || "\"'\u{2018}\u{2019}\u{201C}\u{201D}".unicodeScalars.contains($0)
+        }
         guard let start = trimmed.first, start.isASCII, trimmed.count < unit.unicodeScalars.count else { return nil }
         return network(of: String(String.UnicodeScalarView(trimmed)))
     }
