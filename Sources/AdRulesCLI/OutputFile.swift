@@ -22,14 +22,29 @@ enum OutputFile {
         // A stream closed at the start is no file, though /dev/null now holds its number: only its own names lead to it
         // (and writing it then says it is closed), `-o /dev/null` does not.
         for fd: Int32 in [1, 2] where StandardStreams.closedAtStart.contains(fd) {
-            let names = fd == 1 ? ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] : ["/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"]
-            if names.contains(path) { return fd }
+            let names = [fd == 1 ? "/dev/stdout" : "/dev/stderr", "/dev/fd/\(fd)", "/proc/self/fd/\(fd)", "/proc/\(getpid())/fd/\(fd)"]
+            if namesLedThrough(path).contains(where: names.contains) { return fd }
         }
         for fd: Int32 in [1, 2] where !StandardStreams.closedAtStart.contains(fd) {
             var open = stat()
             if fstat(fd, &open) == 0, open.st_dev == target.st_dev, open.st_ino == target.st_ino { return fd }
         }
         return nil
+    }
+
+    /// The names a path leads through: itself, written plainly (`//dev/./stdout` is `/dev/stdout`), then the target of
+    /// each symbolic link on the way (a link made to /dev/stdout), at most eight.
+    static func namesLedThrough(_ path: String) -> [String] {
+        func plain(_ path: String) -> String {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+            return (path.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+        }
+        var names = [plain(path)]
+        while names.count < 8, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: names[names.count - 1]) {
+            let last = names[names.count - 1]
+            names.append(plain(target.hasPrefix("/") ? target : PathText.parent(last) + "/" + target))
+        }
+        return names
     }
 
     /// Why a report could not be written to `path`, checked without writing (before a long run); nil when it looks

@@ -93,9 +93,13 @@ extension YAMLEventCursor {
         var slip: (String, Int)?
         // `-id: r` or `-{max: 3}`: a list item's dash glued to it, on libyaml's line or the one before.
         let dashProblems = ["mapping values are not allowed in this context", "did not find expected key", "did not find expected '-' indicator"]
-        let gluedDash = dashProblems.contains(problem)
-            ? [(problemLine, problemByte - problemColumn)] + (previousContentLine(before: problemByte).map { [(Substring($0.text), $0.start)] } ?? [])
-            : []
+        // The line before counts only when indented less than libyaml's: a line indented more may be the text of a block
+        // value (`message: |`, then `-no ads here`), which YAML reads as it is.
+        let problemIndentation = problemLine.utf8.prefix { $0 == 0x20 }.count
+        let lineBefore = previousContentLine(before: problemByte).flatMap { before in
+            before.text.utf8.prefix { $0 == 0x20 }.count < problemIndentation ? (Substring(before.text), before.start) : nil
+        }
+        let gluedDash = dashProblems.contains(problem) ? [(problemLine, problemByte - problemColumn)] + (lineBefore.map { [$0] } ?? []) : []
         if let (text, start) = gluedDash.first(where: { Self.dashGluedToItemAdvice($0.0) != nil }), let glued = Self.dashGluedToItemAdvice(text) {
             let dash = start + text.utf8.prefix { $0 == 0x20 }.count
             advice = otherLine(dash).map { "on line \($0), " + glued } ?? glued

@@ -184,17 +184,29 @@ extension YAMLEventCursor {
                 case let name = trimmed[..<inner.lowerBound], !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
             {
                 let compared = trimmed[inner.upperBound...].trimmingCharacters(in: .whitespaces)
-                // A text is quoted; true, false, a number or a duration (`30s`) is written as it is.
+                // `when: screen: checkout or premium` may hold more than one condition: the colon is named, not the whole rewritten.
+                guard !compared.contains(" ") else {
+                    return "a condition compares with ==, not a colon: write \(Self.shortened(name)) == … in place of \(Self.shortened(name)): …, with a text in quotes"
+                }
+                // A text is quoted; true, false, a number or a duration (`30s`, `1h30m`) is written as it is.
                 let bare = ["true", "false"].contains(compared) || Double(compared) != nil
-                    || (compared.first?.isNumber == true && compared.allSatisfy { $0.isNumber || $0.isLetter })
+                    || compared.range(of: "^([0-9]+(ms|s|m|h|d))+$", options: .regularExpression) != nil
                 let literal = bare || compared.first == "\"" || compared.first == "'" ? compared : "\"\(compared)\""
                 return "a condition compares with ==, not a colon: write when: \(Self.shortened(name)) == \(Self.shortened(Substring(literal)))"
             }
             // `- event: app_launched, placement: app_open`: several keys on one line, as a flow mapping writes them.
+            // Each part a word (`load_completed`) or a key and a word (`placement: a`): a sentence with a comma and a colon
+            // in it (`message: Sorry, note: ads keep it free`) is a text to quote.
+            func isWord(_ text: Substring) -> Bool { !text.isEmpty && !text.contains(" ") && !text.contains(":") }
+            func isKeyAndWord(_ text: Substring) -> Bool {
+                guard let colon = text.range(of: ": ") else { return false }
+                let name = text[..<colon.lowerBound]
+                return !name.isEmpty && name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+                    && isWord(text[colon.upperBound...])
+            }
+            let parts = trimmed.components(separatedBy: ", ").map { Substring($0) }
             if !key.isEmpty, key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }),
-                let comma = trimmed.range(of: ", "), let colon = trimmed.range(of: ": "), comma.upperBound <= colon.lowerBound,
-                case let next = trimmed[comma.upperBound..<colon.lowerBound], !next.isEmpty,
-                next.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+                parts.count > 1, isWord(parts[0]), parts.dropFirst().allSatisfy(isKeyAndWord)
             {
                 let item = line.drop { $0 == " " }.hasPrefix("- ") ? "- " : ""
                 return "keys written on one line, separated by commas, go in braces: write \(item){\(Self.shortened(key)): \(Self.shortened(Substring(trimmed)))}"
@@ -233,7 +245,9 @@ extension YAMLEventCursor {
         // `when: "screen in ["a", "b"]"`, `message: 'Don't stop'`: the outer quotes were meant to hold the whole value,
         // and the same quote inside it ended it. The value goes in the other quotes (which keep the inner ones as
         // written), without the outer ones, which were never part of the text.
-        if value.count > 2, value.last == quote {
+        // A quote ending a word of the text (`"screen in ["a`, `'Don't`) was not meant to close it; one followed by a space
+        // closed a quoted word on purpose (`"vip" in tags and screen != "home"`), and the whole value is quoted as written.
+        if value.count > 2, value.last == quote, let after = value[value.index(after: close)...].first, after != " ", after != "\t", after != "," {
             let inner = String(value.dropFirst().dropLast())
             let requoted = other == "'" ? "'" + inner.replacingOccurrences(of: "'", with: "''") + "'"
                 : "\"" + inner.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""

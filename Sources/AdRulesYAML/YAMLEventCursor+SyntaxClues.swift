@@ -128,7 +128,11 @@ extension YAMLEventCursor {
     /// first key of a block indented more than the next (`  app_open:`, `     format: app_open`, `    ad_unit: …`).
     /// - Returns: the advice, and where the key to indent starts.
     func keyOutOfLine(above lineStart: Int, below: (indentation: Int, key: Substring, hasValue: Bool)) -> (advice: String, keyStart: Int)? {
-        guard let above = previousContentLine(before: lineStart), let odd = Self.keyLine(above.text), odd.hasValue,
+        // A key in the first column is at the top of the file, where a key may stand (`timezone: UTC` after a placement),
+        // and one whose value is a { } mapping or [ ] list may well be where it belongs: the line below is then to blame.
+        guard let above = previousContentLine(before: lineStart), let odd = Self.keyLine(above.text), odd.hasValue, odd.indentation > 0,
+            case let value = above.text.dropFirst(odd.indentation + odd.key.count + 1).drop(while: { $0 == " " }),
+            value.first != "{", value.first != "[",
             odd.indentation != below.indentation, let before = previousContentLine(before: above.start), let neighbour = Self.keyLine(before.text)
         else { return nil }
         let line = UTF8Check.position(ofByte: above.start, in: input).line, keyStart = above.start + odd.indentation

@@ -228,6 +228,20 @@ struct CompiledDocumentTests {
         }
     }
 
+    /// A condition's string literal, read after its type (the reader skips it first and comes back), is stream-safe text
+    /// too: 31 combining marks in a row are refused, 30 pass.
+    @Test func aConditionsStringLiteralHoldsStreamSafeText() throws {
+        func literal(_ marks: Int) throws -> Data {
+            try changing("rules", 0, "condition", to: [
+                "compare": "==", "left": ["attribute": "screen"],
+                "right": ["constant": ["value": "e" + String(repeating: "\u{0301}", count: marks), "type": "string"]],
+            ])
+        }
+        let over = refusal(try literal(31)), within = refusal(try literal(30))
+        #expect(over?.contains("combining marks") == true, "\(over ?? "accepted")")
+        #expect(within == nil, "\(within ?? "")")
+    }
+
     @Test func keysThisRuntimeDoesNotKnowAreRefusedAndOptionalNullsAreSkipped() throws {
         let document = try changed { object in
             var placements = object["placements"] as? [[String: Any]] ?? []

@@ -106,6 +106,7 @@ struct EndToEndTests {
         for (command, code, message) in [
             ("\(impact) >&-", Int32(3), "error: cannot write standard output: bad file descriptor\n"),
             ("\(impact) --output /dev/stdout >&-", 3, "error: cannot write standard output: bad file descriptor\n"),
+            ("compile rules --output //dev/./fd/1 >&-", 3, "error: cannot write standard output: bad file descriptor\n"),
             ("\(impact) --format json --output \(output) >&-", 0, ""),
             ("compile rules --output /dev/null >&-", 0, ""),
             ("lint rules >&- 2>&-", 0, nil),

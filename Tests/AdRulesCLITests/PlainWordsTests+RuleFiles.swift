@@ -21,6 +21,8 @@ extension PlainWordsTests {
         ("when: onboarding == null", "unknown name \"null\": a condition has no null; an attribute the app does not pass takes its default"),
         ("when: screen in (\"a\", \"b\")", "found ,: a list is written in brackets, as in screen in [\"checkout\", \"paywall\"]"),
         ("deny: [a b]", "names placement \"a b\", which is not defined: the items of a list are separated by commas: write [a, b]"),
+        // Parentheses not after in hold no list.
+        ("when: (screen == \"a\", premium)", "found ,: close it there, or join the two with and / or"),
     ])
     func otherLanguagesWordsAreToldWhatToWrite(_ line: String, _ message: String) {
         let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner}\nattributes:\n  screen: string\n"

@@ -58,6 +58,7 @@ extension PlainWordsTests {
         ("{ask: show, placement: a, expect: deny, reasons: [quiet]}", "not \"quiet\": a custom rule denies with the code custom_rule (its message names the rule quiet): write custom_rule"),
         ("{ask: show, placement: a, expect: deny, reasons: [custom_rule ad_not_ready]}", "the items of a list are separated by commas: write reasons: [custom_rule, ad_not_ready]"),
         ("{event: fullscreen_opened, placement: mediation_sdk}", "event fullscreen_opened takes no placement: a fullscreen ad the policy does not manage is named by its source: write source: mediation_sdk"),
+        ("{event: fullscreen_opened, placement: a}", "a is one of its placements, whose ad on screen is written event: show_started"),
     ])
     func otherToolsNamesAreToldWhatAScenarioWrites(_ step: String, _ message: String) throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: quiet, deny: [a], when: premium}\n")

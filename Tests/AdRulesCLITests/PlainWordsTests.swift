@@ -133,6 +133,11 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny: [home]\n    message: |\n      Contact:support@x.com\n    when: a b1️⃣: c\n",
          "a value that holds \": \" must be quoted"),
         ("\u{00A0}a: 1\n\n\nb: 21️⃣: 3\n", "a value that holds \": \" must be quoted"),
+        // A key in the first column, or one whose value is a { } mapping, may be where it belongs: the line below is told.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 2m\ntimezone: UTC\n    daily_cap1️⃣: 3\n",
+         "daily_cap is indented 4 spaces, more than timezone on line 6 (0)"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 2m\n  b: {format: banner}\n    1️⃣daily_cap: 3\n",
+         "daily_cap is indented 4 spaces, which lines it up with no key above it"),
         ("  version: 1\n...\n1️⃣placements: {}\n", "this file is one document"),
         ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    when: premium\n    message: |\n      Ads are off.\n      \u{00A0}\u{00A0}Tip: upgrade\n\n    1️⃣- deny: \"*\"\n",
          "a list item (-) sits among keys"),
@@ -265,6 +270,13 @@ struct PlainWordsTests {
         ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    when: screen: checkout\n", "a condition compares with ==, not a colon: write when: screen == \"checkout\""),
         ("    caps:\n      - max: 3, window: 30m\n", "keys written on one line, separated by commas, go in braces: write - {max: 3, window: 30m}"),
         ("    caps:\n      -{max: 3, window: 30m}\n", "a list item starts with - and a space: write - {max: 3, window: 30m}"),
+        // What those advices are not: quoted words in a condition, a sentence with a comma and a colon, a condition of
+        // more than one word, a dash in the text of a block value.
+        ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    when: \"vip\" in tags and screen != \"home\"\n",
+         "quote the whole value, as in when: '\"vip\" in tags and screen != \"home\"'"),
+        ("    message: Sorry, note: ads keep it free\n", "a value that holds \": \" must be quoted: write message: \"Sorry, note: ads keep it free\""),
+        ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    when: screen: checkout or premium\n", "write screen == … in place of screen: …, with a text in quotes"),
+        ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    message: |\n      -no ads\n    when: screen: checkout\n", "write when: screen == \"checkout\""),
         ("    min_interval: 1m\nrules:\n  -id: r\n    deny: [a]\n", "on line 7, a list item starts with - and a space: write - id: r"),
         ("    min_interval: 1m\nrules:\n  - id: r\n    deny: [a]\n    when: premium\n  -id: s\n    deny: [a]\n", "a list item starts with - and a space: write - id: s"),
         // A value starting with a character YAML reserves is quoted under the key it was written for, as written (in

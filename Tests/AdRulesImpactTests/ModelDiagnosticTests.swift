@@ -112,6 +112,13 @@ struct ModelDiagnosticTests {
         #expect(diagnostics.map(\.message) == [message])
     }
 
+    /// A key told where it belongs (`start`, a top-level setting, in a segment) was no misspelling of `share`: the segment
+    /// is still told it has no share.
+    @Test func aRelocatedKeyLeavesTheMissingKeyToldToo() {
+        let (_, diagnostics) = ModelDecoder.decode("version: 1\nsegments:\n  - name: casual\n    start: 2026-12-07\n", file: "m.model.yaml")
+        #expect(diagnostics.map(\.rule).sorted() == ["schema/missing-key", "schema/unknown-key"], "\(diagnostics)")
+    }
+
     @Test(arguments: cases) func reportsTheRuleAtItsPosition(_ c: Case) throws {
         let marked = MarkedText(c.yaml)
         let (model, diagnostics) = ModelDecoder.decode(marked.text, file: "m.model.yaml")

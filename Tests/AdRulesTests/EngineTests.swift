@@ -54,10 +54,23 @@ struct EngineTests {
         #expect(engine.beginShow("inter", trigger: .action).codes == [.premiumUser])
         // A context passed with the call is used instead.
         #expect(engine.ask(.show("inter", trigger: .action), context: AskContext(attributes: ["screen": .string("checkout")])).codes == [.customRule])
+        // An explicit context wins over the engine's, also the standard one over a premium engine context.
+        #expect(engine.ask(.show("inter", trigger: .action), context: AskContext(attributes: ["screen": .string("home")])).isAllowed)
         engine.context = AskContext(attributes: ["screen": .string("home")])
         #expect(engine.beginShow("inter", trigger: .action).isAllowed)
-        engine.record(.rewardEarned("hint"))
-        #expect(engine.claimReward("hint").codes == [.noShow])
+    }
+
+    /// Parts of the engine's context changed from two threads at once both take effect with `updateContext`.
+    @Test func contextPartsChangedAtOnceAreBothKept() throws {
+        let engine = AdEngine(policy: try Policy(yaml: Self.policyText), clock: ManualClock(start()))
+        for round in 0..<200 {
+            engine.context = .standard
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) { engine.updateContext { $0.premium = true } }
+            DispatchQueue.global().async(group: group) { engine.updateContext { $0.attributes["screen"] = .string("s\(round)") } }
+            group.wait()
+            #expect(engine.context.premium && engine.context.attributes["screen"] == .string("s\(round)"), "round \(round)")
+        }
     }
 
     @Test func aDecisionKeptAcrossLaterAsksKeepsItsReasons() throws {

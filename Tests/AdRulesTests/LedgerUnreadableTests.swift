@@ -61,31 +61,37 @@ struct LedgerUnreadableTests {
         }
     }
 
-    /// A ledger a newer version wrote (the app was rolled back) is left as it is, with its bytes, for that version to read
-    /// again; this run keeps its record in memory. Moved aside as corrupt, the user's install time, sessions and caps
-    /// started over, and the newer version never read them again.
-    @Test func aLedgerANewerVersionWroteIsLeftAsItIs() throws {
+    /// A ledger a newer version wrote (the app was rolled back) is moved aside, kept, with a reason that says so, and a
+    /// fresh ledger is written and kept from then on: left in place, nothing was written while the app stayed rolled
+    /// back, and every launch started caps and grace over.
+    @Test func aLedgerANewerVersionWroteIsMovedAsideAndTheNextLaunchKeepsItsShows() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"
             for newer in [#"{"version":2,"installedAt":1795856400000,"sessionCount":12,"shows":{}}"#, #"{"version":3,"layout":"other"}"#] {
+                for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] { try FileManager.default.removeItem(atPath: directory + "/" + file) }
                 try Data(newer.utf8).write(to: URL(fileURLWithPath: path))
                 let problems = ProblemLog()
+                let clock = ManualClock(engineTestStart)
                 let engine = AdEngine(
-                    policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path),
-                    onLedgerProblem: { problems.append($0) })
+                    policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
                 engine.record(.appLaunched)
-                #expect(showOnce(engine), "the run goes on in memory")
-                #expect(FileManager.default.contents(atPath: path) == Data(newer.utf8), "left as it is")
-                #expect(files(in: directory, containing: ".corrupt").isEmpty, "not moved aside")
-                guard case .unreadable(let reason)? = problems.all.first else {
-                    Issue.record("expected an unreadable report, got \(problems.all)")
+                #expect(showOnce(engine))
+                let kept = files(in: directory, containing: ".corrupt")
+                #expect(kept.count == 1, "moved aside, not deleted")
+                #expect(kept.first.flatMap { FileManager.default.contents(atPath: directory + "/" + $0) } == Data(newer.utf8))
+                guard case .corrupt(_, _, let reason)? = problems.all.first else {
+                    Issue.record("expected a corrupt report, got \(problems.all)")
                     continue
                 }
                 #expect(reason.contains("written by a newer version of AdRules"), "\(reason)")
+                // The next launch reads the ledger this one wrote: the show counts.
+                clock.advance(by: 10)
+                let relaunched = AdEngine(policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path))
+                #expect(relaunched.currentFacts.showHistory(policy: relaunched.currentPolicy)["inter"]?.count == 1)
             }
-            // An older or a nonsense version is corrupt, as before.
-            #expect(throws: LedgerError.self) { try LedgerSnapshot(validating: Data(#"{"version":0,"installedAt":1795856400000,"sessionCount":1,"shows":{}}"#.utf8)) }
-            #expect(LedgerSnapshot(installedAt: engineTestStartMs, sessionCount: 1, shows: [:]).version == 1)
+            #expect(throws: LedgerError.corrupt("version is 0; only version 1 is known")) {
+                try LedgerSnapshot(validating: Data(#"{"version":0,"installedAt":1795856400000,"sessionCount":1,"shows":{}}"#.utf8))
+            }
         }
     }
 

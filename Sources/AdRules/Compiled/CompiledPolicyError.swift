@@ -62,7 +62,7 @@ extension CompiledPolicyError {
     static func unknownKey(_ key: String) -> CompiledPolicyError {
         CompiledPolicyError(
             "unknown key \(ControlCharacters.quoted(key)): this runtime does not know it, and applied without it the policy could allow more than"
-                + " written (a policy compiled by a newer adrules): compile it with the adrules of this app's AdRules version")
+                + " written (a policy compiled by a newer adrules): compile it with the adrules of the AdRules version that loads it")
     }
 
     /// The error placed at the value of the `[value, file, line, column]` its path names (``part``).

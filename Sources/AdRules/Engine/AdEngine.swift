@@ -124,7 +124,8 @@ public final class AdEngine: @unchecked Sendable {
     }
 
     /// Asks to reward and, when allowed, records `reward_granted` under the same lock, so a reward is granted once.
-    /// - Parameter context: this ask's context; nil (the default) uses the engine's ``context``.
+    /// - Parameter context: this ask's context; nil (the default) uses the engine's ``context``. No reason of a reward
+    ///   ask reads it (rules.md §7): it is taken for symmetry with the other asks.
     public func claimReward(_ placement: PlacementID, context: AskContext? = nil) -> Decision {
         atomically(.reward(placement), context: context, then: .rewardGranted(placement))
     }
@@ -145,9 +146,20 @@ public final class AdEngine: @unchecked Sendable {
     /// Premium is a fact about the user, not about one call: set it at launch and whenever a purchase, a restore or an
     /// expiry changes it, and no ad path can forget it (an ask with its own context uses that one instead).
     /// ``AskContext/standard`` (not premium, no attributes) until set.
+    ///
+    /// Reading or setting the whole context is atomic; changing a part of it (`engine.context.premium = true`) reads
+    /// and then sets it, and a change of another part made meanwhile on another thread is lost: change parts with
+    /// ``updateContext(_:)``.
     public var context: AskContext {
         get { state.withLock { $0.context } }
         set { state.withLock { $0.context = newValue } }
+    }
+
+    /// Changes the engine's ``context`` in one step under its lock: a purchase callback setting `premium` and the main
+    /// thread setting a screen attribute at the same time both take effect. `change` runs under the engine's lock: it
+    /// must not call the engine.
+    public func updateContext(_ change: (inout AskContext) -> Void) {
+        state.withLock { change(&$0.context) }
     }
 
     /// Replaces the policy atomically; what is known about placements that keep their id carries over.

@@ -38,23 +38,23 @@ extension LedgerSnapshot {
         let version: Int?
     }
 
-    /// A ledger a newer version of AdRules wrote (the app was downgraded: a rollback, a TestFlight build then the store's):
-    /// an I/O problem, not a corrupt file, so that it is left as it is, for the newer version to read again, and this run
-    /// keeps its record in memory. Moved aside, it was lost: install time, sessions and every cap started over.
+    /// A ledger a newer version of AdRules wrote (the app was rolled back): this runtime cannot read it, and it is moved
+    /// aside as a corrupt one is (kept, not deleted), with a reason that says so. Left in place it was tried: nothing was
+    /// written while the app stayed rolled back, so every launch started with no shows, and caps and grace started over
+    /// each time, where moving it aside starts them over once.
     static func newerVersion(_ version: Int) -> LedgerError {
-        .io("the ledger is version \(version), written by a newer version of AdRules than this app's (which reads version \(currentVersion)): it is left as it is, and this run keeps its record in memory")
+        .corrupt("the ledger is version \(version), written by a newer version of AdRules than this app's (which reads version \(currentVersion))")
     }
 
     /// Decodes and validates a ledger file's bytes.
     /// - Parameter data: the JSON a ``FileLedgerStore`` writes.
-    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger, or a value is out of range;
-    ///   ``LedgerError/io(_:)`` for a ledger a newer version wrote (``newerVersion(_:)``).
+    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger, a value is out of range, or a newer
+    ///   version wrote it (``newerVersion(_:)``).
     public init(validating data: Data) throws {
         guard data.count <= LedgerBounds.maxFileBytes else {
             throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
         }
-        // A newer version's ledger may be laid out otherwise: its version is read first, so that it is left alone
-        // rather than found corrupt and moved aside.
+        // A newer version's ledger may be laid out otherwise: its version is read first, so that the reason names it.
         if let version = (try? JSONDecoder().decode(VersionOnly.self, from: data))?.version, version > Self.currentVersion {
             throw Self.newerVersion(version)
         }

@@ -130,9 +130,12 @@ package enum GluedKey {
     /// The allowed key an unknown key was meant as, when its finding names it: glued to its value (`format:x`), or
     /// misspelt (`formta`, "did you mean \"format\"?", which the finding says unless it says where the key belongs,
     /// `told` false). A block is not also told it lacks that key.
-    package static func keyMeant(_ written: String, allowed: [String], told: Bool = true) -> String? {
+    /// - Parameter relocation: where a key unknown in the block belongs, as the block's findings say it (nil: a rule
+    ///   file's); a key told where it belongs is not told "did you mean", and so was not taken as misspelt.
+    package static func keyMeant(_ written: String, allowed: [String], told: Bool = true, relocation: ((String) -> String?)? = nil) -> String? {
         if case let glued = key(of: written), glued != written, allowed.contains(glued) { return glued }
-        guard told, !allowed.contains(written), RuleFileKeys.relocation(of: written, allowed: allowed) == nil,
+        let relocated = relocation.map { $0(written) != nil } ?? (RuleFileKeys.relocation(of: written, allowed: allowed) != nil)
+        guard told, !allowed.contains(written), !relocated,
             let meant = Suggestion.closest(to: written, in: allowed)
         else { return nil }
         // A typo keeps the first letter (`formta`, `verszion`); a word that only looks like a key (`normal`, `session`)
@@ -141,8 +144,8 @@ package enum GluedKey {
     }
 
     /// ``keysPresent(_:)`` and the keys its unknown keys were meant as (``keyMeant(_:allowed:told:)``).
-    package static func keysMeant(_ pairs: [YAMLPair], allowed: [String]) -> Set<String> {
-        keysPresent(pairs).union(pairs.compactMap { pair in pair.key.scalar.flatMap { keyMeant($0.value, allowed: allowed) } })
+    package static func keysMeant(_ pairs: [YAMLPair], allowed: [String], relocation: ((String) -> String?)? = nil) -> Set<String> {
+        keysPresent(pairs).union(pairs.compactMap { pair in pair.key.scalar.flatMap { keyMeant($0.value, allowed: allowed, relocation: relocation) } })
     }
 
     /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) where its indentation should be: YAML

@@ -194,6 +194,8 @@ struct Parser {
         case .trueLiteral: return .literal(.bool(true), offset: token.offset)
         case .falseLiteral: return .literal(.bool(false), offset: token.offset)
         case .leftParen:
+            // `screen in ("a", "b")`: a list in parentheses, after in (`index` is past the parenthesis).
+            let afterIn = index >= 2 && tokens[index - 2].kind == .in
             depth += 1
             defer { depth -= 1 }
             guard depth <= Parser.maxDepth else {
@@ -202,7 +204,7 @@ struct Parser {
             let inner = try orExpression()
             guard case .rightParen = current.kind else {
                 // `screen in ("a", "b")`: a list is written in brackets.
-                let advice = current.kind == .comma ? "a list is written in brackets, as in screen in [\"checkout\", \"paywall\"]" : "close it there, or join the two with and / or"
+                let advice = current.kind == .comma && afterIn ? "a list is written in brackets, as in screen in [\"checkout\", \"paywall\"]" : "close it there, or join the two with and / or"
                 throw ExpressionError(offset: current.offset, message: "expected ) to close the ( opened earlier, found \(current.text): \(advice)")
             }
             _ = advance()

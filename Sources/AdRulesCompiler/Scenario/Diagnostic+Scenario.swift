@@ -137,9 +137,21 @@ extension Diagnostic {
 
     /// `placement` on an event of no placement, `source` on one of no source (or on an ask: `event` nil).
     /// - Parameter value: the value written, for the advice to name a fullscreen ad's source as one.
-    static func keyNotTakenByEvent(_ key: String, event: String?, value: String? = nil, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter isPolicyPlacement: the value names one of the policy's placements.
+    static func keyNotTakenByEvent(
+        _ key: String, event: String?, value: String? = nil, isPolicyPlacement: Bool = false, file: String, range: SourceRange
+    ) -> Diagnostic {
         let takers = key == "source" ? AdEvent.sourceEvents : AdEvent.placementEvents
         let subject = event.map { "event \($0)" } ?? "an ask"
+        // `{event: fullscreen_opened, placement: level_end}`: an ad of the policy's own on screen is its show.
+        if key == "placement", let event, event == "fullscreen_opened" || event == "fullscreen_closed", isPolicyPlacement, let value {
+            let own = event == "fullscreen_opened" ? "show_started" : "ad_closed"
+            return Diagnostic(
+                .error, rule: "schema/unknown-key",
+                message: "\(subject) takes no placement: it is about a fullscreen ad the policy does not manage, and \(ControlCharacters.escaped(value)) is one of "
+                    + "its placements, whose ad on screen is written event: \(own)",
+                file: file, range: range)
+        }
         // `{event: fullscreen_opened, placement: mediation_sdk}`: another SDK's ad is named by its source.
         if key == "placement", let event, AdEvent.sourceEvents.contains(event) {
             let source = value.map { ControlCharacters.escaped(YAMLScalar.shortened($0)) } ?? "mediation"

@@ -43,7 +43,7 @@ extension ScenarioDecoder {
         // Whether the step asks, for the advice about a key that belongs elsewhere: only an ask takes a context.
         let block: ScenarioKeys.Block = pairs.contains { $0.key.scalar?.value == "ask" } ? .askStep : .eventStep
         // The keys the step is written with (a glued `ask:offer` counted as `ask`): read once, for the advice below.
-        let present = GluedKey.keysMeant(pairs, allowed: ScenarioKeys.step)
+        let present = GluedKey.keysMeant(pairs, allowed: ScenarioKeys.step, relocation: { ScenarioKeys.relocation(of: $0, in: block) })
         for (key, pair) in reader.fields(pairs, allowed: ScenarioKeys.step, context: "a step", belongsIn: { ScenarioKeys.relocation(of: $0, in: block) }) {
             let value = pair.value
             switch key {
@@ -134,7 +134,10 @@ extension ScenarioDecoder {
             for pair in pairs {
                 guard let key = pair.key.scalar?.value else { continue }
                 if (key == "placement" && !needsPlacement) || (key == "source" && !AdEvent.sourceEvents.contains(eventName.value)) {
-                    reader.report(.keyNotTakenByEvent(key, event: eventName.value, value: pair.value.scalar?.value, file: reader.file, range: pair.key.range))
+                    let value = pair.value.scalar?.value
+                    reader.report(.keyNotTakenByEvent(
+                        key, event: eventName.value, value: value, isPolicyPlacement: value.flatMap { policy.placement($0) } != nil, file: reader.file,
+                        range: pair.key.range))
                 }
             }
             if needsPlacement && placement == nil {

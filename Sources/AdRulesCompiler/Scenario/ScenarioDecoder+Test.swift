@@ -69,7 +69,7 @@ extension ScenarioDecoder {
                         }
                     } else {
                         // Name only what is missing: a key written with a bad value, or glued to it, has its own finding.
-                        let present = GluedKey.keysMeant(entry, allowed: ScenarioKeys.history)
+                        let present = GluedKey.keysMeant(entry, allowed: ScenarioKeys.history, relocation: { ScenarioKeys.relocation(of: $0, in: .history) })
                         let missing: [String] = ["placement", "at"].filter { !present.contains($0) }
                         if !missing.isEmpty {
                             reader.report(.missingKey(missing.joined(separator: " and "), in: "a history entry", example: "{placement: \(examplePlacement(policy)), at: 2026-11-29T08:58:00Z}", file: reader.file, range: item.range))
@@ -84,7 +84,7 @@ extension ScenarioDecoder {
             }
         }
         // A key misspelt (`starts:`, "did you mean") is told once, there: the test is not also told it lacks the key.
-        let present = GluedKey.keysMeant(pairs, allowed: ScenarioKeys.test)
+        let present = GluedKey.keysMeant(pairs, allowed: ScenarioKeys.test, relocation: { ScenarioKeys.relocation(of: $0, in: .test) })
         if !present.contains("name") {
             reader.report(.missingKey("name", in: "this test", example: "name: a cold start shows the first ad", file: reader.file, range: SourceRange(at: node.range.start)))
         }

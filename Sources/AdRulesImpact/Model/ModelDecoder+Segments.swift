@@ -113,7 +113,7 @@ extension ModelDecoder {
             }
         }
         // A key misspelt (`nam:`, "did you mean") is told once, there: the segment is not also told it lacks the key.
-        let present = GluedKey.keysMeant(pairs, allowed: ModelKeys.segment)
+        let present = GluedKey.keysMeant(pairs, allowed: ModelKeys.segment, relocation: { ModelKeys.relocation(of: $0, in: ModelKeys.segment) })
         if name == nil, !present.contains("name") {
             reader.report(.missingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
         }

@@ -7,7 +7,7 @@ extension ModelDecoder {
     private static func placement(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> (String, SourceLocation)? {
         guard let pair = pairs.first(where: { $0.key == "placement" })?.pair else {
             // `placement:…` glued to its value is an error of its own, which says what to write.
-            if !GluedKey.keysMeant(node.pairs ?? [], allowed: ModelKeys.rewarded).contains("placement") {
+            if !GluedKey.keysMeant(node.pairs ?? [], allowed: ModelKeys.rewarded, relocation: { ModelKeys.relocation(of: $0, in: ModelKeys.rewarded) }).contains("placement") {
                 reader.report(.missingKey("placement", in: context, example: "placement: level_end", file: reader.file, range: node.range))
             }
             return nil
@@ -18,7 +18,7 @@ extension ModelDecoder {
     private static func every(_ pairs: [(key: String, pair: YAMLPair)], node: YAMLNode, context: String, reader: inout ModelReader) -> DurationDistribution? {
         guard let pair = pairs.first(where: { $0.key == "every" })?.pair else {
             // `every:…` glued to its value is an error of its own, which says what to write.
-            if !GluedKey.keysMeant(node.pairs ?? [], allowed: ModelKeys.rewarded).contains("every") {
+            if !GluedKey.keysMeant(node.pairs ?? [], allowed: ModelKeys.rewarded, relocation: { ModelKeys.relocation(of: $0, in: ModelKeys.rewarded) }).contains("every") {
                 reader.report(.missingKey("every", in: context, example: "every: {exponential: 2m}", file: reader.file, range: node.range))
             }
             return nil

@@ -99,7 +99,7 @@ public enum ModelDecoder {
             default: network = decodeNetwork(value, reader: &reader)
             }
         }
-        let present = GluedKey.keysMeant(pairs, allowed: ModelKeys.top)
+        let present = GluedKey.keysMeant(pairs, allowed: ModelKeys.top, relocation: { ModelKeys.relocation(of: $0, in: ModelKeys.top) })
         if !sawVersion, !present.contains("version") {
             reader.report(.missingKey("version", in: "the usage model", example: "version: 1", file: reader.file, range: root.range))
         }
