@@ -34,6 +34,18 @@ extension PlainWordsTests {
         #expect(messages.count == 1 && messages.first?.contains(message) == true, "\(messages)")
     }
 
+    /// A duration written as a clock, and a cap written as "no limit", are told what to write.
+    @Test(arguments: [
+        ("min_interval: 00:04:00", "not \"00:04:00\": a duration is written with units, not as a clock: write 4m"),
+        ("min_interval: \"1:30\"", "write 1h30m (or 1m30s, if it counts minutes and seconds)"),
+        ("daily_cap: unlimited", "not \"unlimited\": leave daily_cap out for no cap"),
+        ("hourly_cap: none", "not \"none\": leave hourly_cap out for no cap"),
+    ])
+    func clocksAndNoLimitWordsAreToldWhatToWrite(_ line: String, _ message: String) {
+        let messages = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    \(line)\n")]).diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages.first?.contains(message) == true, "\(messages)")
+    }
+
     @Test(arguments: [("list", "[string]"), ("array", "[string]"), ("ints", "[int]"), ("boolean", "bool"), ("float", "number")])
     func aTypeNamedInOtherWordsIsToldItsName(_ written: String, _ meant: String) {
         let messages = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  screen: \(written)\n")]).diagnostics.map(\.message)

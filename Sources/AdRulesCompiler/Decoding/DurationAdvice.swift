@@ -12,11 +12,31 @@ package enum DurationAdvice {
         if let meant = meant(by: text) ?? joined(text) ?? reordered(text) ?? lastUnitLeftOut(text) ?? iso8601(text) ?? decimalComma(text) {
             return accepts(meant) ? "write \(meant)" : nil
         }
+        if let clock = clockAdvice(text, accepts: accepts) { return clock }
         // `-30s`: a duration is a length of time, never negative.
         if text.hasPrefix("-"), let length = RuleDuration(parsing: String(text.dropFirst())), accepts(length) {
             return "a duration is never negative: write \(length)"
         }
         return bareNumber(text, accepts: accepts, bareNumbers: bareNumbers)
+    }
+
+    /// `00:04:00` (hours, minutes, seconds) or `1:30` (hours and minutes, or minutes and seconds), as a clock writes a
+    /// length of time: the duration each reading means, with units.
+    static func clockAdvice(_ text: String, accepts: (RuleDuration) -> Bool) -> String? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count), fields.allSatisfy({ !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isNumber) }),
+            fields.dropFirst().allSatisfy({ $0.count == 2 }), let numbers = Optional(fields.compactMap { Int64($0) }), numbers.count == fields.count,
+            numbers.dropFirst().allSatisfy({ $0 < 60 })
+        else { return nil }
+        func reading(_ units: [Int64]) -> RuleDuration? {
+            let ms = zip(numbers, units).reduce(Int64(0)) { $0 + $1.0 * $1.1 }
+            let duration = RuleDuration(milliseconds: ms)
+            return ms > 0 && duration <= .maximum && accepts(duration) ? duration : nil
+        }
+        let readings = numbers.count == 3 ? [reading([3_600_000, 60_000, 1000])] : [reading([3_600_000, 60_000]), reading([60_000, 1000])]
+        let meant = readings.compactMap { $0 }
+        guard let first = meant.first else { return nil }
+        return "a duration is written with units, not as a clock: write \(first)" + (meant.count > 1 ? " (or \(meant[1]), if it counts minutes and seconds)" : "")
     }
 
     /// Digits alone: the advice to give them a unit, in the units that keep them within 366d and what the key takes.

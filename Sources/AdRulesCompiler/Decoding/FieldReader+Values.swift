@@ -55,7 +55,8 @@ extension FieldReader {
         let time = isCap && node.scalar.map { RuleDuration(parsing: $0.value) != nil } == true
             ? "\(key) counts shows, not time: write a number of shows (the time between shows is min_interval)" : nil
         // `.inf` (YAML's infinity) for "no limit": a cap left out is none.
-        let unlimited = isCap && optional && node.scalar?.isCoreSchemaPositiveInfinity == true
+        let unlimited = isCap && optional
+            && (node.scalar?.isCoreSchemaPositiveInfinity == true || node.scalar.map { Self.noLimitWords.contains($0.value.lowercased()) } == true)
             ? "leave \(key) out for no cap" : nil
         report(.wrongType(
             key, expected: "a whole number >= \(minimum)", found: node, file: file,
@@ -63,6 +64,9 @@ extension FieldReader {
                 ?? Diagnostic.wholeNumber(node) { $0 >= minimum && (!isCap || $0 <= Facts.maxShowsPerHistory) }))
         return nil
     }
+
+    /// Words for "no limit" written as a cap's value: a cap left out is none.
+    static let noLimitWords: Set<String> = ["unlimited", "none", "no limit", "nolimit", "infinite", "infinity", "inf", "max", "any", "-1"]
 
     mutating func duration(_ node: YAMLNode, _ key: String) -> Located<RuleDuration>? {
         guard let scalar = node.scalar, let value = RuleDuration(parsing: scalar.value) else {
