@@ -344,6 +344,9 @@ extension PlainWordsTests {
         // Only what a scenario takes: no fraction past milliseconds, and no year before 0001 in UTC.
         ("2026-11-29T09:00:00.1234", nil), ("2026-11-29T09:00:00.1234+0900", nil),
         ("0001-01-01T00:00", "add its seconds and its offset from UTC, as in 0001-01-01T00:00:00Z"),
+        // A part written with one digit.
+        ("2026-11-29T9:00:00Z", "months, days, hours, minutes and seconds take two digits: write 2026-11-29T09:00:00Z"),
+        ("2026-1-5T09:00:00+09:00", "months, days, hours, minutes and seconds take two digits: write 2026-01-05T09:00:00+09:00"),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

@@ -5,6 +5,29 @@ import AdRulesYAML
 extension Diagnostic {
     /// What to write for a time that misses a part RFC 3339 requires: its offset (`2026-11-29T09:00:00`), the colon
     /// of its offset (`+0900`), or its seconds (`09:00Z`); nil when no such fix makes a time.
+    /// The time with each one-digit month, day, hour, minute and second written with two; nil for a text that does not
+    /// have the shape of a date, a `T` and a time.
+    private static func zeroPadded(_ written: String) -> String? {
+        guard written.utf8.count <= 40, let t = written.firstIndex(where: { $0 == "T" || $0 == "t" }) else { return nil }
+        let date = written[..<t].split(separator: "-", omittingEmptySubsequences: false)
+        var rest = written[written.index(after: t)...]
+        // The offset, kept as written: `Z`, or `+`/`-` and what follows.
+        let zoneStart = rest.firstIndex { $0 == "Z" || $0 == "z" || $0 == "+" || $0 == "-" } ?? rest.endIndex
+        let zone = rest[zoneStart...]
+        rest = rest[..<zoneStart]
+        let time = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard date.count == 3, date[0].count == 4, (2...3).contains(time.count) else { return nil }
+        func pad(_ part: Substring) -> String? {
+            let digits = part.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, digits.count <= 2 else { return nil }
+            return (digits.count == 1 ? "0" : "") + part
+        }
+        let parts = (date.dropFirst() + time).map(pad)
+        guard !parts.contains(where: { $0 == nil }) else { return nil }
+        let fixed = parts.compactMap { $0 }
+        return "\(date[0])-\(fixed[0])-\(fixed[1])T" + fixed[2...].joined(separator: ":") + zone
+    }
+
     static func timeAdvice(_ written: String) -> String? {
         // `YYYY-MM-DDTHH:MM`, then perhaps `:SS` with a fraction, then perhaps `Z` or an offset with or without its
         // colon: read by hand (a regular expression for each of many findings is slow).
@@ -12,6 +35,10 @@ extension Diagnostic {
         func isDigit(_ i: Int) -> Bool { i < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i]) }
         func digits(_ range: Range<Int>) -> Bool { range.allSatisfy(isDigit) }
         func part(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        // `2026-11-29T9:00:00Z`, `2026-1-5T…`: a part written with one digit, which RFC 3339 writes with two.
+        if let padded = zeroPadded(written), padded != written, (try? Timestamps.read(padded).get()) != nil {
+            return "months, days, hours, minutes and seconds take two digits: write \(padded)"
+        }
         // A day alone (`2026-11-29`): a scenario's times are instants.
         if bytes.count == 10, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"), digits(8..<10) {
             let example = written + "T09:00:00Z"
