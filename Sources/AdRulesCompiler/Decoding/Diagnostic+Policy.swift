@@ -38,9 +38,22 @@ extension Diagnostic {
     ///   - allowsEvery: `"*"` may stand there (a rule's `deny`): a word for every placement (`all`) is advised to be it.
     private static let wordsForEvery: Set<String> = ["all", "any", "every", "everything", "all placements", "every placement", "“*”", "‘*’"]
 
+    ///   - renamed: the placement `id` resembles, where it is defined, and how many entries name `id` (none naming it):
+    ///     its id may be what changed, and the advice says so, with a note at it.
     static func unknownPlacement(
-        _ id: String, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false, file: String, range: SourceRange
+        _ id: String, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false,
+        renamed: (id: String, at: SourceLocation, count: Int)? = nil, file: String, range: SourceRange
     ) -> Diagnostic {
+        if let renamed {
+            return Diagnostic(
+                .error, rule: "policy/unknown-placement",
+                message: "\(context) names placement \"\(id)\", which is not defined: \(Suggestion.didYouMean(renamed.id, for: id)) "
+                    + "\(renamed.count) entries name \(id) and none \(renamed.id): if \(id) is the id meant, rename the placement \(renamed.id) instead",
+                file: file, range: range,
+                notes: [DiagnosticNote(
+                    message: "placement \(renamed.id) is defined here", file: renamed.at.file,
+                    position: SourcePosition(line: renamed.at.line, column: renamed.at.column))])
+        }
         var message = "\(context) names placement \"\(id)\", which is not defined"
         if isGroup {
             message += ": \"\(id)\" is a group, and only placements may be named here: list the group's placements instead"

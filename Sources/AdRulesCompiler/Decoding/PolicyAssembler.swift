@@ -13,6 +13,10 @@ struct PolicyAssembler {
     /// counted, not built. A list of a million unknown names would otherwise take gigabytes and a "did you mean" each.
     private(set) var droppedUnknownPlacements: [String: Int] = [:]
     private var unknownPlacementsBuilt: [String: Int] = [:]
+    /// How many group members and `deny` entries name each id, and where each placement is defined: a name several
+    /// entries share and no entry gives the placement it resembles points at a placement whose id was renamed.
+    private var placementReferences: [String: Int] = [:]
+    private var placementLocations: [String: SourceLocation] = [:]
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
     /// Where the values of `defaults:` are written: a lint finding placed at one of them names the placement it is about.
@@ -126,6 +130,11 @@ struct PolicyAssembler {
         }
         let placementIDs = placements.map(\.id)
         let known = Set(placementIDs)
+        for fragment in fragments {
+            for fields in fragment.groups { for member in fields.group.placements { placementReferences[member.value, default: 0] += 1 } }
+            for fields in fragment.rules { for member in fields.named { placementReferences[member.value, default: 0] += 1 } }
+        }
+        for placement in placements where placementLocations[placement.id] == nil { placementLocations[placement.id] = placement.location }
 
         var groups: [PlacementGroup] = []
         var seenGroups: [String: SourceLocation] = [:]
@@ -232,8 +241,15 @@ struct PolicyAssembler {
             return
         }
         unknownPlacementsBuilt[file] = built + 1
+        // `level_end` named in several places, none naming the `level-end` defined: the definition may be what changed.
+        let renamed = Suggestion.closest(to: member.value, in: known).flatMap { closest -> (id: String, at: SourceLocation, count: Int)? in
+            guard let count = placementReferences[member.value], count > 1, placementReferences[closest] == nil,
+                let at = placementLocations[closest]
+            else { return nil }
+            return (closest, at, count)
+        }
         diagnostics.append(.unknownPlacement(
-            member.value, in: context, known: known, isGroup: isGroup, allowsEvery: allowsEvery, file: file,
+            member.value, in: context, known: known, isGroup: isGroup, allowsEvery: allowsEvery, renamed: renamed, file: file,
             range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
     }
 
