@@ -65,6 +65,15 @@ extension PlainWordsTests {
         #expect(named.allSatisfy { $0.message.hasSuffix("did you mean \"level-end\"?") && $0.notes.isEmpty }, "\(named)")
     }
 
+    /// A block whose keys lost their indentation (`grace:`, then `first_sessions: 2` beside it) is told once, at each
+    /// key (indent it under `grace:`), not also that the block holds nothing; a block left empty alone is told so.
+    @Test func aBlockWhoseKeysLostTheirIndentationIsToldAtTheKeys() {
+        let lost = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    grace:\n    first_sessions: 2\n")]).diagnostics
+        #expect(lost.map(\.rule) == ["schema/unknown-key"] && lost.first?.message.hasSuffix("indent it under `grace:`") == true, "\(lost)")
+        let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    grace:\n")]).diagnostics
+        #expect(empty.map(\.message) == ["grace must be a mapping of keys to values, not nothing (null): write key: value pairs, one a line, or {key: value}"], "\(empty)")
+    }
+
     @Test func aMissingIDLineIsOneFinding() throws {
         let placements = PolicyLoader.load(texts: [
             ("p.yaml", "version: 1\nplacements:\n    format: interstitial\n    min_interval: 90s\n    grace:\n      after_install: 10m\n"),

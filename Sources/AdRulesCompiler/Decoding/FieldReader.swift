@@ -78,6 +78,9 @@ struct FieldReader: NodeReader {
     /// (`format` of `formta`, which the finding's "did you mean" names), each already an error: a block is not also told
     /// it lacks the key.
     var gluedKeys: [String] = []
+    /// The unknown keys of the mappings read so far, in order: a block left empty (`grace:`) whose keys follow it
+    /// unindented is told once, at those keys (``PlacementFields``).
+    var unknownKeysSeen: [String] = []
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
     /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.

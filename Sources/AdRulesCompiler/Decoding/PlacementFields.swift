@@ -7,6 +7,9 @@ struct PlacementFields: Sendable {
     private(set) var written: [(setting: PlacementSetting, value: Located<SettingValue>)] = []
     /// Where the app_open-only blocks (`launch`, `resume`) are written, for `policy/format-key`.
     var appOpenBlocks: [PlacementSetting.Block: SourceRange] = [:]
+    /// Blocks written with nothing in them (`grace:`), each with its finding: held until the placement is read, and
+    /// dropped when the block's keys follow it unindented (each of them says to indent it under the block).
+    var emptyBlocks: [(block: PlacementSetting.Block, finding: Diagnostic)] = []
     /// Whether any of this block's values had an error (semantic lint then leaves it alone).
     var hadErrors = false
     /// Whether this is no placement but a placement's block of settings (`launch:`) indented as one, already reported.
@@ -67,9 +70,13 @@ struct PlacementFields: Sendable {
             let gluedBefore = reader.gluedKeys.count
             let listed = placementKey == nil ? RuleFileKeys.defaults : nil
             if misplacedBlock != nil, placementKey != nil { reader.heldBack = [] }
+            let unknownBefore = reader.unknownKeysSeen.count
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
+            }
+            for empty in fields.emptyBlocks where !reader.unknownKeysSeen[unknownBefore...].contains(where: RuleFileKeys.keys(in: empty.block).contains) {
+                reader.report(empty.finding)
             }
             // `format:interstitial` (no space) is an error of its own, which says what to write.
             if reader.gluedKeys[gluedBefore...].contains("format") { wroteFormat = true }
@@ -148,6 +155,11 @@ struct PlacementFields: Sendable {
         _ block: PlacementSetting.Block, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, reader: inout FieldReader
     ) {
         if block.isAppOpenOnly { appOpenBlocks[block] = keyNode.range }
+        // `grace:` with nothing after it: its keys may follow unindented, which they then say.
+        if case .scalar = event, let node = reader.shallowNode(event, cursor), let scalar = node.scalar, scalar.isNull, scalar.style == .plain {
+            emptyBlocks.append((block, .wrongType(block.rawValue, expected: "a mapping of keys to values", found: node, file: reader.file)))
+            return
+        }
         guard reader.enterMapping(event, cursor, block.rawValue) else { return }
         reader.forEachField(cursor, allowed: RuleFileKeys.keys(in: block), context: block.rawValue) { reader, sub, subKey, value in
             read("\(block.rawValue).\(sub)", subKey, value, cursor, isDefaults: false, reader: &reader)
