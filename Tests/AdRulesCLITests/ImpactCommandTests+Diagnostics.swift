@@ -146,6 +146,7 @@ extension ImpactCommandTests {
         ("seed: 9223372036854775807", "seed must be from 0 to 4611686018427387903, not 9223372036854775807"),
         ("users: 1e3", "users must be a whole number from 1 to 100000000, not \"1e3\""),
         ("start: 0001-01-01", "start must be a day from 1971-01-01 to 2199-12-31, not 0001-01-01"),
+        ("start: 2026-02-30", "start: 2026-02-30 is not a date: that month has 28 days (schema/range)"),
         ("days: 0x200", "days must be from 1 to 366, not 0x200"),
     ])
     func modelNumbersSayTheirRange(_ line: String, _ message: String) throws {

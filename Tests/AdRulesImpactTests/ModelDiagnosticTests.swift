@@ -59,8 +59,9 @@ struct ModelDiagnosticTests {
         Case(name: "missing share", rule: "schema/missing-key", yaml: "version: 1\nsegments:\n  - 1️⃣name: a\n", message: "a segment has no share"),
         Case(name: "wrong version", rule: "schema/version", yaml: "version: 1️⃣2\nsegments: [{name: a, share: 1}]\n", message: "version must be 1"),
         Case(name: "quoted version", rule: "schema/type", yaml: "version: 1️⃣\"1\"\nsegments: [{name: a, share: 1}]\n", message: "version must be the whole number 1, not \"1\""),
-        Case(name: "bad start date", rule: "schema/type", yaml: head + "start: 1️⃣2026-02-30\n", message: "a calendar day such as 2026-12-07"),
-        Case(name: "not a leap year", rule: "schema/type", yaml: head + "start: 1️⃣2100-02-29\n", message: "a calendar day such as 2026-12-07"),
+        Case(name: "bad start date", rule: "schema/range", yaml: head + "start: 1️⃣2026-02-30\n", message: "start: 2026-02-30 is not a date: that month has 28 days"),
+        Case(name: "not a leap year", rule: "schema/range", yaml: head + "start: 1️⃣2100-02-29\n", message: "start: 2100-02-29 is not a date: that month has 28 days"),
+        Case(name: "no such month", rule: "schema/range", yaml: head + "start: 1️⃣2026-13-01\n", message: "months run from 01 to 12"),
         Case(name: "a day of the Julian switch", rule: "schema/range", yaml: head + "start: 1️⃣1582-10-07\n", message: "a day from 1971-01-01 to 2199-12-31"),
         Case(name: "yaml syntax", rule: "yaml/syntax", yaml: head + "    resumes: [1\n1️⃣", message: "YAML syntax error"),
         // cli.md r2: a key valid in another block says which block it belongs to.

@@ -123,6 +123,18 @@ public enum ModelDecoder {
             }
             return date
         }
+        // `2026-02-30`: a day the month does not have is told so, as a scenario's times are.
+        if let text = node.scalar?.value, text.utf8.count == 10, case .failure(let problem) = Timestamps.read(text + "T00:00:00Z") {
+            let reason: String? = switch problem {
+            case .month(let date): "\(date) is not a date: months run from 01 to 12"
+            case .day(let date, let days): "\(date) is not a date: that month has \(days) days"
+            default: nil
+            }
+            if let reason {
+                reader.report(Diagnostic(.error, rule: "schema/range", message: "start: \(reason)", file: reader.file, range: node.range))
+                return nil
+            }
+        }
         reader.report(.wrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file))
         return nil
     }
