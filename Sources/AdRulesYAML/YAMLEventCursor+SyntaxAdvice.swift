@@ -99,9 +99,11 @@ extension YAMLEventCursor {
         let lineBefore = previousContentLine(before: problemByte).flatMap { before in
             before.text.utf8.prefix { $0 == 0x20 }.count < problemIndentation ? (Substring(before.text), before.start) : nil
         }
-        let gluedDash = dashProblems.contains(problem) ? [(problemLine, problemByte - problemColumn)] + (lineBefore.map { [$0] } ?? []) : []
-        if let (text, start) = gluedDash.first(where: { Self.dashGluedToItemAdvice($0.0) != nil }), let glued = Self.dashGluedToItemAdvice(text) {
-            let dash = start + text.utf8.prefix { $0 == 0x20 }.count
+        let dashLines = dashProblems.contains(problem) ? [(problemLine, problemByte - problemColumn)] + (lineBefore.map { [$0] } ?? []) : []
+        let gluedDash = dashLines.lazy.compactMap { text, start in
+            Self.dashGluedToItemAdvice(text).map { (advice: $0, dash: start + text.utf8.prefix { $0 == 0x20 }.count) }
+        }.first
+        if let (glued, dash) = gluedDash {
             advice = otherLine(dash).map { "on line \($0), " + glued } ?? glued
             if otherLine(dash) != nil { slip = ("the list item is here", dash) }
         } else if context == "while scanning a simple key", problem == "could not find expected ':'" {

@@ -43,6 +43,13 @@ extension YAMLEventCursor {
         return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
     }
 
+    /// Whether a word is written as the settings of rule files, scenarios and models are: a lowercase letter, then
+    /// lowercase letters, digits and `_` (`daily_cap`, `first_sessions`).
+    static func isSettingName(_ word: Substring) -> Bool {
+        guard let first = word.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
     /// Whether a word may be a key a product manager meant: an ASCII letter, then letters, digits, `_`, `.` and `-`.
     static func isKeyLike(_ word: Substring) -> Bool {
         guard let first = word.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
@@ -181,7 +188,7 @@ extension YAMLEventCursor {
             }
             // `when: screen: checkout`: a condition compares with ==, and a text in it is quoted.
             if key.drop(while: { $0 == " " || $0 == "-" || $0 == "{" }) == "when", let inner = trimmed.range(of: ": "),
-                case let name = trimmed[..<inner.lowerBound], !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." })
+                case let name = trimmed[..<inner.lowerBound], Self.isKeyLike(name)
             {
                 let compared = trimmed[inner.upperBound...].trimmingCharacters(in: .whitespaces)
                 // `when: screen: checkout or premium` may hold more than one condition: the colon is named, not the whole rewritten.
@@ -200,22 +207,17 @@ extension YAMLEventCursor {
             func isWord(_ text: Substring) -> Bool { !text.isEmpty && !text.contains(" ") && !text.contains(":") }
             func isKeyAndWord(_ text: Substring) -> Bool {
                 guard let colon = text.range(of: ": ") else { return false }
-                let name = text[..<colon.lowerBound]
-                return !name.isEmpty && name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
-                    && isWord(text[colon.upperBound...])
+                return Self.isSettingName(text[..<colon.lowerBound]) && isWord(text[colon.upperBound...])
             }
             let parts = trimmed.components(separatedBy: ", ").map { Substring($0) }
-            if !key.isEmpty, key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }),
-                parts.count > 1, isWord(parts[0]), parts.dropFirst().allSatisfy(isKeyAndWord)
+            if Self.isSettingName(key), parts.count > 1, isWord(parts[0]), parts.dropFirst().allSatisfy(isKeyAndWord)
             {
                 let item = line.drop { $0 == " " }.hasPrefix("- ") ? "- " : ""
                 return "keys written on one line, separated by commas, go in braces: write \(item){\(Self.shortened(key)): \(Self.shortened(Substring(trimmed)))}"
             }
             // `grace: first_sessions: 2`: a setting written on its block's line, meant nested rather than as text.
             if !key.isEmpty, let inner = trimmed.range(of: ": "), case let (name, setting) = (trimmed[..<inner.lowerBound], trimmed[inner.upperBound...]),
-                let first = name.unicodeScalars.first, ("a"..."z").contains(first),
-                name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }),
-                !setting.isEmpty, !setting.contains(" "), !setting.contains(":")
+                Self.isSettingName(name), !setting.isEmpty, !setting.contains(" "), !setting.contains(":")
             {
                 return "a key's value cannot hold another key on the same line: write \(Self.shortened(key)): {\(name): \(setting)}, "
                     + "or \(name): \(setting) on the next line, indented under \(Self.shortened(key)):"

@@ -21,6 +21,14 @@ struct LedgerUnreadableTests {
         return allowed
     }
 
+    /// An engine on the ledger file at `path`, its problems logged, after a cold start.
+    func launched(at path: String, clock: ManualClock, problems: ProblemLog) throws -> AdEngine {
+        let engine = AdEngine(
+            policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
+        engine.record(.appLaunched)
+        return engine
+    }
+
     @Test func aDirectoryAtTheLedgerPathIsReportedNotMovedAndAdoptedOnceReadable() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"
@@ -28,9 +36,7 @@ struct LedgerUnreadableTests {
             try Data("keep".utf8).write(to: URL(fileURLWithPath: path + "/marker"))
             let problems = ProblemLog()
             let clock = ManualClock(engineTestStart)
-            let engine = AdEngine(
-                policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
-            engine.record(.appLaunched)
+            let engine = try launched(at: path, clock: clock, problems: problems)
             #expect(showOnce(engine))
             var isDirectory: ObjCBool = false
             #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue, "not moved")
@@ -72,10 +78,7 @@ struct LedgerUnreadableTests {
                 try Data(newer.utf8).write(to: URL(fileURLWithPath: path))
                 let problems = ProblemLog()
                 let clock = ManualClock(engineTestStart)
-                let engine = AdEngine(
-                    policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
-                engine.record(.appLaunched)
-                #expect(showOnce(engine))
+                #expect(showOnce(try launched(at: path, clock: clock, problems: problems)))
                 let kept = files(in: directory, containing: ".corrupt")
                 #expect(kept.count == 1, "moved aside, not deleted")
                 #expect(kept.first.flatMap { FileManager.default.contents(atPath: directory + "/" + $0) } == Data(newer.utf8))

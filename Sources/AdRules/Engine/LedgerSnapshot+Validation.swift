@@ -54,13 +54,14 @@ extension LedgerSnapshot {
         guard data.count <= LedgerBounds.maxFileBytes else {
             throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
         }
-        // A newer version's ledger may be laid out otherwise: its version is read first, so that the reason names it.
-        if let version = (try? JSONDecoder().decode(VersionOnly.self, from: data))?.version, version > Self.currentVersion {
-            throw Self.newerVersion(version)
-        }
         do {
             self = try JSONDecoder().decode(LedgerSnapshot.self, from: data)
         } catch {
+            // A newer version's ledger may be laid out otherwise: its version alone is read then, so that the reason
+            // names it (one laid out as this one is has its version checked by `validate()`).
+            if let version = (try? JSONDecoder().decode(VersionOnly.self, from: data))?.version, version > Self.currentVersion {
+                throw Self.newerVersion(version)
+            }
             throw LedgerError.corrupt("not a ledger: \(Self.summary(of: error))")
         }
         try validate()

@@ -13,10 +13,10 @@ struct PolicyAssembler {
     /// counted, not built. A list of a million unknown names would otherwise take gigabytes and a "did you mean" each.
     private(set) var droppedUnknownPlacements: [String: Int] = [:]
     private var unknownPlacementsBuilt: [String: Int] = [:]
-    /// How many group members and `deny` entries name each id, and where each placement is defined: a name several
-    /// entries share and no entry gives the placement it resembles points at a placement whose id was renamed.
-    private var placementReferences: [String: Int] = [:]
-    private var placementLocations: [String: SourceLocation] = [:]
+    /// How many group members and `deny` entries name each id: a name several entries share and no entry gives the
+    /// placement it resembles points at a placement whose id was renamed. Counted at the first unknown name (most
+    /// policies have none, and a load counts nothing for them).
+    private var placementReferences: [String: Int]?
     /// Placement ids whose blocks had errors; semantic lint leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
     /// Where the values of `defaults:` are written: a lint finding placed at one of them names the placement it is about.
@@ -130,11 +130,6 @@ struct PolicyAssembler {
         }
         let placementIDs = placements.map(\.id)
         let known = Set(placementIDs)
-        for fragment in fragments {
-            for fields in fragment.groups { for member in fields.group.placements { placementReferences[member.value, default: 0] += 1 } }
-            for fields in fragment.rules { for member in fields.named { placementReferences[member.value, default: 0] += 1 } }
-        }
-        for placement in placements where placementLocations[placement.id] == nil { placementLocations[placement.id] = placement.location }
 
         var groups: [PlacementGroup] = []
         var seenGroups: [String: SourceLocation] = [:]
@@ -149,7 +144,7 @@ struct PolicyAssembler {
                 }
                 seenGroups[group.id] = group.location
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
-                    reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs, isGroup: groupIDs.contains(member.value))
+                    reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs, placements: placements, fragments: fragments, isGroup: groupIDs.contains(member.value))
                 }
                 groups.append(group)
             }
@@ -182,7 +177,9 @@ struct PolicyAssembler {
                 }
                 seenRules[fields.id.value] = fields.id.location
                 for member in fields.named where seenPlacements[member.value] == nil {
-                    reportUnknown(member, in: "rule \"\(fields.id.value)\"", known: placementIDs, isGroup: groupIDs.contains(member.value), allowsEvery: true)
+                    reportUnknown(
+                        member, in: "rule \"\(fields.id.value)\"", known: placementIDs, placements: placements, fragments: fragments,
+                        isGroup: groupIDs.contains(member.value), allowsEvery: true)
                 }
                 guard let when = fields.when, let node = fields.whenNode else { continue }
                 var rule = CustomRule(
@@ -230,7 +227,11 @@ struct PolicyAssembler {
     /// - Parameters:
     ///   - isGroup: the name is a group's.
     ///   - allowsEvery: `"*"` may stand there (a rule's `deny`), for a name like `all`.
-    private mutating func reportUnknown(_ member: Located<String>, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false) {
+    ///   - placements, fragments: where the placements are defined and named, for a name that may be a renamed id's.
+    private mutating func reportUnknown(
+        _ member: Located<String>, in context: String, known: [String], placements: [Placement], fragments: [PolicyFragment], isGroup: Bool = false,
+        allowsEvery: Bool = false
+    ) {
         // The placement meant has an id that is not valid (`level end` for `level_end`): that id is the finding, and
         // "did you mean" it would send every correct name after the broken one.
         if let closest = Suggestion.closest(to: member.value, in: known), !PolicyIDs.isValid(closest, lowercaseOnly: false) { return }
@@ -242,15 +243,27 @@ struct PolicyAssembler {
         }
         unknownPlacementsBuilt[file] = built + 1
         // `level_end` named in several places, none naming the `level-end` defined: the definition may be what changed.
+        let references = placementReferences ?? Self.references(in: fragments)
+        placementReferences = references
         let renamed = Suggestion.closest(to: member.value, in: known).flatMap { closest -> (id: String, at: SourceLocation, count: Int)? in
-            guard let count = placementReferences[member.value], count > 1, placementReferences[closest] == nil,
-                let at = placementLocations[closest]
+            guard let count = references[member.value], count > 1, references[closest] == nil,
+                let at = placements.first(where: { $0.id == closest })?.location
             else { return nil }
             return (closest, at, count)
         }
         diagnostics.append(.unknownPlacement(
             member.value, in: context, known: known, isGroup: isGroup, allowsEvery: allowsEvery, renamed: renamed, file: file,
             range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
+    }
+
+    /// How many group members and `deny` entries name each id.
+    private static func references(in fragments: [PolicyFragment]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for fragment in fragments {
+            for fields in fragment.groups { for member in fields.group.placements { counts[member.value, default: 0] += 1 } }
+            for fields in fragment.rules { for member in fields.named { counts[member.value, default: 0] += 1 } }
+        }
+        return counts
     }
 
     /// One finding, at the first entry past the limit, when a table holds more entries than a policy may.
