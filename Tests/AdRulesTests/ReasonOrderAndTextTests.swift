@@ -80,7 +80,7 @@ struct ReasonOrderAndTextTests {
             #expect(rules(["score": .number(1.5)]) == ["number-not-in", "bool-not-in"])
             // No value for score and no default: the rules that read it cannot be evaluated.
             let missing = Evaluator.decide(.offer("a"), context: .standard, policy: loaded, facts: facts, now: 1)
-            #expect(missing.reasons.filter { $0.rule != nil }.map(\.code) == [.ruleError, .ruleError, .customRule])
+            #expect(missing.reasons.filter { $0.rule != nil }.map(\.code) == [.customRule, .ruleError, .ruleError])
         }
         // A compiled policy holds `[]` beside an int or a string only as a list of their own type, as compile writes it.
         let typed = try Policy(yaml: "version: 1\nattributes:\n  mode: string\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: 'mode in []'}\n", file: "p.yaml")
@@ -215,6 +215,30 @@ struct ReasonOrderAndTextTests {
         #expect(h.ask(.show("a", trigger: .action)).reasons.map(\.rule) == ["r1", "r2", "r3", "r4"])
         #expect(h.ask(.show("b", trigger: .action)).reasons.map(\.rule) == ["r1", "r3", "r4", "r5"])
         #expect(h.ask(.show("a", trigger: .action), premium: true).codes == [.premiumUser])
+    }
+
+    /// `custom_rule` / `rule_error` is one row of rules.md §7's table: every rule that denies comes first, then every
+    /// rule that cannot be evaluated, each in rule order (as the other rows of several codes are listed).
+    @Test func ruleErrorsComeAfterTheRulesThatDeny() throws {
+        var h = try Harness("""
+            version: 1
+            timezone: UTC
+            attributes: {s: string}
+            placements:
+              i: {format: interstitial}
+            rules:
+              - {id: e1, deny: [i], when: 's == "x"'}
+              - {id: d1, deny: [i], when: "not premium"}
+              - {id: e2, deny: "*", when: 's != "y"'}
+              - {id: d2, deny: "*", when: "not premium"}
+            """)
+        h.record(.appLaunched, .loadCompleted("i"))
+        let d = h.ask(.show("i", trigger: .action))
+        #expect(d.codes == [.customRule, .customRule, .ruleError, .ruleError])
+        #expect(d.reasons.map(\.rule) == ["d1", "d2", "e1", "e2"])
+        #expect(d.reasons[2].message.contains("no value for s"), "\(d.reasons[2].message)")
+        // With the attribute, the rules are evaluated in rule order again.
+        #expect(h.ask(.show("i", trigger: .action), attributes: ["s": .string("x")]).reasons.map(\.rule) == ["e1", "d1", "e2", "d2"])
     }
 
     /// Counts of one read in the singular.

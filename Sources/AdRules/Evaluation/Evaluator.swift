@@ -217,9 +217,9 @@ package struct Findings: Sendable {
     }
 
     /// Orders the group caps' denials from `first` on as the spec's table lists them (session, hourly, daily,
-    /// window), keeping the order of the groups for each (an insertion sort: stable, and these are a handful).
+    /// window), keeping the order of the groups for each.
     mutating func sortGroupCaps(from first: Int) {
-        func rank(_ code: ReasonCode) -> Int {
+        sort(from: first) { code in
             switch code {
             case .groupSessionCap: return 0
             case .groupHourlyCap: return 1
@@ -227,6 +227,17 @@ package struct Findings: Sendable {
             default: return 3
             }
         }
+    }
+
+    /// Orders the custom rules' denials from `first` on as the spec's table lists them: every `custom_rule`, then
+    /// every `rule_error`, keeping the rules' order for each.
+    mutating func sortRuleErrorsLast(from first: Int) {
+        sort(from: first) { $0 == .ruleError ? 1 : 0 }
+    }
+
+    /// Sorts the denials from `first` on by `rank` of their codes, keeping the order of equal ranks (an insertion
+    /// sort: stable, and these are a handful).
+    private mutating func sort(from first: Int, by rank: (ReasonCode) -> Int) {
         guard first + 1 < denials.count else { return }
         for i in (first + 1)..<denials.count {
             let denial = denials[i]

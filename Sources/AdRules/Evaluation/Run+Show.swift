@@ -75,6 +75,8 @@ extension Run {
             inputs.nowWeekday = Int(((days % 7) + 7) % 7)
         }
         // The placement's own rules and the rules for every placement, in rule order.
+        let first = found.denials.count
+        var failed = false
         var walk = policy.rulesOfPlacement.walk(of: index)
         while let r = policy.rulesOfPlacement.next(&walk) {
             switch policy.ruleProgram.holds(rule: r, inputs, context) {
@@ -86,8 +88,11 @@ extension Run {
                 break
             case nil:
                 ruleError(policy, rule: r, context: context, &found)
+                failed = true
             }
         }
+        // The table's order (rules.md §7): every `custom_rule`, then every `rule_error`, each in rule order.
+        if failed { found.sortRuleErrorsLast(from: first) }
     }
 
     /// A rule that cannot be evaluated denies, naming the attributes it reads that have no value and no default, and
