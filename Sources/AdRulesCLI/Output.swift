@@ -56,18 +56,16 @@ enum Output {
         }
         let target = resolved(output)
         let targetIdentity = identity(output)
-        // The file standard input reads from (`-o /dev/stdin < notes.txt`) is someone's input, never a report.
-        var standardInput = stat()
-        if let targetIdentity, fstat(0, &standardInput) == 0, (standardInput.st_mode & S_IFMT) == S_IFREG,
-            (UInt64(standardInput.st_dev), UInt64(standardInput.st_ino)) == targetIdentity
-        {
-            return CommandResult(
-                stderr: "error: --output \(ControlCharacters.escaped(output)) is the file standard input reads: write the report elsewhere\n", exitCode: ExitCode.usage)
+        if let refused = OutputFile.standardInputRefusal(output, identity: targetIdentity) {
+            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(refused): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
         // What loading a directory reads: rule, scenario and model files.
         let isYAML = PolicyLoader.isYAMLFile(target)
+        // An input given twice (`lint d d`, or `d` and `./d`) is walked once: a walk costs its directory's entries.
+        var walked: Set<String> = []
         for input in inputs {
             let source = resolved(input)
+            guard walked.insert(source).inserted else { continue }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
             var overwritesInput = false

@@ -32,6 +32,39 @@ enum OutputFile {
         return nil
     }
 
+    /// Why `path` cannot take a report because of what standard input is, or nil. Standard input's file
+    /// (`-o /dev/stdin < notes.txt`) is someone's input. Its pipe or FIFO (`… | adrules … -o /dev/stdin`) is read by
+    /// no one, this run included: the report would fill it and the write would wait for ever, or be lost once the
+    /// run ends. A standard input closed by the caller holds /dev/null (``StandardStreams/closedAtStart``), where the
+    /// report would be lost unsaid. The pseudo-terminal multiplexer (`/dev/ptmx`) opens a new terminal that nothing
+    /// reads, with the same wait.
+    /// - Parameter identity: the path's device and inode, nil when it does not exist.
+    static func standardInputRefusal(_ path: String, identity: (UInt64, UInt64)?) -> String? {
+        if StandardStreams.closedAtStart.contains(0) {
+            let names = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/\(getpid())/fd/0"]
+            if namesLedThrough(path).contains(where: names.contains) { return "is standard input, which was closed when the run started" }
+        }
+        var target = stat()
+        guard let identity, stat(path, &target) == 0 else { return nil }
+        var input = stat()
+        if !StandardStreams.closedAtStart.contains(0), fstat(0, &input) == 0, (UInt64(input.st_dev), UInt64(input.st_ino)) == identity {
+            switch input.st_mode & S_IFMT {
+            case S_IFREG: return "is the file standard input reads"
+            case S_IFIFO, S_IFSOCK: return "is the pipe standard input comes from, which nothing reads"
+            default: break
+            }
+        }
+        if (target.st_mode & S_IFMT) == S_IFCHR {
+            for multiplexer in ["/dev/ptmx", "/dev/pts/ptmx"] {
+                var device = stat()
+                if stat(multiplexer, &device) == 0, (device.st_mode & S_IFMT) == S_IFCHR, device.st_rdev == target.st_rdev {
+                    return "opens a new pseudo-terminal, which nothing reads"
+                }
+            }
+        }
+        return nil
+    }
+
     /// The names a path leads through: itself, written plainly (`//dev/./stdout` is `/dev/stdout`), then the target of
     /// each symbolic link on the way (a link made to /dev/stdout), at most eight.
     static func namesLedThrough(_ path: String) -> [String] {

@@ -42,9 +42,12 @@ func expectGolden(_ text: String, _ name: String, sourceLocation: Testing.Source
 }
 
 /// Runs the built `adrules` binary (in the package root, or in `directory`) and returns stdout, stderr and the exit code.
-/// - Parameter standardInput: a file standard input reads from, or nil for the test runner's own.
+/// - Parameters:
+///   - standardInput: a file standard input reads from, or nil for the test runner's own.
+///   - inputPipe: standard input is a pipe that nothing writes (as in `… | adrules`), when no file is given.
 func runBinary(
-    _ arguments: [String], environment: [String: String] = [:], directory: String = packageRoot(), standardInput: String? = nil
+    _ arguments: [String], environment: [String: String] = [:], directory: String = packageRoot(), standardInput: String? = nil,
+    inputPipe: Bool = false
 ) throws -> (stdout: String, stderr: String, code: Int32) {
     let binary = try #require(adrulesBinary(), "the adrules binary was not built")
     let process = Process()
@@ -55,7 +58,12 @@ func runBinary(
     env["GITHUB_ACTIONS"] = nil
     for (k, v) in environment { env[k] = v }
     process.environment = env
-    if let standardInput { process.standardInput = FileHandle(forReadingAtPath: standardInput) }
+    let input = Pipe()
+    if let standardInput {
+        process.standardInput = FileHandle(forReadingAtPath: standardInput)
+    } else if inputPipe {
+        process.standardInput = input
+    }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

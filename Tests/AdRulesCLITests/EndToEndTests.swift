@@ -110,6 +110,9 @@ struct EndToEndTests {
             ("\(impact) --format json --output \(output) >&-", 0, ""),
             ("compile rules --output /dev/null >&-", 0, ""),
             ("lint rules >&- 2>&-", 0, nil),
+            // A closed standard input holds /dev/null, where a report would be lost unsaid.
+            ("lint rules --output /dev/stdin <&-", 2, "error: --output /dev/stdin is standard input, which was closed when the run started: write the report elsewhere\n"),
+            ("lint rules --output //dev/./fd/0 <&-", 2, "error: --output //dev/./fd/0 is standard input, which was closed when the run started: write the report elsewhere\n"),
         ] as [(String, Int32, String?)] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

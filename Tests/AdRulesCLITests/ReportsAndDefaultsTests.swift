@@ -147,4 +147,23 @@ struct ReportsAndDefaultsTests {
         #expect(result.stderr == "error: --output /dev/stdin is the file standard input reads: write the report elsewhere\n", "\(result.stderr)")
         #expect(try String(contentsOfFile: dir + "/notes.txt", encoding: .utf8) == "keep me\n")
     }
+
+    /// Standard input's pipe (`… | adrules … -o /dev/stdin`) is read by nothing: a report written there filled it and
+    /// waited for ever (or was lost at exit, with exit 0). `/dev/ptmx` opens a terminal nothing reads. Both are refused
+    /// before the run (a closed standard input: ``EndToEndTests/aClosedStandardStreamTakesNoFileAndIsSaidClosed()``).
+    @Test func outputsNothingReadsAreRefused() throws {
+        let dir = try Self.directory(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for output in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+            let piped = try runBinary(["lint", dir + "/p.yaml", "--format", "json", "-o", output], inputPipe: true)
+            #expect(piped.code == 2, "\(output): \(piped.stderr)")
+            #expect(piped.stderr == "error: --output \(output) is the pipe standard input comes from, which nothing reads: write the report elsewhere\n", "\(piped.stderr)")
+        }
+        if FileManager.default.fileExists(atPath: "/dev/ptmx") {
+            let terminal = try runBinary(["schema", "-o", "/dev/ptmx"], standardInput: "/dev/null")
+            #expect(terminal.code == 2 && terminal.stderr == "error: --output /dev/ptmx opens a new pseudo-terminal, which nothing reads: write the report elsewhere\n", "\(terminal.stderr)")
+        }
+        // /dev/null stays a place to send a report, with standard input on it too.
+        #expect(try runBinary(["lint", dir + "/p.yaml", "-o", "/dev/null"], standardInput: "/dev/null").code == 0)
+    }
 }

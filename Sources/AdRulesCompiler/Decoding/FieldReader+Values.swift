@@ -107,13 +107,15 @@ extension FieldReader {
     mutating func enumeration<E: RawRepresentable & CaseIterable>(
         _ node: YAMLNode, _ key: String, as type: E.Type, advice: (String) -> String? = { _ in nil }
     ) -> Located<E>? where E.RawValue == String {
-        let allowed = E.allCases.map(\.rawValue)
         guard let scalar = node.scalar, !scalar.isNull else {
-            report(.wrongType(key, expected: "one of \(allowed.joined(separator: ", "))", found: node, file: file))
+            report(.wrongType(key, expected: "one of \(E.allCases.map(\.rawValue).joined(separator: ", "))", found: node, file: file))
             return nil
         }
         if let value = E(rawValue: scalar.value) { return Located(value, at: location(node)) }
-        report(.unknownEnum(key, value: scalar.value, allowed: allowed, advice: advice(scalar.value), file: file, range: node.range))
+        // Past the findings a file keeps, the finding is only counted: its message is not built.
+        report(.unknownEnum(
+            key, value: scalar.value, allowed: hasRoom ? E.allCases.map(\.rawValue) : nil, advice: hasRoom ? advice(scalar.value) : nil, file: file,
+            range: node.range))
         return nil
     }
 }

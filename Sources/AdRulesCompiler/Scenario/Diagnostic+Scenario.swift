@@ -92,6 +92,18 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// A scenario file that would take the run's files past ``ScenarioDecoder/maxRunWork`` together, though it is within
+    /// its own bound: its tests do not run.
+    /// - Parameters:
+    ///   - before: the work of the files run before it; `work`, its own.
+    package static func tooMuchRunWork(limit: Int, before: Int, work: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the scenario files of this run would take more than \(limit / 1_000_000) million steps of the policies' rules and caps together "
+                + "(the files run before this one about \(before), this one about \(work)), so its tests do not run: test fewer scenario files at once, such as one directory a run",
+            file: file, range: range)
+    }
+
     /// A test whose `history` would keep more show records than a replay may hold.
     static func tooLongHistory(records: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(

@@ -45,7 +45,7 @@ public enum ScenarioDecoder {
         } else if document.root == nil && document.diagnostics.isEmpty {
             reader.report(.missingKey("tests", in: "this scenario file", example: "tests:", file: file, range: .fileStart))
         }
-        boundWork(of: scenario, policy: policy, reader: &reader)
+        scenario.work = boundWork(of: scenario, policy: policy, reader: &reader)
         // Undeclared attribute names past the first hundred are counted: no name is dropped without a word.
         if !reader.notReported.isEmpty {
             reader.report(.undeclaredAttributesNotListed(reader.notReported.count, file: file))
