@@ -771,6 +771,12 @@ def special_paths(c):
         extra = {"stdin": "tty-like-pipe"} if path == "/dev/stdin" else {}
         c.run("path:" + (path or "<empty>").replace("\n", "\\n"), g, why, ["lint", path], "bad", **extra)
     c.run("path:/dev/zero", g, "test /dev/zero (a scenario file; the policy is then /dev)", ["test", "/dev/zero"], "bad")
+    # A report into standard input's pipe, which nothing reads: it filled the pipe and waited for ever (or was lost,
+    # exit 0); /dev/ptmx opens a pseudo-terminal that nothing reads.
+    for output in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]:
+        c.run("output:" + output, g, "-o %s with standard input a pipe nobody reads" % output,
+              ["test", "_policy", "--format", "json", "-o", output], [2], stdin="tty-like-pipe")
+    c.run("output:/dev/ptmx", g, "-o /dev/ptmx (a new pseudo-terminal nobody reads)", ["schema", "-o", "/dev/ptmx"], [2])
     c.run("path:/dev/zero", g, "simulate /dev/zero", ["simulate", "/dev/zero", "--rules", "_policy"], "bad")
     c.run("path:special/zero.test.yaml", g, "a scenario symlinked to /dev/zero", ["test", "special/zero.test.yaml", "--rules", "_policy"], "bad")
     c.run("path:special/fifo.test.yaml", g, "a scenario FIFO", ["test", "special/fifo.test.yaml", "--rules", "_policy"], "bad")
@@ -920,6 +926,16 @@ def scenario_cases(c):
                     test_expect="bad")
     c.scenario_case("reasons-100k", g, "reasons: a list of 100k codes", scenario(launch + "      - {ask: show, placement: app_open, expect: deny, reasons: [" + ", ".join(["min_interval"] * 100_000) + "]}\n"),
                     test_expect="bad")
+    c.scenario_case("reasons-unknown-1m", g, "reasons: a list of 1M unknown codes (each message listed the 40 codes: 5 s)",
+                    scenario(launch + "      - {ask: show, placement: app_open, expect: deny, reasons: [" + ",".join(["a"] * 1_000_000) + "]}\n"),
+                    test_expect="bad", sim_expect="bad", json_formats=False)
+    # Each file within its own work bound, the run of all of them bounded too (100 such files ran 85 s).
+    heavy = " or ".join("level == %d" % i for i in range(125))
+    c.write("scenario/run-work/p.yaml", "version: 1\nenvironment: test\nplacements:\n  p: {format: banner}\nattributes:\n  level: {type: int, default: 100000}\nrules:\n"
+            + "".join("  - id: r%d\n    deny: [p]\n    when: %s\n" % (r, heavy) for r in range(1000)))
+    for i in range(10):
+        c.write("scenario/run-work/s%02d.test.yaml" % i, scenario(launch + "      - {ask: offer, placement: p}\n" * 400))
+    c.run("run-work", g, "10 scenario files, each at three quarters of its own work bound (0.65 s each)", ["test", "scenario/run-work"], "bad")
     c.scenario_case("tests-10k", g, "10k tests in one file", "tests:\n" + "".join(
         "  - name: t%d\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n      - {ask: load, placement: level_end, expect: allow}\n" % i for i in range(10_000)),
                     test_expect="any", json_formats=False)
