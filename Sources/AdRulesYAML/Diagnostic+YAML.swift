@@ -161,13 +161,16 @@ extension Diagnostic {
     /// The keys of the blocks of entries in rule files, scenario files and usage models.
     private static let blocksOfEntries: Set<String> = ["placements", "groups", "attributes", "rules", "defaults", "segments", "tests", "steps"]
 
-    /// - Parameter inListItem: the mapping is an item of a block list (a rule, a test, a segment), where a repeated key
-    ///   most likely starts the next item, whose `- ` line was lost.
+    /// - Parameters:
+    ///   - inListItem: the mapping is an item of a block list (a rule, a test, a segment), where a repeated key most
+    ///     likely starts the next item, whose `- ` line was lost.
+    ///   - repeatsBlock: the repeated key's value is a mapping (`grace:` written twice), whose settings are kept.
     static func duplicateKey(
-        _ key: String, file: String, range: SourceRange, first: SourcePosition, inListItem: Bool = false
+        _ key: String, file: String, range: SourceRange, first: SourcePosition, inListItem: Bool = false, repeatsBlock: Bool = false
     ) -> Diagnostic {
-        // A second block of a file's entries (`placements:` written twice) holds entries to keep: they are moved, not dropped.
-        let advice = blocksOfEntries.contains(key)
+        // A second block of a file's entries (`placements:` written twice), or of a placement's settings (`grace:`),
+        // holds entries to keep: they are moved, not dropped.
+        let advice = blocksOfEntries.contains(key) || (repeatsBlock && !inListItem)
             ? "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
             : inListItem
                 ? "two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"

@@ -110,18 +110,17 @@ extension YAMLEventCursor {
             // unless it is the item's only key (`- event: a` then `event: b`, a scenario's steps).
             let inListItem = depth >= 2 && frames[depth - 1].isBlock && !frames[depth - 2].isMapping && frames[depth - 2].isBlock
                 && (frames[depth - 1].keyBefore != key.value || frames[depth - 1].keys.count == 1)
-            report(.duplicateKey(key.value, file: file, range: node.range, first: first, inListItem: inListItem))
             frames[depth - 1].expectsKey = false
-            skipValue()
+            // A block repeated (`grace:` twice) holds settings to keep: its advice says to merge the two.
+            let value = next()
+            var repeatsBlock = false
+            if case .mappingStart? = value { repeatsBlock = true }
+            if let value { skip(value) }
+            report(.duplicateKey(key.value, file: file, range: node.range, first: first, inListItem: inListItem, repeatsBlock: repeatsBlock))
             return nil
         }
         nodeEnded()
         return .scalar(node)
-    }
-
-    /// Reads through the value of a key that is not handed out.
-    private func skipValue() {
-        if let event = next() { skip(event) }
     }
 
     /// A node ended: in a mapping, a key is followed by a value and a value by a key.

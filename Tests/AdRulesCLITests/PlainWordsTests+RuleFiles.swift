@@ -346,6 +346,12 @@ extension PlainWordsTests {
         ], "\(load.diagnostics)")
         let setting = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    enabled: true\n    enabled: false\n")])
         #expect(setting.diagnostics.map(\.message) == ["key \"enabled\" is repeated in this mapping: keep one of them"], "\(setting.diagnostics)")
+        // A placement's block written twice holds settings too: keeping one of them dropped `after_session_start`.
+        let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    grace:\n      after_install: 10m\n    hourly_cap: 4\n    grace:\n      after_session_start: 30s\n")])
+        #expect(block.diagnostics.map(\.message) == [
+            "key \"grace\" is repeated in this mapping: move its entries into the first grace: block and remove this line (keeping one would drop the other's entries)",
+        ], "\(block.diagnostics)")
+        #expect(block.diagnostics.first?.range.start == SourcePosition(line: 8, column: 5))
         // In an item of a block list, a repeated key most likely starts an item whose `- ` was lost (a rule's `- id:` line
         // deleted): keeping one of them would drop a rule.
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    deny: \"*\"\n    when: premium\n    deny: [a]\n    when: premium\n")])

@@ -89,7 +89,9 @@ extension ScenarioDecoder {
                     source = nil
                 }
             case "trigger":
-                trigger = reader.enumeration(value, key, as: ShowTrigger.self, advice: ScenarioKeys.triggerAdvice)?.value
+                // The advice fits the placement asked about: an interstitial's show is never a launch's.
+                let asked = pairs.first { $0.key.scalar?.value == "placement" }?.value.scalar.flatMap { policy.placement($0.value) }
+                trigger = reader.enumeration(value, key, as: ShowTrigger.self, advice: { ScenarioKeys.triggerAdvice($0, for: asked) })?.value
                 eventOnly.append(pair)
             case "context":
                 context = decodeContext(value, base: testContext, owner: .askContext, policy: policy, declared: declared, reader: &reader)

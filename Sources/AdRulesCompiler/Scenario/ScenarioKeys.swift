@@ -1,3 +1,5 @@
+import AdRules
+
 /// The keys each mapping of a scenario file accepts, and where a key in the wrong one belongs.
 enum ScenarioKeys {
     static let top = ["tests"]
@@ -32,17 +34,30 @@ enum ScenarioKeys {
 
     /// What to write for a trigger named as the moment it stands for (`launch`, `foreground`): the spec names each by
     /// what starts the show.
-    static func triggerAdvice(_ written: String) -> String? {
+    /// - Parameter placement: the placement asked about, when the policy has it: only an app_open placement shows on a
+    ///   launch or a return, and only another format at an app moment.
+    static func triggerAdvice(_ written: String, for placement: Placement?) -> String? {
+        let isAppOpen = placement.map { $0.format.value == .appOpen }
+        let advice: String
         switch written.lowercased() {
         case "launch", "cold_start", "coldstart", "first_load", "startup", "app_launch", "app_launched", "load", "loaded", "splash":
-            return "a cold-start show is asked when the first load completes: write trigger: load_completed"
+            advice = "a cold-start show is asked when the first load completes: write trigger: load_completed"
         case "foreground", "return", "resumed", "app_resumed", "app_resume", "became_active", "warm_start":
-            return "a show on the return from background is trigger: resume"
+            advice = "a show on the return from background is trigger: resume"
         case "user", "tap", "button", "level_end", "moment", "event", "manual", "user_action":
-            return "a show at an app moment (a level end, a tap) is trigger: action"
+            advice = "a show at an app moment (a level end, a tap) is trigger: action"
         default:
             return nil
         }
+        guard let placement, let isAppOpen else { return advice }
+        let format = placement.format.value.rawValue
+        if !isAppOpen, !advice.hasSuffix("action") {
+            return "\(placement.id) is \(Article.indefinite(format)) \(format) placement, which shows at an app moment (a level end, a tap), never on a launch or a return: write trigger: action"
+        }
+        if isAppOpen, advice.hasSuffix("action") {
+            return "\(placement.id) is an app_open placement, which shows on a launch or a return, not at an app moment: write trigger: load_completed (the first load of a launch) or resume"
+        }
+        return advice
     }
 
     /// A mapping of a scenario file, by what holds it: a context is a test's or an ask's, and only an ask step takes one.
