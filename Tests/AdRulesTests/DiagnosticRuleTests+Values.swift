@@ -15,6 +15,22 @@ extension DiagnosticRuleTests {
         #expect(d.message.contains("quote"))
     }
 
+    /// Another tool's word for a key is told the key (`members:` is `placements:`), and the block is not also told it
+    /// lacks that key.
+    @Test func anotherToolsWordForAKeyIsToldTheKey() throws {
+        let found = lint(Self.header + "  a: {format: interstitial, min_interval: 1m}\n  b:\n    type: banner\n    cooldown: 30s\n"
+            + "groups:\n  g:\n    members: [a]\n    daily_cap: 3\nrules:\n  - id: r\n    deny: [a]\n    condition: premium\n")
+        #expect(found.map(\.message) == [
+            "unknown key \"type\" in placement \"b\": did you mean \"format\"?",
+            "unknown key \"cooldown\" in placement \"b\": did you mean \"min_interval\"?",
+            "unknown key \"members\" in group \"g\": did you mean \"placements\"?",
+            "unknown key \"condition\" in rule \"r\": did you mean \"when\"?",
+        ], "\(found)")
+        // Beside the key itself, the other word is not told to be it.
+        let both = lint(Self.header + "  a: {format: interstitial, min_interval: 1m}\ngroups:\n  g:\n    placements: [a]\n    members: [a]\n    daily_cap: 3\n")
+        #expect(both.count == 1 && both.first?.message.contains("did you mean \"placements\"") == false, "\(both)")
+    }
+
     /// A rule's condition is a bool: a plain `when: yes` is the error yaml/ambiguous-bool gives where a bool is expected,
     /// once (it was an unknown name of the expression); quoted, or within an expression, it is a name as any other.
     @Test func anAmbiguousBoolConditionIsAnError() throws {

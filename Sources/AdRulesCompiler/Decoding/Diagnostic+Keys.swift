@@ -61,7 +61,9 @@ extension Diagnostic {
                 : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
-        } else if let suggestion = Suggestion.closest(to: key, in: present.isEmpty ? allowed : allowed.filter { !present.contains($0) }) {
+        } else if let suggestion = Suggestion.keySynonym(for: key, in: allowed.filter { !present.contains($0) })
+            ?? Suggestion.closest(to: key, in: present.isEmpty ? allowed : allowed.filter { !present.contains($0) })
+        {
             message += ": " + Suggestion.didYouMean(suggestion, for: key)
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"

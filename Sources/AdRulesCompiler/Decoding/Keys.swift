@@ -135,9 +135,10 @@ package enum GluedKey {
     package static func keyMeant(_ written: String, allowed: [String], told: Bool = true, relocation: ((String) -> String?)? = nil) -> String? {
         if case let glued = key(of: written), glued != written, allowed.contains(glued) { return glued }
         let relocated = relocation.map { $0(written) != nil } ?? (RuleFileKeys.relocation(of: written, allowed: allowed) != nil)
-        guard told, !allowed.contains(written), !relocated,
-            let meant = Suggestion.closest(to: written, in: allowed)
-        else { return nil }
+        guard told, !allowed.contains(written), !relocated else { return nil }
+        // Another tool's word for a key (`members:` for `placements:`) is told as that key, and taken as it.
+        if let synonym = Suggestion.keySynonym(for: written, in: allowed) { return synonym }
+        guard let meant = Suggestion.closest(to: written, in: allowed) else { return nil }
         // A typo keeps the first letter (`formta`, `verszion`); a word that only looks like a key (`normal`, `session`)
         // is told "did you mean" all the same, but the key is not taken as written.
         return meant.first?.lowercased() == written.first?.lowercased() ? meant : nil

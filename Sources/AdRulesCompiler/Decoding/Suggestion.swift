@@ -59,6 +59,27 @@ package enum Suggestion {
         synonyms[word.lowercased()].flatMap { allowed.contains($0) ? $0 : nil }
     }
 
+    /// The key meant by another word for it (`members:` in a group, `cooldown:` on a placement), when the mapping takes
+    /// that key: edit distance finds a misspelling, not another tool's word.
+    package static func keySynonym(for key: String, in allowed: [String]) -> String? {
+        keySynonyms[key.lowercased()].flatMap { allowed.contains($0) ? $0 : nil }
+    }
+
+    /// Words other tools and documents use for the keys of rule files.
+    private static let keySynonyms = [
+        "members": "placements", "items": "placements", "units": "placements", "placement_ids": "placements", "ads": "placements",
+        "type": "format", "ad_format": "format", "ad_type": "format",
+        "cooldown": "min_interval", "interval": "min_interval", "min_gap": "min_interval", "pacing": "min_interval",
+        "max_per_day": "daily_cap", "per_day": "daily_cap", "daily_limit": "daily_cap", "cap_per_day": "daily_cap",
+        "max_per_hour": "hourly_cap", "per_hour": "hourly_cap", "hourly_limit": "hourly_cap", "cap_per_hour": "hourly_cap",
+        "max_per_session": "session_cap", "per_session": "session_cap", "session_limit": "session_cap", "cap_per_session": "session_cap",
+        "expiry": "max_ad_age", "ttl": "max_ad_age", "ad_ttl": "max_ad_age", "max_age": "max_ad_age", "expires_after": "max_ad_age",
+        "condition": "when", "if": "when", "where": "when",
+        "enable": "enabled", "active": "enabled",
+        "no_premium": "exclude_premium", "skip_premium": "exclude_premium", "premium_excluded": "exclude_premium",
+        "tz": "timezone", "time_zone": "timezone",
+    ]
+
     /// Other words for the types a rule file names.
     private static let synonyms = [
         "float": "number", "double": "number", "decimal": "number", "text": "string", "str": "string", "boolean": "bool",
