@@ -108,6 +108,18 @@ struct ExpressionTests {
         ("level > 1 NOT premium", 10, "unexpected NOT after a complete expression: the language's words are lowercase: write and not, or or not"),
         ("level is 3", 6, "unexpected is after a complete expression: write == to compare (or != for is not)"),
         ("level > 1 level", 10, "unexpected level after a complete expression: join conditions with and / or"),
+        // Comparisons in English words, and a condition led by the word the key already says.
+        ("level less than 5", 6, "unexpected less after a complete expression: \"less than\" is written <: as in level < 5 (<= for at most)"),
+        ("level is greater than 5", 6, "unexpected is after a complete expression: \"greater than\" is written >: as in level > 5 (>= for at least)"),
+        ("level is at least 3", 6, "unexpected is after a complete expression: \"at least\" is written >=: as in level >= 3"),
+        ("level at most 3", 6, "unexpected at after a complete expression: \"at most\" is written <=: as in level <= 3"),
+        ("screen is one of [\"a\"]", 7, "unexpected is after a complete expression: \"one of\" is written in, with a list: as in screen in [\"home\", \"shop\"]"),
+        ("screen is not one of [\"a\"]", 7, "unexpected is after a complete expression: \"not one of\" is written not in, with a list: as in screen not in [\"home\", \"shop\"]"),
+        ("level between 3 and 9", 6, "unexpected between after a complete expression: \"between\" is two comparisons: as in level >= 3 and level <= 10"),
+        ("tags contains \"vip\"", 5, "unexpected contains after a complete expression: a list holds a value when the value is in it: write the value first, as in \"vip\" in tags"),
+        ("if premium", 0, "unexpected if at the start: the key when: already says when the rule denies: write when: premium"),
+        ("unless level > 3", 0, "unexpected unless at the start: the key when: already says when the rule denies: write when: not (level > 3)"),
+        ("level is not 3", 6, "unexpected is after a complete expression: write == to compare (or != for is not)"),
     ])
     func wordsOfOtherLanguagesSayWhatToWrite(_ source: String, _ offset: Int, _ message: String) throws {
         let finding = try #require(findings(source).first, "\(source) compiled")

@@ -1,4 +1,5 @@
 import AdRules
+import Foundation
 /// A parsed `when` expression, before type checking.
 indirect enum Syntax: Sendable, Hashable {
     case literal(AttributeValue, offset: Int)
@@ -75,7 +76,20 @@ struct Parser {
                             offset: parser.previous.offset,
                             message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
                     }
+                    // `if premium`, `when premium`: the rule's `when:` already says it.
+                    if parser.index == 1, case .name(let lead) = parser.previous.kind, ["if", "when", "unless"].contains(lead.lowercased()) {
+                        // The condition after the word, when it is short enough to show (`unless` negates it).
+                        let rest = source.dropFirst(parser.current.offset).trimmingCharacters(in: .whitespaces)
+                        let negates = lead.lowercased() == "unless"
+                        let shown = rest.count > 60 ? "…" : negates ? (rest.contains(" ") ? "not (\(rest))" : "not \(rest)") : rest
+                        throw ExpressionError(
+                            offset: parser.previous.offset,
+                            message: "unexpected \(lead) at the start: the key when: already says when the rule denies: write when: \(shown)")
+                    }
                     let word = parser.current.text
+                    if let english = parser.comparisonInWords {
+                        throw ExpressionError(offset: parser.current.offset, message: "unexpected \(word) after a complete expression: \(english)")
+                    }
                     let advice = switch word.lowercased() {
                     case "and", "or": "the language's words are lowercase: write \(word.lowercased())"
                     // After a condition a not joins with and / or: `x NOT y` is `x and not y`.
@@ -98,6 +112,31 @@ struct Parser {
 
     private var current: Token { tokens[min(index, tokens.count - 1)] }
     private var previous: Token { tokens[max(0, min(index, tokens.count - 1) - 1)] }
+
+    /// The words of the current token and the two after it, lowercased.
+    private var wordsAhead: [String] { (0..<3).map { tokens[min(index + $0, tokens.count - 1)].text.lowercased() } }
+
+    /// What to write for a comparison written in words after an operand (`level less than 5`, `level is at least 3`,
+    /// `screen is one of [...]`, `tags contains "vip"`), or nil.
+    private var comparisonInWords: String? {
+        var words = wordsAhead
+        // `is less than`, `is at most`: the `is` adds nothing.
+        let said = words[0] == "is" || words[0] == "are" ? words[1] : words[0]
+        if words[0] == "is" || words[0] == "are" { words.removeFirst() }
+        let phrase = words.prefix(2).joined(separator: " ")
+        switch said {
+        case "less", "lower", "fewer", "below", "under", "smaller": return "\"\(phrase)\" is written <: as in level < 5 (<= for at most)"
+        case "greater", "more", "higher", "above", "over", "larger", "bigger": return "\"\(phrase)\" is written >: as in level > 5 (>= for at least)"
+        case "at" where words[1] == "least": return "\"at least\" is written >=: as in level >= 3"
+        case "at" where words[1] == "most": return "\"at most\" is written <=: as in level <= 3"
+        case "one" where words[1] == "of": return "\"one of\" is written in, with a list: as in screen in [\"home\", \"shop\"]"
+        case "not" where words[1] == "one": return "\"not one of\" is written not in, with a list: as in screen not in [\"home\", \"shop\"]"
+        case "between": return "\"between\" is two comparisons: as in level >= 3 and level <= 10"
+        case "contains", "contain", "includes", "include", "has":
+            return "a list holds a value when the value is in it: write the value first, as in \"vip\" in tags"
+        default: return nil
+        }
+    }
 
     /// The duration a number followed by a unit name means (`1 day` → `1d`), or two durations written apart (`1h
     /// 30m` → `1h30m`), when those are the last token read and the current one.
