@@ -141,15 +141,7 @@ enum ImpactFormat {
     static func users(_ n: Int) -> String { "\(count(n)) user\(n == 1 ? "" : "s")" }
 
     /// `1234567` as `1,234,567`.
-    static func count(_ n: Int) -> String {
-        let digits = String(abs(n))
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { out += "," }
-            out.append(c)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
+    static func count(_ n: Int) -> String { Article.grouped(n) }
 
     /// A value with a fixed number of decimals.
     static func fixed(_ value: Double, _ places: Int) -> String {

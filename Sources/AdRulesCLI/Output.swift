@@ -56,7 +56,7 @@ enum Output {
         }
         let target = resolved(output)
         let targetIdentity = identity(output)
-        if let refused = OutputFile.standardInputRefusal(output, identity: targetIdentity) {
+        if let refused = OutputFile.unreadOutputRefusal(output) {
             return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(refused): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
         // What loading a directory reads: rule, scenario and model files.

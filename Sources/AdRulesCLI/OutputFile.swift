@@ -22,8 +22,7 @@ enum OutputFile {
         // A stream closed at the start is no file, though /dev/null now holds its number: only its own names lead to it
         // (and writing it then says it is closed), `-o /dev/null` does not.
         for fd: Int32 in [1, 2] where StandardStreams.closedAtStart.contains(fd) {
-            let names = [fd == 1 ? "/dev/stdout" : "/dev/stderr", "/dev/fd/\(fd)", "/proc/self/fd/\(fd)", "/proc/\(getpid())/fd/\(fd)"]
-            if namesLedThrough(path).contains(where: names.contains) { return fd }
+            if namesLedThrough(path).contains(where: names(ofDescriptor: fd).contains) { return fd }
         }
         for fd: Int32 in [1, 2] where !StandardStreams.closedAtStart.contains(fd) {
             var open = stat()
@@ -32,25 +31,26 @@ enum OutputFile {
         return nil
     }
 
-    /// Why `path` cannot take a report because of what standard input is, or nil. Standard input's file
-    /// (`-o /dev/stdin < notes.txt`) is someone's input. Its pipe or FIFO (`… | adrules … -o /dev/stdin`) is read by
-    /// no one, this run included: the report would fill it and the write would wait for ever, or be lost once the
-    /// run ends. A standard input closed by the caller holds /dev/null (``StandardStreams/closedAtStart``), where the
+    /// Why `path` cannot take a report because nothing would read it, or nil. Standard input's file
+    /// (`-o /dev/stdin < notes.txt`) is someone's input. Its pipe, FIFO or socket (`… | adrules … -o /dev/stdin`) is
+    /// read by no one, this run included: the report would fill it and the write would wait for ever, or be lost once
+    /// the run ends. A standard input closed by the caller holds /dev/null (``StandardStreams/closedAtStart``), where the
     /// report would be lost unsaid. The pseudo-terminal multiplexer (`/dev/ptmx`) opens a new terminal that nothing
-    /// reads, with the same wait.
-    /// - Parameter identity: the path's device and inode, nil when it does not exist.
-    static func standardInputRefusal(_ path: String, identity: (UInt64, UInt64)?) -> String? {
-        if StandardStreams.closedAtStart.contains(0) {
-            let names = ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/\(getpid())/fd/0"]
-            if namesLedThrough(path).contains(where: names.contains) { return "is standard input, which was closed when the run started" }
+    /// reads, with the same wait. Standard output or error named as a file is that stream, even when it is the very
+    /// socket standard input reads (inetd, socat): never refused here.
+    static func unreadOutputRefusal(_ path: String) -> String? {
+        if StandardStreams.closedAtStart.contains(0), namesLedThrough(path).contains(where: names(ofDescriptor: 0).contains) {
+            return "is standard input, which was closed when the run started"
         }
+        guard stream(path) == nil else { return nil }
         var target = stat()
-        guard let identity, stat(path, &target) == 0 else { return nil }
+        guard stat(path, &target) == 0 else { return nil }
         var input = stat()
-        if !StandardStreams.closedAtStart.contains(0), fstat(0, &input) == 0, (UInt64(input.st_dev), UInt64(input.st_ino)) == identity {
+        if !StandardStreams.closedAtStart.contains(0), fstat(0, &input) == 0, input.st_dev == target.st_dev, input.st_ino == target.st_ino {
             switch input.st_mode & S_IFMT {
             case S_IFREG: return "is the file standard input reads"
-            case S_IFIFO, S_IFSOCK: return "is the pipe standard input comes from, which nothing reads"
+            case S_IFIFO: return "is the pipe standard input comes from, which nothing reads"
+            case S_IFSOCK: return "is the socket standard input comes from, which nothing reads"
             default: break
             }
         }
@@ -63,6 +63,11 @@ enum OutputFile {
             }
         }
         return nil
+    }
+
+    /// The names that lead to a standard descriptor: `/dev/stdin` (or stdout, stderr) and its entries under /dev/fd and /proc.
+    static func names(ofDescriptor fd: Int32) -> [String] {
+        [["/dev/stdin", "/dev/stdout", "/dev/stderr"][Int(fd)], "/dev/fd/\(fd)", "/proc/self/fd/\(fd)", "/proc/thread-self/fd/\(fd)", "/proc/\(getpid())/fd/\(fd)"]
     }
 
     /// The names a path leads through: itself, written plainly (`//dev/./stdout` is `/dev/stdout`), then the target of

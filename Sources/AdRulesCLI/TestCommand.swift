@@ -78,11 +78,13 @@ enum TestCommand {
         var untested: [(path: String, rulesPath: String)] = []
         // A scenario file named twice (`test rules rules`, a link, `../rules/x.test.yaml`) runs once against a policy.
         var ran = Set<String>()
-        // A path given twice (`test d d`, or `d` and `./d`) is walked once: a walk costs its directory's entries, and
-        // 5,000 copies of a directory of 1,000 files took 9 s.
+        // A path given twice (`test d d`, or `d` and `./d`) against one policy is walked once: a walk costs its
+        // directory's entries, and 5,000 copies of a directory of 1,000 files took 9 s. The same file under another
+        // directory's name (a symlink) runs against that directory's policy too.
         var walked = Set<String>()
         for path in paths {
-            guard walked.insert(PolicyLoader.realPath(path) ?? path).inserted else { continue }
+            let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
+            guard walked.insert((PolicyLoader.realPath(path) ?? path) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
             let files: [String]
             do {
                 files = try PolicyLoader.files(at: path, where: PolicyLoader.isScenarioFile)
@@ -98,7 +100,6 @@ enum TestCommand {
                     + "name the scenario files, or a directory of them (a policy is linted by adrules lint)\n"
                 continue
             }
-            let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
             if files.isEmpty { untested.append((path, rulesPath)) }
             for file in files {
                 guard ran.insert(FileIdentity.of(file) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
@@ -222,8 +223,8 @@ enum TestCommand {
 }
 
 /// Loads the policy for scenario files once per rules path, and decodes scenario files against it.
-package struct ScenarioPolicies {
-    package enum Prepared {
+struct ScenarioPolicies {
+    enum Prepared {
         case ready(Scenario, Policy, warnings: [Diagnostic])
         /// The policy has errors: every diagnostic, as lint reports them, and how many files it has.
         case brokenPolicy(String, [Diagnostic], files: Int)
@@ -241,9 +242,7 @@ package struct ScenarioPolicies {
     /// The work of the scenario files prepared to run so far.
     private var runWork = 0
     /// The most work the run's files may take together.
-    package var maxRunWork = ScenarioDecoder.maxRunWork
-
-    package init() {}
+    var maxRunWork = ScenarioDecoder.maxRunWork
 
     /// The policy of a PATH when `--rules` is not given: the directory itself, or a file's directory.
     static func defaultRulesPath(for path: String) -> String {
@@ -287,7 +286,7 @@ package struct ScenarioPolicies {
         return false
     }
 
-    package mutating func prepare(file: String, rulesPath: String) -> Prepared {
+    mutating func prepare(file: String, rulesPath: String) -> Prepared {
         let policy: Policy
         switch check(rulesPath) {
         case .stopped(.ioFailure(let message)) where !rulesGiven && isEmptyDirectory(rulesPath):
@@ -307,7 +306,8 @@ package struct ScenarioPolicies {
         // not run, and later ones that fit still do).
         guard runWork + scenario.work <= maxRunWork else {
             let at = scenario.tests.first.map { SourceRange(at: SourcePosition(line: $0.location.line, column: $0.location.column)) } ?? .fileStart
-            return .broken(name: "\(file) (not run: the run's scenario files take too long together)", [.tooMuchRunWork(limit: maxRunWork, before: runWork, work: scenario.work, file: file, range: at)])
+            let finding = Diagnostic.tooMuchRunWork(limit: maxRunWork, before: runWork, work: scenario.work, file: file, range: at)
+            return .broken(name: "\(file) (not run: the run's scenario files take too long together)", (diagnostics + [finding]).sortedForDisplay())
         }
         runWork += scenario.work
         return .ready(scenario, policy, warnings: diagnostics)

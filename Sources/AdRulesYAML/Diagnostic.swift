@@ -63,11 +63,12 @@ public struct Diagnostic: Sendable, Hashable, Codable {
     /// The start of the range as a location.
     public var location: SourceLocation { SourceLocation(file: file, position: range.start) }
 
-    /// Hashes the rule and the span only: two equal findings share them, and a file's findings are told apart by
-    /// them but for a few. The message (which may list forty values) is compared only when they match: hashing it
-    /// made telling a repeated finding from a new one the larger part of reading a file of a million mistakes.
+    /// Hashes the rule, the file and the span only: two equal findings share them, and findings are told apart by
+    /// them but for a few. The message (which may list 33 values) is compared only when they match: hashing it made
+    /// telling a repeated finding from a new one the larger part of reading a file of a million mistakes.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rule)
+        hasher.combine(file)
         hasher.combine(range)
     }
 }

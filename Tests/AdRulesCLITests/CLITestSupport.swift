@@ -58,11 +58,11 @@ func runBinary(
     env["GITHUB_ACTIONS"] = nil
     for (k, v) in environment { env[k] = v }
     process.environment = env
-    let input = Pipe()
     if let standardInput {
         process.standardInput = FileHandle(forReadingAtPath: standardInput)
     } else if inputPipe {
-        process.standardInput = input
+        // Held until the run ends: its write end stays open, so the pipe never reaches its end.
+        process.standardInput = Pipe()
     }
     let out = Pipe()
     let err = Pipe()

@@ -113,6 +113,8 @@ struct EndToEndTests {
             // A closed standard input holds /dev/null, where a report would be lost unsaid.
             ("lint rules --output /dev/stdin <&-", 2, "error: --output /dev/stdin is standard input, which was closed when the run started: write the report elsewhere\n"),
             ("lint rules --output //dev/./fd/0 <&-", 2, "error: --output //dev/./fd/0 is standard input, which was closed when the run started: write the report elsewhere\n"),
+            ("lint rules --output /proc/thread-self/fd/0 <&-", 2, "error: --output /proc/thread-self/fd/0 is standard input, which was closed when the run started: write the report elsewhere\n"),
+            ("lint rules --output /dev/null <&-", 0, nil),
         ] as [(String, Int32, String?)] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -46,6 +46,18 @@ extension PlainWordsTests {
         #expect(found == [message])
     }
 
+    /// Past a file's 1,000 findings an unknown value is counted, its message not built; those listed keep theirs.
+    @Test func unknownValuesPastTheLimitAreCounted() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let codes = (0..<1_006).map { "x\($0)" }
+        let text = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: a, trigger: action, expect: deny, reasons: [\(codes.joined(separator: ", "))]}\n"
+        let found = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1
+        let summary = try #require(found.first { $0.rule == "lint/too-many-findings" })
+        #expect(summary.standsFor?.count == 6, "\(summary.message)")
+        let listed = found.filter { $0.rule == "schema/enum" }
+        #expect(listed.count == 1_000 && listed.allSatisfy { $0.message.contains("must be one of unknown_placement, placement_disabled") }, "\(listed.first?.message ?? "")")
+    }
+
     /// Names other tools give events, triggers and step times, a custom rule's id as a reason, two codes with no comma,
     /// and another SDK's ad named as a placement, are told what a scenario writes.
     @Test(arguments: [

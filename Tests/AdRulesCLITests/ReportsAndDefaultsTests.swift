@@ -165,5 +165,14 @@ struct ReportsAndDefaultsTests {
         }
         // /dev/null stays a place to send a report, with standard input on it too.
         #expect(try runBinary(["lint", dir + "/p.yaml", "-o", "/dev/null"], standardInput: "/dev/null").code == 0)
+        // Standard output named as a file is that stream, even when it is the FIFO standard input reads (as under inetd).
+        let binary = try #require(adrulesBinary())
+        #expect(mkfifo(dir + "/both", 0o600) == 0)
+        let shared = Process()
+        shared.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shared.arguments = ["-c", "exec 3<>\"$1\"; \"$0\" lint \"$2\" --format json -o /dev/stdout <&3 >&3", binary, dir + "/both", dir + "/p.yaml"]
+        try shared.run()
+        shared.waitUntilExit()
+        #expect(shared.terminationStatus == 0)
     }
 }

@@ -135,7 +135,7 @@ extension Diagnostic {
     /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
     /// - Parameter allowed: the values; nil for a finding past the file's limit, which is only counted (its message,
     ///   never shown, neither lists them nor searches them for the one meant: the messages of a scenario's 8 million
-    ///   unknown reason codes, each listing the 40 codes, took 40 s to build).
+    ///   unknown reason codes, each listing the 33 codes, took 40 s to build).
     static func unknownEnum(_ key: String, value: String, allowed: [String]?, advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         guard let allowed else { return Diagnostic(.error, rule: "schema/enum", message: "\(key) has an unknown value", file: file, range: range) }
         var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""

@@ -99,8 +99,8 @@ extension Diagnostic {
     package static func tooMuchRunWork(limit: Int, before: Int, work: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "the scenario files of this run would take more than \(limit / 1_000_000) million steps of the policies' rules and caps together "
-                + "(the files run before this one about \(before), this one about \(work)), so its tests do not run: test fewer scenario files at once, such as one directory a run",
+            message: "the scenario files of this run would take more than \(Article.grouped(limit)) steps of the policies' rules and caps together "
+                + "(the files run before this one about \(Article.grouped(before)), this one about \(Article.grouped(work))), so its tests do not run: test fewer scenario files at once, such as one directory a run",
             file: file, range: range)
     }
 

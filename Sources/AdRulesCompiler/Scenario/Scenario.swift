@@ -10,7 +10,7 @@ public struct Scenario: Sendable {
     public var tests: [ScenarioTest]
     /// The steps of the policy's rules and caps its tests take, as ``ScenarioDecoder/maxWork`` bounds them: what a run
     /// of many files adds up (``ScenarioDecoder/maxRunWork``).
-    public var work = 0
+    package var work = 0
 }
 
 /// One test of a scenario file.
