@@ -31,6 +31,15 @@ extension DiagnosticRuleTests {
         #expect(both.count == 1 && both.first?.message.contains("did you mean \"placements\"") == false, "\(both)")
     }
 
+    /// `attributes:` written under a misspelt key is told "did you mean" once: the rules reading its attributes are not
+    /// also told to declare them (they were, under the misspelt key).
+    @Test func aMisspeltAttributesBlockIsOneFinding() throws {
+        let found = lint("version: 1\nattribute:\n  level: int\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: level > 3}\n")
+        #expect(found.map(\.message) == ["unknown key \"attribute\" in the top level: did you mean \"attributes\"?"], "\(found)")
+        let undeclared = lint("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: level > 3}\n")
+        #expect(undeclared.map(\.rule) == ["rule/unknown-name"], "\(undeclared)")
+    }
+
     /// A rule's condition is a bool: a plain `when: yes` is the error yaml/ambiguous-bool gives where a bool is expected,
     /// once (it was an unknown name of the expression); quoted, or within an expression, it is a name as any other.
     @Test func anAmbiguousBoolConditionIsAnError() throws {
