@@ -40,6 +40,19 @@ extension DiagnosticRuleTests {
         #expect(undeclared.map(\.rule) == ["rule/unknown-name"], "\(undeclared)")
     }
 
+    /// A key both misspelt and out of its block is told the key meant and its block.
+    @Test func aMisspeltKeyOfAnotherBlockIsToldItsBlock() throws {
+        let found = lint("version: 1\nplacements:\n  o:\n    format: app_open\n    min_interval: 4m\n    show_if_redy: true\n    launch:\n      max_dealy: 3s\n"
+            + "  i:\n    format: interstitial\n    min_interval: 1m\n    firstsessions: 1\n")
+        #expect(found.map(\.message) == [
+            "unknown key \"show_if_redy\" in placement \"o\": did you mean \"show_if_ready\"? It belongs in the `resume:` block of an app_open placement: write show_if_ready: indented under `resume:`",
+            "unknown key \"max_dealy\" in launch: did you mean \"max_delay\"? It belongs in the `resume:` block of an app_open placement: write max_delay: indented under `resume:`",
+            "unknown key \"firstsessions\" in placement \"i\": did you mean \"first_sessions\"? It belongs in the `grace:` block: write first_sessions: indented under `grace:`",
+        ], "\(found)")
+        // A key close to one of the placement's own is that key.
+        #expect(lint("version: 1\nplacements:\n  i: {format: interstitial, min_intervl: 1m}\n").first?.message.hasSuffix("did you mean \"min_interval\"?") == true)
+    }
+
     /// A rule's condition is a bool: a plain `when: yes` is the error yaml/ambiguous-bool gives where a bool is expected,
     /// once (it was an unknown name of the expression); quoted, or within an expression, it is a name as any other.
     @Test func anAmbiguousBoolConditionIsAnError() throws {

@@ -89,6 +89,15 @@ public enum RuleFileKeys {
             }
             return "\(key) is a placement setting: indent it under a placement in `placements:`, or under `defaults:` for every placement"
         }
+        // A misspelt key of another block (`show_if_redy` among a placement's keys, `max_dealy` under `launch:`), close
+        // to no key here: the key meant, and its block.
+        if allowed == placement || placementBlocks.contains(where: { $0.1 == allowed }), Suggestion.closest(to: key, in: allowed) == nil {
+            for block in PlacementSetting.Block.allCases where keys(in: block) != allowed {
+                guard let meant = Suggestion.closest(to: key, in: keys(in: block)) else { continue }
+                let owner = block.isAppOpenOnly ? " of an app_open placement" : ""
+                return "did you mean \"\(meant)\"? It belongs in the `\(block.rawValue):` block\(owner): write \(meant): indented under `\(block.rawValue):`"
+            }
+        }
         return nil
     }
 
