@@ -131,6 +131,14 @@ extension DiagnosticRuleTests {
         #expect(finding.message.hasSuffix("not \"\(written)\": write \(meant)"), "\(finding.message)")
     }
 
+    /// A separator left after a duration (a line copied out of a list) is told to go.
+    @Test(arguments: [("30s,", "remove the comma at the end: write 30s"), ("1m;", "remove the semicolon at the end: write 1m")])
+    func aSeparatorAfterADurationIsToldToGo(_ written: String, _ advice: String) throws {
+        let text = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    grace:\n      after_session_start: \(written)\n"
+        let finding = try #require(lint(text).first { $0.rule == "schema/duration" })
+        #expect(finding.message.hasSuffix("not \"\(written)\": \(advice)"), "\(finding.message)")
+    }
+
     /// A key past YAML's 1024-character limit on implicit keys is named as too long, not as misplaced.
     @Test func aKeyLongerThanYAMLAllowsIsNamedSo() throws {
         let text = "version: 1\nplacements:\n  " + String(repeating: "a", count: 1030) + ":\n    format: banner\n"
