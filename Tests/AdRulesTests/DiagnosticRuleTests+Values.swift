@@ -131,6 +131,16 @@ extension DiagnosticRuleTests {
         #expect(finding.message.hasSuffix("not \"\(written)\": write \(meant)"), "\(finding.message)")
     }
 
+    /// An attribute's default in quotes, or a whole number written as a decimal, is told how to write it, as a cap is.
+    @Test func anAttributeDefaultInQuotesIsToldToDropThem() throws {
+        let found = lint("version: 1\nattributes:\n  level: {type: int, default: \"1\"}\n  score: {type: number, default: \"2.5\"}\n  lives: {type: int, default: 3.0}\n"
+            + "  name: {type: int, default: abc}\nplacements:\n  i: {format: interstitial, min_interval: 1m}\n")
+        #expect(found.map(\.message) == [
+            "default must be a whole number, not \"1\": remove the quotes (1)", "default must be a finite number, not \"2.5\": remove the quotes (2.5)",
+            "default must be a whole number, not \"3.0\": write 3", "default must be a whole number, not \"abc\"",
+        ], "\(found)")
+    }
+
     /// A separator left after a duration (a line copied out of a list) is told to go.
     @Test(arguments: [("30s,", "remove the comma at the end: write 30s"), ("1m;", "remove the semicolon at the end: write 1m")])
     func aSeparatorAfterADurationIsToldToGo(_ written: String, _ advice: String) throws {

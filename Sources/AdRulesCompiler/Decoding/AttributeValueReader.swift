@@ -17,7 +17,9 @@ enum AttributeValueReader {
                 reader.report(.wholeNumberTooLong(key, text: scalar.value, file: reader.file, range: node.range))
                 return nil
             }
-            reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file))
+            // A whole number in quotes (`"1"`) or written another way (`1.0`) is told how to write it, as a cap is.
+            let advice = Diagnostic.unquoting(node) { FieldReader.intValue($0) != nil } ?? Diagnostic.wholeNumber(node) { _ in true }
+            reader.report(.wrongType(key, expected: "a whole number", found: node, file: reader.file, advice: advice))
             return nil
         case .number:
             switch node.scalar?.numberReading {
@@ -27,7 +29,8 @@ enum AttributeValueReader {
             case .tooLong?:
                 reader.report(.wholeNumberTooLong(key, text: node.scalar?.value ?? "", file: reader.file, range: node.range))
             case .notANumber?, nil:
-                reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file))
+                let advice = Diagnostic.unquoting(node) { if case .value = $0.numberReading { true } else { false } }
+                reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file, advice: advice))
             }
             return nil
         // Texts kept composed, as a rule's constants are (``Swift/String/composed``): comparing them stays fast.
