@@ -367,6 +367,19 @@ extension PlainWordsTests {
         #expect(again.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(again.diagnostics)")
     }
 
+    /// `placements:` with nothing under it, its placements below it unindented, is one slip: told at each placement,
+    /// not also that the block is empty. Alone, the empty block is told so.
+    @Test func placementsLeftUnindentedAreOneFinding() {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\napp_open:\n  format: app_open\n  min_interval: 4m\n")])
+        #expect(load.diagnostics.map(\.message) == [
+            "unknown key \"app_open\" in the top level: app_open has a format, so it is a placement: indent it under `placements:`",
+        ], "\(load.diagnostics)")
+        let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n")])
+        #expect(empty.diagnostics.map(\.message) == [
+            "placements must be a mapping of keys to values, not nothing (null): write key: value pairs, one a line, or {key: value}",
+        ], "\(empty.diagnostics)")
+    }
+
     /// A placement written at the top level, outside `placements:`, is said to be one (it has a format).
     @Test func aPlacementOutsidePlacementsIsSaidToBeOne() {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nshop_banner:\n  format: banner\n  enabled: true\nextra:\n  note: x\n")])

@@ -68,7 +68,10 @@ extension FieldReader {
                 if allowed == RuleFileKeys.top, RuleFileKeys.relocation(of: key, allowed: allowed) == nil, case .mappingStart = value {
                     var hasFormat = false
                     reader.forEachEntry(cursor) { _, inner, _ in hasFormat = hasFormat || inner.scalar?.value == "format" }
-                    if hasFormat { belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`" }
+                    if hasFormat {
+                        belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`"
+                        reader.placementsOutsideBlock += 1
+                    }
                 }
                 if allowed == RuleFileKeys.top {
                     let isList = if case .sequenceStart = value { true } else { false }

@@ -81,6 +81,8 @@ struct FieldReader: NodeReader {
     /// The unknown keys of the mappings read so far, in order: a block left empty (`grace:`) whose keys follow it
     /// unindented is told once, at those keys (``PlacementFields``).
     var unknownKeysSeen: [String] = []
+    /// Placements written at a rule file's top level, outside `placements:` (told to indent them under it).
+    var placementsOutsideBlock = 0
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
     /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.

@@ -75,6 +75,9 @@ struct PolicyFragment: Sendable {
             return fragment
         }
         var sawVersion = false
+        // `placements:` with nothing under it: told so unless its placements follow unindented, which are told to
+        // indent under it (the same slip, said once at each of them).
+        var emptyPlacements: Diagnostic?
         reader.forEachField(cursor, allowed: RuleFileKeys.top, context: "the top level") { reader, key, keyNode, event in
             switch key {
             case "defaults":
@@ -82,6 +85,11 @@ struct PolicyFragment: Sendable {
                 fragment.defaults = block
                 fragment.remember(key, "{\(block.canonical)}", keyNode, reader: reader)
             case "placements":
+                if case .scalar(let node) = event, node.scalar?.isNull == true {
+                    emptyPlacements = .wrongType(key, expected: "a mapping of keys to values", found: node, file: file)
+                    fragment.placementsUnread = true
+                    return
+                }
                 guard reader.enterMapping(event, cursor, key) else {
                     fragment.placementsUnread = true
                     return
@@ -152,6 +160,7 @@ struct PolicyFragment: Sendable {
         }
         // `placments:` (misspelt, or glued to its value) is an unknown key that names placements: its placements were not
         // read, and a group or rule naming one is not also told to define it.
+        if let emptyPlacements, reader.placementsOutsideBlock == 0 { reader.report(emptyPlacements) }
         if reader.gluedKeys.contains("placements") { fragment.placementsUnread = true }
         // Likewise `attribute:`: a rule reading one of its attributes is not also told to declare it.
         if reader.gluedKeys.contains("attributes") { fragment.attributesUnread = true }
