@@ -207,7 +207,6 @@ public enum PolicyLoader {
         assembler.sources = Dictionary(sources.map { ($0.file, $0.bytes) }, uniquingKeysWith: { first, _ in first })
         let unreadRoot = fragments.contains(where: \.rootUnread)
         let unreadPlacements = fragments.contains(where: \.placementsUnread)
-        let unreadAttributes = fragments.contains(where: \.attributesUnread)
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten)
@@ -235,9 +234,6 @@ public enum PolicyLoader {
                 dropped[file] = (before.count + count, before.errors + count)
             }
         }
-        // An `attributes:` block written under a misspelt key (`attribute:`, told "did you mean") left its attributes
-        // unread: the rules reading them are not also told to declare them.
-        if unreadAttributes { diagnostics = diagnostics.filter { $0.rule != "rule/unknown-name" } }
         let suppressions = Suppressions(sources: sources, scalars: textScalars)
         diagnostics = suppressions.applied(to: diagnostics.withoutRepeatsOfAliasesAndTags().withoutEmptyValuesOfRepeatedKeys())
         // (Not in a file with a syntax error: nothing else is said about it.)

@@ -31,15 +31,6 @@ extension DiagnosticRuleTests {
         #expect(both.count == 1 && both.first?.message.contains("did you mean \"placements\"") == false, "\(both)")
     }
 
-    /// `attributes:` written under a misspelt key is told "did you mean" once: the rules reading its attributes are not
-    /// also told to declare them (they were, under the misspelt key).
-    @Test func aMisspeltAttributesBlockIsOneFinding() throws {
-        let found = lint("version: 1\nattribute:\n  level: int\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: level > 3}\n")
-        #expect(found.map(\.message) == ["unknown key \"attribute\" in the top level: did you mean \"attributes\"?"], "\(found)")
-        let undeclared = lint("version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: level > 3}\n")
-        #expect(undeclared.map(\.rule) == ["rule/unknown-name"], "\(undeclared)")
-    }
-
     /// A key both misspelt and out of its block is told the key meant and its block.
     @Test func aMisspeltKeyOfAnotherBlockIsToldItsBlock() throws {
         let found = lint("version: 1\nplacements:\n  o:\n    format: app_open\n    min_interval: 4m\n    show_if_redy: true\n    launch:\n      max_dealy: 3s\n"

@@ -44,8 +44,6 @@ struct PolicyFragment: Sendable {
     /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
     /// from that, as from an unread file.
     var placementsUnread = false
-    /// The file's `attributes:` was written under another key (`attribute:`), so its attributes were not read.
-    var attributesUnread = false
     var settings: [String: Setting] = [:]
     var environment: Located<PolicyEnvironment>?
     var timezone: Located<String>?
@@ -162,8 +160,6 @@ struct PolicyFragment: Sendable {
         // read, and a group or rule naming one is not also told to define it.
         if let emptyPlacements, reader.placementsOutsideBlock == 0 { reader.report(emptyPlacements) }
         if reader.gluedKeys.contains("placements") { fragment.placementsUnread = true }
-        // Likewise `attribute:`: a rule reading one of its attributes is not also told to declare it.
-        if reader.gluedKeys.contains("attributes") { fragment.attributesUnread = true }
         // `verison: 1` is an unknown key that names version: the file is not also told it lacks one.
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
