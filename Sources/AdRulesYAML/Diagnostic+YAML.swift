@@ -161,20 +161,24 @@ extension Diagnostic {
     /// The keys of the blocks of entries in rule files, scenario files and usage models.
     private static let blocksOfEntries: Set<String> = ["placements", "groups", "attributes", "rules", "defaults", "segments", "tests", "steps"]
 
-    /// - Parameters:
-    ///   - inListItem: the mapping is an item of a block list (a rule, a test, a segment), where a repeated key most
-    ///     likely starts the next item, whose `- ` line was lost.
-    ///   - repeatsBlock: the repeated key's value is a mapping (`grace:` written twice), whose settings are kept.
-    static func duplicateKey(
-        _ key: String, file: String, range: SourceRange, first: SourcePosition, inListItem: Bool = false, repeatsBlock: Bool = false
-    ) -> Diagnostic {
+    /// Whether the keys of a mapping under `key` are ids of entries (`placements:`, `groups:`, `attributes:`).
+    static func holdsIDs(_ key: String) -> Bool { ["placements", "groups", "attributes"].contains(key) }
+
+    /// - Parameter kind: what the repeated key is, for what to do with the two.
+    static func duplicateKey(_ key: String, file: String, range: SourceRange, first: SourcePosition, kind: DuplicateKeyKind = .value) -> Diagnostic {
         // A second block of a file's entries (`placements:` written twice), or of a placement's settings (`grace:`),
         // holds entries to keep: they are moved, not dropped.
-        let advice = blocksOfEntries.contains(key) || (repeatsBlock && !inListItem)
-            ? "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
-            : inListItem
-                ? "two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"
-                : "keep one of them"
+        let advice = if blocksOfEntries.contains(key) {
+            "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
+        } else {
+            switch kind {
+            case .entryID: "an id names one entry: rename one of the two, or keep one of them"
+            case .blockOnItsLines: "move its entries into the first \(key): and remove this line (keeping one would drop the other's entries)"
+            case .blockInBraces: "move its entries into the first \(key): and remove this second one (keeping one would drop the other's entries)"
+            case .inListItem: "two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"
+            case .value: "keep one of them"
+            }
+        }
         return Diagnostic(
             .error, rule: "yaml/duplicate-key",
             message: "key \"\(key)\" is repeated in this mapping: \(advice)",
@@ -255,4 +259,18 @@ extension Diagnostic {
             : "remove it (quote the value if it must be a string)"
         return Diagnostic(.error, rule: "yaml/tag", message: "explicit tag \(tag) is not allowed: \(advice)", file: file, range: range)
     }
+}
+
+/// What a key repeated in a mapping is, for what to do with the two.
+enum DuplicateKeyKind {
+    /// An entry's id (`placements:` holding `level_end:` twice).
+    case entryID
+    /// A block or list written on the lines below its key (`grace:` twice).
+    case blockOnItsLines
+    /// A block or list written in braces or brackets on the key's line.
+    case blockInBraces
+    /// A key of an item of a block list (a rule, a test), where the `- ` of a next item may have been lost.
+    case inListItem
+    /// Any other value.
+    case value
 }

@@ -111,12 +111,22 @@ extension YAMLEventCursor {
             let inListItem = depth >= 2 && frames[depth - 1].isBlock && !frames[depth - 2].isMapping && frames[depth - 2].isBlock
                 && (frames[depth - 1].keyBefore != key.value || frames[depth - 1].keys.count == 1)
             frames[depth - 1].expectsKey = false
-            // A block repeated (`grace:` twice) holds settings to keep: its advice says to merge the two.
+            // A block or list repeated (`grace:`, `caps:` twice) holds settings to keep: its advice says to merge the
+            // two, unless the key is an entry's id (a placement defined twice), which is one of two things.
             let value = next()
+            // In an item of a list, a repeated list (a rule's `deny:`) more likely starts the next item.
             var repeatsBlock = false
-            if case .mappingStart? = value { repeatsBlock = true }
+            switch value {
+            case .mappingStart?: repeatsBlock = true
+            case .sequenceStart?: repeatsBlock = !inListItem
+            default: break
+            }
             if let value { skip(value) }
-            report(.duplicateKey(key.value, file: file, range: node.range, first: first, inListItem: inListItem, repeatsBlock: repeatsBlock))
+            let parent = depth >= 2 && frames[depth - 2].isMapping ? frames[depth - 2].lastKey : nil
+            let repeated: DuplicateKeyKind = parent.map(Diagnostic.holdsIDs) == true ? .entryID
+                : repeatsBlock ? (frames[depth - 1].isBlock ? .blockOnItsLines : .blockInBraces)
+                : inListItem ? .inListItem : .value
+            report(.duplicateKey(key.value, file: file, range: node.range, first: first, kind: repeated))
             return nil
         }
         nodeEnded()

@@ -349,9 +349,19 @@ extension PlainWordsTests {
         // A placement's block written twice holds settings too: keeping one of them dropped `after_session_start`.
         let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    grace:\n      after_install: 10m\n    hourly_cap: 4\n    grace:\n      after_session_start: 30s\n")])
         #expect(block.diagnostics.map(\.message) == [
-            "key \"grace\" is repeated in this mapping: move its entries into the first grace: block and remove this line (keeping one would drop the other's entries)",
+            "key \"grace\" is repeated in this mapping: move its entries into the first grace: and remove this line (keeping one would drop the other's entries)",
         ], "\(block.diagnostics)")
         #expect(block.diagnostics.first?.range.start == SourcePosition(line: 8, column: 5))
+        // In braces on one line, "this line" would be the whole placement; a list (`caps:`) is merged as a block is; a
+        // placement's id written twice names two placements, which are not merged.
+        let braces = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, grace: {after_install: 1m}, grace: {first_sessions: 1}}\n"
+            + "  b:\n    format: interstitial\n    min_interval: 1m\n    caps: [{max: 1, window: 1h}]\n    caps: [{max: 3, window: 3h}]\n"
+            + "  level_end: {format: interstitial, min_interval: 1m}\n  level_end: {format: rewarded}\n")])
+        #expect(braces.diagnostics.map(\.message) == [
+            "key \"grace\" is repeated in this mapping: move its entries into the first grace: and remove this second one (keeping one would drop the other's entries)",
+            "key \"caps\" is repeated in this mapping: move its entries into the first caps: and remove this line (keeping one would drop the other's entries)",
+            "key \"level_end\" is repeated in this mapping: an id names one entry: rename one of the two, or keep one of them",
+        ], "\(braces.diagnostics)")
         // In an item of a block list, a repeated key most likely starts an item whose `- ` was lost (a rule's `- id:` line
         // deleted): keeping one of them would drop a rule.
         let rules = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n    deny: \"*\"\n    when: premium\n    deny: [a]\n    when: premium\n")])

@@ -73,6 +73,8 @@ extension PlainWordsTests {
          "not \"launch\": a is an interstitial placement, which shows at an app moment (a level end, a tap), never on a launch or a return: write trigger: action"),
         ("{ask: show, placement: o, trigger: tap, expect: allow}",
          "not \"tap\": o is an app_open placement, which shows on a launch or a return, not at an app moment: write trigger: load_completed (the first load of a launch) or resume"),
+        // An ask that is no show takes no trigger: only that is said.
+        ("{ask: load, placement: a, trigger: launch, expect: allow}", "trigger must be one of resume, load_completed, action; not \"launch\""),
         ("{ask: show, placement: a, expect: deny, reasons: [quiet]}", "not \"quiet\": a custom rule denies with the code custom_rule (its message names the rule quiet): write custom_rule"),
         ("{ask: show, placement: a, expect: deny, reasons: [custom_rule ad_not_ready]}", "the items of a list are separated by commas: write reasons: [custom_rule, ad_not_ready]"),
         ("{event: fullscreen_opened, placement: mediation_sdk}", "event fullscreen_opened takes no placement: a fullscreen ad the policy does not manage is named by its source: write source: mediation_sdk"),

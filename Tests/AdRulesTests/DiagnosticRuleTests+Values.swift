@@ -133,7 +133,7 @@ extension DiagnosticRuleTests {
     }
 
     /// A separator left after a duration (a line copied out of a list) is told to go.
-    @Test(arguments: [("30s,", "remove the comma at the end: write 30s"), ("1m;", "remove the semicolon at the end: write 1m")])
+    @Test(arguments: [("30s,", "remove the comma at the end: write 30s"), ("60s;", "remove the semicolon at the end: write 60s")])
     func aSeparatorAfterADurationIsToldToGo(_ written: String, _ advice: String) throws {
         let text = Self.header + "  a:\n    format: interstitial\n    min_interval: 1m\n    grace:\n      after_session_start: \(written)\n"
         let finding = try #require(lint(text).first { $0.rule == "schema/duration" })

@@ -116,10 +116,15 @@ struct ExpressionTests {
         ("screen is one of [\"a\"]", 7, "unexpected is after a complete expression: \"one of\" is written in, with a list: as in screen in [\"home\", \"shop\"]"),
         ("screen is not one of [\"a\"]", 7, "unexpected is after a complete expression: \"not one of\" is written not in, with a list: as in screen not in [\"home\", \"shop\"]"),
         ("level between 3 and 9", 6, "unexpected between after a complete expression: \"between\" is two comparisons: as in level >= 3 and level <= 10"),
-        ("tags contains \"vip\"", 5, "unexpected contains after a complete expression: a list holds a value when the value is in it: write the value first, as in \"vip\" in tags"),
+        ("tags contains \"vip\"", 5, "unexpected contains after a complete expression: a list holds a value when the value is in it: write the value first, as in \"vip\" in tags (a text is compared whole, with == or in [...], never searched for a part)"),
         ("if premium", 0, "unexpected if at the start: the key when: already says when the rule denies: write when: premium"),
         ("unless level > 3", 0, "unexpected unless at the start: the key when: already says when the rule denies: write when: not (level > 3)"),
         ("level is not 3", 6, "unexpected is after a complete expression: write == to compare (or != for is not)"),
+        ("level is less", 6, "unexpected is after a complete expression: \"less\" is written <: as in level < 5 (<= for at most)"),
+        ("if not premium", 0, "unexpected if at the start: the key when: already says when the rule denies: write when: not premium"),
+        // `if` may be an attribute: a comparison in words after it is told as one, and an operator after it is no lead word.
+        ("if less than 5", 3, "unexpected less after a complete expression: \"less than\" is written <: as in level < 5 (<= for at most)"),
+        ("if == and", 6, "expected a value or a name, found and: write a value (5, \"home\", 30s) or a name (premium, level) there"),
     ])
     func wordsOfOtherLanguagesSayWhatToWrite(_ source: String, _ offset: Int, _ message: String) throws {
         let finding = try #require(findings(source).first, "\(source) compiled")

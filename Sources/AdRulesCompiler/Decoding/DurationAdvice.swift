@@ -14,8 +14,8 @@ package enum DurationAdvice {
         }
         if let clock = clockAdvice(text, accepts: accepts) { return clock }
         // `30s,` or `30s;`: a separator left at the end (a line copied out of a list).
-        if let last = text.last, last == "," || last == ";", let length = RuleDuration(parsing: String(text.dropLast())), accepts(length) {
-            return "remove the \(last == "," ? "comma" : "semicolon") at the end: write \(length)"
+        if let last = text.last, last == "," || last == ";", case let written = String(text.dropLast()), let length = RuleDuration(parsing: written), accepts(length) {
+            return "remove the \(last == "," ? "comma" : "semicolon") at the end: write \(written)"
         }
         // `-30s`: a duration is a length of time, never negative.
         if text.hasPrefix("-"), let length = RuleDuration(parsing: String(text.dropFirst())), accepts(length) {

@@ -79,7 +79,9 @@ extension FieldReader {
                 }
                 // Where a key belongs is found among the keys read here (`max_wait` in `defaults:` belongs in `launch:`).
                 if listed != nil, belongsIn == nil { belongsIn = RuleFileKeys.relocation(of: key, allowed: allowed) }
-                if let meant = GluedKey.keyMeant(key, allowed: listed ?? allowed, told: belongsIn == nil) { reader.gluedKeys.append(meant) }
+                if let meant = GluedKey.keyMeant(key, allowed: listed ?? allowed, told: belongsIn == nil, synonyms: allowed != RuleFileKeys.top) {
+                    reader.gluedKeys.append(meant)
+                }
                 reader.unknownKeysSeen.append(key)
                 let finding = Diagnostic.unknownKey(
                     key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,

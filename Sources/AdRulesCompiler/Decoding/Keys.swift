@@ -141,12 +141,16 @@ package enum GluedKey {
     /// `told` false). A block is not also told it lacks that key.
     /// - Parameter relocation: where a key unknown in the block belongs, as the block's findings say it (nil: a rule
     ///   file's); a key told where it belongs is not told "did you mean", and so was not taken as misspelt.
-    package static func keyMeant(_ written: String, allowed: [String], told: Bool = true, relocation: ((String) -> String?)? = nil) -> String? {
+    /// - Parameter synonyms: whether another tool's word for a key is taken as that key (not at a rule file's top level,
+    ///   where `units:` beside `placements:` would leave the placements taken as unread).
+    package static func keyMeant(
+        _ written: String, allowed: [String], told: Bool = true, relocation: ((String) -> String?)? = nil, synonyms: Bool = true
+    ) -> String? {
         if case let glued = key(of: written), glued != written, allowed.contains(glued) { return glued }
         let relocated = relocation.map { $0(written) != nil } ?? (RuleFileKeys.relocation(of: written, allowed: allowed) != nil)
         guard told, !allowed.contains(written), !relocated else { return nil }
         // Another tool's word for a key (`members:` for `placements:`) is told as that key, and taken as it.
-        if let synonym = Suggestion.keySynonym(for: written, in: allowed) { return synonym }
+        if synonyms, let synonym = Suggestion.keySynonym(for: written, in: allowed) { return synonym }
         guard let meant = Suggestion.closest(to: written, in: allowed) else { return nil }
         // A typo keeps the first letter (`formta`, `verszion`); a word that only looks like a key (`normal`, `session`)
         // is told "did you mean" all the same, but the key is not taken as written.

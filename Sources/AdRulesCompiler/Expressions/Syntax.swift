@@ -76,16 +76,6 @@ struct Parser {
                             offset: parser.previous.offset,
                             message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
                     }
-                    // `if premium`, `when premium`: the rule's `when:` already says it.
-                    if parser.index == 1, case .name(let lead) = parser.previous.kind, ["if", "when", "unless"].contains(lead.lowercased()) {
-                        // The condition after the word, when it is short enough to show (`unless` negates it).
-                        let rest = source.dropFirst(parser.current.offset).trimmingCharacters(in: .whitespaces)
-                        let negates = lead.lowercased() == "unless"
-                        let shown = rest.count > 60 ? "…" : negates ? (rest.contains(" ") ? "not (\(rest))" : "not \(rest)") : rest
-                        throw ExpressionError(
-                            offset: parser.previous.offset,
-                            message: "unexpected \(lead) at the start: the key when: already says when the rule denies: write when: \(shown)")
-                    }
                     let word = parser.current.text
                     if let english = parser.comparisonInWords {
                         throw ExpressionError(offset: parser.current.offset, message: "unexpected \(word) after a complete expression: \(english)")
@@ -103,7 +93,7 @@ struct Parser {
                 }
                 return .success(syntax)
             } catch let error as ExpressionError {
-                return .failure(error)
+                return .failure(Parser.ledByConditionWord(tokens, source: source, error: error) ?? error)
             } catch {
                 return .failure(ExpressionError(offset: 0, message: "\(error)"))
             }
@@ -112,6 +102,26 @@ struct Parser {
 
     private var current: Token { tokens[min(index, tokens.count - 1)] }
     private var previous: Token { tokens[max(0, min(index, tokens.count - 1) - 1)] }
+
+    /// A condition led by the word its key already says (`if premium`, `if not premium`, `unless level > 3`), which
+    /// failed to parse after that word: told to drop it, with the condition to write. A condition that fails for a
+    /// comparison in words (`if less than 5`, where `if` is an attribute) keeps that advice.
+    static func ledByConditionWord(_ tokens: [Token], source: String, error: ExpressionError) -> ExpressionError? {
+        guard tokens.count > 2, case .name(let lead) = tokens[0].kind, ["if", "when", "unless"].contains(lead.lowercased()),
+            error.offset >= tokens[1].offset, !error.message.contains("\" is written "), !error.message.contains("a list holds a value")
+        else { return nil }
+        // The word after the lead starts an operand: `if == 3` compares an attribute named if.
+        switch tokens[1].kind {
+        case .name, .int, .number, .string, .duration, .trueLiteral, .falseLiteral, .leftParen, .leftBracket, .not: break
+        default: return nil
+        }
+        // The condition after the word, when it is short enough to show (`unless` negates it).
+        let rest = source.dropFirst(tokens[1].offset).trimmingCharacters(in: .whitespaces)
+        let negates = lead.lowercased() == "unless"
+        let shown = rest.count > 60 ? "…" : negates ? (rest.contains(" ") ? "not (\(rest))" : "not \(rest)") : rest
+        return ExpressionError(
+            offset: tokens[0].offset, message: "unexpected \(lead) at the start: the key when: already says when the rule denies: write when: \(shown)")
+    }
 
     /// The words of the current token and the two after it, lowercased.
     private var wordsAhead: [String] { (0..<3).map { tokens[min(index + $0, tokens.count - 1)].text.lowercased() } }
@@ -123,7 +133,8 @@ struct Parser {
         // `is less than`, `is at most`: the `is` adds nothing.
         let said = words[0] == "is" || words[0] == "are" ? words[1] : words[0]
         if words[0] == "is" || words[0] == "are" { words.removeFirst() }
-        let phrase = words.prefix(2).joined(separator: " ")
+        // The words as written: `less than`, or `less` alone.
+        let phrase = words[1] == "than" ? "\(words[0]) than" : words[0]
         switch said {
         case "less", "lower", "fewer", "below", "under", "smaller": return "\"\(phrase)\" is written <: as in level < 5 (<= for at most)"
         case "greater", "more", "higher", "above", "over", "larger", "bigger": return "\"\(phrase)\" is written >: as in level > 5 (>= for at least)"
@@ -133,7 +144,7 @@ struct Parser {
         case "not" where words[1] == "one": return "\"not one of\" is written not in, with a list: as in screen not in [\"home\", \"shop\"]"
         case "between": return "\"between\" is two comparisons: as in level >= 3 and level <= 10"
         case "contains", "contain", "includes", "include", "has":
-            return "a list holds a value when the value is in it: write the value first, as in \"vip\" in tags"
+            return "a list holds a value when the value is in it: write the value first, as in \"vip\" in tags (a text is compared whole, with == or in [...], never searched for a part)"
         default: return nil
         }
     }

@@ -89,9 +89,12 @@ extension ScenarioDecoder {
                     source = nil
                 }
             case "trigger":
-                // The advice fits the placement asked about: an interstitial's show is never a launch's.
-                let asked = pairs.first { $0.key.scalar?.value == "placement" }?.value.scalar.flatMap { policy.placement($0.value) }
-                trigger = reader.enumeration(value, key, as: ShowTrigger.self, advice: { ScenarioKeys.triggerAdvice($0, for: asked) })?.value
+                // The advice fits the placement a show asks about: an interstitial's show is never a launch's. A step
+                // that is no show takes no trigger at all, and is told so below.
+                func text(of key: String) -> String? { pairs.first { $0.key.scalar?.value == key }?.value.scalar?.value }
+                let asksShow = text(of: "ask") == "show"
+                let asked = asksShow ? text(of: "placement").flatMap(policy.placement) : nil
+                trigger = reader.enumeration(value, key, as: ShowTrigger.self, advice: { asksShow ? ScenarioKeys.triggerAdvice($0, for: asked) : nil })?.value
                 eventOnly.append(pair)
             case "context":
                 context = decodeContext(value, base: testContext, owner: .askContext, policy: policy, declared: declared, reader: &reader)
