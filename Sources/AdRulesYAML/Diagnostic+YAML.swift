@@ -168,16 +168,17 @@ extension Diagnostic {
     static func duplicateKey(_ key: String, file: String, range: SourceRange, first: SourcePosition, kind: DuplicateKeyKind = .value) -> Diagnostic {
         // A second block of a file's entries (`placements:` written twice), or of a placement's settings (`grace:`),
         // holds entries to keep: they are moved, not dropped.
-        let advice = if blocksOfEntries.contains(key) {
-            "move its entries into the first \(key): block and remove this line (keeping one would drop the other's entries)"
-        } else {
-            switch kind {
-            case .entryID: "an id names one entry: rename one of the two, or keep one of them"
-            case .blockOnItsLines: "move its entries into the first \(key): and remove this line (keeping one would drop the other's entries)"
-            case .blockInBraces: "move its entries into the first \(key): and remove this second one (keeping one would drop the other's entries)"
-            case .inListItem: "two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"
-            case .value: "keep one of them"
-            }
+        let merge = "move its entries into the first \(key):"
+        let advice = switch kind {
+        // In an item of a list (a test, a segment), the `- ` line of a next item lost is the likelier slip.
+        case .inListItem(let repeatsBlock):
+            "two items of the list may have run together (a `- ` lost): begin the second item with `- `; else "
+                + (repeatsBlock || blocksOfEntries.contains(key) ? "\(merge) (keeping one would drop the other's entries)" : "keep one of them")
+        case _ where blocksOfEntries.contains(key): "\(merge) block and remove this line (keeping one would drop the other's entries)"
+        case .entryID: "an id names one entry: rename one of the two, or keep one of them"
+        case .blockOnItsLines: "\(merge) and remove this line (keeping one would drop the other's entries)"
+        case .blockInBraces: "\(merge) and remove this second one (keeping one would drop the other's entries)"
+        case .value: "keep one of them"
         }
         return Diagnostic(
             .error, rule: "yaml/duplicate-key",
@@ -269,8 +270,9 @@ enum DuplicateKeyKind {
     case blockOnItsLines
     /// A block or list written in braces or brackets on the key's line.
     case blockInBraces
-    /// A key of an item of a block list (a rule, a test), where the `- ` of a next item may have been lost.
-    case inListItem
+    /// A key of an item of a block list (a rule, a test), where the `- ` of a next item may have been lost; its value
+    /// a block or list of settings, or not.
+    case inListItem(repeatsBlock: Bool)
     /// Any other value.
     case value
 }

@@ -114,18 +114,20 @@ extension YAMLEventCursor {
             // A block or list repeated (`grace:`, `caps:` twice) holds settings to keep: its advice says to merge the
             // two, unless the key is an entry's id (a placement defined twice), which is one of two things.
             let value = next()
-            // In an item of a list, a repeated list (a rule's `deny:`) more likely starts the next item.
             var repeatsBlock = false
             switch value {
-            case .mappingStart?: repeatsBlock = true
-            case .sequenceStart?: repeatsBlock = !inListItem
+            case .mappingStart?, .sequenceStart?: repeatsBlock = true
             default: break
             }
             if let value { skip(value) }
             let parent = depth >= 2 && frames[depth - 2].isMapping ? frames[depth - 2].lastKey : nil
-            let repeated: DuplicateKeyKind = parent.map(Diagnostic.holdsIDs) == true ? .entryID
+            // In an item of a list, a repeated block (a test's `context:`) is merged, a repeated list (a rule's `deny:`) kept once.
+            var repeatsMapping = false
+            if case .mappingStart? = value { repeatsMapping = true }
+            let repeated: DuplicateKeyKind = inListItem ? .inListItem(repeatsBlock: repeatsMapping)
+                : parent.map(Diagnostic.holdsIDs) == true ? .entryID
                 : repeatsBlock ? (frames[depth - 1].isBlock ? .blockOnItsLines : .blockInBraces)
-                : inListItem ? .inListItem : .value
+                : .value
             report(.duplicateKey(key.value, file: file, range: node.range, first: first, kind: repeated))
             return nil
         }

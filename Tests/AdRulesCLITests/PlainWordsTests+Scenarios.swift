@@ -46,6 +46,19 @@ extension PlainWordsTests {
         #expect(found == [message])
     }
 
+    /// A key repeated in a test: the `- ` of a next test may have been lost (a deleted `- name:` line), else a block
+    /// written twice is merged; an expectation on an event step is told to move to the ask it checks.
+    @Test func aKeyRepeatedInATestSaysItemsMayHaveRunTogether() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let text = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    context: {premium: false}\n    sessions_before: 2\n    context: {premium: true}\n"
+            + "    steps:\n      - {event: app_launched, expect: allow}\n"
+        let found = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        #expect(found == [
+            "key \"context\" is repeated in this mapping: two items of the list may have run together (a `- ` lost): begin the second item with `- `; else move its entries into the first context: (keeping one would drop the other's entries)",
+            "expect belongs to an ask step, not to an event: move it to the ask it checks (a step takes an event or an ask, not both), or remove it",
+        ], "\(found)")
+    }
+
     /// Past a file's 1,000 findings an unknown value is counted, its message not built; those listed keep theirs.
     @Test func unknownValuesPastTheLimitAreCounted() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")

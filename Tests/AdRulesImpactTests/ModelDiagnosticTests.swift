@@ -502,6 +502,12 @@ struct ModelDiagnosticTests {
         }
         let percent = ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, premium: 12%}\n", file: "m.model.yaml").diagnostics.map(\.message)
         #expect(percent == [#"premium must be a number, not "12%": write it as a fraction (0.12)"#], "\(percent)")
+        // A percentage without its sign is told its fraction too; a segment with no share is told what a share is.
+        let whole = ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, premium: 12}\n  - {name: b}\nnetwork: {fill_rate: 95}\n", file: "m.model.yaml")
+            .diagnostics.map(\.message)
+        #expect(whole.contains("premium must be from 0 to 1, not 12: a fraction, not a percentage: write 0.12"), "\(whole)")
+        #expect(whole.contains("fill_rate must be from 0 to 1, not 95: a fraction, not a percentage: write 0.95"), "\(whole)")
+        #expect(whole.contains("a segment has no share: add `share:` with the fraction of users in it (the segments' shares add up to 1), as in `share: 0.5`"), "\(whole)")
         #expect(messages("{uniform: [1, 40, 50]}") == ["attribute level must be {uniform: [low, high]}, one key with a list of two bounds, not 3 bounds"])
         #expect(messages("{uniform: 5}") == ["attribute level must be {uniform: [low, high]}, one key with a list of two bounds, not the bound 5"])
         // A share of 0% is no share: no advice to write 0, which is refused too.

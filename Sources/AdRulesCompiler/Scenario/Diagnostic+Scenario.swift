@@ -144,7 +144,7 @@ extension Diagnostic {
     static func askKeyOnEvent(_ key: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/unknown-key",
-            message: "\(key) belongs to an ask step, not to an event: add `ask: show` or remove it", file: file, range: range)
+            message: "\(key) belongs to an ask step, not to an event: move it to the ask it checks (a step takes an event or an ask, not both), or remove it", file: file, range: range)
     }
 
     /// `placement` on an event of no placement, `source` on one of no source (or on an ask: `event` nil).

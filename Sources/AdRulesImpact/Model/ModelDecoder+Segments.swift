@@ -118,7 +118,9 @@ extension ModelDecoder {
             reader.report(.missingKey("name", in: "a segment", example: "name: casual", file: reader.file, range: node.range))
         }
         if share == nil, !present.contains("share") {
-            reader.report(.missingKey("share", in: "a segment", example: "share: 0.5", file: reader.file, range: node.range))
+            reader.report(.missingKey(
+                "share", in: "a segment", example: "share: 0.5", describing: "the fraction of users in it (the segments' shares add up to 1)",
+                file: reader.file, range: node.range))
         }
         let read = SegmentRead(name: name, share: share)
         guard let name, let share, !reader.diagnostics[errorsBefore...].contains(where: { $0.severity == .error }) else {

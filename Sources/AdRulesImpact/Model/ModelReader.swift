@@ -96,9 +96,14 @@ struct ModelReader: NodeReader {
             return nil
         }
         guard range.contains(value) else {
-            report(.modelOutOfRange(
+            var diagnostic = Diagnostic.modelOutOfRange(
                 key, expected ?? "from \(ShareText.format(range.lowerBound)) to \(ShareText.format(range.upperBound))",
-                found: node.scalar?.value ?? "", file: file, range: node.range))
+                found: node.scalar?.value ?? "", file: file, range: node.range)
+            // A percentage written without its sign (`fill_rate: 95`) where a fraction belongs: its fraction.
+            if let fractions, value > 1, value <= 100, range.contains(value / 100), fractions(value / 100) {
+                diagnostic.message += ": a fraction, not a percentage: write \(ShareText.format(value / 100))"
+            }
+            report(diagnostic)
             return nil
         }
         return value
