@@ -495,6 +495,13 @@ struct ModelDiagnosticTests {
         #expect(removed.first { $0.message.contains("\"bonus\"") }?.severity == .error)
     }
 
+    /// A time of day as a clock shows it is told its hours and minutes with units.
+    @Test(arguments: [("8pm", "20h"), ("08:00", "8h"), ("\"8:30\"", "8h30m"), ("12am", "0h"), ("8:30 PM", "20h30m")])
+    func aTimeOfDayAsAClockShowsItIsToldItsUnits(_ written: String, _ meant: String) {
+        let found = ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, first_open: \(written)}\n", file: "m.model.yaml").diagnostics.map(\.message)
+        #expect(found.count == 1 && found.first?.hasSuffix(": a time of day is written with units: write \(meant)") == true, "\(found)")
+    }
+
     /// A uniform draw with other than two bounds is told so, not that it is "a mapping".
     @Test func aUniformDrawNeedsTwoBounds() {
         func messages(_ value: String) -> [String] {

@@ -12,6 +12,10 @@ package enum DurationAdvice {
         if let meant = meant(by: text) ?? joined(text) ?? reordered(text) ?? lastUnitLeftOut(text) ?? iso8601(text) ?? decimalComma(text) {
             return accepts(meant) ? "write \(meant)" : nil
         }
+        // A time of day as a clock shows it (`08:00`, `8pm`, `8:30 am`): hours and minutes with units.
+        if !bareNumbers, let time = timeOfDay(text), accepts(time) {
+            return "a time of day is written with units: write \(time.milliseconds == 0 ? "0h" : time.description)"
+        }
         if let clock = clockAdvice(text, accepts: accepts) { return clock }
         // `30s,` or `30s;`: a separator left at the end (a line copied out of a list).
         if let last = text.last, last == "," || last == ";", case let written = String(text.dropLast()), let length = RuleDuration(parsing: written), accepts(length) {
@@ -22,6 +26,26 @@ package enum DurationAdvice {
             return "a duration is never negative: write \(length)"
         }
         return bareNumber(text, accepts: accepts, bareNumbers: bareNumbers)
+    }
+
+    /// The time of day a clock reading means (`08:00`, `8:30`, `8pm`, `12am`, `8:30 PM`), as hours and minutes, or nil.
+    static func timeOfDay(_ text: String) -> RuleDuration? {
+        var body = text.lowercased().filter { $0 != " " }
+        var half: Int64?
+        for (suffix, offset) in [("am", Int64(0)), ("pm", 12)] where body.hasSuffix(suffix) {
+            body.removeLast(2)
+            half = offset
+        }
+        let fields = body.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...2).contains(fields.count), fields.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            fields.count == 2 || half != nil, var hours = Int64(fields[0]), let minutes = fields.count == 2 ? Int64(fields[1]) : 0, minutes < 60
+        else { return nil }
+        if let half {
+            guard (1...12).contains(hours) else { return nil }
+            hours = hours % 12 + half
+        }
+        guard hours < 24 else { return nil }
+        return RuleDuration(milliseconds: hours * 3_600_000 + minutes * 60_000)
     }
 
     /// `00:04:00` (hours, minutes, seconds) or `1:30` (hours and minutes, or minutes and seconds), as a clock writes a
