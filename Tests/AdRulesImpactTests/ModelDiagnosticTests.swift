@@ -495,6 +495,18 @@ struct ModelDiagnosticTests {
         #expect(removed.first { $0.message.contains("\"bonus\"") }?.severity == .error)
     }
 
+    /// `timezone: EST` is a fixed offset with no daylight saving: a warning names the region's zone; a region's zone
+    /// and a fixed zone named as one (`America/Panama`) get none.
+    @Test func aFixedOffsetZoneNameIsAWarning() {
+        func found(_ zone: String) -> [Diagnostic] {
+            ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, timezone: \(zone)}\n", file: "m.model.yaml").diagnostics
+        }
+        let est = found("EST")
+        #expect(est.map(\.rule) == ["model/fixed-offset-zone"] && est.first?.severity == .warning, "\(est)")
+        #expect(est.first?.message == "EST is the fixed offset UTC-05:00, with no daylight saving, so its users are played an hour off in summer: write America/New_York (or America/Panama, a place that keeps UTC-05:00 all year)")
+        #expect(found("America/New_York").isEmpty && found("America/Panama").isEmpty && found("MST").first?.message.contains("America/Denver") == true)
+    }
+
     /// A time of day as a clock shows it is told its hours and minutes with units.
     @Test(arguments: [("8pm", "20h"), ("08:00", "8h"), ("\"8:30\"", "8h30m"), ("12am", "0h"), ("8:30 PM", "20h30m")])
     func aTimeOfDayAsAClockShowsItIsToldItsUnits(_ written: String, _ meant: String) {

@@ -124,6 +124,21 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// Zone names that read like a region's but are fixed offsets with no daylight saving: the region's zone, and the
+    /// offset, and a zone that keeps that offset all year.
+    static let fixedOffsetZones = [
+        "EST": (region: "America/New_York", offset: "-05:00", fixed: "America/Panama"),
+        "MST": (region: "America/Denver", offset: "-07:00", fixed: "America/Phoenix"),
+    ]
+
+    static func modelFixedOffsetZone(_ zone: String, region: (region: String, offset: String, fixed: String), file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .warning, rule: "model/fixed-offset-zone",
+            message: "\(zone) is the fixed offset UTC\(region.offset), with no daylight saving, so its users are played an hour off in summer: "
+                + "write \(region.region) (or \(region.fixed), a place that keeps UTC\(region.offset) all year)",
+            file: file, range: range)
+    }
+
     static func modelNoColdStart(file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .warning, rule: "model/cold-starts",

@@ -86,6 +86,9 @@ extension ModelDecoder {
                         reader.report(.modelTimeZone(zone, file: reader.file, range: value.range))
                     } else {
                         segment.timeZone = zone
+                        if let region = Diagnostic.fixedOffsetZones[zone] {
+                            reader.report(.modelFixedOffsetZone(zone, region: region, file: reader.file, range: value.range))
+                        }
                     }
                 }
             case "premium": segment.premium = reader.probability(value, key) ?? 0
