@@ -84,7 +84,8 @@ enum TestCommand {
         var walked = Set<String>()
         for path in paths {
             let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: path)
-            guard walked.insert((PolicyLoader.realPath(path) ?? path) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
+            let policyKey = PolicyLoader.realPath(rulesPath) ?? rulesPath
+            guard walked.insert((PolicyLoader.realPath(path) ?? path) + "\u{0}" + policyKey).inserted else { continue }
             let files: [String]
             do {
                 files = try PolicyLoader.files(at: path, where: PolicyLoader.isScenarioFile)
@@ -102,7 +103,7 @@ enum TestCommand {
             }
             if files.isEmpty { untested.append((path, rulesPath)) }
             for file in files {
-                guard ran.insert(FileIdentity.of(file) + "\u{0}" + (PolicyLoader.realPath(rulesPath) ?? rulesPath)).inserted else { continue }
+                guard ran.insert(FileIdentity.of(file) + "\u{0}" + policyKey).inserted else { continue }
                 let prepared = policies.prepare(file: file, rulesPath: rulesPath)
                 switch prepared {
                 case .ioFailure(let message):

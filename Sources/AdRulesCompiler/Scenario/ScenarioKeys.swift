@@ -37,27 +37,28 @@ enum ScenarioKeys {
     /// - Parameter placement: the placement asked about, when the policy has it: only an app_open placement shows on a
     ///   launch or a return, and only another format at an app moment.
     static func triggerAdvice(_ written: String, for placement: Placement?) -> String? {
-        let isAppOpen = placement.map { $0.format.value == .appOpen }
-        let advice: String
+        let meant: ShowTrigger
         switch written.lowercased() {
-        case "launch", "cold_start", "coldstart", "first_load", "startup", "app_launch", "app_launched", "load", "loaded", "splash":
-            advice = "a cold-start show is asked when the first load completes: write trigger: load_completed"
-        case "foreground", "return", "resumed", "app_resumed", "app_resume", "became_active", "warm_start":
-            advice = "a show on the return from background is trigger: resume"
-        case "user", "tap", "button", "level_end", "moment", "event", "manual", "user_action":
-            advice = "a show at an app moment (a level end, a tap) is trigger: action"
-        default:
-            return nil
+        case "launch", "cold_start", "coldstart", "first_load", "startup", "app_launch", "app_launched", "load", "loaded", "splash": meant = .loadCompleted
+        case "foreground", "return", "resumed", "app_resumed", "app_resume", "became_active", "warm_start": meant = .resume
+        case "user", "tap", "button", "level_end", "moment", "event", "manual", "user_action": meant = .action
+        default: return nil
         }
-        guard let placement, let isAppOpen else { return advice }
-        let format = placement.format.value.rawValue
-        if !isAppOpen, !advice.hasSuffix("action") {
-            return "\(placement.id) is \(Article.indefinite(format)) \(format) placement, which shows at an app moment (a level end, a tap), never on a launch or a return: write trigger: action"
+        // A trigger the placement asked about cannot take: the one it can.
+        if let placement {
+            let format = placement.format.value
+            if meant == .action, format == .appOpen {
+                return "\(placement.id) is an app_open placement, which shows on a launch or a return, not at an app moment: write trigger: load_completed (the first load of a launch) or resume"
+            }
+            if meant != .action, format != .appOpen {
+                return "\(placement.id) is \(Article.indefinite(format.rawValue)) \(format.rawValue) placement, which shows at an app moment (a level end, a tap), never on a launch or a return: write trigger: action"
+            }
         }
-        if isAppOpen, advice.hasSuffix("action") {
-            return "\(placement.id) is an app_open placement, which shows on a launch or a return, not at an app moment: write trigger: load_completed (the first load of a launch) or resume"
+        switch meant {
+        case .loadCompleted: return "a cold-start show is asked when the first load completes: write trigger: load_completed"
+        case .resume: return "a show on the return from background is trigger: resume"
+        case .action: return "a show at an app moment (a level end, a tap) is trigger: action"
         }
-        return advice
     }
 
     /// A mapping of a scenario file, by what holds it: a context is a test's or an ask's, and only an ask step takes one.

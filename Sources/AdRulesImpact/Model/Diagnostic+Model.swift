@@ -131,11 +131,11 @@ extension Diagnostic {
         "MST": (region: "America/Denver", offset: "-07:00", fixed: "America/Phoenix"),
     ]
 
-    static func modelFixedOffsetZone(_ zone: String, region: (region: String, offset: String, fixed: String), file: String, range: SourceRange) -> Diagnostic {
+    static func modelFixedOffsetZone(_ zone: String, meant: (region: String, offset: String, fixed: String), file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .warning, rule: "model/fixed-offset-zone",
-            message: "\(zone) is the fixed offset UTC\(region.offset), with no daylight saving, so its users are played an hour off in summer: "
-                + "write \(region.region) (or \(region.fixed), a place that keeps UTC\(region.offset) all year)",
+            message: "\(zone) is the fixed offset UTC\(meant.offset), with no daylight saving, so its users are played an hour off in summer: "
+                + "write \(meant.region) (or \(meant.fixed), a place that keeps UTC\(meant.offset) all year)",
             file: file, range: range)
     }
 

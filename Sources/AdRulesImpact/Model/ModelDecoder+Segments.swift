@@ -86,8 +86,8 @@ extension ModelDecoder {
                         reader.report(.modelTimeZone(zone, file: reader.file, range: value.range))
                     } else {
                         segment.timeZone = zone
-                        if let region = Diagnostic.fixedOffsetZones[zone] {
-                            reader.report(.modelFixedOffsetZone(zone, region: region, file: reader.file, range: value.range))
+                        if let meant = Diagnostic.fixedOffsetZones[zone] {
+                            reader.report(.modelFixedOffsetZone(zone, meant: meant, file: reader.file, range: value.range))
                         }
                     }
                 }
