@@ -161,9 +161,9 @@ enum SARIFReport {
         return joined.isEmpty ? "." : joined
     }
 
-    /// A stable fingerprint of a finding: it does not move when lines are added above it, nor when the
-    /// checkout lives in another directory (GitHub pairs it with the file's URI itself): a hash of the file's name
-    /// (as its URI gives it), the rule and the message.
+    /// A stable fingerprint of a finding: it does not move when lines are added above it or in another file, nor when
+    /// the checkout lives in another directory (GitHub pairs it with the file's URI itself): a hash of the file's name
+    /// (as its URI gives it), the rule and the message without the places it names (``withoutPlaces(_:)``).
     static func fingerprint(_ d: Diagnostic, in directory: String = FileManager.default.currentDirectoryPath) -> String {
         fingerprint(d, resolvedFile: resolved(d.file, in: directory))
     }
@@ -173,11 +173,17 @@ enum SARIFReport {
     private static func fingerprint(_ d: Diagnostic, resolvedFile file: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        for byte in "\(name)|\(d.rule)|\(d.message)".utf8 {
+        for byte in "\(name)|\(d.rule)|\(withoutPlaces(d.message))".utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
         return String(hash, radix: 16).leftPadded(16)
+    }
+
+    /// A message without the lines and columns it names (`first at rules/a.yaml:3:3`, `on line 12`): a finding that
+    /// names its first definition in another file is the same finding when lines are added above that one.
+    static func withoutPlaces(_ message: String) -> String {
+        message.replacing(/:[0-9]+:[0-9]+/, with: ":").replacing(/\bline [0-9]+/, with: "line")
     }
 
     private static func camelName(_ id: String) -> String {

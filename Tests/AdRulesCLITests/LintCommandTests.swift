@@ -361,6 +361,30 @@ struct LintCommandTests {
         #expect(SARIFReport.fingerprint(finding(in: "real/a.yaml"), in: base) != SARIFReport.fingerprint(finding(in: "real/sub/b.yaml"), in: base))
     }
 
+    /// A finding that names a place in another file (a placement's first definition) keeps its fingerprint when lines
+    /// are added to that file: code scanning would otherwise close the alert and open a new one.
+    @Test func sarifFingerprintsIgnoreThePlacesAMessageNames() throws {
+        let placement = "placements:\n  lv: {format: native}\n"
+        let dir = try temporaryDirectory("adrules-sarif-places", ["a.yaml": "version: 1\n" + placement, "b.yaml": "version: 1\n" + placement])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func duplicate() throws -> (message: String, fingerprint: String) {
+            let run = runCLI(["lint", dir, "--format", "sarif"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let results = try #require(((object["runs"] as? [[String: Any]])?.first?["results"]) as? [[String: Any]])
+            let result = try #require(results.first { $0["ruleId"] as? String == "policy/duplicate-id" })
+            let message = try #require((result["message"] as? [String: Any])?["text"] as? String)
+            let fingerprint = try #require((result["partialFingerprints"] as? [String: String])?["primaryLocationLineHash"])
+            return (message, fingerprint)
+        }
+        let before = try duplicate()
+        try ("# two lines\n# above\nversion: 1\n" + placement).write(toFile: dir + "/a.yaml", atomically: true, encoding: .utf8)
+        let after = try duplicate()
+        #expect(before.message != after.message, "the message names the first definition's new line")
+        #expect(before.fingerprint == after.fingerprint)
+        #expect(SARIFReport.withoutPlaces("first at rules/a.yaml:12:3; on line 40, then line 7") == "first at rules/a.yaml:; on line, then line")
+        #expect(SARIFReport.withoutPlaces("daily_cap 6 is above 4") == "daily_cap 6 is above 4", "other numbers are kept")
+    }
+
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.
     @Test func equalFindingsGetDistinctFingerprints() throws {
         let result = runCLI(["lint", "FIXTURES/zero-caps.yaml", "--format", "sarif"])

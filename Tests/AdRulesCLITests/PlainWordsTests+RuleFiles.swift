@@ -117,9 +117,12 @@ extension PlainWordsTests {
         ], "\(diagnostics)")
         #expect(diagnostics.map(\.range.start) == [SourcePosition(line: 6, column: 3), SourcePosition(line: 8, column: 3)])
         // A placement named like a block keeps its findings: it has a format, or a key the block does not take.
-        for placement in ["launch:\n    format: interstitial\n    max_wait: 5s\n", "grace:\n    first_sessions: 2\n    bogus: 1\n"] {
+        for (placement, advice) in [
+            ("launch:\n    format: interstitial\n    max_wait: 5s\n", "which only app_open placements have: remove it from this interstitial placement"),
+            ("grace:\n    first_sessions: 2\n    bogus: 1\n", "belongs in the `"),
+        ] {
             let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \(placement)")]).diagnostics
-            #expect(named.contains { $0.message.contains("belongs in the `") }, "\(named)")
+            #expect(named.contains { $0.message.contains(advice) }, "\(named)")
         }
     }
 
@@ -288,11 +291,21 @@ extension PlainWordsTests {
             "placement \"groups\" has no format: if this is the top-level `groups:` block, indent it less, at the start of a line; else add `format:` with one of app_open, interstitial, rewarded, rewarded_interstitial, banner, native"),
             "\(messages)")
         #expect(!messages.contains { $0.contains("must be a mapping") }, "\(messages)")
-        // A key of a block one level too shallow names the block, and whose block it is when only app_open has it.
-        let blocks = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  i: {format: interstitial, min_interval: 1m, max_delay: 3s, after_install: 1h}\n")])
+        // A key of a block one level too shallow names the block, and whose block it is when only app_open has it. On a
+        // placement whose format was read before it and is not app_open, a key of app_open's own blocks is told to go:
+        // moved into `resume:`, it would be told that an interstitial has no `resume:` (policy/format-key).
+        let blocks = PolicyLoader.load(texts: [("p.yaml", """
+            version: 1
+            placements:
+              i: {format: interstitial, min_interval: 1m, max_delay: 3s, after_install: 1h, grace: {show_if_ready: true}}
+              b: {max_wait: 5s, format: banner}
+
+            """)])
         #expect(blocks.diagnostics.map(\.message) == [
-            "unknown key \"max_delay\" in placement \"i\": max_delay belongs in the `resume:` block of an app_open placement: indent it under `resume:`",
+            "unknown key \"max_delay\" in placement \"i\": max_delay is a setting of the `resume:` block, which only app_open placements have: remove it from this interstitial placement",
             "unknown key \"after_install\" in placement \"i\": after_install belongs in the `grace:` block: indent it under `grace:`",
+            "unknown key \"show_if_ready\" in grace: show_if_ready is a setting of the `resume:` block, which only app_open placements have: remove it from this interstitial placement",
+            "unknown key \"max_wait\" in placement \"b\": max_wait belongs in the `launch:` block of an app_open placement: indent it under `launch:`",
         ], "\(blocks.diagnostics)")
         // A key of a sibling block names the block that takes it.
         let siblings = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    resume: {max_wait: 5s}\n    launch: {max_delay: 3s}\n    grace: {show_if_ready: true}\n")])

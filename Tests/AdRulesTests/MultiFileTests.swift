@@ -31,6 +31,41 @@ struct MultiFileTests {
         #expect(d.notes.first?.position == SourcePosition(line: 3, column: 3))
     }
 
+    /// A rule left out of the policy (no id, an id that is not a text, an id defined before) still has its placements
+    /// and its condition checked: lint prints every finding at once, not one more after each fix.
+    @Test func aRuleLeftOutStillHasItsConditionChecked() throws {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacements:\n  lv3: {format: native}\nrules:\n  - {id: r, deny: [lv3], when: premium}\n"),
+            ("b.yaml", """
+                version: 1
+                rules:
+                  - {deny: [lv3], when: premium = true}
+                  - {id: 5, deny: [lv3], when: 5}
+                  - {id: r, deny: [lv4], when: scren == 1}
+
+                """),
+        ])
+        let found = load.diagnostics.map { "\($0.file):\($0.range.start.line):\($0.range.start.column) \($0.rule)" }
+        #expect(found == [
+            "b.yaml:3:5 schema/missing-key", "b.yaml:3:33 rule/syntax", "b.yaml:4:10 schema/type", "b.yaml:4:32 rule/type",
+            "b.yaml:5:10 policy/duplicate-id", "b.yaml:5:20 policy/unknown-placement", "b.yaml:5:32 rule/unknown-name",
+        ], "\(load.diagnostics)")
+        #expect(load.policy.rules.map(\.id) == ["r"], "only the first rule r is in the policy")
+        let unknown = try #require(load.diagnostics.first { $0.rule == "policy/unknown-placement" })
+        #expect(unknown.message.hasPrefix("rule \"r\" names placement \"lv4\""), "\(unknown.message)")
+    }
+
+    @Test func aGroupDefinedTwiceStillHasItsPlacementsChecked() {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacements:\n  lv: {format: native}\ngroups:\n  g: {placements: [lv]}\n"),
+            ("b.yaml", "version: 1\ngroups:\n  g: {placements: [lvv, lv]}\n"),
+        ])
+        #expect(load.diagnostics.map { "\($0.file):\($0.range.start.line):\($0.range.start.column) \($0.rule)" } == [
+            "b.yaml:3:3 policy/duplicate-id", "b.yaml:3:20 policy/unknown-placement",
+        ], "\(load.diagnostics)")
+        #expect(load.policy.groups.map { $0.placements.map(\.value) } == [["lv"]])
+    }
+
     @Test func settingsMayRepeatOnlyWithEqualValues() throws {
         let same = PolicyLoader.load(texts: [
             ("a.yaml", "version: 1\nsession_timeout: 30m\nplacements:\n  x: {format: banner}\n"),

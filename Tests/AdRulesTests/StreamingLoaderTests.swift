@@ -121,6 +121,10 @@ struct StreamingLoaderTests {
         #expect(lint("").map(\.rule).sorted() == ["policy/empty", "schema/missing-key"])
         #expect(lint("# nothing\n").map(\.rule).sorted() == ["policy/empty", "schema/missing-key"])
         #expect(lint("version: 1\n").map(\.rule) == ["policy/empty"])
+        // The policy's warning stands at the first file's `version:`, so a comment above it hides it (at line 1,
+        // column 1, as it was, no comment could stand on the line before).
+        #expect(lint("# a policy kept empty on purpose\nversion: 1\n").map { "\($0.range.start.line):\($0.range.start.column)" } == ["2:1"])
+        #expect(lint("# adrules:disable-next-line policy/empty\nversion: 1\n").isEmpty)
         #expect(lint("[1, 2]\n").map(\.message).contains("a rule file must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}"))
         // A file that is not a mapping was not read: "no placements" would only follow from it (cli.md r2's rule for a
         // syntax error). Its own findings stand.

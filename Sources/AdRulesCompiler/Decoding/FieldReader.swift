@@ -81,6 +81,9 @@ struct FieldReader: NodeReader {
     /// The unknown keys of the mappings read so far, in order: a block left empty (`grace:`) whose keys follow it
     /// unindented is told once, at those keys (``PlacementFields``).
     var unknownKeysSeen: [String] = []
+    /// The format of the placement being read, once its `format:` is read: a key of an app_open-only block
+    /// (`max_wait`, `show_if_ready`) on another format is told to go, not to move into a block that format refuses.
+    var placementFormat: AdFormat?
     /// Placements written at a rule file's top level, outside `placements:` (told to indent them under it).
     var placementsOutsideBlock = 0
 

@@ -71,9 +71,12 @@ struct PlacementFields: Sendable {
             let listed = placementKey == nil ? RuleFileKeys.defaults : nil
             if misplacedBlock != nil, placementKey != nil { reader.heldBack = [] }
             let unknownBefore = reader.unknownKeysSeen.count
+            reader.placementFormat = nil
+            defer { reader.placementFormat = nil }
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
+                if key == "format" { reader.placementFormat = fields.format?.value }
             }
             for empty in fields.emptyBlocks where !reader.unknownKeysSeen[unknownBefore...].contains(where: RuleFileKeys.keys(in: empty.block).contains) {
                 reader.report(empty.finding)

@@ -56,6 +56,31 @@ struct PolicyAssembler {
 
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
     /// policy is never held twice (as written and as resolved) while its tables are built and linted.
+    /// Compiles a rule's `when`, reporting each finding at its token's exact place in the file.
+    /// - Returns: the condition, or nil when it has findings (the rule is then never evaluated: `rule_error`).
+    private mutating func compileCondition(
+        _ when: Located<String>, node: YAMLNode, file: String, attributes: [AttributeDeclaration], broken: Set<String>,
+        suggestionsLeft: inout Int
+    ) -> CompiledExpression? {
+        switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft) {
+        case .success(let compiled): return compiled
+        case .failure(let findings):
+            let text = Array(when.value.unicodeScalars)
+            // A finding at the end (an expression that stops too early) stands after its last token, not after
+            // the spaces and line breaks a block value may end with.
+            let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
+            for var finding in findings {
+                finding.offset = min(finding.offset, textEnd)
+                // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
+                let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
+                let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: file)
+                    ?? SourceRange(at: Self.position(of: finding.offset, in: node))
+                diagnostics.append(.expression(finding, file: file, range: range))
+            }
+            return nil
+        }
+    }
+
     mutating func assemble(_ written: consuming [PolicyFragment], files: [String]) -> Policy {
         var fragments = consume written
         var firstSetting: [String: PolicyFragment.Setting] = [:]
@@ -138,15 +163,17 @@ struct PolicyAssembler {
         for fragment in fragments {
             for fields in fragment.groups {
                 let group = fields.group
-                if let firstAt = seenGroups[group.id] {
+                // A group defined twice is left out, and its placements are still checked.
+                let firstAt = seenGroups[group.id]
+                if let firstAt {
                     diagnostics.append(.duplicateID("group", id: group.id, file: fragment.file, range: fields.range, first: firstAt))
-                    continue
+                } else {
+                    seenGroups[group.id] = group.location
                 }
-                seenGroups[group.id] = group.location
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
                     reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs, placements: placements, fragments: fragments, isGroup: groupIDs.contains(member.value))
                 }
-                groups.append(group)
+                if firstAt == nil { groups.append(group) }
             }
         }
 
@@ -170,38 +197,29 @@ struct PolicyAssembler {
         var suggestionsLeft = ExpressionCompiler.maxSuggestions
         for fragment in fragments {
             for fields in fragment.rules {
-                if let firstAt = seenRules[fields.id.value] {
-                    let position = SourcePosition(line: fields.id.location.line, column: fields.id.location.column)
-                    diagnostics.append(.duplicateID("rule", id: fields.id.value, file: fragment.file, range: SourceRange(at: position), first: firstAt))
-                    continue
+                // A rule with no id, or with the id of a rule before it, is reported and left out of the policy; its
+                // placements and its condition are still checked, so that lint prints every finding at once.
+                var kept = fields.id != nil
+                if let id = fields.id, let firstAt = seenRules[id.value] {
+                    let position = SourcePosition(line: id.location.line, column: id.location.column)
+                    diagnostics.append(.duplicateID("rule", id: id.value, file: fragment.file, range: SourceRange(at: position), first: firstAt))
+                    kept = false
+                } else if let id = fields.id {
+                    seenRules[id.value] = id.location
                 }
-                seenRules[fields.id.value] = fields.id.location
+                let name = fields.id.map { "rule \"\($0.value)\"" } ?? "the rule at line \(fields.range.start.line)"
                 for member in fields.named where seenPlacements[member.value] == nil {
                     reportUnknown(
-                        member, in: "rule \"\(fields.id.value)\"", known: placementIDs, placements: placements, fragments: fragments,
+                        member, in: name, known: placementIDs, placements: placements, fragments: fragments,
                         isGroup: groupIDs.contains(member.value), allowsEvery: true)
                 }
                 guard let when = fields.when, let node = fields.whenNode else { continue }
-                var rule = CustomRule(
-                    id: fields.id.value, location: fields.id.location, deny: fields.deny, when: when,
-                    message: fields.message ?? CustomRule.defaultMessage(id: fields.id.value), condition: nil)
-                switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft) {
-                case .success(let compiled): rule.condition = compiled
-                case .failure(let findings):
-                    let text = Array(when.value.unicodeScalars)
-                    // A finding at the end (an expression that stops too early) stands after its last token, not after
-                    // the spaces and line breaks a block value may end with.
-                    let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
-                    for var finding in findings {
-                        finding.offset = min(finding.offset, textEnd)
-                        // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
-                        let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
-                        let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: fragment.file)
-                            ?? SourceRange(at: Self.position(of: finding.offset, in: node))
-                        diagnostics.append(.expression(finding, file: fragment.file, range: range))
-                    }
-                }
-                rules.append(rule)
+                let condition = compileCondition(
+                    when, node: node, file: fragment.file, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft)
+                guard kept, let id = fields.id else { continue }
+                rules.append(CustomRule(
+                    id: id.value, location: id.location, deny: fields.deny, when: when,
+                    message: fields.message ?? CustomRule.defaultMessage(id: id.value), condition: condition))
             }
         }
 
@@ -212,7 +230,9 @@ struct PolicyAssembler {
         countLimit(rules, \.location, PolicyLimits.maxRules, "rules")
 
         if placements.isEmpty && seenPlacements.isEmpty {
-            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: .fileStart))
+            // At the first file's `version:`, where `# adrules:disable-next-line policy/empty` above it can hide it.
+            let first = fragments.first { $0.file == files.first }
+            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: first?.versionKey ?? .fileStart))
         }
 
         let fullscreenTimeout = first(\.fullscreenTimeout) ?? Located(.minutes(30), at: origin)

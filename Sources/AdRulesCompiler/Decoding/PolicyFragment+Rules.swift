@@ -101,7 +101,7 @@ extension PolicyFragment {
             reader.report(.missingKey(
                 key, in: context, example: example, listing: listing, describing: describing, file: reader.file, range: SourceRange(at: node.range.start)))
         }
-        guard let id, sawDeny || !present.contains("deny") else { return nil }
+        guard sawDeny || !present.contains("deny") else { return nil }
         return RuleFields(id: id, range: node.range, deny: deny, named: named, when: when, whenNode: whenNode, message: message)
     }
 }

@@ -21,7 +21,9 @@ struct PolicyFragment: Sendable {
     }
 
     struct RuleFields: Sendable {
-        var id: Located<String>
+        /// Nil when the rule has no id, or one that is not a text (reported): its condition and placements are still
+        /// checked, and the rule is left out of the policy.
+        var id: Located<String>?
         var range: SourceRange
         var deny: [Located<String>]?
         /// The placement ids the `deny` list names, also when it holds `"*"` too (each must exist).
@@ -40,6 +42,9 @@ struct PolicyFragment: Sendable {
     /// The file is not a mapping of keys (a list, a word, an empty document): nothing in it was read, so findings
     /// about the policy as a whole (no placements, an unknown placement) would only follow from that.
     var rootUnread = false
+    /// Where `version:` is written: a finding about the whole policy (`policy/empty`) is placed there, where a comment
+    /// on the line above can hide it.
+    var versionKey: SourceRange?
     /// `placements:` is not a mapping (a list, a word, nothing), or its first entries are settings with no id line above
     /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
     /// from that, as from an unread file.
@@ -152,7 +157,10 @@ struct PolicyFragment: Sendable {
                 }
             default:
                 guard let value = reader.shallowNode(event, cursor) else { return }
-                if key == "version" { sawVersion = true }
+                if key == "version" {
+                    sawVersion = true
+                    fragment.versionKey = keyNode.range
+                }
                 fragment.readSetting(key, value, reader: &reader)
             }
         }
