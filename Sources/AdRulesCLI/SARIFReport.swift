@@ -183,7 +183,37 @@ enum SARIFReport {
     /// A message without the lines and columns it names (`first at rules/a.yaml:3:3`, `on line 12`): a finding that
     /// names its first definition in another file is the same finding when lines are added above that one.
     static func withoutPlaces(_ message: String) -> String {
-        message.replacing(/:[0-9]+:[0-9]+/, with: ":").replacing(/\bline [0-9]+/, with: "line")
+        let bytes = Array(message.utf8)
+        func digits(from start: Int) -> Int {
+            var end = start
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+            return end
+        }
+        let line = Array("line ".utf8)
+        var kept: [UInt8] = []
+        kept.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            // `:12:3`, a line and column after a file's name: the colon is kept.
+            if bytes[i] == UInt8(ascii: ":") {
+                let lineEnd = digits(from: i + 1)
+                if lineEnd > i + 1, lineEnd < bytes.count, bytes[lineEnd] == UInt8(ascii: ":"), digits(from: lineEnd + 1) > lineEnd + 1 {
+                    kept.append(UInt8(ascii: ":"))
+                    i = digits(from: lineEnd + 1)
+                    continue
+                }
+            }
+            // `line 12`, at the start of a word: the word is kept.
+            let startsWord = i == 0 || !(bytes[i - 1] >= UInt8(ascii: "a") && bytes[i - 1] <= UInt8(ascii: "z"))
+            if startsWord, bytes[i...].starts(with: line), digits(from: i + line.count) > i + line.count {
+                kept += Array("line".utf8)
+                i = digits(from: i + line.count)
+                continue
+            }
+            kept.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: kept, as: UTF8.self)
     }
 
     private static func camelName(_ id: String) -> String {
