@@ -209,7 +209,8 @@ public enum PolicyLoader {
         let unreadPlacements = fragments.contains(where: \.placementsUnread)
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
-        diagnostics += SemanticLint.run(policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten)
+        diagnostics += SemanticLint.run(
+            policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten, leftOut: assembler.leftOutPlacements)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2). What the
         // other files say about themselves stands.
         if !broken.isEmpty {

@@ -55,6 +55,21 @@ struct MultiFileTests {
         #expect(unknown.message.hasPrefix("rule \"r\" names placement \"lv4\""), "\(unknown.message)")
     }
 
+    /// A placement defined twice is left out of the policy; its settings are still checked (a cap of 0, a long
+    /// `max_ad_age`, an app_open block on another format), without a shared ad unit or missing pacing, which the
+    /// placement it repeats decides.
+    @Test func aPlacementDefinedTwiceStillHasItsSettingsChecked() {
+        let load = PolicyLoader.load(texts: [
+            ("a.yaml", "version: 1\nplacements:\n  x: {format: native, ad_unit: u1}\n"),
+            ("b.yaml", "version: 1\nplacements:\n  x: {format: native, ad_unit: u1, daily_cap: 0, max_ad_age: 3h, launch: {max_wait: 5s}}\n"),
+        ])
+        #expect(load.diagnostics.map { "\($0.file):\($0.range.start.line):\($0.range.start.column) \($0.rule)" }.sorted() == [
+            "b.yaml:3:3 policy/duplicate-id", "b.yaml:3:47 cap/zero", "b.yaml:3:62 expiry/too-long", "b.yaml:3:66 policy/format-key",
+        ], "\(load.diagnostics)")
+        #expect(load.policy.placements.map(\.id) == ["x"])
+        #expect(load.policy.placements.first?.dailyCap == nil, "the first definition is the one kept")
+    }
+
     @Test func aGroupDefinedTwiceStillHasItsPlacementsChecked() {
         let load = PolicyLoader.load(texts: [
             ("a.yaml", "version: 1\nplacements:\n  lv: {format: native}\ngroups:\n  g: {placements: [lv]}\n"),

@@ -81,6 +81,9 @@ struct PolicyAssembler {
         }
     }
 
+    /// Placements left out because their id was defined before: ``SemanticLint`` still checks their settings.
+    var leftOutPlacements: [Placement] = []
+
     mutating func assemble(_ written: consuming [PolicyFragment], files: [String]) -> Policy {
         var fragments = consume written
         var firstSetting: [String: PolicyFragment.Setting] = [:]
@@ -138,19 +141,25 @@ struct PolicyAssembler {
             let fragment = (file: fragments[index].file, placements: fragments[index].placements)
             fragments[index].placements = []
             for named in fragment.placements {
-                if let firstAt = seenPlacements[named.id.value] {
+                // A placement defined twice is left out of the policy, and its settings are still checked.
+                let firstAt = seenPlacements[named.id.value]
+                if let firstAt {
                     diagnostics.append(.duplicateID("placement", id: named.id.value, file: fragment.file, range: named.range, first: firstAt))
-                    continue
+                } else {
+                    seenPlacements[named.id.value] = named.id.location
+                    if named.fields.hadErrors || defaults.hadErrors { placementsWithErrors.insert(named.id.value) }
                 }
-                seenPlacements[named.id.value] = named.id.location
-                if named.fields.hadErrors || defaults.hadErrors { placementsWithErrors.insert(named.id.value) }
                 guard let format = named.fields.format else { continue }
                 for block in PlacementSetting.Block.allCases where format.value != .appOpen {
                     if let range = named.fields.appOpenBlocks[block] {
                         diagnostics.append(.formatKey(block.rawValue, format: format.value, file: fragment.file, range: range))
                     }
                 }
-                placements.append(resolve(named, format: format, defaults: defaults))
+                if firstAt == nil {
+                    placements.append(resolve(named, format: format, defaults: defaults))
+                } else {
+                    leftOutPlacements.append(resolve(named, format: format, defaults: defaults))
+                }
             }
         }
         let placementIDs = placements.map(\.id)

@@ -11,7 +11,12 @@ enum SemanticLint {
     ///   all but `pacing/missing`, which an unread cap or interval would set off wrongly.
     /// - Parameter defaultsWritten: where the values of `defaults:` are written. A finding placed there, or comparing a
     ///   value there with one a placement writes, names the placement it is about.
-    static func run(_ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = []) -> [Diagnostic] {
+    /// - Parameter leftOut: placements left out of the policy because another file defined their id first: each is
+    ///   checked on its own too (not for pacing, which its groups would decide, nor for an ad unit shared with the
+    ///   placement it repeats), so that lint prints every finding at once.
+    static func run(
+        _ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = [], leftOut: [Placement] = []
+    ) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var firstAdUnit: [String: Located<String>] = [:]
         // Placements whose caps come from `defaults` hold the same caps, written in the same places: their findings,
@@ -20,18 +25,13 @@ enum SemanticLint {
         // million findings and crashed).
         var capsChecked = Set<CapsWritten>()
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
-        // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
-        for index in policy.placements.indices {
-            let p = policy.placements[index]
+        /// The findings about one placement's own settings.
+        func check(_ p: Placement) {
             let format = p.format.value
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
             if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
                 findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
-            }
-            let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
-            if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
-                findings.append(.pacingMissing(p))
             }
             if format == .rewarded, !p.requireUserChoice.value {
                 findings += fromDefaults.add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false", of: p)
@@ -43,21 +43,29 @@ enum SemanticLint {
             if p.maxAdAge.value > limit {
                 findings += fromDefaults.add(.expiryTooLong(p.maxAdAge, format: format, limit: limit), "max_ad_age \(p.maxAdAge.value)", of: p)
             }
-            if let unit = p.adUnit {
-                let testNetwork = TestAdUnits.network(of: unit.value)
-                if policy.environment == .production, let network = testNetwork {
-                    findings.append(.testAdUnit(unit, network: network))
-                }
-                // An empty ad unit names none, and a network's test ids are shared by design (one per format).
-                if unit.value.isEmpty || testNetwork != nil {
-                    // not a unit of this app's own
-                } else if let first = firstAdUnit[unit.value] {
+            if let unit = p.adUnit, policy.environment == .production, let network = TestAdUnits.network(of: unit.value) {
+                findings.append(.testAdUnit(unit, network: network))
+            }
+        }
+        // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
+        for index in policy.placements.indices {
+            let p = policy.placements[index]
+            check(p)
+            let format = p.format.value
+            let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
+            if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
+                findings.append(.pacingMissing(p))
+            }
+            // An empty ad unit names none, and a network's test ids are shared by design (one per format).
+            if let unit = p.adUnit, !unit.value.isEmpty, TestAdUnits.network(of: unit.value) == nil {
+                if let first = firstAdUnit[unit.value] {
                     findings.append(.duplicateAdUnit(unit, first: first))
                 } else {
                     firstAdUnit[unit.value] = unit
                 }
             }
         }
+        for p in leftOut { check(p) }
         findings += fromDefaults.findings
         // A name listed twice that is no placement has its policy/unknown-placement findings already.
         let placementIDs = Set(policy.placements.map(\.id))
