@@ -11,6 +11,7 @@ public struct PolicyLoad: Sendable {
     /// The rule files read, in sorted path order.
     public var files: [String]
     /// The policy-wide settings as written, with where (empty for a compiled policy): what a report of changes names.
+    /// `version` is where the policy begins (its first file's `version:`), named for a setting left at its default.
     public var written: [String: Located<String>] = [:]
 
     /// The policy, when it has no errors.

@@ -248,7 +248,8 @@ struct ImpactCommandTests {
         let zone = try #require(lines.first { $0.contains("policy: timezone") })
         #expect(zone.contains("UTC → Europe/Berlin") && zone.contains("\(dir)/old/p.yaml:2:11 → \(dir)/new/p.yaml:2:11"), "\(zone)")
         let session = try #require(lines.first { $0.contains("policy: session_timeout") })
-        #expect(session.contains("\(dir)/old/p.yaml:3:18 → —"), "\(session)")
+        // Left at its default in the new policy: located where that policy begins, its `version:`.
+        #expect(session.contains("\(dir)/old/p.yaml:3:18 → \(dir)/new/p.yaml:1:1"), "\(session)")
         #expect(lines.contains { $0.contains("attribute mode") && $0.contains("added (type: string)") }, "\(result.stdout)")
 
         // A policy and its compiled form mean the same: no change, although the compiled one keeps Foundation's name.

@@ -122,6 +122,8 @@ struct PolicyAssembler {
             let position = SourcePosition(line: zone.location.line, column: zone.location.column)
             diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
         }
+        // Where the policy begins, which a report of changes names for a policy-wide setting left at its default.
+        if let version = fragments.lazy.compactMap(\.versionKey).first { writtenSettings["version"] = Located("1", at: version.location) }
         if let setting = first(\.environment) { writtenSettings["environment"] = Located(setting.value.rawValue, at: setting.location) }
         if let setting = first(\.timezone) { writtenSettings["timezone"] = setting }
         let durations: [(String, Located<RuleDuration>?)] = [
@@ -241,7 +243,7 @@ struct PolicyAssembler {
         if placements.isEmpty && seenPlacements.isEmpty {
             // At the first file's `version:`, where `# adrules:disable-next-line policy/empty` above it can hide it.
             let first = fragments.first { $0.file == files.first }
-            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: first?.versionKey ?? .fileStart))
+            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: first?.versionKey?.range ?? .fileStart))
         }
 
         let fullscreenTimeout = first(\.fullscreenTimeout) ?? Located(.minutes(30), at: origin)

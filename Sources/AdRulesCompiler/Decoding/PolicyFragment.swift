@@ -43,8 +43,8 @@ struct PolicyFragment: Sendable {
     /// about the policy as a whole (no placements, an unknown placement) would only follow from that.
     var rootUnread = false
     /// Where `version:` is written: a finding about the whole policy (`policy/empty`) is placed there, where a comment
-    /// on the line above can hide it.
-    var versionKey: SourceRange?
+    /// on the line above can hide it, and a report of changes points there for a policy-wide setting left unwritten.
+    var versionKey: (range: SourceRange, location: SourceLocation)?
     /// `placements:` is not a mapping (a list, a word, nothing), or its first entries are settings with no id line above
     /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
     /// from that, as from an unread file.
@@ -159,7 +159,7 @@ struct PolicyFragment: Sendable {
                 guard let value = reader.shallowNode(event, cursor) else { return }
                 if key == "version" {
                     sawVersion = true
-                    fragment.versionKey = keyNode.range
+                    fragment.versionKey = (keyNode.range, reader.location(keyNode))
                 }
                 fragment.readSetting(key, value, reader: &reader)
             }

@@ -36,8 +36,11 @@ extension ImpactLocation {
 enum PolicySettings {
     /// - Parameter written: the settings as written, with where (``PolicyLoad/written``): a zone is named as written
     ///   (`UTC`, which Foundation calls GMT), and each setting written is located.
+    ///   A setting left at its default points at where the policy begins (`version`), as a placement's default points at
+    ///   the placement.
     static func topLevel(_ policy: Policy, written: [String: Located<String>] = [:]) -> [PolicySetting] {
-        var zone = PolicySetting("timezone", "device", written["timezone"]?.location)
+        func location(_ key: String) -> SourceLocation? { (written[key] ?? written["version"])?.location }
+        var zone = PolicySetting("timezone", "device", location("timezone"))
         if case .named(let named) = policy.timeZone {
             // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written,
             // or as a compiled policy writes it (`UTC`, not Foundation's `GMT`).
@@ -45,11 +48,11 @@ enum PolicySettings {
             zone.shown = written["timezone"]?.value ?? TimeZoneNames.name(of: named)
         }
         return [
-            PolicySetting("environment", policy.environment.rawValue, written["environment"]?.location),
+            PolicySetting("environment", policy.environment.rawValue, location("environment")),
             zone,
-            PolicySetting("session_timeout", policy.sessionTimeout.description, written["session_timeout"]?.location),
-            PolicySetting("fullscreen_timeout", policy.fullscreenTimeout.value.description, written["fullscreen_timeout"]?.location),
-            PolicySetting("load_timeout", policy.loadTimeout.description, written["load_timeout"]?.location),
+            PolicySetting("session_timeout", policy.sessionTimeout.description, location("session_timeout")),
+            PolicySetting("fullscreen_timeout", policy.fullscreenTimeout.value.description, location("fullscreen_timeout")),
+            PolicySetting("load_timeout", policy.loadTimeout.description, location("load_timeout")),
         ]
     }
 
