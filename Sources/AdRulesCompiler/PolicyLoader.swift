@@ -245,7 +245,8 @@ public enum PolicyLoader {
         }
         // Widened once capped: at most a thousand findings a file, in file order, each line read once.
         let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
-        return PolicyLoad(policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings)
+        return PolicyLoad(
+            policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings, valueLocations: assembler.valueLocations)
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, errors before warnings, then one
     /// `lint/too-many-findings` saying how many more there are: the errors are the ones to fix, and a hostile file

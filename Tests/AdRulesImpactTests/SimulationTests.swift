@@ -1,5 +1,6 @@
 import AdRulesTestSupport
 import AdRules
+import AdRulesCompiler
 import Foundation
 import Synchronization
 import Testing
@@ -746,5 +747,26 @@ struct PolicyDiffSettingsTests {
             "group g placements: [a, b] -> [a]",
             "rule r when: level<5 -> level <= 5",
         ])
+    }
+
+    /// A changed attribute type or default, or a rule's message, is located at the value that changed (the item itself
+    /// holds no location for them); a compiled policy, which keeps none, points at the item.
+    @Test func attributeAndRuleValuesAreLocatedWhereWritten() throws {
+        let yaml = { (type: String, value: String, message: String) in
+            "version: 1\nattributes:\n  level:\n    type: \(type)\n    default: \(value)\nplacements:\n  a: {format: interstitial}\n"
+                + "rules:\n  - id: r\n    deny: [a]\n    when: level < 5\n    message: \(message)\n"
+        }
+        func named(_ text: String, _ file: String) throws -> NamedPolicy {
+            let load = PolicyLoader.load(texts: [(file, text)])
+            let policy = try #require(load.validPolicy, "\(load.diagnostics)")
+            return NamedPolicy(name: file, policy: policy, written: load.written, valueLocations: load.valueLocations)
+        }
+        let old = try named(yaml("int", "1", "old words"), "old.yaml"), new = try named(yaml("number", "2", "new words"), "new.yaml")
+        let changes = PolicyDiff.changes(from: old, to: new)
+        #expect(changes.map { "\($0.subject) \($0.setting) \($0.oldLocation.map { "\($0.line):\($0.column)" } ?? "-") \($0.newLocation.map { "\($0.line):\($0.column)" } ?? "-")" } == [
+            "attribute level type 4:11 4:11", "attribute level default 5:14 5:14", "rule r message 12:14 12:14",
+        ])
+        let compiled = PolicyDiff.changes(from: old.policy, to: new.policy)
+        #expect(compiled.map { $0.newLocation.map { "\($0.line):\($0.column)" } ?? "-" } == ["3:3", "3:3", "9:9"])
     }
 }

@@ -23,6 +23,8 @@ struct PolicyAssembler {
     private(set) var defaultsWritten: Set<SourceLocation> = []
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
     private(set) var writtenSettings: [String: Located<String>] = [:]
+    /// Where the values the policy model does not locate are written (``PolicyLoad/valueLocations``).
+    private(set) var valueLocations: [String: SourceLocation] = [:]
 
     /// Two files' `defaults` differ: a finding for each setting that differs, at its value in the later file (at that
     /// file's `defaults:` when only the earlier file sets it), with a note at the earlier one. When either block has
@@ -200,6 +202,8 @@ struct PolicyAssembler {
                 }
                 seenAttributes[name] = attribute.declaration.location
                 attributes.append(attribute.declaration)
+                valueLocations["attribute \(name).type"] = attribute.typeAt
+                valueLocations["attribute \(name).default"] = attribute.defaultAt
             }
         }
 
@@ -228,6 +232,7 @@ struct PolicyAssembler {
                 let condition = compileCondition(
                     when, node: node, file: fragment.file, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft)
                 guard kept, let id = fields.id else { continue }
+                valueLocations["rule \(id.value).message"] = fields.messageAt
                 rules.append(CustomRule(
                     id: id.value, location: id.location, deny: fields.deny, when: when,
                     message: fields.message ?? CustomRule.defaultMessage(id: id.value), condition: condition))

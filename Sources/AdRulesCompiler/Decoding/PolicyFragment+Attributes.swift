@@ -36,7 +36,7 @@ extension PolicyFragment {
             guard let value = AttributeValueReader.read(defaultNode, as: type, key: "default", reader: &reader) else { return nil }
             declaration.defaultValue = value
         }
-        return AttributeFields(declaration: declaration, range: entry.range)
+        return AttributeFields(declaration: declaration, range: entry.range, typeAt: reader.location(typeNode), defaultAt: defaultNode.map(reader.location))
     }
 
     /// The first type a default's value reads as with no finding (a plain `3` an int before a number, a quoted or any

@@ -11,6 +11,7 @@ extension PolicyFragment {
         var when: Located<String>?
         var whenNode: YAMLNode?
         var message: String?
+        var messageAt: SourceLocation?
         var context = "a rule"
         if let idPair = pairs.first(where: { $0.key.scalar?.value == "id" }), let text = idPair.value.scalar?.value {
             context = "rule \"\(text)\""
@@ -82,6 +83,7 @@ extension PolicyFragment {
                 whenNode = value
             case "message":
                 message = reader.string(value, key)?.value
+                messageAt = reader.location(value)
                 if let text = message, text.allSatisfy(\.isWhitespace) {
                     // A reason with no words helps no one; without `message` it reads "denied by rule ID".
                     reader.report(.wrongType("message", expected: "a sentence saying why (or left out, for \"denied by rule <id>\")", found: value, file: reader.file))
@@ -102,6 +104,6 @@ extension PolicyFragment {
                 key, in: context, example: example, listing: listing, describing: describing, file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard sawDeny || !present.contains("deny") else { return nil }
-        return RuleFields(id: id, range: node.range, deny: deny, named: named, when: when, whenNode: whenNode, message: message)
+        return RuleFields(id: id, range: node.range, deny: deny, named: named, when: when, whenNode: whenNode, message: message, messageAt: messageAt)
     }
 }

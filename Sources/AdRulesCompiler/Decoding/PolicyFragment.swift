@@ -31,11 +31,15 @@ struct PolicyFragment: Sendable {
         var when: Located<String>?
         var whenNode: YAMLNode?
         var message: String?
+        var messageAt: SourceLocation?
     }
 
     struct AttributeFields: Sendable {
         var declaration: AttributeDeclaration
         var range: SourceRange
+        /// Where the type and the default are written (the type is the value itself in `level: int`).
+        var typeAt: SourceLocation
+        var defaultAt: SourceLocation?
     }
 
     var file: String

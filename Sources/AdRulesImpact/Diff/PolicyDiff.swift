@@ -86,11 +86,11 @@ public enum PolicyDiff {
             "group", old: old.groups.map { ($0.id, ImpactLocation($0.location), PolicySettings.group($0)) },
             new: new.groups.map { ($0.id, ImpactLocation($0.location), PolicySettings.group($0)) }, into: &changes)
         compareItems(
-            "attribute", old: old.attributes.map { ($0.name, ImpactLocation($0.location), PolicySettings.attribute($0)) },
-            new: new.attributes.map { ($0.name, ImpactLocation($0.location), PolicySettings.attribute($0)) }, into: &changes)
+            "attribute", old: old.attributes.map { ($0.name, ImpactLocation($0.location), PolicySettings.attribute($0, at: oldNamed.valueLocations)) },
+            new: new.attributes.map { ($0.name, ImpactLocation($0.location), PolicySettings.attribute($0, at: newNamed.valueLocations)) }, into: &changes)
         compareItems(
-            "rule", old: old.rules.map { ($0.id, ImpactLocation($0.location), PolicySettings.rule($0)) },
-            new: new.rules.map { ($0.id, ImpactLocation($0.location), PolicySettings.rule($0)) }, into: &changes)
+            "rule", old: old.rules.map { ($0.id, ImpactLocation($0.location), PolicySettings.rule($0, at: oldNamed.valueLocations)) },
+            new: new.rules.map { ($0.id, ImpactLocation($0.location), PolicySettings.rule($0, at: newNamed.valueLocations)) }, into: &changes)
         return changes
     }
 

@@ -88,14 +88,17 @@ enum PolicySettings {
             + PlacementSetting.groupSettings.map { setting($0, setting: $0.groupAccess?.value(in: g)) }
     }
 
-    static func attribute(_ a: AttributeDeclaration) -> [PolicySetting] {
+    /// - Parameter locations: where its type and default are written (``NamedPolicy/valueLocations``); a value not
+    ///   found there (a compiled policy, a default left out) points at the attribute.
+    static func attribute(_ a: AttributeDeclaration, at locations: [String: SourceLocation] = [:]) -> [PolicySetting] {
         [
-            PolicySetting("type", a.type.rawValue, a.location),
-            PolicySetting("default", a.defaultValue.map(\.description), a.location),
+            PolicySetting("type", a.type.rawValue, locations["attribute \(a.name).type"] ?? a.location),
+            PolicySetting("default", a.defaultValue.map(\.description), locations["attribute \(a.name).default"] ?? a.location),
         ]
     }
 
-    static func rule(_ r: CustomRule) -> [PolicySetting] {
+    /// - Parameter locations: where its message is written (``NamedPolicy/valueLocations``); else it points at the rule.
+    static func rule(_ r: CustomRule, at locations: [String: SourceLocation] = [:]) -> [PolicySetting] {
         let deny = r.deny.map { unordered("deny", $0.map(\.value), at: $0.first?.location ?? r.location) }
         // A condition is compared by what it says: `level<5` and `level < 5` are one condition.
         var when = PolicySetting("when", r.when)
@@ -103,7 +106,7 @@ enum PolicySettings {
             when.value = meaning
             when.shown = r.when.value
         }
-        return [deny ?? PolicySetting("deny", "\"*\"", r.location), when, PolicySetting("message", r.message, r.location)]
+        return [deny ?? PolicySetting("deny", "\"*\"", r.location), when, PolicySetting("message", r.message, locations["rule \(r.id).message"] ?? r.location)]
     }
 
     /// One setting as the diff shows it; no windows count as unset.

@@ -64,12 +64,15 @@ public struct NamedPolicy: Sendable {
     public var policy: Policy
     /// Its policy-wide settings as written, with where (``PolicyLoad/written``); empty for a compiled policy.
     public var written: [String: Located<String>]
+    /// Where its attributes' types and defaults and its rules' messages are written (``PolicyLoad/valueLocations``).
+    public var valueLocations: [String: SourceLocation]
 
     /// Creates a named policy.
-    public init(name: String, policy: Policy, written: [String: Located<String>] = [:]) {
+    public init(name: String, policy: Policy, written: [String: Located<String>] = [:], valueLocations: [String: SourceLocation] = [:]) {
         self.name = name
         self.policy = policy
         self.written = written
+        self.valueLocations = valueLocations
     }
 }
 
