@@ -103,7 +103,7 @@ enum ImpactCommand {
                     return Diagnostic.tooManyFindings(hidden.errors, errors: hidden.errors, file: diagnostic.file)
                 }
                 diagnostics += errors
-                if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written, valueLocations: load.valueLocations)) }
+                if errors.isEmpty { policies.append(NamedPolicy(name: path, policy: load.policy, written: load.written, valueLocations: load.valueLocations, policyStart: load.policyStart)) }
             } catch {
                 return failure("\(error)")
             }

@@ -180,8 +180,8 @@ enum SARIFReport {
         return String(hash, radix: 16).leftPadded(16)
     }
 
-    /// A message without the lines and columns it names (`first at rules/a.yaml:3:3`, `on line 12`): a finding that
-    /// names its first definition in another file is the same finding when lines are added above that one.
+    /// A message without the lines and columns it names (`first at rules/a.yaml:3:3`, `on line 12`, `column 5`): a
+    /// finding that names its first definition in another file is the same finding when lines are added above that one.
     static func withoutPlaces(_ message: String) -> String {
         let bytes = Array(message.utf8)
         func digits(from start: Int) -> Int {
@@ -189,7 +189,7 @@ enum SARIFReport {
             while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
             return end
         }
-        let line = Array("line ".utf8)
+        let words = [Array("line ".utf8), Array("column ".utf8)]
         var kept: [UInt8] = []
         kept.reserveCapacity(bytes.count)
         var i = 0
@@ -203,11 +203,11 @@ enum SARIFReport {
                     continue
                 }
             }
-            // `line 12`, at the start of a word: the word is kept.
+            // `line 12` or `column 5`, at the start of a word: the word is kept.
             let startsWord = i == 0 || !(bytes[i - 1] >= UInt8(ascii: "a") && bytes[i - 1] <= UInt8(ascii: "z"))
-            if startsWord, bytes[i...].starts(with: line), digits(from: i + line.count) > i + line.count {
-                kept += Array("line".utf8)
-                i = digits(from: i + line.count)
+            if startsWord, let word = words.first(where: { bytes[i...].starts(with: $0) }), digits(from: i + word.count) > i + word.count {
+                kept += word.dropLast()
+                i = digits(from: i + word.count)
                 continue
             }
             kept.append(bytes[i])

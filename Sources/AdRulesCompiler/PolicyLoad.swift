@@ -11,11 +11,13 @@ public struct PolicyLoad: Sendable {
     /// The rule files read, in sorted path order.
     public var files: [String]
     /// The policy-wide settings as written, with where (empty for a compiled policy): what a report of changes names.
-    /// `version` is where the policy begins (its first file's `version:`), named for a setting left at its default.
     public var written: [String: Located<String>] = [:]
     /// Where the values the policy model keeps no location for are written, keyed `attribute NAME.type`,
     /// `attribute NAME.default` and `rule ID.message` (empty for a compiled policy): what a report of changes names.
     public var valueLocations: [String: SourceLocation] = [:]
+    /// The first file's `version:` key (nil for a compiled policy): what a report of changes names for a policy-wide
+    /// setting left at its default, as it names a placement for a default the placement inherits.
+    public var policyStart: SourceLocation?
 
     /// The policy, when it has no errors.
     public var validPolicy: Policy? { diagnostics.hasErrors ? nil : policy }

@@ -210,7 +210,7 @@ public enum PolicyLoader {
         let policy = assembler.assemble(consume fragments, files: files.isEmpty ? [emptyPolicyFile ?? ""] : files)
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(
-            policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten, leftOut: assembler.leftOutPlacements)
+            policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten, leftOut: assembler.leftOut)
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2). What the
         // other files say about themselves stands.
         if !broken.isEmpty {
@@ -246,7 +246,8 @@ public enum PolicyLoader {
         // Widened once capped: at most a thousand findings a file, in file order, each line read once.
         let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
         return PolicyLoad(
-            policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings, valueLocations: assembler.valueLocations)
+            policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings, valueLocations: assembler.valueLocations,
+            policyStart: assembler.policyStart)
     }
     /// At most ``FieldReader/maxDiagnostics`` findings per file, errors before warnings, then one
     /// `lint/too-many-findings` saying how many more there are: the errors are the ones to fix, and a hostile file

@@ -248,7 +248,7 @@ struct ImpactCommandTests {
         let zone = try #require(lines.first { $0.contains("policy: timezone") })
         #expect(zone.contains("UTC → Europe/Berlin") && zone.contains("\(dir)/old/p.yaml:2:11 → \(dir)/new/p.yaml:2:11"), "\(zone)")
         let session = try #require(lines.first { $0.contains("policy: session_timeout") })
-        // Left at its default in the new policy: located where that policy begins, its `version:`.
+        // Left at its default in the new policy: located at that policy's first file's `version:` key.
         #expect(session.contains("\(dir)/old/p.yaml:3:18 → \(dir)/new/p.yaml:1:1"), "\(session)")
         #expect(lines.contains { $0.contains("attribute mode") && $0.contains("added (type: string)") }, "\(result.stdout)")
 

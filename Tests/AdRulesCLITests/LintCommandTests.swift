@@ -384,6 +384,7 @@ struct LintCommandTests {
         #expect(SARIFReport.withoutPlaces("first at rules/a.yaml:12:3; on line 40, then line 7") == "first at rules/a.yaml:; on line, then line")
         #expect(SARIFReport.withoutPlaces("daily_cap 6 is above 4 at 09:00, a deadline 5") == "daily_cap 6 is above 4 at 09:00, a deadline 5", "other numbers are kept")
         #expect(SARIFReport.withoutPlaces("ends at a.yaml:3: or :7:x, é:1:2") == "ends at a.yaml:3: or :7:x, é:")
+        #expect(SARIFReport.withoutPlaces("opened on line 3, column 5; a column 7") == "opened on line, column; a column")
     }
 
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.

@@ -78,11 +78,8 @@ extension FieldReader {
                     reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
                 }
                 // A key of `launch:` or `resume:` on a placement of another format: that format has neither block.
-                if belongsIn == nil, let format = reader.placementFormat, format != .appOpen,
-                    let block = PlacementSetting.Block.allCases.first(where: { $0.isAppOpenOnly && RuleFileKeys.keys(in: $0).contains(key) })
-                {
-                    belongsIn = "\(key) is a setting of the `\(block.rawValue):` block, which only app_open placements have: remove it from this "
-                        + "\(format.rawValue) placement"
+                if belongsIn == nil, reader.isReadingPlacement {
+                    belongsIn = RuleFileKeys.appOpenOnlyAdvice(for: key, allowed: allowed, format: reader.placementFormat)
                 }
                 // Where a key belongs is found among the keys read here (`max_wait` in `defaults:` belongs in `launch:`).
                 if listed != nil, belongsIn == nil { belongsIn = RuleFileKeys.relocation(of: key, allowed: allowed) }

@@ -84,6 +84,8 @@ struct FieldReader: NodeReader {
     /// The format of the placement being read, once its `format:` is read: a key of an app_open-only block
     /// (`max_wait`, `show_if_ready`) on another format is told to go, not to move into a block that format refuses.
     var placementFormat: AdFormat?
+    /// Whether a placement is being read (not `defaults:`, where `launch:` keys are told to go under `launch:`).
+    var isReadingPlacement = false
     /// Placements written at a rule file's top level, outside `placements:` (told to indent them under it).
     var placementsOutsideBlock = 0
 

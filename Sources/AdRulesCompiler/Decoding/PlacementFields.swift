@@ -72,7 +72,8 @@ struct PlacementFields: Sendable {
             if misplacedBlock != nil, placementKey != nil { reader.heldBack = [] }
             let unknownBefore = reader.unknownKeysSeen.count
             reader.placementFormat = nil
-            defer { reader.placementFormat = nil }
+            reader.isReadingPlacement = placementKey != nil
+            defer { (reader.placementFormat, reader.isReadingPlacement) = (nil, false) }
             reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
                 fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)

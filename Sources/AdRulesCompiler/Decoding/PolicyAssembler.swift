@@ -4,11 +4,11 @@ import Foundation
 
 /// Merges the fragments of a policy's files into one `Policy`, reporting conflicts and dangling names.
 struct PolicyAssembler {
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     /// The bytes of each file, by path: read only to place a finding inside a `when` expression.
     var sources: [String: [UInt8]] = [:]
     /// The positions inside each file that had such a finding, its line index built the first time.
-    private var positions: [String: ScalarPositions] = [:]
+    var positions: [String: ScalarPositions] = [:]
     /// Per file, the `policy/unknown-placement` findings past what a report shows (``FieldReader/maxDiagnostics``):
     /// counted, not built. A list of a million unknown names would otherwise take gigabytes and a "did you mean" each.
     private(set) var droppedUnknownPlacements: [String: Int] = [:]
@@ -23,6 +23,8 @@ struct PolicyAssembler {
     private(set) var defaultsWritten: Set<SourceLocation> = []
     /// The policy-wide settings as written (`timezone: UTC`, not the zone Foundation makes of it), with where.
     private(set) var writtenSettings: [String: Located<String>] = [:]
+    /// The first file's `version:` (``PolicyLoad/policyStart``).
+    private(set) var policyStart: SourceLocation?
     /// Where the values the policy model does not locate are written (``PolicyLoad/valueLocations``).
     private(set) var valueLocations: [String: SourceLocation] = [:]
 
@@ -56,36 +58,14 @@ struct PolicyAssembler {
         }
     }
 
+    /// Placements and groups left out because their id was defined before: ``SemanticLint`` still checks their settings.
+    /// At most ``maxLeftOut`` of each are kept for it (a file's findings past 1,000 are counted, not shown).
+    private(set) var leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
+    static let maxLeftOut = 1_000
+
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
-    /// policy is never held twice (as written and as resolved) while its tables are built and linted.
-    /// Compiles a rule's `when`, reporting each finding at its token's exact place in the file.
-    /// - Returns: the condition, or nil when it has findings (the rule is then never evaluated: `rule_error`).
-    private mutating func compileCondition(
-        _ when: Located<String>, node: YAMLNode, file: String, attributes: [AttributeDeclaration], broken: Set<String>,
-        suggestionsLeft: inout Int
-    ) -> CompiledExpression? {
-        switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft) {
-        case .success(let compiled): return compiled
-        case .failure(let findings):
-            let text = Array(when.value.unicodeScalars)
-            // A finding at the end (an expression that stops too early) stands after its last token, not after
-            // the spaces and line breaks a block value may end with.
-            let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
-            for var finding in findings {
-                finding.offset = min(finding.offset, textEnd)
-                // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
-                let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
-                let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: file)
-                    ?? SourceRange(at: Self.position(of: finding.offset, in: node))
-                diagnostics.append(.expression(finding, file: file, range: range))
-            }
-            return nil
-        }
-    }
-
-    /// Placements left out because their id was defined before: ``SemanticLint`` still checks their settings.
-    var leftOutPlacements: [Placement] = []
-
+    /// policy is never held twice (as written and as resolved) while its tables are built and linted (but for at most
+    /// ``maxLeftOut`` placements defined twice, kept for the lint).
     mutating func assemble(_ written: consuming [PolicyFragment], files: [String]) -> Policy {
         var fragments = consume written
         var firstSetting: [String: PolicyFragment.Setting] = [:]
@@ -124,8 +104,10 @@ struct PolicyAssembler {
             let position = SourcePosition(line: zone.location.line, column: zone.location.column)
             diagnostics.append(.unknownTimeZone(zone.value, file: zone.location.file, range: SourceRange(at: position)))
         }
-        // Where the policy begins, which a report of changes names for a policy-wide setting left at its default.
-        if let version = fragments.lazy.compactMap(\.versionKey).first { writtenSettings["version"] = Located("1", at: version.location) }
+        // The first file's `version:`: where a finding about the whole policy stands, and what a report of changes names
+        // for a policy-wide setting left at its default.
+        let firstVersion = fragments.first { $0.file == files.first }?.versionKey
+        policyStart = firstVersion?.location
         if let setting = first(\.environment) { writtenSettings["environment"] = Located(setting.value.rawValue, at: setting.location) }
         if let setting = first(\.timezone) { writtenSettings["timezone"] = setting }
         let durations: [(String, Located<RuleDuration>?)] = [
@@ -161,8 +143,8 @@ struct PolicyAssembler {
                 }
                 if firstAt == nil {
                     placements.append(resolve(named, format: format, defaults: defaults))
-                } else {
-                    leftOutPlacements.append(resolve(named, format: format, defaults: defaults))
+                } else if leftOut.placements.count < Self.maxLeftOut {
+                    leftOut.placements.append(resolve(named, format: format, defaults: defaults))
                 }
             }
         }
@@ -186,7 +168,11 @@ struct PolicyAssembler {
                 for member in group.placements where !known.contains(member.value) && seenPlacements[member.value] == nil {
                     reportUnknown(member, in: "group \"\(group.id)\"", known: placementIDs, placements: placements, fragments: fragments, isGroup: groupIDs.contains(member.value))
                 }
-                if firstAt == nil { groups.append(group) }
+                if firstAt == nil {
+                    groups.append(group)
+                } else if leftOut.groups.count < Self.maxLeftOut {
+                    leftOut.groups.append(group)
+                }
             }
         }
 
@@ -222,7 +208,7 @@ struct PolicyAssembler {
                 } else if let id = fields.id {
                     seenRules[id.value] = id.location
                 }
-                let name = fields.id.map { "rule \"\($0.value)\"" } ?? "the rule at line \(fields.range.start.line)"
+                let name = fields.id.map { "rule \"\($0.value)\"" } ?? "a rule with no id"
                 for member in fields.named where seenPlacements[member.value] == nil {
                     reportUnknown(
                         member, in: name, known: placementIDs, placements: placements, fragments: fragments,
@@ -247,8 +233,7 @@ struct PolicyAssembler {
 
         if placements.isEmpty && seenPlacements.isEmpty {
             // At the first file's `version:`, where `# adrules:disable-next-line policy/empty` above it can hide it.
-            let first = fragments.first { $0.file == files.first }
-            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: first?.versionKey?.range ?? .fileStart))
+            diagnostics.append(.emptyPolicy(file: files.first ?? "", range: firstVersion?.range ?? .fileStart))
         }
 
         let fullscreenTimeout = first(\.fullscreenTimeout) ?? Located(.minutes(30), at: origin)
@@ -308,28 +293,6 @@ struct PolicyAssembler {
         let at = entries[limit][keyPath: location]
         diagnostics.append(.tooManyEntries(
             entries.count, kind, limit: limit, file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
-    }
-
-    /// Where a finding inside a `when` scalar stands, from its first code point to just before `end`, read from the
-    /// file's bytes (``ScalarPositions``).
-    private mutating func exactRange(from start: Int, to end: Int, in node: YAMLNode, file: String) -> SourceRange? {
-        if positions[file] == nil {
-            guard let bytes = sources[file] else { return nil }
-            positions[file] = ScalarPositions(bytes: bytes)
-        }
-        return positions[file]?.range(ofCodePoints: start, to: end, in: node)
-    }
-
-    /// The file position of a code point offset inside a `when` scalar written on one line without escapes: what is
-    /// left when the file's bytes are not at hand.
-    static func position(of offset: Int, in node: YAMLNode) -> SourcePosition {
-        let start = node.range.start
-        guard let scalar = node.scalar, node.range.end.line == start.line else { return start }
-        switch scalar.style {
-        case .plain: return SourcePosition(line: start.line, column: start.column + offset)
-        case .singleQuoted, .doubleQuoted: return SourcePosition(line: start.line, column: start.column + 1 + offset)
-        case .literal, .folded: return start
-        }
     }
 
     /// A placement's settings: what it writes, else what `defaults:` writes (an app_open-only block's keys only

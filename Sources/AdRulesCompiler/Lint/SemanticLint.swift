@@ -11,14 +11,16 @@ enum SemanticLint {
     ///   all but `pacing/missing`, which an unread cap or interval would set off wrongly.
     /// - Parameter defaultsWritten: where the values of `defaults:` are written. A finding placed there, or comparing a
     ///   value there with one a placement writes, names the placement it is about.
-    /// - Parameter leftOut: placements left out of the policy because another file defined their id first: each is
-    ///   checked on its own too (not for pacing, which its groups would decide, nor for an ad unit shared with the
-    ///   placement it repeats), so that lint prints every finding at once.
+    /// - Parameter leftOut: placements and groups left out of the policy because another file defined their id first:
+    ///   each is checked on its own too, so that lint prints every finding at once. Not for pacing, which a placement's
+    ///   groups decide; not for what it takes from `defaults:`, which is reported at the placement kept; and not for
+    ///   an ad unit shared with that placement.
     static func run(
-        _ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = [], leftOut: [Placement] = []
+        _ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = [],
+        leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
     ) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var firstAdUnit: [String: Located<String>] = [:]
+        var firstAdUnit: [String: (unit: Located<String>, placement: String)] = [:]
         // Placements whose caps come from `defaults` hold the same caps, written in the same places: their findings,
         // reported where the caps are written, are found and listed once (10,000 placements under 64 default windows
         // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
@@ -26,7 +28,16 @@ enum SemanticLint {
         var capsChecked = Set<CapsWritten>()
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
         /// The findings about one placement's own settings.
-        func check(_ p: Placement) {
+        func check(_ p: Placement, isLeftOut: Bool = false) {
+            // A value from `defaults:` is one finding naming the placements that take it; a placement left out is not
+            // one of them (it would name the placement kept twice).
+            func add(_ finding: Diagnostic, _ setting: String) {
+                if !isLeftOut {
+                    findings += fromDefaults.add(finding, setting, of: p)
+                } else if !defaultsWritten.contains(SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)) {
+                    findings.append(finding)
+                }
+            }
             let format = p.format.value
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
@@ -34,17 +45,26 @@ enum SemanticLint {
                 findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
             }
             if format == .rewarded, !p.requireUserChoice.value {
-                findings += fromDefaults.add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false", of: p)
+                add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false")
             }
             if format == .appOpen, p.allowDeferred.value {
-                findings += fromDefaults.add(.deferredShow(p.allowDeferred.location), "allow_deferred: true", of: p)
+                add(.deferredShow(p.allowDeferred.location), "allow_deferred: true")
             }
             let limit: RuleDuration = format == .appOpen ? .hours(4) : .hours(1)
             if p.maxAdAge.value > limit {
-                findings += fromDefaults.add(.expiryTooLong(p.maxAdAge, format: format, limit: limit), "max_ad_age \(p.maxAdAge.value)", of: p)
+                add(.expiryTooLong(p.maxAdAge, format: format, limit: limit), "max_ad_age \(p.maxAdAge.value)")
             }
-            if let unit = p.adUnit, policy.environment == .production, let network = TestAdUnits.network(of: unit.value) {
+            guard let unit = p.adUnit else { return }
+            let testNetwork = TestAdUnits.network(of: unit.value)
+            if policy.environment == .production, let network = testNetwork {
                 findings.append(.testAdUnit(unit, network: network))
+            }
+            // An empty ad unit names none, and a network's test ids are shared by design (one per format).
+            guard !unit.value.isEmpty, testNetwork == nil else { return }
+            if let first = firstAdUnit[unit.value] {
+                if first.placement != p.id { findings.append(.duplicateAdUnit(unit, first: first.unit)) }
+            } else if !isLeftOut {
+                firstAdUnit[unit.value] = (unit, p.id)
             }
         }
         // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
@@ -56,20 +76,12 @@ enum SemanticLint {
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
                 findings.append(.pacingMissing(p))
             }
-            // An empty ad unit names none, and a network's test ids are shared by design (one per format).
-            if let unit = p.adUnit, !unit.value.isEmpty, TestAdUnits.network(of: unit.value) == nil {
-                if let first = firstAdUnit[unit.value] {
-                    findings.append(.duplicateAdUnit(unit, first: first))
-                } else {
-                    firstAdUnit[unit.value] = unit
-                }
-            }
         }
-        for p in leftOut { check(p) }
+        for p in leftOut.placements { check(p, isLeftOut: true) }
         findings += fromDefaults.findings
         // A name listed twice that is no placement has its policy/unknown-placement findings already.
         let placementIDs = Set(policy.placements.map(\.id))
-        for group in policy.groups {
+        for group in policy.groups + leftOut.groups {
             findings += capFindings(group, inGroup: true)
             findings += repeatedPlacements(group.placements, of: placementIDs, in: .group(group.id))
         }

@@ -78,7 +78,9 @@ public enum PolicyDiff {
     public static func changes(from oldNamed: NamedPolicy, to newNamed: NamedPolicy) -> [PolicyChange] {
         let old = oldNamed.policy, new = newNamed.policy
         var changes: [PolicyChange] = []
-        compare("policy", PolicySettings.topLevel(old, written: oldNamed.written), PolicySettings.topLevel(new, written: newNamed.written), into: &changes)
+        compare(
+            "policy", PolicySettings.topLevel(old, written: oldNamed.written, start: oldNamed.policyStart),
+            PolicySettings.topLevel(new, written: newNamed.written, start: newNamed.policyStart), into: &changes)
         compareItems(
             "placement", old: old.placements.map { ($0.id, ImpactLocation($0.location), PolicySettings.placement($0)) },
             new: new.placements.map { ($0.id, ImpactLocation($0.location), PolicySettings.placement($0)) }, into: &changes)

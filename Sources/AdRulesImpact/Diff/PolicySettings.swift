@@ -36,10 +36,10 @@ extension ImpactLocation {
 enum PolicySettings {
     /// - Parameter written: the settings as written, with where (``PolicyLoad/written``): a zone is named as written
     ///   (`UTC`, which Foundation calls GMT), and each setting written is located.
-    ///   A setting left at its default points at where the policy begins (`version`), as a placement's default points at
-    ///   the placement.
-    static func topLevel(_ policy: Policy, written: [String: Located<String>] = [:]) -> [PolicySetting] {
-        func location(_ key: String) -> SourceLocation? { (written[key] ?? written["version"])?.location }
+    /// - Parameter start: the policy's first `version:`, where a setting left at its default points (as a placement's
+    ///   default points at the placement).
+    static func topLevel(_ policy: Policy, written: [String: Located<String>] = [:], start: SourceLocation? = nil) -> [PolicySetting] {
+        func location(_ key: String) -> SourceLocation? { written[key]?.location ?? start }
         var zone = PolicySetting("timezone", "device", location("timezone"))
         if case .named(let named) = policy.timeZone {
             // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written,

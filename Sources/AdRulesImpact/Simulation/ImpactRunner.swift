@@ -66,13 +66,19 @@ public struct NamedPolicy: Sendable {
     public var written: [String: Located<String>]
     /// Where its attributes' types and defaults and its rules' messages are written (``PolicyLoad/valueLocations``).
     public var valueLocations: [String: SourceLocation]
+    /// Its first file's `version:` (``PolicyLoad/policyStart``), where a policy-wide setting left at its default is located.
+    public var policyStart: SourceLocation?
 
     /// Creates a named policy.
-    public init(name: String, policy: Policy, written: [String: Located<String>] = [:], valueLocations: [String: SourceLocation] = [:]) {
+    public init(
+        name: String, policy: Policy, written: [String: Located<String>] = [:], valueLocations: [String: SourceLocation] = [:],
+        policyStart: SourceLocation? = nil
+    ) {
         self.name = name
         self.policy = policy
         self.written = written
         self.valueLocations = valueLocations
+        self.policyStart = policyStart
     }
 }
 

@@ -1,0 +1,52 @@
+import AdRules
+import AdRulesYAML
+
+/// A rule's condition: compiled, and its findings placed in the file.
+extension PolicyAssembler {
+    /// Compiles a rule's `when`, reporting each finding at its token's exact place in the file.
+    /// - Returns: the condition, or nil when it has findings (the rule is then never evaluated: `rule_error`).
+    mutating func compileCondition(
+        _ when: Located<String>, node: YAMLNode, file: String, attributes: [AttributeDeclaration], broken: Set<String>,
+        suggestionsLeft: inout Int
+    ) -> CompiledExpression? {
+        switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft) {
+        case .success(let compiled): return compiled
+        case .failure(let findings):
+            let text = Array(when.value.unicodeScalars)
+            // A finding at the end (an expression that stops too early) stands after its last token, not after
+            // the spaces and line breaks a block value may end with.
+            let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
+            for var finding in findings {
+                finding.offset = min(finding.offset, textEnd)
+                // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
+                let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
+                let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: file)
+                    ?? SourceRange(at: Self.position(of: finding.offset, in: node))
+                diagnostics.append(.expression(finding, file: file, range: range))
+            }
+            return nil
+        }
+    }
+
+    /// Where a finding inside a `when` scalar stands, from its first code point to just before `end`, read from the
+    /// file's bytes (``ScalarPositions``).
+    private mutating func exactRange(from start: Int, to end: Int, in node: YAMLNode, file: String) -> SourceRange? {
+        if positions[file] == nil {
+            guard let bytes = sources[file] else { return nil }
+            positions[file] = ScalarPositions(bytes: bytes)
+        }
+        return positions[file]?.range(ofCodePoints: start, to: end, in: node)
+    }
+
+    /// The file position of a code point offset inside a `when` scalar written on one line without escapes: what is
+    /// left when the file's bytes are not at hand.
+    static func position(of offset: Int, in node: YAMLNode) -> SourcePosition {
+        let start = node.range.start
+        guard let scalar = node.scalar, node.range.end.line == start.line else { return start }
+        switch scalar.style {
+        case .plain: return SourcePosition(line: start.line, column: start.column + offset)
+        case .singleQuoted, .doubleQuoted: return SourcePosition(line: start.line, column: start.column + 1 + offset)
+        case .literal, .folded: return start
+        }
+    }
+}
