@@ -182,6 +182,8 @@ enum SARIFReport {
 
     /// A message without the lines and columns it names (`first at rules/a.yaml:3:3`, `on line 12`, `column 5`): a
     /// finding that names its first definition in another file is the same finding when lines are added above that one.
+    /// Text in double quotes is the file's own (`not "12:00:61"`, `unknown key "line 5"`) and is kept: two findings that
+    /// differ there are two findings.
     static func withoutPlaces(_ message: String) -> String {
         let bytes = Array(message.utf8)
         func digits(from start: Int) -> Int {
@@ -193,7 +195,14 @@ enum SARIFReport {
         var kept: [UInt8] = []
         kept.reserveCapacity(bytes.count)
         var i = 0
+        var quoted = false
         while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "\""), i == 0 || bytes[i - 1] != UInt8(ascii: "\\") { quoted.toggle() }
+            if quoted {
+                kept.append(bytes[i])
+                i += 1
+                continue
+            }
             // `:12:3`, a line and column after a file's name: the colon is kept.
             if bytes[i] == UInt8(ascii: ":") {
                 let lineEnd = digits(from: i + 1)

@@ -385,6 +385,8 @@ struct LintCommandTests {
         #expect(SARIFReport.withoutPlaces("daily_cap 6 is above 4 at 09:00, a deadline 5") == "daily_cap 6 is above 4 at 09:00, a deadline 5", "other numbers are kept")
         #expect(SARIFReport.withoutPlaces("ends at a.yaml:3: or :7:x, é:1:2") == "ends at a.yaml:3: or :7:x, é:")
         #expect(SARIFReport.withoutPlaces("opened on line 3, column 5; a column 7") == "opened on line, column; a column")
+        // Quoted text is the file's own: kept, so that two values that differ there stay two findings.
+        #expect(SARIFReport.withoutPlaces(#"not "12:00:61" (first at a.yaml:3:3), "line 5", "a\"b:1:2""#) == #"not "12:00:61" (first at a.yaml:), "line 5", "a\"b:1:2""#)
     }
 
     /// Two equal findings in one file (two placements with `daily_cap: 0`) stay two alerts in code scanning.

@@ -305,7 +305,7 @@ extension PlainWordsTests {
             "unknown key \"max_delay\" in placement \"i\": max_delay is a setting of the `resume:` block, which only app_open placements have: remove it from this interstitial placement",
             "unknown key \"after_install\" in placement \"i\": after_install belongs in the `grace:` block: indent it under `grace:`",
             "unknown key \"show_if_ready\" in grace: show_if_ready is a setting of the `resume:` block, which only app_open placements have: remove it from this interstitial placement",
-            "unknown key \"max_wait\" in placement \"b\": max_wait belongs in the `launch:` block, which only app_open placements have: indent it under `launch:` (on another format, remove it)",
+            "unknown key \"max_wait\" in placement \"b\": max_wait belongs in the `launch:` block of an app_open placement: indent it under `launch:` (on another format, remove it)",
         ], "\(blocks.diagnostics)")
         // Misspelt or dotted, the same: told to go, not to move into a block the format refuses.
         let spelt = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  i: {format: interstitial, min_interval: 1m, show_if_redy: true, launch.max_wait: 5s}\n")])
@@ -313,6 +313,12 @@ extension PlainWordsTests {
             "unknown key \"show_if_redy\" in placement \"i\": did you mean \"show_if_ready\"? It is a setting of the `resume:` block, which only app_open placements have: remove it from this interstitial placement",
             "unknown key \"launch.max_wait\" in placement \"i\": max_wait is a setting of the `launch:` block, which only app_open placements have: remove it from this interstitial placement",
         ], "\(spelt.diagnostics)")
+        // Before `format:`, every form is told where it goes on app_open, and to go on another format.
+        let before = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  i: {max_wiat: 5s, grace: {max_delay: 3s}, format: interstitial, min_interval: 1m}\n")])
+        #expect(before.diagnostics.map(\.message) == [
+            "unknown key \"max_wiat\" in placement \"i\": did you mean \"max_wait\"? It belongs in the `launch:` block of an app_open placement: write max_wait: indented under `launch:` (on another format, remove it)",
+            "unknown key \"max_delay\" in grace: max_delay belongs in the `resume:` block of an app_open placement, not in `grace:`: move it under `resume:`, beside `grace:` (on another format, remove it)",
+        ], "\(before.diagnostics)")
         // A key of a sibling block names the block that takes it.
         let siblings = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: app_open\n    min_interval: 1m\n    resume: {max_wait: 5s}\n    launch: {max_delay: 3s}\n    grace: {show_if_ready: true}\n")])
         #expect(siblings.diagnostics.map(\.message) == [

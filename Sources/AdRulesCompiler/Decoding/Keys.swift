@@ -104,29 +104,30 @@ public enum RuleFileKeys {
     /// A key of app_open's own blocks (`launch:`, `resume:`) on a placement of another format, written as the key
     /// (`max_wait`), dotted (`launch.max_wait`) or misspelt (`show_if_redy`, close to no key of `allowed`): the format has
     /// neither block, so it is told to go (moved into the block, it would be told that the block is app_open's own).
-    /// - Parameter format: the placement's format; nil when its `format:` comes after the key, and a key written
-    ///   exactly is then told both ways.
+    /// - Parameter format: the placement's format; nil when its `format:` comes after the key, which is then told where
+    ///   it belongs on app_open, and to go on another format.
     static func appOpenOnlyAdvice(for key: String, allowed: [String], format: AdFormat?) -> String? {
         guard format != .appOpen else { return nil }
         let blocks = PlacementSetting.Block.allCases.filter(\.isAppOpenOnly)
-        guard let format else {
-            guard let block = blocks.first(where: { keys(in: $0).contains(key) }), allowed == placement else { return nil }
-            return "\(key) belongs in the `\(block.rawValue):` block, which only app_open placements have: indent it under `\(block.rawValue):` "
-                + "(on another format, remove it)"
-        }
         var name = key
         if let dot = key.firstIndex(of: "."), blocks.contains(where: { $0.rawValue == key[..<dot] }) { name = String(key[key.index(after: dot)...]) }
-        let remove = "which only app_open placements have: remove it from this \(format.rawValue) placement"
+        var meant: (block: PlacementSetting.Block, key: String, misspelt: Bool)?
         if let block = blocks.first(where: { keys(in: $0).contains(name) }) {
-            return "\(name) is a setting of the `\(block.rawValue):` block, \(remove)"
-        }
-        guard Suggestion.closest(to: key, in: allowed) == nil else { return nil }
-        for block in blocks {
-            if let meant = Suggestion.closest(to: key, in: keys(in: block)) {
-                return "did you mean \"\(meant)\"? It is a setting of the `\(block.rawValue):` block, \(remove)"
+            meant = (block, name, false)
+        } else if Suggestion.closest(to: key, in: allowed) == nil {
+            for block in blocks {
+                if let close = Suggestion.closest(to: key, in: keys(in: block)) {
+                    meant = (block, close, true)
+                    break
+                }
             }
         }
-        return nil
+        guard let meant else { return nil }
+        guard let format else {
+            return relocation(of: key, allowed: allowed).map { $0 + " (on another format, remove it)" }
+        }
+        let setting = "`\(meant.block.rawValue):` block, which only app_open placements have: remove it from this \(format.rawValue) placement"
+        return meant.misspelt ? "did you mean \"\(meant.key)\"? It is a setting of the \(setting)" : "\(meant.key) is a setting of the \(setting)"
     }
 
     /// The key of a block that does what a sibling block's key does there: `launch.max_wait` and `resume.max_delay`.

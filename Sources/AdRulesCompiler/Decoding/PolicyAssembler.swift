@@ -59,8 +59,9 @@ struct PolicyAssembler {
     }
 
     /// Placements and groups left out because their id was defined before: ``SemanticLint`` still checks their settings.
-    /// At most ``maxLeftOut`` of each are kept for it (a file's findings past 1,000 are counted, not shown).
     private(set) var leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
+    /// How many left-out placements, groups and rules (each kind) are checked: a policy of 100,000 repeats costs what
+    /// it did before they were checked, and a file shows 1,000 findings.
     static let maxLeftOut = 1_000
 
     /// Builds the policy; each fragment's placements are dropped as soon as they are resolved, so a large
@@ -131,6 +132,7 @@ struct PolicyAssembler {
                 let firstAt = seenPlacements[named.id.value]
                 if let firstAt {
                     diagnostics.append(.duplicateID("placement", id: named.id.value, file: fragment.file, range: named.range, first: firstAt))
+                    guard leftOut.placements.count < Self.maxLeftOut else { continue }
                 } else {
                     seenPlacements[named.id.value] = named.id.location
                     if named.fields.hadErrors || defaults.hadErrors { placementsWithErrors.insert(named.id.value) }
@@ -143,7 +145,7 @@ struct PolicyAssembler {
                 }
                 if firstAt == nil {
                     placements.append(resolve(named, format: format, defaults: defaults))
-                } else if leftOut.placements.count < Self.maxLeftOut {
+                } else {
                     leftOut.placements.append(resolve(named, format: format, defaults: defaults))
                 }
             }
@@ -162,6 +164,7 @@ struct PolicyAssembler {
                 let firstAt = seenGroups[group.id]
                 if let firstAt {
                     diagnostics.append(.duplicateID("group", id: group.id, file: fragment.file, range: fields.range, first: firstAt))
+                    guard leftOut.groups.count < Self.maxLeftOut else { continue }
                 } else {
                     seenGroups[group.id] = group.location
                 }
@@ -170,7 +173,7 @@ struct PolicyAssembler {
                 }
                 if firstAt == nil {
                     groups.append(group)
-                } else if leftOut.groups.count < Self.maxLeftOut {
+                } else {
                     leftOut.groups.append(group)
                 }
             }
@@ -196,6 +199,7 @@ struct PolicyAssembler {
         var rules: [CustomRule] = []
         var seenRules: [String: SourceLocation] = [:]
         var suggestionsLeft = ExpressionCompiler.maxSuggestions
+        var rulesLeftOut = 0
         for fragment in fragments {
             for fields in fragment.rules {
                 // A rule with no id, or with the id of a rule before it, is reported and left out of the policy; its
@@ -208,7 +212,11 @@ struct PolicyAssembler {
                 } else if let id = fields.id {
                     seenRules[id.value] = id.location
                 }
-                let name = fields.id.map { "rule \"\($0.value)\"" } ?? "a rule with no id"
+                if !kept {
+                    guard rulesLeftOut < Self.maxLeftOut else { continue }
+                    rulesLeftOut += 1
+                }
+                let name = fields.id.map { "rule \"\($0.value)\"" } ?? "a rule without a valid id"
                 for member in fields.named where seenPlacements[member.value] == nil {
                     reportUnknown(
                         member, in: name, known: placementIDs, placements: placements, fragments: fragments,

@@ -14,13 +14,13 @@ enum SemanticLint {
     /// - Parameter leftOut: placements and groups left out of the policy because another file defined their id first:
     ///   each is checked on its own too, so that lint prints every finding at once. Not for pacing, which a placement's
     ///   groups decide; not for what it takes from `defaults:`, which is reported at the placement kept; and not for
-    ///   an ad unit shared with that placement.
+    ///   its ad unit, which another placement later in the files may share (told once the id is fixed).
     static func run(
         _ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = [],
         leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
     ) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var firstAdUnit: [String: (unit: Located<String>, placement: String)] = [:]
+        var firstAdUnit: [String: Located<String>] = [:]
         // Placements whose caps come from `defaults` hold the same caps, written in the same places: their findings,
         // reported where the caps are written, are found and listed once (10,000 placements under 64 default windows
         // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
@@ -60,11 +60,11 @@ enum SemanticLint {
                 findings.append(.testAdUnit(unit, network: network))
             }
             // An empty ad unit names none, and a network's test ids are shared by design (one per format).
-            guard !unit.value.isEmpty, testNetwork == nil else { return }
+            guard !unit.value.isEmpty, testNetwork == nil, !isLeftOut else { return }
             if let first = firstAdUnit[unit.value] {
-                if first.placement != p.id { findings.append(.duplicateAdUnit(unit, first: first.unit)) }
-            } else if !isLeftOut {
-                firstAdUnit[unit.value] = (unit, p.id)
+                findings.append(.duplicateAdUnit(unit, first: first))
+            } else {
+                firstAdUnit[unit.value] = unit
             }
         }
         // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
