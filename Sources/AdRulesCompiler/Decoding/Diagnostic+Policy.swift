@@ -40,8 +40,9 @@ extension Diagnostic {
 
     ///   - renamed: the placement `id` resembles, where it is defined, and how many entries name `id` (none naming it):
     ///     its id may be what changed, and the advice says so, with a note at it.
+    ///   - closest: the defined id closest to `id` (``Suggestion/closest(to:in:)`` of `known`), found once by the caller.
     static func unknownPlacement(
-        _ id: String, in context: String, known: [String], isGroup: Bool = false, allowsEvery: Bool = false,
+        _ id: String, in context: String, known: [String], closest: String?, isGroup: Bool = false, allowsEvery: Bool = false,
         renamed: (id: String, at: SourceLocation, count: Int)? = nil, file: String, range: SourceRange
     ) -> Diagnostic {
         if let renamed {
@@ -62,7 +63,7 @@ extension Diagnostic {
         } else if case let words = id.split(whereSeparator: { $0 == " " || $0 == ";" }), words.count > 1, words.allSatisfy({ known.contains(String($0)) }) {
             // `[app_open level_end]`: one item, as YAML reads a list with no commas.
             message += ": the items of a list are separated by commas: write [\(words.joined(separator: ", "))]"
-        } else if let suggestion = Suggestion.closest(to: id, in: known) {
+        } else if let suggestion = closest {
             message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else {
             message += ": define it under `placements`, or remove it here"

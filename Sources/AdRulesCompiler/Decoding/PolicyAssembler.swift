@@ -58,6 +58,8 @@ struct PolicyAssembler {
         }
     }
 
+    /// The defined placement id closest to each unknown name met (``reportUnknown(_:in:known:placements:fragments:isGroup:allowsEvery:)``).
+    private var closestKnown: [String: String?] = [:]
     /// Placements and groups left out because their id was defined before: ``SemanticLint`` still checks their settings.
     private(set) var leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
     /// How many left-out placements, groups and rules (each kind) are checked: a policy of 100,000 repeats costs what
@@ -261,9 +263,18 @@ struct PolicyAssembler {
         _ member: Located<String>, in context: String, known: [String], placements: [Placement], fragments: [PolicyFragment], isGroup: Bool = false,
         allowsEvery: Bool = false
     ) {
+        // The defined id closest to the name, found once a name: a name repeated in many groups and rules (or in many
+        // copies of one) costs one search of the ids.
+        let closest: String?
+        if let found = closestKnown[member.value] {
+            closest = found
+        } else {
+            closest = Suggestion.closest(to: member.value, in: known)
+            closestKnown[member.value] = .some(closest)
+        }
         // The placement meant has an id that is not valid (`level end` for `level_end`): that id is the finding, and
         // "did you mean" it would send every correct name after the broken one.
-        if let closest = Suggestion.closest(to: member.value, in: known), !PolicyIDs.isValid(closest, lowercaseOnly: false) { return }
+        if let closest, !PolicyIDs.isValid(closest, lowercaseOnly: false) { return }
         let file = member.location.file
         let built = unknownPlacementsBuilt[file, default: 0]
         guard built < FieldReader.maxDiagnostics else {
@@ -274,14 +285,14 @@ struct PolicyAssembler {
         // `level_end` named in several places, none naming the `level-end` defined: the definition may be what changed.
         let references = placementReferences ?? Self.references(in: fragments)
         placementReferences = references
-        let renamed = Suggestion.closest(to: member.value, in: known).flatMap { closest -> (id: String, at: SourceLocation, count: Int)? in
+        let renamed = closest.flatMap { closest -> (id: String, at: SourceLocation, count: Int)? in
             guard let count = references[member.value], count > 1, references[closest] == nil,
                 let at = placements.first(where: { $0.id == closest })?.location
             else { return nil }
             return (closest, at, count)
         }
         diagnostics.append(.unknownPlacement(
-            member.value, in: context, known: known, isGroup: isGroup, allowsEvery: allowsEvery, renamed: renamed, file: file,
+            member.value, in: context, known: known, closest: closest, isGroup: isGroup, allowsEvery: allowsEvery, renamed: renamed, file: file,
             range: SourceRange(at: SourcePosition(line: member.location.line, column: member.location.column))))
     }
 
