@@ -461,6 +461,21 @@ def big_cases(c):
     for args in (["lint", rel], ["lint", "--format", "json", rel]):
         c.run("dup-ids-500-files", g, "200 placements defined again in each of 500 files", args, "bad", json="json" in args)
 
+    # Repeats are still checked (their conditions compiled, their unknown placements searched): 100 files, each
+    # defining the same 2,000 placements, a group and 50 rules that name an unknown placement and an unknown attribute,
+    # plus 50 rules with no id. At most 1,000 repeats of each kind are checked.
+    rel = "policy/repeats-checked-100-files"
+    os.makedirs(c.abs(rel), exist_ok=True)
+    body = ("version: 1\nplacements:\n" + "".join("  p%d: {format: interstitial, daily_cap: 0, max_ad_age: 2h, launch: {max_wait: 1s}}\n" % i for i in range(2000))
+            + "groups:\n  g: {placements: [p0, p0, nope], daily_cap: 0}\nrules:\n"
+            + "".join("  - {id: r%d, deny: [p%d, nope%d], when: premum or level < 3}\n" % (i, i, i) for i in range(50))
+            + "".join("  - {deny: [p%d, gone%d], when: premum}\n" % (i, i) for i in range(50)))
+    for i in range(100):
+        c.write("%s/f%03d.yaml" % (rel, i), body)
+    c.write(rel + "/zz.test.yaml", TRIVIAL_SCENARIO)
+    for args in (["lint", rel], ["lint", "--format", "sarif", rel]):
+        c.run("repeats-checked-100-files", g, "the same placements, group and rules in 100 files, each repeat checked", args, "bad")
+
     # "did you mean": 20k placements and a group naming 20k unknown 60-char ids.
     known = "".join("  %s:\n    format: banner\n" % ("placement_%050d" % i) for i in range(20_000))
     unknown = ", ".join("unknown_%052d" % i for i in range(20_000))
