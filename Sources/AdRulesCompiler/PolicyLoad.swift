@@ -15,6 +15,9 @@ public struct PolicyLoad: Sendable {
     /// Where the values the policy model keeps no location for are written, keyed `attribute NAME.type`,
     /// `attribute NAME.default` and `rule ID.message` (empty for a compiled policy): what a report of changes names.
     public var valueLocations: [String: SourceLocation] = [:]
+
+    /// The key of ``valueLocations`` for a value of an item: `valueKey("attribute", "level", "default")`.
+    public static func valueKey(_ kind: String, _ id: String, _ setting: String) -> String { "\(kind) \(id).\(setting)" }
     /// The first file's `version:` key (nil for a compiled policy): what a report of changes names for a policy-wide
     /// setting left at its default, as it names a placement for a default the placement inherits.
     public var policyStart: SourceLocation?

@@ -193,8 +193,8 @@ struct PolicyAssembler {
                 }
                 seenAttributes[name] = attribute.declaration.location
                 attributes.append(attribute.declaration)
-                valueLocations["attribute \(name).type"] = attribute.typeAt
-                valueLocations["attribute \(name).default"] = attribute.defaultAt
+                valueLocations[PolicyLoad.valueKey("attribute", name, "type")] = attribute.typeAt
+                valueLocations[PolicyLoad.valueKey("attribute", name, "default")] = attribute.defaultAt
             }
         }
 
@@ -228,7 +228,7 @@ struct PolicyAssembler {
                 let condition = compileCondition(
                     when, node: node, file: fragment.file, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft)
                 guard kept, let id = fields.id else { continue }
-                valueLocations["rule \(id.value).message"] = fields.messageAt
+                valueLocations[PolicyLoad.valueKey("rule", id.value, "message")] = fields.messageAt
                 rules.append(CustomRule(
                     id: id.value, location: id.location, deny: fields.deny, when: when,
                     message: fields.message ?? CustomRule.defaultMessage(id: id.value), condition: condition))

@@ -34,7 +34,7 @@ enum SemanticLint {
             func add(_ finding: Diagnostic, _ setting: String) {
                 if !isLeftOut {
                     findings += fromDefaults.add(finding, setting, of: p)
-                } else if !defaultsWritten.contains(SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)) {
+                } else if !fromDefaults.isAtDefaults(finding) {
                     findings.append(finding)
                 }
             }
@@ -157,11 +157,16 @@ enum SemanticLint {
 
         init(defaultsWritten: Set<SourceLocation>) { self.defaultsWritten = defaultsWritten }
 
+        /// Whether a finding stands at a value written in `defaults:`.
+        func isAtDefaults(_ finding: Diagnostic) -> Bool {
+            defaultsWritten.contains(SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column))
+        }
+
         /// The finding itself when its value is the placement's own; else none, kept to be said once for all the
         /// placements that take the value.
         mutating func add(_ finding: Diagnostic, _ setting: String, of placement: Placement) -> [Diagnostic] {
+            guard isAtDefaults(finding) else { return [finding] }
             let at = SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)
-            guard defaultsWritten.contains(at) else { return [finding] }
             let key = Key(rule: finding.rule, at: at, message: finding.message)
             if let i = index[key] {
                 if found[i].placements.count < 5 { found[i].placements.append(placement) }

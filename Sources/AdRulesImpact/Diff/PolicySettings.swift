@@ -92,8 +92,8 @@ enum PolicySettings {
     ///   found there (a compiled policy, a default left out) points at the attribute.
     static func attribute(_ a: AttributeDeclaration, at locations: [String: SourceLocation] = [:]) -> [PolicySetting] {
         [
-            PolicySetting("type", a.type.rawValue, locations["attribute \(a.name).type"] ?? a.location),
-            PolicySetting("default", a.defaultValue.map(\.description), locations["attribute \(a.name).default"] ?? a.location),
+            PolicySetting("type", a.type.rawValue, locations[PolicyLoad.valueKey("attribute", a.name, "type")] ?? a.location),
+            PolicySetting("default", a.defaultValue.map(\.description), locations[PolicyLoad.valueKey("attribute", a.name, "default")] ?? a.location),
         ]
     }
 
@@ -106,7 +106,7 @@ enum PolicySettings {
             when.value = meaning
             when.shown = r.when.value
         }
-        return [deny ?? PolicySetting("deny", "\"*\"", r.location), when, PolicySetting("message", r.message, locations["rule \(r.id).message"] ?? r.location)]
+        return [deny ?? PolicySetting("deny", "\"*\"", r.location), when, PolicySetting("message", r.message, locations[PolicyLoad.valueKey("rule", r.id, "message")] ?? r.location)]
     }
 
     /// One setting as the diff shows it; no windows count as unset.
