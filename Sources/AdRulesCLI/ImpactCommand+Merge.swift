@@ -30,9 +30,11 @@ extension ImpactCommand {
             }
         }
         for path in paths {
-            let text: String
+            // The part's bytes are all the merge keeps of it while it reads it: no text or copy of them beside the tree
+            // read from them (a 160 MiB part was held three times over).
+            let bytes: [UInt8]
             do {
-                let bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)
+                bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)
                 // A part is json this tool wrote, for at most `ModelCheck.maxReportBlocks` blocks of figures: never
                 // larger than `maxPartBytes`.
                 guard bytes.count <= maxPartBytes else {
@@ -44,13 +46,12 @@ extension ImpactCommand {
                         stderr: "error: \(ControlCharacters.escaped(path)): starts with a byte-order mark (UTF-16 or UTF-32, or UTF-8 with a BOM), so not a part adrules wrote: save it as UTF-8 without a BOM\n",
                         exitCode: ExitCode.findings)
                 }
-                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                guard String(validating: bytes, as: UTF8.self) != nil else {
                     return CommandResult(stderr: "error: \(ControlCharacters.escaped(path)): not UTF-8 text, so not a part adrules wrote\n", exitCode: ExitCode.findings)
                 }
-                text = decoded
             } catch { return failure("\(error)") }
             do {
-                let part = try ImpactJSON.read(text)
+                let part = try ImpactJSON.read(bytes)
                 // A part that does not fit is reported once every part has been read: a part that cannot be read
                 // or is not json comes first, as it would if the parts were all read before the merge.
                 if mismatch == nil {
@@ -58,14 +59,14 @@ extension ImpactCommand {
                 }
             } catch let error as JSONValue.ParseError {
                 // A part spans many lines: the syntax error is placed as an editor shows it.
-                let at = UTF8Check.position(ofByte: error.offset, in: text.utf8)
+                let at = UTF8Check.position(ofByte: error.offset, in: bytes)
                 return CommandResult(
                     stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
                     exitCode: ExitCode.findings)
             } catch let error as ImpactJSON.ReadError {
                 // Placed at the value (or key) it is about, as a syntax error is.
-                let place = error.offset(in: Array(text.utf8)).map { offset in
-                    let at = UTF8Check.position(ofByte: offset, in: text.utf8)
+                let place = error.offset(in: bytes).map { offset in
+                    let at = UTF8Check.position(ofByte: offset, in: bytes)
                     return ":\(at.line):\(at.column)"
                 }
                 return CommandResult(

@@ -174,7 +174,7 @@ enum ImpactCommand {
         do {
             options.users = try number("users", 1...ModelDecoder.maxUsers).get()
             options.days = try number("days", 1...ModelDecoder.maxDays).get()
-            options.seed = try number("seed", 0...Int(Int64.max / 2)).get().map { UInt64($0) }
+            options.seed = try number("seed", 0...ModelDecoder.maxSeed).get().map { UInt64($0) }
             if let threads = try number("threads", 1...1024).get() { options.threads = threads }
         } catch {
             return .failure(error)

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import AdRulesImpact
 
 /// Reading a report back (`impact merge`): the document, its results and segments, and the small values in them.
@@ -38,12 +39,12 @@ extension ImpactJSON {
     /// population it claims (never negative, user-days that add up, nothing beyond `maxPerUserDay` a user-day),
     /// and texts hold no control characters, so that no part can make the merge overflow or print forged lines.
     /// - Throws: ``ReadError`` or ``JSONValue/ParseError``.
-    static func read(_ text: String) throws -> ImpactReport {
+    static func read(_ bytes: [UInt8]) throws -> ImpactReport {
         // A part of a run holds a few million values at most (10,000 blocks of figures a result, 1,000,000 histogram
         // entries, 100,000 deny rows, and the totals beside them): a text of more is refused as it is read, before
         // it takes gigabytes (a 64 MiB part of zeros is 33 million values).
         // Read as the parser's values, checked as they are read into the report: one tree, not a copy of it as well.
-        let document = PartValue(try JSONValue.parse(Array(text.utf8), maxDepth: maxPartDepth, maxValues: maxPartValues), path: nil)
+        let document = PartValue(try JSONValue.parse(bytes, maxDepth: maxPartDepth, maxValues: maxPartValues), path: nil)
         func need<T>(_ value: T?, _ what: String, at part: PartValue) throws -> T {
             guard let value else { throw ReadError("not an impact report: \(what) is missing or malformed", at: part) }
             return value
@@ -76,11 +77,10 @@ extension ImpactJSON {
             }
             return text
         }
-        // A part holds what a run writes and nothing else.
-        // `difference` is derived from the results, and written again from the merged ones: it is not read.
+        // A part holds what a run writes and nothing else: no `difference`, which a --compare run writes only unsharded
+        // (merge writes it from the merged results).
         try onlyKeys(
-            document, ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"],
-            in: nil)
+            document, ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results"], in: nil)
         guard document["version"].intValue == ImpactReport.formatVersion else {
             throw ReadError("not an impact report of version \(ImpactReport.formatVersion)", at: document["version"].exists ? document["version"] : document)
         }
@@ -88,13 +88,17 @@ extension ImpactJSON {
         let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
         // The most any count but a histogram's may hold: per user-day of the whole run, in a block and over its segments.
         let most = users * days * maxPerUserDay
-        var shard: Shard?
-        if document["shard"].exists, !document["shard"].isNull {
-            let object = document["shard"]
-            try onlyKeys(object, ["index", "count"], in: "shard")
-            let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
-            shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
+        // Merge reads the parts of a --shard run: a result without its shard is a complete one, or a part whose shard
+        // was taken out (its deny reasons still say their longest message, which only a part writes).
+        guard document["shard"].exists, !document["shard"].isNull else {
+            throw ReadError(
+                "not the result of one shard: it has \(document["shard"].exists ? "\"shard\": null" : "no \"shard\""), where a run with --shard K/N writes \"shard\": {\"index\": K, \"count\": N} (a run without --shard writes a complete result, which is not merged)",
+                at: document["shard"].exists ? document["shard"] : document)
         }
+        let object = document["shard"]
+        try onlyKeys(object, ["index", "count"], in: "shard")
+        let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
+        let shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
         let listedChanges = try need(document["changes"].arrayValue, "changes", at: document["changes"])
         // A run lists at most this many changes, within so many bytes of their texts, and counts the others.
         let tooManyChanges = "it lists more policy changes than the \(PolicyDiff.maxListed) (or \(PolicyDiff.maxListedText) bytes of their texts) a run lists, counting the others in more_changes"
@@ -144,7 +148,7 @@ extension ImpactJSON {
                 for (i, (id, object)) in figures.enumerated() {
                     let (placement, placementCounters) = try readFigures(
                         try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, most: most,
-                        isPart: shard != nil, count: count, string: string)
+                        count: count, string: string)
                     // Histograms of a real run are a few hundred entries: a part holding millions is not one.
                     histogramEntries += placementCounters.histogram.count
                     guard histogramEntries <= 1_000_000 else {
@@ -216,19 +220,25 @@ extension ImpactJSON {
                 "not an impact report: it lists policy changes, which a run writes only with --compare (two results)",
                 at: changes.isEmpty ? document["more_changes"] : document["changes"])
         }
-        // Not read (merge writes it again from the merged results), but only where a run writes it.
-        let difference = document["difference"]
-        if difference.exists, results.count != 2 || difference.objectValue == nil {
-            throw ReadError("not an impact report: a difference block that is not an object of a --compare run's two results", at: difference)
-        }
         var report = ImpactReport(
             model: try readPath(document["model"], "model"), users: users, days: days,
-            seed: UInt64(try count(document["seed"], "seed", in: 0...Int.max)),
+            seed: UInt64(try count(document["seed"], "seed", in: 0...ModelDecoder.maxSeed)),
             start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
             results: results)
         if document["more_changes"].exists { report.moreChanges = try count(document["more_changes"], "more_changes", in: 1...Int.max) }
-        // A part written before the digest existed has none: merge refuses it with a word, rather than here.
-        report.inputs = document["inputs"].exists ? try string(document["inputs"], "inputs") : ""
+        // The digest is what tells parts played on other model or policy contents apart: a part without it, or with a
+        // text that is not one, cannot be checked (all of them without it compared equal, and merged any policies).
+        guard document["inputs"].exists else {
+            throw ReadError(
+                "not an impact report: inputs is missing, where a run writes the sha256: digest of its model and policies, which merge compares: play that shard again",
+                at: document)
+        }
+        report.inputs = try string(document["inputs"], "inputs")
+        guard InputDigest.isDigest(report.inputs) else {
+            throw ReadError(
+                "not an impact report: inputs is \(ControlCharacters.quoted(report.inputs)), where a run writes sha256: and 64 hexadecimal digits",
+                at: document["inputs"])
+        }
         return report
     }
 

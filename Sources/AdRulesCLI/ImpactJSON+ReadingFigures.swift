@@ -9,17 +9,15 @@ extension ImpactJSON {
         "deny_reasons", "wasted_loads", "loads", "show_failures", "rewarded",
     ]
 
-    /// The keys of a deny reason, and of a part's, which says its longest message too.
-    static let denialKeys: Set<String> = ["code", "file", "line", "column", "count", "message"]
-    static let partDenialKeys = denialKeys.union(["longest_message"])
+    /// The keys of a part's deny reason: a part says its longest message too.
+    static let partDenialKeys: Set<String> = ["code", "file", "line", "column", "count", "message", "longest_message"]
 
     /// - Parameters:
     ///   - segment: the segment whose figures these are, for messages.
     ///   - userDays: the segment's user-days in the part: the histogram counts each once.
     ///   - most: the most any other count may hold (``ImpactReport/maxCountPerUserDay`` per user-day of the whole run).
-    ///   - isPart: whether the figures are a `--shard` part's, whose deny reasons say their longest message.
     static func readFigures(
-        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int, isPart: Bool,
+        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int,
         count: CountReader, string: StringReader
     ) throws -> (ImpactPlacement, PlacementCounters) {
         // What messages call the figures: the placement of the segment.
@@ -65,7 +63,7 @@ extension ImpactJSON {
         var seen = Set<String>()
         var denied = 0
         for denial in denials {
-            try onlyKeys(denial, isPart ? partDenialKeys : denialKeys, in: "a deny reason of \(id)")
+            try onlyKeys(denial, partDenialKeys, in: "a deny reason of \(id)")
             guard let code = denial["code"].stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError("not an impact report: unknown reason code in \(id)", at: denial["code"].exists ? denial["code"] : denial)
             }
@@ -75,6 +73,12 @@ extension ImpactJSON {
                 throw ReadError(
                     "not an impact report: the \(code.rawValue) reason of \(id) \(location == nil ? "names no YAML location" : "names a YAML location")",
                     at: denial)
+            }
+            // A placement the policy lacks is denied unknown_placement on every ask, and one it has never is.
+            guard (code == .unknownPlacement) == (format == "unknown") else {
+                throw ReadError(
+                    "not an impact report: \(id) is denied \(code.rawValue), where a run denies a placement \(format == "unknown" ? "the policy lacks only unknown_placement" : "of the policy never unknown_placement")",
+                    at: denial["code"])
             }
             guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
                 throw ReadError("not an impact report: a deny reason of \(id) is listed twice", at: denial)
@@ -88,10 +92,8 @@ extension ImpactJSON {
             var row = DenialCount(code: code, location: location, message: try string(denial["message"], "the message of a deny reason of \(id)"), count: n)
             // A part says the longest message the row was given, which the merge bounds as the run did: at least the
             // kept one's bytes, at most what a report holds.
-            if isPart {
-                row.longestMessage = try count(
-                    denial["longest_message"], "the longest message of a deny reason of \(id)", row.longestMessage...ImpactReport.maxDenyText)
-            }
+            row.longestMessage = try count(
+                denial["longest_message"], "the longest message of a deny reason of \(id)", row.longestMessage...ImpactReport.maxDenyText)
             c.denials.append(row)
         }
         // The impressions a run writes are the histogram's: another count cannot come from a run.
@@ -114,6 +116,23 @@ extension ImpactJSON {
         guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
             c.accepted <= c.offers, c.granted <= c.accepted
         else { throw ReadError("not an impact report: the loads or rewarded counts of \(id) contradict each other", at: object["loads"]) }
+        // A placement the policy lacks has every load, show and offer denied; an app-open placement has every offer denied
+        // (trigger_not_supported): a run counts neither's loads, impressions or offers.
+        if format == "unknown" {
+            let counted = [
+                ("impressions", c.impressions), ("wasted_loads", c.wastedLoads), ("loads", c.loadsStarted), ("show_failures", c.showFailures),
+                ("rewarded", c.offers),
+            ]
+            if let (key, _) = counted.first(where: { $0.1 > 0 }) {
+                throw ReadError("not an impact report: \(id), which the policy lacks, has \(key) counted, where a run denies its every ask", at: object[key])
+            }
+            if !caps.isEmpty {
+                throw ReadError("not an impact report: \(id), which the policy lacks, has caps, where a run lists none", at: object["cap_reached_user_days"])
+            }
+        }
+        if format == AdFormat.appOpen.rawValue, c.offers > 0 {
+            throw ReadError("not an impact report: app_open placement \(id) has rewarded offers counted, where a run denies every offer of an app-open ad", at: object["rewarded"])
+        }
         return (ImpactPlacement(id: placementID, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }
 }

@@ -32,7 +32,10 @@ extension ImpactCommandTests {
         #expect(missing.stderr == "error: cannot merge: shard 2 is missing\n")
         let unsharded = "\(directory)/whole.json"
         try whole.stdout.write(toFile: unsharded, atomically: true, encoding: .utf8)
-        #expect(runCLI(["impact", "merge", unsharded]).stderr.contains("is a complete result"))
+        let complete = runCLI(["impact", "merge", unsharded])
+        #expect(complete.exitCode == 1)
+        #expect(complete.stderr.hasPrefix("error: \(unsharded):1:1: not the result of one shard: it has no \"shard\", where a run with --shard K/N writes"), "\(complete.stderr)")
+        #expect(complete.stderr.contains("(a run without --shard writes a complete result, which is not merged)"))
     }
 
     /// A model or policy path may hold any character a file name may: the parts a run writes for it merge into what one
@@ -148,7 +151,8 @@ extension ImpactCommandTests {
     @Test(arguments: [
         ("\"histogram\": [", "\"histogram\": [9223372036854775807, ", "a histogram entry of app_open in segment casual is 9223372036854775807"),
         ("\"wasted_loads\": ", "\"wasted_loads\": -5", "wasted_loads of app_open in segment casual is -5"),
-        ("\"results\": [", "\"difference\": {}, \"results\": [", "a difference block that is not an object of a --compare run's two results"),
+        // A part never holds the difference of a --compare run's results, which only an unsharded run writes.
+        ("\"results\": [", "\"difference\": {}, \"results\": [", "unknown key \"difference\""),
         ("\"model\": \"", "\"model\": \"x\\u0000fake.yaml", "model holds a NUL, which no path holds"),
         ("\"message\": \"daily_cap 6", "\"message\": \"x\\nfake.yaml:1:1: error: forged\\u001b[31m", "holds a control character"),
         ("\"format\": \"interstitial\"", "\"format\": \"banana\"", "the format of level_end in segment casual is \"banana\", which no run writes"),
@@ -317,6 +321,14 @@ extension ImpactCommandTests {
         // What merge computes again is checked all the same: a part holds what a run writes.
         (#"("segments": \{[\s\S]*?"impressions": )\d+"#, "$1999999", "the impressions of app_open in segment casual are not those its histogram counts"),
         (#""placements": \{\s*"app_open": \{"#, #""placements": {"app_open": {"bogus": 1, "#, "unknown key \"bogus\" in the totals of app_open"),
+        // The digest merge compares: parts without it all compared equal, and parts of two policies merged with exit 0.
+        (#""inputs": "[^"]*",\s*"#, "", "inputs is missing, where a run writes the sha256: digest of its model and policies, which merge compares: play that shard again"),
+        (#""inputs": "[^"]*""#, #""inputs": """#, "inputs is \"\", where a run writes sha256: and 64 hexadecimal digits"),
+        (#""inputs": "sha256:[0-9a-f]"#, #""inputs": "sha256:X"#, "where a run writes sha256: and 64 hexadecimal digits"),
+        // A part whose shard was taken out was told to remove its deny reasons' longest_message, which a part writes.
+        (#""shard": \{[^}]*\},\s*"#, "", "not the result of one shard: it has no \"shard\", where a run with --shard K/N writes \"shard\": {\"index\": K, \"count\": N}"),
+        (#""shard": \{[^}]*\}"#, #""shard": null"#, "not the result of one shard: it has \"shard\": null, where a run with --shard K/N writes"),
+        (#""seed": \d+"#, #""seed": 9223372036854775807"#, "seed is 9223372036854775807, outside 0...4611686018427387903"),
     ])
     func valuesOfTheWrongKindSayWhatTheyAre(_ pattern: String, _ template: String, _ message: String) throws {
         let (directory, path, other) = try Self.twoParts("adrules-kinds")
@@ -374,6 +386,12 @@ extension ImpactCommandTests {
     @Test(arguments: [
         (#"(\s*)\](,\s*"cap_reached_share")"#, ",0$1]$2", "ends with zeros, which no run writes"),
         (#""cap_reached_user_days": \{\s*"daily_cap": \d+,"#, #""cap_reached_user_days": {"#, "list different placements, formats or caps, where a run lists the same in every segment"),
+        // An app-open ad is never offered (trigger_not_supported), and a placement the policy lacks is denied every ask:
+        // the figures of another placement copied under its name merged with exit 0.
+        (#"("app_open": \{[\s\S]*?"offers": )\d+"#, "$15", "app_open placement app_open in segment casual has rewarded offers counted, where a run denies every offer of an app-open ad"),
+        (#"("app_open": \{\s*"format": )"app_open""#, #"$1"unknown""#, "app_open in segment casual is denied ad_expired, where a run denies a placement the policy lacks only unknown_placement"),
+        (#"("app_open": \{\s*"format": )"app_open"([\s\S]*?"deny_reasons": )\[[^\]]*\]"#, #"$1"unknown"$2[]"#, "app_open in segment casual, which the policy lacks, has impressions counted, where a run denies its every ask"),
+        (#""code": "[a-z_]+",\s*"file": "[^"]*",\s*"line": \d+,\s*"column": \d+"#, #""code": "unknown_placement", "file": null, "line": null, "column": null"#, "app_open in segment casual is denied unknown_placement, where a run denies a placement of the policy never unknown_placement"),
     ])
     func partsNoRunWritesAreRefused(_ pattern: String, _ template: String, _ message: String) throws {
         let (directory, path, other) = try Self.twoParts("adrules-no-run")
@@ -479,7 +497,7 @@ extension ImpactCommandTests {
     @Test func aPartWithThreeResultsIsRefused() throws {
         let part = runCLI(["impact", Self.flat, "--rules", Self.old, "--users", "4", "--days", "1", "--shard", "1/1", "--format", "json"])
         #expect(part.exitCode == 0, "\(part.stderr)")
-        var report = try ImpactJSON.read(part.stdout)
+        var report = try ImpactJSON.read(Array(part.stdout.utf8))
         report.results += [report.results[0], report.results[0]]
         let path = scratchPath("adrules-three") + ".json"
         try ImpactJSON.render(report).write(toFile: path, atomically: true, encoding: .utf8)

@@ -18,4 +18,12 @@ package enum InputDigest {
         }
         return "sha256:" + hash.hexDigest()
     }
+
+    /// Whether a text is shaped as ``of(model:policies:)`` writes a digest: `sha256:` and 64 lowercase hexadecimal digits.
+    package static func isDigest(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        let prefix = Array("sha256:".utf8)
+        guard bytes.count == prefix.count + 64, bytes.starts(with: prefix) else { return false }
+        return bytes.dropFirst(prefix.count).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
 }

@@ -15,6 +15,8 @@ public enum ModelDecoder {
     static let maxStreams = 64
     public static let maxUsers = 100_000_000
     public static let maxDays = 366
+    /// The largest seed: a model's `seed`, `--seed`, and what `impact merge` reads in a part.
+    public static let maxSeed = Int(Int64.max / 2)
 
     /// Decodes a model from a file's bytes.
     /// - Returns: the model (nil when it has errors) and every diagnostic, sorted.
@@ -91,7 +93,7 @@ public enum ModelDecoder {
                 reader.checkVersion(value, documents: "usage models")
             case "users": users = reader.int(value, key, in: 1...maxUsers) ?? users
             case "days": days = reader.int(value, key, in: 1...maxDays) ?? days
-            case "seed": seed = reader.int(value, key, in: 0...Int(Int64.max / 2)).map { UInt64($0) } ?? seed
+            case "seed": seed = reader.int(value, key, in: 0...maxSeed).map { UInt64($0) } ?? seed
             case "start": start = date(value, reader: &reader) ?? start
             case "segments":
                 segmentsLocation = reader.location(pair.key)
