@@ -1113,6 +1113,49 @@ def impact_cases(c):
           ["impact", "impact/noname.model.yaml", "--rules", "impact/pol", "--shard", "1/100000001"], [2])
 
 
+def merge_part_cases(c, binary):
+    """Parts a run wrote, then edited so that every count still adds up (the seventh hunt): merge refuses each."""
+    g = "impact"
+    if not binary:
+        c.notes.append("impact/parts: skipped (no --binary given)")
+        return
+    c.write("impact/parts/pol/p.yaml", "version: 1\ntimezone: UTC\nplacements:\n"
+            "  ao: {format: app_open, daily_cap: 3}\n  inter: {format: interstitial, daily_cap: 5, min_interval: 1m}\n")
+    c.write("impact/parts/m.model.yaml", "version: 1\nusers: 20\ndays: 2\nstart: 2026-12-07\nsegments:\n"
+            "  - {name: s, share: 1, timezone: UTC, actions: [{placement: inter, every: 2m}]}\n")
+    parts = []
+    for k in (1, 2):
+        out = c.abs("impact/parts/part-%d.json" % k)
+        run = subprocess.run([binary, "impact", c.abs("impact/parts/m.model.yaml"), "--rules", c.abs("impact/parts/pol"),
+                              "--shard", "%d/2" % k, "--output", out], capture_output=True, timeout=120)
+        if run.returncode != 0:
+            c.notes.append("impact/parts: skipped (the run of shard %d exits %d)" % (k, run.returncode))
+            return
+        with open(out) as f:
+            parts.append(json.load(f))
+    def edited(name, why, change):
+        for k, part in enumerate(parts, 1):
+            part = json.loads(json.dumps(part))
+            change(part)
+            c.write("impact/parts/%s-%d.json" % (name, k), json.dumps(part, indent=2))
+        c.run("merge-" + name, g, why, ["impact", "merge"] + ["impact/parts/%s-%d.json" % (name, k) for k in (1, 2)], [1])
+    def no_inputs(part): del part["inputs"]
+    def no_shard(part): del part["shard"]
+    def ghost(part):
+        for result in part["results"]:
+            blocks = [s["placements"] for s in result["segments"].values()] + [result["placements"]]
+            for block in blocks:
+                block["ghost"] = dict(json.loads(json.dumps(block["inter"])), format="unknown")
+    def offered(part):
+        for result in part["results"]:
+            for segment in result["segments"].values():
+                segment["placements"]["ao"]["rewarded"] = {"offers": 5, "accepted": 5, "granted": 5}
+    edited("no-inputs", "both parts without their inputs digest: any two policies compared equal", no_inputs)
+    edited("no-shard", "a part whose shard was taken out", no_shard)
+    edited("ghost-placement", "a placement the policy lacks, with another placement's figures", ghost)
+    edited("app-open-offers", "rewarded offers of an app-open placement", offered)
+
+
 def window_history_cases(c):
     """A long history under a year-long window: every denied ask used to scan it (the fifth hunt)."""
     g = "windows"
@@ -1179,6 +1222,7 @@ def main(argv):
     scenario_cases(c)
     compiled_cases(c, binary)
     impact_cases(c)
+    merge_part_cases(c, binary)
     id_key_cases(c)
     window_history_cases(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
