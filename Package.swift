@@ -30,7 +30,7 @@ let package = Package(
             name: "adrules-bench",
             dependencies: ["AdRules", "AdRulesCompiler", "AdRulesYAML", "AdRulesImpact", "CYAML"]
         ),
-        .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules", "AdRulesCompiler"]),
+        .executableTarget(name: "adrules-fuzz", dependencies: ["AdRules", "AdRulesCompiler", "AdRulesImpact"]),
         // The child process of the kill -9 test of the file ledger.
         .executableTarget(name: "adrules-ledger-writer", dependencies: ["AdRules", "AdRulesCompiler"]),
         // Helpers the test targets share; nothing else depends on it.

@@ -116,8 +116,8 @@ extension ImpactJSON {
         guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
             c.accepted <= c.offers, c.granted <= c.accepted
         else { throw ReadError("not an impact report: the loads or rewarded counts of \(id) contradict each other", at: object["loads"]) }
-        // A placement the policy lacks has every load, show and offer denied; an app-open placement has every offer denied
-        // (trigger_not_supported): a run counts neither's loads, impressions or offers.
+        // A placement the policy lacks has every load, show and offer denied, so a run counts none of them; an app-open
+        // placement has every offer denied (trigger_not_supported), so a run counts none of its offers.
         if format == "unknown" {
             let counted = [
                 ("impressions", c.impressions), ("wasted_loads", c.wastedLoads), ("loads", c.loadsStarted), ("show_failures", c.showFailures),

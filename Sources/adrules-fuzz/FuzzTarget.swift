@@ -1,9 +1,10 @@
 import AdRules
 import AdRulesCompiler
+import AdRulesImpact
 import Foundation
 
-/// What the first input byte selects: an ASCII digit its value modulo 5, any other byte itself modulo 5, so that
-/// seeds in `fuzz/seeds/` can start with the digit of their target (`0`…`4`). The rest of the input goes to the target.
+/// What the first input byte selects: an ASCII digit its value modulo 6, any other byte itself modulo 6, so that
+/// seeds in `fuzz/seeds/` can start with the digit of their target (`0`…`5`). The rest of the input goes to the target.
 enum FuzzTarget: UInt8, CaseIterable {
     /// Any bytes as a rule file; a valid policy then also runs the bytes as its scenario file and every ask.
     case ruleFile
@@ -16,6 +17,9 @@ enum FuzzTarget: UInt8, CaseIterable {
     case facts
     /// A compiled policy (JSON), then a NUL byte, then an engine script run against the policy when it loads.
     case compiledPolicy
+    /// Any bytes as a usage model: decoded and checked against the fixed policy and, when it has no error, two users
+    /// played for a day through the impact preview's simulation.
+    case usageModel
 
     init(selector byte: UInt8) {
         let value = (48...57).contains(byte) ? byte - 48 : byte
@@ -35,6 +39,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .scenario: fuzzScenario(Array(input))
     case .facts: fuzzFacts(input)
     case .compiledPolicy: fuzzCompiledPolicy(input)
+    case .usageModel: fuzzUsageModel(Array(input))
     }
     return 0
 }
@@ -96,6 +101,17 @@ func fuzzCompiledPolicy(_ input: ArraySlice<UInt8>) {
     let clock = ManualClock(fuzzStart)
     let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore(), onLedgerProblem: { _ in })
     script.run(engine, clock: clock, policies: [FixedPolicy.main, policy].compactMap { $0 })
+}
+
+func fuzzUsageModel(_ bytes: [UInt8]) {
+    guard let policy = FixedPolicy.main else { return }
+    let (decoded, diagnostics) = ModelDecoder.decode(bytes, file: "fuzz.model.yaml")
+    guard let model = decoded, !diagnostics.contains(where: { $0.severity == .error }) else { return }
+    let found = ModelCheck.check(model, against: policy, name: "fixed", role: .current)
+    guard !found.contains(where: { $0.severity == .error }) else { return }
+    // Two users and a day at most: a model's own population would make one input take minutes.
+    let options = ImpactOptions(users: min(model.users, 2), days: 1, threads: 1)
+    _ = try? ImpactRunner.run(model: model, policies: [NamedPolicy(name: "fixed", policy: policy)], options: options)
 }
 
 #if FUZZING
