@@ -133,6 +133,12 @@ extension ImpactJSON {
         if format == AdFormat.appOpen.rawValue, c.offers > 0 {
             throw ReadError("not an impact report: app_open placement \(id) has rewarded offers counted, where a run denies every offer of an app-open ad", at: object["rewarded"])
         }
+        // A reward is granted only for a show of a rewarded format: any other is denied not_rewarded_format.
+        if let known = AdFormat(rawValue: format), !known.isRewarded, c.granted > 0 {
+            throw ReadError(
+                "not an impact report: \(format) placement \(id) has rewards granted, where a run denies every reward of an ad that is not rewarded (not_rewarded_format)",
+                at: object["rewarded"])
+        }
         return (ImpactPlacement(id: placementID, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }
 }

@@ -389,6 +389,7 @@ extension ImpactCommandTests {
         // An app-open ad is never offered (trigger_not_supported), and a placement the policy lacks is denied every ask:
         // the figures of another placement copied under its name merged with exit 0.
         (#"("app_open": \{[\s\S]*?"offers": )\d+"#, "$15", "app_open placement app_open in segment casual has rewarded offers counted, where a run denies every offer of an app-open ad"),
+        (#"("level_end": \{[\s\S]*?"rewarded": )\{[^}]*\}"#, #"$1{"offers": 3, "accepted": 2, "granted": 1}"#, "interstitial placement level_end in segment casual has rewards granted, where a run denies every reward of an ad that is not rewarded (not_rewarded_format)"),
         (#"("app_open": \{\s*"format": )"app_open""#, #"$1"unknown""#, "app_open in segment casual is denied ad_expired, where a run denies a placement the policy lacks only unknown_placement"),
         (#"("app_open": \{\s*"format": )"app_open"([\s\S]*?"deny_reasons": )\[[^\]]*\]"#, #"$1"unknown"$2[]"#, "app_open in segment casual, which the policy lacks, has impressions counted, where a run denies its every ask"),
         (#""code": "[a-z_]+",\s*"file": "[^"]*",\s*"line": \d+,\s*"column": \d+"#, #""code": "unknown_placement", "file": null, "line": null, "column": null"#, "app_open in segment casual is denied unknown_placement, where a run denies a placement of the policy never unknown_placement"),
