@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds adrules-fuzz with libFuzzer and AddressSanitizer, and fuzzes every target it dispatches to (first byte:
 # 0 rule file, 1 ledger + engine script, 2 scenario against a fixed policy, 3 extreme facts + engine script,
-# 4 compiled policy + engine script, 5 usage model against the fixed policy, two users played for a day).
+# 4 compiled policy + engine script, 5 usage model against the fixed policy, two users played for up to two days).
 # Usage: scripts/fuzz.sh [seconds]    (default 300)
 #   ADRULES_FUZZ_CONFIG=debug    build configuration (default release; a debug build compiles faster)
 #   ADRULES_FUZZ_CORPUS=DIR      where new inputs go (default .fuzz-corpus, kept between runs)

@@ -30,8 +30,9 @@ extension ImpactCommand {
             }
         }
         for path in paths {
-            // The part's bytes are all the merge keeps of it while it reads it: no text or copy of them beside the tree
-            // read from them (a 160 MiB part was held three times over).
+            // The part's bytes are all the merge keeps of it while it parses it: no text or copy of them beside the tree
+            // read from them (a 160 MiB part was held twice while it was parsed). The UTF-8 check's text is dropped
+            // before the parse.
             let bytes: [UInt8]
             do {
                 bytes = try PolicyLoader.readBytes(path, limit: maxPartBytes)

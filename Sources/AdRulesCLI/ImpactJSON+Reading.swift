@@ -77,17 +77,11 @@ extension ImpactJSON {
             }
             return text
         }
-        // A part holds what a run writes and nothing else: no `difference`, which a --compare run writes only unsharded
-        // (merge writes it from the merged results).
+        // A part holds what a run writes and nothing else. `difference` is let through here only so that a complete
+        // --compare result is told it is not a part (below), rather than that it holds an unknown key.
         try onlyKeys(
-            document, ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results"], in: nil)
-        guard document["version"].intValue == ImpactReport.formatVersion else {
-            throw ReadError("not an impact report of version \(ImpactReport.formatVersion)", at: document["version"].exists ? document["version"] : document)
-        }
-        let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
-        let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
-        // The most any count but a histogram's may hold: per user-day of the whole run, in a block and over its segments.
-        let most = users * days * maxPerUserDay
+            document, ["version", "model", "users", "days", "seed", "start", "inputs", "shard", "changes", "more_changes", "results", "difference"],
+            in: nil)
         // Merge reads the parts of a --shard run: a result without its shard is a complete one, or a part whose shard
         // was taken out (its deny reasons still say their longest message, which only a part writes).
         guard document["shard"].exists, !document["shard"].isNull else {
@@ -95,6 +89,17 @@ extension ImpactJSON {
                 "not the result of one shard: it has \(document["shard"].exists ? "\"shard\": null" : "no \"shard\""), where a run with --shard K/N writes \"shard\": {\"index\": K, \"count\": N} (a run without --shard writes a complete result, which is not merged)",
                 at: document["shard"].exists ? document["shard"] : document)
         }
+        // A --compare run writes `difference` only unsharded (merge writes it from the merged results).
+        if document["difference"].exists {
+            throw ReadError("not an impact report: unknown key \"difference\", which only an unsharded --compare run writes", at: document["difference"], atKey: true)
+        }
+        guard document["version"].intValue == ImpactReport.formatVersion else {
+            throw ReadError("not an impact report of version \(ImpactReport.formatVersion)", at: document["version"].exists ? document["version"] : document)
+        }
+        let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
+        let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
+        // The most any count but a histogram's may hold: per user-day of the whole run, in a block and over its segments.
+        let most = users * days * maxPerUserDay
         let object = document["shard"]
         try onlyKeys(object, ["index", "count"], in: "shard")
         let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
@@ -236,7 +241,7 @@ extension ImpactJSON {
         report.inputs = try string(document["inputs"], "inputs")
         guard InputDigest.isDigest(report.inputs) else {
             throw ReadError(
-                "not an impact report: inputs is \(ControlCharacters.quoted(report.inputs)), where a run writes sha256: and 64 hexadecimal digits",
+                "not an impact report: inputs is \(ControlCharacters.quoted(report.inputs)), where a run writes sha256: and 64 lowercase hexadecimal digits",
                 at: document["inputs"])
         }
         return report

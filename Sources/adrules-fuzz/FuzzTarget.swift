@@ -18,7 +18,7 @@ enum FuzzTarget: UInt8, CaseIterable {
     /// A compiled policy (JSON), then a NUL byte, then an engine script run against the policy when it loads.
     case compiledPolicy
     /// Any bytes as a usage model: decoded and checked against the fixed policy and, when it has no error, two users
-    /// played for a day through the impact preview's simulation.
+    /// played for up to two days through the impact preview's simulation.
     case usageModel
 
     init(selector byte: UInt8) {
@@ -109,8 +109,9 @@ func fuzzUsageModel(_ bytes: [UInt8]) {
     guard let model = decoded, !diagnostics.contains(where: { $0.severity == .error }) else { return }
     let found = ModelCheck.check(model, against: policy, name: "fixed", role: .current)
     guard !found.contains(where: { $0.severity == .error }) else { return }
-    // Two users and a day at most: a model's own population would make one input take minutes.
-    let options = ImpactOptions(users: min(model.users, 2), days: 1, threads: 1)
+    // Two users and two days at most (a day's end and the next day's start are played): a model's own population would
+    // make one input take minutes.
+    let options = ImpactOptions(users: min(model.users, 2), days: min(model.days, 2), threads: 1)
     _ = try? ImpactRunner.run(model: model, policies: [NamedPolicy(name: "fixed", policy: policy)], options: options)
 }
 

@@ -323,8 +323,8 @@ extension ImpactCommandTests {
         (#""placements": \{\s*"app_open": \{"#, #""placements": {"app_open": {"bogus": 1, "#, "unknown key \"bogus\" in the totals of app_open"),
         // The digest merge compares: parts without it all compared equal, and parts of two policies merged with exit 0.
         (#""inputs": "[^"]*",\s*"#, "", "inputs is missing, where a run writes the sha256: digest of its model and policies, which merge compares: play that shard again"),
-        (#""inputs": "[^"]*""#, #""inputs": """#, "inputs is \"\", where a run writes sha256: and 64 hexadecimal digits"),
-        (#""inputs": "sha256:[0-9a-f]"#, #""inputs": "sha256:X"#, "where a run writes sha256: and 64 hexadecimal digits"),
+        (#""inputs": "[^"]*""#, #""inputs": """#, "inputs is \"\", where a run writes sha256: and 64 lowercase hexadecimal digits"),
+        (#""inputs": "sha256:[0-9a-f]"#, #""inputs": "sha256:X"#, "where a run writes sha256: and 64 lowercase hexadecimal digits"),
         // A part whose shard was taken out was told to remove its deny reasons' longest_message, which a part writes.
         (#""shard": \{[^}]*\},\s*"#, "", "not the result of one shard: it has no \"shard\", where a run with --shard K/N writes \"shard\": {\"index\": K, \"count\": N}"),
         (#""shard": \{[^}]*\}"#, #""shard": null"#, "not the result of one shard: it has \"shard\": null, where a run with --shard K/N writes"),

@@ -250,6 +250,10 @@ package struct JSONReader {
             // A key given twice is refused: which of its values counts would be a guess.
             var keys = Set<String>()
             while let key = try nextKey() {
+                // A key is held as a value is (twice: in the object and in the set of its keys), so it counts as one: an
+                // object of 8 million keys took 2 GB where the budget meant a few hundred MB.
+                guard valuesLeft > 0 else { throw fail("more values than a document of this kind holds") }
+                valuesLeft -= 1
                 guard keys.insert(key).inserted else {
                     throw JSONValue.ParseError(offset: lastKeyStart, problem: "the key \"\(key)\" appears twice in one object")
                 }

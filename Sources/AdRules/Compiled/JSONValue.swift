@@ -21,7 +21,7 @@ package enum JSONValue: Sendable {
     /// Parses a JSON text: integers without fraction or exponent become `.int`, other numbers `.double`.
     /// - Parameter maxDepth: the deepest nesting of arrays and objects read; deeper is an error, not a recursion.
     /// - Throws: ``ParseError`` at the first problem.
-    /// - Parameter maxValues: the most values (objects, arrays and scalars) the document may hold.
+    /// - Parameter maxValues: the most values (objects, arrays, scalars, and the keys of objects) the document may hold.
     package static func parse(_ bytes: [UInt8], maxDepth: Int = 64, maxValues: Int = .max) throws(ParseError) -> JSONValue {
         var reader = JSONReader(bytes, maxDepth: maxDepth, maxValues: maxValues)
         let value = try reader.readValue()
