@@ -34,7 +34,8 @@ extension ImpactJSON {
         }
         let format = try string(object["format"], "the format of \(id)")
         // A run writes a format of the policy's, or "unknown" for a placement the model plays and the policy lacks.
-        guard AdFormat(rawValue: format) != nil || format == "unknown" else {
+        let lacked = format == ImpactPlacement.unknownFormat
+        guard AdFormat(rawValue: format) != nil || lacked else {
             throw ReadError("not an impact report: the format of \(id) is \(ControlCharacters.quoted(format)), which no run writes", at: object["format"])
         }
         // A histogram counts each user-day once; anything else counts at most maxPerUserDay per user-day of the run.
@@ -75,9 +76,9 @@ extension ImpactJSON {
                     at: denial)
             }
             // A placement the policy lacks is denied unknown_placement on every ask, and one it has never is.
-            guard (code == .unknownPlacement) == (format == "unknown") else {
+            guard (code == .unknownPlacement) == lacked else {
                 throw ReadError(
-                    "not an impact report: \(id) is denied \(code.rawValue), where a run denies a placement \(format == "unknown" ? "the policy lacks only unknown_placement" : "of the policy never unknown_placement")",
+                    "not an impact report: \(id) is denied \(code.rawValue), where a run denies a placement \(lacked ? "the policy lacks only unknown_placement" : "of the policy never unknown_placement")",
                     at: denial["code"])
             }
             guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
@@ -118,26 +119,27 @@ extension ImpactJSON {
         else { throw ReadError("not an impact report: the loads or rewarded counts of \(id) contradict each other", at: object["loads"]) }
         // A placement the policy lacks has every load, show and offer denied, so a run counts none of them; an app-open
         // placement has every offer denied (trigger_not_supported), so a run counts none of its offers.
-        if format == "unknown" {
+        if lacked {
             let counted = [
-                ("impressions", c.impressions), ("wasted_loads", c.wastedLoads), ("loads", c.loadsStarted), ("show_failures", c.showFailures),
-                ("rewarded", c.offers),
+                ("impressions", c.impressions, object["impressions"]), ("wasted_loads", c.wastedLoads, object["wasted_loads"]),
+                ("loads", c.loadsStarted, object["loads"]["started"]), ("show_failures", c.showFailures, object["show_failures"]),
+                ("rewarded offers", c.offers, object["rewarded"]["offers"]),
             ]
-            if let (key, _) = counted.first(where: { $0.1 > 0 }) {
-                throw ReadError("not an impact report: \(id), which the policy lacks, has \(key) counted, where a run denies its every ask", at: object[key])
+            if let (what, _, value) = counted.first(where: { $0.1 > 0 }) {
+                throw ReadError("not an impact report: \(id), which the policy lacks, has \(what) counted, where a run denies its every ask", at: value)
             }
             if !caps.isEmpty {
                 throw ReadError("not an impact report: \(id), which the policy lacks, has caps, where a run lists none", at: object["cap_reached_user_days"])
             }
         }
         if format == AdFormat.appOpen.rawValue, c.offers > 0 {
-            throw ReadError("not an impact report: app_open placement \(id) has rewarded offers counted, where a run denies every offer of an app-open ad", at: object["rewarded"])
+            throw ReadError("not an impact report: app_open placement \(id) has rewarded offers counted, where a run denies every offer of an app-open ad", at: object["rewarded"]["offers"])
         }
         // A reward is granted only for a show of a rewarded format: any other is denied not_rewarded_format.
         if let known = AdFormat(rawValue: format), !known.isRewarded, c.granted > 0 {
             throw ReadError(
                 "not an impact report: \(format) placement \(id) has rewards granted, where a run denies every reward of an ad that is not rewarded (not_rewarded_format)",
-                at: object["rewarded"])
+                at: object["rewarded"]["granted"])
         }
         return (ImpactPlacement(id: placementID, format: format, caps: caps.sorted { $0.rawValue < $1.rawValue }), c)
     }

@@ -239,10 +239,15 @@ package struct JSONReader {
         }
     }
 
-    /// Reads the next value as a ``JSONValue``.
-    package mutating func readValue() throws(JSONValue.ParseError) -> JSONValue {
+    /// Counts one more value (or key) against the budget.
+    private mutating func spendValue() throws(JSONValue.ParseError) {
         guard valuesLeft > 0 else { throw fail("more values than a document of this kind holds") }
         valuesLeft -= 1
+    }
+
+    /// Reads the next value as a ``JSONValue``.
+    package mutating func readValue() throws(JSONValue.ParseError) -> JSONValue {
+        try spendValue()
         switch try peek() {
         case .object:
             try beginObject()
@@ -252,8 +257,7 @@ package struct JSONReader {
             while let key = try nextKey() {
                 // A key is held as a value is (twice: in the object and in the set of its keys), so it counts as one: an
                 // object of 8 million keys took 2 GB where the budget meant a few hundred MB.
-                guard valuesLeft > 0 else { throw fail("more values than a document of this kind holds") }
-                valuesLeft -= 1
+                try spendValue()
                 guard keys.insert(key).inserted else {
                     throw JSONValue.ParseError(offset: lastKeyStart, problem: "the key \"\(key)\" appears twice in one object")
                 }

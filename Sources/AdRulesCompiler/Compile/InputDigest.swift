@@ -24,6 +24,6 @@ package enum InputDigest {
         let bytes = Array(text.utf8)
         let prefix = Array("sha256:".utf8)
         guard bytes.count == prefix.count + 64, bytes.starts(with: prefix) else { return false }
-        return bytes.dropFirst(prefix.count).allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        return bytes.dropFirst(prefix.count).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 }

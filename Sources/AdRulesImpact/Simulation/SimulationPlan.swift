@@ -7,8 +7,10 @@ import Foundation
 public struct ImpactPlacement: Sendable, Hashable {
     /// The placement id.
     public var id: String
-    /// The format's name, or `unknown` for a placement the policy lacks.
+    /// The format's name, or ``unknownFormat`` for a placement the policy lacks.
     public var format: String
+    /// The format of a placement the model plays and the policy lacks, whose every ask is denied `unknown_placement`.
+    public static let unknownFormat = "unknown"
     /// The caps that can deny this placement (its own and its groups'), in ``CapKind`` order.
     public var caps: [CapKind]
 
@@ -116,7 +118,7 @@ struct SimulationPlan: Sendable {
         for segment in model.segments {
             for id in segment.actions.map(\.placement) + segment.rewarded.map(\.placement) where slots[id] == nil {
                 slots[id] = placements.count
-                placements.append(ImpactPlacement(id: id, format: "unknown", caps: []))
+                placements.append(ImpactPlacement(id: id, format: ImpactPlacement.unknownFormat, caps: []))
             }
         }
         self.placements = placements
