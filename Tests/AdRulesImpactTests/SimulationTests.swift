@@ -599,6 +599,35 @@ struct SimulationTests {
         #expect(PlayedUsers(users: 100_000_000, shard: nil)[99_999_999] == 99_999_999)
     }
 
+    /// A day's context is prepared once for each segment, premium and attribute values, and kept within a bound: each
+    /// one kept is the context the values make, and decides as that context prepared afresh does.
+    @Test func preparedContextsAreKeptWithinTheirBound() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            attributes: {level: int}
+            placements:
+              a: {format: interstitial}
+            rules:
+              - {id: r, deny: [a], when: 'level > 5'}
+            """, file: "p.yaml")
+        let text = flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    attributes: {level: {uniform: [1, 10]}}\n    cold_starts: 1")
+        let plan = SimulationPlan(model: try model(text), policy: policy, users: 1, days: 1, seed: 1)
+        var player = UserPlayer(plan: plan)
+        let facts = Facts(policy: policy, installedAt: 0)
+        for value in 0..<(UserPlayer.preparedContextsKept + 10) {
+            let key = PreparedContextKey(segment: 0, premium: value % 3 == 0, values: [.int(Int64(value % 4_100))])
+            let context = player.preparedContext(key)
+            let plain = AskContext(premium: key.premium, attributes: ["level": .int(Int64(value % 4_100))])
+            #expect(context == plain)
+            #expect(player.preparedContexts.count <= UserPlayer.preparedContextsKept)
+            let kept = Evaluator.decide(.show("a", trigger: .action), context: context, policy: policy, facts: facts, now: 0, deviceTimeZone: .gmt)
+            let afresh = Evaluator.decide(.show("a", trigger: .action), context: policy.prepared(plain), policy: policy, facts: facts, now: 0, deviceTimeZone: .gmt)
+            #expect(kept.codes == afresh.codes)
+            #expect(kept.codes.contains(.customRule) == (value % 4_100 > 5))
+        }
+    }
+
     /// A reason site is of one placement: its counter entries grow with the sites met, not with sites × placements
     /// (10,000 app-open placements made 1.3 GB of entries for one user), and each placement's reasons are still
     /// counted for it alone.

@@ -68,4 +68,38 @@ struct DeviceZoneTests {
         _ = core.record(.appLaunched, at: at("2026-11-30T06:00:00Z"))
         #expect(core.deviceTimeZone.identifier == "Asia/Tokyo")
     }
+
+    /// An engine for another user (the impact preview plays many on one) keeps the local days it has worked out, and
+    /// decides as a new engine does: users in zones whose days differ, on days with and without a change of offset
+    /// (New York's on 2026-11-01), each with a show a day under `daily_cap: 1` and asks around their midnights.
+    @Test func anEngineForAnotherUserDecidesAsANewOne() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let inter: PlacementID = "inter"
+        var reused = EngineCore(policy: policy, facts: Facts(policy: policy, installedAt: 0), deviceTimeZone: .gmt)
+        var compared = 0
+        for (user, zoneName) in ["America/New_York", "Asia/Tokyo", "America/New_York", "Europe/Berlin", "Asia/Tokyo"].enumerated() {
+            let zone = try #require(TimeZone(identifier: zoneName))
+            let facts = Facts(policy: policy, installedAt: at("2026-10-01T00:00:00Z"))
+            reused = reused.forAnotherUser(facts: facts, deviceTimeZone: zone)
+            var fresh = EngineCore(policy: policy, facts: facts, deviceTimeZone: zone)
+            var time = at("2026-10-31T12:00:00Z") + Int64(user) * 60_000
+            _ = reused.record(.appLaunched, at: time)
+            _ = fresh.record(.appLaunched, at: time)
+            while time < at("2026-11-03T12:00:00Z") {
+                _ = reused.record(.loadCompleted(inter), at: time)
+                _ = fresh.record(.loadCompleted(inter), at: time)
+                let decision = reused.ask(.show(inter, trigger: .action), context: .standard, at: time)
+                #expect(decision == fresh.ask(.show(inter, trigger: .action), context: .standard, at: time), "\(zoneName) at \(time)")
+                if decision.isAllowed {
+                    _ = reused.record(.showStarted(inter), at: time)
+                    _ = fresh.record(.showStarted(inter), at: time)
+                    _ = reused.record(.adClosed(inter), at: time + 1000)
+                    _ = fresh.record(.adClosed(inter), at: time + 1000)
+                }
+                compared += 1
+                time += 3 * 3_600_000 + 17 * 60_000
+            }
+        }
+        #expect(compared > 50)
+    }
 }

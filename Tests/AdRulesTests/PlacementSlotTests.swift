@@ -80,10 +80,12 @@ struct PlacementSlotTests {
         #expect(Evaluator.find(.show("second", trigger: .action), context: .standard, policy: policy, facts: facts, now: 6000, deviceTimeZone: .gmt, into: &findings))
         #expect(!findings.isAllowed)
         var visited: [ReasonCode] = []
-        findings.forEachReason(policy: policy, deviceTimeZone: .gmt) { code, key, summaryIsFixed, reason in
+        findings.forEachReason(policy: policy, deviceTimeZone: .gmt) { code, key, summaryIsFixed, group, reason in
             visited.append(code)
             let built = reason()
             #expect(built == reasons[visited.count - 1] && key == built.siteKey && key != nil && summaryIsFixed == built.summaryIsFixed)
+            // The placement's own pacing and cap: of no group.
+            #expect(group == nil)
         }
         #expect(visited == [.minInterval, .dailyCap])
         // A placement the policy lacks: no findings, and false.

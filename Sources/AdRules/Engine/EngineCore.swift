@@ -20,6 +20,11 @@ package struct EngineCore: Sendable {
     var pinnedSinceWrite = false
     /// The findings of the last ask, kept so that the next one reuses their storage.
     var findings = Findings()
+    /// The whole local days (no change of offset in them) worked out so far, newest last, at most ``knownDaysKept``: a
+    /// day's bounds in a zone are the same for every user, and working one out asks the zone's rules (about 10,000
+    /// instructions). The impact preview plays each user on the engine of the last (``forAnotherUser(facts:deviceTimeZone:)``).
+    private var knownDays: [LocalDay] = []
+    static let knownDaysKept = 64
 
     /// An engine whose device zone is `deviceTimeZone`, as that zone names itself at each launch, return, new day and
     /// policy update (`.autoupdatingCurrent` follows the system's zone; any other zone stays as it is).
@@ -101,8 +106,30 @@ package struct EngineCore: Sendable {
         // with the fixed one it is given when a daily cap needs it, so an ask asks the system for no zone.
         if !(facts.day.map { now >= $0.start && now < $0.end } ?? false) {
             renewDeviceZone(at: now)
-            facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+            prepareDay(at: now)
         }
+    }
+
+    /// Caches the local day of `now` in the facts, from ``knownDays`` when it is one of them.
+    @inline(never)
+    private mutating func prepareDay(at now: Int64) {
+        let zone = policy.storage.namedZoneID ?? deviceTimeZone.identifier
+        if let known = knownDays.last(where: { $0.contains(now, zone: zone) }) {
+            if facts.day != known { facts.day = known }
+            return
+        }
+        facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+        guard let day = facts.day, day.offsetFrom == day.start, day.offsetUntil == day.end else { return }
+        if knownDays.count >= EngineCore.knownDaysKept { knownDays.removeFirst() }
+        knownDays.append(day)
+    }
+
+    /// This engine for another user (the impact preview plays many, one after another, on one thread): their facts and
+    /// device zone, with the local days this one has worked out.
+    package func forAnotherUser(facts: Facts, deviceTimeZone: TimeZone) -> EngineCore {
+        var engine = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
+        engine.knownDays = knownDays
+        return engine
     }
 
     /// Reads the device's zone again (a user who travelled, or changed it in Settings) for a policy that counts in it,
@@ -114,7 +141,7 @@ package struct EngineCore: Sendable {
         let zone = deviceZoneSource()
         guard zone.identifier != deviceTimeZone.identifier else { return }
         deviceTimeZone = EngineCore.fixed(zone)
-        facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+        prepareDay(at: now)
     }
 
     /// A zone fixed to the one `zone` names now: the zone itself when it cannot be named again.

@@ -194,12 +194,15 @@ package struct Findings: Sendable {
 
     /// Visits each reason in order without building the list: what a tool counting millions of reasons reads.
     /// - Parameter body: gets the code, the reason's ``Reason/siteKey``, whether its ``Reason/summary`` depends on
-    ///   the site alone, and the reason itself (as the decision on the same ask gives it), built only if asked for.
+    ///   the site alone, the group (an index into the policy's groups) for a group's pacing or cap, and the reason
+    ///   itself (as the decision on the same ask gives it), built only if asked for.
     package func forEachReason(
-        policy: Policy, deviceTimeZone: TimeZone, _ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ reason: () -> Reason) -> Void
+        policy: Policy, deviceTimeZone: TimeZone,
+        _ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ group: Int?, _ reason: () -> Reason) -> Void
     ) {
         for denial in denials {
-            body(denial.code, denial.site.key, denial.site.summaryIsFixed, { denial.reason(in: siteContext(policy.storage, deviceTimeZone: deviceTimeZone)) })
+            let group = denial.site.group >= 0 ? denial.site.group : nil
+            body(denial.code, denial.site.key, denial.site.summaryIsFixed, group, { denial.reason(in: siteContext(policy.storage, deviceTimeZone: deviceTimeZone)) })
         }
     }
 

@@ -17,45 +17,59 @@ struct SimulationEvent {
     }
 
     var time: Int64
-    /// Breaks ties between events of one kind at the same millisecond: first scheduled, first played.
-    var sequence: Int
-    var kind: Kind
-    /// The placement slot (loads, ads) or the stream index (actions, offers).
-    var index: Int
+    /// The kind in the top byte, then the sequence: orders events at one millisecond in one comparison (kind first,
+    /// then first scheduled, first played).
+    private var order: UInt64
     /// The app process (loads) or visit (actions, offers, visit end) the event belongs to.
     var epoch: Int
+    /// The placement slot (loads, ads) or the stream index (actions, offers).
+    private var slotOrStream: Int32
     var flag: Bool
     /// For loads started at a cold start: ask `show` (trigger load_completed) when it completes.
     var showOnCompletion: Bool
 
+    /// - Parameter sequence: breaks ties between events of one kind at the same millisecond (below 2^56).
+    init(time: Int64, sequence: Int, kind: Kind, index: Int, epoch: Int, flag: Bool, showOnCompletion: Bool) {
+        self.time = time
+        order = UInt64(kind.rawValue) << 56 | UInt64(sequence)
+        self.epoch = epoch
+        slotOrStream = Int32(index)
+        self.flag = flag
+        self.showOnCompletion = showOnCompletion
+    }
+
+    var kind: Kind { Kind(rawValue: UInt8(order >> 56))! }
+    var index: Int { Int(slotOrStream) }
+
     @inline(__always)
     func precedes(_ other: SimulationEvent) -> Bool {
-        if time != other.time { return time < other.time }
-        if kind != other.kind { return kind.rawValue < other.kind.rawValue }
-        return sequence < other.sequence
+        time != other.time ? time < other.time : order < other.order
     }
 }
 
 /// A binary min-heap of events by (time, kind, sequence); its storage is reused from user to user.
 struct EventQueue {
+    /// The heap is `heap[..<count]`; the storage past it is kept for the next events.
     private var heap: [SimulationEvent] = []
+    private var count = 0
     private var nextSequence = 0
 
-    var isEmpty: Bool { heap.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// The time of the earliest event.
-    var nextTime: Int64? { heap.first?.time }
+    var nextTime: Int64? { count > 0 ? heap[0].time : nil }
 
     mutating func removeAll() {
-        heap.removeAll(keepingCapacity: true)
+        count = 0
         nextSequence = 0
     }
 
     mutating func push(_ kind: SimulationEvent.Kind, at time: Int64, index: Int, epoch: Int, flag: Bool = false, showOnCompletion: Bool = false) {
         let event = SimulationEvent(time: time, sequence: nextSequence, kind: kind, index: index, epoch: epoch, flag: flag, showOnCompletion: showOnCompletion)
         nextSequence += 1
-        var i = heap.count
-        heap.append(event)
+        var i = count
+        if count < heap.count { heap[count] = event } else { heap.append(event) }
+        count += 1
         while i > 0 {
             let parent = (i - 1) / 2
             guard event.precedes(heap[parent]) else { break }
@@ -67,11 +81,12 @@ struct EventQueue {
 
     /// Removes and returns the earliest event.
     mutating func pop() -> SimulationEvent? {
-        guard let first = heap.first else { return nil }
-        let last = heap.removeLast()
-        if heap.isEmpty { return first }
+        guard count > 0 else { return nil }
+        let first = heap[0]
+        count -= 1
+        guard count > 0 else { return first }
+        let last = heap[count]
         var i = 0
-        let count = heap.count
         while true {
             let left = 2 * i + 1
             guard left < count else { break }

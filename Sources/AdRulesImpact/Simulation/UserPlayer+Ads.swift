@@ -150,16 +150,18 @@ extension UserPlayer {
             return
         }
         var reload = false
-        var groupCapDenied = false
         // Taken out to be read while the counters change, and put back before the next ask (which reuses its storage:
         // a copy left alive would make that ask copy it).
         let found = self.found
         self.found = Findings()
-        found.forEachReason(policy: plan.policy, deviceTimeZone: engine.deviceTimeZone) { code, key, summaryIsFixed, reason in
+        found.forEachReason(policy: plan.policy, deviceTimeZone: engine.deviceTimeZone) { code, key, summaryIsFixed, group, reason in
             countDenial(code, site: key.map { self.site($0, slot: slot, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
+            // A show or offer denied lists every cap it meets (its pacing and caps are its last step), as
+            // ``markCapsReached(_:)`` would find them: a group's cap (a cap of 0 reaches it with no impression) is
+            // reached for every member, marked for the group.
             if let cap = CapKind(code: code) {
                 capsToday[slot] |= cap.bit
-                groupCapDenied = groupCapDenied || cap.isGroup
+                if let group, cap.isGroup { groupCapsToday[group] |= cap.bit }
             }
             switch code {
             case .adExpired:
@@ -173,8 +175,6 @@ extension UserPlayer {
             }
         }
         self.found = consume found
-        // A group's cap (a cap of 0 reaches it with no impression) is reached for every member.
-        if groupCapDenied { markCapsReached(slot) }
         if reload { askLoad(slot, showOnCompletion: false) }
     }
 
@@ -189,17 +189,20 @@ extension UserPlayer {
             countRow(code, at: built.location.map(ImpactLocation.init), slot: slot, messageIsFixed: false, message: built.summary)
             return
         }
-        // The counter's entry for this site and segment was found the first time: no search by location.
+        // The counter's entry for this site and segment was found the first time: no search by location. (Its code and
+        // whether the site's summary is fixed are kept beside it, plain values: reading them from the counters and
+        // the site's location copied their texts.)
         let cell = site * plan.segments.count + segment
-        let fixed = siteLocations[site].summary != nil
+        let fixed = siteSummaryIsFixed[site]
         let entry = siteEntries[cell]
-        if entry >= 0, counters[segment].placements[slot].denials[entry].code == code {
+        if entry >= 0, siteEntryCodes[cell] == code {
             chunkSize.denyText += counters[segment].placements[slot].countDenial(entry: entry, messageIsFixed: fixed, message: reason().summary)
             return
         }
         let (location, summary) = (siteLocations[site].location, siteLocations[site].summary)
         let row = countRow(code, at: location, slot: slot, messageIsFixed: fixed, message: summary ?? reason().summary)
         siteEntries[cell] = row
+        siteEntryCodes[cell] = code
     }
 
     /// Counts a denial in its row of the current segment's block for `slot`, found in ``rowIndex`` or appended.
@@ -227,7 +230,9 @@ extension UserPlayer {
         let built = reason()
         if siteKeys.count < Self.scannedSites { siteKeys.append(key) } else { siteIndex[key] = siteLocations.count }
         siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
+        siteSummaryIsFixed.append(summaryIsFixed)
         siteEntries += Array(repeating: -1, count: plan.segments.count)
+        siteEntryCodes += Array(repeating: .unknownPlacement, count: plan.segments.count)
         siteSlots.append(slot)
         return siteLocations.count - 1
     }

@@ -22,6 +22,9 @@ struct UserPlayer {
     var rewarded: [(slot: Int, every: DurationDistribution, accept: Double)] = []
     var preload: [Int] = []
     var context = AskContext.standard
+    /// The contexts prepared so far, by segment, premium and attribute values (``preparedContext(_:)``).
+    var preparedContexts: [PreparedContextKey: AskContext] = [:]
+    static let preparedContextsKept = 4_096
     /// The reasons the last ask found, its storage reused from ask to ask (``EngineCore/find(_:context:at:into:)``).
     var found = Findings()
     /// The last ask, when it named a placement the policy does not have (its reason is built when counted).
@@ -53,11 +56,15 @@ struct UserPlayer {
     var siteIndex: [Int64: Int] = [:]
     static let scannedSites = 32
     var siteLocations: [SiteLocation] = []
+    /// Per site: whether its summary depends on the site alone (``SiteLocation/summary`` is set).
+    var siteSummaryIsFixed: [Bool] = []
     /// Per site and segment (`site * segments + segment`): the index of the site's entry in its placement's denial
     /// counters, -1 before its first denial since the counters were reset. A site is of the placement asked about
     /// (its key holds it), so it is counted for one slot, kept in `siteSlots`. (Per site, segment and slot, a policy
     /// of 10,000 app-open placements made 1.3 GB of entries for one user.)
     var siteEntries: [Int] = []
+    /// Per site and segment: the code of the denials counted in the entry of ``siteEntries`` (a site gives one code).
+    var siteEntryCodes: [ReasonCode] = []
     var siteSlots: [Int] = []
     /// The index of each deny-reason row in its block's counters since they were reset, by block and (code, location):
     /// a site's first denial in a chunk, or a reason given in full, finds its row here, not by a scan of the block's
@@ -113,10 +120,9 @@ struct UserPlayer {
         var starts: [Int64] = []
         for day in 0..<plan.days {
             let dayEnd = seg.midnights[day + 1]
-            var attributes: [String: AttributeValue] = [:]
-            for attribute in seg.attributes { attributes[attribute.name] = attribute.source.draw(&behaviour) }
-            // Prepared once a day: the rules read the attributes by slot on every ask.
-            context = plan.policy.prepared(AskContext(premium: premium, attributes: attributes))
+            var drawn = PreparedContextKey(segment: segment, premium: premium, values: [])
+            for attribute in seg.attributes { drawn.values.append(attribute.source.draw(&behaviour)) }
+            context = preparedContext(drawn)
             for slot in today.indices {
                 today[slot] = 0
                 capsToday[slot] = 0
@@ -136,9 +142,8 @@ struct UserPlayer {
                 // of the first day, so that the grace periods after install apply to new users (installed at midnight,
                 // a user who first opens at 08:00 was past any grace of less than 8 hours).
                 let installedAt = starts[0] - Int64((daysAgo * 86_400_000).rounded())
-                engine = EngineCore(
-                    policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: installedAt, sessionsBefore: sessionsBefore),
-                    deviceTimeZone: seg.zone)
+                engine = engine.forAnotherUser(
+                    facts: Facts(policy: plan.policy, installedAt: installedAt, sessionsBefore: sessionsBefore), deviceTimeZone: seg.zone)
             }
             var coldLeft = coldStarts - 1
             for v in 0..<visits {
@@ -186,6 +191,21 @@ struct UserPlayer {
         }
         for slot in held.indices where held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
         counters[segment].users += 1
+    }
+
+    /// The context of a day's attribute values, prepared for the policy (the rules read the attributes by slot on every
+    /// ask). Preparing one takes about 12,000 instructions (an attribute dictionary, its checks, the conditions that read
+    /// attributes only) and a segment draws few distinct values day after day: each is prepared once and kept in
+    /// ``preparedContexts``, emptied when it holds ``preparedContextsKept`` (values drawn from a wide range).
+    mutating func preparedContext(_ key: PreparedContextKey) -> AskContext {
+        if let context = preparedContexts[key] { return context }
+        if preparedContexts.count >= Self.preparedContextsKept { preparedContexts.removeAll(keepingCapacity: true) }
+        let seg = plan.segments[key.segment]
+        var attributes: [String: AttributeValue] = [:]
+        for (attribute, value) in zip(seg.attributes, key.values) { attributes[attribute.name] = value }
+        let context = plan.policy.prepared(AskContext(premium: key.premium, attributes: attributes))
+        preparedContexts[key] = context
+        return context
     }
 
     // MARK: visits
@@ -303,6 +323,13 @@ struct UserPlayer {
         foreground = false
         endPending = false
     }
+}
+
+/// A day's context before it is prepared: the segment (whose attribute names the values follow), premium and the values drawn.
+struct PreparedContextKey: Hashable {
+    var segment: Int
+    var premium: Bool
+    var values: [AttributeValue]
 }
 
 /// Where a reason site points in the rule files, and what its reasons say when that is the same for all.
