@@ -172,10 +172,11 @@ package struct EngineCore: Sendable {
     }
 
     /// Visits the caps of the placement at `index` (and of its groups) that a show now would meet: see
-    /// ``Evaluator/forEachCapReached(placement:policy:facts:now:deviceTimeZone:_:)``. Read right after an ask or an
-    /// event at `now`, so the facts are current.
-    package func forEachCapReached(placement index: Int, at now: Int64, _ body: (_ code: ReasonCode, _ group: Int?) -> Void) {
-        Evaluator.forEachCapReached(placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, body)
+    /// ``Evaluator/forEachCapReached(placement:policy:facts:now:deviceTimeZone:into:_:)``. Read right after an ask or an
+    /// event at `now`, so the facts are current. The caps are found into the engine's findings (``findings``), whose
+    /// storage the next ask reuses.
+    package mutating func forEachCapReached(placement index: Int, at now: Int64, _ body: (_ code: ReasonCode, _ group: Int?) -> Void) {
+        Evaluator.forEachCapReached(placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &findings, body)
     }
 
     /// Replaces the policy; what is known about placements that keep their id carries over.

@@ -150,15 +150,16 @@ extension Evaluator {
     /// Visits the caps of a placement, and of its groups, that a show at `now` would meet (count at or over the cap):
     /// the session, hourly, daily and window caps, by reason code, with the group (an index into the policy's
     /// groups) for a group's cap. Pacing (`min_interval`) is not a cap and is left out. No list of the caps is
-    /// returned: the impact preview asks after every show, and most shows meet no cap (so the findings allocate nothing).
+    /// returned: the impact preview asks after every show. The caps are found into `found` (emptied first), whose
+    /// storage the caller keeps from call to call.
     package static func forEachCapReached(
-        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
+        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone, into found: inout Findings,
         _ body: (_ code: ReasonCode, _ group: Int?) -> Void
     ) {
+        found.reset()
         let storage = policy.storage
         guard index >= 0, index < storage.placementLimits.count, facts.fits(policy) else { return }
         let run = Run(index: index, now: Milliseconds.clamped(now))
-        var found = Findings()
         run.placementCapReasons(storage, storage.placementLimits[index].pacing, facts, zone: deviceTimeZone, &found)
         run.groupCapReasons(storage, storage.groupsOfPlacement.range(of: index), facts, zone: deviceTimeZone, &found)
         for denial in found.denials { body(denial.code, denial.site.group >= 0 ? denial.site.group : nil) }
