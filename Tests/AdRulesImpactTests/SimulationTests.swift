@@ -600,7 +600,7 @@ struct SimulationTests {
     }
 
     /// A day's context is prepared once for each segment, premium and attribute values, and kept within a bound: each
-    /// one kept is the context the values make, and decides as that context prepared afresh does.
+    /// one kept is the context the values make, prepared, and decides as that context prepared afresh does.
     @Test func preparedContextsAreKeptWithinTheirBound() throws {
         let policy = try Policy(yaml: """
             version: 1
@@ -613,19 +613,78 @@ struct SimulationTests {
             """, file: "p.yaml")
         let text = flatModel.replacingOccurrences(of: "    cold_starts: 1", with: "    attributes: {level: {uniform: [1, 10]}}\n    cold_starts: 1")
         let plan = SimulationPlan(model: try model(text), policy: policy, users: 1, days: 1, seed: 1)
+        #expect(plan.segments[0].contextsRepeat)
         var player = UserPlayer(plan: plan)
+        #expect(player.preparedContextsKept == UserPlayer.maxPreparedContexts)
         let facts = Facts(policy: policy, installedAt: 0)
-        for value in 0..<(UserPlayer.preparedContextsKept + 10) {
+        for value in 0..<(player.preparedContextsKept + 10) {
             let key = PreparedContextKey(segment: 0, premium: value % 3 == 0, values: [.int(Int64(value % 4_100))])
             let context = player.preparedContext(key)
             let plain = AskContext(premium: key.premium, attributes: ["level": .int(Int64(value % 4_100))])
-            #expect(context == plain)
-            #expect(player.preparedContexts.count <= UserPlayer.preparedContextsKept)
+            #expect(context == plain && context.isPrepared(for: policy))
+            #expect(player.preparedContexts.count <= player.preparedContextsKept)
             let kept = Evaluator.decide(.show("a", trigger: .action), context: context, policy: policy, facts: facts, now: 0, deviceTimeZone: .gmt)
             let afresh = Evaluator.decide(.show("a", trigger: .action), context: policy.prepared(plain), policy: policy, facts: facts, now: 0, deviceTimeZone: .gmt)
             #expect(kept.codes == afresh.codes)
             #expect(kept.codes.contains(.customRule) == (value % 4_100 > 5))
         }
+    }
+
+    /// Contexts are kept by segment: two segments that draw the same value for different attributes each get their
+    /// own (the rule reads `level`, which only the first segment sets). Attributes drawn from a wide range are
+    /// prepared each day, not kept, and a policy whose prepared contexts are large keeps fewer.
+    @Test func preparedContextsAreKeptBySegment() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            attributes: {level: {type: int, default: 0}, other: {type: int, default: 0}, score: {type: number, default: 0}}
+            placements:
+              a: {format: interstitial, min_interval: 10s}
+            rules:
+              - {id: r, deny: [a], when: 'level == 3'}
+            """, file: "p.yaml")
+        let segment = """
+              - name: NAME
+                share: 0.5
+                timezone: UTC
+                first_open: 8h
+                cold_starts: 1
+                resumes: 2
+                foreground: 5m
+                attributes: {ATTRIBUTES}
+                actions:
+                  - {placement: a, every: 20s}
+
+            """
+        func segments(_ first: String, _ second: String) -> String {
+            segment.replacingOccurrences(of: "NAME", with: "levels").replacingOccurrences(of: "ATTRIBUTES", with: first)
+                + segment.replacingOccurrences(of: "NAME", with: "others").replacingOccurrences(of: "ATTRIBUTES", with: second)
+        }
+        let text = "version: 1\nusers: 40\ndays: 2\nseed: 3\nstart: 2026-03-02\nsegments:\n" + segments("level: 3", "other: 3")
+            + "network: {load_time: 1s, fill_rate: 1, ad_duration: 5s, show_failure: 0}\n"
+        let played = try play(try model(text), policy)
+        let denied = played.segments.map { $0.placements[0].denials.first { $0.code == .customRule }?.count ?? 0 }
+        let shown = played.segments.map { $0.placements[0].impressions }
+        #expect(denied[0] > 0 && shown[0] == 0, "\(denied), \(shown)")
+        #expect(denied[1] == 0 && shown[1] > 0, "\(denied), \(shown)")
+        // A number drawn from a range, or an int from a range of millions, is prepared afresh each day.
+        let wide = try model(text.replacingOccurrences(of: "other: 3", with: "other: {uniform: [1, 10000000]}"))
+        #expect(!SimulationPlan(model: wide, policy: policy, users: 2, days: 1, seed: 1).segments[1].contextsRepeat)
+        let numbers = try model(text.replacingOccurrences(of: "other: 3", with: "score: {uniform: [0.5, 2.5]}"))
+        #expect(!SimulationPlan(model: numbers, policy: policy, users: 2, days: 1, seed: 1).segments[1].contextsRepeat)
+        #expect(SimulationPlan(model: try model(text), policy: policy, users: 2, days: 1, seed: 1).segments.allSatisfy(\.contextsRepeat))
+        // A rule program of 20,000 nodes: a prepared context of about 20 KB, of which a player keeps about 800.
+        let big = try Policy(yaml: """
+            version: 1
+            attributes: {level: {type: int, default: 0}}
+            placements:
+              a: {format: interstitial}
+            rules:
+            """ + (0..<2_000).map { "\n  - {id: r\($0), deny: [a], when: 'level == \($0) or level == \($0 + 1) or level == \($0 + 2)'}" }.joined(), file: "big.yaml")
+        let player = UserPlayer(plan: SimulationPlan(model: try model(text), policy: big, users: 2, days: 1, seed: 1))
+        #expect(big.preparedContextBytes > 10_000)
+        #expect(player.preparedContextsKept < UserPlayer.maxPreparedContexts)
+        #expect(player.preparedContextsKept * big.preparedContextBytes <= UserPlayer.preparedContextBudget)
     }
 
     /// A reason site is of one placement: its counter entries grow with the sites met, not with sites × placements

@@ -20,10 +20,11 @@ package struct EngineCore: Sendable {
     var pinnedSinceWrite = false
     /// The findings of the last ask, kept so that the next one reuses their storage.
     var findings = Findings()
-    /// The whole local days (no change of offset in them) worked out so far, newest last, at most ``knownDaysKept``: a
+    /// For an engine that plays users one after another (the impact preview, ``forAnotherUser(facts:deviceTimeZone:)``):
+    /// the whole local days (no change of offset in them) worked out so far, newest last, at most ``knownDaysKept``. A
     /// day's bounds in a zone are the same for every user, and working one out asks the zone's rules (about 10,000
-    /// instructions). The impact preview plays each user on the engine of the last (``forAnotherUser(facts:deviceTimeZone:)``).
-    private var knownDays: [LocalDay] = []
+    /// instructions, once a user-day). Nil for an app's engine, which keeps none: its facts cache the day it is in.
+    private var knownDays: [LocalDay]?
     static let knownDaysKept = 64
 
     /// An engine whose device zone is `deviceTimeZone`, as that zone names itself at each launch, return, new day and
@@ -113,22 +114,28 @@ package struct EngineCore: Sendable {
     /// Caches the local day of `now` in the facts, from ``knownDays`` when it is one of them.
     @inline(never)
     private mutating func prepareDay(at now: Int64) {
+        guard var known = knownDays.take() else {
+            facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
+            return
+        }
+        defer { knownDays = known }
         let zone = policy.storage.namedZoneID ?? deviceTimeZone.identifier
-        if let known = knownDays.last(where: { $0.contains(now, zone: zone) }) {
-            if facts.day != known { facts.day = known }
+        if let day = known.last(where: { $0.contains(now, zone: zone) }) {
+            if facts.day != day { facts.day = day }
             return
         }
         facts.prepareDay(at: now, policy: policy, deviceTimeZone: deviceTimeZone)
         guard let day = facts.day, day.offsetFrom == day.start, day.offsetUntil == day.end else { return }
-        if knownDays.count >= EngineCore.knownDaysKept { knownDays.removeFirst() }
-        knownDays.append(day)
+        if known.count >= EngineCore.knownDaysKept { known.removeFirst() }
+        known.append(day)
     }
 
-    /// This engine for another user (the impact preview plays many, one after another, on one thread): their facts and
-    /// device zone, with the local days this one has worked out.
+    /// An engine for another user of the same policy (the impact preview plays many, one after another, on one thread):
+    /// their facts and device zone (a fixed zone, as ``init(policy:facts:deviceTimeZone:)`` takes), with the local days
+    /// this one has worked out, and from then on keeping the days it works out (``knownDays``).
     package func forAnotherUser(facts: Facts, deviceTimeZone: TimeZone) -> EngineCore {
         var engine = EngineCore(policy: policy, facts: facts, deviceTimeZone: deviceTimeZone)
-        engine.knownDays = knownDays
+        engine.knownDays = knownDays ?? []
         return engine
     }
 

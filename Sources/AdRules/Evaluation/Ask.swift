@@ -112,6 +112,11 @@ public struct AskContext: Sendable, Hashable {
         hasher.combine(attributes)
     }
 
+    /// Whether the context is prepared for `policy` (``Policy/prepared(_:)``): its rules then read its attributes by slot.
+    package func isPrepared(for policy: Policy) -> Bool {
+        prepared?.programID == ObjectIdentifier(policy.storage.ruleProgram)
+    }
+
     /// A non-premium user with no attributes.
     public static let standard = AskContext()
 }

@@ -203,6 +203,12 @@ public struct Policy: Sendable {
         return context
     }
 
+    /// About the bytes a context prepared for this policy holds beyond the context itself: a truth for every node of
+    /// the rules and a slot for every attribute (what a tool that keeps many prepared contexts bounds).
+    package var preparedContextBytes: Int {
+        storage.ruleProgram.nodes.count + storage.attributes.count * (MemoryLayout<AttributeValue?>.stride + 1) + 64
+    }
+
     /// The same policy in tables of its own: a thread that decides millions of times (the impact preview)
     /// plays on a replica, so that reference counts of shared tables are not contended between cores.
     package func replica() -> Policy {

@@ -19,6 +19,18 @@ enum AttributeSource: Sendable, Hashable {
         }
     }
 
+    /// How many values it draws, when they are few enough to count (nil for numbers drawn from a range, and for ranges
+    /// of more than 2^32 values).
+    var distinctValues: Int? {
+        switch self {
+        case .fixed: return 1
+        case .uniformInt(let low, let high), .uniformDuration(let low, let high):
+            let span = high.subtractingReportingOverflow(low)
+            return span.overflow || span.partialValue >= 1 << 32 ? nil : Int(max(0, span.partialValue)) + 1
+        case .uniformNumber(let low, let high): return low == high ? 1 : nil
+        }
+    }
+
     /// The source of a model attribute for a declared type; nil when the value does not fit the type.
     init?(_ value: ModelAttribute.Value, type: ValueType) {
         switch (value, type) {

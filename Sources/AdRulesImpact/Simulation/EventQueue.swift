@@ -28,7 +28,8 @@ struct SimulationEvent {
     /// For loads started at a cold start: ask `show` (trigger load_completed) when it completes.
     var showOnCompletion: Bool
 
-    /// - Parameter sequence: breaks ties between events of one kind at the same millisecond (below 2^56).
+    /// - Parameter sequence: breaks ties between events of one kind at the same millisecond (below 2^56: a user plays at
+    ///   most 366 days, each of at most 10,000 app moments and the visits, loads and ads that come with them).
     init(time: Int64, sequence: Int, kind: Kind, index: Int, epoch: Int, flag: Bool, showOnCompletion: Bool) {
         self.time = time
         order = UInt64(kind.rawValue) << 56 | UInt64(sequence)
@@ -38,7 +39,8 @@ struct SimulationEvent {
         self.showOnCompletion = showOnCompletion
     }
 
-    var kind: Kind { Kind(rawValue: UInt8(order >> 56))! }
+    /// Read back from the top byte of ``order``, where a kind's raw value always is (the fallback is never taken).
+    var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: order >> 56)) ?? .offer }
     var index: Int { Int(slotOrStream) }
 
     @inline(__always)

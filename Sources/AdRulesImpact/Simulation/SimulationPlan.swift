@@ -34,6 +34,17 @@ struct SegmentPlan: Sendable {
     /// 00:00 to 01:00 (Havana, Santiago, Cairo, Beirut).
     let startClocks: [Int64]
     let attributes: [(name: String, source: AttributeSource)]
+    /// Whether its days draw few distinct contexts (premium or not, times the values each attribute takes, at most
+    /// ``UserPlayer/maxPreparedContexts``): a player then prepares each once (``UserPlayer/preparedContext(_:)``).
+    var contextsRepeat: Bool {
+        var count = 2
+        for attribute in attributes {
+            guard let values = attribute.source.distinctValues else { return false }
+            count *= values
+            if count > UserPlayer.maxPreparedContexts { return false }
+        }
+        return true
+    }
     let actions: [(slot: Int, every: DurationDistribution)]
     let rewarded: [(slot: Int, every: DurationDistribution, accept: Double)]
     /// Placements other than app-open ones that the app loads at a cold start.

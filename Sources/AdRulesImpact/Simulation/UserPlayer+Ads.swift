@@ -118,7 +118,7 @@ extension UserPlayer {
     /// end (``groupCapsToday``).
     mutating func markCapsReached(_ slot: Int) {
         // The marks go to tables taken from the player for the call, so that the closure does not capture the
-        // player while its engine is read (which would copy the engine, facts and all).
+        // player while its engine is in use (it finds the caps into the engine's findings): an overlapping access.
         var marks = capsToday, groupMarks = groupCapsToday
         (capsToday, groupCapsToday) = ([], [])
         engine.forEachCapReached(placement: slot, at: now) { code, group in

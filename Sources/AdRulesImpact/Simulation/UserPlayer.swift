@@ -22,9 +22,15 @@ struct UserPlayer {
     var rewarded: [(slot: Int, every: DurationDistribution, accept: Double)] = []
     var preload: [Int] = []
     var context = AskContext.standard
-    /// The contexts prepared so far, by segment, premium and attribute values (``preparedContext(_:)``).
+    /// The contexts prepared so far, by segment, premium and attribute values (``preparedContext(_:)``), at most
+    /// ``preparedContextsKept``.
     var preparedContexts: [PreparedContextKey: AskContext] = [:]
-    static let preparedContextsKept = 4_096
+    let preparedContextsKept: Int
+    /// The most contexts a player keeps, and the most memory they may take: a context holds a truth for every node of
+    /// the policy's rules and a value for every attribute (``Policy/preparedContextBytes``), and 4,096 contexts of a
+    /// policy of a million nodes would take 4 GB.
+    static let maxPreparedContexts = 4_096
+    static let preparedContextBudget = 16 << 20
     /// The reasons the last ask found, its storage reused from ask to ask (``EngineCore/find(_:context:at:into:)``).
     var found = Findings()
     /// The last ask, when it named a placement the policy does not have (its reason is built when counted).
@@ -91,6 +97,7 @@ struct UserPlayer {
         today = Array(repeating: 0, count: plan.placements.count)
         capsToday = Array(repeating: 0, count: plan.placements.count)
         groupCapsToday = Array(repeating: 0, count: plan.groupSlots.count)
+        preparedContextsKept = min(Self.maxPreparedContexts, max(1, Self.preparedContextBudget / max(1, plan.policy.preparedContextBytes)))
     }
 
     /// Starts counting afresh (a new chunk of users).
@@ -118,11 +125,12 @@ struct UserPlayer {
         (foreground, endPending, screenUntil, visit, process) = (false, false, 0, 0, 0)
         var lastEnd = Int64.min
         var starts: [Int64] = []
+        let contextsRepeat = seg.contextsRepeat
         for day in 0..<plan.days {
             let dayEnd = seg.midnights[day + 1]
             var drawn = PreparedContextKey(segment: segment, premium: premium, values: [])
             for attribute in seg.attributes { drawn.values.append(attribute.source.draw(&behaviour)) }
-            context = preparedContext(drawn)
+            context = contextsRepeat ? preparedContext(drawn) : prepare(drawn)
             for slot in today.indices {
                 today[slot] = 0
                 capsToday[slot] = 0
@@ -194,18 +202,24 @@ struct UserPlayer {
     }
 
     /// The context of a day's attribute values, prepared for the policy (the rules read the attributes by slot on every
-    /// ask). Preparing one takes about 12,000 instructions (an attribute dictionary, its checks, the conditions that read
-    /// attributes only) and a segment draws few distinct values day after day: each is prepared once and kept in
-    /// ``preparedContexts``, emptied when it holds ``preparedContextsKept`` (values drawn from a wide range).
+    /// ask). Preparing one takes about 12,000 instructions with the shipped rules (an attribute dictionary, its checks,
+    /// the conditions that read attributes only), and a segment whose attributes take few values
+    /// (``SegmentPlan/contextsRepeat``) draws the same ones day after day: each is prepared once and kept in
+    /// ``preparedContexts``, emptied when it holds ``preparedContextsKept``.
     mutating func preparedContext(_ key: PreparedContextKey) -> AskContext {
         if let context = preparedContexts[key] { return context }
-        if preparedContexts.count >= Self.preparedContextsKept { preparedContexts.removeAll(keepingCapacity: true) }
+        if preparedContexts.count >= preparedContextsKept { preparedContexts.removeAll(keepingCapacity: true) }
+        let context = prepare(key)
+        preparedContexts[key] = context
+        return context
+    }
+
+    /// The context of a day's attribute values, prepared for the policy.
+    func prepare(_ key: PreparedContextKey) -> AskContext {
         let seg = plan.segments[key.segment]
         var attributes: [String: AttributeValue] = [:]
         for (attribute, value) in zip(seg.attributes, key.values) { attributes[attribute.name] = value }
-        let context = plan.policy.prepared(AskContext(premium: key.premium, attributes: attributes))
-        preparedContexts[key] = context
-        return context
+        return plan.policy.prepared(AskContext(premium: key.premium, attributes: attributes))
     }
 
     // MARK: visits
