@@ -45,10 +45,8 @@ struct CapsReachedTests {
             let context = AskContext(premium: Int.random(in: 0..<5, using: &generator) == 0)
             for ask in [Ask.show(ids[slot], trigger: .action), .offer(ids[slot])] {
                 #expect(core.find(ask, context: context, at: now, into: &found))
-                var listed: [String] = []
-                found.forEachReason(policy: policy, deviceTimeZone: .gmt) { code, _, _, group, _ in
-                    if Self.caps.contains(code) { listed.append("\(code) \(group ?? -1)") }
-                }
+                let listed = (0..<found.reasonCount).filter { Self.caps.contains(found.code(at: $0)) }
+                    .map { "\(found.code(at: $0)) \(found.group(at: $0) ?? -1)" }
                 var visited: [String] = []
                 core.forEachCapReached(placement: slot, at: now) { code, group in visited.append("\(code) \(group ?? -1)") }
                 #expect(listed.sorted() == visited.sorted(), "\(ask) at \(now): \(listed) against \(visited)")

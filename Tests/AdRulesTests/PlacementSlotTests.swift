@@ -80,12 +80,13 @@ struct PlacementSlotTests {
         #expect(Evaluator.find(.show("second", trigger: .action), context: .standard, policy: policy, facts: facts, now: 6000, deviceTimeZone: .gmt, into: &findings))
         #expect(!findings.isAllowed)
         var visited: [ReasonCode] = []
-        findings.forEachReason(policy: policy, deviceTimeZone: .gmt) { code, key, summaryIsFixed, group, reason in
-            visited.append(code)
-            let built = reason()
-            #expect(built == reasons[visited.count - 1] && key == built.siteKey && key != nil && summaryIsFixed == built.summaryIsFixed)
+        for i in 0..<findings.reasonCount {
+            visited.append(findings.code(at: i))
+            let built = findings.reason(at: i, policy: policy, deviceTimeZone: .gmt)
+            let key = findings.siteKey(at: i)
+            #expect(built == reasons[i] && key == built.siteKey && key != nil && findings.summaryIsFixed(at: i) == built.summaryIsFixed)
             // The placement's own pacing and cap: of no group.
-            #expect(group == nil)
+            #expect(findings.group(at: i) == nil)
         }
         #expect(visited == [.minInterval, .dailyCap])
         // A placement the policy lacks: no findings, and false.

@@ -192,18 +192,28 @@ package struct Findings: Sendable {
     /// Whether the ask found no reason to deny.
     package var isAllowed: Bool { denials.isEmpty }
 
-    /// Visits each reason in order without building the list: what a tool counting millions of reasons reads.
-    /// - Parameter body: gets the code, the reason's ``Reason/siteKey``, whether its ``Reason/summary`` depends on
-    ///   the site alone, the group (an index into the policy's groups) for a group's pacing or cap, and the reason
-    ///   itself (as the decision on the same ask gives it), built only if asked for.
-    package func forEachReason(
-        policy: Policy, deviceTimeZone: TimeZone,
-        _ body: (_ code: ReasonCode, _ siteKey: Int64?, _ summaryIsFixed: Bool, _ group: Int?, _ reason: () -> Reason) -> Void
-    ) {
-        for denial in denials {
-            let group = denial.site.group >= 0 ? denial.site.group : nil
-            body(denial.code, denial.site.key, denial.site.summaryIsFixed, group, { denial.reason(in: siteContext(policy.storage, deviceTimeZone: deviceTimeZone)) })
-        }
+    // Each reason by its position, in order, without building the list: what a tool counting millions of reasons
+    // reads (the impact preview, which keeps what it needs of a reason by its ``Reason/siteKey``).
+
+    /// How many reasons the ask found.
+    package var reasonCount: Int { denials.count }
+
+    /// The code of reason `i`.
+    package func code(at i: Int) -> ReasonCode { denials[i].code }
+
+    /// The ``Reason/siteKey`` of reason `i`: equal keys give equal locations, and equal summaries when
+    /// ``summaryIsFixed(at:)``.
+    package func siteKey(at i: Int) -> Int64? { denials[i].site.key }
+
+    /// Whether the ``Reason/summary`` of reason `i` depends on its site alone.
+    package func summaryIsFixed(at i: Int) -> Bool { denials[i].site.summaryIsFixed }
+
+    /// The group (an index into the policy's groups) of reason `i`, for a group's pacing or cap.
+    package func group(at i: Int) -> Int? { denials[i].site.group >= 0 ? denials[i].site.group : nil }
+
+    /// Reason `i` in full, as the decision on the same ask gives it.
+    package func reason(at i: Int, policy: Policy, deviceTimeZone: TimeZone) -> Reason {
+        denials[i].reason(in: siteContext(policy.storage, deviceTimeZone: deviceTimeZone))
     }
 
     /// What the reasons' messages are rendered from. The device's zone is kept only when a daily cap read the day in

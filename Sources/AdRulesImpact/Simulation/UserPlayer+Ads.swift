@@ -43,9 +43,9 @@ extension UserPlayer {
             denied(slot: slot)
             return
         }
-        counters[segment].placements[slot].offers += 1
+        counting[segment].placements[slot].offers += 1
         guard visitRandom.chance(accept) else { return }
-        counters[segment].placements[slot].accepted += 1
+        counting[segment].placements[slot].accepted += 1
         record(.userChose(id))
         shown(beginShow(id, trigger: .action), slot: slot, reward: true)
     }
@@ -59,7 +59,7 @@ extension UserPlayer {
             return
         }
         record(.loadStarted(id))
-        counters[segment].placements[slot].loadsStarted += 1
+        counting[segment].placements[slot].loadsStarted += 1
         let completes = chance.chance(plan.network.fillRate)
         let time = now + plan.network.loadTime.draw(&chance)
         queue.push(.loadDone, at: time, index: slot, epoch: process, flag: completes, showOnCompletion: showOnCompletion)
@@ -72,12 +72,12 @@ extension UserPlayer {
         let id = plan.ids[slot]
         guard event.flag else {
             record(.loadFailed(id))
-            counters[segment].placements[slot].loadsFailed += 1
+            counting[segment].placements[slot].loadsFailed += 1
             return
         }
         record(.loadCompleted(id))
-        counters[segment].placements[slot].loadsCompleted += 1
-        if held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
+        counting[segment].placements[slot].loadsCompleted += 1
+        if held[slot] { counting[segment].placements[slot].wastedLoads += 1 }
         held[slot] = true
         // The cold-start show is asked on every completion, as the recommended integration does (impact.md), in the
         // background too: the engine decides (leaving closes the launch phase, so a late load is `deferred_show`).
@@ -100,7 +100,7 @@ extension UserPlayer {
         held[slot] = false
         if chance.chance(plan.network.showFailure) {
             record(.showFailed(plan.ids[slot]))
-            counters[segment].placements[slot].showFailures += 1
+            counting[segment].placements[slot].showFailures += 1
             askLoad(slot, showOnCompletion: false)
             return
         }
@@ -132,7 +132,7 @@ extension UserPlayer {
         let id = plan.ids[slot]
         if rewarded {
             record(.rewardEarned(id))
-            if claimReward(id) { counters[segment].placements[slot].granted += 1 } else { unknownAsk = nil }
+            if claimReward(id) { counting[segment].placements[slot].granted += 1 } else { unknownAsk = nil }
         }
         record(.adClosed(id))
         if plan.fullscreen[slot] { screenUntil = now }
@@ -146,27 +146,27 @@ extension UserPlayer {
         if let ask = unknownAsk.take() {
             // A placement the model plays and the policy lacks (with --compare): its one reason, given in full.
             let reason = Evaluator.decide(ask, policy: plan.policy, facts: engine.facts, now: now, deviceTimeZone: engine.deviceTimeZone).reasons(first: 1)
-            if let first = reason.first { countDenial(first.code, site: nil, slot: slot) { first } }
+            if let first = reason.first { countDenial(first.code, site: nil, slot: slot, reason: .given(first)) }
             return
         }
         var reload = false
-        // Taken out to be read while the counters change, and put back before the next ask (which reuses its storage:
-        // a copy left alive would make that ask copy it).
-        let found = self.found
-        self.found = Findings()
-        found.forEachReason(policy: plan.policy, deviceTimeZone: engine.deviceTimeZone) { code, key, summaryIsFixed, group, reason in
-            countDenial(code, site: key.map { self.site($0, slot: slot, summaryIsFixed: summaryIsFixed, reason) }, slot: slot, reason)
+        // Each reason is read from ``found`` by its position, in place: no list is built, and no copy of the findings
+        // is made (the next ask reuses their storage).
+        for i in 0..<found.reasonCount {
+            let code = found.code(at: i)
+            let site = found.siteKey(at: i).map { self.site($0, slot: slot, summaryIsFixed: found.summaryIsFixed(at: i), reason: .found(i)) }
+            countDenial(code, site: site, slot: slot, reason: .found(i))
             // A show or offer denied lists every cap it meets (its pacing and caps are its last step), as
             // ``markCapsReached(_:)`` would find them: a group's cap (a cap of 0 reaches it with no impression) is
             // reached for every member, marked for the group.
             if let cap = CapKind(code: code) {
                 capsToday[slot] |= cap.bit
-                if let group, cap.isGroup { groupCapsToday[group] |= cap.bit }
+                if cap.isGroup, let group = found.group(at: i) { groupCapsToday[group] |= cap.bit }
             }
             switch code {
             case .adExpired:
                 if held[slot] {
-                    counters[segment].placements[slot].wastedLoads += 1
+                    counting[segment].placements[slot].wastedLoads += 1
                     held[slot] = false
                 }
                 reload = true
@@ -174,18 +174,31 @@ extension UserPlayer {
             default: break
             }
         }
-        self.found = consume found
         if reload { askLoad(slot, showOnCompletion: false) }
+    }
+
+    /// Where a reason being counted comes from: the last ask's findings, by position, or given in full.
+    enum CountedReason {
+        case found(Int)
+        case given(Reason)
+    }
+
+    /// The reason in full, built when a count needs its location or message.
+    func built(_ reason: CountedReason) -> Reason {
+        switch reason {
+        case .found(let i): return found.reason(at: i, policy: plan.policy, deviceTimeZone: engine.deviceTimeZone)
+        case .given(let reason): return reason
+        }
     }
 
     /// Counts a deny reason. A report counts a reason over many days: it shows the message without the day of a
     /// daily cap (``Reason/summary``).
     /// - Parameter site: the index of the reason's site (``siteKeys``, ``siteIndex``), nil for a reason given in full.
-    mutating func countDenial(_ code: ReasonCode, site: Int?, slot: Int, _ reason: () -> Reason) {
+    mutating func countDenial(_ code: ReasonCode, site: Int?, slot: Int, reason: CountedReason) {
         // A site met for another slot than its own cannot be (a site's key holds the placement asked about); it
         // would be counted by location, as a reason given in full is.
         guard let site, siteSlots[site] == slot else {
-            let built = reason()
+            let built = built(reason)
             countRow(code, at: built.location.map(ImpactLocation.init), slot: slot, messageIsFixed: false, message: built.summary)
             return
         }
@@ -196,13 +209,30 @@ extension UserPlayer {
         let fixed = siteSummaryIsFixed[site]
         let entry = siteEntries[cell]
         if entry >= 0, siteEntryCodes[cell] == code {
-            chunkSize.denyText += counters[segment].placements[slot].countDenial(entry: entry, messageIsFixed: fixed, message: reason().summary)
+            // A fixed message adds nothing but the count, kept aside until the counters are read (``counters``).
+            if fixed {
+                pendingDenials[cell] += 1
+                return
+            }
+            let message = built(reason).summary
+            chunkSize.denyText += counting[segment].placements[slot].countDenial(entry: entry, messageIsFixed: false, message: message)
             return
         }
-        let (location, summary) = (siteLocations[site].location, siteLocations[site].summary)
-        let row = countRow(code, at: location, slot: slot, messageIsFixed: fixed, message: summary ?? reason().summary)
+        addPendingDenials(cell)
+        // (A site's summary is kept when it is fixed: the reason is built only for a message that is not.)
+        let (location, message) = (siteLocations[site].location, siteLocations[site].summary ?? built(reason).summary)
+        let row = countRow(code, at: location, slot: slot, messageIsFixed: fixed, message: message)
         siteEntries[cell] = row
         siteEntryCodes[cell] = code
+    }
+
+    /// Adds the denials kept aside for a site and segment (``pendingDenials``) to their row, before the cell's entry
+    /// changes or the counters are read.
+    mutating func addPendingDenials(_ cell: Int) {
+        guard pendingDenials[cell] > 0 else { return }
+        let (site, segment) = cell.quotientAndRemainder(dividingBy: plan.segments.count)
+        counting[segment].placements[siteSlots[site]].denials[siteEntries[cell]].count += pendingDenials[cell]
+        pendingDenials[cell] = 0
     }
 
     /// Counts a denial in its row of the current segment's block for `slot`, found in ``rowIndex`` or appended.
@@ -211,28 +241,29 @@ extension UserPlayer {
     mutating func countRow(_ code: ReasonCode, at location: ImpactLocation?, slot: Int, messageIsFixed: Bool, message: @autoclosure () -> String) -> Int {
         let key = DenialRowKey(segment: segment, slot: slot, code: code, location: location)
         if let row = rowIndex[key] {
-            chunkSize.denyText += counters[segment].placements[slot].countDenial(entry: row, messageIsFixed: messageIsFixed, message: message())
+            chunkSize.denyText += counting[segment].placements[slot].countDenial(entry: row, messageIsFixed: messageIsFixed, message: message())
             return row
         }
-        let row = counters[segment].placements[slot].appendDenial(code, at: location, message: message())
+        let row = counting[segment].placements[slot].appendDenial(code, at: location, message: message())
         rowIndex[key] = row
         chunkSize.denyRows += 1
-        chunkSize.denyText += counters[segment].placements[slot].denials[row].boundedTextBytes
+        chunkSize.denyText += counting[segment].placements[slot].denials[row].boundedTextBytes
         return row
     }
 
     /// The index of a reason site (``siteKeys``, ``siteIndex``), its location and summary (when that depends on the site alone)
     /// built the first time it is met: building them reads the placement's settings, and a run gives the same few
     /// sites millions of times.
-    mutating func site(_ key: Int64, slot: Int, summaryIsFixed: Bool, _ reason: () -> Reason) -> Int {
+    mutating func site(_ key: Int64, slot: Int, summaryIsFixed: Bool, reason: CountedReason) -> Int {
         if let i = siteKeys.firstIndex(of: key) { return i }
         if siteLocations.count > siteKeys.count, let i = siteIndex[key] { return i }
-        let built = reason()
+        let built = built(reason)
         if siteKeys.count < Self.scannedSites { siteKeys.append(key) } else { siteIndex[key] = siteLocations.count }
         siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
         siteSummaryIsFixed.append(summaryIsFixed)
         siteEntries += Array(repeating: -1, count: plan.segments.count)
         siteEntryCodes += Array(repeating: .unknownPlacement, count: plan.segments.count)
+        pendingDenials += Array(repeating: 0, count: plan.segments.count)
         siteSlots.append(slot)
         return siteLocations.count - 1
     }

@@ -10,8 +10,15 @@ import Foundation
 /// reused from user to user.
 struct UserPlayer {
     let plan: SimulationPlan
-    /// The counters of every segment, for the users this player has played.
-    var counters: [SegmentCounters]
+    /// The counters of every segment, for the users this player has played: ``counting`` with the denials kept aside
+    /// in ``pendingDenials`` added.
+    var counters: [SegmentCounters] {
+        var player = self
+        for cell in pendingDenials.indices { player.addPendingDenials(cell) }
+        return player.counting
+    }
+    /// The counters as they are being counted.
+    var counting: [SegmentCounters]
 
     // The user being played.
     var engine: EngineCore
@@ -71,6 +78,10 @@ struct UserPlayer {
     var siteEntries: [Int] = []
     /// Per site and segment: the code of the denials counted in the entry of ``siteEntries`` (a site gives one code).
     var siteEntryCodes: [ReasonCode] = []
+    /// Per site and segment: denials of a fixed message counted for the entry of ``siteEntries`` and not yet added to
+    /// its row: a plain increment per reason (a row is three tables deep), added when the counters are read
+    /// (``counters``) or before the entry changes.
+    var pendingDenials: [Int] = []
     var siteSlots: [Int] = []
     /// The index of each deny-reason row in its block's counters since they were reset, by block and (code, location):
     /// a site's first denial in a chunk, or a reason given in full, finds its row here, not by a scan of the block's
@@ -91,7 +102,7 @@ struct UserPlayer {
 
     init(plan: SimulationPlan) {
         self.plan = plan
-        counters = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
+        counting = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
         engine = EngineCore(policy: plan.policy, facts: Facts(policy: plan.policy, installedAt: 0), deviceTimeZone: .gmt)
         held = Array(repeating: false, count: plan.placements.count)
         today = Array(repeating: 0, count: plan.placements.count)
@@ -102,8 +113,9 @@ struct UserPlayer {
 
     /// Starts counting afresh (a new chunk of users).
     mutating func resetCounters() {
-        counters = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
+        counting = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
         for cell in siteEntries.indices { siteEntries[cell] = -1 }
+        for cell in pendingDenials.indices { pendingDenials[cell] = 0 }
         rowIndex.removeAll(keepingCapacity: true)
         chunkSize = ReportSize()
     }
@@ -178,13 +190,13 @@ struct UserPlayer {
             // which may be tomorrow (a cap denied at 23:00 was counted as reached on the next day). After the last
             // visit of the run, an ad that loads then and is never shown is a wasted load, as on any other day.
             while let next = queue.nextTime, next < dayEnd, let event = queue.pop() { handle(event) }
-            counters[segment].userDays += 1
+            counting[segment].userDays += 1
             for group in groupCapsToday.indices where groupCapsToday[group] != 0 {
                 for member in plan.groupSlots[group] { capsToday[member] |= groupCapsToday[group] }
                 groupCapsToday[group] = 0
             }
             for slot in today.indices {
-                let grown = counters[segment].placements[slot].countDay(impressions: today[slot])
+                let grown = counting[segment].placements[slot].countDay(impressions: today[slot])
                 if grown > 0 {
                     chunkSize.histogramEntries += grown
                     chunkSize.longestHistogram = max(chunkSize.longestHistogram, today[slot] + 1)
@@ -192,13 +204,13 @@ struct UserPlayer {
                 var mask = capsToday[slot]
                 while mask != 0 {
                     let kind = mask.trailingZeroBitCount
-                    counters[segment].placements[slot].capDays[kind] += 1
+                    counting[segment].placements[slot].capDays[kind] += 1
                     mask &= mask - 1
                 }
             }
         }
-        for slot in held.indices where held[slot] { counters[segment].placements[slot].wastedLoads += 1 }
-        counters[segment].users += 1
+        for slot in held.indices where held[slot] { counting[segment].placements[slot].wastedLoads += 1 }
+        counting[segment].users += 1
     }
 
     /// The context of a day's attribute values, prepared for the policy (the rules read the attributes by slot on every
@@ -279,7 +291,7 @@ struct UserPlayer {
     private mutating func coldStart() {
         process += 1
         for slot in held.indices where held[slot] {
-            counters[segment].placements[slot].wastedLoads += 1
+            counting[segment].placements[slot].wastedLoads += 1
             held[slot] = false
         }
         record(.appLaunched)
