@@ -47,8 +47,10 @@ package struct EngineCore: Sendable {
     /// - Returns: whether what the ledger holds changed (a show, a failed show that gives one back, a new
     ///   session, or times pinned since the last write), so that the caller writes it once.
     package mutating func record(_ event: AdEvent, at now: Int64) -> Bool {
+        if !facts.fits(policy) { facts = facts.fitted(to: policy) }
         // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
-        if facts.prepare(clamped: Milliseconds.clamped(now), policy: policy) { pinnedSinceWrite = true }
+        let clamped = Milliseconds.clamped(now)
+        if facts.prepare(clamped: clamped, policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
         // The placement is looked up once, here, and handed to `apply`.
         let index = event.placementID.flatMap { policy.storage.index(of: $0) }
@@ -61,7 +63,7 @@ package struct EngineCore: Sendable {
         default:
             break
         }
-        facts.apply(event, at: now, policy: policy, placementIndex: index)
+        facts.applyPrepared(event, at: clamped, policy: policy, placementIndex: index)
         switch event {
         case .appLaunched, .appResumed: renewDeviceZone(at: now)
         default: break

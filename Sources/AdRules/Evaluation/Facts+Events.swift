@@ -20,6 +20,12 @@ extension Facts {
         if !fits(policy) { self = fitted(to: policy) }
         let now = Milliseconds.clamped(now)
         prepare(clamped: now, policy: policy)
+        applyPrepared(event, at: now, policy: policy, placementIndex: placementIndex)
+    }
+
+    /// Records an event in facts that fit the policy and were brought to `now` (clamped) by ``prepare(clamped:policy:)``:
+    /// what the engine calls, which prepares them first itself.
+    package mutating func applyPrepared(_ event: AdEvent, at now: Int64, policy: Policy, placementIndex: Int?) {
         defer { newestTime = max(newestTime, now) }
         switch event {
         case .appLaunched:
