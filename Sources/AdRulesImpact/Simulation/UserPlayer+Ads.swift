@@ -177,10 +177,11 @@ extension UserPlayer {
         if reload { askLoad(slot, showOnCompletion: false) }
     }
 
-    /// Where a reason being counted comes from: the last ask's findings, by position, or given in full.
+    /// Where a reason being counted comes from: the last ask's findings, by position, or given in full (rare: boxed, so
+    /// that the usual position is passed as a word, not copied as a whole reason).
     enum CountedReason {
         case found(Int)
-        case given(Reason)
+        indirect case given(Reason)
     }
 
     /// The reason in full, built when a count needs its location or message.
