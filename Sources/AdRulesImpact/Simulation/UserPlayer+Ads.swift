@@ -231,9 +231,15 @@ extension UserPlayer {
     /// changes or the counters are read.
     mutating func addPendingDenials(_ cell: Int) {
         guard pendingDenials[cell] > 0 else { return }
-        let (site, segment) = cell.quotientAndRemainder(dividingBy: plan.segments.count)
-        counting[segment].placements[siteSlots[site]].denials[siteEntries[cell]].count += pendingDenials[cell]
+        let row = pendingRow(cell)
+        counting[row.segment].placements[row.slot].denials[row.entry].count += pendingDenials[cell]
         pendingDenials[cell] = 0
+    }
+
+    /// The row that a site and segment's denials kept aside (``pendingDenials``) belong to.
+    func pendingRow(_ cell: Int) -> (segment: Int, slot: Int, entry: Int) {
+        let (site, segment) = cell.quotientAndRemainder(dividingBy: plan.segments.count)
+        return (segment, siteSlots[site], siteEntries[cell])
     }
 
     /// Counts a denial in its row of the current segment's block for `slot`, found in ``rowIndex`` or appended.

@@ -13,9 +13,12 @@ struct UserPlayer {
     /// The counters of every segment, for the users this player has played: ``counting`` with the denials kept aside
     /// in ``pendingDenials`` added.
     var counters: [SegmentCounters] {
-        var player = self
-        for cell in pendingDenials.indices { player.addPendingDenials(cell) }
-        return player.counting
+        var counters = counting
+        for (cell, pending) in pendingDenials.enumerated() where pending > 0 {
+            let row = pendingRow(cell)
+            counters[row.segment].placements[row.slot].denials[row.entry].count += pending
+        }
+        return counters
     }
     /// The counters as they are being counted.
     var counting: [SegmentCounters]
