@@ -205,6 +205,14 @@ struct SimulationTests {
         let appOpen = try play(long, try appOpenPolicy(dailyCap: 3)).total.placements[0]
         // 60 users, 3 days, 10 resumes: one show ask per resume.
         #expect(appOpen.denials.first { $0.code == .premiumUser }?.count == 1800)
+        // 200 users are played in chunks of 64, each counted apart and added up: every denial is in the sum.
+        let more = try model(flatModel.replacingOccurrences(of: "users: 60", with: "users: 200")
+            .replacingOccurrences(of: "    cold_starts: 1", with: "    premium: 1\n    cold_starts: 1")
+            .replacingOccurrences(of: "foreground: 1m", with: "foreground: 3h"))
+        for threads in [1, 2] {
+            let counted = try play(more, try appOpenPolicy(dailyCap: 3), threads: threads).total.placements[0]
+            #expect(ImpactRunner.chunkSize < 200 && counted.denials.first { $0.code == .premiumUser }?.count == 6000)
+        }
     }
 
     /// Events at one millisecond: an ad that closes when an action is due, or when the visit ends, closes first.

@@ -52,7 +52,7 @@ package struct EngineCore: Sendable {
         let clamped = Milliseconds.clamped(now)
         if facts.prepare(clamped: clamped, policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
-        // The placement is looked up once, here, and handed to `apply`.
+        // The placement is looked up once, here, and handed to `applyPrepared`.
         let index = event.placementID.flatMap { policy.storage.index(of: $0) }
         var changesShows = false
         switch event {

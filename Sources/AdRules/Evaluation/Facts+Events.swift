@@ -144,8 +144,8 @@ extension Facts {
         }
     }
 
-    /// Appends a show and forgets the oldest past the newest `keep`. The list is already pinned to `now` (`apply` runs
-    /// `prepare` first), so it stays sorted.
+    /// Appends a show and forgets the oldest past the newest `keep`. The list is already pinned to `now` (`apply`, or the
+    /// engine before `applyPrepared`, runs `prepare` first), so it stays sorted.
     ///
     /// Shows are forgotten by count, never by age: a cap of `max` reads at most the newest `max` shows, whatever the
     /// time, and a clock set back by days brings shows of that age back into their windows and calendar days (rules.md

@@ -10,8 +10,8 @@ import Foundation
 /// reused from user to user.
 struct UserPlayer {
     let plan: SimulationPlan
-    /// The counters of every segment, for the users this player has played: ``counting`` with the denials kept aside
-    /// in ``pendingDenials`` added.
+    /// The counters of every segment, for the users this player has played: a copy of ``counting`` with the denials kept
+    /// aside in ``pendingDenials`` added, built each time it is read (the runner reads it once a chunk).
     var counters: [SegmentCounters] {
         var counters = counting
         for (cell, pending) in pendingDenials.enumerated() where pending > 0 {
