@@ -10,16 +10,6 @@ import Foundation
 /// reused from user to user.
 struct UserPlayer {
     let plan: SimulationPlan
-    /// The counters of every segment, for the users this player has played: a copy of ``counting`` with the denials kept
-    /// aside in ``pendingDenials`` added, built each time it is read (the runner reads it once a chunk).
-    var counters: [SegmentCounters] {
-        var counters = counting
-        for (cell, pending) in pendingDenials.enumerated() where pending > 0 {
-            let row = pendingRow(cell)
-            counters[row.segment].placements[row.slot].denials[row.entry].count += pending
-        }
-        return counters
-    }
     /// The counters as they are being counted.
     var counting: [SegmentCounters]
 
@@ -216,27 +206,6 @@ struct UserPlayer {
         counting[segment].users += 1
     }
 
-    /// The context of a day's attribute values, prepared for the policy (the rules read the attributes by slot on every
-    /// ask). Preparing one takes about 12,000 instructions with the shipped rules (an attribute dictionary, its checks,
-    /// the conditions that read attributes only), and a segment whose attributes take few values
-    /// (``SegmentPlan/contextsRepeat``) draws the same ones day after day: each is prepared once and kept in
-    /// ``preparedContexts``, emptied when it holds ``preparedContextsKept``.
-    mutating func preparedContext(_ key: PreparedContextKey) -> AskContext {
-        if let context = preparedContexts[key] { return context }
-        if preparedContexts.count >= preparedContextsKept { preparedContexts.removeAll(keepingCapacity: true) }
-        let context = prepare(key)
-        preparedContexts[key] = context
-        return context
-    }
-
-    /// The context of a day's attribute values, prepared for the policy.
-    func prepare(_ key: PreparedContextKey) -> AskContext {
-        let seg = plan.segments[key.segment]
-        var attributes: [String: AttributeValue] = [:]
-        for (attribute, value) in zip(seg.attributes, key.values) { attributes[attribute.name] = value }
-        return plan.policy.prepared(AskContext(premium: key.premium, attributes: attributes))
-    }
-
     // MARK: visits
 
     /// Spaces sorted visit starts at least 2 s apart inside the day, moving as few as the day's room allows: the
@@ -352,18 +321,4 @@ struct UserPlayer {
         foreground = false
         endPending = false
     }
-}
-
-/// A day's context before it is prepared: the segment (whose attribute names the values follow), premium and the values drawn.
-struct PreparedContextKey: Hashable {
-    var segment: Int
-    var premium: Bool
-    var values: [AttributeValue]
-}
-
-/// Where a reason site points in the rule files, and what its reasons say when that is the same for all.
-struct SiteLocation {
-    var location: ImpactLocation?
-    /// The summary of the site's reasons, nil when it differs from reason to reason.
-    var summary: String?
 }

@@ -1,0 +1,165 @@
+import AdRules
+
+/// How a simulated user's denials are counted: by reason site, in the counters of the segment and placement.
+extension UserPlayer {
+    /// The counters of every segment, for the users this player has played: a copy of ``counting`` with the denials kept
+    /// aside in ``pendingDenials`` added, built each time it is read (the runner reads it once a chunk).
+    var counters: [SegmentCounters] {
+        var counters = counting
+        for (cell, pending) in pendingDenials.enumerated() where pending > 0 {
+            let row = pendingRow(cell)
+            counters[row.segment].placements[row.slot].denials[row.entry].count += pending
+        }
+        return counters
+    }
+
+    /// Counts the reasons the last ask was denied for (``found``, or the placement the policy lacks), and loads an ad
+    /// that is missing or expired.
+    mutating func denied(slot: Int) {
+        if let ask = unknownAsk.take() {
+            // A placement the model plays and the policy lacks (with --compare): its one reason, given in full.
+            let reason = Evaluator.decide(ask, policy: plan.policy, facts: engine.facts, now: now, deviceTimeZone: engine.deviceTimeZone).reasons(first: 1)
+            if let first = reason.first { countDenial(first.code, site: nil, slot: slot, reason: .given(first)) }
+            return
+        }
+        var reload = false
+        // Each reason is read from ``found`` by its position, in place: no list is built, and no copy of the findings
+        // is made (the next ask reuses their storage).
+        for i in 0..<found.reasonCount {
+            let code = found.code(at: i)
+            let site = found.siteKey(at: i).map { self.site($0, slot: slot, summaryIsFixed: found.summaryIsFixed(at: i), reason: .found(i)) }
+            countDenial(code, site: site, slot: slot, reason: .found(i))
+            // A show or offer denied lists every cap it meets (its pacing and caps are its last step), as
+            // ``markCapsReached(_:)`` would find them: a group's cap (a cap of 0 reaches it with no impression) is
+            // reached for every member, marked for the group.
+            if let cap = CapKind(code: code) {
+                capsToday[slot] |= cap.bit
+                if cap.isGroup, let group = found.group(at: i) { groupCapsToday[group] |= cap.bit }
+            }
+            switch code {
+            case .adExpired:
+                if held[slot] {
+                    counting[segment].placements[slot].wastedLoads += 1
+                    held[slot] = false
+                }
+                reload = true
+            case .adNotReady: reload = true
+            default: break
+            }
+        }
+        if reload { askLoad(slot, showOnCompletion: false) }
+    }
+
+    /// Where a reason being counted comes from: the last ask's findings, by position, or given in full (rare: boxed, so
+    /// that the usual position is passed as a word, not copied as a whole reason).
+    enum CountedReason {
+        case found(Int)
+        indirect case given(Reason)
+    }
+
+    /// The reason in full, built when a count needs its location or message.
+    func built(_ reason: CountedReason) -> Reason {
+        switch reason {
+        case .found(let i): return found.reason(at: i, policy: plan.policy, deviceTimeZone: engine.deviceTimeZone)
+        case .given(let reason): return reason
+        }
+    }
+
+    /// Counts a deny reason. A report counts a reason over many days: it shows the message without the day of a
+    /// daily cap (``Reason/summary``).
+    /// - Parameter site: the index of the reason's site (``siteKeys``, ``siteIndex``), nil for a reason given in full.
+    mutating func countDenial(_ code: ReasonCode, site: Int?, slot: Int, reason: CountedReason) {
+        // A site met for another slot than its own cannot be (a site's key holds the placement asked about); it
+        // would be counted by location, as a reason given in full is.
+        guard let site, siteSlots[site] == slot else {
+            let built = built(reason)
+            countRow(code, at: built.location.map(ImpactLocation.init), slot: slot, messageIsFixed: false, message: built.summary)
+            return
+        }
+        // The counter's entry for this site and segment was found the first time: no search by location. (Its code and
+        // whether the site's summary is fixed are kept beside it, plain values: reading them from the counters and
+        // the site's location copied their texts.)
+        let cell = site * plan.segments.count + segment
+        let fixed = siteSummaryIsFixed[site]
+        let entry = siteEntries[cell]
+        if entry >= 0, siteEntryCodes[cell] == code {
+            // A fixed message adds nothing but the count, kept aside until the counters are read (``counters``).
+            if fixed {
+                pendingDenials[cell] += 1
+                return
+            }
+            let message = built(reason).summary
+            chunkSize.denyText += counting[segment].placements[slot].countDenial(entry: entry, messageIsFixed: false, message: message)
+            return
+        }
+        addPendingDenials(cell)
+        // (A site's summary is kept when it is fixed: the reason is built only for a message that is not.)
+        let (location, message) = (siteLocations[site].location, siteLocations[site].summary ?? built(reason).summary)
+        let row = countRow(code, at: location, slot: slot, messageIsFixed: fixed, message: message)
+        siteEntries[cell] = row
+        siteEntryCodes[cell] = code
+    }
+
+    /// Adds the denials kept aside for a site and segment (``pendingDenials``) to their row, before the cell's entry
+    /// changes or the counters are read.
+    mutating func addPendingDenials(_ cell: Int) {
+        guard pendingDenials[cell] > 0 else { return }
+        let row = pendingRow(cell)
+        counting[row.segment].placements[row.slot].denials[row.entry].count += pendingDenials[cell]
+        pendingDenials[cell] = 0
+    }
+
+    /// The row that a site and segment's denials kept aside (``pendingDenials``) belong to.
+    func pendingRow(_ cell: Int) -> (segment: Int, slot: Int, entry: Int) {
+        let (site, segment) = cell.quotientAndRemainder(dividingBy: plan.segments.count)
+        return (segment, siteSlots[site], siteEntries[cell])
+    }
+
+    /// Counts a denial in its row of the current segment's block for `slot`, found in ``rowIndex`` or appended.
+    /// - Returns: the row's index in the block's denials.
+    @discardableResult
+    mutating func countRow(_ code: ReasonCode, at location: ImpactLocation?, slot: Int, messageIsFixed: Bool, message: @autoclosure () -> String) -> Int {
+        let key = DenialRowKey(segment: segment, slot: slot, code: code, location: location)
+        if let row = rowIndex[key] {
+            chunkSize.denyText += counting[segment].placements[slot].countDenial(entry: row, messageIsFixed: messageIsFixed, message: message())
+            return row
+        }
+        let row = counting[segment].placements[slot].appendDenial(code, at: location, message: message())
+        rowIndex[key] = row
+        chunkSize.denyRows += 1
+        chunkSize.denyText += counting[segment].placements[slot].denials[row].boundedTextBytes
+        return row
+    }
+
+    /// The index of a reason site (``siteKeys``, ``siteIndex``), its location and summary (when that depends on the site alone)
+    /// built the first time it is met: building them reads the placement's settings, and a run gives the same few
+    /// sites millions of times.
+    mutating func site(_ key: Int64, slot: Int, summaryIsFixed: Bool, reason: CountedReason) -> Int {
+        if let i = siteKeys.firstIndex(of: key) { return i }
+        if siteLocations.count > siteKeys.count, let i = siteIndex[key] { return i }
+        let built = built(reason)
+        if siteKeys.count < Self.scannedSites { siteKeys.append(key) } else { siteIndex[key] = siteLocations.count }
+        siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
+        siteSummaryIsFixed.append(summaryIsFixed)
+        siteEntries += Array(repeating: -1, count: plan.segments.count)
+        siteEntryCodes += Array(repeating: .unknownPlacement, count: plan.segments.count)
+        pendingDenials += Array(repeating: 0, count: plan.segments.count)
+        siteSlots.append(slot)
+        return siteLocations.count - 1
+    }
+}
+
+/// A deny-reason row of a block: its segment and placement slot, its code and location.
+struct DenialRowKey: Hashable {
+    let segment: Int
+    let slot: Int
+    let code: ReasonCode
+    let location: ImpactLocation?
+}
+
+/// Where a reason site points in the rule files, and what its reasons say when that is the same for all.
+struct SiteLocation {
+    var location: ImpactLocation?
+    /// The summary of the site's reasons, nil when it differs from reason to reason.
+    var summary: String?
+}
