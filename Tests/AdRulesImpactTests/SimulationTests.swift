@@ -707,7 +707,7 @@ struct SimulationTests {
         var player = UserPlayer(plan: plan)
         for user in 0..<plan.users { player.play(user: user) }
         #expect(player.siteLocations.count >= count)
-        #expect(player.siteEntries.count == player.siteLocations.count * plan.segments.count)
+        #expect(player.siteCells.count == player.siteLocations.count * plan.segments.count)
         // Each placement's reasons are counted for it: all point at its own line (its settings are written on it).
         let placements = player.counters[0].placements
         #expect(placements.allSatisfy { !$0.denials.isEmpty })

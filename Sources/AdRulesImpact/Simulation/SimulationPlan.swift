@@ -36,7 +36,16 @@ struct SegmentPlan: Sendable {
     let attributes: [(name: String, source: AttributeSource)]
     /// Whether its days draw few distinct contexts (premium or not, times the values each attribute takes, at most
     /// ``UserPlayer/maxPreparedContexts``): a player then prepares each once (``UserPlayer/preparedContext(_:)``).
-    var contextsRepeat: Bool {
+    let contextsRepeat: Bool
+    let actions: [(slot: Int, every: DurationDistribution)]
+    let rewarded: [(slot: Int, every: DurationDistribution, accept: Double)]
+    /// Placements other than app-open ones that the app loads at a cold start.
+    let preload: [Int]
+    /// The first user of the segment and one past its last.
+    let users: Range<Int>
+
+    /// Whether attributes drawn from these sources make few distinct contexts (``contextsRepeat``).
+    static func contextsRepeat(_ attributes: [(name: String, source: AttributeSource)]) -> Bool {
         var count = 2
         for attribute in attributes {
             guard let values = attribute.source.distinctValues else { return false }
@@ -45,12 +54,6 @@ struct SegmentPlan: Sendable {
         }
         return true
     }
-    let actions: [(slot: Int, every: DurationDistribution)]
-    let rewarded: [(slot: Int, every: DurationDistribution, accept: Double)]
-    /// Placements other than app-open ones that the app loads at a cold start.
-    let preload: [Int]
-    /// The first user of the segment and one past its last.
-    let users: Range<Int>
 
     /// The instant a local clock time (ms after midnight: `first_open: 8h30m` is 08:30) falls on, on a simulated
     /// day. On a DST day the clock time is not the time elapsed since midnight; a time the clock skips (02:30 when
@@ -161,7 +164,8 @@ struct SimulationPlan: Sendable {
                 segment: segment, zone: zone, midnights: midnights,
                 shifts: (0..<days).map { ClockShift.within(midnights[$0], midnights[$0 + 1], in: zone) },
                 startClocks: (0..<days).map { ClockShift.clockTime(at: midnights[$0], in: zone) },
-                attributes: attributes, actions: actions, rewarded: rewarded, preload: preload, users: first..<(first + counts[s])))
+                attributes: attributes, contextsRepeat: SegmentPlan.contextsRepeat(attributes), actions: actions, rewarded: rewarded,
+                preload: preload, users: first..<(first + counts[s])))
             first += counts[s]
         }
         segments = plans

@@ -3,12 +3,12 @@ import AdRules
 /// How a simulated user's denials are counted: by reason site, in the counters of the segment and placement.
 extension UserPlayer {
     /// The counters of every segment, for the users this player has played: a copy of ``counting`` with the denials kept
-    /// aside in ``pendingDenials`` added, built each time it is read (the runner reads it once a chunk).
+    /// aside in ``siteCells`` (``SiteCell/pending``) added, built each time it is read (the runner reads it once a chunk).
     var counters: [SegmentCounters] {
         var counters = counting
-        for (cell, pending) in pendingDenials.enumerated() where pending > 0 {
+        for cell in siteCells.indices where siteCells[cell].pending > 0 {
             let row = pendingRow(cell)
-            counters[row.segment].placements[row.slot].denials[row.entry].count += pending
+            counters[row.segment].placements[row.slot].denials[row.entry].count += siteCells[cell].pending
         }
         return counters
     }
@@ -77,15 +77,15 @@ extension UserPlayer {
             return
         }
         // The counter's entry for this site and segment was found the first time: no search by location. (Its code and
-        // whether the site's summary is fixed are kept beside it, plain values: reading them from the counters and
-        // the site's location copied their texts.)
+        // whether the site's summary is fixed are kept as plain values: reading them from the counters and the site's
+        // location copied their texts.)
         let cell = site * plan.segments.count + segment
         let fixed = siteSummaryIsFixed[site]
-        let entry = siteEntries[cell]
-        if entry >= 0, siteEntryCodes[cell] == code {
+        let entry = siteCells[cell].entry
+        if entry >= 0, siteCells[cell].code == code {
             // A fixed message adds nothing but the count, kept aside until the counters are read (``counters``).
             if fixed {
-                pendingDenials[cell] += 1
+                siteCells[cell].pending += 1
                 return
             }
             let message = built(reason).summary
@@ -96,23 +96,23 @@ extension UserPlayer {
         // (A site's summary is kept when it is fixed: the reason is built only for a message that is not.)
         let (location, message) = (siteLocations[site].location, siteLocations[site].summary ?? built(reason).summary)
         let row = countRow(code, at: location, slot: slot, messageIsFixed: fixed, message: message)
-        siteEntries[cell] = row
-        siteEntryCodes[cell] = code
+        siteCells[cell].entry = row
+        siteCells[cell].code = code
     }
 
-    /// Adds the denials kept aside for a site and segment (``pendingDenials``) to their row, before the cell's entry
-    /// changes or the counters are read.
+    /// Adds the denials kept aside for a site and segment (``SiteCell/pending``) to their row, before the cell's entry
+    /// changes.
     mutating func addPendingDenials(_ cell: Int) {
-        guard pendingDenials[cell] > 0 else { return }
+        guard siteCells[cell].pending > 0 else { return }
         let row = pendingRow(cell)
-        counting[row.segment].placements[row.slot].denials[row.entry].count += pendingDenials[cell]
-        pendingDenials[cell] = 0
+        counting[row.segment].placements[row.slot].denials[row.entry].count += siteCells[cell].pending
+        siteCells[cell].pending = 0
     }
 
-    /// The row that a site and segment's denials kept aside (``pendingDenials``) belong to.
+    /// The row that a site and segment's denials kept aside (``SiteCell/pending``) belong to.
     func pendingRow(_ cell: Int) -> (segment: Int, slot: Int, entry: Int) {
         let (site, segment) = cell.quotientAndRemainder(dividingBy: plan.segments.count)
-        return (segment, siteSlots[site], siteEntries[cell])
+        return (segment, siteSlots[site], siteCells[cell].entry)
     }
 
     /// Counts a denial in its row of the current segment's block for `slot`, found in ``rowIndex`` or appended.
@@ -141,9 +141,7 @@ extension UserPlayer {
         if siteKeys.count < Self.scannedSites { siteKeys.append(key) } else { siteIndex[key] = siteLocations.count }
         siteLocations.append(SiteLocation(location: built.location.map(ImpactLocation.init), summary: summaryIsFixed ? built.summary : nil))
         siteSummaryIsFixed.append(summaryIsFixed)
-        siteEntries += Array(repeating: -1, count: plan.segments.count)
-        siteEntryCodes += Array(repeating: .unknownPlacement, count: plan.segments.count)
-        pendingDenials += Array(repeating: 0, count: plan.segments.count)
+        siteCells += Array(repeating: SiteCell(), count: plan.segments.count)
         siteSlots.append(slot)
         return siteLocations.count - 1
     }
@@ -155,6 +153,18 @@ struct DenialRowKey: Hashable {
     let slot: Int
     let code: ReasonCode
     let location: ImpactLocation?
+}
+
+/// Where one site's denials of one segment are counted, as plain values (reading them from the counters copied texts).
+struct SiteCell {
+    /// The index of the site's entry in its placement's denial counters; -1 before its first denial since the counters
+    /// were reset.
+    var entry = -1
+    /// The code of the denials counted in the entry (a site gives one code).
+    var code = ReasonCode.unknownPlacement
+    /// Denials of a fixed message counted for the entry and not yet added to its row: a plain increment per reason (a
+    /// row is three tables deep), added when the counters are read (``UserPlayer/counters``) or before the entry changes.
+    var pending = 0
 }
 
 /// Where a reason site points in the rule files, and what its reasons say when that is the same for all.

@@ -64,17 +64,11 @@ struct UserPlayer {
     var siteLocations: [SiteLocation] = []
     /// Per site: whether its summary depends on the site alone (``SiteLocation/summary`` is set).
     var siteSummaryIsFixed: [Bool] = []
-    /// Per site and segment (`site * segments + segment`): the index of the site's entry in its placement's denial
-    /// counters, -1 before its first denial since the counters were reset. A site is of the placement asked about
-    /// (its key holds it), so it is counted for one slot, kept in `siteSlots`. (Per site, segment and slot, a policy
-    /// of 10,000 app-open placements made 1.3 GB of entries for one user.)
-    var siteEntries: [Int] = []
-    /// Per site and segment: the code of the denials counted in the entry of ``siteEntries`` (a site gives one code).
-    var siteEntryCodes: [ReasonCode] = []
-    /// Per site and segment: denials of a fixed message counted for the entry of ``siteEntries`` and not yet added to
-    /// its row: a plain increment per reason (a row is three tables deep), added when the counters are read
-    /// (``counters``) or before the entry changes.
-    var pendingDenials: [Int] = []
+    /// Per site and segment (`site * segments + segment`): where the site's denials are counted in its placement's
+    /// counters (``SiteCell``). A site is of the placement asked about (its key holds it), so it is counted for one
+    /// slot, kept in `siteSlots`. (Per site, segment and slot, a policy of 10,000 app-open placements made 1.3 GB of
+    /// entries for one user.)
+    var siteCells: [SiteCell] = []
     var siteSlots: [Int] = []
     /// The index of each deny-reason row in its block's counters since they were reset, by block and (code, location):
     /// a site's first denial in a chunk, or a reason given in full, finds its row here, not by a scan of the block's
@@ -107,8 +101,7 @@ struct UserPlayer {
     /// Starts counting afresh (a new chunk of users).
     mutating func resetCounters() {
         counting = plan.segments.map { _ in SegmentCounters(placements: plan.placements.count) }
-        for cell in siteEntries.indices { siteEntries[cell] = -1 }
-        for cell in pendingDenials.indices { pendingDenials[cell] = 0 }
+        for cell in siteCells.indices { siteCells[cell] = SiteCell() }
         rowIndex.removeAll(keepingCapacity: true)
         chunkSize = ReportSize()
     }
@@ -130,12 +123,11 @@ struct UserPlayer {
         (foreground, endPending, screenUntil, visit, process) = (false, false, 0, 0, 0)
         var lastEnd = Int64.min
         var starts: [Int64] = []
-        let contextsRepeat = seg.contextsRepeat
         for day in 0..<plan.days {
             let dayEnd = seg.midnights[day + 1]
             var drawn = PreparedContextKey(segment: segment, premium: premium, values: [])
             for attribute in seg.attributes { drawn.values.append(attribute.source.draw(&behaviour)) }
-            context = contextsRepeat ? preparedContext(drawn) : prepare(drawn)
+            context = seg.contextsRepeat ? preparedContext(drawn) : prepare(drawn)
             for slot in today.indices {
                 today[slot] = 0
                 capsToday[slot] = 0
