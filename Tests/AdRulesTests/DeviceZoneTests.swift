@@ -102,4 +102,47 @@ struct DeviceZoneTests {
         }
         #expect(compared > 50)
     }
+
+    /// Facts whose cached day is New York's (one show at 14:30 UTC, 09:30 there), from one engine.
+    func factsWithNewYorksDay(_ policy: Policy) -> Facts {
+        let inter: PlacementID = "inter"
+        var core = EngineCore(policy: policy, facts: Facts(policy: policy, installedAt: at("2026-11-01T00:00:00Z")), deviceTimeZone: TimeZone(identifier: "America/New_York") ?? .gmt)
+        _ = core.record(.appLaunched, at: at("2026-11-29T14:00:00Z"))
+        _ = core.record(.loadCompleted(inter), at: at("2026-11-29T14:00:01Z"))
+        _ = core.ask(.show(inter, trigger: .action), context: .standard, at: at("2026-11-29T14:30:00Z"))
+        _ = core.record(.showStarted(inter), at: at("2026-11-29T14:30:00Z"))
+        _ = core.record(.adClosed(inter), at: at("2026-11-29T14:30:30Z"))
+        _ = core.record(.loadCompleted(inter), at: at("2026-11-29T14:31:00Z"))
+        return core.facts
+    }
+
+    /// An engine takes its facts' cached day on trust, so it drops a day worked out in another zone: facts from a device in
+    /// New York given to an engine in Tokyo count Tokyo's day, where 15:10 UTC is past midnight and the show was
+    /// yesterday. (The evaluator, given the same facts and zone, compares the zones itself.)
+    @Test func anEngineDropsADayOfAnotherZone() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let facts = factsWithNewYorksDay(policy)
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let now = at("2026-11-29T15:10:00Z")
+        let ask = Ask.show("inter", trigger: .action)
+        #expect(!Evaluator.decide(ask, policy: policy, facts: facts, now: now, deviceTimeZone: try #require(TimeZone(identifier: "America/New_York"))).isAllowed)
+        #expect(Evaluator.decide(ask, policy: policy, facts: facts, now: now, deviceTimeZone: tokyo).isAllowed)
+        var core = EngineCore(policy: policy, facts: facts, deviceTimeZone: tokyo)
+        let decision = core.ask(ask, context: .standard, at: now)
+        #expect(decision.isAllowed, "\(decision)")
+    }
+
+    /// A policy update that moves the caps to a named zone drops the device zone's day: the same facts, in New York, under
+    /// a policy counting in Tokyo.
+    @Test func aPolicyUpdateDropsADayOfAnotherZone() throws {
+        let policy = try Policy(yaml: Self.policyText)
+        let tokyoPolicy = try Policy(yaml: Self.policyText.replacingOccurrences(of: "timezone: device", with: "timezone: Asia/Tokyo"))
+        var core = EngineCore(policy: policy, facts: factsWithNewYorksDay(policy), deviceTimeZone: try #require(TimeZone(identifier: "America/New_York")))
+        let ask = Ask.show("inter", trigger: .action)
+        #expect(!core.ask(ask, context: .standard, at: at("2026-11-29T15:10:00Z")).isAllowed)
+        core.update(policy: tokyoPolicy)
+        let decision = core.ask(ask, context: .standard, at: at("2026-11-29T15:11:00Z"))
+        #expect(decision.isAllowed, "\(decision)")
+    }
+
 }

@@ -6,12 +6,26 @@ import Foundation
 /// ``AdEngine`` holds one under its lock and adds the clock and the ledger; the impact preview plays one per
 /// simulated user on the thread that plays it. Both therefore decide alike, by construction.
 package struct EngineCore: Sendable {
-    package private(set) var policy: Policy
+    package private(set) var policy: Policy {
+        didSet { dropDayOfAnotherZone() }
+    }
     package var facts: Facts
     /// The device's zone as it was at the last launch, return from background, new day or policy update: a fixed zone,
     /// whose name a decision compares as a plain value (`TimeZone.autoupdatingCurrent` looks up the system's current
     /// zone, in a cache shared by the process, each time its name is read: about twice the time).
-    package private(set) var deviceTimeZone: TimeZone
+    ///
+    /// The facts' cached day (``Facts/day``) is always one worked out in the zone caps count in (the policy's, or this
+    /// one), or none: a day of another zone is dropped when the zone or the policy is set (``dropDayOfAnotherZone()``), and
+    /// the engine caches only days of its zone. A decision therefore takes the day on trust (`dayInZone: true`), with no
+    /// call to read the zone's name at each daily cap and clock rule.
+    package private(set) var deviceTimeZone: TimeZone {
+        didSet {
+            deviceZoneName = deviceTimeZone.identifier
+            dropDayOfAnotherZone()
+        }
+    }
+    /// The identifier of ``deviceTimeZone``, read when the zone is set.
+    private(set) var deviceZoneName: String
     /// Where the device's zone comes from (usually `.autoupdatingCurrent`, which follows the system's): read again at
     /// those moments.
     let deviceZoneSource: @Sendable () -> TimeZone
@@ -40,8 +54,20 @@ package struct EngineCore: Sendable {
         // out of range. An app that changes policies keeps its facts by placement id with `update(policy:)` instead.
         self.facts = facts.fits(policy) ? facts : facts.fitted(to: policy)
         deviceZoneSource = deviceZone
-        self.deviceTimeZone = EngineCore.fixed(deviceZone())
+        let zone = EngineCore.fixed(deviceZone())
+        self.deviceTimeZone = zone
+        self.deviceZoneName = zone.identifier
+        dropDayOfAnotherZone()
     }
+
+    /// Drops the facts' cached day when it was worked out in another zone than the one caps count in now (facts given
+    /// by the caller, a policy update, a device that changed zones): see ``deviceTimeZone``.
+    private mutating func dropDayOfAnotherZone() {
+        if let day = facts.day, day.zone != (policy.storage.namedZoneID ?? deviceZoneName) { facts.day = nil }
+    }
+
+    /// Whether the facts' cached day is in the zone caps count in, as ``deviceTimeZone`` promises (checked in debug builds).
+    private var dayIsInZone: Bool { facts.day.map { $0.zone == (policy.storage.namedZoneID ?? deviceZoneName) } ?? true }
 
     /// Applies an event at `now`.
     /// - Returns: whether what the ledger holds changed (a show, a failed show that gives one back, a new
@@ -83,7 +109,10 @@ package struct EngineCore: Sendable {
     /// Decides an ask at `now`. Times it pins after a clock set back are kept for the ledger (``takePinned()``).
     package mutating func ask(_ ask: Ask, context: AskContext, at now: Int64) -> Decision {
         prepareAsk(at: now)
-        return Evaluator.decide(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, reusing: &findings)
+        assert(dayIsInZone)
+        return Evaluator.decide(
+            ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, dayInZone: true,
+            reusing: &findings)
     }
 
     /// Finds the reasons to deny an ask at `now` into `found`, as ``ask(_:context:at:)`` decides it, without building
@@ -91,7 +120,10 @@ package struct EngineCore: Sendable {
     /// - Returns: false for a placement the policy does not have.
     package mutating func find(_ ask: Ask, context: AskContext, at now: Int64, into found: inout Findings) -> Bool {
         prepareAsk(at: now)
-        return Evaluator.find(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        assert(dayIsInZone)
+        return Evaluator.find(
+            ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, dayInZone: true,
+            into: &found)
     }
 
     /// Finds as ``find(_:context:at:into:)`` does and, when the ask is allowed, records `event` (as ``decide(_:context:thenRecord:at:)``).
@@ -121,7 +153,7 @@ package struct EngineCore: Sendable {
             return
         }
         defer { knownDays = known }
-        let zone = policy.storage.namedZoneID ?? deviceTimeZone.identifier
+        let zone = policy.storage.namedZoneID ?? deviceZoneName
         if let day = known.last(where: { $0.contains(now, zone: zone) }) {
             if facts.day != day { facts.day = day }
             return
@@ -148,7 +180,7 @@ package struct EngineCore: Sendable {
     private mutating func renewDeviceZone(at now: Int64) {
         guard case .device = policy.timeZone else { return }
         let zone = deviceZoneSource()
-        guard zone.identifier != deviceTimeZone.identifier else { return }
+        guard zone.identifier != deviceZoneName else { return }
         deviceTimeZone = EngineCore.fixed(zone)
         prepareDay(at: now)
     }
@@ -185,7 +217,9 @@ package struct EngineCore: Sendable {
     /// event at `now`, so the facts are current. The caps are found into the engine's findings (``findings``), whose
     /// storage the next ask reuses.
     package mutating func forEachCapReached(placement index: Int, at now: Int64, _ body: (_ code: ReasonCode, _ group: Int?) -> Void) {
-        Evaluator.forEachCapReached(placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &findings, body)
+        Evaluator.forEachCapReached(
+            placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, dayInZone: true,
+            into: &findings, body)
     }
 
     /// Replaces the policy; what is known about placements that keep their id carries over.

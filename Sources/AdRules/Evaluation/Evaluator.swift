@@ -32,17 +32,24 @@ public enum Evaluator {
     /// Finds the reasons to deny an ask, as ``decide(_:context:policy:facts:now:deviceTimeZone:)`` does, into `found`
     /// (emptied first, its storage kept), without building a decision: what a tool deciding millions of asks reads
     /// (the impact preview counts reasons by code and site, and reuses one `Findings` for all its asks).
+    /// - Parameter dayInZone: true when the caller vouches that the facts' cached day (``Facts/day``), if any, was worked
+    ///   out in the zone caps count in (the engine keeps it so): no daily cap or clock rule then asks the zone its name.
     /// - Returns: false for a placement the policy does not have (`found` is then empty).
     package static func find(
-        _ ask: Ask, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone, into found: inout Findings
+        _ ask: Ask, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
+        dayInZone: Bool? = nil, into found: inout Findings
     ) -> Bool {
         found.reset()
         guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else { return false }
         let now = Milliseconds.clamped(now)
         guard facts.fits(policy) else {
-            return find(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone, into: &found)
+            return find(
+                ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone,
+                dayInZone: dayInZone, into: &found)
         }
-        collect(ask, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        collect(
+            ask, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone,
+            dayInZone: dayInZone, into: &found)
         return true
     }
 
@@ -52,9 +59,13 @@ public enum Evaluator {
     /// allocates no list of reasons at all.
     package static func decide(
         _ ask: Ask, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
-        reusing found: inout Findings
+        dayInZone: Bool? = nil, reusing found: inout Findings
     ) -> Decision {
-        guard find(ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found) else {
+        guard
+            find(
+                ask, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, dayInZone: dayInZone,
+                into: &found)
+        else {
             return unknownPlacement(ask, policy)
         }
         guard !found.denials.isEmpty else { return (copy found).allowed(ask) }
@@ -66,11 +77,11 @@ public enum Evaluator {
     @inline(__always)
     private static func collect(
         _ ask: Ask, at index: Int, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
-        into found: inout Findings
+        dayInZone: Bool? = nil, into found: inout Findings
     ) {
         // The run only reads; what it finds goes to `found`, as plain values.
         // The policy and the zone are passed to each step, not held by the run: borrowed, not retained.
-        let run = Run(index: index, now: now)
+        let run = Run(index: index, now: now, dayInZone: dayInZone)
         switch ask.kind {
         case .show:
             let trigger = ask.trigger ?? (policy.storage.placementLimits[index].format == .appOpen ? .resume : .action)
@@ -136,6 +147,14 @@ package enum Milliseconds {
 struct Run {
     let index: Int
     let now: Int64
+    /// Whether the facts' cached day (``Facts/day``) was worked out in the zone caps count in, when the caller vouches for it
+    /// (the engine, which keeps it so); nil when each step that reads the day compares the zones itself.
+    var dayInZone: Bool? = nil
+
+    /// Whether `day` (the facts' cached day) was worked out in the zone caps count in.
+    func isInZone(_ day: LocalDay, _ policy: PolicyStorage, zone: TimeZone) -> Bool {
+        dayInZone ?? (day.zone == (policy.namedZoneID ?? zone.identifier))
+    }
 
     /// A recorded time, never later than now (a clock set back never grants a show).
     func seen(_ t: Int64) -> Int64 { t > now ? now : t }

@@ -240,17 +240,44 @@ struct SiteContext: Sendable {
 }
 
 extension ReasonSite.Setting {
-    /// The settings in table order, for ``ordinal``.
-    private static let settings = PlacementSetting.allCases
-
-    /// A small number per setting, for packing into a key: below 32.
+    /// A small number per setting, for packing into a key: below 32, distinct for each (a switch, not a search of
+    /// `PlacementSetting.allCases`: a key is made for every reason the impact preview counts).
     var ordinal: Int {
         switch self {
         case .placement: return 0
         case .window: return 1
         case .rule: return 2
         case .ruleCondition: return 3
-        case .of(let setting): return 4 + (ReasonSite.Setting.settings.firstIndex(of: setting) ?? 0)
+        case .of(let setting): return 4 + setting.ordinal
+        }
+    }
+}
+
+extension PlacementSetting {
+    /// The setting's position in the cases, below 28.
+    fileprivate var ordinal: Int {
+        switch self {
+        case .format: return 0
+        case .adUnit: return 1
+        case .enabled: return 2
+        case .excludePremium: return 3
+        case .blockDuringFullscreen: return 4
+        case .minInterval: return 5
+        case .dailyCap: return 6
+        case .hourlyCap: return 7
+        case .sessionCap: return 8
+        case .caps: return 9
+        case .maxAdAge: return 10
+        case .everyNActions: return 11
+        case .requireUserChoice: return 12
+        case .showOnFirstLoad: return 13
+        case .launchMaxWait: return 14
+        case .showIfReady: return 15
+        case .allowDeferred: return 16
+        case .resumeMaxDelay: return 17
+        case .graceFirstSessions: return 18
+        case .graceAfterInstall: return 19
+        case .graceAfterSessionStart: return 20
         }
     }
 }

@@ -135,9 +135,7 @@ extension Run {
 
     /// The calendar day of now: the one cached in the facts when it is still today, else computed.
     func localDay(_ policy: PolicyStorage, _ facts: borrowing Facts, zone: TimeZone) -> (start: Int64, end: Int64) {
-        if let day = facts.day, now >= day.start, now < day.end,
-            day.zone == (policy.namedZoneID ?? zone.identifier)
-        {
+        if let day = facts.day, now >= day.start, now < day.end, isInZone(day, policy, zone: zone) {
             return (day.start, day.end)
         }
         let day = LocalDay.containing(now, in: Run.timeZone(policy, device: zone))
@@ -153,13 +151,14 @@ extension Evaluator {
     /// returned: the impact preview asks after every show. The caps are found into `found` (emptied first), whose
     /// storage the caller keeps from call to call.
     package static func forEachCapReached(
-        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone, into found: inout Findings,
+        placement index: Int, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone, dayInZone: Bool? = nil,
+        into found: inout Findings,
         _ body: (_ code: ReasonCode, _ group: Int?) -> Void
     ) {
         found.reset()
         let storage = policy.storage
         guard index >= 0, index < storage.placementLimits.count, facts.fits(policy) else { return }
-        let run = Run(index: index, now: Milliseconds.clamped(now))
+        let run = Run(index: index, now: Milliseconds.clamped(now), dayInZone: dayInZone)
         run.placementCapReasons(storage, storage.placementLimits[index].pacing, facts, zone: deviceTimeZone, &found)
         run.groupCapReasons(storage, storage.groupsOfPlacement.range(of: index), facts, zone: deviceTimeZone, &found)
         for denial in found.denials { body(denial.code, denial.site.group >= 0 ? denial.site.group : nil) }

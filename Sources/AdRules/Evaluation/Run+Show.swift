@@ -119,7 +119,7 @@ extension Run {
     /// The zone's offset from UTC at now, in ms: the one cached with the facts' day while it holds, else asked of
     /// the zone.
     func localOffset(_ policy: PolicyStorage, _ facts: borrowing Facts, zone: TimeZone) -> Int64 {
-        if let day = facts.day, now >= day.offsetFrom, now < day.offsetUntil, day.zone == (policy.namedZoneID ?? zone.identifier) {
+        if let day = facts.day, now >= day.offsetFrom, now < day.offsetUntil, isInZone(day, policy, zone: zone) {
             return day.offset
         }
         return Int64(Run.timeZone(policy, device: zone).secondsFromGMT(for: Milliseconds.date(now))) * 1000
