@@ -33,7 +33,7 @@ struct CapPrecheckTests {
                 facts.addHistoricalShow(placement: "p", at: at, session: Int.random(in: (sessions - 1)...sessions, using: &generator), policy: policy)
             }
             if Bool.random(using: &generator) { facts.apply(.appLaunched, at: now - 60_000, policy: policy) }
-            let shows = facts.placements[0].shows
+            let shows = facts.placementShows[0]
             var found = Findings()
             Run(index: 0, now: now).capReasons(policy.storage, shows, limits, group: -1, facts, zone: utc, &found)
             let session = facts.sessionActive ? facts.sessionCount : nil

@@ -157,7 +157,7 @@ struct HistoryLimitTests {
         facts.addHistoricalShows(history, session: 0, policy: policy)
         let kept = policy.storage.groupShowsKept[0]
         #expect(facts.groups.allSatisfy { $0.count == kept && $0.last?.at == 99 * 60_000 }, "\(facts.groups.map(\.count))")
-        #expect(facts.placements.allSatisfy { $0.shows.count == 100 })
+        #expect(facts.placementShows.allSatisfy { $0.count == 100 })
     }
 
     @Test(arguments: [599, 600])
@@ -247,11 +247,11 @@ struct HistoryLimitTests {
         let shows = (0..<20_000).reversed().map { (placement: "a", at: Int64($0) * 1000) }
         facts.addHistoricalShows(shows, session: 0, policy: policy)
         let keep = policy.storage.showsKept
-        #expect(facts.placements[0].shows.count == keep)
+        #expect(facts.placementShows[0].count == keep)
         #expect(facts.groups.allSatisfy { $0.count == 5 + 1 + 1 }, "its cap and one more than its members")
         // The newest are kept, in time order.
-        #expect(facts.placements[0].shows.last?.at == 19_999_000)
-        #expect(facts.placements[0].shows.map(\.at) == facts.placements[0].shows.map(\.at).sorted())
+        #expect(facts.placementShows[0].last?.at == 19_999_000)
+        #expect(facts.placementShows[0].map(\.at) == facts.placementShows[0].map(\.at).sorted())
     }
 
     /// What the engine writes loads again: shows that caps of 100,000 keep for two placements would make a file over

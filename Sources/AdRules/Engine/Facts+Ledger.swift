@@ -29,7 +29,7 @@ extension Facts {
         // Every time is now at the latest: a clock set back later pins them again (spec §8).
         newestTime = max(newestTime, now)
         for i in placements.indices {
-            placements[i].shows = []
+            placementShows[i] = []
             // The show in progress is pinned with its record, so that a show_failed finds the time it was recorded at.
             if let at = placements[i].current?.at, at > now { placements[i].current?.at = now }
         }
@@ -43,7 +43,7 @@ extension Facts {
                 continue
             }
             let history = Facts.trimmedHistory(list, now: now, keep: policy.storage.showsKept)
-            placements[i].shows = history
+            placementShows[i] = history
             for g in policy.groupsOfPlacement[i] { groupShows[g] += history.suffix(policy.storage.groupShowsKept[g]) }
         }
         groups = groupShows.enumerated().map { g, list in

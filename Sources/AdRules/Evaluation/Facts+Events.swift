@@ -107,7 +107,7 @@ extension Facts {
         case .showStarted:
             let record = ShowRecord(at: now, session: sessionActive ? sessionCount : 0)
             let keep = policy.storage.showsKept
-            Facts.append(record, to: &placements[i].shows, keep: keep)
+            Facts.append(record, to: &placementShows[i], keep: keep)
             for g in policy.groupsOfPlacement[i] { Facts.append(record, to: &groups[g], keep: policy.storage.groupShowsKept[g]) }
             placements[i].consumed = (placements[i].userChose, placements[i].actions)
             placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)
@@ -122,7 +122,7 @@ extension Facts {
             // reward was granted happened: it is not taken back, nor is its choice given back (a show_failed after each
             // granted reward paid out one choice's rewards without end, past every cap).
             if placements[i].failureTakesBackAShow, let consumed = placements[i].consumed, let current = placements[i].current {
-                Facts.remove(at: current.at, from: &placements[i].shows)
+                Facts.remove(at: current.at, from: &placementShows[i])
                 for g in policy.groupsOfPlacement[i] { Facts.remove(at: current.at, from: &groups[g]) }
                 placements[i].userChose = consumed.userChose || placements[i].userChose
                 placements[i].actions += consumed.actions

@@ -3,7 +3,8 @@
 extension Facts {
     /// Whether these facts are indexed like the policy's placements and groups.
     func fits(_ policy: Policy) -> Bool {
-        placements.count == policy.storage.placements.count && groups.count == policy.storage.groups.count
+        placements.count == policy.storage.placements.count && placementShows.count == placements.count
+            && groups.count == policy.storage.groups.count
     }
 
     /// These facts padded or cut to the policy's tables, for facts built for another policy:
@@ -15,6 +16,10 @@ extension Facts {
         if facts.placements.count > placementCount { facts.placements.removeLast(facts.placements.count - placementCount) }
         if facts.placements.count < placementCount {
             facts.placements += Array(repeating: PlacementFacts(), count: placementCount - facts.placements.count)
+        }
+        if facts.placementShows.count > placementCount { facts.placementShows.removeLast(facts.placementShows.count - placementCount) }
+        if facts.placementShows.count < placementCount {
+            facts.placementShows += Array(repeating: [], count: placementCount - facts.placementShows.count)
         }
         if facts.groups.count > groupCount { facts.groups.removeLast(facts.groups.count - groupCount) }
         if facts.groups.count < groupCount { facts.groups += Array(repeating: [], count: groupCount - facts.groups.count) }
@@ -43,7 +48,7 @@ extension Facts {
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
         // By id alone: a placement's whole description is not copied for each one written.
-        for (id, facts) in zip(policy.storage.placementIDs, placements) where !facts.shows.isEmpty { result[id] = facts.shows }
+        for (id, shows) in zip(policy.storage.placementIDs, placementShows) where !shows.isEmpty { result[id] = shows }
         // Within what a ledger may hold, the policy's own placements first.
         for (id, shows) in setAside where result[id] == nil && result.count < LedgerBounds.maxPlacements { result[id] = shows }
         return result
@@ -72,16 +77,17 @@ extension Facts {
                 continue
             }
             // A placement back in the policy: its shows count again, as they would have had it never left.
-            facts.placements[j].shows = Facts.newest(shows, keep: new.storage.showsKept)
-            for g in new.groupsOfPlacement[j] { facts.groups[g] += facts.placements[j].shows.suffix(new.storage.groupShowsKept[g]) }
+            facts.placementShows[j] = Facts.newest(shows, keep: new.storage.showsKept)
+            for g in new.groupsOfPlacement[j] { facts.groups[g] += facts.placementShows[j].suffix(new.storage.groupShowsKept[g]) }
         }
         for (i, p) in old.placements.enumerated() {
             guard let j = new.storage.index(of: p.id) else {
-                facts.keepAside(p.id, placements[i].shows)
+                facts.keepAside(p.id, placementShows[i])
                 continue
             }
             facts.placements[j] = placements[i]
-            for g in new.groupsOfPlacement[j] { facts.groups[g] += placements[i].shows.suffix(new.storage.groupShowsKept[g]) }
+            facts.placementShows[j] = placementShows[i]
+            for g in new.groupsOfPlacement[j] { facts.groups[g] += placementShows[i].suffix(new.storage.groupShowsKept[g]) }
         }
         for g in facts.groups.indices where !facts.groups[g].isEmpty {
             facts.groups[g] = Facts.newest(facts.groups[g], keep: new.storage.groupShowsKept[g])

@@ -84,7 +84,7 @@ extension Facts {
             return k < shows.count - 1
         }
         for i in placements.indices {
-            if pinned(&placements[i].shows) { ledgerChanged = true }
+            if pinned(&placementShows[i]) { ledgerChanged = true }
             _ = pinned(&placements[i].loadingSince)
             _ = pinned(&placements[i].loadedAt)
             if let since = placements[i].showingSince, since > now { setShowing(i, since: now) }

@@ -20,9 +20,9 @@ struct CurrentShow: Sendable, Hashable {
     var granted = false
 }
 
-/// What is known about one placement.
+/// What is known about one placement, but its shows (``Facts/placementShows``): plain values only, so that a decision reads
+/// a placement's facts without a reference to count.
 struct PlacementFacts: Sendable, Hashable {
-    var shows: [ShowRecord] = []
     var loadingSince: Int64?
     var loadedAt: Int64?
     /// Set through ``Facts/setShowing(_:since:)`` only, which keeps ``Facts/placementsShowing``.
@@ -49,7 +49,7 @@ struct PlacementFacts: Sendable, Hashable {
 
     /// Every part, each of which can change a decision (written out: `consumed`, a tuple, keeps `==` from being made).
     static func == (lhs: PlacementFacts, rhs: PlacementFacts) -> Bool {
-        lhs.shows == rhs.shows && lhs.loadingSince == rhs.loadingSince && lhs.loadedAt == rhs.loadedAt
+        lhs.loadingSince == rhs.loadingSince && lhs.loadedAt == rhs.loadedAt
             && lhs.showingSince == rhs.showingSince && lhs.userChose == rhs.userChose && lhs.actions == rhs.actions
             && lhs.launchOpen == rhs.launchOpen && lhs.shownSinceReturn == rhs.shownSinceReturn
             && lhs.launchRanOut == rhs.launchRanOut && lhs.resumeRanOut == rhs.resumeRanOut
@@ -58,7 +58,6 @@ struct PlacementFacts: Sendable, Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(shows)
         hasher.combine(loadedAt)
         hasher.combine(actions)
     }
@@ -101,6 +100,10 @@ public struct Facts: Sendable, Hashable {
     /// The earliest `load_started + load_timeout` of the loads in progress, when one of them times out.
     var nextLoadDeadline: Int64 = .max
     var placements: [PlacementFacts]
+    /// Each placement's shows, oldest first, by the placement's index (as ``placements``); kept apart from the rest of its
+    /// facts, as the groups' are (``groups``), so that reading a placement's facts copies no history, and a history is
+    /// read in place.
+    var placementShows: [[ShowRecord]]
     /// How many placements are on screen (have a `showingSince`): a decision looks for another fullscreen ad only
     /// when one is, so the usual ask, with nothing on screen, does not walk the fullscreen placements.
     fileprivate(set) var placementsShowing = 0
@@ -122,6 +125,7 @@ public struct Facts: Sendable, Hashable {
         self.sessionCount = max(0, sessionsBefore)
         self.newestTime = installedAt
         self.placements = Array(repeating: PlacementFacts(), count: policy.storage.placements.count)
+        self.placementShows = Array(repeating: [], count: policy.storage.placements.count)
         self.groups = Array(repeating: [], count: policy.groups.count)
     }
 
@@ -144,7 +148,7 @@ public struct Facts: Sendable, Hashable {
         newestTime = max(newestTime, at)
         guard let index = policy.storage.index(of: placement) else { return }
         let record = ShowRecord(at: at, session: session)
-        Facts.insertSorted(record, into: &placements[index].shows)
+        Facts.insertSorted(record, into: &placementShows[index])
         for g in policy.groupsOfPlacement[index] { Facts.insertSorted(record, into: &groups[g]) }
     }
 
@@ -165,7 +169,7 @@ public struct Facts: Sendable, Hashable {
         var byGroup: [Int: [[ShowRecord]]] = [:]
         for (index, records) in added {
             let kept = Facts.newest(records, keep: keep)
-            placements[index].shows = Facts.newest(placements[index].shows + kept, keep: keep)
+            placementShows[index] = Facts.newest(placementShows[index] + kept, keep: keep)
             for g in policy.groupsOfPlacement[index] { byGroup[g, default: []].append(kept) }
         }
         // Each group takes the newest it keeps of its members' lists, merged from their ends: 10,000 groups of one

@@ -6,7 +6,7 @@ extension Run {
 
     func pacingReasons(_ policy: PolicyStorage, _ placement: PlacementLimits, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings) {
         let t = placement.pacing
-        if t.minInterval > 0, let last = facts.placements[index].shows.last {
+        if t.minInterval > 0, let last = facts.placementShows[index].last {
             let clears = seen(last.at) + t.minInterval
             if now < clears { deny(.minInterval, .minInterval, at: .minInterval, clearsAt: clears, &found) }
         }
@@ -33,8 +33,8 @@ extension Run {
     /// The placement's own caps. A history that cannot reach a cap is not passed on: most asks stop here.
     func placementCapReasons(_ policy: PolicyStorage, _ t: Limits, _ facts: borrowing Facts, zone: TimeZone, _ found: inout Findings) {
         let session = facts.sessionActive ? facts.sessionCount : nil
-        if t.capsMayDeny(count: facts.placements[index].shows.count, newest: facts.placements[index].shows.last, now: now, session: session) {
-            capReasons(policy, facts.placements[index].shows, t, group: -1, facts, zone: zone, &found)
+        if t.capsMayDeny(count: facts.placementShows[index].count, newest: facts.placementShows[index].last, now: now, session: session) {
+            capReasons(policy, facts.placementShows[index], t, group: -1, facts, zone: zone, &found)
         }
     }
 
