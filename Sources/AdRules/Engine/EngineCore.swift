@@ -73,15 +73,25 @@ package struct EngineCore: Sendable {
     /// - Returns: whether what the ledger holds changed (a show, a failed show that gives one back, a new
     ///   session, or times pinned since the last write), so that the caller writes it once.
     package mutating func record(_ event: AdEvent, at now: Int64) -> Bool {
+        // The placement is looked up once, here.
+        record(event.kind, placement: event.placementID.flatMap { policy.storage.index(of: $0) }, source: event.source, at: now)
+    }
+
+    /// Applies an event whose placement the caller has looked up, as ``record(_:at:)`` does.
+    /// - Parameters:
+    ///   - kind: the event, without its placement or source.
+    ///   - index: its placement, an index of the policy's placements; nil for none, or one the policy lacks (a placement
+    ///     event is then ignored, as one with an unknown id is).
+    ///   - source: the source of a `fullscreen_opened` or `fullscreen_closed`.
+    package mutating func record(_ kind: AdEvent.Kind, placement index: Int?, source: String? = nil, at now: Int64) -> Bool {
         if !facts.fits(policy) { facts = facts.fitted(to: policy) }
         // Times from a clock set back are pinned first; the ledger must see the pinned times (rules.md §8).
         let clamped = Milliseconds.clamped(now)
         if facts.prepare(clamped: clamped, policy: policy) { pinnedSinceWrite = true }
         let sessions = facts.sessionCount
-        // The placement is looked up once, here, and handed to `applyPrepared`.
-        let index = event.placementID.flatMap { policy.storage.index(of: $0) }
+        let index = index.flatMap { $0 >= 0 && $0 < facts.placements.count ? $0 : nil }
         var changesShows = false
-        switch event {
+        switch kind {
         case .showStarted:
             changesShows = index != nil
         case .showFailed:
@@ -89,8 +99,8 @@ package struct EngineCore: Sendable {
         default:
             break
         }
-        facts.applyPrepared(event, at: clamped, policy: policy, placementIndex: index)
-        switch event {
+        facts.applyPrepared(kind, placement: index, source: source, at: clamped, policy: policy)
+        switch kind {
         case .appLaunched, .appResumed: renewDeviceZone(at: now)
         default: break
         }
@@ -126,10 +136,11 @@ package struct EngineCore: Sendable {
             into: &found)
     }
 
-    /// Finds as ``find(_:context:at:into:)`` does and, when the ask is allowed, records `event` (as ``decide(_:context:thenRecord:at:)``).
-    package mutating func find(_ ask: Ask, context: AskContext, thenRecord event: AdEvent, at now: Int64, into found: inout Findings) -> Bool {
+    /// Finds as ``find(_:context:at:into:)`` does and, when the ask is allowed, records the event `kind` of the ask's
+    /// placement (`show_started` after a show, `reward_granted` after a reward), as ``decide(_:context:thenRecord:at:)`` does.
+    package mutating func find(_ ask: Ask, context: AskContext, thenRecord kind: AdEvent.Kind, at now: Int64, into found: inout Findings) -> Bool {
         let known = find(ask, context: context, at: now, into: &found)
-        if known && found.isAllowed { _ = record(event, at: now) }
+        if known && found.isAllowed { _ = record(kind, placement: policy.storage.index(of: ask.placement, slot: ask.slot), at: now) }
         return known
     }
 

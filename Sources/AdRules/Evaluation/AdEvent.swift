@@ -104,6 +104,45 @@ public enum AdEvent: Sendable, Hashable {
         }
     }
 
+    /// What an event is, without its placement or source. With the placement looked up (an index of the policy's
+    /// placements), it is what the engine applies: a caller that has the index already (the impact preview, which
+    /// plays millions of events) records one without an id to look up, copy and release
+    /// (``EngineCore/record(_:placement:source:at:)``).
+    package enum Kind: Sendable {
+        case appLaunched, appBackgrounded, appResumed
+        case loadStarted, loadCompleted, loadFailed, action, userChose, showStarted, showFailed, adClosed, rewardEarned, rewardGranted
+        case fullscreenOpened, fullscreenClosed
+    }
+
+    /// The event without its placement or source.
+    package var kind: Kind {
+        switch self {
+        case .appLaunched: return .appLaunched
+        case .appBackgrounded: return .appBackgrounded
+        case .appResumed: return .appResumed
+        case .loadStarted: return .loadStarted
+        case .loadCompleted: return .loadCompleted
+        case .loadFailed: return .loadFailed
+        case .action: return .action
+        case .userChose: return .userChose
+        case .showStarted: return .showStarted
+        case .showFailed: return .showFailed
+        case .adClosed: return .adClosed
+        case .rewardEarned: return .rewardEarned
+        case .rewardGranted: return .rewardGranted
+        case .fullscreenOpened: return .fullscreenOpened
+        case .fullscreenClosed: return .fullscreenClosed
+        }
+    }
+
+    /// The source of a `fullscreen_opened` or `fullscreen_closed` (nil for the unnamed one, or every one); nil for others.
+    var source: String? {
+        switch self {
+        case .fullscreenOpened(let source), .fullscreenClosed(let source): return source
+        default: return nil
+        }
+    }
+
     /// A launch, a return or a move to the background: the moments a ledger write that failed is tried again.
     var isLifecycle: Bool {
         switch self {

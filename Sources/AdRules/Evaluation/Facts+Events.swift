@@ -12,22 +12,22 @@ extension Facts {
     ///   - now: when, in ms since 1970.
     ///   - policy: the policy these facts are indexed by.
     public mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy) {
-        apply(event, at: now, policy: policy, placementIndex: nil)
-    }
-
-    /// Records an event whose placement the caller has already looked up (`placementIndex`, nil to look it up).
-    package mutating func apply(_ event: AdEvent, at now: Int64, policy: Policy, placementIndex: Int?) {
         if !fits(policy) { self = fitted(to: policy) }
         let now = Milliseconds.clamped(now)
         prepare(clamped: now, policy: policy)
-        applyPrepared(event, at: now, policy: policy, placementIndex: placementIndex)
+        applyPrepared(event.kind, placement: event.placementID.flatMap { policy.storage.index(of: $0) }, source: event.source, at: now, policy: policy)
     }
 
     /// Records an event in facts that fit the policy and were brought to `now` (clamped) by ``prepare(clamped:policy:)``:
     /// what the engine calls, which prepares them first itself.
-    package mutating func applyPrepared(_ event: AdEvent, at now: Int64, policy: Policy, placementIndex: Int?) {
+    /// - Parameters:
+    ///   - kind: the event, without its placement or source.
+    ///   - index: the event's placement, an index of the policy's placements; nil for none, or one the policy lacks (a
+    ///     placement event is then ignored).
+    ///   - source: the source of a `fullscreen_opened` or `fullscreen_closed`.
+    package mutating func applyPrepared(_ kind: AdEvent.Kind, placement index: Int?, source: String?, at now: Int64, policy: Policy) {
         defer { newestTime = max(newestTime, now) }
-        switch event {
+        switch kind {
         case .appLaunched:
             sessionCount = sessionCount.addingSaturated(1)
             sessionActive = true
@@ -76,19 +76,19 @@ extension Facts {
                 placements[i].shownSinceReturn = false
                 (placements[i].resumeRanOut, placements[i].loadedAfterReturn) = (false, false)
             }
-        case .fullscreenOpened(let source):
+        case .fullscreenOpened:
             external[source ?? ""] = now
-        case .fullscreenClosed(let source):
+        case .fullscreenClosed:
             // Each source is tracked on its own; without a source every external ad closes.
             if let source { external.removeValue(forKey: source) } else { external.removeAll() }
         default:
-            guard let id = event.placementID, let i = placementIndex ?? policy.storage.index(of: id) else { return }
-            applyPlacementEvent(event, index: i, at: now, policy: policy)
+            guard let index, index >= 0, index < placements.count else { return }
+            applyPlacementEvent(kind, index: index, at: now, policy: policy)
         }
     }
 
-    private mutating func applyPlacementEvent(_ event: AdEvent, index i: Int, at now: Int64, policy: Policy) {
-        switch event {
+    private mutating func applyPlacementEvent(_ kind: AdEvent.Kind, index i: Int, at now: Int64, policy: Policy) {
+        switch kind {
         case .loadStarted:
             placements[i].loadingSince = now
             nextLoadDeadline = min(nextLoadDeadline, now.addingSaturated(policy.storage.loadTimeoutMs))

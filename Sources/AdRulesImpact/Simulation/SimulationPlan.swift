@@ -105,6 +105,9 @@ struct SimulationPlan: Sendable {
     let placements: [ImpactPlacement]
     /// The placement ids by slot, as the engine takes them.
     let ids: [PlacementID]
+    /// How many of the slots are the policy's placements: they come first, each at its index in the policy, and the
+    /// placements the model plays and the policy lacks follow.
+    let policySlots: Int
     /// Slots of the app-open placements, played on cold starts and resumes.
     let appOpen: [Int]
     /// Per slot: whether the placement's ads take the whole screen, so that the user does nothing else while one is
@@ -136,6 +139,7 @@ struct SimulationPlan: Sendable {
             }
         }
         self.placements = placements
+        policySlots = policy.placements.count
         groupSlots = policy.groups.map { group in group.placements.compactMap { slots[$0.value] } }
         // Resolved against the policy, so each ask and event finds its placement without a hash look-up.
         ids = placements.map { policy.placementID($0.id) ?? PlacementID($0.id) }
@@ -230,4 +234,10 @@ struct SimulationPlan: Sendable {
         }
         return CapKind.allCases.filter(caps.contains)
     }
+}
+
+extension SimulationPlan {
+    /// The index in the policy of the placement in `slot`, as the engine's events take it; nil for a placement the policy
+    /// lacks (its events are ignored, as those of an unknown id are).
+    func policyIndex(_ slot: Int) -> Int? { slot < policySlots ? slot : nil }
 }

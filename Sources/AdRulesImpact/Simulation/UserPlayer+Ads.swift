@@ -4,10 +4,12 @@ import AdRules
 extension UserPlayer {
     // MARK: the engine
 
+    /// Records an event, of the placement in `slot` (nil for a lifecycle event), by its index in the policy: no id is
+    /// looked up or copied.
     @inline(__always)
-    mutating func record(_ event: AdEvent) {
+    mutating func record(_ kind: AdEvent.Kind, slot: Int? = nil) {
         engineCalls += 1
-        _ = engine.record(event, at: now)
+        _ = engine.record(kind, placement: slot.flatMap(plan.policyIndex), at: now)
     }
 
     /// Asks; true when allowed. The reasons of a denial are left in ``found`` for ``denied(slot:)``.
@@ -23,7 +25,7 @@ extension UserPlayer {
     mutating func beginShow(_ placement: PlacementID, trigger: ShowTrigger) -> Bool {
         engineCalls += 1
         let ask = Ask.show(placement, trigger: trigger)
-        if !engine.find(ask, context: context, thenRecord: .showStarted(placement), at: now, into: &found) { unknownAsk = ask }
+        if !engine.find(ask, context: context, thenRecord: .showStarted, at: now, into: &found) { unknownAsk = ask }
         return unknownAsk == nil && found.isAllowed
     }
 
@@ -32,7 +34,7 @@ extension UserPlayer {
     mutating func claimReward(_ placement: PlacementID) -> Bool {
         engineCalls += 1
         let ask = Ask.reward(placement)
-        if !engine.find(ask, context: context, thenRecord: .rewardGranted(placement), at: now, into: &found) { unknownAsk = ask }
+        if !engine.find(ask, context: context, thenRecord: .rewardGranted, at: now, into: &found) { unknownAsk = ask }
         return unknownAsk == nil && found.isAllowed
     }
 
@@ -46,7 +48,7 @@ extension UserPlayer {
         counting[segment].placements[slot].offers += 1
         guard visitRandom.chance(accept) else { return }
         counting[segment].placements[slot].accepted += 1
-        record(.userChose(id))
+        record(.userChose, slot: slot)
         shown(beginShow(id, trigger: .action), slot: slot, reward: true)
     }
 
@@ -58,7 +60,7 @@ extension UserPlayer {
             unknownAsk = nil  // a load denied is not counted
             return
         }
-        record(.loadStarted(id))
+        record(.loadStarted, slot: slot)
         counting[segment].placements[slot].loadsStarted += 1
         let completes = chance.chance(plan.network.fillRate)
         let time = now + plan.network.loadTime.draw(&chance)
@@ -71,11 +73,11 @@ extension UserPlayer {
         let slot = event.index
         let id = plan.ids[slot]
         guard event.flag else {
-            record(.loadFailed(id))
+            record(.loadFailed, slot: slot)
             counting[segment].placements[slot].loadsFailed += 1
             return
         }
-        record(.loadCompleted(id))
+        record(.loadCompleted, slot: slot)
         counting[segment].placements[slot].loadsCompleted += 1
         if held[slot] { counting[segment].placements[slot].wastedLoads += 1 }
         held[slot] = true
@@ -99,7 +101,7 @@ extension UserPlayer {
         }
         held[slot] = false
         if chance.chance(plan.network.showFailure) {
-            record(.showFailed(plan.ids[slot]))
+            record(.showFailed, slot: slot)
             counting[segment].placements[slot].showFailures += 1
             askLoad(slot, showOnCompletion: false)
             return
@@ -131,10 +133,10 @@ extension UserPlayer {
     mutating func adClosed(slot: Int, rewarded: Bool) {
         let id = plan.ids[slot]
         if rewarded {
-            record(.rewardEarned(id))
+            record(.rewardEarned, slot: slot)
             if claimReward(id) { counting[segment].placements[slot].granted += 1 } else { unknownAsk = nil }
         }
-        record(.adClosed(id))
+        record(.adClosed, slot: slot)
         if plan.fullscreen[slot] { screenUntil = now }
         askLoad(slot, showOnCompletion: false)
         if endPending, screenUntil <= now { background() }

@@ -289,9 +289,8 @@ struct UserPlayer {
                 pushMoment(.action, at: screenUntil + gap(stream.every), stream: event.index)
                 return
             }
-            let id = plan.ids[stream.slot]
-            record(.action(id))
-            shown(beginShow(id, trigger: .action), slot: stream.slot, reward: false)
+            record(.action, slot: stream.slot)
+            shown(beginShow(plan.ids[stream.slot], trigger: .action), slot: stream.slot, reward: false)
             pushMoment(.action, at: max(now, screenUntil) + gap(stream.every), stream: event.index)
         case .offer:
             guard event.epoch == visit, foreground, !endPending else { return }
