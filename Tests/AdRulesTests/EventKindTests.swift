@@ -3,9 +3,9 @@ import AdRulesCompiler
 import Foundation
 import Testing
 
-/// An event recorded by its kind and its placement's index (what the impact preview records) does what the same event
-/// recorded by id does.
-@Suite("events by kind and index")
+/// An event recorded, or an ask made, by its kind and its placement's index (as the impact preview does) does what the
+/// same event or ask by id does.
+@Suite("events and asks by kind and index")
 struct EventKindTests {
     static let policyText = """
         version: 1
@@ -19,7 +19,7 @@ struct EventKindTests {
 
     /// Every kind of event, with each placement, one the policy lacks and the fullscreen sources, played at random into
     /// two engines, one by event and one by kind and index: after every event their facts are equal, and so is what
-    /// each says about the ledger.
+    /// each says about the ledger. After each, an ask of every kind, by id and by kind and index, finds the same reasons.
     @Test(arguments: Array(UInt64(1)...6))
     func anEventByKindAndIndexDoesWhatTheEventDoes(seed: UInt64) throws {
         let policy = try Policy(yaml: Self.policyText)
@@ -30,6 +30,7 @@ struct EventKindTests {
         let sources: [String?] = [nil, "", "other"]
         var now: Int64 = 1_795_000_000_000
         var kinds = Set<String>()
+        var asked = 0, denied = 0
         for _ in 0..<600 {
             now += Int64.random(in: 0...300_000, using: &generator)
             let id = ids[Int.random(in: 0..<ids.count, using: &generator)]
@@ -46,8 +47,28 @@ struct EventKindTests {
             let writtenByKind = byKind.record(event.kind, placement: index, source: event.source, at: now)
             #expect(writtenByKind == written, "\(event)")
             #expect(byKind.facts == byEvent.facts, "\(event) at \(now)")
+            // An ask by kind and index finds what the ask by id finds.
+            let kind = AskKind.allCases[Int.random(in: 0..<AskKind.allCases.count, using: &generator)]
+            let trigger = kind == .show ? ShowTrigger.allCases[Int.random(in: 0..<ShowTrigger.allCases.count, using: &generator)] : nil
+            let ask = Ask(kind, placement: id, trigger: trigger)
+            var foundByID = Findings(), foundByIndex = Findings()
+            let knownByID = byEvent.find(ask, context: .standard, at: now, into: &foundByID)
+            // (A placement the policy lacks is asked by id, as the impact preview asks it: the engine brings its facts to now.)
+            let knownByIndex =
+                policy.storage.index(of: id.rawValue).map {
+                    byKind.find(kind, placement: $0, trigger: trigger, context: .standard, at: now, into: &foundByIndex)
+                } ?? byKind.find(ask, context: .standard, at: now, into: &foundByIndex)
+            #expect(knownByIndex == knownByID, "\(ask)")
+            if knownByID {
+                asked += 1
+                let reasons = (0..<foundByID.reasonCount).map { (foundByID.code(at: $0), foundByID.siteKey(at: $0)) }
+                let reasonsByIndex = (0..<foundByIndex.reasonCount).map { (foundByIndex.code(at: $0), foundByIndex.siteKey(at: $0)) }
+                #expect(reasons.elementsEqual(reasonsByIndex, by: ==), "\(ask) at \(now)")
+                if !reasons.isEmpty { denied += 1 }
+            }
         }
         #expect(kinds.count == 15)
+        #expect(asked > 300 && denied > 100 && denied < asked)
     }
 
     /// An index outside the policy's placements is ignored, as an unknown id is.

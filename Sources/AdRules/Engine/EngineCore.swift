@@ -136,11 +136,28 @@ package struct EngineCore: Sendable {
             into: &found)
     }
 
-    /// Finds as ``find(_:context:at:into:)`` does and, when the ask is allowed, records the event `kind` of the ask's
-    /// placement (`show_started` after a show, `reward_granted` after a reward), as ``decide(_:context:thenRecord:at:)`` does.
-    package mutating func find(_ ask: Ask, context: AskContext, thenRecord kind: AdEvent.Kind, at now: Int64, into found: inout Findings) -> Bool {
-        let known = find(ask, context: context, at: now, into: &found)
-        if known && found.isAllowed { _ = record(kind, placement: policy.storage.index(of: ask.placement, slot: ask.slot), at: now) }
+    /// Finds as ``find(_:context:at:into:)`` does, for an ask whose placement the caller has looked up: `index` of the
+    /// policy's placements (see ``Evaluator/find(_:placement:trigger:context:policy:facts:now:deviceTimeZone:dayInZone:into:)``).
+    /// - Returns: false for an index outside the policy's placements.
+    package mutating func find(
+        _ kind: AskKind, placement index: Int, trigger: ShowTrigger? = nil, context: AskContext, at now: Int64, into found: inout Findings
+    ) -> Bool {
+        prepareAsk(at: now)
+        assert(dayIsInZone)
+        return Evaluator.find(
+            kind, placement: index, trigger: trigger, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone,
+            dayInZone: true, into: &found)
+    }
+
+    /// Finds as ``find(_:placement:trigger:context:at:into:)`` does and, when the ask is allowed, records the event `then`
+    /// of its placement (`show_started` after a show, `reward_granted` after a reward), as
+    /// ``decide(_:context:thenRecord:at:)`` does.
+    package mutating func find(
+        _ kind: AskKind, placement index: Int, trigger: ShowTrigger? = nil, context: AskContext, thenRecord then: AdEvent.Kind, at now: Int64,
+        into found: inout Findings
+    ) -> Bool {
+        let known = find(kind, placement: index, trigger: trigger, context: context, at: now, into: &found)
+        if known && found.isAllowed { _ = record(then, placement: index, at: now) }
         return known
     }
 

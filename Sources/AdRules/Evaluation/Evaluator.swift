@@ -24,7 +24,7 @@ public enum Evaluator {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
         var found = Findings()
-        collect(ask, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        collect(ask.kind, trigger: ask.trigger, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
         guard !found.denials.isEmpty else { return (consume found).allowed(ask) }
         return (consume found).denial(for: ask, policy: policy.storage, deviceTimeZone: deviceTimeZone)
     }
@@ -39,16 +39,33 @@ public enum Evaluator {
         _ ask: Ask, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
         dayInZone: Bool? = nil, into found: inout Findings
     ) -> Bool {
+        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else {
+            found.reset()
+            return false
+        }
+        return find(
+            ask.kind, placement: index, trigger: ask.trigger, context: context, policy: policy, facts: facts, now: now,
+            deviceTimeZone: deviceTimeZone, dayInZone: dayInZone, into: &found)
+    }
+
+    /// Finds as ``find(_:context:policy:facts:now:deviceTimeZone:dayInZone:into:)`` does, for an ask whose placement the
+    /// caller has looked up: `index` of the policy's placements (what the impact preview asks with, with no id to look up,
+    /// copy and release).
+    /// - Returns: false for an index outside the policy's placements (`found` is then empty).
+    package static func find(
+        _ kind: AskKind, placement index: Int, trigger: ShowTrigger?, context: AskContext, policy: Policy, facts: borrowing Facts,
+        now: Int64, deviceTimeZone: TimeZone, dayInZone: Bool? = nil, into found: inout Findings
+    ) -> Bool {
         found.reset()
-        guard let index = policy.storage.index(of: ask.placement, slot: ask.slot) else { return false }
+        guard index >= 0, index < policy.storage.placements.count else { return false }
         let now = Milliseconds.clamped(now)
         guard facts.fits(policy) else {
             return find(
-                ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone,
-                dayInZone: dayInZone, into: &found)
+                kind, placement: index, trigger: trigger, context: context, policy: policy, facts: facts.fitted(to: policy), now: now,
+                deviceTimeZone: deviceTimeZone, dayInZone: dayInZone, into: &found)
         }
         collect(
-            ask, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone,
+            kind, trigger: trigger, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone,
             dayInZone: dayInZone, into: &found)
         return true
     }
@@ -76,15 +93,15 @@ public enum Evaluator {
     /// ``decide(_:context:policy:facts:now:deviceTimeZone:)``, which starts from empty findings.)
     @inline(__always)
     private static func collect(
-        _ ask: Ask, at index: Int, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
+        _ kind: AskKind, trigger: ShowTrigger?, at index: Int, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
         dayInZone: Bool? = nil, into found: inout Findings
     ) {
         // The run only reads; what it finds goes to `found`, as plain values.
         // The policy and the zone are passed to each step, not held by the run: borrowed, not retained.
         let run = Run(index: index, now: now, dayInZone: dayInZone)
-        switch ask.kind {
+        switch kind {
         case .show:
-            let trigger = ask.trigger ?? (policy.storage.placementLimits[index].format == .appOpen ? .resume : .action)
+            let trigger = trigger ?? (policy.storage.placementLimits[index].format == .appOpen ? .resume : .action)
             run.showReasons(policy.storage, trigger: trigger, context: context, isOffer: false, facts, zone: deviceTimeZone, &found)
         case .offer:
             run.showReasons(policy.storage, trigger: .action, context: context, isOffer: true, facts, zone: deviceTimeZone, &found)

@@ -12,36 +12,42 @@ extension UserPlayer {
         _ = engine.record(kind, placement: slot.flatMap(plan.policyIndex), at: now)
     }
 
-    /// Asks; true when allowed. The reasons of a denial are left in ``found`` for ``denied(slot:)``.
+    /// Asks about the placement in `slot`, by its index in the policy (no id is looked up or copied), and, when allowed,
+    /// records `then` of it (`show_started` after a show, as `AdEngine.beginShow` does; `reward_granted` after a reward,
+    /// as `AdEngine.claimReward` does); true when allowed. The reasons of a denial are left in ``found`` for
+    /// ``denied(slot:)``; an ask about a placement the policy lacks, in ``unknownAsk``.
     @inline(__always)
-    mutating func ask(_ ask: Ask) -> Bool {
+    mutating func ask(_ kind: AskKind, slot: Int, trigger: ShowTrigger? = nil, then: AdEvent.Kind? = nil) -> Bool {
         engineCalls += 1
-        if !engine.find(ask, context: context, at: now, into: &found) { unknownAsk = ask }
-        return unknownAsk == nil && found.isAllowed
+        guard let index = plan.policyIndex(slot) else {
+            // (Asked all the same, as an app would: the engine brings its facts to now.)
+            let ask = Ask(kind, placement: plan.ids[slot], trigger: trigger)
+            if !engine.find(ask, context: context, at: now, into: &found) { unknownAsk = ask }
+            return unknownAsk == nil && found.isAllowed
+        }
+        if let then {
+            _ = engine.find(kind, placement: index, trigger: trigger, context: context, thenRecord: then, at: now, into: &found)
+        } else {
+            _ = engine.find(kind, placement: index, trigger: trigger, context: context, at: now, into: &found)
+        }
+        return found.isAllowed
     }
 
     /// Asks to show and, when allowed, records `show_started`, as `AdEngine.beginShow` does.
     @inline(__always)
-    mutating func beginShow(_ placement: PlacementID, trigger: ShowTrigger) -> Bool {
-        engineCalls += 1
-        let ask = Ask.show(placement, trigger: trigger)
-        if !engine.find(ask, context: context, thenRecord: .showStarted, at: now, into: &found) { unknownAsk = ask }
-        return unknownAsk == nil && found.isAllowed
+    mutating func beginShow(_ slot: Int, trigger: ShowTrigger) -> Bool {
+        ask(.show, slot: slot, trigger: trigger, then: .showStarted)
     }
 
     /// Asks to reward and, when allowed, records `reward_granted`, as `AdEngine.claimReward` does.
     @inline(__always)
-    mutating func claimReward(_ placement: PlacementID) -> Bool {
-        engineCalls += 1
-        let ask = Ask.reward(placement)
-        if !engine.find(ask, context: context, thenRecord: .rewardGranted, at: now, into: &found) { unknownAsk = ask }
-        return unknownAsk == nil && found.isAllowed
+    mutating func claimReward(_ slot: Int) -> Bool {
+        ask(.reward, slot: slot, then: .rewardGranted)
     }
 
     /// A rewarded offer: `offer`; if allowed the user accepts with probability `accept`, chooses, and the app begins the show.
     mutating func offer(_ slot: Int, accept: Double) {
-        let id = plan.ids[slot]
-        guard ask(.offer(id)) else {
+        guard ask(.offer, slot: slot) else {
             denied(slot: slot)
             return
         }
@@ -49,14 +55,13 @@ extension UserPlayer {
         guard visitRandom.chance(accept) else { return }
         counting[segment].placements[slot].accepted += 1
         record(.userChose, slot: slot)
-        shown(beginShow(id, trigger: .action), slot: slot, reward: true)
+        shown(beginShow(slot, trigger: .action), slot: slot, reward: true)
     }
 
     // MARK: loads and shows
 
     mutating func askLoad(_ slot: Int, showOnCompletion: Bool) {
-        let id = plan.ids[slot]
-        guard ask(.load(id)) else {
+        guard ask(.load, slot: slot) else {
             unknownAsk = nil  // a load denied is not counted
             return
         }
@@ -71,7 +76,6 @@ extension UserPlayer {
         // A load of an earlier app process died with it.
         guard event.epoch == process else { return }
         let slot = event.index
-        let id = plan.ids[slot]
         guard event.flag else {
             record(.loadFailed, slot: slot)
             counting[segment].placements[slot].loadsFailed += 1
@@ -86,9 +90,9 @@ extension UserPlayer {
         // Only an app in the foreground can present: in the background an allowed ask leaves the ad cached.
         guard event.showOnCompletion else { return }
         if foreground, !endPending {
-            shown(beginShow(id, trigger: .loadCompleted), slot: slot, reward: false)
+            shown(beginShow(slot, trigger: .loadCompleted), slot: slot, reward: false)
         } else {
-            if !ask(.show(id, trigger: .loadCompleted)) { denied(slot: slot) }
+            if !ask(.show, slot: slot, trigger: .loadCompleted) { denied(slot: slot) }
         }
     }
 
@@ -131,10 +135,9 @@ extension UserPlayer {
     }
 
     mutating func adClosed(slot: Int, rewarded: Bool) {
-        let id = plan.ids[slot]
         if rewarded {
             record(.rewardEarned, slot: slot)
-            if claimReward(id) { counting[segment].placements[slot].granted += 1 } else { unknownAsk = nil }
+            if claimReward(slot) { counting[segment].placements[slot].granted += 1 } else { unknownAsk = nil }
         }
         record(.adClosed, slot: slot)
         if plan.fullscreen[slot] { screenUntil = now }

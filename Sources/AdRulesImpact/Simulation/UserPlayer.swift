@@ -267,7 +267,7 @@ struct UserPlayer {
     private mutating func resume() {
         record(.appResumed)
         for slot in plan.appOpen {
-            shown(beginShow(plan.ids[slot], trigger: .resume), slot: slot, reward: false)
+            shown(beginShow(slot, trigger: .resume), slot: slot, reward: false)
         }
     }
 
@@ -290,7 +290,7 @@ struct UserPlayer {
                 return
             }
             record(.action, slot: stream.slot)
-            shown(beginShow(plan.ids[stream.slot], trigger: .action), slot: stream.slot, reward: false)
+            shown(beginShow(stream.slot, trigger: .action), slot: stream.slot, reward: false)
             pushMoment(.action, at: max(now, screenUntil) + gap(stream.every), stream: event.index)
         case .offer:
             guard event.epoch == visit, foreground, !endPending else { return }
