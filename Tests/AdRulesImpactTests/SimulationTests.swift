@@ -695,6 +695,21 @@ struct SimulationTests {
         #expect(player.preparedContextsKept * big.preparedContextBytes <= UserPlayer.preparedContextBudget)
     }
 
+    /// Sites whose keys share an entry of the site cache (``SiteCacheEntry``) are told apart: 500 keys, more than the
+    /// cache holds, each find their own site, in the order met and again in reverse.
+    @Test func sitesSharingACacheEntryAreToldApart() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial}\n", file: "p.yaml")
+        var player = UserPlayer(plan: SimulationPlan(model: try model(flatModel), policy: policy, users: 1, days: 1, seed: 1))
+        let reason = Reason(code: .adNotReady, message: "no ad is loaded")
+        let keys = (0..<500).map { Int64($0) * 7_919 }
+        #expect(Set(keys.map(SiteCacheEntry.position)).count == SiteCacheEntry.entries)
+        let sites = keys.map { player.site($0, slot: 0, summaryIsFixed: true, reason: .given(reason)) }
+        #expect(Set(sites).count == keys.count)
+        for k in keys.indices.reversed() {
+            #expect(player.site(keys[k], slot: 0, summaryIsFixed: true, reason: .given(reason)) == sites[k], "key \(keys[k])")
+        }
+    }
+
     /// A reason site is of one placement: its counter entries grow with the sites met, not with sites × placements
     /// (10,000 app-open placements made 1.3 GB of entries for one user), and each placement's reasons are still
     /// counted for it alone.

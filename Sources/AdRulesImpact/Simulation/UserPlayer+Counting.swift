@@ -135,6 +135,15 @@ extension UserPlayer {
     /// built the first time it is met: building them reads the placement's settings, and a run gives the same few
     /// sites millions of times.
     mutating func site(_ key: Int64, slot: Int, summaryIsFixed: Bool, reason: CountedReason) -> Int {
+        let cached = SiteCacheEntry.position(of: key)
+        if siteCache[cached].site >= 0, siteCache[cached].key == key { return siteCache[cached].site }
+        let site = findSite(key, slot: slot, summaryIsFixed: summaryIsFixed, reason: reason)
+        siteCache[cached] = SiteCacheEntry(key: key, site: site)
+        return site
+    }
+
+    /// ``site(_:slot:summaryIsFixed:reason:)`` for a key not in the cache.
+    private mutating func findSite(_ key: Int64, slot: Int, summaryIsFixed: Bool, reason: CountedReason) -> Int {
         if let i = siteKeys.firstIndex(of: key) { return i }
         if siteLocations.count > siteKeys.count, let i = siteIndex[key] { return i }
         let built = built(reason)
@@ -165,6 +174,22 @@ struct SiteCell {
     /// Denials of a fixed message counted for the entry and not yet added to its row: a plain increment per reason (a
     /// row is three tables deep), added when the counters are read (``UserPlayer/counters``) or before the entry changes.
     var pending = 0
+}
+
+/// A site met recently: the entry of ``UserPlayer/siteCache`` its key hashes to (a site of -1 for none).
+struct SiteCacheEntry {
+    var key: Int64 = 0
+    var site = -1
+
+    /// The cache's size, 64 entries: a policy's reasons come from a few dozen sites.
+    static let bits = 6
+    static let entries = 1 << bits
+
+    /// The entry a key hashes to: the top ``bits`` bits of a multiplicative hash (Fibonacci hashing), which spreads keys
+    /// that differ in any of their fields.
+    static func position(of key: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+    }
 }
 
 /// Where a reason site points in the rule files, and what its reasons say when that is the same for all.

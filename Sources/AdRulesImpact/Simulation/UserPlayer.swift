@@ -61,6 +61,9 @@ struct UserPlayer {
     var siteKeys: [Int64] = []
     var siteIndex: [Int64: Int] = [:]
     static let scannedSites = 32
+    /// The sites met most recently, by a hash of their key (``SiteCacheEntry``): most reasons find theirs here, with no
+    /// scan.
+    var siteCache = Array(repeating: SiteCacheEntry(), count: SiteCacheEntry.entries)
     var siteLocations: [SiteLocation] = []
     /// Per site: whether its summary depends on the site alone (``SiteLocation/summary`` is set).
     var siteSummaryIsFixed: [Bool] = []
