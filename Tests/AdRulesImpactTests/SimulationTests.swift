@@ -792,6 +792,15 @@ struct SimulationTests {
         for x in stride(from: -30.0, through: 0, by: 0.37) {
             #expect(abs(DeterministicMath.exp(x) - Foundation.exp(x)) <= 4e-15 * Foundation.exp(x))
         }
+        // The exponent and significand read from the bits are exactly the properties', so every draw is as it was; a
+        // subnormal number takes the properties.
+        let values = (0..<10_000).map { _ in random.unit() * pow(2, Double(Int(random.unit() * 2_000) - 1_000)) }
+            + [.leastNormalMagnitude, .greatestFiniteMagnitude, 1, 0.5, 2.squareRoot(), .leastNonzeroMagnitude, .leastNormalMagnitude / 3]
+        for x in values where x > 0 {
+            let parts = DeterministicMath.exponentAndSignificand(x)
+            #expect(parts.exponent == Double(x.exponent) && parts.significand == x.significand, "\(x)")
+        }
+        #expect(abs(DeterministicMath.log(.leastNonzeroMagnitude) - Foundation.log(Double.leastNonzeroMagnitude)) < 1e-12)
     }
 
     @Test func drawsFollowTheirDistributions() {

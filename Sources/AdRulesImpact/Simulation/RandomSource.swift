@@ -110,8 +110,7 @@ enum DeterministicMath {
     static func log(_ x: Double) -> Double {
         guard x > 0, x.isFinite else { return x == 0 ? -.infinity : .nan }
         // x = m * 2^e with m in [1/sqrt2, sqrt2); ln(m) = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172.
-        var e = Double(x.exponent)
-        var m = x.significand
+        var (e, m) = exponentAndSignificand(x)
         if m > 1.414_213_562_373_095 {
             m *= 0.5
             e += 1
@@ -134,6 +133,14 @@ enum DeterministicMath {
         series = series * s2 + 1.0 / 3
         series = series * s2 + 1.0
         return e * ln2 + 2 * s * series
+    }
+
+    /// `x.exponent` and `x.significand` of a positive finite number, read from the bits of a normal one (the properties
+    /// handle subnormals too, at several times the cost: this runs for every exponential draw).
+    static func exponentAndSignificand(_ x: Double) -> (exponent: Double, significand: Double) {
+        guard x.isNormal else { return (Double(x.exponent), x.significand) }
+        let bits = x.bitPattern
+        return (Double(Int((bits >> 52) & 0x7FF) - 1023), Double(bitPattern: bits & 0x000F_FFFF_FFFF_FFFF | 0x3FF0_0000_0000_0000))
     }
 
     /// e to the power x, for |x| up to a few hundred.
