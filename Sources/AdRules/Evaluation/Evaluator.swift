@@ -24,7 +24,9 @@ public enum Evaluator {
             return decide(ask, context: context, policy: policy, facts: facts.fitted(to: policy), now: now, deviceTimeZone: deviceTimeZone)
         }
         var found = Findings()
-        collect(ask.kind, trigger: ask.trigger, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, into: &found)
+        collect(
+            ask.kind, trigger: ask.trigger, at: index, context: context, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone,
+            into: &found)
         guard !found.denials.isEmpty else { return (consume found).allowed(ask) }
         return (consume found).denial(for: ask, policy: policy.storage, deviceTimeZone: deviceTimeZone)
     }
@@ -93,8 +95,8 @@ public enum Evaluator {
     /// ``decide(_:context:policy:facts:now:deviceTimeZone:)``, which starts from empty findings.)
     @inline(__always)
     private static func collect(
-        _ kind: AskKind, trigger: ShowTrigger?, at index: Int, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64, deviceTimeZone: TimeZone,
-        dayInZone: Bool? = nil, into found: inout Findings
+        _ kind: AskKind, trigger: ShowTrigger?, at index: Int, context: AskContext, policy: Policy, facts: borrowing Facts, now: Int64,
+        deviceTimeZone: TimeZone, dayInZone: Bool? = nil, into found: inout Findings
     ) {
         // The run only reads; what it finds goes to `found`, as plain values.
         // The policy and the zone are passed to each step, not held by the run: borrowed, not retained.

@@ -100,9 +100,9 @@ public struct Facts: Sendable, Hashable {
     /// The earliest `load_started + load_timeout` of the loads in progress, when one of them times out.
     var nextLoadDeadline: Int64 = .max
     var placements: [PlacementFacts]
-    /// Each placement's shows, oldest first, by the placement's index (as ``placements``); kept apart from the rest of its
-    /// facts, as the groups' are (``groups``), so that reading a placement's facts copies no history, and a history is
-    /// read in place.
+    /// Each placement's shows, oldest first, by the placement's index (as ``placements``). Kept apart from the rest of its
+    /// facts, as the groups' are (``groups``): a placement's facts are then plain values, and reading a history for its
+    /// caps copies none of them.
     var placementShows: [[ShowRecord]]
     /// How many placements are on screen (have a `showingSince`): a decision looks for another fullscreen ad only
     /// when one is, so the usual ask, with nothing on screen, does not walk the fullscreen placements.

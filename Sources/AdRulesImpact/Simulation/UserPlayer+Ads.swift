@@ -30,7 +30,7 @@ extension UserPlayer {
         } else {
             _ = engine.find(kind, placement: index, trigger: trigger, context: context, at: now, into: &found)
         }
-        return found.isAllowed
+        return unknownAsk == nil && found.isAllowed
     }
 
     /// Asks to show and, when allowed, records `show_started`, as `AdEngine.beginShow` does.
