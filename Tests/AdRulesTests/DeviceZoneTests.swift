@@ -132,8 +132,9 @@ struct DeviceZoneTests {
         #expect(decision.isAllowed, "\(decision)")
     }
 
-    /// A policy update that moves the caps to a named zone drops the device zone's day: the same facts, in New York, under
-    /// a policy counting in Tokyo.
+    /// A policy update that moves the caps to a named zone does not keep the device zone's day: the same facts, in New
+    /// York, under a policy counting in Tokyo. (The facts remapped to the new policy carry no cached day; the engine's drop
+    /// when its policy is set guards the day if they ever do, and this test then checks it.)
     @Test func aPolicyUpdateDropsADayOfAnotherZone() throws {
         let policy = try Policy(yaml: Self.policyText)
         let tokyoPolicy = try Policy(yaml: Self.policyText.replacingOccurrences(of: "timezone: device", with: "timezone: Asia/Tokyo"))

@@ -71,6 +71,25 @@ struct EventKindTests {
         #expect(asked > 300 && denied > 100 && denied < asked)
     }
 
+    /// Each event's kind, and the source of a fullscreen one, as the engine applies them: written out here, since both
+    /// routes above decompose an event alike (a kind mapped wrongly passes them).
+    @Test func eachEventHasItsKindAndSource() {
+        let id: PlacementID = "a"
+        let kinds: [(AdEvent, AdEvent.Kind)] = [
+            (.appLaunched, .appLaunched), (.appBackgrounded, .appBackgrounded), (.appResumed, .appResumed),
+            (.loadStarted(id), .loadStarted), (.loadCompleted(id), .loadCompleted), (.loadFailed(id), .loadFailed), (.action(id), .action),
+            (.userChose(id), .userChose), (.showStarted(id), .showStarted), (.showFailed(id), .showFailed), (.adClosed(id), .adClosed),
+            (.rewardEarned(id), .rewardEarned), (.rewardGranted(id), .rewardGranted),
+            (.fullscreenOpened(source: "s"), .fullscreenOpened), (.fullscreenClosed(source: nil), .fullscreenClosed),
+        ]
+        #expect(Set(kinds.map(\.0.name)).count == AdEvent.names.count)
+        for (event, kind) in kinds { #expect(event.kind == kind, "\(event.name)") }
+        #expect(AdEvent.fullscreenOpened(source: "s").source == "s")
+        #expect(AdEvent.fullscreenOpened(source: "").source == "")
+        #expect(AdEvent.fullscreenClosed(source: nil).source == nil)
+        #expect(AdEvent.showStarted(id).source == nil)
+    }
+
     /// An index outside the policy's placements is ignored, as an unknown id is.
     @Test func anIndexOutsideThePolicyIsIgnored() throws {
         let policy = try Policy(yaml: Self.policyText)

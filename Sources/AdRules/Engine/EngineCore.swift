@@ -9,7 +9,9 @@ package struct EngineCore: Sendable {
     package private(set) var policy: Policy {
         didSet { dropDayOfAnotherZone() }
     }
-    package var facts: Facts
+    /// Set within the engine's module only (``AdEngine`` adopts a ledger written by another process into them): the
+    /// engine keeps promises about them that a decision takes on trust (the cached day's zone, ``deviceTimeZone``).
+    package internal(set) var facts: Facts
     /// The device's zone as it was at the last launch, return from background, new day or policy update: a fixed zone,
     /// whose name a decision compares as a plain value (`TimeZone.autoupdatingCurrent` looks up the system's current
     /// zone, in a cache shared by the process, each time its name is read: about twice the time).
@@ -245,6 +247,7 @@ package struct EngineCore: Sendable {
     /// event at `now`, so the facts are current. The caps are found into the engine's findings (``findings``), whose
     /// storage the next ask reuses.
     package mutating func forEachCapReached(placement index: Int, at now: Int64, _ body: (_ code: ReasonCode, _ group: Int?) -> Void) {
+        assert(dayIsInZone)
         Evaluator.forEachCapReached(
             placement: index, policy: policy, facts: facts, now: now, deviceTimeZone: deviceTimeZone, dayInZone: true,
             into: &findings, body)

@@ -15,7 +15,8 @@ extension Facts {
         if !fits(policy) { self = fitted(to: policy) }
         let now = Milliseconds.clamped(now)
         prepare(clamped: now, policy: policy)
-        applyPrepared(event.kind, placement: event.placementID.flatMap { policy.storage.index(of: $0) }, source: event.source, at: now, policy: policy)
+        let index = event.placementID.flatMap { policy.storage.index(of: $0) }
+        applyPrepared(event.kind, placement: index, source: event.source, at: now, policy: policy)
     }
 
     /// Records an event in facts that fit the policy and were brought to `now` (clamped) by ``prepare(clamped:policy:)``:

@@ -25,11 +25,14 @@ extension UserPlayer {
             if !engine.find(ask, context: context, at: now, into: &found) { unknownAsk = ask }
             return unknownAsk == nil && found.isAllowed
         }
-        if let then {
-            _ = engine.find(kind, placement: index, trigger: trigger, context: context, thenRecord: then, at: now, into: &found)
-        } else {
-            _ = engine.find(kind, placement: index, trigger: trigger, context: context, at: now, into: &found)
-        }
+        // (An index of the policy's placements is always found: the engine answers false for one outside them only.)
+        let known =
+            if let then {
+                engine.find(kind, placement: index, trigger: trigger, context: context, thenRecord: then, at: now, into: &found)
+            } else {
+                engine.find(kind, placement: index, trigger: trigger, context: context, at: now, into: &found)
+            }
+        assert(known, "slot \(slot) is not placement \(index) of the policy")
         return unknownAsk == nil && found.isAllowed
     }
 
