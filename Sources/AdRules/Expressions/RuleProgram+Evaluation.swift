@@ -91,6 +91,7 @@ extension RuleProgram {
 
     /// An `int` or `duration` node's value as a whole number (ms for a duration); nil when an attribute has no
     /// value and no default, or a value of another type.
+    @inline(__always)
     private func whole(of n: Int, _ inputs: RuleInputs, _ context: borrowing AskContext) -> Int64? {
         let node = nodes[n]
         switch node.kind {
