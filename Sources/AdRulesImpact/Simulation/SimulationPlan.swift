@@ -103,10 +103,9 @@ struct SimulationPlan: Sendable {
         return plan
     }
     let placements: [ImpactPlacement]
-    /// The placement ids by slot, as the engine takes them.
-    let ids: [PlacementID]
-    /// How many of the slots are the policy's placements: they come first, each at its index in the policy, and the
-    /// placements the model plays and the policy lacks follow.
+    /// How many of the slots are the policy's placements: they come first, each at its index in the policy (the engine
+    /// takes an event or ask of one by that index, with no id to look up), and the placements the model plays and the
+    /// policy lacks follow.
     let policySlots: Int
     /// Slots of the app-open placements, played on cold starts and resumes.
     let appOpen: [Int]
@@ -141,8 +140,6 @@ struct SimulationPlan: Sendable {
         self.placements = placements
         policySlots = policy.placements.count
         groupSlots = policy.groups.map { group in group.placements.compactMap { slots[$0.value] } }
-        // Resolved against the policy, so each ask and event finds its placement without a hash look-up.
-        ids = placements.map { policy.placementID($0.id) ?? PlacementID($0.id) }
         func slot(_ id: String) -> Int { slots[id] ?? 0 }
         appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
         // A placement the policy lacks never shows (unknown_placement): it counts as fullscreen, which is never read.

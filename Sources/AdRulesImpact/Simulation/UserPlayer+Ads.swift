@@ -21,7 +21,7 @@ extension UserPlayer {
         engineCalls += 1
         guard let index = plan.policyIndex(slot) else {
             // (Asked all the same, as an app would: the engine brings its facts to now.)
-            let ask = Ask(kind, placement: plan.ids[slot], trigger: trigger)
+            let ask = Ask(kind, placement: plan.placements[slot].id, trigger: trigger)
             if !engine.find(ask, context: context, at: now, into: &found) { unknownAsk = ask }
             return unknownAsk == nil && found.isAllowed
         }
