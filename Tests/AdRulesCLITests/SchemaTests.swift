@@ -1,6 +1,6 @@
 import AdRulesTestSupport
 import AdRules
-import AdRulesCompiler
+@testable import AdRulesCompiler
 @testable import AdRulesCLI
 import Foundation
 import Testing
@@ -33,6 +33,14 @@ struct SchemaTests {
         for text in names {
             let matched = name.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil && !reserved.contains(text)
             #expect(matched == PolicyIDs.isValidAttributeName(text), "\(text)")
+        }
+    }
+
+    /// The decoder knows a key it reads by its index in the list of keys: the lists must be parallel.
+    @Test func theDecoderKnowsEachKeyByItsIndex() {
+        #expect(PlacementFields.keys.map(\.name) == RuleFileKeys.placement)
+        for block in PlacementSetting.Block.allCases {
+            #expect(PlacementSetting.settings(in: block).map(\.name) == RuleFileKeys.keys(in: block))
         }
     }
 

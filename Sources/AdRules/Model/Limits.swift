@@ -54,11 +54,10 @@ struct Limits: Sendable {
         hourlyCap = block.hourlyCap?.value ?? -1
         dailyCap = block.dailyCap?.value ?? -1
         self.windows = windows
-        let caps = Limits.windows(of: block.caps)
-        smallestCap = Limits.capsSet(of: block).min() ?? .max
+        smallestCap = Limits.capBounds(of: block)?.smallest ?? .max
         var horizon: Int64 = hourlyCap >= 0 ? 3_600_000 : 0
         if dailyCap >= 0 { horizon = max(horizon, LocalDay.longest) }
-        for cap in caps { horizon = max(horizon, cap.length) }
+        for cap in block.caps { horizon = max(horizon, cap.value.window.milliseconds) }
         self.horizon = horizon
     }
 
@@ -76,10 +75,19 @@ struct Limits: Sendable {
         return newest.at > now - horizon
     }
 
-    /// Every cap a block sets (session, hourly, daily, each window's), in no order. Kept out of `Limits`, which
-    /// the decision path copies: the largest is read once, at load.
-    static func capsSet(of block: some Pacing) -> [Int] {
-        [block.sessionCap?.value, block.hourlyCap?.value, block.dailyCap?.value].compactMap { $0 } + block.caps.map(\.value.max)
+    /// The smallest and the largest of the caps a block sets (session, hourly, daily, each window's); nil when it sets
+    /// none. Kept out of `Limits`, which the decision path copies: the largest is read once, at load. (Worked out as the
+    /// caps are read, with no list of them made: a policy's load reads every placement's.)
+    static func capBounds(of block: borrowing some Pacing) -> (smallest: Int, largest: Int)? {
+        var bounds: (smallest: Int, largest: Int)?
+        func add(_ cap: Int) {
+            bounds = bounds.map { (min($0.smallest, cap), max($0.largest, cap)) } ?? (cap, cap)
+        }
+        if let cap = block.sessionCap { add(cap.value) }
+        if let cap = block.hourlyCap { add(cap.value) }
+        if let cap = block.dailyCap { add(cap.value) }
+        for cap in block.caps { add(cap.value.max) }
+        return bounds
     }
 
     /// The windows of `caps` entries, in the order written.

@@ -93,10 +93,19 @@ final class PolicyStorage: Sendable {
             windows += Limits.windows(of: caps)
             return start..<windows.count
         }
-        placementLimits = placements.map { PlacementLimits($0, windows: windowRange($0.caps)) }
+        // By index, each placement read in place: a placement is some twenty located values, and a copy retains and
+        // releases each one's file.
+        var placementLimits: [PlacementLimits] = []
+        placementLimits.reserveCapacity(placements.count)
+        var largestCap = 0
+        for i in placements.indices {
+            placementLimits.append(PlacementLimits(placements[i], windows: windowRange(placements[i].caps)))
+            largestCap = max(largestCap, Limits.capBounds(of: placements[i])?.largest ?? 0)
+        }
+        self.placementLimits = placementLimits
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
-        let largestCap = (placements.flatMap(Limits.capsSet) + groups.flatMap(Limits.capsSet)).max() ?? 0
+        largestCap = groups.reduce(largestCap) { max($0, Limits.capBounds(of: $1)?.largest ?? 0) }
         let showsKept = min(max(Facts.minShowsPerHistory, largestCap), Facts.maxShowsPerHistory)
         self.showsKept = showsKept
         // A group reads its newest shows up to its largest cap (none without a cap: its min_interval reads the last
@@ -111,7 +120,7 @@ final class PolicyStorage: Sendable {
         // Each group's members, each once (a placement listed twice is one member), in placement order.
         let groupMembers = groups.map { group in Set(group.placements.compactMap { index[$0.value] }).sorted() }
         groupShowsKept = zip(groups, groupMembers).map { group, members in
-            min((Limits.capsSet(of: group).max() ?? 0) + members.count + 1, showsKept)
+            min((Limits.capBounds(of: group)?.largest ?? 0) + members.count + 1, showsKept)
         }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds

@@ -46,20 +46,21 @@ extension FieldReader {
     /// Reads the keys of the mapping just entered, as ``fields(_:allowed:context:belongsIn:)`` splits a mapping node: an
     /// unknown key gets `schema/unknown-key` (with where it belongs, or "did you mean"), a key that is not a
     /// word gets `schema/type`, a plain `<<` is passed over (the cursor reported it); `body` reads each allowed key's
-    /// value. A quoted `"<<"` is no merge key: it is an unknown key like any other.
+    /// value, given the key's index in `allowed` too. A quoted `"<<"` is no merge key: it is an unknown key like any other.
     /// - Parameter listed: the keys an unknown key's message lists and suggests from, when not all of `allowed` are
     ///   right there (`defaults:` reads `format` to say it belongs on each placement, and never suggests it).
     mutating func forEachField(
         _ cursor: YAMLEventCursor, allowed: [String], listed: [String]? = nil, context: String,
-        _ body: (inout FieldReader, String, YAMLNode, YAMLEvent) -> Void
+        _ body: (inout FieldReader, Int, String, YAMLNode, YAMLEvent) -> Void
     ) {
-        // The keys read so far, which "did you mean" does not suggest for a later unknown one.
-        var present = Set<String>()
+        // The keys read so far, which "did you mean" does not suggest for a later unknown one: a list, made a set only
+        // for an unknown key's finding (a set took a hash and an insert of every key read).
+        var present: [String] = []
         forEachEntry(cursor) { reader, keyNode, value in
             guard let key = reader.wordKey(keyNode, in: context) else { return }
-            if allowed.contains(key) {
-                present.insert(key)
-                body(&reader, key, keyNode, value)
+            if let index = allowed.firstIndex(of: key) {
+                present.append(key)
+                body(&reader, index, key, keyNode, value)
             } else if FieldReader.isMergeKey(keyNode) {
                 reader.mergeKeys += 1
             } else {
@@ -89,7 +90,7 @@ extension FieldReader {
                 reader.unknownKeysSeen.append(key)
                 let finding = Diagnostic.unknownKey(
                     key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
-                    isPlain: keyNode.scalar?.style == .plain, present: present)
+                    isPlain: keyNode.scalar?.style == .plain, present: Set(present))
                 if reader.heldBack != nil {
                     reader.heldBack?.append((finding, key))
                 } else {

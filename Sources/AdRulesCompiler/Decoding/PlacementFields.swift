@@ -74,9 +74,9 @@ struct PlacementFields: Sendable {
             reader.placementFormat = nil
             reader.isReadingPlacement = placementKey != nil
             defer { (reader.placementFormat, reader.isReadingPlacement) = (nil, false) }
-            reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, key, keyNode, value in
+            reader.forEachField(cursor, allowed: RuleFileKeys.placement, listed: listed, context: context) { reader, index, key, keyNode, value in
                 if key == "format" { wroteFormat = true }
-                fields.read(key, keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
+                fields.read(Self.keys[index], keyNode, value, cursor, isDefaults: placementKey == nil, reader: &reader)
                 if key == "format" { reader.placementFormat = fields.format?.value }
             }
             for empty in fields.emptyBlocks where !reader.unknownKeysSeen[unknownBefore...].contains(where: RuleFileKeys.keys(in: empty.block).contains) {
@@ -132,19 +132,45 @@ struct PlacementFields: Sendable {
         return names.first { words.contains($0.0) }?.1
     }
 
+    /// What a key written on a placement names: a block of settings or a setting.
+    enum Key: Equatable {
+        case block(PlacementSetting.Block)
+        case setting(PlacementSetting)
+
+        /// The key as written.
+        var name: String {
+            switch self {
+            case .block(let block): return block.rawValue
+            case .setting(let setting): return setting.key
+            }
+        }
+    }
+
+    /// What each key of ``RuleFileKeys/placement`` names, by its index there (built the same way, so the two lists are
+    /// parallel): a key read is known by its index, not compared again with the name of every setting
+    /// (`PlacementSetting(rawValue:)`) and every block.
+    static let keys: [Key] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
+        let key = setting.block.map(Key.block) ?? .setting(setting)
+        if !keys.contains(key) { keys.append(key) }
+    }
+
     /// Reads the value of one placement key.
     private mutating func read(
-        _ key: String, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, isDefaults: Bool, reader: inout FieldReader
+        _ key: Key, _ keyNode: YAMLNode, _ event: YAMLEvent, _ cursor: YAMLEventCursor, isDefaults: Bool, reader: inout FieldReader
     ) {
-        if let block = PlacementSetting.Block(rawValue: key) {
-            readBlock(block, keyNode, event, cursor, reader: &reader)
-            return
+        switch key {
+        case .block(let block): readBlock(block, keyNode, event, cursor, reader: &reader)
+        case .setting(let setting):
+            if isDefaults, !setting.isAllowedInDefaults {
+                reader.report(.notAllowedInDefaults(setting.key, file: reader.file, range: keyNode.range))
+                return
+            }
+            read(setting, event, cursor, reader: &reader)
         }
-        guard let setting = PlacementSetting(rawValue: key) else { return }
-        if isDefaults, !setting.isAllowedInDefaults {
-            reader.report(.notAllowedInDefaults(key, file: reader.file, range: keyNode.range))
-            return
-        }
+    }
+
+    /// Reads the value of `setting`.
+    private mutating func read(_ setting: PlacementSetting, _ event: YAMLEvent, _ cursor: YAMLEventCursor, reader: inout FieldReader) {
         if setting.kind == .windows {
             // A short list read as a node: its length is checked before any of its items.
             if let node = cursor.node(from: event) { set(setting, reader.value(of: setting, node)) }
@@ -165,8 +191,10 @@ struct PlacementFields: Sendable {
             return
         }
         guard reader.enterMapping(event, cursor, block.rawValue) else { return }
-        reader.forEachField(cursor, allowed: RuleFileKeys.keys(in: block), context: block.rawValue) { reader, sub, subKey, value in
-            read("\(block.rawValue).\(sub)", subKey, value, cursor, isDefaults: false, reader: &reader)
+        // The block's keys are its settings' names, in the same order (``RuleFileKeys/keys(in:)``).
+        let settings = PlacementSetting.settings(in: block)
+        reader.forEachField(cursor, allowed: RuleFileKeys.keys(in: block), context: block.rawValue) { reader, index, _, _, value in
+            read(settings[index], value, cursor, reader: &reader)
         }
     }
 

@@ -85,7 +85,7 @@ struct PolicyFragment: Sendable {
         // `placements:` with nothing under it: told so unless its placements follow unindented, which are told to
         // indent under it (the same slip, said once at each of them).
         var emptyPlacements: Diagnostic?
-        reader.forEachField(cursor, allowed: RuleFileKeys.top, context: "the top level") { reader, key, keyNode, event in
+        reader.forEachField(cursor, allowed: RuleFileKeys.top, context: "the top level") { reader, _, key, keyNode, event in
             switch key {
             case "defaults":
                 let block = PlacementFields.read(event, cursor, context: "defaults", placementKey: nil, reader: &reader)

@@ -67,15 +67,20 @@ enum SemanticLint {
                 firstAdUnit[unit.value] = unit
             }
         }
-        // Indexed rather than enumerated: `enumerated()` copied each placement once more (a copy retains each setting).
-        for index in policy.placements.indices {
-            let p = policy.placements[index]
-            check(p)
+        /// `pacing/missing`, for the placement at `index`.
+        func checkPacing(_ p: borrowing Placement, at index: Int) {
             let format = p.format.value
             let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
             if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
-                findings.append(.pacingMissing(p))
+                findings.append(.pacingMissing(copy p))
             }
+        }
+        // Indexed, each placement passed in place: `enumerated()`, or a local copy, copied each placement once more (a
+        // copy retains and releases each setting's file).
+        let placements = policy.placements
+        for index in placements.indices {
+            check(placements[index])
+            checkPacing(placements[index], at: index)
         }
         for p in leftOut.placements { check(p, isLeftOut: true) }
         findings += fromDefaults.findings
