@@ -42,6 +42,11 @@ struct SchemaTests {
         for block in PlacementSetting.Block.allCases {
             #expect(PlacementSetting.settings(in: block).map(\.name) == RuleFileKeys.keys(in: block))
         }
+        // A setting's block is the prefix of its key.
+        for setting in PlacementSetting.allCases {
+            let prefix = setting.key.split(separator: ".").count == 2 ? setting.key.split(separator: ".").first.map(String.init) : nil
+            #expect(setting.block?.rawValue == prefix, "\(setting)")
+        }
     }
 
     @Test func keysMatchTheDecoder() {

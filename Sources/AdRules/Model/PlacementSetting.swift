@@ -69,11 +69,18 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
     /// The key as a rule file writes it, with its block: `min_interval`, `launch.max_wait`.
     public var key: String { rawValue }
 
-    /// The block the key is written in; nil for a key written on the placement itself.
-    public var block: Block? { Self.blocks[self] ?? nil }
-    private static let blocks = Dictionary(uniqueKeysWithValues: allCases.map { setting in
-        (setting, setting.rawValue.firstIndex(of: ".").flatMap { Block(rawValue: String(setting.rawValue[..<$0])) })
-    })
+    /// The block the key is written in (its key's prefix, `launch.`); nil for a key written on the placement itself.
+    /// (A `switch`, not a look-up: resolving each placement of a policy reads it for every default it takes.)
+    public var block: Block? {
+        switch self {
+        case .showOnFirstLoad, .launchMaxWait: return .launch
+        case .showIfReady, .allowDeferred, .resumeMaxDelay: return .resume
+        case .graceFirstSessions, .graceAfterInstall, .graceAfterSessionStart: return .grace
+        case .format, .adUnit, .enabled, .excludePremium, .blockDuringFullscreen, .minInterval, .dailyCap, .hourlyCap, .sessionCap, .caps,
+            .maxAdAge, .everyNActions, .requireUserChoice:
+            return nil
+        }
+    }
 
     /// The key inside its block (`max_wait`), or the whole key.
     public var name: String {

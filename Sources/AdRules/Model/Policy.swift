@@ -114,6 +114,7 @@ final class PolicyStorage: Sendable {
         // every show 10,000 times over (3.9 GB for 20,000 shows of history); what capped groups may keep in all is
         // bounded (``Policy/maxGroupRecords``).
         var index: [String: Int] = [:]
+        index.reserveCapacity(placements.count)
         for i in placements.indices where index[placements[i].id] == nil { index[placements[i].id] = i }
         placementIndex = index
         placementIDs = placements.map(\.id)

@@ -26,7 +26,11 @@ struct PlacementFields: Sendable {
         switch (index, value) {
         case (let index?, let value?): written[index].value = value
         case (let index?, nil): written.remove(at: index)
-        case (nil, let value?): written.append((setting, value))
+        case (nil, let value?):
+            // Room for four settings at once rather than growing one by one; a placement of more grows once. (Room for
+            // eight raised the peak memory of loading 50,000 placements by 5%: the fields are all held until assembled.)
+            if written.isEmpty { written.reserveCapacity(4) }
+            written.append((setting, value))
         case (nil, nil): break
         }
     }

@@ -123,9 +123,13 @@ struct PolicyAssembler {
             if case .windows(let caps) = value.value { defaultsWritten.formUnion(caps.map(\.location)) }
         }
 
+        // Sized once: a table grown by doubling rehashes what it holds each time (a large policy's tables are bigger
+        // than the caches, and each rehash misses them).
+        let placementCount = fragments.reduce(0) { $0 + $1.placements.count }
         var placements: [Placement] = []
-        placements.reserveCapacity(fragments.reduce(0) { $0 + $1.placements.count })
+        placements.reserveCapacity(placementCount)
         var seenPlacements: [String: SourceLocation] = [:]
+        seenPlacements.reserveCapacity(placementCount)
         for index in fragments.indices {
             let fragment = (file: fragments[index].file, placements: fragments[index].placements)
             fragments[index].placements = []
