@@ -38,7 +38,7 @@ extension YAMLEventCursor {
             if range.end.line > range.start.line || holdsHash(data.value, length: data.length) { textScalars.append(range) }
             // The file's bytes were checked for stream-safe text before libyaml read them; a double-quoted scalar may
             // also write marks as escapes (`\u0301`), checked here once decoded.
-            if written == .doubleQuoted, value.utf8.contains(where: { $0 >= 0x80 }), StreamSafeText.problem(in: value.utf8) != nil {
+            if written == .doubleQuoted, holdsNonASCII(data.value, length: data.length), StreamSafeText.problem(in: value.utf8) != nil {
                 // Escapes, or an escaped line break joining two runs, made the run: the finding spans the quoted text.
                 var diagnostic = Diagnostic.syntax("\(StreamSafeText.message) once its escapes are read: remove the marks", file: file, at: range.start)
                 diagnostic.range = range
@@ -187,6 +187,13 @@ private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) 
 private func holdsHash(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> Bool {
     guard let pointer else { return false }
     return UnsafeBufferPointer(start: pointer, count: length).contains(UInt8(ascii: "#"))
+}
+
+/// Whether libyaml's bytes of a scalar hold any byte past ASCII, as the decoded string's would (read in libyaml's
+/// buffer: a string's UTF-8 view took about 30 instructions a byte).
+private func holdsNonASCII(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> Bool {
+    guard let pointer else { return false }
+    return UnsafeBufferPointer(start: pointer, count: length).contains { $0 >= 0x80 }
 }
 
 private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

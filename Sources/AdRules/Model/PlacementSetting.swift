@@ -92,11 +92,6 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
     public static func settings(in block: Block) -> [PlacementSetting] { blockSettings[block] ?? [] }
     private static let blockSettings = Dictionary(grouping: allCases.filter { $0.block != nil }) { $0.block ?? .grace }
 
-    /// The built-in defaults of a placement of each format, with where each lives on it.
-    package static let builtInDefaults: [AdFormat: [(setting: PlacementSetting, value: SettingValue)]] =
-        Dictionary(uniqueKeysWithValues: AdFormat.allCases.map { format in
-            (format, allCases.compactMap { setting in setting.builtInDefault(for: format).map { (setting, $0) } })
-        })
 
     /// The most `caps` windows a placement or group may have, in rule files and in compiled policies.
     package static let maxWindowCaps = 64

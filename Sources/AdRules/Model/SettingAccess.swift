@@ -76,15 +76,3 @@ extension SourceLocation {
     package static let unknown = SourceLocation(file: SourceFile(""), line: 0, column: 0)
 }
 
-// What a setting holds before its built-in default or its written value is set.
-extension Located where Value == Bool {
-    package static var unset: Self { Located(false, at: .unknown) }
-}
-
-extension Located where Value == Int {
-    package static var unset: Self { Located(0, at: .unknown) }
-}
-
-extension Located where Value == RuleDuration {
-    package static var unset: Self { Located(.zero, at: .unknown) }
-}
