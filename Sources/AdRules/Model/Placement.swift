@@ -63,37 +63,27 @@ public struct Placement: Sendable, Hashable {
     public var graceAfterInstall: Located<RuleDuration>
     /// No show until this long after the session started.
     public var graceAfterSessionStart: Located<RuleDuration>
+}
 
+extension Placement {
     /// A placement of `format` with every other setting at its built-in default
     /// (``PlacementSetting/builtInDefault(for:)``), located at the placement.
     ///
     /// Each field is written once, with its value: every placement of a policy is made here, by the loader and by
     /// `Policy(compiled:)`, and going through the table (a look-up, then a `SettingValue` made and taken apart for
-    /// each setting) cost about 3,700 instructions a placement. `PlacementDefaultsTests` holds the two equal.
+    /// each setting) cost about 3,700 instructions a placement. `PlacementDefaultsTests` holds the two equal. (Through
+    /// the memberwise initializer, declared here so that the struct keeps it: assigning the fields one by one left the
+    /// optimizer a retain and a release of the whole placement at the end.)
     package init(id: String, location: SourceLocation, format: Located<AdFormat>) {
-        self.id = id
-        self.location = location
-        self.format = format
-        adUnit = nil
-        enabled = Located(true, at: location)
-        excludePremium = Located(true, at: location)
-        blockDuringFullscreen = Located(true, at: location)
-        minInterval = Located(.zero, at: location)
-        dailyCap = nil
-        hourlyCap = nil
-        sessionCap = nil
-        caps = []
-        maxAdAge = Located(.hours(1), at: location)
-        everyNActions = nil
-        requireUserChoice = Located(format.value == .rewarded, at: location)
-        showOnFirstLoad = Located(true, at: location)
-        launchMaxWait = nil
-        showIfReady = Located(true, at: location)
-        allowDeferred = Located(false, at: location)
-        resumeMaxDelay = Located(.seconds(3), at: location)
-        graceFirstSessions = Located(0, at: location)
-        graceAfterInstall = Located(.zero, at: location)
-        graceAfterSessionStart = Located(.zero, at: location)
+        self.init(
+            id: id, location: location, format: format, adUnit: nil, enabled: Located(true, at: location),
+            excludePremium: Located(true, at: location), blockDuringFullscreen: Located(true, at: location),
+            minInterval: Located(.zero, at: location), dailyCap: nil, hourlyCap: nil, sessionCap: nil, caps: [],
+            maxAdAge: Located(.hours(1), at: location), everyNActions: nil,
+            requireUserChoice: Located(format.value == .rewarded, at: location), showOnFirstLoad: Located(true, at: location),
+            launchMaxWait: nil, showIfReady: Located(true, at: location), allowDeferred: Located(false, at: location),
+            resumeMaxDelay: Located(.seconds(3), at: location), graceFirstSessions: Located(0, at: location),
+            graceAfterInstall: Located(.zero, at: location), graceAfterSessionStart: Located(.zero, at: location))
     }
 }
 

@@ -53,13 +53,13 @@ extension FieldReader {
         _ cursor: YAMLEventCursor, allowed: [String], listed: [String]? = nil, context: String,
         _ body: (inout FieldReader, Int, String, YAMLNode, YAMLEvent) -> Void
     ) {
-        // The keys read so far, which "did you mean" does not suggest for a later unknown one: a list, made a set only
-        // for an unknown key's finding (a set took a hash and an insert of every key read).
-        var present: [String] = []
+        // The keys read so far, which "did you mean" does not suggest for a later unknown one: their indices in `allowed`
+        // (a set of their names took a hash and an insert of every key read, and a list an allocation a mapping).
+        var present = IndexBits()
         forEachEntry(cursor) { reader, keyNode, value in
             guard let key = reader.wordKey(keyNode, in: context) else { return }
             if let index = allowed.firstIndex(of: key) {
-                present.append(key)
+                present.insert(index)
                 body(&reader, index, key, keyNode, value)
             } else if FieldReader.isMergeKey(keyNode) {
                 reader.mergeKeys += 1
@@ -90,7 +90,7 @@ extension FieldReader {
                 reader.unknownKeysSeen.append(key)
                 let finding = Diagnostic.unknownKey(
                     key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
-                    isPlain: keyNode.scalar?.style == .plain, present: Set(present))
+                    isPlain: keyNode.scalar?.style == .plain, present: Set(present.indices.map { allowed[$0] }))
                 if reader.heldBack != nil {
                     reader.heldBack?.append((finding, key))
                 } else {
@@ -185,4 +185,17 @@ extension FieldReader {
         settingsRun = settingsRun || previous == nil && isSetting
         return true
     }
+}
+
+/// A set of small indices (those of a mapping's allowed keys), held in bits with no allocation up to 64 of them.
+struct IndexBits {
+    private var low: UInt64 = 0
+    private var high: Set<Int> = []
+
+    mutating func insert(_ index: Int) {
+        if (0..<64).contains(index) { low |= 1 << UInt64(index) } else { high.insert(index) }
+    }
+
+    /// The indices held, in increasing order.
+    var indices: [Int] { (0..<64).filter { low & (1 << UInt64($0)) != 0 } + high.sorted() }
 }

@@ -12,11 +12,25 @@ extension FieldReader {
     /// `0x[0-9a-fA-F]+`. At most 18 decimal digits (15 hexadecimal, 20 octal), so that every product or sum the
     /// linter forms from it stays far from overflow.
     static func intValue(_ scalar: YAMLScalar) -> Int? {
+        // The usual number, plain decimal digits alone (`6`, `30`), is read in one pass over its bytes: the general
+        // path below takes a substring and `Int(_:radix:)`, about 1,200 instructions a number.
+        if scalar.style == .plain, let value = plainDecimal(scalar.value.utf8) { return value }
         guard let (text, radix) = scalar.coreSchemaIntDigits else { return nil }
         // A `+` does not count towards the 18 characters; a `-` does.
         let length = text.utf8.first == UInt8(ascii: "+") ? text.utf8.count - 1 : text.utf8.count
         guard length <= (radix == 16 ? 15 : radix == 8 ? 20 : 18) else { return nil }
         return Int(text, radix: radix)
+    }
+
+    /// The value of 1 to 18 decimal digits and nothing else; nil for any other text (which the core schema's path reads).
+    private static func plainDecimal(_ bytes: String.UTF8View) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     mutating func bool(_ node: YAMLNode, _ key: String) -> Located<Bool>? {

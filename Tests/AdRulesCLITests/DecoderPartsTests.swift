@@ -1,0 +1,34 @@
+@testable import AdRulesCompiler
+import AdRulesYAML
+import Testing
+
+/// Small parts of the decoders that have a fast path beside a general one.
+@Suite("decoder parts")
+struct DecoderPartsTests {
+    /// Whole numbers read as the YAML 1.2 core schema reads them, at most 18 decimal digits: plain digits alone take a
+    /// short path, everything else the general one.
+    @Test(arguments: [
+        ("0", 0), ("7", 7), ("007", 7), ("30", 30), ("999999999999999999", 999_999_999_999_999_999),
+        ("+5", 5), ("-5", -5), ("0x1F", 31), ("0o17", 15), ("08", 8),
+    ])
+    func wholeNumbersAreRead(_ text: String, _ value: Int) {
+        #expect(FieldReader.intValue(YAMLScalar(value: text, style: .plain)) == value)
+    }
+
+    @Test(arguments: ["", "1000000000000000000", "5a", "1_000", "٣", "1.5", " 5", "0x", "+"])
+    func otherTextIsNoWholeNumber(_ text: String) {
+        #expect(FieldReader.intValue(YAMLScalar(value: text, style: .plain)) == nil)
+    }
+
+    @Test func aQuotedNumberIsText() {
+        #expect(FieldReader.intValue(YAMLScalar(value: "5", style: .doubleQuoted)) == nil)
+        #expect(FieldReader.intValue(YAMLScalar(value: "5", style: .singleQuoted)) == nil)
+    }
+
+    @Test func indexBitsHoldAnyIndexInOrder() {
+        var bits = IndexBits()
+        for index in [200, 5, 63, 0, 64, 5] { bits.insert(index) }
+        #expect(bits.indices == [0, 5, 63, 64, 200])
+        #expect(IndexBits().indices.isEmpty)
+    }
+}
