@@ -99,7 +99,9 @@ final class PolicyStorage: Sendable {
         placementLimits.reserveCapacity(placements.count)
         var largestCap = 0
         for i in placements.indices {
-            placementLimits.append(PlacementLimits(placements[i], windows: windowRange(placements[i].caps)))
+            // The windows first: a placement read around the call that appends them was copied to keep it alive.
+            let range = windowRange(placements[i].caps)
+            placementLimits.append(PlacementLimits(placements[i], windows: range))
             largestCap = max(largestCap, Limits.capBounds(of: placements[i])?.largest ?? 0)
         }
         self.placementLimits = placementLimits
