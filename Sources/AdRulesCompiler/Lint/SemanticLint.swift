@@ -284,11 +284,18 @@ enum SemanticLint {
         // larger cap never binds, and neither does a daily cap larger than a longer window's. A calendar day is not a
         // rolling window of 1d, though (5 shows late in one day and 3 early the next are 8 in 24 hours): a rolling
         // window is compared with `daily_cap` only when one is strictly longer, as the spec words it.
-        var windows: [(window: RuleDuration, max: Int, location: SourceLocation, name: String, calendar: Bool)] = []
-        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, "hourly_cap \(hourly.value)", false)) }
-        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, "daily_cap \(daily.value)", true)) }
+        // One window is stricter than another only when there are two: most blocks have one cap or none, and are done.
+        let windowCount = (block.hourlyCap == nil ? 0 : 1) + (block.dailyCap == nil ? 0 : 1) + block.caps.count { $0.value.window.milliseconds > 0 }
+        guard windowCount >= 2 else { return findings }
+        // Each window's name is made only for a finding (a cap's window is written out, as in `the cap of 3 in 30m`).
+        var windows: [(window: RuleDuration, max: Int, location: SourceLocation, calendar: Bool, isHourly: Bool)] = []
+        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, false, true)) }
+        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, true, false)) }
         for cap in block.caps where cap.value.window.milliseconds > 0 {
-            windows.append((cap.value.window, cap.value.max, cap.location, "the cap of \(cap.value.max) in \(cap.value.window)", false))
+            windows.append((cap.value.window, cap.value.max, cap.location, false, false))
+        }
+        func name(_ window: (window: RuleDuration, max: Int, location: SourceLocation, calendar: Bool, isHourly: Bool)) -> String {
+            window.isHourly ? "hourly_cap \(window.max)" : window.calendar ? "daily_cap \(window.max)" : "the cap of \(window.max) in \(window.window)"
         }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
@@ -300,8 +307,8 @@ enum SemanticLint {
             if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
                 let longer = windows[j]
                 findings.append(.unreachable(
-                    at: shorter.location, "\(shorter.name) can never bind\(subject(shorter.location, longer.location)): \(longer.name) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))",
-                    notes: notes(shorter.location, longer.location, longer.name)))
+                    at: shorter.location, "\(name(shorter)) can never bind\(subject(shorter.location, longer.location)): \(name(longer)) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))",
+                    notes: notes(shorter.location, longer.location, name(longer))))
             }
         }
         return findings
