@@ -65,12 +65,11 @@ extension YAMLEventCursor {
             checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, range: range, mark: event.start_mark)
             return open(isMapping: true, isBlock: event.data.mapping_start.style == YAML_BLOCK_MAPPING_STYLE, at: range.start)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            guard depth > 0 else { return nil }
-            depth -= 1
+            guard let closed = open.close() else { return nil }
             // A block collection ends with its last node; one in brackets after its closing bracket.
-            let end = frames[depth].isBlock && lastNodeEnd > frames[depth].start ? lastNodeEnd : range.end
+            let end = closed.isBlock && lastNodeEnd > closed.start ? lastNodeEnd : range.end
             lastNodeEnd = end
-            nodeEnded()
+            if closed.endsRoot { hasReadRoot = true }
             return .end(end)
         default:
             return nil
@@ -78,39 +77,36 @@ extension YAMLEventCursor {
     }
 
     private func open(isMapping: Bool, isBlock: Bool, at start: SourcePosition) -> YAMLEvent? {
-        guard depth < YAMLReader.maxDepth else {
+        guard open.depth < YAMLReader.maxDepth else {
             stop(.tooDeep(limit: YAMLReader.maxDepth, file: file, at: start))
             return nil
         }
-        // The parent is not told yet: a collection used as a key leaves its mapping expecting a key until it ends.
-        if depth == frames.count { frames.append(Frame()) }
-        frames[depth].reset(isMapping: isMapping, isBlock: isBlock, start: start)
-        depth += 1
+        open.open(isMapping: isMapping, isBlock: isBlock, at: start)
         return isMapping ? .mappingStart(start) : .sequenceStart(start)
     }
 
     /// A scalar in its place: a key of a mapping is checked for `<<` and repeats; a repeated key and its
     /// value are read through here and never handed out.
     private func scalar(_ node: YAMLNode) -> YAMLEvent? {
-        guard depth > 0, frames[depth - 1].isMapping, frames[depth - 1].expectsKey, let key = node.scalar else {
-            nodeEnded()
-            return .scalar(node)
-        }
         // An alias used as a key has no text here: ``node(from:)``, which puts the anchored node in its place, checks
         // it for repeats.
-        if aliasOfLastEvent != nil {
-            nodeEnded()
+        let key = node.scalar
+        let read = open.read(scalar: aliasOfLastEvent == nil ? key?.value : nil, at: node.range.start)
+        switch read {
+        case .node(let endsRoot):
+            if endsRoot { hasReadRoot = true }
             return .scalar(node)
+        case .key, .repeatedKey:
+            if let key, key.style == .plain, key.value == "<<" {
+                report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
+            }
         }
-        if key.style == .plain, key.value == "<<" {
-            report(.mergeKey(inRuleFile: isRuleFile, file: file, range: node.range))
-        }
-        if let first = frames[depth - 1].firstPosition(ofRepeated: key.value, at: node.range.start) {
+        if case .repeatedKey(let first) = read, let key, let frame = open.frame() {
             // Not for a key repeated right after its first (`message: x`, `message: y`): that is one item edited twice,
             // unless it is the item's only key (`- event: a` then `event: b`, a scenario's steps).
-            let inListItem = depth >= 2 && frames[depth - 1].isBlock && !frames[depth - 2].isMapping && frames[depth - 2].isBlock
-                && (frames[depth - 1].keyBefore != key.value || frames[depth - 1].keys.count == 1)
-            frames[depth - 1].expectsKey = false
+            let outer = open.frame(outward: 1)
+            let inListItem = outer.map { frame.isBlock && !$0.isMapping && $0.isBlock } == true
+                && (frame.keyBefore != key.value || frame.keys.count == 1)
             // A block or list repeated (`grace:`, `caps:` twice) holds settings to keep: its advice says to merge the
             // two, unless the key is an entry's id (a placement defined twice), which is one of two things.
             let value = next()
@@ -120,28 +116,18 @@ extension YAMLEventCursor {
             default: break
             }
             if let value { skip(value) }
-            let parent = depth >= 2 && frames[depth - 2].isMapping ? frames[depth - 2].lastKey : nil
+            let parent = outer.flatMap { $0.isMapping ? $0.lastKey : nil }
             // In an item of a list, a repeated block (a test's `context:`) is merged, a repeated list (a rule's `deny:`) kept once.
             var repeatsMapping = false
             if case .mappingStart? = value { repeatsMapping = true }
             let repeated: DuplicateKeyKind = inListItem ? .inListItem(repeatsBlock: repeatsMapping)
                 : parent.map(Diagnostic.holdsIDs) == true ? .entryID
-                : repeatsBlock ? (frames[depth - 1].isBlock ? .blockOnItsLines : .blockInBraces)
+                : repeatsBlock ? (frame.isBlock ? .blockOnItsLines : .blockInBraces)
                 : .value
             report(.duplicateKey(key.value, file: file, range: node.range, first: first, kind: repeated))
             return nil
         }
-        nodeEnded()
         return .scalar(node)
-    }
-
-    /// A node ended: in a mapping, a key is followed by a value and a value by a key.
-    private func nodeEnded() {
-        if depth == 0 {
-            hasReadRoot = true
-        } else if frames[depth - 1].isMapping {
-            frames[depth - 1].expectsKey.toggle()
-        }
     }
 
     private func checkProperties(

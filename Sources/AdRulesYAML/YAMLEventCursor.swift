@@ -10,51 +10,6 @@ internal import CYAML
 /// through and never handed out, so decoders see the first one only; a second document, nesting past ``YAMLReader/maxDepth``
 /// and syntax errors stop the read, after which ``next()`` returns nil.
 public final class YAMLEventCursor {
-    /// An open mapping or sequence: where it started and, for a mapping, which keys it has had.
-    struct Frame {
-        var isMapping = false
-        /// Written as an indented block, not in brackets: its end is where its last node ends.
-        var isBlock = false
-        var start = SourcePosition(line: 1, column: 1)
-        /// In a mapping: whether the next node is a key.
-        var expectsKey = true
-        /// The keys so far, with where each was first written: scanned while few, then indexed.
-        var keys: [(name: String, at: SourcePosition)] = []
-        var keyIndex: [String: SourcePosition] = [:]
-        /// The key written last, and the one written before it (a repeat right after its first is told apart).
-        var lastKey: String?
-        var keyBefore: String?
-
-        mutating func reset(isMapping: Bool, isBlock: Bool, start: SourcePosition) {
-            self.isMapping = isMapping
-            self.isBlock = isBlock
-            self.start = start
-            expectsKey = true
-            lastKey = nil
-            keyBefore = nil
-            keys.removeAll(keepingCapacity: true)
-            if !keyIndex.isEmpty { keyIndex.removeAll() }
-        }
-
-        /// Records a key; returns where it was first written when it is a repeat.
-        mutating func firstPosition(ofRepeated name: String, at position: SourcePosition) -> SourcePosition? {
-            keyBefore = lastKey
-            lastKey = name
-            if keys.count < 16 {
-                if let first = keys.first(where: { $0.name == name }) { return first.at }
-                keys.append((name, position))
-                return nil
-            }
-            if keyIndex.isEmpty {
-                for key in keys where keyIndex[key.name] == nil { keyIndex[key.name] = key.at }
-            }
-            if let first = keyIndex[name] { return first }
-            keyIndex[name] = position
-            keys.append((name, position))
-            return nil
-        }
-    }
-
     /// The path used in diagnostics.
     public let file: String
     /// Whether the file is a rule file, which must be explicit (cli.md, `yaml/alias`): its anchors and aliases are
@@ -93,12 +48,11 @@ public final class YAMLEventCursor {
     /// True once the stream ended or reading stopped: ``next()`` returns nil from then on.
     var isDone = false
     var documents = 0
-    /// Frames of the open collections, reused; `depth` of them are open.
-    var frames: [Frame] = []
+    /// The open collections.
+    var open = OpenCollections()
     /// Where the last node read ended: the end of a block collection. (libyaml ends one where the next token starts,
     /// lines below its last value when blank lines or comments follow.)
     var lastNodeEnd = SourcePosition(line: 1, column: 1)
-    var depth = 0
     /// The line and byte offset of the line start ``byteOffset(of:)`` found last.
     var lastLineStart = (line: 0, offset: 0)
     /// The line, column and byte offset of the mark ``byteOffset(of:)`` found last, where a later mark on its line
@@ -235,11 +189,11 @@ public final class YAMLEventCursor {
     }
 
     /// How many mappings and sequences are open where the cursor stands.
-    public var openCollections: Int { depth }
+    public var openCollections: Int { open.depth }
 
     /// Reads through what is left of the collections open deeper than `level`, so that `level` are open.
     public func skip(toOpenCollections level: Int) {
-        while depth > level, next() != nil {}
+        while open.depth > level, next() != nil {}
     }
 
     /// Reads through the value `event` begins: nothing more for a scalar, the rest of it for a collection.
@@ -253,9 +207,9 @@ public final class YAMLEventCursor {
     /// Reads through the rest of the collection that `next()` just opened.
     /// - Returns: the position of its end, or nil when reading stopped first.
     public func skipCollection() -> SourcePosition? {
-        let target = depth - 1
+        let target = open.depth - 1
         while let event = next() {
-            if case .end(let at) = event, depth == target { return at }
+            if case .end(let at) = event, open.depth == target { return at }
         }
         return nil
     }
