@@ -86,8 +86,9 @@ extension YAMLEventCursor {
     }
 
     /// A scalar in its place: a key of a mapping is checked for `<<` and repeats; a repeated key and its
-    /// value are read through here and never handed out.
-    private func scalar(_ node: YAMLNode) -> YAMLEvent? {
+    /// value are read through here and never handed out. (`node` is consumed: the event it is handed out in takes it
+    /// without a copy.)
+    private func scalar(_ node: consuming YAMLNode) -> YAMLEvent? {
         // An alias used as a key has no text here: ``node(from:)``, which puts the anchored node in its place, checks
         // it for repeats.
         let key = node.scalar
