@@ -117,13 +117,15 @@ extension YAMLEventCursor {
             default: break
             }
             if let value { skip(value) }
-            let parent = outer.flatMap { $0.isMapping ? $0.lastKey : nil }
+            // Read after the value, as where the cursor stands then (a value cut short by an error leaves it deeper).
+            let parent = open.frame(outward: 1).flatMap { $0.isMapping ? $0.lastKey : nil }
+            let isBlock = open.frame()?.isBlock == true
             // In an item of a list, a repeated block (a test's `context:`) is merged, a repeated list (a rule's `deny:`) kept once.
             var repeatsMapping = false
             if case .mappingStart? = value { repeatsMapping = true }
             let repeated: DuplicateKeyKind = inListItem ? .inListItem(repeatsBlock: repeatsMapping)
                 : parent.map(Diagnostic.holdsIDs) == true ? .entryID
-                : repeatsBlock ? (frame.isBlock ? .blockOnItsLines : .blockInBraces)
+                : repeatsBlock ? (isBlock ? .blockOnItsLines : .blockInBraces)
                 : .value
             report(.duplicateKey(key.value, file: file, range: node.range, first: first, kind: repeated))
             return nil

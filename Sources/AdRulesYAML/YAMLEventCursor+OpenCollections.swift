@@ -5,9 +5,9 @@ extension YAMLEventCursor {
     /// reuse.
     ///
     /// One value, changed by one call an event (a scalar read, a collection opened or closed): the cursor is a class,
-    /// and every read or write of its properties that Swift cannot prove alone is an exclusivity check at run time,
-    /// which the frames, read and written several times an event, paid about 60 million instructions for on a large
-    /// policy.
+    /// and every read or write of its properties that Swift cannot prove alone is an exclusivity check at run time.
+    /// Read and written several times an event, the frames paid about 53 million instructions of such checks in a lint
+    /// of 10,000 placements, 19 million fewer this way.
     struct OpenCollections {
         /// An open mapping or sequence: where it started and, for a mapping, which keys it has had.
         struct Frame {

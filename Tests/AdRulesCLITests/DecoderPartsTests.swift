@@ -20,6 +20,30 @@ struct DecoderPartsTests {
         #expect(FieldReader.intValue(YAMLScalar(value: text, style: .plain)) == nil)
     }
 
+    /// The short path gives what the core schema's path gives (its digits, at most 18 characters, `Int(_:radix:)`), on
+    /// strings of 1 to 20 digits with and without leading zeros and signs.
+    @Test func theShortPathAgreesWithTheCoreSchema() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "00", "000000000000000000", "0000000000000000001"]
+        for length in 1...20 {
+            for _ in 0..<50 {
+                var text = String((0..<length).map { _ in "0123456789".randomElement(using: &generator)! })
+                if Bool.random(using: &generator) { text = "0" + text }
+                texts.append(text)
+                texts.append("+" + text)
+                texts.append("-" + text)
+            }
+        }
+        for text in texts {
+            let scalar = YAMLScalar(value: text, style: .plain)
+            let general: Int? = scalar.coreSchemaIntDigits.flatMap { digits, radix in
+                let length = digits.utf8.first == UInt8(ascii: "+") ? digits.utf8.count - 1 : digits.utf8.count
+                return length <= (radix == 16 ? 15 : radix == 8 ? 20 : 18) ? Int(digits, radix: radix) : nil
+            }
+            #expect(FieldReader.intValue(scalar) == general, "\(text)")
+        }
+    }
+
     @Test func aQuotedNumberIsText() {
         #expect(FieldReader.intValue(YAMLScalar(value: "5", style: .doubleQuoted)) == nil)
         #expect(FieldReader.intValue(YAMLScalar(value: "5", style: .singleQuoted)) == nil)

@@ -1,6 +1,6 @@
 import AdRulesTestSupport
 import AdRules
-@testable import AdRulesCompiler
+import AdRulesCompiler
 @testable import AdRulesCLI
 import Foundation
 import Testing
@@ -36,13 +36,8 @@ struct SchemaTests {
         }
     }
 
-    /// The decoder knows a key it reads by its index in the list of keys: the lists must be parallel.
-    @Test func theDecoderKnowsEachKeyByItsIndex() {
-        #expect(PlacementFields.keys.map(\.name) == RuleFileKeys.placement)
-        for block in PlacementSetting.Block.allCases {
-            #expect(PlacementSetting.settings(in: block).map(\.name) == RuleFileKeys.keys(in: block))
-        }
-        // A setting's block is the prefix of its key.
+    /// A setting's block (a `switch`) is the prefix of its key: the decoder groups a placement's keys by it.
+    @Test func eachSettingsBlockIsItsKeysPrefix() {
         for setting in PlacementSetting.allCases {
             let prefix = setting.key.split(separator: ".").count == 2 ? setting.key.split(separator: ".").first.map(String.init) : nil
             #expect(setting.block?.rawValue == prefix, "\(setting)")

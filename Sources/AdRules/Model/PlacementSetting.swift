@@ -92,7 +92,6 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
     public static func settings(in block: Block) -> [PlacementSetting] { blockSettings[block] ?? [] }
     private static let blockSettings = Dictionary(grouping: allCases.filter { $0.block != nil }) { $0.block ?? .grace }
 
-
     /// The most `caps` windows a placement or group may have, in rule files and in compiled policies.
     package static let maxWindowCaps = 64
 

@@ -72,7 +72,7 @@ extension Located {
 }
 
 extension SourceLocation {
-    /// A location that names no file: where a value that was never written nor inherited sits until it is.
+    /// A location that names no file: where an empty list of windows sits (a list is placed at its first window).
     package static let unknown = SourceLocation(file: SourceFile(""), line: 0, column: 0)
 }
 

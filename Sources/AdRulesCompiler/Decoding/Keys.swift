@@ -12,11 +12,9 @@ public enum RuleFileKeys {
     /// The top-level blocks written as a mapping that a placement's block could be taken for, but `placements:`
     /// itself (an entry is already in it).
     static let topBlocksOfEntries: Set<String> = ["defaults", "groups", "attributes"]
-    /// A placement's keys: each setting's, or its block's, in `PlacementSetting` order.
-    public static let placement: [String] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
-        let key = setting.block?.rawValue ?? setting.key
-        if !keys.contains(key) { keys.append(key) }
-    }
+    /// A placement's keys: each setting's, or its block's, in `PlacementSetting` order. (The names of
+    /// `PlacementFields.keys`, which the decoder knows a key by its index in.)
+    public static let placement: [String] = PlacementFields.keys.map(\.name)
     /// The keys `defaults:` takes: a placement's, but its format and ad unit (each placement has its own).
     public static let defaults = placement.filter { key in
         PlacementSetting.allCases.contains { ($0.block?.rawValue ?? $0.key) == key && $0.isAllowedInDefaults }

@@ -150,8 +150,8 @@ struct PlacementFields: Sendable {
         }
     }
 
-    /// What each key of ``RuleFileKeys/placement`` names, by its index there (built the same way, so the two lists are
-    /// parallel): a key read is known by its index, not compared again with the name of every setting
+    /// What each key of a placement names, in `PlacementSetting` order: ``RuleFileKeys/placement`` is their names, so a
+    /// key read is known by its index there, not compared again with the name of every setting
     /// (`PlacementSetting(rawValue:)`) and every block.
     static let keys: [Key] = PlacementSetting.allCases.reduce(into: []) { keys, setting in
         let key = setting.block.map(Key.block) ?? .setting(setting)
