@@ -127,6 +127,26 @@ enum SemanticLint {
         }
     }
 
+    /// A cap compared with the others of its block: `hourly_cap` as a window of an hour, `daily_cap` as one calendar day,
+    /// or a `caps` window. Its name is made only for a finding (a window's length is written out, `the cap of 3 in 30m`).
+    struct CapWindow {
+        enum Kind { case hourly, daily, rolling }
+        let kind: Kind
+        let window: RuleDuration
+        let max: Int
+        let location: SourceLocation
+
+        var isCalendarDay: Bool { kind == .daily }
+
+        var name: String {
+            switch kind {
+            case .hourly: return "hourly_cap \(max)"
+            case .daily: return "daily_cap \(max)"
+            case .rolling: return "the cap of \(max) in \(window)"
+            }
+        }
+    }
+
     /// A placement's caps and interval as written, with their places: what its cap findings depend on.
     struct CapsWritten: Hashable {
         let pacing: Located<RuleDuration>?
@@ -287,28 +307,24 @@ enum SemanticLint {
         // One window is stricter than another only when there are two: most blocks have one cap or none, and are done.
         let windowCount = (block.hourlyCap == nil ? 0 : 1) + (block.dailyCap == nil ? 0 : 1) + block.caps.count { $0.value.window.milliseconds > 0 }
         guard windowCount >= 2 else { return findings }
-        // Each window's name is made only for a finding (a cap's window is written out, as in `the cap of 3 in 30m`).
-        var windows: [(window: RuleDuration, max: Int, location: SourceLocation, calendar: Bool, isHourly: Bool)] = []
-        if let hourly = block.hourlyCap { windows.append((.hours(1), hourly.value, hourly.location, false, true)) }
-        if let daily = block.dailyCap { windows.append((.days(1), daily.value, daily.location, true, false)) }
+        var windows: [CapWindow] = []
+        if let hourly = block.hourlyCap { windows.append(CapWindow(kind: .hourly, window: .hours(1), max: hourly.value, location: hourly.location)) }
+        if let daily = block.dailyCap { windows.append(CapWindow(kind: .daily, window: .days(1), max: daily.value, location: daily.location)) }
         for cap in block.caps where cap.value.window.milliseconds > 0 {
-            windows.append((cap.value.window, cap.value.max, cap.location, false, false))
-        }
-        func name(_ window: (window: RuleDuration, max: Int, location: SourceLocation, calendar: Bool, isHourly: Bool)) -> String {
-            window.isHourly ? "hourly_cap \(window.max)" : window.calendar ? "daily_cap \(window.max)" : "the cap of \(window.max) in \(window.window)"
+            windows.append(CapWindow(kind: .rolling, window: cap.value.window, max: cap.value.max, location: cap.location))
         }
         let flagged = Set(findings.map(\.range.start))
         for (i, shorter) in windows.enumerated() where shorter.max > 0 && !flagged.contains(SourcePosition(line: shorter.location.line, column: shorter.location.column)) {
             // The strictest of the caps over a window at least as long: lowering below it is what makes this one bind.
             let stricter = windows.indices.filter { j in
-                let covers = windows[j].calendar == shorter.calendar ? windows[j].window >= shorter.window : windows[j].window > shorter.window
+                let covers = windows[j].isCalendarDay == shorter.isCalendarDay ? windows[j].window >= shorter.window : windows[j].window > shorter.window
                 return j != i && windows[j].max > 0 && covers && windows[j].max < shorter.max
             }
             if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
                 let longer = windows[j]
                 findings.append(.unreachable(
-                    at: shorter.location, "\(name(shorter)) can never bind\(subject(shorter.location, longer.location)): \(name(longer)) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))",
-                    notes: notes(shorter.location, longer.location, name(longer))))
+                    at: shorter.location, "\(shorter.name) can never bind\(subject(shorter.location, longer.location)): \(longer.name) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))",
+                    notes: notes(shorter.location, longer.location, longer.name)))
             }
         }
         return findings
