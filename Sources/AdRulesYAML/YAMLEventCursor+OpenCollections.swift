@@ -17,8 +17,15 @@ extension YAMLEventCursor {
             var start = SourcePosition(line: 1, column: 1)
             /// In a mapping: whether the next node is a key.
             var expectsKey = true
-            /// The keys so far, with where each was first written: scanned while few, then indexed.
-            var keys: [(name: String, at: SourcePosition)] = []
+            /// A key, and where it was first written.
+            struct Key {
+                var name: String
+                var at: SourcePosition
+            }
+
+            /// The keys so far, with where each was first written: scanned while few, then indexed. (A struct, not a
+            /// tuple, per key: an array of tuples is emptied through the runtime's generic tuple code.)
+            var keys: [Key] = []
             var keyIndex: [String: SourcePosition] = [:]
             /// The key written last, and the one written before it (a repeat right after its first is told apart).
             var lastKey: String?
@@ -41,7 +48,7 @@ extension YAMLEventCursor {
                 lastKey = name
                 if keys.count < 16 {
                     if let first = keys.first(where: { $0.name == name }) { return first.at }
-                    keys.append((name, position))
+                    keys.append(Key(name: name, at: position))
                     return nil
                 }
                 if keyIndex.isEmpty {
@@ -49,7 +56,7 @@ extension YAMLEventCursor {
                 }
                 if let first = keyIndex[name] { return first }
                 keyIndex[name] = position
-                keys.append((name, position))
+                keys.append(Key(name: name, at: position))
                 return nil
             }
         }

@@ -1,6 +1,7 @@
 import AdRules
 import AdRulesCompiler
 import Foundation
+import AdRulesYAML
 internal import CYAML
 
 extension BenchmarkSuite {
@@ -11,6 +12,7 @@ extension BenchmarkSuite {
         let bytes = try PolicyLoader.readBytes(path)
         let rssBefore = currentRSS()
         var bare: [Double] = []
+        var cursor: [Double] = []
         var full: [Double] = []
         var events = 0
         var diagnostics = 0
@@ -18,20 +20,25 @@ extension BenchmarkSuite {
             let t0 = nanoseconds()
             events = bareEventLoop(bytes)
             let t1 = nanoseconds()
-            let load = PolicyLoader.load(sources: [(path, bytes)])
+            blackHole(cursorLoop(bytes, file: path))
             let t2 = nanoseconds()
+            let load = PolicyLoader.load(sources: [(path, bytes)])
+            let t3 = nanoseconds()
             diagnostics = load.diagnostics.count
             blackHole(load)
             bare.append(Double(t1 - t0))
-            full.append(Double(t2 - t1))
+            cursor.append(Double(t2 - t1))
+            full.append(Double(t3 - t2))
         }
         let peak = peakRSS()
         bare.sort()
+        cursor.sort()
         full.sort()
         let megabytes = Double(bytes.count) / 1_048_576
         return try compiledLoading() + [
             "Loading a generated \(placements)-placement policy (\(String(format: "%.1f", megabytes)) MiB, \(events) libyaml events; median of 5)",
             "bare libyaml event loop".padding(toLength: 46, withPad: " ", startingAt: 0) + format(bare[2]).leftPad(10) + String(format: "  %.0f MB/s", megabytes / (bare[2] / 1e9)),
+            "YAMLEventCursor alone (events, no decoding)".padding(toLength: 46, withPad: " ", startingAt: 0) + format(cursor[2]).leftPad(10) + String(format: "  %.1fx the bare loop", cursor[2] / bare[2]),
             "PolicyLoader.load (read, decode, lint)".padding(toLength: 46, withPad: " ", startingAt: 0) + format(full[2]).leftPad(10) + String(format: "  %.1fx the bare loop (target <= 2x); %d diagnostics", full[2] / bare[2], diagnostics),
             String(format: "peak memory: %.0f MiB above the %.0f MiB before loading = %.1fx the file (target <= 10x)", Double(peak - rssBefore) / 1_048_576, Double(rssBefore) / 1_048_576, Double(peak - rssBefore) / Double(bytes.count)),
         ]
@@ -63,6 +70,22 @@ extension BenchmarkSuite {
             row("compiled: Policy(compiled:)", compiled, String(format: "  %.2fx the YAML load (target <= 0.3x)", compiled.median / yaml.median)),
             "",
         ]
+    }
+
+    /// Profiling aid (`--only cursor`): the YAML layer alone, once, over a generated policy of `placements`.
+    func cursorOnly() -> [String] {
+        let bytes = Array(PolicyGenerator.text(placements: placements).utf8)
+        return ["YAMLEventCursor alone: \(cursorLoop(bytes, file: "generated.yaml")) events"]
+    }
+
+    /// The YAML layer alone: every event through ``YAMLEventCursor`` (positions, repeated keys, a `String` for each
+    /// scalar), with no decoder reading them. What the loader adds to libyaml before any setting is read.
+    func cursorLoop(_ bytes: [UInt8], file: String) -> Int {
+        YAMLEventCursor.read(bytes, file: file) { cursor in
+            var count = 0
+            while cursor.next() != nil { count += 1 }
+            return count
+        }
     }
 
     /// libyaml's parser over the bytes, every event created and deleted: the floor for any loader.

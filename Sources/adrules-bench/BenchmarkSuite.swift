@@ -16,6 +16,7 @@ struct BenchmarkSuite {
         if only == nil || only == "decisions" || only == "allow" || only == "deny" || only == "engine" || only == "core" { lines += try decisions() + [""] }
         if only == nil || only == "loading" { lines += try loading() + [""] }
         if only == "startup" { lines += try compiledLoading() }
+        if only == "cursor" { lines += cursorOnly() }
         if only == nil || only == "ledger" { lines += try ledger() + [""] }
         if only == nil || only == "impact" { lines += try impact() }
         return lines.joined(separator: "\n")

@@ -15,7 +15,8 @@ extension PlacementSetting {
         case .hourlyCap: Self.assign(&p.hourlyCap, value, value?.count)
         case .sessionCap: Self.assign(&p.sessionCap, value, value?.count)
         case .caps:
-            if value == nil { p.caps = [] } else if case .windows(let caps)? = value?.value { p.caps = caps }
+            // `if let`, not `value == nil` (see `assign`).
+            if let value { if case .windows(let caps) = value.value { p.caps = caps } } else { p.caps = [] }
         case .maxAdAge: if let v = value?.duration { p.maxAdAge = v }
         case .everyNActions: Self.assign(&p.everyNActions, value, value?.count)
         case .requireUserChoice: if let v = value?.flag { p.requireUserChoice = v }
@@ -32,7 +33,12 @@ extension PlacementSetting {
 
     /// An optional setting: nil when no value is given, the value when it has the setting's kind, else unchanged.
     private static func assign<T>(_ field: inout Located<T>?, _ value: Located<SettingValue>?, _ typed: Located<T>?) {
-        if value == nil { field = nil } else if let typed { field = typed }
+        // A switch, not `value == nil`: the comparison builds a tuple of two optionals, destroyed through the runtime's
+        // generic code.
+        switch value {
+        case nil: field = nil
+        case _?: if let typed { field = typed }
+        }
     }
 }
 

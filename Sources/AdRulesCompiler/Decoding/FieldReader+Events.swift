@@ -36,8 +36,17 @@ extension FieldReader {
     mutating func forEachEntry(_ cursor: YAMLEventCursor, _ body: (inout FieldReader, YAMLNode, YAMLEvent) -> Void) {
         let level = cursor.openCollections
         while let event = cursor.next() {
-            if case .end = event { return }
-            guard let key = shallowNode(event, cursor), let value = cursor.next() else { return }
+            let key: YAMLNode
+            switch event {
+            case .end: return
+            // A scalar key, the usual one, is taken as it is: through `shallowNode`'s optional, each key was destroyed
+            // through the runtime's generic code for optionals (about 115 instructions a key).
+            case .scalar(let node): key = node
+            default:
+                guard let node = shallowNode(event, cursor) else { return }
+                key = node
+            }
+            guard let value = cursor.next() else { return }
             body(&self, key, value)
             cursor.skip(toOpenCollections: level)
         }

@@ -3,8 +3,15 @@ import AdRulesYAML
 
 /// The settings of a placement or of `defaults` as written, before defaults are applied.
 struct PlacementFields: Sendable {
-    /// The settings written, each once, in the order first written.
-    private(set) var written: [(setting: PlacementSetting, value: Located<SettingValue>)] = []
+    /// A setting as written.
+    struct Written: Sendable {
+        var setting: PlacementSetting
+        var value: Located<SettingValue>
+    }
+
+    /// The settings written, each once, in the order first written. (A struct, not a tuple, per setting: an array of
+    /// tuples is destroyed through the runtime's generic tuple code, about 95 instructions a setting.)
+    private(set) var written: [Written] = []
     /// Where the app_open-only blocks (`launch`, `resume`) are written, for `policy/format-key`.
     var appOpenBlocks: [PlacementSetting.Block: SourceRange] = [:]
     /// Blocks written with nothing in them (`grace:`), each with its finding: held until the placement is read, and
@@ -23,15 +30,13 @@ struct PlacementFields: Sendable {
     /// Records what was read for `setting`; nil (a value with an error) takes back what an earlier copy of the key set.
     mutating func set(_ setting: PlacementSetting, _ value: Located<SettingValue>?) {
         let index = written.firstIndex { $0.setting == setting }
-        switch (index, value) {
-        case (let index?, let value?): written[index].value = value
-        case (let index?, nil): written.remove(at: index)
-        case (nil, let value?):
+        if let index {
+            if let value { written[index].value = value } else { written.remove(at: index) }
+        } else if let value {
             // Room for four settings at once rather than growing one by one; a placement of more grows once. (Room for
             // eight raised the peak memory of loading 50,000 placements by 5%: the fields are all held until assembled.)
             if written.isEmpty { written.reserveCapacity(4) }
-            written.append((setting, value))
-        case (nil, nil): break
+            written.append(Written(setting: setting, value: value))
         }
     }
 
@@ -178,6 +183,12 @@ struct PlacementFields: Sendable {
         if setting.kind == .windows {
             // A short list read as a node: its length is checked before any of its items.
             if let node = cursor.node(from: event) { set(setting, reader.value(of: setting, node)) }
+            return
+        }
+        // A scalar, the usual value, is read as it is: going through `shallowNode`'s optional, each node was destroyed
+        // through the runtime's generic code for optionals (about 115 instructions a setting).
+        if case .scalar(let node) = event {
+            set(setting, reader.value(of: setting, node))
             return
         }
         guard let value = reader.shallowNode(event, cursor) else { return }

@@ -118,9 +118,9 @@ struct PolicyAssembler {
         ]
         for case let (key, setting?) in durations { writtenSettings[key] = Located(setting.value.description, at: setting.location) }
         let defaults = first(\.defaults) ?? PlacementFields()
-        for (_, value) in defaults.written {
-            defaultsWritten.insert(value.location)
-            if case .windows(let caps) = value.value { defaultsWritten.formUnion(caps.map(\.location)) }
+        for entry in defaults.written {
+            defaultsWritten.insert(entry.value.location)
+            if case .windows(let caps) = entry.value.value { defaultsWritten.formUnion(caps.map(\.location)) }
         }
 
         // Sized once: a table grown by doubling rehashes what it holds each time (a large policy's tables are bigger
@@ -322,10 +322,10 @@ struct PolicyAssembler {
     /// for app_open placements), else the built-in default.
     private func resolve(_ named: PolicyFragment.NamedPlacement, format: Located<AdFormat>, defaults: PlacementFields) -> Placement {
         var placement = Placement(id: named.id.value, location: named.id.location, format: format)
-        for (setting, value) in defaults.written where setting.block?.isAppOpenOnly != true || format.value == .appOpen {
-            setting.set(value, in: &placement)
+        for entry in defaults.written where entry.setting.block?.isAppOpenOnly != true || format.value == .appOpen {
+            entry.setting.set(entry.value, in: &placement)
         }
-        for (setting, value) in named.fields.written { setting.set(value, in: &placement) }
+        for entry in named.fields.written { entry.setting.set(entry.value, in: &placement) }
         return placement
     }
 }
