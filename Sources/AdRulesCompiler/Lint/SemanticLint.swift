@@ -45,8 +45,14 @@ enum SemanticLint {
             let format = p.format.value
             // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
             // the placements it turns off, with the advice to write enabled: false).
-            if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
+            switch CapsWritten.source(of: p, defaultsWritten: defaultsWritten) {
+            case .none: break
+            case .own:
                 findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
+            case .defaults:
+                if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
+                    findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
+                }
             }
             if format == .rewarded, !p.requireUserChoice.value {
                 add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false")
@@ -163,6 +169,30 @@ enum SemanticLint {
             pacing = block.dailyCap == nil ? nil : block.pacing
             self.zeroCaps = zeroCaps
         }
+
+        /// Where a placement's caps come from, which says whether another placement may hold the same ones.
+        enum Source {
+            /// No cap: no cap finding.
+            case none
+            /// At least one value written on the placement itself (or its built-in interval, placed at it): no other
+            /// placement holds the same caps, written in the same places.
+            case own
+            /// Every value from `defaults:`: other placements may hold the same ones, and their findings are found once.
+            case defaults
+        }
+
+        /// Where `p`'s caps (and the interval beside a daily cap) come from: a placement's own values set it apart at
+        /// once, so that only caps all taken from `defaults:` are compared with the others (a set of 50,000 placements'
+        /// caps hashed every location of each).
+        static func source(of p: borrowing Placement, defaultsWritten: Set<SourceLocation>) -> Source {
+            let hasCaps = p.dailyCap != nil || p.hourlyCap != nil || p.sessionCap != nil || !p.caps.isEmpty
+            guard hasCaps else { return .none }
+            guard !defaultsWritten.isEmpty else { return .own }
+            func isOwn(_ location: SourceLocation?) -> Bool { location.map { !defaultsWritten.contains($0) } ?? false }
+            if isOwn(p.dailyCap?.location) || isOwn(p.hourlyCap?.location) || isOwn(p.sessionCap?.location) { return .own }
+            if p.dailyCap != nil, isOwn(p.minInterval.location) { return .own }
+            return p.caps.contains { isOwn($0.location) } ? .own : .defaults
+        }
     }
 
     /// Findings about a value written in `defaults:`: said once, naming the placements that take the value.
@@ -263,9 +293,10 @@ enum SemanticLint {
             owner?.notes(comparing: flagged, with: other, otherName) ?? []
         }
         if zeroCaps {
-            for (key, cap) in [("daily_cap", block.dailyCap), ("hourly_cap", block.hourlyCap), ("session_cap", block.sessionCap)] {
-                if let cap, cap.value == 0 { findings.append(.zeroCap(key, at: cap.location, inGroup: isGroup)) }
-            }
+            // Each cap in turn, with no list of them built (this runs for every placement with a cap).
+            if let cap = block.dailyCap, cap.value == 0 { findings.append(.zeroCap("daily_cap", at: cap.location, inGroup: isGroup)) }
+            if let cap = block.hourlyCap, cap.value == 0 { findings.append(.zeroCap("hourly_cap", at: cap.location, inGroup: isGroup)) }
+            if let cap = block.sessionCap, cap.value == 0 { findings.append(.zeroCap("session_cap", at: cap.location, inGroup: isGroup)) }
             for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         }
         if let daily = block.dailyCap, daily.value > 0 {

@@ -1,4 +1,5 @@
 import AdRules
+import Foundation
 import AdRulesYAML
 
 /// `# adrules:disable-next-line RULE [RULE...]` comments, found by scanning each file's bytes.
@@ -69,11 +70,14 @@ package struct Suppressions {
     }
 
     /// Whether a `#` followed by the directive occurs anywhere (in a comment or not).
-    private static func holdsDirective(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func holdsDirective(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
         var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "#"), directiveFollows(i, in: bytes) != nil { return true }
-            i += 1
+        // `memchr` finds each `#` (a byte-by-byte loop here was 2% of loading a large policy, every byte read).
+        while i < bytes.count, let found = memchr(base + i, Int32(UInt8(ascii: "#")), bytes.count - i) {
+            let hash = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if directiveFollows(hash, in: bytes) != nil { return true }
+            i = hash + 1
         }
         return false
     }
