@@ -49,6 +49,26 @@ struct DecoderPartsTests {
         #expect(FieldReader.intValue(YAMLScalar(value: "5", style: .singleQuoted)) == nil)
     }
 
+    /// `keyIndex(of:)` compares lengths before texts, which is right only for ASCII names: every list of keys is ASCII,
+    /// and the look-up agrees with `firstIndex(of:)` on each name and on keys that are not names (a name with a Kelvin
+    /// sign for its `k`, equal to none of the lowercase names in Unicode's sense either).
+    @Test func keyLookUpAgreesWithFirstIndex() {
+        let lists = [
+            RuleFileKeys.top, RuleFileKeys.placement, RuleFileKeys.defaults, RuleFileKeys.launch, RuleFileKeys.resume,
+            RuleFileKeys.grace, RuleFileKeys.cap, RuleFileKeys.group, RuleFileKeys.attribute, RuleFileKeys.rule,
+        ]
+        for names in lists {
+            #expect(names.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }, "\(names)")
+            let others = names.flatMap { [$0 + "s", String($0.dropLast()), $0.uppercased(), $0.replacingOccurrences(of: "k", with: "\u{212A}")] }
+                + ["", "formatx", "\u{212A}", "max_ad_age ", "placements\u{301}"]
+            for key in names + others {
+                #expect(names.keyIndex(of: key) == names.firstIndex(of: key), "\(key.debugDescription) in \(names)")
+            }
+        }
+        #expect(RuleFileKeys.placement.keyIndex(of: "format") == RuleFileKeys.placement.firstIndex(of: "format"))
+        #expect(RuleFileKeys.placement.keyIndex(of: "format") != nil)
+    }
+
     @Test func indexBitsHoldAnyIndexInOrder() {
         var bits = IndexBits()
         for index in [200, 5, 63, 0, 64, 5] { bits.insert(index) }

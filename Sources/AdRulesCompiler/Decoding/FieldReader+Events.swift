@@ -67,7 +67,7 @@ extension FieldReader {
         var present = IndexBits()
         forEachEntry(cursor) { reader, keyNode, value in
             guard let key = reader.wordKey(keyNode, in: context) else { return }
-            if let index = allowed.firstIndex(of: key) {
+            if let index = allowed.keyIndex(of: key) {
                 present.insert(index)
                 body(&reader, index, key, keyNode, value)
             } else if FieldReader.isMergeKey(keyNode) {
@@ -145,9 +145,10 @@ extension FieldReader {
     /// indented under `placements:`) is said to be top-level, indented too far (or there twice), and one indented with
     /// no-break spaces is said to be.
     mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
+        // An entry whose value is a block of settings, as every placement's is, is an entry: nothing more to look at.
+        if case .mappingStart = value { return false }
         guard let key = keyNode.scalar?.value else { return false }
         let block = kind + "s"
-        if case .mappingStart = value { return false }
         // `  min_interval: 3m` indented with no-break spaces: YAML reads them as part of the key. One finding says so.
         // (An entry so indented is read under the id meant, and ``checkID(_:kind:lowercaseOnly:)`` says so.)
         if GluedKey.isIndentedWithNoBreakSpaces(keyNode), case let meant = GluedKey.unindented(key), keys.contains(meant) || RuleFileKeys.top.contains(meant) {
@@ -182,8 +183,9 @@ extension FieldReader {
         _ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?, settingsRun: inout Bool,
         _ cursor: YAMLEventCursor
     ) -> Bool {
-        let isSetting = keyNode.scalar.map { keys.contains($0.value) } ?? false
-        if settingsRun, isSetting {
+        // Looked up only when needed: an entry of a block of settings, every placement, needs it only inside a run.
+        func isSetting() -> Bool { keyNode.scalar.map { keys.keyIndex(of: $0.value) != nil } ?? false }
+        if settingsRun, isSetting() {
             cursor.skip(value)
             return true
         }
@@ -191,7 +193,7 @@ extension FieldReader {
             settingsRun = false
             return false
         }
-        settingsRun = settingsRun || previous == nil && isSetting
+        settingsRun = settingsRun || previous == nil && isSetting()
         return true
     }
 }
