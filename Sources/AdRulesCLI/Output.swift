@@ -33,8 +33,24 @@ enum Output {
     /// file inside an input directory. Checked before any work, so the input is still there to fix the command.
     /// - Parameter reads: the files of an input directory the run reads (lint and compile read rule files only): a
     ///   file it does not read can neither be overwritten through it nor stop it.
+    ///
+    /// With no `--output` (or `-`), standard output redirected into such a file (`adrules compile rules >> rules/a.yaml`)
+    /// is refused the same way: the report would corrupt the very file the run reads.
     static func refusal(output: String?, inputs: [String], reads: (String) -> Bool = PolicyLoader.isYAMLFile) -> CommandResult? {
-        guard let output, output != "-" else { return nil }
+        guard let output, output != "-" else {
+            // Only a regular file can be an input; a terminal, a pipe or a closed stream is left alone at once.
+            var info = stat()
+            guard !StandardStreams.closedAtStart.contains(1), fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return refusal(writingTo: "/dev/stdout", named: "standard output", isStandardOutput: true, inputs: inputs, reads: reads)
+        }
+        return refusal(writingTo: output, named: "--output \(ControlCharacters.escaped(output))", isStandardOutput: false, inputs: inputs, reads: reads)
+    }
+
+    /// The refusal of a write to `output`, which the messages call `subject`.
+    private static func refusal(
+        writingTo output: String, named subject: String, isStandardOutput: Bool, inputs: [String], reads: (String) -> Bool
+    ) -> CommandResult? {
+        let advice = isStandardOutput ? "redirect it elsewhere" : "write the report elsewhere"
         /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
         func resolved(_ path: String) -> String {
             var path = path
@@ -56,8 +72,8 @@ enum Output {
         }
         let target = resolved(output)
         let targetIdentity = identity(output)
-        if let refused = OutputFile.unreadOutputRefusal(output) {
-            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(refused): write the report elsewhere\n", exitCode: ExitCode.usage)
+        if !isStandardOutput, let refused = OutputFile.unreadOutputRefusal(output) {
+            return CommandResult(stderr: "error: \(subject) \(refused): \(advice)\n", exitCode: ExitCode.usage)
         }
         // What loading a directory reads: rule, scenario and model files.
         let isYAML = PolicyLoader.isYAMLFile(target)
@@ -85,13 +101,18 @@ enum Output {
             // A new rule or scenario file in an input directory would be read by the next run, and fail it.
             let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
             guard overwritesInput || addsToInputDirectory else { continue }
-            let what = overwritesInput
-                ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
-                : targetIdentity != nil
-                    ? "would overwrite a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
-                    : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
-            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
+            let what = isStandardOutput
+                ? overwritesInput
+                    ? "goes to a file this run reads (\(ControlCharacters.escaped(input)))"
+                    : "goes to a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
+                : overwritesInput
+                    ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
+                    : targetIdentity != nil
+                        ? "would overwrite a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
+                        : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
+            return CommandResult(stderr: "error: \(subject) \(what): \(advice)\n", exitCode: ExitCode.usage)
         }
+        guard !isStandardOutput else { return nil }
         // No report is YAML, and a YAML file is what the next run may read (or a rule file beside an input named
         // alone, which a report would overwrite): by its name or through a link. Standard output or error named as a
         // file is that stream, wherever the shell sent it.

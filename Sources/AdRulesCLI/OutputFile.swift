@@ -3,11 +3,14 @@ import Foundation
 
 /// Where a report is written with `--output`.
 ///
-/// The file named is written in place, so it stays the file it was (its owner, permissions, hard links, and the
-/// file a symlink points at). A regular file's previous contents are kept until the new report is written in full:
-/// when a write fails (a full disk, a file-size limit) they are written back and the file cut to their length, so
-/// a failed run never leaves a cut-off report where a good one was. A new file that cannot be written in full is
-/// removed. A device, a FIFO or a socket is written through.
+/// A regular file this run owns, with no other hard link, and a new file are replaced whole: the report is written to a
+/// new file beside it, synced, then renamed over it, so that the name holds either the old report or the new one in
+/// full even when the run is killed (SIGKILL, a CI job's timeout, the OOM killer) midway; the new file takes the old
+/// one's permissions, and a symlink's file is the one replaced. Any other regular file (another owner's, a file with
+/// hard links, one in a directory this run cannot write) is written in place, so it stays the file it was: its
+/// previous contents are kept until the new report is written in full, and when a write fails (a full disk, a
+/// file-size limit) they are written back and the file cut to their length. A new file that cannot be written in full
+/// is removed. A device, a FIFO or a socket is written through.
 enum OutputFile {
     /// The system's reason for a failed call, in words.
     static func reason(_ code: Int32) -> String { code != 0 ? String(cString: strerror(code)).lowercased() : "the write failed" }
@@ -112,13 +115,18 @@ enum OutputFile {
     static func write(_ data: Data, to path: String) -> String? {
         var info = stat()
         let exists = stat(path, &info) == 0
-        // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while a regular file is written in place would
-        // leave it cut off, its previous contents gone: those signals are ignored until it is written (or restored),
-        // and the run then finishes without acting on them. A FIFO or a device has nothing to keep, and a write to
-        // one that blocks stays interruptible.
+        // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while a regular file is written would leave it cut
+        // off (in place) or a stray file beside it (replaced whole): those signals are ignored until it is written (or
+        // restored), and the run then finishes without acting on them. A FIFO or a device has nothing to keep, and a
+        // write to one that blocks stays interruptible.
         let interrupts = exists && (info.st_mode & S_IFMT) != S_IFREG ? [] : [SIGINT, SIGTERM, SIGHUP]
         let dispositions = interrupts.map { signal($0, SIG_IGN) }
         defer { for (sig, disposition) in zip(interrupts, dispositions) { _ = signal(sig, disposition) } }
+        switch replaceWhole(data, path) {
+        case .replaced: return nil
+        case .failed(let problem): return problem
+        case .notApplicable: break
+        }
         // A file too large to keep a copy of is emptied first (written through): never a mix of old and new.
         var isRegular = exists && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) <= maxKept
         // Opened non-blocking, so that a FIFO no process reads is an error rather than a wait that never ends; the
@@ -170,6 +178,64 @@ enum OutputFile {
                 free(resolved)
             }
             return problem
+        }
+    }
+
+    /// What replacing a file whole came to.
+    enum Replacement {
+        case replaced
+        case failed(String)
+        /// Not a file to replace whole (a device, another owner's file, one with hard links, a directory this run cannot
+        /// write in): written in place instead.
+        case notApplicable
+    }
+
+    /// Writes `data` to a new file beside `path` (`.NAME.adrules-PID-N`), syncs it and renames it over the file `path`
+    /// names (through its symlinks), keeping that file's permissions.
+    static func replaceWhole(_ data: Data, _ path: String) -> Replacement {
+        var info = stat()
+        let target: String
+        let mode: mode_t
+        if stat(path, &info) == 0 {
+            // Replaced whole only when nothing else of the file would be lost: its owner and group are this run's, and
+            // no other name shares it.
+            guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid(), info.st_gid == getegid(),
+                let resolved = realpath(path, nil)
+            else { return .notApplicable }
+            target = String(cString: resolved)
+            free(resolved)
+            mode = info.st_mode & 0o7777
+        } else {
+            // A new file; a dangling symlink is written through, where it points.
+            var link = stat()
+            guard errno == ENOENT, lstat(path, &link) != 0, !path.hasSuffix("/") else { return .notApplicable }
+            target = path
+            mode = 0o644
+        }
+        let parent = PathText.parent(target)
+        let directory = parent.isEmpty ? "." : parent
+        let name = (target as NSString).lastPathComponent
+        var temporary = ""
+        var fd: Int32 = -1
+        for attempt in 0..<100 {
+            temporary = directory + "/." + name + ".adrules-\(getpid())-\(attempt)"
+            // The mode is what a new file gets (the umask applies); an existing file's is set exactly below.
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        // A directory this run cannot write in (or a name too long for a file beside it): written in place.
+        guard fd >= 0 else { return .notApplicable }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        do {
+            guard fchmod(fd, mode) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            guard rename(temporary, target) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            return .replaced
+        } catch {
+            let problem = reason(errno)
+            unlink(temporary)
+            return .failed(problem)
         }
     }
 }

@@ -247,9 +247,13 @@ extension Diagnostic {
 
     /// A file as the terminal formats start a line with it: control characters visible, and a relative name that
     /// starts with `::` (past spaces) led by `./`, the same file, so that a CI log does not read the line as a
-    /// command (`::error file=…::` would add an annotation).
+    /// command (`::error file=…::` would add an annotation). In a name that holds a colon and a space, every colon is
+    /// shown `\u{3A}`: a file named `fake.yaml:1:1: error: x.yaml` would start a line that reads as a finding in
+    /// another file (`fake.yaml`, line 1), at a place the policy does not have. Other names, colons included
+    /// (`10:30.yaml`), are printed as they are.
     static func terminalFile(_ file: String) -> String {
-        let escaped = ControlCharacters.escaped(file)
+        var escaped = ControlCharacters.escaped(file)
+        if escaped.contains(": ") { escaped = escaped.replacingOccurrences(of: ":", with: "\\u{3A}") }
         return ControlCharacters.startsLogCommand(escaped) ? "./" + escaped : escaped
     }
 

@@ -341,7 +341,8 @@ struct BoundsAndNamesTests {
     }
 
     /// A report that cannot be written in full (here a file-size limit) leaves the file it would replace as it was;
-    /// a written report goes into the file in place (a symlink stays a symlink, permissions and hard links are kept).
+    /// a written report keeps the file's permissions, a symlink stays a symlink, and a file with hard links is written
+    /// in place (each of its names sees the new report).
     @Test func aFailedOutputKeepsThePreviousFile() throws {
         let dir = try Self.directory([:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -386,6 +387,63 @@ struct BoundsAndNamesTests {
         let full = runCLI(["lint", "rules", "--format", "json", "--output", "/dev/full"])
         #expect(full.exitCode == 3)
         #expect(full.stderr.contains("no space left on device"), "\(full.stderr)")
+    }
+
+    /// A run killed while it writes `--output` (SIGKILL: a CI job's timeout, the OOM killer) leaves the file it would
+    /// replace whole: the old report or the new one, never a cut-off mix. The report is written beside the file and
+    /// renamed over it; the kills land at several points of a run, before, during and after the write.
+    @Test func aKilledRunLeavesTheOldReportOrTheNew() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        var steps = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        steps += String(repeating: "      - {after: 1s, ask: show, placement: level_end}\n", count: 20_000)
+        let dir = try Self.directory(["long.test.yaml": steps])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let report = dir + "/report.txt"
+        let old = String(repeating: "an earlier report\n", count: 100_000)
+        // The whole new report, from a run that is not killed.
+        try old.write(toFile: report, atomically: false, encoding: .utf8)
+        let started = Date()
+        #expect(try Self.shell("exec \"$0\" simulate \"$1\" --rules rules --output \"$2\" 2>/dev/null", binary, dir + "/long.test.yaml", report) == 0)
+        let whole = Date().timeIntervalSince(started)
+        let new = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(new.count > 1_000_000 && new != old)
+        // Replaced by a new file (a write in place keeps the inode), with nothing left beside it.
+        var before = stat(), after = stat()
+        try old.write(toFile: report, atomically: false, encoding: .utf8)
+        #expect(stat(report, &before) == 0)
+        #expect(try Self.shell("exec \"$0\" simulate \"$1\" --rules rules --output \"$2\" 2>/dev/null", binary, dir + "/long.test.yaml", report) == 0)
+        #expect(stat(report, &after) == 0 && after.st_ino != before.st_ino)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["long.test.yaml", "report.txt"])
+        for fraction in [0.7, 0.9, 1.0] {
+            try old.write(toFile: report, atomically: false, encoding: .utf8)
+            let delay = String(format: "%.3f", whole * fraction)
+            _ = try Self.shell(
+                "\"$0\" simulate \"$1\" --rules rules --output \"$2\" 2>/dev/null & pid=$!; sleep \"$3\"; kill -9 $pid; wait $pid",
+                binary, dir + "/long.test.yaml", report, delay)
+            let left = try String(contentsOfFile: report, encoding: .utf8)
+            #expect(left == old || left == new, "killed after \(delay) s of \(whole) s: \(left.utf8.count) bytes")
+        }
+    }
+
+    /// Standard output redirected into a file the run reads (`>> rules/a.yaml`) is refused before anything is written,
+    /// as `--output` to it is: the report would corrupt the input. Standard output to any other file is written.
+    @Test func standardOutputIntoAnInputIsRefused() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let rule = "version: 1\nplacements:\n  a: {format: banner}\n"
+        let dir = try Self.directory(["rules/a.yaml": rule, "rules/a.test.yaml": "tests: []\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for command in ["compile \"$1/rules\" >> \"$1/rules/a.yaml\"", "lint \"$1/rules\" --format json >> \"$1/rules/a.yaml\"",
+            "simulate \"$1/rules/a.test.yaml\" --rules \"$1/rules\" >> \"$1/rules/a.test.yaml\""]
+        {
+            #expect(try Self.shell("exec \"$0\" \(command) 2>\"$1/err.txt\"", binary, dir) == ExitCode.usage, "\(command)")
+            let err = try String(contentsOfFile: dir + "/err.txt", encoding: .utf8)
+            #expect(err.contains("standard output goes to a file this run reads"), "\(err)")
+        }
+        #expect(try String(contentsOfFile: dir + "/rules/a.yaml", encoding: .utf8) == rule)
+        #expect(try String(contentsOfFile: dir + "/rules/a.test.yaml", encoding: .utf8) == "tests: []\n")
+        // Elsewhere, the report is written.
+        #expect(try Self.shell("exec \"$0\" compile \"$1/rules\" > \"$1/policy.json\"", binary, dir) == 0)
+        #expect(try String(contentsOfFile: dir + "/policy.json", encoding: .utf8).hasPrefix("{\"attributes\""))
     }
 
     /// Runs a shell script in the package directory (`$0`, `$1`… are `arguments`) and returns its exit status.

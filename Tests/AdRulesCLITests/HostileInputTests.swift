@@ -72,6 +72,25 @@ struct HostileInputTests {
         #expect(!failed.stdout.split(separator: "\n").contains { $0.unicodeScalars.drop { $0.properties.isWhitespace }.starts(with: "::".unicodeScalars) }, "\(failed.stdout)")
     }
 
+    /// A file named like the start of a finding (`fake.yaml:1:1: error: x.yaml`) cannot make a terminal format's line
+    /// read as a finding at another place: the name's colons are shown `\u{3A}`.
+    @Test func aFileNamedLikeAFindingForgesNoPlace() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let name = "fake.yaml:1:1: error: injected.yaml"
+        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: dir + "/" + name)
+        for format in ["xcode", "text"] {
+            let run = try runBinary(["lint", name, "--format", format], directory: dir)
+            #expect(run.code == ExitCode.findings)
+            #expect(run.stdout.hasPrefix("fake.yaml\\u{3A}1\\u{3A}1\\u{3A} error\\u{3A} injected.yaml:3:34: error: daily_cap must be"), "\(run.stdout)")
+            // No line starts with another file's name and a place.
+            #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("fake.yaml:") }, "\(run.stdout)")
+        }
+        // The json report names the file as it is.
+        let json = try runBinary(["lint", name, "--format", "json"], directory: dir)
+        #expect(json.stdout.contains("\"file\" : \"\(name)\"") || json.stdout.contains("\"file\": \"\(name)\""), "\(json.stdout)")
+    }
+
     @Test func aLongFlatOrChainIsAnErrorNotAStackOverflow() throws {
         let dir = try scratch()
         let chain = Array(repeating: "true", count: 30_000).joined(separator: " or ")

@@ -633,11 +633,12 @@ def injection_cases(c):
                   {"p.yaml": BASE + "    ad_unit: ab\x01cd\n"}, formats=("json",),
                   must_not=[r"p\.yaml:1:1:"])
     gh_name = "q,line=99,col=1,title=forged::x.yaml"
-    c.policy_case("inject-filenames", g, "rule files whose NAMES carry newlines, ESC, CR and GitHub property separators",
+    c.policy_case("inject-filenames", g, "rule files whose NAMES carry newlines, ESC, CR, GitHub property separators and a finding's `file:line:col: error:`",
                   {"a\nfake.yaml:1:1: error: injected\n.yaml": "version: 2\n",
                    "b\x1b[31m\x1b]0;pwned\x07.yaml": "version: 2\n",
                    "c\rfake.yaml:1:1: error: injected.yaml": "version: 2\n",
                    "d\nPASS forged test\n.yaml": "version: 2\n",
+                   "fake.yaml:1:1: error: colon.yaml": "version: 2\n",
                    gh_name: "version: 2\n",
                    "p.yaml": BASE}, formats=fmts, must_not=[r"^::[a-z]+ file=[^\n]*,line=99"])
 
