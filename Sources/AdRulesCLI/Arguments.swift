@@ -41,6 +41,9 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
 /// Arguments parsed against a table: positionals in order, option values by long name.
 struct ParsedArguments: Sendable {
     var positionals: [String] = []
+    /// How many positionals came before `--` (all of them when there is none): a word after it is a path, never a
+    /// subcommand (`impact -- merge` reads a model file named `merge`).
+    var positionalsBeforeOptionsEnd = Int.max
     var values: [String: String] = [:]
     var flags: Set<String> = []
 
@@ -71,6 +74,7 @@ struct ParsedArguments: Sendable {
             }
             if argument == "--" {
                 optionsEnded = true
+                parsed.positionalsBeforeOptionsEnd = parsed.positionals.count
                 continue
             }
             var name: String

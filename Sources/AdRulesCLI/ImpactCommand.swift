@@ -21,7 +21,7 @@ enum ImpactCommand {
     ]
 
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
-        if parsed.positionals.first == "merge" { return merge(Array(parsed.positionals.dropFirst()), parsed) }
+        if parsed.positionals.first == "merge", parsed.positionalsBeforeOptionsEnd > 0 { return merge(Array(parsed.positionals.dropFirst()), parsed) }
         guard let modelPath = parsed.positionals.first else { return AdRulesCommandLine.usageError(.missingArgument("MODEL"), command: "impact") }
         let inputs = [modelPath, parsed.values["rules"] ?? "rules"] + [parsed.values["compare"]].compactMap { $0 }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: inputs) { return refusal }

@@ -170,7 +170,10 @@ extension YAMLEventCursor {
         } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
             advice = closer
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
-            if let quoted = Self.quotedValueAdvice(line(at: problemByte).text) {
+            let (text, byte) = line(at: problemByte)
+            if problem != "did not find expected key", let long = Self.longFlowKeyAdvice(text, colonAt: byte) {
+                advice = long
+            } else if let quoted = Self.quotedValueAdvice(line(at: problemByte).text) {
                 advice = quoted
             } else if problem == "did not find expected key", let misaligned = misalignedKeyAdvice(at: problemByte) {
                 advice = misaligned.advice

@@ -43,6 +43,16 @@ extension YAMLEventCursor {
         return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
     }
 
+    /// In a `{ }` mapping or a `[ ]` list, a key of more than 1024 characters: libyaml reads it as no key and stops at
+    /// its colon (`byte`, in the line), where it says a comma or a closing bracket is missing. The key is the text from
+    /// the `{`, `[` or `,` before it.
+    static func longFlowKeyAdvice(_ line: Substring, colonAt byte: Int) -> String? {
+        let head = String(decoding: Array(line.utf8.prefix(byte)), as: UTF8.self)
+        let start = head.lastIndex { $0 == "{" || $0 == "[" || $0 == "," }.map { head.index(after: $0) } ?? head.startIndex
+        guard head[start...].trimmingCharacters(in: .whitespaces).count > 1024 else { return nil }
+        return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
+    }
+
     /// Whether a word is written as the settings of rule files, scenarios and models are: a lowercase letter, then
     /// lowercase letters, digits and `_` (`daily_cap`, `first_sessions`).
     static func isSettingName(_ word: Substring) -> Bool {

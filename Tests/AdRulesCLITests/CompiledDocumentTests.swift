@@ -185,7 +185,12 @@ struct CompiledDocumentTests {
              "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found a whole number too large to hold"),
             (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6.0,"#),
              "placements[0].daily_cap[0]: expected Int (a whole number that fits 64 bits), found 6.0: write it in digits only, with no decimal point or exponent (6)"),
-            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6e-400,"#), "found 0.0: write it in digits only, with no decimal point or exponent (0)"),
+            // Quoted as written; a number too small to hold is no 0 to write instead.
+            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6e-400,"#), "found 6e-400"),
+            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[18e5,"#), "found 18e5: write it in digits only, with no decimal point or exponent (1800000)"),
+            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[0.0,"#), "found 0.0: write it in digits only, with no decimal point or exponent (0)"),
+            (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[0."# + String(repeating: "0", count: 100) + #"6,"#),
+             "found 0." + String(repeating: "0", count: 78) + "…"),
             (try replacing(#""daily_cap":[6,"#, with: #""daily_cap":[6.5,"#), "found 6.5"),
             (try changing("rules", 0, "condition", to: ["builtin": String(repeating: "y", count: 50_000)]),
              "rules[0].condition: unknown built-in \"" + String(repeating: "y", count: 80) + "…\""),

@@ -91,6 +91,19 @@ struct HostileInputTests {
         #expect(json.stdout.contains("\"file\" : \"\(name)\"") || json.stdout.contains("\"file\": \"\(name)\""), "\(json.stdout)")
     }
 
+    /// After `--`, every word is a path: `impact -- merge` reads a usage model named `merge`, not the merge subcommand.
+    @Test func aWordAfterTheEndOfOptionsIsAPath() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: packageRoot() + "/rules/usage.model.yaml", toPath: dir + "/merge")
+        let run = try runBinary(["impact", "--rules", packageRoot() + "/rules", "--users", "20", "--days", "1", "--", "merge"], directory: dir)
+        #expect(run.code == ExitCode.success, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("Impact preview: merge, 20 users"), "\(run.stdout.prefix(200))")
+        // Before `--`, `merge` is the subcommand.
+        let merge = try runBinary(["impact", "merge"], directory: dir)
+        #expect(merge.code == ExitCode.usage && merge.stderr.contains("PART.json"), "\(merge.stderr)")
+    }
+
     @Test func aLongFlatOrChainIsAnErrorNotAStackOverflow() throws {
         let dir = try scratch()
         let chain = Array(repeating: "true", count: 30_000).joined(separator: " or ")

@@ -147,6 +147,22 @@ extension DiagnosticRuleTests {
         #expect(syntax.message.contains("a key longer than 1024 characters is not read as a key"), "\(syntax.message)")
     }
 
+    /// In braces or brackets too (libyaml then says a comma or a closing bracket is missing, at the key's colon), plain
+    /// or quoted; a mapping that is not closed is still told to close it.
+    @Test func aLongKeyInBracesIsNamedSo() throws {
+        let long = String(repeating: "k", count: 1100)
+        for key in [long, "\"\(long)\"", "'\(long)'"] {
+            for text in ["version: 1\nplacements:\n  a: {format: banner, \(key): 1}\n", "version: 1\nrules:\n  - {id: r, deny: [{\(key): 1}]}\n"] {
+                let syntax = try #require(lint(text).first { $0.rule == "yaml/syntax" }, "\(text.prefix(40))")
+                #expect(syntax.message.contains("a key longer than 1024 characters is not read as a key"), "\(syntax.message)")
+            }
+        }
+        let open = try #require(lint("version: 1\nplacements:\n  a: {format: banner, daily_cap: 1\n").first { $0.rule == "yaml/syntax" })
+        #expect(open.message.contains("close the { } mapping with }"), "\(open.message)")
+        let short = try #require(lint("version: 1\nplacements:\n  a: {format: banner \(String(repeating: "k", count: 900)): 1}\n").first { $0.rule == "yaml/syntax" })
+        #expect(!short.message.contains("a key longer than 1024"), "\(short.message)")
+    }
+
     /// An id written as a key is a string field too: plain yes/no/on/off/y/n there is a warning.
     @Test func ambiguousBoolAsAnIDKeyIsAWarning() throws {
         let input = MarkedText("version: 1\nplacements:\n  1️⃣no: {format: banner}\ngroups:\n  2️⃣off: {placements: [\"no\"]}\nattributes:\n  3️⃣on: bool\n")

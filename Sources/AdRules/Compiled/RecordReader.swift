@@ -77,15 +77,21 @@ struct RecordReader {
     /// A whole number; a fraction, an exponent or a number too large for an `Int` is refused.
     mutating func int() throws(CompiledPolicyError) -> Int {
         try expect(.number, Self.wholeNumber)
+        let before = json.index
         switch try readNumber() {
         case .int(let value): return value
         case .double(let value):
             // A whole number too large for an `Int` reads as a double (infinite past about 309 digits).
             let tooLarge = value.isInfinite || (value == value.rounded() && abs(value) >= 0x1p63)
             if tooLarge { throw CompiledPolicyError("expected \(Self.wholeNumber), found a whole number too large to hold") }
-            // A whole value written with a point or an exponent (`6.0`, `18e5`): what to write instead.
-            let advice = value == value.rounded() ? ": write it in digits only, with no decimal point or exponent (\(Int(value)))" : ""
-            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(value)\(advice)")
+            // The number as written (digits, a sign, a point, an exponent: JSON's grammar), at most 80 characters.
+            let written = String(decoding: json.bytes[before..<json.index].drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }, as: UTF8.self)
+            let shown = written.count > 80 ? written.prefix(80) + "…" : written
+            // A whole value written with a point or an exponent (`6.0`, `18e5`): what to write instead. Not for a
+            // number too small to hold, which reads as 0 (`6e-400`): 0, a cap that allows no show, is not what it says.
+            let underflows = value == 0 && written.prefix { $0 != "e" && $0 != "E" }.contains { ("1"..."9").contains($0) }
+            let advice = value == value.rounded() && !underflows ? ": write it in digits only, with no decimal point or exponent (\(Int(value)))" : ""
+            throw CompiledPolicyError("expected \(Self.wholeNumber), found \(shown)\(advice)")
         }
     }
 
