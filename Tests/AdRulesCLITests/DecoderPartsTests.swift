@@ -1,3 +1,4 @@
+import AdRules
 @testable import AdRulesCompiler
 import AdRulesYAML
 import Testing
@@ -67,6 +68,21 @@ struct DecoderPartsTests {
         }
         #expect(RuleFileKeys.placement.keyIndex(of: "format") == RuleFileKeys.placement.firstIndex(of: "format"))
         #expect(RuleFileKeys.placement.keyIndex(of: "format") != nil)
+    }
+
+    /// The loader's short cut for printable ASCII must say yes only for texts with no byte outside 0x20-0x7E, so that
+    /// every text with a control character still goes to `ControlCharacters.contains(in:)`.
+    @Test func printableASCIIIsWhatItSays() {
+        var generator = SplitMix64(seed: 7)
+        let pieces = ["a", "Z", " ", "~", "\u{7F}", "\t", "\n", "\u{1B}", "é", "\u{85}", "\u{2028}", "ca-app-pub-1/2", ""]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let expected = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            #expect(FieldReader.isPrintableASCII(text) == expected, "\(text.debugDescription)")
+            if FieldReader.isPrintableASCII(text) { #expect(!ControlCharacters.contains(in: text), "\(text.debugDescription)") }
+        }
+        #expect(FieldReader.isPrintableASCII("ca-app-pub-3940256099942544/1033173712"))
+        #expect(!FieldReader.isPrintableASCII("tab\there"))
     }
 
     @Test func indexBitsHoldAnyIndexInOrder() {
