@@ -174,8 +174,10 @@ package enum GluedKey {
         _ written: String, allowed: [String], told: Bool = true, relocation: ((String) -> String?)? = nil, synonyms: Bool = true
     ) -> String? {
         if case let glued = key(of: written), glued != written, allowed.contains(glued) { return glued }
+        // An allowed key is itself: where an unknown one would belong is looked for only for an unknown one.
+        guard told, !allowed.contains(written) else { return nil }
         let relocated = relocation.map { $0(written) != nil } ?? (RuleFileKeys.relocation(of: written, allowed: allowed) != nil)
-        guard told, !allowed.contains(written), !relocated else { return nil }
+        guard !relocated else { return nil }
         // Another tool's word for a key (`members:` for `placements:`) is told as that key, and taken as it.
         if synonyms, let synonym = Suggestion.keySynonym(for: written, in: allowed) { return synonym }
         guard let meant = Suggestion.closest(to: written, in: allowed) else { return nil }
