@@ -105,7 +105,10 @@ extension YAMLScalar {
     package static let ambiguousBools: Set<String> = ["yes", "no", "on", "off", "y", "n"]
 
     /// A plain `yes`, `no`, `on`, `off`, `y` or `n` (any case): a string to this reader, a bool to a YAML 1.1 one.
-    package var isAmbiguousBool: Bool { style == .plain && Self.ambiguousBools.contains(value.lowercased()) }
+    package var isAmbiguousBool: Bool {
+        // None of the words is longer than three letters: a longer text (every id) is not lowercased and looked up.
+        style == .plain && value.utf8.count <= 3 && Self.ambiguousBools.contains(value.lowercased())
+    }
 
     /// The boolean the YAML 1.2 core schema reads a plain scalar as (`true`, `True`, `TRUE` and the same for false).
     public var coreSchemaBool: Bool? {

@@ -85,6 +85,35 @@ struct DecoderPartsTests {
         #expect(!FieldReader.isPrintableASCII("tab\there"))
     }
 
+    /// The short cuts of the checks every id and key goes through, held to the long way on random texts: ids checked on
+    /// their bytes (not their grapheme count), keys told indented with no-break spaces by their first byte, and only
+    /// texts of three letters at most looked up as YAML 1.1 booleans.
+    @Test func idAndKeyChecksAgreeWithTheLongWay() {
+        func validTheLongWay(_ id: String, _ lowercaseOnly: Bool) -> Bool {
+            (1...64).contains(id.count) && id.unicodeScalars.allSatisfy { c in
+                switch c {
+                case "a"..."z", "0"..."9", "_", "-": return true
+                case "A"..."Z", ".": return !lowercaseOnly
+                default: return false
+                }
+            }
+        }
+        var generator = SplitMix64(seed: 64)
+        let pieces = ["a", "Z", "9", "_", "-", ".", " ", "\u{00A0}", "é", "e\u{301}", "\r\n", "ß", "NO", "y", "On", "\t", "0123456789"]
+        for _ in 0..<4_000 {
+            var text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            if Int.random(in: 0..<10, using: &generator) == 0 { text = String(repeating: "a", count: Int.random(in: 60...70, using: &generator)) }
+            for lowercaseOnly in [false, true] {
+                #expect(PolicyIDs.isValid(text, lowercaseOnly: lowercaseOnly) == validTheLongWay(text, lowercaseOnly), "\(text.debugDescription)")
+            }
+            #expect(GluedKey.isIndentedWithNoBreakSpaces(text) == text.unicodeScalars.prefix { $0 == " " || $0 == "\u{00A0}" }.contains("\u{00A0}"), "\(text.debugDescription)")
+            for style in [ScalarStyle.plain, .doubleQuoted] {
+                let scalar = YAMLScalar(value: text, style: style)
+                #expect(scalar.isAmbiguousBool == (style == .plain && YAMLScalar.ambiguousBools.contains(text.lowercased())), "\(text.debugDescription)")
+            }
+        }
+    }
+
     @Test func indexBitsHoldAnyIndexInOrder() {
         var bits = IndexBits()
         for index in [200, 5, 63, 0, 64, 5] { bits.insert(index) }

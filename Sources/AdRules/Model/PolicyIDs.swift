@@ -41,13 +41,14 @@ package enum PolicyIDs {
 
     /// Whether an id is 1-64 allowed characters.
     package static func isValid(_ id: String, lowercaseOnly: Bool) -> Bool {
-        (1...64).contains(id.count)
-            && id.unicodeScalars.allSatisfy { c in
-                switch c {
-                case "a"..."z", "0"..."9", "_", "-": return true
-                case "A"..."Z", ".": return !lowercaseOnly
-                default: return false
-                }
+        // Every character allowed is one ASCII byte: the bytes are checked, and then their number is the length (`count`
+        // reads grapheme clusters, about a tenth of loading a large policy's ids).
+        id.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): return true
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."): return !lowercaseOnly
+            default: return false
             }
+        } && (1...64).contains(id.utf8.count)
     }
 }

@@ -194,7 +194,9 @@ package enum GluedKey {
     /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) where its indentation should be: YAML
     /// reads them as part of the key.
     package static func isIndentedWithNoBreakSpaces(_ text: String) -> Bool {
-        text.unicodeScalars.prefix(while: isPastedIndentation).contains("\u{00A0}")
+        // Most keys start with a letter: only a space or a no-break space (0xC2 0xA0 in UTF-8) can start such a key.
+        guard let first = text.utf8.first, first == 0x20 || first == 0xC2 else { return false }
+        return text.unicodeScalars.prefix(while: isPastedIndentation).contains("\u{00A0}")
     }
 
     /// A space or no-break space before a key: what a product manager pasted as its indentation.

@@ -239,11 +239,18 @@ struct PlacementFields: Sendable {
             guard let pairs = reader.mapping(item, "each item of caps") else { continue }
             var max: Located<Int>?
             var window: Located<RuleDuration>?
+            var (wroteMax, wroteWindow) = (false, false)
             for (key, pair) in reader.fields(pairs, allowed: RuleFileKeys.cap, context: "a cap") {
-                if key == "max" { max = reader.int(pair.value, "max", minimum: 0, isCap: true) }
-                else { window = reader.duration(pair.value, "window") }
+                if key == "max" {
+                    max = reader.int(pair.value, "max", minimum: 0, isCap: true)
+                    wroteMax = true
+                } else {
+                    window = reader.duration(pair.value, "window")
+                    wroteWindow = true
+                }
             }
-            let present = GluedKey.keysMeant(pairs, allowed: RuleFileKeys.cap)
+            // The keys meant (glued to a value, misspelt) are worked out only when one of the two is not written as it is.
+            let present: Set<String> = wroteMax && wroteWindow ? ["max", "window"] : GluedKey.keysMeant(pairs, allowed: RuleFileKeys.cap)
             if !present.contains("max") {
                 reader.report(.missingKey("max", in: "this cap", example: "max: 3", describing: "the shows the window allows", file: reader.file, range: item.range))
             }
