@@ -99,7 +99,7 @@ struct DecoderPartsTests {
             }
         }
         var generator = SplitMix64(seed: 64)
-        let pieces = ["a", "Z", "9", "_", "-", ".", " ", "\u{00A0}", "é", "e\u{301}", "\r\n", "ß", "NO", "y", "On", "\t", "0123456789"]
+        let pieces = ["a", "Z", "9", "_", "-", ".", " ", "\u{00A0}", "é", "e\u{301}", "\r\n", "ß", "NO", "y", "On", "off", "YES", "\t", "0123456789"]
         for _ in 0..<4_000 {
             var text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
             if Int.random(in: 0..<10, using: &generator) == 0 { text = String(repeating: "a", count: Int.random(in: 60...70, using: &generator)) }
