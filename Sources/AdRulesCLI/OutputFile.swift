@@ -196,7 +196,8 @@ enum OutputFile {
         var info = stat()
         let target: String
         let mode: mode_t
-        if stat(path, &info) == 0 {
+        let exists = stat(path, &info) == 0
+        if exists {
             // Replaced whole only when nothing else of the file would be lost: its owner and group are this run's, and
             // no other name shares it.
             guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid(), info.st_gid == getegid(),
@@ -227,7 +228,8 @@ enum OutputFile {
         guard fd >= 0 else { return .notApplicable }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            guard fchmod(fd, mode) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+            // An existing file's permissions exactly (the umask took bits off); a new file keeps what the umask left.
+            if exists { guard fchmod(fd, mode) == 0 else { throw CocoaError(.fileWriteNoPermission) } }
             try handle.write(contentsOf: data)
             try handle.synchronize()
             guard rename(temporary, target) == 0 else { throw CocoaError(.fileWriteUnknown) }

@@ -407,6 +407,10 @@ struct BoundsAndNamesTests {
         let whole = Date().timeIntervalSince(started)
         let new = try String(contentsOfFile: report, encoding: .utf8)
         #expect(new.count > 1_000_000 && new != old)
+        // A new report file gets what the umask leaves, as a file the run creates does.
+        #expect(try Self.shell("umask 077; exec \"$0\" compile rules --output \"$1\"", binary, dir + "/private.json") == 0)
+        #expect((try FileManager.default.attributesOfItem(atPath: dir + "/private.json")[.posixPermissions] as? Int) == 0o600)
+        try FileManager.default.removeItem(atPath: dir + "/private.json")
         // Replaced by a new file (a write in place keeps the inode), with nothing left beside it.
         var before = stat(), after = stat()
         try old.write(toFile: report, atomically: false, encoding: .utf8)
