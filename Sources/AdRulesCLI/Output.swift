@@ -37,20 +37,7 @@ enum Output {
     /// With no `--output` (or `-`), standard output redirected into such a file (`adrules compile rules >> rules/a.yaml`)
     /// is refused the same way: the report would corrupt the very file the run reads.
     static func refusal(output: String?, inputs: [String], reads: (String) -> Bool = PolicyLoader.isYAMLFile) -> CommandResult? {
-        guard let output, output != "-" else {
-            // Only a regular file can be an input; a terminal, a pipe or a closed stream is left alone at once.
-            var info = stat()
-            guard !StandardStreams.closedAtStart.contains(1), fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            return refusal(writingTo: "/dev/stdout", named: "standard output", isStandardOutput: true, inputs: inputs, reads: reads)
-        }
-        return refusal(writingTo: output, named: "--output \(ControlCharacters.escaped(output))", isStandardOutput: false, inputs: inputs, reads: reads)
-    }
-
-    /// The refusal of a write to `output`, which the messages call `subject`.
-    private static func refusal(
-        writingTo output: String, named subject: String, isStandardOutput: Bool, inputs: [String], reads: (String) -> Bool
-    ) -> CommandResult? {
-        let advice = isStandardOutput ? "redirect it elsewhere" : "write the report elsewhere"
+        guard let output, output != "-" else { return standardOutputRefusal(inputs: inputs, reads: reads) }
         /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
         func resolved(_ path: String) -> String {
             var path = path
@@ -72,8 +59,8 @@ enum Output {
         }
         let target = resolved(output)
         let targetIdentity = identity(output)
-        if !isStandardOutput, let refused = OutputFile.unreadOutputRefusal(output) {
-            return CommandResult(stderr: "error: \(subject) \(refused): \(advice)\n", exitCode: ExitCode.usage)
+        if let refused = OutputFile.unreadOutputRefusal(output) {
+            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(refused): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
         // What loading a directory reads: rule, scenario and model files.
         let isYAML = PolicyLoader.isYAMLFile(target)
@@ -101,18 +88,13 @@ enum Output {
             // A new rule or scenario file in an input directory would be read by the next run, and fail it.
             let addsToInputDirectory = isDirectory.boolValue && isYAML && target.hasPrefix(source.hasSuffix("/") ? source : source + "/")
             guard overwritesInput || addsToInputDirectory else { continue }
-            let what = isStandardOutput
-                ? overwritesInput
-                    ? "goes to a file this run reads (\(ControlCharacters.escaped(input)))"
-                    : "goes to a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
-                : overwritesInput
-                    ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
-                    : targetIdentity != nil
-                        ? "would overwrite a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
-                        : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
-            return CommandResult(stderr: "error: \(subject) \(what): \(advice)\n", exitCode: ExitCode.usage)
+            let what = overwritesInput
+                ? "would overwrite a file this run reads (\(ControlCharacters.escaped(input)))"
+                : targetIdentity != nil
+                    ? "would overwrite a YAML file in \(ControlCharacters.escaped(input)), which later runs read"
+                    : "would put a YAML file into \(ControlCharacters.escaped(input)), which the next run would read"
+            return CommandResult(stderr: "error: --output \(ControlCharacters.escaped(output)) \(what): write the report elsewhere\n", exitCode: ExitCode.usage)
         }
-        guard !isStandardOutput else { return nil }
         // No report is YAML, and a YAML file is what the next run may read (or a rule file beside an input named
         // alone, which a report would overwrite): by its name or through a link. Standard output or error named as a
         // file is that stream, wherever the shell sent it.
@@ -120,6 +102,29 @@ enum Output {
             return CommandResult(
                 stderr: "error: --output \(ControlCharacters.escaped(output)) would write a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .txt, .json, .sarif or .swift\n",
                 exitCode: ExitCode.usage)
+        }
+        return nil
+    }
+
+    /// Standard output redirected into a file the run reads (`adrules compile rules >> rules/a.yaml`): the report would
+    /// corrupt it. Told by the file's identity (device and inode), which standard output's descriptor has whatever the
+    /// system calls it. A terminal, a pipe or a closed stream is left alone at once; an input that cannot be walked is
+    /// left to the run, which reports it as it would with standard output anywhere else. (With `>`, the shell has
+    /// emptied the file before the run starts: the refusal keeps the report out of it, not its contents in it.)
+    private static func standardOutputRefusal(inputs: [String], reads: (String) -> Bool) -> CommandResult? {
+        var out = stat()
+        guard !StandardStreams.closedAtStart.contains(1), fstat(1, &out) == 0, (out.st_mode & S_IFMT) == S_IFREG else { return nil }
+        for input in inputs {
+            guard let files = try? PolicyLoader.files(at: input, where: reads) else { continue }
+            let isOutput = ([input] + files).contains { path in
+                var info = stat()
+                return stat(path, &info) == 0 && info.st_dev == out.st_dev && info.st_ino == out.st_ino
+            }
+            if isOutput {
+                return CommandResult(
+                    stderr: "error: standard output goes to a file this run reads (\(ControlCharacters.escaped(input))): redirect it elsewhere\n",
+                    exitCode: ExitCode.usage)
+            }
         }
         return nil
     }

@@ -198,10 +198,12 @@ enum OutputFile {
         let mode: mode_t
         let exists = stat(path, &info) == 0
         if exists {
-            // Replaced whole only when nothing else of the file would be lost: its owner and group are this run's, and
-            // no other name shares it.
+            // Replaced whole only when the run may write the file (a report made read-only stays protected: the write
+            // in place is refused), its owner and group are this run's, and no other name shares it. A new file has
+            // no extended attributes (an ACL, a security label, a tag), as `sed -i` and an editor's safe save leave
+            // none: docs/limits.md says so.
             guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1, info.st_uid == geteuid(), info.st_gid == getegid(),
-                let resolved = realpath(path, nil)
+                access(path, W_OK) == 0, let resolved = realpath(path, nil)
             else { return .notApplicable }
             target = String(cString: resolved)
             free(resolved)
@@ -227,17 +229,27 @@ enum OutputFile {
         // A directory this run cannot write in (or a name too long for a file beside it): written in place.
         guard fd >= 0 else { return .notApplicable }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        // An existing file's permissions exactly (the umask took bits off); a new file keeps what the umask left.
+        guard !exists || fchmod(fd, mode) == 0 else {
+            unlink(temporary)
+            return .notApplicable
+        }
         do {
-            // An existing file's permissions exactly (the umask took bits off); a new file keeps what the umask left.
-            if exists { guard fchmod(fd, mode) == 0 else { throw CocoaError(.fileWriteNoPermission) } }
             try handle.write(contentsOf: data)
             try handle.synchronize()
-            guard rename(temporary, target) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            return .replaced
         } catch {
+            // A full disk, a file-size limit: the file named is as it was.
             let problem = reason(errno)
             unlink(temporary)
             return .failed(problem)
         }
+        // A file that cannot be renamed over (a bind mount, as a container's `-v report.json:/out/report.json`, is
+        // busy) is written in place instead.
+        guard rename(temporary, target) == 0 else {
+            unlink(temporary)
+            return .notApplicable
+        }
+        return .replaced
     }
+
 }

@@ -247,14 +247,33 @@ extension Diagnostic {
 
     /// A file as the terminal formats start a line with it: control characters visible, and a relative name that
     /// starts with `::` (past spaces) led by `./`, the same file, so that a CI log does not read the line as a
-    /// command (`::error file=…::` would add an annotation). In a name that holds a colon and a space, every colon is
-    /// shown `\u{3A}`: a file named `fake.yaml:1:1: error: x.yaml` would start a line that reads as a finding in
-    /// another file (`fake.yaml`, line 1), at a place the policy does not have. Other names, colons included
-    /// (`10:30.yaml`), are printed as they are.
+    /// command (`::error file=…::` would add an annotation). In a name that holds a place (a colon, a line number,
+    /// perhaps a colon and a column, then a colon and a space), every colon is shown `\u{3A}`: a file named
+    /// `fake.yaml:1:1: error: x.yaml` would start a line that reads as a finding in another file (`fake.yaml`, line 1),
+    /// at a place the policy does not have. Other names, colons included (`10:30.yaml`, a macOS folder `Ads : Rules`),
+    /// are printed as they are, so that editors still open them.
     static func terminalFile(_ file: String) -> String {
         var escaped = ControlCharacters.escaped(file)
-        if escaped.contains(": ") { escaped = escaped.replacingOccurrences(of: ":", with: "\\u{3A}") }
+        if holdsPlace(escaped) { escaped = escaped.replacingOccurrences(of: ":", with: "\\u{3A}") }
         return ControlCharacters.startsLogCommand(escaped) ? "./" + escaped : escaped
+    }
+
+    /// Whether a name holds what a line would read as a place: a colon, digits, perhaps a colon and digits again, then
+    /// a colon and a space (`:1:1: `, `:12: `).
+    static func holdsPlace(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        let colon = UInt8(ascii: ":")
+        for i in bytes.indices where bytes[i] == colon {
+            var j = i + 1
+            for _ in 0..<2 {
+                let digits = j
+                while j < bytes.count, bytes[j] >= UInt8(ascii: "0"), bytes[j] <= UInt8(ascii: "9") { j += 1 }
+                guard j > digits, j < bytes.count, bytes[j] == colon else { break }
+                if j + 1 < bytes.count, bytes[j + 1] == UInt8(ascii: " ") { return true }
+                j += 1
+            }
+        }
+        return false
     }
 
     /// The diagnostic with control characters and bidirectional controls in its message and notes' messages made

@@ -47,9 +47,13 @@ extension YAMLEventCursor {
     /// its colon (`byte`, in the line), where it says a comma or a closing bracket is missing. The key is the text from
     /// the `{`, `[` or `,` before it.
     static func longFlowKeyAdvice(_ line: Substring, colonAt byte: Int) -> String? {
+        // libyaml stopped at a colon, and what stands before it since the last separator is one text, no key and value
+        // (`ad_unit: <1,100 characters> daily_cap: 3` lacks a comma after a long value: the close-or-separate advice).
+        guard byte < line.utf8.count, Array(line.utf8)[byte] == UInt8(ascii: ":") else { return nil }
         let head = String(decoding: Array(line.utf8.prefix(byte)), as: UTF8.self)
         let start = head.lastIndex { $0 == "{" || $0 == "[" || $0 == "," }.map { head.index(after: $0) } ?? head.startIndex
-        guard head[start...].trimmingCharacters(in: .whitespaces).count > 1024 else { return nil }
+        let key = head[start...].trimmingCharacters(in: .whitespaces)
+        guard key.count > 1024, !key.contains(": ") else { return nil }
         return "a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"
     }
 

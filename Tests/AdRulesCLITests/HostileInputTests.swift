@@ -1,7 +1,7 @@
 import AdRules
 import AdRulesTestSupport
 @testable import AdRulesCompiler
-import AdRulesCLI
+@testable import AdRulesCLI
 import AdRulesYAML
 import Foundation
 import Testing
@@ -86,6 +86,15 @@ struct HostileInputTests {
             // No line starts with another file's name and a place.
             #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("fake.yaml:") }, "\(run.stdout)")
         }
+        // A name with colons that reads as no place is printed as it is (a macOS folder `Ads / Rules` is `Ads : Rules`
+        // on disk), and so is a time in a name.
+        for folder in ["Ads : Rules", "at 10:30"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+            try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: dir + "/\(folder)/p.yaml")
+            let run = try runBinary(["lint", folder, "--format", "xcode"], directory: dir)
+            #expect(run.stdout.hasPrefix("\(folder)/p.yaml:3:34: error:"), "\(run.stdout)")
+        }
+        #expect(Diagnostic.holdsPlace("a:12: x") && Diagnostic.holdsPlace("x:1:2: y") && !Diagnostic.holdsPlace("x:1:2:y") && !Diagnostic.holdsPlace("x: 1"))
         // The json report names the file as it is.
         let json = try runBinary(["lint", name, "--format", "json"], directory: dir)
         #expect(json.stdout.contains("\"file\" : \"\(name)\"") || json.stdout.contains("\"file\": \"\(name)\""), "\(json.stdout)")

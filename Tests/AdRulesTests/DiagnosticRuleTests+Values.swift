@@ -161,6 +161,12 @@ extension DiagnosticRuleTests {
         #expect(open.message.contains("close the { } mapping with }"), "\(open.message)")
         let short = try #require(lint("version: 1\nplacements:\n  a: {format: banner \(String(repeating: "k", count: 900)): 1}\n").first { $0.rule == "yaml/syntax" })
         #expect(!short.message.contains("a key longer than 1024"), "\(short.message)")
+        // A long value with no comma after it is no long key: the mapping's entries are to be separated.
+        for value in [String(repeating: "x", count: 1100), "\"\(String(repeating: "x", count: 1100))\""] {
+            let text = "version: 1\nplacements:\n  a: {format: banner, ad_unit: \(value) daily_cap: 3}\n"
+            let syntax = try #require(lint(text).first { $0.rule == "yaml/syntax" })
+            #expect(!syntax.message.contains("a key longer than 1024"), "\(syntax.message)")
+        }
     }
 
     /// An id written as a key is a string field too: plain yes/no/on/off/y/n there is a warning.

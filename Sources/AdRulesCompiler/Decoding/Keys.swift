@@ -226,8 +226,9 @@ package enum GluedKey {
 extension [String] {
     /// The index of `key` among these names, each name's length compared before its text: a key differs from most
     /// names in length, and comparing two strings' texts is a call into the runtime (a placement's key was compared with
-    /// about five names, some 170 instructions a key). The names are ASCII (`DecoderPartsTests`), so equal texts have
-    /// equal lengths: a text equal to an ASCII name in Unicode's sense is that name, byte for byte.
+    /// about five names, some 170 instructions a key). The names are lowercase ASCII letters, digits and `_`
+    /// (`DecoderPartsTests`), which no other text equals in Unicode's sense (the Kelvin sign equals `K`, not `k`): equal
+    /// texts have equal lengths.
     func keyIndex(of key: String) -> Int? {
         let length = key.utf8.count
         return firstIndex { $0.utf8.count == length && $0 == key }

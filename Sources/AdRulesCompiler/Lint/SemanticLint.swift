@@ -27,7 +27,8 @@ enum SemanticLint {
         // reported where the caps are written, are found and listed once (10,000 placements under 64 default windows
         // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
         // million findings and crashed).
-        var capsChecked = Set<CapsWritten>(minimumCapacity: policy.placements.count)
+        // Only placements whose caps all come from `defaults:` go in (`CapsWritten.source`): not sized for them all.
+        var capsChecked = Set<CapsWritten>()
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
         /// The findings about one placement's own settings.
         /// - Parameter index: the placement's index in the policy; nil for one left out.
