@@ -17,9 +17,10 @@ extension FieldReader {
     }
 
     /// Whether `event` starts a mapping (read its keys next); anything else gets `schema/type` and is read through.
-    mutating func enterMapping(_ event: YAMLEvent, _ cursor: YAMLEventCursor, _ key: String) -> Bool {
+    /// - Parameter key: what the value is, for its finding (made only for one: a placement's names its id).
+    mutating func enterMapping(_ event: YAMLEvent, _ cursor: YAMLEventCursor, _ key: @autoclosure () -> String) -> Bool {
         if case .mappingStart = event { return true }
-        if let node = shallowNode(event, cursor) { _ = mapping(node, key) }
+        if let node = shallowNode(event, cursor) { _ = mapping(node, key()) }
         return false
     }
 
@@ -59,14 +60,14 @@ extension FieldReader {
     /// - Parameter listed: the keys an unknown key's message lists and suggests from, when not all of `allowed` are
     ///   right there (`defaults:` reads `format` to say it belongs on each placement, and never suggests it).
     mutating func forEachField(
-        _ cursor: YAMLEventCursor, allowed: [String], listed: [String]? = nil, context: String,
+        _ cursor: YAMLEventCursor, allowed: [String], listed: [String]? = nil, context: @autoclosure () -> String,
         _ body: (inout FieldReader, Int, String, YAMLNode, YAMLEvent) -> Void
     ) {
         // The keys read so far, which "did you mean" does not suggest for a later unknown one: their indices in `allowed`
         // (a set of their names took a hash and an insert of every key read, and a list an allocation a mapping).
         var present = IndexBits()
         forEachEntry(cursor) { reader, keyNode, value in
-            guard let key = reader.wordKey(keyNode, in: context) else { return }
+            guard let key = reader.wordKey(keyNode, in: context()) else { return }
             if let index = allowed.keyIndex(of: key) {
                 present.insert(index)
                 body(&reader, index, key, keyNode, value)
@@ -98,7 +99,7 @@ extension FieldReader {
                 }
                 reader.unknownKeysSeen.append(key)
                 let finding = Diagnostic.unknownKey(
-                    key, in: context, allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
+                    key, in: context(), allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
                     isPlain: keyNode.scalar?.style == .plain, present: Set(present.indices.map { allowed[$0] }))
                 if reader.heldBack != nil {
                     reader.heldBack?.append((finding, key))
@@ -111,19 +112,19 @@ extension FieldReader {
 
     /// The key of a mapping entry, of settings or of ids and names (`placements`, `groups`, `attributes`): a list or a
     /// mapping used as the key gets `schema/type`, so that the entry is never dropped without a word.
-    mutating func wordKey(_ keyNode: YAMLNode, in context: String) -> String? {
+    mutating func wordKey(_ keyNode: YAMLNode, in context: @autoclosure () -> String) -> String? {
         if let key = keyNode.scalar?.value { return key }
-        report(.wrongType("a key in \(context)", expected: "a plain word", found: keyNode, file: file))
+        report(.wrongType("a key in \(context())", expected: "a plain word", found: keyNode, file: file))
         return nil
     }
 
     /// A key that names something (a placement, a group, an attribute): a word, and a string field too, where a
     /// plain yes/no/on/off/y/n is a warning (a YAML 1.1 reader turns `no:` into false).
-    mutating func nameKey(_ keyNode: YAMLNode, in context: String) -> String? {
+    mutating func nameKey(_ keyNode: YAMLNode, in context: @autoclosure () -> String) -> String? {
         if let scalar = keyNode.scalar, FieldReader.isAmbiguousBool(scalar) {
-            report(.ambiguousBoolInString("a key in \(context)", value: scalar.value, file: file, range: keyNode.range))
+            report(.ambiguousBoolInString("a key in \(context())", value: scalar.value, file: file, range: keyNode.range))
         }
-        return wordKey(keyNode, in: context)
+        return wordKey(keyNode, in: context())
     }
 
     /// Reads the items of the list just entered, to its end; whatever of an item `body` leaves unread is read through.
