@@ -11,18 +11,18 @@ extension YAMLEventCursor {
     struct OpenCollections {
         /// An open mapping or sequence: where it started and, for a mapping, which keys it has had.
         struct Frame {
-            var isMapping = false
-            /// Written as an indented block, not in brackets: its end is where its last node ends.
-            var isBlock = false
-            var start = SourcePosition(line: 1, column: 1)
-            /// In a mapping: whether the next node is a key.
-            var expectsKey = true
             /// A key, and where it was first written.
             struct Key {
                 var name: String
                 var at: SourcePosition
             }
 
+            var isMapping = false
+            /// Written as an indented block, not in brackets: its end is where its last node ends.
+            var isBlock = false
+            var start = SourcePosition(line: 1, column: 1)
+            /// In a mapping: whether the next node is a key.
+            var expectsKey = true
             /// The keys so far, with where each was first written: scanned while few, then indexed. (A struct, not a
             /// tuple, per key: an array of tuples is emptied through the runtime's generic tuple code.)
             var keys: [Key] = []

@@ -33,7 +33,7 @@ struct HostileInputTests {
             + "      - {ask: show, placement: inter, expect: allow}\n", to: dir + "/s.test.yaml")
         let bad = try scratch()
         defer { try? FileManager.default.removeItem(atPath: bad) }
-        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: bad + "/##[error]x.yaml")
+        try write(Self.oneError, to: bad + "/##[error]x.yaml")
         // SARIF writes the file as a URI, whose `[` is percent-encoded.
         for (arguments, escaped) in [
             (["test", dir], "##\\["), (["test", dir, "--format", "json"], "##\\u005b"), (["simulate", dir + "/s.test.yaml", "--rules", dir], "##\\["),
@@ -47,18 +47,29 @@ struct HostileInputTests {
         }
     }
 
+    /// A rule file with one error (at 3:34), whose name is what a test puts in a line's first place.
+    static let oneError = "version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n"
+
+    /// `lint` of a rule file named `name` (written in `dir` with ``oneError``) in the two formats a terminal shows, each
+    /// run's standard output: the finding exits 1 in both.
+    func terminalLint(ofFileNamed name: String, in dir: String) throws -> [String] {
+        try write(Self.oneError, to: dir + "/" + name)
+        return try ["xcode", "text"].map { format in
+            let run = try runBinary(["lint", name, "--format", format], directory: dir)
+            #expect(run.code == ExitCode.findings, "\(format): \(run.stderr)")
+            return run.stdout
+        }
+    }
+
     /// The terminal formats start a line with the file: a relative name that starts with `::` is led by `./` (the same
     /// file), or a CI log reads the line as a command and adds the annotation it names.
     @Test func aFileNamedLikeALogCommandStartsNoCommand() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let name = "::error file=fake.yaml,line=1::forged.yaml"
-        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: dir + "/" + name)
-        for format in ["xcode", "text"] {
-            let run = try runBinary(["lint", name, "--format", format], directory: dir)
-            #expect(run.code == ExitCode.findings)
-            #expect(run.stdout.hasPrefix("./\(name):3:34: error: daily_cap must be"), "\(run.stdout)")
-            #expect(!run.stdout.split(separator: "\n").contains { $0.drop(while: \.isWhitespace).hasPrefix("::") }, "\(run.stdout)")
+        for stdout in try terminalLint(ofFileNamed: name, in: dir) {
+            #expect(stdout.hasPrefix("./\(name):3:34: error: daily_cap must be"), "\(stdout)")
+            #expect(!stdout.split(separator: "\n").contains { $0.drop(while: \.isWhitespace).hasPrefix("::") }, "\(stdout)")
         }
         // A failing step of `test` names its file after two spaces, which a log skips too; and a combining mark on
         // the second colon hides nothing from a log, which reads code units.
@@ -78,26 +89,23 @@ struct HostileInputTests {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let name = "fake.yaml:1:1: error: injected.yaml"
-        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: dir + "/" + name)
-        for format in ["xcode", "text"] {
-            let run = try runBinary(["lint", name, "--format", format], directory: dir)
-            #expect(run.code == ExitCode.findings)
-            #expect(run.stdout.hasPrefix("fake.yaml\\u{3A}1\\u{3A}1\\u{3A} error\\u{3A} injected.yaml:3:34: error: daily_cap must be"), "\(run.stdout)")
+        for stdout in try terminalLint(ofFileNamed: name, in: dir) {
+            #expect(stdout.hasPrefix("fake.yaml\\u{3A}1\\u{3A}1\\u{3A} error\\u{3A} injected.yaml:3:34: error: daily_cap must be"), "\(stdout)")
             // No line starts with another file's name and a place.
-            #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("fake.yaml:") }, "\(run.stdout)")
+            #expect(!stdout.split(separator: "\n").contains { $0.hasPrefix("fake.yaml:") }, "\(stdout)")
         }
         // A name with colons that reads as no place is printed as it is (a macOS folder `Ads / Rules` is `Ads : Rules`
         // on disk), and so is a time in a name.
         for folder in ["Ads : Rules", "at 10:30"] {
             try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
-            try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: six}\n", to: dir + "/\(folder)/p.yaml")
+            try write(Self.oneError, to: dir + "/\(folder)/p.yaml")
             let run = try runBinary(["lint", folder, "--format", "xcode"], directory: dir)
             #expect(run.stdout.hasPrefix("\(folder)/p.yaml:3:34: error:"), "\(run.stdout)")
         }
         #expect(Diagnostic.holdsPlace("a:12: x") && Diagnostic.holdsPlace("x:1:2: y") && !Diagnostic.holdsPlace("x:1:2:y") && !Diagnostic.holdsPlace("x: 1"))
         // The json report names the file as it is.
         let json = try runBinary(["lint", name, "--format", "json"], directory: dir)
-        #expect(json.stdout.contains("\"file\" : \"\(name)\"") || json.stdout.contains("\"file\": \"\(name)\""), "\(json.stdout)")
+        #expect(json.stdout.contains("\"file\": \"\(name)\""), "\(json.stdout)")
     }
 
     /// After `--`, every word is a path: `impact -- merge` reads a usage model named `merge`, not the merge subcommand.

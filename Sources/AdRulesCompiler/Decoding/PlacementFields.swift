@@ -251,12 +251,13 @@ struct PlacementFields: Sendable {
                     wroteWindow = true
                 }
             }
-            // The keys meant (glued to a value, misspelt) are worked out only when one of the two is not written as it is.
-            let present: Set<String> = wroteMax && wroteWindow ? ["max", "window"] : GluedKey.keysMeant(pairs, allowed: RuleFileKeys.cap)
-            if !present.contains("max") {
+            // A key glued to its value or misspelt (`max:3`, `mx: 3`) counts as written: worked out only when one of the
+            // two is not written as it is.
+            let meant = wroteMax && wroteWindow ? [] : GluedKey.keysMeant(pairs, allowed: RuleFileKeys.cap)
+            if !wroteMax, !meant.contains("max") {
                 reader.report(.missingKey("max", in: "this cap", example: "max: 3", describing: "the shows the window allows", file: reader.file, range: item.range))
             }
-            if !present.contains("window") {
+            if !wroteWindow, !meant.contains("window") {
                 reader.report(.missingKey("window", in: "this cap", example: "window: 6h", describing: "the time it counts shows over", file: reader.file, range: item.range))
             }
             if let max, let window {
