@@ -93,4 +93,18 @@ struct LintPartsTests {
         #expect(findings.count == 1, "\(findings.map(\.message))")
         #expect(findings.first?.range.start.line == 3)
     }
+
+    /// Below a stricter cap of 0 a cap never binds (cli.md's `hourly_cap >= daily_cap`), and its advice is not to lower
+    /// it below 0: the cap is not needed, or the 0 is the mistake.
+    @Test func aCapBelowAZeroCapIsToldNotToLowerIt() {
+        let text = "version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap: 0\n    hourly_cap: 3\n    caps: [{max: 2, window: 10m}]\n"
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(found.map(\.rule).sorted() == ["cap/unreachable", "cap/unreachable", "cap/zero"], "\(found)")
+        let hourly = found.first { $0.rule == "cap/unreachable" && $0.range.start.line == 6 }
+        #expect(
+            hourly?.message
+                == "hourly_cap 3 can never bind: daily_cap is 0, so an hour never holds more shows than that; remove hourly_cap, or raise the cap of 0 if ads should show here (a cap of 0 allows none)")
+        let window = found.first { $0.rule == "cap/unreachable" && $0.range.start.line == 7 }
+        #expect(window?.message.hasPrefix("the cap of 2 in 10m can never bind: daily_cap 0 is stricter") == true, "\(String(describing: window))")
+    }
 }

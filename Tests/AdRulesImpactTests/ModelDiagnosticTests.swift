@@ -274,7 +274,7 @@ struct ModelDiagnosticTests {
             "version: 1\nsegments:\n  - {name: all, share: 1, cold_starts: 2, resumes: 6, foreground: 5m, actions: [{placement: p0, every: 1s}]}\nnetwork: {load_time: 2s}\n",
             file: "m.model.yaml").model)
         let capFound = ModelCheck.check(busy, against: bigCap, name: "p", role: .current).filter { $0.rule == "schema/range" }
-        #expect(capFound.count == 1 && capFound.allSatisfy { $0.message.hasSuffix("histories of 100000 shows, the policy's largest cap: a cap that high makes the estimate large") }, "\(capFound)")
+        #expect(capFound.count == 1 && capFound.allSatisfy { $0.message.hasSuffix("histories of 100001 shows, one more than the policy's largest cap: a cap that high makes the estimate large") }, "\(capFound)")
         // Each ask looks at every fullscreen placement: 10,000 app-open placements and 130 resumes a day took 32 s.
         let appOpen = try Policy(
             yaml: "version: 1\nplacements:\n" + (0..<10_000).map { "  ao\($0): {format: app_open, min_interval: 1s}\n" }.joined(), file: "p.yaml")

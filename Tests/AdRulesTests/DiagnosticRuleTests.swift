@@ -62,6 +62,11 @@ struct DiagnosticRuleTests {
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 5\n    caps: [{max: 1️⃣6, window: 1h}]\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣5\n    caps: [{max: 3, window: 2d}]\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps: [{max: 1️⃣3, window: 0s}]\n"),
+        // A stricter cap of 0 counts as cli.md's formulas read (cap/zero also says it allows no show), on a group too.
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 0\n    hourly_cap: 1️⃣3\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    enabled: false\n    daily_cap: 0\n    session_cap: 1️⃣2\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    caps: [{max: 1️⃣2, window: 1h}, {max: 0, window: 2h}]\n"),
+        Case(rule: "cap/unreachable", yaml: header + "  a: {format: banner}\ngroups:\n  g:\n    placements: [a]\n    daily_cap: 0\n    hourly_cap: 1️⃣4\n"),
         Case(rule: "pacing/missing", yaml: header + "  1️⃣a:\n    format: app_open\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a:\n    format: rewarded\n    require_user_choice: 1️⃣false\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a:\n    format: app_open\n    min_interval: 4m\n    resume:\n      allow_deferred: 1️⃣true\n"),
@@ -94,6 +99,8 @@ struct DiagnosticRuleTests {
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, hourly_cap: 5, caps: [{max: 5, window: 1h}, {max: 5, window: 2h}]}\n"),
         // A window cap equal to daily_cap (the window rule says "larger"), a weekly cap above the daily one.
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, daily_cap: 5, caps: [{max: 5, window: 6h}, {max: 20, window: 7d}]}\n"),
+        // A cap of 0 binds: it denies every show (cap/zero), whatever the other caps.
+        Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, daily_cap: 0, hourly_cap: 0, session_cap: 0, caps: [{max: 0, window: 1h}]}\n"),
         Case(rule: "pacing/missing", yaml: header + "  a: {format: app_open, daily_cap: 3}\n  b: {format: interstitial}\n  c: {format: banner}\ngroups:\n  g: {placements: [b], min_interval: 1m}\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a: {format: rewarded}\n  b: {format: rewarded_interstitial, require_user_choice: false}\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a: {format: app_open, min_interval: 4m, resume: {allow_deferred: false}}\n"),

@@ -184,6 +184,35 @@ struct HistoryLimitTests {
         #expect(engine.ask(.show("c", trigger: .action)).codes == (reached ? [.groupDailyCap] : []))
     }
 
+    /// A reached cap of 512 or more, the policy's largest, stays reached after a show past it fails: the show taken back
+    /// is the one in progress, not one of the cap's (a history that kept exactly the cap dropped its oldest show for the
+    /// failed one, and then allowed a 601st show of the day).
+    @Test(arguments: [512, 600])
+    func aFailedShowPastALargeCapLeavesTheCapReached(cap: Int) throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            placements:
+              b: {format: banner, daily_cap: \(cap)}
+              c: {format: banner}
+            groups:
+              g: {placements: [c], daily_cap: \(cap)}
+            """)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        for (placement, code) in [("b", ReasonCode.dailyCap), ("c", .groupDailyCap)] {
+            Self.show(engine, clock: clock, placement: PlacementID(placement), count: cap)
+            engine.record(.loadCompleted(PlacementID(placement)))
+            #expect(engine.ask(.show(PlacementID(placement), trigger: .action)).codes == [code])
+            // The app shows anyway, and the show fails.
+            engine.record(.showStarted(PlacementID(placement)))
+            engine.record(.showFailed(PlacementID(placement)))
+            engine.record(.loadCompleted(PlacementID(placement)))
+            #expect(engine.ask(.show(PlacementID(placement), trigger: .action)).codes == [code], "\(placement)")
+        }
+    }
+
     @Test func aShowEarlyInA27HourDayStillCountsForTheDailyCap() throws {
         // Antarctica/Casey went from UTC+11 to UTC+8 on 2021-03-14 at 00:00 local: 13 March lasted 27 hours.
         let policy = try Policy(yaml: """

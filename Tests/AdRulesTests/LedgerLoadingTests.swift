@@ -128,9 +128,10 @@ struct LedgerLoadingTests {
         let engine = AdEngine(policy: policy, clock: ManualClock(engineTestStart), store: store, onLedgerProblem: { problems.append($0) })
         let history = engine.currentFacts.showHistory(policy: policy)
         #expect(problems.all.isEmpty)
-        // The group's daily_cap of 1000 is larger than 512: a history keeps as many shows as the largest cap needs.
-        #expect(history["inter"]?.count == 1000)
-        #expect(history["inter"]?.first?.at == now - 1_000_000, "the latest 1000 are kept")
+        // The group's daily_cap of 1000 is larger than 512: a history keeps as many shows as the largest cap needs, and
+        // one more for a show_failed.
+        #expect(history["inter"]?.count == 1001)
+        #expect(history["inter"]?.first?.at == now - 1_001_000, "the latest 1001 are kept")
         #expect(history["inter"]?.last?.at == now - 1000)
         #expect(history["inter"].map { zip($0, $0.dropFirst()).allSatisfy { $0.at < $1.at } } == true, "oldest first")
         // Whatever their age: a clock set back by a month would bring them back into their windows (rules.md §8).

@@ -1,9 +1,9 @@
 extension Facts {
-    /// The fewest shows one history may be cut to: a history keeps this many, or as many as the policy's largest
+    /// The fewest shows one history may be cut to: a history keeps this many, or one more than the policy's largest
     /// cap when that is more (``PolicyStorage/showsKept``).
     static let minShowsPerHistory = 512
-    /// The most shows one history keeps, whatever the caps: lint refuses a larger cap (`schema/range`), and a
-    /// ledger never grows past what its file may hold.
+    /// The largest cap: lint refuses a larger one (`schema/range`). A history keeps one show more than its cap (a
+    /// `show_failed` may take one back); a ledger never grows past what its file may hold.
     package static let maxShowsPerHistory = 100_000
 
     /// Records an event at a time.

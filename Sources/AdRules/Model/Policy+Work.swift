@@ -52,7 +52,7 @@ extension Policy {
         strings.reduce(0) { $0 + 1 + stringWork($1) }
     }
 
-    /// The most shows a placement's history keeps: the policy's largest cap (at least ``Facts/minShowsPerHistory``).
+    /// The most shows a placement's history keeps: one more than the policy's largest cap (at least ``Facts/minShowsPerHistory``).
     /// ``showWork(ofPlacement:)`` counts each show as moving histories this full.
     package var showsKeptPerHistory: Int { storage.showsKept }
 

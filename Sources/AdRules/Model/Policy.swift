@@ -34,8 +34,9 @@ final class PolicyStorage: Sendable {
     let namedZoneID: String?
     let loadTimeoutMs: Int64
     let placementIndex: [String: Int]
-    /// How many shows one history keeps at most: 512, or the largest cap when that is larger, so that every
-    /// cap can be reached.
+    /// How many shows one history keeps at most: 512, or one more than the largest cap when that is more, so that every
+    /// cap can be reached, and still is after a `show_failed` takes back the show in progress (a history of exactly the
+    /// cap, full, was one short once its newest show was taken back, and a reached cap allowed one more show).
     let showsKept: Int
     /// Per group, the newest shows its history keeps: its largest cap (0 without one) and one more than its members,
     /// at most ``showsKept``.
@@ -108,7 +109,7 @@ final class PolicyStorage: Sendable {
         groupLimits = groups.map { Limits($0, windows: windowRange($0.caps)) }
         self.windows = windows
         largestCap = groups.reduce(largestCap) { max($0, Limits.capBounds(of: $1)?.largest ?? 0) }
-        let showsKept = min(max(Facts.minShowsPerHistory, largestCap), Facts.maxShowsPerHistory)
+        let showsKept = max(Facts.minShowsPerHistory, min(largestCap, Facts.maxShowsPerHistory) + 1)
         self.showsKept = showsKept
         // A group reads its newest shows up to its largest cap (none without a cap: its min_interval reads the last
         // show), and keeps one more for each member and one besides, which a show_failed of each member may take back:

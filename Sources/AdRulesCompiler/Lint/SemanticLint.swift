@@ -279,9 +279,14 @@ enum SemanticLint {
 
     /// The advice for a cap that binds only below `bound`: lower it, unless only a cap of 0 is below (which allows no
     /// show, `cap/zero`), when the cap is simply not needed. (At `bound` itself it still never binds alone: the
-    /// stricter cap denies at the same time.)
+    /// stricter cap denies at the same time.) Below a stricter cap of 0 no show is ever counted: the cap is not
+    /// needed, or the 0 is the mistake.
     static func lowerOrRemove(_ name: String, below bound: Int) -> String {
-        bound > 1 ? "lower \(name) below \(bound) or remove it" : "remove \(name): the only lower cap, 0, allows no show"
+        switch bound {
+        case 2...: return "lower \(name) below \(bound) or remove it"
+        case 1: return "remove \(name): the only lower cap, 0, allows no show"
+        default: return "remove \(name), or raise the cap of 0 if ads should show here (a cap of 0 allows none)"
+        }
     }
 
     /// Caps of 0 and caps that can never bind, of a placement or a group.
@@ -300,13 +305,15 @@ enum SemanticLint {
             if let cap = block.sessionCap, cap.value == 0 { findings.append(.zeroCap("session_cap", at: cap.location, inGroup: isGroup)) }
             for cap in block.caps where cap.value.max == 0 { findings.append(.zeroCap("max", at: cap.location, inGroup: isGroup)) }
         }
-        if let daily = block.dailyCap, daily.value > 0 {
-            if let hourly = block.hourlyCap, hourly.value >= daily.value {
+        // cli.md's formulas as written: a daily cap of 0 is stricter than any other cap too (`cap/zero` also says it
+        // allows no show). A cap of 0 itself does bind (it denies every show), and is `cap/zero`'s alone.
+        if let daily = block.dailyCap {
+            if let hourly = block.hourlyCap, hourly.value > 0, hourly.value >= daily.value {
                 findings.append(.unreachable(
                     at: hourly.location, "hourly_cap \(hourly.value) can never bind\(subject(hourly.location, daily.location)): daily_cap is \(daily.value), so an hour never holds more shows than that; \(lowerOrRemove("hourly_cap", below: daily.value))",
                     notes: notes(hourly.location, daily.location, "daily_cap \(daily.value)")))
             }
-            if let session = block.sessionCap, session.value >= daily.value {
+            if let session = block.sessionCap, session.value > 0, session.value >= daily.value {
                 findings.append(.unreachable(
                     at: session.location, "session_cap \(session.value) can never bind\(subject(session.location, daily.location)): daily_cap is \(daily.value); \(lowerOrRemove("session_cap", below: daily.value))",
                     notes: notes(session.location, daily.location, "daily_cap \(daily.value)")))
@@ -350,7 +357,7 @@ enum SemanticLint {
             // The strictest of the caps over a window at least as long: lowering below it is what makes this one bind.
             let stricter = windows.indices.filter { j in
                 let covers = windows[j].isCalendarDay == shorter.isCalendarDay ? windows[j].window >= shorter.window : windows[j].window > shorter.window
-                return j != i && windows[j].max > 0 && covers && windows[j].max < shorter.max
+                return j != i && covers && windows[j].max < shorter.max
             }
             if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
                 let longer = windows[j]

@@ -28,13 +28,13 @@ extension Diagnostic {
             file: file, range: range)
     }
 
-    /// - Parameter showsKept: the shows a history of the policy keeps (its largest cap), when filling histories is most
+    /// - Parameter showsKept: the shows a history of the policy keeps (one more than its largest cap), when filling histories is most
     ///   of the estimate: named when it is large, as each show is counted as moving histories that full (a single
     ///   `daily_cap: 100000` made a model of a few hundred actions a day too much, with nothing in the advice pointing at it).
     static func modelTooMuchWork(segment: String, work: Double, limit: Int, showsKept: Int?, file: String, range: SourceRange) -> Diagnostic {
         var message = "a user-day of segment \(segment) would take about \(Int((work / 1_000_000).rounded())) million steps of the policy's rules and caps, more than the \(limit / 1_000_000) million a simulation plays: write fewer visits (cold_starts, resumes), longer gaps (every), fewer streams, shorter visits or shorter attribute lists, or preview a policy with fewer placements, groups, window caps or rules per placement"
         if let showsKept, showsKept > 1_000 {
-            message += "; each show is counted as filling histories of \(showsKept) shows, the policy's largest cap: a cap that high makes the estimate large"
+            message += "; each show is counted as filling histories of \(showsKept) shows, one more than the policy's largest cap: a cap that high makes the estimate large"
         }
         return Diagnostic(.error, rule: "schema/range", message: message, file: file, range: range)
     }
