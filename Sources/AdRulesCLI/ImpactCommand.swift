@@ -133,7 +133,7 @@ enum ImpactCommand {
         }
 
         let changes = PolicyDiff.listed(policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : [])
-        let bar = environment.stderrIsTerminal && !parsed.flags.contains("quiet") ? ProgressBar() : nil
+        let bar = parsed.flags.contains("quiet") ? nil : ProgressBar(isTerminal: environment.stderrIsTerminal)
         var progress: (@Sendable (Int, Int) -> Void)?
         if let bar { progress = { done, total in bar.draw(done, of: total) } }
         let played = Result { () throws(ImpactRunError) in

@@ -327,3 +327,52 @@ struct ImpactCommandTests {
         argument.hasPrefix("rules") ? packageRoot() + "/" + argument : argument
     }
 }
+
+/// Progress of a long `impact` run: a bar on a terminal; elsewhere a line every 30 seconds, and none in a shorter run.
+@Suite("impact progress")
+struct ImpactProgressTests {
+    /// A clock and an output a test sets and reads; the bar reads and writes them under its own lock.
+    final class Recorder: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seconds: TimeInterval = 0
+        private var written: [String] = []
+
+        func set(_ value: TimeInterval) { lock.withLock { seconds = value } }
+        var now: Date { lock.withLock { Date(timeIntervalSince1970: 1_800_000_000 + seconds) } }
+        func write(_ text: String) { lock.withLock { written.append(text) } }
+        var lines: [String] { lock.withLock { written } }
+    }
+
+    func bar(isTerminal: Bool, _ recorder: Recorder) -> ProgressBar {
+        ProgressBar(isTerminal: isTerminal, clock: { recorder.now }, write: { recorder.write($0) })
+    }
+
+    @Test func offATerminalALineIsWrittenEveryThirtySeconds() {
+        let recorder = Recorder()
+        let bar = bar(isTerminal: false, recorder)
+        for (second, done) in [(0.0, 1), (10, 10), (29.9, 20)] {
+            recorder.set(second)
+            bar.draw(done, of: 100)
+        }
+        #expect(recorder.lines.isEmpty, "a run shorter than 30 s prints nothing")
+        for (second, done) in [(31.0, 30), (45, 40), (59, 50), (95, 70), (100, 80)] {
+            recorder.set(second)
+            bar.draw(done, of: 100)
+        }
+        // Due at 30 s, then at 60 s (the draw at 95 s is the first after it), then at 120 s.
+        #expect(recorder.lines == ["adrules impact: 30% (30/100 users) after 31 s\n", "adrules impact: 70% (70/100 users) after 95 s\n"])
+        bar.finish()
+        #expect(recorder.lines.count == 2, "finishing clears no line")
+    }
+
+    @Test func onATerminalTheBarIsRedrawnAndCleared() {
+        let recorder = Recorder()
+        let bar = bar(isTerminal: true, recorder)
+        recorder.set(2)
+        bar.draw(50, of: 100)
+        // A thread that counted fewer draws late: the bar never goes back.
+        bar.draw(40, of: 100)
+        bar.finish()
+        #expect(recorder.lines == ["\r[###############               ] 50% 50/100 users, 2 s", "\r\u{1B}[K"])
+    }
+}
