@@ -78,15 +78,15 @@ struct GroupRecordsBoundTests {
     }
 
     @Test func aCompiledPolicyWhoseGroupsKeepTooMuchIsRefused() throws {
-        // 19 groups keeping 100,001 shows each (their cap and one more, for a show_failed): 1,900,019, within the
-        // 2,000,000 allowed.
+        // 19 groups keeping 100,002 shows each (their cap and one more than their one member, whose show_failed may
+        // take a show back): 1,900,038, within the 2,000,000 allowed.
         let within = try Policy(compiled: try document(groups: 19, max: 100_000))
         #expect(within.groups.count == 19)
         // 10,000 small caps keep little: 10,000 x (5 + 2).
         #expect(try Policy(compiled: try document(groups: 10_000, max: 5)).groups.count == 10_000)
         #expect(throws: CompiledPolicyError(
             path: "groups[19]",
-            "the groups' caps keep up to 2100021 show records in all (each group its largest cap and one more than its members, at most as many as a placement keeps, for each show of a member), more than the 2000000 a policy may keep: lower the groups' caps, or put placements that share caps in one group")) {
+            "the groups' caps keep up to 2100042 show records in all (each group with a cap its largest cap and one more than its members, for each show of a member), more than the 2000000 a policy may keep: lower the groups' caps, or put placements that share caps in one group")) {
             _ = try Policy(compiled: try document(groups: 21, max: 100_000))
         }
     }

@@ -213,6 +213,35 @@ struct HistoryLimitTests {
         }
     }
 
+    /// A group whose cap is the policy's largest keeps one more show for each member, past what a placement keeps: the
+    /// shows of two members failing at once leave its cap reached (held to a placement's 601, it was one short).
+    @Test func twoMembersFailingAtOnceLeaveTheGroupCapReached() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            placements:
+              a: {format: banner}
+              b: {format: banner}
+            groups:
+              g: {placements: [a, b], daily_cap: 600}
+            """)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        Self.show(engine, clock: clock, placement: "a", count: 300)
+        Self.show(engine, clock: clock, placement: "b", count: 300)
+        engine.record(.loadCompleted("a"))
+        #expect(engine.ask(.show("a", trigger: .action)).codes == [.groupDailyCap])
+        // Both show anyway, at once, and both shows fail.
+        engine.record(.showStarted("a"))
+        engine.record(.showStarted("b"))
+        engine.record(.showFailed("a"))
+        engine.record(.showFailed("b"))
+        engine.record(.loadCompleted("a"))
+        #expect(engine.ask(.show("a", trigger: .action)).codes == [.groupDailyCap])
+        #expect(policy.storage.groupShowsKept == [603])
+    }
+
     @Test func aShowEarlyInA27HourDayStillCountsForTheDailyCap() throws {
         // Antarctica/Casey went from UTC+11 to UTC+8 on 2021-03-14 at 00:00 local: 13 March lasted 27 hours.
         let policy = try Policy(yaml: """

@@ -93,8 +93,8 @@ extension Policy {
 
     /// What is wrong with a policy whose groups keep more than ``maxGroupRecords`` records, and what to write instead.
     package func groupRecordsMessage(total: Int) -> String {
-        "the groups' caps keep up to \(total) show records in all (each group its largest cap and one more than its members, "
-            + "at most as many as a placement keeps, for each show of a member), more than the \(Policy.maxGroupRecords) a policy may keep: lower the groups' caps, "
+        "the groups' caps keep up to \(total) show records in all (each group with a cap its largest cap and one more than its members, "
+            + "for each show of a member), more than the \(Policy.maxGroupRecords) a policy may keep: lower the groups' caps, "
             + "or put placements that share caps in one group"
     }
 
