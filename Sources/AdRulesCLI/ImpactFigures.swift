@@ -78,6 +78,11 @@ struct PlacementFigures {
 
     var isRewarded: Bool { placement.format == AdFormat.rewarded.rawValue || placement.format == AdFormat.rewardedInterstitial.rawValue }
 
+    /// Whether the report shows the rewarded rows for this column: a rewarded format's, and any placement's that offers
+    /// were made for (a model may offer a reward for an interstitial: `model/placement-format` warns, and the offers
+    /// shown and accepted are figures the report must not leave out).
+    var hasRewardedFigures: Bool { isRewarded || counters.offers > 0 || counters.accepted > 0 || counters.granted > 0 }
+
     /// The placement a row of compared columns describes: the one of a policy that has it, not the stand-in of a
     /// policy that lacks a placement the model uses (its format is unknown).
     static func described(_ columns: [PlacementFigures]) -> ImpactPlacement {
@@ -222,11 +227,48 @@ struct DenialRow {
     /// policy's files with reasons sit in) and the line and column. The name alone matches one file across compared
     /// policies (`rules-old/x.yaml`, `rules/x.yaml`); where one policy has the code at two places of that name, the
     /// path and the position tell them apart (two `g.yaml` in two folders, in a folder or in its compiled policy).
+    ///
+    /// A reason that names what it is about (a custom rule, a group, a window: ``subject(of:)``) is matched by that as
+    /// well, not by its line: two rules swapped in their file stay their own rows (matched by line, each rule's count
+    /// was set beside the other's).
     static func key(_ denial: DenialCount, under root: String, precise: Bool) -> String {
         guard let location = denial.location else { return denial.code.rawValue }
-        guard precise else { return "\(denial.code.rawValue) \(location.file.split(separator: "/").last.map(String.init) ?? location.file)" }
+        let subject = Self.subject(of: denial).map { " (\($0))" } ?? ""
+        guard precise else { return "\(denial.code.rawValue) \(location.file.split(separator: "/").last.map(String.init) ?? location.file)\(subject)" }
         let file = location.file.hasPrefix(root) ? String(location.file.dropFirst(root.count)) : location.file
-        return "\(denial.code.rawValue) \(file):\(location.line):\(location.column)"
+        return "\(denial.code.rawValue) \(file):\(location.line):\(location.column)\(subject)"
+    }
+
+    /// What a reason is about, as its message names it, where one placement may have the code for several things: the
+    /// rule of `custom_rule` and `rule_error`, the group of a `group_*` reason, and the window of a `caps` window
+    /// (`in 1h`); nil for other reasons, and for a message of another shape (a part written by another version).
+    static func subject(of denial: DenialCount) -> String? {
+        let message = denial.message
+        /// The text after `prefix` up to `end`, when the message has both.
+        func between(_ prefix: String, _ end: String, from text: Substring) -> Substring? {
+            guard let start = text.range(of: prefix), let stop = text[start.upperBound...].range(of: end) else { return nil }
+            return text[start.upperBound..<stop.lowerBound]
+        }
+        var parts: [Substring] = []
+        switch denial.code {
+        case .customRule:
+            // "MESSAGE (rule ID)", or the default "denied by rule ID" (rule ids hold no space or parenthesis).
+            if message.hasSuffix(")"), let open = message.range(of: " (rule ", options: .backwards) {
+                parts.append(message[open.upperBound..<message.index(before: message.endIndex)])
+            } else if message.hasPrefix("denied by rule ") {
+                parts.append(message.dropFirst("denied by rule ".count))
+            }
+        case .ruleError:
+            if message.hasPrefix("rule "), let id = between("rule ", " cannot be evaluated", from: message[...]) { parts.append(id) }
+        case .groupMinInterval, .groupSessionCap, .groupHourlyCap, .groupDailyCap, .groupWindowCap:
+            if message.hasPrefix("group "), let id = between("group ", ": ", from: message[...]) { parts.append("group " + id) }
+        default: break
+        }
+        if denial.code == .windowCap || denial.code == .groupWindowCap {
+            // "3 shows in 1h reached (caps)", "a caps window of 0 shows in 1h, so it never shows (caps)".
+            if let window = between(" in ", message.hasSuffix(" reached (caps)") ? " reached" : ",", from: message[...]) { parts.append("in " + window) }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The longest folder prefix (ending in `/`, or empty) that every path shares.

@@ -121,7 +121,7 @@ enum ImpactHTML {
         }
         counts("wasted loads", { $0.counters.wastedLoads }, higherIsWorse: true)
         counts("loads completed", { $0.counters.loadsCompleted })
-        if columns.contains(where: \.isRewarded) {
+        if columns.contains(where: \.hasRewardedFigures) {
             counts("rewarded offers shown", { $0.counters.offers })
             counts("offers accepted", { $0.counters.accepted })
             counts("rewards granted", { $0.counters.granted })

@@ -71,7 +71,7 @@ enum ImpactText {
                 row("  user-days that reached \(cap.code.rawValue)", shares.values, change: shares.change)
             }
             counts("  wasted loads", { $0.counters.wastedLoads }, note: "of \(columns.map { ImpactFormat.count($0.counters.loadsCompleted) }.joined(separator: " / ")) loaded")
-            if columns.contains(where: \.isRewarded) {
+            if columns.contains(where: \.hasRewardedFigures) {
                 counts("  rewarded offers shown", { $0.counters.offers })
                 counts("    accepted", { $0.counters.accepted })
                 counts("    rewards granted", { $0.counters.granted })

@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesImpact
 import AdRulesTestSupport
 import Foundation
@@ -206,6 +207,100 @@ struct ImpactCommandTests {
             #expect(!result.stdout.contains("unknown<") && !result.stdout.contains("(unknown)"), "\(format)")
             #expect(result.stdout.contains("accepted"), "\(format)")
         }
+    }
+
+    /// Two policies that differ only in the order their app-open placements are written in play alike: the simulated
+    /// app asks them in the order of their ids (in file order, the first one shown blocked the other, and the figures
+    /// moved by a third while the change list said the policies meant the same).
+    @Test func theOrderOfAppOpenPlacementsInTheFileChangesNoFigure() throws {
+        let cold = "  cold: {format: app_open, daily_cap: 1}\n", warm = "  warm: {format: app_open}\n"
+        let dir = scratchPath("adrules-impact-order")
+        for sub in ["old", "new"] { try FileManager.default.createDirectory(atPath: dir + "/" + sub, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try ("version: 1\nplacements:\n" + cold + warm).write(toFile: dir + "/old/p.yaml", atomically: true, encoding: .utf8)
+        try ("version: 1\nplacements:\n" + warm + cold).write(toFile: dir + "/new/p.yaml", atomically: true, encoding: .utf8)
+        try "version: 1\nusers: 40\ndays: 2\nsegments:\n  - {name: a, share: 1, resumes: 4}\nnetwork: {load_time: 2s}\n"
+            .write(toFile: dir + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let result = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "json"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        let document = try JSON.parse(result.stdout)
+        #expect(document["changes"]?.arrayValue?.isEmpty == true)
+        let results = try #require(document["results"]?.arrayValue)
+        try #require(results.count == 2)
+        for id in ["cold", "warm"] {
+            let old = try #require(results[0]["placements"]?[id]?["impressions"]?.intValue)
+            let new = try #require(results[1]["placements"]?[id]?["impressions"]?.intValue)
+            #expect(old == new && old > 0, "\(id): \(old) against \(new)")
+        }
+        let difference = try #require(document["difference"]?["placements"])
+        for id in ["cold", "warm"] {
+            #expect(difference[id]?["impressions"] == .int(0), "\(id)")
+            #expect(difference[id]?["deny_reasons"]?.arrayValue?.allSatisfy { $0["count"] == .int(0) } == true, "\(id)")
+        }
+    }
+
+    /// Two custom rules swapped in their file are each their own row, matched by the rule's id: each keeps its count,
+    /// with no change (matched by line, each rule's old count was set beside the other rule).
+    @Test func customRulesSwappedInTheirFileKeepTheirOwnRows() throws {
+        let low = "  - {id: low, deny: [level_end], when: lvl < 3, message: low level}\n"
+        let high = "  - {id: high, deny: [level_end], when: lvl > 8, message: high level}\n"
+        let head = "version: 1\nattributes:\n  lvl: int\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\nrules:\n"
+        let dir = try comparison(
+            old: head + low + high, new: head + high + low,
+            segment: "attributes: {lvl: {uniform: [0, 10]}}, actions: [{placement: level_end, every: 2m}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Enough users that each rule meets some (the level is drawn per user).
+        let model = try String(contentsOfFile: dir + "/m.model.yaml", encoding: .utf8)
+        try model.replacingOccurrences(of: "users: 2\n", with: "users: 40\n").write(toFile: dir + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"])
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        let rows = text.stdout.split(separator: "\n").filter { $0.contains("custom_rule") }
+        #expect(rows.count == 2, "\(text.stdout)")
+        for row in rows {
+            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+            #expect(cells.count > 3 && cells[1] == cells[2] && cells[3] == "0", "\(row)")
+        }
+        let json = try JSON.parse(runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "json"]).stdout)
+        let reasons = try #require(json["difference"]?["placements"]?["level_end"]?["deny_reasons"]?.arrayValue)
+        #expect(reasons.filter { $0["code"] == .string("custom_rule") }.count == 2)
+        #expect(reasons.allSatisfy { $0["count"] == .int(0) }, "\(reasons)")
+    }
+
+    /// A placement of another format that offers were made for (the model offers a reward for an interstitial) shows its
+    /// rewarded rows in text and html, as the json has them (impact.md: rewarded figures per placement).
+    @Test func offersMadeForAnyPlacementAreShown() throws {
+        let policy = "version: 1\nplacements:\n  inter: {format: interstitial, min_interval: 1m}\n"
+        let dir = try comparison(old: policy, new: policy, segment: "rewarded: [{placement: inter, every: 2m, accept: 1}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let json = try JSON.parse(runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--format", "json"]).stdout)
+        let offers = try #require(json["results"]?.arrayValue?.first?["placements"]?["inter"]?["rewarded"]?["offers"]?.intValue)
+        #expect(offers > 0)
+        let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new"]).stdout
+        let row = try #require(text.split(separator: "\n").first { $0.contains("rewarded offers shown") }, "\(text)")
+        #expect(row.split(separator: " ").last.map(String.init) == String(offers), "\(row)")
+        let html = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--format", "html"]).stdout
+        #expect(html.contains("rewarded offers shown") && html.contains("offers accepted"))
+        // A placement no offer was made for keeps its table short.
+        let none = try comparison(old: policy, new: policy, segment: "actions: [{placement: inter, every: 2m}]")
+        defer { try? FileManager.default.removeItem(atPath: none) }
+        #expect(!runCLI(["impact", none + "/m.model.yaml", "--rules", none + "/new"]).stdout.contains("rewarded offers shown"))
+    }
+
+    /// What a deny reason names, read from its message: the rule, the group, the window.
+    @Test func aDenyReasonsSubjectIsReadFromItsMessage() {
+        func subject(_ code: ReasonCode, _ message: String) -> String? {
+            DenialRow.subject(of: DenialCount(code: code, location: nil, message: message, count: 1))
+        }
+        #expect(subject(.customRule, "low level (rule low)") == "low")
+        #expect(subject(.customRule, "see (rule x) first (rule r_2)") == "r_2")
+        #expect(subject(.customRule, "denied by rule vip_only") == "vip_only")
+        #expect(subject(.ruleError, "rule tier cannot be evaluated: no value for level; denied to be safe") == "tier")
+        #expect(subject(.groupDailyCap, "group fullscreen: daily_cap 5 reached today") == "group fullscreen")
+        #expect(subject(.groupWindowCap, "group g: 3 shows in 1h reached (caps)") == "group g, in 1h")
+        #expect(subject(.windowCap, "1 show in 30m reached (caps)") == "in 30m")
+        #expect(subject(.windowCap, "a caps window of 0 shows in 2h, so it never shows (caps)") == "in 2h")
+        #expect(subject(.minInterval, "min_interval 1m not elapsed since its last show") == nil)
+        #expect(subject(.customRule, "a message of another shape") == nil)
     }
 
     /// A cap only one policy's placement has reads "–" under the other policy (0.0% would say the cap was there and

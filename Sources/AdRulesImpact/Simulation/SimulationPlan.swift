@@ -107,7 +107,10 @@ struct SimulationPlan: Sendable {
     /// takes an event or ask of one by that index, with no id to look up), and the placements the model plays and the
     /// policy lacks follow.
     let policySlots: Int
-    /// Slots of the app-open placements, played on cold starts and resumes.
+    /// Slots of the app-open placements, played on cold starts and resumes in the order of their ids: two policies that
+    /// differ only in the order their placements are written in play alike (in file order, whichever app-open placement
+    /// came first showed first, and the other was denied fullscreen_active, while the change list said the policies
+    /// meant the same).
     let appOpen: [Int]
     /// Per slot: whether the placement's ads take the whole screen, so that the user does nothing else while one is
     /// on screen (a banner or a native ad leaves the app usable).
@@ -142,6 +145,7 @@ struct SimulationPlan: Sendable {
         groupSlots = policy.groups.map { group in group.placements.compactMap { slots[$0.value] } }
         func slot(_ id: String) -> Int { slots[id] ?? 0 }
         appOpen = placements.indices.filter { placements[$0].format == AdFormat.appOpen.rawValue }
+            .sorted { placements[$0].id.utf8.lexicographicallyPrecedes(placements[$1].id.utf8) }
         // A placement the policy lacks never shows (unknown_placement): it counts as fullscreen, which is never read.
         fullscreen = placements.map { AdFormat(rawValue: $0.format)?.isFullscreen ?? true }
         let counts = SimulationPlan.allocate(users, shares: model.segments.map(\.share))
