@@ -527,6 +527,9 @@ struct ModelDiagnosticTests {
             .diagnostics.map(\.message)
         #expect(whole.contains("premium must be from 0 to 1, not 12: a fraction, not a percentage: write 0.12"), "\(whole)")
         #expect(whole.contains("fill_rate must be from 0 to 1, not 95: a fraction, not a percentage: write 0.95"), "\(whole)")
+        // Just over 1 reads as no percentage: no advice to write 0.015.
+        let over = ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1.5}\n", file: "m.model.yaml").diagnostics.map(\.message)
+        #expect(over == ["share must be above 0 and at most 1, not 1.5"], "\(over)")
         #expect(whole.contains("a segment has no share: add `share:` with the fraction of users in it (the segments' shares add up to 1), as in `share: 0.5`"), "\(whole)")
         #expect(messages("{uniform: [1, 40, 50]}") == ["attribute level must be {uniform: [low, high]}, one key with a list of two bounds, not 3 bounds"])
         #expect(messages("{uniform: 5}") == ["attribute level must be {uniform: [low, high]}, one key with a list of two bounds, not the bound 5"])

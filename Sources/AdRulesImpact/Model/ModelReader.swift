@@ -99,8 +99,9 @@ struct ModelReader: NodeReader {
             var diagnostic = Diagnostic.modelOutOfRange(
                 key, expected ?? "from \(ShareText.format(range.lowerBound)) to \(ShareText.format(range.upperBound))",
                 found: node.scalar?.value ?? "", file: file, range: node.range)
-            // A percentage written without its sign (`fill_rate: 95`) where a fraction belongs: its fraction.
-            if let fractions, value > 1, value <= 100, range.contains(value / 100), fractions(value / 100) {
+            // A percentage written without its sign (`fill_rate: 95`) where a fraction belongs: its fraction. Not below 2
+            // (`share: 1.5` is no 1.5%, and "write 0.015" would mislead).
+            if let fractions, value >= 2, value <= 100, range.contains(value / 100), fractions(value / 100) {
                 diagnostic.message += ": a fraction, not a percentage: write \(ShareText.format(value / 100))"
             }
             report(diagnostic)
