@@ -102,6 +102,9 @@ struct DiagnosticRuleTests {
         // A cap of 0 binds: it denies every show (cap/zero), whatever the other caps.
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, daily_cap: 0, hourly_cap: 0, session_cap: 0, caps: [{max: 0, window: 1h}]}\n"),
         Case(rule: "pacing/missing", yaml: header + "  a: {format: app_open, daily_cap: 3}\n  b: {format: interstitial}\n  c: {format: banner}\ngroups:\n  g: {placements: [b], min_interval: 1m}\n"),
+        // What a merge key (a yaml/alias error) would bring is not read: it may be the pacing, in the placement or in defaults.
+        Case(rule: "pacing/missing", yaml: header + "  a:\n    <<: {min_interval: 1m}\n    format: interstitial\n"),
+        Case(rule: "pacing/missing", yaml: "version: 1\ndefaults:\n  <<: {min_interval: 1m}\nplacements:\n  a: {format: interstitial}\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a: {format: rewarded}\n  b: {format: rewarded_interstitial, require_user_choice: false}\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a: {format: app_open, min_interval: 4m, resume: {allow_deferred: false}}\n"),
         Case(rule: "expiry/too-long", yaml: header + "  a: {format: app_open, min_interval: 4m, max_ad_age: 4h}\n  b: {format: banner, max_ad_age: 1h}\n"),

@@ -118,9 +118,11 @@ struct PlacementFields: Sendable {
                 }
             }
         }
-        // A value written as an alias or with a tag was not read either (its yaml/alias or yaml/tag error stands for it).
+        // A value written as an alias or with a tag was not read either (its yaml/alias or yaml/tag error stands for it),
+        // nor the settings a merge key would have brought (`<<: {min_interval: 1m}`: told to add a min_interval, a
+        // placement was told to write what it had written).
         fields.hadErrors = missesFormat || reader.droppedErrors > droppedBefore || reader.unreadAliasesAndTags > unreadBefore
-            || reader.diagnostics[before...].contains { $0.severity == .error }
+            || reader.mergeKeys > merges || reader.diagnostics[before...].contains { $0.severity == .error }
         return fields
     }
 
