@@ -19,6 +19,21 @@ struct HistoryLimitTests {
         }
     }
 
+    /// A policy in UTC of a banner `b` with a daily cap of `cap`, and a banner `c` alone in a group with that cap.
+    static func cappedAlone(_ cap: Int) -> String {
+        "version: 1\ntimezone: UTC\nplacements:\n  b: {format: banner, daily_cap: \(cap)}\n  c: {format: banner}\n"
+            + "groups:\n  g: {placements: [c], daily_cap: \(cap)}\n"
+    }
+
+    /// An engine of a policy in UTC at midnight (a day of shows a minute apart fits in it), after `app_launched`.
+    static func launchedAtMidnight(_ yaml: String) throws -> (engine: AdEngine, clock: ManualClock, policy: Policy) {
+        let policy = try Policy(yaml: yaml)
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
+        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        return (engine, clock, policy)
+    }
+
     /// A group keeps one show record more for each member, which a show_failed may take back: a member listed twice
     /// is one member, and keeps no more (a group listing one placement 5,000 times passed the policy's bound on records).
     @Test func aMemberListedTwiceKeepsNoMoreRecords() throws {
@@ -162,19 +177,8 @@ struct HistoryLimitTests {
 
     @Test(arguments: [599, 600])
     func aCapAbove512BindsForShowsRecordedLive(shows: Int) throws {
-        let policy = try Policy(yaml: """
-            version: 1
-            timezone: UTC
-            placements:
-              b: {format: banner, daily_cap: 600}
-              c: {format: banner}
-            groups:
-              g: {placements: [c], daily_cap: 600}
-            """)
         // Midnight UTC: 600 shows a minute apart stay within one day.
-        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
-        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
-        engine.record(.appLaunched)
+        let (engine, clock, _) = try Self.launchedAtMidnight(Self.cappedAlone(600))
         Self.show(engine, clock: clock, placement: "b", count: shows)
         Self.show(engine, clock: clock, placement: "c", count: shows)
         engine.record(.loadCompleted("b"))
@@ -189,18 +193,7 @@ struct HistoryLimitTests {
     /// failed one, and then allowed a 601st show of the day).
     @Test(arguments: [512, 600])
     func aFailedShowPastALargeCapLeavesTheCapReached(cap: Int) throws {
-        let policy = try Policy(yaml: """
-            version: 1
-            timezone: UTC
-            placements:
-              b: {format: banner, daily_cap: \(cap)}
-              c: {format: banner}
-            groups:
-              g: {placements: [c], daily_cap: \(cap)}
-            """)
-        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
-        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
-        engine.record(.appLaunched)
+        let (engine, clock, _) = try Self.launchedAtMidnight(Self.cappedAlone(cap))
         for (placement, code) in [("b", ReasonCode.dailyCap), ("c", .groupDailyCap)] {
             Self.show(engine, clock: clock, placement: PlacementID(placement), count: cap)
             engine.record(.loadCompleted(PlacementID(placement)))
@@ -216,7 +209,7 @@ struct HistoryLimitTests {
     /// A group whose cap is the policy's largest keeps one more show for each member, past what a placement keeps: the
     /// shows of two members failing at once leave its cap reached (held to a placement's 601, it was one short).
     @Test func twoMembersFailingAtOnceLeaveTheGroupCapReached() throws {
-        let policy = try Policy(yaml: """
+        let (engine, clock, policy) = try Self.launchedAtMidnight("""
             version: 1
             timezone: UTC
             placements:
@@ -225,9 +218,6 @@ struct HistoryLimitTests {
             groups:
               g: {placements: [a, b], daily_cap: 600}
             """)
-        let clock = ManualClock(Date(timeIntervalSince1970: 1_796_083_200))
-        let engine = AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())
-        engine.record(.appLaunched)
         Self.show(engine, clock: clock, placement: "a", count: 300)
         Self.show(engine, clock: clock, placement: "b", count: 300)
         engine.record(.loadCompleted("a"))
