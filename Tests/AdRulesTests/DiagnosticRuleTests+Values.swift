@@ -392,7 +392,7 @@ extension DiagnosticRuleTests {
         #expect(lint(Self.header + "  a: {format: banner, ad_unit: !!str 5}\n").map(\.rule) == ["yaml/tag"])
     }
 
-    /// A cap above the 100,000 shows a history keeps could never be reached: an error, not a silent no-op.
+    /// A cap above 100,000, the largest a policy may set (what a history keeps is bounded by it): an error, not a silent no-op.
     @Test func aCapAboveWhatAHistoryKeepsIsAnError() {
         let found = lint(Self.header + "  b: {format: banner, daily_cap: 100001, caps: [{max: 100000, window: 30d}]}\n")
         #expect(found.map(\.rule) == ["schema/range"], "\(found)")

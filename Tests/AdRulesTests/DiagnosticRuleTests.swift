@@ -99,6 +99,9 @@ struct DiagnosticRuleTests {
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, hourly_cap: 5, caps: [{max: 5, window: 1h}, {max: 5, window: 2h}]}\n"),
         // A window cap equal to daily_cap (the window rule says "larger"), a weekly cap above the daily one.
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, min_interval: 1m, daily_cap: 5, caps: [{max: 5, window: 6h}, {max: 20, window: 7d}]}\n"),
+        // A placement that turns itself off with its own cap of 0 leaves the caps it takes from defaults alone: they bind
+        // for the other placements (cap/zero tells it to write enabled: false).
+        Case(rule: "cap/unreachable", yaml: "version: 1\ndefaults:\n  hourly_cap: 4\n  session_cap: 2\n  caps: [{max: 9, window: 2h}]\nplacements:\n  a: {format: interstitial, daily_cap: 0}\n  b: {format: interstitial, min_interval: 1m}\n"),
         // A cap of 0 binds: it denies every show (cap/zero), whatever the other caps.
         Case(rule: "cap/unreachable", yaml: header + "  a: {format: interstitial, daily_cap: 0, hourly_cap: 0, session_cap: 0, caps: [{max: 0, window: 1h}]}\n"),
         Case(rule: "pacing/missing", yaml: header + "  a: {format: app_open, daily_cap: 3}\n  b: {format: interstitial}\n  c: {format: banner}\ngroups:\n  g: {placements: [b], min_interval: 1m}\n"),

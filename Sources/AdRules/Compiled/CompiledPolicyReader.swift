@@ -200,7 +200,7 @@ struct CompiledPolicyReader {
             let minimum = if case .count(let minimum) = record.setting.kind { minimum } else { 0 }
             // A cap above what a history keeps could never be reached: lint refuses it, and so does the runtime.
             if record.setting.isCap, v.value > Facts.maxShowsPerHistory {
-                throw CompiledPolicyError("\(v.value) is above \(Facts.maxShowsPerHistory), the most shows a history keeps").inValue
+                throw CompiledPolicyError("\(v.value) is above \(Facts.maxShowsPerHistory), the largest cap a policy may set").inValue
             }
             return try cap(v, files, minimum: minimum).map(SettingValue.count)
         case .duration(let v): return try duration(v, files).map(SettingValue.duration)
@@ -264,7 +264,7 @@ struct CompiledPolicyReader {
             try inside(i) { () throws(CompiledPolicyError) in
                 guard cap.value.max >= 0 else { throw CompiledPolicyError(path: "max", "\(cap.value.max) is below 0") }
                 guard cap.value.max <= Facts.maxShowsPerHistory else {
-                    throw CompiledPolicyError(path: "max", "\(cap.value.max) is above \(Facts.maxShowsPerHistory), the most shows a history keeps")
+                    throw CompiledPolicyError(path: "max", "\(cap.value.max) is above \(Facts.maxShowsPerHistory), the largest cap a policy may set")
                 }
                 guard cap.value.window >= 0 else { throw CompiledPolicyError(path: "window", "a window must not be negative") }
                 let window = try inside("window") { () throws(CompiledPolicyError) in try plainDuration(cap.value.window) }

@@ -93,9 +93,9 @@ extension Policy {
 
     /// What is wrong with a policy whose groups keep more than ``maxGroupRecords`` records, and what to write instead.
     package func groupRecordsMessage(total: Int) -> String {
-        "the groups' caps keep up to \(total) show records in all (each group with a cap its largest cap and one more than its members, "
-            + "for each show of a member), more than the \(Policy.maxGroupRecords) a policy may keep: lower the groups' caps, "
-            + "or put placements that share caps in one group"
+        "the groups keep up to \(total) show records in all (a group with a cap keeps its largest cap, one more for each member "
+            + "up to 512 and one besides; a group without one, one more than its members up to 512; each show of a member goes into each), "
+            + "more than the \(Policy.maxGroupRecords) a policy may keep: lower the groups' caps, or use fewer groups (put placements that share caps in one group)"
     }
 
     /// The most show records the facts can hold: every placement's history and every group's full.

@@ -38,8 +38,9 @@ final class PolicyStorage: Sendable {
     /// cap can be reached, and still is after a `show_failed` takes back the show in progress (a history of exactly the
     /// cap, full, was one short once its newest show was taken back, and a reached cap allowed one more show).
     let showsKept: Int
-    /// Per group, the newest shows its history keeps: its largest cap and one more than its members; without a cap (or with
-    /// caps of 0 only), one more than its members, at most ``showsKept``.
+    /// Per group, the newest shows its history keeps: its largest cap, one more for each member up to
+    /// ``Facts/minShowsPerHistory``, and one besides; without a cap (or with caps of 0 only), one more than its members,
+    /// at most ``Facts/minShowsPerHistory``.
     let groupShowsKept: [Int]
     /// The placement ids, by index: what a slot hint is checked against.
     let placementIDs: [String]
@@ -112,12 +113,11 @@ final class PolicyStorage: Sendable {
         let showsKept = max(Facts.minShowsPerHistory, min(largestCap, Facts.maxShowsPerHistory) + 1)
         self.showsKept = showsKept
         // A group reads its newest shows up to its largest cap (none without a cap: its min_interval reads the last
-        // show), and keeps one more for each member and one besides, which a show_failed of each member may take back:
-        // not every policy's largest cap, as a placement does. A group with a cap keeps that many, even past what a
-        // placement keeps (held to a placement's, a group whose cap was the policy's largest lost count when two of its
-        // members' shows failed at once); a group without one at most what a placement keeps. A policy of 10,000
-        // cap-less groups of one placement kept every show 10,000 times over (3.9 GB for 20,000 shows of history); what
-        // capped groups may keep in all is bounded (``Policy/maxGroupRecords``).
+        // show), and keeps one more for each member whose show in progress a show_failed may take back (up to 512 at
+        // once: held to a placement's count, a group whose cap was the policy's largest lost count when two of its
+        // members' shows failed at once) and one besides; not every policy's largest cap, as a placement does. A policy
+        // of 10,000 cap-less groups of one placement kept every show 10,000 times over (3.9 GB for 20,000 shows of
+        // history); what groups may keep in all is bounded (``Policy/maxGroupRecords``).
         var index: [String: Int] = [:]
         index.reserveCapacity(placements.count)
         for i in placements.indices where index[placements[i].id] == nil { index[placements[i].id] = i }
@@ -126,8 +126,9 @@ final class PolicyStorage: Sendable {
         // Each group's members, each once (a placement listed twice is one member), in placement order.
         let groupMembers = groups.map { group in Set(group.placements.compactMap { index[$0.value] }).sorted() }
         groupShowsKept = zip(groups, groupMembers).map { group, members in
-            guard let largest = Limits.capBounds(of: group)?.largest, largest > 0 else { return min(members.count + 1, showsKept) }
-            return largest + members.count + 1
+            let margin = min(members.count, Facts.minShowsPerHistory)
+            guard let largest = Limits.capBounds(of: group)?.largest, largest > 0 else { return min(members.count + 1, Facts.minShowsPerHistory) }
+            return largest + margin + 1
         }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds

@@ -13,7 +13,7 @@ extension Diagnostic {
     static func capTooLarge(_ key: String, _ value: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "\(key) \(value) is more than the \(Facts.maxShowsPerHistory) shows a history keeps, so it could never be reached: write at most \(Facts.maxShowsPerHistory)",
+            message: "\(key) \(value) is more than \(Facts.maxShowsPerHistory), the largest cap a policy may set (the shows a history keeps are bounded by it): write at most \(Facts.maxShowsPerHistory)",
             file: file, range: range)
     }
 

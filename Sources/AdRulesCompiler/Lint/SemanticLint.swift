@@ -298,6 +298,13 @@ enum SemanticLint {
         func notes(_ flagged: SourceLocation, _ other: SourceLocation, _ otherName: String) -> [DiagnosticNote] {
             owner?.notes(comparing: flagged, with: other, otherName) ?? []
         }
+        /// A cap taken from `defaults:` under the placement's own cap of 0: the placement turned itself off (`cap/zero`
+        /// says so), and the shared cap still binds for the others, so removing it is no advice (3,000 placements
+        /// written `daily_cap: 0` under four default caps got 12,000 such findings).
+        func isOffByItsOwnZero(_ flagged: SourceLocation, below stricter: Int, at other: SourceLocation) -> Bool {
+            guard stricter == 0, let owner else { return false }
+            return owner.defaultsWritten.contains(flagged) && !owner.defaultsWritten.contains(other)
+        }
         if zeroCaps {
             // Each cap in turn, with no list of them built (this runs for every placement with a cap).
             if let cap = block.dailyCap, cap.value == 0 { findings.append(.zeroCap("daily_cap", at: cap.location, inGroup: isGroup)) }
@@ -308,12 +315,16 @@ enum SemanticLint {
         // cli.md's formulas as written: a daily cap of 0 is stricter than any other cap too (`cap/zero` also says it
         // allows no show). A cap of 0 itself does bind (it denies every show), and is `cap/zero`'s alone.
         if let daily = block.dailyCap {
-            if let hourly = block.hourlyCap, hourly.value > 0, hourly.value >= daily.value {
+            if let hourly = block.hourlyCap, hourly.value > 0, hourly.value >= daily.value,
+                !isOffByItsOwnZero(hourly.location, below: daily.value, at: daily.location)
+            {
                 findings.append(.unreachable(
                     at: hourly.location, "hourly_cap \(hourly.value) can never bind\(subject(hourly.location, daily.location)): daily_cap is \(daily.value), so an hour never holds more shows than that; \(lowerOrRemove("hourly_cap", below: daily.value))",
                     notes: notes(hourly.location, daily.location, "daily_cap \(daily.value)")))
             }
-            if let session = block.sessionCap, session.value > 0, session.value >= daily.value {
+            if let session = block.sessionCap, session.value > 0, session.value >= daily.value,
+                !isOffByItsOwnZero(session.location, below: daily.value, at: daily.location)
+            {
                 findings.append(.unreachable(
                     at: session.location, "session_cap \(session.value) can never bind\(subject(session.location, daily.location)): daily_cap is \(daily.value); \(lowerOrRemove("session_cap", below: daily.value))",
                     notes: notes(session.location, daily.location, "daily_cap \(daily.value)")))
@@ -359,7 +370,9 @@ enum SemanticLint {
                 let covers = windows[j].isCalendarDay == shorter.isCalendarDay ? windows[j].window >= shorter.window : windows[j].window > shorter.window
                 return j != i && covers && windows[j].max < shorter.max
             }
-            if let j = stricter.min(by: { windows[$0].max < windows[$1].max }) {
+            if let j = stricter.min(by: { windows[$0].max < windows[$1].max }),
+                !isOffByItsOwnZero(shorter.location, below: windows[j].max, at: windows[j].location)
+            {
                 let longer = windows[j]
                 findings.append(.unreachable(
                     at: shorter.location, "\(shorter.name) can never bind\(subject(shorter.location, longer.location)): \(longer.name) is stricter over a window at least as long; \(lowerOrRemove("it", below: longer.max))",
