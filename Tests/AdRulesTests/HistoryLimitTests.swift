@@ -232,6 +232,20 @@ struct HistoryLimitTests {
         #expect(policy.storage.groupShowsKept == [603])
     }
 
+    /// What a group keeps: its largest cap, one more for each member up to 512, and one besides; without a cap, one more
+    /// than its members up to 512, whatever the placements' caps (five cap-less groups of 100,000 placements, beside
+    /// one daily_cap of 100,000, kept 100,001 records each and passed the policy's bound).
+    @Test func aGroupKeepsItsCapAndAMarginForFailedShows() throws {
+        let ids = (0..<600).map { "p\($0)" }
+        let placements = ids.map { "  \($0): {format: banner}\n" }.joined()
+        let all = "[" + ids.joined(separator: ", ") + "]"
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  big: {format: banner, daily_cap: 5000}\n" + placements + "groups:\n"
+            + "  capped: {placements: \(all), daily_cap: 10}\n  small: {placements: [p0, p1], hourly_cap: 3}\n"
+            + "  free: {placements: \(all), min_interval: 1m}\n  pair: {placements: [p0, p1], min_interval: 1m}\n")
+        #expect(policy.storage.showsKept == 5001)
+        #expect(policy.storage.groupShowsKept == [10 + 512 + 1, 3 + 2 + 1, 512, 3])
+    }
+
     @Test func aShowEarlyInA27HourDayStillCountsForTheDailyCap() throws {
         // Antarctica/Casey went from UTC+11 to UTC+8 on 2021-03-14 at 00:00 local: 13 March lasted 27 hours.
         let policy = try Policy(yaml: """
