@@ -108,6 +108,9 @@ struct DiagnosticRuleTests {
         // What a merge key (a yaml/alias error) would bring is not read: it may be the pacing, in the placement or in defaults.
         Case(rule: "pacing/missing", yaml: header + "  a:\n    <<: {min_interval: 1m}\n    format: interstitial\n"),
         Case(rule: "pacing/missing", yaml: "version: 1\ndefaults:\n  <<: {min_interval: 1m}\nplacements:\n  a: {format: interstitial}\n"),
+        // A group's pacing that could not be read may be its members'.
+        Case(rule: "pacing/missing", yaml: header + "  a: {format: interstitial}\ngroups:\n  g:\n    placements: [a]\n    <<: {min_interval: 1m}\n"),
+        Case(rule: "pacing/missing", yaml: header + "  a: {format: interstitial}\ngroups:\n  g: {placements: [a], min_interval: 30}\n"),
         Case(rule: "rewarded/no-user-choice", yaml: header + "  a: {format: rewarded}\n  b: {format: rewarded_interstitial, require_user_choice: false}\n"),
         Case(rule: "app-open/deferred-show", yaml: header + "  a: {format: app_open, min_interval: 4m, resume: {allow_deferred: false}}\n"),
         Case(rule: "expiry/too-long", yaml: header + "  a: {format: app_open, min_interval: 4m, max_ad_age: 4h}\n  b: {format: banner, max_ad_age: 1h}\n"),

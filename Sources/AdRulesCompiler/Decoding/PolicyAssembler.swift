@@ -17,7 +17,7 @@ struct PolicyAssembler {
     /// placement it resembles points at a placement whose id was renamed. Counted at the first unknown name (most
     /// policies have none, and a load counts nothing for them).
     private var placementReferences: [String: Int]?
-    /// Placement ids whose blocks had errors; semantic lint leaves them alone.
+    /// Placement ids whose blocks, `defaults:` or groups had errors; `pacing/missing` leaves them alone.
     private(set) var placementsWithErrors: Set<String> = []
     /// Where the values of `defaults:` are written: a lint finding placed at one of them names the placement it is about.
     private(set) var defaultsWritten: Set<SourceLocation> = []
@@ -179,6 +179,8 @@ struct PolicyAssembler {
                 }
                 if firstAt == nil {
                     groups.append(group)
+                    // A group's pacing that could not be read may be its members' (`pacing/missing`).
+                    if fields.hadErrors { placementsWithErrors.formUnion(group.placements.map(\.value)) }
                 } else {
                     leftOut.groups.append(group)
                 }

@@ -18,6 +18,9 @@ struct PolicyFragment: Sendable {
     struct GroupFields: Sendable {
         var group: PlacementGroup
         var range: SourceRange
+        /// Whether a setting of the group could not be read (an error in it, or a merge key): the pacing it may hold is
+        /// unknown, and its members get no `pacing/missing`.
+        var hadErrors = false
     }
 
     struct RuleFields: Sendable {
