@@ -108,6 +108,9 @@ struct DiagnosticRuleTests {
         // What a merge key (a yaml/alias error) would bring is not read: it may be the pacing, in the placement or in defaults.
         Case(rule: "pacing/missing", yaml: header + "  a:\n    <<: {min_interval: 1m}\n    format: interstitial\n"),
         Case(rule: "pacing/missing", yaml: "version: 1\ndefaults:\n  <<: {min_interval: 1m}\nplacements:\n  a: {format: interstitial}\n"),
+        // A merge key at the top level or among the placements may bring any placement's pacing.
+        Case(rule: "pacing/missing", yaml: "version: 1\n<<: {defaults: {min_interval: 1m}}\nplacements:\n  a: {format: interstitial}\n"),
+        Case(rule: "pacing/missing", yaml: header + "  <<: {b: {format: banner}}\n  a: {format: interstitial}\n"),
         // A group's pacing that could not be read may be its members'.
         Case(rule: "pacing/missing", yaml: header + "  a: {format: interstitial}\ngroups:\n  g:\n    placements: [a]\n    <<: {min_interval: 1m}\n"),
         Case(rule: "pacing/missing", yaml: header + "  a: {format: interstitial}\ngroups:\n  g: {placements: [a], min_interval: 30}\n"),

@@ -73,6 +73,7 @@ extension FieldReader {
                 body(&reader, index, key, keyNode, value)
             } else if FieldReader.isMergeKey(keyNode) {
                 reader.mergeKeys += 1
+                if allowed == RuleFileKeys.top { reader.mergedPolicyWide = true }
             } else {
                 // A placement written at the top level, outside `placements:` (its `format:` gives it away), says so.
                 var belongsIn: String?

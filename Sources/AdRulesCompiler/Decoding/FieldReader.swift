@@ -71,6 +71,9 @@ struct FieldReader: NodeReader {
     /// Merge keys (`<<`) passed over so far: the cursor reported each; a mapping that had one may lack keys the merge
     /// would have brought, and saying so would only repeat that finding.
     var mergeKeys = 0
+    /// Whether a merge key stood at a rule file's top level or among its placements: it may have brought any
+    /// placement's pacing (`defaults:`, a group, the placement itself), so no placement is told it has none.
+    var mergedPolicyWide = false
     /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
     /// or a usage model saved under a rule file's name.
     var unknownTopLevelKeys: [(key: String, range: SourceRange, isList: Bool)] = []

@@ -118,6 +118,8 @@ struct PolicyAssembler {
         ]
         for case let (key, setting?) in durations { writtenSettings[key] = Located(setting.value.description, at: setting.location) }
         let defaults = first(\.defaults) ?? PlacementFields()
+        // A merge key at a file's top level or among its placements may have brought any placement's pacing.
+        let mergedPolicyWide = fragments.contains(where: \.mergedPolicyWide)
         for entry in defaults.written {
             defaultsWritten.insert(entry.value.location)
             if case .windows(let caps) = entry.value.value { defaultsWritten.formUnion(caps.map(\.location)) }
@@ -141,7 +143,7 @@ struct PolicyAssembler {
                     guard leftOut.placements.count < Self.maxLeftOut else { continue }
                 } else {
                     seenPlacements[named.id.value] = named.id.location
-                    if named.fields.hadErrors || defaults.hadErrors { placementsWithErrors.insert(named.id.value) }
+                    if named.fields.hadErrors || defaults.hadErrors || mergedPolicyWide { placementsWithErrors.insert(named.id.value) }
                 }
                 guard let format = named.fields.format else { continue }
                 for block in PlacementSetting.Block.allCases where format.value != .appOpen {

@@ -56,6 +56,8 @@ struct PolicyFragment: Sendable {
     /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
     /// from that, as from an unread file.
     var placementsUnread = false
+    /// A merge key at the top level or among the placements (``FieldReader/mergedPolicyWide``).
+    var mergedPolicyWide = false
     var settings: [String: Setting] = [:]
     var environment: Located<PolicyEnvironment>?
     var timezone: Located<String>?
@@ -109,6 +111,14 @@ struct PolicyFragment: Sendable {
                 // Whether the placement before has no value (`app_open:` indented as far as the settings under it).
                 var previousIsEmpty = false
                 reader.forEachEntry(cursor) { reader, idNode, event in
+                    // `<<: *base` among the placements (a yaml/alias error already) is no placement named "<<": what
+                    // it would bring is not read.
+                    if FieldReader.isMergeKey(idNode) {
+                        reader.mergeKeys += 1
+                        reader.mergedPolicyWide = true
+                        fragment.placementsUnread = true
+                        return
+                    }
                     if reader.isMisplacedEntry(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous, settingsRun: &settingsRun, cursor) {
                         // The settings after a placement with no value are its own, indented as far as its id: the first
                         // says to indent them under it, and the rest are passed over, as after a missing id line.
@@ -179,6 +189,7 @@ struct PolicyFragment: Sendable {
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
+        fragment.mergedPolicyWide = reader.mergedPolicyWide
         return fragment
     }
 
