@@ -126,9 +126,8 @@ final class PolicyStorage: Sendable {
         // Each group's members, each once (a placement listed twice is one member), in placement order.
         let groupMembers = groups.map { group in Set(group.placements.compactMap { index[$0.value] }).sorted() }
         groupShowsKept = zip(groups, groupMembers).map { group, members in
-            let margin = min(members.count, Facts.minShowsPerHistory)
             guard let largest = Limits.capBounds(of: group)?.largest, largest > 0 else { return min(members.count + 1, Facts.minShowsPerHistory) }
-            return largest + margin + 1
+            return largest + min(members.count, Facts.minShowsPerHistory) + 1
         }
         ruleProgram = RuleProgram(rules.map(\.condition), attributes: attributes.map(\.name))
         fullscreenTimeoutMs = fullscreenTimeout.value.milliseconds

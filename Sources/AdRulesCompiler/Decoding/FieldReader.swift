@@ -74,6 +74,27 @@ struct FieldReader: NodeReader {
     /// Whether a merge key stood at a rule file's top level or among its placements: it may have brought any
     /// placement's pacing (`defaults:`, a group, the placement itself), so no placement is told it has none.
     var mergedPolicyWide = false
+
+    /// Where the reader stands before a block of settings is read: what ``lostSettings(since:)`` compares with.
+    struct Mark {
+        let diagnostics: Int
+        let droppedErrors: Int
+        let unreadAliasesAndTags: Int
+        let mergeKeys: Int
+    }
+
+    var mark: Mark {
+        Mark(diagnostics: diagnostics.count, droppedErrors: droppedErrors, unreadAliasesAndTags: unreadAliasesAndTags, mergeKeys: mergeKeys)
+    }
+
+    /// Whether a setting read since `mark` may have been lost, so that a finding about what the block lacks
+    /// (`pacing/missing`) would only follow from it: an error, shown or counted past the file's bound; a value written
+    /// as an alias or with a tag (its yaml/alias or yaml/tag error stands for it); or a merge key, whose settings are not
+    /// read (`<<: {min_interval: 1m}` was told to add a min_interval).
+    func lostSettings(since mark: Mark) -> Bool {
+        droppedErrors > mark.droppedErrors || unreadAliasesAndTags > mark.unreadAliasesAndTags || mergeKeys > mark.mergeKeys
+            || diagnostics[mark.diagnostics...].contains { $0.severity == .error }
+    }
     /// The unknown keys of a rule file's top level, in order: `tests:` or `segments:` there give away a scenario file
     /// or a usage model saved under a rule file's name.
     var unknownTopLevelKeys: [(key: String, range: SourceRange, isList: Bool)] = []

@@ -69,13 +69,9 @@ struct PlacementFields: Sendable {
         _ event: YAMLEvent, _ cursor: YAMLEventCursor, context: @autoclosure () -> String, placementKey: SourceRange?, topLevelName: String? = nil,
         id: String? = nil, misplacedBlock: (block: PlacementSetting.Block, previous: String?)? = nil, reader: inout FieldReader
     ) -> PlacementFields {
-        let before = reader.diagnostics.count
-        // Past a file's thousandth finding the reader only counts errors: those count here too.
-        let droppedBefore = reader.droppedErrors
-        let unreadBefore = reader.unreadAliasesAndTags
+        let mark = reader.mark
         var fields = PlacementFields()
         var missesFormat = false
-        let merges = reader.mergeKeys
         if reader.enterMapping(event, cursor, context()) {
             var wroteFormat = false
             let gluedBefore = reader.gluedKeys.count
@@ -111,18 +107,14 @@ struct PlacementFields: Sendable {
                 missesFormat = true
                 let advice = Self.formatAdvice(id: id, appOpenBlocks: !fields.appOpenBlocks.isEmpty)
                 // After a merge key (already an error), the format may be what the merge would have brought.
-                if reader.mergeKeys == merges, let topLevelName {
+                if reader.mergeKeys == mark.mergeKeys, let topLevelName {
                     reader.report(.missingFormatOrTopLevelBlock(in: context(), topLevelName: topLevelName, advice: advice, file: reader.file, range: placementKey))
-                } else if reader.mergeKeys == merges {
+                } else if reader.mergeKeys == mark.mergeKeys {
                     reader.report(.missingFormat(in: context(), advice: advice, file: reader.file, range: placementKey))
                 }
             }
         }
-        // A value written as an alias or with a tag was not read either (its yaml/alias or yaml/tag error stands for it),
-        // nor the settings a merge key would have brought (`<<: {min_interval: 1m}`: told to add a min_interval, a
-        // placement was told to write what it had written).
-        fields.hadErrors = missesFormat || reader.droppedErrors > droppedBefore || reader.unreadAliasesAndTags > unreadBefore
-            || reader.mergeKeys > merges || reader.diagnostics[before...].contains { $0.severity == .error }
+        fields.hadErrors = missesFormat || reader.lostSettings(since: mark)
         return fields
     }
 

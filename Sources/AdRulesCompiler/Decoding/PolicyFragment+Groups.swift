@@ -4,7 +4,7 @@ import AdRulesYAML
 extension PolicyFragment {
     static func readGroup(id: String, key: YAMLNode, value: YAMLNode, reader: inout FieldReader) -> GroupFields? {
         let context = "group \"\(id)\""
-        let before = reader.diagnostics.count, droppedBefore = reader.droppedErrors, unreadBefore = reader.unreadAliasesAndTags
+        let mark = reader.mark
         guard let pairs = reader.mapping(value, context) else { return nil }
         var group = PlacementGroup(id: id, location: reader.location(key), placements: [])
         var sawPlacements = false
@@ -30,10 +30,9 @@ extension PolicyFragment {
             reader.report(.missingKey("placements", in: context, example: "placements: [interstitial_level_end]", listing: "its members' placement ids", file: reader.file, range: key.range))
         }
         var fields = GroupFields(group: group, range: key.range)
-        // As a placement's (`PlacementFields`): what an error or a merge key (`<<: {min_interval: 1m}`) left unread may
-        // be the group's pacing.
-        fields.hadErrors = pairs.contains { FieldReader.isMergeKey($0.key) } || reader.droppedErrors > droppedBefore
-            || reader.unreadAliasesAndTags > unreadBefore || reader.diagnostics[before...].contains { $0.severity == .error }
+        // As a placement's: what an error or a merge key left unread may be the group's pacing. (A group is read as a
+        // node, whose merge keys the reader does not count.)
+        fields.hadErrors = reader.lostSettings(since: mark) || pairs.contains { FieldReader.isMergeKey($0.key) }
         return fields
     }
 }
