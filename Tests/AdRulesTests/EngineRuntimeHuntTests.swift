@@ -115,6 +115,57 @@ struct EngineRuntimeHuntTests {
         #expect(engine.ask(.show("rew", trigger: .action)).isAllowed, "the choice was given back")
     }
 
+    /// A `show_failed` with no `show_started` after the last show is over (its close lost, and `fullscreen_timeout`
+    /// past; or an app-open ad the user left the app from) fails a new attempt: the old show still counts and its
+    /// choice stays used (it gave back the impression, past `daily_cap: 1`, and the choice, for a reward never chosen).
+    @Test func aShowFailedAfterTheShowIsOverTakesNothingBack() throws {
+        let policy = try policy("""
+            version: 1
+            timezone: UTC
+            placements:
+              i: {format: interstitial, daily_cap: 1}
+              r: {format: rewarded}
+              o: {format: app_open, daily_cap: 1}
+            """)
+        let clock = ManualClock(engineTestStart)
+        let engine = AdEngine(policy: policy, clock: clock)
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("i"))
+        #expect(engine.beginShow("i", trigger: .action).isAllowed)
+        clock.advance(by: 2 * 3600)
+        engine.record(.showFailed("i"))
+        engine.record(.loadCompleted("i"))
+        #expect(engine.ask(.show("i", trigger: .action)).codes == [.dailyCap])
+
+        engine.record(.loadCompleted("r"))
+        engine.record(.userChose("r"))
+        #expect(engine.beginShow("r", trigger: .action).isAllowed)
+        clock.advance(by: 31 * 60)
+        engine.record(.showFailed("r"))
+        engine.record(.loadCompleted("r"))
+        #expect(engine.ask(.show("r", trigger: .action)).codes == [.noUserChoice])
+
+        engine.record(.loadCompleted("o"))
+        engine.record(.appBackgrounded)
+        clock.advance(by: 60)
+        engine.record(.appResumed)
+        #expect(engine.beginShow("o", trigger: .resume).isAllowed)
+        engine.record(.appBackgrounded)
+        clock.advance(by: 60)
+        engine.record(.appResumed)
+        engine.record(.showFailed("o"))
+        #expect(engine.showHistory["o"]?.count == 1)
+
+        // Within the timeout, on screen, the show is still taken back.
+        clock.advance(by: 86_400)
+        engine.record(.loadCompleted("i"))
+        #expect(engine.beginShow("i", trigger: .action).isAllowed)
+        clock.advance(by: 30 * 60)
+        engine.record(.showFailed("i"))
+        engine.record(.loadCompleted("i"))
+        #expect(engine.ask(.show("i", trigger: .action)).isAllowed)
+    }
+
     /// Facts read from an engine and its policy read in a second call, with an update between them on another thread:
     /// the two do not match. The show history and a remap read what both have (they indexed the facts by the policy
     /// passed, out of range when it had more placements).

@@ -97,7 +97,7 @@ package struct EngineCore: Sendable {
         case .showStarted:
             changesShows = index != nil
         case .showFailed:
-            changesShows = index.map { facts.placements[$0].failureTakesBackAShow } ?? false
+            changesShows = index.map { facts.placements[$0].failureTakesBackAShow(at: clamped, fullscreenTimeoutMs: policy.storage.fullscreenTimeoutMs) } ?? false
         default:
             break
         }

@@ -119,10 +119,12 @@ extension Facts {
             placements[i].launchOpen = false
             placements[i].shownSinceReturn = true
         case .showFailed:
-            // The show in progress (started, not closed) is taken back; with none, only the ad is consumed. A show whose
-            // reward was granted happened: it is not taken back, nor is its choice given back (a show_failed after each
-            // granted reward paid out one choice's rewards without end, past every cap).
-            if placements[i].failureTakesBackAShow, let consumed = placements[i].consumed, let current = placements[i].current {
+            // The show in progress (started, still on screen) is taken back; with none, only the ad is consumed. A show
+            // whose reward was granted happened: it is not taken back, nor is its choice given back (a show_failed after
+            // each granted reward paid out one choice's rewards without end, past every cap).
+            if placements[i].failureTakesBackAShow(at: now, fullscreenTimeoutMs: policy.storage.fullscreenTimeoutMs),
+                let consumed = placements[i].consumed, let current = placements[i].current
+            {
                 Facts.remove(at: current.at, from: &placementShows[i])
                 for g in policy.groupsOfPlacement[i] { Facts.remove(at: current.at, from: &groups[g]) }
                 placements[i].userChose = consumed.userChose || placements[i].userChose

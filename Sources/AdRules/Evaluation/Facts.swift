@@ -43,9 +43,15 @@ struct PlacementFacts: Sendable, Hashable {
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?
 
-    /// Whether a `show_failed` now takes the show in progress back: one started (its ad consumed) and not closed, whose
-    /// reward was not granted (a show that paid its reward happened). The engine writes the ledger when it does.
-    var failureTakesBackAShow: Bool { consumed != nil && current.map { !$0.granted } == true }
+    /// Whether a `show_failed` at `now` takes the show in progress back: one started (its ad consumed) and still on
+    /// screen, whose reward was not granted (a show that paid its reward happened). A show `fullscreen_timeout` treats as
+    /// closed, or an app-open ad the user left the app from, is over: the failure is of a new attempt, with no
+    /// `show_started`, and takes nothing back (it gave back a lost-close show's impression and choice hours later).
+    /// The engine writes the ledger when it does.
+    func failureTakesBackAShow(at now: Int64, fullscreenTimeoutMs: Int64) -> Bool {
+        guard consumed != nil, let since = showingSince, let current, !current.granted else { return false }
+        return now - min(since, now) <= fullscreenTimeoutMs
+    }
 
     /// Every part, each of which can change a decision (written out: `consumed`, a tuple, keeps `==` from being made).
     static func == (lhs: PlacementFacts, rhs: PlacementFacts) -> Bool {
