@@ -82,7 +82,7 @@ enum SARIFReport {
                     ("originalUriBaseIds", .object([("%SRCROOT%", .object([
                         ("description", .object([("text", .string("The directory adrules ran in; file paths are relative to it."))])),
                     ]))])),
-                    ("artifacts", .array(files.map { .object([("location", artifactLocation(resolvedPath: path($0)))]) })),
+                    ("artifacts", .array(artifacts(files, resolved: path))),
                     ("results", .array(results)),
                 ]),
             ])),
@@ -100,6 +100,14 @@ enum SARIFReport {
         }
         let links = d.notes.enumerated().map { index, note in "[\(escaped(note.message))](\(index + 1))" }
         return escaped(d.message) + " (" + links.joined(separator: "; ") + ")"
+    }
+
+    /// The run's files, each once: a file named by two paths (`rules` and `rules/a.yaml`, or `/x/../x/a.yaml`) is
+    /// one artifact, under its first name, since SARIF requires a run's artifacts to be unique.
+    private static func artifacts(_ files: [String], resolved path: (String) -> String) -> [JSON] {
+        var seen = Set<String>()
+        return files.filter { seen.insert(PolicyLoader.realPath($0) ?? path($0)).inserted }
+            .map { .object([("location", artifactLocation(resolvedPath: path($0)))]) }
     }
 
     /// - Parameter path: the file's ``resolved(_:in:)`` path.

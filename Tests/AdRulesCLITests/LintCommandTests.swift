@@ -92,6 +92,11 @@ struct LintCommandTests {
         let inside = runCLI(["lint", dir, dir + "/a.yaml", "--format", "sarif"])
         let sarif = try JSON.parse(inside.stdout)
         #expect(sarif["runs"]?.arrayValue?.first?["results"]?.arrayValue?.count == 1, "\(inside.stdout.prefix(600))")
+        // And it is one artifact, however it was spelt: SARIF requires a run's artifacts to be unique.
+        for second in [dir + "/a.yaml", respelt] {
+            let report = try JSON.parse(runCLI(["lint", dir, second, "--format", "sarif"]).stdout)
+            #expect(report["runs"]?.arrayValue?.first?["artifacts"]?.arrayValue?.count == 1, "\(second)")
+        }
         let missing = runCLI(["lint", dir, dir + "/nope", dir + "/./nope/", dir + "/x/../nope"])
         #expect(missing.exitCode == 3)
         #expect(missing.stderr == "error: no such file or directory: \(dir)/nope\n", "\(missing.stderr)")

@@ -21,6 +21,8 @@ extension PlainWordsTests {
         ("when: onboarding == null", "unknown name \"null\": a condition has no null; an attribute the app does not pass takes its default"),
         ("when: screen in (\"a\", \"b\")", "found ,: a list is written in brackets, as in screen in [\"checkout\", \"paywall\"]"),
         ("deny: [a b]", "names placement \"a b\", which is not defined: the items of a list are separated by commas: write [a, b]"),
+        // A list written as one quoted text, with an id the policy lacks beside one it has.
+        ("deny: \"a, c\"", "names placement \"a, c\", which is not defined: a list is written in brackets, not as one text: write [a, c]"),
         // Parentheses not after in hold no list.
         ("when: (screen == \"a\", premium)", "found ,: close it there, or join the two with and / or"),
     ])
@@ -546,9 +548,21 @@ extension PlainWordsTests {
         #expect(age.contains { $0.contains("cached app_open ad valid") && $0.contains("write max_ad_age: 4h or less (placement o takes") }, "\(age)")
         #expect(age.contains { $0.contains("cached interstitial ad valid") && $0.contains("write max_ad_age: 1h or less (placement i takes") }, "\(age)")
         #expect(age.contains { $0.contains("cached rewarded ad valid") && $0.contains("write max_ad_age: 1h or less (placement r takes") }, "\(age)")
-        // Both values in defaults: said once, naming no placement.
+        // Both values in defaults: said once, naming the placements that take both (not b, which sets its own daily
+        // cap), with a note at the first three.
         let daily = found.filter { $0.rule == "cap/unreachable" && $0.message.hasPrefix("daily_cap 13") }
-        #expect(daily.count == 1 && daily[0].notes.isEmpty && !daily[0].message.contains("placement"), "\(daily)")
+        #expect(daily.count == 1 && daily[0].message.hasSuffix("(placements a, r1, r2 and r3 take these values from defaults; to change one alone, set it on that placement)"), "\(daily)")
+        #expect(daily.first?.notes.map(\.position.line) == [8, 10, 11], "\(daily)")
+        // A default cap another placement's own interval lets bind is said about the placement it never binds for.
+        let paced = PolicyLoader.load(texts: [("p.yaml", """
+            version: 1
+            defaults: {min_interval: 1h, daily_cap: 30}
+            placements:
+              a: {format: interstitial}
+              c: {format: interstitial, min_interval: 30m}
+
+            """)]).diagnostics
+        #expect(paced.map(\.message) == ["daily_cap 30 can never bind: min_interval 1h allows 24 shows a day (1d / 1h); lower daily_cap to 24 or remove it (placement a takes these values from defaults)"], "\(paced)")
     }
 
     /// A placement with no format whose `launch:` or `resume:` shows it is app_open is told to add that format, not
@@ -691,7 +705,7 @@ extension PlainWordsTests {
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: !premium\n") == ["explicit tag !premium is not allowed: in YAML a ! starts a tag; a condition negates with not: write not premium instead of !premium"])
         #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 0, enabled: false}\n").isEmpty)
         // A defaults cap of 0 reaching an enabled and a disabled placement: one warning, for the enabled one.
-        #expect(messages("defaults:\n  daily_cap: 0\nplacements:\n  a: {format: banner}\n  b: {format: banner, enabled: false}\n") == ["daily_cap is 0, so this can never show: to turn a placement off, write enabled: false instead of daily_cap: 0"])
+        #expect(messages("defaults:\n  daily_cap: 0\nplacements:\n  a: {format: banner}\n  b: {format: banner, enabled: false}\n") == ["daily_cap is 0, so this can never show: to turn a placement off, write enabled: false instead of daily_cap: 0 (placement a takes this cap from defaults)"])
         let windows = messages("placements:\n  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 5\n    caps:\n      - {max: 3, window: 2d}\n      - {max: 6, window: 1h}\n")
         #expect(windows.last == "the cap of 6 in 1h can never bind: the cap of 3 in 2d is stricter over a window at least as long; lower it below 3 or remove it", "\(windows)")
         // Below 1 is only a cap of 0, which allows no show (cap/zero): the advice is to remove the cap.

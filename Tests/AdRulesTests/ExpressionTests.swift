@@ -322,5 +322,9 @@ struct ExpressionTests {
         // The exponent's sign stopped the word: the message quoted "1e".
         #expect(failure("ratio > 1e-400")?.message == #""1e-400" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"#)
         #expect(failure("-5m")?.message.contains("negative duration") == true)
+        // The advice is the value without its minus (it said "as in 3s" whatever was written).
+        #expect(failure("d == -1h30m")?.message.hasSuffix("write it without the minus, as 1h30m") == true)
+        // A last unit left out is told the form, as in a setting.
+        #expect(failure("d == 1h30")?.message == #""1h30" is not a duration: write 1h30m"#)
     }
 }

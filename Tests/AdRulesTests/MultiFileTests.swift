@@ -141,6 +141,21 @@ struct MultiFileTests {
         #expect(!conflicts.contains { $0.message.contains("daily_cap") })
     }
 
+    /// Equal `caps` lists in two `defaults` blocks that differ elsewhere are no conflict: their windows are written in
+    /// different files, and only the values count. Caps that differ still are one.
+    @Test func equalCapsInTwoDefaultsBlocksAreNoConflict() throws {
+        func conflicts(_ caps: String) -> [Diagnostic] {
+            PolicyLoader.load(texts: [
+                ("a.yaml", "version: 1\ndefaults: {caps: [{max: 3, window: 1h}], min_interval: 1m}\nplacements:\n  x: {format: interstitial}\n"),
+                ("b.yaml", "version: 1\ndefaults: {caps: \(caps), min_interval: 2m}\nplacements:\n  w: {format: interstitial}\n"),
+            ]).diagnostics.filter { $0.rule == "policy/conflicting-setting" }
+        }
+        let equal = conflicts("[{max: 3, window: 60m}]")
+        #expect(equal.map(\.message).allSatisfy { $0.contains("defaults.min_interval") } && equal.count == 1, "\(equal)")
+        let differing = conflicts("[{max: 4, window: 1h}]")
+        #expect(differing.count == 2 && differing.contains { $0.message.contains("defaults.caps") }, "\(differing)")
+    }
+
     /// A `defaults` block with an error still conflicts on a setting both blocks read (one run lists both findings),
     /// and a setting the error cost is no conflict.
     @Test func defaultsWithAnErrorStillConflictOnWhatBothRead() throws {

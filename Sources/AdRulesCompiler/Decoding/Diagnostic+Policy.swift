@@ -63,6 +63,11 @@ extension Diagnostic {
         } else if case let words = id.split(whereSeparator: { $0 == " " || $0 == ";" }), words.count > 1, words.allSatisfy({ known.contains(String($0)) }) {
             // `[app_open level_end]`: one item, as YAML reads a list with no commas.
             message += ": the items of a list are separated by commas: write [\(words.joined(separator: ", "))]"
+        } else if id.contains(","), case let words = id.split(whereSeparator: { $0 == " " || $0 == "," }), words.count > 1,
+            words.contains(where: { known.contains(String($0)) })
+        {
+            // `deny: "a, b"`: a text with commas, where a list was meant.
+            message += ": a list is written in brackets, not as one text: write [\(words.joined(separator: ", "))]"
         } else if let suggestion = closest {
             message += ": " + Suggestion.didYouMean(suggestion, for: id)
         } else {

@@ -39,7 +39,8 @@ struct PolicyAssembler {
         let lostSome = later.hadErrors || earlier.hadErrors
         // Every setting that differs, each a finding of its own: fixing one does not reveal the next.
         let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).filter { setting in
-            let here = later[setting]?.value, there = earlier[setting]?.value
+            // Compared as written: two files' equal `caps` lists hold windows located in different files.
+            let here = later[setting]?.value.written, there = earlier[setting]?.value.written
             return lostSome ? setting != .caps && here != nil && there != nil && here != there : here != there
         }
         guard !differing.isEmpty else {

@@ -97,7 +97,7 @@ enum Lexer {
                     }
                     tokens.append(Token(kind: .number(value), offset: startOffset, text: word))
                 } else if negative, RuleDuration(parsing: String(digits)) != nil {
-                    return .failure(ExpressionError(offset: startOffset, message: "\"\(word)\" is a negative duration: durations are 0s or more: write it without the minus, as in 3s"))
+                    return .failure(ExpressionError(offset: startOffset, message: "\"\(word)\" is a negative duration: durations are 0s or more: write it without the minus, as \(digits)"))
                 } else if let value = RuleDuration(parsing: word) {
                     guard value <= .days(366) else {
                         return .failure(ExpressionError(
@@ -116,8 +116,10 @@ enum Lexer {
                         while end < bytes.count, isDigit(bytes[end]) { end += 1 }
                         shown = text(start..<end)
                     }
-                    // A duration written with a fraction (`1.5h`) or with its parts out of order (`30s1m`) is told its form.
-                    let advice = (DurationAdvice.meant(by: shown) ?? DurationAdvice.reordered(shown)).map { "\"\(shown)\" is not a duration: write \($0)" }
+                    // A duration written with a fraction (`1.5h`), with its parts out of order (`30s1m`) or with its last
+                    // unit left out (`1h30`) is told its form, as in a setting.
+                    let meant = DurationAdvice.meant(by: shown) ?? DurationAdvice.reordered(shown) ?? DurationAdvice.lastUnitLeftOut(shown)
+                    let advice = meant.map { "\"\(shown)\" is not a duration: write \($0)" }
                     return .failure(ExpressionError(
                         offset: startOffset,
                         message: advice ?? "\"\(shown)\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"))

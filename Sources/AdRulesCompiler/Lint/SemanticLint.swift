@@ -28,7 +28,10 @@ enum SemanticLint {
         // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
         // million findings and crashed).
         // Only placements whose caps all come from `defaults:` go in (`CapsWritten.source`): not sized for them all.
-        var capsChecked = Set<CapsWritten>()
+        // Each entry names the placements that hold those caps (the first five, and how many): a finding says which
+        // placements it is about, as another placement may set its own interval, under which the same cap binds.
+        var capsChecked: [CapsWritten: Int] = [:]
+        var sharedCaps: [(findings: [Diagnostic], placements: [Placement], count: Int)] = []
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
         /// The findings about one placement's own settings.
         /// - Parameter index: the placement's index in the policy; nil for one left out.
@@ -49,10 +52,22 @@ enum SemanticLint {
             switch CapsWritten.source(of: p, defaultsWritten: defaultsWritten) {
             case .none: break
             case .own:
-                findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
+                // A finding that compares a value in `defaults:` with the placement's own names the placement (and has a
+                // note at the other value); one about `defaults:` values alone is said once, naming the placements.
+                for finding in capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten)) {
+                    if finding.notes.isEmpty { add(finding, Self.valuesTaken(by: finding)) } else { findings.append(finding) }
+                }
             case .defaults:
-                if capsChecked.insert(CapsWritten(p, zeroCaps: p.enabled.value)).inserted {
-                    findings += capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
+                // Reported at the placement kept, never for one left out.
+                guard !isLeftOut else { break }
+                let written = CapsWritten(p, zeroCaps: p.enabled.value)
+                if let i = capsChecked[written] {
+                    if sharedCaps[i].placements.count < DefaultsFindings.namedPlacements { sharedCaps[i].placements.append(p) }
+                    sharedCaps[i].count += 1
+                } else {
+                    capsChecked[written] = sharedCaps.count
+                    let found = capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
+                    sharedCaps.append((found, [p], 1))
                 }
             }
             if format == .rewarded, !p.requireUserChoice.value {
@@ -91,6 +106,9 @@ enum SemanticLint {
         let placements = policy.placements
         for index in placements.indices { check(placements[index], at: index) }
         for p in leftOut.placements { check(p, at: nil) }
+        for shared in sharedCaps {
+            for finding in shared.findings { findings += fromDefaults.add(finding, Self.valuesTaken(by: finding), of: shared.placements, count: shared.count) }
+        }
         findings += fromDefaults.findings
         // A name listed twice that is no placement has its policy/unknown-placement findings already.
         let placementIDs = Set(policy.placements.map(\.id))
@@ -109,6 +127,12 @@ enum SemanticLint {
             findings.append(.tooManyGroupRecords(policy, total: groupRecords.total, at: at))
         }
         return findings
+    }
+
+    /// What a placement takes from `defaults:`, as a cap finding placed there names it: the cap of 0, or the values a
+    /// finding compares.
+    static func valuesTaken(by finding: Diagnostic) -> String {
+        finding.rule == "cap/zero" ? "this cap" : "these values"
     }
 
     /// Each placement a group or a rule's `deny` lists more than once: one finding, at its second listing, however
@@ -219,18 +243,26 @@ enum SemanticLint {
             defaultsWritten.contains(SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column))
         }
 
+        /// How many placements a finding names.
+        static let namedPlacements = 5
+
         /// The finding itself when its value is the placement's own; else none, kept to be said once for all the
         /// placements that take the value.
         mutating func add(_ finding: Diagnostic, _ setting: String, of placement: Placement) -> [Diagnostic] {
+            add(finding, setting, of: [placement], count: 1)
+        }
+
+        /// As ``add(_:_:of:)-(_,_,Placement)``, for `count` placements that take the same values, of which `placements` are the first.
+        mutating func add(_ finding: Diagnostic, _ setting: String, of placements: [Placement], count: Int) -> [Diagnostic] {
             guard isAtDefaults(finding) else { return [finding] }
             let at = SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)
             let key = Key(rule: finding.rule, at: at, message: finding.message)
             if let i = index[key] {
-                if found[i].placements.count < 5 { found[i].placements.append(placement) }
-                found[i].count += 1
+                found[i].placements += placements.prefix(Self.namedPlacements - found[i].placements.count)
+                found[i].count += count
             } else {
                 index[key] = found.count
-                found.append((finding, setting, [placement], 1))
+                found.append((finding, setting, Array(placements.prefix(Self.namedPlacements)), count))
             }
             return []
         }
