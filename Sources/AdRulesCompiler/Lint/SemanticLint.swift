@@ -28,10 +28,10 @@ enum SemanticLint {
         // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
         // million findings and crashed).
         // Only placements whose caps all come from `defaults:` go in (`CapsWritten.source`): not sized for them all.
-        // Each entry names the placements that hold those caps (the first five, and how many): a finding says which
-        // placements it is about, as another placement may set its own interval, under which the same cap binds.
-        var capsChecked: [CapsWritten: Int] = [:]
-        var sharedCaps: [(findings: [Diagnostic], placements: [Placement], count: Int)] = []
+        // Each holds the findings' entries in `fromDefaults`, which name the placements that take those caps: a finding
+        // says which placements it is about, as another placement may set its own interval, under which the same cap
+        // binds.
+        var capsChecked: [CapsWritten: [Int]] = [:]
         var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
         /// The findings about one placement's own settings.
         /// - Parameter index: the placement's index in the policy; nil for one left out.
@@ -61,14 +61,20 @@ enum SemanticLint {
                 // Reported at the placement kept, never for one left out.
                 guard !isLeftOut else { break }
                 let written = CapsWritten(p, zeroCaps: p.enabled.value)
-                if let i = capsChecked[written] {
-                    if sharedCaps[i].placements.count < DefaultsFindings.namedPlacements { sharedCaps[i].placements.append(p) }
-                    sharedCaps[i].count += 1
+                let entries: [Int]
+                if let known = capsChecked[written] {
+                    entries = known
                 } else {
-                    capsChecked[written] = sharedCaps.count
                     let found = capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
-                    sharedCaps.append((found, [p], 1))
+                    var kept: [Int] = []
+                    for finding in found {
+                        // All of these values stand in `defaults:`; a finding placed elsewhere would be said once, as is.
+                        if let entry = fromDefaults.entry(for: finding, Self.valuesTaken(by: finding)) { kept.append(entry) } else { findings.append(finding) }
+                    }
+                    entries = kept
+                    capsChecked[written] = entries
                 }
+                for entry in entries { fromDefaults.count(p, in: entry) }
             }
             if format == .rewarded, !p.requireUserChoice.value {
                 add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false")
@@ -106,9 +112,6 @@ enum SemanticLint {
         let placements = policy.placements
         for index in placements.indices { check(placements[index], at: index) }
         for p in leftOut.placements { check(p, at: nil) }
-        for shared in sharedCaps {
-            for finding in shared.findings { findings += fromDefaults.add(finding, Self.valuesTaken(by: finding), of: shared.placements, count: shared.count) }
-        }
         findings += fromDefaults.findings
         // A name listed twice that is no placement has its policy/unknown-placement findings already.
         let placementIDs = Set(policy.placements.map(\.id))
@@ -243,28 +246,29 @@ enum SemanticLint {
             defaultsWritten.contains(SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column))
         }
 
-        /// How many placements a finding names.
-        static let namedPlacements = 5
-
         /// The finding itself when its value is the placement's own; else none, kept to be said once for all the
         /// placements that take the value.
         mutating func add(_ finding: Diagnostic, _ setting: String, of placement: Placement) -> [Diagnostic] {
-            add(finding, setting, of: [placement], count: 1)
+            guard let entry = entry(for: finding, setting) else { return [finding] }
+            count(placement, in: entry)
+            return []
         }
 
-        /// As ``add(_:_:of:)-(_,_,Placement)``, for `count` placements that take the same values, of which `placements` are the first.
-        mutating func add(_ finding: Diagnostic, _ setting: String, of placements: [Placement], count: Int) -> [Diagnostic] {
-            guard isAtDefaults(finding) else { return [finding] }
+        /// The entry that says `finding` once, made on first use; nil for a finding that does not stand in `defaults:`.
+        mutating func entry(for finding: Diagnostic, _ setting: String) -> Int? {
+            guard isAtDefaults(finding) else { return nil }
             let at = SourceLocation(file: finding.file, line: finding.range.start.line, column: finding.range.start.column)
             let key = Key(rule: finding.rule, at: at, message: finding.message)
-            if let i = index[key] {
-                found[i].placements += placements.prefix(Self.namedPlacements - found[i].placements.count)
-                found[i].count += count
-            } else {
-                index[key] = found.count
-                found.append((finding, setting, Array(placements.prefix(Self.namedPlacements)), count))
-            }
-            return []
+            if let i = index[key] { return i }
+            index[key] = found.count
+            found.append((finding, setting, [], 0))
+            return found.count - 1
+        }
+
+        /// Counts a placement that takes the values of an ``entry(for:_:)``: named when among the first five.
+        mutating func count(_ placement: Placement, in entry: Int) {
+            if found[entry].placements.count < 5 { found[entry].placements.append(placement) }
+            found[entry].count += 1
         }
 
         /// Each finding kept, naming its placements (the first five, and how many more), with a note at the first three.
