@@ -67,6 +67,7 @@ struct PlacementFigures {
                 }
             }
         }
+        if columns.count == 2 { rows = DenialRow.pairingMoved(rows) }
         return rows.sorted { a, b in
             for p in a.counts.indices.reversed() where a.counts[p] != b.counts[p] { return a.counts[p] > b.counts[p] }
             if a.code.listOrder != b.code.listOrder { return a.code.listOrder < b.code.listOrder }
@@ -242,15 +243,17 @@ struct DenialRow {
     /// What a reason is about, as its message names it, where one placement may have the code for several things: the
     /// rule of `custom_rule` and `rule_error`, the group of a `group_*` reason, and the window of a `caps` window
     /// (`in 1h`); nil for other reasons, and for a message of another shape (a part written by another version).
-    static func subject(of denial: DenialCount) -> String? {
-        let message = denial.message
+    static func subject(of denial: DenialCount) -> String? { subject(ofCode: denial.code, message: denial.message) }
+
+    /// ``subject(of:)`` of a reason's code and message.
+    static func subject(ofCode code: ReasonCode, message: String) -> String? {
         /// The text after `prefix` up to `end`, when the message has both.
         func between(_ prefix: String, _ end: String, from text: Substring) -> Substring? {
             guard let start = text.range(of: prefix), let stop = text[start.upperBound...].range(of: end) else { return nil }
             return text[start.upperBound..<stop.lowerBound]
         }
         var parts: [Substring] = []
-        switch denial.code {
+        switch code {
         case .customRule:
             // "MESSAGE (rule ID)", or the default "denied by rule ID" (rule ids hold no space or parenthesis).
             if message.hasSuffix(")"), let open = message.range(of: " (rule ", options: .backwards) {
@@ -264,11 +267,31 @@ struct DenialRow {
             if message.hasPrefix("group "), let id = between("group ", ": ", from: message[...]) { parts.append("group " + id) }
         default: break
         }
-        if denial.code == .windowCap || denial.code == .groupWindowCap {
+        if code == .windowCap || code == .groupWindowCap {
             // "3 shows in 1h reached (caps)", "a caps window of 0 shows in 1h, so it never shows (caps)".
             if let window = between(" in ", message.hasSuffix(" reached (caps)") ? " reached" : ",", from: message[...]) { parts.append("in " + window) }
         }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// Rows of two policies where a setting moved to another file: a row only the old policy has and one only the new
+    /// has, with the same code and subject, and the only such pair of theirs, are one row (a placement moved from
+    /// `p.yaml` to `other.yaml` kept its `daily_cap` row, `8 → 8`, not `8 → 0` and `0 → 8`).
+    static func pairingMoved(_ rows: [DenialRow]) -> [DenialRow] {
+        func match(_ row: DenialRow) -> String { row.code.rawValue + "\u{0}" + (subject(ofCode: row.code, message: row.message) ?? "") }
+        var onlyOld: [String: [Int]] = [:], onlyNew: [String: [Int]] = [:]
+        for (i, row) in rows.enumerated() {
+            if row.counts[1] == 0 { onlyOld[match(row), default: []].append(i) }
+            if row.counts[0] == 0 { onlyNew[match(row), default: []].append(i) }
+        }
+        var merged = rows
+        var dropped = Set<Int>()
+        for (key, old) in onlyOld {
+            guard old.count == 1, let new = onlyNew[key], new.count == 1, old[0] != new[0] else { continue }
+            merged[new[0]].counts[0] = rows[old[0]].counts[0]
+            dropped.insert(old[0])
+        }
+        return merged.indices.filter { !dropped.contains($0) }.map { merged[$0] }
     }
 
     /// The longest folder prefix (ending in `/`, or empty) that every path shares.

@@ -266,6 +266,23 @@ struct ImpactCommandTests {
         #expect(reasons.allSatisfy { $0["count"] == .int(0) }, "\(reasons)")
     }
 
+    /// A placement moved to another file keeps its deny-reason rows: the same setting is one row, with no change (they
+    /// were two, one policy's count beside the other's 0).
+    @Test func aSettingMovedToAnotherFileIsOneRow() throws {
+        let policy = "version: 1\nplacements:\n  inter: {format: interstitial, min_interval: 1m, daily_cap: 1}\n"
+        let dir = try comparison(old: policy, new: "version: 1\n", segment: "actions: [{placement: inter, every: 2m}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "version: 1\n\nplacements:\n  inter:\n    daily_cap: 1\n    format: interstitial\n    min_interval: 1m\n"
+            .write(toFile: dir + "/new/other.yaml", atomically: true, encoding: .utf8)
+        let json = try JSON.parse(runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "json"]).stdout)
+        let reasons = try #require(json["difference"]?["placements"]?["inter"]?["deny_reasons"]?.arrayValue)
+        let daily = reasons.filter { $0["code"] == .string("daily_cap") }
+        #expect(daily.count == 1 && daily.first?["count"] == .int(0) && daily.first?["file"]?.stringValue?.hasSuffix("new/other.yaml") == true, "\(reasons)")
+        let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"]).stdout
+        let rows = text.split(separator: "\n").filter { $0.contains("daily_cap") && $0.contains("other.yaml") || $0.contains("p.yaml:") }
+        #expect(rows.count == 1, "\(text)")
+    }
+
     /// A placement of another format that offers were made for (the model offers a reward for an interstitial) shows its
     /// rewarded rows in text and html, as the json has them (impact.md: rewarded figures per placement).
     @Test func offersMadeForAnyPlacementAreShown() throws {

@@ -135,7 +135,10 @@ final class AppAds {
         let decision = engine.beginShow(Placements.rewardedHint, trigger: .action)
         log.say("\(decision)")
         guard decision.isAllowed else { return }
-        guard let ad = rewardedAd else { return engine.record(.showFailed(Placements.rewardedHint)) }
+        guard let ad = rewardedAd else {
+            engine.record(.showFailed(Placements.rewardedHint))  // gives the choice back; the next ad is loaded at once
+            return loadRewardedAd()
+        }
         rewardedAd = nil
         network.present(
             ad,
@@ -144,7 +147,10 @@ final class AppAds {
                 self.engine.record(.adClosed(Placements.rewardedHint))
                 self.loadRewardedAd()
             },
-            onFailure: { self.engine.record(.showFailed(Placements.rewardedHint)) }
+            onFailure: {
+                self.engine.record(.showFailed(Placements.rewardedHint))
+                self.loadRewardedAd()  // after a failure as after a close: the button comes back with the next ad
+            }
         )
     }
 
@@ -159,11 +165,18 @@ final class AppAds {
     // MARK: Another SDK's fullscreen ad
 
     /// Another SDK (mediation, a house ad) covers the screen: no placement loads or shows until it closes.
-    func otherSDKWillPresentFullscreen() {
+    /// Recorded when its ad did present (a will-present callback may still be followed by a failure).
+    func otherSDKDidPresentFullscreen() {
         engine.record(.fullscreenOpened(source: "mediation"))
     }
 
     func otherSDKDidDismissFullscreen() {
+        engine.record(.fullscreenClosed(source: "mediation"))
+    }
+
+    /// The other SDK's ad failed to present: closed too, or every placement stays denied fullscreen_active until
+    /// fullscreen_timeout.
+    func otherSDKDidFailToPresentFullscreen() {
         engine.record(.fullscreenClosed(source: "mediation"))
     }
 

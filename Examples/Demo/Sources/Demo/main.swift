@@ -79,7 +79,7 @@ do {
     network.finishLoads(after: 3)
 
     log.section("Another SDK's fullscreen ad: no app-open ad over it")
-    app.otherSDKWillPresentFullscreen()
+    app.otherSDKDidPresentFullscreen()
     log.say("another SDK shows a fullscreen ad")
     leaveAndReturn(app, after: 10 * 60)
     clock.advance(by: 20)
