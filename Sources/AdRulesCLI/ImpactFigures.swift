@@ -90,6 +90,14 @@ struct PlacementFigures {
         columns.first { AdFormat(rawValue: $0.placement.format) != nil }?.placement ?? columns[0].placement
     }
 
+    /// The format a placement's heading shows: both, old first, when the compared policies give it two
+    /// (`interstitial → rewarded`).
+    static func formatLabel(_ columns: [PlacementFigures]) -> String {
+        let formats = columns.map(\.placement.format).filter { AdFormat(rawValue: $0) != nil }
+        guard let first = formats.first, let last = formats.last, first != last else { return described(columns).format }
+        return "\(first) → \(last)"
+    }
+
     /// The figures of every placement of a policy result, in total or for one segment.
     static func all(_ result: ImpactPolicyResult, segment: Int? = nil) -> [PlacementFigures] {
         let counters = segment.map { result.segments[$0] } ?? result.total

@@ -86,7 +86,7 @@ enum ImpactHTML {
     static func placement(_ columns: [PlacementFigures], names: [String], onlyIn: Bool = false) -> String {
         let placement = PlacementFigures.described(columns)
         let only = onlyIn ? " · only in \(escape(names[0]))" : ""
-        var out = "<section>\n<h2>\(escape(placement.id))<small>\(escape(placement.format))\(only)</small></h2>\n<div class=\"grid\">\n"
+        var out = "<section>\n<h2>\(escape(placement.id))<small>\(escape(PlacementFigures.formatLabel(columns)))\(only)</small></h2>\n<div class=\"grid\">\n"
         out += figuresTable(columns, names: names)
         out += "<figure><figcaption>Impressions per user per day (share of user-days)</figcaption>\n\(histogram(columns))</figure>\n"
         out += "<figure><figcaption>Deny reasons of show and offer asks</figcaption>\n\(denials(columns))</figure>\n"

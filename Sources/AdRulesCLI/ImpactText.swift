@@ -50,7 +50,7 @@ enum ImpactText {
             let only = report.results.count == 2 && columns.count == 1 ? " only in \(names[0])" : ""
             // Columns side by side only for a placement both policies have.
             let comparing = columns.count == 2
-            var rows: [[String]] = [["\(placement.id) (\(placement.format))\(only)"] + names + (comparing ? ["change", ""] : [""])]
+            var rows: [[String]] = [["\(placement.id) (\(PlacementFigures.formatLabel(columns)))\(only)"] + names + (comparing ? ["change", ""] : [""])]
             func row(_ label: String, _ values: [String], change: String?, note: String = "") {
                 rows.append([label] + values + (comparing ? [change ?? "", note] : [note]))
             }

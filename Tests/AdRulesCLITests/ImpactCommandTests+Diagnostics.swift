@@ -221,6 +221,11 @@ extension ImpactCommandTests {
         let result = runCLI(["impact", model, "--rules", Self.new])
         #expect(result.exitCode == 1)
         #expect(result.stderr.contains("typo.model.yaml:5:27: error: segment all names placement \"level_edn\", which the policy \(Self.new) does not define: did you mean \"level_end\"? (policy/unknown-placement)"))
+        // Neither compared policy has it: the error alone, with no warning about the old policy at the same place.
+        let compared = runCLI(["impact", model, "--rules", Self.new, "--compare", Self.old])
+        #expect(compared.exitCode == 1)
+        #expect(compared.stderr.components(separatedBy: "(policy/unknown-placement)").count - 1 == 1, "\(compared.stderr)")
+        #expect(!compared.stderr.contains("warning: segment all names placement"), "\(compared.stderr)")
         // A policy with no placements says so, rather than "the placements are " and nothing.
         try FileManager.default.createDirectory(atPath: directory + "/empty", withIntermediateDirectories: true)
         try "version: 1\nplacements: {}\n".write(toFile: directory + "/empty/p.yaml", atomically: true, encoding: .utf8)

@@ -283,6 +283,18 @@ struct ImpactCommandTests {
         #expect(rows.count == 1, "\(text)")
     }
 
+    /// A placement whose format the change sets anew is headed with both formats, old first, in text and html.
+    @Test func aChangedFormatIsHeadedWithBoth() throws {
+        let dir = try comparison(
+            old: "version: 1\nplacements:\n  b: {format: interstitial, min_interval: 1m}\n",
+            new: "version: 1\nplacements:\n  b: {format: rewarded_interstitial, min_interval: 1m}\n", segment: "actions: [{placement: b, every: 2m}]")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"])
+        #expect(text.stdout.contains("\nb (interstitial → rewarded_interstitial) "), "\(text.stdout)\(text.stderr)")
+        let html = runCLI(["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old", "--format", "html"]).stdout
+        #expect(html.contains("<small>interstitial → rewarded_interstitial</small>"))
+    }
+
     /// A placement of another format that offers were made for (the model offers a reward for an interstitial) shows its
     /// rewarded rows in text and html, as the json has them (impact.md: rewarded figures per placement).
     @Test func offersMadeForAnyPlacementAreShown() throws {

@@ -38,6 +38,11 @@ struct ModelDiagnosticTests {
         Case(name: "bare number for a duration", rule: "schema/duration", yaml: head + "    foreground: 1️⃣300\n", message: "write 300s or 300m"),
         Case(name: "probability above 1", rule: "schema/range", yaml: head + "    premium: 1️⃣1.5\n", message: "premium must be from 0 to 1, not 1.5"),
         Case(name: "reversed uniform", rule: "schema/range", yaml: head + "    first_open: {uniform: 1️⃣[10h, 7h]}\n", message: "[low, high] with low <= high"),
+        // Every message says what to write instead: the range where a number belongs, the ends of an attribute swapped.
+        Case(name: "a mapping for a probability", rule: "schema/type", yaml: head + "    premium: 1️⃣{x: 1}\n", message: "premium must be a number, not a mapping: write a number from 0 to 1"),
+        Case(name: "a word for a share", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣all\n", message: "share must be a number, not \"all\": write a number above 0 and at most 1"),
+        Case(name: "reversed attribute uniform", rule: "schema/range", yaml: head + "    attributes: {level: {uniform: 1️⃣[9, 3]}}\n", message: "not [9, 3], whose low end is higher: write [3, 9]"),
+        Case(name: "reversed attribute durations", rule: "schema/range", yaml: head + "    attributes: {wait: {uniform: 1️⃣[20s, 5s]}}\n", message: "not [20s, 5s], whose low end is higher: write [5s, 20s]"),
         // The advice for a distribution of another kind is what first_open takes, not what other durations take.
         Case(name: "first open drawn from a count", rule: "schema/type", yaml: head + "    first_open: {1️⃣poisson: 3}\n", message: "first_open cannot be drawn from {poisson: ...}: write a time of day such as 8h or {uniform: [7h, 10h]}"),
         Case(name: "direction override in a name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: \"a1️⃣\\u202Eb\"\n    share: 1\n", message: "holds U+202E, an invisible direction control that reorders what a reader sees: remove it"),
@@ -535,7 +540,7 @@ struct ModelDiagnosticTests {
         #expect(messages("{uniform: 5}") == ["attribute level must be {uniform: [low, high]}, one key with a list of two bounds, not the bound 5"])
         // A share of 0% is no share: no advice to write 0, which is refused too.
         let zero = ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 0%}\n", file: "m.model.yaml").diagnostics.map(\.message)
-        #expect(zero.contains(#"share must be a number, not "0%""#), "\(zero)")
+        #expect(zero.contains(#"share must be a number, not "0%": write a number above 0 and at most 1"#), "\(zero)")
     }
 
     /// A model's attribute of the wrong type is told what to write, as a scenario context is.

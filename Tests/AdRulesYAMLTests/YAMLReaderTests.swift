@@ -212,6 +212,41 @@ struct YAMLReaderTests {
         #expect(d.range.start == SourcePosition(line: 1, column: 101))
     }
 
+    /// libyaml compares each `%TAG` directive with every earlier one (100,000 ran for minutes): past 100 the file is
+    /// refused before libyaml reads it, at the first one past the bound; 100 are read as before. A `%TAG` inside a
+    /// line is no directive, and does not count.
+    @Test func manyTagDirectivesAreRefusedBeforeLibyaml() throws {
+        func text(_ count: Int, lineBreak: String = "\n") -> String {
+            (0..<count).map { "%TAG !t\($0)! tag:x,2000:" + lineBreak }.joined() + "---" + lineBreak + "a: 1" + lineBreak
+        }
+        let many = read(text(100_000))
+        let d = try #require(many.diagnostics.first)
+        #expect(many.diagnostics.count == 1 && d.rule == "yaml/syntax" && d.message.contains("more than 100 %TAG directives"), "\(many.diagnostics)")
+        #expect(d.range.start == SourcePosition(line: 101, column: 1))
+        #expect(read(text(101, lineBreak: "\r\n")).diagnostics.first?.range.start == SourcePosition(line: 101, column: 1))
+        let hundred = read(text(100))
+        #expect(hundred.diagnostics.isEmpty, "\(hundred.diagnostics)")
+        #expect(hundred.root?.pairs?.first?.value.scalar?.value == "1")
+        #expect(read("a: \"" + String(repeating: " %TAG", count: 200) + "\"\n").diagnostics.isEmpty)
+    }
+
+    /// Findings sorted for display keep the order of those that tie and drop exact repeats, in a run of ties of any
+    /// length (past 16 they are told apart by message, not each compared with all the others).
+    @Test(arguments: [5, 40, 3_000])
+    func sortingForDisplayDropsRepeatsAmongTies(count: Int) {
+        let place = SourceRange(at: SourcePosition(line: 2, column: 1))
+        func finding(_ i: Int, severity: Severity = .warning) -> Diagnostic {
+            Diagnostic(severity, rule: "model/unused-placement", message: "placement p\(i)", file: "m.yaml", range: place)
+        }
+        let earlier = Diagnostic(.error, rule: "schema/type", message: "x", file: "m.yaml", range: SourceRange(at: SourcePosition(line: 1, column: 9)))
+        let input = (0..<count).map { finding($0) } + [earlier] + (0..<count).reversed().map { finding($0) } + [finding(0, severity: .error)]
+        let shown = input.sortedForDisplay()
+        #expect(shown.count == count + 2)
+        #expect(shown.first == earlier)
+        #expect(Array(shown.dropFirst().prefix(count)) == (0..<count).map { finding($0) })
+        #expect(shown.last == finding(0, severity: .error))
+    }
+
     @Test func invalidUTF8IsReportedWithItsPosition() throws {
         var bytes = Array("a: 1\nb: é".utf8)
         bytes.append(0xFF)

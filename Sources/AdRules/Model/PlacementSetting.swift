@@ -150,7 +150,7 @@ public enum PlacementSetting: String, CaseIterable, Sendable {
         case .hourlyCap: return "Shows in the last rolling 60 minutes."
         case .sessionCap: return "Shows in the current session."
         case .caps: return "Extra rolling windows: at most `max` shows in any `window`."
-        case .maxAdAge: return "A cached ad older than this is expired (AdMob app open: 4h; most networks: 1h)."
+        case .maxAdAge: return "A cached ad older than this is expired (AdMob app open: 4h; Pangle and most networks: 1h, past which a show is not counted as an impression)."
         case .everyNActions: return "An action show needs at least N recorded action events since the last show."
         case .requireUserChoice: return "Show only after an explicit user choice (default true for rewarded, else false)."
         case .showOnFirstLoad: return "On a cold start, show when the first load completes."

@@ -136,6 +136,8 @@ public enum ModelCheck {
                 let playedByTheOther = other?.policy.placement(id).map { $0.format.value != .appOpen } ?? false
                 let severity: Severity = role == .old || playedByTheOther ? .warning : .error
                 guard let placement = policy.placement(id) else {
+                    // Lacking from both policies, it is the error the current policy's check reports: not a warning too.
+                    if role == .old, let other, other.policy.placement(id) == nil { continue }
                     diagnostics.append(.modelUnknownPlacement(
                         id, segment: segment.name, policy: name, known: known, severity: severity,
                         removedFrom: role == .current && playedByTheOther ? other?.name : nil, file: file, range: range(location)))

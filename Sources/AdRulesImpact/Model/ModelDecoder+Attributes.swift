@@ -37,10 +37,7 @@ extension ModelDecoder {
                 // Ends written as durations (`[5s, 20s]`) draw a duration; plain numbers draw a number.
                 if ends.contains(where: { $0.scalar.flatMap { RuleDuration(parsing: $0.value) } != nil }) {
                     guard let low = reader.duration(ends[0], "\(name).uniform"), let high = reader.duration(ends[1], "\(name).uniform") else { continue }
-                    guard low <= high else {
-                        reader.report(.modelOutOfRange("\(name).uniform", "[low, high] with low <= high", found: "a longer low end", file: reader.file, range: inner[0].value.range))
-                        continue
-                    }
+                    guard reader.ordered(low, high, name, node: inner[0].value) else { continue }
                     attributes.append(ModelAttribute(
                         name: name, value: .uniformDuration(RuleDuration(milliseconds: low), RuleDuration(milliseconds: high)),
                         location: reader.location(pair.key), valueLocation: reader.location(pair.value)))
@@ -49,10 +46,7 @@ extension ModelDecoder {
                 guard let low = reader.number(ends[0], "\(name).uniform", in: -1e15...1e15),
                     let high = reader.number(ends[1], "\(name).uniform", in: -1e15...1e15)
                 else { continue }
-                guard low <= high else {
-                    reader.report(.modelOutOfRange("\(name).uniform", "[low, high] with low <= high", found: "a higher low end", file: reader.file, range: inner[0].value.range))
-                    continue
-                }
+                guard reader.ordered(low, high, name, node: inner[0].value) else { continue }
                 value = .uniform(low, high, whole: low == low.rounded() && high == high.rounded())
             } else if let items = pair.value.items {
                 // A [string] or [int] attribute: a list of plain values, as a rule's list literal holds.

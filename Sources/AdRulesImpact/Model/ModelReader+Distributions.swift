@@ -62,7 +62,8 @@ extension ModelReader {
         return (items[0], items[1])
     }
 
-    private mutating func ordered<T: Comparable>(_ low: T, _ high: T, _ key: String, node: YAMLNode) -> Bool {
+    /// Whether a draw's ends are in order; if not, a finding that says what to write (the ends swapped).
+    mutating func ordered<T: Comparable>(_ low: T, _ high: T, _ key: String, node: YAMLNode) -> Bool {
         guard low <= high else {
             // The ends as written, swapped: what to write.
             let ends = (node.items ?? []).compactMap { $0.scalar?.shortValue }

@@ -92,7 +92,7 @@ struct ModelReader: NodeReader {
             {
                 advice = "a decimal takes a point: write \(dotted)"
             }
-            report(.wrongType(key, expected: "a number", found: node, file: file, advice: advice))
+            report(.wrongType(key, expected: "a number", found: node, file: file, advice: advice ?? Self.numberAdvice(in: range, expected: expected)))
             return nil
         }
         guard range.contains(value) else {
@@ -108,6 +108,13 @@ struct ModelReader: NodeReader {
             return nil
         }
         return value
+    }
+
+    /// What to write where a number belongs and something else was written: the range, when it reads plainly.
+    static func numberAdvice(in range: ClosedRange<Double>, expected: String?) -> String {
+        if let expected { return "write a number \(expected)" }
+        guard range.lowerBound >= -1e6, range.upperBound <= 1e6 else { return "write a number, such as 42 or 0.5" }
+        return "write a number from \(ShareText.format(range.lowerBound)) to \(ShareText.format(range.upperBound))"
     }
 
     /// A probability: a number from 0 to 1.
