@@ -113,9 +113,11 @@ extension Diagnostic {
     /// - Parameter key: the key the value belongs to, when it is read on its line: only a rule's `deny` takes `"*"`
     ///   for every placement.
     /// - Parameter isAnchor: whether it is a plain `&`, which starts an anchor (`*` starts an alias).
-    static func bareAsterisk(key: String?, indented: Bool = false, isAnchor: Bool = false, file: String, at position: SourcePosition) -> Diagnostic {
+    /// - Parameter inList: whether it is the first item of a list in brackets (`deny: [*]`).
+    static func bareAsterisk(key: String?, indented: Bool = false, inList: Bool = false, isAnchor: Bool = false, file: String, at position: SourcePosition) -> Diagnostic {
         let advice = switch key {
         case _ where isAnchor: "write the value in quotes if it is text"
+        case "deny"? where inList: "to mean every placement write \"*\" in quotes, and not in a list: deny: \"*\""
         case "deny"?: "to mean every placement write \"*\" in quotes, as in deny: \"*\""
         case "placements"? where indented: "list the placement ids, as in placements: [level_end, app_open] (only a rule's deny takes \"*\" for every placement)"
         default: "write the value in quotes if it is text; only a rule's deny takes \"*\" for every placement, as in deny: \"*\""

@@ -85,8 +85,13 @@ extension YAMLEventCursor {
             }
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
             let indented = line(at: offset).text.first == " "
+            // `deny: [*]`: the first item of a list in brackets belongs to the key before the bracket.
+            var listStart = offset
+            while listStart > 0, input[listStart - 1] == 0x20 { listStart -= 1 }
+            let inList = listStart > 0 && input[listStart - 1] == UInt8(ascii: "[")
             return .bareAsterisk(
-                key: keyBefore(offset), indented: indented, isAnchor: context == "while scanning an anchor", file: file, at: position(state.context_mark))
+                key: keyBefore(inList ? listStart - 1 : offset), indented: indented, inList: inList, isAnchor: context == "while scanning an anchor",
+                file: file, at: position(state.context_mark))
         }
         var advice: String?
         // Where what to fix stands, when libyaml trips over a later line.

@@ -112,6 +112,11 @@ extension DiagnosticRuleTests {
             "session_cap must be a whole number >= 0, not nothing (null): write a whole number, or remove session_cap",
             "every_n_actions must be a whole number >= 1, not \"zero\"", "max must be a whole number >= 0, not nothing (null)",
         ])
+        // An attribute's type left out is nothing, as any enumerated value is, with an example (it was the type "").
+        for written in ["s:", "s: ~", "s: {type: }"] {
+            let found = lint("version: 1\nattributes:\n  \(written)\nplacements:\n  a: {format: banner}\n")
+            #expect(found.map(\.rule) == ["schema/type"] && found.first?.message.hasSuffix("not nothing (null): write a type, as in screen: string") == true, "\(written): \(found)")
+        }
     }
 
     /// A duration with its parts out of order or repeated is told the one they add up to, largest first.

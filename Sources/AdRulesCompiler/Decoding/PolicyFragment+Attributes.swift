@@ -52,13 +52,15 @@ extension PolicyFragment {
     private static func readType(_ node: YAMLNode, reader: inout FieldReader) -> ValueType? {
         let allowed = ValueType.allCases.map(\.rawValue)
         var text: String?
-        if let scalar = node.scalar {
+        // A type left out (`s:`, `s: ~`) is nothing, told as one, with an example: not the type "".
+        if let scalar = node.scalar, !scalar.isNull {
             text = scalar.value
         } else if let items = node.items, items.count == 1, let inner = items[0].scalar?.value {
             text = "[\(inner)]"
         }
         guard let text else {
-            reader.report(.wrongType("type", expected: "one of \(allowed.joined(separator: ", "))", found: node, file: reader.file))
+            let advice = node.scalar?.isNull == true ? "write a type, as in screen: string" : nil
+            reader.report(.wrongType("type", expected: "one of \(allowed.joined(separator: ", "))", found: node, file: reader.file, advice: advice))
             return nil
         }
         guard let type = ValueType(rawValue: text) else {
