@@ -291,6 +291,8 @@ def yaml_cases(c):
                   {"p.yaml": "version: 1\nplacements: " + "[" * n + "\n"})
     c.policy_case("deep-block-seq-100k", g, "100k nested block sequences on one line (- - - - x)",
                   {"p.yaml": "version: 1\nplacements:\n" + "- " * n + "x\n"})
+    c.policy_case("tag-directives-100k", g, "100k %TAG directives before the document (libyaml compares each with every earlier one)",
+                  {"p.yaml": "".join("%%TAG !t%d! tag:x,2000:\n" % i for i in range(n)) + "---\n" + BASE + "  p:\n    format: banner\n"})
     depth = 2000
     c.policy_case("deep-block-map-2000", g, "2000 levels of block-mapping indentation (4 MB)",
                   {"p.yaml": "version: 1\nplacements:\n" + "".join(" " * (i + 1) + "k%d:\n" % i for i in range(depth)) + " " * (depth + 1) + "x\n"})
