@@ -100,7 +100,7 @@ enum Output {
         // file is that stream, wherever the shell sent it.
         if PolicyLoader.isYAMLFile(output) || isYAML, OutputFile.stream(output) == nil {
             return CommandResult(
-                stderr: "error: --output \(ControlCharacters.escaped(output)) would write a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .json or .txt\n",
+                stderr: "error: --output \(ControlCharacters.escaped(output)) would write a YAML file, and no report is one (a rule, scenario or model file there would be overwritten, or read by the next run): name it with the report's own extension, such as .txt, .json, .sarif, .html or .swift\n",
                 exitCode: ExitCode.usage)
         }
         return nil

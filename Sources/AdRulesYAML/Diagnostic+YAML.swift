@@ -154,6 +154,13 @@ extension Diagnostic {
             file: file, at: position)
     }
 
+    /// More `%TAG` directives than ``TagDirectives/limit`` (a rule file, scenario or usage model holds none).
+    static func tooManyTagDirectives(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "the file holds more than \(limit) %TAG directives: rule files, scenarios and usage models hold plain keys and values, with no directives or tags: remove them",
+            file: file, at: position)
+    }
+
     static func tooDeep(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "nesting is deeper than \(limit) levels: rule files are shallow; flatten this structure",

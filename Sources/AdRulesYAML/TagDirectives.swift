@@ -1,9 +1,9 @@
-import AdRules
 import Foundation
 
 /// `%TAG` directives counted before libyaml reads a file: libyaml compares each with every earlier one, so that a
 /// file of 100,000 of them (2.6 MB, well under the size bound) ran for minutes. Rule files, scenarios and models
-/// have no use for them; a few are read as libyaml reads them, and past ``limit`` the file is refused.
+/// have no use for them; a few are read as libyaml reads them, and past ``limit`` the file is refused. A line that
+/// starts with `%TAG` inside a quoted or block text counts too: no file holds a hundred of them.
 enum TagDirectives {
     /// The most `%TAG` directives a file may hold.
     static let limit = 100
@@ -19,7 +19,10 @@ enum TagDirectives {
         while i < bytes.count, let found = memchr(base + i, Int32(UInt8(ascii: "%")), bytes.count - i) {
             let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             i = at + 1
-            guard at == 0 || bytes[at - 1] == UInt8(ascii: "\n") || bytes[at - 1] == UInt8(ascii: "\r"), at + tag.count <= bytes.count,
+            // A line's start: the file's, past a byte-order mark (which libyaml skips), or after a line break.
+            let startsLine = at == 0 || (at == 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF)
+                || bytes[at - 1] == UInt8(ascii: "\n") || bytes[at - 1] == UInt8(ascii: "\r")
+            guard startsLine, at + tag.count <= bytes.count,
                 bytes[at..<(at + tag.count)].elementsEqual(tag)
             else { continue }
             count += 1

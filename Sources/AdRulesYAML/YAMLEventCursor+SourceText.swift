@@ -116,6 +116,20 @@ extension YAMLEventCursor {
     ///
     /// Read backwards from the value, over the bytes between it and its key only: a line of 20,000 tags, each read
     /// back to the line's start, took a minute.
+    /// The `[` of the list in brackets, on the line, whose item stands at `offset` (past the items before it, with no
+    /// bracket or brace between); nil for a value that is no item of one.
+    func openingBracket(before offset: Int) -> Int? {
+        var i = min(offset, input.count)
+        while i > 0 {
+            switch input[i - 1] {
+            case UInt8(ascii: "["): return i - 1
+            case UInt8(ascii: "]"), UInt8(ascii: "{"), UInt8(ascii: "}"), 0x0A, 0x0D, UInt8(ascii: "\""), UInt8(ascii: "'"): return nil
+            default: i -= 1
+            }
+        }
+        return nil
+    }
+
     func keyBefore(_ offset: Int) -> String? {
         guard offset >= 0, offset <= input.count else { return nil }
         func isBlank(_ i: Int) -> Bool { input[i] == 0x20 || input[i] == 0x09 }

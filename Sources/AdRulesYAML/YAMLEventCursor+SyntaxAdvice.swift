@@ -85,12 +85,10 @@ extension YAMLEventCursor {
             }
             // `placements:` indented is a group's list of members; at the top it is the map of placements.
             let indented = line(at: offset).text.first == " "
-            // `deny: [*]`: the first item of a list in brackets belongs to the key before the bracket.
-            var listStart = offset
-            while listStart > 0, input[listStart - 1] == 0x20 { listStart -= 1 }
-            let inList = listStart > 0 && input[listStart - 1] == UInt8(ascii: "[")
+            // `deny: [*]` or `deny: [a, *]`: an item of a list in brackets belongs to the key before the bracket.
+            let bracket = openingBracket(before: offset)
             return .bareAsterisk(
-                key: keyBefore(inList ? listStart - 1 : offset), indented: indented, inList: inList, isAnchor: context == "while scanning an anchor",
+                key: keyBefore(bracket ?? offset), indented: indented, inList: bracket != nil, isAnchor: context == "while scanning an anchor",
                 file: file, at: position(state.context_mark))
         }
         var advice: String?

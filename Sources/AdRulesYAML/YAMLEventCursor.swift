@@ -95,9 +95,7 @@ public final class YAMLEventCursor {
                 stop(.syntax("\(StreamSafeText.message): remove the marks", file: file, at: bad.at))
             }
         } else if let at = TagDirectives.firstPastLimit(in: input) {
-            stop(.syntax(
-                "the file holds more than \(TagDirectives.limit) %TAG directives: rule files hold plain keys and values, with no directives or tags: remove them",
-                file: file, at: at))
+            stop(.tooManyTagDirectives(limit: TagDirectives.limit, file: file, at: at))
         } else if yaml_parser_initialize(parser) != 1 {
             stop(.syntax("libyaml could not start (out of memory)", file: file, at: SourceRange.fileStart.start))
         } else {

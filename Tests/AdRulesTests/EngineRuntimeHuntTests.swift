@@ -116,8 +116,9 @@ struct EngineRuntimeHuntTests {
     }
 
     /// A `show_failed` with no `show_started` after the last show is over (its close lost, and `fullscreen_timeout`
-    /// past; or an app-open ad the user left the app from) fails a new attempt: the old show still counts and its
-    /// choice stays used (it gave back the impression, past `daily_cap: 1`, and the choice, for a reward never chosen).
+    /// past) fails a new attempt: the old show still counts and its choice stays used (it gave back the impression,
+    /// past `daily_cap: 1`, and the choice, for a reward never chosen). So after a clock set back that brings the old
+    /// show within the timeout again, and the engine writes no ledger for it.
     @Test func aShowFailedAfterTheShowIsOverTakesNothingBack() throws {
         let policy = try policy("""
             version: 1
@@ -145,16 +146,16 @@ struct EngineRuntimeHuntTests {
         engine.record(.loadCompleted("r"))
         #expect(engine.ask(.show("r", trigger: .action)).codes == [.noUserChoice])
 
-        engine.record(.loadCompleted("o"))
-        engine.record(.appBackgrounded)
-        clock.advance(by: 60)
-        engine.record(.appResumed)
-        #expect(engine.beginShow("o", trigger: .resume).isAllowed)
-        engine.record(.appBackgrounded)
-        clock.advance(by: 60)
-        engine.record(.appResumed)
-        engine.record(.showFailed("o"))
-        #expect(engine.showHistory["o"]?.count == 1)
+        // Timed out, then the clock set back within the timeout: the show is still over.
+        clock.advance(by: 86_400)
+        engine.record(.loadCompleted("i"))
+        #expect(engine.beginShow("i", trigger: .action).isAllowed)
+        clock.advance(by: 2 * 3600)
+        engine.record(.loadCompleted("i"))
+        clock.advance(by: -(2 * 3600 - 600))
+        engine.record(.showFailed("i"))
+        engine.record(.loadCompleted("i"))
+        #expect(engine.ask(.show("i", trigger: .action)).codes.contains(.dailyCap))
 
         // Within the timeout, on screen, the show is still taken back.
         clock.advance(by: 86_400)
@@ -164,6 +165,21 @@ struct EngineRuntimeHuntTests {
         engine.record(.showFailed("i"))
         engine.record(.loadCompleted("i"))
         #expect(engine.ask(.show("i", trigger: .action)).isAllowed)
+    }
+
+    /// The engine writes its ledger for a `show_failed` only when it takes a show back: within `fullscreen_timeout`
+    /// of the show's start, not past it.
+    @Test func aShowFailedWritesTheLedgerOnlyWhenItTakesAShowBack() throws {
+        let policy = try policy("version: 1\nplacements:\n  i: {format: interstitial, daily_cap: 5}\n")
+        let i = try #require(policy.placementIDs.firstIndex(of: "i"))
+        let minute: Int64 = 60_000
+        var core = EngineCore(policy: policy, facts: Facts(policy: policy, installedAt: 0), deviceTimeZone: .gmt)
+        _ = core.record(.appLaunched, placement: nil, at: minute)
+        let written = [
+            core.record(.showStarted, placement: i, at: 2 * minute), core.record(.showFailed, placement: i, at: 3 * minute),
+            core.record(.showStarted, placement: i, at: 4 * minute), core.record(.showFailed, placement: i, at: 40 * minute),
+        ]
+        #expect(written == [true, true, true, false])
     }
 
     /// Facts read from an engine and its policy read in a second call, with an update between them on another thread:

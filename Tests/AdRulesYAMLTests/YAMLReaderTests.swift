@@ -224,6 +224,9 @@ struct YAMLReaderTests {
         #expect(many.diagnostics.count == 1 && d.rule == "yaml/syntax" && d.message.contains("more than 100 %TAG directives"), "\(many.diagnostics)")
         #expect(d.range.start == SourcePosition(line: 101, column: 1))
         #expect(read(text(101, lineBreak: "\r\n")).diagnostics.first?.range.start == SourcePosition(line: 101, column: 1))
+        #expect(read(text(101, lineBreak: "\r")).diagnostics.first?.range.start == SourcePosition(line: 101, column: 1))
+        // The first directive after a byte-order mark counts too.
+        #expect(read("\u{FEFF}" + text(101)).diagnostics.first?.range.start == SourcePosition(line: 101, column: 1))
         let hundred = read(text(100))
         #expect(hundred.diagnostics.isEmpty, "\(hundred.diagnostics)")
         #expect(hundred.root?.pairs?.first?.value.scalar?.value == "1")

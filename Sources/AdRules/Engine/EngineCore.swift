@@ -97,7 +97,8 @@ package struct EngineCore: Sendable {
         case .showStarted:
             changesShows = index != nil
         case .showFailed:
-            changesShows = index.map { facts.placements[$0].failureTakesBackAShow(at: clamped, fullscreenTimeoutMs: policy.storage.fullscreenTimeoutMs) } ?? false
+            let timeout = policy.storage.fullscreenTimeoutMs
+            changesShows = index.map { facts.placements[$0].failureTakesBackAShow(at: clamped, fullscreenTimeoutMs: timeout) } ?? false
         default:
             break
         }

@@ -18,7 +18,8 @@ public enum AdEvent: Sendable, Hashable {
     case userChose(PlacementID)
     /// The ad is on screen; the show counts for pacing and caps.
     case showStarted(PlacementID)
-    /// The ad failed to present: the ad is consumed, and the show in progress taken back unless its reward was granted.
+    /// The ad failed to present: the ad is consumed, and the show in progress (not closed, within `fullscreen_timeout` of
+    /// its start) taken back unless its reward was granted.
     case showFailed(PlacementID)
     /// The ad was dismissed.
     case adClosed(PlacementID)

@@ -43,6 +43,7 @@ extension Facts {
                 placements[i].loadedAt = nil
                 setShowing(i, since: nil)
                 placements[i].consumed = nil
+                placements[i].showRanOut = false
                 placements[i].userChose = false
                 placements[i].shownSinceReturn = false
                 placements[i].launchOpen = policy.storage.placementLimits[i].format == .appOpen
@@ -111,6 +112,7 @@ extension Facts {
             Facts.append(record, to: &placementShows[i], keep: keep)
             for g in policy.groupsOfPlacement[i] { Facts.append(record, to: &groups[g], keep: policy.storage.groupShowsKept[g]) }
             placements[i].consumed = (placements[i].userChose, placements[i].actions)
+            placements[i].showRanOut = false
             placements[i].current = CurrentShow(at: now, hadChoice: placements[i].userChose)
             setShowing(i, since: now)
             placements[i].userChose = false
@@ -119,9 +121,9 @@ extension Facts {
             placements[i].launchOpen = false
             placements[i].shownSinceReturn = true
         case .showFailed:
-            // The show in progress (started, still on screen) is taken back; with none, only the ad is consumed. A show
-            // whose reward was granted happened: it is not taken back, nor is its choice given back (a show_failed after
-            // each granted reward paid out one choice's rewards without end, past every cap).
+            // The show in progress (started, not closed, within fullscreen_timeout) is taken back; with none, only the ad
+            // is consumed. A show whose reward was granted happened: it is not taken back, nor is its choice given back (a
+            // show_failed after each granted reward paid out one choice's rewards without end, past every cap).
             if placements[i].failureTakesBackAShow(at: now, fullscreenTimeoutMs: policy.storage.fullscreenTimeoutMs),
                 let consumed = placements[i].consumed, let current = placements[i].current
             {
@@ -132,12 +134,14 @@ extension Facts {
                 placements[i].current = nil
             }
             placements[i].consumed = nil
+            placements[i].showRanOut = false
             setShowing(i, since: nil)
             placements[i].loadedAt = nil
             placements[i].launchOpen = false
         case .adClosed:
             setShowing(i, since: nil)
             placements[i].consumed = nil
+            placements[i].showRanOut = false
         case .rewardEarned:
             placements[i].current?.earned = true
         case .rewardGranted:

@@ -43,6 +43,11 @@ extension Facts {
         for i in placements.indices {
             let limits = policy.storage.placementLimits[i]
             if let loaded = placements[i].loadedAt, previous.subtractingSaturated(loaded) > limits.maxAdAge { placements[i].adRanOut = true }
+            if placements[i].consumed != nil, let current = placements[i].current,
+                !Facts.isWithinTimeout(since: current.at, now: previous, timeoutMs: policy.storage.fullscreenTimeoutMs)
+            {
+                placements[i].showRanOut = true
+            }
             guard limits.format == .appOpen else { continue }
             if placements[i].launchOpen, let launched = launchedAt, limits.launchMaxWait >= 0,
                 previous.subtractingSaturated(launched) > limits.launchMaxWait
@@ -53,6 +58,12 @@ extension Facts {
             if previous.subtractingSaturated(returned) > limits.resumeMaxDelay { placements[i].resumeRanOut = true }
             if let loaded = placements[i].loadedAt, loaded > returned { placements[i].loadedAfterReturn = true }
         }
+    }
+
+    /// Whether something reported on screen since `since` still counts at `now`, with `fullscreen_timeout` applied: for
+    /// at most the timeout, a time later than `now` read as `now`.
+    static func isWithinTimeout(since: Int64, now: Int64, timeoutMs: Int64) -> Bool {
+        now.subtractingSaturated(min(since, now)) <= timeoutMs
     }
 
     /// Rewrites every recorded time later than `now` to `now`.

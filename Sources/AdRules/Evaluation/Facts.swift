@@ -43,14 +43,19 @@ struct PlacementFacts: Sendable, Hashable {
     /// What a show consumed, restored when the show fails.
     var consumed: (userChose: Bool, actions: Int)?
 
-    /// Whether a `show_failed` at `now` takes the show in progress back: one started (its ad consumed) and still on
-    /// screen, whose reward was not granted (a show that paid its reward happened). A show `fullscreen_timeout` treats as
-    /// closed, or an app-open ad the user left the app from, is over: the failure is of a new attempt, with no
-    /// `show_started`, and takes nothing back (it gave back a lost-close show's impression and choice hours later).
-    /// The engine writes the ledger when it does.
+    /// The show in progress had run past `fullscreen_timeout` when the clock was set back: pinned times alone would
+    /// bring it back within the timeout, and a `show_failed` would take it back.
+    var showRanOut = false
+
+    /// Whether a `show_failed` at `now` takes the show in progress back: one started (its ad consumed) and not closed,
+    /// within `fullscreen_timeout` of its start, whose reward was not granted (a show that paid its reward happened). A
+    /// show the timeout treats as closed is over: a failure past it, with no `show_started` of its own, is of another
+    /// attempt, and takes nothing back (it gave back a lost-close show's impression and choice hours later). An app-open
+    /// ad the user left is still taken back: its present may fail as the app leaves. The engine writes the ledger when
+    /// it does.
     func failureTakesBackAShow(at now: Int64, fullscreenTimeoutMs: Int64) -> Bool {
-        guard consumed != nil, let since = showingSince, let current, !current.granted else { return false }
-        return now - min(since, now) <= fullscreenTimeoutMs
+        guard consumed != nil, let current, !current.granted, !showRanOut else { return false }
+        return Facts.isWithinTimeout(since: current.at, now: now, timeoutMs: fullscreenTimeoutMs)
     }
 
     /// Every part, each of which can change a decision (written out: `consumed`, a tuple, keeps `==` from being made).
@@ -58,7 +63,7 @@ struct PlacementFacts: Sendable, Hashable {
         lhs.loadingSince == rhs.loadingSince && lhs.loadedAt == rhs.loadedAt
             && lhs.showingSince == rhs.showingSince && lhs.userChose == rhs.userChose && lhs.actions == rhs.actions
             && lhs.launchOpen == rhs.launchOpen && lhs.shownSinceReturn == rhs.shownSinceReturn
-            && lhs.launchRanOut == rhs.launchRanOut && lhs.resumeRanOut == rhs.resumeRanOut
+            && lhs.launchRanOut == rhs.launchRanOut && lhs.resumeRanOut == rhs.resumeRanOut && lhs.showRanOut == rhs.showRanOut
             && lhs.loadedAfterReturn == rhs.loadedAfterReturn && lhs.adRanOut == rhs.adRanOut && lhs.current == rhs.current
             && lhs.consumed?.userChose == rhs.consumed?.userChose && lhs.consumed?.actions == rhs.consumed?.actions
     }

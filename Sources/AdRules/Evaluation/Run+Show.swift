@@ -163,7 +163,7 @@ extension Run {
     /// Whether something reported on screen at `since` still counts, with `fullscreen_timeout` applied.
     func stillOnScreen(_ policy: PolicyStorage, since: Int64?) -> Bool? {
         guard let since else { return nil }
-        return now - seen(since) <= policy.fullscreenTimeoutMs
+        return Facts.isWithinTimeout(since: since, now: now, timeoutMs: policy.fullscreenTimeoutMs)
     }
 
     func timedOutNote(_ policy: PolicyStorage, _ what: String, _ found: inout Findings) {

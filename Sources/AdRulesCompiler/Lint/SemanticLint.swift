@@ -265,9 +265,12 @@ enum SemanticLint {
             return found.count - 1
         }
 
+        /// How many placements a finding names.
+        static let namedPlacements = 5
+
         /// Counts a placement that takes the values of an ``entry(for:_:)``: named when among the first five.
         mutating func count(_ placement: Placement, in entry: Int) {
-            if found[entry].placements.count < 5 { found[entry].placements.append(placement) }
+            if found[entry].placements.count < Self.namedPlacements { found[entry].placements.append(placement) }
             found[entry].count += 1
         }
 
