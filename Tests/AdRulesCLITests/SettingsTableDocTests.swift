@@ -61,4 +61,15 @@ struct SettingsTableDocTests {
         let docs = try String(contentsOfFile: packageRoot() + "/docs/rule-files.md", encoding: .utf8)
         #expect(docs.contains(Self.groupTable + "\n"), "docs/rule-files.md, section Groups, should hold:\n\(Self.groupTable)")
     }
+
+    /// docs/rule-files.md's table of reason codes has a row for every code the engine gives.
+    @Test func theDocsExplainEveryReasonCode() throws {
+        let docs = try String(contentsOfFile: packageRoot() + "/docs/rule-files.md", encoding: .utf8)
+        let start = try #require(docs.range(of: "### What each code means, and what clears it"))
+        let table = docs[start.upperBound...].prefix { _ in true }.components(separatedBy: "\n\n").dropFirst(2).first ?? ""
+        let rows = table.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for code in ReasonCode.allCases {
+            #expect(rows.contains { $0.split(separator: "|").first?.contains("`\(code.rawValue)`") == true }, "\(code.rawValue)")
+        }
+    }
 }

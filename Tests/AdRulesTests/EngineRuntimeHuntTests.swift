@@ -167,6 +167,31 @@ struct EngineRuntimeHuntTests {
         #expect(engine.ask(.show("i", trigger: .action)).isAllowed)
     }
 
+    /// An app that adds AdRules in an update passes its users' install date and sessions: a ledger started fresh
+    /// takes them (no grace for a long-time user), and a ledger already kept keeps its own.
+    @Test func aFreshLedgerTakesTheAppsInstallDateAndSessions() throws {
+        let policy = try policy("version: 1\nplacements:\n  i: {format: interstitial, grace: {after_install: 1d, first_sessions: 2}}\n")
+        let clock = ManualClock(engineTestStart)
+        func showCodes(_ engine: AdEngine) -> [ReasonCode] {
+            engine.record(.appLaunched)
+            engine.record(.loadCompleted("i"))
+            return engine.ask(.show("i", trigger: .action)).codes
+        }
+        #expect(showCodes(AdEngine(policy: policy, clock: clock, store: InMemoryLedgerStore())) == [.graceSessions, .graceInstall])
+        let store = InMemoryLedgerStore()
+        let installed = engineTestStart.addingTimeInterval(-30 * 86_400)
+        let upgraded = AdEngine(policy: policy, clock: clock, store: store, installedAt: installed, sessionsBefore: 10)
+        #expect(showCodes(upgraded).isEmpty)
+        #expect(try store.load()?.installedAt == Int64(installed.timeIntervalSince1970 * 1000))
+        // The ledger now kept is read as it is: the values passed are for a fresh one only.
+        let later = AdEngine(policy: policy, clock: clock, store: store, installedAt: engineTestStart, sessionsBefore: 0)
+        #expect(later.currentFacts.installedAt == Int64(installed.timeIntervalSince1970 * 1000))
+        #expect(showCodes(later).isEmpty)
+        // An install time later than now is now.
+        let future = AdEngine(policy: policy, clock: clock, installedAt: engineTestStart.addingTimeInterval(3600))
+        #expect(future.currentFacts.installedAt == Int64(engineTestStart.timeIntervalSince1970 * 1000))
+    }
+
     /// The engine writes its ledger for a `show_failed` only when it takes a show back: within `fullscreen_timeout`
     /// of the show's start, not past it.
     @Test func aShowFailedWritesTheLedgerOnlyWhenItTakesAShowBack() throws {

@@ -25,9 +25,16 @@ public final class AdEngine: @unchecked Sendable {
     ///   - deviceTimeZone: the zone for `timezone: device`.
     ///   - onLedgerProblem: called, with no lock held, when the ledger is corrupt, unreadable or unwritable (the
     ///     engine carries on); a problem is reported once until it changes or a write succeeds.
+    ///   - installedAt: when the app was installed, for a ledger started fresh (none yet, or a corrupt one): an app that
+    ///     adds AdRules in an update passes its own install date, so that its existing users are not taken for new
+    ///     ones (`grace.after_install`). Nil (the default) is now; a time later than now is now. A ledger read from the
+    ///     store keeps its own.
+    ///   - sessionsBefore: the sessions before this launch, for a ledger started fresh (`grace.first_sessions`,
+    ///     `session.count`); 0 by default. A ledger read from the store keeps its own count.
     public init(
         policy: Policy, clock: any AdClock = SystemClock(), store: (any LedgerStore)? = nil,
-        deviceTimeZone: TimeZone = .autoupdatingCurrent, onLedgerProblem: (@Sendable (LedgerProblem) -> Void)? = nil
+        deviceTimeZone: TimeZone = .autoupdatingCurrent, onLedgerProblem: (@Sendable (LedgerProblem) -> Void)? = nil,
+        installedAt: Date? = nil, sessionsBefore: Int = 0
     ) {
         self.clock = clock
         self.store = store
@@ -36,7 +43,7 @@ public final class AdEngine: @unchecked Sendable {
         // install time there. At the end of time nothing is pinned, and the first real reading pins the install time.
         let reading = clock.now()
         let now = reading.timeIntervalSince1970.isNaN ? Milliseconds.limit : Milliseconds.from(reading)
-        var facts = Facts(policy: policy, installedAt: now)
+        var facts = Facts(policy: policy, installedAt: min(installedAt.map(Milliseconds.from) ?? now, now), sessionsBefore: sessionsBefore)
         var problem: LedgerProblem?
         var writeFresh = store != nil
         // Times the ledger holds later than the clock are pinned as they are read; they reach the file with the first

@@ -14,8 +14,10 @@ final class AppAds {
     /// Who the user is: premium users see no ads; custom rules read the attributes (rules/custom.yaml).
     var isSubscribed = false { didSet { updateContext() } }
     var currentScreen = "home" { didSet { updateContext() } }
+    var level = 1 { didSet { updateContext() } }
     private var appOpenAd: SimulatedAd?
     private var rewardedAd: SimulatedAd?
+    private var interstitialAd: SimulatedAd?
 
     /// Starts the engine on the policy compiled into the app. A cold start is a new process: caps, sessions and
     /// the install time come back from the ledger file.
@@ -36,7 +38,7 @@ final class AppAds {
     /// Sets who is asking on the engine, at launch and whenever it changes (a purchase, a restore, a new screen):
     /// every ask below then uses it, so no ad path can forget that the user is premium.
     private func updateContext() {
-        engine.context = AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen)])
+        engine.context = AskContext(premium: isSubscribed, attributes: ["screen": .string(currentScreen), "level": .int(Int64(level))])
     }
 
     // MARK: App-open ads
@@ -107,6 +109,43 @@ final class AppAds {
     func appOpenAdDidFailToPresent() {
         engine.record(.showFailed(Placements.appOpen))
         loadAppOpenAd()
+    }
+
+    // MARK: Interstitials: at a level's end, when the policy's pacing allows
+
+    func loadInterstitial() {
+        let decision = engine.ask(.load(Placements.levelEnd))
+        guard decision.isAllowed else { return log.say("\(decision)") }
+        engine.record(.loadStarted(Placements.levelEnd))
+        network.load(Placements.levelEnd) { ad in
+            guard let ad else { return self.engine.record(.loadFailed(Placements.levelEnd)) }
+            self.engine.record(.loadCompleted(Placements.levelEnd))
+            self.interstitialAd = ad
+        }
+    }
+
+    /// The user finished a level: an action for every_n_actions, then a show if the policy allows one now.
+    func levelEnded() {
+        engine.record(.action(Placements.levelEnd))
+        let decision = engine.beginShow(Placements.levelEnd, trigger: .action)
+        log.say("\(decision)")  // deny show level_end (action): every_n_actions: fewer than 3 actions … [rules/interstitial.yaml:12:22]
+        guard decision.isAllowed else { return }
+        guard let ad = interstitialAd else {
+            engine.record(.showFailed(Placements.levelEnd))  // takes the show back
+            return loadInterstitial()
+        }
+        interstitialAd = nil
+        network.present(
+            ad,
+            onDismiss: {
+                self.engine.record(.adClosed(Placements.levelEnd))
+                self.loadInterstitial()  // the next one, ready for a later level end
+            },
+            onFailure: {
+                self.engine.record(.showFailed(Placements.levelEnd))
+                self.loadInterstitial()
+            }
+        )
     }
 
     // MARK: Rewarded ads: offer, the user's choice, one show, one reward

@@ -78,6 +78,19 @@ do {
     }
     network.finishLoads(after: 3)
 
+    log.section("Interstitials: every third level end (every_n_actions: 3), from level 5 on, 90s apart")
+    app.level = 6
+    app.currentScreen = "game"
+    app.loadInterstitial()
+    network.finishLoads(after: 2)
+    for _ in 0..<6 {
+        clock.advance(by: 40)
+        log.say("the user finishes a level")
+        app.levelEnded()
+        network.userCloses(after: 5)
+        network.finishLoads(after: 2)
+    }
+
     log.section("Another SDK's fullscreen ad: no app-open ad over it")
     app.otherSDKDidPresentFullscreen()
     log.say("another SDK shows a fullscreen ad")
