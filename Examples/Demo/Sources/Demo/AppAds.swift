@@ -66,13 +66,21 @@ final class AppAds {
         }
     }
 
-    func loadAppOpenAd() {
-        let decision = engine.ask(.load(Placements.appOpen))
+    /// Loads an ad for a placement when the policy allows it (not while one is loading, cached or on screen, not for a
+    /// premium user), recording the load's events; `loaded` keeps the ad.
+    func load(_ placement: PlacementID, then loaded: @escaping (SimulatedAd) -> Void) {
+        let decision = engine.ask(.load(placement))
         guard decision.isAllowed else { return log.say("\(decision)") }
-        engine.record(.loadStarted(Placements.appOpen))
-        network.load(Placements.appOpen) { ad in
-            guard let ad else { return self.engine.record(.loadFailed(Placements.appOpen)) }
-            self.engine.record(.loadCompleted(Placements.appOpen))
+        engine.record(.loadStarted(placement))
+        network.load(placement) { ad in
+            guard let ad else { return self.engine.record(.loadFailed(placement)) }
+            self.engine.record(.loadCompleted(placement))
+            loaded(ad)
+        }
+    }
+
+    func loadAppOpenAd() {
+        load(Placements.appOpen) { ad in
             self.appOpenAd = ad
             // The cold-start show: allowed only inside the launch phase (launch.max_wait: 5s), never late.
             // The shipped rules say grace.first_sessions: 2, so in the first two sessions after install (a launch, or a
@@ -114,14 +122,7 @@ final class AppAds {
     // MARK: Interstitials: at a level's end, when the policy's pacing allows
 
     func loadInterstitial() {
-        let decision = engine.ask(.load(Placements.levelEnd))
-        guard decision.isAllowed else { return log.say("\(decision)") }
-        engine.record(.loadStarted(Placements.levelEnd))
-        network.load(Placements.levelEnd) { ad in
-            guard let ad else { return self.engine.record(.loadFailed(Placements.levelEnd)) }
-            self.engine.record(.loadCompleted(Placements.levelEnd))
-            self.interstitialAd = ad
-        }
+        load(Placements.levelEnd) { self.interstitialAd = $0 }
     }
 
     /// The user finished a level: an action for every_n_actions, then a show if the policy allows one now.
@@ -151,14 +152,7 @@ final class AppAds {
     // MARK: Rewarded ads: offer, the user's choice, one show, one reward
 
     func loadRewardedAd() {
-        let decision = engine.ask(.load(Placements.rewardedHint))
-        guard decision.isAllowed else { return log.say("\(decision)") }
-        engine.record(.loadStarted(Placements.rewardedHint))
-        network.load(Placements.rewardedHint) { ad in
-            guard let ad else { return self.engine.record(.loadFailed(Placements.rewardedHint)) }
-            self.engine.record(.loadCompleted(Placements.rewardedHint))
-            self.rewardedAd = ad
-        }
+        load(Placements.rewardedHint) { self.rewardedAd = $0 }
     }
 
     /// Whether to show the "Watch an ad for a hint" button: loaded, not capped, not premium.
