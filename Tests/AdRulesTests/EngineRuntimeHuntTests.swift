@@ -118,53 +118,33 @@ struct EngineRuntimeHuntTests {
     /// A `show_failed` with no `show_started` after the last show is over (its close lost, and `fullscreen_timeout`
     /// past) fails a new attempt: the old show still counts and its choice stays used (it gave back the impression,
     /// past `daily_cap: 1`, and the choice, for a reward never chosen). So after a clock set back that brings the old
-    /// show within the timeout again, and the engine writes no ledger for it.
+    /// show within the timeout again.
     @Test func aShowFailedAfterTheShowIsOverTakesNothingBack() throws {
-        let policy = try policy("""
-            version: 1
-            timezone: UTC
-            placements:
-              i: {format: interstitial, daily_cap: 1}
-              r: {format: rewarded}
-              o: {format: app_open, daily_cap: 1}
-            """)
+        let policy = try policy("version: 1\ntimezone: UTC\nplacements:\n  i: {format: interstitial, daily_cap: 1}\n  r: {format: rewarded}\n")
         let clock = ManualClock(engineTestStart)
         let engine = AdEngine(policy: policy, clock: clock)
         engine.record(.appLaunched)
-        engine.record(.loadCompleted("i"))
-        #expect(engine.beginShow("i", trigger: .action).isAllowed)
-        clock.advance(by: 2 * 3600)
-        engine.record(.showFailed("i"))
-        engine.record(.loadCompleted("i"))
-        #expect(engine.ask(.show("i", trigger: .action)).codes == [.dailyCap])
-
-        engine.record(.loadCompleted("r"))
-        engine.record(.userChose("r"))
-        #expect(engine.beginShow("r", trigger: .action).isAllowed)
-        clock.advance(by: 31 * 60)
-        engine.record(.showFailed("r"))
-        engine.record(.loadCompleted("r"))
-        #expect(engine.ask(.show("r", trigger: .action)).codes == [.noUserChoice])
-
+        /// Shows `id`, fails it `seconds` later (`setBack` seconds after the clock was set back that far) and loads
+        /// again: the codes of the next show's ask.
+        func codesAfterFailing(_ id: PlacementID, after seconds: TimeInterval, setBack: TimeInterval = 0, choosing: Bool = false) -> [ReasonCode] {
+            engine.record(.loadCompleted(id))
+            if choosing { engine.record(.userChose(id)) }
+            #expect(engine.beginShow(id, trigger: .action).isAllowed)
+            clock.advance(by: seconds)
+            engine.record(.loadCompleted(id))
+            clock.advance(by: -setBack)
+            engine.record(.showFailed(id))
+            engine.record(.loadCompleted(id))
+            return engine.ask(.show(id, trigger: .action)).codes
+        }
+        #expect(codesAfterFailing("i", after: 2 * 3600) == [.dailyCap])
+        #expect(codesAfterFailing("r", after: 31 * 60, choosing: true) == [.noUserChoice])
         // Timed out, then the clock set back within the timeout: the show is still over.
         clock.advance(by: 86_400)
-        engine.record(.loadCompleted("i"))
-        #expect(engine.beginShow("i", trigger: .action).isAllowed)
-        clock.advance(by: 2 * 3600)
-        engine.record(.loadCompleted("i"))
-        clock.advance(by: -(2 * 3600 - 600))
-        engine.record(.showFailed("i"))
-        engine.record(.loadCompleted("i"))
-        #expect(engine.ask(.show("i", trigger: .action)).codes.contains(.dailyCap))
-
-        // Within the timeout, on screen, the show is still taken back.
+        #expect(codesAfterFailing("i", after: 2 * 3600, setBack: 2 * 3600 - 600).contains(.dailyCap))
+        // Within the timeout, the show is still taken back.
         clock.advance(by: 86_400)
-        engine.record(.loadCompleted("i"))
-        #expect(engine.beginShow("i", trigger: .action).isAllowed)
-        clock.advance(by: 30 * 60)
-        engine.record(.showFailed("i"))
-        engine.record(.loadCompleted("i"))
-        #expect(engine.ask(.show("i", trigger: .action)).isAllowed)
+        #expect(codesAfterFailing("i", after: 30 * 60).isEmpty)
     }
 
     /// An app that adds AdRules in an update passes its users' install date and sessions: a ledger started fresh
