@@ -113,7 +113,8 @@ extension Diagnostic {
     /// - Parameter key: the key the value belongs to, when it is read on its line: only a rule's `deny` takes `"*"`
     ///   for every placement.
     /// - Parameter isAnchor: whether it is a plain `&`, which starts an anchor (`*` starts an alias).
-    /// - Parameter inList: whether it is the first item of a list in brackets (`deny: [*]`).
+    /// - Parameter inList: whether it is an item of a list in brackets (`deny: [*]`, `deny: [a, *]`): `key` is then the
+    ///   list's.
     static func bareAsterisk(key: String?, indented: Bool = false, inList: Bool = false, isAnchor: Bool = false, file: String, at position: SourcePosition) -> Diagnostic {
         let advice = switch key {
         case _ where isAnchor: "write the value in quotes if it is text"

@@ -111,13 +111,9 @@ extension YAMLEventCursor {
         return i < input.count && input[i] == UInt8(ascii: "#")
     }
 
-    /// The key whose value starts at `offset`, read back on its line (`deny` in `{id: r, deny: *}`): what the value was
-    /// meant to be; nil when the value is no key's.
-    ///
-    /// Read backwards from the value, over the bytes between it and its key only: a line of 20,000 tags, each read
-    /// back to the line's start, took a minute.
     /// The `[` of the list in brackets, on the line, whose item stands at `offset` (past the items before it, with no
-    /// bracket or brace between); nil for a value that is no item of one.
+    /// bracket, brace or quote between); nil for a value that is no item of one. Read once, for the plain `*` that
+    /// stops the file.
     func openingBracket(before offset: Int) -> Int? {
         var i = min(offset, input.count)
         while i > 0 {
@@ -130,6 +126,11 @@ extension YAMLEventCursor {
         return nil
     }
 
+    /// The key whose value starts at `offset`, read back on its line (`deny` in `{id: r, deny: *}`): what the value was
+    /// meant to be; nil when the value is no key's.
+    ///
+    /// Read backwards from the value, over the bytes between it and its key only: a line of 20,000 tags, each read
+    /// back to the line's start, took a minute.
     func keyBefore(_ offset: Int) -> String? {
         guard offset >= 0, offset <= input.count else { return nil }
         func isBlank(_ i: Int) -> Bool { input[i] == 0x20 || input[i] == 0x09 }
