@@ -171,6 +171,26 @@ extension BenchmarkSuite {
                 blackHole(count)
             }
         }
+        // What the engine asks with: the reasons found into one `Findings` kept from ask to ask, so that a decision
+        // dropped before the next ask leaves its list of reasons to be emptied and filled again, not freed.
+        func reusing(_ inputs: [DecisionInput]) -> Timing.Subject {
+            let set = inputs.map(\.asked), runs = Runs(set)
+            return Timing.Subject(batch: 256, items: set.count) { range in
+                var count = 0
+                var found = Findings()
+                for run in runs.within(range) {
+                    let facts = factSets[set[run.lowerBound].facts], context = contexts[set[run.lowerBound].context]
+                    for i in run {
+                        if Evaluator.decide(set[i].ask, context: context, policy: policy, facts: facts, now: set[i].now, deviceTimeZone: utc, reusing: &found).isAllowed { count += 1 }
+                    }
+                }
+                blackHole(count)
+            }
+        }
+        if only == "deny-reusing" {
+            let t = Timing.measure(rounds: rounds, reusing(deny))
+            return ["Evaluator.decide(reusing:), deny path only: \(format(t.median)) median"]
+        }
         if only == "allow" || only == "deny" {
             // Profiling aid: one path alone.
             let t = Timing.measure(rounds: rounds, evaluator(only == "allow" ? allow : deny))
@@ -221,6 +241,7 @@ extension BenchmarkSuite {
         // the ratios without the evaluator being any faster.
         let allowEval = Timing.measure(rounds: rounds, evaluator(allow)), denyEval = Timing.measure(rounds: rounds, evaluator(deny))
         let allowBase = Timing.measure(rounds: rounds, baseline(allow)), denyBase = Timing.measure(rounds: rounds, baseline(deny))
+        let denyReuse = Timing.measure(rounds: rounds, reusing(deny))
         func row(_ name: String, _ t: Timing, _ ratio: String = "") -> String {
             name.padding(toLength: 46, withPad: " ", startingAt: 0) + format(t.median).leftPad(10) + format(t.p99).leftPad(10) + "  " + ratio
         }
@@ -231,6 +252,7 @@ extension BenchmarkSuite {
             row("hand-written if-chain, deny path", denyBase),
             row("Evaluator.decide, allow path", allowEval, String(format: "%.1fx baseline (target <= 10x, aim 3x)", allowEval.median / allowBase.median)),
             row("Evaluator.decide, deny (all reasons)", denyEval, String(format: "%.1fx baseline (target <= 20x)", denyEval.median / denyBase.median)),
+            row("Evaluator.decide, deny, storage reused", denyReuse, String(format: "%.1fx baseline", denyReuse.median / denyBase.median)),
             row("AdEngine.ask (lock, clock, prepare, decide)", engineTiming, "target <= 150 ns"),
             row("EngineCore.ask (no lock, no clock)", coreTiming),
             row("Evaluator.decide, mixed asks and placements", mixedTiming),

@@ -13,7 +13,7 @@ struct BenchmarkSuite {
         var lines: [String] = []
         lines.append("adrules-bench (release build, \(ProcessInfo.processInfo.activeProcessorCount) CPUs, medians of batch means)")
         lines.append("")
-        if only == nil || only == "decisions" || only == "allow" || only == "deny" || only == "engine" || only == "core" { lines += try decisions() + [""] }
+        if only == nil || only == "decisions" || only == "allow" || only == "deny" || only == "engine" || only == "core" || only == "deny-reusing" { lines += try decisions() + [""] }
         if only == nil || only == "loading" { lines += try loading() + [""] }
         if only == "startup" { lines += try compiledLoading() }
         if only == "cursor" { lines += cursorOnly() }

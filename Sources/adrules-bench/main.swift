@@ -3,7 +3,7 @@ import AdRulesCompiler
 import Foundation
 
 // adrules-bench: decisions, loading and the ledger, measured side by side in one run.
-// Usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|allow|deny|engine|core|loading|startup|cursor|ledger|impact] | adrules-bench generate N FILE
+// Usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|allow|deny|deny-reusing|engine|core|loading|startup|cursor|ledger|impact] | adrules-bench generate N FILE
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "generate" {
     guard arguments.count == 3, let count = Int(arguments[1]) else {
@@ -30,7 +30,7 @@ while index < arguments.count {
     case "--only" where index + 1 < arguments.count: only = arguments[index + 1]; index += 1
     case "--rounds" where index + 1 < arguments.count: rounds = Int(arguments[index + 1]) ?? rounds; index += 1
     default:
-        FileHandle.standardError.write(Data("usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|allow|deny|engine|core|loading|startup|cursor|ledger|impact] | adrules-bench generate N FILE\n".utf8))
+        FileHandle.standardError.write(Data("usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|allow|deny|deny-reusing|engine|core|loading|startup|cursor|ledger|impact] | adrules-bench generate N FILE\n".utf8))
         exit(2)
     }
     index += 1
