@@ -84,12 +84,12 @@ struct DiagnosticReporter {
         let lineIndex = d.range.start.line - 1
         // A line counting the findings not shown points at no text: no excerpt of the file's first line.
         if d.rule != "lint/too-many-findings", lineIndex >= 0, lineIndex < fileLines.count {
-            let line = fileLines[lineIndex]
+            var line = fileLines[lineIndex]
+            // A byte-order mark opening the file is no column (libyaml skips it) and no text of the line: not printed.
+            if lineIndex == 0, line.unicodeScalars.first == "\u{FEFF}" { line = Substring(line.unicodeScalars.dropFirst()) }
             let scalars = line.unicodeScalars
-            // Columns count code points (a flag is two); a byte-order mark opening the file is no column (libyaml
-            // skips it), but it is printed.
-            let mark = lineIndex == 0 && scalars.first == "\u{FEFF}" ? 1 : 0
-            let at = columns.index(ofScalar: max(0, d.range.start.column - 1) + mark, in: line, key: LongLineColumns.Key(file: file, line: lineIndex))
+            // Columns count code points (a flag is two).
+            let at = columns.index(ofScalar: max(0, d.range.start.column - 1), in: line, key: LongLineColumns.Key(file: file, line: lineIndex))
             // A long line is shown as a window of code points around the column: a 10 MB line under each of a
             // thousand findings would be gigabytes of output.
             let isLong = line.utf8.count > 240
@@ -127,8 +127,8 @@ struct DiagnosticReporter {
 }
 
 extension DiagnosticReporter {
-    /// The terminal columns a character of an excerpt takes as printed: an escaped control character or byte-order
-    /// mark (`\u{FEFF}`) its escape, a removed carriage return none, a Chinese, Japanese or Korean character or an
+    /// The terminal columns a character of an excerpt takes as printed: an escaped control or format character
+    /// (`\u{202E}`) its escape, a removed carriage return none, a Chinese, Japanese or Korean character or an
     /// emoji two (``TerminalWidth``), a tab one.
     static func printedWidth(_ c: Character) -> Int {
         if c == "\r" { return 0 }

@@ -166,16 +166,22 @@ struct LintCommandTests {
         }
     }
 
-    /// The caret stands under the value when the line shows an escaped character before it: a byte-order mark opening
-    /// the file is printed as `\u{FEFF}` (eight columns) but is no column of its own.
+    /// The caret stands under the value when the line shows an escaped character before it (a RIGHT-TO-LEFT OVERRIDE
+    /// is printed as `\u{202E}`, eight columns); a byte-order mark opening the file is no column and is not printed.
     @Test func theCaretFollowsEscapedCharacters() throws {
-        let dir = try temporaryDirectory("adrules-caret", ["p.yaml": "\u{FEFF}version: x\nplacements:\n  a: {format: banner}\n"])
+        let dir = try temporaryDirectory("adrules-caret", [
+            "p.yaml": "\u{FEFF}version: x\nplacements:\n  a: {format: banner, ad_unit: \"\u{202E}u\", daily_cap: six}\n",
+        ])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let lines = runCLI(["lint", dir, "--format", "text"]).stdout.split(separator: "\n").map(String.init)
-        try #require(lines.count >= 3)
-        let source = lines[1], caret = lines[2]
-        #expect(source.hasSuffix("| \\u{FEFF}version: x"), "\(lines)")
-        #expect(caret.firstIndex(of: "^").map { caret.distance(from: caret.startIndex, to: $0) } == source.firstIndex(of: "x").map { source.distance(from: source.startIndex, to: $0) }, "\(lines)")
+        func caretColumn(_ line: String) -> Int? { line.firstIndex(of: "^").map { line.distance(from: line.startIndex, to: $0) } }
+        func column(of text: String, in line: String) -> Int? { line.range(of: text).map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
+        let version = try #require(lines.firstIndex { $0.hasSuffix("| version: x") }, "\(lines)")
+        #expect(caretColumn(lines[version + 1]) == column(of: "x", in: lines[version]), "\(lines)")
+        let cap = try #require(lines.firstIndex { $0.contains("not \"six\"") }, "\(lines)") + 1
+        #expect(lines[cap].contains("ad_unit: \"\\u{202E}u\""), "\(lines)")
+        #expect(caretColumn(lines[cap + 1]) == column(of: "six", in: lines[cap]), "\(lines)")
+        #expect(!lines.joined().contains("FEFF"), "\(lines)")
     }
 
     /// A terminal prints Chinese, Japanese and Korean characters and emoji in two columns: the caret and its tildes

@@ -125,7 +125,7 @@ extension DiagnosticRuleTests {
         // The other words of the line are names too, of no rule: one warning says so.
         let found = lint(text)
         #expect(found.map(\.rule) == ["lint/unknown-rule", "cap/zero"])
-        #expect(found.first?.message == "adrules:disable-next-line names #adrules:disable-next-line, which is no lint rule, so it hides nothing: name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)")
+        #expect(found.first?.message == "adrules:disable-next-line names #adrules:disable-next-line, which is no lint rule, so that name hides nothing: name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)")
     }
 
     /// A comment naming rules that do not exist gets one warning, for its first such name, with the closest rule;
@@ -135,8 +135,21 @@ extension DiagnosticRuleTests {
             + "    # adrules:disable-next-line zzz cap/zeroo cap/zero qqq\n    daily_cap: 0\n"
         let found = lint(text)
         #expect(found.map(\.rule) == ["lint/unknown-rule"], "\(found)")
-        #expect(found.first?.message == "adrules:disable-next-line names cap/zeroo, which is no lint rule, so it hides nothing: did you mean cap/zero? (2 more names in this comment are no rule either)")
+        #expect(found.first?.message == "adrules:disable-next-line names cap/zeroo, which is no lint rule, so that name hides nothing: did you mean cap/zero? (2 more names in this comment are no rule either)")
         #expect(found.first.map { "\($0.range.start.line):\($0.range.start.column)" } == "6:5")
+    }
+
+    /// A reason after `--` (ESLint's convention) is no rule name; reason words written without it are, and the
+    /// warning says how to write a reason.
+    @Test func aReasonAfterTwoDashesIsNoRuleName() {
+        let head = "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 1m\n"
+        #expect(lint(head + "    # adrules:disable-next-line cap/zero -- off until launch, see #42\n    daily_cap: 0\n").isEmpty)
+        #expect(lint(head + "    # adrules:disable-next-line cap/zero --off until launch\n    daily_cap: 0\n").isEmpty)
+        // With no rule before the reason, the comment names none: every rule that can be hidden is.
+        #expect(lint(head + "    # adrules:disable-next-line -- off until launch\n    daily_cap: 0\n").isEmpty)
+        let found = lint(head + "    # adrules:disable-next-line cap/zero because we launch later\n    daily_cap: 0\n")
+        #expect(found.map(\.rule) == ["lint/unknown-rule"], "\(found)")
+        #expect(found.first?.message == "adrules:disable-next-line names because, which is no lint rule, so that name hides nothing: name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md); to give a reason, write it after -- (# adrules:disable-next-line cap/zero -- why) (3 more names in this comment are no rule either)")
     }
 
     /// At most 1,000 such warnings a file are built, the rest counted (a 16 MiB file of them built 507 MB); a comment

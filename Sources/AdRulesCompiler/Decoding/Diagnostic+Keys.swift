@@ -65,6 +65,10 @@ extension Diagnostic {
             ?? Suggestion.closest(to: key, in: present.isEmpty ? allowed : allowed.filter { !present.contains($0) })
         {
             message += ": " + Suggestion.didYouMean(suggestion, for: key)
+        } else if let twin = present.first(where: { Suggestion.sameKey(key, $0) }) ?? Suggestion.keySynonym(for: key, in: Array(present)) {
+            // `daily-cap:` or `cooldown:` beside the `daily_cap:` or `min_interval:` the mapping has: one setting written
+            // twice, not a key of the team's own.
+            message += ": it reads as \(twin), which is set here already: keep one of the two, written \(twin)"
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
             // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place, and

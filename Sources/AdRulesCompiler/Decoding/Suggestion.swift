@@ -65,6 +65,15 @@ package enum Suggestion {
         keySynonyms[key.lowercased()].flatMap { allowed.contains($0) ? $0 : nil }
     }
 
+    /// Whether two keys differ only in case and in the separators between their words (`daily-cap`, `dailyCap` and
+    /// `DAILY CAP` against `daily_cap`).
+    package static func sameKey(_ a: String, _ b: String) -> Bool {
+        func words(_ key: String) -> [UInt8] {
+            key.lowercased().utf8.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: " ") }
+        }
+        return a != b && a.utf8.count <= maxWordLength && b.utf8.count <= maxWordLength && words(a) == words(b)
+    }
+
     /// Words other tools and documents use for the keys of rule files.
     private static let keySynonyms = [
         "members": "placements", "items": "placements", "units": "placements", "placement_ids": "placements", "ads": "placements",

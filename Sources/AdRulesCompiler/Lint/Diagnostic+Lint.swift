@@ -101,11 +101,13 @@ extension Diagnostic {
     /// A suppression comment that names no rule.
     /// - Parameter others: how many more names of the comment are no rule.
     static func unknownRuleInComment(_ name: String, others: Int, closest: String?, file: String, at position: SourcePosition) -> Diagnostic {
-        let advice = closest.map { "did you mean \($0)?" } ?? "name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)"
+        // A plain word close to no rule is most often the start of a reason written without `--`.
+        let reason = name.allSatisfy(\.isLetter) ? "; to give a reason, write it after -- (# adrules:disable-next-line cap/zero -- why)" : ""
+        let advice = closest.map { "did you mean \($0)?" } ?? "name a rule id such as cap/zero (see adrules lint --format sarif, or docs/lint-rules.md)\(reason)"
         let more = others > 0 ? " (\(others) more name\(others == 1 ? "" : "s") in this comment \(others == 1 ? "is" : "are") no rule either)" : ""
         return Diagnostic(
             .warning, rule: "lint/unknown-rule",
-            message: "adrules:disable-next-line names \(ControlCharacters.escaped(String(name.prefix(80)))), which is no lint rule, so it hides nothing: \(advice)\(more)",
+            message: "adrules:disable-next-line names \(ControlCharacters.escaped(String(name.prefix(80)))), which is no lint rule, so that name hides nothing: \(advice)\(more)",
             file: file, range: SourceRange(at: position))
     }
 

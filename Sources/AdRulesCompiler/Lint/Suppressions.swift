@@ -91,13 +91,16 @@ package struct Suppressions {
         return i + directive.count
     }
 
-    /// The rule names after `# adrules:disable-next-line` at `hash`, or nil when the comment is something else.
+    /// The rule names after `# adrules:disable-next-line` at `hash`, or nil when the comment is something else. A word
+    /// starting with `--` ends the names: what follows is the reason, as ESLint reads `-- why` in its comments
+    /// (`# adrules:disable-next-line cap/zero -- off until launch`).
     private static func names(after hash: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
         guard let i = directiveFollows(hash, in: bytes) else { return nil }
         var end = i
         while end < bytes.count, LineBreak.length(at: end, in: bytes) == 0 { end += 1 }
         let rest = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<end]), as: UTF8.self)
-        return rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).map(String.init)
+        let words = rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" })
+        return words.prefix { !$0.hasPrefix("--") }.map(String.init)
     }
 
     /// The errors a comment may hide: they judge a value that is read and kept as written. Every other error means
