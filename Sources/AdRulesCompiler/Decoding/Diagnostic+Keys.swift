@@ -52,8 +52,11 @@ extension Diagnostic {
         // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
         if isPlain, GluedKey.isIndentedWithNoBreakSpaces(key) {
             let name = GluedKey.unindented(key)
-            message = "key \"\(name)\" in \(context) is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
-                + "which YAML reads as part of the key, not as indentation: indent it with ordinary spaces, lined up with the keys beside it"
+            // Read as part of the key, the spaces also leave it at the wrong level (the top level, for a placement's
+            // setting under the last placement): the context is where YAML put it, not where it was meant to be.
+            message = "key \"\(name)\" is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
+                + "which YAML reads as part of the key, not as indentation, so it stands in \(context) as an unknown key: "
+                + "indent it with ordinary spaces, lined up with the keys beside it"
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
             // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
             message += GluedKey.isPlain(glued.value)

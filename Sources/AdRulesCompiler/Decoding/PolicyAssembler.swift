@@ -119,8 +119,9 @@ struct PolicyAssembler {
         ]
         for case let (key, setting?) in durations { writtenSettings[key] = Located(setting.value.description, at: setting.location) }
         let defaults = first(\.defaults) ?? PlacementFields()
-        // A merge key at a file's top level or among its placements may have brought any placement's pacing.
-        let mergedPolicyWide = fragments.contains(where: \.mergedPolicyWide)
+        // A merge key at a file's top level or among its placements may have brought any placement's pacing, and a
+        // setting indented with no-break spaces may have been any placement's.
+        let settingsMayBeLost = fragments.contains(where: \.placementSettingsMayBeLost)
         for entry in defaults.written {
             defaultsWritten.insert(entry.value.location)
             if case .windows(let caps) = entry.value.value { defaultsWritten.formUnion(caps.map(\.location)) }
@@ -144,7 +145,7 @@ struct PolicyAssembler {
                     guard leftOut.placements.count < Self.maxLeftOut else { continue }
                 } else {
                     seenPlacements[named.id.value] = named.id.location
-                    if named.fields.hadErrors || defaults.hadErrors || mergedPolicyWide { placementsWithErrors.insert(named.id.value) }
+                    if named.fields.hadErrors || defaults.hadErrors || settingsMayBeLost { placementsWithErrors.insert(named.id.value) }
                 }
                 guard let format = named.fields.format else { continue }
                 for block in PlacementSetting.Block.allCases where format.value != .appOpen {

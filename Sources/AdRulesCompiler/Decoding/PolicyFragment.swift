@@ -56,8 +56,10 @@ struct PolicyFragment: Sendable {
     /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
     /// from that, as from an unread file.
     var placementsUnread = false
-    /// A merge key at the top level or among the placements (``FieldReader/mergedPolicyWide``).
-    var mergedPolicyWide = false
+    /// Whether any placement may have lost settings this file meant for it, its pacing among them: a merge key at the
+    /// top level or among the placements (``FieldReader/mergedPolicyWide``), or a placement's setting indented with
+    /// no-break spaces, which YAML reads as a top-level key (`\u{A0}\u{A0}\u{A0}\u{A0}min_interval: 1m`).
+    var placementSettingsMayBeLost = false
     var settings: [String: Setting] = [:]
     var environment: Located<PolicyEnvironment>?
     var timezone: Located<String>?
@@ -189,7 +191,10 @@ struct PolicyFragment: Sendable {
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
-        fragment.mergedPolicyWide = reader.mergedPolicyWide
+        let lostSetting = reader.unknownTopLevelKeys.contains {
+            GluedKey.isIndentedWithNoBreakSpaces($0.key) && RuleFileKeys.placement.contains(GluedKey.unindented($0.key))
+        }
+        fragment.placementSettingsMayBeLost = reader.mergedPolicyWide || lostSetting
         return fragment
     }
 
