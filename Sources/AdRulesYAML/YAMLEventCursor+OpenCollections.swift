@@ -38,7 +38,9 @@ extension YAMLEventCursor {
                 expectsKey = true
                 lastKey = nil
                 keyBefore = nil
-                keys.removeAll(keepingCapacity: true)
+                // Taken off the end, the array's own fast path: `removeAll(keepingCapacity:)` goes through the generic
+                // `replaceSubrange`, a few hundred instructions for the handful of keys a mapping has.
+                while !keys.isEmpty { keys.removeLast() }
                 if !keyIndex.isEmpty { keyIndex.removeAll() }
             }
 
