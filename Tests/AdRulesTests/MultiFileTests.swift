@@ -235,4 +235,13 @@ struct MultiFileTests {
         #expect(d.message.contains("version"))
         #expect(d.range.start == SourcePosition(line: 1, column: 1))
     }
+
+    /// A document with nothing in it (`---` alone, or every line after it commented out) is an empty file, with the
+    /// same findings; a root written `~` or `null` is a value of the wrong type.
+    @Test(arguments: ["---\n", "---\n# version: 1\n# placements: {}\n", "# all off for now\n---\n"])
+    func anEmptyDocumentIsAnEmptyFile(_ text: String) {
+        #expect(lint(text).map(\.rule).sorted() == lint("").map(\.rule).sorted(), "\(lint(text))")
+        #expect(lint(text).map(\.range.start.line).min() == 1, "\(lint(text))")
+        #expect(lint("---\n~\n").map(\.rule) == ["schema/type"])
+    }
 }

@@ -75,12 +75,20 @@ struct PolicyFragment: Sendable {
     var brokenAttributes: [String] = []
     var rules: [RuleFields] = []
 
+    /// Whether a document's root is nothing at all: an empty plain scalar (not `~` or `null`, which were written).
+    private static func isNothing(_ root: YAMLEvent) -> Bool {
+        guard case .scalar(let node) = root, let scalar = node.scalar else { return false }
+        return scalar.style == .plain && scalar.value.isEmpty
+    }
+
     /// Decodes one file from its events, each placement as its events arrive.
     /// - Returns: the fragment; when the cursor stopped inside the document (a syntax error), what it holds is partial.
     static func decode(_ cursor: YAMLEventCursor, reader: inout FieldReader) -> PolicyFragment {
         let file = reader.file
         var fragment = PolicyFragment(file: file)
-        guard let root = cursor.next() else {
+        // No document, or one with nothing in it (`---` alone, or with every line after it commented out), is an empty
+        // file, and told so, rather than "not nothing (null)" at the line after the `---`.
+        guard let root = cursor.next(), !isNothing(root) else {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: .fileStart))
             return fragment
         }
