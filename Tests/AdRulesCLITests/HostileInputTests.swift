@@ -494,6 +494,30 @@ struct HostileInputTests {
         #expect(Suggestion.closest(to: String(repeating: "a", count: 100_000), in: ["a"]) == nil)
     }
 
+    /// The search compares candidates lowercased, ASCII in place and other text as `lowercased()` has it (whose bytes
+    /// may be more or fewer), with one buffer and one pair of table rows for all of them: it finds what comparing
+    /// `Array(candidate.lowercased().utf8)` one by one finds, candidates of every length and case in any order.
+    @Test func theSearchComparesCandidatesLowercased() {
+        func reference(_ word: String, _ candidates: [String]) -> String? {
+            let a = Array(word.lowercased().utf8), limit = max(1, min(3, a.count / 3 + 1))
+            var best: (String, Int)?
+            for candidate in candidates {
+                let b = Array(candidate.lowercased().utf8)
+                let bound = min(limit, (best?.1 ?? Int.max) - 1)
+                guard bound >= 0, let d = Suggestion.distance(a, b, atMost: bound) else { continue }
+                best = (candidate, d)
+            }
+            return best?.0
+        }
+        let candidates = ["DAILY_CAP", "daily_cap_extra_long_name", "İd", "Écran", "écran", "x", "Min_Interval", "ΣΑΣ", "grace"]
+        for word in ["daily_cap", "Daily-Cap", "id", "i̇d", "ecran", "ÉCRAN", "x", "min_intervall", "σας", "grce", "nothing"] {
+            for order in [candidates, candidates.reversed()] {
+                #expect(Suggestion.closest(to: word, in: order) == reference(word, order), "\(word) in \(order)")
+            }
+        }
+        #expect(Suggestion.closest(to: "daily-cap", in: candidates) == "DAILY_CAP")
+    }
+
     /// The banded edit distance agrees with the whole table on every pair of short words over a small alphabet
     /// (where near misses are common), within the limit and beyond it.
     @Test func theBandedDistanceAgreesWithTheWholeTable() {

@@ -42,7 +42,7 @@ extension Diagnostic {
     /// - Parameter isPlain: whether the key is written plain: only then are no-break spaces before it pasted indentation
     ///   (inside quotes they were typed on purpose).
     /// - Parameter present: the keys the mapping already has: "did you mean" never suggests one of them (`if:` beside
-    ///   `id:` is no misspelt id).
+    ///   `id:` is no misspelt id); a key that is one of them spelt another way or in other words is told so.
     package static func unknownKey(
         _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil, isPlain: Bool = true,
         present: Set<String> = []
@@ -64,14 +64,14 @@ extension Diagnostic {
                 : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
+        } else if let twin = present.first(where: { Suggestion.sameKey(key, $0) }) ?? Suggestion.keySynonym(for: key, in: Array(present)) {
+            // `daily-cap:` or `cooldown:` beside the `daily_cap:` or `min_interval:` the mapping has: one setting written
+            // twice, not a key of the team's own (nor a misspelling of another key, which edit distance might guess).
+            message += ": it reads as \(twin), which is set here already: keep one of the two, written \(twin)"
         } else if let suggestion = Suggestion.keySynonym(for: key, in: allowed.filter { !present.contains($0) })
             ?? Suggestion.closest(to: key, in: present.isEmpty ? allowed : allowed.filter { !present.contains($0) })
         {
             message += ": " + Suggestion.didYouMean(suggestion, for: key)
-        } else if let twin = present.first(where: { Suggestion.sameKey(key, $0) }) ?? Suggestion.keySynonym(for: key, in: Array(present)) {
-            // `daily-cap:` or `cooldown:` beside the `daily_cap:` or `min_interval:` the mapping has: one setting written
-            // twice, not a key of the team's own.
-            message += ": it reads as \(twin), which is set here already: keep one of the two, written \(twin)"
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
             // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place, and

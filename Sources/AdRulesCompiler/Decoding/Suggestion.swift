@@ -32,14 +32,33 @@ package enum Suggestion {
         guard a.count <= maxWordLength, candidates.count <= maxCandidates else { return nil }
         let limit = max(1, min(3, a.count / 3 + 1))
         var best: (String, Int)?
+        // One buffer for the candidates' bytes and one pair of table rows for the whole search: an allocation for each
+        // candidate was most of the cost of a file of 100,000 unknown keys (each searched about ten times).
+        var b: [UInt8] = []
+        var rows = EditDistanceRows()
         for candidate in candidates {
-            let b = Array(candidate.lowercased().utf8)
+            lowercasedBytes(of: candidate, into: &b)
             guard abs(a.count - b.count) <= limit, b.count <= maxWordLength else { continue }
             let bound = min(limit, (best?.1 ?? Int.max) - 1)
-            guard bound >= 0, let d = distance(a, b, atMost: bound) else { continue }
+            guard bound >= 0, let d = rows.distance(a, b, atMost: bound) else { continue }
             best = (candidate, d)
         }
         return best?.0
+    }
+
+    /// The UTF-8 bytes of `text` lowercased, as `text.lowercased()` gives them, into `bytes`: ASCII in place, any other
+    /// text through `lowercased()` (which may change its length).
+    private static func lowercasedBytes(of text: String, into bytes: inout [UInt8]) {
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: text.utf8)
+        for i in bytes.indices {
+            let byte = bytes[i]
+            guard byte < 0x80 else {
+                bytes = Array(text.lowercased().utf8)
+                return
+            }
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { bytes[i] = byte + 32 }
+        }
     }
 
     /// For a short list of allowed values (a format, a type): the one value that `word` shortens or lengthens
@@ -101,13 +120,33 @@ package enum Suggestion {
     /// Only the band of cells within `limit` of the diagonal is computed (any path outside it costs more than the
     /// limit): a pair of 64-byte ids costs 64 x 7 cells, not 64 x 64.
     static func distance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int? {
+        var rows = EditDistanceRows()
+        return rows.distance(a, b, atMost: limit)
+    }
+}
+
+/// The two rows of the banded edit-distance table (``Suggestion/distance(_:_:atMost:)``), kept from one comparison to
+/// the next of a search.
+struct EditDistanceRows {
+    private var previous: [Int] = []
+    private var current: [Int] = []
+
+    /// The edit distance of two byte strings, or nil when it is more than `limit`.
+    mutating func distance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int? {
         guard abs(a.count - b.count) <= limit else { return nil }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Cells outside the band hold `over`: more than the limit, whatever is added to them.
         let over = limit + 1
-        var previous = (0...b.count).map { Swift.min($0, over) }
-        var current = Array(repeating: over, count: b.count + 1)
+        // Rows of `b.count + 1` cells, grown for a longer `b` than any before; cells past it are not read.
+        if previous.count < b.count + 1 {
+            previous = Array(repeating: 0, count: b.count + 1)
+            current = previous
+        }
+        for j in 0...b.count {
+            previous[j] = Swift.min(j, over)
+            current[j] = over
+        }
         for i in 1...a.count {
             let low = Swift.max(1, i - limit), high = Swift.min(b.count, i + limit)
             current[0] = Swift.min(i, over)
