@@ -1,3 +1,4 @@
+import AdRules
 import Foundation
 
 /// `%TAG` directives counted before libyaml reads a file: libyaml compares each with every earlier one, so that a
@@ -20,7 +21,7 @@ enum TagDirectives {
             let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             i = at + 1
             // A line's start: the file's, past a byte-order mark (which libyaml skips), or after a line break.
-            let startsLine = at == 0 || (at == 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF)
+            let startsLine = at == 0 || (at == ByteOrderMark.utf8.count && bytes.starts(with: ByteOrderMark.utf8))
                 || bytes[at - 1] == UInt8(ascii: "\n") || bytes[at - 1] == UInt8(ascii: "\r")
             guard startsLine, at + tag.count <= bytes.count,
                 bytes[at..<(at + tag.count)].elementsEqual(tag)

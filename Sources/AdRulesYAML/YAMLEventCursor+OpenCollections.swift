@@ -38,9 +38,7 @@ extension YAMLEventCursor {
                 expectsKey = true
                 lastKey = nil
                 keyBefore = nil
-                // Taken off the end, the array's own fast path: `removeAll(keepingCapacity:)` goes through the generic
-                // `replaceSubrange`, a few hundred instructions for the handful of keys a mapping has.
-                while !keys.isEmpty { keys.removeLast() }
+                keys.emptyFromTheEnd()
                 if !keyIndex.isEmpty { keyIndex.removeAll() }
             }
 

@@ -27,11 +27,10 @@ package struct Findings: Sendable {
 
     /// Empties the findings for the next ask, keeping the storage of the reasons.
     mutating func reset() {
-        // Most asks leave nothing to empty, and the rest a handful: each is taken off the end, the array's own fast
-        // path (`removeAll(keepingCapacity:)` goes through the generic `replaceSubrange`, about 170 instructions).
-        while !denials.isEmpty { denials.removeLast() }
+        // Most asks leave nothing to empty, and the rest a handful.
+        denials.emptyFromTheEnd()
         if details != nil { details = nil }
-        while !notes.isEmpty { notes.removeLast() }
+        notes.emptyFromTheEnd()
         today = nil
     }
 

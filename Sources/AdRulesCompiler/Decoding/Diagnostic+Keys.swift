@@ -64,7 +64,7 @@ extension Diagnostic {
                 : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
-        } else if let twin = present.first(where: { Suggestion.sameKey(key, $0) }) ?? Suggestion.keySynonym(for: key, in: Array(present)) {
+        } else if let twin = Suggestion.sameKey(as: key, in: present) ?? Suggestion.keySynonym(for: key, in: Array(present)) {
             // `daily-cap:` or `cooldown:` beside the `daily_cap:` or `min_interval:` the mapping has: one setting written
             // twice, not a key of the team's own (nor a misspelling of another key, which edit distance might guess).
             message += ": it reads as \(twin), which is set here already: keep one of the two, written \(twin)"

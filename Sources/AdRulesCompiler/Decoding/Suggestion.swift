@@ -84,13 +84,15 @@ package enum Suggestion {
         keySynonyms[key.lowercased()].flatMap { allowed.contains($0) ? $0 : nil }
     }
 
-    /// Whether two keys differ only in case and in the separators between their words (`daily-cap`, `dailyCap` and
-    /// `DAILY CAP` against `daily_cap`).
-    package static func sameKey(_ a: String, _ b: String) -> Bool {
+    /// The one of `keys` that `key` is, spelt with another case or other separators between its words (`daily-cap`,
+    /// `dailyCap` and `DAILY CAP` for `daily_cap`), if any.
+    package static func sameKey(as key: String, in keys: some Collection<String>) -> String? {
         func words(_ key: String) -> [UInt8] {
             key.lowercased().utf8.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: " ") }
         }
-        return a != b && a.utf8.count <= maxWordLength && b.utf8.count <= maxWordLength && words(a) == words(b)
+        guard key.utf8.count <= maxWordLength else { return nil }
+        let written = words(key)
+        return keys.first { $0 != key && $0.utf8.count <= maxWordLength && words($0) == written }
     }
 
     /// Words other tools and documents use for the keys of rule files.
