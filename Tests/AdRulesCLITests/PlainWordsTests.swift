@@ -40,6 +40,13 @@ struct PlainWordsTests {
         ], "\(only)")
         // The placement it was meant for is not also told it has no pacing (`pacing/missing`), as after a merge key.
         #expect(!only.contains { $0.rule == "pacing/missing" }, "\(only)")
+        // Every setting of a placement so indented: the placement, left with no value, is not also told it must be a
+        // mapping, not nothing; it is when a key with spaces stands between them.
+        let settings = "\u{00A0}\u{00A0}\u{00A0}\u{00A0}format: interstitial\n\u{00A0}\u{00A0}\u{00A0}\u{00A0}min_interval: 1m\n"
+        let allOfThem = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n\n  # pasted\n" + settings)]).diagnostics
+        #expect(allOfThem.map(\.rule) == ["schema/unknown-key", "schema/unknown-key"], "\(allOfThem)")
+        let between = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\ntimezone: UTC\n" + settings)]).diagnostics
+        #expect(between.map(\.rule) == ["schema/type", "schema/unknown-key", "schema/unknown-key"], "\(between)")
         // A key so indented is an error of its own: its block is not also told it lacks the key.
         let format = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    \u{00A0}format: interstitial\n    min_interval: 1m\n")]).diagnostics
         #expect(format.map(\.rule) == ["schema/unknown-key"], "\(format)")

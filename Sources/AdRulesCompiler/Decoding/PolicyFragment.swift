@@ -100,7 +100,12 @@ struct PolicyFragment: Sendable {
         // `placements:` with nothing under it: told so unless its placements follow unindented, which are told to
         // indent under it (the same slip, said once at each of them).
         var emptyPlacements: Diagnostic?
+        // The last placement, when it has no value: where that value stands, and how many unknown top-level keys came
+        // before the placements' block ended. Its settings may follow indented with no-break spaces, which YAML reads as
+        // top-level keys (each says so): "must be a mapping, not nothing" there is the same slip.
+        var emptyLastPlacement: (at: SourcePosition, unknownKeys: Int)?
         reader.forEachField(cursor, allowed: RuleFileKeys.top, context: "the top level") { reader, _, key, keyNode, event in
+            if let empty = emptyLastPlacement, reader.unknownTopLevelKeys.count == empty.unknownKeys { emptyLastPlacement = nil }
             switch key {
             case "defaults":
                 let block = PlacementFields.read(event, cursor, context: "defaults", placementKey: nil, reader: &reader)
@@ -139,6 +144,11 @@ struct PolicyFragment: Sendable {
                         return
                     }
                     if case .scalar(let node) = event { previousIsEmpty = node.scalar?.isNull == true } else { previousIsEmpty = false }
+                    if case .scalar(let node) = event, previousIsEmpty {
+                        emptyLastPlacement = (node.range.start, reader.unknownTopLevelKeys.count)
+                    } else {
+                        emptyLastPlacement = nil
+                    }
                     guard let written = reader.nameKey(idNode, in: "placements") else { return }
                     // A bad id is reported and its settings still read, so that every finding in them is printed;
                     // the policy holds an error then and is never used.
@@ -199,10 +209,18 @@ struct PolicyFragment: Sendable {
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
-        let lostSetting = reader.unknownTopLevelKeys.contains {
-            GluedKey.isIndentedWithNoBreakSpaces($0.key) && RuleFileKeys.placement.contains(GluedKey.unindented($0.key))
+        func isLostPlacementSetting(_ key: String) -> Bool {
+            GluedKey.isIndentedWithNoBreakSpaces(key) && RuleFileKeys.placement.contains(GluedKey.unindented(key))
         }
+        let lostSetting = reader.unknownTopLevelKeys.contains { isLostPlacementSetting($0.key) }
         fragment.placementSettingsMayBeLost = reader.mergedPolicyWide || lostSetting
+        if let empty = emptyLastPlacement, empty.unknownKeys < reader.unknownTopLevelKeys.count,
+            isLostPlacementSetting(reader.unknownTopLevelKeys[empty.unknownKeys].key)
+        {
+            reader.diagnostics.removeAll {
+                $0.rule == "schema/type" && $0.range.start == empty.at && $0.message.contains(", not \(YAMLNode.nullDescription)")
+            }
+        }
         return fragment
     }
 
