@@ -53,7 +53,8 @@ struct ModelDiagnosticTests {
         Case(name: "invisible name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"\\u200B \"\n    share: 1\n", message: "not only spaces or invisible characters"),
         Case(name: "first open after midnight", rule: "schema/range", yaml: head + "    first_open: 1️⃣25h\n", message: "a local time before 24h"),
         Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),
-        Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1"),
+        Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1: make them add up to 1 (with the others as written, the last segment (b) would take 0.5)"),
+        Case(name: "thirds written to seven decimals", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.3333333}\n  - {name: b, share: 0.3333333}\n  - {name: c, share: 0.3333333}\n", message: "add up to 0.9999999, not 1: make them add up to 1 (with the others as written, the last segment (c) would take 0.3333334)"),
         Case(name: "shares a hair over 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.5000001}\n", message: "add up to 1.0000001, not 1"),
         Case(name: "shares a hair under 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.49999999}\n", message: "add up to 0.99999999, not 1"),
         Case(name: "shares off in the ninth decimal", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.500000002}\n", message: "add up to 1.000000002, not 1"),
@@ -133,6 +134,19 @@ struct ModelDiagnosticTests {
         #expect(found.range.start == marked["1️⃣"], "\(found)")
         #expect(found.message.contains(c.message), "\(found.message)")
         #expect(found.file == "m.model.yaml")
+    }
+
+    /// The last segment's share that would make the shares add up is offered only when there is one: not when the
+    /// others already pass 1, nor for a last segment with no share.
+    @Test func sharesThatNoLastShareMends() throws {
+        for yaml in [
+            "version: 1\nsegments:\n  - {name: a, share: 0.7}\n  - {name: b, share: 0.6}\n  - {name: c, share: 0.1}\n",
+            "version: 1\nsegments:\n  - {name: a, share: 1}\n  - {name: b, share: 0.2}\n",
+        ] {
+            let (_, diagnostics) = ModelDecoder.decode(yaml, file: "m.model.yaml")
+            let found = try #require(diagnostics.first { $0.rule == "model/shares" }, "\(diagnostics)")
+            #expect(found.message.hasSuffix(", not 1: make them add up to 1"), "\(found.message)")
+        }
     }
 
     /// A segment with an error of its own (a misspelt time zone) still has the name and share its author wrote: one

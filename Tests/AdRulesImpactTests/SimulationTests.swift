@@ -232,6 +232,26 @@ struct SimulationTests {
         #expect(!levelEnd.denials.contains { $0.code == .fullscreenActive })
     }
 
+    /// Two streams with the same constant `every`: the moment an ad put off goes before the other at their next tie.
+    /// Before, the offer due at 1m (as the interstitial due then showed its ad) came due again with the next action,
+    /// after every ad, lost every time, and was never made.
+    @Test func aMomentAnAdPutOffIsNotPutOffForEver() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            placements:
+              level_end: {format: interstitial}
+              hint: {format: rewarded}
+            """)
+        let ties = try oneUserDay("foreground: 10m, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 1m, accept: 1}]")
+        let result = try play(ties, policy).total
+        let levelEnd = result.placements[0], hint = result.placements[1]
+        // Interstitials at 1m, 3m30s, 6m and 8m30s; offers, each accepted, at 2m15s, 4m45s, 7m15s and 9m45s (its ad closes
+        // as the visit ends). Each ad holds the user 15 s and puts the other stream off to 1m after it.
+        #expect(levelEnd.impressions == 4, "\(levelEnd)")
+        #expect(hint.offers == 4 && hint.accepted == 4 && hint.granted == 4, "\(hint)")
+        #expect(!levelEnd.denials.contains { $0.code == .fullscreenActive } && !hint.denials.contains { $0.code == .fullscreenActive })
+    }
+
     /// A banner leaves the app usable: while one is shown the user's moments go on, so it holds back no interstitial.
     /// Before, every ad held the user for its `ad_duration`, and a banner shown at 50 s pushed the interstitial due at
     /// 1 m to 2 m 05 s.

@@ -59,14 +59,19 @@ extension Diagnostic {
         .unknownTimeZone(name, file: file, range: range, deviceAllowed: false)
     }
 
-    static func modelShares(sum: Double, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter lastSegment: the last segment's name, if it has one, and the share it would take for the shares to add
+    ///   up to 1 with the others as written; nil when no share of it would.
+    static func modelShares(sum: Double, lastSegment: (name: String?, share: String)?, file: String, range: SourceRange) -> Diagnostic {
         // A sum off by less than six decimals show is given with as many as it takes: "add up to 1, not 1" says nothing.
         var decimals = 6
         while ShareText.format(sum, decimals: decimals) == "1", decimals < 15 { decimals += 1 }
         let shown = ShareText.format(sum, decimals: decimals)
         return Diagnostic(
             .error, rule: "model/shares",
-            message: "the segments' shares add up to \(shown), not 1: make them add up to 1",
+            message: "the segments' shares add up to \(shown), not 1: make them add up to 1"
+                + (lastSegment.map { last in
+                    " (with the others as written, the last segment\(last.name.map { " (\($0))" } ?? "") would take \(last.share))"
+                } ?? ""),
             file: file, range: range)
     }
 
@@ -218,6 +223,19 @@ enum ShareText {
         if rounded == 0, value != 0 { return String(value) }
         var text = String(rounded)
         if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// The share that makes shares adding up to `others` add up to 1, written with the fewest decimals (six at least)
+    /// that make them add up within `tolerance`.
+    static func rest(after others: Double, tolerance: Double) -> String {
+        let rest = 1 - others
+        var decimals = 6
+        var text = format(rest, decimals: decimals)
+        while decimals < 15, let written = Double(text), abs(others + written - 1) > tolerance {
+            decimals += 1
+            text = format(rest, decimals: decimals)
+        }
         return text
     }
 }

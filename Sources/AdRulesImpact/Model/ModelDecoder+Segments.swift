@@ -17,8 +17,10 @@ extension ModelDecoder {
         // reports a repeated name and shares that do not add up too: a misnamed segment still has the share its
         // author gave it.
         var (shares, shareSum) = (0, 0.0)
+        var last: SegmentRead?
         for item in items {
             let read = decodeSegment(item, reader: &reader)
+            last = read
             if let share = read.share { (shares, shareSum) = (shares + 1, shareSum + share) }
             guard let name = read.name else { continue }
             // A segment written as an alias (`- *casual`) holds its anchor's name, written elsewhere: it is reported at the alias.
@@ -33,11 +35,20 @@ extension ModelDecoder {
         }
         if items.isEmpty {
             reader.report(.modelNoSegments(file: reader.file, range: node.range))
-        } else if shares == items.count, abs(shareSum - 1) > 1e-9 {
-            reader.report(.modelShares(sum: shareSum, file: reader.file, range: node.range))
+        } else if shares == items.count, abs(shareSum - 1) > shareTolerance {
+            // What the last segment would take for the shares to add up to 1, with the others as written.
+            let others = last?.share.map { shareSum - $0 }
+            let suggestion = others.flatMap { others in
+                others >= 0 && others < 1 ? (last?.name?.text, ShareText.rest(after: others, tolerance: shareTolerance)) : nil
+            }
+            reader.report(.modelShares(sum: shareSum, lastSegment: suggestion, file: reader.file, range: node.range))
         }
         return segments
     }
+
+    /// How far from 1 the shares may add up: what adding decimals in binary floating point may be off by, no more (thirds
+    /// are written 0.33, 0.33, 0.34, or to as many decimals as wanted, the last taking the rest).
+    static let shareTolerance = 1e-9
 
     /// A segment as read: the segment when it has no error, and its name and share whenever they could be read.
     private struct SegmentRead {

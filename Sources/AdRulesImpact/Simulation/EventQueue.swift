@@ -1,8 +1,9 @@
 /// Something that happens to a simulated user at a time: a load finishing, an ad closing, an app moment.
 struct SimulationEvent {
     /// In the order events at the same millisecond are played: what the SDKs report first (an ad that closes, then
-    /// a load that ends), then the user leaving, then the app's moments. An action due when an ad closes finds the
-    /// screen free, and an ad that closes as the visit ends is closed (and rewarded) before the app goes away.
+    /// a load that ends), then the user leaving, then the app's moments (a moment an ad put off before the others). An
+    /// action due when an ad closes finds the screen free, and an ad that closes as the visit ends is closed (and
+    /// rewarded) before the app goes away.
     enum Kind: UInt8 {
         /// The ad on screen closes (`success`: the user watched it for a reward).
         case adClosed
@@ -17,8 +18,11 @@ struct SimulationEvent {
     }
 
     var time: Int64
-    /// The kind in the top byte, then the sequence: orders events at one millisecond in one comparison (kind first,
-    /// then first scheduled, first played).
+    /// The rank and the kind in the top byte, then the sequence: orders events at one millisecond in one comparison
+    /// (rank first, then kind, then first scheduled, first played). The rank is the kind's, but an action or offer an
+    /// ad on screen put off ranks before the other moments: with the same constant `every`, the moment that first came
+    /// due as another showed its ad would otherwise come due with that one again after the ad, lose again, and never
+    /// be played.
     private var order: UInt64
     /// The app process (loads) or visit (actions, offers, visit end) the event belongs to.
     var epoch: Int
@@ -30,17 +34,20 @@ struct SimulationEvent {
 
     /// - Parameter sequence: breaks ties between events of one kind at the same millisecond (below 2^56: a user plays at
     ///   most 366 days, each of at most 10,000 app moments and the visits, loads and ads that come with them).
-    init(time: Int64, sequence: Int, kind: Kind, index: Int, epoch: Int, flag: Bool, showOnCompletion: Bool) {
+    /// - Parameter putOff: an action or offer that came due while an ad was on screen, played after it.
+    init(time: Int64, sequence: Int, kind: Kind, index: Int, epoch: Int, flag: Bool, showOnCompletion: Bool, putOff: Bool = false) {
         self.time = time
-        order = UInt64(kind.rawValue) << 56 | UInt64(sequence)
+        let rank = putOff ? Kind.action.rawValue : kind.rawValue < Kind.action.rawValue ? kind.rawValue : kind.rawValue + 1
+        order = UInt64(rank << 4 | kind.rawValue) << 56 | UInt64(sequence)
         self.epoch = epoch
         slotOrStream = Int32(index)
         self.flag = flag
         self.showOnCompletion = showOnCompletion
     }
 
-    /// Read back from the top byte of ``order``, where a kind's raw value always is (the fallback is never taken).
-    var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: order >> 56)) ?? .offer }
+    /// Read back from the low half of the top byte of ``order``, where a kind's raw value always is (the fallback is never
+    /// taken).
+    var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: order >> 56) & 0x0F) ?? .offer }
     var index: Int { Int(slotOrStream) }
 
     @inline(__always)
@@ -66,8 +73,11 @@ struct EventQueue {
         nextSequence = 0
     }
 
-    mutating func push(_ kind: SimulationEvent.Kind, at time: Int64, index: Int, epoch: Int, flag: Bool = false, showOnCompletion: Bool = false) {
-        let event = SimulationEvent(time: time, sequence: nextSequence, kind: kind, index: index, epoch: epoch, flag: flag, showOnCompletion: showOnCompletion)
+    mutating func push(
+        _ kind: SimulationEvent.Kind, at time: Int64, index: Int, epoch: Int, flag: Bool = false, showOnCompletion: Bool = false, putOff: Bool = false
+    ) {
+        let event = SimulationEvent(
+            time: time, sequence: nextSequence, kind: kind, index: index, epoch: epoch, flag: flag, showOnCompletion: showOnCompletion, putOff: putOff)
         nextSequence += 1
         var i = count
         if count < heap.count { heap[count] = event } else { heap.append(event) }

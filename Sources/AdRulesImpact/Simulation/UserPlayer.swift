@@ -240,8 +240,9 @@ struct UserPlayer {
     /// be dropped unplayed (its visit end comes first at the same millisecond). Dead events left in the queue piled up:
     /// 2,000 visits a day of 128 streams took 30 ms a user-day. The gap is drawn either way, so the draws, and so every
     /// figure, are the same.
-    private mutating func pushMoment(_ kind: SimulationEvent.Kind, at time: Int64, stream: Int) {
-        if time < visitEndsAt { queue.push(kind, at: time, index: stream, epoch: visit) }
+    /// - Parameter putOff: the moment came due while an ad was on screen: at a tie, it goes before the other moments.
+    private mutating func pushMoment(_ kind: SimulationEvent.Kind, at time: Int64, stream: Int, putOff: Bool = false) {
+        if time < visitEndsAt { queue.push(kind, at: time, index: stream, epoch: visit, putOff: putOff) }
     }
 
     /// The time until a stream's next action or offer: an `every` draw, at least 1 s (docs/impact.md).
@@ -289,7 +290,7 @@ struct UserPlayer {
             let stream = actions[event.index]
             if screenUntil > now {
                 // The user is watching an ad: the next action comes after it closes.
-                pushMoment(.action, at: screenUntil + gap(stream.every), stream: event.index)
+                pushMoment(.action, at: screenUntil + gap(stream.every), stream: event.index, putOff: true)
                 return
             }
             record(.action, slot: stream.slot)
@@ -299,7 +300,7 @@ struct UserPlayer {
             guard event.epoch == visit, foreground, !endPending else { return }
             let stream = rewarded[event.index]
             if screenUntil > now {
-                pushMoment(.offer, at: screenUntil + gap(stream.every), stream: event.index)
+                pushMoment(.offer, at: screenUntil + gap(stream.every), stream: event.index, putOff: true)
                 return
             }
             offer(stream.slot, accept: stream.accept)
