@@ -34,17 +34,19 @@ extension YAMLEventCursor {
     /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
     /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
     func noBreakSpaceIndentation(before offset: Int, pastBlankLines: Bool) -> Int? {
-        lineStart(holding: { self.isNoBreakSpaceIndentingAKey(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
+        lineStart(holding: { self.isNoBreakSpaceIndentation(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
     }
 
-    /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`) or a list item (`- `) on their line: text that
-    /// only starts with one (a line of a block or quoted value) is not indentation.
-    func isNoBreakSpaceIndentingAKey(at i: Int) -> Bool {
+    /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`), a list item (`- `), an explicit key (`? `), a
+    /// comment (`#`) or the end of their line: YAML reads them as text, so the comment or the blank line is the start of a
+    /// value that needs a colon. Text that only starts with one (a line of a block or quoted value) is not indentation.
+    func isNoBreakSpaceIndentation(at i: Int) -> Bool {
         guard i + 1 < input.count, input[i] == 0xC2, input[i + 1] == 0xA0 else { return false }
         var j = i
         while j + 1 < input.count, input[j] == 0x20 || (input[j] == 0xC2 && input[j + 1] == 0xA0) { j += input[j] == 0x20 ? 1 : 2 }
         func isWordByte(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) || (0x30...0x39).contains(b) || b == 0x5F }
-        if j + 1 < input.count, input[j] == UInt8(ascii: "-"), input[j + 1] == 0x20 { return true }
+        if j >= input.count || [UInt8(ascii: "#"), 0x0A, 0x0D].contains(input[j]) { return true }
+        if j + 1 < input.count, input[j] == UInt8(ascii: "-") || input[j] == UInt8(ascii: "?"), [0x20, 0x0A, 0x0D].contains(input[j + 1]) { return true }
         var k = j
         while k < input.count, isWordByte(input[k]) { k += 1 }
         guard k > j, k < input.count, input[k] == UInt8(ascii: ":") else { return false }

@@ -187,7 +187,7 @@ extension ImpactCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == """
             FIXTURES/impact/bad.model.yaml:2:1: error: unknown key "sead" in the usage model: did you mean "seed"? (schema/unknown-key)
-            FIXTURES/impact/bad.model.yaml:4:3: error: the segments' shares add up to 0.5, not 1: make them add up to 1 (model/shares)
+            FIXTURES/impact/bad.model.yaml:4:3: error: the segments' shares add up to 0.5, not 1: make them add up to 1; the only segment, players, takes 1 (model/shares)
             FIXTURES/impact/bad.model.yaml:6:15: error: unknown time zone "Europe/Pari": did you mean "Europe/Paris"? (policy/timezone)
             FIXTURES/impact/bad.model.yaml:7:15: error: unknown key "poison" in resumes: did you mean "poisson"? (schema/unknown-key)
             Found 4 errors and 0 warnings in 2 files.

@@ -69,6 +69,15 @@ struct PlainWordsTests {
         #expect(quotedKey.map(\.rule) == ["schema/unknown-key"] && quotedKey.first?.message.contains("indented") == false, "\(quotedKey)")
         let quoted = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  \"\u{00A0}b\": {format: banner}\n")]).diagnostics
         #expect(quoted.map(\.rule) == ["schema/range"], "\(quoted)")
+        // A comment, a line of nothing but them, or an explicit key so indented: YAML reads them as the start of a value, and
+        // libyaml finds no colon after it. They are named, not taken for a key with no colon.
+        let nbsp = "\u{00A0}\u{00A0}\u{00A0}\u{00A0}"
+        for line in [nbsp + "# pasted note\n", nbsp + "\n    daily_cap: 3\n", nbsp + "? daily_cap\n" + nbsp + ": 3\n"] {
+            let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 4m\n" + line)]).diagnostics
+            #expect(found.map(\.rule) == ["yaml/syntax"], "\(found)")
+            #expect(found.first?.message.contains("; line 6 is indented with a no-break space (U+00A0") == true, "\(found)")
+            #expect(found.first?.notes.map(\.position) == [SourcePosition(line: 6, column: 1)], "\(found)")
+        }
         // One that starts a line of a block value is text, not indentation: the error after it is libyaml's own.
         let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    ad_unit: |\n      \u{00A0} text\n    daily_cap: 3: 4\n")]).diagnostics
         #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")

@@ -53,8 +53,8 @@ struct ModelDiagnosticTests {
         Case(name: "invisible name", rule: "schema/range", yaml: "version: 1\nsegments:\n  - name: 1️⃣\"\\u200B \"\n    share: 1\n", message: "not only spaces or invisible characters"),
         Case(name: "first open after midnight", rule: "schema/range", yaml: head + "    first_open: 1️⃣25h\n", message: "a local time before 24h"),
         Case(name: "unknown time zone", rule: "policy/timezone", yaml: head + "    timezone: 1️⃣Asia/Tokio\n", message: "did you mean \"Asia/Tokyo\"?"),
-        Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1: make them add up to 1 (with the others as written, the last segment (b) would take 0.5)"),
-        Case(name: "thirds written to seven decimals", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.3333333}\n  - {name: b, share: 0.3333333}\n  - {name: c, share: 0.3333333}\n", message: "add up to 0.9999999, not 1: make them add up to 1 (with the others as written, the last segment (c) would take 0.3333334)"),
+        Case(name: "shares that do not add up", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.3}\n", message: "add up to 0.8, not 1: make them add up to 1; with the others as written, the last segment, b, would take 0.5"),
+        Case(name: "thirds written to seven decimals", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.3333333}\n  - {name: b, share: 0.3333333}\n  - {name: c, share: 0.3333333}\n", message: "add up to 0.9999999, not 1: make them add up to 1; with the others as written, the last segment, c, would take 0.3333334"),
         Case(name: "shares a hair over 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.5000001}\n", message: "add up to 1.0000001, not 1"),
         Case(name: "shares a hair under 1", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.49999999}\n", message: "add up to 0.99999999, not 1"),
         Case(name: "shares off in the ninth decimal", rule: "model/shares", yaml: "version: 1\nsegments:\n  1️⃣- {name: a, share: 0.5}\n  - {name: b, share: 0.500000002}\n", message: "add up to 1.000000002, not 1"),
@@ -582,6 +582,23 @@ struct ModelDiagnosticTests {
         ] {
             #expect(messages.contains { $0.hasSuffix(advice) }, "\(advice): \(messages)")
         }
+    }
+
+    /// An undeclared attribute gets its finding in each segment that names it, at its place there; "did you mean" is
+    /// looked for for the first ``ModelCheck/maxSuggestedNames`` names only (each search reads every declared name).
+    @Test func undeclaredAttributesAreEachToldWhereTheyStand() throws {
+        let names = (0...ModelCheck.maxSuggestedNames).map { "levle\($0)" }
+        let attributes = names.map { "\($0): 1" }.joined(separator: ", ")
+        let text = "version: 1\nsegments:\n  - {name: a, share: 0.5, attributes: {\(attributes)}}\n  - {name: b, share: 0.5, attributes: {\(attributes)}}\n"
+        let model = try #require(ModelDecoder.decode(text, file: "m.model.yaml").model)
+        let policy = try Policy(yaml: Self.policyText, file: "p.yaml")
+        let found = ModelCheck.check(model, against: policy, name: "rules", role: .current).filter { $0.rule == "model/unknown-attribute" }
+        #expect(found.count == 2 * names.count, "\(found.count)")
+        #expect(Set(found.map(\.range.start.line)) == [3, 4])
+        let first = try #require(found.first), last = try #require(found.last)
+        #expect(first.message.contains("did you mean \"level\"?"), "\(first.message)")
+        #expect(last.message.hasSuffix("declare it under `attributes` in a rule file, or remove it here"), "\(last.message)")
+        #expect(found.filter { $0.message.contains("\"levle0\"") }.map(\.range.start.line) == [3, 4])
     }
 
     @Test func placementsAndAttributesAreCheckedAgainstThePolicy() throws {

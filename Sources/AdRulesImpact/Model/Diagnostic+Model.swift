@@ -61,7 +61,7 @@ extension Diagnostic {
 
     /// - Parameter lastSegment: the last segment's name, if it has one, and the share it would take for the shares to add
     ///   up to 1 with the others as written; nil when no share of it would.
-    static func modelShares(sum: Double, lastSegment: (name: String?, share: String)?, file: String, range: SourceRange) -> Diagnostic {
+    static func modelShares(sum: Double, lastSegment: (name: String?, share: String, isOnly: Bool)?, file: String, range: SourceRange) -> Diagnostic {
         // A sum off by less than six decimals show is given with as many as it takes: "add up to 1, not 1" says nothing.
         var decimals = 6
         while ShareText.format(sum, decimals: decimals) == "1", decimals < 15 { decimals += 1 }
@@ -70,7 +70,9 @@ extension Diagnostic {
             .error, rule: "model/shares",
             message: "the segments' shares add up to \(shown), not 1: make them add up to 1"
                 + (lastSegment.map { last in
-                    " (with the others as written, the last segment\(last.name.map { " (\($0))" } ?? "") would take \(last.share))"
+                    let named = last.name.map { ", \($0)," } ?? ""
+                    return last.isOnly
+                        ? "; the only segment\(named) takes 1" : "; with the others as written, the last segment\(named) would take \(last.share)"
                 } ?? ""),
             file: file, range: range)
     }

@@ -39,7 +39,7 @@ extension ModelDecoder {
             // What the last segment would take for the shares to add up to 1, with the others as written.
             let others = last?.share.map { shareSum - $0 }
             let suggestion = others.flatMap { others in
-                others >= 0 && others < 1 ? (last?.name?.text, ShareText.rest(after: others, tolerance: shareTolerance)) : nil
+                others >= 0 && others < 1 ? (last?.name?.text, ShareText.rest(after: others, tolerance: shareTolerance), items.count == 1) : nil
             }
             reader.report(.modelShares(sum: shareSum, lastSegment: suggestion, file: reader.file, range: node.range))
         }
