@@ -71,6 +71,10 @@ public struct AskContext: Sendable, Hashable {
     /// A premium (ad-free) user.
     public var premium: Bool
     /// Attribute values by name.
+    ///
+    /// Each change reads the values once to find any that no rule can compare, so many values are best set at once
+    /// (`context.attributes = values`, or `merge`d into a copy assigned back), not one at a time in a loop: that reads
+    /// them all on each change.
     public var attributes: [String: AttributeValue] {
         didSet {
             prepared = nil
