@@ -91,8 +91,8 @@ extension Diagnostic {
     }
 
     /// - Parameter line: the line the space indents, said from libyaml's position ("this line", "line 5").
-    static func noBreakSpaceIndentationAdvice(line: String) -> String {
-        "\(line) is indented with a no-break space (U+00A0, as text pasted from a document holds), which YAML reads as text, "
+    static func pastedSpaceIndentationAdvice(_ scalar: Unicode.Scalar, line: String) -> String {
+        "\(line) is indented with \(PastedSpace.indentation(scalar, plural: false)), which YAML reads as text, "
             + "not indentation: indent with ordinary spaces, lined up with the keys beside it"
     }
 

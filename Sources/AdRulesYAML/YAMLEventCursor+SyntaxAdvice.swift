@@ -61,9 +61,10 @@ extension YAMLEventCursor {
         // expected key" is not looked for past blank lines: a no-break space in a block scalar or a quoted value lines
         // above would be blamed for a list item among keys below.)
         let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'"
-        if state.error != YAML_READER_ERROR, let space = noBreakSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
-            let advice = Diagnostic.noBreakSpaceIndentationAdvice(line: otherLine(space).map { "line \($0)" } ?? "this line")
-            return finding(advice, notes: [("the no-break space is here", space)])
+        if state.error != YAML_READER_ERROR, let space = pastedSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
+            let advice = Diagnostic.pastedSpaceIndentationAdvice(space.scalar, line: otherLine(space.offset).map { "line \($0)" } ?? "this line")
+            let what = space.scalar == "\u{00A0}" ? "no-break space" : PastedSpace.codePoint(space.scalar)
+            return finding(advice, notes: [("the \(what) is here", space.offset)])
         }
         // `environment: 'production` with no closing quote, closed by the apostrophe of `user's` in a comment lines below:
         // what follows that quote is what libyaml refuses, and the quote left open is what to fix.

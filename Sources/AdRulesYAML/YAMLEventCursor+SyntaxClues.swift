@@ -31,19 +31,29 @@ extension YAMLEventCursor {
         lineStart(holding: isByteOrderMark, before: offset)
     }
 
-    /// A no-break space (U+00A0, pasted from a document) in the indentation of the line of a problem at `offset` or the
-    /// line before it: YAML reads it as text, not indentation, so the line's key is not where it looks.
-    func noBreakSpaceIndentation(before offset: Int, pastBlankLines: Bool) -> Int? {
-        lineStart(holding: { self.isNoBreakSpaceIndentation(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
+    /// A no-break space (U+00A0, pasted from a document) or another ``PastedSpace`` in the indentation of the line of a
+    /// problem at `offset` or the line before it: YAML reads it as text, not indentation, so the line's key is not where
+    /// it looks. Its offset, and the first such scalar.
+    func pastedSpaceIndentation(before offset: Int, pastBlankLines: Bool) -> (offset: Int, scalar: Unicode.Scalar)? {
+        let start = lineStart(holding: { self.isPastedSpaceIndentation(at: $0) }, before: offset, pastBlankLines: pastBlankLines)
+        return start.flatMap { start in PastedSpace.scalar(in: input, at: start).map { (start, $0.scalar) } }
     }
 
-    /// Whether no-break spaces (and spaces) at `i` lead to a key (`word:`), a list item (`- `), an explicit key (`? `), a
+    /// Whether pasted spaces (``PastedSpace``, and spaces) at `i` lead to a key (`word:`), a list item (`- `), an explicit key (`? `), a
     /// comment (`#`) or the end of their line: YAML reads them as text, so the comment or the blank line is the start of a
     /// value that needs a colon. Text that only starts with one (a line of a block or quoted value) is not indentation.
-    func isNoBreakSpaceIndentation(at i: Int) -> Bool {
-        guard i + 1 < input.count, input[i] == 0xC2, input[i + 1] == 0xA0 else { return false }
+    func isPastedSpaceIndentation(at i: Int) -> Bool {
+        guard PastedSpace.scalar(in: input, at: i) != nil else { return false }
         var j = i
-        while j + 1 < input.count, input[j] == 0x20 || (input[j] == 0xC2 && input[j + 1] == 0xA0) { j += input[j] == 0x20 ? 1 : 2 }
+        while j < input.count {
+            if input[j] == 0x20 {
+                j += 1
+            } else if let space = PastedSpace.scalar(in: input, at: j) {
+                j += space.length
+            } else {
+                break
+            }
+        }
         func isWordByte(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) || (0x30...0x39).contains(b) || b == 0x5F }
         if j >= input.count || [UInt8(ascii: "#"), 0x0A, 0x0D].contains(input[j]) { return true }
         if j + 1 < input.count, input[j] == UInt8(ascii: "-") || input[j] == UInt8(ascii: "?"), [0x20, 0x0A, 0x0D].contains(input[j + 1]) { return true }

@@ -107,7 +107,7 @@ struct DecoderPartsTests {
             for lowercaseOnly in [false, true] {
                 #expect(PolicyIDs.isValid(text, lowercaseOnly: lowercaseOnly) == validTheLongWay(text, lowercaseOnly), "\(text.debugDescription)")
             }
-            #expect(GluedKey.isIndentedWithNoBreakSpaces(text) == text.unicodeScalars.prefix { $0 == " " || $0 == "\u{00A0}" }.contains("\u{00A0}"), "\(text.debugDescription)")
+            #expect(GluedKey.isIndentedWithPastedSpaces(text) == text.unicodeScalars.prefix { $0 == " " || $0 == "\u{00A0}" }.contains("\u{00A0}"), "\(text.debugDescription)")
             for style in [ScalarStyle.plain, .doubleQuoted] {
                 let scalar = YAMLScalar(value: text, style: style)
                 #expect(scalar.isAmbiguousBool == (style == .plain && YAMLScalar.ambiguousBools.contains(text.lowercased())), "\(text.debugDescription)")

@@ -83,6 +83,22 @@ struct PlainWordsTests {
         #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")
     }
 
+    /// Other characters that look like a space, or like nothing (an ideographic space typed with a Japanese or Chinese
+    /// input method, a figure space, a zero width space from a web page), are named where they indent a key or a comment,
+    /// by code point, as no-break spaces are. Before, the key was "unknown key \"\u{3000}\u{3000}min_interval\"" with the
+    /// top level's keys, and the comment "a key needs a colon".
+    @Test(arguments: ["\u{3000}", "\u{2007}", "\u{200B}", "\u{202F}"]) func otherPastedSpacesAreNamed(_ space: String) throws {
+        let code = PastedSpace.codePoint(try #require(space.unicodeScalars.first))
+        let head = "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 4m\n"
+        let key = PolicyLoader.load(texts: [("p.yaml", head + space + space + "daily_cap: 3\n")]).diagnostics
+        #expect(key.map(\.rule) == ["schema/unknown-key"], "\(key)")
+        #expect(key.first?.message.hasPrefix("key \"daily_cap\" is indented with \(code) (") == true, "\(key)")
+        let comment = PolicyLoader.load(texts: [("p.yaml", head + space + space + "# pasted note\n")]).diagnostics
+        #expect(comment.map(\.rule) == ["yaml/syntax"], "\(comment)")
+        #expect(comment.first?.message.contains("; line 6 is indented with \(code) (") == true, "\(comment)")
+        #expect(comment.first?.notes.map(\.message) == ["the \(code) is here"], "\(comment)")
+    }
+
     /// Syntax errors whose cause lies before where libyaml trips stay at libyaml's position (1️⃣, cli.md), and name the
     /// cause in plain words, with a note at it (2️⃣): the markers of a git merge conflict, a quote left open that a later
     /// `"*"` closed, a key glued to its value on the line above (or above blank lines and comments), no-break spaces

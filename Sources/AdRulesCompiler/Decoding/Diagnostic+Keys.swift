@@ -50,11 +50,11 @@ extension Diagnostic {
         var message = "unknown key \"\(key)\" in \(context)"
         var plain = false
         // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
-        if isPlain, GluedKey.isIndentedWithNoBreakSpaces(key) {
+        if isPlain, let space = GluedKey.pastedSpace(in: key) {
             let name = GluedKey.unindented(key)
             // Read as part of the key, the spaces also leave it at the wrong level (the top level, for a placement's
             // setting under the last placement): the context is where YAML put it, not where it was meant to be.
-            message = "key \"\(name)\" is indented with no-break spaces (U+00A0, as text pasted from a document holds), "
+            message = "key \"\(name)\" is indented with \(PastedSpace.indentation(space, plural: true)), "
                 + "which YAML reads as part of the key, not as indentation, so it stands in \(context) as an unknown key: "
                 + "indent it with ordinary spaces, lined up with the keys beside it"
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {

@@ -153,7 +153,7 @@ extension FieldReader {
         let block = kind + "s"
         // `  min_interval: 3m` indented with no-break spaces: YAML reads them as part of the key. One finding says so.
         // (An entry so indented is read under the id meant, and ``checkID(_:kind:lowercaseOnly:)`` says so.)
-        if GluedKey.isIndentedWithNoBreakSpaces(keyNode), case let meant = GluedKey.unindented(key), keys.contains(meant) || RuleFileKeys.top.contains(meant) {
+        if GluedKey.isIndentedWithPastedSpaces(keyNode), case let meant = GluedKey.unindented(key), keys.contains(meant) || RuleFileKeys.top.contains(meant) {
             report(.unknownKey(key, in: block, allowed: [], file: file, range: keyNode.range))
             return true
         }

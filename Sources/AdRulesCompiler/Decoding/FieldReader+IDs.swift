@@ -12,7 +12,7 @@ extension FieldReader {
     /// The id an entry is read under: as written, or without the no-break spaces pasted before it (an error of its
     /// own), so that the groups and rules naming it are not also told it does not exist.
     static func idMeant(_ node: YAMLNode, _ written: String) -> String {
-        GluedKey.isIndentedWithNoBreakSpaces(node) ? GluedKey.unindented(written) : written
+        GluedKey.isIndentedWithPastedSpaces(node) ? GluedKey.unindented(written) : written
     }
 
     /// Checks an id against its allowed characters and length. An id indented with no-break spaces (pasted from a
@@ -20,7 +20,7 @@ extension FieldReader {
     @discardableResult
     mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {
         let id = node.scalar?.value ?? ""
-        if GluedKey.isIndentedWithNoBreakSpaces(node) {
+        if GluedKey.isIndentedWithPastedSpaces(node) {
             report(.unknownKey(id, in: kind + "s", allowed: [], file: file, range: node.range))
             return false
         }

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesYAML
 import Foundation
 
 /// Characters a reader cannot see, or cannot tell from a plain space, that a copy from a web page or a chat brings into
@@ -6,18 +7,12 @@ import Foundation
 enum InvisibleCharacters {
     /// The name of an invisible or space-like scalar (not a control character: those are escaped), or nil.
     static func name(of scalar: Unicode.Scalar) -> String? {
+        if let space = PastedSpace.name(of: scalar) { return space }
         switch scalar.value {
-        case 0x00A0: return "no-break space"
         case 0x00AD: return "soft hyphen"
         case 0x180E: return "Mongolian vowel separator"
-        case 0x2000...0x200A: return "a typographic space"
-        case 0x200B: return "zero width space"
         case 0x200C: return "zero width non-joiner"
         case 0x200D: return "zero width joiner"
-        case 0x202F: return "narrow no-break space"
-        case 0x205F: return "medium mathematical space"
-        case 0x2060: return "word joiner"
-        case 0x3000: return "ideographic space"
         case 0xFEFF: return "zero width no-break space"
         default: return nil
         }
@@ -38,7 +33,7 @@ enum InvisibleCharacters {
     }
 
     /// "U+200B": how messages name a scalar's code point.
-    static func codePoint(_ scalar: Unicode.Scalar) -> String { String(format: "U+%04X", scalar.value) }
+    static func codePoint(_ scalar: Unicode.Scalar) -> String { PastedSpace.codePoint(scalar) }
 
     /// What to do about one: "write a plain space" for a space-like one, "delete it" for one that does not show.
     static func remedy(_ scalar: Unicode.Scalar) -> String {

@@ -191,32 +191,37 @@ package enum GluedKey {
         keysPresent(pairs).union(pairs.compactMap { pair in pair.key.scalar.flatMap { keyMeant($0.value, allowed: allowed, relocation: relocation) } })
     }
 
-    /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) where its indentation should be: YAML
-    /// reads them as part of the key.
-    package static func isIndentedWithNoBreakSpaces(_ text: String) -> Bool {
-        // Most keys start with a letter: only a space or a no-break space (0xC2 0xA0 in UTF-8) can start such a key.
-        guard let first = text.utf8.first, first == 0x20 || first == 0xC2 else { return false }
-        return text.unicodeScalars.prefix(while: isPastedIndentation).contains("\u{00A0}")
+    /// Whether a key starts with no-break spaces (U+00A0, pasted from a document) or other ``PastedSpace``s where its
+    /// indentation should be: YAML reads them as part of the key.
+    package static func isIndentedWithPastedSpaces(_ text: String) -> Bool {
+        pastedSpace(in: text) != nil
     }
 
-    /// A space or no-break space before a key: what a product manager pasted as its indentation.
-    private static func isPastedIndentation(_ c: Unicode.Scalar) -> Bool { c == "\u{00A0}" || c == " " }
+    /// The first pasted space (not U+0020) of a key's indentation, or nil when it has none.
+    package static func pastedSpace(in text: String) -> Unicode.Scalar? {
+        // Most keys start with a letter: only a space or a pasted one (0xC2, 0xE2 or 0xE3 first in UTF-8) can start such a key.
+        guard let first = text.utf8.first, first == 0x20 || first == 0xC2 || first == 0xE2 || first == 0xE3 else { return nil }
+        return text.unicodeScalars.prefix(while: isPastedIndentation).first { $0 != " " }
+    }
 
-    /// Whether a plain key (not a quoted one, whose spaces were typed on purpose) starts with no-break spaces.
-    package static func isIndentedWithNoBreakSpaces(_ node: YAMLNode) -> Bool {
+    /// A space or a pasted one before a key: what a product manager pasted as its indentation.
+    private static func isPastedIndentation(_ c: Unicode.Scalar) -> Bool { c == " " || PastedSpace.name(of: c) != nil }
+
+    /// Whether a plain key (not a quoted one, whose spaces were typed on purpose) starts with pasted spaces.
+    package static func isIndentedWithPastedSpaces(_ node: YAMLNode) -> Bool {
         guard let scalar = node.scalar, scalar.style == .plain else { return false }
-        return isIndentedWithNoBreakSpaces(scalar.value)
+        return isIndentedWithPastedSpaces(scalar.value)
     }
 
-    /// A key without the no-break spaces and spaces pasted before it.
+    /// A key without the pasted spaces and spaces before it.
     package static func unindented(_ text: String) -> String {
         // Most keys start with a letter: the text itself, not a copy built scalar by scalar.
         guard let first = text.unicodeScalars.first, isPastedIndentation(first) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.drop(while: isPastedIndentation)))
     }
 
-    /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) pasted
-    /// before it, which YAML reads as part of the key (each an error of its own, which says what to write).
+    /// The key a product manager wrote: without the value glued to it, and without the no-break spaces (U+00A0) or other
+    /// pasted spaces before it, which YAML reads as part of the key (each an error of its own, which says what to write).
     package static func key(of text: String) -> String {
         let unindented = unindented(text)
         return split(unindented)?.key ?? unindented

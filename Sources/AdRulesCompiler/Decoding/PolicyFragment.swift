@@ -210,7 +210,7 @@ struct PolicyFragment: Sendable {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
         func isLostPlacementSetting(_ key: String) -> Bool {
-            GluedKey.isIndentedWithNoBreakSpaces(key) && RuleFileKeys.placement.contains(GluedKey.unindented(key))
+            GluedKey.isIndentedWithPastedSpaces(key) && RuleFileKeys.placement.contains(GluedKey.unindented(key))
         }
         let lostSetting = reader.unknownTopLevelKeys.contains { isLostPlacementSetting($0.key) }
         fragment.placementSettingsMayBeLost = reader.mergedPolicyWide || lostSetting
