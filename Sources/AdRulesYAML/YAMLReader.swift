@@ -39,6 +39,11 @@ public enum YAMLReader {
             cursor.isRuleFile = false
             let root = cursor.next().flatMap(cursor.node(from:))
             cursor.finish()
+            // After a syntax error (or a file too large, too deep, not UTF-8), the file's other findings only repeat it
+            // (cli.md r2), as in rule files: a key repeated above the error is not reported beside it.
+            if let cause = cursor.brokenBy {
+                return YAMLDocument(root: root, diagnostics: [cause], aliasOrTagPositions: cursor.aliasOrTagPositions, textScalars: cursor.textScalars)
+            }
             var diagnostics = cursor.diagnostics
             if cursor.droppedFindings > 0 {
                 // Every finding of the YAML layer is an error.

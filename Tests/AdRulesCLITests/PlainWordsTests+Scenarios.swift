@@ -1,6 +1,7 @@
 import AdRules
 import AdRulesCLI
 import AdRulesCompiler
+import AdRulesImpact
 import AdRulesTestSupport
 import AdRulesYAML
 import Foundation
@@ -57,6 +58,17 @@ extension PlainWordsTests {
             "key \"context\" is repeated in this mapping: two items of the list may have run together (a `- ` lost): begin the second item with `- `; else move its entries into the first context: (keeping one would drop the other's entries)",
             "expect belongs to an ask step, not to an event: move it to the ask it checks (a step takes an event or an ask, not both), or remove it",
         ], "\(found)")
+    }
+
+    /// After a syntax error, no other finding about the file (cli.md r2), in scenario files and usage models as in rule
+    /// files: a key repeated above the error was reported beside it.
+    @Test func aSyntaxErrorInAScenarioFileIsItsOnlyFinding() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let text = "tests:\n  - name: a\n    name: b\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched: now\n"
+        let found = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1
+        #expect(found.map(\.rule) == ["yaml/syntax"], "\(found)")
+        let model = ModelDecoder.read(Array("version: 1\nusers: 10\nusers: 20\nsegments: [\n".utf8), file: "m.model.yaml").diagnostics
+        #expect(model.map(\.rule) == ["yaml/syntax"], "\(model)")
     }
 
     /// Past a file's 1,000 findings an unknown value is counted, its message not built; those listed keep theirs.
