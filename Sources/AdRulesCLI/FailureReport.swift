@@ -46,7 +46,12 @@ enum FailureReport {
             if let verdict = expectation.verdict { rows.append(("verdict", verdict.rawValue, decision.verdict.rawValue)) }
             if let reasons = expectation.reasons { rows.append(("reasons", list(reasons, ask.kind), codes)) }
             if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include, ask.kind), codes)) }
-            if let expected = expectation.retryIn { rows.append(("retry_in", expected.map(\.description) ?? "null", retry)) }
+            if let expected = expectation.retryIn {
+                rows.append(("retry_in", expected.map(\.description) ?? "null", retry))
+            } else if !decision.isAllowed {
+                // When the deny clears, though the step does not check it: what to expect once the reasons are right.
+                rows.append(("retry_in", "(not checked)", retry))
+            }
             let width0 = rows.map(\.0.count).max() ?? 0
             let width1 = rows.map(\.1.count).max() ?? 0
             for (index, row) in rows.enumerated() {
@@ -55,6 +60,7 @@ enum FailureReport {
             }
             for reason in decision.reasons(first: maxReasonsListed) { out += reasonLine(reason, indent: "      ") }
             if decision.reasonCount > maxReasonsListed { out += "      \(moreReasons(decision.reasonCount))\n" }
+            if failure.step.triggerDefaulted, ask.trigger == .resume { out += "    note: " + defaultResumeNote + "\n" }
         }
         if failures.count > listed {
             let count = failures.count - listed
@@ -68,6 +74,11 @@ enum FailureReport {
         }
         return out
     }
+
+    /// What a failing app_open show that names no trigger is told: it asked as a return from background, and a cold
+    /// start's show is written otherwise (a product manager may otherwise turn `allow_deferred` on to pass it).
+    static let defaultResumeNote = "this step names no trigger, so it asked as trigger: resume (an app_open show's default: the return from "
+        + "background); a show when the cold start's load completes is written trigger: load_completed"
 
     /// A note for a failing test that writes its start in an offset other than UTC's and names no `device_timezone`,
     /// against a policy that counts days in the device's zone: its device is then in UTC, and its daily caps and

@@ -207,6 +207,38 @@ extension PlainWordsTests {
         #expect(named.stderr.contains("no rule files in \(empty)") && !named.stderr.contains("add --rules"), "\(named.stderr)")
     }
 
+    /// A failing ask shows when its deny clears though the step does not check it, and an app_open show that names no
+    /// trigger is told it asked as `resume`: the cold start's show is `trigger: load_completed` (without the note, the
+    /// only place named was `resume.allow_deferred`, which a product manager might turn on to pass the test).
+    @Test func aFailingShowSaysWhenItClearsAndWhichTriggerItAskedWith() throws {
+        let tests = try scratch([
+            "p.yaml": "version: 1\nplacements:\n  app_open: {format: app_open, min_interval: 4m}\n  lvl: {format: interstitial, min_interval: 4m}\n",
+            "a.test.yaml": """
+                tests:
+                  - name: cold start
+                    start: 2026-11-29T09:00:00Z
+                    steps:
+                      - event: app_launched
+                      - {after: 2s, event: load_completed, placement: app_open}
+                      - {ask: show, placement: app_open, expect: allow}
+                      - {event: load_completed, placement: lvl}
+                      - {event: show_started, placement: lvl}
+                      - {after: 1m, event: ad_closed, placement: lvl}
+                      - {event: load_completed, placement: lvl}
+                      - {ask: show, placement: lvl, expect: allow}
+
+                """,
+        ])
+        let run = runCLI(["test", tests])
+        #expect(run.exitCode == ExitCode.findings)
+        let note = "note: this step names no trigger, so it asked as trigger: resume"
+        #expect(run.stdout.components(separatedBy: note).count == 2, "only the step with no trigger: \(run.stdout)")
+        #expect(run.stdout.contains("a.test.yaml:7: at 2026-11-29T09:00:02Z: ask show app_open (resume)"), "\(run.stdout)")
+        // The last step, an interstitial's show (its default trigger, action, gets no note), is denied by its pacing of 4m:
+        // it clears 3m later.
+        #expect(run.stdout.contains("retry_in  (not checked)  3m\n"), "\(run.stdout)")
+    }
+
     @Test func testingNothingFails() throws {
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         let result = runCLI(["test", dir])

@@ -55,6 +55,9 @@ public struct ScenarioStep: Sendable {
     public var at: Int64?
     /// The event or the ask.
     public var action: Action
+    /// Whether the step is a show that names no trigger, asked with its format's (`resume` for app_open, else `action`):
+    /// a failing one says so, since a cold start's show is written `trigger: load_completed`.
+    public var triggerDefaulted = false
 }
 
 /// What a step expects of a decision (every part optional).

@@ -187,7 +187,11 @@ extension ScenarioDecoder {
             {
                 reader.report(.triggerOutsideShow(ask: askKind.value, file: reader.file, range: pair.key.range))
             }
-            return ScenarioStep(location: location, after: after, at: at, action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
+            var step = ScenarioStep(
+                location: location, after: after, at: at,
+                action: .ask(Ask(askKind.value, placement: placement, trigger: askKind.value == .show ? resolvedTrigger : nil), context: context, expectation: expectation))
+            step.triggerDefaulted = askKind.value == .show && trigger == nil
+            return step
         }
         if !present.contains("event") && !present.contains("ask") {
             reader.report(.missingKey("event or ask", in: "this step", example: "event: app_launched", file: reader.file, range: SourceRange(at: node.range.start)))
