@@ -26,9 +26,10 @@ extension SimulateCommand {
     /// The shows the engine counts, by calendar day in the policy's zone: see the comment inside.
     static func showsPerDay(_ outcome: TestOutcome, policy: Policy) -> ShowTable {
         let zone = zone(outcome.test, policy: policy)
-        // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements; a
-        // show_failed takes back only the show in progress (started, not closed); a time later than a step's (a clock
-        // set back) is pinned to that step's time, so a show counts in the day it was pinned to.
+        // The shows the engine counts (rules.md §6, §8): history and show_started of the policy's placements, less the show
+        // in progress (started, not closed) that a show_failed took back, as the engine says it did (within
+        // fullscreen_timeout, its reward not granted); a time later than a step's (a clock set back) is pinned to that
+        // step's time, so a show counts in the day it was pinned to.
         // Looked up by id: a set of every placement's id, built for each test, copied every placement (10,000 placements
         // took 6 ms a test).
         func known(_ id: String) -> Bool { policy.placementID(id) != nil }
@@ -45,9 +46,8 @@ extension SimulateCommand {
                 inProgress[id.rawValue] = shows.count
                 shows.append((id.rawValue, min(step.time, earliestFrom[k + 1]), true))
             case .showFailed(let id):
-                if let index = inProgress.removeValue(forKey: id.rawValue) { shows[index].stood = false }
-            case .adClosed(let id), .rewardGranted(let id):
-                // A show whose reward was granted stands, whatever follows (the engine does not take it back).
+                if let index = inProgress.removeValue(forKey: id.rawValue), outcome.steps[k].tookBackAShow { shows[index].stood = false }
+            case .adClosed(let id):
                 inProgress[id.rawValue] = nil
             case .appLaunched:
                 inProgress.removeAll()

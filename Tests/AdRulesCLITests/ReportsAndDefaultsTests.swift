@@ -57,6 +57,26 @@ struct ReportsAndDefaultsTests {
         #expect(table.hasSuffix("\n  day         rew\n  2026-11-29    1\n"), "\(table)")
     }
 
+    /// simulate's table counts the shows the engine counts: a show_failed past `fullscreen_timeout` takes nothing back,
+    /// nor does one after a clock set back within the timeout once the engine saw the show run out (the table took both
+    /// back, and printed 1 show, or none, where the engine denied for 2, or for 1).
+    @Test(arguments: [
+        ("      - {after: 11m, event: show_failed, placement: lvl}\n", "2"),
+        ("      - {after: 11m, ask: load, placement: lvl}\n      - {at: 2026-11-29T09:00:30Z, event: show_failed, placement: lvl}\n", "2"),
+        ("      - {after: 5m, event: show_failed, placement: lvl}\n", "1"),
+    ]) func simulateCountsWhatAShowFailedTookBack(_ failure: String, _ shows: String) throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nfullscreen_timeout: 10m\nplacements:\n  lvl: {format: interstitial, session_cap: 2}\n",
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+                + "      - {event: load_completed, placement: lvl}\n      - {event: show_started, placement: lvl}\n" + failure
+                + "      - {event: load_completed, placement: lvl}\n      - {event: show_started, placement: lvl}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let text = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        let table = text.stdout.components(separatedBy: "Shows per placement per day")[1]
+        #expect(table.hasSuffix("\n  day         lvl\n  2026-11-29    \(shows)\n"), "\(table)")
+    }
+
     /// A report is never written to a YAML file: beside an input named alone it could be a rule or scenario file the
     /// run does not read (a clean lint left `policy.yaml` empty), and a new one is read by the next run.
     @Test func aReportIsNeverWrittenAsYAML() throws {

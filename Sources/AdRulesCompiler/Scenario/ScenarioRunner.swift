@@ -12,6 +12,9 @@ public struct StepOutcome: Sendable {
     public var decision: Decision?
     /// The parts of the expectation that did not hold (empty: it held, or there was none).
     public var mismatches: [String]
+    /// For a `show_failed`: whether the engine took back a show (one in progress, within `fullscreen_timeout`, its reward
+    /// not granted), which then no longer counts for pacing or caps.
+    public var tookBackAShow = false
 }
 
 /// The replay of one test.
@@ -66,8 +69,14 @@ public enum ScenarioRunner {
             var outcome: StepOutcome
             switch step.action {
             case .event(let event):
+                // Whether a show_failed took a show back is read from the engine's own history, for what reports count.
+                var countBefore: Int?
+                if case .showFailed(let id) = event { countBefore = engine.currentFacts.showCount(of: id.rawValue, policy: policy) }
                 engine.record(event)
                 outcome = StepOutcome(step: step, time: now, decision: nil, mismatches: [])
+                if case .showFailed(let id) = event, let before = countBefore, let after = engine.currentFacts.showCount(of: id.rawValue, policy: policy) {
+                    outcome.tookBackAShow = after < before
+                }
             case .ask(let ask, let context, let expectation):
                 let decision = engine.ask(ask, context: context ?? test.context)
                 outcome = StepOutcome(step: step, time: now, decision: decision, mismatches: expectation.mismatches(decision, now: now))
