@@ -182,8 +182,9 @@ enum JSONDiagnostics {
     }
 
     static func object(_ d: Diagnostic) -> JSON {
-        // The file is a path a tool opens, kept as it is; the messages are text a person reads (``messagesEscaped``).
-        let d = d.messagesEscaped
+        // The file is a path a tool opens, kept as it is; the messages are text a person reads (``messagesEscaped``). A
+        // `##[` is left to the json writer, which writes its `[` as `\u005b`.
+        let d = d.messagesEscaped(defusingLogCommands: false)
         return .object([
             ("file", .string(d.file)), ("line", .int(d.range.start.line)), ("column", .int(d.range.start.column)),
             ("end_line", .int(d.range.end.line)), ("end_column", .int(d.range.end.column)),
@@ -218,8 +219,15 @@ enum GitHubAnnotations {
     static func line(_ d: Diagnostic) -> String {
         // The file name as GitHub reads it back: a line break in it is %0A, which GitHub decodes, so the annotation
         // lands on the file; any other control character is made visible (GitHub decodes no escape for it).
-        let file = ControlCharacters.escaped(escapeProperty(d.file))
-        let d = d.escapedForTerminal
+        // A `##[` stays as written: the line is a command already, which the log reads as one (and a file name must stay
+        // the file's).
+        let file = ControlCharacters.controlsEscaped(escapeProperty(d.file))
+        var d = d.messagesEscaped(defusingLogCommands: false)
+        d.notes = d.notes.map { note in
+            var note = note
+            note.file = ControlCharacters.controlsEscaped(note.file)
+            return note
+        }
         let command = d.severity == .error ? "error" : "warning"
         var properties = [
             "file=\(file)", "line=\(d.range.start.line)", "col=\(d.range.start.column)",
@@ -280,12 +288,15 @@ extension Diagnostic {
     /// visible (`\u{1B}`), as every format prints them; the files are left as they are. (The json and SARIF reports
     /// carried a value's ESC, NUL and RIGHT-TO-LEFT OVERRIDE raw in messages whose value was quoted as written, and
     /// escaped in those that quoted it escaped: a viewer showed the override live.)
-    var messagesEscaped: Diagnostic {
+    var messagesEscaped: Diagnostic { messagesEscaped(defusingLogCommands: true) }
+
+    func messagesEscaped(defusingLogCommands: Bool) -> Diagnostic {
         var d = self
-        d.message = ControlCharacters.escaped(d.message)
+        let escape = defusingLogCommands ? ControlCharacters.escaped : ControlCharacters.controlsEscaped
+        d.message = escape(d.message)
         d.notes = d.notes.map { note in
             var note = note
-            note.message = ControlCharacters.escaped(note.message)
+            note.message = escape(note.message)
             return note
         }
         return d

@@ -35,7 +35,8 @@ enum SARIFReport {
             return path
         }
         let results: [JSON] = diagnostics.map { d in
-            let d = d.messagesEscaped
+            // A `##[` is left to the json writer, which writes its `[` as `\u005b`.
+            let d = d.messagesEscaped(defusingLogCommands: false)
             let hash = fingerprint(d, resolvedFile: path(d.file))
             // Numbered within the file: fixing a finding in one file never renumbers another's.
             seen[d.file + "\u{0}" + hash, default: 0] += 1

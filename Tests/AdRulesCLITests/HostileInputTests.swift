@@ -45,6 +45,13 @@ struct HostileInputTests {
             #expect(!run.stdout.contains("##[") && !run.stderr.contains("##["), "\(arguments): \(run.stdout)\(run.stderr)")
             #expect((run.stdout + run.stderr).contains(escaped), "\(arguments): \(run.stdout)\(run.stderr)")
         }
+        // The github format's lines are commands already, which the log reads as one: a `##[` in them stays as written,
+        // so that the annotation names the file itself (it named `##\[error]x.yaml`, a file that does not exist).
+        let github = try runBinary(["lint", bad, "--format", "github"])
+        #expect(github.stdout.hasPrefix("::error file=\(bad)/##[error]x.yaml,line=3,col=34,"), "\(github.stdout)")
+        try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: \"##[error]x\"}\n", to: bad + "/quoted.yaml")
+        let quoted = try runBinary(["lint", bad + "/quoted.yaml", "--format", "github"])
+        #expect(quoted.stdout.contains("daily_cap must be a whole number >= 0, not \"##[error]x\""), "\(quoted.stdout)")
     }
 
     /// A rule file with one error (at 3:34), whose name is what a test puts in a line's first place.

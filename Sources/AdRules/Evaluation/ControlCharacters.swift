@@ -98,27 +98,35 @@ package enum ControlCharacters {
         return out
     }
 
-    /// Whether ``escaped(_:)`` changes a text: one pass over plain ASCII, the usual text.
-    private static func needsEscaping(_ text: String) -> Bool {
+    /// Whether ``escaped(_:)`` (or ``controlsEscaped(_:)``) changes a text: one pass over plain ASCII, the usual text.
+    private static func needsEscaping(_ text: String, defusingLogCommands: Bool) -> Bool {
         var hashes = 0
         for byte in text.utf8 {
-            guard byte >= 0x20, byte < 0x7F else { return contains(in: text) || holdsLogCommand(text) }
-            if byte == UInt8(ascii: "["), hashes >= 2 { return true }
+            guard byte >= 0x20, byte < 0x7F else { return contains(in: text) || (defusingLogCommands && holdsLogCommand(text)) }
+            if defusingLogCommands, byte == UInt8(ascii: "["), hashes >= 2 { return true }
             hashes = byte == UInt8(ascii: "#") ? hashes + 1 : 0
         }
         return false
     }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
-    /// value from a file can neither start a forged line nor send escape sequences to a terminal.
-    package static func escaped(_ text: String) -> String {
-        guard needsEscaping(text) else { return text }
+    /// value from a file can neither start a forged line nor send escape sequences to a terminal; and every `##[` as
+    /// `##\[`, so that no CI log reads a command in it.
+    package static func escaped(_ text: String) -> String { escaping(text, defusingLogCommands: true) }
+
+    /// The text with every control character written as a visible escape, as ``escaped(_:)`` writes it, and `##[` left
+    /// as it is: for text that a format escapes its own way (json's `\u005b`) or that stands in a command line already
+    /// (the `github` format's, whose file names must stay as written).
+    package static func controlsEscaped(_ text: String) -> String { escaping(text, defusingLogCommands: false) }
+
+    private static func escaping(_ text: String, defusingLogCommands: Bool) -> String {
+        guard needsEscaping(text, defusingLogCommands: defusingLogCommands) else { return text }
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count + 8)
         var hashes = 0
         for scalar in text.unicodeScalars {
             // `##[` as `##\[` (``defusingLogCommands(_:)``), so that a bound counted on escaped texts counts it.
-            if scalar == "[", hashes >= 2 { out += "\\" }
+            if defusingLogCommands, scalar == "[", hashes >= 2 { out += "\\" }
             hashes = scalar == "#" ? hashes + 1 : 0
             guard isControl(scalar) else {
                 out.unicodeScalars.append(scalar)
