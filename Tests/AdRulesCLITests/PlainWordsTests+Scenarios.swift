@@ -413,6 +413,23 @@ extension PlainWordsTests {
         ], "\(found)")
     }
 
+    /// The placement named is one whose format fits the step: a rewarded one for a choice, a reward or an offer, an
+    /// app-open one for a resume show, another for an action; the policy's first when none fits. (The first, app_open
+    /// here, was named for every step: a test of rewarding an app-open ad.)
+    @Test func aMissingPlacementIsShownOneThatFitsTheStep() throws {
+        let policy = PolicyLoader.load(texts: [(
+            "p.yaml", "version: 1\nplacements:\n  app_open: {format: app_open}\n  hint: {format: rewarded}\n  lvl: {format: interstitial}\n"
+        )]).policy
+        let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n      - {event: user_chose}\n"
+            + "      - {ask: reward}\n      - {ask: offer}\n      - {event: action}\n      - {ask: show, trigger: action}\n      - {ask: show, trigger: resume}\n"
+            + "      - {ask: load}\n"
+        let (_, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map { $0.message.components(separatedBy: "add ").last ?? "" } == [
+            "`placement: hint`", "`placement: hint`", "`placement: hint`", "`placement: lvl`", "`placement: lvl`", "`placement: app_open`",
+            "`placement: app_open`",
+        ], "\(found)")
+    }
+
     /// A time that misses a part RFC 3339 requires is told what to add, written out; one no such fix mends is not.
     @Test(arguments: [
         ("2026-11-29T09:00:00+0900", "add the colon of its offset: write 2026-11-29T09:00:00+09:00"),

@@ -6,6 +6,28 @@ extension ScenarioDecoder {
     /// the policy does not have would be a second mistake), else app_open.
     static func examplePlacement(_ policy: Policy) -> String { policy.placementIDs.first ?? "app_open" }
 
+    /// A placement of the policy that fits what a step does, to name where the step lacks one: a rewarded one for a
+    /// choice, a reward or an offer, an app-open one for a show on a return or a completed load, another for an action
+    /// or its show; else the policy's first. (Its first for every step named a placement that could only fail there,
+    /// an app-open ad to reward.)
+    static func examplePlacement(_ policy: Policy, event: String? = nil, ask: AskKind? = nil, trigger: ShowTrigger? = nil) -> String {
+        let rewarded: Set<AdFormat> = [.rewarded, .rewardedInterstitial]
+        // The formats that fit, the likeliest first: an action's show is an interstitial's more often than a rewarded one's.
+        let fitting: [(AdFormat) -> Bool]
+        let actionShows: [(AdFormat) -> Bool] = [{ $0 != .appOpen && !rewarded.contains($0) }, { $0 != .appOpen }]
+        switch (event, ask) {
+        case ("user_chose", _), ("reward_earned", _), ("reward_granted", _), (_, .reward?), (_, .offer?): fitting = [rewarded.contains]
+        case (_, .show?) where trigger == .resume || trigger == .loadCompleted: fitting = [{ $0 == .appOpen }]
+        case ("action", _): fitting = actionShows
+        case (_, .show?) where trigger == .action: fitting = actionShows
+        default: return examplePlacement(policy)
+        }
+        for fits in fitting {
+            if let placement = policy.placements.first(where: { fits($0.format.value) }) { return placement.id }
+        }
+        return examplePlacement(policy)
+    }
+
     private static func codes(_ node: YAMLNode, _ key: String, policy: Policy, reader: inout FieldReader) -> Set<ReasonCode>? {
         guard let items = reader.sequence(node, key) else { return nil }
         var set = Set<ReasonCode>()
@@ -148,7 +170,8 @@ extension ScenarioDecoder {
             if needsPlacement && placement == nil {
                 // A placement that is there but unreadable has had its own error.
                 guard !present.contains("placement") else { return nil }
-                reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: \(examplePlacement(policy))", file: reader.file, range: SourceRange(at: node.range.start)))
+                let example = examplePlacement(policy, event: eventName.value)
+                reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: \(example)", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
             }
             // The engine ignores an event about a placement the policy does not have. The step runs as written (the
@@ -167,7 +190,8 @@ extension ScenarioDecoder {
             }
             guard let placement else {
                 guard !present.contains("placement") else { return nil }
-                reader.report(.missingKey("placement", in: "this ask", example: "placement: \(examplePlacement(policy))", file: reader.file, range: SourceRange(at: node.range.start)))
+                let example = examplePlacement(policy, ask: askKind.value, trigger: trigger)
+                reader.report(.missingKey("placement", in: "this ask", example: "placement: \(example)", file: reader.file, range: SourceRange(at: node.range.start)))
                 return nil
             }
             // An ask about a placement the policy does not have is denied `unknown_placement`, so a step that expects a
