@@ -430,6 +430,21 @@ extension PlainWordsTests {
         ], "\(found)")
     }
 
+    /// Two tests of a file with one name get a warning at the second, with a note at the first: the PASS and FAIL lines
+    /// could not tell them apart. Both still run; a comment hides it.
+    @Test func aTestNamedAsAnEarlierOneIsWarnedOf() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")
+        let test = "  - name: cold start\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n"
+        let (scenario, found) = ScenarioDecoder.decode(Array(("tests:\n" + test + test).utf8), file: "t.test.yaml", policy: policy)
+        #expect(scenario.tests.count == 2)
+        #expect(found.map(\.rule) == ["scenario/duplicate-name"], "\(found)")
+        #expect(found.first?.range.start == SourcePosition(line: 6, column: 11), "\(found)")
+        #expect(found.first?.notes.map(\.position) == [SourcePosition(line: 2, column: 5)], "\(found)")
+        let hidden = "tests:\n" + test + "  - start: 2026-11-29T09:00:00Z\n    # adrules:disable-next-line scenario/duplicate-name\n"
+            + "    name: cold start\n    steps:\n      - event: app_launched\n"
+        #expect(ScenarioDecoder.decode(Array(hidden.utf8), file: "t.test.yaml", policy: policy).1.isEmpty)
+    }
+
     /// A time that misses a part RFC 3339 requires is told what to add, written out; one no such fix mends is not.
     @Test(arguments: [
         ("2026-11-29T09:00:00+0900", "add the colon of its offset: write 2026-11-29T09:00:00+09:00"),

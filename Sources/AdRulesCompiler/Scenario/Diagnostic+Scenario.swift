@@ -66,6 +66,18 @@ extension Diagnostic {
             advice: "the tests need a `tests:` line above them, with the list indented under it")
     }
 
+    /// A test named as an earlier one of its file: the `PASS`/`FAIL` lines and json cannot tell the two apart. A warning:
+    /// both run.
+    static func repeatedTestName(_ name: String, first: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            .warning, rule: "scenario/duplicate-name",
+            message: "test name \"\(ControlCharacters.escaped(YAMLScalar.shortened(name)))\" is used by an earlier test of this file, so the "
+                + "PASS and FAIL lines cannot tell the two apart: give each test a name of its own, saying what it checks",
+            file: file, range: range)
+        diagnostic.notes = [DiagnosticNote(message: "the earlier test starts here", file: first.file, position: SourcePosition(line: first.line, column: first.column))]
+        return diagnostic
+    }
+
     /// An ask about a placement the policy does not have: it is denied `unknown_placement` whatever the test meant.
     static func unknownAskPlacement(_ id: String, ask: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {
         unknownScenarioPlacement(

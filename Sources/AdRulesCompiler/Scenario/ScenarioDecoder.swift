@@ -33,8 +33,19 @@ public enum ScenarioDecoder {
                 if items.isEmpty {
                     reader.report(.noTests(file: file, range: pair.value.range))
                 }
+                // Each test's name and where it is written first: `PASS`/`FAIL` lines and json name a test by it.
+                var names: [String: SourceLocation] = [:]
                 for item in items {
-                    if let test = decodeTest(item, policy: policy, declared: declared, reader: &reader) { scenario.tests.append(test) }
+                    guard let test = decodeTest(item, policy: policy, declared: declared, reader: &reader) else { continue }
+                    scenario.tests.append(test)
+                    guard let first = names[test.name] else {
+                        names[test.name] = test.location
+                        continue
+                    }
+                    let at = item.pairs?.first { $0.key.scalar?.value == "name" }?.value.range ?? item.range
+                    if !reader.isSuppressed("scenario/duplicate-name", at: at) {
+                        reader.report(.repeatedTestName(test.name, first: first, file: file, range: at))
+                    }
                 }
             }
             // A misspelt `test:` is told "did you mean tests" where it stands: not also that the file has no tests.
