@@ -443,7 +443,7 @@ extension PlainWordsTests {
         ])
         #expect(messages("      max: 3\n").first?.contains("write caps: [{max: 3, window: …}]") == true)
         // Other keys: the general advice.
-        #expect(messages("      max: 3\n      every: 30m\n").first?.contains("write each item on its own line after - ") == true)
+        #expect(messages("      max: 3\n      every: 30m\n").first?.hasSuffix("write [a, b], or each item on its own line after `- `") == true)
     }
 
     /// A group, a word for every placement, or a stray `---` where a rule or group names placements: the finding says

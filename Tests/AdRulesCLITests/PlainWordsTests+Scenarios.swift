@@ -140,7 +140,7 @@ extension PlainWordsTests {
         // An ask written as an event, and an event as an ask, are told which they are.
         let swapped = messages("tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: show, placement: a}\n      - {ask: show_started, placement: a}\n")
         #expect(swapped.map { $0.components(separatedBy: "; not ").last ?? "" } == [
-            "\"show\": show is an ask, not an event: write ask: show, with expect: allow or deny",
+            "\"show\": show is an ask, not an event: write ask: show, with expect: allow or deny; or, to record that it happened, event: show_started",
             "\"show_started\": show_started is an event, not an ask: write event: show_started",
         ], "\(swapped)")
         // A misspelt `test:` is one finding, where it stands.
@@ -443,6 +443,25 @@ extension PlainWordsTests {
         let hidden = "tests:\n" + test + "  - start: 2026-11-29T09:00:00Z\n    # adrules:disable-next-line scenario/duplicate-name\n"
             + "    name: cold start\n    steps:\n      - event: app_launched\n"
         #expect(ScenarioDecoder.decode(Array(hidden.utf8), file: "t.test.yaml", policy: policy).1.isEmpty)
+    }
+
+    /// Slips a product manager makes in a step, each told the step to write (from a review of scenario messages: each
+    /// got the generic "write key: value pairs" or a list of every value).
+    @Test(arguments: [
+        ("      - app_resumed\n", "a step must be a mapping of keys to values, not \"app_resumed\": write - event: app_resumed"),
+        ("      - event show_started\n", "write - {event: show_started, placement: a}"),
+        ("      - ask load\n", "write - {ask: load, placement: a, expect: allow}"),
+        ("      - {ask: load, placement: a, reasons: ad_not_ready}\n", "reasons must be a list, not \"ad_not_ready\": write it in brackets, [ad_not_ready], or each item"),
+        ("      - ask: load\n        placement: a\n        reasons: ad_not_ready, already_loaded\n", "write it in brackets, [ad_not_ready, already_loaded], or"),
+        ("      - {ask: load, placement: a, expect: deny, next_allowed_at: 2026-11-29T09:04:00Z}\n", "unknown key \"next_allowed_at\" in a step: did you mean \"retry_in\"?"),
+        ("      - {ask: load, placement: a, expect: deny, retry_in: 2026-11-29T09:04:00Z}\n", "retry_in must be a duration, not the time 2026-11-29T09:04:00Z: it is the wait"),
+        ("      - {event: reward, placement: r}\n", "write ask: reward, with expect: allow or deny; or, to record that it happened, event: reward_earned (or reward_granted)"),
+        ("      - {event: a}\n", "a is a placement, not an event: write the event with it, as in {event: show_started, placement: a}"),
+    ]) func stepSlipsAreToldTheStepToWrite(_ step: String, _ message: String) throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial}\n  r: {format: rewarded}\n")
+        let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + step
+        let found = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy).1
+        #expect(found.count == 1 && found[0].message.contains(message), "\(found.map(\.message))")
     }
 
     /// A time that misses a part RFC 3339 requires is told what to add, written out; one no such fix mends is not.

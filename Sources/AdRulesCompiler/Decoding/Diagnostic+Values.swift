@@ -92,9 +92,24 @@ extension Diagnostic {
         }
         switch expected {
         case "a mapping of keys to values": return ": write key: value pairs, one a line, or {key: value}"
-        case "a list": return ": write each item on its own line after - , or [a, b]"
+        case "a list":
+            // `reasons: ad_not_ready` or `reasons: ad_not_ready, min_interval`: the items meant, in brackets.
+            if let scalar = found.scalar, !scalar.isNull, scalar.style == .plain, case let items = listItems(scalar.value), !items.isEmpty {
+                return ": write it in brackets, [\(items.joined(separator: ", "))], or each item on its own line after `- `"
+            }
+            return ": write [a, b], or each item on its own line after `- `"
         default: return ""
         }
+    }
+
+    /// The items a plain value written where a list belongs was meant to hold (`a, b` holds two), each a plain word; none
+    /// when a part is no plain word (the value is then no list written without its brackets).
+    private static func listItems(_ text: String) -> [String] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let isWord = { (item: String) in
+            !item.isEmpty && item.count <= 64 && item.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.*".unicodeScalars.contains($0) }
+        }
+        return items.count <= 20 && items.allSatisfy(isWord) ? items : []
     }
 
     /// The expected kinds of values that are texts, which a product manager may start with a #.

@@ -108,6 +108,8 @@ package enum Suggestion {
         "enable": "enabled", "active": "enabled",
         "no_premium": "exclude_premium", "skip_premium": "exclude_premium", "premium_excluded": "exclude_premium",
         "tz": "timezone", "time_zone": "timezone",
+        // A scenario step's: what the decision says (next_allowed_at), where a step checks the wait until it.
+        "next_allowed_at": "retry_in", "next_allowed": "retry_in", "retry_after": "retry_in", "retry_at": "retry_in",
     ]
 
     /// Other words for the types a rule file names.

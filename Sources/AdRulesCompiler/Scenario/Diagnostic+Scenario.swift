@@ -36,6 +36,15 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// `retry_in` written as the time the decision allows again (`next_allowed_at`), not the wait until it.
+    static func retryInAsTime(_ written: YAMLScalar, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/duration",
+            message: "retry_in must be a duration, not the time \(written.shortValue): it is the wait from this step's time to the decision's "
+                + "next_allowed_at; write it as a duration, as in retry_in: 4m",
+            file: file, range: range)
+    }
+
     /// - Parameter hint: "did you mean", or what the policy's placements are (``unknownPlacementHint(_:known:)``); nil
     ///   when the finding will only be counted.
     static func unknownHistoryPlacement(_ id: String, hint: String?, file: String, range: SourceRange) -> Diagnostic {

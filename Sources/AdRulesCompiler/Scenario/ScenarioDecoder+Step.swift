@@ -51,6 +51,24 @@ extension ScenarioDecoder {
     static func decodeStep(
         _ node: YAMLNode, testContext: AskContext, policy: Policy, declared: [String: ValueType], reader: inout FieldReader
     ) -> ScenarioStep? {
+        // `- app_resumed` or `- event app_resumed`: an event written without its key, or without the colon after it.
+        if let scalar = node.scalar, scalar.style == .plain {
+            let words = scalar.value.split(separator: " ")
+            let name = words.count == 2 && (words[0] == "event" || words[0] == "ask") ? String(words[1]) : words.count == 1 ? scalar.value : nil
+            if let name, AdEvent.names.contains(name) || AskKind(rawValue: name) != nil {
+                let ask = AskKind(rawValue: name)
+                let step: String
+                if let ask {
+                    step = "{ask: \(name), placement: \(examplePlacement(policy, ask: ask)), expect: allow}"
+                } else if AdEvent.placementEvents.contains(name) {
+                    step = "{event: \(name), placement: \(examplePlacement(policy, event: name))}"
+                } else {
+                    step = "event: \(name)"
+                }
+                reader.report(.wrongType("a step", expected: "a mapping of keys to values", found: node, file: reader.file, advice: "write - \(step)"))
+                return nil
+            }
+        }
         guard let pairs = reader.mapping(node, "a step") else { return nil }
         var after: Int64 = 0
         var at: Int64?
@@ -85,9 +103,19 @@ extension ScenarioDecoder {
                         eventName = name
                     } else {
                         // `event: show` is an ask the app makes, not an event it records.
-                        let ask = present.contains("ask") ? nil : AskKind(rawValue: name.value).map { "\($0.rawValue) is an ask, not an event: write ask: \($0.rawValue), with expect: allow or deny" }
+                        // An ask may also be the event of that name's moment (`event: reward` for the network's reward callback).
+                        let ask = present.contains("ask") ? nil : AskKind(rawValue: name.value).map { kind in
+                            let events = ["show": "show_started", "load": "load_started", "reward": "reward_earned (or reward_granted)"][kind.rawValue]
+                            return "\(kind.rawValue) is an ask, not an event: write ask: \(kind.rawValue), with expect: allow or deny"
+                                + (events.map { "; or, to record that it happened, event: \($0)" } ?? "")
+                        }
                         let synonym = ScenarioKeys.eventSynonyms[name.value.lowercased()].map { "an ad SDK's \(name.value) callback is the event \($0): write event: \($0)" }
-                        reader.report(.unknownEnum("event", value: name.value, allowed: AdEvent.names, advice: ask ?? synonym, file: reader.file, range: value.range))
+                        // `event: app_open`: a placement (or a format) named where its event belongs.
+                        let placementNamed = policy.placement(name.value) != nil || AdFormat(rawValue: name.value) != nil
+                        let placementAdvice = placementNamed && !present.contains("placement")
+                            ? "\(name.value) is a placement, not an event: write the event with it, as in {event: show_started, placement: \(name.value)}" : nil
+                        reader.report(.unknownEnum(
+                            "event", value: name.value, allowed: AdEvent.names, advice: ask ?? synonym ?? placementAdvice, file: reader.file, range: value.range))
                     }
                 }
             case "ask":
@@ -137,6 +165,8 @@ extension ScenarioDecoder {
                 } else if let scalar = value.scalar, ["none", "never", "nil", "\"null\"", "'null'"].contains(scalar.style == .plain ? scalar.value.lowercased() : "\"\(scalar.value.lowercased())\"") {
                     // "No retry time" written another way: null is what says it.
                     reader.report(.retryInWordForNull(scalar, file: reader.file, range: value.range))
+                } else if let scalar = value.scalar, Timestamps.parse(scalar.value) != nil {
+                    reader.report(.retryInAsTime(scalar, file: reader.file, range: value.range))
                 } else if let duration = reader.duration(value, key) {
                     expectation.retryIn = .some(duration.value)
                 }
