@@ -362,6 +362,15 @@ extension DiagnosticRuleTests {
         #expect(found.map(\.message) == [expected], "\(found)")
     }
 
+    /// An abbreviation that most often means one region is told which; an ambiguous one gets examples only (IST is
+    /// India's, Ireland's or Israel's time).
+    @Test(arguments: [("JST", "Asia/Tokyo"), ("PDT", "America/Los_Angeles"), ("CEST", "Europe/Paris"), ("IST", nil)] as [(String, String?)])
+    func anAbbreviationIsToldTheRegionItMostOftenMeans(_ written: String, _ zone: String?) {
+        let found = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n")
+        let advice = zone.map { "\(written) is most often \($0): write \($0), or the region meant" } ?? "write a region such as America/Los_Angeles or Europe/Paris"
+        #expect(found.map(\.message) == ["unknown time zone \"\(written)\": abbreviations name no place and no daylight saving rules: " + advice], "\(found)")
+    }
+
     /// An offset or an abbreviation is not "did you mean GMT": an offset is spelt the IANA way, an abbreviation
     /// gets a region.
     @Test func offsetsAndAbbreviationsGetTheirOwnAdvice() {

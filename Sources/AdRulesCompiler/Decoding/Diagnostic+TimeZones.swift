@@ -33,13 +33,25 @@ extension Diagnostic {
             // `Paris`, `new york`: a city alone is the zone's last part.
             message = "unknown time zone \"\(shown)\": a zone is named Region/City: did you mean \"\(zone)\"?"
         } else if !name.isEmpty, name.count <= 5, name.allSatisfy({ $0.isLetter && $0.isUppercase }) {
-            // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours.
-            message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: write a region such as America/Los_Angeles or Europe/Paris"
+            // An abbreviation (PST, CEST) names no place: "did you mean GMT" would shift every day by hours. One that most
+            // often means one region is told which (JST is Japan's only); others get examples.
+            let region = usualRegions[name].map { "\(name) is most often \($0): write \($0), or the region meant" }
+            message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: "
+                + (region ?? "write a region such as America/Los_Angeles or Europe/Paris")
         } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
             message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
     }
+
+    /// Abbreviations that mostly name one region's time, with that region. Ambiguous ones (IST: India, Ireland or
+    /// Israel; CST: the central US or China; BST: Britain or Bangladesh) are left out.
+    private static let usualRegions = [
+        "JST": "Asia/Tokyo", "KST": "Asia/Seoul", "HKT": "Asia/Hong_Kong", "SGT": "Asia/Singapore", "WIB": "Asia/Jakarta",
+        "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "EST": "America/New_York", "EDT": "America/New_York",
+        "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney", "NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
+        "MSK": "Europe/Moscow", "CET": "Europe/Paris", "CEST": "Europe/Paris",
+    ]
 
     /// A city written alone, and a zone's last part, compared: lowercased, without accents (`São Paulo`, `Zürich`),
     /// with `_` for spaces and hyphens (`New York`, `Port-au-Prince`). Only a city named exactly is suggested: one
