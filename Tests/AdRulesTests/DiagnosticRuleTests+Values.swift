@@ -382,7 +382,7 @@ extension DiagnosticRuleTests {
             #expect(bare.contains("a fixed offset is written \(etc) "), "\(written): \(bare)")
         }
         let abbreviation = lint("version: 1\ntimezone: PST\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
-        #expect(abbreviation.contains("write a region such as America/Los_Angeles") && !abbreviation.contains("GMT"), "\(abbreviation)")
+        #expect(abbreviation.contains("write America/Los_Angeles, or the region meant") && !abbreviation.contains("GMT"), "\(abbreviation)")
     }
 
     /// Advice fits where it is given: a group has no `enabled`, and an id in an example is an example.
