@@ -299,6 +299,20 @@ extension PlainWordsTests {
         }
     }
 
+    /// A rule file saved under a scenario file's name (`extra.test.yaml`) is told its name, once: it was told it has no
+    /// tests and that each of its keys belongs in a rule file, while the policy silently left its placements out.
+    @Test func aRuleFileNamedAsAScenarioFileIsToldItsName() throws {
+        let dir = try scratch([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n",
+            "extra.test.yaml": "version: 1\n# more placements\nplacements:\n  b: {format: banner}\n",
+        ])
+        let result = runCLI(["test", dir])
+        #expect(result.exitCode == ExitCode.findings)
+        #expect(result.stdout.contains("extra.test.yaml:3:1: error: extra.test.yaml holds rules (`placements:`), not scenario tests: name it extra.yaml, "
+            + "so that the policy loads it"), "\(result.stdout)")
+        #expect(result.stdout.components(separatedBy: "error:").count == 2, "one finding: \(result.stdout)")
+    }
+
     /// A rule file named to `test` holds no test: it is not decoded as a scenario (every key of it unknown), and with
     /// nothing else to run the run fails as one that tests nothing.
     @Test func aRuleFileNamedToTestHoldsNoTest() throws {

@@ -217,16 +217,10 @@ struct SimulationTests {
 
     /// Events at one millisecond: an ad that closes when an action is due, or when the visit ends, closes first.
     @Test func anAdClosesBeforeAnActionOrTheEndAtTheSameInstant() throws {
-        let policy = try Policy(yaml: """
-            version: 1
-            placements:
-              level_end: {format: interstitial}
-              hint: {format: rewarded}
-            """)
         // Offers at 2m (an ad until 2m15s); actions at 1m (an ad until 1m15s), then at 2m15s, as the offer's ad closes.
-        let ties = try oneUserDay("foreground: 2m15s, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 2m, accept: 1}]")
-        let result = try play(ties, policy).total
-        let levelEnd = result.placements[0], hint = result.placements[1]
+        let (levelEnd, hint) = try playLevelEnd(
+            besides: "hint: {format: rewarded}",
+            "foreground: 2m15s, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 2m, accept: 1}]")
         // The visit ends at 2m15s with the offer's ad closing: the reward is granted before the app goes away.
         #expect(hint.accepted == 1 && hint.granted == 1)
         #expect(!levelEnd.denials.contains { $0.code == .fullscreenActive })
@@ -236,15 +230,9 @@ struct SimulationTests {
     /// Before, the offer due at 1m (as the interstitial due then showed its ad) came due again with the next action,
     /// after every ad, lost every time, and was never made.
     @Test func aMomentAnAdPutOffIsNotPutOffForEver() throws {
-        let policy = try Policy(yaml: """
-            version: 1
-            placements:
-              level_end: {format: interstitial}
-              hint: {format: rewarded}
-            """)
-        let ties = try oneUserDay("foreground: 10m, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 1m, accept: 1}]")
-        let result = try play(ties, policy).total
-        let levelEnd = result.placements[0], hint = result.placements[1]
+        let (levelEnd, hint) = try playLevelEnd(
+            besides: "hint: {format: rewarded}",
+            "foreground: 10m, actions: [{placement: level_end, every: 1m}], rewarded: [{placement: hint, every: 1m, accept: 1}]")
         // Interstitials at 1m, 3m30s, 6m and 8m30s; offers, each accepted, at 2m15s, 4m45s, 7m15s and 9m45s (its ad closes
         // as the visit ends). Each ad holds the user 15 s and puts the other stream off to 1m after it.
         #expect(levelEnd.impressions == 4, "\(levelEnd)")
@@ -256,15 +244,8 @@ struct SimulationTests {
     /// Before, every ad held the user for its `ad_duration`, and a banner shown at 50 s pushed the interstitial due at
     /// 1 m to 2 m 05 s.
     @Test func aBannerDoesNotHoldTheUser() throws {
-        let policy = try Policy(yaml: """
-            version: 1
-            placements:
-              level_end: {format: interstitial}
-              footer: {format: banner}
-            """)
-        let streams = try oneUserDay("foreground: 10m, actions: [{placement: level_end, every: 1m}, {placement: footer, every: 50s}]")
-        let result = try play(streams, policy).total
-        let levelEnd = result.placements[0], footer = result.placements[1]
+        let (levelEnd, footer) = try playLevelEnd(
+            besides: "footer: {format: banner}", "foreground: 10m, actions: [{placement: level_end, every: 1m}, {placement: footer, every: 50s}]")
         // Interstitials at 1m, 2m15s, 3m30s, 4m45s, 6m, 7m15s, 8m30s and 9m45s, each holding the user 15 s. Banner
         // moments every 50 s from 50 s to 9m10s, none due while an interstitial is on screen: all eleven are asked. A
         // banner that closes while an interstitial is on screen may not load its next ad then (`fullscreen_active`,

@@ -29,6 +29,16 @@ func oneUserDay(installedDaysAgo: Int = 30, _ visit: String, sourceLocation: Tes
         """, sourceLocation: sourceLocation)
 }
 
+/// One user's day (``oneUserDay(installedDaysAgo:_:sourceLocation:)``) played on a policy of two placements,
+/// `level_end`, an interstitial, and `other` (`id: {format: …}`): the two placements' totals, in that order.
+func playLevelEnd(
+    besides other: String, _ visit: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> (levelEnd: PlacementCounters, other: PlacementCounters) {
+    let policy = try Policy(yaml: "version: 1\nplacements:\n  level_end: {format: interstitial}\n  \(other)\n")
+    let result = try play(try oneUserDay(visit, sourceLocation: sourceLocation), policy).total
+    return (result.placements[0], result.placements[1])
+}
+
 /// Plays a model with one policy and returns that policy's result.
 func play(_ model: UsageModel, _ policy: Policy, threads: Int = 1) throws -> ImpactPolicyResult {
     let report = try ImpactRunner.run(model: model, policies: [NamedPolicy(name: "p", policy: policy)], options: ImpactOptions(threads: threads))

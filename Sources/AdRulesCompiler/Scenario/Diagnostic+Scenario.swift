@@ -10,6 +10,20 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// A rule file saved under a scenario file's name: the policy leaves it out (cli.md: `*.test.yaml` are scenario
+    /// files), so its rules are lost, and `adrules test` finds no tests in it.
+    static func ruleFileNamedAsScenario(_ file: String, key: YAMLNode) -> Diagnostic {
+        let name = String(file.split(separator: "/").last ?? Substring(file))
+        var base = Substring(name)
+        for ext in [".test.yaml", ".test.yml"] where base.lowercased().hasSuffix(ext) { base = base.dropLast(ext.count) }
+        return Diagnostic(
+            .error, rule: "schema/unknown-key",
+            message: "\(ControlCharacters.escaped(name)) holds rules (`\(key.scalar?.value ?? "placements"):`), not scenario tests: name it "
+                + "\(ControlCharacters.escaped(String(base))).yaml, so that the policy loads it (a name ending in .test.yaml is a scenario file, which "
+                + "the policy leaves out)",
+            file: file, range: key.range)
+    }
+
     /// The undeclared attribute names past those listed, counted: no name is dropped without a word.
     static func undeclaredAttributesNotListed(_ count: Int, file: String) -> Diagnostic {
         Diagnostic(

@@ -23,6 +23,12 @@ public enum ScenarioDecoder {
         if let root = document.root, let items = root.items, items.contains(where: { $0.pairs?.contains { $0.key.scalar?.value == "name" } == true }) {
             // The tests written without their `tests:` line: a list of tests at the top.
             reader.report(.testsWithoutTheirLine(found: root, file: file))
+        } else if let root = document.root, let pairs = root.pairs, let rules = pairs.first(where: { pair in
+            pair.key.scalar.map { ["placements", "groups", "rules", "defaults"].contains($0.value) } == true
+        }), !pairs.contains(where: { $0.key.scalar?.value == "tests" }) {
+            // A rule file named as a scenario file (`extra.test.yaml`): one finding, its name, rather than one a key. The
+            // policy leaves such a file out, so its placements are not loaded either.
+            reader.report(.ruleFileNamedAsScenario(file, key: rules.key))
         } else if let root = document.root, let pairs = reader.mapping(root, "a scenario file") {
             var sawTests = false
             for (_, pair) in reader.fields(pairs, allowed: ScenarioKeys.top, context: "a scenario file", belongsIn: { ScenarioKeys.relocation(of: $0, in: .file) }) {
