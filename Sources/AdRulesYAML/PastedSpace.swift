@@ -43,6 +43,11 @@ package enum PastedSpace {
         return "\(codePoint(scalar)) (\(name(of: scalar) ?? "a space-like character"))"
     }
 
+    /// What a note calls one: "no-break space", else its code point ("U+3000").
+    package static func shortName(_ scalar: Unicode.Scalar) -> String {
+        scalar == "\u{00A0}" ? "no-break space" : codePoint(scalar)
+    }
+
     /// "U+200B": a scalar's code point as messages write it.
     package static func codePoint(_ scalar: Unicode.Scalar) -> String {
         let hex = String(scalar.value, radix: 16, uppercase: true)

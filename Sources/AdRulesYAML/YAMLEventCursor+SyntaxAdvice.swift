@@ -63,8 +63,7 @@ extension YAMLEventCursor {
         let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'"
         if state.error != YAML_READER_ERROR, let space = pastedSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
             let advice = Diagnostic.pastedSpaceIndentationAdvice(space.scalar, line: otherLine(space.offset).map { "line \($0)" } ?? "this line")
-            let what = space.scalar == "\u{00A0}" ? "no-break space" : PastedSpace.codePoint(space.scalar)
-            return finding(advice, notes: [("the \(what) is here", space.offset)])
+            return finding(advice, notes: [("the \(PastedSpace.shortName(space.scalar)) is here", space.offset)])
         }
         // `environment: 'production` with no closing quote, closed by the apostrophe of `user's` in a comment lines below:
         // what follows that quote is what libyaml refuses, and the quote left open is what to fix.

@@ -41,9 +41,12 @@ extension YAMLEventCursor {
 
     /// Whether pasted spaces (``PastedSpace``, and spaces) at `i` lead to a key (`word:`), a list item (`- `), an explicit key (`? `), a
     /// comment (`#`) or the end of their line: YAML reads them as text, so the comment or the blank line is the start of a
-    /// value that needs a colon. Text that only starts with one (a line of a block or quoted value) is not indentation.
+    /// value that needs a colon. Text that only starts with one (a line of a block or quoted value) is not indentation, nor
+    /// is a line inside a value read over several lines (a `|` block's line of no-break spaces is text of it).
     func isPastedSpaceIndentation(at i: Int) -> Bool {
         guard PastedSpace.scalar(in: input, at: i) != nil else { return false }
+        let line = UTF8Check.position(ofByte: i, in: input).line
+        if textScalars.contains(where: { $0.start.line < line && line <= $0.end.line }) { return false }
         var j = i
         while j < input.count {
             if input[j] == 0x20 {

@@ -100,14 +100,19 @@ struct DecoderPartsTests {
             }
         }
         var generator = SplitMix64(seed: 64)
-        let pieces = ["a", "Z", "9", "_", "-", ".", " ", "\u{00A0}", "é", "e\u{301}", "\r\n", "ß", "NO", "y", "On", "off", "YES", "\t", "0123456789"]
+        // Pasted spaces (U+00A0, U+3000, U+200B, U+2007), and text whose UTF-8 starts as theirs does (€, U+2028).
+        let pieces = [
+            "a", "Z", "9", "_", "-", ".", " ", "\u{00A0}", "\u{3000}", "\u{200B}", "\u{2007}", "€", "\u{2028}", "é", "e\u{301}", "\r\n", "ß", "NO", "y",
+            "On", "off", "YES", "\t", "0123456789",
+        ]
         for _ in 0..<4_000 {
             var text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
             if Int.random(in: 0..<10, using: &generator) == 0 { text = String(repeating: "a", count: Int.random(in: 60...70, using: &generator)) }
             for lowercaseOnly in [false, true] {
                 #expect(PolicyIDs.isValid(text, lowercaseOnly: lowercaseOnly) == validTheLongWay(text, lowercaseOnly), "\(text.debugDescription)")
             }
-            #expect(GluedKey.isIndentedWithPastedSpaces(text) == text.unicodeScalars.prefix { $0 == " " || $0 == "\u{00A0}" }.contains("\u{00A0}"), "\(text.debugDescription)")
+            let pasted = text.unicodeScalars.prefix { $0 == " " || PastedSpace.name(of: $0) != nil }.contains { $0 != " " }
+            #expect(GluedKey.isIndentedWithPastedSpaces(text) == pasted, "\(text.debugDescription)")
             for style in [ScalarStyle.plain, .doubleQuoted] {
                 let scalar = YAMLScalar(value: text, style: style)
                 #expect(scalar.isAmbiguousBool == (style == .plain && YAMLScalar.ambiguousBools.contains(text.lowercased())), "\(text.debugDescription)")

@@ -23,7 +23,8 @@ struct HostileInputTests {
 
     /// GitHub Actions reads `##[command]` anywhere in a log line (the legacy form of `::command::`). A rule message, a
     /// test name or a file name holding one reaches the output streams with its `[` escaped: `##\[` in text,
-    /// `##\u005b` in json (which reads the same). Before, `test` and `simulate` printed the message as written.
+    /// `##\u005b` in json (which reads the same). Before, `test` and `simulate` printed the message as written. The
+    /// `github` format's lines are the exception: they are `::` commands already, which the log reads first, as one.
     @Test func aLogCommandInInputIsNotPrintedAsOne() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -232,7 +232,7 @@ extension PlainWordsTests {
         let run = runCLI(["test", tests])
         #expect(run.exitCode == ExitCode.findings)
         let note = "note: this step names no trigger, so it asked as trigger: resume"
-        #expect(run.stdout.components(separatedBy: note).count == 2, "only the step with no trigger: \(run.stdout)")
+        #expect(run.stdout.components(separatedBy: note).count == 2, "only the app_open show, asked as resume: \(run.stdout)")
         #expect(run.stdout.contains("a.test.yaml:7: at 2026-11-29T09:00:02Z: ask show app_open (resume)"), "\(run.stdout)")
         // The last step, an interstitial's show (its default trigger, action, gets no note), is denied by its pacing of 4m:
         // it clears 3m later.
@@ -471,6 +471,8 @@ extension PlainWordsTests {
         ("      - {ask: load, placement: a, expect: deny, retry_in: 2026-11-29T09:04:00Z}\n", "retry_in must be a duration, not the time 2026-11-29T09:04:00Z: it is the wait"),
         ("      - {event: reward, placement: r}\n", "write ask: reward, with expect: allow or deny; or, to record that it happened, event: reward_earned (or reward_granted)"),
         ("      - {event: a}\n", "a is a placement, not an event: write the event with it, as in {event: show_started, placement: a}"),
+        ("      - {event: interstitial}\n", "interstitial is an ad format, not an event: write the event with a placement, as in {event: show_started, placement: a}"),
+        ("      - {event: banner}\n", "banner is an ad format, not an event: write the event with a placement, as in {event: show_started, placement: a}"),
     ]) func stepSlipsAreToldTheStepToWrite(_ step: String, _ message: String) throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial}\n  r: {format: rewarded}\n")
         let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event: app_launched\n" + step

@@ -79,8 +79,10 @@ struct PlainWordsTests {
             #expect(found.first?.notes.map(\.position) == [SourcePosition(line: 6, column: 1)], "\(found)")
         }
         // One that starts a line of a block value is text, not indentation: the error after it is libyaml's own.
-        let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    ad_unit: |\n      \u{00A0} text\n    daily_cap: 3: 4\n")]).diagnostics
-        #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")
+        for line in ["      \u{00A0} text\n", "      \u{00A0}\n", "      \u{00A0} # text\n"] {
+            let block = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n    ad_unit: |\n      line one\n" + line + "    daily_cap: 3: 4\n")]).diagnostics
+            #expect(block.first?.message.hasSuffix("a value that holds \": \" must be quoted: write daily_cap: \"3: 4\"") == true, "\(block)")
+        }
     }
 
     /// Other characters that look like a space, or like nothing (an ideographic space typed with a Japanese or Chinese

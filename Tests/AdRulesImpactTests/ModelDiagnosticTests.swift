@@ -597,7 +597,7 @@ struct ModelDiagnosticTests {
         #expect(Set(found.map(\.range.start.line)) == [3, 4])
         let first = try #require(found.first), last = try #require(found.last)
         #expect(first.message.contains("did you mean \"level\"?"), "\(first.message)")
-        #expect(last.message.hasSuffix("declare it under `attributes` in a rule file, or remove it here"), "\(last.message)")
+        #expect(last.message.hasSuffix("check its spelling against the policy's `attributes`, declare it there, or remove it here"), "\(last.message)")
         #expect(found.filter { $0.message.contains("\"levle0\"") }.map(\.range.start.line) == [3, 4])
     }
 

@@ -42,9 +42,6 @@ extension Facts {
         setAside[oldest.key] = nil
     }
 
-    /// The show history by placement id, for persisting: the placements' of `policy`, and the shows set aside for
-    /// placements it does not have (kept for a policy that has them again). Facts built for another policy (read from an engine while
-    /// another thread updated its policy) are read by position, as the evaluator fits them: never an index out of range.
     /// How many shows of one placement the facts hold, as its caps read them; nil for an id the policy does not have or
     /// facts not built for it.
     package func showCount(of placement: String, policy: Policy) -> Int? {
@@ -52,6 +49,9 @@ extension Facts {
         return placementShows[i].count
     }
 
+    /// The show history by placement id, for persisting: the placements' of `policy`, and the shows set aside for
+    /// placements it does not have (kept for a policy that has them again). Facts built for another policy (read from an engine while
+    /// another thread updated its policy) are read by position, as the evaluator fits them: never an index out of range.
     public func showHistory(policy: Policy) -> [String: [ShowRecord]] {
         var result: [String: [ShowRecord]] = [:]
         // By id alone: a placement's whole description is not copied for each one written.

@@ -37,7 +37,7 @@ enum AttributeValueReader {
         case .string: return reader.string(node, key).map { .string($0.value.composed) }
         case .duration: return reader.duration(node, key).map { .duration($0.value) }
         case .stringList:
-            guard let items = reader.sequence(node, key) else { return nil }
+            guard let items = reader.sequence(node, key, ofWords: true) else { return nil }
             var list: [String] = []
             for item in items {
                 // Each item is a string: a message names the item, not the list.
@@ -46,7 +46,7 @@ enum AttributeValueReader {
             }
             return .stringList(list)
         case .intList:
-            guard let items = reader.sequence(node, key) else { return nil }
+            guard let items = reader.sequence(node, key, ofWords: true) else { return nil }
             var list: [Int64] = []
             for item in items {
                 guard let scalar = item.scalar, let value = FieldReader.intValue(scalar) else {

@@ -18,9 +18,15 @@ extension Diagnostic {
     /// so the test or the preview would show something other than its author meant (a typo, most often). A warning:
     /// the step or the play still runs.
     /// - Parameter rule: `scenario/unknown-attribute` or `model/unknown-attribute`.
-    package static func undeclaredAttribute(_ name: String, declared: [String], rule: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter searched: whether "did you mean" was searched for among `declared`; past a file's first names it is not
+    ///   (each search reads every declared name), and a typo is then not told to declare itself.
+    package static func undeclaredAttribute(
+        _ name: String, declared: [String], searched: Bool = true, rule: String, file: String, range: SourceRange
+    ) -> Diagnostic {
         var message = "attribute \"\(name)\" is not declared by the policy, so no rule reads it"
-        if let suggestion = Suggestion.closest(to: name, in: declared) {
+        if !searched {
+            message += ": check its spelling against the policy's `attributes`, declare it there, or remove it here"
+        } else if let suggestion = Suggestion.closest(to: name, in: declared) {
             message += ": " + Suggestion.didYouMean(suggestion, for: name)
         } else if !PolicyIDs.isValidAttributeName(name) {
             message += ", and no rule file may declare it (a letter or _, then letters, digits, _ or .; not a keyword): remove it here"

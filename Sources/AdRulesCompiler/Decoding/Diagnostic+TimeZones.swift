@@ -45,12 +45,13 @@ extension Diagnostic {
     }
 
     /// Abbreviations that mostly name one region's time, with that region. Ambiguous ones (IST: India, Ireland or
-    /// Israel; CST: the central US or China; BST: Britain or Bangladesh) are left out.
+    /// Israel; CST: the central US or China; BST: Britain or Bangladesh) are left out, and so are the ones that are zone
+    /// names of their own (EST, CET: fixed offsets the zone database keeps, which a policy may name).
     private static let usualRegions = [
         "JST": "Asia/Tokyo", "KST": "Asia/Seoul", "HKT": "Asia/Hong_Kong", "SGT": "Asia/Singapore", "WIB": "Asia/Jakarta",
-        "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "EST": "America/New_York", "EDT": "America/New_York",
+        "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "EDT": "America/New_York",
         "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney", "NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland",
-        "MSK": "Europe/Moscow", "CET": "Europe/Paris", "CEST": "Europe/Paris",
+        "MSK": "Europe/Moscow", "CEST": "Europe/Paris",
     ]
 
     /// A city written alone, and a zone's last part, compared: lowercased, without accents (`São Paulo`, `Zürich`),

@@ -92,14 +92,16 @@ extension Diagnostic {
         }
         switch expected {
         case "a mapping of keys to values": return ": write key: value pairs, one a line, or {key: value}"
-        case "a list":
-            // `reasons: ad_not_ready` or `reasons: ad_not_ready, min_interval`: the items meant, in brackets.
-            if let scalar = found.scalar, !scalar.isNull, scalar.style == .plain, case let items = listItems(scalar.value), !items.isEmpty {
-                return ": write it in brackets, [\(items.joined(separator: ", "))], or each item on its own line after `- `"
-            }
-            return ": write [a, b], or each item on its own line after `- `"
+        case "a list": return ": write [a, b], or each item on its own line after `- `"
         default: return ""
         }
+    }
+
+    /// For a list of words written without its brackets (`reasons: ad_not_ready`, or `ad_not_ready, min_interval`): the
+    /// list meant. Nil for any other value.
+    static func wordsAsListAdvice(_ found: YAMLNode) -> String? {
+        guard let scalar = found.scalar, !scalar.isNull, scalar.style == .plain, case let items = listItems(scalar.value), !items.isEmpty else { return nil }
+        return "write it in brackets, [\(items.joined(separator: ", "))], or each item on its own line after `- `"
     }
 
     /// The items a plain value written where a list belongs was meant to hold (`a, b` holds two), each a plain word; none

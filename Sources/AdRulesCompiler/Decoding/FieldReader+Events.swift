@@ -145,13 +145,13 @@ extension FieldReader {
     ///
     /// A top-level key there whose value is written out as no block of settings could be (`timezone: UTC`, `rules: […]`
     /// indented under `placements:`) is said to be top-level, indented too far (or there twice), and one indented with
-    /// no-break spaces is said to be.
+    /// no-break spaces (or other pasted spaces) is said to be.
     mutating func reportIfMisplacedSetting(_ keyNode: YAMLNode, _ value: YAMLEvent, keys: [String], kind: String, after previous: String?) -> Bool {
         // An entry whose value is a block of settings, as every placement's is, is an entry: nothing more to look at.
         if case .mappingStart = value { return false }
         guard let key = keyNode.scalar?.value else { return false }
         let block = kind + "s"
-        // `  min_interval: 3m` indented with no-break spaces: YAML reads them as part of the key. One finding says so.
+        // `  min_interval: 3m` indented with no-break spaces (or other pasted spaces): YAML reads them as part of the key. One finding says so.
         // (An entry so indented is read under the id meant, and ``checkID(_:kind:lowercaseOnly:)`` says so.)
         if GluedKey.isIndentedWithPastedSpaces(keyNode), case let meant = GluedKey.unindented(key), keys.contains(meant) || RuleFileKeys.top.contains(meant) {
             report(.unknownKey(key, in: block, allowed: [], file: file, range: keyNode.range))

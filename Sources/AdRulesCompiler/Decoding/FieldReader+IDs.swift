@@ -9,13 +9,13 @@ extension FieldReader {
         report(.tooManyListedPlacements(what, count: items.count, file: file, range: items[PolicyLimits.maxPlacements].range))
     }
 
-    /// The id an entry is read under: as written, or without the no-break spaces pasted before it (an error of its
+    /// The id an entry is read under: as written, or without the no-break spaces (or other pasted spaces) before it (an error of its
     /// own), so that the groups and rules naming it are not also told it does not exist.
     static func idMeant(_ node: YAMLNode, _ written: String) -> String {
         GluedKey.isIndentedWithPastedSpaces(node) ? GluedKey.unindented(written) : written
     }
 
-    /// Checks an id against its allowed characters and length. An id indented with no-break spaces (pasted from a
+    /// Checks an id against its allowed characters and length. An id indented with no-break spaces or other pasted spaces (from a
     /// document), which YAML reads as part of it, is told so rather than called invalid (see ``idMeant(_:_:)``).
     @discardableResult
     mutating func checkID(_ node: YAMLNode, kind: String, lowercaseOnly: Bool) -> Bool {

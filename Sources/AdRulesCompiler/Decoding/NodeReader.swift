@@ -59,9 +59,12 @@ extension NodeReader {
 
     /// The items of a sequence, or nil (with a diagnostic).
     /// - Parameter example: an item as it is written, for the message (`- {placement: …}`).
-    package mutating func sequence(_ node: YAMLNode, _ key: String, example: String? = nil) -> [YAMLNode]? {
+    /// - Parameter ofWords: the list's items are words (codes, ids, texts): a word or words written where it belongs
+    ///   (`reasons: ad_not_ready`, `deny: a, b`) are told the list to write, `[ad_not_ready]`, `[a, b]`.
+    package mutating func sequence(_ node: YAMLNode, _ key: String, example: String? = nil, ofWords: Bool = false) -> [YAMLNode]? {
         if let items = node.items { return items }
-        report(.wrongType(key, expected: "a list", found: node, file: file, advice: example.map { "write each item on its own line, as in \($0)" }))
+        let advice = example.map { "write each item on its own line, as in \($0)" } ?? (ofWords ? Diagnostic.wordsAsListAdvice(node) : nil)
+        report(.wrongType(key, expected: "a list", found: node, file: file, advice: advice))
         return nil
     }
 

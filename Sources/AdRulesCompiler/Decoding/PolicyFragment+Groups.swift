@@ -13,7 +13,7 @@ extension PolicyFragment {
             switch key {
             case "placements":
                 sawPlacements = true
-                guard let items = reader.sequence(value, "placements") else { continue }
+                guard let items = reader.sequence(value, "placements", ofWords: true) else { continue }
                 reader.checkListLength(items, context)
                 for item in items.prefix(PolicyLimits.maxPlacements) {
                     if let member = reader.string(item, "a group member") { group.placements.append(member) }

@@ -51,7 +51,7 @@ extension PolicyFragment {
                     }
                     deny = member.value == "*" ? nil : [member]
                     named = deny ?? []
-                } else if let items = reader.sequence(value, key) {
+                } else if let items = reader.sequence(value, key, ofWords: true) {
                     var list: [Located<String>] = []
                     var all = false
                     reader.checkListLength(items, "deny")

@@ -14,8 +14,7 @@ extension Diagnostic {
     /// files), so its rules are lost, and `adrules test` finds no tests in it.
     static func ruleFileNamedAsScenario(_ file: String, key: YAMLNode) -> Diagnostic {
         let name = String(file.split(separator: "/").last ?? Substring(file))
-        var base = Substring(name)
-        for ext in [".test.yaml", ".test.yml"] where base.lowercased().hasSuffix(ext) { base = base.dropLast(ext.count) }
+        let base = withoutExtension(Substring(name), [".test.yaml", ".test.yml"])
         return Diagnostic(
             .error, rule: "schema/unknown-key",
             message: "\(ControlCharacters.escaped(name)) holds rules (`\(key.scalar?.value ?? "placements"):`), not scenario tests: name it "

@@ -29,7 +29,7 @@ extension ScenarioDecoder {
     }
 
     private static func codes(_ node: YAMLNode, _ key: String, policy: Policy, reader: inout FieldReader) -> Set<ReasonCode>? {
-        guard let items = reader.sequence(node, key) else { return nil }
+        guard let items = reader.sequence(node, key, ofWords: true) else { return nil }
         var set = Set<ReasonCode>()
         for item in items {
             if let code = reader.enumeration(item, "a reason code", as: ReasonCode.self, advice: { codeAdvice($0, key: key, policy: policy) }) { set.insert(code.value) }
@@ -111,9 +111,15 @@ extension ScenarioDecoder {
                         }
                         let synonym = ScenarioKeys.eventSynonyms[name.value.lowercased()].map { "an ad SDK's \(name.value) callback is the event \($0): write event: \($0)" }
                         // `event: app_open`: a placement (or a format) named where its event belongs.
-                        let placementNamed = policy.placement(name.value) != nil || AdFormat(rawValue: name.value) != nil
-                        let placementAdvice = placementNamed && !present.contains("placement")
-                            ? "\(name.value) is a placement, not an event: write the event with it, as in {event: show_started, placement: \(name.value)}" : nil
+                        var placementAdvice: String?
+                        if present.contains("placement") {
+                            placementAdvice = nil
+                        } else if policy.placement(name.value) != nil {
+                            placementAdvice = "\(name.value) is a placement, not an event: write the event with it, as in {event: show_started, placement: \(name.value)}"
+                        } else if let format = AdFormat(rawValue: name.value) {
+                            let placement = policy.placements.first { $0.format.value == format }?.id ?? examplePlacement(policy)
+                            placementAdvice = "\(name.value) is an ad format, not an event: write the event with a placement, as in {event: show_started, placement: \(placement)}"
+                        }
                         reader.report(.unknownEnum(
                             "event", value: name.value, allowed: AdEvent.names, advice: ask ?? synonym ?? placementAdvice, file: reader.file, range: value.range))
                     }

@@ -24,7 +24,7 @@ public enum ScenarioDecoder {
             // The tests written without their `tests:` line: a list of tests at the top.
             reader.report(.testsWithoutTheirLine(found: root, file: file))
         } else if let root = document.root, let pairs = root.pairs, let rules = pairs.first(where: { pair in
-            pair.key.scalar.map { ["placements", "groups", "rules", "defaults"].contains($0.value) } == true
+            pair.key.scalar.map { RuleFileKeys.topBlocks.contains($0.value) } == true
         }), !pairs.contains(where: { $0.key.scalar?.value == "tests" }) {
             // A rule file named as a scenario file (`extra.test.yaml`): one finding, its name, rather than one a key. The
             // policy leaves such a file out, so its placements are not loaded either.

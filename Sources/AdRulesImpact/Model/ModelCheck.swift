@@ -164,7 +164,7 @@ public enum ModelCheck {
                 guard let declaration = declared[attribute.name] else {
                     if role == .current {
                         var finding = undeclared[attribute.name] ?? .undeclaredAttribute(
-                            attribute.name, declared: undeclared.count < maxSuggestedNames ? declaredNames : [], rule: "model/unknown-attribute",
+                            attribute.name, declared: declaredNames, searched: undeclared.count < maxSuggestedNames, rule: "model/unknown-attribute",
                             file: file, range: range(attribute.location))
                         undeclared[attribute.name] = finding
                         finding.range = range(attribute.location)

@@ -56,7 +56,7 @@ struct SimulationEvent {
     }
 }
 
-/// A binary min-heap of events by (time, kind, sequence); its storage is reused from user to user.
+/// A binary min-heap of events by (time, rank, kind, sequence); its storage is reused from user to user.
 struct EventQueue {
     /// The heap is `heap[..<count]`; the storage past it is kept for the next events.
     private var heap: [SimulationEvent] = []
