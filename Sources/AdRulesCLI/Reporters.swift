@@ -219,15 +219,10 @@ enum GitHubAnnotations {
     static func line(_ d: Diagnostic) -> String {
         // The file name as GitHub reads it back: a line break in it is %0A, which GitHub decodes, so the annotation
         // lands on the file; any other control character is made visible (GitHub decodes no escape for it).
-        // A `##[` stays as written: the line is a command already, which the log reads as one (and a file name must stay
-        // the file's).
-        let file = ControlCharacters.controlsEscaped(escapeProperty(d.file))
-        var d = d.messagesEscaped(defusingLogCommands: false)
-        d.notes = d.notes.map { note in
-            var note = note
-            note.file = ControlCharacters.controlsEscaped(note.file)
-            return note
-        }
+        // A `##[` is written `##\[` here too: a log may read the legacy command anywhere in a line, this one included (a
+        // file named with one is then named so in its annotation, which is the price of no forged command).
+        let file = ControlCharacters.escaped(escapeProperty(d.file))
+        let d = d.escapedForTerminal
         let command = d.severity == .error ? "error" : "warning"
         var properties = [
             "file=\(file)", "line=\(d.range.start.line)", "col=\(d.range.start.column)",

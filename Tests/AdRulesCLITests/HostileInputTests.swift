@@ -23,8 +23,7 @@ struct HostileInputTests {
 
     /// GitHub Actions reads `##[command]` anywhere in a log line (the legacy form of `::command::`). A rule message, a
     /// test name or a file name holding one reaches the output streams with its `[` escaped: `##\[` in text,
-    /// `##\u005b` in json (which reads the same). Before, `test` and `simulate` printed the message as written. The
-    /// `github` format's lines are the exception: they are `::` commands already, which the log reads first, as one.
+    /// `##\u005b` in json (which reads the same). Before, `test` and `simulate` printed the message as written.
     @Test func aLogCommandInInputIsNotPrintedAsOne() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -46,13 +45,14 @@ struct HostileInputTests {
             #expect(!run.stdout.contains("##[") && !run.stderr.contains("##["), "\(arguments): \(run.stdout)\(run.stderr)")
             #expect((run.stdout + run.stderr).contains(escaped), "\(arguments): \(run.stdout)\(run.stderr)")
         }
-        // The github format's lines are commands already, which the log reads as one: a `##[` in them stays as written,
-        // so that the annotation names the file itself (it named `##\[error]x.yaml`, a file that does not exist).
-        let github = try runBinary(["lint", bad, "--format", "github"])
-        #expect(github.stdout.hasPrefix("::error file=\(bad)/##[error]x.yaml,line=3,col=34,"), "\(github.stdout)")
+        // The github format's lines escape it too (a log may read the legacy form anywhere in a line), in the file name
+        // and in the message; json and SARIF write a message's `[` as `\u005b`, not a backslash of their own.
         try write("version: 1\nplacements:\n  a: {format: banner, daily_cap: \"##[error]x\"}\n", to: bad + "/quoted.yaml")
-        let quoted = try runBinary(["lint", bad + "/quoted.yaml", "--format", "github"])
-        #expect(quoted.stdout.contains("daily_cap must be a whole number >= 0, not \"##[error]x\""), "\(quoted.stdout)")
+        let github = try runBinary(["lint", bad, "--format", "github"])
+        #expect(!github.stdout.contains("##[") && github.stdout.contains("::error file=\(bad)/##\\[error]x.yaml,line=3,col=34,"), "\(github.stdout)")
+        #expect(github.stdout.contains("not \"##\\[error]x\""), "\(github.stdout)")
+        let json = try runBinary(["lint", bad + "/quoted.yaml", "--format", "json"])
+        #expect(json.stdout.contains("not \\\"##\\u005berror]x\\\""), "\(json.stdout)")
     }
 
     /// A rule file with one error (at 3:34), whose name is what a test puts in a line's first place.
