@@ -44,9 +44,16 @@ extension YAMLEventCursor {
     /// value that needs a colon. Text that only starts with one (a line of a block or quoted value) is not indentation, nor
     /// is a line inside a value read over several lines (a `|` block's line of no-break spaces is text of it).
     func isPastedSpaceIndentation(at i: Int) -> Bool {
-        guard PastedSpace.scalar(in: input, at: i) != nil else { return false }
+        guard pastedSpacesLeadToSyntax(at: i) else { return false }
+        // The line's number, found by reading the file from its start, only for a line its bytes could blame.
         let line = UTF8Check.position(ofByte: i, in: input).line
-        if textScalars.contains(where: { $0.start.line < line && line <= $0.end.line }) { return false }
+        return !textScalars.contains { $0.start.line < line && line <= $0.end.line }
+    }
+
+    /// Whether pasted spaces at `i`, then spaces, lead to a key, a list item, an explicit key, a comment or the end of the
+    /// line (``isPastedSpaceIndentation(at:)`` without the check that the line is no text of a value).
+    private func pastedSpacesLeadToSyntax(at i: Int) -> Bool {
+        guard PastedSpace.scalar(in: input, at: i) != nil else { return false }
         var j = i
         while j < input.count {
             if input[j] == 0x20 {

@@ -115,8 +115,7 @@ package enum ControlCharacters {
     package static func escaped(_ text: String) -> String { escaping(text, defusingLogCommands: true) }
 
     /// The text with every control character written as a visible escape, as ``escaped(_:)`` writes it, and `##[` left
-    /// as it is: for text that a format escapes its own way (json's `\u005b`) or that stands in a command line already
-    /// (the `github` format's, whose file names must stay as written).
+    /// as it is: for text that a format escapes its own way (json's `\u005b`).
     package static func controlsEscaped(_ text: String) -> String { escaping(text, defusingLogCommands: false) }
 
     private static func escaping(_ text: String, defusingLogCommands: Bool) -> String {

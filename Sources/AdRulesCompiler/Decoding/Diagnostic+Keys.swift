@@ -27,19 +27,13 @@ extension Diagnostic {
     /// `rewarded_test.yaml` as `rewarded.test.yaml`: the name without its extension and a trailing word such as `_test`,
     /// `-tests` or `.model`, then `.SUFFIX.yaml`.
     static func suggestedName(_ name: String, suffix: String) -> String {
-        let base = withoutExtension(Substring(name), [".yaml", ".yml"])
+        let base = FileNames.withoutExtension(name, FileNames.yamlExtensions)
         for word in [suffix + "s", suffix] {
             for separator in ["_", "-", "."] where base.lowercased().hasSuffix(separator + word) && base.count > word.count + 1 {
                 return base.dropLast(word.count + 1) + ".\(suffix).yaml"
             }
         }
         return base + ".\(suffix).yaml"
-    }
-
-    /// A file name without the first of `extensions` it ends in (in any case).
-    static func withoutExtension(_ name: Substring, _ extensions: [String]) -> Substring {
-        guard let ext = extensions.first(where: { name.lowercased().hasSuffix($0) }) else { return name }
-        return name.dropLast(ext.count)
     }
 
     /// - Parameter belongsIn: where the key belongs, when the caller knows (the blocks of a usage model); else the rule

@@ -14,7 +14,7 @@ extension Diagnostic {
     /// files), so its rules are lost, and `adrules test` finds no tests in it.
     static func ruleFileNamedAsScenario(_ file: String, key: YAMLNode) -> Diagnostic {
         let name = String(file.split(separator: "/").last ?? Substring(file))
-        let base = withoutExtension(Substring(name), [".test.yaml", ".test.yml"])
+        let base = FileNames.withoutExtension(name, FileNames.scenarioExtensions)
         return Diagnostic(
             .error, rule: "schema/unknown-key",
             message: "\(ControlCharacters.escaped(name)) holds rules (`\(key.scalar?.value ?? "placements"):`), not scenario tests: name it "
