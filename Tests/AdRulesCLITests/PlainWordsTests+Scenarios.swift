@@ -71,6 +71,20 @@ extension PlainWordsTests {
         #expect(model.map(\.rule) == ["yaml/syntax"], "\(model)")
     }
 
+    /// A misspelt value of a long list (the 33 reason codes) is told the one meant, without the list that would bury it;
+    /// one of a short list, or one with no close value, is told the values.
+    @Test(arguments: [
+        ("reasons: [ad_not_redy]", "a reason code must be one of 33 values, not \"ad_not_redy\": did you mean \"ad_not_ready\"?"),
+        ("reasons: [zzz]", "a reason code must be one of unknown_placement, placement_disabled,"),
+        ("expect: alow", "expect must be one of allow, deny; not \"alow\": did you mean \"allow\"?"),
+    ])
+    func aMisspeltValueOfALongListIsToldTheOneMeant(_ check: String, _ message: String) throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let text = "tests:\n  - name: x\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: show, placement: a, trigger: action, \(check)}\n"
+        let found = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy).1.filter { $0.rule == "schema/enum" }.map(\.message)
+        #expect(found.count == 1 && found[0].hasPrefix(message), "\(found)")
+    }
+
     /// Past a file's 1,000 findings an unknown value is counted, its message not built; those listed keep theirs.
     @Test func unknownValuesPastTheLimitAreCounted() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
@@ -493,6 +507,9 @@ extension PlainWordsTests {
         // A part written with one digit.
         ("2026-11-29T9:00:00Z", "months, days, hours, minutes and seconds take two digits: write 2026-11-29T09:00:00Z"),
         ("2026-1-5T09:00:00+09:00", "months, days, hours, minutes and seconds take two digits: write 2026-01-05T09:00:00+09:00"),
+        // A time of day alone.
+        ("09:30", "add the date and its offset from UTC, as in 2026-11-29T09:30:00Z"),
+        ("09:30:15", "add the date and its offset from UTC, as in 2026-11-29T09:30:15Z"), ("25:30", nil), ("09:3", nil),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

@@ -44,6 +44,13 @@ extension Diagnostic {
             let example = written + "T09:00:00Z"
             return (try? Timestamps.read(example).get()) != nil ? "add a time of day and its offset from UTC, as in \(example)" : nil
         }
+        // A time of day alone (`09:30`, `09:30:00`): the day and the offset are missing.
+        if bytes.count == 5 || bytes.count == 8, digits(0..<2), bytes[2] == UInt8(ascii: ":"), digits(3..<5),
+            bytes.count == 5 || (bytes[5] == UInt8(ascii: ":") && digits(6..<8))
+        {
+            let example = "2026-11-29T" + written + (bytes.count == 5 ? ":00Z" : "Z")
+            return (try? Timestamps.read(example).get()) != nil ? "add the date and its offset from UTC, as in \(example)" : nil
+        }
         guard bytes.count <= 40, bytes.count >= 16, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
             digits(8..<10), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]), digits(11..<13),
             bytes[13] == UInt8(ascii: ":"), digits(14..<16)

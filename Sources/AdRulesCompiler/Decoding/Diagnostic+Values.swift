@@ -153,9 +153,13 @@ extension Diagnostic {
     /// - Parameter allowed: the values; nil for a finding past the file's limit, which is only counted (its message,
     ///   never shown, neither lists them nor searches them for the one meant: the messages of a scenario's 8 million
     ///   unknown reason codes, each listing the 33 codes, took 40 s to build).
+    /// More values than a message lists beside the one it guesses was meant.
+    private static let longList = 20
+
     static func unknownEnum(_ key: String, value: String, allowed: [String]?, advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         guard let allowed else { return Diagnostic(.error, rule: "schema/enum", message: "\(key) has an unknown value", file: file, range: range) }
-        var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
+        let written = "\"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""
+        var message = "\(key) must be one of \(allowed.joined(separator: ", ")); not \(written)"
         // A yes or no answers no question here (`environment: yes` is not "test" misspelt): the values are listed alone.
         let isAnswer = YAMLScalar.ambiguousBools.contains(value.lowercased())
         if let advice = advice ?? typographicQuotes(around: value) {
@@ -163,7 +167,10 @@ extension Diagnostic {
         } else if !isAnswer,
             let suggestion = Suggestion.synonym(for: value, in: allowed) ?? Suggestion.closest(to: value, in: allowed) ?? Suggestion.meant(by: value, in: allowed)
         {
-            message += ": " + Suggestion.didYouMean(suggestion, for: value)
+            // A long list (the 33 reason codes) would bury the one value meant: it is named first, and the list left out.
+            message = allowed.count > longList
+                ? "\(key) must be one of \(allowed.count) values, not \(written): " + Suggestion.didYouMean(suggestion, for: value)
+                : message + ": " + Suggestion.didYouMean(suggestion, for: value)
         }
         return Diagnostic(.error, rule: "schema/enum", message: message, file: file, range: range)
     }
