@@ -71,6 +71,39 @@ extension PlainWordsTests {
         #expect(model.map(\.rule) == ["yaml/syntax"], "\(model)")
     }
 
+    /// Steps written at the level of the tests are one finding for each run of them, where the test they belong to is
+    /// (its empty `steps:`), not each a test missing its name, start and steps.
+    @Test func stepsWrittenAtTheLevelOfTheTestsAreOneFinding() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let text = """
+            tests:
+              - event: app_launched
+              - name: with steps
+                start: 2026-11-29T09:00:00Z
+                steps:
+                  - event: app_launched
+              - {after: 2s, event: load_completed, placement: a}
+              - name: empty steps
+                start: 2026-11-29T09:00:00Z
+                steps:
+              - event: app_launched
+              - ask: show
+                placement: a
+                expect: allow
+              - name: last
+                start: 2026-11-29T09:00:00Z
+                steps: [{event: app_launched}]
+
+            """
+        let (scenario, found) = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy)
+        #expect(found.map { "\($0.range.start): \($0.message)" } == [
+            "2:5: the step on line 2 stands where a test goes: write a test around it, `- name: …` with its `start:` and `steps:`",
+            "7:5: the step on line 7 stands at the level of the tests, so YAML reads it as a test: indent it as the steps of the test above are indented",
+            "10:11: steps is empty: the 2 steps on lines 11-14 stand at the level of the tests, so YAML reads them as tests: indent them under `steps:`, deeper than its key",
+        ])
+        #expect(scenario.tests.map(\.name) == ["with steps", "last"])
+    }
+
     /// A misspelt value of a long list (the 33 reason codes) is told the one meant, without the list that would bury it;
     /// one of a short list, or one with no close value, is told the values.
     @Test(arguments: [

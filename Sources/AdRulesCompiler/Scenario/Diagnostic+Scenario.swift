@@ -90,6 +90,27 @@ extension Diagnostic {
 
     /// A test named as an earlier one of its file: the `PASS`/`FAIL` lines and json cannot tell the two apart. A warning:
     /// both run.
+    /// Steps written at the level of the tests, which YAML reads as tests: one finding for the run of them.
+    /// - Parameters:
+    ///   - testAbove: whether a test stands above them (else they come first in `tests:`).
+    ///   - emptySteps: the empty `steps:` of the test just above, where the finding then stands.
+    static func stepsAtTestLevel(_ steps: ArraySlice<YAMLNode>, testAbove: Bool, emptySteps: YAMLNode?, file: String) -> Diagnostic {
+        let first = steps.first?.range.start.line ?? 0, last = steps.last?.range.end.line ?? first
+        let one = steps.count == 1
+        let which = one ? "the step on line \(first) stands" : "the \(steps.count) steps on lines \(first)-\(last) stand"
+        let them = one ? "it" : "them", read = one ? "it as a test" : "them as tests"
+        let message: String
+        if emptySteps != nil {
+            message = "steps is empty: \(which) at the level of the tests, so YAML reads \(read): indent \(them) under `steps:`, deeper than its key"
+        } else if testAbove {
+            message = "\(which) at the level of the tests, so YAML reads \(read): indent \(them) as the steps of the test above are indented"
+        } else {
+            message = "\(which) where a test goes: write a test around \(them), `- name: …` with its `start:` and `steps:`"
+        }
+        let range = emptySteps?.range ?? steps.first?.range ?? .fileStart
+        return Diagnostic(.error, rule: "schema/type", message: message, file: file, range: range)
+    }
+
     static func repeatedTestName(_ name: String, first: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
         var diagnostic = Diagnostic(
             .warning, rule: "scenario/duplicate-name",

@@ -4,7 +4,9 @@ import Foundation
 
 extension ScenarioDecoder {
     /// - Parameter declared: the type of each attribute the policy declares, by name (found once per file).
-    static func decodeTest(_ node: YAMLNode, policy: Policy, declared: [String: ValueType], reader: inout FieldReader) -> ScenarioTest? {
+    /// - Parameter strayStepsBelow: the steps written just below the test at the level of the tests: an empty `steps:`
+    ///   is told they are its own.
+    static func decodeTest(_ node: YAMLNode, strayStepsBelow: ArraySlice<YAMLNode>? = nil, policy: Policy, declared: [String: ValueType], reader: inout FieldReader) -> ScenarioTest? {
         guard let pairs = reader.mapping(node, "a test") else { return nil }
         let before = reader.diagnostics.count
         var name: String?
@@ -93,7 +95,9 @@ extension ScenarioDecoder {
         }
         // A test with no steps checks nothing and would always pass.
         let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: \(examplePlacement(policy)), expect: allow}]"
-        if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
+        if let stepsNode, stepsNode.scalar?.isNull == true, let strays = strayStepsBelow {
+            reader.report(.stepsAtTestLevel(strays, testAbove: true, emptySteps: stepsNode, file: reader.file))
+        } else if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
             if items.isEmpty {
                 reader.report(.missingKey("steps", in: "this test", example: stepsExample, listing: "its steps", file: reader.file, range: stepsNode.range))
             }
