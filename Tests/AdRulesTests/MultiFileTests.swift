@@ -113,6 +113,23 @@ struct MultiFileTests {
         #expect(d.notes.first?.file == "a.yaml")
     }
 
+    /// Values equal in meaning, as a report of changes compares them, are no conflict: two of UTC's names, and the
+    /// same windows written in another order. A conflict still names each value as its file writes it.
+    @Test func settingsEqualInMeaningAreNoConflict() throws {
+        func conflicts(_ a: String, _ b: String) -> [String] {
+            PolicyLoader.load(texts: [
+                ("a.yaml", "version: 1\n\(a)\nplacements:\n  x: {format: interstitial}\n"), ("b.yaml", "version: 1\n\(b)\n"),
+            ]).diagnostics.filter { $0.rule == "policy/conflicting-setting" }.map(\.message)
+        }
+        #expect(conflicts("timezone: UTC", "timezone: Etc/UTC") == [])
+        #expect(conflicts("timezone: Etc/UTC", "timezone: Asia/Tokyo").first?.contains("\"Etc/UTC\"") == true)
+        let caps = "[{max: 3, window: 1h}, {max: 10, window: 1d}]", reversed = "[{max: 10, window: 1d}, {max: 3, window: 1h}]"
+        #expect(conflicts("defaults: {caps: \(caps)}", "defaults: {caps: \(reversed)}") == [])
+        #expect(conflicts("defaults: {caps: \(caps), min_interval: 1m}", "defaults: {caps: \(reversed), min_interval: 2m}").count == 1)
+        let differing = conflicts("defaults: {caps: \(caps)}", "defaults: {caps: [{max: 10, window: 1d}, {max: 4, window: 1h}]}")
+        #expect(differing.count == 1 && differing[0].contains("[{max: 10, window: 1d}, {max: 4, window: 1h}]"), "\(differing)")
+    }
+
     /// An unknown zone is said in whichever file it is, also where it conflicts with another file's zone (a typo in
     /// the second file was reported as a conflict alone), and in each file that has it.
     @Test func everyFilesUnknownTimeZoneIsAFinding() {

@@ -255,4 +255,12 @@ public enum SettingValue: Sendable, Hashable, CustomStringConvertible {
         guard case .windows(let caps) = self else { return description }
         return "[" + caps.map { "{max: \($0.value.max), window: \($0.value.window)}" }.joined(separator: ", ") + "]"
     }
+
+    /// What two values are compared by, in a policy split over files and in a report of changes: as ``written``, but
+    /// windows in order of their length (each window is a cap of its own, and the order they are written in means
+    /// nothing).
+    package var compared: String {
+        guard case .windows(let caps) = self else { return written }
+        return SettingValue.windows(caps.sorted { ($0.value.window.milliseconds, $0.value.max) < ($1.value.window.milliseconds, $1.value.max) }).written
+    }
 }

@@ -2,6 +2,16 @@ import Foundation
 
 /// IANA time zone names, for validation and suggestions.
 package enum TimeZoneNames {
+    /// The names of UTC in the zone database: one zone, whichever a policy writes.
+    package static let universalNames: Set<String> = [
+        "UTC", "GMT", "UCT", "Zulu", "Universal", "Greenwich", "GMT0", "GMT+0", "GMT-0", "Etc/UTC", "Etc/GMT", "Etc/UCT",
+        "Etc/Zulu", "Etc/Universal", "Etc/Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
+    ]
+
+    /// What a zone's name is compared by, in a policy split over files and in a report of changes: `UTC` for each of
+    /// UTC's names (`Etc/UTC`, and `GMT`, Foundation's name for `UTC`), any other name as it is.
+    package static func comparedName(of name: String) -> String { universalNames.contains(name) ? "UTC" : name }
+
     /// The zone of an IANA time zone name, nil for anything else.
     ///
     /// Foundation's list of known identifiers holds canonical names only (`Asia/Calcutta`, not `Asia/Kolkata`;

@@ -46,10 +46,10 @@ struct PlacementFields: Sendable {
         return Located(format, at: written.location)
     }
 
-    /// A text of the values alone (no locations), to compare `defaults` written in two files.
+    /// A text of the values alone (no locations), to compare `defaults` written in two files (windows in any order).
     var canonical: String {
         PlacementSetting.allCases.filter(\.isAllowedInDefaults).compactMap { setting in
-            self[setting].map { "\(setting.key)=\($0.value)" }
+            self[setting].map { "\(setting.key)=\($0.value.compared)" }
         }.joined(separator: " ")
     }
 

@@ -39,8 +39,9 @@ struct PolicyAssembler {
         let lostSome = later.hadErrors || earlier.hadErrors
         // Every setting that differs, each a finding of its own: fixing one does not reveal the next.
         let differing = PlacementSetting.allCases.filter(\.isAllowedInDefaults).filter { setting in
-            // Compared as written: two files' equal `caps` lists hold windows located in different files.
-            let here = later[setting]?.value.written, there = earlier[setting]?.value.written
+            // Compared by their values: two files' equal `caps` lists hold windows located in different files, maybe
+            // written in another order.
+            let here = later[setting]?.value.compared, there = earlier[setting]?.value.compared
             return lostSome ? setting != .caps && here != nil && there != nil && here != there : here != there
         }
         guard !differing.isEmpty else {
@@ -78,7 +79,7 @@ struct PolicyAssembler {
             for key in RuleFileKeys.sharedSettings {
                 guard let setting = fragment.settings[key] else { continue }
                 if let first = firstSetting[key] {
-                    if first.canonical != setting.canonical {
+                    if first.comparedAs != setting.comparedAs {
                         if key == "defaults", let earlier = firstDefaults, let later = fragment.defaults {
                             diagnostics += Self.conflictingDefaults(later, earlier, file: fragment.file, block: setting, first: first)
                         } else {

@@ -4,7 +4,10 @@ import AdRulesYAML
 /// What one rule file says, before the files of a policy are merged.
 struct PolicyFragment: Sendable {
     struct Setting: Sendable {
+        /// The value as findings name it.
         var canonical: String
+        /// What two files' values are compared by: the canonical text, but one text for each of UTC's names.
+        var comparedAs: String
         var location: SourceLocation
         var range: SourceRange
     }
@@ -247,7 +250,7 @@ struct PolicyFragment: Sendable {
                 return
             }
             timezone = reader.string(value, key)
-            remember(key, timezone.map { "\"\($0.value)\"" }, value, reader: reader)
+            remember(key, timezone.map { "\"\($0.value)\"" }, value, comparedAs: timezone.map { "\"\(TimeZoneNames.comparedName(of: $0.value))\"" }, reader: reader)
         case "session_timeout":
             sessionTimeout = reader.duration(value, key)
             remember(key, sessionTimeout.map { "\($0.value)" }, value, reader: reader)
@@ -261,8 +264,8 @@ struct PolicyFragment: Sendable {
         }
     }
 
-    private mutating func remember(_ key: String, _ canonical: String?, _ node: YAMLNode, reader: FieldReader) {
+    private mutating func remember(_ key: String, _ canonical: String?, _ node: YAMLNode, comparedAs: String? = nil, reader: FieldReader) {
         guard let canonical else { return }
-        settings[key] = Setting(canonical: canonical, location: reader.location(node), range: node.range)
+        settings[key] = Setting(canonical: canonical, comparedAs: comparedAs ?? canonical, location: reader.location(node), range: node.range)
     }
 }

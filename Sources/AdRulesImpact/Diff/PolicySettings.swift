@@ -44,7 +44,7 @@ enum PolicySettings {
         if case .named(let named) = policy.timeZone {
             // Compared by the zone itself (a compiled policy keeps Foundation's name, `GMT` for `UTC`), shown as written,
             // or as a compiled policy writes it (`UTC`, not Foundation's `GMT`).
-            zone.value = universalNames.contains(named.identifier) ? "UTC" : named.identifier
+            zone.value = TimeZoneNames.comparedName(of: named.identifier)
             zone.shown = written["timezone"]?.value ?? TimeZoneNames.name(of: named)
         }
         return [
@@ -64,12 +64,6 @@ enum PolicySettings {
         "group": Set(["placements"] + PlacementSetting.groupSettings.map(\.key)),
         "attribute": ["type", "default"],
         "rule": ["deny", "when", "message"],
-    ]
-
-    /// The names of UTC in the zone database: one zone, whichever a policy writes.
-    static let universalNames: Set<String> = [
-        "UTC", "GMT", "UCT", "Zulu", "Universal", "Greenwich", "GMT0", "GMT+0", "GMT-0", "Etc/UTC", "Etc/GMT", "Etc/UCT",
-        "Etc/Zulu", "Etc/Universal", "Etc/Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0",
     ]
 
     /// A list compared as a set (a group's placements, a rule's `deny`), shown as written.
@@ -113,12 +107,9 @@ enum PolicySettings {
     private static func setting(_ key: PlacementSetting, setting value: Located<SettingValue>?) -> PolicySetting {
         guard case .windows(let caps) = value?.value else { return PolicySetting(key.key, value?.value.description, value?.location) }
         // Each window is a cap of its own: windows are compared as a set, shown as written.
-        func text(_ caps: [Located<WindowCap>]) -> String? {
-            caps.isEmpty ? nil : SettingValue.windows(caps).written
-        }
-        let sorted = caps.sorted { ($0.value.window.milliseconds, $0.value.max) < ($1.value.window.milliseconds, $1.value.max) }
-        var setting = PolicySetting(key.key, text(sorted), caps.first?.location)
-        setting.shown = text(caps)
+        guard !caps.isEmpty else { return PolicySetting(key.key, nil, nil) }
+        var setting = PolicySetting(key.key, SettingValue.windows(caps).compared, caps.first?.location)
+        setting.shown = SettingValue.windows(caps).written
         return setting
     }
 }
