@@ -44,17 +44,17 @@ public enum ScenarioDecoder {
                 // Steps written at the level of the tests (`  - event: …` under a test's `steps:` in place of
                 // `    - event: …`): one finding for each run of them, not a test's three missing keys for each.
                 let strays = strayStepRuns(items)
-                for (index, item) in items.enumerated() {
-                    if let run = strays.first(where: { $0.contains(index) }) {
-                        if run.lowerBound == index {
-                            let above = index > 0 ? items[index - 1].pairs?.first { $0.key.scalar?.value == "steps" } : nil
-                            // An empty `steps:` just above is where the finding goes: it is the test these steps belong to.
-                            if let steps = above?.value, steps.scalar?.isNull == true { continue }
-                            reader.report(.stepsAtTestLevel(items[run], testAbove: index > 0, emptySteps: nil, file: file))
-                        }
+                var pastStrays = 0
+                for (index, item) in items.enumerated() where index >= pastStrays {
+                    if let run = strays[index] {
+                        pastStrays = run.upperBound
+                        let above = index > 0 ? items[index - 1].pairs?.first { $0.key.scalar?.value == "steps" } : nil
+                        // An empty `steps:` just above is where the finding goes: it is the test these steps belong to.
+                        if let steps = above?.value, steps.scalar?.isNull == true { continue }
+                        reader.report(.stepsAtTestLevel(items[run], testAbove: index > 0, emptySteps: nil, file: file))
                         continue
                     }
-                    let following = strays.first { $0.lowerBound == index + 1 }.map { items[$0] }
+                    let following = strays[index + 1].map { items[$0] }
                     guard let test = decodeTest(item, strayStepsBelow: following, policy: policy, declared: declared, reader: &reader) else { continue }
                     scenario.tests.append(test)
                     guard let first = names[test.name] else {
@@ -86,13 +86,14 @@ public enum ScenarioDecoder {
         return (scenario, diagnostics)
     }
 
-    /// The runs of entries of `tests:` that read as steps: an `event:` or an `ask:`, and no name, start or steps.
-    static func strayStepRuns(_ items: [YAMLNode]) -> [Range<Int>] {
+    /// The runs of entries of `tests:` that read as steps (an `event:` or an `ask:`, and no name, start or steps), by
+    /// the index of their first entry.
+    static func strayStepRuns(_ items: [YAMLNode]) -> [Int: Range<Int>] {
         func readsAsStep(_ item: YAMLNode) -> Bool {
             guard let keys = item.pairs?.compactMap({ $0.key.scalar?.value }) else { return false }
             return keys.contains { $0 == "event" || $0 == "ask" } && !keys.contains { $0 == "name" || $0 == "start" || $0 == "steps" }
         }
-        var runs: [Range<Int>] = []
+        var runs: [Int: Range<Int>] = [:]
         var index = 0
         while index < items.count {
             guard readsAsStep(items[index]) else {
@@ -101,7 +102,7 @@ public enum ScenarioDecoder {
             }
             var end = index + 1
             while end < items.count, readsAsStep(items[end]) { end += 1 }
-            runs.append(index..<end)
+            runs[index] = index..<end
             index = end
         }
         return runs
