@@ -415,6 +415,27 @@ struct EvaluatorTimeTests {
         #expect(!edge.ask(.show("a", trigger: .action)).isAllowed)
     }
 
+    /// Newfoundland fell back at 00:01 until 2011 (00:00-00:01 of the 7th, then 23:01 of the 6th again). A show at
+    /// 23:30 of the 6th counts in the day of an ask in the hour of the 6th that came back, and the cap clears at the
+    /// midnight after it (before, at the end of the 6th's first run, in the past), whether or not a day was kept from
+    /// an ask in the minute of the 7th between (before, that ask's day let the show through).
+    @Test(arguments: [false, true])
+    func dailyCapWhereTheZoneFellBackAcrossMidnight(_ askedBetween: Bool) throws {
+        var h = try Harness(
+            "version: 1\ntimezone: America/St_Johns\nplacements:\n  a: {format: interstitial, daily_cap: 1, max_ad_age: 1d}\n", start: "2010-11-07T02:00:00Z")
+        h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))
+        if askedBetween {
+            h.now = try #require(Timestamps.parseMilliseconds("2010-11-07T02:30:30Z"))
+            h.facts.prepareDay(at: h.now, policy: h.policy, deviceTimeZone: h.zone)
+            #expect(h.ask(.show("a", trigger: .action)).codes == [.dailyCap])
+        }
+        h.now = try #require(Timestamps.parseMilliseconds("2010-11-07T02:45:00Z"))
+        h.facts.prepareDay(at: h.now, policy: h.policy, deviceTimeZone: h.zone)
+        let d = h.ask(.show("a", trigger: .action))
+        #expect(d.codes == [.dailyCap])
+        #expect(d.nextAllowedAt == Timestamps.parse("2010-11-07T03:30:00Z"))
+    }
+
     @Test func windowEdgeIsExclusive() throws {
         var h = try Harness("version: 1\nplacements:\n  a: {format: interstitial, caps: [{max: 1, window: 10m}]}\n")
         h.record(.appLaunched, .loadCompleted("a"), .showStarted("a"), .adClosed("a"), .loadCompleted("a"))

@@ -34,6 +34,33 @@ struct LocalDayTests {
         #expect(checked > 20_000)
     }
 
+    /// Newfoundland fell back at 00:01 until 2011: 00:00-00:01 of the 7th, then 23:01 of the 6th again. Days still
+    /// follow one another with no gap and no overlap (a day kept from an earlier ask is the day of every time inside
+    /// it), and a day ends after the time it holds (a daily cap never clears in the past): the 6th runs from its
+    /// midnight to the midnight after the fall back, the minute of the 7th inside it. A minute at a time over the
+    /// fall backs of 2009 and 2010, and the spring forward of 2010 (00:01 to 01:01).
+    @Test(arguments: ["2009-10-31T00:00:00Z", "2010-11-06T00:00:00Z", "2010-03-13T00:00:00Z"])
+    func daysFollowOneAnotherWhereAZoneFellBackAcrossMidnight(_ from: String) throws {
+        let zone = try #require(TimeZone(identifier: "America/St_Johns"))
+        var ms = try Timestamps.read(from).get()
+        var previous: LocalDay?
+        for _ in 0..<(3 * 24 * 60) {
+            let day = LocalDay.containing(ms, in: zone)
+            #expect(day.start <= ms && ms < day.end, "\(ms): \(day)")
+            #expect(day.offsetFrom <= ms && ms < day.offsetUntil, "\(ms): \(day)")
+            if let previous, previous.start != day.start {
+                #expect(day.start == previous.end, "\(ms): \(previous) then \(day)")
+            }
+            if previous?.start != day.start { previous = day }
+            ms += 60_000
+        }
+        if from == "2010-11-06T00:00:00Z" {
+            let day = LocalDay.containing(try Timestamps.read("2010-11-07T02:30:30Z").get(), in: zone)
+            let start = try Timestamps.read("2010-11-06T02:30:00Z").get(), end = try Timestamps.read("2010-11-07T03:30:00Z").get()
+            #expect(day.start == start && day.end == end, "\(day)")
+        }
+    }
+
     @Test func aDayWithAChangeOfOffsetIsAskedOfTheCalendar() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
         // 2026-03-08, 12:00 local: a 23-hour day.

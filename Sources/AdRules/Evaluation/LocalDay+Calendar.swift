@@ -16,17 +16,23 @@ extension LocalDay {
         let local = ms + offset
         let start = local - ((local % 86_400_000) + 86_400_000) % 86_400_000 - offset
         let end = start + 86_400_000
-        // The first change of offset from a day before this midnight: none up to the end means that the offset at
-        // `ms` holds from midnight to midnight. (A change at the end moves the next midnight; a change shortly
-        // before this midnight, such as Newfoundland's at 00:01 until 2011, can make midnight come twice.)
+        // The first change of offset from a day before this midnight: none up to a day after the end means that the
+        // offset at `ms` holds from midnight to midnight. (A change at the end moves the next midnight; a change
+        // shortly after a midnight, such as Newfoundland's at 00:01 until 2011, can bring back the date before it.)
         let change = zone.nextDaylightSavingTimeTransition(after: Milliseconds.date(start - 86_400_000)).map(Milliseconds.from)
-        guard let change, change <= end else {
+        guard let change, change <= end + 86_400_000 else {
             return LocalDay(zone: zone.identifier, start: start, end: end, offset: offset, offsetFrom: start, offsetUntil: end)
         }
         return calendarDay(ms, in: zone)
     }
 
     /// ``containing(_:in:)`` asked of the Gregorian calendar, for any day.
+    ///
+    /// The days it gives follow one another with no gap and no overlap, so that a day kept from an earlier ask is the
+    /// day of every time inside it, and each ends after the times it holds. The calendar alone does not do that where a
+    /// zone fell back across midnight (Newfoundland at 00:01 until 2011: 00:00-00:01 of the 7th, then 23:01 of the 6th
+    /// again): it gives the hour of the 6th that comes back a day that ended before it. Here the 6th runs from its
+    /// midnight to the midnight after the fall back, the minute of the 7th inside it, and the 7th from that midnight.
     static func calendarDay(_ ms: Int64, in zone: TimeZone) -> LocalDay {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -34,6 +40,20 @@ extension LocalDay {
         var day: LocalDay
         if let interval = calendar.dateInterval(of: .day, for: date) {
             day = LocalDay(zone: zone.identifier, start: Milliseconds.from(interval.start), end: Milliseconds.from(interval.end))
+            if let fallBack = fallBackToTheDateBefore(after: day.start, in: zone), fallBack < day.end {
+                // The calendar's day holds a fall back to the date before: up to the midnight after it, the day before
+                // goes on; from there, this date starts.
+                let midnight = midnight(after: fallBack, in: zone)
+                if ms < midnight {
+                    day.end = midnight
+                    if let before = calendar.dateInterval(of: .day, for: Milliseconds.date(day.start - 1)) { day.start = Milliseconds.from(before.start) }
+                } else {
+                    day.start = midnight
+                }
+            } else if let fallBack = fallBackToTheDateBefore(after: day.end - 1, in: zone), fallBack < day.end + 86_400_000 {
+                // This date comes back after its end (or has come back, and the calendar gave the day it first had).
+                day.end = midnight(after: fallBack, in: zone)
+            }
         } else {
             let start = ms - ((ms % 86_400_000) + 86_400_000) % 86_400_000
             day = LocalDay(zone: zone.identifier, start: start, end: start + 86_400_000)
@@ -43,6 +63,24 @@ extension LocalDay {
         let change = zone.nextDaylightSavingTimeTransition(after: date).map(Milliseconds.from) ?? day.end
         day.offsetUntil = min(day.end, change)
         return day
+    }
+
+    /// The zone's next change of offset after `ms` when it turns the local date back (Newfoundland's 00:01 fall
+    /// back), else nil.
+    private static func fallBackToTheDateBefore(after ms: Int64, in zone: TimeZone) -> Int64? {
+        guard let change = zone.nextDaylightSavingTimeTransition(after: Milliseconds.date(ms)).map(Milliseconds.from) else { return nil }
+        func localDate(_ ms: Int64) -> Int64 {
+            let local = ms + Int64(zone.secondsFromGMT(for: Milliseconds.date(ms))) * 1000
+            return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        }
+        return localDate(change) < localDate(change - 1) ? change : nil
+    }
+
+    /// The first local midnight after `ms`, with the offset that holds at `ms`.
+    private static func midnight(after ms: Int64, in zone: TimeZone) -> Int64 {
+        let offset = Int64(zone.secondsFromGMT(for: Milliseconds.date(ms))) * 1000
+        let local = ms + offset
+        return local - ((local % 86_400_000) + 86_400_000) % 86_400_000 + 86_400_000 - offset
     }
 }
 
