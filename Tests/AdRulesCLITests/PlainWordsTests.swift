@@ -144,6 +144,9 @@ struct PlainWordsTests {
          "daily_cap on line 6 is indented 2 spaces, less than the keys beside it (min_interval above it and max_ad_age below, at 4)"),
         ("version: 1\nplacements:\n  a:\n  2️⃣format: banner\n    daily_cap1️⃣: 6\n",
          "format on line 4 is indented 2 spaces, less than daily_cap below it (4), and a above it holds a block: indent it 4 spaces, under a"),
+        // A key indented under its block's key is in the block: the key below, one space deeper, is what to move.
+        ("version: 1\nplacements:\n  a:\n    format: app_open\n    resume:\n      show_if_ready: true\n       allow_deferred1️⃣: false\n      max_delay: 3s\n",
+         "allow_deferred is indented 7 spaces, more than show_if_ready on line 6 (6), whose value is on its line, so it cannot hold keys: line the two up"),
         ("version: 1\nplacements:\n  a:\n     2️⃣format: banner\n    1️⃣daily_cap: 6\n",
          "format on line 4 is indented 5 spaces, more than daily_cap below it (4), and the keys of a's block share one indentation: indent it 4 spaces"),
         // The key of a block with no colon runs on into the block's first line.
