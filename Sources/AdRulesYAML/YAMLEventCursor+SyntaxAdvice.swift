@@ -57,10 +57,10 @@ extension YAMLEventCursor {
         let (problemLine, problemColumn) = line(at: problemByte)
         let refusesKeyColon = problem == "mapping values are not allowed in this context"
             && problemLine.utf8.firstIndex(of: UInt8(ascii: ":")).map { problemLine.utf8.distance(from: problemLine.utf8.startIndex, to: $0) == problemColumn } == true
-        // A comment after the line ends its plain value: libyaml then finds no colon on the next line. ("did not find
-        // expected key" is not looked for past blank lines: a no-break space in a block scalar or a quoted value lines
-        // above would be blamed for a list item among keys below.)
-        let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'"
+        // A comment after the line ends its plain value: libyaml then finds no colon on the next line; and a key
+        // indented with them stands at the top, so an indented key below, past blank lines and comments, is no key
+        // libyaml expected. (A line of a block scalar or a quoted value read before is text, never blamed.)
+        let pastBlankLines = refusesKeyColon || problem == "could not find expected ':'" || problem == "did not find expected key"
         if state.error != YAML_READER_ERROR, let space = pastedSpaceIndentation(before: problemByte, pastBlankLines: pastBlankLines) {
             let advice = Diagnostic.pastedSpaceIndentationAdvice(space.scalar, line: otherLine(space.offset).map { "line \($0)" } ?? "this line")
             return finding(advice, notes: [("the \(PastedSpace.shortName(space.scalar)) is here", space.offset)])

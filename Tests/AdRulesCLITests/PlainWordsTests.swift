@@ -121,6 +121,9 @@ struct PlainWordsTests {
          "on line 5, a key needs a space after its colon: write ad_unit: abc"),
         ("version: 1\nplacements:\n  a:\n    format: banner\n2️⃣\u{00A0}\u{00A0}\u{00A0}\u{00A0}daily_cap: 3\n\n    hourly_cap1️⃣: 1\n",
          "line 5 is indented with a no-break space (U+00A0"),
+        // No-break spaces and spaces in turn, then a comment above the next key: libyaml expected a key at the top.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n2️⃣\u{00A0} \u{00A0} \u{00A0} \u{00A0} daily_cap: 3\n\n    # expiry\n    1️⃣max_ad_age: 4h\n",
+         "line 5 is indented with a no-break space (U+00A0"),
         ("  2️⃣version: 1\n1️⃣placements:\n  a: {format: banner}\n",
          "the first key of the file, version on line 1, is indented, and a key at the top of a file starts in the first column: remove the spaces before version"),
         ("  2️⃣\"version\": 1\n1️⃣placements:\t\n  a: {format: banner}\n", "remove the spaces before version"),
