@@ -182,7 +182,26 @@ extension YAMLEventCursor {
         return "a list item starts with - and a space: write - \(Self.shortened(Substring(item)))"
     }
 
+    /// The dashes a word processor or a web page writes where a list item's hyphen belongs, by name.
+    static let typographicDashes: [Unicode.Scalar: String] = [
+        "\u{2010}": "a hyphen", "\u{2011}": "a non-breaking hyphen", "\u{2012}": "a figure dash", "\u{2013}": "an en dash",
+        "\u{2014}": "an em dash", "\u{2015}": "a horizontal bar", "\u{2212}": "a minus sign", "\u{FE63}": "a small hyphen-minus",
+        "\u{FF0D}": "a full-width hyphen-minus",
+    ]
+
+    /// A list item written with a typographic dash (`– {max: 3, window: 30m}`, as a word processor writes a list): YAML
+    /// reads the dash as text, and the item's first `: ` as a key's. Nil for any other line.
+    static func typographicDashAdvice(_ line: Substring) -> String? {
+        let text = line.drop { $0 == " " }
+        guard let dash = text.unicodeScalars.first, let name = typographicDashes[dash], text.unicodeScalars.dropFirst().first == " " else { return nil }
+        let item = text.unicodeScalars.dropFirst(2).drop { $0 == " " }
+        let code = "U+" + String(dash.value, radix: 16, uppercase: true)
+        return "this line starts with \(name) (\(code), as a word processor writes a list), which YAML reads as text: a list item starts with "
+            + "a plain hyphen: write - \(Self.shortened(Substring(item)))"
+    }
+
     static func mappingValueAdvice(_ line: Substring, colonAt byte: Int) -> String {
+        if let advice = typographicDashAdvice(line) { return advice }
         if let advice = longKeyAdvice(line) { return advice }
         if let first = line.utf8.firstIndex(of: UInt8(ascii: ":")), line.utf8.distance(from: line.utf8.startIndex, to: first) == byte {
             return "this key is not lined up with the keys beside it: indent it as they are, or under the key it belongs to"

@@ -147,6 +147,9 @@ struct PlainWordsTests {
          "daily_cap on line 6 is indented 2 spaces, less than the keys beside it (min_interval above it and max_ad_age below, at 4)"),
         ("version: 1\nplacements:\n  a:\n  2️⃣format: banner\n    daily_cap1️⃣: 6\n",
          "format on line 4 is indented 2 spaces, less than daily_cap below it (4), and a above it holds a block: indent it 4 spaces, under a"),
+        // A list item written with a word processor's dash: the dash is text, and the item's first `: ` a key's.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    caps:\n      \u{2013} {max: 3, window1️⃣: 30m}\n",
+         "this line starts with an en dash (U+2013, as a word processor writes a list), which YAML reads as text: a list item starts with a plain hyphen: write - {max: 3, window: 30m}"),
         // A key indented under its block's key is in the block: the key below, one space deeper, is what to move.
         ("version: 1\nplacements:\n  a:\n    format: app_open\n    resume:\n      show_if_ready: true\n       allow_deferred1️⃣: false\n      max_delay: 3s\n",
          "allow_deferred is indented 7 spaces, more than show_if_ready on line 6 (6), whose value is on its line, so it cannot hold keys: line the two up"),
