@@ -126,7 +126,18 @@ extension YAMLEventCursor {
                 : parent.map(Diagnostic.holdsIDs) == true ? .entryID
                 : repeatsBlock ? (isBlock ? .blockOnItsLines : .blockInBraces)
                 : .value
+            guard case .inListItem = repeated else {
+                report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated))
+                return nil
+            }
+            // Two items run together repeat each key the two share: one finding, its other repeats noted.
+            if let earlier = runTogether, earlier.mapping == frame.start {
+                addNote(DiagnosticNote(message: "\"\(key.value)\" is repeated here too", file: file, position: range.start), toFindingAt: earlier.finding)
+                return nil
+            }
+            let kept = diagnostics.count
             report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated))
+            if diagnostics.count > kept { runTogether = (frame.start, kept) }
             return nil
         }
         return .scalar(YAMLNode(.scalar(key), range: range))

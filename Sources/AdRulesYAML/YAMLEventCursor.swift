@@ -47,6 +47,9 @@ public final class YAMLEventCursor {
     private var parserReady = false
     /// True once the stream ended or reading stopped: ``next()`` returns nil from then on.
     var isDone = false
+    /// The item of a list whose keys ran into the item above (a `- ` lost), by where its mapping starts, and the finding
+    /// of its first repeated key: the item's other repeats are notes of it, not findings of their own.
+    var runTogether: (mapping: SourcePosition, finding: Int)?
     var documents = 0
     /// The open collections.
     var open = OpenCollections()
@@ -137,6 +140,12 @@ public final class YAMLEventCursor {
             return
         }
         diagnostics.append(diagnostic())
+    }
+
+    /// Adds a note to the finding at `index` of ``diagnostics`` (a later repeat of what that finding is about).
+    func addNote(_ note: DiagnosticNote, toFindingAt index: Int) {
+        guard diagnostics.indices.contains(index) else { return }
+        diagnostics[index].notes.append(note)
     }
 
     /// Stops reading; `breaks` says that the document was cut short (a second document leaves the first whole).
