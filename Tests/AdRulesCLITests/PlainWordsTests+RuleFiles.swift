@@ -432,6 +432,13 @@ extension PlainWordsTests {
             "unknown key \"shop_banner\" in the top level: shop_banner has a format, so it is a placement: indent it under `placements:`",
             "unknown key \"extra\" in the top level: the keys here are version, environment, timezone, session_timeout, fullscreen_timeout, load_timeout, defaults, placements, groups, attributes, rules",
         ], "\(load.diagnostics)")
+        // With no `placements:` at all, the policy is not also told it has none.
+        let alone = PolicyLoader.load(texts: [("p.yaml", "version: 1\nshop_banner:\n  format: banner\n")])
+        #expect(alone.diagnostics.map(\.rule) == ["schema/unknown-key"], "\(alone.diagnostics)")
+        // One indented under the placement above it, too; a block of settings misplaced there is not one.
+        let nested = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    b:\n      format: interstitial\n      min_interval: 1m\n    c:\n      min_interval: 1m\n")])
+        #expect(nested.diagnostics.map(\.message).first == "unknown key \"b\" in placement \"a\": b has a format, so it is a placement of its own: indent it as the placement above it is, under `placements:`", "\(nested.diagnostics)")
+        #expect(nested.diagnostics.dropFirst().allSatisfy { !$0.message.contains("has a format") }, "\(nested.diagnostics)")
     }
 
     /// One cap written as the `caps:` mapping itself is shown as the list item to write, with its own values.

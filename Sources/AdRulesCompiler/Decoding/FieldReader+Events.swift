@@ -77,13 +77,19 @@ extension FieldReader {
             } else {
                 // A placement written at the top level, outside `placements:` (its `format:` gives it away), says so.
                 var belongsIn: String?
-                if allowed == RuleFileKeys.top, RuleFileKeys.relocation(of: key, allowed: allowed) == nil, case .mappingStart = value {
+                // (Read only for a mapping: its keys are read here, and the value is passed over.)
+                func holdsFormat() -> Bool {
+                    guard case .mappingStart = value else { return false }
                     var hasFormat = false
                     reader.forEachEntry(cursor) { _, inner, _ in hasFormat = hasFormat || inner.scalar?.value == "format" }
-                    if hasFormat {
-                        belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`"
-                        reader.placementsOutsideBlock += 1
-                    }
+                    return hasFormat
+                }
+                if allowed == RuleFileKeys.top, RuleFileKeys.relocation(of: key, allowed: allowed) == nil, holdsFormat() {
+                    belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`"
+                    reader.placementsOutsideBlock += 1
+                } else if reader.isReadingPlacement, allowed == RuleFileKeys.placement, holdsFormat() {
+                    // A placement indented under the one above it.
+                    belongsIn = "\(key) has a format, so it is a placement of its own: indent it as the placement above it is, under `placements:`"
                 }
                 if allowed == RuleFileKeys.top {
                     let isList = if case .sequenceStart = value { true } else { false }

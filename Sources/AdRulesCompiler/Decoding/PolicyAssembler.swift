@@ -252,7 +252,7 @@ struct PolicyAssembler {
         countLimit(attributes, \.location, PolicyLimits.maxAttributes, "attributes")
         countLimit(rules, \.location, PolicyLimits.maxRules, "rules")
 
-        if placements.isEmpty && seenPlacements.isEmpty {
+        if placements.isEmpty && seenPlacements.isEmpty && !fragments.contains(where: \.placementsOutsideBlock) {
             // At the first file's `version:`, where `# adrules:disable-next-line policy/empty` above it can hide it.
             diagnostics.append(.emptyPolicy(file: files.first ?? "", range: firstVersion?.range ?? .fileStart))
         }

@@ -59,6 +59,9 @@ struct PolicyFragment: Sendable {
     /// them: its placements (or that one) were not read, so "no placements" and "unknown placement" would only follow
     /// from that, as from an unread file.
     var placementsUnread = false
+    /// Whether a placement is written outside `placements:` (at the top level, told so): a policy with no other
+    /// placement is not also told it has none.
+    var placementsOutsideBlock = false
     /// Whether any placement may have lost settings this file meant for it, its pacing among them: a merge key at the
     /// top level or among the placements (``FieldReader/mergedPolicyWide``), or a placement's setting indented with
     /// no-break spaces, which YAML reads as a top-level key (`\u{A0}\u{A0}\u{A0}\u{A0}min_interval: 1m`).
@@ -208,6 +211,7 @@ struct PolicyFragment: Sendable {
         // read, and a group or rule naming one is not also told to define it.
         if let emptyPlacements, reader.placementsOutsideBlock == 0 { reader.report(emptyPlacements) }
         if reader.gluedKeys.contains("placements") { fragment.placementsUnread = true }
+        fragment.placementsOutsideBlock = reader.placementsOutsideBlock > 0
         // `verison: 1` is an unknown key that names version: the file is not also told it lacks one.
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
