@@ -125,6 +125,13 @@ struct ExpressionTests {
         // `if` may be an attribute: a comparison in words after it is told as one, and an operator after it is no lead word.
         ("if less than 5", 3, "unexpected less after a complete expression: \"less than\" is written <: as in level < 5 (<= for at most)"),
         ("if == and", 6, "expected a value or a name, found and: write a value (5, \"home\", 30s) or a name (premium, level) there"),
+        // A function call, a list with no brackets, and the hours of a clock.
+        ("contains(screen, \"a\")", 0, "contains(…) calls a function, and a condition has none: compare with == or look in a list with in, as in screen in [\"checkout\", \"paywall\"]"),
+        ("screen in \"a\", \"b\"", 13, "unexpected , after a complete expression: a list's items go in brackets, as in screen in [\"checkout\", \"paywall\"]; else join conditions with and / or"),
+        ("now.hour >= 22:00", 12, "22:00 is a time of day, and now.hour is the hour alone (0-23): write 22"),
+        ("now.hour >= 10pm", 12, "\"10pm\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 22"),
+        ("now.hour < 12AM", 11, "\"12AM\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 0"),
+        ("now.hour < 12pm", 11, "\"12pm\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 12"),
     ])
     func wordsOfOtherLanguagesSayWhatToWrite(_ source: String, _ offset: Int, _ message: String) throws {
         let finding = try #require(findings(source).first, "\(source) compiled")
@@ -138,6 +145,15 @@ struct ExpressionTests {
         #expect(tiny.rule == "rule/syntax" && tiny.message.contains("is too close to 0 for a rule to tell from 0"), "\(tiny.message)")
         let huge = try #require(findings("score > 1" + String(repeating: "0", count: 400) + ".0").first)
         #expect(huge.rule == "rule/syntax" && huge.message.contains("is beyond the numbers a rule compares: write a number closer to 0"), "\(huge.message)")
+    }
+
+    /// A value alone after `or` (`screen == "checkout" or "paywall"`) is told to be compared as the one before it.
+    @Test func aValueAloneAfterOrIsToldToBeCompared() throws {
+        let finding = try #require(findings("screen == \"a\" or \"b\"").first)
+        #expect(finding.rule == "rule/type" && finding.offset == 17)
+        #expect(finding.message == "or needs bool operands, but this one is string: compare it as the one before it is: write screen == \"b\", or look in a list: screen in [\"a\", \"b\"]")
+        let other = try #require(findings("level == 3 or \"b\"").first)
+        #expect(other.message.hasSuffix("compare it, for example `x == ...`"), "\(other.message)")
     }
 
     /// A number and a unit spelt apart, where a duration was meant, is told the duration, at the number.

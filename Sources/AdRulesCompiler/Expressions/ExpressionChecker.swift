@@ -109,15 +109,23 @@ struct ExpressionChecker {
             if case .and = syntax { isAnd = true } else { isAnd = false }
             var codes: [CompiledExpression] = []
             var valid = true
-            for operand in operands {
+            for (index, operand) in operands.enumerated() {
                 guard let typed = check(operand) else {
                     valid = false
                     continue
                 }
                 if typed.type != .bool {
+                    // `screen == "checkout" or "paywall"`: the value alone, meant to be compared as the one before it is.
+                    var advice = "compare it, for example `x == ...`"
+                    if index > 0, case .compare(.equal, .name(let name, _), .literal(let first, _), _) = operands[index - 1],
+                        case .literal(let value, _) = operand, first.type == value.type
+                    {
+                        advice = "compare it as the one before it is: write \(name) == \(value)"
+                            + (isAnd ? "" : ", or look in a list: \(name) in [\(first), \(value)]")
+                    }
                     findings.append(ExpressionFinding(
                         kind: .type, offset: operand.offset,
-                        message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): compare it, for example `x == ...`"))
+                        message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): \(advice)"))
                     valid = false
                 }
                 codes.append(typed.code)

@@ -77,6 +77,12 @@ struct Parser {
                             message: "unexpected \(parser.previous.text) before \(parser.current.text): the language's words are lowercase: write not")
                     }
                     let word = parser.current.text
+                    // `contains(screen, "checkout")`: a call, and conditions have no functions.
+                    if case .leftParen = parser.current.kind, case .name(let name) = parser.previous.kind {
+                        throw ExpressionError(
+                            offset: parser.previous.offset,
+                            message: "\(name)(…) calls a function, and a condition has none: compare with == or look in a list with in, as in screen in [\"checkout\", \"paywall\"]")
+                    }
                     if let english = parser.comparisonInWords {
                         throw ExpressionError(offset: parser.current.offset, message: "unexpected \(word) after a complete expression: \(english)")
                     }
@@ -87,6 +93,8 @@ struct Parser {
                     case "is", "equals", "eq": "write == to compare (or != for is not)"
                     case "isnt", "ne": "write != to compare"
                     case "in": "the language's words are lowercase: write in"
+                    // `screen in "checkout", "paywall"`: a list's items go in brackets.
+                    case ",": "a list's items go in brackets, as in screen in [\"checkout\", \"paywall\"]; else join conditions with and / or"
                     default: "join conditions with and / or"
                     }
                     throw ExpressionError(offset: parser.current.offset, message: "unexpected \(word) after a complete expression: \(advice)")

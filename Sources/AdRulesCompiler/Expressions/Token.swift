@@ -35,6 +35,14 @@ struct ExpressionError: Error, Sendable, Hashable {
 /// error), so a byte is a character there, and a literal's characters are counted once it is read. Offsets are
 /// in characters, as the positions of findings are.
 enum Lexer {
+    /// `10pm`, `7am`: an hour of a 12-hour clock, where now.hour counts 0-23. Nil for any other word.
+    static func clockHourAdvice(_ word: String) -> String? {
+        let lower = word.lowercased()
+        guard lower.hasSuffix("am") || lower.hasSuffix("pm"), let hour = Int(lower.dropLast(2)), (1...12).contains(hour) else { return nil }
+        let counted = hour % 12 + (lower.hasSuffix("pm") ? 12 : 0)
+        return "\"\(word)\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write \(counted)"
+    }
+
     static func tokens(_ source: String) -> Result<[Token], ExpressionError> {
         let bytes = Array(source.utf8)
         var tokens: [Token] = []
@@ -119,7 +127,7 @@ enum Lexer {
                     // A duration written with a fraction (`1.5h`), with its parts out of order (`30s1m`) or with its last
                     // unit left out (`1h30`) is told its form, as in a setting.
                     let meant = DurationAdvice.meant(by: shown) ?? DurationAdvice.reordered(shown) ?? DurationAdvice.lastUnitLeftOut(shown)
-                    let advice = meant.map { "\"\(shown)\" is not a duration: write \($0)" }
+                    let advice = meant.map { "\"\(shown)\" is not a duration: write \($0)" } ?? Self.clockHourAdvice(shown)
                     return .failure(ExpressionError(
                         offset: startOffset,
                         message: advice ?? "\"\(shown)\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"))
@@ -246,6 +254,14 @@ enum Lexer {
                     // The straight quote of the same kind comes first: double for “, single for ‘.
                     let (quote, other) = TypographicQuotes.double.contains(scalar) ? ("\"", "'") : ("'", "\"")
                     return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\", a typographic quote: text goes in straight quotes, as in screen == \(quote)checkout\(quote) (type \(quote) or \(other))"))
+                }
+                // `now.hour >= 22:00`: a time of day, where the rule reads the hour alone.
+                if character == ":", case .int(let hour)? = tokens.last?.kind, (0...23).contains(hour),
+                    start + 2 < bytes.count, isDigit(bytes[start + 1]), isDigit(bytes[start + 2])
+                {
+                    return .failure(ExpressionError(
+                        offset: tokens.last?.offset ?? startOffset,
+                        message: "\(tokens.last?.text ?? "")\(text(start..<(start + 3))) is a time of day, and now.hour is the hour alone (0-23): write \(hour)"))
                 }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""
