@@ -441,6 +441,29 @@ extension PlainWordsTests {
         #expect(nested.diagnostics.dropFirst().allSatisfy { !$0.message.contains("has a format") }, "\(nested.diagnostics)")
     }
 
+    /// Settings written as items of a list, and caps written as a mapping of windows to maxima, are told what to write;
+    /// a group's setting written among its members is told to stand beside them.
+    @Test func settingsWrittenAsListItemsAreToldToLoseTheirDash() {
+        func messages(_ text: String) -> [String] {
+            PolicyLoader.load(texts: [("p.yaml", "version: 1\n" + text)]).diagnostics.map(\.message)
+        }
+        #expect(messages("placements:\n  a:\n    format: app_open\n    min_interval: 1m\n    launch:\n      - show_on_first_load: true\n      - max_wait: 5s\n") == [
+            "launch must be a mapping of keys to values, not a list: its keys are written as items of a list, after `- `: remove the `- ` before show_on_first_load and max_wait",
+        ])
+        #expect(messages("placements:\n  - a:\n    format: banner\n  - b:\n    format: banner\n").first
+            == "placements must be a mapping of keys to values, not a list: its keys are written as items of a list, after `- `: remove the `- ` before a and b")
+        // Items that are no `key: value` get the general advice.
+        #expect(messages("placements:\n  a:\n    format: app_open\n    min_interval: 1m\n    launch: [a, b]\n") == [
+            "launch must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}",
+        ])
+        #expect(messages("placements:\n  r:\n    format: rewarded\n    caps:\n      30m: 3\n      1d: 10\n") == [
+            "caps must be a list, not a mapping: each cap is an item of the list, with its max and its window: write caps: [{max: 3, window: 30m}, {max: 10, window: 1d}]",
+        ])
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m}\ngroups:\n  g:\n    placements:\n      - a\n      - daily_cap: 30\n") == [
+            "a group member must be a placement id, not a mapping: daily_cap is a setting of the group, not a member: write it beside placements:, without the `- `",
+        ])
+    }
+
     /// One cap written as the `caps:` mapping itself is shown as the list item to write, with its own values.
     @Test func aCapWrittenAsAMappingIsShownAsAnItem() {
         func messages(_ caps: String) -> [String] {

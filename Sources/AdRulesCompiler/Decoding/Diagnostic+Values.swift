@@ -91,10 +91,27 @@ extension Diagnostic {
             if scalar.coreSchemaBool != nil, expected == "a string" { return ": quote it (\"\(scalar.shortValue)\")" }
         }
         switch expected {
-        case "a mapping of keys to values": return ": write key: value pairs, one a line, or {key: value}"
+        case "a mapping of keys to values":
+            // `launch:` then `- show_on_first_load: true` and `- max_wait: 5s`: its keys written as items of a list.
+            if let items = found.items, !items.isEmpty, case let keys = items.compactMap({ $0.pairs?.first?.key.scalar?.value }), keys.count == items.count {
+                return ": " + keysAsListItems(keys.prefix(4), items: items.count)
+            }
+            return ": write key: value pairs, one a line, or {key: value}"
         case "a list": return ": write [a, b], or each item on its own line after `- `"
         default: return ""
         }
+    }
+
+    /// A mapping's keys written as items of a list (`launch:` then `- show_on_first_load: true`, `- max_wait: 5s`),
+    /// told to lose their `- `.
+    /// - Parameters:
+    ///   - keys: the first key of each of the first items (at most 4 are named).
+    ///   - items: how many items there are.
+    static func keysAsListItems(_ keys: some Collection<String>, items: Int) -> String {
+        let named = keys.prefix(3).map { YAMLScalar.shortened($0) }
+        guard let last = named.last else { return "write key: value pairs, one a line, or {key: value}" }
+        let listed = named.count == 1 ? last : named.dropLast().joined(separator: ", ") + (items > 3 ? ", " : " and ") + last
+        return "its keys are written as items of a list, after `- `: remove the `- ` before \(listed)\(items > 3 ? " and the others" : "")"
     }
 
     /// For a list of words written without its brackets (`reasons: ad_not_ready`, or `ad_not_ready, min_interval`): the

@@ -20,6 +20,31 @@ extension FieldReader {
     /// - Parameter key: what the value is, for its finding (made only for one: a placement's names its id).
     mutating func enterMapping(_ event: YAMLEvent, _ cursor: YAMLEventCursor, _ key: @autoclosure () -> String) -> Bool {
         if case .mappingStart = event { return true }
+        if case .sequenceStart(let start) = event {
+            // Its keys written as items of a list (`- show_on_first_load: true`): told to lose the `- `, from the first
+            // key of each item (of the first four), the rest read through.
+            let level = cursor.openCollections
+            var (keys, items, allKeyed) = ([String](), 0, true)
+            while let item = cursor.next() {
+                if case .end(let end) = item {
+                    let node = YAMLNode(.sequence([]), range: SourceRange(start: start, end: end))
+                    if allKeyed, items > 0 {
+                        report(.wrongType(key(), expected: "a mapping of keys to values", found: node, file: file, advice: Diagnostic.keysAsListItems(keys, items: items)))
+                    } else {
+                        _ = mapping(node, key())
+                    }
+                    return false
+                }
+                items += 1
+                if case .mappingStart = item, case .scalar(let first)? = cursor.next(), let word = first.scalar?.value {
+                    if keys.count < 4 { keys.append(word) }
+                } else {
+                    allKeyed = false
+                }
+                cursor.skip(toOpenCollections: level)
+            }
+            return false
+        }
         if let node = shallowNode(event, cursor) { _ = mapping(node, key()) }
         return false
     }

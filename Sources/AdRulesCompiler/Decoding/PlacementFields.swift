@@ -225,6 +225,16 @@ struct PlacementFields: Sendable {
             reader.report(.wrongType("caps", expected: "a list", found: node, file: reader.file, advice: "a cap is an item of the list: write caps: [\(item)], or - \(item) on the next line, indented"))
             return nil
         }
+        // Windows written as the keys of a mapping (`caps:` then `30m: 3`, a window and its max): the items to write.
+        if let pairs = node.pairs, !pairs.isEmpty, pairs.count <= 4,
+            case let caps = pairs.compactMap({ pair -> String? in
+                guard let window = pair.key.scalar?.value, RuleDuration(parsing: window) != nil, let max = pair.value.scalar, max.isCoreSchemaNumber else { return nil }
+                return "{max: \(max.shortValue), window: \(window)}"
+            }), caps.count == pairs.count
+        {
+            reader.report(.wrongType("caps", expected: "a list", found: node, file: reader.file, advice: "each cap is an item of the list, with its max and its window: write caps: [\(caps.joined(separator: ", "))]"))
+            return nil
+        }
         guard let items = reader.sequence(node, "caps") else { return nil }
         guard items.count <= maxCaps else {
             reader.report(.tooManyCaps(items.count, limit: maxCaps, file: reader.file, range: node.range))

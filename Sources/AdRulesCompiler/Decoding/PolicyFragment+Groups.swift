@@ -16,6 +16,13 @@ extension PolicyFragment {
                 guard let items = reader.sequence(value, "placements", ofWords: true) else { continue }
                 reader.checkListLength(items, context)
                 for item in items.prefix(PolicyLimits.maxPlacements) {
+                    // `- daily_cap: 30` among the members: a setting of the group, written in its list.
+                    if let pairs = item.pairs, pairs.count == 1, let key = pairs[0].key.scalar?.value, RuleFileKeys.group.contains(key), key != "placements" {
+                        reader.report(.wrongType(
+                            "a group member", expected: "a placement id", found: item, file: reader.file,
+                            advice: "\(key) is a setting of the group, not a member: write it beside placements:, without the `- `"))
+                        continue
+                    }
                     if let member = reader.string(item, "a group member") { group.placements.append(member) }
                 }
                 if items.isEmpty {
