@@ -147,6 +147,15 @@ struct ExpressionTests {
         #expect(huge.rule == "rule/syntax" && huge.message.contains("is beyond the numbers a rule compares: write a number closer to 0"), "\(huge.message)")
     }
 
+    /// A list attribute looked for in a list (`tags in ["a", "b"]`) is told to ask whether it holds each value.
+    @Test func aListLookedForInAListIsToldToAskForEachValue() throws {
+        let finding = try #require(findings("tags in [\"a\", \"b\"]").first)
+        #expect(finding.rule == "rule/type")
+        #expect(finding.message == "tags is a list ([string]), and in looks for one value in a list: to ask whether tags holds one of these, write \"a\" in tags or \"b\" in tags")
+        let negated = try #require(findings("tags not in [\"a\", \"b\"]").first)
+        #expect(negated.message.hasSuffix("holds none of these, write \"a\" not in tags and \"b\" not in tags"), "\(negated.message)")
+    }
+
     /// A value alone after `or` (`screen == "checkout" or "paywall"`) is told to be compared as the one before it.
     @Test func aValueAloneAfterOrIsToldToBeCompared() throws {
         let finding = try #require(findings("screen == \"a\" or \"b\"").first)

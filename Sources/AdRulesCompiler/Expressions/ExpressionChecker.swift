@@ -181,6 +181,17 @@ struct ExpressionChecker {
                 return nil
             }
             guard left.type.isComparable(with: element) else {
+                // `tags in ["a", "b"]`, tags a list itself: whether it holds one of them is asked of each.
+                if [ValueType.stringList, .intList].contains(left.type), let list = Self.name(of: l), case .list(let items, _) = r,
+                    case let values = items.compactMap({ item -> String? in if case .literal(let value, _) = item { return value.description } else { return nil } }),
+                    !values.isEmpty, values.count == items.count, values.count <= 3
+                {
+                    findings.append(ExpressionFinding(
+                        kind: .type, offset: offset,
+                        message: "\(list) is a list (\(left.type.rawValue)), and \(word) looks for one value in a list: to ask whether \(list) holds \(negated ? "none" : "one") of these, write "
+                            + values.map { "\($0) \(negated ? "not in" : "in") \(list)" }.joined(separator: negated ? " and " : " or ")))
+                    return nil
+                }
                 let advice = Self.membershipAdvice(l, left.type, in: r, right.type, element: element, word: word, example: example)
                 findings.append(ExpressionFinding(
                     kind: .type, offset: offset,
