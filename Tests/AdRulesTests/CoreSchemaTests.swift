@@ -25,6 +25,9 @@ struct CoreSchemaTests {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
         #expect(load.diagnostics.map(\.rule) == ["schema/range"], "\(load.diagnostics)")
         #expect(load.diagnostics.first?.message.contains("more digits than this tool reads safely") == true, "\(load.diagnostics)")
+        // A cap is told what a cap may be; a number in hex, the limit in hex.
+        #expect(load.diagnostics.first?.message.hasSuffix(": no cap needs that many shows: write at most 100000, or leave daily_cap out for no cap") == true, "\(load.diagnostics)")
+        #expect(load.diagnostics.first?.message.contains(text.hasPrefix("0x") ? "(15 digits in hex at most" : "(18 digits at most") == true, "\(load.diagnostics)")
     }
 
     /// A plain number is a number in the core schema, not text: a string field says to quote it.

@@ -26,10 +26,18 @@ extension Diagnostic {
     }
 
     /// A whole number written correctly but with more digits than any value of `key` can have.
-    static func wholeNumberTooLong(_ key: String, text: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(
+    /// - Parameter capMayBeLeftOut: for a cap, whether it may be left out (no cap), which the advice then offers.
+    static func wholeNumberTooLong(_ key: String, text: String, isCap: Bool = false, capMayBeLeftOut: Bool = false, file: String, range: SourceRange) -> Diagnostic {
+        // The limits of other bases only for a number written in one.
+        let lower = text.lowercased().drop { $0 == "-" || $0 == "+" }
+        let limit = lower.hasPrefix("0x") ? "15 digits in hex" : lower.hasPrefix("0o") ? "20 digits in octal" : "18 digits"
+        let advice = isCap
+            ? "no cap needs that many shows: write at most \(Facts.maxShowsPerHistory)" + (capMayBeLeftOut ? ", or leave \(key) out for no cap" : "")
+            : "write it with fewer digits"
+        return Diagnostic(
             .error, rule: "schema/range",
-            message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), written with more digits than this tool reads safely (18, or 15 in hex and 20 in octal, a sign or leading zeros included): write it with fewer digits",
+            message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), written with more digits than this tool reads safely "
+                + "(\(limit) at most, a sign or leading zeros included): \(advice)",
             file: file, range: range)
     }
 
