@@ -131,13 +131,18 @@ extension YAMLEventCursor {
                 return nil
             }
             // Two items run together repeat each key the two share: one finding, its other repeats noted.
+            // (At most a few: an item of 200,000 repeated keys is one finding, not one of 200,000 notes.)
             if let earlier = runTogether, earlier.mapping == frame.start {
-                addNote(DiagnosticNote(message: "\"\(key.value)\" is repeated here too", file: file, position: range.start), toFindingAt: earlier.finding)
+                if earlier.notes <= Self.maxRunTogetherNotes {
+                    let message = earlier.notes < Self.maxRunTogetherNotes ? "\"\(key.value)\" is repeated here too" : "more keys are repeated from here on"
+                    addNote(DiagnosticNote(message: message, file: file, position: range.start), toFindingAt: earlier.finding)
+                    runTogether?.notes += 1
+                }
                 return nil
             }
             let kept = diagnostics.count
             report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated))
-            if diagnostics.count > kept { runTogether = (frame.start, kept) }
+            if diagnostics.count > kept { runTogether = (frame.start, kept, 0) }
             return nil
         }
         return .scalar(YAMLNode(.scalar(key), range: range))

@@ -169,8 +169,8 @@ extension YAMLEventCursor {
             return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, less than the keys beside it (\(neighbourKey) above it and \(belowKey) "
                 + "below, at \(below.indentation)): indent it \(below.indentation) spaces", keyStart)
         }
-        // (Not when the key above is indented under the block's key: it is in the block, and the key below is out.)
-        if !neighbour.hasValue, neighbour.indentation >= odd.indentation {
+        // (Only when lined up with the block's key: one indented under it is in the block, and the key below is out.)
+        if !neighbour.hasValue, neighbour.indentation == odd.indentation {
             return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, less than \(belowKey) below it (\(below.indentation)), and \(neighbourKey) "
                 + "above it holds a block: indent it \(below.indentation) spaces, under \(neighbourKey)", keyStart)
         }

@@ -49,7 +49,9 @@ public final class YAMLEventCursor {
     var isDone = false
     /// The item of a list whose keys ran into the item above (a `- ` lost), by where its mapping starts, and the finding
     /// of its first repeated key: the item's other repeats are notes of it, not findings of their own.
-    var runTogether: (mapping: SourcePosition, finding: Int)?
+    var runTogether: (mapping: SourcePosition, finding: Int, notes: Int)?
+    /// The most repeated keys of one such item noted; past it, one note says more follow.
+    static let maxRunTogetherNotes = 10
     var documents = 0
     /// The open collections.
     var open = OpenCollections()

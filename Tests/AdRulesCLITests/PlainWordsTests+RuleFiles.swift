@@ -402,6 +402,12 @@ extension PlainWordsTests {
         let runTogether = "is repeated in this mapping: two items of the list may have run together (a `- ` lost): begin the second item with `- `; else keep one of them"
         #expect(rules.diagnostics.map(\.message) == ["key \"deny\" \(runTogether)"], "\(rules.diagnostics)")
         #expect(rules.diagnostics.first?.notes.map { "\($0.position): \($0.message)" } == ["6:5: \"deny\" is first defined here", "9:5: \"when\" is repeated here too"])
+        // An item of thousands of repeated keys is one finding with a few notes, the last saying more follow.
+        let keys = (0..<30).map { "    k\($0): 1\n" }.joined()
+        let many = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r1\n" + keys + keys)])
+        let manyRepeats = many.diagnostics.filter { $0.rule == "yaml/duplicate-key" }
+        #expect(manyRepeats.count == 1 && manyRepeats.first?.notes.count == 12, "\(manyRepeats.map(\.notes.count))")
+        #expect(manyRepeats.first?.notes.last?.message == "more keys are repeated from here on")
         let flow = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r1, deny: \"*\", when: premium, when: premium}\n")])
         #expect(flow.diagnostics.map(\.message) == ["key \"when\" is repeated in this mapping: keep one of them"], "\(flow.diagnostics)")
         // An item of one key written again (`- id: a` then `id: b`) is two items all the same.
@@ -452,7 +458,9 @@ extension PlainWordsTests {
         ])
         #expect(messages("placements:\n  - a:\n    format: banner\n  - b:\n    format: banner\n").first
             == "placements must be a mapping of keys to values, not a list: its keys are written as items of a list, after `- `: remove the `- ` before a and b")
-        // Items that are no `key: value` get the general advice.
+        // Records (`- id: a`, `- id: b`), whose first keys repeat, and items that are no `key: value`, get the general advice.
+        #expect(messages("placements:\n  - id: a\n    format: banner\n  - id: b\n    format: banner\n").first
+            == "placements must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}")
         #expect(messages("placements:\n  a:\n    format: app_open\n    min_interval: 1m\n    launch: [a, b]\n") == [
             "launch must be a mapping of keys to values, not a list: write key: value pairs, one a line, or {key: value}",
         ])

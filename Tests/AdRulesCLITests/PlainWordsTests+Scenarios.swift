@@ -102,6 +102,11 @@ extension PlainWordsTests {
             "10:11: steps is empty: the 2 steps on lines 11-14 stand at the level of the tests, so YAML reads them as tests: indent them under `steps:`, deeper than its key",
         ])
         #expect(scenario.tests.map(\.name) == ["with steps", "last"])
+        // `steps: []` is as empty as `steps:` with nothing after it.
+        let brackets = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps: []\n  - event: app_launched\n"
+        #expect(ScenarioDecoder.decode(Array(brackets.utf8), file: "s.test.yaml", policy: policy).1.map(\.message) == [
+            "steps is empty: the step on line 5 stands at the level of the tests, so YAML reads it as a test: indent it under `steps:`, deeper than its key, in place of its [ ]",
+        ])
     }
 
     /// Past a file's 1,000 findings an unknown value is counted, its message not built; those listed keep theirs.

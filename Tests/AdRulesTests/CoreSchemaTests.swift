@@ -30,6 +30,13 @@ struct CoreSchemaTests {
         #expect(load.diagnostics.first?.message.contains(text.hasPrefix("0x") ? "(15 digits in hex at most" : "(18 digits at most") == true, "\(load.diagnostics)")
     }
 
+    /// Too many digits that are leading zeros are told to lose the zeros; a negative cap, not the largest cap.
+    @Test(arguments: [("0000000000000000000005", "remove the leading zeros: write 5"), ("-1000000000000000000000", "write it with fewer digits")])
+    func tooManyDigitsAreToldWhatToWrite(_ text: String, _ advice: String) {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
+        #expect(load.diagnostics.map(\.rule) == ["schema/range"] && load.diagnostics.first?.message.hasSuffix(": " + advice) == true, "\(load.diagnostics)")
+    }
+
     /// A plain number is a number in the core schema, not text: a string field says to quote it.
     @Test(arguments: ["123456", "-7", "0x1F", "0o17", "1.5", "-.5", "1e3", "+2.5E-3", ".inf", "-.Inf", ".nan", "12345678901234567890123"])
     func aNumberInAStringFieldIsATypeError(_ text: String) {

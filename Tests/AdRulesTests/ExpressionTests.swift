@@ -132,6 +132,9 @@ struct ExpressionTests {
         ("now.hour >= 10pm", 12, "\"10pm\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 22"),
         ("now.hour < 12AM", 11, "\"12AM\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 0"),
         ("now.hour < 12pm", 11, "\"12pm\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 12"),
+        ("now.hour < 22:30", 11, "22:30 is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 22 or 23"),
+        // Only the hour of the day is told so.
+        ("level > 5pm", 8, "\"5pm\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"),
     ])
     func wordsOfOtherLanguagesSayWhatToWrite(_ source: String, _ offset: Int, _ message: String) throws {
         let finding = try #require(findings(source).first, "\(source) compiled")
@@ -152,6 +155,7 @@ struct ExpressionTests {
         let finding = try #require(findings("tags in [\"a\", \"b\"]").first)
         #expect(finding.rule == "rule/type")
         #expect(finding.message == "tags is a list ([string]), and in looks for one value in a list: to ask whether tags holds one of these, write \"a\" in tags or \"b\" in tags")
+        #expect(try #require(findings("tags in [1, 2]").first).message.contains("write 1 in tags") == false)
         let negated = try #require(findings("tags not in [\"a\", \"b\"]").first)
         #expect(negated.message.hasSuffix("holds none of these, write \"a\" not in tags and \"b\" not in tags"), "\(negated.message)")
     }
@@ -161,6 +165,11 @@ struct ExpressionTests {
         let finding = try #require(findings("screen == \"a\" or \"b\"").first)
         #expect(finding.rule == "rule/type" && finding.offset == 17)
         #expect(finding.message == "or needs bool operands, but this one is string: compare it as the one before it is: write screen == \"b\", or look in a list: screen in [\"a\", \"b\"]")
+        // A run of them is one finding, every value in its advice.
+        let run = findings("screen == \"a\" or \"b\" or \"c\"")
+        #expect(run.map(\.message) == [
+            "or needs bool operands, but this one is string: compare them as the one before them is: write screen == \"b\" or screen == \"c\", or look in a list: screen in [\"a\", \"b\", \"c\"]",
+        ])
         let other = try #require(findings("level == 3 or \"b\"").first)
         #expect(other.message.hasSuffix("compare it, for example `x == ...`"), "\(other.message)")
     }

@@ -30,10 +30,16 @@ extension Diagnostic {
     static func wholeNumberTooLong(_ key: String, text: String, isCap: Bool = false, capMayBeLeftOut: Bool = false, file: String, range: SourceRange) -> Diagnostic {
         // The limits of other bases only for a number written in one.
         let lower = text.lowercased().drop { $0 == "-" || $0 == "+" }
-        let limit = lower.hasPrefix("0x") ? "15 digits in hex" : lower.hasPrefix("0o") ? "20 digits in octal" : "18 digits"
-        let advice = isCap
-            ? "no cap needs that many shows: write at most \(Facts.maxShowsPerHistory)" + (capMayBeLeftOut ? ", or leave \(key) out for no cap" : "")
-            : "write it with fewer digits"
+        let (limit, prefix, digitLimit) = lower.hasPrefix("0x") ? ("15 digits in hex", "0x", 15) : lower.hasPrefix("0o") ? ("20 digits in octal", "0o", 20) : ("18 digits", "", 18)
+        let significant = lower.dropFirst(prefix.count).drop { $0 == "0" }
+        let advice = if significant.count <= digitLimit, text.count <= 60 {
+            // Leading zeros, not the number, are too many (`0000000000000000000005`).
+            "remove the leading zeros: write \(text.hasPrefix("-") ? "-" : "")\(prefix)\(significant.isEmpty ? "0" : significant)"
+        } else if isCap, !text.hasPrefix("-") {
+            "no cap needs that many shows: write at most \(Facts.maxShowsPerHistory)" + (capMayBeLeftOut ? ", or leave \(key) out for no cap" : "")
+        } else {
+            "write it with fewer digits"
+        }
         return Diagnostic(
             .error, rule: "schema/range",
             message: "\(key) is \(ControlCharacters.escaped(String(text.prefix(40))))\(text.count > 40 ? "..." : ""), written with more digits than this tool reads safely "

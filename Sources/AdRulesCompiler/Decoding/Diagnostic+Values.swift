@@ -93,7 +93,10 @@ extension Diagnostic {
         switch expected {
         case "a mapping of keys to values":
             // `launch:` then `- show_on_first_load: true` and `- max_wait: 5s`: its keys written as items of a list.
-            if let items = found.items, !items.isEmpty, case let keys = items.compactMap({ $0.pairs?.first?.key.scalar?.value }), keys.count == items.count {
+            // (Only items whose first keys differ: `- id: a`, `- id: b` are records, not keys of one mapping.)
+            if let items = found.items, !items.isEmpty, items.count <= 100, case let keys = items.compactMap({ $0.pairs?.first?.key.scalar?.value }),
+                keys.count == items.count, Set(keys).count == keys.count
+            {
                 return ": " + keysAsListItems(keys.prefix(4), items: items.count)
             }
             return ": write key: value pairs, one a line, or {key: value}"
@@ -166,13 +169,13 @@ extension Diagnostic {
             advice: "write each \(entry) as a list item with its name, `- name: \(name)` in place of `\(name):`, its settings indented under it as they are")
     }
 
+    /// More values than a message lists beside the one it guesses was meant.
+    private static let longList = 20
+
     /// - Parameter advice: what to write, when the caller knows better than the closest allowed value.
     /// - Parameter allowed: the values; nil for a finding past the file's limit, which is only counted (its message,
     ///   never shown, neither lists them nor searches them for the one meant: the messages of a scenario's 8 million
     ///   unknown reason codes, each listing the 33 codes, took 40 s to build).
-    /// More values than a message lists beside the one it guesses was meant.
-    private static let longList = 20
-
     static func unknownEnum(_ key: String, value: String, allowed: [String]?, advice: String? = nil, file: String, range: SourceRange) -> Diagnostic {
         guard let allowed else { return Diagnostic(.error, rule: "schema/enum", message: "\(key) has an unknown value", file: file, range: range) }
         let written = "\"\(ControlCharacters.escaped(YAMLScalar.shortened(value)))\""

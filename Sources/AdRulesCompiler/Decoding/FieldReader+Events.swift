@@ -23,12 +23,15 @@ extension FieldReader {
         if case .sequenceStart(let start) = event {
             // Its keys written as items of a list (`- show_on_first_load: true`): told to lose the `- `, from the first
             // key of each item (of the first four), the rest read through.
+            // Only items whose first keys differ are keys of one mapping: `- id: a`, `- id: b` are records, which
+            // losing the `- ` would turn into repeated keys. (Looked at for the first hundred items.)
             let level = cursor.openCollections
             var (keys, items, allKeyed) = ([String](), 0, true)
+            var firstKeys = Set<String>()
             while let item = cursor.next() {
                 if case .end(let end) = item {
                     let node = YAMLNode(.sequence([]), range: SourceRange(start: start, end: end))
-                    if allKeyed, items > 0 {
+                    if allKeyed, items > 0, items <= 100 {
                         report(.wrongType(key(), expected: "a mapping of keys to values", found: node, file: file, advice: Diagnostic.keysAsListItems(keys, items: items)))
                     } else {
                         _ = mapping(node, key())
@@ -36,7 +39,9 @@ extension FieldReader {
                     return false
                 }
                 items += 1
-                if case .mappingStart = item, case .scalar(let first)? = cursor.next(), let word = first.scalar?.value {
+                if items <= 100, case .mappingStart = item, case .scalar(let first)? = cursor.next(), let word = first.scalar?.value,
+                    firstKeys.insert(word).inserted
+                {
                     if keys.count < 4 { keys.append(word) }
                 } else {
                     allKeyed = false

@@ -109,24 +109,31 @@ struct ExpressionChecker {
             if case .and = syntax { isAnd = true } else { isAnd = false }
             var codes: [CompiledExpression] = []
             var valid = true
+            let runs = Self.valuesAlone(after: operands)
             for (index, operand) in operands.enumerated() {
                 guard let typed = check(operand) else {
                     valid = false
                     continue
                 }
                 if typed.type != .bool {
-                    // `screen == "checkout" or "paywall"`: the value alone, meant to be compared as the one before it is.
+                    valid = false
+                    // `screen == "checkout" or "paywall" or "shop"`: values alone, meant to be compared as the one before
+                    // them is; one finding for the run, at its first value.
+                    if runs.quiet.contains(index) { continue }
                     var advice = "compare it, for example `x == ...`"
-                    if index > 0, case .compare(.equal, .name(let name, _), .literal(let first, _), _) = operands[index - 1],
-                        case .literal(let value, _) = operand, first.type == value.type
-                    {
-                        advice = "compare it as the one before it is: write \(name) == \(value)"
-                            + (isAnd ? "" : ", or look in a list: \(name) in [\(first), \(value)]")
+                    if let run = runs.told[index] {
+                        let alone = run.values.dropFirst()
+                        let listed = "[" + run.values.prefix(4).map(\.description).joined(separator: ", ") + (run.values.count > 4 ? ", …" : "") + "]"
+                        advice = alone.count == 1
+                            ? "compare it as the one before it is: write \(run.name) == \(alone[alone.startIndex])"
+                            : alone.count <= 3
+                                ? "compare them as the one before them is: write " + alone.map { "\(run.name) == \($0)" }.joined(separator: isAnd ? " and " : " or ")
+                                : "compare them as the one before them is"
+                        if !isAnd { advice += ", or look in a list: \(run.name) in \(listed)" }
                     }
                     findings.append(ExpressionFinding(
                         kind: .type, offset: operand.offset,
                         message: "\(isAnd ? "and" : "or") needs bool operands, but this one is \(typed.type.rawValue): \(advice)"))
-                    valid = false
                 }
                 codes.append(typed.code)
             }
@@ -183,7 +190,10 @@ struct ExpressionChecker {
             guard left.type.isComparable(with: element) else {
                 // `tags in ["a", "b"]`, tags a list itself: whether it holds one of them is asked of each.
                 if [ValueType.stringList, .intList].contains(left.type), let list = Self.name(of: l), case .list(let items, _) = r,
-                    case let values = items.compactMap({ item -> String? in if case .literal(let value, _) = item { return value.description } else { return nil } }),
+                    case let values = items.compactMap({ item -> String? in
+                        guard case .literal(let value, _) = item, value.type == left.type.element else { return nil }
+                        return value.description
+                    }),
                     !values.isEmpty, values.count == items.count, values.count <= 3
                 {
                     findings.append(ExpressionFinding(
@@ -203,6 +213,33 @@ struct ExpressionChecker {
             if !negated { checkHours(l, r) }
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
         }
+    }
+
+    /// The runs of values written alone after a comparison with `==` (`screen == "a" or "b" or "c"`), of its value's
+    /// type: each run by the index of its first value alone (with the name and every value, the compared one first),
+    /// and the indices of the run's other values.
+    static func valuesAlone(after operands: [Syntax]) -> (told: [Int: (name: String, values: [AttributeValue])], quiet: Set<Int>) {
+        var told: [Int: (name: String, values: [AttributeValue])] = [:]
+        var quiet = Set<Int>()
+        var index = 0
+        while index < operands.count {
+            guard case .compare(.equal, .name(let name, _), .literal(let first, _), _) = operands[index] else {
+                index += 1
+                continue
+            }
+            var values = [first]
+            var next = index + 1
+            while next < operands.count, case .literal(let value, _) = operands[next], value.type == first.type {
+                values.append(value)
+                next += 1
+            }
+            if next > index + 1 {
+                told[index + 1] = (name, values)
+                quiet.formUnion((index + 2)..<next)
+            }
+            index = next
+        }
+        return (told, quiet)
     }
 
     /// What to write when `in` looks for a value of another type than the list's items. A list written out is

@@ -35,6 +35,15 @@ struct ExpressionError: Error, Sendable, Hashable {
 /// error), so a byte is a character there, and a literal's characters are counted once it is read. Offsets are
 /// in characters, as the positions of findings are.
 enum Lexer {
+    /// Whether the tokens end with `now.hour` and a comparison: what a time of day written next is compared with.
+    static func comparesTheHour(_ tokens: ArraySlice<Token>) -> Bool {
+        guard tokens.count >= 2, case .name("now.hour") = tokens[tokens.endIndex - 2].kind else { return false }
+        switch tokens[tokens.endIndex - 1].kind {
+        case .equal, .notEqual, .less, .lessEqual, .greater, .greaterEqual: return true
+        default: return false
+        }
+    }
+
     /// `10pm`, `7am`: an hour of a 12-hour clock, where now.hour counts 0-23. Nil for any other word.
     static func clockHourAdvice(_ word: String) -> String? {
         let lower = word.lowercased()
@@ -127,7 +136,7 @@ enum Lexer {
                     // A duration written with a fraction (`1.5h`), with its parts out of order (`30s1m`) or with its last
                     // unit left out (`1h30`) is told its form, as in a setting.
                     let meant = DurationAdvice.meant(by: shown) ?? DurationAdvice.reordered(shown) ?? DurationAdvice.lastUnitLeftOut(shown)
-                    let advice = meant.map { "\"\(shown)\" is not a duration: write \($0)" } ?? Self.clockHourAdvice(shown)
+                    let advice = meant.map { "\"\(shown)\" is not a duration: write \($0)" } ?? (comparesTheHour(tokens[...]) ? clockHourAdvice(shown) : nil)
                     return .failure(ExpressionError(
                         offset: startOffset,
                         message: advice ?? "\"\(shown)\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"))
@@ -256,12 +265,15 @@ enum Lexer {
                     return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\", a typographic quote: text goes in straight quotes, as in screen == \(quote)checkout\(quote) (type \(quote) or \(other))"))
                 }
                 // `now.hour >= 22:00`: a time of day, where the rule reads the hour alone.
-                if character == ":", case .int(let hour)? = tokens.last?.kind, (0...23).contains(hour),
+                if character == ":", case .int(let hour)? = tokens.last?.kind, (0...23).contains(hour), comparesTheHour(tokens.dropLast()),
                     start + 2 < bytes.count, isDigit(bytes[start + 1]), isDigit(bytes[start + 2])
                 {
+                    let minutes = text((start + 1)..<(start + 3))
+                    // A rule compares whole hours: 22:30 is no bound it can write, and 22 would move it.
+                    let write = minutes == "00" ? "write \(hour)" : "a rule compares whole hours, not minutes: write \(hour) or \((hour + 1) % 24)"
                     return .failure(ExpressionError(
                         offset: tokens.last?.offset ?? startOffset,
-                        message: "\(tokens.last?.text ?? "")\(text(start..<(start + 3))) is a time of day, and now.hour is the hour alone (0-23): write \(hour)"))
+                        message: "\(tokens.last?.text ?? ""):\(minutes) is a time of day, and now.hour is the hour alone (0-23): \(write)"))
                 }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""

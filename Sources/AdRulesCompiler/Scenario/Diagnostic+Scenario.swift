@@ -88,8 +88,6 @@ extension Diagnostic {
             advice: "the tests need a `tests:` line above them, with the list indented under it")
     }
 
-    /// A test named as an earlier one of its file: the `PASS`/`FAIL` lines and json cannot tell the two apart. A warning:
-    /// both run.
     /// Steps written at the level of the tests, which YAML reads as tests: one finding for the run of them.
     /// - Parameters:
     ///   - testAbove: whether a test stands above them (else they come first in `tests:`).
@@ -101,7 +99,7 @@ extension Diagnostic {
         let them = one ? "it" : "them", read = one ? "it as a test" : "them as tests"
         let message: String
         if emptySteps != nil {
-            message = "steps is empty: \(which) at the level of the tests, so YAML reads \(read): indent \(them) under `steps:`, deeper than its key"
+            message = "steps is empty: \(which) at the level of the tests, so YAML reads \(read): indent \(them) under `steps:`, deeper than its key" + (emptySteps?.items != nil ? ", in place of its [ ]" : "")
         } else if testAbove {
             message = "\(which) at the level of the tests, so YAML reads \(read): indent \(them) as the steps of the test above are indented"
         } else {
@@ -111,6 +109,8 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "schema/type", message: message, file: file, range: range)
     }
 
+    /// A test named as an earlier one of its file: the `PASS`/`FAIL` lines and json cannot tell the two apart. A warning:
+    /// both run.
     static func repeatedTestName(_ name: String, first: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
         var diagnostic = Diagnostic(
             .warning, rule: "scenario/duplicate-name",

@@ -95,7 +95,7 @@ extension ScenarioDecoder {
         }
         // A test with no steps checks nothing and would always pass.
         let stepsExample = "steps: [{event: app_launched}, {ask: show, placement: \(examplePlacement(policy)), expect: allow}]"
-        if let stepsNode, stepsNode.scalar?.isNull == true, let strays = strayStepsBelow {
+        if let stepsNode, stepsNode.scalar?.isNull == true || stepsNode.items?.isEmpty == true, let strays = strayStepsBelow {
             reader.report(.stepsAtTestLevel(strays, testAbove: true, emptySteps: stepsNode, file: reader.file))
         } else if let stepsNode, let items = reader.sequence(stepsNode, "steps") {
             if items.isEmpty {

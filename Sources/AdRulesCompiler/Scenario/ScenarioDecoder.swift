@@ -50,7 +50,7 @@ public enum ScenarioDecoder {
                         pastStrays = run.upperBound
                         let above = index > 0 ? items[index - 1].pairs?.first { $0.key.scalar?.value == "steps" } : nil
                         // An empty `steps:` just above is where the finding goes: it is the test these steps belong to.
-                        if let steps = above?.value, steps.scalar?.isNull == true { continue }
+                        if let steps = above?.value, steps.scalar?.isNull == true || steps.items?.isEmpty == true { continue }
                         reader.report(.stepsAtTestLevel(items[run], testAbove: index > 0, emptySteps: nil, file: file))
                         continue
                     }
