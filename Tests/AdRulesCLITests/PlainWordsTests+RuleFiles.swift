@@ -445,6 +445,11 @@ extension PlainWordsTests {
         let nested = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: banner\n    b:\n      format: interstitial\n      min_interval: 1m\n    c:\n      min_interval: 1m\n")])
         #expect(nested.diagnostics.map(\.message).first == "unknown key \"b\" in placement \"a\": b has a format, so it is a placement of its own: indent it as the placement above it is, under `placements:`", "\(nested.diagnostics)")
         #expect(nested.diagnostics.dropFirst().allSatisfy { !$0.message.contains("has a format") }, "\(nested.diagnostics)")
+        // A group or a rule naming a placement so misplaced is not also told it names an unknown placement.
+        for misplaced in ["placements:\n  a:\n    format: banner\n    b:\n      format: banner\n", "placements:\n  a: {format: banner}\nb:\n  format: banner\n"] {
+            let named = PolicyLoader.load(texts: [("p.yaml", "version: 1\n" + misplaced + "groups:\n  g: {placements: [a, b]}\nrules:\n  - {id: r, deny: [b], when: premium}\n")])
+            #expect(named.diagnostics.map(\.rule) == ["schema/unknown-key"], "\(named.diagnostics)")
+        }
     }
 
     /// Settings written as items of a list, and caps written as a mapping of windows to maxima, are told what to write;

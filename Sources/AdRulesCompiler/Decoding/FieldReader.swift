@@ -112,6 +112,9 @@ struct FieldReader: NodeReader {
     var isReadingPlacement = false
     /// Placements written at a rule file's top level, outside `placements:` (told to indent them under it).
     var placementsOutsideBlock = 0
+    /// The ids of placements written outside `placements:` or under another placement, each told so: a group or rule
+    /// naming one is not also told it is unknown.
+    var misplacedPlacements: [String] = []
 
     /// Whether a position is where an alias or a tagged node starts: a schema finding there only repeats the
     /// `yaml/alias` or `yaml/tag` one, kept or counted, and is neither kept nor counted.

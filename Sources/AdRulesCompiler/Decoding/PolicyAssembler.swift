@@ -62,6 +62,8 @@ struct PolicyAssembler {
 
     /// The defined placement id closest to each unknown name met (``reportUnknown(_:in:known:placements:fragments:isGroup:allowsEvery:)``).
     private var closestKnown: [String: String?] = [:]
+    /// The ids of placements written out of their place, each told so (``PolicyFragment/misplacedPlacements``).
+    private var misplaced: Set<String> = []
     /// Placements and groups left out because their id was defined before: ``SemanticLint`` still checks their settings.
     private(set) var leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
     /// How many left-out placements, groups and rules (each kind) are checked: a policy of 100,000 repeats costs what
@@ -73,6 +75,7 @@ struct PolicyAssembler {
     /// ``maxLeftOut`` placements defined twice, kept for the lint).
     mutating func assemble(_ written: consuming [PolicyFragment], files: [String]) -> Policy {
         var fragments = consume written
+        misplaced = Set(fragments.flatMap(\.misplacedPlacements))
         var firstSetting: [String: PolicyFragment.Setting] = [:]
         var firstDefaults: PlacementFields?
         for fragment in fragments {
@@ -274,6 +277,8 @@ struct PolicyAssembler {
         _ member: Located<String>, in context: String, known: [String], placements: [Placement], fragments: [PolicyFragment], isGroup: Bool = false,
         allowsEvery: Bool = false
     ) {
+        // A placement written out of its place is told so where it stands: naming it is no second mistake.
+        if misplaced.contains(member.value) { return }
         // The defined id closest to the name, found once a name: a name repeated in many groups and rules (or in many
         // copies of one) costs one search of the ids.
         let closest: String?

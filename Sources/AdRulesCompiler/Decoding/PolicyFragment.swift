@@ -62,6 +62,8 @@ struct PolicyFragment: Sendable {
     /// Whether a placement is written outside `placements:` (at the top level, told so): a policy with no other
     /// placement is not also told it has none.
     var placementsOutsideBlock = false
+    /// The ids of placements written outside `placements:` or under another placement (``FieldReader/misplacedPlacements``).
+    var misplacedPlacements: [String] = []
     /// Whether any placement may have lost settings this file meant for it, its pacing among them: a merge key at the
     /// top level or among the placements (``FieldReader/mergedPolicyWide``), or a placement's setting indented with
     /// no-break spaces, which YAML reads as a top-level key (`\u{A0}\u{A0}\u{A0}\u{A0}min_interval: 1m`).
@@ -212,6 +214,7 @@ struct PolicyFragment: Sendable {
         if let emptyPlacements, reader.placementsOutsideBlock == 0 { reader.report(emptyPlacements) }
         if reader.gluedKeys.contains("placements") { fragment.placementsUnread = true }
         fragment.placementsOutsideBlock = reader.placementsOutsideBlock > 0
+        fragment.misplacedPlacements = reader.misplacedPlacements
         // `verison: 1` is an unknown key that names version: the file is not also told it lacks one.
         if !sawVersion, !reader.gluedKeys.contains("version") {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
