@@ -65,6 +65,16 @@ extension YAMLEventCursor {
             let advice = Diagnostic.pastedSpaceIndentationAdvice(space.scalar, line: otherLine(space.offset).map { "line \($0)" } ?? "this line")
             return finding(advice, notes: [("the \(PastedSpace.shortName(space.scalar)) is here", space.offset)])
         }
+        // `– max: 3` then `  window: 1h`: a list item begun with a word processor's dash, which YAML reads as the start of a
+        // key; what libyaml refuses is on its line or the next. The dash's line is named, with a note at it.
+        // (Not a line of a value read over several lines, whose text may start with a dash.)
+        if let above = previousContentLine(before: problemByte), let advice = Self.typographicDashAdvice(above.text),
+            case let line = UTF8Check.position(ofByte: above.start, in: input).line, !textScalars.contains(where: { $0.start.line < line && line <= $0.end.line })
+        {
+            let dash = above.start + above.text.utf8.prefix { $0 == 0x20 }.count
+            return finding(advice.replacingOccurrences(of: "this line starts", with: "\(otherLine(dash).map { "line \($0)" } ?? "this line") starts"),
+                           notes: [("the dash is here", dash)])
+        }
         // `environment: 'production` with no closing quote, closed by the apostrophe of `user's` in a comment lines below:
         // what follows that quote is what libyaml refuses, and the quote left open is what to fix.
         if ["did not find expected key", "could not find expected ':'", "mapping values are not allowed in this context", "did not find expected '-' indicator"]

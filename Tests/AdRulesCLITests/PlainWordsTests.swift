@@ -150,6 +150,9 @@ struct PlainWordsTests {
         // A list item written with a word processor's dash: the dash is text, and the item's first `: ` a key's.
         ("version: 1\nplacements:\n  a:\n    format: banner\n    caps:\n      \u{2013} {max: 3, window1️⃣: 30m}\n",
          "this line starts with an en dash (U+2013, as a word processor writes a list), which YAML reads as text: a list item starts with a plain hyphen: write - {max: 3, window: 30m}"),
+        // Its block form: the dash's line is named, with a note at it; a dash that starts a line of a text is text.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    caps:\n      2️⃣\u{2013} max: 3\n        window1️⃣: 1h\n",
+         "line 6 starts with an en dash (U+2013, as a word processor writes a list), which YAML reads as text: a list item starts with a plain hyphen: write - max: 3"),
         // A key indented under its block's key is in the block: the key below, one space deeper, is what to move.
         ("version: 1\nplacements:\n  a:\n    format: app_open\n    resume:\n      show_if_ready: true\n       allow_deferred1️⃣: false\n      max_delay: 3s\n",
          "allow_deferred is indented 7 spaces, more than show_if_ready on line 6 (6), whose value is on its line, so it cannot hold keys: line the two up"),
@@ -181,6 +184,8 @@ struct PlainWordsTests {
         ("version: 1\nplacements:\n  home:\n    format: banner\nrules:\n  - id: a\n    deny: [home]\n    message: |\n      Contact:support@x.com\n    when: a b1️⃣: c\n",
          "a value that holds \": \" must be quoted"),
         ("\u{00A0}a: 1\n\n\nb: 21️⃣: 3\n", "a value that holds \": \" must be quoted"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\nrules:\n  - id: r\n    deny: [a]\n    message: >\n      \u{2013} no ads\n    when: a b1️⃣: c\n",
+         "a value that holds \": \" must be quoted"),
         // A key in the first column, or one whose value is a { } mapping, may be where it belongs: the line below is told.
         ("version: 1\nplacements:\n  a:\n    format: banner\n    min_interval: 2m\ntimezone: UTC\n    daily_cap1️⃣: 3\n",
          "daily_cap is indented 4 spaces, more than timezone on line 6 (0)"),
