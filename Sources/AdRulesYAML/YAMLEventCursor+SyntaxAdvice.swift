@@ -68,12 +68,12 @@ extension YAMLEventCursor {
         // `– max: 3` then `  window: 1h`: a list item begun with a word processor's dash, which YAML reads as the start of a
         // key; what libyaml refuses is on its line or the next. The dash's line is named, with a note at it.
         // (Not a line of a value read over several lines, whose text may start with a dash.)
-        if let above = previousContentLine(before: problemByte), let advice = Self.typographicDashAdvice(above.text),
-            case let line = UTF8Check.position(ofByte: above.start, in: input).line, !textScalars.contains(where: { $0.start.line < line && line <= $0.end.line })
+        if let above = previousContentLine(before: problemByte), Self.typographicDashAdvice(above.text) != nil,
+            case let line = UTF8Check.position(ofByte: above.start, in: input).line, !textScalars.contains(where: { $0.start.line < line && line <= $0.end.line }),
+            case let dash = above.start + above.text.utf8.prefix(while: { $0 == 0x20 }).count,
+            let advice = Self.typographicDashAdvice(above.text, name: otherLine(dash).map { "line \($0)" } ?? "this line")
         {
-            let dash = above.start + above.text.utf8.prefix { $0 == 0x20 }.count
-            return finding(advice.replacingOccurrences(of: "this line starts", with: "\(otherLine(dash).map { "line \($0)" } ?? "this line") starts"),
-                           notes: [("the dash is here", dash)])
+            return finding(advice, notes: [("the dash is here", dash)])
         }
         // `environment: 'production` with no closing quote, closed by the apostrophe of `user's` in a comment lines below:
         // what follows that quote is what libyaml refuses, and the quote left open is what to fix.

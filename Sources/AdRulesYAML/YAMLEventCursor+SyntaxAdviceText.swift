@@ -191,12 +191,13 @@ extension YAMLEventCursor {
 
     /// A list item written with a typographic dash (`– {max: 3, window: 30m}`, as a word processor writes a list): YAML
     /// reads the dash as text, and the item's first `: ` as a key's. Nil for any other line.
-    static func typographicDashAdvice(_ line: Substring) -> String? {
+    /// - Parameter name: what the finding calls the line (`line 6`, when it is not the finding's own).
+    static func typographicDashAdvice(_ line: Substring, name lineName: String = "this line") -> String? {
         let text = line.drop { $0 == " " }
         guard let dash = text.unicodeScalars.first, let name = typographicDashes[dash], text.unicodeScalars.dropFirst().first == " " else { return nil }
         let item = text.unicodeScalars.dropFirst(2).drop { $0 == " " }
         let code = "U+" + String(dash.value, radix: 16, uppercase: true)
-        return "this line starts with \(name) (\(code), as a word processor writes a list), which YAML reads as text: a list item starts with "
+        return "\(lineName) starts with \(name) (\(code), as a word processor writes a list), which YAML reads as text: a list item starts with "
             + "a plain hyphen: write - \(Self.shortened(Substring(item)))"
     }
 
