@@ -11,10 +11,8 @@ extension LocalDay {
     /// On a day with no change of offset, the day is the 24 hours from local midnight, found with the offset
     /// alone; a day with a change (DST, a zone changing its rules) is asked of the Gregorian calendar.
     static func containing(_ ms: Int64, in zone: TimeZone) -> LocalDay {
-        let date = Milliseconds.date(ms)
-        let offset = Int64(zone.secondsFromGMT(for: date)) * 1000
-        let local = ms + offset
-        let start = local - ((local % 86_400_000) + 86_400_000) % 86_400_000 - offset
+        let offset = offset(at: ms, in: zone)
+        let start = midnight(ofLocal: ms + offset) - offset
         let end = start + 86_400_000
         // The first change of offset from a day before this midnight: none up to a day after the end means that the
         // offset at `ms` holds from midnight to midnight. (A change at the end moves the next midnight; a change
@@ -55,10 +53,10 @@ extension LocalDay {
                 day.end = midnight(after: fallBack, in: zone)
             }
         } else {
-            let start = ms - ((ms % 86_400_000) + 86_400_000) % 86_400_000
+            let start = midnight(ofLocal: ms)
             day = LocalDay(zone: zone.identifier, start: start, end: start + 86_400_000)
         }
-        day.offset = Int64(zone.secondsFromGMT(for: date)) * 1000
+        day.offset = offset(at: ms, in: zone)
         day.offsetFrom = ms
         let change = zone.nextDaylightSavingTimeTransition(after: date).map(Milliseconds.from) ?? day.end
         day.offsetUntil = min(day.end, change)
@@ -69,19 +67,21 @@ extension LocalDay {
     /// back), else nil.
     private static func fallBackToTheDateBefore(after ms: Int64, in zone: TimeZone) -> Int64? {
         guard let change = zone.nextDaylightSavingTimeTransition(after: Milliseconds.date(ms)).map(Milliseconds.from) else { return nil }
-        func localDate(_ ms: Int64) -> Int64 {
-            let local = ms + Int64(zone.secondsFromGMT(for: Milliseconds.date(ms))) * 1000
-            return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
-        }
+        func localDate(_ ms: Int64) -> Int64 { midnight(ofLocal: ms + offset(at: ms, in: zone)) }
         return localDate(change) < localDate(change - 1) ? change : nil
     }
 
     /// The first local midnight after `ms`, with the offset that holds at `ms`.
     private static func midnight(after ms: Int64, in zone: TimeZone) -> Int64 {
-        let offset = Int64(zone.secondsFromGMT(for: Milliseconds.date(ms))) * 1000
-        let local = ms + offset
-        return local - ((local % 86_400_000) + 86_400_000) % 86_400_000 + 86_400_000 - offset
+        let offset = offset(at: ms, in: zone)
+        return midnight(ofLocal: ms + offset) + 86_400_000 - offset
     }
+
+    /// The midnight that starts the day of a local time (ms since 1970 read on the local clock), on that clock.
+    private static func midnight(ofLocal local: Int64) -> Int64 { local - ((local % 86_400_000) + 86_400_000) % 86_400_000 }
+
+    /// The zone's offset from UTC at `ms`, in ms.
+    private static func offset(at ms: Int64, in zone: TimeZone) -> Int64 { Int64(zone.secondsFromGMT(for: Milliseconds.date(ms))) * 1000 }
 }
 
 extension Facts {

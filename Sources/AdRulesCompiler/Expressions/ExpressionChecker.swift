@@ -124,11 +124,8 @@ struct ExpressionChecker {
                     if let run = runs.told[index] {
                         let alone = run.values.dropFirst()
                         let listed = "[" + run.values.prefix(4).map(\.description).joined(separator: ", ") + (run.values.count > 4 ? ", …" : "") + "]"
-                        advice = alone.count == 1
-                            ? "compare it as the one before it is: write \(run.name) == \(alone[alone.startIndex])"
-                            : alone.count <= 3
-                                ? "compare them as the one before them is: write " + alone.map { "\(run.name) == \($0)" }.joined(separator: isAnd ? " and " : " or ")
-                                : "compare them as the one before them is"
+                        advice = (alone.count == 1 ? "compare it as the one before it is" : "compare them as the one before them is")
+                            + (alone.count <= 3 ? ": write " + alone.map { "\(run.name) == \($0)" }.joined(separator: isAnd ? " and " : " or ") : "")
                         if !isAnd { advice += ", or look in a list: \(run.name) in \(listed)" }
                     }
                     findings.append(ExpressionFinding(
