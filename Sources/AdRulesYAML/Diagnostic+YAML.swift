@@ -175,7 +175,8 @@ extension Diagnostic {
     static func holdsIDs(_ key: String) -> Bool { ["placements", "groups", "attributes"].contains(key) }
 
     /// - Parameter kind: what the repeated key is, for what to do with the two.
-    static func duplicateKey(_ key: String, file: String, range: SourceRange, first: SourcePosition, kind: DuplicateKeyKind = .value) -> Diagnostic {
+    static func duplicateKey(_ written: String, file: String, range: SourceRange, first: SourcePosition, kind: DuplicateKeyKind = .value) -> Diagnostic {
+        let key = YAMLScalar.shortened(written)
         // A second block of a file's entries (`placements:` written twice), or of a placement's settings (`grace:`),
         // holds entries to keep: they are moved, not dropped.
         let merge = "move its entries into the first \(key):"

@@ -134,7 +134,7 @@ extension YAMLEventCursor {
             // (At most a few: an item of 200,000 repeated keys is one finding, not one of 200,000 notes.)
             if let earlier = runTogether, earlier.mapping == frame.start {
                 if earlier.notes <= Self.maxRunTogetherNotes {
-                    let message = earlier.notes < Self.maxRunTogetherNotes ? "\"\(key.value)\" is repeated here too" : "more keys are repeated from here on"
+                    let message = earlier.notes < Self.maxRunTogetherNotes ? "\"\(YAMLScalar.shortened(key.value))\" is repeated here too" : "more keys are repeated from here on"
                     addNote(DiagnosticNote(message: message, file: file, position: range.start), toFindingAt: earlier.finding)
                     runTogether?.notes += 1
                 }

@@ -350,8 +350,13 @@ extension YAMLEventCursor {
         return text
     }
 
-    /// A value cut to a readable length for a message.
+    /// A value cut to a readable length for a message: 60 code points, not characters (one character of a letter and
+    /// 100,000 variation selectors put 300 KB into a message).
     static func shortened(_ text: Substring) -> String {
-        text.count > 60 ? String(text.prefix(60)) + "…" : String(text)
+        let scalars = text.unicodeScalars
+        guard let cut = scalars.index(scalars.startIndex, offsetBy: 60, limitedBy: scalars.endIndex), cut < scalars.endIndex else {
+            return String(text)
+        }
+        return String(Substring(scalars[..<cut])) + "…"
     }
 }

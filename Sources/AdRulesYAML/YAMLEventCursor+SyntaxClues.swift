@@ -121,9 +121,10 @@ extension YAMLEventCursor {
             guard let found = Self.keyLine(above.text) else { continue }
             // Lined up with a key of its block: libyaml refused something else.
             if found.indentation == written.indentation { return nil }
-            let number = UTF8Check.position(ofByte: above.start, in: input).line
-            if found.indentation > written.indentation, deeper == nil { deeper = (found.indentation, found.key, number) }
-            if found.indentation < written.indentation { shallower = (found.indentation, found.key, number) }
+            // A line's number is counted from the start of the file: only for the (at most two) lines named.
+            func number() -> Int { UTF8Check.position(ofByte: above.start, in: input).line }
+            if found.indentation > written.indentation, deeper == nil { deeper = (found.indentation, found.key, number()) }
+            if found.indentation < written.indentation { shallower = (found.indentation, found.key, number()) }
         }
         let choices = [deeper, shallower].compactMap { $0 }.map { "\($0.indentation) spaces, as \(Self.shortened($0.key)) on line \($0.line)" }
         guard !choices.isEmpty else { return nil }

@@ -382,6 +382,24 @@ struct HostileInputTests {
         }
     }
 
+    /// A long key is echoed cut short, in every message that names it: 1,000 keys of 16,000 characters, each a
+    /// placement at the top level, made 33 MB of output (the key in the finding, and again in its advice). So is the
+    /// text of a list item begun with a word processor's dash, however many marks join its one character.
+    @Test func aLongKeyIsEchoedCutShort() {
+        let key = String(repeating: "k", count: 20_000)
+        let texts = [
+            "version: 1\nplacements:\n  a: {format: banner}\n\(key): {format: banner}\n",
+            "version: 1\nplacements:\n  a: {format: banner, \(key): 1}\n",
+            "version: 1\nplacements:\n  a: {format: banner, \(key): 1, \(key): 2}\n",
+            "version: 1\nplacements:\n  a:\n    format: banner\n    caps:\n      \u{2013} a\(String(repeating: "\u{FE0F}", count: 100_000)): 3\n",
+        ]
+        for text in texts {
+            let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+            #expect(!found.isEmpty && found.allSatisfy { $0.message.utf8.count < 1_000 && $0.notes.allSatisfy { $0.message.utf8.count < 1_000 } },
+                "\(found.map { ($0.rule, $0.message.utf8.count) })")
+        }
+    }
+
     /// A message written as a block (`>` or `|`) ends with the block's line break: that break is not text, and the
     /// message reads without it. A break inside the block is still a control character.
     @Test func aBlockMessageEndsWithoutItsLineBreak() {

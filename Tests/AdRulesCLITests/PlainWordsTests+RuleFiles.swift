@@ -472,6 +472,8 @@ extension PlainWordsTests {
         #expect(messages("placements:\n  r:\n    format: rewarded\n    caps:\n      30m: 3\n      1d: 10\n") == [
             "caps must be a list, not a mapping: each cap is an item of the list, with its max and its window: write caps: [{max: 3, window: 30m}, {max: 10, window: 1d}]",
         ])
+        // Only with whole numbers: a max of `.inf` or 2.5 is not shown as the one to write.
+        #expect(messages("placements:\n  r:\n    format: rewarded\n    caps: {30m: .inf, 1h: 2.5}\n").allSatisfy { !$0.contains("max: .inf") && !$0.contains("max: 2.5") })
         #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m}\ngroups:\n  g:\n    placements:\n      - a\n      - daily_cap: 30\n") == [
             "a group member must be a placement id, not a mapping: daily_cap is a setting of the group, not a member: write it beside placements:, without the `- `",
         ])

@@ -102,6 +102,10 @@ extension PlainWordsTests {
             "10:11: steps is empty: the 2 steps on lines 11-14 stand at the level of the tests, so YAML reads them as tests: indent them under `steps:`, deeper than its key",
         ])
         #expect(scenario.tests.map(\.name) == ["with steps", "last"])
+        // Steps after an item that is no test (a list) have no test above to copy the steps of.
+        let afterList = "tests:\n  - [event, app_launched]\n  - {event: app_launched}\n"
+        #expect(ScenarioDecoder.decode(Array(afterList.utf8), file: "s.test.yaml", policy: policy).1.map(\.message).contains(
+            "the step on line 3 stands where a test goes: write a test around it, `- name: …` with its `start:` and `steps:`"))
         // `steps: []` is as empty as `steps:` with nothing after it.
         let brackets = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps: []\n  - event: app_launched\n"
         #expect(ScenarioDecoder.decode(Array(brackets.utf8), file: "s.test.yaml", policy: policy).1.map(\.message) == [
@@ -539,6 +543,10 @@ extension PlainWordsTests {
         // A time of day alone.
         ("09:30", "add the date and its offset from UTC, as in 2026-11-29T09:30:00Z"),
         ("09:30:15", "add the date and its offset from UTC, as in 2026-11-29T09:30:15Z"), ("25:30", nil), ("09:3", nil),
+        // With one digit for the hour, or with its offset written.
+        ("9:30", "add the date and its offset from UTC, as in 2026-11-29T09:30:00Z"),
+        ("09:30Z", "add the date, as in 2026-11-29T09:30:00Z"), ("09:30+09:00", "add the date, as in 2026-11-29T09:30:00+09:00"),
+        ("9:30:15-05:00", "add the date, as in 2026-11-29T09:30:15-05:00"), ("09:30+9", nil), ("9:3", nil),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

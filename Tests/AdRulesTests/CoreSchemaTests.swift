@@ -30,8 +30,13 @@ struct CoreSchemaTests {
         #expect(load.diagnostics.first?.message.contains(text.hasPrefix("0x") ? "(15 digits in hex at most" : "(18 digits at most") == true, "\(load.diagnostics)")
     }
 
-    /// Too many digits that are leading zeros are told to lose the zeros; a negative cap, not the largest cap.
-    @Test(arguments: [("0000000000000000000005", "remove the leading zeros: write 5"), ("-1000000000000000000000", "write it with fewer digits")])
+    /// Too many digits that are leading zeros are told to lose the zeros; a negative cap, the least cap.
+    @Test(arguments: [
+        ("0000000000000000000005", "remove the leading zeros: write 5"), ("1000000000000000000000000", "no cap needs that many shows: write at most 100000, or leave daily_cap out for no cap"),
+        // However many zeros; a negative number, whose zeros are not what is wrong, is told the least cap.
+        (String(repeating: "0", count: 100) + "3", "remove the leading zeros: write 3"),
+        ("-" + String(repeating: "0", count: 30) + "3", "daily_cap must be >= 0: write 0 or more"), ("-1000000000000000000000", "daily_cap must be >= 0: write 0 or more"),
+    ])
     func tooManyDigitsAreToldWhatToWrite(_ text: String, _ advice: String) {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])
         #expect(load.diagnostics.map(\.rule) == ["schema/range"] && load.diagnostics.first?.message.hasSuffix(": " + advice) == true, "\(load.diagnostics)")

@@ -133,6 +133,11 @@ struct ExpressionTests {
         ("now.hour < 12AM", 11, "\"12AM\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 0"),
         ("now.hour < 12pm", 11, "\"12pm\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write 12"),
         ("now.hour < 22:30", 11, "22:30 is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 22 or 23"),
+        // A time of a 12-hour clock is counted 0-23; no hour follows 23.
+        ("now.hour >= 9:30pm", 12, "9:30pm is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 21 or 22"),
+        ("now.hour >= 12:00AM", 12, "12:00AM is a time of day, and now.hour is the hour alone (0-23): write 0"),
+        ("now.hour >= 23:59", 12, "23:59 is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 23"),
+        ("now.hour >= 11:30pm", 12, "11:30pm is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 23"),
         // Only the hour of the day is told so.
         ("level > 5pm", 8, "\"5pm\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"),
     ])
@@ -172,6 +177,12 @@ struct ExpressionTests {
         ])
         let other = try #require(findings("level == 3 or \"b\"").first)
         #expect(other.message.hasSuffix("compare it, for example `x == ...`"), "\(other.message)")
+        // A value holding a quote is written back escaped, so that the condition advised reads.
+        let quoted = findings(#"screen == "a" or "b\"q""#)
+        #expect(quoted.map(\.message) == [#"or needs bool operands, but this one is string: compare it as the one before it is: write screen == "b\"q", or look in a list: screen in ["a", "b\"q"]"#])
+        // After `and` the value cannot also be another: no comparison is advised, only the general advice, for each.
+        let both = findings(#"screen == "a" and "b" and "c""#)
+        #expect(both.map(\.message) == Array(repeating: "and needs bool operands, but this one is string: compare it, for example `x == ...`", count: 2))
     }
 
     /// A number and a unit spelt apart, where a duration was meant, is told the duration, at the number.

@@ -102,11 +102,18 @@ public enum AttributeValue: Sendable, Hashable, Codable, CustomStringConvertible
         case .bool(let b): return String(b)
         case .int(let i): return String(i)
         case .number(let d): return String(d)
-        case .string(let s): return "\"\(s)\""
+        case .string(let s): return Self.quoted(s)
         case .duration(let d): return d.description
-        case .stringList(let l): return "[" + l.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        case .stringList(let l): return "[" + l.map(Self.quoted).joined(separator: ", ") + "]"
         case .intList(let l): return "[" + l.map(String.init).joined(separator: ", ") + "]"
         }
+    }
+
+    /// A text as a rule's condition writes it: in double quotes, a quote or a backslash in it escaped.
+    private static func quoted(_ text: String) -> String {
+        let escaped = text.contains(where: { $0 == "\"" || $0 == "\\" })
+            ? text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") : text
+        return "\"" + escaped + "\""
     }
 }
 

@@ -46,11 +46,12 @@ extension Diagnostic {
         _ key: String, in context: String, allowed: [String], file: String, range: SourceRange, belongsIn: String? = nil, isPlain: Bool = true,
         present: Set<String> = []
     ) -> Diagnostic {
-        var message = "unknown key \"\(key)\" in \(context)"
+        // A key is shown cut short: 1,000 keys of 16,000 characters made 33 MB of output.
+        var message = "unknown key \"\(YAMLScalar.shortened(key))\" in \(context)"
         var plain = false
         // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
         if isPlain, let space = GluedKey.pastedSpace(in: key) {
-            let name = GluedKey.unindented(key)
+            let name = YAMLScalar.shortened(GluedKey.unindented(key))
             // Read as part of the key, the spaces also leave it at the wrong level (the top level, for a placement's
             // setting under the last placement): the context is where YAML put it, not where it was meant to be.
             message = "key \"\(name)\" is indented with \(PastedSpace.indentation(space, plural: true)), "
@@ -59,7 +60,7 @@ extension Diagnostic {
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
             // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
             message += GluedKey.isPlain(glued.value)
-                ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(glued.value)"
+                ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(YAMLScalar.shortened(glued.value))"
                 : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"

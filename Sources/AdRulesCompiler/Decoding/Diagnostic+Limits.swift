@@ -27,12 +27,17 @@ extension Diagnostic {
 
     /// A whole number written correctly but with more digits than any value of `key` can have.
     /// - Parameter capMayBeLeftOut: for a cap, whether it may be left out (no cap), which the advice then offers.
-    static func wholeNumberTooLong(_ key: String, text: String, isCap: Bool = false, capMayBeLeftOut: Bool = false, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter minimum: the least value `key` takes, when it has one: a negative number is told it, not to lose its zeros.
+    static func wholeNumberTooLong(
+        _ key: String, text: String, minimum: Int? = nil, isCap: Bool = false, capMayBeLeftOut: Bool = false, file: String, range: SourceRange
+    ) -> Diagnostic {
         // The limits of other bases only for a number written in one.
         let lower = text.lowercased().drop { $0 == "-" || $0 == "+" }
         let (limit, prefix, digitLimit) = lower.hasPrefix("0x") ? ("15 digits in hex", "0x", 15) : lower.hasPrefix("0o") ? ("20 digits in octal", "0o", 20) : ("18 digits", "", 18)
         let significant = lower.dropFirst(prefix.count).drop { $0 == "0" }
-        let advice = if significant.count <= digitLimit, text.count <= 60 {
+        let advice = if let minimum, minimum >= 0, text.hasPrefix("-"), !significant.isEmpty {
+            "\(key) must be >= \(minimum): write \(minimum) or more"
+        } else if significant.count <= digitLimit {
             // Leading zeros, not the number, are too many (`0000000000000000000005`).
             "remove the leading zeros: write \(text.hasPrefix("-") ? "-" : "")\(prefix)\(significant.isEmpty ? "0" : significant)"
         } else if isCap, !text.hasPrefix("-") {

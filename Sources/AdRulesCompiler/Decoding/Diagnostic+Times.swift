@@ -44,12 +44,16 @@ extension Diagnostic {
             let example = written + "T09:00:00Z"
             return (try? Timestamps.read(example).get()) != nil ? "add a time of day and its offset from UTC, as in \(example)" : nil
         }
-        // A time of day alone (`09:30`, `09:30:00`): the day and the offset are missing.
-        if bytes.count == 5 || bytes.count == 8, digits(0..<2), bytes[2] == UInt8(ascii: ":"), digits(3..<5),
-            bytes.count == 5 || (bytes[5] == UInt8(ascii: ":") && digits(6..<8))
-        {
-            let example = "2026-11-29T" + written + (bytes.count == 5 ? ":00Z" : "Z")
-            return (try? Timestamps.read(example).get()) != nil ? "add the date and its offset from UTC, as in \(example)" : nil
+        // A time of day alone (`09:30`, `9:30`, `09:30:00`, `09:30Z`, `09:30+09:00`): the day is missing, and the offset
+        // unless it is written.
+        let hourDigits = isDigit(0) && bytes.count > 2 && bytes[1] == UInt8(ascii: ":") ? 1 : digits(0..<2) && bytes.count > 3 && bytes[2] == UInt8(ascii: ":") ? 2 : 0
+        if hourDigits > 0, digits((hourDigits + 1)..<(hourDigits + 3)) {
+            var end = hourDigits + 3
+            if end < bytes.count, bytes[end] == UInt8(ascii: ":"), digits((end + 1)..<(end + 3)) { end += 3 }
+            let zone = part(end..<bytes.count)
+            let example = "2026-11-29T" + (hourDigits == 1 ? "0" : "") + part(0..<end) + (end == hourDigits + 3 ? ":00" : "") + (zone.isEmpty ? "Z" : zone)
+            let missing = zone.isEmpty ? "the date and its offset from UTC" : "the date"
+            return (try? Timestamps.read(example).get()) != nil ? "add \(missing), as in \(example)" : nil
         }
         guard bytes.count <= 40, bytes.count >= 16, digits(0..<4), bytes[4] == UInt8(ascii: "-"), digits(5..<7), bytes[7] == UInt8(ascii: "-"),
             digits(8..<10), [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[10]), digits(11..<13),

@@ -115,12 +115,12 @@ extension FieldReader {
                     return hasFormat
                 }
                 if allowed == RuleFileKeys.top, RuleFileKeys.relocation(of: key, allowed: allowed) == nil, holdsFormat() {
-                    belongsIn = "\(key) has a format, so it is a placement: indent it under `placements:`"
+                    belongsIn = "\(YAMLScalar.shortened(key)) has a format, so it is a placement: indent it under `placements:`"
                     reader.placementsOutsideBlock += 1
                     reader.misplacedPlacements.append(key)
                 } else if reader.isReadingPlacement, allowed == RuleFileKeys.placement, holdsFormat() {
                     // A placement indented under the one above it.
-                    belongsIn = "\(key) has a format, so it is a placement of its own: indent it as the placement above it is, under `placements:`"
+                    belongsIn = "\(YAMLScalar.shortened(key)) has a format, so it is a placement of its own: indent it as the placement above it is, under `placements:`"
                     reader.misplacedPlacements.append(key)
                 }
                 if allowed == RuleFileKeys.top {

@@ -61,7 +61,7 @@ extension FieldReader {
             return Located(value, at: location(node))
         }
         if let scalar = node.scalar, scalar.coreSchemaIntDigits != nil {
-            report(.wholeNumberTooLong(key, text: scalar.value, isCap: isCap, capMayBeLeftOut: optional, file: file, range: node.range))
+            report(.wholeNumberTooLong(key, text: scalar.value, minimum: minimum, isCap: isCap, capMayBeLeftOut: optional, file: file, range: node.range))
             return nil
         }
         let empty = optional && node.scalar?.isNull == true ? "write a whole number, or remove \(key)" : nil

@@ -225,10 +225,13 @@ struct PlacementFields: Sendable {
             reader.report(.wrongType("caps", expected: "a list", found: node, file: reader.file, advice: "a cap is an item of the list: write caps: [\(item)], or - \(item) on the next line, indented"))
             return nil
         }
-        // Windows written as the keys of a mapping (`caps:` then `30m: 3`, a window and its max): the items to write.
+        // Windows written as the keys of a mapping (`caps:` then `30m: 3`, a window and its max): the items to write. (Only
+        // for whole numbers: `30m: .inf` written as `{max: .inf, …}` would be as wrong.)
         if let pairs = node.pairs, !pairs.isEmpty, pairs.count <= 4,
             case let caps = pairs.compactMap({ pair -> String? in
-                guard let window = pair.key.scalar?.value, RuleDuration(parsing: window) != nil, let max = pair.value.scalar, max.isCoreSchemaNumber else { return nil }
+                guard let window = pair.key.scalar?.value, RuleDuration(parsing: window) != nil, let max = pair.value.scalar,
+                    FieldReader.intValue(max) != nil
+                else { return nil }
                 return "{max: \(max.shortValue), window: \(window)}"
             }), caps.count == pairs.count
         {

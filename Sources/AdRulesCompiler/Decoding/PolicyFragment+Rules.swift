@@ -104,6 +104,9 @@ extension PolicyFragment {
                 key, in: context, example: example, listing: listing, describing: describing, file: reader.file, range: SourceRange(at: node.range.start)))
         }
         guard sawDeny || !present.contains("deny") else { return nil }
+        // A rule with no id, no condition and no placement named leaves nothing to check once read: it is not kept (five
+        // million `{}` rules were kept to no end, 1.7 GB).
+        guard id != nil || when != nil || !named.isEmpty else { return nil }
         return RuleFields(id: id, range: node.range, deny: deny, named: named, when: when, whenNode: whenNode, message: message, messageAt: messageAt)
     }
 }

@@ -109,7 +109,8 @@ struct ExpressionChecker {
             if case .and = syntax { isAnd = true } else { isAnd = false }
             var codes: [CompiledExpression] = []
             var valid = true
-            let runs = Self.valuesAlone(after: operands)
+            // (Not after `and`: `screen == "a" and "b"` cannot mean the value is both; it gets the general advice.)
+            let runs = isAnd ? (told: [:], quiet: []) : Self.valuesAlone(after: operands)
             for (index, operand) in operands.enumerated() {
                 guard let typed = check(operand) else {
                     valid = false

@@ -269,11 +269,16 @@ enum Lexer {
                     start + 2 < bytes.count, isDigit(bytes[start + 1]), isDigit(bytes[start + 2])
                 {
                     let minutes = text((start + 1)..<(start + 3))
-                    // A rule compares whole hours: 22:30 is no bound it can write, and 22 would move it.
-                    let write = minutes == "00" ? "write \(hour)" : "a rule compares whole hours, not minutes: write \(hour) or \((hour + 1) % 24)"
+                    // `9:30pm`: the hour of a 12-hour clock, counted 0-23.
+                    let clock = start + 5 <= bytes.count ? text((start + 3)..<(start + 5)) : ""
+                    let isTwelveHour = ["am", "pm"].contains(clock.lowercased()) && (1...12).contains(hour)
+                    let counted = isTwelveHour ? Int(hour) % 12 + (clock.lowercased() == "pm" ? 12 : 0) : Int(hour)
+                    // A rule compares whole hours: 22:30 is no bound it can write, and 22 would move it. (No hour follows 23.)
+                    let write = minutes == "00" ? "write \(counted)"
+                        : "a rule compares whole hours, not minutes: write \(counted)" + (counted < 23 ? " or \(counted + 1)" : "")
                     return .failure(ExpressionError(
                         offset: tokens.last?.offset ?? startOffset,
-                        message: "\(tokens.last?.text ?? ""):\(minutes) is a time of day, and now.hour is the hour alone (0-23): \(write)"))
+                        message: "\(tokens.last?.text ?? ""):\(minutes)\(isTwelveHour ? clock : "") is a time of day, and now.hour is the hour alone (0-23): \(write)"))
                 }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""

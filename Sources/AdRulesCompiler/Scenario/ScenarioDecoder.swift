@@ -51,7 +51,9 @@ public enum ScenarioDecoder {
                         let above = index > 0 ? items[index - 1].pairs?.first { $0.key.scalar?.value == "steps" } : nil
                         // An empty `steps:` just above is where the finding goes: it is the test these steps belong to.
                         if let steps = above?.value, steps.scalar?.isNull == true || steps.items?.isEmpty == true { continue }
-                        reader.report(.stepsAtTestLevel(items[run], testAbove: index > 0, emptySteps: nil, file: file))
+                        // (A test above is one with a test's keys: not a list or a broken item, whose steps are nowhere to copy.)
+                        let testAbove = index > 0 && items[index - 1].pairs?.contains { ["name", "start", "steps"].contains($0.key.scalar?.value) } == true
+                        reader.report(.stepsAtTestLevel(items[run], testAbove: testAbove, emptySteps: nil, file: file))
                         continue
                     }
                     let following = strays[index + 1].map { items[$0] }
