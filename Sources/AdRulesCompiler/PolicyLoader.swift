@@ -167,6 +167,8 @@ public enum PolicyLoader {
         var diagnostics: [Diagnostic] = []
         var fragments: [PolicyFragment] = []
         var dropped: [String: (count: Int, errors: Int)] = [:]
+        /// The files whose entries were read through unchecked past ``FieldReader/maxCountedFindings``.
+        var unchecked: Set<String> = []
         /// Per file whose read was cut short: the finding that cut it.
         var broken: [String: Diagnostic] = [:]
         var textScalars: [String: [SourceRange]] = [:]
@@ -196,6 +198,7 @@ public enum PolicyLoader {
                     return
                 }
                 diagnostics += reader.diagnostics
+                if reader.stoppedChecking { unchecked.insert(source.file) }
                 if reader.dropped > 0 {
                     let yaml = dropped[source.file] ?? (0, 0)
                     dropped[source.file] = (yaml.count + reader.dropped, yaml.errors + reader.droppedErrors)
@@ -218,11 +221,11 @@ public enum PolicyLoader {
                 if let cause = broken[d.file] { return d == cause }
                 return !mayFollowFromAnUnreadFile.contains(d.rule)
             }
-        } else if unreadRoot || diagnostics.contains(where: { $0.rule == "yaml/multiple-documents" }) {
+        } else if unreadRoot || !unchecked.isEmpty || diagnostics.contains(where: { $0.rule == "yaml/multiple-documents" }) {
             // A file that is not a mapping (a list, a word) was not read either: its own findings stand, the policy-wide
             // ones that follow from it do not ("the policy has no placements" beside "a rule file must be a mapping").
             // Nor is a document after the first (a stray `---`): a group or rule naming a placement defined there would
-            // be told to define it.
+            // be told to define it. Nor are the entries of a file past so many findings that it was no longer checked.
             diagnostics = diagnostics.filter { !mayFollowFromAnUnreadFile.contains($0.rule) }
         } else if unreadPlacements {
             // A `placements:` that is not a mapping (a list, a word) left only its placements unread: "the policy has no
@@ -244,7 +247,7 @@ public enum PolicyLoader {
             dropped[file, default: (0, 0)].count += count
         }
         // Widened once capped: at most a thousand findings a file, in file order, each line read once.
-        let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped), sources: sources)
+        let shown = TokenExtent.widened(capped(diagnostics.sortedForDisplay(), dropped: dropped, unchecked: unchecked), sources: sources)
         return PolicyLoad(
             policy: policy, diagnostics: shown, files: files, written: assembler.writtenSettings, valueLocations: assembler.valueLocations,
             policyStart: assembler.policyStart)
@@ -253,7 +256,8 @@ public enum PolicyLoader {
     /// `lint/too-many-findings` saying how many more there are: the errors are the ones to fix, and a hostile file
     /// cannot flood a CI log.
     /// - Parameter dropped: per file, the findings its reader did not keep (past the limit), and how many were errors.
-    static func capped(_ diagnostics: [Diagnostic], dropped: [String: (count: Int, errors: Int)]) -> [Diagnostic] {
+    /// - Parameter unchecked: the files read through unchecked past so many findings, which their summary says.
+    static func capped(_ diagnostics: [Diagnostic], dropped: [String: (count: Int, errors: Int)], unchecked: Set<String> = []) -> [Diagnostic] {
         var shown: [String: Int] = [:]
         var hidden = dropped
         var kept: [Diagnostic] = []
@@ -272,7 +276,7 @@ public enum PolicyLoader {
         // The summary weighs what it hides: an error only when an error is among them (warnings alone do not fail
         // lint without --strict).
         for (file, count) in hidden where count.count > 0 {
-            kept.append(.tooManyFindings(count.count, errors: count.errors, file: file))
+            kept.append(.tooManyFindings(count.count, errors: count.errors, file: file, readToTheEnd: !unchecked.contains(file)))
         }
         return kept.sortedForDisplay()
     }

@@ -81,10 +81,12 @@ extension Diagnostic {
 
     /// The line that stands for the findings a file does not show, past its bound.
     /// - Parameter errors: how many of the `count` findings not shown are errors (the line is an error when one is).
-    package static func tooManyFindings(_ count: Int, errors: Int, file: String) -> Diagnostic {
+    /// - Parameter readToTheEnd: false when the file's settings were no longer read past so many findings.
+    package static func tooManyFindings(_ count: Int, errors: Int, file: String, readToTheEnd: Bool = true) -> Diagnostic {
+        let rest = readToTheEnd ? "" : ", and the rest of the file was not checked after so many"
         var diagnostic = Diagnostic(
             errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
-            message: "\(count) more findings in this file are not shown: fix the ones listed and lint again",
+            message: "\(count) more findings in this file are not shown\(rest): fix the ones listed and lint again",
             file: file, range: .fileStart)
         diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
         return diagnostic
@@ -159,6 +161,12 @@ extension Diagnostic {
     static func tooManyTagDirectives(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
             "the file holds more than \(limit) %TAG directives: rule files, scenarios and usage models hold plain keys and values, with no directives or tags: remove them",
+            file: file, at: position)
+    }
+
+    static func tooManyNodes(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
+        syntax(
+            "the file holds more than \(limit) values (mappings, lists and texts), more than a scenario file or usage model needs: split it into smaller files",
             file: file, at: position)
     }
 

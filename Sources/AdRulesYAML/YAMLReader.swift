@@ -26,6 +26,10 @@ public enum YAMLReader {
     /// more for each 64 bytes (``size(of:)``): far above what a scenario file repeats (a step is a handful of nodes),
     /// and far below what would take the decoder seconds.
     public static let maxAliasedNodes = 100_000
+    /// The most nodes a file read whole may hold (a scenario file or a usage model; a rule file is decoded as it is read):
+    /// about 100 bytes of memory each, so at most some 200 MB (a 15 MB file of five million `{}` took 525 MB). A
+    /// scenario file of 16 MiB of shows in its history, the densest a file can be, holds about 1.5 million.
+    public static let maxNodes = 2_000_000
     /// The largest file that is read, in bytes.
     public static let maxBytes = 16 * 1024 * 1024
 
@@ -161,6 +165,11 @@ extension YAMLEventCursor {
                 finished = node
             }
             if let finished {
+                nodesBuilt += 1
+                if !isRuleFile, nodesBuilt > YAMLReader.maxNodes {
+                    stop(.tooManyNodes(limit: YAMLReader.maxNodes, file: file, at: finished.range.start))
+                    return nil
+                }
                 let top = stack.count - 1
                 guard top >= 0 else { return finished }
                 stack[top].size += size

@@ -400,6 +400,31 @@ struct HostileInputTests {
         }
     }
 
+    /// Past 100,000 findings counted beyond those a file keeps, a rule file's entries are read through unchecked, and
+    /// its summary says so (15 million findings, each built to be counted, took 40 s). What follows from entries left
+    /// unchecked (a placement another file's group names) is not said.
+    @Test func aFileOfCountlessFindingsIsCheckedUpToALimit() {
+        let rules = "version: 1\nrules: [" + Array(repeating: "{}", count: 40_000).joined(separator: ",") + "]\nplacements:\n  a: {format: banner}\n"
+        let other = "version: 1\ngroups:\n  g: {placements: [a]}\n"
+        let found = PolicyLoader.load(texts: [("a.yaml", rules), ("b.yaml", other)]).diagnostics
+        let summary = found.first { $0.rule == "lint/too-many-findings" }
+        #expect(summary?.message.hasPrefix("\(FieldReader.maxCountedFindings + 1) more findings in this file are not shown, and the rest of the file was not checked") == true,
+            "\(String(describing: summary?.message))")
+        #expect(!found.contains { $0.file == "b.yaml" }, "\(found.filter { $0.file == "b.yaml" })")
+        // Below the limit, every finding is counted and the file read to its end.
+        let fewer = PolicyLoader.load(texts: [("a.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules: [" + Array(repeating: "{}", count: 2_000).joined(separator: ",") + "]\n")]).diagnostics
+        #expect(fewer.first { $0.rule == "lint/too-many-findings" }?.message.hasPrefix("5000 more findings in this file are not shown: fix") == true)
+    }
+
+    /// A scenario file or usage model is read whole, as nodes: past ``YAMLReader/maxNodes`` it is refused (five million
+    /// `{}` in 15 MB took 525 MB).
+    @Test func aFileOfCountlessNodesIsRefused() {
+        let text = "tests: [" + Array(repeating: "{}", count: YAMLReader.maxNodes).joined(separator: ",") + "]\n"
+        let document = YAMLReader.read(text, file: "s.test.yaml")
+        #expect(document.diagnostics.map(\.rule) == ["yaml/syntax"] && document.diagnostics.first?.message.contains("more than \(YAMLReader.maxNodes) values") == true,
+            "\(document.diagnostics.map(\.message))")
+    }
+
     /// A message written as a block (`>` or `|`) ends with the block's line break: that break is not text, and the
     /// message reads without it. A break inside the block is still a control character.
     @Test func aBlockMessageEndsWithoutItsLineBreak() {

@@ -1191,6 +1191,41 @@ def id_key_cases(c):
                   expect="any")
 
 
+def many_findings_cases(c):
+    """Files of countless cheap findings, and keys echoed long (the eighth hunt, 2026-12-06)."""
+    g = "many-findings"
+    keys = "".join("    k%d: 1\n" % i for i in range(20_000))
+    c.policy_case("unknown-keys-20k-group", g, "20k unknown keys in a group (each rebuilt the keys present: 25 s)",
+                  {"p.yaml": "version: 1\nplacements:\n  p: {format: banner}\ngroups:\n  g:\n    placements: [p]\n" + keys}, formats=("json",))
+    c.policy_case("unknown-keys-20k-rule", g, "20k unknown keys in a rule",
+                  {"p.yaml": "version: 1\nplacements:\n  p: {format: banner}\nrules:\n  - id: r\n    deny: [p]\n    when: premium\n" + keys},
+                  formats=("json",))
+    c.scenario_case("unknown-keys-20k-step", g, "20k unknown keys in a step",
+                    "tests:\n- name: t\n  start: 2026-11-29T09:00:00Z\n  steps:\n  - event: app_launched\n" + keys.replace("    k", "    s"),
+                    json_formats=False)
+    c.write("many/p.yaml", "version: 1\ntimezone: UTC\nplacements:\n  p: {format: interstitial, min_interval: 1m}\n")
+    c.write("many/seg.model.yaml", "version: 1\nusers: 10\ndays: 1\nstart: 2026-12-07\nsegments:\n  - name: s\n    share: 1\n"
+            "    timezone: UTC\n" + keys)
+    c.run("unknown-keys-20k-segment", g, "20k unknown keys in a usage model's segment",
+          ["impact", "many/seg.model.yaml", "--rules", "many/p.yaml", "--format", "json"], [1], json=True)
+    c.policy_case("rules-5m-empty", g, "5 million `{}` rules, 15 million findings (40 s and 1.7 GB before)",
+                  {"p.yaml": ("version: 1\nplacements:\n  a: {format: banner}\nrules: [" + ",".join(["{}"] * 5_000_000) + "]\n")},
+                  formats=("json",), test=False, simulate=False)
+    c.policy_case("unknown-keys-1m-placement", g, "a placement of 1.2 million unknown keys (16 MiB)",
+                  {"p.yaml": "version: 1\nplacements:\n  p:\n    format: interstitial\n"
+                   + "".join("    k%x: 1\n" % i for i in range(1_190_000))}, formats=("json",), test=False, simulate=False)
+    c.scenario_case("tests-5m-empty", g, "5 million `{}` tests (525 MB before): past 2 million values, refused",
+                    "tests: [" + ",".join(["{}"] * 5_000_000) + "]\n", json_formats=False)
+    long_key = "k" * 16_000
+    c.policy_case("long-keys-echoed", g, "1000 placements at the top level keyed by 16,000 characters (33 MB of output before)",
+                  {"p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"
+                   + "".join('? "%s%d"\n: {format: banner}\n' % (long_key, i) for i in range(1000))},
+                  formats=("json", "github"), test=False, simulate=False)
+    c.policy_case("misaligned-key-after-16mb", g, "a key lined up with none, under 200 keys and a 16 MB value (each line counted from the start)",
+                  {"p.yaml": "version: 1\nplacements:\n  a:\n    format: banner\n    ad_unit: \"" + "u" * 15_000_000 + "\"\n"
+                   + "".join("    k%d: 1\n" % i for i in range(200)) + "   daily_cap: 3\n"}, formats=("json",), test=False, simulate=False)
+
+
 def main(argv):
     args = argv[1:]
     binary = None
@@ -1228,6 +1263,7 @@ def main(argv):
     merge_part_cases(c, binary)
     id_key_cases(c)
     window_history_cases(c)
+    many_findings_cases(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"version": 1, "runs": c.runs, "notes": c.notes}, f, indent=1)
     cases = len({r["case"] for r in c.runs})

@@ -83,6 +83,14 @@ extension Diagnostic {
         return diagnostic
     }
 
+    /// An unknown key past the findings a file keeps: counted, never shown, so built with no advice (a comment may still
+    /// hide it, as it hides a key of the team's own).
+    static func countedUnknownKey(_ key: String, in context: String, file: String, range: SourceRange) -> Diagnostic {
+        var diagnostic = Diagnostic(.error, rule: "schema/unknown-key", message: "unknown key \"\(YAMLScalar.shortened(key))\" in \(context)", file: file, range: range)
+        diagnostic.isPlainUnknownKey = !RuleFileKeys.anywhere.contains(key)
+        return diagnostic
+    }
+
     static func notAllowedInDefaults(_ key: String, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/unknown-key",

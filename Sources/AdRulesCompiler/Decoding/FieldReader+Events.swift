@@ -78,7 +78,7 @@ extension FieldReader {
                 key = node
             }
             guard let value = cursor.next() else { return }
-            body(&self, key, value)
+            if !checksNoMore() { body(&self, key, value) }
             cursor.skip(toOpenCollections: level)
         }
     }
@@ -127,19 +127,30 @@ extension FieldReader {
                     let isList = if case .sequenceStart = value { true } else { false }
                     reader.unknownTopLevelKeys.append((key, keyNode.range, isList))
                 }
+                // Past the findings a file keeps, an unknown key is counted, not shown: where it belongs and "did you mean"
+                // are not looked for (about 0.1 ms a key: a placement of a million unknown keys took minutes). What it
+                // meant is, as it decides other findings (a misspelt or glued key counts as written).
+                let advised = reader.hasRoom || reader.heldBack != nil
                 // A key of `launch:` or `resume:` on a placement of another format: that format has neither block.
-                if belongsIn == nil, reader.isReadingPlacement {
+                if advised, belongsIn == nil, reader.isReadingPlacement {
                     belongsIn = RuleFileKeys.appOpenOnlyAdvice(for: key, allowed: allowed, format: reader.placementFormat)
                 }
                 // Where a key belongs is found among the keys read here (`max_wait` in `defaults:` belongs in `launch:`).
-                if listed != nil, belongsIn == nil { belongsIn = RuleFileKeys.relocation(of: key, allowed: allowed) }
-                if let meant = GluedKey.keyMeant(key, allowed: listed ?? allowed, told: belongsIn == nil, synonyms: allowed != RuleFileKeys.top) {
+                if advised, listed != nil, belongsIn == nil { belongsIn = RuleFileKeys.relocation(of: key, allowed: allowed) }
+                if advised, let meant = GluedKey.keyMeant(key, allowed: listed ?? allowed, told: belongsIn == nil, synonyms: allowed != RuleFileKeys.top) {
+                    reader.gluedKeys.append(meant)
+                } else if !advised, case let read = (listed ?? allowed).filter(FieldReader.keysMeantDecideFindings.contains), !read.isEmpty,
+                    let meant = GluedKey.keyMeant(key, allowed: read, relocation: { _ in nil }, synonyms: allowed != RuleFileKeys.top)
+                {
+                    // (Counted: only the keys whose absence is a finding are looked for, and nowhere else.)
                     reader.gluedKeys.append(meant)
                 }
                 reader.unknownKeysSeen.append(key)
-                let finding = Diagnostic.unknownKey(
-                    key, in: context(), allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
-                    isPlain: keyNode.scalar?.style == .plain, present: Set(present.indices.map { allowed[$0] }))
+                let finding = advised
+                    ? Diagnostic.unknownKey(
+                        key, in: context(), allowed: listed ?? allowed, file: reader.file, range: keyNode.range, belongsIn: belongsIn,
+                        isPlain: keyNode.scalar?.style == .plain, present: Set(present.indices.map { allowed[$0] }))
+                    : Diagnostic.countedUnknownKey(key, in: context(), file: reader.file, range: keyNode.range)
                 if reader.heldBack != nil {
                     reader.heldBack?.append((finding, key))
                 } else {
@@ -171,7 +182,7 @@ extension FieldReader {
         let level = cursor.openCollections
         while let event = cursor.next() {
             if case .end = event { return }
-            body(&self, event)
+            if !checksNoMore() { body(&self, event) }
             cursor.skip(toOpenCollections: level)
         }
     }

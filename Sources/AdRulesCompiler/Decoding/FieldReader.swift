@@ -66,6 +66,16 @@ struct FieldReader: NodeReader {
     var droppedFindings = DroppedFindings()
     /// How many findings were counted and not kept.
     var dropped: Int { droppedFindings.count }
+    /// The most findings of a rule file counted past those kept: past it, the file's entries are read through without
+    /// being checked (each finding past the limit was still built, to be counted: 15 million `{}` rules took 40 s).
+    static let maxCountedFindings = 100_000
+    /// Whether the file's entries were read through unchecked past ``maxCountedFindings``.
+    private(set) var stoppedChecking = false
+    /// Whether the entry read next is to be read through unchecked (and from then on, every entry).
+    mutating func checksNoMore() -> Bool {
+        if !stoppedChecking, droppedFindings.count >= Self.maxCountedFindings { stoppedChecking = true }
+        return stoppedChecking
+    }
     /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.
     var droppedErrors: Int { droppedFindings.errors }
     /// Merge keys (`<<`) passed over so far: the cursor reported each; a mapping that had one may lack keys the merge
@@ -102,6 +112,9 @@ struct FieldReader: NodeReader {
     /// (`format` of `formta`, which the finding's "did you mean" names), each already an error: a block is not also told
     /// it lacks the key.
     var gluedKeys: [String] = []
+    /// The keys among ``gluedKeys`` that other findings read (a placement's `format`, a file's `placements` and
+    /// `version`): what an unknown key past the findings a file keeps is still looked at for.
+    static let keysMeantDecideFindings: Set<String> = ["format", "placements", "version"]
     /// The unknown keys of the mappings read so far, in order: a block left empty (`grace:`) whose keys follow it
     /// unindented is told once, at those keys (``PlacementFields``).
     var unknownKeysSeen: [String] = []
