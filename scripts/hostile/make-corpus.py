@@ -1207,7 +1207,7 @@ def many_findings_cases(c):
     c.write("many/seg.model.yaml", "version: 1\nusers: 10\ndays: 1\nstart: 2026-12-07\nsegments:\n  - name: s\n    share: 1\n"
             "    timezone: UTC\n" + keys)
     c.run("unknown-keys-20k-segment", g, "20k unknown keys in a usage model's segment",
-          ["impact", "many/seg.model.yaml", "--rules", "many/p.yaml", "--format", "json"], [1], json=True)
+          ["impact", "many/seg.model.yaml", "--rules", "many/p.yaml", "--format", "json"], [1])
     c.policy_case("rules-5m-empty", g, "5 million `{}` rules, 15 million findings (40 s and 1.7 GB before)",
                   {"p.yaml": ("version: 1\nplacements:\n  a: {format: banner}\nrules: [" + ",".join(["{}"] * 5_000_000) + "]\n")},
                   formats=("json",), test=False, simulate=False)

@@ -73,8 +73,9 @@ struct FieldReader: NodeReader {
     private(set) var stoppedChecking = false
     /// Whether the entry read next is to be read through unchecked (and from then on, every entry).
     mutating func checksNoMore() -> Bool {
-        if !stoppedChecking, droppedFindings.count >= Self.maxCountedFindings { stoppedChecking = true }
-        return stoppedChecking
+        guard droppedFindings.count >= Self.maxCountedFindings else { return false }
+        stoppedChecking = true
+        return true
     }
     /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.
     var droppedErrors: Int { droppedFindings.errors }
