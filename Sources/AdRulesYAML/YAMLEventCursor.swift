@@ -28,8 +28,6 @@ public final class YAMLEventCursor {
     var anchorsMet = 0
     /// What aliases have brought in so far, counted as ``YAMLReader/maxAliasedNodes`` counts it.
     var aliasedNodes = 0
-    /// The nodes ``node(from:)`` has built so far, counted towards ``YAMLReader/maxNodes`` (files that are not rule files).
-    var nodesBuilt = 0
     /// Whether an alias has been refused for bringing in too many nodes: said once a file.
     var refusedAnAlias = false
     /// Every `yaml/*` finding so far, in the order met.

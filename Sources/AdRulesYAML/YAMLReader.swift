@@ -124,6 +124,9 @@ extension YAMLEventCursor {
         // An explicit stack, not recursion: depth is bounded by the cursor, and appending never copies a frame.
         var stack: [OpenNode] = []
         var current: YAMLEvent? = event
+        // Counted here, not on the cursor (a class, whose every property access is checked): a file that is not a rule
+        // file is one node, read in one call.
+        var built = 0
         while let event = current {
             var finished: YAMLNode?
             var size = 1
@@ -165,8 +168,8 @@ extension YAMLEventCursor {
                 finished = node
             }
             if let finished {
-                nodesBuilt += 1
-                if !isRuleFile, nodesBuilt > YAMLReader.maxNodes {
+                built += 1
+                if built > YAMLReader.maxNodes, !isRuleFile {
                     stop(.tooManyNodes(limit: YAMLReader.maxNodes, file: file, at: finished.range.start))
                     return nil
                 }
