@@ -81,14 +81,17 @@ extension Diagnostic {
 
     /// The line that stands for the findings a file does not show, past its bound.
     /// - Parameter errors: how many of the `count` findings not shown are errors (the line is an error when one is).
-    /// - Parameter readToTheEnd: false when the file's settings were no longer read past so many findings.
+    /// - Parameter readToTheEnd: false when the file's settings were no longer read past so many findings. The rest of
+    ///   the file unchecked is an error of its own, whatever the findings hidden are: a policy cannot pass, or be compiled,
+    ///   with settings no one read (the line stands for one error more than those it hides).
     package static func tooManyFindings(_ count: Int, errors: Int, file: String, readToTheEnd: Bool = true) -> Diagnostic {
         let rest = readToTheEnd ? "" : ", and the rest of the file was not checked after so many"
+        let unread = readToTheEnd ? 0 : 1
         var diagnostic = Diagnostic(
-            errors > 0 ? .error : .warning, rule: "lint/too-many-findings",
+            errors + unread > 0 ? .error : .warning, rule: "lint/too-many-findings",
             message: "\(count) more findings in this file are not shown\(rest): fix the ones listed and lint again",
             file: file, range: .fileStart)
-        diagnostic.standsFor = HiddenFindings(count: count, errors: errors)
+        diagnostic.standsFor = HiddenFindings(count: count + unread, errors: errors + unread)
         return diagnostic
     }
 
@@ -166,7 +169,7 @@ extension Diagnostic {
 
     static func tooManyNodes(limit: Int, file: String, at position: SourcePosition) -> Diagnostic {
         syntax(
-            "the file holds more than \(limit) values (mappings, lists and texts), more than a scenario file or usage model needs: split it into smaller files",
+            "the file holds more than \(limit) values (mappings, lists and texts), more than this tool reads from one file: write fewer (a scenario file's tests may be spread over several files)",
             file: file, at: position)
     }
 

@@ -69,8 +69,7 @@ extension YAMLEventCursor {
         // key; what libyaml refuses is on its line or the next. The dash's line is named, with a note at it.
         // (Not a line of a value read over several lines, whose text may start with a dash; and only for an item that holds
         // a key, which YAML then reads as the line's: `– abc` alone is a value YAML reads, and the next line is to blame.)
-        if let above = previousContentLine(before: problemByte), Self.typographicDashAdvice(above.text) != nil,
-            above.text.contains(": ") || above.text.hasSuffix(":"),
+        if let above = previousContentLine(before: problemByte), Self.typographicDashAdvice(above.text) != nil, Self.dashItemHoldsKey(above.text),
             case let line = UTF8Check.position(ofByte: above.start, in: input).line, !textScalars.contains(where: { $0.start.line < line && line <= $0.end.line }),
             case let dash = above.start + above.text.utf8.prefix(while: { $0 == 0x20 }).count,
             let advice = Self.typographicDashAdvice(above.text, name: otherLine(dash).map { "line \($0)" } ?? "this line")

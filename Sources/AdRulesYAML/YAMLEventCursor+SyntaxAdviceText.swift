@@ -201,6 +201,15 @@ extension YAMLEventCursor {
             + "a plain hyphen: write - \(Self.shortened(Substring(item)))"
     }
 
+    /// Whether the item after a line's dash holds a key, as YAML reads one: a colon before a space, a tab or the line's end,
+    /// outside quotes and before a comment (`– max: 3`, `– max:` then a block; not `– abc`, `– "a: b"` or `– abc # note: x`).
+    static func dashItemHoldsKey(_ line: Substring) -> Bool {
+        let item = Self.beforeComment(Substring(line.drop { $0 == " " }.unicodeScalars.dropFirst(2).drop { $0 == " " }))
+        guard let first = item.first, first != "\"", first != "'" else { return false }
+        let bytes = Array(item.utf8)
+        return bytes.indices.contains { bytes[$0] == UInt8(ascii: ":") && ($0 + 1 == bytes.count || bytes[$0 + 1] == 0x20 || bytes[$0 + 1] == 0x09) }
+    }
+
     static func mappingValueAdvice(_ line: Substring, colonAt byte: Int) -> String {
         if let advice = typographicDashAdvice(line) { return advice }
         if let advice = longKeyAdvice(line) { return advice }

@@ -411,9 +411,24 @@ struct HostileInputTests {
         #expect(summary?.message.hasPrefix("\(FieldReader.maxCountedFindings + 1) more findings in this file are not shown, and the rest of the file was not checked") == true,
             "\(String(describing: summary?.message))")
         #expect(!found.contains { $0.file == "b.yaml" }, "\(found.filter { $0.file == "b.yaml" })")
+        // The rest unchecked is an error of its own: warnings alone past the limit do not let the file pass (or compile
+        // without its rules), and a version in the part not read is not said to be missing.
+        let warnings = "placements:\n  \"y\": {format: banner}\ngroups:\n  g:\n    placements: [" + Array(repeating: "y", count: 101_100).joined(separator: ",")
+            + "]\nrules:\n  - {id: r, deny: [y], when: \"true\"}\nversion: 1\n"
+        let flooded = PolicyLoader.load(texts: [("a.yaml", warnings)]).diagnostics
+        #expect(flooded.hasErrors && flooded.findingCounts.errors == 1, "\(flooded.findingCounts)")
+        #expect(!flooded.contains { $0.rule == "schema/missing-key" }, "\(flooded.filter { $0.rule == "schema/missing-key" })")
         // Below the limit, every finding is counted and the file read to its end.
         let fewer = PolicyLoader.load(texts: [("a.yaml", "version: 1\nplacements:\n  a: {format: banner}\nrules: [" + Array(repeating: "{}", count: 2_000).joined(separator: ",") + "]\n")]).diagnostics
         #expect(fewer.first { $0.rule == "lint/too-many-findings" }?.message.hasPrefix("5000 more findings in this file are not shown: fix") == true)
+    }
+
+    /// A misspelt key past the findings a file shows is still no key of the team's own, which a comment may hide.
+    @Test func aMisspeltKeyPastTheShownFindingsIsNotHidden() {
+        let text = "version: 1\ngroups:\n  g: {placements: [" + Array(repeating: "y", count: 1_100).joined(separator: ",")
+            + "]}\nplacements:\n  \"y\":\n    format: banner\n    # adrules:disable-next-line schema/unknown-key\n    dayly_cap: 3\n"
+        let found = PolicyLoader.load(texts: [("a.yaml", text)]).diagnostics
+        #expect(found.findingCounts.errors == 1, "\(found.findingCounts)")
     }
 
     /// A scenario file or usage model is read whole, as nodes: past ``YAMLReader/maxNodes`` it is refused (five million

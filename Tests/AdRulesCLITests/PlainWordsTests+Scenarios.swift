@@ -546,7 +546,7 @@ extension PlainWordsTests {
         // With one digit for the hour, or with its offset written.
         ("9:30", "add the date and its offset from UTC, as in 2026-11-29T09:30:00Z"),
         ("09:30Z", "add the date, as in 2026-11-29T09:30:00Z"), ("09:30+09:00", "add the date, as in 2026-11-29T09:30:00+09:00"),
-        ("9:30:15-05:00", "add the date, as in 2026-11-29T09:30:15-05:00"), ("09:30+9", nil), ("9:3", nil),
+        ("9:30:15-05:00", "add the date, as in 2026-11-29T09:30:15-05:00"), ("09:30+9", nil), ("9:3", nil), ("09:30.5Z", nil),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

@@ -156,6 +156,13 @@ struct PlainWordsTests {
         // A dash that starts a value of its own (`– abc`, no key in it) is a value YAML reads: the line below is to blame.
         ("version: 1\nplacements:\n  a:\n    format: banner\n    ad_unit:\n      \u{2013} abc\n   1️⃣daily_cap: 3\n",
          "daily_cap is indented 3 spaces, which lines it up with no key above it: indent it 4 spaces, as ad_unit on line 5, or 2 spaces, as a on line 3"),
+        // A key after a tab is a key too; a quoted text or a comment holding `: ` is none.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    caps:\n      2️⃣\u{2013} max:\t3\n        window1️⃣: 1h\n",
+         "line 6 starts with an en dash (U+2013, as a word processor writes a list), which YAML reads as text: a list item starts with a plain hyphen: write - max:\t3"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    ad_unit:\n      \u{2013} \"a: b\"\n   1️⃣daily_cap: 3\n",
+         "daily_cap is indented 3 spaces, which lines it up with no key above it"),
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    ad_unit:\n      \u{2013} abc # note: x\n   1️⃣daily_cap: 3\n",
+         "daily_cap is indented 3 spaces, which lines it up with no key above it"),
         // A key indented under its block's key is in the block: the key below, one space deeper, is what to move.
         ("version: 1\nplacements:\n  a:\n    format: app_open\n    resume:\n      show_if_ready: true\n       allow_deferred1️⃣: false\n      max_delay: 3s\n",
          "allow_deferred is indented 7 spaces, more than show_if_ready on line 6 (6), whose value is on its line, so it cannot hold keys: line the two up"),

@@ -138,6 +138,8 @@ struct ExpressionTests {
         ("now.hour >= 12:00AM", 12, "12:00AM is a time of day, and now.hour is the hour alone (0-23): write 0"),
         ("now.hour >= 23:59", 12, "23:59 is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 23"),
         ("now.hour >= 11:30pm", 12, "11:30pm is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 23"),
+        ("now.hour >= 9:30 PM", 12, "9:30 PM is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 21 or 22"),
+        ("now.hour >= 9:30pmx", 12, "9:30 is a time of day, and now.hour is the hour alone (0-23): a rule compares whole hours, not minutes: write 9 or 10"),
         // Only the hour of the day is told so.
         ("level > 5pm", 8, "\"5pm\" is not a number or a duration: write 42, 1.5 (no exponent), or a duration like 30s or 1h30m"),
     ])

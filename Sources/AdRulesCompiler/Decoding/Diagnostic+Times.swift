@@ -47,10 +47,12 @@ extension Diagnostic {
         // A time of day alone (`09:30`, `9:30`, `09:30:00`, `09:30Z`, `09:30+09:00`): the day is missing, and the offset
         // unless it is written.
         let hourDigits = isDigit(0) && bytes.count > 2 && bytes[1] == UInt8(ascii: ":") ? 1 : digits(0..<2) && bytes.count > 3 && bytes[2] == UInt8(ascii: ":") ? 2 : 0
-        if hourDigits > 0, digits((hourDigits + 1)..<(hourDigits + 3)) {
+        if hourDigits > 0, bytes.count <= 20, digits((hourDigits + 1)..<(hourDigits + 3)) {
             var end = hourDigits + 3
             if end < bytes.count, bytes[end] == UInt8(ascii: ":"), digits((end + 1)..<(end + 3)) { end += 3 }
             let zone = part(end..<bytes.count)
+            // Only a zone follows (`Z`, `+09:00`): a fraction of a minute (`09:30.5`) is no time to advise.
+            guard zone.isEmpty || ["Z", "z", "+", "-"].contains(zone.first) else { return nil }
             let example = "2026-11-29T" + (hourDigits == 1 ? "0" : "") + part(0..<end) + (end == hourDigits + 3 ? ":00" : "") + (zone.isEmpty ? "Z" : zone)
             let missing = zone.isEmpty ? "the date and its offset from UTC" : "the date"
             return (try? Timestamps.read(example).get()) != nil ? "add \(missing), as in \(example)" : nil

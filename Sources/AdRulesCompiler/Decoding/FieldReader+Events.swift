@@ -78,7 +78,7 @@ extension FieldReader {
                 key = node
             }
             guard let value = cursor.next() else { return }
-            if !checksNoMore() { body(&self, key, value) }
+            if stillChecking() { body(&self, key, value) }
             cursor.skip(toOpenCollections: level)
         }
     }
@@ -131,6 +131,7 @@ extension FieldReader {
                 // are not looked for (about 0.1 ms a key: a placement of a million unknown keys took minutes). What it
                 // meant is, as it decides other findings (a misspelt or glued key counts as written).
                 let advised = reader.hasRoom || reader.heldBack != nil
+                    || reader.mayBeSuppressed?.names(Suppressions.unknownKey, file: reader.file, line: keyNode.range.start.line) == true
                 // A key of `launch:` or `resume:` on a placement of another format: that format has neither block.
                 if advised, belongsIn == nil, reader.isReadingPlacement {
                     belongsIn = RuleFileKeys.appOpenOnlyAdvice(for: key, allowed: allowed, format: reader.placementFormat)
@@ -182,7 +183,7 @@ extension FieldReader {
         let level = cursor.openCollections
         while let event = cursor.next() {
             if case .end = event { return }
-            if !checksNoMore() { body(&self, event) }
+            if stillChecking() { body(&self, event) }
             cursor.skip(toOpenCollections: level)
         }
     }

@@ -71,11 +71,11 @@ struct FieldReader: NodeReader {
     static let maxCountedFindings = 100_000
     /// Whether the file's entries were read through unchecked past ``maxCountedFindings``.
     private(set) var stoppedChecking = false
-    /// Whether the entry read next is to be read through unchecked (and from then on, every entry).
-    mutating func checksNoMore() -> Bool {
-        guard droppedFindings.count >= Self.maxCountedFindings else { return false }
+    /// Whether the entry read next is checked: not past ``maxCountedFindings`` (from then on, no entry is).
+    mutating func stillChecking() -> Bool {
+        guard droppedFindings.count >= Self.maxCountedFindings else { return true }
         stoppedChecking = true
-        return true
+        return false
     }
     /// How many of those were errors: the summary of the findings not shown is an error only if one of them is.
     var droppedErrors: Int { droppedFindings.errors }

@@ -103,7 +103,8 @@ struct PlacementFields: Sendable {
                 }
                 for (finding, _) in held { reader.report(finding) }
             }
-            if let placementKey, !wroteFormat {
+            // (A placement cut short by the limit of findings may have its format in the part not read.)
+            if let placementKey, !wroteFormat, !reader.stoppedChecking {
                 missesFormat = true
                 let advice = Self.formatAdvice(id: id, appOpenBlocks: !fields.appOpenBlocks.isEmpty)
                 // After a merge key (already an error), the format may be what the merge would have brought.

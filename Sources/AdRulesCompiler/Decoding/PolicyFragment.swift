@@ -215,8 +215,9 @@ struct PolicyFragment: Sendable {
         if reader.gluedKeys.contains("placements") { fragment.placementsUnread = true }
         fragment.placementsOutsideBlock = reader.placementsOutsideBlock > 0
         fragment.misplacedPlacements = reader.misplacedPlacements
-        // `verison: 1` is an unknown key that names version: the file is not also told it lacks one.
-        if !sawVersion, !reader.gluedKeys.contains("version") {
+        // `verison: 1` is an unknown key that names version: the file is not also told it lacks one. (Nor is a file read
+        // through unchecked past so many findings, whose version may stand in the part not read.)
+        if !sawVersion, !reader.gluedKeys.contains("version"), !reader.stoppedChecking {
             reader.report(.missingKey("version", in: "this rule file", example: "version: 1", file: file, range: SourceRange(at: start)))
         }
         func isLostPlacementSetting(_ key: String) -> Bool {

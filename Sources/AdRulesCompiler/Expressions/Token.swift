@@ -269,8 +269,10 @@ enum Lexer {
                     start + 2 < bytes.count, isDigit(bytes[start + 1]), isDigit(bytes[start + 2])
                 {
                     let minutes = text((start + 1)..<(start + 3))
-                    // `9:30pm`: the hour of a 12-hour clock, counted 0-23.
-                    let clock = start + 5 <= bytes.count ? text((start + 3)..<(start + 5)) : ""
+                    // `9:30pm`, `9:30 PM`: the hour of a 12-hour clock, counted 0-23 (a word that only starts so, `9:30pmx`, is not one).
+                    var at = start + 3
+                    while at < bytes.count, bytes[at] == UInt8(ascii: " ") { at += 1 }
+                    let clock = at + 2 <= bytes.count && (at + 2 == bytes.count || !isNamePart(bytes[at + 2])) ? text(at..<(at + 2)) : ""
                     let isTwelveHour = ["am", "pm"].contains(clock.lowercased()) && (1...12).contains(hour)
                     let counted = isTwelveHour ? Int(hour) % 12 + (clock.lowercased() == "pm" ? 12 : 0) : Int(hour)
                     // A rule compares whole hours: 22:30 is no bound it can write, and 22 would move it. (No hour follows 23.)
@@ -278,7 +280,7 @@ enum Lexer {
                         : "a rule compares whole hours, not minutes: write \(counted)" + (counted < 23 ? " or \(counted + 1)" : "")
                     return .failure(ExpressionError(
                         offset: tokens.last?.offset ?? startOffset,
-                        message: "\(tokens.last?.text ?? ""):\(minutes)\(isTwelveHour ? clock : "") is a time of day, and now.hour is the hour alone (0-23): \(write)"))
+                        message: "\(tokens.last?.text ?? ""):\(minutes)\(isTwelveHour ? text((start + 3)..<(at + 2)) : "") is a time of day, and now.hour is the hour alone (0-23): \(write)"))
                 }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""

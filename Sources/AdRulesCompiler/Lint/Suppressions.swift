@@ -118,8 +118,13 @@ package struct Suppressions {
 
     /// Whether a comment on the line before names the diagnostic's rule (or names none).
     private func isNamed(_ diagnostic: Diagnostic) -> Bool {
-        guard let names = rules[diagnostic.file]?[diagnostic.range.start.line] else { return false }
-        return names.contains(diagnostic.rule) || names.contains("*")
+        names(diagnostic.rule, file: diagnostic.file, line: diagnostic.range.start.line)
+    }
+
+    /// Whether a comment on the line before `line` of `file` names `rule` (or names none).
+    func names(_ rule: String, file: String, line: Int) -> Bool {
+        guard let names = rules[file]?[line] else { return false }
+        return names.contains(rule) || names.contains("*")
     }
 
     package func suppresses(_ diagnostic: Diagnostic) -> Bool {
