@@ -274,7 +274,7 @@ public enum PolicyLoader {
         }
         guard !hidden.isEmpty else { return kept.sortedForDisplay() }
         // The summary weighs what it hides: an error only when an error is among them (warnings alone do not fail
-        // lint without --strict).
+        // lint without --strict), or when the rest of the file went unchecked.
         for (file, count) in hidden where count.count > 0 {
             kept.append(.tooManyFindings(count.count, errors: count.errors, file: file, readToTheEnd: !unchecked.contains(file)))
         }
