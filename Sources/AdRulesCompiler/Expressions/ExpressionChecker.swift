@@ -126,8 +126,8 @@ struct ExpressionChecker {
                         let alone = run.values.dropFirst()
                         let listed = "[" + run.values.prefix(4).map(\.description).joined(separator: ", ") + (run.values.count > 4 ? ", …" : "") + "]"
                         advice = (alone.count == 1 ? "compare it as the one before it is" : "compare them as the one before them is")
-                            + (alone.count <= 3 ? ": write " + alone.map { "\(run.name) == \($0)" }.joined(separator: isAnd ? " and " : " or ") : "")
-                        if !isAnd { advice += ", or look in a list: \(run.name) in \(listed)" }
+                            + (alone.count <= 3 ? ": write " + alone.map { "\(run.name) == \($0)" }.joined(separator: " or ") : "")
+                            + ", or look in a list: \(run.name) in \(listed)"
                     }
                     findings.append(ExpressionFinding(
                         kind: .type, offset: operand.offset,

@@ -46,10 +46,15 @@ enum Lexer {
 
     /// `10pm`, `7am`: an hour of a 12-hour clock, where now.hour counts 0-23. Nil for any other word.
     static func clockHourAdvice(_ word: String) -> String? {
-        let lower = word.lowercased()
-        guard lower.hasSuffix("am") || lower.hasSuffix("pm"), let hour = Int(lower.dropLast(2)), (1...12).contains(hour) else { return nil }
-        let counted = hour % 12 + (lower.hasSuffix("pm") ? 12 : 0)
+        guard let hour = Int(word.dropLast(2)), let counted = hourOfTheDay(hour, clock: String(word.suffix(2))) else { return nil }
         return "\"\(word)\" is an hour of a 12-hour clock, and now.hour counts the hours 0-23: write \(counted)"
+    }
+
+    /// The hour 0-23 that `hour` of a 12-hour clock is, `clock` saying `am` or `pm` (any case); nil for any other hour or word.
+    static func hourOfTheDay(_ hour: Int, clock: String) -> Int? {
+        let lower = clock.lowercased()
+        guard lower == "am" || lower == "pm", (1...12).contains(hour) else { return nil }
+        return hour % 12 + (lower == "pm" ? 12 : 0)
     }
 
     static func tokens(_ source: String) -> Result<[Token], ExpressionError> {
@@ -273,14 +278,14 @@ enum Lexer {
                     var at = start + 3
                     while at < bytes.count, bytes[at] == UInt8(ascii: " ") { at += 1 }
                     let clock = at + 2 <= bytes.count && (at + 2 == bytes.count || !isNamePart(bytes[at + 2])) ? text(at..<(at + 2)) : ""
-                    let isTwelveHour = ["am", "pm"].contains(clock.lowercased()) && (1...12).contains(hour)
-                    let counted = isTwelveHour ? Int(hour) % 12 + (clock.lowercased() == "pm" ? 12 : 0) : Int(hour)
+                    let twelveHour = hourOfTheDay(Int(hour), clock: clock)
+                    let counted = twelveHour ?? Int(hour)
                     // A rule compares whole hours: 22:30 is no bound it can write, and 22 would move it. (No hour follows 23.)
                     let write = minutes == "00" ? "write \(counted)"
                         : "a rule compares whole hours, not minutes: write \(counted)" + (counted < 23 ? " or \(counted + 1)" : "")
                     return .failure(ExpressionError(
                         offset: tokens.last?.offset ?? startOffset,
-                        message: "\(tokens.last?.text ?? ""):\(minutes)\(isTwelveHour ? text((start + 3)..<(at + 2)) : "") is a time of day, and now.hour is the hour alone (0-23): \(write)"))
+                        message: "\(tokens.last?.text ?? ""):\(minutes)\(twelveHour != nil ? text((start + 3)..<(at + 2)) : "") is a time of day, and now.hour is the hour alone (0-23): \(write)"))
                 }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""
