@@ -36,6 +36,8 @@ struct CoreSchemaTests {
         // However many zeros; a negative number, whose zeros are not what is wrong, is told the least cap.
         (String(repeating: "0", count: 100) + "3", "remove the leading zeros: write 3"),
         ("-" + String(repeating: "0", count: 30) + "3", "daily_cap must be >= 0: write 0 or more"), ("-1000000000000000000000", "daily_cap must be >= 0: write 0 or more"),
+        // Zeros alone are zero, which takes no sign.
+        ("-" + String(repeating: "0", count: 22), "remove the leading zeros: write 0"),
     ])
     func tooManyDigitsAreToldWhatToWrite(_ text: String, _ advice: String) {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \(text)}\n")])

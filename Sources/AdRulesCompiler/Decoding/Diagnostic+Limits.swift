@@ -39,7 +39,8 @@ extension Diagnostic {
             "\(key) must be >= \(minimum): write \(minimum) or more"
         } else if significant.count <= digitLimit {
             // Leading zeros, not the number, are too many (`0000000000000000000005`).
-            "remove the leading zeros: write \(text.hasPrefix("-") ? "-" : "")\(prefix)\(significant.isEmpty ? "0" : significant)"
+            // Zero takes no sign (`-000…0` is told `0`).
+            "remove the leading zeros: write \(text.hasPrefix("-") && !significant.isEmpty ? "-" : "")\(prefix)\(significant.isEmpty ? "0" : significant)"
         } else if isCap, !text.hasPrefix("-") {
             "no cap needs that many shows: write at most \(Facts.maxShowsPerHistory)" + (capMayBeLeftOut ? ", or leave \(key) out for no cap" : "")
         } else {
