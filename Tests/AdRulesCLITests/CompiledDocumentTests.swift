@@ -222,8 +222,8 @@ struct CompiledDocumentTests {
             (try changed { $0["attributes"] = [["name": "wait", "type": "duration", "default": ["type": "duration", "value": -5], "at": [0, 1, 1]]] },
              "attributes[0].default: -5 ms is not a duration between 0 and 366d"),
             (try changing("rules", 0, "condition", to: [
-                "compare": "<", "left": ["builtin": "now.weekday"], "right": ["constant": ["type": "string", "value": "mon"]],
-            ]), "rules[0].condition: < would order days alphabetically"),
+                "compare": "<", "left": ["builtin": "premium"], "right": ["constant": ["type": "bool", "value": true]],
+            ]), "rules[0].condition: < needs numbers, durations or strings, not bool"),
             (try replacing(#""version":1"#, with: #""version":"1""#), "version: the version is missing or not a whole number"),
             (try replacing(#""version":1"#, with: #""version":1.5"#), "version: the version is missing or not a whole number"),
         ]

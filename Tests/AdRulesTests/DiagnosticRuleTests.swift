@@ -51,8 +51,9 @@ struct DiagnosticRuleTests {
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: >- # premum is not a name\n      1️⃣premum\n"),
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"\\tpremium and\\t1️⃣premum\"\n"),
         Case(rule: "rule/unknown-name", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: \"premium or\\n\n      1️⃣premum\"\n"),
-        // Days are names: ordering them would be alphabetical.
-        Case(rule: "rule/type", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: now.weekday 1️⃣< \"tue\"\n"),
+        // Days are names: ordering them is alphabetical. A value a built-in never takes never matches.
+        Case(rule: "rule/built-in-value", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: now.weekday 1️⃣< \"tue\"\n"),
+        Case(rule: "rule/built-in-value", yaml: header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - id: r\n    deny: [a]\n    when: now.hour == 22 or now.hour == 1️⃣24\n"),
         Case(rule: "cap/zero", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    daily_cap: 1️⃣0\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    daily_cap: 5\n    hourly_cap: 1️⃣5\n"),
         Case(rule: "cap/unreachable", yaml: header + "  a:\n    format: interstitial\n    min_interval: 1m\n    caps:\n      - {max: 3, window: 2h}\n      - {max: 1️⃣4, window: 1h}\n"),
@@ -90,6 +91,10 @@ struct DiagnosticRuleTests {
         #expect(matching.count >= 1, "no \(c.rule) in \(diagnostics.map { "\($0.rule)@\($0.range.start)" })")
         #expect(matching.contains { $0.range.start == expected }, "\(c.rule) at \(matching.map(\.range.start)), expected \(expected)")
         #expect(matching.allSatisfy { !$0.message.isEmpty })
+        // Each reports with its documented severity (yaml/ambiguous-bool, E/W, has its own tests).
+        if c.rule != "yaml/ambiguous-bool" {
+            #expect(matching.allSatisfy { $0.severity == LintRule.named(c.rule)?.severity }, "\(matching)")
+        }
     }
 
     static let quiet: [Case] = [
@@ -127,6 +132,8 @@ struct DiagnosticRuleTests {
         // twice, has its policy/unknown-placement findings alone.
         Case(rule: "policy/repeated-placement", yaml: header + "  a: {format: banner}\n  b: {format: banner}\ngroups:\n  g: {placements: [a, b]}\n  h: {placements: [a]}\nrules:\n  - id: r\n    deny: [a, b]\n    when: premium\n  - id: s\n    deny: [a]\n    when: premium\n"),
         Case(rule: "policy/repeated-placement", yaml: header + "  a: {format: banner}\ngroups:\n  g: {placements: [a, c, c]}\n"),
+        // Days a built-in reads, hours it reads, and orders some hours pass.
+        Case(rule: "rule/built-in-value", yaml: header + "  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: now.weekday in [\"sat\", \"sun\"] and (now.hour >= 22 or now.hour < 6) and now.weekday != \"mon\"\n"),
     ]
 
     @Test(arguments: quiet)

@@ -25,9 +25,12 @@ struct ExpressionTests {
         return compiled.evaluate(inputs, attributes: values ?? Self.values)
     }
 
+    /// The findings of a condition: its errors and warnings when it fails, its warnings when it compiles.
     func findings(_ source: String) -> [ExpressionFinding] {
-        if case .failure(let findings) = ExpressionCompiler.compile(source, attributes: Self.attributes) { return findings }
-        return []
+        var suggestionsLeft = ExpressionCompiler.maxSuggestions
+        let (outcome, warnings) = ExpressionCompiler.compileWithWarnings(source, attributes: Self.attributes, suggestionsLeft: &suggestionsLeft)
+        if case .failure(let findings) = outcome { return findings }
+        return warnings
     }
 
     @Test(arguments: [
@@ -285,7 +288,7 @@ struct ExpressionTests {
         let misfit = findings(source)
         #expect(misfit.map(\.offset) == [source.distance(from: source.startIndex, to: source.firstIndex(of: "1")!)], "\(misfit)")
         #expect(misfit.first?.message.contains("session.age is a duration: write the value as a duration") == true, "\(misfit)")
-        // Each item is the comparison it stands for: an hour now.hour never reads is an error in a list too.
+        // Each item is the comparison it stands for: an hour now.hour never reads is a warning in a list too.
         #expect(findings("now.hour in [22, 23.5]").first?.message.contains("now.hour is never 23.5") == true, "\(findings("now.hour in [22, 23.5]"))")
         #expect(findings("now.hour in [24, 1.5]").first?.message.contains("now.hour is never 24") == true)
         #expect(findings("session.age in [30s,]").first?.message == "an item is missing before ]: remove the last comma, or write the item")
@@ -315,16 +318,49 @@ struct ExpressionTests {
         #expect(findings("session.age in [\(tooMany)]").map(\.kind) == [.syntax])
     }
 
-    /// `now.weekday` reads three lowercase letters: a longer or capitalised day never matches, so it is an error.
-    @Test func aWeekdayItNeverReadsIsAnError() {
-        #expect(findings("now.weekday == \"monday\"").first?.message == "now.weekday is never \"monday\": it reads mon, tue, wed, thu, fri, sat or sun; write \"mon\"")
+    /// `now.weekday` reads three lowercase letters: a longer or capitalised day never matches, a `rule/built-in-value`
+    /// warning. The comparison has one type, so it is no `rule/type` error (cli.md): the condition compiles and runs.
+    @Test func aWeekdayItNeverReadsIsAWarning() {
+        #expect(findings("now.weekday == \"monday\"").map(\.message) == ["now.weekday is never \"monday\": it reads mon, tue, wed, thu, fri, sat or sun; write \"mon\""])
+        #expect(findings("now.weekday == \"monday\"").map(\.kind) == [.builtInValue])
         #expect(findings("now.weekday in [\"sat\", \"Sun\"]").first?.message.contains("write \"sun\"") == true)
         #expect(findings("now.weekday != \"sat\"").isEmpty)
+        #expect(evaluate("now.weekday == \"Sat\"") == .bool(false) && evaluate("now.weekday in [\"Sat\", \"sat\"]") == .bool(true))
+    }
+
+    /// Days ordered compare as strings do, as rules.md orders strings: a warning, and the condition runs so (the
+    /// inputs' day is "sat").
+    @Test func daysOrderedAreAWarningAndCompareAsText() {
+        #expect(findings("now.weekday < \"wed\"").map(\.kind) == [.builtInValue])
+        #expect(findings("now.weekday < \"wed\"").first?.message.hasPrefix("< orders days alphabetically") == true)
+        #expect(evaluate("now.weekday < \"sun\"") == .bool(true))
+        #expect(evaluate("now.weekday > \"mon\"") == .bool(true))
+        #expect(evaluate("\"fri\" >= now.weekday") == .bool(false))
+        // An error beside it still fails the condition, with the warning among its findings.
+        #expect(findings("now.weekday < \"wed\" and level == \"3\"").map(\.kind) == [.builtInValue, .type])
+    }
+
+    /// A condition with a `rule/built-in-value` warning compiles, is written to a compiled policy, and loads from one:
+    /// the runtime runs it as the rule file reads.
+    @Test func aConditionWithAWarningLoadsCompiled() throws {
+        let policy = try Policy(yaml: """
+            version: 1
+            timezone: UTC
+            placements: {i: {format: banner}}
+            rules: [{id: early, deny: [i], when: 'now.weekday < "tue" or now.hour == 24'}]
+            """)
+        let compiled = try Policy(compiled: try policy.compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test"))
+        #expect(compiled.rules.first?.condition == policy.rules.first?.condition)
+        var facts = Facts(policy: compiled, installedAt: 0)
+        facts.apply(.appLaunched, at: 0, policy: compiled)
+        // 1970-01-01 was a Thursday ("thu" < "tue", as text); 1970-01-06 a Tuesday.
+        #expect(Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 1_000).codes.contains(.customRule))
+        #expect(!Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 5 * 86_400_000 + 1_000).codes.contains(.customRule))
     }
 
     /// `now.hour` reads a whole number from 0 to 23: an hour outside it, or an order no hour passes, never matches
-    /// (an error); an order every hour passes is half of a window written out in full, and passes.
-    @Test func anHourItNeverReadsIsAnError() {
+    /// (a warning); an order every hour passes is half of a window written out in full, and passes.
+    @Test func anHourItNeverReadsIsAWarning() {
         let never = "it reads the local hour, a whole number from 0 to 23; write one of those"
         #expect(findings("now.hour == 24").map(\.message) == ["now.hour is never 24: " + never])
         #expect(findings("now.hour in [1, -1]").map(\.message) == ["now.hour is never -1: " + never])
@@ -335,6 +371,8 @@ struct ExpressionTests {
         #expect(findings("now.hour >= 22 and now.hour <= 23").isEmpty)
         #expect(findings("now.hour != 3").isEmpty)
         #expect(findings("now.hour != 24").isEmpty && findings("now.hour not in [24]").isEmpty, "always true, as >= 0 is")
+        #expect(findings("now.hour == 24").map(\.kind) == [.builtInValue] && evaluate("now.hour == 24") == .bool(false))
+        #expect(evaluate("now.hour > 23 or now.hour == 23") == .bool(true))
     }
 
     /// The lexer walks bytes but counts code points, as columns do: a combining mark and each of CR and LF count one,

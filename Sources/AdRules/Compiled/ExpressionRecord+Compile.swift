@@ -86,10 +86,6 @@ extension ExpressionRecord {
             if op != .equal && op != .notEqual && !(lt.isNumeric || lt == .duration || lt == .string) {
                 throw CompiledPolicyError("\(name) needs numbers, durations or strings, not \(lt.rawValue)")
             }
-            // As the rule-file compiler says: days are names, and ordering them would be alphabetical.
-            if op != .equal && op != .notEqual, [l, r].contains(where: { if case .builtin(.nowWeekday) = $0 { true } else { false } }) {
-                throw CompiledPolicyError("\(name) would order days alphabetically, not as the week does: list the days instead")
-            }
             return (.compare(op, l, r), .bool)
         case .member(let item, let list, let negated):
             let (i, it) = try operand(item, &nodes)

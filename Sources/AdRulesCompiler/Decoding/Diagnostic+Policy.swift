@@ -91,6 +91,6 @@ extension Diagnostic {
     }
 
     static func expression(_ finding: ExpressionFinding, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, rule: finding.rule, message: finding.message, file: file, range: range)
+        Diagnostic(finding.severity, rule: finding.rule, message: finding.message, file: file, range: range)
     }
 }

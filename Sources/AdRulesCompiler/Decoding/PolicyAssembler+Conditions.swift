@@ -4,27 +4,37 @@ import AdRulesYAML
 /// A rule's condition: compiled, and its findings placed in the file.
 extension PolicyAssembler {
     /// Compiles a rule's `when`, reporting each finding at its token's exact place in the file.
-    /// - Returns: the condition, or nil when it has findings (the rule is then never evaluated: `rule_error`).
+    /// - Returns: the condition, or nil when it has errors (the rule is then never evaluated: `rule_error`).
     mutating func compileCondition(
         _ when: Located<String>, node: YAMLNode, file: String, attributes: [AttributeDeclaration], broken: Set<String>,
         suggestionsLeft: inout Int
     ) -> CompiledExpression? {
-        switch ExpressionCompiler.compile(when.value, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft) {
-        case .success(let compiled): return compiled
+        let (outcome, warnings) = ExpressionCompiler.compileWithWarnings(
+            when.value, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft)
+        switch outcome {
+        case .success(let compiled):
+            report(warnings, in: when, node: node, file: file)
+            return compiled
         case .failure(let findings):
-            let text = Array(when.value.unicodeScalars)
-            // A finding at the end (an expression that stops too early) stands after its last token, not after
-            // the spaces and line breaks a block value may end with.
-            let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
-            for var finding in findings {
-                finding.offset = min(finding.offset, textEnd)
-                // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
-                let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
-                let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: file)
-                    ?? SourceRange(at: Self.position(of: finding.offset, in: node))
-                diagnostics.append(.expression(finding, file: file, range: range))
-            }
+            report(findings, in: when, node: node, file: file)
             return nil
+        }
+    }
+
+    /// Reports the findings of a `when` at their tokens' exact places in the file.
+    private mutating func report(_ findings: [ExpressionFinding], in when: Located<String>, node: YAMLNode, file: String) {
+        guard !findings.isEmpty else { return }
+        let text = Array(when.value.unicodeScalars)
+        // A finding at the end (an expression that stops too early) stands after its last token, not after
+        // the spaces and line breaks a block value may end with.
+        let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
+        for var finding in findings {
+            finding.offset = min(finding.offset, textEnd)
+            // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
+            let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
+            let range = exactRange(from: finding.offset, to: tokenEnd, in: node, file: file)
+                ?? SourceRange(at: Self.position(of: finding.offset, in: node))
+            diagnostics.append(.expression(finding, file: file, range: range))
         }
     }
 

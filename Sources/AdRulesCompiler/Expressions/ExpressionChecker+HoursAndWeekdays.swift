@@ -1,7 +1,8 @@
 import AdRules
 
 extension ExpressionChecker {
-    /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true.
+    /// `now.weekday` compared with a day it never reads as (`"monday"`, `"Mon"`): well typed, and never true (a
+    /// `rule/built-in-value` warning, as the checks of hours below).
     static func isWeekday(_ syntax: Syntax) -> Bool {
         if case .name(let name, _) = syntax { return name == Builtin.nowWeekday.rawValue }
         return false
@@ -43,7 +44,7 @@ extension ExpressionChecker {
             if !passes {
                 let text = hourFirst ? "now.hour \(op.rawValue) \(bound.text)" : "\(bound.text) \(op.rawValue) now.hour"
                 findings.append(ExpressionFinding(
-                    kind: .type, offset: offset,
+                    kind: .builtInValue, offset: offset,
                     message: "\(text) is never true (now.hour reads the local hour, a whole number from 0 to 23): write a bound some hours pass, as in now.hour >= 22"))
             }
             return
@@ -52,7 +53,7 @@ extension ExpressionChecker {
         if case .list(let items, _) = other { literals = items.compactMap(number) } else { literals = number(other).map { [$0] } ?? [] }
         for literal in literals where !hours.contains(literal.value) {
             findings.append(ExpressionFinding(
-                kind: .type, offset: literal.offset,
+                kind: .builtInValue, offset: literal.offset,
                 message: "now.hour is never \(literal.text): it reads the local hour, a whole number from 0 to 23; write one of those"))
         }
     }
@@ -72,7 +73,7 @@ extension ExpressionChecker {
             let near = String(text.lowercased().prefix(3))
             let advice = days.contains(near) ? "write \"\(near)\"" : "write one of \(days.map { "\"\($0)\"" }.joined(separator: ", "))"
             findings.append(ExpressionFinding(
-                kind: .type, offset: offset, message: "now.weekday is never \"\(text)\": it reads mon, tue, wed, thu, fri, sat or sun; \(advice)"))
+                kind: .builtInValue, offset: offset, message: "now.weekday is never \"\(text)\": it reads mon, tue, wed, thu, fri, sat or sun; \(advice)"))
         }
     }
 }

@@ -155,12 +155,12 @@ struct ExpressionChecker {
                     message: "\(op.rawValue) needs numbers, durations or strings, not \(left.type.rawValue): use == or !="))
                 return nil
             }
-            // Days are names: ordering them would be alphabetical ("fri" < "tue"), never the order of the week.
+            // Days are names: ordering them is alphabetical ("fri" < "tue"), never the order of the week. The spec
+            // orders strings so, and the condition runs so: a warning.
             if ordered, Self.isWeekday(l) || Self.isWeekday(r) {
                 findings.append(ExpressionFinding(
-                    kind: .type, offset: offset,
-                    message: "\(op.rawValue) would order days alphabetically, not as the week does: list the days instead, as in now.weekday in [\"mon\", \"tue\"]"))
-                return nil
+                    kind: .builtInValue, offset: offset,
+                    message: "\(op.rawValue) orders days alphabetically (\"fri\" < \"mon\" < \"sat\"), not as the week does: list the days instead, as in now.weekday in [\"mon\", \"tue\"]"))
             }
             checkWeekdays(l, r)
             checkHours(l, r, op, offset: offset)

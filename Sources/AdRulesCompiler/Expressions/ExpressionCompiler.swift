@@ -30,23 +30,31 @@ enum ExpressionCompiler {
     static func compile(
         _ source: String, attributes: [AttributeDeclaration], broken: Set<String> = [], suggestionsLeft: inout Int
     ) -> Outcome {
+        compileWithWarnings(source, attributes: attributes, broken: broken, suggestionsLeft: &suggestionsLeft).outcome
+    }
+
+    /// Compiles an expression text, with the warnings of one that compiles (``ExpressionFinding/Kind/builtInValue``).
+    /// A failure's findings hold its warnings too.
+    static func compileWithWarnings(
+        _ source: String, attributes: [AttributeDeclaration], broken: Set<String> = [], suggestionsLeft: inout Int
+    ) -> (outcome: Outcome, warnings: [ExpressionFinding]) {
         let syntax: Syntax
         switch Parser.parse(source) {
         case .failure(let error):
-            return .failure([ExpressionFinding(kind: .syntax, offset: error.offset, message: error.message)])
+            return (.failure([ExpressionFinding(kind: .syntax, offset: error.offset, message: error.message)]), [])
         case .success(let parsed): syntax = parsed
         }
         var checker = ExpressionChecker(attributes: attributes, broken: broken)
         checker.suggestionsLeft = suggestionsLeft
         defer { suggestionsLeft = checker.suggestionsLeft }
         let typed = checker.check(syntax)
-        if !checker.findings.isEmpty { return .failure(checker.findings) }
-        guard let typed else { return .failure(checker.findings) }
+        let warnings = checker.findings.filter { $0.severity == .warning }
+        guard let typed, warnings.count == checker.findings.count else { return (.failure(checker.findings), []) }
         if typed.type != .bool {
-            return .failure([ExpressionFinding(
+            return (.failure(warnings + [ExpressionFinding(
                 kind: .type, offset: syntax.offset,
-                message: "the condition is \(typed.type.rawValue), not bool: compare it, for example `x == ...`")])
+                message: "the condition is \(typed.type.rawValue), not bool: compare it, for example `x == ...`")]), [])
         }
-        return .success(typed.code)
+        return (.success(typed.code), warnings)
     }
 }
