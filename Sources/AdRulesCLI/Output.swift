@@ -8,12 +8,27 @@ enum Output {
     /// exit code would publish it as this run's result. Only a report `isReport` knows as one adrules wrote is removed:
     /// `-` is standard output, a file standard output or error goes to is the run's own stream, and any other file is
     /// the user's, left as it is.
+    ///
+    /// A report reached through a symlink, or one that cannot be unlinked (a bind mount, a file in a directory the run
+    /// may not write), is emptied instead: its file is the one a write would replace, and the one a CI step reads.
     /// - Returns: the note saying so, or nothing.
     static func removedEarlierReport(_ output: String?, isReport: (String) -> Bool) -> String {
-        guard let output, output != "-", OutputFile.stream(output) == nil, isRegularFile(output), isReport(output),
-            (try? FileManager.default.removeItem(atPath: output)) != nil
-        else { return "" }
-        return "note: removed the earlier report at \(ControlCharacters.escaped(output)): this run has none, and the old one would read as this run's\n"
+        guard let output, output != "-", OutputFile.stream(output) == nil, leadsToRegularFile(output), isReport(output) else { return "" }
+        let shown = ControlCharacters.escaped(output)
+        if isRegularFile(output), (try? FileManager.default.removeItem(atPath: output)) != nil {
+            return "note: removed the earlier report at \(shown): this run has none, and the old one would read as this run's\n"
+        }
+        if truncate(output, 0) == 0 {
+            return "note: emptied the earlier report at \(shown): this run has none, and the old one would read as this run's\n"
+        }
+        let reason = String(cString: strerror(errno))
+        return "warning: the earlier report at \(shown) is not this run's, and could not be removed or emptied (\(reason)): do not read it as this run's\n"
+    }
+
+    /// Whether `path`, its symlinks followed, is a regular file (not a device, a FIFO or a directory).
+    static func leadsToRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The first 4 KB of a file, as text.
@@ -35,8 +50,10 @@ enum Output {
     ///   file it does not read can neither be overwritten through it nor stop it.
     ///
     /// With no `--output` (or `-`), standard output redirected into such a file (`adrules compile rules >> rules/a.yaml`)
-    /// is refused the same way: the report would corrupt the very file the run reads.
+    /// is refused the same way: the report would corrupt the very file the run reads. Standard error redirected into
+    /// one is refused whatever the output (``standardErrorRefusal(inputs:reads:)``).
     static func refusal(output: String?, inputs: [String], reads: (String) -> Bool = PolicyLoader.isYAMLFile) -> CommandResult? {
+        if let refused = standardErrorRefusal(inputs: inputs, reads: reads) { return refused }
         guard let output, output != "-" else { return standardOutputRefusal(inputs: inputs, reads: reads) }
         /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
         func resolved(_ path: String) -> String {
@@ -112,19 +129,32 @@ enum Output {
     /// left to the run, which reports it as it would with standard output anywhere else. (With `>`, the shell has
     /// emptied the file before the run starts: the refusal keeps the report out of it, not its contents in it.)
     private static func standardOutputRefusal(inputs: [String], reads: (String) -> Bool) -> CommandResult? {
-        var out = stat()
-        guard !StandardStreams.closedAtStart.contains(1), fstat(1, &out) == 0, (out.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard let input = input(receiving: 1, inputs: inputs, reads: reads) else { return nil }
+        return CommandResult(
+            stderr: "error: standard output goes to a file this run reads (\(ControlCharacters.escaped(input))): redirect it elsewhere\n",
+            exitCode: ExitCode.usage)
+    }
+
+    /// A refusal when standard error goes to a file this run reads (`adrules lint rules 2>> rules/a.yaml`): its
+    /// findings, summary or errors would be written into the input. The refusal is printed on standard output, or
+    /// nowhere when that goes to such a file too.
+    static func standardErrorRefusal(inputs: [String], reads: (String) -> Bool) -> CommandResult? {
+        guard let input = input(receiving: 2, inputs: inputs, reads: reads) else { return nil }
+        let message = "error: standard error goes to a file this run reads (\(ControlCharacters.escaped(input))): redirect it elsewhere\n"
+        return CommandResult(stdout: self.input(receiving: 1, inputs: inputs, reads: reads) == nil ? message : "", exitCode: ExitCode.usage)
+    }
+
+    /// The input (as given) whose file, or one of whose files the run reads, the stream `descriptor` writes to.
+    private static func input(receiving descriptor: Int32, inputs: [String], reads: (String) -> Bool) -> String? {
+        var stream = stat()
+        guard !StandardStreams.closedAtStart.contains(descriptor), fstat(descriptor, &stream) == 0, (stream.st_mode & S_IFMT) == S_IFREG else { return nil }
         for input in inputs {
             guard let files = try? PolicyLoader.files(at: input, where: reads) else { continue }
-            let isOutput = ([input] + files).contains { path in
+            let receives = ([input] + files).contains { path in
                 var info = stat()
-                return stat(path, &info) == 0 && info.st_dev == out.st_dev && info.st_ino == out.st_ino
+                return stat(path, &info) == 0 && info.st_dev == stream.st_dev && info.st_ino == stream.st_ino
             }
-            if isOutput {
-                return CommandResult(
-                    stderr: "error: standard output goes to a file this run reads (\(ControlCharacters.escaped(input))): redirect it elsewhere\n",
-                    exitCode: ExitCode.usage)
-            }
+            if receives { return input }
         }
         return nil
     }

@@ -27,6 +27,12 @@ public struct SourcePosition: Sendable, Hashable, Codable, Comparable, CustomStr
         storedColumn = Int32(clamping: column)
     }
 
+    /// Creates a position from numbers already in 32 bits (a libyaml mark's, in a file of at most ``YAMLReader/maxBytes``).
+    init(line: Int32, column: Int32) {
+        storedLine = line
+        storedColumn = column
+    }
+
     public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
         (lhs.storedLine, lhs.storedColumn) < (rhs.storedLine, rhs.storedColumn)
     }

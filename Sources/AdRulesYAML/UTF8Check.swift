@@ -112,7 +112,15 @@ package enum UTF8Check {
     /// The 1-based line and character column of a byte offset in UTF-8 text (a YAML file's bytes, a JSON part's).
     /// Lines are counted at LF, CR LF and CR, as libyaml counts them, and a byte-order mark the text starts with is no
     /// column (an editor shows none, and libyaml's marks do not count it).
+    ///
+    /// The count runs over the bytes' contiguous storage, a loop of one concrete type: walked through the generic
+    /// collection from another module it took about 90 ns a byte (6 s for an error at the end of a 64 MB document).
     package static func position(ofByte offset: Int, in bytes: some Collection<UInt8>) -> SourcePosition {
+        if let found = bytes.withContiguousStorageIfAvailable({ position(ofByte: offset, inContiguous: $0) }) { return found }
+        return Array(bytes).withUnsafeBufferPointer { position(ofByte: offset, inContiguous: $0) }
+    }
+
+    private static func position(ofByte offset: Int, inContiguous bytes: UnsafeBufferPointer<UInt8>) -> SourcePosition {
         var line = 1
         var column = 1
         var afterCR = false

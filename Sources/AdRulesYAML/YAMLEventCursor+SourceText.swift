@@ -161,6 +161,8 @@ extension YAMLEventCursor {
     }
 }
 
+/// A libyaml mark as a 1-based position. A file is at most ``YAMLReader/maxBytes``, so its lines and columns fit in
+/// 32 bits with no check (one for every scalar and collection of a load).
 func position(_ mark: yaml_mark_t) -> SourcePosition {
-    SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    SourcePosition(line: Int32(truncatingIfNeeded: mark.line &+ 1), column: Int32(truncatingIfNeeded: mark.column &+ 1))
 }

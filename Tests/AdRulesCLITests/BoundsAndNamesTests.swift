@@ -458,6 +458,29 @@ struct BoundsAndNamesTests {
         #expect(try String(contentsOfFile: dir + "/policy.json", encoding: .utf8).hasPrefix("{\"attributes\""))
     }
 
+    /// Standard error redirected into a file the run reads (`2>> rules/a.yaml`) is refused too, whatever the output: the
+    /// findings, the summary or a refusal would be written into the input. The refusal goes to standard output, or
+    /// nowhere when that is such a file too.
+    @Test func standardErrorIntoAnInputIsRefused() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        let rule = "version: 1\nplacements:\n  a: {format: banner}\n"
+        let dir = try Self.directory(["rules/a.yaml": rule, "rules/a.test.yaml": "tests: []\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for command in ["lint \"$1/rules\" 2>> \"$1/rules/a.yaml\"", "lint \"$1/rules\" --format json -o /dev/stderr 2>> \"$1/rules/a.yaml\"",
+            "test \"$1/rules\" 2>> \"$1/rules/a.test.yaml\""]
+        {
+            #expect(try Self.shell("exec \"$0\" \(command) > \"$1/out.txt\"", binary, dir) == ExitCode.usage, "\(command)")
+            let out = try String(contentsOfFile: dir + "/out.txt", encoding: .utf8)
+            #expect(out.hasPrefix("error: standard error goes to a file this run reads ("), "\(out)")
+        }
+        #expect(try Self.shell("exec \"$0\" lint \"$1/rules\" >> \"$1/rules/a.yaml\" 2>&1", binary, dir) == ExitCode.usage)
+        #expect(try String(contentsOfFile: dir + "/rules/a.yaml", encoding: .utf8) == rule)
+        #expect(try String(contentsOfFile: dir + "/rules/a.test.yaml", encoding: .utf8) == "tests: []\n")
+        // Elsewhere, standard error is written.
+        #expect(try Self.shell("exec \"$0\" lint \"$1/rules\" 2> \"$1/err.txt\"", binary, dir) == 0)
+        #expect(try String(contentsOfFile: dir + "/err.txt", encoding: .utf8).hasPrefix("Found 0 errors"))
+    }
+
     /// Runs a shell script in the package directory (`$0`, `$1`… are `arguments`) and returns its exit status.
     static func shell(_ script: String, _ arguments: String...) throws -> Int32 {
         let process = Process()

@@ -219,6 +219,13 @@ struct CompiledPolicyTests {
             Data(text[..<message.upperBound].utf8) + Data(raw) + Data(text[message.upperBound...].utf8)
         }
         expectRefused(withMessage([0xC3, 0x28]), mentioning: "not UTF-8")
+        // At the first byte that is not UTF-8, not at the string's end: with and without an escape before it, and for an
+        // overlong form (0xC0 0xAF, a slash written in two bytes).
+        let first = text[..<message.upperBound].utf8.count + 100
+        for (bad, escaped) in [([UInt8(0xFF)], false), ([0xFF], true), ([0xC0, 0xAF], false)] {
+            let before = escaped ? Array(#"\n"#.utf8) + Array(repeating: UInt8(ascii: "B"), count: 98) : Array(repeating: UInt8(ascii: "B"), count: 100)
+            expectRefused(withMessage(before + bad + Array(repeating: UInt8(ascii: "B"), count: 3000)), mentioning: "at byte \(first + 1): a string that is not UTF-8")
+        }
         expectRefused(withMessage(Array(#"\uD83Dx"#.utf8)), mentioning: "unpaired surrogate")
         expectRefused(withMessage(Array(#"\uDC00"#.utf8)), mentioning: "unpaired surrogate")
         #expect(throws: Never.self) { try Policy(compiled: withMessage(Array(#"\uD83D\uDE00 "#.utf8))) }

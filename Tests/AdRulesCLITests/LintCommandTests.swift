@@ -53,6 +53,23 @@ struct LintCommandTests {
         #expect(last.hasPrefix(dir + "/a8.yaml:1:1: "), "\(last)")
     }
 
+    /// An earlier report reached through a symlink is emptied, not left as this run's: the link's file is the one a
+    /// write replaces and the one a CI step reads (the link itself stays, as a write would leave it).
+    @Test func anEarlierReportThroughASymlinkIsEmptied() throws {
+        let dir = try temporaryDirectory("adrules-report-link", ["rules/a.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let real = dir + "/real-report.json", link = dir + "/report.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        #expect(runCLI(["lint", dir + "/rules", "--format", "json", "-o", link]).exitCode == 0)
+        #expect(Output.head(of: real).contains("\"diagnostics\""))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/rules/b.yaml", withDestinationPath: dir + "/missing.yaml")
+        let failed = runCLI(["lint", dir + "/rules", "--format", "json", "-o", link])
+        #expect(failed.exitCode == 3, "\(failed.stderr)")
+        #expect(failed.stderr.hasSuffix("note: emptied the earlier report at \(link): this run has none, and the old one would read as this run's\n"), "\(failed.stderr)")
+        #expect((try? FileManager.default.attributesOfItem(atPath: real)[.size] as? Int) == 0)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == real)
+    }
+
     @Test(arguments: ["xcode", "text", "json", "sarif", "github"])
     func reportersMatchTheirGoldenFiles(_ format: String) {
         let result = runCLI(["lint", "FIXTURES/bad.yaml", "--format", format])

@@ -95,6 +95,9 @@ struct ModelDiagnosticTests {
         Case(name: "thousands with a comma", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣1,000\n", message: "share must be a number, not \"1,000\""),
         Case(name: "a number too close to 0", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1\n    premium: 1️⃣1e-400\n",
              message: "premium must be a number a double can tell from 0 (about 5e-324 or larger), or 0, not \"1e-400\""),
+        // A share is above 0: it is not told 0 would do.
+        Case(name: "a share too close to 0", rule: "schema/type", yaml: "version: 1\nsegments:\n  - name: all\n    share: 1️⃣1e-400\n",
+             message: "share must be a number a double can tell from 0 (about 5e-324 or larger), not \"1e-400\""),
         // Segments keyed by name, as a rule file keys its placements.
         Case(name: "segments keyed by name", rule: "schema/type", yaml: "version: 1\nsegments:\n  1️⃣casual:\n    share: 1\n", message: "write each segment as a list item with its name, `- name: casual` in place of `casual:`"),
     ]

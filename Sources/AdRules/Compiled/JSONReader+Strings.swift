@@ -15,7 +15,7 @@ extension JSONReader {
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             // JSON is UTF-8 (RFC 8259): bytes that are not are an error, not U+FFFD.
-            if combined >= 0x80 { try checkText(bytes[index..<end]) }
+            if combined >= 0x80 { try checkText(bytes[index..<end], written: index..<end) }
             let text = String(decoding: bytes[index..<end], as: UTF8.self)
             index = end + 1
             return text
@@ -24,21 +24,38 @@ extension JSONReader {
     }
 
     /// Refuses a string's bytes that are not UTF-8 (RFC 8259), or not stream-safe (``StreamSafeText``).
-    func checkText(_ bytes: some Sequence<UInt8>) throws(JSONValue.ParseError) {
-        switch StreamSafeText.problem(in: bytes) {
+    /// - Parameter written: where the string's bytes stand in the document, between its quotes: bytes that are not
+    ///   UTF-8 are reported at the first of them (escapes are ASCII and write UTF-8, so that byte is among these).
+    func checkText(_ text: some Sequence<UInt8>, written: Range<Int>) throws(JSONValue.ParseError) {
+        switch StreamSafeText.problem(in: text) {
         case nil: return
-        case .notUTF8: throw fail("a string that is not UTF-8")
+        case .notUTF8: throw fail("a string that is not UTF-8", at: firstByteNotUTF8(in: written) ?? index)
         case .tooManyCombiningMarks: throw fail(StreamSafeText.message)
+        }
+    }
+
+    /// Where the first sequence of `range` that is not UTF-8 starts, if one does.
+    private func firstByteNotUTF8(in range: Range<Int>) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes[range].makeIterator()
+        var offset = range.lowerBound
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): offset += encoded.count
+            case .error: return offset
+            case .emptyInput: return nil
+            }
         }
     }
 
     /// The rest of a string that holds escapes, from just after its opening quote.
     private mutating func escapedString() throws(JSONValue.ParseError) -> String {
         var utf8: [UInt8] = []
+        let start = index
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                try checkText(utf8)
+                try checkText(utf8, written: start..<index)
                 index += 1
                 return String(decoding: utf8, as: UTF8.self)
             }
@@ -74,7 +91,7 @@ extension JSONReader {
                     return
                 }
                 // Escapes are ASCII: the raw bytes are UTF-8 exactly when the string is.
-                if sawNonASCII { try checkText(bytes[start..<index]) }
+                if sawNonASCII { try checkText(bytes[start..<index], written: start..<index) }
                 index += 1
                 return
             }

@@ -42,8 +42,13 @@ package struct JSONReader {
     }
 
     func fail(_ problem: String) -> JSONValue.ParseError {
+        fail(problem, at: index)
+    }
+
+    /// A failure found at `offset` of the document.
+    func fail(_ problem: String, at offset: Int) -> JSONValue.ParseError {
         // A document cut short fails within its last few bytes, where its closing brace should be.
-        JSONValue.ParseError(offset: index, problem: problem, nearEnd: bytes.count - index < 16)
+        JSONValue.ParseError(offset: offset, problem: problem, nearEnd: bytes.count - offset < 16)
     }
 
     @inline(__always)

@@ -8,6 +8,8 @@ package enum NumberReading: Equatable {
 
     /// What a key takes that was given a number too close to 0 (``tooSmall``), as its finding says.
     package static let tooSmallAdvice = "a number a double can tell from 0 (about 5e-324 or larger), or 0"
+    /// The same, for a key that does not take 0 (a segment's `share`).
+    package static let tooSmallAdviceAboveZero = "a number a double can tell from 0 (about 5e-324 or larger)"
     /// A hex or octal whole number with more digits than are read safely.
     case tooLong
     /// Not a finite number in the core schema (`0x1p3` and `nan` are Swift's, and text in YAML).

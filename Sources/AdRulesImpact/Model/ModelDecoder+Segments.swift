@@ -87,7 +87,7 @@ extension ModelDecoder {
                     }
                 }
             case "share":
-                share = reader.number(value, key, in: 0...1, expected: "above 0 and at most 1", fractions: { $0 > 0 })
+                share = reader.number(value, key, in: 0...1, expected: "above 0 and at most 1", fractions: { $0 > 0 }, takesZero: false)
                 if let s = share, s == 0 {
                     reader.report(.modelOutOfRange(key, "above 0 and at most 1", found: "0", file: reader.file, range: value.range))
                 }

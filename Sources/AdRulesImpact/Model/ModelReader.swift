@@ -67,13 +67,16 @@ struct ModelReader: NodeReader {
     /// - Parameter expected: what the range is in words, when it is not "from a to b" (a share is above 0).
     /// - Parameter fractions: the fractions a percentage (`95%`) may be told to be written as: those of a share or a
     ///   probability, nil where a number is no fraction.
+    /// - Parameter takesZero: whether 0 is a value the key takes (a share is not), which a number too close to 0 is told.
     mutating func number(
-        _ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil, fractions: ((Double) -> Bool)? = nil
+        _ node: YAMLNode, _ key: String, in range: ClosedRange<Double>, expected: String? = nil, fractions: ((Double) -> Bool)? = nil,
+        takesZero: Bool = true
     ) -> Double? {
         guard let value = ModelReader.number(node) else {
             // A number too close to 0 for a double (`1e-400`) says so, as a rule file's attribute default does.
             if case .tooSmall? = node.scalar?.numberReading {
-                report(.wrongType(key, expected: NumberReading.tooSmallAdvice, found: node, file: file))
+                let advice = takesZero && range.contains(0) ? NumberReading.tooSmallAdvice : NumberReading.tooSmallAdviceAboveZero
+                report(.wrongType(key, expected: advice, found: node, file: file))
                 return nil
             }
             let takes = { (plain: YAMLScalar) in ModelReader.number(YAMLNode(.scalar(plain), range: node.range)).map(range.contains) ?? false }
