@@ -1226,6 +1226,18 @@ def many_findings_cases(c):
                    + "".join("    k%d: 1\n" % i for i in range(200)) + "   daily_cap: 3\n"}, formats=("json",), test=False, simulate=False)
 
 
+def error_position_cases(c):
+    """Errors near the end of large JSON inputs, and the streams around a run (the ninth hunt, 2026-12-06)."""
+    g = "error-positions"
+    # The line and column of an error at the last byte of a 64 MiB compiled policy were counted at ~90 ns a byte (6 s).
+    c.write_chunks("positions/late.json", [b" " * (64 * 1024 * 1024 - 1), b"x"])
+    c.run("compiled-error-at-64mib", g, "a compiled policy of 64 MiB with its error at the last byte", ["lint", "positions/late.json"], [1])
+    # A string that is not UTF-8, its bad byte 3,000 bytes before its quote.
+    c.write("positions/bad-utf8.json", b'{"version":1,"files":["' + b"B" * 100 + b"\xff" + b"B" * 3000 + b'"]}')
+    c.run("compiled-bad-utf8-in-long-string", g, "bytes that are not UTF-8 inside a long string of a compiled policy",
+          ["lint", "--format", "json", "positions/bad-utf8.json"], [1])
+
+
 def main(argv):
     args = argv[1:]
     binary = None
@@ -1264,6 +1276,7 @@ def main(argv):
     id_key_cases(c)
     window_history_cases(c)
     many_findings_cases(c)
+    error_position_cases(c)
     with open(os.path.join(root, "manifest.json"), "w") as f:
         json.dump({"version": 1, "runs": c.runs, "notes": c.notes}, f, indent=1)
     cases = len({r["case"] for r in c.runs})
