@@ -126,6 +126,11 @@ public enum AdRulesCommandLine {
                 exitCode: ExitCode.usage)
         }
         let rest = Array(arguments.dropFirst())
+        // Standard error into a file the run reads would take its findings or a usage error: refused before any is made.
+        // (The version and help write to standard output only.)
+        if !["--version", "version", "-h", "--help", "help"].contains(command), let refused = Output.standardErrorRefusal(arguments: rest) {
+            return refused
+        }
         switch command {
         case "--version", "version":
             if let extra = rest.first { return usageError(.unexpected(extra)) }

@@ -108,9 +108,8 @@ enum LintCommand {
             exitCode: exitCode)
     }
 
-    /// Whether the file at `path` begins as a json or SARIF report of lint does (the format asked for).
-    static func isEarlierReport(_ path: String, format: LintFormat) -> Bool {
-        let head = Output.head(of: path)
+    /// Whether a file's first 4 KB (`head`) begin as a json or SARIF report of lint does (the format asked for).
+    static func isEarlierReport(_ head: String, format: LintFormat) -> Bool {
         switch format {
         case .json: return head.hasPrefix("{\n  \"version\": 1,\n  \"diagnostics\": [")
         case .sarif: return head.hasPrefix("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\"") && head.contains("\"name\": \"adrules\"")

@@ -11,37 +11,35 @@ enum Output {
     ///
     /// A report reached through a symlink, or one that cannot be unlinked (a bind mount, a file in a directory the run
     /// may not write), is emptied instead: its file is the one a write would replace, and the one a CI step reads.
+    /// The file is opened once, through its symlinks: the file whose first 4 KB `isReport` reads is the one removed or
+    /// emptied, whatever the links point at meanwhile.
+    /// - Parameter isReport: whether a file's first 4 KB, as text, are a report adrules wrote.
     /// - Returns: the note saying so, or nothing.
     static func removedEarlierReport(_ output: String?, isReport: (String) -> Bool) -> String {
-        guard let output, output != "-", OutputFile.stream(output) == nil, leadsToRegularFile(output), isReport(output) else { return "" }
+        guard let output, output != "-", OutputFile.stream(output) == nil else { return "" }
+        // Read and write when it may (to empty it), else read only (a read-only file in a directory the run writes is
+        // removed all the same).
+        var descriptor = open(output, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0 { descriptor = open(output, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { return "" }
+        let file = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG,
+            isReport(String(decoding: (try? file.read(upToCount: 4096)) ?? Data(), as: UTF8.self))
+        else { return "" }
         let shown = ControlCharacters.escaped(output)
-        if isRegularFile(output), (try? FileManager.default.removeItem(atPath: output)) != nil {
+        // The name is the file itself (no symlink), and still the file read: it is removed.
+        var named = stat()
+        if lstat(output, &named) == 0, (named.st_mode & S_IFMT) == S_IFREG, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino,
+            unlink(output) == 0
+        {
             return "note: removed the earlier report at \(shown): this run has none, and the old one would read as this run's\n"
         }
-        if truncate(output, 0) == 0 {
+        if ftruncate(descriptor, 0) == 0 {
             return "note: emptied the earlier report at \(shown): this run has none, and the old one would read as this run's\n"
         }
         let reason = String(cString: strerror(errno))
         return "warning: the earlier report at \(shown) is not this run's, and could not be removed or emptied (\(reason)): do not read it as this run's\n"
-    }
-
-    /// Whether `path`, its symlinks followed, is a regular file (not a device, a FIFO or a directory).
-    static func leadsToRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
-
-    /// The first 4 KB of a file, as text.
-    static func head(of path: String) -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
-        defer { try? handle.close() }
-        return String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
-    }
-
-    /// Whether `path` is a regular file itself (not a link, a device or a FIFO).
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// A refusal when `output` would overwrite a file this run reads: one of `inputs`, or a rule, scenario or model
@@ -51,9 +49,8 @@ enum Output {
     ///
     /// With no `--output` (or `-`), standard output redirected into such a file (`adrules compile rules >> rules/a.yaml`)
     /// is refused the same way: the report would corrupt the very file the run reads. Standard error redirected into
-    /// one is refused whatever the output (``standardErrorRefusal(inputs:reads:)``).
+    /// one is refused before the arguments are read (``standardErrorRefusal(arguments:)``).
     static func refusal(output: String?, inputs: [String], reads: (String) -> Bool = PolicyLoader.isYAMLFile) -> CommandResult? {
-        if let refused = standardErrorRefusal(inputs: inputs, reads: reads) { return refused }
         guard let output, output != "-" else { return standardOutputRefusal(inputs: inputs, reads: reads) }
         /// Where a write to `path` lands: through its symlinks (a dangling one included) into its real directory.
         func resolved(_ path: String) -> String {
@@ -135,10 +132,29 @@ enum Output {
             exitCode: ExitCode.usage)
     }
 
-    /// A refusal when standard error goes to a file this run reads (`adrules lint rules 2>> rules/a.yaml`): its
-    /// findings, summary or errors would be written into the input. The refusal is printed on standard output, or
-    /// nowhere when that goes to such a file too.
-    static func standardErrorRefusal(inputs: [String], reads: (String) -> Bool) -> CommandResult? {
+    /// A refusal when standard error goes to a file a run with these arguments may read (`adrules lint rules 2>>
+    /// rules/a.yaml`): its findings, summary, errors or usage would be written into the input. Checked before the
+    /// arguments are parsed, so that a usage error is not written there either: the files and directories the
+    /// arguments name (but `--output`'s), and the default policy directory `rules`, whose rule, scenario and model files
+    /// count.
+    static func standardErrorRefusal(arguments: [String]) -> CommandResult? {
+        var paths = ["rules"]
+        var isOutput = false
+        for argument in arguments {
+            defer { isOutput = argument == "-o" || argument == "--output" }
+            if isOutput { continue }
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                if !argument.hasPrefix("--output=") { paths.append(String(argument[argument.index(after: equals)...])) }
+            } else if !argument.hasPrefix("-") {
+                paths.append(argument)
+            }
+        }
+        return standardErrorRefusal(inputs: paths, reads: PolicyLoader.isYAMLFile)
+    }
+
+    /// The refusal when standard error goes to one of `inputs`' files, printed on standard output, or nowhere when that
+    /// goes to such a file too.
+    private static func standardErrorRefusal(inputs: [String], reads: (String) -> Bool) -> CommandResult? {
         guard let input = input(receiving: 2, inputs: inputs, reads: reads) else { return nil }
         let message = "error: standard error goes to a file this run reads (\(ControlCharacters.escaped(input))): redirect it elsewhere\n"
         return CommandResult(stdout: self.input(receiving: 1, inputs: inputs, reads: reads) == nil ? message : "", exitCode: ExitCode.usage)

@@ -216,7 +216,8 @@ enum TestCommand {
     }
 
     /// Whether the file at `path` begins as a json report of `test` does.
-    static func isEarlierReport(_ path: String) -> Bool { Output.head(of: path).hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
+    /// Whether a file's first 4 KB (`head`) are a json report of `adrules test`.
+    static func isEarlierReport(_ head: String) -> Bool { head.hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
 
     static func paint(_ text: String, _ code: String, _ color: Bool) -> String {
         color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

@@ -467,7 +467,10 @@ struct BoundsAndNamesTests {
         let dir = try Self.directory(["rules/a.yaml": rule, "rules/a.test.yaml": "tests: []\n"])
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for command in ["lint \"$1/rules\" 2>> \"$1/rules/a.yaml\"", "lint \"$1/rules\" --format json -o /dev/stderr 2>> \"$1/rules/a.yaml\"",
-            "test \"$1/rules\" 2>> \"$1/rules/a.test.yaml\""]
+            "test \"$1/rules\" 2>> \"$1/rules/a.test.yaml\"",
+            // A usage error is not written there either: the check comes before the arguments are read.
+            "lint \"$1/rules\" --bogus 2>> \"$1/rules/a.yaml\"", "lint \"$1/rules\" --format xml 2>> \"$1/rules/a.yaml\"",
+            "test \"$1/rules\" --rules 2>> \"$1/rules/a.yaml\"", "compile --output=x.json \"$1/rules/a.yaml\" extra 2>> \"$1/rules/a.yaml\""]
         {
             #expect(try Self.shell("exec \"$0\" \(command) > \"$1/out.txt\"", binary, dir) == ExitCode.usage, "\(command)")
             let out = try String(contentsOfFile: dir + "/out.txt", encoding: .utf8)

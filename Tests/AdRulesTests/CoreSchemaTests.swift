@@ -44,6 +44,13 @@ struct CoreSchemaTests {
         #expect(load.diagnostics.map(\.rule) == ["schema/range"] && load.diagnostics.first?.message.hasSuffix(": " + advice) == true, "\(load.diagnostics)")
     }
 
+    /// Zero written with too many digits where the least value is above 0 is told the least value, not to write 0.
+    @Test(arguments: ["-" + String(repeating: "0", count: 22), String(repeating: "0", count: 22)])
+    func zerosBelowTheLeastValueAreToldIt(_ text: String) {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, every_n_actions: \(text)}\n")])
+        #expect(load.diagnostics.map(\.rule) == ["schema/range"] && load.diagnostics.first?.message.hasSuffix(": every_n_actions must be >= 1: write 1 or more") == true, "\(load.diagnostics)")
+    }
+
     /// A plain number is a number in the core schema, not text: a string field says to quote it.
     @Test(arguments: ["123456", "-7", "0x1F", "0o17", "1.5", "-.5", "1e3", "+2.5E-3", ".inf", "-.Inf", ".nan", "12345678901234567890123"])
     func aNumberInAStringFieldIsATypeError(_ text: String) {

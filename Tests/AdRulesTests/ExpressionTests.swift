@@ -333,6 +333,8 @@ struct ExpressionTests {
     @Test func daysOrderedAreAWarningAndCompareAsText() {
         #expect(findings("now.weekday < \"wed\"").map(\.kind) == [.builtInValue])
         #expect(findings("now.weekday < \"wed\"").first?.message.hasPrefix("< orders days alphabetically") == true)
+        // One finding: not also how to spell the day.
+        #expect(findings("now.weekday < \"Wed\"").map(\.kind) == [.builtInValue])
         #expect(evaluate("now.weekday < \"sun\"") == .bool(true))
         #expect(evaluate("now.weekday > \"mon\"") == .bool(true))
         #expect(evaluate("\"fri\" >= now.weekday") == .bool(false))

@@ -1227,7 +1227,7 @@ def many_findings_cases(c):
 
 
 def error_position_cases(c):
-    """Errors near the end of large JSON inputs, and the streams around a run (the ninth hunt, 2026-12-06)."""
+    """Errors found late in large JSON inputs (the ninth hunt, 2026-12-06); the position itself is a unit test (CompiledPolicyTests)."""
     g = "error-positions"
     # The line and column of an error at the last byte of a 64 MiB compiled policy were counted at ~90 ns a byte (6 s).
     c.write_chunks("positions/late.json", [b" " * (64 * 1024 * 1024 - 1), b"x"])

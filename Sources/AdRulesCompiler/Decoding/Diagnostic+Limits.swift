@@ -35,7 +35,8 @@ extension Diagnostic {
         let lower = text.lowercased().drop { $0 == "-" || $0 == "+" }
         let (limit, prefix, digitLimit) = lower.hasPrefix("0x") ? ("15 digits in hex", "0x", 15) : lower.hasPrefix("0o") ? ("20 digits in octal", "0o", 20) : ("18 digits", "", 18)
         let significant = lower.dropFirst(prefix.count).drop { $0 == "0" }
-        let advice = if let minimum, minimum >= 0, text.hasPrefix("-"), !significant.isEmpty {
+        // A negative number, or zero where the least value is above it (`every_n_actions: 000…0`), is told the least value.
+        let advice = if let minimum, minimum >= 0, (text.hasPrefix("-") && !significant.isEmpty) || (significant.isEmpty && minimum > 0) {
             "\(key) must be >= \(minimum): write \(minimum) or more"
         } else if significant.count <= digitLimit {
             // Leading zeros, not the number, are too many (`0000000000000000000005`).

@@ -155,14 +155,16 @@ struct ExpressionChecker {
                     message: "\(op.rawValue) needs numbers, durations or strings, not \(left.type.rawValue): use == or !="))
                 return nil
             }
-            // Days are names: ordering them is alphabetical ("fri" < "tue"), never the order of the week. The spec
-            // orders strings so, and the condition runs so: a warning.
+            // Days are names: ordering them is alphabetical ("fri" < "tue"), never the order of the week. rules.md
+            // allows `<` between two operands of one type, and the condition runs so: a warning.
             if ordered, Self.isWeekday(l) || Self.isWeekday(r) {
                 findings.append(ExpressionFinding(
                     kind: .builtInValue, offset: offset,
                     message: "\(op.rawValue) orders days alphabetically (\"fri\" < \"mon\" < \"sat\"), not as the week does: list the days instead, as in now.weekday in [\"mon\", \"tue\"]"))
+            } else {
+                // (An ordered day is told to list the days: not also how to spell the one it names.)
+                checkWeekdays(l, r)
             }
-            checkWeekdays(l, r)
             checkHours(l, r, op, offset: offset)
             return Typed(type: .bool, code: .compare(op, left.code, right.code))
         case .member(let l, let r, let negated, let offset):
