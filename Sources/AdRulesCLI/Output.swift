@@ -139,11 +139,13 @@ enum Output {
     /// count.
     static func standardErrorRefusal(arguments: [String]) -> CommandResult? {
         var paths = ["rules"]
-        var isOutput = false
+        var skipsOutput = false
         for argument in arguments {
-            defer { isOutput = argument == "-o" || argument == "--output" }
-            if isOutput { continue }
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            if skipsOutput {
+                skipsOutput = false
+            } else if argument == "-o" || argument == "--output" {
+                skipsOutput = true
+            } else if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 if !argument.hasPrefix("--output=") { paths.append(String(argument[argument.index(after: equals)...])) }
             } else if !argument.hasPrefix("-") {
                 paths.append(argument)
