@@ -185,6 +185,22 @@ extension PlainWordsTests {
         #expect(alone.map(\.message) == ["unknown key \"timeout\" in the top level: did you mean \"timezone\"?"], "\(alone)")
     }
 
+    /// A near miss of a key the mapping already has (`timezon:` beside `timezone:`) is that setting written twice: it is
+    /// told the key it is close to, and that one of the two goes. A key further from it (`timeout:`, above) or a short
+    /// word (`if:` beside `id:`) is not.
+    @Test func aNearMissOfAKeyAlreadyThereIsToldSo() {
+        let text = "version: 1\ntimezone: UTC\ntimezon: UTC\nplacements:\n  x:\n    format: interstitial\n    min_interval: 1m\n"
+            + "    min_intervall: 3m\n    launch: {max_wait: 5s, max_wiat: 6s}\nrules:\n  - {id: r, deny: [x], when: premium, if: premium}\n"
+        let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.filter { $0.rule == "schema/unknown-key" }
+        #expect(found.map(\.message) == [
+            "unknown key \"timezon\" in the top level: did you mean \"timezone\"? It is set here already: keep one of the two",
+            "unknown key \"min_intervall\" in placement \"x\": did you mean \"min_interval\"? It is set here already: keep one of the two",
+            "unknown key \"max_wiat\" in launch: did you mean \"max_wait\"? It is set here already: keep one of the two",
+            "unknown key \"if\" in rule \"r\": it reads as when, which is set here already: keep one of the two, written when",
+        ], "\(found)")
+        #expect(found.allSatisfy { $0.isPlainUnknownKey == false }, "\(found)")
+    }
+
     /// A misspelt key that must be there is one finding, "did you mean", at the misspelling: the block is not also
     /// told it lacks the key (its advice to add `format:` beside `formta:` would leave two).
     @Test(arguments: [

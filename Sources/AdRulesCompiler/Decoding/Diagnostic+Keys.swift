@@ -72,6 +72,13 @@ extension Diagnostic {
             ?? Suggestion.closest(to: key, in: present.isEmpty ? allowed : allowed.filter { !present.contains($0) })
         {
             message += ": " + Suggestion.didYouMean(suggestion, for: key)
+        } else if let slip = present.isEmpty ? nil : Suggestion.closest(
+            to: key, in: allowed.filter { present.contains($0) }, maxDistance: min(2, key.utf8.count / 4))
+        {
+            // `timezon:` beside the `timezone:` the mapping has: that setting written twice, once misspelt. Only a near
+            // miss is told so: `timeout:` beside `timezone:` may mean another setting, and `if:` beside `id:` is a word
+            // of its own.
+            message += ": " + Suggestion.didYouMean(slip, for: key) + " It is set here already: keep one of the two"
         } else {
             message += ": the keys here are \(allowed.joined(separator: ", "))"
             // A key of another block (`enabled` on a group, `when` on a placement) is a setting in the wrong place, and

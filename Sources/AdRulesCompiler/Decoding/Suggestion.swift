@@ -27,10 +27,12 @@ package enum Suggestion {
     }
 
     /// The candidate closest to `word`, when it is close enough to be a likely typo.
-    package static func closest(to word: String, in candidates: [String]) -> String? {
+    /// - Parameter maxDistance: the most edits allowed, when the caller wants fewer than a typo of `word`'s length may
+    ///   have.
+    package static func closest(to word: String, in candidates: [String], maxDistance: Int? = nil) -> String? {
         let a = Array(word.lowercased().utf8)
         guard a.count <= maxWordLength, candidates.count <= maxCandidates else { return nil }
-        let limit = max(1, min(3, a.count / 3 + 1))
+        let limit = min(maxDistance ?? .max, max(1, min(3, a.count / 3 + 1)))
         var best: (String, Int)?
         // One buffer for the candidates' bytes and one pair of table rows for the whole search: an allocation for each
         // candidate was most of the cost of a file of 100,000 unknown keys (each searched about ten times).
