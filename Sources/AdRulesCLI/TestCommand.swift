@@ -215,7 +215,6 @@ enum TestCommand {
         return Output.deliver(text, to: parsed.values["output"], stderr: stderr, exitCode: exitCode)
     }
 
-    /// Whether the file at `path` begins as a json report of `test` does.
     /// Whether a file's first 4 KB (`head`) are a json report of `adrules test`.
     static func isEarlierReport(_ head: String) -> Bool { head.hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
 
