@@ -9,6 +9,7 @@ public struct CommandEnvironment: Sendable {
     /// Whether standard error is a terminal (for `--color auto` of findings printed there, as `impact` prints them).
     public var stderrIsTerminal: Bool
 
+    /// Creates an environment: no variables and no terminal unless given.
     public init(variables: [String: String] = [:], stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false) {
         self.variables = variables
         self.stdoutIsTerminal = stdoutIsTerminal

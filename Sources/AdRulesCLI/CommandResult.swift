@@ -9,6 +9,7 @@ public struct CommandResult: Sendable, Equatable {
     /// Whether `stderr` carries the report (`--output /dev/stderr`): losing it is then an I/O failure.
     public var reportOnStderr = false
 
+    /// Creates a result of the given output and exit code.
     public init(stdout: String = "", stderr: String = "", exitCode: Int32 = ExitCode.success) {
         self.stdout = stdout
         self.stderr = stderr

@@ -13,6 +13,7 @@ public protocol AdClock: Sendable {
 public struct SystemClock: AdClock {
     /// Creates a system clock.
     public init() {}
+    /// The system's time.
     public func now() -> Date { Date() }
 }
 
@@ -23,6 +24,7 @@ public final class ManualClock: AdClock, Sendable {
     /// Creates a clock that reads `start`.
     public init(_ start: Date) { current = Guarded(start) }
 
+    /// The time the clock started at, as set or moved since.
     public func now() -> Date { current.withLock { $0 } }
 
     /// Moves the clock by a number of seconds (negative: set back).

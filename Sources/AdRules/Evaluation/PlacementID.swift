@@ -24,6 +24,7 @@ public struct PlacementID: RawRepresentable, Sendable, Hashable, Codable, Expres
     /// Creates an id from its text, for ids held in a `String`.
     public init(_ rawValue: String) { self.init(rawValue: rawValue) }
 
+    /// Creates an id from a string literal, as in `let id: PlacementID = "app_open"`.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
     public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }

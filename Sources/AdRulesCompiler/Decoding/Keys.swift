@@ -3,6 +3,7 @@ import AdRulesYAML
 
 /// The keys each mapping of a rule file accepts: the single source for decoding, "did you mean" and the JSON Schema.
 public enum RuleFileKeys {
+    /// The top-level keys of a rule file.
     public static let top = [
         "version", "environment", "timezone", "session_timeout", "fullscreen_timeout", "load_timeout",
         "defaults", "placements", "groups", "attributes", "rules",
@@ -19,12 +20,19 @@ public enum RuleFileKeys {
     public static let defaults = placement.filter { key in
         PlacementSetting.allCases.contains { ($0.block?.rawValue ?? $0.key) == key && $0.isAllowedInDefaults }
     }
+    /// The keys of a placement's `launch:` block.
     public static let launch = PlacementSetting.settings(in: .launch).map(\.name)
+    /// The keys of a placement's `resume:` block.
     public static let resume = PlacementSetting.settings(in: .resume).map(\.name)
+    /// The keys of a placement's `grace:` block.
     public static let grace = PlacementSetting.settings(in: .grace).map(\.name)
+    /// The keys of one entry of `caps:`.
     public static let cap = ["max", "window"]
+    /// The keys of a group.
     public static let group = ["placements"] + PlacementSetting.groupSettings.map(\.key)
+    /// The keys of an attribute.
     public static let attribute = ["type", "default"]
+    /// The keys of a custom rule.
     public static let rule = ["id", "deny", "when", "message"]
     /// Every key some block of a rule file has: an unknown key that is one of them is a setting in the wrong place.
     static let anywhere: Set<String> = Set(top + placement + launch + resume + grace + cap + group + attribute + rule + sharedSettings)

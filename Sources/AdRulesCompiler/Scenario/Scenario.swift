@@ -43,7 +43,10 @@ public struct ScenarioTest: Sendable {
 public struct ScenarioStep: Sendable {
     /// What the step does.
     public enum Action: Sendable {
+        /// Records an event.
         case event(AdEvent)
+        /// Asks, in the step's context when it gives one (else the scenario's), and checks the decision against what it
+        /// expects.
         case ask(Ask, context: AskContext?, expectation: Expectation)
     }
 

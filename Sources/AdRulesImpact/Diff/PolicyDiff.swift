@@ -13,11 +13,13 @@ public struct PolicyChange: Sendable, Hashable {
     public var subject: String
     /// The setting (`daily_cap`, `launch.max_wait`); empty when the whole subject was added or removed.
     public var setting: String
-    /// The old and new values as rule files write them (nil where there is none).
+    /// The old value as rule files write it (nil where there is none).
     public var old: String?
+    /// The new value as rule files write it (nil where there is none).
     public var new: String?
-    /// Where each policy sets it (nil where it does not, or for settings without a recorded location).
+    /// Where the old policy sets it (nil where it does not, or for settings without a recorded location).
     public var oldLocation: ImpactLocation?
+    /// Where the new policy sets it (nil where it does not, or for settings without a recorded location).
     public var newLocation: ImpactLocation?
 
     /// Creates a change.

@@ -9,7 +9,9 @@ public enum ModelCheck {
 
     /// Whether the policy is the one under study (`--rules`) or the one it is compared with (`--compare`).
     public enum Role: Sendable {
+        /// The policy under study.
         case current
+        /// The policy it is compared with.
         case old
     }
 

@@ -13,7 +13,9 @@ public enum ModelDecoder {
     static let maxMomentsPerDay = 10_000
     /// The most action or rewarded streams a segment may have: each is drawn all through every visit.
     static let maxStreams = 64
+    /// The most users a model or `--users` may give.
     public static let maxUsers = 100_000_000
+    /// The most days a model or `--days` may give.
     public static let maxDays = 366
     /// The largest seed: a model's `seed`, `--seed`, and what `impact merge` reads in a part.
     public static let maxSeed = Int(Int64.max / 2)

@@ -1,12 +1,17 @@
 /// The keys each mapping of a usage model accepts: the single source for decoding and "did you mean".
 public enum ModelKeys {
+    /// The top-level keys of a usage model.
     public static let top = ["version", "users", "days", "seed", "start", "segments", "network"]
+    /// The keys of a segment.
     public static let segment = [
         "name", "share", "timezone", "premium", "installed_days_ago", "sessions_before", "first_open", "cold_starts",
         "resumes", "foreground", "attributes", "actions", "rewarded",
     ]
+    /// The keys of one of a segment's `actions:`.
     public static let action = ["placement", "every"]
+    /// The keys of one of a segment's `rewarded:` offers.
     public static let rewarded = ["placement", "every", "accept"]
+    /// The keys of `network:`.
     public static let network = ["load_time", "fill_rate", "ad_duration", "show_failure"]
 
     /// Where a key unknown in a block of a model belongs, when another block takes it (cli.md r2: a key valid one

@@ -159,7 +159,9 @@ public struct ModelAttribute: Sendable {
 
     /// One scalar of a list, as written.
     public struct Item: Sendable, Hashable {
+        /// The scalar's text.
         public var text: String
+        /// Whether it was written plain, not quoted.
         public var plain: Bool
     }
 

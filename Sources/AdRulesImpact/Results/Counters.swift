@@ -264,8 +264,10 @@ public struct CounterGrowth: Sendable, Equatable {
     /// (``DenialCount/boundedTextBytes``): it never shrinks.
     public var denyText = 0
 
+    /// Nothing grown.
     public init() {}
 
+    /// Adds what `rhs` grew to `lhs`.
     public static func += (lhs: inout CounterGrowth, rhs: CounterGrowth) {
         lhs.histogramEntries += rhs.histogramEntries
         lhs.denyRows += rhs.denyRows

@@ -22,6 +22,7 @@ extension ImpactReport {
         /// The parts added so far: the index errors name a part by.
         private var added = 0
 
+        /// A merge of no parts yet.
         public init() {}
 
         /// Adds one part.
@@ -120,8 +121,12 @@ extension ImpactReport {
 
     /// Why shard reports cannot be merged.
     public enum MergeError: Error, LocalizedError, Equatable, CustomStringConvertible {
+        /// No part was given.
         case noParts
+        /// The part at this position is a whole run's result, not one shard's.
         case notPartial(Int)
+        /// The part at this position was played with another value of what is named (the model, the population…) than
+        /// the first part.
         case mismatch(Int, String)
         /// The first missing shards, and how many are missing in all.
         case missingShards([Int], of: Int)
