@@ -45,38 +45,6 @@ extension ImpactJSON {
         // it takes gigabytes (a 64 MiB part of zeros is 33 million values).
         // Read as the parser's values, checked as they are read into the report: one tree, not a copy of it as well.
         let document = PartValue(try JSONValue.parse(bytes, maxDepth: maxPartDepth, maxValues: maxPartValues), path: nil)
-        func need<T>(_ value: T?, _ what: String, at part: PartValue) throws -> T {
-            guard let value else { throw ReadError("not an impact report: \(what) is missing or malformed", at: part) }
-            return value
-        }
-        func count(_ value: PartValue, _ what: String, in range: ClosedRange<Int>) throws -> Int {
-            guard value.exists else { throw ReadError("not an impact report: \(what) is missing", at: value) }
-            guard let n = value.intValue else {
-                throw ReadError("not an impact report: \(what) is \(value.kindDescription), where a run writes a whole number (digits only)", at: value)
-            }
-            guard range.contains(n) else {
-                throw ReadError("not an impact report: \(what) is \(n), outside \(range.lowerBound)...\(range.upperBound)", at: value)
-            }
-            return n
-        }
-        func string(_ value: PartValue, _ what: String) throws -> String { try checkedString(value, what, allowing: []) }
-        /// The first simulated day, as a run writes it: `YYYY-MM-DD`, a real day from 1971 to 2199.
-        func day(_ value: PartValue) throws -> String {
-            let text = try string(value, "start")
-            guard let date = CalendarDate(parsing: text), CalendarDate.supportedYears.contains(date.year) else {
-                throw ReadError("not an impact report: start is \(ControlCharacters.cut(text)), not a day such as 2026-12-07", at: value)
-            }
-            return text
-        }
-        /// A setting's value in a change: a rule's `when` may span lines and hold tabs.
-        func value(_ value: PartValue, _ what: String) throws -> String { try checkedString(value, what, allowing: ["\t", "\n", "\r"]) }
-        func checkedString(_ value: PartValue, _ what: String, allowing allowed: Set<Unicode.Scalar>) throws -> String {
-            let text = try readText(value, what)
-            if ControlCharacters.contains(in: text, except: allowed) {
-                throw ReadError("not an impact report: \(what) holds a control character (\(ControlCharacters.cut(text)))", at: value)
-            }
-            return text
-        }
         // A part holds what a run writes and nothing else. `difference` is let through here only so that a complete
         // --compare result is told it is not a part (below), rather than that it holds an unknown key.
         try onlyKeys(
@@ -96,123 +64,25 @@ extension ImpactJSON {
         guard document["version"].intValue == ImpactReport.formatVersion else {
             throw ReadError("not an impact report of version \(ImpactReport.formatVersion)", at: document["version"].exists ? document["version"] : document)
         }
-        let users = try count(document["users"], "users", in: 1...ModelDecoder.maxUsers)
-        let days = try count(document["days"], "days", in: 1...ModelDecoder.maxDays)
-        // The most any count but a histogram's may hold: per user-day of the whole run, in a block and over its segments.
-        let most = users * days * maxPerUserDay
+        let users = try readCount(document["users"], "users", in: 1...ModelDecoder.maxUsers)
+        let days = try readCount(document["days"], "days", in: 1...ModelDecoder.maxDays)
         let object = document["shard"]
         try onlyKeys(object, ["index", "count"], in: "shard")
-        let shards = try count(object["count"], "the number of shards", in: 1...Shard.maxCount)
-        let shard = try need(Shard(index: try count(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
-        let listedChanges = try need(document["changes"].arrayValue, "changes", at: document["changes"])
+        let shards = try readCount(object["count"], "the number of shards", in: 1...Shard.maxCount)
+        let shard = try required(Shard(index: try readCount(object["index"], "the shard's index", in: 1...shards), count: shards), "shard", at: object)
+        let listedChanges = try required(document["changes"].arrayValue, "changes", at: document["changes"])
         // A run lists at most this many changes, within so many bytes of their texts, and counts the others.
         let tooManyChanges = "it lists more policy changes than the \(PolicyDiff.maxListed) (or \(PolicyDiff.maxListedText) bytes of their texts) a run lists, counting the others in more_changes"
         guard listedChanges.count <= PolicyDiff.maxListed else {
             throw ReadError("not an impact report: \(tooManyChanges)", at: listedChanges[PolicyDiff.maxListed])
         }
-        let changes = try listedChanges.map { try readChange($0, string: string, value: value) }
+        let changes = try listedChanges.map { try readChange($0) }
         guard PolicyDiff.listed(changes).more == 0 else { throw ReadError("not an impact report: \(tooManyChanges)", at: document["changes"]) }
         var segmentNames: [String] = []
         var results: [ImpactPolicyResult] = []
-        var histogramEntries = 0
-        var denyRows = 0
-        var denyText = 0
-        for item in try need(document["results"].arrayValue, "results", at: document["results"]) {
-            try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
-            let segments = try need(item["segments"].objectValue, "segments", at: item["segments"])
-            guard !segments.isEmpty else { throw ReadError("not an impact report: a result has no segments", at: item["segments"]) }
-            let names = try segments.map { name, segment in
-                let text = try string(segment.key(name), "a segment name")
-                if let problem = Segment.nameProblem(text) { throw ReadError("not an impact report: a segment name is \(problem)", at: segment.key(name)) }
-                return text
-            }
-            // The results of a --compare run list the same segments in the same order: counters are added by position.
-            guard results.isEmpty || names == segmentNames else {
-                throw ReadError("not an impact report: its results list different segments", at: item["segments"])
-            }
-            segmentNames = names
-            // A run is refused before it plays when its report would hold more blocks than this: no part holds more.
-            let blocks = segments.reduce(0) { $0 + ($1.1["placements"].objectValue?.count ?? 0) }
-            guard blocks <= ModelCheck.maxReportBlocks else {
-                throw ReadError(
-                    "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report",
-                    at: item["segments"])
-            }
-            var placements: [ImpactPlacement] = []
-            var firstSegment = ""
-            var counters: [SegmentCounters] = []
-            var segmentUsers = 0
-            for (name, segment) in segments {
-                try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.cut(name))")
-                let figures = try need(segment["placements"].objectValue, "placements", at: segment["placements"])
-                var c = SegmentCounters(placements: figures.count)
-                c.users = try count(segment["users"], "the users of segment \(ControlCharacters.cut(name))", in: 0...(users - segmentUsers))
-                segmentUsers += c.users
-                c.userDays = try count(segment["user_days"], "the user-days of segment \(ControlCharacters.cut(name))", in: c.users * days...c.users * days)
-                var found: [ImpactPlacement] = []
-                for (i, (id, object)) in figures.enumerated() {
-                    let (placement, placementCounters) = try readFigures(
-                        try placementID(id, at: object, string: string), in: name, object, userDays: c.userDays, most: most,
-                        count: count, string: string)
-                    // Histograms of a real run are a few hundred entries: a part holding millions is not one.
-                    histogramEntries += placementCounters.histogram.count
-                    guard histogramEntries <= 1_000_000 else {
-                        throw ReadError("not an impact report: its histograms hold more than 1,000,000 entries", at: object["histogram"])
-                    }
-                    denyRows += placementCounters.denials.count
-                    guard denyRows <= ImpactReport.maxDenyRows else {
-                        throw ReadError(
-                            "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)",
-                            at: object["deny_reasons"])
-                    }
-                    // The row that takes the text past what a report holds is the one named (the merge checks the sum of
-                    // the parts as well).
-                    for (k, row) in placementCounters.denials.enumerated() {
-                        denyText += row.boundedTextBytes
-                        guard denyText <= ImpactReport.maxDenyText else {
-                            throw ReadError(
-                                "not an impact report: its deny reasons' messages and file names come to more than the \(ImpactReport.maxDenyText) bytes a report holds",
-                                at: object["deny_reasons"].arrayValue?[k] ?? object["deny_reasons"])
-                        }
-                    }
-                    found.append(placement)
-                    c.placements[i] = placementCounters
-                }
-                // Every segment lists the same placements in the same order, with the same format and caps (a run writes
-                // each placement's caps in every segment): counters are added by position.
-                guard counters.isEmpty || found == placements else {
-                    // Which of the two was changed cannot be told: both are named.
-                    throw ReadError(
-                        "not an impact report: segments \(ControlCharacters.cut(firstSegment)) and \(ControlCharacters.cut(name)) list different placements, formats or caps, where a run lists the same in every segment",
-                        at: segment["placements"])
-                }
-                if counters.isEmpty { firstSegment = name }
-                placements = found
-                counters.append(c)
-            }
-            // A result's totals are the sums of its segments' (merge adds the segments' own).
-            let totalUsers = counters.reduce(0) { $0 + $1.users }, totalDays = counters.reduce(0) { $0 + $1.userDays }
-            guard item["users"].intValue == totalUsers, item["user_days"].intValue == totalDays,
-                let totals = item["placements"].objectValue, totals.map(\.0) == placements.map(\.id)
-            else {
-                let wrong = item["users"].intValue != totalUsers ? item["users"] : item["user_days"].intValue != totalDays ? item["user_days"] : item["placements"]
-                throw ReadError("not an impact report: a result's users, user-days or placements are not those of its segments", at: wrong.exists ? wrong : item)
-            }
-            // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
-            for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
-            // Each block's counts are within what the run's user-days can give; over the segments too (the totals merge
-            // computes from them).
-            let result = ImpactPolicyResult(policy: "", placements: placements, segments: counters)
-            if let passing = result.countsPassing(most) {
-                throw ReadError(
-                    "not an impact report: the counts of \(ControlCharacters.cut(placements[passing.placement].id)) add up over its segments to more than the run's user-days can give",
-                    at: item["segments"])
-            }
-            // The results of a --compare run played the same users.
-            if let first = results.first, first.segments.map(\.users) != counters.map(\.users) {
-                throw ReadError("not an impact report: its results played different users", at: item["segments"])
-            }
-            results.append(ImpactPolicyResult(policy: try readPath(item["policy"], "policy"), placements: placements, segments: counters))
+        var size = PartSize()
+        for item in try required(document["results"].arrayValue, "results", at: document["results"]) {
+            results.append(try readResult(item, users: users, days: days, segmentNames: &segmentNames, earlier: results, size: &size))
         }
         guard !results.isEmpty else { throw ReadError("not an impact report: it has no results", at: document["results"]) }
         // One policy, or the old and the new of --compare: a run writes no more.
@@ -227,10 +97,10 @@ extension ImpactJSON {
         }
         var report = ImpactReport(
             model: try readPath(document["model"], "model"), users: users, days: days,
-            seed: UInt64(try count(document["seed"], "seed", in: 0...ModelDecoder.maxSeed)),
-            start: try day(document["start"]), segments: segmentNames, shard: shard, changes: changes,
+            seed: UInt64(try readCount(document["seed"], "seed", in: 0...ModelDecoder.maxSeed)),
+            start: try readDay(document["start"]), segments: segmentNames, shard: shard, changes: changes,
             results: results)
-        if document["more_changes"].exists { report.moreChanges = try count(document["more_changes"], "more_changes", in: 1...Int.max) }
+        if document["more_changes"].exists { report.moreChanges = try readCount(document["more_changes"], "more_changes", in: 1...Int.max) }
         // The digest is what tells parts played on other model or policy contents apart: a part without it, or with a
         // text that is not one, cannot be checked (all of them without it compared equal, and merged any policies).
         guard document["inputs"].exists else {
@@ -238,7 +108,7 @@ extension ImpactJSON {
                 "not an impact report: inputs is missing, where a run writes the sha256: digest of its model and policies, which merge compares: play that shard again",
                 at: document)
         }
-        report.inputs = try string(document["inputs"], "inputs")
+        report.inputs = try readString(document["inputs"], "inputs")
         guard InputDigest.isDigest(report.inputs) else {
             throw ReadError(
                 "not an impact report: inputs is \(ControlCharacters.quoted(report.inputs)), where a run writes sha256: and 64 lowercase hexadecimal digits",
@@ -247,70 +117,138 @@ extension ImpactJSON {
         return report
     }
 
-    typealias CountReader = (PartValue, String, ClosedRange<Int>) throws -> Int
-    typealias StringReader = (PartValue, String) throws -> String
+    /// What a part's reports and figures hold so far, against what a report may hold.
+    struct PartSize {
+        var histogramEntries = 0
+        var denyRows = 0
+        var denyText = 0
 
-    /// A placement id as a policy holds it: 1-64 of a-z A-Z 0-9 _ - .
-    /// - Parameter figures: the placement's figures, whose key the id is.
-    private static func placementID(_ id: String, at figures: PartValue, string: StringReader) throws -> String {
-        let id = try string(figures.key(id), "a placement id")
-        guard PolicyIDs.isValid(id, lowercaseOnly: false) else {
+        /// Adds a block's figures (`object`, where an error points), refusing a part that passes what a report holds.
+        mutating func add(_ counters: PlacementCounters, at object: PartValue) throws {
+            // Histograms of a real run are a few hundred entries: a part holding millions is not one.
+            histogramEntries += counters.histogram.count
+            guard histogramEntries <= 1_000_000 else {
+                throw ReadError("not an impact report: its histograms hold more than 1,000,000 entries", at: object["histogram"])
+            }
+            denyRows += counters.denials.count
+            guard denyRows <= ImpactReport.maxDenyRows else {
+                throw ReadError(
+                    "not an impact report: it lists more than \(ImpactReport.maxDenyRows) deny reasons (reason and YAML line pairs)",
+                    at: object["deny_reasons"])
+            }
+            // The row that takes the text past what a report holds is the one named (the merge checks the sum of
+            // the parts as well).
+            for (k, row) in counters.denials.enumerated() {
+                denyText += row.boundedTextBytes
+                guard denyText <= ImpactReport.maxDenyText else {
+                    throw ReadError(
+                        "not an impact report: its deny reasons' messages and file names come to more than the \(ImpactReport.maxDenyText) bytes a report holds",
+                        at: object["deny_reasons"].arrayValue?[k] ?? object["deny_reasons"])
+                }
+            }
+        }
+    }
+
+    /// One result of a part: its segments, each block's figures, and totals that are their sums.
+    /// - Parameters:
+    ///   - segmentNames: the segments of the results read before (set by the first): every result lists the same.
+    ///   - earlier: the results read before, which played the same users.
+    private static func readResult(
+        _ item: PartValue, users: Int, days: Int, segmentNames: inout [String], earlier: [ImpactPolicyResult], size: inout PartSize
+    ) throws -> ImpactPolicyResult {
+        try onlyKeys(item, ["policy", "users", "user_days", "placements", "segments"], in: "a result")
+        let segments = try required(item["segments"].objectValue, "segments", at: item["segments"])
+        guard !segments.isEmpty else { throw ReadError("not an impact report: a result has no segments", at: item["segments"]) }
+        let names = try segments.map { name, segment in
+            let text = try readString(segment.key(name), "a segment name")
+            if let problem = Segment.nameProblem(text) { throw ReadError("not an impact report: a segment name is \(problem)", at: segment.key(name)) }
+            return text
+        }
+        // The results of a --compare run list the same segments in the same order: counters are added by position.
+        guard earlier.isEmpty || names == segmentNames else {
+            throw ReadError("not an impact report: its results list different segments", at: item["segments"])
+        }
+        segmentNames = names
+        // A run is refused before it plays when its report would hold more blocks than this: no part holds more.
+        let blocks = segments.reduce(0) { $0 + ($1.1["placements"].objectValue?.count ?? 0) }
+        guard blocks <= ModelCheck.maxReportBlocks else {
             throw ReadError(
-                "not an impact report: \(ControlCharacters.cut(id)) is not a placement id (1-64 of \(PolicyIDs.allowed(lowercaseOnly: false)))", at: figures,
-                atKey: true)
+                "not an impact report: a result holds \(blocks) segment × placement blocks, more than the \(ModelCheck.maxReportBlocks) a run may report",
+                at: item["segments"])
         }
-        return id
-    }
-
-    /// - Parameter what: whose location it is, for messages.
-    static func readLocation(_ value: PartValue, string: StringReader, of what: String) throws -> ImpactLocation? {
-        // No location is written as `"file": null` (an unknown placement's reason) or left out.
-        guard value.exists, !value.isNull, value["file"].exists, !value["file"].isNull else { return nil }
-        guard let line = value["line"].intValue, let column = value["column"].intValue, (1...100_000_000).contains(line),
-            (1...100_000_000).contains(column)
+        // The most any count but a histogram's may hold: per user-day of the whole run, in a block and over its segments.
+        let most = users * days * maxPerUserDay
+        var placements: [ImpactPlacement] = []
+        var firstSegment = ""
+        var counters: [SegmentCounters] = []
+        var segmentUsers = 0
+        for (name, segment) in segments {
+            let (found, c) = try readSegment(name, segment, usersLeft: users - segmentUsers, days: days, most: most, size: &size)
+            segmentUsers += c.users
+            // Every segment lists the same placements in the same order, with the same format and caps (a run writes
+            // each placement's caps in every segment): counters are added by position.
+            guard counters.isEmpty || found == placements else {
+                // Which of the two was changed cannot be told: both are named.
+                throw ReadError(
+                    "not an impact report: segments \(ControlCharacters.cut(firstSegment)) and \(ControlCharacters.cut(name)) list different placements, formats or caps, where a run lists the same in every segment",
+                    at: segment["placements"])
+            }
+            if counters.isEmpty { firstSegment = name }
+            placements = found
+            counters.append(c)
+        }
+        // A result's totals are the sums of its segments' (merge adds the segments' own).
+        let totalUsers = counters.reduce(0) { $0 + $1.users }, totalDays = counters.reduce(0) { $0 + $1.userDays }
+        guard item["users"].intValue == totalUsers, item["user_days"].intValue == totalDays,
+            let totals = item["placements"].objectValue, totals.map(\.0) == placements.map(\.id)
         else {
-            let wrong = (1...100_000_000).contains(value["line"].intValue ?? 0) ? value["column"] : value["line"]
-            throw ReadError("not an impact report: the location of \(what) has no valid line and column (whole numbers from 1)", at: wrong)
+            let wrong = item["users"].intValue != totalUsers ? item["users"] : item["user_days"].intValue != totalDays ? item["user_days"] : item["placements"]
+            throw ReadError("not an impact report: a result's users, user-days or placements are not those of its segments", at: wrong.exists ? wrong : item)
         }
-        let path = try readPath(value["file"], "a location's file")
-        guard !path.isEmpty else { throw ReadError("not an impact report: the location of \(what) names no file", at: value["file"]) }
-        return ImpactLocation(file: path, line: line, column: column)
-    }
-
-    /// A text a run writes: present, a string, at most 1,000,000 characters (what else it may hold is the caller's to check).
-    private static func readText(_ value: PartValue, _ what: String) throws -> String {
-        guard value.exists else { throw ReadError("not an impact report: \(what) is missing", at: value) }
-        guard let text = value.stringValue else {
-            throw ReadError("not an impact report: \(what) is \(value.kindDescription), where a run writes a text", at: value)
+        // The totals are the segments' sums, which merge computes again; they hold what a run writes all the same.
+        for (id, figures) in totals { try onlyKeys(figures, figureKeys, in: "the totals of \(id)") }
+        // Each block's counts are within what the run's user-days can give; over the segments too (the totals merge
+        // computes from them).
+        let result = ImpactPolicyResult(policy: "", placements: placements, segments: counters)
+        if let passing = result.countsPassing(most) {
+            throw ReadError(
+                "not an impact report: the counts of \(ControlCharacters.cut(placements[passing.placement].id)) add up over its segments to more than the run's user-days can give",
+                at: item["segments"])
         }
-        guard text.unicodeScalars.count <= 1_000_000 else { throw ReadError("not an impact report: \(what) is longer than 1,000,000 characters", at: value) }
-        return text
-    }
-
-    /// A path as a run writes it (the model, a policy, a location's file): any character a file name may hold, a
-    /// control character too (the run's own reports escape them), but NUL.
-    private static func readPath(_ value: PartValue, _ what: String) throws -> String {
-        let text = try readText(value, what)
-        guard !text.unicodeScalars.contains("\0") else { throw ReadError("not an impact report: \(what) holds a NUL, which no path holds", at: value) }
-        return text
-    }
-
-    /// Refuses a key a run does not write in an object of `what` (nil: the document), and a value of another kind where
-    /// the object is (null is no object and passes: a run writes no location as null): a part holds what a run writes
-    /// and nothing else.
-    static func onlyKeys(_ value: PartValue, _ keys: Set<String>, in what: String?) throws {
-        // A value of another kind where a run writes an object (`"shard": 3`) says so, rather than that its keys are missing.
-        if value.exists, !value.isNull, value.objectValue == nil {
-            throw ReadError("not an impact report: \(what ?? "the document") is \(value.kindDescription), where a run writes an object", at: value)
+        // The results of a --compare run played the same users.
+        if let first = earlier.first, first.segments.map(\.users) != counters.map(\.users) {
+            throw ReadError("not an impact report: its results played different users", at: item["segments"])
         }
-        guard let unknown = value.objectValue?.first(where: { !keys.contains($0.0) }) else { return }
-        throw ReadError("not an impact report: unknown key \(ControlCharacters.quoted(unknown.0))\(what.map { " in \($0)" } ?? "")", at: unknown.1, atKey: true)
+        return ImpactPolicyResult(policy: try readPath(item["policy"], "policy"), placements: placements, segments: counters)
     }
 
-    private static func readChange(_ value: PartValue, string: StringReader, value setting: StringReader) throws -> PolicyChange {
+    /// One segment of a result: its users and user-days, and each placement's figures.
+    /// - Parameters:
+    ///   - usersLeft: the users of the run that the result's segments before this one have not taken.
+    ///   - most: the most any count but a histogram's may hold.
+    private static func readSegment(
+        _ name: String, _ segment: PartValue, usersLeft: Int, days: Int, most: Int, size: inout PartSize
+    ) throws -> (placements: [ImpactPlacement], counters: SegmentCounters) {
+        try onlyKeys(segment, ["users", "user_days", "placements"], in: "segment \(ControlCharacters.cut(name))")
+        let figures = try required(segment["placements"].objectValue, "placements", at: segment["placements"])
+        var c = SegmentCounters(placements: figures.count)
+        c.users = try readCount(segment["users"], "the users of segment \(ControlCharacters.cut(name))", in: 0...usersLeft)
+        c.userDays = try readCount(segment["user_days"], "the user-days of segment \(ControlCharacters.cut(name))", in: c.users * days...c.users * days)
+        var found: [ImpactPlacement] = []
+        for (i, (id, object)) in figures.enumerated() {
+            let (placement, placementCounters) = try readFigures(try placementID(id, at: object), in: name, object, userDays: c.userDays, most: most)
+            try size.add(placementCounters, at: object)
+            found.append(placement)
+            c.placements[i] = placementCounters
+        }
+        return (found, c)
+    }
+
+    /// One change between the policies of a --compare run, as a run writes it.
+    private static func readChange(_ value: PartValue) throws -> PolicyChange {
         try onlyKeys(value, ["kind", "subject", "setting", "old", "new", "old_location", "new_location"], in: "a change")
         for key in ["old_location", "new_location"] { try onlyKeys(value[key], ["file", "line", "column"], in: "a change's \(key)") }
-        guard let kind = PolicyChange.Kind(rawValue: try string(value["kind"], "a change's kind")) else {
+        guard let kind = PolicyChange.Kind(rawValue: try readString(value["kind"], "a change's kind")) else {
             throw ReadError("not an impact report: a change's kind is not changed, added or removed", at: value["kind"])
         }
         // A run writes every key of a change: a value as a text or null, a location as an object or null. One left out, or
@@ -319,9 +257,9 @@ extension ImpactJSON {
             guard value[key].exists else { throw ReadError("not an impact report: a change's \(key) is missing", at: value) }
         }
         func settingValue(_ key: String, _ what: String) throws -> String? {
-            value[key].isNull ? nil : try setting(value[key], what)
+            value[key].isNull ? nil : try readSettingText(value[key], what)
         }
-        let subject = try string(value["subject"], "a change's subject"), settingName = try string(value["setting"], "a change's setting")
+        let subject = try readString(value["subject"], "a change's subject"), settingName = try readString(value["setting"], "a change's setting")
         guard PolicyDiff.isWritten(subject: subject, setting: settingName) else {
             throw ReadError(
                 "not an impact report: a change names \(ControlCharacters.quoted(subject)) and \(ControlCharacters.quoted(settingName)), where a run writes policy and a policy-wide setting, or a placement, group, attribute or rule, its id and one of its settings",
@@ -333,7 +271,7 @@ extension ImpactJSON {
             setting: settingName,
             old: try settingValue("old", "a change's old value"),
             new: try settingValue("new", "a change's new value"),
-            oldLocation: try readLocation(value["old_location"], string: string, of: "a change's old value"),
-            newLocation: try readLocation(value["new_location"], string: string, of: "a change's new value"))
+            oldLocation: try readLocation(value["old_location"], of: "a change's old value"),
+            newLocation: try readLocation(value["new_location"], of: "a change's new value"))
     }
 }

@@ -17,8 +17,7 @@ extension ImpactJSON {
     ///   - userDays: the segment's user-days in the part: the histogram counts each once.
     ///   - most: the most any other count may hold (``ImpactReport/maxCountPerUserDay`` per user-day of the whole run).
     static func readFigures(
-        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int,
-        count: CountReader, string: StringReader
+        _ placementID: String, in segment: String, _ object: PartValue, userDays: Int, most: Int
     ) throws -> (ImpactPlacement, PlacementCounters) {
         // What messages call the figures: the placement of the segment.
         let id = "\(placementID) in segment \(ControlCharacters.cut(segment))"
@@ -32,7 +31,7 @@ extension ImpactJSON {
                 : object["cap_reached_user_days"].objectValue == nil ? object["cap_reached_user_days"] : object["deny_reasons"]
             throw ReadError("not an impact report: the figures of \(id) are incomplete", at: wrong.exists ? wrong : object)
         }
-        let format = try string(object["format"], "the format of \(id)")
+        let format = try readString(object["format"], "the format of \(id)")
         // A run writes a format of the policy's, or "unknown" for a placement the model plays and the policy lacks.
         let lacked = format == ImpactPlacement.unknownFormat
         guard AdFormat(rawValue: format) != nil || lacked else {
@@ -43,7 +42,7 @@ extension ImpactJSON {
         guard histogram.count <= 100_001 else {
             throw ReadError("not an impact report: the histogram of \(id) is longer than 100,001 entries", at: object["histogram"])
         }
-        c.histogram = try histogram.map { try count($0, "a histogram entry of \(id)", 0...userDays) }
+        c.histogram = try histogram.map { try readCount($0, "a histogram entry of \(id)", in: 0...userDays) }
         guard c.histogram.reduce(0, +) == userDays else {
             throw ReadError("not an impact report: the histogram of \(id) does not count each user-day once", at: object["histogram"])
         }
@@ -57,7 +56,7 @@ extension ImpactJSON {
                 throw ReadError("not an impact report: unknown cap \(ControlCharacters.cut(code))", at: days, atKey: true)
             }
             caps.append(kind)
-            c.capDays[kind.rawValue] = try count(days, "cap_reached_user_days of \(id)", 0...userDays)
+            c.capDays[kind.rawValue] = try readCount(days, "cap_reached_user_days of \(id)", in: 0...userDays)
         }
         // Each (code, location) once, and all of them together within what the user-days can give: the totals
         // a report adds up never overflow.
@@ -68,7 +67,7 @@ extension ImpactJSON {
             guard let code = denial["code"].stringValue.flatMap(ReasonCode.init(rawValue:)) else {
                 throw ReadError("not an impact report: unknown reason code in \(id)", at: denial["code"].exists ? denial["code"] : denial)
             }
-            let location = try readLocation(denial, string: string, of: "the \(code.rawValue) reason of \(id)")
+            let location = try readLocation(denial, of: "the \(code.rawValue) reason of \(id)")
             // Every reason but unknown_placement points at a line of the policy.
             guard (location == nil) == (code == .unknownPlacement) else {
                 throw ReadError(
@@ -84,34 +83,34 @@ extension ImpactJSON {
             guard seen.insert("\(code.rawValue) \(location?.description ?? "")").inserted else {
                 throw ReadError("not an impact report: a deny reason of \(id) is listed twice", at: denial)
             }
-            let n = try count(denial["count"], "a deny reason's count in \(id)", 1...max(1, most))
+            let n = try readCount(denial["count"], "a deny reason's count in \(id)", in: 1...max(1, most))
             denied += n
             guard denied <= most else {
                 throw ReadError("not an impact report: the deny reasons of \(id) add up to more than the run's user-days can give", at: denial["count"])
             }
             // A run writes every reason's message: one left out would win the merge's smallest text as "".
-            var row = DenialCount(code: code, location: location, message: try string(denial["message"], "the message of a deny reason of \(id)"), count: n)
+            var row = DenialCount(code: code, location: location, message: try readString(denial["message"], "the message of a deny reason of \(id)"), count: n)
             // A part says the longest message the row was given, which the merge bounds as the run did: at least the
             // kept one's bytes, at most what a report holds.
-            row.longestMessage = try count(
-                denial["longest_message"], "the longest message of a deny reason of \(id)", row.longestMessage...ImpactReport.maxDenyText)
+            row.longestMessage = try readCount(
+                denial["longest_message"], "the longest message of a deny reason of \(id)", in: row.longestMessage...ImpactReport.maxDenyText)
             c.denials.append(row)
         }
         // The impressions a run writes are the histogram's: another count cannot come from a run.
-        guard try count(object["impressions"], "impressions of \(id)", 0...most) == c.impressions else {
+        guard try readCount(object["impressions"], "impressions of \(id)", in: 0...most) == c.impressions else {
             throw ReadError("not an impact report: the impressions of \(id) are not those its histogram counts", at: object["impressions"])
         }
-        c.wastedLoads = try count(object["wasted_loads"], "wasted_loads of \(id)", 0...most)
+        c.wastedLoads = try readCount(object["wasted_loads"], "wasted_loads of \(id)", in: 0...most)
         try onlyKeys(object["loads"], ["started", "completed", "failed"], in: "the loads of \(id)")
         try onlyKeys(object["rewarded"], ["offers", "accepted", "granted"], in: "the rewarded figures of \(id)")
         try onlyKeys(object["impressions_per_user_day"], ["mean", "p50", "p90", "p99", "max"], in: "the impressions of \(id)")
-        c.loadsStarted = try count(object["loads"]["started"], "loads of \(id)", 0...most)
-        c.loadsCompleted = try count(object["loads"]["completed"], "loads of \(id)", 0...most)
-        c.loadsFailed = try count(object["loads"]["failed"], "loads of \(id)", 0...most)
-        c.showFailures = try count(object["show_failures"], "show_failures of \(id)", 0...most)
-        c.offers = try count(object["rewarded"]["offers"], "rewarded offers of \(id)", 0...most)
-        c.accepted = try count(object["rewarded"]["accepted"], "rewarded acceptances of \(id)", 0...most)
-        c.granted = try count(object["rewarded"]["granted"], "rewards granted of \(id)", 0...most)
+        c.loadsStarted = try readCount(object["loads"]["started"], "loads of \(id)", in: 0...most)
+        c.loadsCompleted = try readCount(object["loads"]["completed"], "loads of \(id)", in: 0...most)
+        c.loadsFailed = try readCount(object["loads"]["failed"], "loads of \(id)", in: 0...most)
+        c.showFailures = try readCount(object["show_failures"], "show_failures of \(id)", in: 0...most)
+        c.offers = try readCount(object["rewarded"]["offers"], "rewarded offers of \(id)", in: 0...most)
+        c.accepted = try readCount(object["rewarded"]["accepted"], "rewarded acceptances of \(id)", in: 0...most)
+        c.granted = try readCount(object["rewarded"]["granted"], "rewards granted of \(id)", in: 0...most)
         // Counts that contradict each other cannot come from a run.
         // Each completed load ends in at most one impression, failed show or wasted load.
         guard c.loadsCompleted + c.loadsFailed <= c.loadsStarted, c.impressions + c.showFailures + c.wastedLoads <= c.loadsCompleted,
