@@ -19,100 +19,13 @@ enum SemanticLint {
         _ policy: Policy, withUnreadSettings unread: Set<String>, defaultsWritten: Set<SourceLocation> = [],
         leftOut: (placements: [Placement], groups: [PlacementGroup]) = ([], [])
     ) -> [Diagnostic] {
-        var findings: [Diagnostic] = []
-        // Sized once, as a table grown by doubling rehashes its entries each time.
-        var firstAdUnit: [String: Located<String>] = [:]
-        firstAdUnit.reserveCapacity(policy.placements.count)
-        // Placements whose caps come from `defaults` hold the same caps, written in the same places: their findings,
-        // reported where the caps are written, are found and listed once (10,000 placements under 64 default windows
-        // compared the windows pairwise for each, 5.6 s; with 63 of them unreachable, 100,000 placements listed 6.3
-        // million findings and crashed).
-        // Only placements whose caps all come from `defaults:` go in (`CapsWritten.source`): not sized for them all.
-        // Each holds the findings' entries in `fromDefaults`, which name the placements that take those caps: a finding
-        // says which placements it is about, as another placement may set its own interval, under which the same cap
-        // binds.
-        var capsChecked: [CapsWritten: [Int]] = [:]
-        var fromDefaults = DefaultsFindings(defaultsWritten: defaultsWritten)
-        /// The findings about one placement's own settings.
-        /// - Parameter index: the placement's index in the policy; nil for one left out.
-        func check(_ p: Placement, at index: Int?) {
-            let isLeftOut = index == nil
-            // A value from `defaults:` is one finding naming the placements that take it; a placement left out is not
-            // one of them (it would name the placement kept twice).
-            func add(_ finding: Diagnostic, _ setting: String) {
-                if !isLeftOut {
-                    findings += fromDefaults.add(finding, setting, of: p)
-                } else if !fromDefaults.isAtDefaults(finding) {
-                    findings.append(finding)
-                }
-            }
-            let format = p.format.value
-            // A cap of 0 on a placement written `enabled: false` only repeats it (a `defaults` cap of 0 is reported for
-            // the placements it turns off, with the advice to write enabled: false).
-            switch CapsWritten.source(of: p, defaultsWritten: defaultsWritten) {
-            case .none: break
-            case .own:
-                // A finding that compares a value in `defaults:` with the placement's own names the placement (and has a
-                // note at the other value); one about `defaults:` values alone is said once, naming the placements.
-                for finding in capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten)) {
-                    if finding.notes.isEmpty { add(finding, Self.valuesTaken(by: finding)) } else { findings.append(finding) }
-                }
-            case .defaults:
-                // Reported at the placement kept, never for one left out.
-                guard !isLeftOut else { break }
-                let written = CapsWritten(p, zeroCaps: p.enabled.value)
-                let entries: [Int]
-                if let known = capsChecked[written] {
-                    entries = known
-                } else {
-                    let found = capFindings(p, inGroup: false, zeroCaps: p.enabled.value, of: Owner(placementID: p.id, defaultsWritten: defaultsWritten))
-                    var kept: [Int] = []
-                    for finding in found {
-                        // All of these values stand in `defaults:`; a finding placed elsewhere would be said once, as is.
-                        if let entry = fromDefaults.entry(for: finding, Self.valuesTaken(by: finding)) { kept.append(entry) } else { findings.append(finding) }
-                    }
-                    entries = kept
-                    capsChecked[written] = entries
-                }
-                for entry in entries { fromDefaults.count(p, in: entry) }
-            }
-            if format == .rewarded, !p.requireUserChoice.value {
-                add(.rewardedWithoutChoice(p.requireUserChoice.location), "require_user_choice: false")
-            }
-            if format == .appOpen, p.allowDeferred.value {
-                add(.deferredShow(p.allowDeferred.location), "allow_deferred: true")
-            }
-            let limit: RuleDuration = format == .appOpen ? .hours(4) : .hours(1)
-            if p.maxAdAge.value > limit {
-                add(.expiryTooLong(p.maxAdAge, format: format, limit: limit), "max_ad_age \(p.maxAdAge.value)")
-            }
-            if let unit = p.adUnit {
-                let testNetwork = TestAdUnits.network(of: unit.value)
-                if policy.environment == .production, let network = testNetwork {
-                    findings.append(.testAdUnit(unit, network: network))
-                }
-                // An empty ad unit names none, and a network's test ids are shared by design (one per format).
-                if !unit.value.isEmpty, testNetwork == nil, !isLeftOut {
-                    if let first = firstAdUnit[unit.value] {
-                        findings.append(.duplicateAdUnit(unit, first: first))
-                    } else {
-                        firstAdUnit[unit.value] = unit
-                    }
-                }
-            }
-            // `pacing/missing`, which a placement's groups decide: not for one left out.
-            guard let index else { return }
-            let paced = p.isPaced || policy.groupsOfPlacement[index].contains { policy.groups[$0].isPaced }
-            if (format == .appOpen || format == .interstitial), p.enabled.value, !paced, !unread.contains(p.id) {
-                findings.append(.pacingMissing(p))
-            }
-        }
+        var checks = PlacementChecks(policy: policy, unread: unread, defaultsWritten: defaultsWritten)
         // Indexed, each placement passed once: `enumerated()` or a second call copied it once more (a copy retains and
         // releases each setting's file).
         let placements = policy.placements
-        for index in placements.indices { check(placements[index], at: index) }
-        for p in leftOut.placements { check(p, at: nil) }
-        findings += fromDefaults.findings
+        for index in placements.indices { checks.check(placements[index], at: index) }
+        for p in leftOut.placements { checks.check(p, at: nil) }
+        var findings = checks.findings + checks.fromDefaults.findings
         // A name listed twice that is no placement has its policy/unknown-placement findings already.
         let placementIDs = Set(policy.placements.map(\.id))
         for group in policy.groups + leftOut.groups {
