@@ -120,86 +120,13 @@ struct PolicyFragment: Sendable {
                 fragment.defaults = block
                 fragment.remember(key, "{\(block.canonical)}", keyNode, reader: reader)
             case "placements":
-                if case .scalar(let node) = event, node.scalar?.isNull == true {
-                    emptyPlacements = .wrongType(key, expected: "a mapping of keys to values", found: node, file: file)
-                    fragment.placementsUnread = true
-                    return
-                }
-                guard reader.enterMapping(event, cursor, key) else {
-                    fragment.placementsUnread = true
-                    return
-                }
-                var previous: String?
-                var settingsRun = false
-                // Whether the placement before has no value (`app_open:` indented as far as the settings under it).
-                var previousIsEmpty = false
-                reader.forEachEntry(cursor) { reader, idNode, event in
-                    // `<<: *base` among the placements (a yaml/alias error already) is no placement named "<<": what
-                    // it would bring is not read.
-                    if FieldReader.isMergeKey(idNode) {
-                        reader.mergeKeys += 1
-                        reader.mergedPolicyWide = true
-                        fragment.placementsUnread = true
-                        return
-                    }
-                    if reader.isMisplacedEntry(idNode, event, keys: RuleFileKeys.placement, kind: "placement", after: previous, settingsRun: &settingsRun, cursor) {
-                        // The settings after a placement with no value are its own, indented as far as its id: the first
-                        // says to indent them under it, and the rest are passed over, as after a missing id line.
-                        if previousIsEmpty { settingsRun = true }
-                        // A placement whose id line is missing is not read: "no placements", or a group naming it, would
-                        // only follow from that.
-                        if settingsRun { fragment.placementsUnread = true }
-                        return
-                    }
-                    if case .scalar(let node) = event { previousIsEmpty = node.scalar?.isNull == true } else { previousIsEmpty = false }
-                    if case .scalar(let node) = event, previousIsEmpty {
-                        emptyLastPlacement = (node.range.start, reader.unknownTopLevelKeys.count)
-                    } else {
-                        emptyLastPlacement = nil
-                    }
-                    guard let written = reader.nameKey(idNode, in: "placements") else { return }
-                    // A bad id is reported and its settings still read, so that every finding in them is printed;
-                    // the policy holds an error then and is never used.
-                    reader.checkID(idNode, kind: "placement", lowercaseOnly: false)
-                    let id = FieldReader.idMeant(idNode, written)
-                    let block = PlacementFields.read(
-                        event, cursor, context: "placement \"\(id)\"", placementKey: idNode.range,
-                        topLevelName: RuleFileKeys.topBlocksOfEntries.contains(id) ? id : nil, id: id,
-                        misplacedBlock: PlacementSetting.Block(rawValue: id).map { ($0, previous) }, reader: &reader)
-                    // A block of settings indented as a placement id is no placement (its finding names the one before).
-                    if block.isMisplacedBlock { return }
-                    previous = id
-                    fragment.placements.append(NamedPlacement(id: Located(id, at: reader.location(idNode)), range: idNode.range, fields: block))
-                }
+                fragment.readPlacements(event, cursor, emptyPlacements: &emptyPlacements, emptyLastPlacement: &emptyLastPlacement, reader: &reader)
             case "groups":
-                // Groups, attributes and rules are few and small: each entry is read as a node, then dropped.
-                guard reader.enterMapping(event, cursor, key) else { return }
-                var previous: String?
-                var settingsRun = false
-                reader.forEachEntry(cursor) { reader, idNode, event in
-                    if reader.isMisplacedEntry(idNode, event, keys: RuleFileKeys.group, kind: "group", after: previous, settingsRun: &settingsRun, cursor) { return }
-                    guard let written = reader.nameKey(idNode, in: "groups"), let value = cursor.node(from: event) else { return }
-                    reader.checkID(idNode, kind: "group", lowercaseOnly: false)
-                    let id = FieldReader.idMeant(idNode, written)
-                    previous = id
-                    if let group = readGroup(id: id, key: idNode, value: value, reader: &reader) { fragment.groups.append(group) }
-                }
+                fragment.readGroups(event, cursor, reader: &reader)
             case "attributes":
-                guard reader.enterMapping(event, cursor, key) else { return }
-                reader.forEachEntry(cursor) { reader, nameNode, event in
-                    guard reader.nameKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
-                    if let attribute = readAttribute(nameNode: nameNode, value: value, reader: &reader) {
-                        fragment.attributes.append(attribute)
-                    } else if let name = nameNode.scalar?.value {
-                        fragment.brokenAttributes.append(name)
-                    }
-                }
+                fragment.readAttributes(event, cursor, reader: &reader)
             case "rules":
-                guard reader.enterSequence(event, cursor, key) else { return }
-                reader.forEachItem(cursor) { reader, event in
-                    guard let item = cursor.node(from: event) else { return }
-                    if let rule = readRule(item, reader: &reader) { fragment.rules.append(rule) }
-                }
+                fragment.readRules(event, cursor, reader: &reader)
             default:
                 guard let value = reader.shallowNode(event, cursor) else { return }
                 if key == "version" {
