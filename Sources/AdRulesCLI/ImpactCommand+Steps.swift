@@ -48,9 +48,9 @@ extension ImpactCommand {
         return (modelBytes, read)
     }
 
-    /// A policy is named as written, less a directory's trailing slash: `--rules new/` and `--rules new` are one
-    /// policy, in the report and for `impact merge` (a file named with a slash stays as written, and is refused
-    /// as lint refuses it).
+    /// A policy's name: its path as written, less a directory's trailing slash, so that `--rules new/` and `--rules new`
+    /// are one policy, in the report and for `impact merge` (a file named with a slash stays as written, and is
+    /// refused as lint refuses it).
     static func policyName(_ path: String) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return path }
@@ -141,6 +141,5 @@ extension ImpactCommand {
                 exitCode: ExitCode.findings)
         }
         return Output.deliver(rendered, to: parsed.values["output"], stderr: stderr)
-    
     }
 }
