@@ -146,6 +146,29 @@ struct TestCommandTests {
         #expect(findings[0].message.contains("(the files run before this one about \(a), this one about \(b)), so its tests do not run"), "\(findings[0].message)")
     }
 
+    /// The names of the external sources a test left open count in its own asks only: the next test starts with none
+    /// open, and its asks' work does not count their bytes (it did, so a file's bound was reached sooner than its steps
+    /// could take).
+    @Test func aTestsOpenSourcesDoNotWeighOnTheNext() throws {
+        func file(sourceName: String) -> String {
+            "tests:\n  - name: opens\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: fullscreen_opened, source: \(sourceName)}\n"
+                + "  - name: asks\n    start: 2026-11-29T09:00:00Z\n    steps:\n"
+                + String(repeating: "      - {ask: load, placement: p}\n", count: 20)
+        }
+        let dir = try temporaryDirectory("adrules-source-work", [
+            "p.yaml": "version: 1\nplacements:\n  p: {format: interstitial}\n",
+            "long.test.yaml": file(sourceName: String(repeating: "n", count: 3_200)), "short.test.yaml": file(sourceName: "n"),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var policies = ScenarioPolicies()
+        let works = ["long", "short"].map { name -> Int? in
+            if case .ready(let scenario, _, _) = policies.prepare(file: "\(dir)/\(name).test.yaml", rulesPath: dir) { return scenario.work }
+            return nil
+        }
+        let (long, short) = (try #require(works[0]), try #require(works[1]))
+        #expect(long == short, "\(long) \(short)")
+    }
+
     /// `simulate --format json` of a policy or scenario file with findings writes the replay's document (no test, and
     /// the findings), not lint's.
     @Test func simulateJSONOfABrokenFileKeepsItsShape() throws {

@@ -63,32 +63,58 @@ extension ScenarioDecoder {
             }
         }
         let cost = policy.ruleWork(listLength: { longest[$0] ?? 0 }, stringLength: { longestText[$0] ?? 0 })
-        var costs: [Int: Int] = [:]
-        var total = 0
-        var showCosts: [Int: Int] = [:]
-        let placements = policy.placements.count
-        let loadTimeout = policy.loadTimeout.milliseconds
-        /// The external sources open (each test starts with none; `app_launched` closes them all).
-        var sources = Set<String>()
-        /// The bytes of their names.
-        var sourceBytes = 0
-        /// The placements whose ad is on screen, shown and not closed: an ask looks at each (and notes one that timed out).
-        var showing = Set<String>()
-        let recordsAtMost = policy.recordsKeptAtMost
+        var count = WorkCount(policy: policy, ruleWork: cost)
         for test in scenario.tests {
+            guard count.start(test, reader: &reader) else { return count.total }
+            for step in test.steps {
+                guard count.take(step, reader: &reader) else { return count.total }
+            }
+        }
+        return count.total
+    }
+
+    /// The work counted so far, and what a test holds as it runs: the sources open, the ads on screen, the show records
+    /// kept and the time.
+    private struct WorkCount {
+        let policy: Policy
+        /// The rule work of a `show` or `offer` ask of a placement (by index), with the file's longest lists and texts.
+        let ruleWork: (Int) -> Int
+        private(set) var total = 0
+        private var costs: [Int: Int] = [:]
+        private var showCosts: [Int: Int] = [:]
+        /// The external sources open (each test starts with none; `app_launched` closes them all), and the bytes of their
+        /// names.
+        private var sources = Set<String>()
+        private var sourceBytes = 0
+        /// The placements whose ad is on screen, shown and not closed: an ask looks at each (and notes one that timed out).
+        private var showing = Set<String>()
+        /// The show records the facts hold, at most: the history's, and each show's in its placement and groups.
+        private var records = 0
+        private var now: Int64 = 0
+        private var loadDeadline = Int64.max
+
+        init(policy: Policy, ruleWork: @escaping (Int) -> Int) {
+            self.policy = policy
+            self.ruleWork = ruleWork
+        }
+
+        private var placements: Int { policy.placements.count }
+
+        /// Counts a test's start: its facts for every placement, and its `history`. False, with an error, past a bound.
+        mutating func start(_ test: ScenarioTest, reader: inout FieldReader) -> Bool {
             sources.removeAll()
+            sourceBytes = 0
             showing.removeAll()
-            var now = test.start
-            var loadDeadline = Int64.max
-            // The show records the facts hold, at most: the history's, and each show's in its placement and groups.
+            now = test.start
+            loadDeadline = .max
             var counts: [Int: Int] = [:]
             for show in test.history {
                 if let slot = policy.placementID(show.placement).map({ Int($0.slot) }) { counts[slot, default: 0] += 1 }
             }
-            var records = policy.historyRecords(counts)
+            records = policy.historyRecords(counts)
             if records > maxHistoryRecords {
                 reader.report(.tooLongHistory(records: records, limit: maxHistoryRecords, file: reader.file, range: SourceRange(at: SourcePosition(line: test.location.line, column: test.location.column))))
-                return total
+                return false
             }
             // A test starts with facts for every placement: 20,000 one-step tests against 100,000 placements ran over 30 s.
             let setUp = records + policy.visitWork
@@ -98,99 +124,108 @@ extension ScenarioDecoder {
                 reader.report(.tooMuchRuleWork(
                     limit: maxWork, perStep: setUp, step: "its start, which sets up each of the \(placements) placements" + history, upTo: "tests", file: reader.file,
                     range: SourceRange(at: SourcePosition(line: test.location.line, column: test.location.column))))
-                return total
+                return false
             }
-            for step in test.steps {
-                var what: String
-                var perStep = 0
-                // Time itself costs: a clock set back pins every placement's times, and passing a load's deadline
-                // settles every placement's loads (30,000 steps moving the clock back and forth against 50,000
-                // placements ran 29 s; 100,000 loads timing out, 18 s).
-                let time = step.at ?? now.addingSaturated(step.after)
-                var timeWork = 0
-                // Each show kept and each external source open may be pinned again: 20,000 clocks set back a second
-                // at a time against 20,000 shows in 32 groups ran 27 s (about 2 ns a show: an eighth of a rule step
-                // here), and 40,000 against 40,000 sources open, over 30 s (about 50 ns a source, as an ask reads one).
-                let setBack = time < now
-                if setBack { timeWork += policy.visitWork + records / 8 + sources.count * workPerOpenSource }
-                if time > loadDeadline {
-                    timeWork += policy.visitWork
+            return true
+        }
+
+        /// Counts a step. False, with an error at the step, once the file's work passes ``maxWork``.
+        mutating func take(_ step: ScenarioStep, reader: inout FieldReader) -> Bool {
+            // Time itself costs: a clock set back pins every placement's times, and passing a load's deadline
+            // settles every placement's loads (30,000 steps moving the clock back and forth against 50,000
+            // placements ran 29 s; 100,000 loads timing out, 18 s).
+            let time = step.at ?? now.addingSaturated(step.after)
+            var timeWork = 0
+            // Each show kept and each external source open may be pinned again: 20,000 clocks set back a second
+            // at a time against 20,000 shows in 32 groups ran 27 s (about 2 ns a show: an eighth of a rule step
+            // here), and 40,000 against 40,000 sources open, over 30 s (about 50 ns a source, as an ask reads one).
+            let setBack = time < now
+            if setBack { timeWork += policy.visitWork + records / 8 + sources.count * workPerOpenSource }
+            if time > loadDeadline {
+                timeWork += policy.visitWork
+                loadDeadline = .max
+            }
+            now = time
+            var (what, perStep) = work(of: step.action, at: time)
+            if timeWork > 0 {
+                perStep += timeWork
+                if setBack {
+                    what += ", whose clock set back pins the times of each of the \(placements) placements"
+                    if records > 0 { what += ", of up to \(records) show records kept (a show is kept once for its placement and once for each of its groups)" }
+                    if !sources.isEmpty { what += ", of \(sources.count) external fullscreen sources open" }
+                } else {
+                    what += ", whose time settles the loads of each of the \(placements) placements"
+                }
+            }
+            guard perStep > 0 else { return true }
+            total += perStep
+            guard total > maxWork else { return true }
+            reader.report(.tooMuchRuleWork(
+                limit: maxWork, perStep: perStep, step: what, file: reader.file,
+                range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
+            return false
+        }
+
+        /// What a step does and its work, but for its time's; notes the sources it opens or closes and the ads it puts on
+        /// screen or takes off.
+        private mutating func work(of action: ScenarioStep.Action, at time: Int64) -> (what: String, work: Int) {
+            var what: String
+            var perStep = 0
+            switch action {
+            case .ask(let ask, _, _):
+                what = "an ask of \(ask.placement)"
+                if ask.kind == .show || ask.kind == .offer, let slot = policy.placementID(ask.placement).map({ Int($0.slot) }) {
+                    perStep = costs[slot] ?? ruleWork(slot)
+                    costs[slot] = perStep
+                }
+                // Show, offer and load asks read the external sources open, and look at every fullscreen
+                // placement for one on screen; a reward ask does not (5,000 shows never closed made each of 500
+                // loads note 5,000 timed-out ads: 20 s).
+                if ask.kind != .reward {
+                    perStep += policy.screenWork + showing.count * workPerOpenSource + sourceBytes / sourceNameBytesPerStep
+                    if sources.count > 1 {
+                        perStep += sources.count * workPerOpenSource
+                        what += " with \(sources.count) external fullscreen sources open (\(sourceBytes) bytes of names)"
+                    }
+                    if showing.count > 1 { what += " with \(showing.count) placements on screen" }
+                }
+            case .event(.showStarted(let id)):
+                // Recording a show fills the histories of the placement and its groups.
+                what = "show_started of \(id.rawValue)"
+                if let slot = policy.placementID(id.rawValue).map({ Int($0.slot) }) {
+                    showing.insert(id.rawValue)
+                    perStep = showCosts[slot] ?? policy.showWork(ofPlacement: slot)
+                    showCosts[slot] = perStep
+                    records = min(records + policy.recordsPerShow(ofPlacement: slot), policy.recordsKeptAtMost)
+                }
+            case .event(let event) where event == .appLaunched || event == .appBackgrounded || event == .appResumed:
+                if event == .appLaunched {
+                    sources.removeAll()
+                    sourceBytes = 0
+                    showing.removeAll()
                     loadDeadline = .max
                 }
-                now = time
-                switch step.action {
-                case .ask(let ask, _, _):
-                    what = "an ask of \(ask.placement)"
-                    if ask.kind == .show || ask.kind == .offer, let slot = policy.placementID(ask.placement).map({ Int($0.slot) }) {
-                        perStep = costs[slot] ?? cost(slot)
-                        costs[slot] = perStep
-                    }
-                    // Show, offer and load asks read the external sources open, and look at every fullscreen
-                    // placement for one on screen; a reward ask does not (5,000 shows never closed made each of 500
-                    // loads note 5,000 timed-out ads: 20 s).
-                    if ask.kind != .reward {
-                        perStep += policy.screenWork + showing.count * workPerOpenSource + sourceBytes / sourceNameBytesPerStep
-                        if sources.count > 1 {
-                            perStep += sources.count * workPerOpenSource
-                            what += " with \(sources.count) external fullscreen sources open (\(sourceBytes) bytes of names)"
-                        }
-                        if showing.count > 1 { what += " with \(showing.count) placements on screen" }
-                    }
-                case .event(.showStarted(let id)):
-                    // Recording a show fills the histories of the placement and its groups.
-                    what = "show_started of \(id.rawValue)"
-                    if let slot = policy.placementID(id.rawValue).map({ Int($0.slot) }) {
-                        showing.insert(id.rawValue)
-                        perStep = showCosts[slot] ?? policy.showWork(ofPlacement: slot)
-                        showCosts[slot] = perStep
-                        records = min(records + policy.recordsPerShow(ofPlacement: slot), recordsAtMost)
-                    }
-                case .event(let event) where event == .appLaunched || event == .appBackgrounded || event == .appResumed:
-                    if event == .appLaunched {
-                        sources.removeAll()
-                        sourceBytes = 0
-                        showing.removeAll()
-                        loadDeadline = .max
-                    }
-                    (what, perStep) = ("\(event.name), which visits each of the \(placements) placements", policy.visitWork)
-                case .event(.fullscreenOpened(let source)):
-                    if sources.insert(source ?? "").inserted { sourceBytes += source?.utf8.count ?? 0 }
-                    what = "fullscreen_opened"
-                case .event(.fullscreenClosed(let source)):
-                    if let source {
-                        if sources.remove(source) != nil { sourceBytes -= source.utf8.count }
-                    } else {
-                        sources.removeAll()
-                        sourceBytes = 0
-                    }
-                    what = "fullscreen_closed"
-                case .event(let event):
-                    switch event {
-                    case .adClosed(let id), .showFailed(let id): showing.remove(id.rawValue)
-                    case .loadStarted: loadDeadline = min(loadDeadline, time.addingSaturated(loadTimeout))
-                    default: break
-                    }
-                    what = event.name
+                (what, perStep) = ("\(event.name), which visits each of the \(placements) placements", policy.visitWork)
+            case .event(.fullscreenOpened(let source)):
+                if sources.insert(source ?? "").inserted { sourceBytes += source?.utf8.count ?? 0 }
+                what = "fullscreen_opened"
+            case .event(.fullscreenClosed(let source)):
+                if let source {
+                    if sources.remove(source) != nil { sourceBytes -= source.utf8.count }
+                } else {
+                    sources.removeAll()
+                    sourceBytes = 0
                 }
-                if timeWork > 0 {
-                    perStep += timeWork
-                    if setBack {
-                        what += ", whose clock set back pins the times of each of the \(placements) placements"
-                        if records > 0 { what += ", of up to \(records) show records kept (a show is kept once for its placement and once for each of its groups)" }
-                        if !sources.isEmpty { what += ", of \(sources.count) external fullscreen sources open" }
-                    } else {
-                        what += ", whose time settles the loads of each of the \(placements) placements"
-                    }
+                what = "fullscreen_closed"
+            case .event(let event):
+                switch event {
+                case .adClosed(let id), .showFailed(let id): showing.remove(id.rawValue)
+                case .loadStarted: loadDeadline = min(loadDeadline, time.addingSaturated(policy.loadTimeout.milliseconds))
+                default: break
                 }
-                guard perStep > 0 else { continue }
-                total += perStep
-                guard total > maxWork else { continue }
-                reader.report(.tooMuchRuleWork(
-                    limit: maxWork, perStep: perStep, step: what, file: reader.file,
-                    range: SourceRange(at: SourcePosition(line: step.location.line, column: step.location.column))))
-                return total
+                what = event.name
             }
+            return (what, perStep)
         }
-        return total
     }
 }
