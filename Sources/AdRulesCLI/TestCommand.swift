@@ -68,8 +68,4 @@ enum TestCommand {
 
     /// Whether a file's first 4 KB (`head`) are a json report of `adrules test`.
     static func isEarlierReport(_ head: String) -> Bool { head.hasPrefix("{\n  \"version\": 1,\n  \"passed\": ") }
-
-    static func paint(_ text: String, _ code: String, _ color: Bool) -> String {
-        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
-    }
 }

@@ -63,7 +63,7 @@ struct TestRun {
             testsFound += 1
             failed += 1
             text += rendered(diagnostics)
-            text += "\(TestCommand.paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
+            text += resultLine(passed: false, name)
             records.append(FailureReport.json(brokenFile: file, name: name, diagnostics: diagnostics))
         case .ready(let scenario, let policy, let warnings):
             // Warnings about the scenario file: with the results in text, on stderr beside a json document.
@@ -79,10 +79,10 @@ struct TestRun {
         let outcome = ScenarioRunner.run(test, policy: policy, keeping: .failures(FailureReport.maxFailuresShown, reasons: FailureReport.maxReasonsKept))
         if outcome.passed {
             passed += 1
-            text += "\(TestCommand.paint("PASS", "1;32", color)) \(ControlCharacters.escaped(test.name))\n"
+            text += resultLine(passed: true, test.name)
         } else {
             failed += 1
-            text += "\(TestCommand.paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(test.name))\n"
+            text += resultLine(passed: false, test.name)
             // The failing steps in text only when text is delivered: json lists its own.
             if !json {
                 text += FailureReport.render(outcome, zone: SimulateCommand.zone(test, policy: policy), bytesLeft: &textLeft)
@@ -110,7 +110,7 @@ struct TestRun {
         text += rendered(diagnostics)
         let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
         let name = "the policy in \(rulesPath) \(problem): no test ran"
-        text += "\(TestCommand.paint("FAIL", "1;31", color)) \(ControlCharacters.escaped(name))\n"
+        text += resultLine(passed: false, name)
         records.append(FailureReport.json(brokenFile: rulesPath, name: name, diagnostics: diagnostics))
     }
 
@@ -193,6 +193,12 @@ struct TestRun {
         findingsLeft = 0
         return shown + [.tooManyFindingsInRun(
             rest.count, errors: rest.count { $0.severity == .error }, shown: DiagnosticReporter.maxPrinted, file: rest.first?.file ?? "")]
+    }
+
+    /// A test's line: PASS or FAIL (green or red with color) and its name, escaped.
+    private func resultLine(passed: Bool, _ name: String) -> String {
+        let verdict = passed ? "PASS" : "FAIL"
+        return "\(color ? "\u{1B}[\(passed ? "1;32" : "1;31")m\(verdict)\u{1B}[0m" : verdict) \(ControlCharacters.escaped(name))\n"
     }
 
     /// Findings as lint prints them, without their source lines.
