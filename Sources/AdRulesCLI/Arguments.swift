@@ -20,20 +20,23 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case repeated(String)
     /// An empty word where a path goes (`adrules lint ""`, an unset variable in a CI script).
     case emptyArgument
+    /// An option of the command that this form of it does not take, and why (`impact merge --users 5`).
+    case notTaken(option: String, by: String, because: String)
 
     var description: String {
         // Arguments are echoed escaped: a value with a line break must not forge a line of output.
         let v = ControlCharacters.escaped
         switch self {
-        case .unexpected(let argument): return "Unexpected argument \"\(v(argument))\"."
-        case .missingValue(let option): return "Missing value for option \"--\(v(option))\"."
-        case .repeated(let option): return "Option \"--\(v(option))\" is given twice: give it once."
-        case .missingArgument(let name): return "Missing expected argument \"\(v(name))\"."
-        case .emptyArgument: return "An empty argument names no file: give a path, or leave the argument out."
+        case .unexpected(let argument): return "unexpected argument \"\(v(argument))\""
+        case .missingValue(let option): return "missing value for option \"--\(v(option))\""
+        case .repeated(let option): return "option \"--\(v(option))\" is given twice: give it once"
+        case .missingArgument(let name): return "missing expected argument \"\(v(name))\""
+        case .notTaken(let option, let command, let reason): return "\(command) takes no --\(v(option)): \(reason)"
+        case .emptyArgument: return "an empty argument names no file: give a path, or leave the argument out"
         case .invalidValue(let option, let value, let allowed):
             // One requirement reads "expected a whole number ..."; a choice "expected one of a, b".
             let expected = allowed.count == 1 ? allowed[0] : "one of \(allowed.joined(separator: ", "))"
-            return "Invalid value \"\(v(value))\" for option \"--\(v(option))\": expected \(expected)."
+            return "invalid value \"\(v(value))\" for option \"--\(v(option))\": expected \(expected)"
         }
     }
 }

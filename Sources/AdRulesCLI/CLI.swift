@@ -92,7 +92,8 @@ public enum AdRulesCommandLine {
             """,
         "impact": """
             USAGE: adrules impact MODEL [--rules POLICY] [--compare OLD_POLICY] [--users N] [--days N] [--seed N]
-                                  [--shard K/N] [--threads N] [--format text|json|html] [--output FILE] [--quiet] [--color WHEN]
+                                  [--shard K/N] [--threads N] [--format text|json|html] [--output FILE] [--quiet]
+                                  [--color auto|always|never]
                    adrules impact merge PART.json... [--format text|json|html] [--output FILE]
 
             Plays the simulated users of a usage model (*.model.yaml) through the policy (default: rules) with
@@ -104,7 +105,7 @@ public enum AdRulesCommandLine {
             u mod N = K-1 and writes partial json; `impact merge` combines the parts into the whole run's output.
             """,
         "schema": """
-            USAGE: adrules schema [--output FILE] [--quiet] [--color WHEN]
+            USAGE: adrules schema [--output FILE] [--quiet] [--color auto|always|never]
 
             Prints the JSON Schema (draft-07) of rule files, for editors such as VS Code.
             """,

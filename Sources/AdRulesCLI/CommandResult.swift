@@ -8,6 +8,25 @@ public struct CommandResult: Sendable, Equatable {
     public var exitCode: Int32 = ExitCode.success
     /// Whether `stderr` carries the report (`--output /dev/stderr`): losing it is then an I/O failure.
     public var reportOnStderr = false
+    /// Where the messages stood among the report's lines as the command wrote them, in order; empty: the report, then
+    /// the messages. A terminal that shows both streams then shows each message where it belongs (`adrules test`: a
+    /// broken policy's lint summary before its FAIL line, and the `N passed, N failed` line last).
+    public var order: [Interleaving] = []
+
+    /// A point of ``order``: `stderr`'s first `messages` bytes (UTF-8) came after `stdout`'s first `report` bytes and
+    /// before the rest.
+    public struct Interleaving: Sendable, Equatable {
+        /// Bytes of `stdout` written before the messages.
+        public var report: Int
+        /// Bytes of `stderr` written by then.
+        public var messages: Int
+
+        /// A point after `report` bytes of the report and `messages` bytes of the messages.
+        public init(report: Int, messages: Int) {
+            self.report = report
+            self.messages = messages
+        }
+    }
 
     /// Creates a result of the given output and exit code.
     public init(stdout: String = "", stderr: String = "", exitCode: Int32 = ExitCode.success) {

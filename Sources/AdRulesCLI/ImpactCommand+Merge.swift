@@ -10,7 +10,8 @@ extension ImpactCommand {
         guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json"), command: "impact") }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths) { return refusal }
         for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
-            return AdRulesCommandLine.usageError(.unexpected("--\(option)"), command: "impact")
+            return AdRulesCommandLine.usageError(
+                .notTaken(option: option, by: "impact merge", because: "each part holds the policies and options it was played with"), command: "impact")
         }
         // Each part is added as it is read: the merge holds the sum so far and one part, however many shards ran.
         var merge = ImpactReport.Merge()

@@ -35,20 +35,20 @@ enum ImpactCommand {
         if options.shard != nil, let format = parsed.values["format"], format != "json" {
             return AdRulesCommandLine.usageError(.invalidValue(option: "format", value: format, allowed: ["json (--shard writes partial results as json)"]), command: "impact")
         }
+        // The model the user named is read first: a mistake in it is said before anything about the default policy.
+        let modelBytes: [UInt8]
+        let read: ModelDecoder.Read
+        do { (modelBytes, read) = try readModel(modelPath) } catch { return error.result }
         if parsed.values["rules"] == nil, let missing = DefaultRules.missing("--rules path/to/rules") { return missing }
 
         var stderr = ""
-        let modelBytes: [UInt8]
-        let read: ModelDecoder.Read
         let policies: [NamedPolicy]
         var files = [modelPath]
-        var diagnostics: [Diagnostic] = []
+        var diagnostics = read.diagnostics
         let rulesPath = policyName(parsed.values["rules"] ?? "rules")
         var named: [(path: String, role: ModelCheck.Role)] = [(rulesPath, .current)]
         if let old = parsed.values["compare"] { named.insert((policyName(old), .old), at: 0) }
         do {
-            (modelBytes, read) = try readModel(modelPath)
-            diagnostics = read.diagnostics
             policies = try loadPolicies(named, modelPath: modelPath, files: &files, diagnostics: &diagnostics)
         } catch {
             return error.result

@@ -187,7 +187,9 @@ enum SimulateCommand {
             out += "  \(unprinted) more steps were played and are not shown: the replay reached \(maxTextReport / 1_000_000) MB; replay fewer steps at once (split the test)\n"
         }
         let table = showsPerDay(outcome, policy: policy)
-        out += "Shows per placement per day in \(table.zone) (the shows the engine counts: history and show_started, less shows a show_failed took back, in the day a clock set back pinned them to):\n"
+        // The shows caps count: history and show_started, less those a show_failed took back, in the day a clock set
+        // back pinned them to (README, the simulate command).
+        out += "Shows per placement per day in \(table.zone), as caps count them:\n"
         if table.days.isEmpty {
             out += "  no shows\n"
             return out

@@ -60,21 +60,37 @@ public enum StandardStreams {
         var exitCode = result.exitCode
         // Streams end in CI logs, which read `##[…]` anywhere in a line as a command: text from a rule file, a model
         // or a scenario must not add annotations (texts quoted in messages and JSON strings have it escaped already).
-        var stderr = result.stderr
+        // Each part is defused on its own: the parts end at line ends, and a command is read within a line.
+        let report = Array(result.stdout.utf8), messages = Array(result.stderr.utf8)
         // A descriptor closed at the start holds /dev/null (``closedAtStart``): writing there would lose the report unsaid.
-        let stdoutCode = result.stdout.isEmpty ? nil : closedAtStart.contains(1) ? EBADF
-            : write(ControlCharacters.defusingLogCommands(Array(result.stdout.utf8)), to: 1)
+        var stdoutCode: Int32? = report.isEmpty ? nil : closedAtStart.contains(1) ? EBADF : nil
+        var stderrCode: Int32? = messages.isEmpty ? nil : closedAtStart.contains(2) ? EBADF : nil
+        // The report and the messages in the order the command wrote them (``CommandResult/order``), then the rest.
+        var reportAt = 0, messagesAt = 0
+        for point in result.order + [CommandResult.Interleaving(report: report.count, messages: messages.count)] {
+            let reportEnd = min(max(point.report, reportAt), report.count)
+            if stdoutCode == nil, reportEnd > reportAt {
+                stdoutCode = write(ControlCharacters.defusingLogCommands(Array(report[reportAt..<reportEnd])), to: 1)
+            }
+            reportAt = reportEnd
+            let messagesEnd = min(max(point.messages, messagesAt), messages.count)
+            if stderrCode == nil, messagesEnd > messagesAt {
+                stderrCode = write(ControlCharacters.defusingLogCommands(Array(messages[messagesAt..<messagesEnd])), to: 2)
+            }
+            messagesAt = messagesEnd
+        }
         if let code = stdoutCode, code != EPIPE {
-            stderr += "error: cannot write standard output: \(OutputFile.reason(code))\n"
+            if stderrCode == nil {
+                stderrCode = closedAtStart.contains(2) ? EBADF : write("error: cannot write standard output: \(OutputFile.reason(code))\n", to: 2)
+            }
             exitCode = ExitCode.failure
         }
         // Messages that cannot be written are lost; a report sent to standard error (`--output /dev/stderr`) is an
         // I/O failure, as on standard output.
-        let stderrCode = stderr.isEmpty ? nil : closedAtStart.contains(2) ? EBADF
-            : write(ControlCharacters.defusingLogCommands(Array(stderr.utf8)), to: 2)
         if let code = stderrCode, code != EPIPE, result.reportOnStderr {
             exitCode = ExitCode.failure
         }
         return exitCode
     }
+
 }

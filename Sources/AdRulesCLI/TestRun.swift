@@ -12,7 +12,13 @@ struct TestRun {
     let diagnosticFormat: LintFormat
 
     var text = ""
-    var stderr = ""
+    var stderr = "" {
+        // Each message's place among the text's lines (the json document is written whole, after its messages).
+        didSet { if !json { order.append(.init(report: text.utf8.count, messages: stderr.utf8.count)) } }
+    }
+    /// Where the messages stand among the lines of the text: a broken policy's lint summary after its findings and
+    /// before its FAIL line, and every message before the closing `N passed, N failed` (cli.md: the run ends with it).
+    private var order: [CommandResult.Interleaving] = []
     private var records: [JSON] = []
     private var passed = 0
     private var failed = 0
@@ -104,10 +110,10 @@ struct TestRun {
         // Once however the path is written (`rules`, `rules/`, `./rules`).
         guard brokenPolicies.insert(PolicyLoader.realPath(rulesPath) ?? rulesPath).inserted else { return }
         failed += 1
-        // The summary counts every finding; the report shows those within the run's bound.
-        if !quiet { stderr += LintCommand.summary(found, files: fileCount) + "\n" }
         let diagnostics = withinRunBound(found)
         text += rendered(diagnostics)
+        // The summary counts every finding; the report shows those within the run's bound.
+        if !quiet { stderr += LintCommand.summary(found, files: fileCount) + "\n" }
         let problem = diagnostics.hasErrors ? "has errors" : "has warnings (--strict)"
         let name = "the policy in \(rulesPath) \(problem): no test ran"
         text += resultLine(passed: false, name)
@@ -180,7 +186,9 @@ struct TestRun {
         }
         // Nothing read and nothing run: the error says it all, a "0 passed" line would not add to it.
         if !quiet && !(ioFailed && testsFound == 0) { text += closing + "\n" }
-        return Output.deliver(text, to: output, stderr: stderr, exitCode: exitCode)
+        var result = Output.deliver(text, to: output, stderr: stderr, exitCode: exitCode)
+        result.order = order
+        return result
     }
 
     /// The diagnostics within what the run may still print, and one finding for the rest when there are more.

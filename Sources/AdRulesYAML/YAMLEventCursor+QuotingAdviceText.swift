@@ -74,4 +74,42 @@ extension YAMLEventCursor {
         }
         return nil
     }
+
+    /// `{id: r, deny: [a], when: level in [1, 2]}`: inside { } a value that is not quoted ends at a bracket or a comma,
+    /// so libyaml stops at the `[` of a condition's list (`byte`, in `line`). The value goes in quotes; nil when the
+    /// stop is no bracket after a key's plain value.
+    static func bracketInFlowValueAdvice(_ line: Substring, at byte: Int) -> String? {
+        let bytes = Array(line.utf8)
+        guard byte < bytes.count, bytes[byte] == UInt8(ascii: "[") || bytes[byte] == UInt8(ascii: "{") else { return nil }
+        // Back over the value's plain text to its key's `: `, within this entry.
+        var colon = byte - 1
+        while colon > 0, !(bytes[colon] == UInt8(ascii: ":") && bytes[colon + 1] == 0x20) {
+            guard !"{}[],\"'".utf8.contains(bytes[colon]) else { return nil }
+            colon -= 1
+        }
+        guard colon > 0, bytes[colon] == UInt8(ascii: ":") else { return nil }
+        var keyStart = colon
+        while keyStart > 0, !" \t{,".utf8.contains(bytes[keyStart - 1]) { keyStart -= 1 }
+        let key = String(decoding: bytes[keyStart..<colon], as: UTF8.self)
+        let head = String(decoding: bytes[(colon + 1)..<byte], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, !head.isEmpty else { return nil }
+        // Forward to the end of the entry: a comma or the closing brace outside the brackets the value opened.
+        var end = byte, depth = 0
+        scan: while end < bytes.count {
+            switch bytes[end] {
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if depth == 0 { break scan }
+                depth -= 1
+            case UInt8(ascii: ",") where depth == 0: break scan
+            default: break
+            }
+            end += 1
+        }
+        let value = String(decoding: bytes[(colon + 1)..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        let rule = "inside { } a value that is not quoted ends at a bracket or a comma: quote the value"
+        if !value.contains("'") { return rule + ", as in \(shortened(Substring(key))): '\(shortened(Substring(value)))'" }
+        if !value.contains("\"") { return rule + ", as in \(shortened(Substring(key))): \"\(shortened(Substring(value)))\"" }
+        return rule
+    }
 }

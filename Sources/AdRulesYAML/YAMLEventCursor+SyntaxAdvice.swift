@@ -216,6 +216,8 @@ extension YAMLEventCursor {
             let (text, byte) = line(at: problemByte)
             if problem != "did not find expected key", let long = Self.longFlowKeyAdvice(text, colonAt: byte) {
                 advice = long
+            } else if problem == "did not find expected ',' or '}'", let bracket = Self.bracketInFlowValueAdvice(text, at: byte) {
+                advice = bracket
             } else if let quoted = Self.quotedValueAdvice(line(at: problemByte).text) {
                 advice = quoted
             } else if problem == "did not find expected key", let misaligned = misalignedKeyAdvice(at: problemByte) {

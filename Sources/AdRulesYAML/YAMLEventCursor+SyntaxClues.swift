@@ -163,6 +163,12 @@ extension YAMLEventCursor {
         if odd.indentation > below.indentation {
             // The first key under a block's key, indented more than the next (`  app_open:`, `     format: …`, `    ad_unit: …`).
             guard !neighbour.hasValue, neighbour.indentation < below.indentation else { return nil }
+            // Which of the two is out of line: the one off the file's step (`  a:` in a file indented by 2, then
+            // `    format: …` and `   min_interval: …`: the second is).
+            if let step = indentationStep(of: neighbour.indentation, above: before.start), odd.indentation == neighbour.indentation + step {
+                return ("\(belowKey) is indented \(below.indentation) spaces, less than \(oddKey) above it on line \(line) (\(odd.indentation)), and the keys of "
+                    + "\(neighbourKey)'s block share one indentation: indent it \(odd.indentation) spaces", lineStart + below.indentation)
+            }
             return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, more than \(belowKey) below it (\(below.indentation)), and the keys of "
                 + "\(neighbourKey)'s block share one indentation: indent it \(below.indentation) spaces", keyStart)
         }
@@ -174,6 +180,19 @@ extension YAMLEventCursor {
         if !neighbour.hasValue, neighbour.indentation == odd.indentation {
             return ("\(oddKey) on line \(line) is indented \(odd.indentation) spaces, less than \(belowKey) below it (\(below.indentation)), and \(neighbourKey) "
                 + "above it holds a block: indent it \(below.indentation) spaces, under \(neighbourKey)", keyStart)
+        }
+        return nil
+    }
+
+    /// How far the file indents a block under its key, as the key at `indentation` (on the line starting at
+    /// `lineStart`) is indented under the closest key line above it that is indented less; nil for a key at the top.
+    func indentationStep(of indentation: Int, above lineStart: Int) -> Int? {
+        var start = lineStart
+        // Up to 200 lines up, as a misaligned key is looked for.
+        for _ in 0..<200 {
+            guard indentation > 0, let above = previousContentLine(before: start) else { return nil }
+            start = above.start
+            if let key = Self.keyLine(above.text), key.indentation < indentation { return indentation - key.indentation }
         }
         return nil
     }

@@ -290,11 +290,11 @@ struct BoundsAndNamesTests {
         for arguments in [["lint", ""], ["test", ""], ["simulate", ""], ["impact", ""], ["compile", ""], ["impact", "merge", ""], ["lint", "rules", ""], ["help", ""]] {
             let empty = runCLI(arguments)
             #expect(empty.exitCode == 2, "\(arguments)")
-            #expect(empty.stderr.hasPrefix("error: An empty argument names no file: give a path, or leave the argument out.\n"), "\(arguments): \(empty.stderr)")
+            #expect(empty.stderr.hasPrefix("error: an empty argument names no file: give a path, or leave the argument out\n"), "\(arguments): \(empty.stderr)")
         }
         // `help` takes one topic: a second word is not dropped.
         let extra = runCLI(["help", "lint", "extra"])
-        #expect(extra.exitCode == 2 && extra.stderr.hasPrefix("error: Unexpected argument \"extra\"."), "\(extra.stderr)")
+        #expect(extra.exitCode == 2 && extra.stderr.hasPrefix("error: unexpected argument \"extra\""), "\(extra.stderr)")
     }
 
     /// A scenario file or a usage model given as the policy is a usage error in every command, reported once.

@@ -31,6 +31,43 @@ struct EndToEndTests {
         }
     }
 
+    /// With both streams on one terminal, `adrules test` ends with its count (cli.md), and a broken policy's lint
+    /// summary (on stderr, as lint writes it) comes after its findings and before its FAIL line: the streams are
+    /// written in the order the run produced them.
+    @Test func testsCountIsTheLastLineWithBothStreamsTogether() throws {
+        let dir = try temporaryDirectory("order", [
+            "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: six}\n",
+            "p.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n",
+        ])
+        let binary = try #require(adrulesBinary())
+        let both = Process()
+        both.executableURL = URL(fileURLWithPath: "/bin/sh")
+        both.arguments = ["-c", "\"$0\" test \"$1\" 2>&1", binary, dir]
+        let pipe = Pipe()
+        both.standardOutput = pipe
+        try both.run()
+        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        both.waitUntilExit()
+        #expect(both.terminationStatus == 1)
+        #expect(lines == [
+            "\(dir)/p.yaml:3:58: error: daily_cap must be a whole number >= 0, not \"six\" (schema/type)",
+            "Found 1 error and 0 warnings in 1 file.",
+            "FAIL the policy in \(dir) has errors: no test ran",
+            "0 passed, 1 failed",
+        ], "\(lines)")
+        // A run that found no test says so before its count.
+        let empty = try temporaryDirectory("order-none", ["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        let none = Process()
+        none.executableURL = URL(fileURLWithPath: "/bin/sh")
+        none.arguments = ["-c", "\"$0\" test \"$1\" 2>&1", binary, empty]
+        let nonePipe = Pipe()
+        none.standardOutput = nonePipe
+        try none.run()
+        let noneLines = String(decoding: nonePipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        none.waitUntilExit()
+        #expect(noneLines.last == "0 passed, 0 failed" && noneLines.count == 2, "\(noneLines)")
+    }
+
     @Test func lintFindingsExitOne() throws {
         let result = try runBinary(["lint", "FIXTURES/bad.yaml"])
         #expect(result.code == 1)
@@ -41,7 +78,7 @@ struct EndToEndTests {
     @Test func usageErrorExitsTwo() throws {
         let result = try runBinary(["lint", "--bogus"])
         #expect(result.code == 2)
-        #expect(result.stderr.hasPrefix("error: Unexpected argument \"--bogus\"."))
+        #expect(result.stderr.hasPrefix("error: unexpected argument \"--bogus\""))
         // cli.md: "a one-line error and the usage": the command's USAGE line, not its whole help.
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 6 && lines[2].hasPrefix("USAGE: adrules lint [PATH...]") && lines[4] == "Run `adrules help lint` for more.", "\(result.stderr)")

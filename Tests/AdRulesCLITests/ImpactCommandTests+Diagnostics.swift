@@ -279,13 +279,14 @@ extension ImpactCommandTests {
     }
 
     @Test(arguments: [
-        (["impact"], "Missing expected argument \"MODEL\"."),
-        (["impact", flat, "--shard", "4/3"], "Invalid value \"4/3\" for option \"--shard\""),
-        (["impact", flat, "--users", "0"], "Invalid value \"0\" for option \"--users\""),
-        (["impact", flat, "--shard", "1/2", "--format", "text"], "Invalid value \"text\" for option \"--format\""),
-        (["impact", flat, "--format", "pdf"], "Invalid value \"pdf\" for option \"--format\""),
-        (["impact", "merge"], "Missing expected argument \"PART.json\"."),
-        (["impact", "merge", "x.json", "--rules", "rules"], "Unexpected argument \"--rules\"."),
+        (["impact"], "missing expected argument \"MODEL\""),
+        (["impact", flat, "--shard", "4/3"], "invalid value \"4/3\" for option \"--shard\""),
+        (["impact", flat, "--shard", "+1/3"], "invalid value \"+1/3\" for option \"--shard\""),
+        (["impact", flat, "--users", "0"], "invalid value \"0\" for option \"--users\""),
+        (["impact", flat, "--shard", "1/2", "--format", "text"], "invalid value \"text\" for option \"--format\""),
+        (["impact", flat, "--format", "pdf"], "invalid value \"pdf\" for option \"--format\""),
+        (["impact", "merge"], "missing expected argument \"PART.json\""),
+        (["impact", "merge", "x.json", "--rules", "rules"], "impact merge takes no --rules: each part holds the policies and options it was played with\n"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) {
         let result = runCLI(arguments)

@@ -461,8 +461,8 @@ struct LintCommandTests {
             #expect(result.exitCode == 2, "\(args)")
             #expect(result.stderr.contains("USAGE"), "\(args)")
         }
-        #expect(runCLI(["lint", "--formt", "json"]).stderr.hasPrefix("error: Unexpected argument \"--formt\"."))
-        #expect(runCLI(["lint", "--format"]).stderr.hasPrefix("error: Missing value for option \"--format\"."))
+        #expect(runCLI(["lint", "--formt", "json"]).stderr.hasPrefix("error: unexpected argument \"--formt\"\n"))
+        #expect(runCLI(["lint", "--format"]).stderr.hasPrefix("error: missing value for option \"--format\"\n"))
     }
 
     @Test func versionAndHelp() {

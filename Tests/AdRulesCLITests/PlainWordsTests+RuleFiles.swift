@@ -146,7 +146,7 @@ extension PlainWordsTests {
             ("a.yaml", "version: 1\nplacments:\n  level_end: {format: interstitial, min_interval: 1m}\n"),
             ("b.yaml", "version: 1\ngroups:\n  g: {placements: [level_end], daily_cap: 3}\nrules:\n  - {id: r, deny: [level_end], when: premium}\n"),
         ]).diagnostics
-        #expect(found.map(\.message) == ["unknown key \"placments\" in the top level: did you mean \"placements\"?"], "\(found)")
+        #expect(found.map(\.message) == ["unknown key \"placments\" at the top level: did you mean \"placements\"?"], "\(found)")
     }
 
     /// A block key written twice, the first with nothing under it (a line duplicated): one finding, the repeat's, not
@@ -174,7 +174,7 @@ extension PlainWordsTests {
         let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
         #expect(found.map(\.rule) == Array(repeating: "schema/unknown-key", count: 4), "\(found)")
         #expect(found.map(\.message) == [
-            "unknown key \"timeout\" in the top level: the keys here are " + RuleFileKeys.top.joined(separator: ", "),
+            "unknown key \"timeout\" at the top level: the keys here are " + RuleFileKeys.top.joined(separator: ", "),
             "unknown key \"daily-cap\" in placement \"x\": it reads as daily_cap, which is set here already: keep one of the two, written daily_cap",
             "unknown key \"DailyCap\" in placement \"x\": it reads as daily_cap, which is set here already: keep one of the two, written daily_cap",
             "unknown key \"if\" in rule \"r\": it reads as when, which is set here already: keep one of the two, written when",
@@ -182,7 +182,7 @@ extension PlainWordsTests {
         #expect(found.allSatisfy { $0.isPlainUnknownKey == false }, "\(found)")
         // Alone, each is still told the key it is close to.
         let alone = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimeout: UTC\nplacements:\n  x: {format: banner, daily_cap: 3}\n")]).diagnostics
-        #expect(alone.map(\.message) == ["unknown key \"timeout\" in the top level: did you mean \"timezone\"?"], "\(alone)")
+        #expect(alone.map(\.message) == ["unknown key \"timeout\" at the top level: did you mean \"timezone\"?"], "\(alone)")
     }
 
     /// A near miss of a key the mapping already has (`timezon:` beside `timezone:`) is that setting written twice: it is
@@ -193,7 +193,7 @@ extension PlainWordsTests {
             + "    min_intervall: 3m\n    launch: {max_wait: 5s, max_wiat: 6s}\nrules:\n  - {id: r, deny: [x], when: premium, if: premium}\n"
         let found = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.filter { $0.rule == "schema/unknown-key" }
         #expect(found.map(\.message) == [
-            "unknown key \"timezon\" in the top level: did you mean \"timezone\"? It is set here already: keep one of the two",
+            "unknown key \"timezon\" at the top level: did you mean \"timezone\"? It is set here already: keep one of the two",
             "unknown key \"min_intervall\" in placement \"x\": did you mean \"min_interval\"? It is set here already: keep one of the two",
             "unknown key \"max_wiat\" in launch: did you mean \"max_wait\"? It is set here already: keep one of the two",
             "unknown key \"if\" in rule \"r\": it reads as when, which is set here already: keep one of the two, written when",
@@ -205,7 +205,7 @@ extension PlainWordsTests {
     /// told it lacks the key (its advice to add `format:` beside `formta:` would leave two).
     @Test(arguments: [
         ("version: 1\nplacements:\n  a:\n    1️⃣formta: banner\n", "unknown key \"formta\" in placement \"a\": did you mean \"format\"?"),
-        ("1️⃣verszion: 1\nplacements:\n  a: {format: banner}\n", "unknown key \"verszion\" in the top level: did you mean \"version\"?"),
+        ("1️⃣verszion: 1\nplacements:\n  a: {format: banner}\n", "unknown key \"verszion\" at the top level: did you mean \"version\"?"),
         ("version: 1\nplacements:\n  a: {format: banner}\ngroups:\n  g:\n    1️⃣placeemnts: [a]\n", "unknown key \"placeemnts\" in group \"g\": did you mean \"placements\"?"),
         ("version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  screen: {1️⃣typ: string}\n", "unknown key \"typ\" in attribute \"screen\": did you mean \"type\"?"),
     ])
@@ -383,8 +383,8 @@ extension PlainWordsTests {
         let text = "version: 1\nmax_delay: 3s\nafter_install: 5m\nplacements:\n  a: {format: banner}\n"
         let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
         #expect(messages == [
-            "unknown key \"max_delay\" in the top level: max_delay belongs in the `resume:` block of an app_open placement: indent it under the placement in `placements:` (or under `defaults:`), as in resume: {max_delay: …}",
-            "unknown key \"after_install\" in the top level: after_install belongs in the `grace:` block of a placement: indent it under the placement in `placements:` (or under `defaults:`), as in grace: {after_install: …}",
+            "unknown key \"max_delay\" at the top level: max_delay belongs in the `resume:` block of an app_open placement: indent it under the placement in `placements:` (or under `defaults:`), as in resume: {max_delay: …}",
+            "unknown key \"after_install\" at the top level: after_install belongs in the `grace:` block of a placement: indent it under the placement in `placements:` (or under `defaults:`), as in grace: {after_install: …}",
         ])
     }
 
@@ -439,7 +439,7 @@ extension PlainWordsTests {
     @Test func placementsLeftUnindentedAreOneFinding() {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\napp_open:\n  format: app_open\n  min_interval: 4m\n")])
         #expect(load.diagnostics.map(\.message) == [
-            "unknown key \"app_open\" in the top level: app_open has a format, so it is a placement: indent it under `placements:`",
+            "unknown key \"app_open\" at the top level: app_open has a format, so it is a placement: indent it under `placements:`",
         ], "\(load.diagnostics)")
         let empty = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n")])
         #expect(empty.diagnostics.map(\.message) == [
@@ -451,8 +451,8 @@ extension PlainWordsTests {
     @Test func aPlacementOutsidePlacementsIsSaidToBeOne() {
         let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nshop_banner:\n  format: banner\n  enabled: true\nextra:\n  note: x\n")])
         #expect(load.diagnostics.map(\.message) == [
-            "unknown key \"shop_banner\" in the top level: shop_banner has a format, so it is a placement: indent it under `placements:`",
-            "unknown key \"extra\" in the top level: the keys here are version, environment, timezone, session_timeout, fullscreen_timeout, load_timeout, defaults, placements, groups, attributes, rules",
+            "unknown key \"shop_banner\" at the top level: shop_banner has a format, so it is a placement: indent it under `placements:`",
+            "unknown key \"extra\" at the top level: the keys here are version, environment, timezone, session_timeout, fullscreen_timeout, load_timeout, defaults, placements, groups, attributes, rules",
         ], "\(load.diagnostics)")
         // With no `placements:` at all, the policy is not also told it has none.
         let alone = PolicyLoader.load(texts: [("p.yaml", "version: 1\nshop_banner:\n  format: banner\n")])

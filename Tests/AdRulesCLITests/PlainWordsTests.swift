@@ -36,7 +36,7 @@ struct PlainWordsTests {
         let only = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a:\n    format: interstitial\n\u{00A0}\u{00A0}\u{00A0}\u{00A0}min_interval: 1m\n")]).diagnostics
         #expect(only.map(\.message) == [
             "key \"min_interval\" is indented with no-break spaces (U+00A0, as text pasted from a document holds), which YAML reads as part of the key, "
-                + "not as indentation, so it stands in the top level as an unknown key: indent it with ordinary spaces, lined up with the keys beside it",
+                + "not as indentation, so it stands at the top level as an unknown key: indent it with ordinary spaces, lined up with the keys beside it",
         ], "\(only)")
         // The placement it was meant for is not also told it has no pacing (`pacing/missing`), as after a merge key.
         #expect(!only.contains { $0.rule == "pacing/missing" }, "\(only)")
@@ -168,6 +168,17 @@ struct PlainWordsTests {
          "allow_deferred is indented 7 spaces, more than show_if_ready on line 6 (6), whose value is on its line, so it cannot hold keys: line the two up"),
         ("version: 1\nplacements:\n  a:\n     2️⃣format: banner\n    1️⃣daily_cap: 6\n",
          "format on line 4 is indented 5 spaces, more than daily_cap below it (4), and the keys of a's block share one indentation: indent it 4 spaces"),
+        // A condition's list inside { }: a value that is not quoted ends at its bracket; quoted whole, in the quotes it does not hold.
+        ("version: 1\nattributes:\n  level: int\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: level in 1️⃣[1, 2]}\n",
+         "inside { } a value that is not quoted ends at a bracket or a comma: quote the value, as in when: 'level in [1, 2]'"),
+        ("version: 1\nattributes:\n  screen: string\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, when: screen in 1️⃣[\"a\", \"b\"], deny: [a]}\n",
+         "quote the value, as in when: 'screen in [\"a\", \"b\"]'"),
+        // The first key on the file's step (2: `a:` at 2 under `placements:`), the next one space less: the next is to move.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n   1️⃣daily_cap: 6\n",
+         "daily_cap is indented 3 spaces, less than format above it on line 4 (4), and the keys of a's block share one indentation: indent it 4 spaces"),
+        // Off the step both (5 and 3, in steps of 2): the first is named, as above.
+        ("version: 1\nplacements:\n  a:\n     2️⃣format: banner\n   1️⃣daily_cap: 6\n",
+         "format on line 4 is indented 5 spaces, more than daily_cap below it (3), and the keys of a's block share one indentation: indent it 3 spaces"),
         // The key of a block with no colon runs on into the block's first line.
         ("version: 1\nplacements:\n  2️⃣a\n    format1️⃣: banner\n", "on line 3, the key a holds the block below it and needs a colon: write a:"),
         // A comment above holds no value, whatever `: ` its text has.

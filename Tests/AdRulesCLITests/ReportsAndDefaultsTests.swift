@@ -111,6 +111,14 @@ struct ReportsAndDefaultsTests {
             #expect(result.code == 3, "\(arguments)")
             #expect(result.stderr == "error: no such file or directory: rules, the policy read when none is named: run this where rules/ is, or name the policy, such as \(naming)\n", "\(result.stderr)")
         }
+        // impact says what is wrong with the model it was given before it looks for the default policy.
+        let model = try runBinary(["impact", "nope.model.yaml"], directory: empty)
+        #expect(model.code == 3 && model.stderr == "error: no such model file: nope.model.yaml\n", "\(model.stderr)")
+        let folder = try runBinary(["impact", "."], directory: empty)
+        #expect(folder.code == 2 && folder.stderr.hasPrefix("error: . is a directory: impact takes a usage model file"), "\(folder.stderr)")
+        try "version: 1\nusers: 2\ndays: 1\nsegments:\n  - {name: s, share: 1}\n".write(toFile: empty + "/m.model.yaml", atomically: true, encoding: .utf8)
+        let policy = try runBinary(["impact", "m.model.yaml"], directory: empty)
+        #expect(policy.code == 3 && policy.stderr.contains("no such file or directory: rules, the policy read when none is named"), "\(policy.stderr)")
         let unknown = runCLI(["help", "lnt"])
         #expect(unknown.exitCode == 2 && unknown.stderr.hasPrefix("error: unknown command \"lnt\"; did you mean \"lint\"?"), "\(unknown.stderr)")
         let merge = runCLI(["help", "impact", "merge"])

@@ -359,7 +359,7 @@ struct TestCommandTests {
     @Test func simulateNeedsAScenario() {
         let result = runCLI(["simulate"])
         #expect(result.exitCode == 2)
-        #expect(result.stderr.hasPrefix("error: Missing expected argument \"SCENARIO\"."))
+        #expect(result.stderr.hasPrefix("error: missing expected argument \"SCENARIO\""))
         #expect(runCLI(["simulate", "FIXTURES/nope.test.yaml"]).exitCode == 3)
     }
 

@@ -47,7 +47,7 @@ extension Diagnostic {
         present: Set<String> = []
     ) -> Diagnostic {
         // A key is shown cut short: 1,000 keys of 16,000 characters made 33 MB of output.
-        var message = "unknown key \"\(YAMLScalar.shortened(key))\" in \(context)"
+        var message = "unknown key \"\(YAMLScalar.shortened(key))\" \(within(context))"
         var plain = false
         // `  min_interval:` indented with no-break spaces: YAML reads them as part of the key.
         if isPlain, let space = GluedKey.pastedSpace(in: key) {
@@ -55,7 +55,7 @@ extension Diagnostic {
             // Read as part of the key, the spaces also leave it at the wrong level (the top level, for a placement's
             // setting under the last placement): the context is where YAML put it, not where it was meant to be.
             message = "key \"\(name)\" is indented with \(PastedSpace.indentation(space, plural: true)), "
-                + "which YAML reads as part of the key, not as indentation, so it stands in \(context) as an unknown key: "
+                + "which YAML reads as part of the key, not as indentation, so it stands \(within(context)) as an unknown key: "
                 + "indent it with ordinary spaces, lined up with the keys beside it"
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
             // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
@@ -94,7 +94,12 @@ extension Diagnostic {
     /// of the team's own, which a comment may hide, is not worked out (a misspelt key may not be hidden): one under such a
     /// comment is built in full (``FieldReader/forEachField(_:allowed:listed:context:_:)``).
     static func countedUnknownKey(_ key: String, in context: String, file: String, range: SourceRange) -> Diagnostic {
-        Diagnostic(.error, rule: "schema/unknown-key", message: "unknown key \"\(YAMLScalar.shortened(key))\" in \(context)", file: file, range: range)
+        Diagnostic(.error, rule: "schema/unknown-key", message: "unknown key \"\(YAMLScalar.shortened(key))\" \(within(context))", file: file, range: range)
+    }
+
+    /// Where a key stands, as a message says it: "at the top level", "in placement \"a\"".
+    package static func within(_ context: String) -> String {
+        context == "the top level" ? "at the top level" : "in \(context)"
     }
 
     static func notAllowedInDefaults(_ key: String, file: String, range: SourceRange) -> Diagnostic {

@@ -96,7 +96,7 @@ extension NodeReader {
         var present: Set<String>?
         for pair in pairs {
             guard let key = pair.key.scalar?.value else {
-                report(.wrongType("a key in \(context)", expected: "a plain word", found: pair.key, file: file))
+                report(.wrongType("a key \(Diagnostic.within(context))", expected: "a plain word", found: pair.key, file: file))
                 continue
             }
             if allowed.contains(key) {

@@ -23,7 +23,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Parses `K/N`.
     public init?(parsing text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) else { return nil }
+        // Digits only: `Int` would read `+1` as 1, and a shard is written as a CI matrix writes it.
+        guard parts.count == 2, parts.allSatisfy({ $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }), let k = Int(parts[0]), let n = Int(parts[1])
+        else { return nil }
         self.init(index: k, count: n)
     }
 
