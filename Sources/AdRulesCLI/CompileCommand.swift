@@ -16,6 +16,7 @@ enum CompileCommand {
     static func run(_ parsed: ParsedArguments, environment: CommandEnvironment) -> CommandResult {
         let path = parsed.positionals.first ?? "rules"
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [path], reads: PolicyLoader.isRuleFile) { return refusal }
+        if let refusal = Output.unwritableRefusal(parsed.values["output"]) { return refusal }
         if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules compile path/to/rules -o policy.json") { return missing }
         if let refusal = PolicyArgument.refusal([path]) { return refusal }
         if let root = parsed.values["root"] {

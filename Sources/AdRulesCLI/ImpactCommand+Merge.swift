@@ -9,6 +9,7 @@ extension ImpactCommand {
     static func merge(_ paths: [String], _ parsed: ParsedArguments) -> CommandResult {
         guard !paths.isEmpty else { return AdRulesCommandLine.usageError(.missingArgument("PART.json"), command: "impact") }
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: paths) { return refusal }
+        if let refusal = Output.unwritableRefusal(parsed.values["output"]) { return refusal }
         for option in ["rules", "compare", "users", "days", "seed", "shard", "threads"] where parsed.values[option] != nil {
             return AdRulesCommandLine.usageError(
                 .notTaken(option: option, by: "impact merge", because: "each part holds the policies and options it was played with"), command: "impact")

@@ -61,8 +61,9 @@ enum ImpactCommand {
             return CommandResult(stderr: stderr, exitCode: ExitCode.findings)
         }
         // A run may take minutes: a report it could not write is said before it starts, not after.
-        if let output = parsed.values["output"], let problem = OutputFile.unwritable(output) {
-            return CommandResult(stderr: stderr + "error: cannot write \(ControlCharacters.escaped(output)): \(problem)\n", exitCode: ExitCode.failure)
+        if var refusal = Output.unwritableRefusal(parsed.values["output"]) {
+            refusal.stderr = stderr + refusal.stderr
+            return refusal
         }
 
         return play(model, modelBytes: modelBytes, policies: policies, options: options, parsed: parsed, environment: environment, stderr: stderr)

@@ -31,6 +31,7 @@ enum LintCommand {
             if refusal.exitCode == ExitCode.failure && needsDocument { refusal.stderr += removedEarlierReport(parsed, format: format) }
             return refusal
         }
+        if let refusal = Output.unwritableRefusal(parsed.values["output"]) { return refusal }
         if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules lint path/to/rules") { return missing }
         // A scenario file or a usage model among the paths (`lint rules/*.yaml` takes them in) is a usage error, said
         // before anything is linted: a line for each, then the usage, and no findings about the other paths.

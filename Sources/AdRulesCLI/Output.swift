@@ -120,6 +120,14 @@ enum Output {
         return nil
     }
 
+    /// A report that could not be written (`--output` in a missing directory, a directory, a file the user may not
+    /// write), said before the run rather than after it: linting a large policy or running a long scenario file took
+    /// seconds first. Nil for standard output, and for a path the report can be written to.
+    static func unwritableRefusal(_ output: String?) -> CommandResult? {
+        guard let output, let problem = OutputFile.unwritable(output) else { return nil }
+        return CommandResult(stderr: "error: cannot write \(ControlCharacters.escaped(output)): \(problem)\n", exitCode: ExitCode.failure)
+    }
+
     /// Standard output redirected into a file the run reads (`adrules compile rules >> rules/a.yaml`): the report would
     /// corrupt it. Told by the file's identity (device and inode), which standard output's descriptor has whatever the
     /// system calls it. A terminal, a pipe or a closed stream is left alone at once; an input that cannot be walked is

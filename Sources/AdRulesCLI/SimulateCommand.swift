@@ -16,6 +16,7 @@ enum SimulateCommand {
         policies.rulesGiven = parsed.values["rules"] != nil
         let rulesPath = parsed.values["rules"] ?? ScenarioPolicies.defaultRulesPath(for: file)
         if let refusal = Output.refusal(output: parsed.values["output"], inputs: [file, rulesPath]) { return refusal }
+        if let refusal = Output.unwritableRefusal(parsed.values["output"]) { return refusal }
         if let refusal = PolicyArgument.refusal([rulesPath]) { return refusal }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {

@@ -22,6 +22,7 @@ enum TestCommand {
             if refusal.exitCode == ExitCode.failure && json { refusal.stderr += Output.removedEarlierReport(parsed.values["output"], isReport: isEarlierReport) }
             return refusal
         }
+        if let refusal = Output.unwritableRefusal(parsed.values["output"]) { return refusal }
         if let refusal = PolicyArgument.refusal(policyPaths) { return refusal }
         if parsed.positionals.isEmpty, let missing = DefaultRules.missing("adrules test path/to/rules") { return missing }
         var run = TestRun(

@@ -60,7 +60,9 @@ extension Diagnostic {
             if context == "while parsing a quoted scalar" || context == "while scanning a quoted scalar" {
                 return "close the quoted value with the quote it starts with"
             }
-            if problem.contains("directive") || problem.contains("tag") {
+            // libyaml names a directive or a tag in its problem or in what it was reading (`while scanning a %YAML
+            // directive`, `while parsing a tag`).
+            if problem.contains("directive") || problem.contains("tag") || (context ?? "").contains("directive") || (context ?? "").contains("tag") {
                 return "remove it: rule files hold plain keys and values, with no directives or tags"
             }
             return "write each setting as `key: value` on its own line, indented with spaces under the key it belongs to"

@@ -168,6 +168,9 @@ struct PlainWordsTests {
          "allow_deferred is indented 7 spaces, more than show_if_ready on line 6 (6), whose value is on its line, so it cannot hold keys: line the two up"),
         ("version: 1\nplacements:\n  a:\n     2️⃣format: banner\n    1️⃣daily_cap: 6\n",
          "format on line 4 is indented 5 spaces, more than daily_cap below it (4), and the keys of a's block share one indentation: indent it 4 spaces"),
+        // A directive or a tag libyaml stops in names either in its problem or in what it was reading: both are removed.
+        ("%YAML 1.11️⃣x\n---\nversion: 1\n", "remove it: rule files hold plain keys and values, with no directives or tags"),
+        ("version: 1\nplacements:\n  a: !<1️⃣%FF> {format: banner}\n", "remove it: rule files hold plain keys and values, with no directives or tags"),
         // A condition's list inside { }: a value that is not quoted ends at its bracket; quoted whole, in the quotes it does not hold.
         ("version: 1\nattributes:\n  level: int\nplacements:\n  a: {format: banner}\nrules:\n  - {id: r, deny: [a], when: level in 1️⃣[1, 2]}\n",
          "inside { } a value that is not quoted ends at a bracket or a comma: quote the value, as in when: 'level in [1, 2]'"),

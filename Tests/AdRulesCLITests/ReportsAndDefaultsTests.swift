@@ -100,6 +100,26 @@ struct ReportsAndDefaultsTests {
         #expect(runCLI(["lint", dir + "/a.yaml", "-o", dir + "/report.txt"]).exitCode == 0)
     }
 
+    /// A report that cannot be written is said before the run: no finding is printed, no step runs, and the summary of
+    /// a lint that ran first is not there.
+    @Test func anUnwritableOutputStopsEveryCommandBeforeItRuns() throws {
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: six}\n",
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = dir + "/none/report.txt"
+        for arguments in [
+            ["lint", dir + "/p.yaml"], ["test", dir], ["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"], ["compile", dir + "/p.yaml"],
+        ] {
+            let result = runCLI(arguments + ["--output", missing])
+            #expect(result.exitCode == 3 && result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr == "error: cannot write \(missing): no such file or directory\n", "\(arguments): \(result.stderr)")
+        }
+        let folder = runCLI(["lint", dir + "/p.yaml", "--output", dir])
+        #expect(folder.exitCode == 3 && folder.stderr == "error: cannot write \(dir): is a directory\n", "\(folder.stderr)")
+    }
+
     /// With no path, a missing `rules` is said to be the default, with how to name a policy; help names an unknown
     /// topic as an unknown command, and `help impact merge` is impact's help.
     @Test func theDefaultPolicyAndHelpTopicsSayWhatTheyAre() throws {

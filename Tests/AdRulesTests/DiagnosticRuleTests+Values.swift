@@ -302,7 +302,7 @@ extension DiagnosticRuleTests {
     @Test func invisibleCharactersAreNamed() {
         let text = Self.header + "  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: \"premium\\u00A0and premium\"}\n"
         #expect(lint("version: 1\ntimezone: \"UTC\\u200B\"\n" + text.dropFirst("version: 1\n".count)).map(\.message) == [
-            "unknown time zone \"UTC\u{200B}\": it holds U+200B (zero width space), which a zone name never has: write \"UTC\"",
+            "unknown time zone \"UTC\\u{200B}\": it holds U+200B (zero width space), which a zone name never has: write \"UTC\"",
             "unexpected character U+00A0 (no-break space), which looks like a space: write a plain space, or none",
         ])
         // Without the character the name is no zone either: the closest zone is suggested, as for any other name.

@@ -187,6 +187,17 @@ struct JSONTests {
         #expect(ControlCharacters.escaped("x ##[y") == "x ##\\[y")
     }
 
+    /// Invisible characters are shown escaped, as controls are (a message quoting `5` and a zero width space shows it);
+    /// the joiner and variation selectors of emoji, and letters and marks, are left as written.
+    @Test func invisibleCharactersAreShownEscaped() {
+        #expect(ControlCharacters.escaped("5\u{200B}") == "5\\u{200B}")
+        #expect(ControlCharacters.escaped("a\u{2060}b\u{00AD}c\u{2064}") == "a\\u{2060}b\\u{AD}c\\u{2064}")
+        #expect(ControlCharacters.escaped("x\u{E0049}\u{E0047}\u{FFF9}y") == "x\\u{E0049}\\u{E0047}\\u{FFF9}y")
+        for kept in ["👨\u{200D}👩\u{200D}👧", "❤\u{FE0F}", "café", "e\u{301}", "日本", "\u{0600}12", "\u{00A0}"] {
+            #expect(ControlCharacters.escaped(kept) == kept, "\(kept.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
     @Test func refusesNumbersJSONCannotHold() {
         for value in [Double.nan, .infinity, -.infinity] {
             var writer = JSONWriter()

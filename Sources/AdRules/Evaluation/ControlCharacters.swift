@@ -22,6 +22,20 @@ package enum ControlCharacters {
         }
     }
 
+    /// Whether a scalar is invisible formatting that is no control: a zero width space, a word joiner, a soft hyphen, tag
+    /// characters (Unicode's default-ignorable code points and format characters), but not the joiner and variation
+    /// selectors emoji are built with, nor the signs that prefix a number and show. A text may hold one by accident (a
+    /// copy from a web page), so none is refused; each is shown escaped, as controls are, so that a message quoting a
+    /// value shows what is in it (`not "5\u{200B}"`, not `not "5"`) and no text carries what a reader cannot see.
+    package static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case ..<0xAD, 0x200D, 0xFE00...0xFE0F: return false
+        // Arabic, Syriac and Kaithi signs that stand before a number: format characters that show.
+        case 0x0600...0x0605, 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD: return false
+        default: return scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .format
+        }
+    }
+
     /// Whether a text holds any control character.
     package static func contains(in text: String) -> Bool { contains(in: text, except: []) }
 
@@ -102,7 +116,9 @@ package enum ControlCharacters {
     private static func needsEscaping(_ text: String, defusingLogCommands: Bool) -> Bool {
         var hashes = 0
         for byte in text.utf8 {
-            guard byte >= 0x20, byte < 0x7F else { return contains(in: text) || (defusingLogCommands && holdsLogCommand(text)) }
+            guard byte >= 0x20, byte < 0x7F else {
+                return text.unicodeScalars.contains { isControl($0) || isInvisible($0) } || (defusingLogCommands && holdsLogCommand(text))
+            }
             if defusingLogCommands, byte == UInt8(ascii: "["), hashes >= 2 { return true }
             hashes = byte == UInt8(ascii: "#") ? hashes + 1 : 0
         }
@@ -110,7 +126,8 @@ package enum ControlCharacters {
     }
 
     /// The text with every control character written as a visible escape (`\n`, `\r`, `\t`, `\u{1B}`), so a
-    /// value from a file can neither start a forged line nor send escape sequences to a terminal; and every `##[` as
+    /// value from a file can neither start a forged line nor send escape sequences to a terminal, and every invisible
+    /// character too (``isInvisible(_:)``: `\u{200B}`); and every `##[` as
     /// `##\[`, so that no CI log reads a command in it.
     package static func escaped(_ text: String) -> String { escaping(text, defusingLogCommands: true) }
 
@@ -127,7 +144,7 @@ package enum ControlCharacters {
             // `##[` as `##\[` (``defusingLogCommands(_:)``), so that a bound counted on escaped texts counts it.
             if defusingLogCommands, scalar == "[", hashes >= 2 { out += "\\" }
             hashes = scalar == "#" ? hashes + 1 : 0
-            guard isControl(scalar) else {
+            guard isControl(scalar) || isInvisible(scalar) else {
                 out.unicodeScalars.append(scalar)
                 continue
             }
