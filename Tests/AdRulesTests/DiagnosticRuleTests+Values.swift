@@ -248,7 +248,7 @@ extension DiagnosticRuleTests {
         ("5e-1s", "500ms"), ("4.35m", "4m21s"), ("0.0s", "0s"), ("1h 30m", "1h30m"), ("128.2d", "128d4h48m"), ("1.0000000000000000s", "1s"),
         // Weeks, a last unit left out as a clock reads, and ISO 8601 durations, as other tools write them.
         ("1w", "7d"), ("2 weeks", "14d"), ("1h30", "1h30m"), ("2m30", "2m30s"), ("1d12", "1d12h"), ("PT30S", "30s"), ("PT1H30M", "1h30m"), ("P1D", "1d"),
-        ("P1DT2H", "1d2h")])
+        ("P1DT2H", "1d2h"), ("1y", "365d"), ("1 year", "365d")])
     func aDurationWrittenOtherwiseIsToldItsForm(_ written: String, _ suggestion: String) throws {
         let found = try #require(lint(Self.header + "  a: {format: interstitial, min_interval: \(written)}\n").first { $0.rule == "schema/duration" })
         #expect(found.message.hasSuffix("not \"\(written)\": write \(suggestion)"), "\(found.message)")
@@ -256,9 +256,18 @@ extension DiagnosticRuleTests {
         #expect(plain.hasSuffix("a bare number has no unit: write 527041s"), "\(plain)")
         let quoted = lint(Self.header + "  a: {format: interstitial, min_interval: \"30\"}\n").first?.message ?? ""
         #expect(quoted.hasSuffix("not \"30\": a bare number has no unit: write 30s or 30m"), "\(quoted)")
-        for other in ["53w", "P400D", "PT", "P1H", "1h300", "1ms30", "\"1,000ms\"", "\"2,000s\"", "0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d", "1 30m", "\"400000000\"", "366d 1h", "\"366.000000000001d\"", "\"365.999999999999d\"", "1e-10s", "1.0000000001s"] {
+        for other in ["53w", "2y", "P400D", "PT", "P1H", "1h300", "1ms30", "\"1,000ms\"", "\"2,000s\"", "0.0001s", "1.5 fortnights", "400 days", "1.9999999999999999999s", "365.9999999d", "1e-400s", "1.157407407407407407e-8d", "1 30m", "\"400000000\"", "366d 1h", "\"366.000000000001d\"", "\"365.999999999999d\"", "1e-10s", "1.0000000001s"] {
             let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(other)}\n").first?.message ?? ""
             #expect(!message.contains(": write"), "\(other): \(message)")
+        }
+    }
+
+    /// A duration in full-width or another script's digits (a phone keyboard's, a copy from a document) is told its ASCII form.
+    @Test func aDurationInOtherDigitsIsToldItsASCIIForm() {
+        for (written, meant) in [("1ｓ", "1s"), ("١s", "1s"), ("１ｈ３０ｍ", "1h30m"), ("٣٠", "30s or 30m")] {
+            let message = lint(Self.header + "  a: {format: interstitial, min_interval: \(written)}\n").first?.message ?? ""
+            #expect(message.contains("not \"\(written)\": it is written in full-width or another script's digits or letters: "), "\(message)")
+            #expect(message.hasSuffix("write \(meant)"), "\(written): \(message)")
         }
     }
 

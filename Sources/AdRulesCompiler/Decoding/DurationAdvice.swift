@@ -9,6 +9,10 @@ package enum DurationAdvice {
     ///   - bareNumbers: whether digits alone are told to take seconds or minutes (not for a time of day, where they
     ///     most likely mean hours).
     package static func advice(for text: String, accepts: (RuleDuration) -> Bool = { _ in true }, bareNumbers: Bool = true) -> String? {
+        if let ascii = asciiForm(of: text) {
+            let written = RuleDuration(parsing: ascii).flatMap { accepts($0) ? "write \(ascii)" : nil }
+            return (written ?? advice(for: ascii, accepts: accepts, bareNumbers: bareNumbers)).map { "it is written in full-width or another script's digits or letters: \($0)" }
+        }
         if let meant = meant(by: text) ?? joined(text) ?? reordered(text) ?? lastUnitLeftOut(text) ?? iso8601(text) ?? decimalComma(text) {
             return accepts(meant) ? "write \(meant)" : nil
         }
@@ -207,5 +211,24 @@ package enum DurationAdvice {
         "h": 3_600_000, "hr": 3_600_000, "hrs": 3_600_000, "hour": 3_600_000, "hours": 3_600_000,
         "d": 86_400_000, "day": 86_400_000, "days": 86_400_000,
         "w": 604_800_000, "wk": 604_800_000, "wks": 604_800_000, "week": 604_800_000, "weeks": 604_800_000,
+        // A year as a length of time: 365 days (366d, a leap year's, is the longest duration).
+        "y": 31_536_000_000, "yr": 31_536_000_000, "yrs": 31_536_000_000, "year": 31_536_000_000, "years": 31_536_000_000,
     ]
+
+    /// `1ｓ` (full-width) or `١s` (Arabic-Indic digits): the text in ASCII digits and letters, when it is written in
+    /// other forms of them; nil when it is ASCII already or holds anything else.
+    static func asciiForm(of text: String) -> String? {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var out = ""
+        for character in text {
+            if !character.isASCII, let digit = character.wholeNumberValue, (0...9).contains(digit), character.isNumber {
+                out += String(digit)
+                continue
+            }
+            let plain = String(character).precomposedStringWithCompatibilityMapping
+            guard plain.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+            out += plain
+        }
+        return out
+    }
 }
