@@ -67,6 +67,30 @@ struct LedgerUnreadableTests {
         }
     }
 
+    /// An app's `installedAt:` and `sessionsBefore:` are for a ledger started fresh: one that was unreadable at launch and
+    /// is read later keeps its own install time and count, and the sessions since are counted after them (5 on disk,
+    /// then this launch: 6, not 5 + 3 + 1).
+    @Test func aLedgerReadLaterKeepsItsOwnCountNotTheAppsFreshOne() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            let clock = ManualClock(engineTestStart)
+            let engine = AdEngine(
+                policy: try policy(Self.policyText), clock: clock, store: FileLedgerStore(path: path),
+                installedAt: Date(timeIntervalSince1970: Double(engineTestStartMs - 24 * Self.hour) / 1000), sessionsBefore: 3)
+            engine.record(.appLaunched)
+            #expect(showOnce(engine))
+            try FileManager.default.removeItem(atPath: path)
+            try FileLedgerStore(path: path).save(Self.onDisk)
+            clock.advance(by: 120)
+            #expect(showOnce(engine))
+            let stored = try #require(try FileLedgerStore(path: path).load())
+            #expect(stored.installedAt == Self.onDisk.installedAt, "the ledger's own install time")
+            #expect(stored.sessionCount == 6, "5 on disk, then the one started in memory")
+            #expect(stored.shows["inter"]?.map(\.session) == [5, 6, 6], "\(String(describing: stored.shows["inter"]))")
+        }
+    }
+
     /// A ledger a newer version wrote (the app was rolled back) is moved aside, kept, with a reason that says so, and a
     /// fresh ledger is written and kept from then on: left in place, nothing was written while the app stayed rolled
     /// back, and every launch started caps and grace over.

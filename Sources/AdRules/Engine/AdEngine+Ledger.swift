@@ -6,6 +6,9 @@ struct LedgerDiskState {
     var writtenGeneration = 0
     /// The ledger exists but could not be read: nothing is written until it can be, so that it is never overwritten.
     var unread = false
+    /// The sessions the facts started from while the ledger was unread (the app's `sessionsBefore:`, for a ledger
+    /// started fresh): a ledger read later replaces them with its own count.
+    var sessionsBeforeUnread = 0
     /// The read and write problems last reported, so that each is reported once until it changes or clears.
     var reportedRead: String?
     var reportedWrite: String?
@@ -82,7 +85,8 @@ extension AdEngine {
             (facts, policy, generation) = state.withLock { state in
                 // The clock is read under the lock, as for events, so that adopted times never run ahead of recorded ones.
                 if case .loaded(let snapshot) = read {
-                    state.core.facts.adopt(snapshot, policy: state.core.policy, now: state.core.time(of: clock.now()))
+                    state.core.facts.adopt(
+                        snapshot, startedFrom: disk.sessionsBeforeUnread, policy: state.core.policy, now: state.core.time(of: clock.now()))
                 }
                 state.generation += 1
                 return (state.core.facts, state.core.policy, state.generation)

@@ -60,6 +60,7 @@ public final class AdEngine: @unchecked Sendable {
             case .unreadable(let reason):
                 problem = .unreadable(reason: reason)
                 disk.unread = true
+                disk.sessionsBeforeUnread = max(0, sessionsBefore)
                 disk.reportedRead = reason
                 writeFresh = false
             case .corrupt(let corrupt):

@@ -9,18 +9,22 @@ extension Facts {
         setHistories(snapshot.shows, policy: policy, now: now)
     }
 
-    /// Takes in a ledger that could not be read when these facts started fresh.
+    /// Takes in a ledger that could not be read when these facts started fresh, from `sessionsBefore` sessions (the
+    /// app's count for a ledger started fresh).
     ///
-    /// The ledger's install time, sessions and shows come first; the sessions and shows recorded since are counted
-    /// after them, so nothing either side knew is lost.
-    mutating func adopt(_ snapshot: LedgerSnapshot, policy: Policy, now: Int64) {
-        let offset = snapshot.sessionCount
+    /// The ledger's install time, sessions and shows come first, as a ledger read at the start would have given them;
+    /// the sessions and shows recorded since are counted after them, so nothing either side knew is lost, and the app's
+    /// count for a fresh ledger, which the ledger's own replaces, is not added to it.
+    mutating func adopt(_ snapshot: LedgerSnapshot, startedFrom sessionsBefore: Int, policy: Policy, now: Int64) {
+        let base = max(0, sessionsBefore)
+        // A session recorded since is numbered after the ledger's.
+        func renumbered(_ session: Int) -> Int { snapshot.sessionCount.addingSaturated(max(0, session - base)) }
         var shows = snapshot.shows
         for (id, list) in showHistory(policy: policy) {
-            shows[id, default: []] += list.map { ShowRecord(at: $0.at, session: $0.session > 0 ? $0.session.addingSaturated(offset) : 0) }
+            shows[id, default: []] += list.map { ShowRecord(at: $0.at, session: $0.session > 0 ? renumbered($0.session) : 0) }
         }
-        installedAt = min(installedAt, snapshot.installedAt, now)
-        sessionCount = sessionCount.addingSaturated(offset)
+        installedAt = min(snapshot.installedAt, now)
+        sessionCount = renumbered(sessionCount)
         setHistories(shows, policy: policy, now: now)
     }
 
