@@ -11,7 +11,7 @@ struct GeneratedSwiftTests {
         ("app_open", "appOpen"), ("level-end", "levelEnd"), ("home.banner", "homeBanner"), ("rewarded_hint", "rewardedHint"),
         ("AppOpen", "appOpen"), ("URL_banner", "urlBanner"), ("URLBanner", "urlBanner"), ("a", "a"), ("x__y", "xY"),
         ("2x_coins", "_2xCoins"), ("42", "_42"), ("default", "`default`"), ("class", "`class`"), ("self", "_self"),
-        ("init", "_init"), ("Type", "type"), ("_", "_placement"), ("-.-", "_placement"),
+        ("init", "_init"), ("all", "_all"), ("Type", "type"), ("_", "_placement"), ("-.-", "_placement"),
     ])
     func placementIdsBecomeSwiftNames(id: String, name: String) {
         #expect(GeneratedSwift.identifiers(for: [id]) == [name])
@@ -126,6 +126,7 @@ struct GeneratedSwiftTests {
               app_open: {format: app_open}
               app-open: {format: app_open}
               home.banner: {format: interstitial}
+              all: {format: banner}
             rules:
               - id: quotes
                 deny: "*"
@@ -134,9 +135,13 @@ struct GeneratedSwiftTests {
             """##.write(toFile: dir + "/p.yaml", atomically: true, encoding: .utf8)
         let result = runCLI(["compile", dir + "/p.yaml", "--root", dir, "--format", "swift", "-o", dir + "/Generated.swift"])
         #expect(result.exitCode == 0, "\(result.stderr)")
+        // Every id, in declaration order, under its Swift name.
+        let generated = try String(contentsOfFile: dir + "/Generated.swift", encoding: .utf8)
+        #expect(generated.contains("    static let all: [PlacementID] = [_2xCoins, `default`, _self, appOpen, appOpen_2, homeBanner, _all]\n"), "\(generated)")
         try """
             import AdRules
-            let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen, Placements.appOpen_2, Placements.homeBanner]
+            let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen, Placements.appOpen_2, Placements.homeBanner, Placements._all]
+            let every: [PlacementID] = Placements.all
             let policy: Policy? = try? Policy.bundled()
             let escaped: String = \(GeneratedSwift.rawStringLiteral("x\u{202E}\"#\\#(y)\n\u{7F}"))
             """.write(toFile: dir + "/use.swift", atomically: true, encoding: .utf8)

@@ -58,6 +58,9 @@ public enum GeneratedSwift {
             lines.append(doc)
             lines.append("    static let \(name) = PlacementID(rawValue: \(stringLiteral(placement.id)), slot: \(slot))")
         }
+        lines.append("")
+        lines.append("    /// Every id above, in the order the rule files declare them: what a policy downloaded later must hold.")
+        lines.append("    static let all: [PlacementID] = [\(names.joined(separator: ", "))]")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -93,7 +96,8 @@ public enum GeneratedSwift {
         var name = lowercasedStart(first)
         for part in parts.dropFirst() { name += part.prefix(1).uppercased() + part.dropFirst() }
         if let start = name.first, start.isNumber { name = "_" + name }
-        // `Placements.self`, `.init`, `.Type` mean something else after a type name: these get a prefix.
+        // `Placements.self`, `.init`, `.Type` mean something else after a type name, and `Placements.all` is the list of
+        // every id: these get a prefix.
         if memberNames.contains(name) { name = "_" + name }
         return name
     }
@@ -148,7 +152,8 @@ public enum GeneratedSwift {
     private static func comment(_ text: String) -> String { ControlCharacters.escaped(text) }
 
     /// Member names with another meaning after `Placements.`.
-    private static let memberNames: Set<String> = ["self", "init", "deinit", "subscript", "Type", "Protocol", "Self"]
+    /// `all` is the enum's list of every id (an id `all` is named `_all`).
+    private static let memberNames: Set<String> = ["self", "init", "deinit", "subscript", "Type", "Protocol", "Self", "all"]
 
     /// Swift keywords, declared in backticks (`Placements.default` then reads as written).
     private static let keywords: Set<String> = [

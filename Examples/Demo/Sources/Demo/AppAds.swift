@@ -220,8 +220,8 @@ final class AppAds {
     func policyDownloaded(_ data: Data) {
         do {
             let policy = try Policy(compiled: data)
-            // Every id this code names must be in it: an ask for one it lacks is always denied unknown_placement.
-            let missing = [Placements.appOpen, Placements.rewardedHint].filter { policy.placementID($0.rawValue) == nil }
+            // Every id the bundled rules have must be in it: an ask for one it lacks is always denied unknown_placement.
+            let missing = Placements.all.filter { policy.placementID($0.rawValue) == nil }
             guard missing.isEmpty else { return log.say("kept the policy in force: it lacks \(missing)") }
             engine.update(policy: policy)
             log.say("policy updated: \(policy.placements.count) placements")
