@@ -198,12 +198,15 @@ struct CompiledPolicyTests {
         return try JSONSerialization.data(withJSONObject: object)
     }
 
-    func expectRefused(_ data: Data, mentioning text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    func expectRefused(
+        _ data: Data, mentioning text: String, kind: CompiledPolicyError.Kind = .invalid, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         do {
             _ = try Policy(compiled: data)
             Issue.record("accepted a bad compiled policy", sourceLocation: sourceLocation)
         } catch let error as CompiledPolicyError {
             #expect(error.localizedDescription.contains(text), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }
@@ -301,7 +304,19 @@ struct CompiledPolicyTests {
         expectRefused(document.prefix(document.count / 2), mentioning: "truncated")
         expectRefused(Data("[]".utf8), mentioning: "not valid JSON")
         expectRefused(Data(#"{"format": "something-else", "version": 1}"#.utf8), mentioning: "not a compiled policy")
-        expectRefused(try mutated(document) { $0["version"] = 2 }, mentioning: "version 2 is not supported")
+        expectRefused(try mutated(document) { $0["version"] = 2 }, mentioning: "version 2 is not supported", kind: .unsupported)
+        // A key, a built-in or an operator of a newer adrules is no download to try again, wherever it stands.
+        expectRefused(try mutated(document) { $0["frequency"] = 3 }, mentioning: "unknown key \"frequency\"", kind: .unsupported)
+        expectRefused(try mutated(document) { object in
+            var placements = object["placements"] as? [[String: Any]] ?? []
+            placements[0]["daily_budget"] = [3, 0, 1, 1]
+            object["placements"] = placements
+        }, mentioning: "placements[0].daily_budget: unknown key \"daily_budget\"", kind: .unsupported)
+        expectRefused(try mutated(document) { object in
+            var rules = object["rules"] as? [[String: Any]] ?? []
+            rules[0]["condition"] = ["builtin": "battery.level"]
+            object["rules"] = rules
+        }, mentioning: "unknown built-in", kind: .unsupported)
         expectRefused(try mutated(document) { object in
             var groups = object["groups"] as? [[String: Any]] ?? []
             groups[0]["placements"] = [["no_such_placement", 0, 1, 1]]
@@ -322,7 +337,7 @@ struct CompiledPolicyTests {
             placements[0]["at"] = [99, 1, 1]
             object["placements"] = placements
         }, mentioning: "outside the files")
-        expectRefused(try mutated(document) { object in object["timezone"] = "Mars/Olympus" }, mentioning: "unknown time zone")
+        expectRefused(try mutated(document) { object in object["timezone"] = "Mars/Olympus" }, mentioning: "unknown time zone", kind: .unknownTimeZone)
         // Wrong types and missing keys are named by their path in the document.
         expectRefused(try mutated(document) { object in
             var placements = object["placements"] as? [[String: Any]] ?? []

@@ -73,6 +73,28 @@ struct EngineTests {
         }
     }
 
+    /// The engine keeps its context prepared for the policy in force: when it is set, changed in part, and when the
+    /// policy changes; its decisions are those of the context as given.
+    @Test func theEnginesContextIsPreparedForThePolicyInForce() throws {
+        let text = Self.policyText + "\nattributes:\n  screen: string\nrules:\n  - {id: no-checkout, deny: [inter], when: screen == \"checkout\"}\n"
+        let first = try Policy(yaml: text), second = try Policy(yaml: text)
+        let engine = AdEngine(policy: first, clock: ManualClock(start()))
+        engine.record(.appLaunched)
+        engine.record(.loadCompleted("inter"))
+        engine.context = AskContext(attributes: ["screen": .string("home")])
+        #expect(engine.context.isPrepared(for: first))
+        #expect(engine.ask(.show("inter", trigger: .action)).isAllowed)
+        engine.updateContext { $0.attributes["screen"] = .string("checkout") }
+        #expect(engine.context.isPrepared(for: first))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.customRule])
+        engine.update(policy: second)
+        #expect(engine.context.isPrepared(for: second) && !engine.context.isPrepared(for: first))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.customRule])
+        engine.context.premium = true
+        #expect(engine.context.isPrepared(for: second))
+        #expect(engine.ask(.show("inter", trigger: .action)).codes == [.premiumUser, .customRule])
+    }
+
     @Test func aDecisionKeptAcrossLaterAsksKeepsItsReasons() throws {
         // The engine reuses the storage of its last reasons: a decision still held must not see the next ask's.
         let policy = try Policy(yaml: Self.policyText)

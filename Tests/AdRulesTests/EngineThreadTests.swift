@@ -56,6 +56,31 @@ struct EngineThreadTests {
         #expect(engine.currentFacts.showHistory(policy: engine.currentPolicy)["inter"]?.count == 3)
     }
 
+    /// `beginLoad` asks and records `load_started` under one lock: of many callers at once, one starts the load, and the
+    /// next load is allowed only once it ends.
+    @Test func beginLoadStartsOneLoadWhilePoliciesSwap() throws {
+        let policies = [try policy(Self.policyText), try policy(Self.reorderedText)]
+        let engine = AdEngine(policy: policies[0], clock: ManualClock(engineTestStart), store: InMemoryLedgerStore())
+        engine.record(.appLaunched)
+        for round in 0..<5 {
+            let started = Tally()
+            onThreads(24) { i in
+                if i % 6 == 0 {
+                    for k in 0..<10 { engine.update(policy: policies[k % 2]) }
+                } else if engine.beginLoad("hint").isAllowed {
+                    started.add()
+                }
+            }
+            #expect(started.count == 1, "round \(round)")
+            #expect(engine.ask(.load("hint")).codes == [.alreadyLoading], "round \(round)")
+            engine.record(.loadFailed("hint"))
+        }
+        // Denied, nothing is recorded: a premium user's load never starts, and the next caller's may.
+        engine.context = AskContext(premium: true)
+        #expect(engine.beginLoad("hint").codes == [.premiumUser])
+        #expect(engine.beginLoad("hint", context: .standard).isAllowed)
+    }
+
     @Test func claimRewardGrantsOnceWhilePoliciesSwap() throws {
         let policies = [try policy(Self.policyText), try policy(Self.reorderedText)]
         let engine = AdEngine(policy: policies[0], clock: ManualClock(engineTestStart), store: InMemoryLedgerStore())

@@ -6,6 +6,8 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     public var path: String
     /// What is wrong and what to do.
     public var reason: String
+    /// What kind of problem it is, for an app that acts on it (download again, or wait for an update).
+    public var kind: Kind = .invalid
     /// The byte the problem was found at, when it was found reading the document (not JSON, or a key's value read that
     /// is not what the key takes): what a tool places the error at. nil otherwise: a tool places the error by ``path``.
     package var offset: Int?
@@ -18,10 +20,26 @@ public struct CompiledPolicyError: Error, LocalizedError, Sendable, Hashable, Cu
     /// `[value, file, line, column]` (a cap of -5 is at the -5, not at the `[`). Not part of the message.
     package var part = ""
 
+    /// What kind of problem a compiled policy has, for an app that acts on it. Whatever the kind, the policy in force
+    /// stays in force.
+    public enum Kind: Sendable, Hashable {
+        /// Not a compiled policy this runtime reads as written: truncated, corrupted, edited on the way, or not a
+        /// compiled policy at all. Download it again; a server that keeps sending it sends a bad file.
+        case invalid
+        /// A compiled policy of another format version, or holding a key, built-in or operator this runtime does not
+        /// know: compiled by another version of `adrules` than this runtime's. Downloading it again changes nothing: the
+        /// app needs the AdRules it was compiled for, or the server a policy compiled for this app's version.
+        case unsupported
+        /// A time zone this device's time zone database does not know (or a name that is none): the policy cannot
+        /// count its days here. An older device may know it after a system update.
+        case unknownTimeZone
+    }
+
     /// Creates an error.
-    public init(path: String = "", _ reason: String) {
+    public init(path: String = "", _ reason: String, kind: Kind = .invalid) {
         self.path = path
         self.reason = reason
+        self.kind = kind
     }
 
     init(path: String = "", _ reason: String, offset: Int?) {
@@ -62,7 +80,7 @@ extension CompiledPolicyError {
     static func unknownKey(_ key: String) -> CompiledPolicyError {
         CompiledPolicyError(
             "unknown key \(ControlCharacters.quoted(key)): this runtime does not know it, and applied without it the policy could allow more than"
-                + " written (a policy compiled by a newer adrules): compile it with the adrules of the AdRules version that loads it")
+                + " written (a policy compiled by a newer adrules): compile it with the adrules of the AdRules version that loads it", kind: .unsupported)
     }
 
     /// The error placed at the value of the `[value, file, line, column]` its path names (``part``).
@@ -81,6 +99,7 @@ extension CompiledPolicyError {
     /// itself for an error about the value (its path empty so far), else anchored there with the path within it.
     private func placed(_ outer: CompiledPolicyError, valueAt start: Int?) -> CompiledPolicyError {
         var outer = outer
+        outer.kind = kind
         outer.anchor = anchor
         outer.pathInAnchor = pathInAnchor
         outer.part = part

@@ -43,7 +43,7 @@ struct CompiledPolicyReader {
             // The IANA names a rule file may write, and no others (`GMT+5`, a name with a NUL and more after it).
             timeZone = .named(zone)
         } else {
-            throw CompiledPolicyError(path: "timezone", "unknown time zone \(ControlCharacters.quoted(record.timezone))")
+            throw CompiledPolicyError(path: "timezone", "unknown time zone \(ControlCharacters.quoted(record.timezone))", kind: .unknownTimeZone)
         }
 
         var placements: [Placement] = []

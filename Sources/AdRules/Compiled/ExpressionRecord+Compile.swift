@@ -57,7 +57,7 @@ extension ExpressionRecord {
             }
             return (.constant(value.value), value.value.type)
         case .builtin(let name):
-            guard let builtin = Builtin(rawValue: name) else { throw CompiledPolicyError("unknown built-in \(ControlCharacters.quoted(name))") }
+            guard let builtin = Builtin(rawValue: name) else { throw CompiledPolicyError("unknown built-in \(ControlCharacters.quoted(name))", kind: .unsupported) }
             return (.builtin(builtin), builtin.type)
         case .attribute(let name):
             guard let declaration = attributes[name] else {
@@ -79,7 +79,7 @@ extension ExpressionRecord {
             if case .and = self { return (.and(codes), .bool) }
             return (.or(codes), .bool)
         case .compare(let name, let left, let right):
-            guard let op = CompareOperator(rawValue: name) else { throw CompiledPolicyError("unknown comparison \(ControlCharacters.quoted(name))") }
+            guard let op = CompareOperator(rawValue: name) else { throw CompiledPolicyError("unknown comparison \(ControlCharacters.quoted(name))", kind: .unsupported) }
             let (l, lt) = try operand(left, &nodes)
             let (r, rt) = try operand(right, &nodes)
             guard lt.isComparable(with: rt) else { throw CompiledPolicyError("\(name) compares \(lt.rawValue) with \(rt.rawValue)") }

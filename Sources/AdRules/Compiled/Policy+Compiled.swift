@@ -146,7 +146,8 @@ struct CompiledPolicyHeader {
         guard version == CompiledPolicyRecord.currentVersion else {
             throw CompiledPolicyError(
                 path: "version",
-                "version \(version) is not supported by this runtime (it reads version \(CompiledPolicyRecord.currentVersion)): compile with a matching adrules")
+                "version \(version) is not supported by this runtime (it reads version \(CompiledPolicyRecord.currentVersion)): compile with a matching adrules",
+                kind: .unsupported)
         }
     }
 }

@@ -144,6 +144,18 @@ public final class AdEngine: @unchecked Sendable {
         atomically(then: .showStarted(placement)) { state, now, event in state.core.decide(.show(placement, trigger: trigger), context: context, thenRecord: event, at: now) }
     }
 
+    /// Asks to load with the engine's ``context`` and, when allowed, records `load_started` under the same lock, so two
+    /// callers (a return from background and a closed ad, both reloading) never both start a load, and no allowed load
+    /// goes unrecorded (`already_loading`, `load_timeout` and the launch phase read it).
+    public func beginLoad(_ placement: PlacementID) -> Decision {
+        atomically(then: .loadStarted(placement)) { state, now, event in state.core.decide(.load(placement), context: state.context, thenRecord: event, at: now) }
+    }
+
+    /// ``beginLoad(_:)`` with a context of its own, in place of the engine's ``context``.
+    public func beginLoad(_ placement: PlacementID, context: AskContext) -> Decision {
+        atomically(then: .loadStarted(placement)) { state, now, event in state.core.decide(.load(placement), context: context, thenRecord: event, at: now) }
+    }
+
     /// Asks to reward and, when allowed, records `reward_granted` under the same lock, so a reward is granted once. No
     /// reason of a reward ask reads a context (rules.md §7).
     public func claimReward(_ placement: PlacementID) -> Decision {
@@ -173,21 +185,36 @@ public final class AdEngine: @unchecked Sendable {
     /// Reading or setting the whole context is atomic; changing a part of it (`engine.context.premium = true`) reads
     /// and then sets it, and a change of another part made meanwhile on another thread is lost: change parts with
     /// ``updateContext(_:)``.
+    ///
+    /// The engine keeps it prepared for the policy in force (``Policy/prepared(_:)``), when it is set and when the
+    /// policy changes: its rules read the attributes by slot, with no work on the asks that could be done then.
     public var context: AskContext {
         get { state.withLock { $0.context } }
-        set { state.withLock { $0.context = newValue } }
+        set { state.withLock { $0.context = Self.preparing(newValue, for: $0.core.policy) } }
+    }
+
+    /// A context prepared for `policy`, unless it is already.
+    private static func preparing(_ context: AskContext, for policy: Policy) -> AskContext {
+        context.isPrepared(for: policy) ? context : policy.prepared(context)
     }
 
     /// Changes the engine's ``context`` in one step under its lock: a purchase callback setting `premium` and the main
     /// thread setting a screen attribute at the same time both take effect. `change` runs under the engine's lock: it
     /// must not call the engine.
     public func updateContext(_ change: (inout AskContext) -> Void) {
-        state.withLock { change(&$0.context) }
+        state.withLock { state in
+            change(&state.context)
+            state.context = Self.preparing(state.context, for: state.core.policy)
+        }
     }
 
-    /// Replaces the policy atomically; what is known about placements that keep their id carries over.
+    /// Replaces the policy atomically; what is known about placements that keep their id carries over, and the engine's
+    /// ``context`` is prepared for the new policy.
     public func update(policy newPolicy: Policy) {
-        state.withLock { $0.core.update(policy: newPolicy) }
+        state.withLock { state in
+            state.core.update(policy: newPolicy)
+            state.context = Self.preparing(state.context, for: state.core.policy)
+        }
     }
 
     /// A copy of what the engine knows now.

@@ -69,9 +69,9 @@ final class AppAds {
     /// Loads an ad for a placement when the policy allows it (not while one is loading, cached or on screen, not for a
     /// premium user), recording the load's events; `loaded` keeps the ad.
     func load(_ placement: PlacementID, then loaded: @escaping (SimulatedAd) -> Void) {
-        let decision = engine.ask(.load(placement))
+        // Asked and recorded as load_started in one step: two callers never both start a load.
+        let decision = engine.beginLoad(placement)
         guard decision.isAllowed else { return log.say("\(decision)") }
-        engine.record(.loadStarted(placement))
         network.load(placement) { ad in
             guard let ad else { return self.engine.record(.loadFailed(placement)) }
             self.engine.record(.loadCompleted(placement))
