@@ -61,7 +61,8 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible, Lo
 
 /// Where the engine persists its ledger.
 ///
-/// The engine calls `load()` and `save(_:)` under the lock that orders its writes, so neither may call the engine
+/// The engine calls `save(_:)`, and `load()` once its engine exists, under the lock that orders its writes (the
+/// engine's initializer calls `load()` before any other thread can reach it), so neither may call the engine
 /// (``AdEngine``'s `onLedgerProblem` handler, called with no lock held, may).
 public protocol LedgerStore: Sendable {
     /// The stored snapshot, or nil when there is none.

@@ -129,6 +129,8 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         var head = "\(verdict.rawValue) \(ask.kind.rawValue) \(ask.placement)"
         if let trigger = ask.trigger { head += " (\(trigger.rawValue))" }
         // Ids and messages come from files and apps: control characters are escaped so the line stays one line.
+        // The reasons are built from their sites once.
+        let reasons = self.reasons
         guard !reasons.isEmpty else { return ControlCharacters.escaped(head) }
         let parts = reasons.map { reason -> String in
             let message = reason.message
