@@ -43,7 +43,8 @@ enum FailureReport {
             var rows: [(String, String, String)] = [("", "expected", "actual")]
             let retry = decision.nextAllowedAt.map { RuleDuration(milliseconds: Milliseconds.from($0) - failure.time).description } ?? "null"
             let codes = codeList(decision.codes)
-            if let verdict = expectation.verdict { rows.append(("verdict", verdict.rawValue, decision.verdict.rawValue)) }
+            // The verdict, expected or not: an allow has no reason lines, and nothing else would say it was one.
+            rows.append(("verdict", expectation.verdict?.rawValue ?? "(not checked)", decision.verdict.rawValue))
             if let reasons = expectation.reasons { rows.append(("reasons", list(reasons, ask.kind), codes)) }
             if let include = expectation.reasonsInclude { rows.append(("reasons_include", list(include, ask.kind), codes)) }
             if let expected = expectation.retryIn {

@@ -286,6 +286,18 @@ extension PlainWordsTests {
         #expect(run.stdout.contains("retry_in  (not checked)  3m\n"), "\(run.stdout)")
     }
 
+    /// A failing step with no `expect:` still says what the verdict was: an allow has no reason lines to show it.
+    @Test func aFailingStepWithNoExpectStillShowsTheVerdict() throws {
+        let dir = try scratch([
+            "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n",
+            "a.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: load_completed, placement: a}\n      - {ask: show, placement: a, reasons_include: [min_interval]}\n",
+        ])
+        let run = runCLI(["test", dir])
+        #expect(run.exitCode == ExitCode.findings)
+        #expect(run.stdout.contains("   verdict          (not checked)   allow\n"), "\(run.stdout)")
+        #expect(run.stdout.contains(" x reasons_include  [min_interval]  []\n"), "\(run.stdout)")
+    }
+
     @Test func testingNothingFails() throws {
         let dir = try scratch(["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
         let result = runCLI(["test", dir])
