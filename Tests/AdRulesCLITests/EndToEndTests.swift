@@ -40,15 +40,20 @@ struct EndToEndTests {
             "p.test.yaml": "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {ask: load, placement: a, expect: allow}\n",
         ])
         let binary = try #require(adrulesBinary())
-        let both = Process()
-        both.executableURL = URL(fileURLWithPath: "/bin/sh")
-        both.arguments = ["-c", "\"$0\" test \"$1\" 2>&1", binary, dir]
-        let pipe = Pipe()
-        both.standardOutput = pipe
-        try both.run()
-        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
-        both.waitUntilExit()
-        #expect(both.terminationStatus == 1)
+        /// The lines of `adrules test DIR` with standard error sent where standard output goes, and the exit code.
+        func bothStreams(_ directory: String) throws -> (lines: [String], code: Int32) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\"$0\" test \"$1\" 2>&1", binary, directory]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+            process.waitUntilExit()
+            return (lines, process.terminationStatus)
+        }
+        let (lines, code) = try bothStreams(dir)
+        #expect(code == 1)
         #expect(lines == [
             "\(dir)/p.yaml:3:58: error: daily_cap must be a whole number >= 0, not \"six\" (schema/type)",
             "Found 1 error and 0 warnings in 1 file.",
@@ -57,14 +62,7 @@ struct EndToEndTests {
         ], "\(lines)")
         // A run that found no test says so before its count.
         let empty = try temporaryDirectory("order-none", ["p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
-        let none = Process()
-        none.executableURL = URL(fileURLWithPath: "/bin/sh")
-        none.arguments = ["-c", "\"$0\" test \"$1\" 2>&1", binary, empty]
-        let nonePipe = Pipe()
-        none.standardOutput = nonePipe
-        try none.run()
-        let noneLines = String(decoding: nonePipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
-        none.waitUntilExit()
+        let noneLines = try bothStreams(empty).lines
         #expect(noneLines.last == "0 passed, 0 failed" && noneLines.count == 2, "\(noneLines)")
     }
 

@@ -63,15 +63,7 @@ struct EngineThreadTests {
         let engine = AdEngine(policy: policies[0], clock: ManualClock(engineTestStart), store: InMemoryLedgerStore())
         engine.record(.appLaunched)
         for round in 0..<5 {
-            let started = Tally()
-            onThreads(24) { i in
-                if i % 6 == 0 {
-                    for k in 0..<10 { engine.update(policy: policies[k % 2]) }
-                } else if engine.beginLoad("hint").isAllowed {
-                    started.add()
-                }
-            }
-            #expect(started.count == 1, "round \(round)")
+            #expect(allowedWhilePoliciesSwap(engine, policies) { engine.beginLoad("hint") } == 1, "round \(round)")
             #expect(engine.ask(.load("hint")).codes == [.alreadyLoading], "round \(round)")
             engine.record(.loadFailed("hint"))
         }
@@ -79,6 +71,19 @@ struct EngineThreadTests {
         engine.context = AskContext(premium: true)
         #expect(engine.beginLoad("hint").codes == [.premiumUser])
         #expect(engine.beginLoad("hint", context: .standard).isAllowed)
+    }
+
+    /// How many of 20 callers at once `call` allows, while 4 more threads swap the two policies back and forth.
+    func allowedWhilePoliciesSwap(_ engine: AdEngine, _ policies: [Policy], _ call: @escaping @Sendable () -> Decision) -> Int {
+        let allowed = Tally()
+        onThreads(24) { i in
+            if i % 6 == 0 {
+                for k in 0..<10 { engine.update(policy: policies[k % 2]) }
+            } else if call().isAllowed {
+                allowed.add()
+            }
+        }
+        return allowed.count
     }
 
     @Test func claimRewardGrantsOnceWhilePoliciesSwap() throws {
@@ -94,15 +99,7 @@ struct EngineThreadTests {
             onThreads(8) { _ in if engine.claimReward("hint").isAllowed { early.add() } }
             #expect(early.count == 0, "no reward before reward_earned, round \(round)")
             engine.record(.rewardEarned("hint"))
-            let granted = Tally()
-            onThreads(24) { i in
-                if i % 6 == 0 {
-                    for k in 0..<10 { engine.update(policy: policies[k % 2]) }
-                } else if engine.claimReward("hint").isAllowed {
-                    granted.add()
-                }
-            }
-            #expect(granted.count == 1, "round \(round)")
+            #expect(allowedWhilePoliciesSwap(engine, policies) { engine.claimReward("hint") } == 1, "round \(round)")
         }
     }
 
