@@ -137,12 +137,33 @@ struct SimulationTests {
         ("{tags: [y], lv: [1, 3], wait: {uniform: [5s, 20s]}}", "wait >= 5s and wait <= 20s and 3 in lv", true),
         ("{tags: [y], lv: [1, 2], wait: {uniform: [5s, 20s]}}", "wait >= 5s and wait <= 20s and 3 in lv", false),
         ("{tags: [y], lv: [1, 3], wait: {uniform: [5s, 20s]}}", "wait > 20s or wait < 5s", false),
+        // An exponential draw is a duration, cut at 100 means.
+        ("{tags: [y], lv: [1, 3], wait: {exponential: 1m}}", "wait <= 100m", true),
+        ("{tags: [y], lv: [1, 3], wait: {exponential: 1m}}", "wait > 100m", false),
     ])
     func listAndDurationAttributesReachRules(_ attributes: String, _ when: String, _ deniesAll: Bool) throws {
+        try expectRuled(attributes, when, deniesAll, declared: "{tags: \"[string]\", lv: \"[int]\", wait: duration}")
+    }
+
+    /// A count attribute may be drawn `{poisson: mean}`, as an `int` or a `number` (impact.md's distributions): a mean of 0
+    /// always draws 0, and a draw is never negative.
+    @Test(arguments: [
+        ("{level: {poisson: 0}, score: 1}", "level == 0", true),
+        ("{level: {poisson: 4}, score: 1}", "level < 0", false),
+        ("{level: 2, score: {poisson: 0}}", "score == 0", true),
+        ("{level: 2, score: {poisson: 3}}", "score < 0 or score != score", false),
+    ])
+    func poissonAttributesReachRules(_ attributes: String, _ when: String, _ deniesAll: Bool) throws {
+        try expectRuled(attributes, when, deniesAll, declared: "{level: int, score: number}")
+    }
+
+    /// Plays the flat model with a segment's `attributes` against a policy declaring `declared` whose one rule denies
+    /// app_open `when`: every show denied by it, or none.
+    func expectRuled(_ attributes: String, _ when: String, _ deniesAll: Bool, declared: String) throws {
         let policy = try Policy(yaml: """
             version: 1
             timezone: device
-            attributes: {tags: "[string]", lv: "[int]", wait: duration}
+            attributes: \(declared)
             placements:
               app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}
             rules:

@@ -9,6 +9,11 @@ enum AttributeSource: Sendable, Hashable {
     case uniformNumber(Double, Double)
     /// Milliseconds.
     case uniformDuration(Int64, Int64)
+    /// A Poisson count with this mean, as an `int` or (`asNumber`) a `number`.
+    case poisson(Double, asNumber: Bool)
+    /// An exponential duration with this mean, in milliseconds: a draw past 100 means (or 366d) is cut there, as the
+    /// model's other exponential draws are.
+    case exponentialDuration(Int64)
 
     func draw(_ random: inout RandomSource) -> AttributeValue {
         switch self {
@@ -16,6 +21,12 @@ enum AttributeSource: Sendable, Hashable {
         case .uniformInt(let low, let high): return .int(random.integer(low, high))
         case .uniformNumber(let low, let high): return .number(low + (high - low) * random.unit())
         case .uniformDuration(let low, let high): return .duration(RuleDuration(milliseconds: random.integer(low, high)))
+        case .poisson(let mean, let asNumber):
+            let count = random.poisson(mean: mean)
+            return asNumber ? .number(Double(count)) : .int(Int64(count))
+        case .exponentialDuration(let mean):
+            let drawn = min(random.exponential(mean: Double(mean)), Double(mean) * 100, Double(RuleDuration.maximum.milliseconds))
+            return .duration(RuleDuration(milliseconds: Int64(drawn.rounded())))
         }
     }
 
@@ -28,6 +39,8 @@ enum AttributeSource: Sendable, Hashable {
             let span = high.subtractingReportingOverflow(low)
             return span.overflow || span.partialValue >= 1 << 32 ? nil : Int(max(0, span.partialValue)) + 1
         case .uniformNumber(let low, let high): return low == high ? 1 : nil
+        case .poisson(let mean, _): return mean == 0 ? 1 : nil
+        case .exponentialDuration: return nil
         }
     }
 
@@ -43,6 +56,16 @@ enum AttributeSource: Sendable, Hashable {
         case (.uniformDuration(let low, let high), .duration):
             self = .uniformDuration(low.milliseconds, high.milliseconds)
         case (.uniformDuration, _):
+            return nil
+        case (.poisson(let mean), .int):
+            self = .poisson(mean, asNumber: false)
+        case (.poisson(let mean), .number):
+            self = .poisson(mean, asNumber: true)
+        case (.poisson, _):
+            return nil
+        case (.exponential(let mean), .duration):
+            self = .exponentialDuration(mean.milliseconds)
+        case (.exponential, _):
             return nil
         case (.list(let items), .stringList):
             let texts = items.compactMap { Self.text($0.text, plain: $0.plain) }

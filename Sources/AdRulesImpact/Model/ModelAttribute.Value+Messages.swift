@@ -37,6 +37,8 @@ extension ModelAttribute.Value {
         case .scalar(let text, let plain): return plain ? YAMLScalar.shortened(text) : "\"\(YAMLScalar.shortened(text))\""
         case .uniform(let low, let high, _): return "{uniform: [\(ShareText.format(low)), \(ShareText.format(high))]}"
         case .uniformDuration(let low, let high): return "{uniform: [\(low), \(high)]}"
+        case .poisson(let mean): return "{poisson: \(ShareText.format(mean))}"
+        case .exponential(let mean): return "{exponential: \(mean)}"
         case .list(let items):
             // The first items, each cut short, and how many more: a list of 1,000 strings of 4,000 characters made
             // one line of 4 MB.

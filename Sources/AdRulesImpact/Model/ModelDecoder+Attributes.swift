@@ -48,6 +48,20 @@ extension ModelDecoder {
                 else { continue }
                 guard reader.ordered(low, high, name, node: inner[0].value) else { continue }
                 value = .uniform(low, high, whole: low == low.rounded() && high == high.rounded())
+            } else if let inner = pair.value.pairs, inner.count == 1, let kind = inner[0].key.scalar?.value, kind == "poisson" || kind == "exponential" {
+                // impact.md: `{poisson: mean}` draws counts, `{exponential: mean}` durations, as the segment's settings do.
+                if kind == "poisson" {
+                    guard let mean = reader.number(inner[0].value, "\(name).poisson", in: 0...10_000) else { continue }
+                    value = .poisson(mean)
+                } else {
+                    guard let mean = reader.duration(inner[0].value, "\(name).exponential", minimum: 1) else { continue }
+                    guard mean > 0 else {
+                        reader.report(.modelOutOfRange(
+                            "\(name).exponential", "a mean of at least 1ms", found: inner[0].value.scalar?.value ?? "", file: reader.file, range: inner[0].value.range))
+                        continue
+                    }
+                    value = .exponential(RuleDuration(milliseconds: mean))
+                }
             } else if let items = pair.value.items {
                 // A [string] or [int] attribute: a list of plain values, as a rule's list literal holds.
                 guard items.count <= PolicyLimits.maxListItems else {
@@ -69,7 +83,7 @@ extension ModelDecoder {
                 // `{min: 1, max: 40}` is told to be `uniform`; a mistyped distribution (`{unifrom: [1, 4]}`) gets its
                 // "did you mean"; any other mapping its type.
                 if let inner = pair.value.pairs, reader.reportIfRangeWrittenAsBounds(inner, "attribute \(name)", node: pair.value)
-                    || reader.fields(inner, allowed: ["uniform"], context: "attribute \(name)").count < inner.count
+                    || reader.fields(inner, allowed: ModelReader.distributionKinds, context: "attribute \(name)").count < inner.count
                 {
                     continue
                 }
@@ -84,7 +98,8 @@ extension ModelDecoder {
                         file: reader.file, range: pair.value.range))
                     continue
                 }
-                reader.report(.wrongType("attribute \(name)", expected: "a value, a list or {uniform: [low, high]}", found: pair.value, file: reader.file))
+                reader.report(.wrongType(
+                    "attribute \(name)", expected: "a value, a list, {uniform: [low, high]}, {poisson: mean} or {exponential: mean}", found: pair.value, file: reader.file))
                 continue
             }
             attributes.append(ModelAttribute(

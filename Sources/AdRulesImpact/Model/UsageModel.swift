@@ -153,6 +153,10 @@ public struct ModelAttribute: Sendable {
         case uniform(Double, Double, whole: Bool)
         /// A duration drawn uniformly from `low...high`, in whole milliseconds.
         case uniformDuration(RuleDuration, RuleDuration)
+        /// A whole number drawn from the Poisson distribution with this mean, for an `int` or `number` attribute.
+        case poisson(Double)
+        /// A duration drawn from the exponential distribution with this mean, for a `duration` attribute.
+        case exponential(RuleDuration)
         /// A list of scalars as written, for a `[string]` or `[int]` attribute.
         case list([Item])
     }
