@@ -36,7 +36,7 @@ enum CompileCommand {
         // The document may go to stdout, so diagnostics go to stderr, in the xcode format build logs read (github's
         // annotations under GitHub Actions, as lint prints them there).
         let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
-        var stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color, lines: { _ in [] }).render(compilation.diagnostics, files: compilation.files)
+        var stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color).render(compilation.diagnostics, files: compilation.files)
         if !parsed.flags.contains("quiet"), !compilation.diagnostics.isEmpty {
             stderr += LintCommand.summary(compilation.diagnostics, files: compilation.files.count) + "\n"
         }

@@ -107,7 +107,7 @@ enum ImpactCommand {
     /// Diagnostics as lint prints them (xcode format, github's under GitHub Actions), with the summary line.
     static func report(_ diagnostics: [Diagnostic], files: [String], quiet: Bool, color: Bool = false, format: LintFormat = .xcode) -> String {
         guard !diagnostics.isEmpty else { return "" }
-        var text = DiagnosticReporter(format: format, color: color, lines: { _ in [] }).render(diagnostics, files: files)
+        var text = DiagnosticReporter(format: format, color: color).render(diagnostics, files: files)
         if !quiet { text += LintCommand.summary(diagnostics, files: Set(files).count) + "\n" }
         return text
     }

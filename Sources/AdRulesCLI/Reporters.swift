@@ -12,8 +12,9 @@ enum LintFormat: String, CaseIterable {
 struct DiagnosticReporter {
     var format: LintFormat
     var color: Bool
-    /// Returns a file's lines, for the `text` format's source excerpt.
-    var lines: (String) -> [Substring]
+    /// Returns a file's lines, for the `text` format's source excerpt; none by default (`test`, `simulate`, `compile`
+    /// and `impact` print their findings without source lines).
+    var lines: (String) -> [Substring] = { _ in [] }
 
     /// The diagnostics, at most ``maxPrinted`` of them (then one that counts the rest), in the format.
     func render(_ diagnostics: [Diagnostic], files: [String]) -> String {

@@ -43,7 +43,7 @@ enum SimulateCommand {
             return broken(diagnostics, file: file, files: files, of: "policy", parsed, environment: environment)
         case .ready(let scenario, let policy, let warnings):
             // Warnings about the scenario file go to stderr, beside the replay.
-            let stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true), lines: { _ in [] }).render(warnings, files: [])
+            let stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)).render(warnings, files: [])
             if parsed.values["format"] == "json" {
                 var tests: [JSON] = []
                 var listed = 0
@@ -104,7 +104,7 @@ enum SimulateCommand {
                 ("version", .int(1)), ("file", .string(file)), ("tests", .array([])),
                 ("diagnostics", JSONDiagnostics.array(diagnostics)),
             ]).rendered() + "\n"
-            : DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: AdRulesCommandLine.useColor(parsed, environment: environment), lines: { _ in [] }).render(diagnostics, files: [])
+            : DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: AdRulesCommandLine.useColor(parsed, environment: environment)).render(diagnostics, files: [])
         var summary = parsed.flags.contains("quiet") ? "" : LintCommand.summary(diagnostics, files: files) + "\n"
         // Errors speak for themselves, as lint reports them; with --strict, say that warnings alone stopped it.
         if !diagnostics.hasErrors { summary += "error: the \(what) has warnings (--strict): nothing was replayed\n" }

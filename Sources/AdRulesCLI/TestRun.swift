@@ -211,6 +211,6 @@ struct TestRun {
 
     /// Findings as lint prints them, without their source lines.
     private func rendered(_ diagnostics: [Diagnostic]) -> String {
-        DiagnosticReporter(format: diagnosticFormat, color: color, lines: { _ in [] }).render(diagnostics, files: [])
+        DiagnosticReporter(format: diagnosticFormat, color: color).render(diagnostics, files: [])
     }
 }
