@@ -96,7 +96,7 @@ extension PolicyFragment {
         // A key misspelt (`whn:`, "did you mean") is told once, there: the rule is not also told it lacks the key.
         let present = GluedKey.keysMeant(pairs, allowed: RuleFileKeys.rule)
         let missing: [(key: String, example: String, listing: String?, describing: String?)] = [
-            ("id", "id: no-ads-in-checkout", nil, "a name for the rule"), ("deny", "deny: [interstitial]", "the placement ids it denies", nil),
+            ("id", "id: no-ads-in-checkout", nil, "a name for the rule"), ("deny", "deny: [interstitial_level_end]", "the placement ids it denies", nil),
             ("when", "when: screen == \"checkout\"", nil, "the condition under which the rule denies"),
         ]
         for (key, example, listing, describing) in missing where !present.contains(key) {
