@@ -26,6 +26,15 @@ enum CompileCommand {
                     stderr: "error: --root \(ControlCharacters.escaped(root)) is not a directory: give the directory the compiled policy's file names are relative to, such as the package root\n",
                     exitCode: ExitCode.usage)
             }
+            // A root that does not hold the policy names nothing relative to it: its files would keep their paths as
+            // given, and a reason would name a file the app's sources do not have at that path.
+            if let realRoot = PolicyLoader.realPath(root), let realPath = PolicyLoader.realPath(path),
+                realPath != realRoot, !realPath.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+            {
+                return CommandResult(
+                    stderr: "error: --root \(ControlCharacters.escaped(root)) does not hold \(ControlCharacters.escaped(path)): give a directory the policy is in, such as the package root\n",
+                    exitCode: ExitCode.usage)
+            }
         }
         let compilation: PolicyCompilation
         do {

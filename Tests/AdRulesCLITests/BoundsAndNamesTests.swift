@@ -66,6 +66,12 @@ struct BoundsAndNamesTests {
         let root = runCLI(["compile", big, "--root", big + "/missing"])
         #expect(root.exitCode == 2)
         #expect(root.stderr.contains("is not a directory"), "\(root.stderr)")
+        // A root beside the policy, not above it, names nothing relative to it.
+        let beside = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: beside) }
+        let outside = runCLI(["compile", big, "--root", beside])
+        #expect(outside.exitCode == 2 && outside.stdout.isEmpty, "\(outside.stderr)")
+        #expect(outside.stderr == "error: --root \(beside) does not hold \(big): give a directory the policy is in, such as the package root\n", "\(outside.stderr)")
     }
 
     /// A rule file whose name relative to `--root` is longer than a compiled policy holds is a finding at the file
