@@ -560,6 +560,18 @@ struct ModelDiagnosticTests {
         #expect(zero.contains(#"share must be a number, not "0%": write a number above 0 and at most 1"#), "\(zero)")
     }
 
+    /// An attribute drawn `{poisson: mean}` or `{exponential: mean}` takes a mean in range; the draws are accepted.
+    @Test func poissonAndExponentialAttributesTakeAMeanInRange() {
+        func messages(_ value: String) -> [String] {
+            ModelDecoder.decode("version: 1\nsegments:\n  - {name: a, share: 1, attributes: {level: \(value)}}\n", file: "m.model.yaml").diagnostics.map(\.message)
+        }
+        #expect(messages("{poisson: 3}").isEmpty)
+        #expect(messages("{exponential: 20s}").isEmpty)
+        #expect(messages("{poisson: 1001}") == ["level.poisson must be from 0 to 1000, not 1001"], "\(messages("{poisson: 1001}"))")
+        #expect(messages("{exponential: 0s}") == ["level.exponential must be a mean of at least 1ms, not 0s"], "\(messages("{exponential: 0s}"))")
+        #expect(messages("{poisson: 3, x: 1}").first?.hasPrefix("unknown key \"x\" in attribute level") == true, "\(messages("{poisson: 3, x: 1}"))")
+    }
+
     /// A model's attribute of the wrong type is told what to write, as a scenario context is.
     @Test func attributeTypeErrorsSayWhatToWrite() throws {
         let policy = try Policy(yaml: """

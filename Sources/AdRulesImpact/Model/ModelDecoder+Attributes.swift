@@ -51,7 +51,8 @@ extension ModelDecoder {
             } else if let inner = pair.value.pairs, inner.count == 1, let kind = inner[0].key.scalar?.value, kind == "poisson" || kind == "exponential" {
                 // impact.md: `{poisson: mean}` draws counts, `{exponential: mean}` durations, as the segment's settings do.
                 if kind == "poisson" {
-                    guard let mean = reader.number(inner[0].value, "\(name).poisson", in: 0...10_000) else { continue }
+                    // A draw takes about one step per unit of the mean, once a user-day: 1,000 keeps it below what the day plays.
+                    guard let mean = reader.number(inner[0].value, "\(name).poisson", in: 0...1_000) else { continue }
                     value = .poisson(mean)
                 } else {
                     guard let mean = reader.duration(inner[0].value, "\(name).exponential", minimum: 1) else { continue }
