@@ -49,18 +49,13 @@ extension ModelDecoder {
                 guard reader.ordered(low, high, name, node: inner[0].value) else { continue }
                 value = .uniform(low, high, whole: low == low.rounded() && high == high.rounded())
             } else if let inner = pair.value.pairs, inner.count == 1, let kind = inner[0].key.scalar?.value, kind == "poisson" || kind == "exponential" {
-                // impact.md: `{poisson: mean}` draws counts, `{exponential: mean}` durations, as the segment's settings do.
+                // impact.md: `{poisson: mean}` draws counts, `{exponential: mean}` durations, read as the segment's are.
                 if kind == "poisson" {
                     // A draw takes about one step per unit of the mean, once a user-day: 1,000 keeps it below what the day plays.
-                    guard let mean = reader.number(inner[0].value, "\(name).poisson", in: 0...1_000) else { continue }
+                    guard case .poisson(let mean)? = reader.count(pair.value, name, in: 0...1_000) else { continue }
                     value = .poisson(mean)
                 } else {
-                    guard let mean = reader.duration(inner[0].value, "\(name).exponential", minimum: 1) else { continue }
-                    guard mean > 0 else {
-                        reader.report(.modelOutOfRange(
-                            "\(name).exponential", "a mean of at least 1ms", found: inner[0].value.scalar?.value ?? "", file: reader.file, range: inner[0].value.range))
-                        continue
-                    }
+                    guard case .exponential(let mean)? = reader.durationDistribution(pair.value, name, minimum: 1) else { continue }
                     value = .exponential(RuleDuration(milliseconds: mean))
                 }
             } else if let items = pair.value.items {
