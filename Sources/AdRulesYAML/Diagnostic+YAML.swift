@@ -125,7 +125,7 @@ extension Diagnostic {
     static func bareAsterisk(key: String?, indented: Bool = false, inList: Bool = false, isAnchor: Bool = false, file: String, at position: SourcePosition) -> Diagnostic {
         let advice = switch key {
         case _ where isAnchor: "write the value in quotes if it is text"
-        case "deny"? where inList: "to mean every placement write \"*\" in quotes, and not in a list: deny: \"*\""
+        case "deny"? where inList: "to mean every placement write \"*\" in quotes, as in deny: [\"*\"] or deny: \"*\""
         case "deny"?: "to mean every placement write \"*\" in quotes, as in deny: \"*\""
         case "placements"? where indented: "list the placement ids, as in placements: [level_end, app_open] (only a rule's deny takes \"*\" for every placement)"
         default: "write the value in quotes if it is text; only a rule's deny takes \"*\" for every placement, as in deny: \"*\""
@@ -281,7 +281,8 @@ extension Diagnostic {
         let advice = inCondition
             ? (tag == "!" ? "in YAML a ! starts a tag; a condition negates with not: write not in place of the !"
                 : "in YAML a ! starts a tag; a condition negates with not: write not \(tag.dropFirst()) instead of \(tag)")
-            : "remove it (quote the value if it must be a string)"
+            // A `!!str` says the value is text, which quotes say; any other tag is only removed (`!!int 5` is 5).
+            : tag == "!!str" ? "remove it, and quote the value instead" : "remove it"
         return Diagnostic(.error, rule: "yaml/tag", message: "explicit tag \(tag) is not allowed: \(advice)", file: file, range: range)
     }
 }

@@ -773,8 +773,14 @@ extension PlainWordsTests {
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: *}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: "*""#) == true)
         // In brackets it is still a rule's deny (it was told only a rule's deny takes "*").
         for list in ["[ *]", "[a, *]"] {
-            #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: \(list)}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, and not in a list: deny: "*""#) == true, "\(list)")
+            #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: \(list)}\n").first?.hasSuffix(#"to mean every placement write "*" in quotes, as in deny: ["*"] or deny: "*""#) == true, "\(list)")
         }
+        #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - {id: r, when: premium, deny: [\"*\"]}\n").isEmpty)
+        // Only a !!str is told to quote its value: a tagged number (`!!int 5`) is the number once the tag goes.
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: !!int 5}\n") == ["explicit tag !!int is not allowed: remove it"])
+        #expect(messages("placements:\n  a: {format: banner, ad_unit: !!str 123}\n") == ["explicit tag !!str is not allowed: remove it, and quote the value instead"])
+        #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 5}\n").isEmpty)
+        #expect(messages("placements:\n  a: {format: banner, ad_unit: \"123\"}\n").isEmpty)
         #expect(messages("placements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    when: !premium\n") == ["explicit tag !premium is not allowed: in YAML a ! starts a tag; a condition negates with not: write not premium instead of !premium"])
         #expect(messages("placements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: 0, enabled: false}\n").isEmpty)
         // A defaults cap of 0 reaching an enabled and a disabled placement: one warning, for the enabled one.

@@ -503,6 +503,23 @@ extension PlainWordsTests {
         ], "\(found)")
     }
 
+    /// A step that names no placement, among steps about one, is shown that one when it fits the step: the nearest
+    /// step's before it, else after it (the policy's first, app_open, was named for a `load_completed` among steps
+    /// about an interstitial). One that does not fit (an app-open ad to reward) is not named.
+    @Test func aMissingPlacementIsShownTheOneTheStepsAroundItName() throws {
+        let policy = PolicyLoader.load(texts: [(
+            "p.yaml", "version: 1\nplacements:\n  app_open: {format: app_open}\n  hint: {format: rewarded}\n  lvl: {format: interstitial}\n"
+                + "  lvl2: {format: interstitial}\n"
+        )]).policy
+        let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: load_completed}\n"
+            + "      - {ask: show, placement: lvl2, trigger: action}\n      - {event: load_completed}\n      - {ask: show, trigger: action}\n"
+            + "      - {ask: reward}\n      - {ask: show, placement: nope, trigger: action}\n      - {event: show_started}\n"
+        let (_, found) = ScenarioDecoder.decode(Array(text.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.filter { $0.rule == "schema/missing-key" }.map { $0.message.components(separatedBy: "add ").last ?? "" } == [
+            "`placement: lvl2`", "`placement: lvl2`", "`placement: lvl2`", "`placement: hint`", "`placement: lvl2`",
+        ], "\(found)")
+    }
+
     /// Two tests of a file with one name get a warning at the second, with a note at the first: the PASS and FAIL lines
     /// could not tell them apart. Both still run; a comment hides it.
     @Test func aTestNamedAsAnEarlierOneIsWarnedOf() throws {

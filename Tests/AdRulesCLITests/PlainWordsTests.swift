@@ -416,6 +416,62 @@ struct PlainWordsTests {
         #expect(found.contains { $0.rule == "schema/type" && $0.message.hasPrefix("name must be") && $0.message.contains(hint) }, "\(found)")
     }
 
+    /// A condition that a `#` after a space cut short (YAML reads the rest as a comment) says so, with the condition
+    /// quoted whole, rather than that an operand is missing; a quoted `#`, and a comment after a whole condition, are fine.
+    @Test func aConditionCutByACommentSaysToQuoteIt() {
+        func diagnostics(_ when: String) -> [Diagnostic] {
+            PolicyLoader.load(texts: [("p.yaml", """
+                version: 1
+                placements:
+                  a: {format: interstitial, min_interval: 1m}
+                attributes:
+                  screen: {type: string, default: home}
+                rules:
+                  - id: r
+                    deny: [a]
+                    when: \(when)
+
+                """)]).diagnostics
+        }
+        let cut = diagnostics("screen == #checkout")
+        #expect(cut.map(\.rule) == ["rule/syntax"], "\(cut)")
+        #expect(cut.first?.message == """
+            YAML reads "#checkout" as a comment (a # after a space starts one), so the condition ends after "screen ==": \
+            if it is part of the condition, quote the whole condition, as in when: 'screen == "#checkout"'
+            """)
+        #expect(cut.first?.range.start == SourcePosition(line: 9, column: 20), "\(cut)")
+        let list = diagnostics("screen in [\"a\", #b]")
+        #expect(list.first?.message.hasPrefix("YAML reads \"#b]\" as a comment") == true, "\(list)")
+        #expect(list.first?.message.hasSuffix("as in when: 'screen in [\"a\", \"#b\"]'") == true, "\(list)")
+        #expect(diagnostics("'screen == \"#checkout\"'").isEmpty)
+        #expect(diagnostics("screen == \"checkout\"   # the checkout screen only").isEmpty)
+        #expect(diagnostics("screen ==").first?.message.hasPrefix("the expression ends too early") == true)
+    }
+
+    /// `timezone: no` is one finding, the unknown zone: the warning a string setting gets for a plain yes/no/on/off
+    /// says to quote the word, which would leave the zone unknown. So in a scenario's `device_timezone`.
+    @Test func aTimeZoneWrittenAsABoolWordIsOneFinding() throws {
+        let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimezone: no\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")]).diagnostics
+        #expect(found.map(\.rule) == ["policy/timezone"], "\(found)")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    device_timezone: on\n    steps:\n      - {ask: load, placement: a, expect: allow}\n"
+        let inScenario = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1
+        #expect(inScenario.count == 1 && inScenario[0].rule != "yaml/ambiguous-bool", "\(inScenario)")
+    }
+
+    /// A word YAML reads as no value (`null`, `~`) where a name belongs is told to be removed or quoted, as a number or
+    /// a boolean there is told to be quoted; an empty value is only "nothing (null)".
+    @Test func aNullWordWhereANameBelongsIsToldToBeRemovedOrQuoted() {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner, ad_unit: }\n"
+            + "groups:\n  g: {placements: [null, a]}\nrules:\n  - {id: r, when: premium, deny: [~]}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages == [
+            "ad_unit must be a string, not nothing (null)",
+            "a group member must be a string, not nothing (null): remove it, or quote it (\"null\") if it is a name",
+            "a placement in deny must be a string, not nothing (null): remove it, or quote it (\"~\") if it is a name",
+        ], "\(messages)")
+    }
+
     /// A merge key is reported as such; the format it would have brought is not reported missing too.
     @Test func aMergeKeyIsOneFinding() {
         let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b:\n    <<: {format: interstitial}\n    daily_cap: 3\n  c: {min_interval: 1m}\n"

@@ -214,6 +214,23 @@ struct ExpressionTests {
         #expect(finding.message.contains("did you mean \"screen\"?"))
     }
 
+    /// Both sides of a comparison are checked: two unknown names are two findings (the second was not named until the
+    /// first was mended), in a comparison and in a membership test.
+    @Test func bothSidesOfAComparisonAreChecked() {
+        #expect(findings("foo == bar").map(\.offset) == [0, 7], "\(findings("foo == bar"))")
+        #expect(findings("foo in bar").map(\.offset) == [0, 7], "\(findings("foo in bar"))")
+        #expect(findings("foo == bar").allSatisfy { $0.rule == "rule/unknown-name" })
+    }
+
+    /// A condition that is no bool is shown itself compared, as its type compares.
+    @Test(arguments: [
+        ("level", "`level > 0`"), ("screen", "`screen == \"home\"`"), (" install.age ", "`install.age > 10m`"), ("tags", "`\"home\" in tags`"),
+    ])
+    func aConditionThatIsNoBoolIsShownCompared(_ source: String, _ example: String) throws {
+        let finding = try #require(findings(source).first)
+        #expect(finding.rule == "rule/type" && finding.message.hasSuffix("compare it, as in \(example)"), "\(finding.message)")
+    }
+
     @Test func ruleSyntaxPointsIntoTheFile() throws {
         let input = MarkedText("""
             version: 1

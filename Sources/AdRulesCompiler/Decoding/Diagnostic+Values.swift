@@ -83,6 +83,10 @@ extension Diagnostic {
         if found.scalar?.isCommentedOut == true, textKinds.contains(where: { expected.hasPrefix($0) }) {
             return ": a # after a space starts a comment, so the value is empty: quote a text that starts with #, as in \"#1 test\""
         }
+        // `placements: [null, a]`: a word YAML reads as no value at all.
+        if let scalar = found.scalar, scalar.isNull, scalar.style == .plain, !scalar.value.isEmpty, expected == "a string" {
+            return ": remove it, or quote it (\"\(scalar.shortValue)\") if it is a name"
+        }
         if let scalar = found.scalar, !scalar.isNull {
             let unquoted = YAMLScalar(value: scalar.value, style: .plain)
             if scalar.style != .plain, expected.hasPrefix("a bool") || expected.hasPrefix("true or false"), unquoted.coreSchemaBool != nil {

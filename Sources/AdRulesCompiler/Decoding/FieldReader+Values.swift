@@ -96,7 +96,9 @@ extension FieldReader {
 
     /// A string value; a plain number or boolean (not text in the YAML 1.2 core schema) is a type error, and so is
     /// a text over 4096 characters or with a control character.
-    mutating func string(_ node: YAMLNode, _ key: String) -> Located<String>? {
+    /// - Parameter quotingHelps: false for a setting no word YAML 1.1 reads as a bool is a valid value of (a time zone):
+    ///   its own error says what to write, and a warning to quote the word would be advice that mends nothing.
+    mutating func string(_ node: YAMLNode, _ key: String, quotingHelps: Bool = true) -> Located<String>? {
         guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
             if let scalar = node.scalar, !scalar.isNull {
                 // `True` is YAML's boolean, as a plain number is a number: quoted, it is the text.
@@ -111,7 +113,7 @@ extension FieldReader {
             report(.scalarWhereString(key, value: scalar.value, kind: "number", file: file, range: node.range))
             return nil
         }
-        if FieldReader.isAmbiguousBool(scalar) {
+        if quotingHelps, FieldReader.isAmbiguousBool(scalar) {
             report(.ambiguousBoolInString(key, value: scalar.value, file: file, range: node.range))
         }
         return checkedText(scalar.value, key, node).map { Located($0, at: location(node)) }

@@ -1,4 +1,5 @@
 import AdRules
+import Foundation
 import AdRulesYAML
 
 /// A rule's condition: compiled, and its findings placed in the file.
@@ -29,6 +30,11 @@ extension PolicyAssembler {
         // the spaces and line breaks a block value may end with.
         let textEnd = (text.lastIndex { !" \t\n\r".unicodeScalars.contains($0) } ?? -1) + 1
         for var finding in findings {
+            // A condition cut short by what YAML read as a comment (`when: screen == #checkout`) is told so: the
+            // operand the author wrote is not missing, it was left out of the value.
+            if finding.kind == .syntax, finding.offset >= textEnd, let comment = comment(after: node, file: file) {
+                finding.message = Self.cutByComment(when.value, comment: comment)
+            }
             finding.offset = min(finding.offset, textEnd)
             // The token's whole extent, both ends placed in the file through the scalar's escapes and folds.
             let tokenEnd = finding.offset < textEnd ? TokenExtent.expressionTokenEnd(from: finding.offset, in: text) : finding.offset
@@ -36,6 +42,28 @@ extension PolicyAssembler {
                 ?? SourceRange(at: Self.position(of: finding.offset, in: node))
             diagnostics.append(.expression(finding, file: file, range: range))
         }
+    }
+
+    /// The comment after a plain `when` scalar on its line, read from the file's bytes.
+    private mutating func comment(after node: YAMLNode, file: String) -> String? {
+        if positions[file] == nil {
+            guard let bytes = sources[file] else { return nil }
+            positions[file] = ScalarPositions(bytes: bytes)
+        }
+        return positions[file]?.comment(after: node)
+    }
+
+    /// The message of a condition that ends early because YAML took its end for a comment: the condition as written,
+    /// quoted whole, with a word after the `#` written as a string (`screen == "#checkout"`).
+    static func cutByComment(_ value: String, comment: String) -> String {
+        let kept = value.trimmingCharacters(in: .whitespaces)
+        let isOneWord = !comment.contains { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }
+        // A word and the brackets that close after it (`#b]`): the word is the string.
+        let word = comment.prefix { $0 != ")" && $0 != "]" }
+        let meant = kept + " " + (isOneWord ? "\"\(word)\"" + comment.dropFirst(word.count) : comment)
+        let quoted = "'" + meant.replacingOccurrences(of: "'", with: "''") + "'"
+        return "YAML reads \"\(YAMLScalar.shortened(comment))\" as a comment (a # after a space starts one), so the condition ends "
+            + "after \"\(YAMLScalar.shortened(kept))\": if it is part of the condition, quote the whole condition, as in when: \(YAMLScalar.shortened(quoted))"
     }
 
     /// Where a finding inside a `when` scalar stands, from its first code point to just before `end`, read from the

@@ -184,7 +184,8 @@ struct PolicyFragment: Sendable {
                     advice: "write the zone's name, as in America/Chicago or Asia/Tokyo (an offset changes with daylight saving), or device"))
                 return
             }
-            timezone = reader.string(value, key)
+            // (`timezone: no` is an unknown zone, which its own error says; quoted, it would be one still.)
+            timezone = reader.string(value, key, quotingHelps: false)
             remember(key, timezone.map { "\"\($0.value)\"" }, value, comparedAs: timezone.map { "\"\(TimeZoneNames.comparedName(of: $0.value))\"" }, reader: reader)
         case "session_timeout":
             sessionTimeout = reader.duration(value, key)

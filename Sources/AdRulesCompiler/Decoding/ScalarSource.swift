@@ -26,6 +26,15 @@ package struct ScalarPositions {
         let to = end > start ? source?.position(after: end - 1, in: scalar.value, range: node.range, style: scalar.style) : nil
         return SourceRange(start: from, end: to ?? from)
     }
+
+    /// The comment written after a plain scalar on its last line, from its `#` to the end of the line
+    /// (`when: screen == #checkout` holds `#checkout`): YAML left it out of the value. Nil when none follows, or
+    /// without the bytes.
+    package mutating func comment(after node: YAMLNode) -> String? {
+        guard node.scalar?.style == .plain, let bytes else { return nil }
+        if source == nil { source = ScalarSource(bytes) }
+        return source?.comment(at: node.range.end)
+    }
 }
 
 /// Where a character of a scalar's value stands in the file.
@@ -219,6 +228,19 @@ package struct ScalarSource {
     mutating func slice(_ range: SourceRange) -> String? {
         guard let from = index(of: range.start), let to = index(of: range.end), from <= to else { return nil }
         return String(decoding: bytes[from..<to], as: UTF8.self)
+    }
+
+    /// The comment that starts after spaces or tabs from `position` on its line, up to the line's end; nil when the line
+    /// holds something else there, or nothing.
+    mutating func comment(at position: SourcePosition) -> String? {
+        guard var i = index(of: position) else { return nil }
+        let start = i
+        while i < bytes.count, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
+        // A `#` starts a comment only after a space (or at the start of a line).
+        guard i > start, i < bytes.count, bytes[i] == UInt8(ascii: "#") else { return nil }
+        var end = i
+        while end < bytes.count, LineBreak.length(at: end, in: bytes) == 0 { end += 1 }
+        return String(decoding: bytes[i..<end], as: UTF8.self)
     }
 
     /// The byte index of a position (columns count Unicode scalars, as libyaml's do).

@@ -138,7 +138,9 @@ struct ExpressionChecker {
             guard valid else { return nil }
             return Typed(type: .bool, code: isAnd ? .and(codes) : .or(codes))
         case .compare(let op, let l, let r, let offset):
-            guard var left = check(l, besides: knownType(r)), var right = check(r, besides: knownType(l)) else { return nil }
+            // Both sides are checked, each with its own findings (`foo == bar` names both unknown names).
+            let checkedLeft = check(l, besides: knownType(r)), checkedRight = check(r, besides: knownType(l))
+            guard var left = checkedLeft, var right = checkedRight else { return nil }
             left = left.fitted(to: right.type)
             right = right.fitted(to: left.type)
             guard left.type.isComparable(with: right.type) else {
@@ -172,7 +174,8 @@ struct ExpressionChecker {
                 return checkScalarList(l, items, negated: negated, listOffset: listOffset)
             }
             // An unknown list beside a value is told to be declared as a list of the value's type.
-            guard let left = check(l, besides: knownType(r)?.element), var right = check(r, besides: knownType(l)?.list) else { return nil }
+            let checkedLeft = check(l, besides: knownType(r)?.element), checkedRight = check(r, besides: knownType(l)?.list)
+            guard let left = checkedLeft, var right = checkedRight else { return nil }
             if let list = left.type.list { right = right.fitted(to: list) }
             // `[]` holds no value of any type: beside a number, a duration or a bool it is no type error (`in []` is
             // false, `not in []` true, and an attribute with no value still makes the rule an error).

@@ -1,4 +1,5 @@
 import AdRules
+import Foundation
 import AdRulesYAML
 
 /// Parses, type-checks and compiles a `when` expression against the declared attributes.
@@ -53,8 +54,20 @@ enum ExpressionCompiler {
         if typed.type != .bool {
             return (.failure(warnings + [ExpressionFinding(
                 kind: .type, offset: syntax.offset,
-                message: "the condition is \(typed.type.rawValue), not bool: compare it, for example `x == ...`")]), [])
+                message: "the condition is \(typed.type.rawValue), not bool (true or false): compare it, as in \(comparisonExample(source, typed.type))")]), [])
         }
         return (.success(typed.code), warnings)
+    }
+
+    /// The condition as written, compared as its type compares: what a condition that is no bool is told to write.
+    static func comparisonExample(_ source: String, _ type: ValueType) -> String {
+        let written = YAMLScalar.shortened(source.trimmingCharacters(in: .whitespacesAndNewlines))
+        switch type {
+        case .int, .number: return "`\(written) > 0`"
+        case .duration: return "`\(written) > 10m`"
+        case .stringList: return "`\"home\" in \(written)`"
+        case .intList: return "`1 in \(written)`"
+        case .string, .bool: return "`\(written) == \"home\"`"
+        }
     }
 }

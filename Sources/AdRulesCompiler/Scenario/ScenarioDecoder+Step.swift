@@ -10,7 +10,11 @@ extension ScenarioDecoder {
     /// choice, a reward or an offer, an app-open one for a show on a return or a completed load, another for an action
     /// or its show; else the policy's first. (Its first for every step named a placement that could only fail there,
     /// an app-open ad to reward.)
-    static func examplePlacement(_ policy: Policy, event: String? = nil, ask: AskKind? = nil, trigger: ShowTrigger? = nil) -> String {
+    /// - Parameter nearby: the placement the nearest step of the test names, which fits better than any other when it
+    ///   fits at all (a `load_completed` among steps about `level_end` is about `level_end`).
+    static func examplePlacement(
+        _ policy: Policy, event: String? = nil, ask: AskKind? = nil, trigger: ShowTrigger? = nil, nearby: String? = nil
+    ) -> String {
         let rewarded: Set<AdFormat> = [.rewarded, .rewardedInterstitial]
         // The formats that fit, the likeliest first: an action's show is an interstitial's more often than a rewarded one's.
         let fitting: [(AdFormat) -> Bool]
@@ -20,8 +24,9 @@ extension ScenarioDecoder {
         case (_, .show?) where trigger == .resume || trigger == .loadCompleted: fitting = [{ $0 == .appOpen }]
         case ("action", _): fitting = actionShows
         case (_, .show?) where trigger == .action: fitting = actionShows
-        default: return examplePlacement(policy)
+        default: return nearby.flatMap { policy.placement($0)?.id } ?? examplePlacement(policy)
         }
+        if let nearby = nearby.flatMap({ policy.placement($0) }), fitting.contains(where: { $0(nearby.format.value) }) { return nearby.id }
         for fits in fitting {
             if let placement = policy.placements.first(where: { fits($0.format.value) }) { return placement.id }
         }
@@ -48,8 +53,9 @@ extension ScenarioDecoder {
         return "the items of a list are separated by commas: write \(key): [\(words.joined(separator: ", "))]"
     }
 
+    /// - Parameter nearby: the placement the nearest step of the test names, for the example of a step that names none.
     static func decodeStep(
-        _ node: YAMLNode, testContext: AskContext, policy: Policy, declared: [String: ValueType], reader: inout FieldReader
+        _ node: YAMLNode, testContext: AskContext, policy: Policy, declared: [String: ValueType], nearby: String? = nil, reader: inout FieldReader
     ) -> ScenarioStep? {
         if isBareStepName(node, policy: policy, reader: &reader) { return nil }
         guard let pairs = reader.mapping(node, "a step") else { return nil }
@@ -157,12 +163,12 @@ extension ScenarioDecoder {
         if let eventName {
             return eventStep(
                 eventName, placement: placement, source: source, askKeys: askKeys, pairs: pairs, present: present, node: node, after: after, at: at,
-                policy: policy, reader: &reader)
+                policy: policy, nearby: nearby, reader: &reader)
         }
         if let askKind {
             return askStep(
                 askKind, placement: placement, trigger: trigger, context: context, expectation: expectation, pairs: pairs, present: present, node: node,
-                after: after, at: at, policy: policy, reader: &reader)
+                after: after, at: at, policy: policy, nearby: nearby, reader: &reader)
         }
         if !present.contains("event") && !present.contains("ask") {
             reader.report(.missingKey("event or ask", in: "this step", example: "event: app_launched", file: reader.file, range: SourceRange(at: node.range.start)))
@@ -221,7 +227,7 @@ extension ScenarioDecoder {
     /// - Parameter askKeys: the pairs of keys only an ask takes.
     private static func eventStep(
         _ eventName: Located<String>, placement: String?, source: String?, askKeys: [YAMLPair], pairs: [YAMLPair], present: Set<String>, node: YAMLNode,
-        after: Int64, at: Int64?, policy: Policy, reader: inout FieldReader
+        after: Int64, at: Int64?, policy: Policy, nearby: String?, reader: inout FieldReader
     ) -> ScenarioStep? {
         for pair in askKeys {
             reader.report(.askKeyOnEvent(pair.key.scalar?.value ?? "", file: reader.file, range: pair.key.range))
@@ -240,7 +246,7 @@ extension ScenarioDecoder {
         if needsPlacement && placement == nil {
             // A placement that is there but unreadable has had its own error.
             guard !present.contains("placement") else { return nil }
-            let example = examplePlacement(policy, event: eventName.value)
+            let example = examplePlacement(policy, event: eventName.value, nearby: nearby)
             reader.report(.missingKey("placement", in: "event \(eventName.value)", example: "placement: \(example)", file: reader.file, range: SourceRange(at: node.range.start)))
             return nil
         }
@@ -258,14 +264,14 @@ extension ScenarioDecoder {
     /// An ask step, once its keys are read: its placement named, its trigger what the ask takes.
     private static func askStep(
         _ askKind: Located<AskKind>, placement: String?, trigger: ShowTrigger?, context: AskContext?, expectation: Expectation, pairs: [YAMLPair],
-        present: Set<String>, node: YAMLNode, after: Int64, at: Int64?, policy: Policy, reader: inout FieldReader
+        present: Set<String>, node: YAMLNode, after: Int64, at: Int64?, policy: Policy, nearby: String?, reader: inout FieldReader
     ) -> ScenarioStep? {
         if let pair = pairs.first(where: { $0.key.scalar?.value == "source" }) {
             reader.report(.keyNotTakenByEvent("source", event: nil, file: reader.file, range: pair.key.range))
         }
         guard let placement else {
             guard !present.contains("placement") else { return nil }
-            let example = examplePlacement(policy, ask: askKind.value, trigger: trigger)
+            let example = examplePlacement(policy, ask: askKind.value, trigger: trigger, nearby: nearby)
             reader.report(.missingKey("placement", in: "this ask", example: "placement: \(example)", file: reader.file, range: SourceRange(at: node.range.start)))
             return nil
         }

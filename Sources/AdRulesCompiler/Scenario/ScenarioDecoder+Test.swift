@@ -40,7 +40,7 @@ extension ScenarioDecoder {
                 }
             case "start": start = time(value, key, reader: &reader)
             case "device_timezone":
-                if let text = reader.string(value, key) {
+                if let text = reader.string(value, key, quotingHelps: false) {
                     if let named = TimeZoneNames.zone(named: text.value) {
                         zone = named
                         zoneIsWritten = true
@@ -104,8 +104,13 @@ extension ScenarioDecoder {
             // The clock of the steps read so far: a step past the last time RFC 3339 can write would print as no
             // reader (this one included) can read it back.
             var clock = start?.ms
-            for item in items {
-                guard let step = decodeStep(item, testContext: context, policy: policy, declared: declared, reader: &reader) else { continue }
+            let named = items.map { item in
+                item.pairs?.first { $0.key.scalar?.value == "placement" }?.value.scalar.flatMap { policy.placement($0.value)?.id }
+            }
+            for (i, item) in items.enumerated() {
+                // The placement of the nearest step before that names one, else after: what a step naming none is about.
+                let nearby = named[..<i].last { $0 != nil } ?? named[(i + 1)...].first { $0 != nil }
+                guard let step = decodeStep(item, testContext: context, policy: policy, declared: declared, nearby: nearby ?? nil, reader: &reader) else { continue }
                 steps.append(step)
                 guard let now = clock else { continue }
                 let time = step.at ?? now.addingSaturated(step.after)
