@@ -79,51 +79,59 @@ struct DiagnosticReporter {
         // are kept under the name as given too: two names that print alike once escaped (a tab, and a backslash and a
         // t) are two files.
         let file = d.file
-        let fileLines = lines(file)
-        let d = d.escapedForTerminal
-        var out = "\(d.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(d.message) (\(d.rule))\n"
-        let lineIndex = d.range.start.line - 1
+        let escaped = d.escapedForTerminal
+        var out = "\(escaped.file):\(d.range.start.line):\(d.range.start.column): \(severityLabel(d.severity)): \(escaped.message) (\(d.rule))\n"
         // A line counting the findings not shown points at no text: no excerpt of the file's first line.
-        if d.rule != "lint/too-many-findings", lineIndex >= 0, lineIndex < fileLines.count {
-            var line = fileLines[lineIndex]
-            // A byte-order mark opening the file is no column (libyaml skips it) and no text of the line: not printed.
-            if lineIndex == 0, line.unicodeScalars.first == "\u{FEFF}" { line = Substring(line.unicodeScalars.dropFirst()) }
-            let scalars = line.unicodeScalars
-            // Columns count code points (a flag is two).
-            let at = columns.index(ofScalar: max(0, d.range.start.column - 1), in: line, key: LongLineColumns.Key(file: file, line: lineIndex))
-            // A long line is shown as a window of code points around the column: a 10 MB line under each of a
-            // thousand findings would be gigabytes of output.
-            let isLong = line.utf8.count > 240
-            let start = isLong ? scalars.index(at, offsetBy: -60, limitedBy: line.startIndex) ?? line.startIndex : line.startIndex
-            let end = isLong ? scalars.index(at, offsetBy: 120, limitedBy: line.endIndex) ?? line.endIndex : line.endIndex
-            let window = String(String.UnicodeScalarView(scalars[start..<end]))
-            let lead = start > line.startIndex ? "…" : ""
-            let tail = end < line.endIndex ? "…" : ""
-            let source = window.replacingOccurrences(of: "\r", with: "").split(separator: "\t", omittingEmptySubsequences: false)
-                .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\t")
-            let number = String(d.range.start.line)
-            let gutter = String(repeating: " ", count: number.count)
-            // The caret's lead is measured on the line as written, each character as wide as it is printed
-            // (``printedWidth(_:)``); a tab stays a tab, to reach the tab stop the line does.
-            let before = String(String.UnicodeScalarView(scalars[start..<at]))
-            // A `##[` is printed `##\[` (``ControlCharacters/escaped(_:)``): one column more.
-            let prefix = (lead.isEmpty ? "" : " ") + before.map { c in c == "\t" ? "\t" : String(repeating: " ", count: Self.printedWidth(c)) }.joined()
-                + String(repeating: " ", count: ControlCharacters.logCommands(in: before))
-            // The tildes span the value as printed, too.
-            var width = 1
-            if d.range.end.line == d.range.start.line, d.range.end.column > d.range.start.column {
-                let length = d.range.end.column - d.range.start.column
-                let covered = scalars[at..<end].prefix(length)
-                let shown = String(String.UnicodeScalarView(covered)).reduce(0) { $0 + Self.printedWidth($1) }
-                width = min(max(shown + (length - covered.count), 1), 120)
-            }
-            out += " \(number) | \(lead)\(source)\(tail)\n"
-            out += " \(gutter) | \(prefix)\(paint("^" + String(repeating: "~", count: max(0, width - 1)), "1;32"))\n"
-        }
-        for note in d.notes {
-            out += "\(note.file):\(note.position.line):\(note.position.column): \(paint("note", "1;36")): \(note.message)\n"
+        if d.rule != "lint/too-many-findings" { out += excerpt(of: d.range, in: file, &columns) }
+        // A note's place is shown as its finding's is: after a syntax error, the line the mistake is on is often the
+        // note's (libyaml stops lines below it).
+        for (note, printed) in zip(d.notes, escaped.notes) {
+            out += "\(printed.file):\(note.position.line):\(note.position.column): \(paint("note", "1;36")): \(printed.message)\n"
+            out += excerpt(of: SourceRange(at: note.position), in: note.file, &columns)
         }
         return out
+    }
+
+    /// The line of `file` a range starts on, and a caret under the range (tildes along it, on its line): nothing when
+    /// the file's lines are not at hand or the line is past them.
+    private func excerpt(of range: SourceRange, in file: String, _ columns: inout LongLineColumns) -> String {
+        let fileLines = lines(file)
+        let lineIndex = range.start.line - 1
+        guard lineIndex >= 0, lineIndex < fileLines.count else { return "" }
+        var line = fileLines[lineIndex]
+        // A byte-order mark opening the file is no column (libyaml skips it) and no text of the line: not printed.
+        if lineIndex == 0, line.unicodeScalars.first == "\u{FEFF}" { line = Substring(line.unicodeScalars.dropFirst()) }
+        let scalars = line.unicodeScalars
+        // Columns count code points (a flag is two).
+        let at = columns.index(ofScalar: max(0, range.start.column - 1), in: line, key: LongLineColumns.Key(file: file, line: lineIndex))
+        // A long line is shown as a window of code points around the column: a 10 MB line under each of a
+        // thousand findings would be gigabytes of output.
+        let isLong = line.utf8.count > 240
+        let start = isLong ? scalars.index(at, offsetBy: -60, limitedBy: line.startIndex) ?? line.startIndex : line.startIndex
+        let end = isLong ? scalars.index(at, offsetBy: 120, limitedBy: line.endIndex) ?? line.endIndex : line.endIndex
+        let window = String(String.UnicodeScalarView(scalars[start..<end]))
+        let lead = start > line.startIndex ? "…" : ""
+        let tail = end < line.endIndex ? "…" : ""
+        let source = window.replacingOccurrences(of: "\r", with: "").split(separator: "\t", omittingEmptySubsequences: false)
+            .map { ControlCharacters.escaped(String($0)) }.joined(separator: "\t")
+        let number = String(range.start.line)
+        let gutter = String(repeating: " ", count: number.count)
+        // The caret's lead is measured on the line as written, each character as wide as it is printed
+        // (``printedWidth(_:)``); a tab stays a tab, to reach the tab stop the line does.
+        let before = String(String.UnicodeScalarView(scalars[start..<at]))
+        // A `##[` is printed `##\[` (``ControlCharacters/escaped(_:)``): one column more.
+        let prefix = (lead.isEmpty ? "" : " ") + before.map { c in c == "\t" ? "\t" : String(repeating: " ", count: Self.printedWidth(c)) }.joined()
+            + String(repeating: " ", count: ControlCharacters.logCommands(in: before))
+        // The tildes span the value as printed, too.
+        var width = 1
+        if range.end.line == range.start.line, range.end.column > range.start.column {
+            let length = range.end.column - range.start.column
+            let covered = scalars[at..<end].prefix(length)
+            let shown = String(String.UnicodeScalarView(covered)).reduce(0) { $0 + Self.printedWidth($1) }
+            width = min(max(shown + (length - covered.count), 1), 120)
+        }
+        return " \(number) | \(lead)\(source)\(tail)\n"
+            + " \(gutter) | \(prefix)\(paint("^" + String(repeating: "~", count: max(0, width - 1)), "1;32"))\n"
     }
 }
 

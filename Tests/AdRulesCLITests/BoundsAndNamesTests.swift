@@ -130,6 +130,23 @@ struct BoundsAndNamesTests {
         #expect(lines.count == 1_000 * 3 + 1, "\(lines.count)")
     }
 
+    /// The `text` format shows a note's line and a caret as it shows its finding's, in the note's own file: after a
+    /// syntax error the mistake is often on the note's line (a key with no colon, libyaml stopping on the line below).
+    @Test func aNoteShowsItsLineInTheTextFormat() throws {
+        let dir = try temporaryDirectory("adrules-note-text", [
+            "twice/one.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n",
+            "twice/two.yaml": "version: 1\nplacements:\n  b: {format: banner}\n  a: {format: banner}\n",
+            "bad/p.yaml": "version: 1\nplacements:\n  a:\n    format: interstitial\n    daily_cap 6\n    min_interval: 1m\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let twice = runCLI(["lint", "--format", "text", "--color", "never", dir + "/twice"]).stdout.split(separator: "\n").map(String.init)
+        #expect(Array(twice.suffix(3)) == [
+            "\(dir)/twice/one.yaml:3:3: note: placement \"a\" is first defined here", " 3 |   a: {format: interstitial, min_interval: 1m}", "   |   ^",
+        ], "\(twice)")
+        let syntax = runCLI(["lint", "--format", "text", "--color", "never", dir + "/bad"]).stdout.split(separator: "\n").map(String.init)
+        #expect(Array(syntax.suffix(3)) == ["\(dir)/bad/p.yaml:5:5: note: the key starts here", " 5 |     daily_cap 6", "   |     ^"], "\(syntax)")
+    }
+
     /// Unknown placements in a scenario file are looked up, not compared with every placement, and past a report's
     /// worth get no "did you mean" search (12,000 of them against 100,000 placements took 14.5 s); a policy with no
     /// placements says so rather than list none.
