@@ -212,6 +212,8 @@ extension YAMLEventCursor {
             slip = ("the indented first key is here", first.offset)
         } else if problem == "did not find expected key" || problem == "did not find expected '-' indicator", let closer = strayAfterClosingBracket(at: problemByte) {
             advice = closer
+        } else if problem == "did not find expected '-' indicator", let itemKey = listItemKeyAdvice(at: problemByte) {
+            advice = itemKey
         } else if problem == "did not find expected key" || problem == "did not find expected ',' or '}'" || problem == "did not find expected ',' or ']'" {
             let (text, byte) = line(at: problemByte)
             if problem != "did not find expected key", let long = Self.longFlowKeyAdvice(text, colonAt: byte) {

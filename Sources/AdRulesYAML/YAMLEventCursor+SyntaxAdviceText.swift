@@ -149,8 +149,16 @@ extension YAMLEventCursor {
     /// cannot hold keys. Says both indentations, so the two lines can be lined up. Nil when the line above is no
     /// `key: value` indented less than this one.
     static func indentedUnderAValueAdvice(_ above: Substring, line number: Int, _ line: Substring) -> String? {
-        let indentation = line.prefix { $0 == " " }.count, aboveIndentation = above.prefix { $0 == " " }.count
-        let text = line.dropFirst(indentation), aboveText = above.dropFirst(aboveIndentation)
+        let indentation = line.prefix { $0 == " " }.count
+        var aboveIndentation = above.prefix { $0 == " " }.count
+        let text = line.dropFirst(indentation)
+        var aboveText = above.dropFirst(aboveIndentation)
+        // A list item's first key (`- id: r`) stands past its dash.
+        if aboveText.hasPrefix("- ") {
+            let dash = 1 + aboveText.dropFirst().prefix { $0 == " " }.count
+            aboveIndentation += dash
+            aboveText = aboveText.dropFirst(dash)
+        }
         guard aboveIndentation < indentation, !aboveText.hasPrefix("-"), !aboveText.hasPrefix("#"),
             let separator = aboveText.range(of: ": "), let colon = text.firstIndex(of: ":")
         else { return nil }

@@ -103,6 +103,38 @@ extension YAMLEventCursor {
         return nil
     }
 
+    /// `- max: 3` then `window: 30m` under the `-`, or between it and `max`: a key of a list item lined up under no key
+    /// of the item (libyaml then expects the next item's `-`). Nil for a line that is no `key:` line, or one that is not
+    /// between an item's `-` and its first key.
+    func listItemKeyAdvice(at offset: Int) -> String? {
+        let (text, column) = line(at: offset)
+        guard let written = Self.keyLine(text) else { return nil }
+        var lineStart = offset - column
+        // Up to the item's `-` line, past the item's other keys and what is nested under them (at most 200 lines).
+        for _ in 0..<200 {
+            guard let above = previousContentLine(before: lineStart) else { return nil }
+            lineStart = above.start
+            let dash = above.text.prefix { $0 == " " }.count
+            let rest = above.text.dropFirst(dash)
+            guard rest.hasPrefix("- ") else {
+                // A line indented less than the key, and no item's: the key is no item's key.
+                if dash < written.indentation { return nil }
+                continue
+            }
+            let keyIndentation = dash + 1 + rest.dropFirst().prefix { $0 == " " }.count
+            guard dash <= written.indentation, written.indentation < keyIndentation,
+                let first = Self.keyLine(Substring(String(repeating: " ", count: keyIndentation)) + rest.dropFirst(keyIndentation - dash))
+            else { return nil }
+            let line = UTF8Check.position(ofByte: above.start, in: input).line
+            let (key, firstKey) = (Self.shortened(written.key), Self.shortened(first.key))
+            let underDash = written.indentation == dash
+            let stands = underDash ? "under the - of the list item on line \(line)" : "between the - of the list item on line \(line) and its first key"
+            return "\(key) is indented \(written.indentation) spaces, \(stands), and a list item's keys line up under its first key, \(firstKey): "
+                + "indent it \(keyIndentation) spaces, as \(firstKey) is" + (underDash ? " (or write - \(key): … to start another item)" : "")
+        }
+        return nil
+    }
+
     /// `   daily_cap: 6` lined up with no key above it (3 spaces, among keys at 4 and 2): the indentations it may take,
     /// from the nearest key line above indented more (a key it meant to line up with) and the nearest indented less (the
     /// block it may belong beside), each named with its line. Nil for a line that is no `key:` line.

@@ -192,6 +192,14 @@ struct PlainWordsTests {
         // Two words under a plain value, lined up with its key: a wrapped value, or a key with no colon.
         ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n    message: Never interrupt a\n    2️⃣purchase flow\n    1️⃣when: premium\n",
          "on line 8, purchase flow is read as a key with no colon: if it continues the value of message above, indent it more than message (or write the value on one line); if it is a setting, write purchase: flow"),
+        // A key of a list item under its `-`, or between the `-` and the item's first key: indent it under that key.
+        ("version: 1\nplacements:\n  a:\n    format: banner\n    caps:\n      - max: 3\n      1️⃣window: 30m\n",
+         "window is indented 6 spaces, under the - of the list item on line 6, and a list item's keys line up under its first key, max: indent it 8 spaces, as max is (or write - window: … to start another item)"),
+        ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n    deny: [a]\n   1️⃣when: premium\n",
+         "when is indented 3 spaces, between the - of the list item on line 5 and its first key, and a list item's keys line up under its first key, id: indent it 4 spaces, as id is"),
+        // One space deeper than a list item's first key, whose value is on its line.
+        ("version: 1\nplacements:\n  a: {format: banner}\nrules:\n  - id: r\n     deny1️⃣: [a]\n    when: premium\n",
+         "deny is indented 5 spaces, more than id on line 5 (4), whose value is on its line, so it cannot hold keys: line the two up"),
     ])
     func aSyntaxErrorIsNamedAtLibyamlsPositionWithANoteAtItsCause(_ text: String, _ message: String) {
         expectOneSyntaxError(text, message)
