@@ -576,6 +576,14 @@ extension PlainWordsTests {
         ("9:30", "add the date and its offset from UTC, as in 2026-11-29T09:30:00Z"),
         ("09:30Z", "add the date, as in 2026-11-29T09:30:00Z"), ("09:30+09:00", "add the date, as in 2026-11-29T09:30:00+09:00"),
         ("9:30:15-05:00", "add the date, as in 2026-11-29T09:30:15-05:00"), ("09:30+9", nil), ("9:3", nil), ("09:30.5Z", nil),
+        // A date in another order or with other separators, perhaps with a 12-hour time; an order that cannot be told both ways.
+        ("11/29/2026 8:00 PM", "write the date as year-month-day, hours from 00 to 23 and the offset from UTC, as in 2026-11-29T20:00:00Z or 2026-11-29T20:00:00+09:00"),
+        ("29.11.2026 20:00", "write the date as year-month-day and the offset from UTC, as in 2026-11-29T20:00:00Z or 2026-11-29T20:00:00+09:00"),
+        ("2026/11/29 20:00:00Z", "write the date as year-month-day, as in 2026-11-29T20:00:00Z"),
+        ("12/25/2026 12:30 am +01:00", "write the date as year-month-day and hours from 00 to 23, as in 2026-12-25T00:30:00+01:00"),
+        ("03/04/2026 10:00", "write the date as year-month-day and the offset from UTC: 2026-03-04T10:00:00Z if 03 is the month, 2026-04-03T10:00:00Z if it is the day"),
+        ("03/03/2026", "write the date as year-month-day, a time of day and the offset from UTC, as in 2026-03-03T09:00:00Z or 2026-03-03T09:00:00+09:00"),
+        ("13/13/2026", nil), ("11/29/26", nil), ("11/29/2026 13:00 PM", nil),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

@@ -28,7 +28,70 @@ extension Diagnostic {
         return "\(date[0])-\(fixed[0])-\(fixed[1])T" + fixed[2...].joined(separator: ":") + zone
     }
 
+    /// `11/29/2026 8:00 PM`, `29.11.2026 20:00`, `2026/11/29 20:00:00Z`: a date written in another order or with other
+    /// separators, perhaps with a 12-hour time, as RFC 3339 writes it (year first, hours to 23), with seconds and an
+    /// offset added where missing. A date whose order cannot be told (`03/04/2026`: the 3rd of April or the 4th of March)
+    /// is shown both ways; with dots it is day first, as where dots are written. Nil for any other text.
+    static func otherDateFormAdvice(_ written: String) -> String? {
+        guard written.utf8.count <= 40 else { return nil }
+        let split = written.firstIndex { $0 == " " || $0 == "T" || $0 == "t" } ?? written.endIndex
+        let date = written[..<split]
+        guard let separator = date.first(where: { $0 == "/" || $0 == "." || $0 == "-" }) else { return nil }
+        let fields = date.split(separator: separator, omittingEmptySubsequences: false)
+        guard fields.count == 3, fields.allSatisfy({ !$0.isEmpty && $0.count <= 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        let n = fields.compactMap { Int($0) }
+        // Each reading of the date as (year, month, day): year first, or year last with the day first or the month first.
+        let readings: [(Int, Int, Int)]
+        if fields[0].count == 4 {
+            // Year first with `/` or `.`: only the separators differ (with `-` it is RFC 3339's own, advised elsewhere).
+            guard separator != "-" else { return nil }
+            readings = [(n[0], n[1], n[2])]
+        } else if fields[2].count == 4 {
+            let dayFirst = (n[2], n[1], n[0]), monthFirst = (n[2], n[0], n[1])
+            readings = n[0] > 12 || separator == "." ? [dayFirst] : n[1] > 12 ? [monthFirst] : [monthFirst, dayFirst]
+        } else {
+            return nil
+        }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var rest = written[split...].drop { $0 == " " || $0 == "T" || $0 == "t" }
+        var time = "09:00:00", zone = "", hasTime = false, twelveHours = false
+        if !rest.isEmpty {
+            let clock = rest.prefix { ($0.isASCII && $0.isNumber) || $0 == ":" }
+            let parts = clock.split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) }), var hour = Int(parts[0]) else { return nil }
+            rest = rest.dropFirst(clock.count).drop { $0 == " " }
+            let meridiem = rest.prefix(2).lowercased()
+            if meridiem == "am" || meridiem == "pm" {
+                guard (1...12).contains(hour) else { return nil }
+                hour = hour % 12 + (meridiem == "pm" ? 12 : 0)
+                rest = rest.dropFirst(2).drop { $0 == " " }
+                twelveHours = true
+            }
+            time = two(hour) + ":" + parts[1...].map { $0.count == 1 ? "0" + $0 : String($0) }.joined(separator: ":") + (parts.count == 2 ? ":00" : "")
+            zone = String(rest)
+            hasTime = true
+        }
+        func form(_ reading: (Int, Int, Int), zone: String) -> String? {
+            let year = String(reading.0)
+            let text = String(repeating: "0", count: max(0, 4 - year.count)) + year + "-\(two(reading.1))-\(two(reading.2))T\(time)" + zone
+            return (try? Timestamps.read(text).get()) != nil ? text : nil
+        }
+        var what = ["the date as year-month-day"]
+        if twelveHours { what.append("hours from 00 to 23") }
+        if !hasTime { what.append("a time of day") }
+        if zone.isEmpty { what.append("the offset from UTC") }
+        let needs = what.count == 1 ? what[0] : what.dropLast().joined(separator: ", ") + " and " + what[what.count - 1]
+        if readings.count == 2, n[0] != n[1] {
+            guard let asMonth = form(readings[0], zone: zone.isEmpty ? "Z" : zone), let asDay = form(readings[1], zone: zone.isEmpty ? "Z" : zone) else { return nil }
+            return "write \(needs): \(asMonth) if \(fields[0]) is the month, \(asDay) if it is the day"
+        }
+        let examples = (zone.isEmpty ? ["Z", "+09:00"] : [zone]).compactMap { form(readings[0], zone: $0) }
+        guard !examples.isEmpty else { return nil }
+        return "write \(needs), as in " + examples.joined(separator: " or ")
+    }
+
     static func timeAdvice(_ written: String) -> String? {
+        if let other = otherDateFormAdvice(written) { return other }
         // `YYYY-MM-DDTHH:MM`, then perhaps `:SS` with a fraction, then perhaps `Z` or an offset with or without its
         // colon: read by hand (a regular expression for each of many findings is slow).
         let bytes = Array(written.utf8)
