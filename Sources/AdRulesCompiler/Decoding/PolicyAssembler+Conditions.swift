@@ -46,11 +46,13 @@ extension PolicyAssembler {
 
     /// The comment after a plain `when` scalar on its line, read from the file's bytes.
     private mutating func comment(after node: YAMLNode, file: String) -> String? {
-        if positions[file] == nil {
-            guard let bytes = sources[file] else { return nil }
-            positions[file] = ScalarPositions(bytes: bytes)
-        }
+        preparePositions(of: file)
         return positions[file]?.comment(after: node)
+    }
+
+    /// Reads a file's scalar positions from its bytes, once, when a finding first needs them.
+    private mutating func preparePositions(of file: String) {
+        if positions[file] == nil, let bytes = sources[file] { positions[file] = ScalarPositions(bytes: bytes) }
     }
 
     /// The message of a condition that ends early because YAML took its end for a comment: the condition as written,
@@ -69,10 +71,7 @@ extension PolicyAssembler {
     /// Where a finding inside a `when` scalar stands, from its first code point to just before `end`, read from the
     /// file's bytes (``ScalarPositions``).
     private mutating func exactRange(from start: Int, to end: Int, in node: YAMLNode, file: String) -> SourceRange? {
-        if positions[file] == nil {
-            guard let bytes = sources[file] else { return nil }
-            positions[file] = ScalarPositions(bytes: bytes)
-        }
+        preparePositions(of: file)
         return positions[file]?.range(ofCodePoints: start, to: end, in: node)
     }
 

@@ -104,13 +104,9 @@ extension ScenarioDecoder {
             // The clock of the steps read so far: a step past the last time RFC 3339 can write would print as no
             // reader (this one included) can read it back.
             var clock = start?.ms
-            let named = items.map { item in
-                item.pairs?.first { $0.key.scalar?.value == "placement" }?.value.scalar.flatMap { policy.placement($0.value)?.id }
-            }
+            let nearby = Self.nearbyPlacements(items, policy: policy)
             for (i, item) in items.enumerated() {
-                // The placement of the nearest step before that names one, else after: what a step naming none is about.
-                let nearby = named[..<i].last { $0 != nil } ?? named[(i + 1)...].first { $0 != nil }
-                guard let step = decodeStep(item, testContext: context, policy: policy, declared: declared, nearby: nearby ?? nil, reader: &reader) else { continue }
+                guard let step = decodeStep(item, testContext: context, policy: policy, declared: declared, nearby: nearby[i], reader: &reader) else { continue }
                 steps.append(step)
                 guard let now = clock else { continue }
                 let time = step.at ?? now.addingSaturated(step.after)
@@ -130,5 +126,26 @@ extension ScenarioDecoder {
         return ScenarioTest(
             name: name, location: reader.location(node), start: start.ms, displayOffset: start.offset, deviceTimeZone: zone,
             deviceTimeZoneIsWritten: zoneIsWritten, installed: installed ?? start.ms, sessionsBefore: sessionsBefore, history: history, context: context, steps: steps)
+    }
+
+    /// For each step, the placement of the policy that the nearest step naming one names (before it, else after it):
+    /// what a step naming none is told to name. Read in two passes, not searched for at each step: a file of 500,000
+    /// steps naming none made that search quadratic.
+    static func nearbyPlacements(_ items: [YAMLNode], policy: Policy) -> [String?] {
+        let named = items.map { item in
+            item.pairs?.first { $0.key.scalar?.value == "placement" }?.value.scalar.flatMap { policy.placement($0.value)?.id }
+        }
+        var nearby = [String?](repeating: nil, count: named.count)
+        var last: String?
+        for i in named.indices {
+            nearby[i] = last
+            if let id = named[i] { last = id }
+        }
+        var next: String?
+        for i in named.indices.reversed() {
+            if nearby[i] == nil { nearby[i] = next }
+            if let id = named[i] { next = id }
+        }
+        return nearby
     }
 }
