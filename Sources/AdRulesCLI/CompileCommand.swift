@@ -42,18 +42,23 @@ enum CompileCommand {
         } catch {
             return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
         }
+        // Swift names two ids share (`level-end`, `level_end`): a warning where the build shows it, at the files as given.
+        var diagnostics = compilation.diagnostics
+        if parsed.values["format"] == "swift", let policy = compilation.policy {
+            diagnostics += GeneratedSwift.nameClashes(in: policy)
+        }
         // The document may go to stdout, so diagnostics go to stderr, in the xcode format build logs read (github's
         // annotations under GitHub Actions, as lint prints them there).
         let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)
-        var stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color).render(compilation.diagnostics, files: compilation.files)
-        if !parsed.flags.contains("quiet"), !compilation.diagnostics.isEmpty {
-            stderr += LintCommand.summary(compilation.diagnostics, files: compilation.files.count) + "\n"
+        var stderr = DiagnosticReporter(format: LintCommand.diagnosticFormat(environment), color: color).render(diagnostics, files: compilation.files)
+        if !parsed.flags.contains("quiet"), !diagnostics.isEmpty {
+            stderr += LintCommand.summary(diagnostics, files: compilation.files.count) + "\n"
         }
         guard let document = compilation.document else {
             return CommandResult(stderr: stderr + "error: \(ControlCharacters.escaped(path)) has errors; nothing was written\n", exitCode: ExitCode.findings)
         }
         // --strict: warnings fail too, as in lint, so that CI never ships a policy with one.
-        if parsed.flags.contains("strict"), !compilation.diagnostics.isEmpty {
+        if parsed.flags.contains("strict"), !diagnostics.isEmpty {
             return CommandResult(stderr: stderr + "error: \(ControlCharacters.escaped(path)) has warnings (--strict); nothing was written\n", exitCode: ExitCode.findings)
         }
         let text: String

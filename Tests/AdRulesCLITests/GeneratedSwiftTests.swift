@@ -44,6 +44,29 @@ struct GeneratedSwiftTests {
         #expect(!made.unicodeScalars.contains(where: ControlCharacters.isControl))
     }
 
+    /// Two ids with one Swift name (`level-end`, `level_end`) are a warning at the one that took a number, with a note at
+    /// the other: which of them is `levelEnd` follows the order the files declare them, so a placement added in an earlier
+    /// file would take the name the app's code uses, with no compile error. Only the Swift output warns; `--strict` fails.
+    @Test func idsThatShareASwiftNameAreAWarning() throws {
+        let dir = try temporaryDirectory("adrules-swift-clash", [
+            "rules/a.yaml": "version: 1\nplacements:\n  level-end: {format: banner}\n",
+            "rules/b.yaml": "version: 1\nplacements:\n  level_end: {format: interstitial, min_interval: 1m}\n  other: {format: banner}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let swift = runCLI(["compile", dir + "/rules", "--root", dir, "--format", "swift", "--color", "never"])
+        #expect(swift.exitCode == 0)
+        #expect(swift.stderr.hasPrefix(
+            "\(dir)/rules/b.yaml:3:3: warning: placement \"level_end\" is levelEnd_2 in the generated Swift, as \"level-end\", declared before it, is levelEnd: "
+                + "rename one of the two so that each id has a name of its own"), "\(swift.stderr)")
+        #expect(swift.stderr.contains("\(dir)/rules/a.yaml:3:3: note: \"level-end\" is declared here\n"), "\(swift.stderr)")
+        #expect(swift.stderr.hasSuffix("Found 0 errors and 1 warning in 2 files.\n"), "\(swift.stderr)")
+        #expect(swift.stdout.contains("static let levelEnd_2 = PlacementID(rawValue: \"level_end\""))
+        #expect(runCLI(["compile", dir + "/rules", "--format", "swift", "--strict"]).exitCode == 1)
+        // The JSON document names no Swift: no warning.
+        let json = runCLI(["compile", dir + "/rules", "--root", dir])
+        #expect(json.exitCode == 0 && json.stderr.isEmpty, "\(json.stderr)")
+    }
+
     @Test func theSwiftFileEmbedsTheCompiledPolicyAndNamesEveryPlacement() throws {
         let root = packageRoot()
         let result = runCLI(["compile", root + "/rules", "--root", root, "--format", "swift"])

@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesYAML
 import Foundation
 
 /// The Swift file the build plugin adds to an app target: the compiled policy embedded as a string, and one
@@ -63,6 +64,36 @@ public enum GeneratedSwift {
         lines.append("    static let all: [PlacementID] = [\(names.joined(separator: ", "))]")
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A warning for each placement whose Swift name took a number because an id declared before it has the same name
+    /// (`level_end` after `level-end`, `Level_End` after `level_end`): which id gets the plain name depends on the
+    /// order the rule files declare them, so a placement added later in an earlier file would take the name app code
+    /// uses, and `Placements.levelEnd` would ask about another placement with no compile error.
+    public static func nameClashes(in policy: Policy) -> [Diagnostic] {
+        let ids = policy.placements.map(\.id)
+        let names = identifiers(for: ids)
+        var firstWithBase: [String: Int] = [:]
+        var found: [Diagnostic] = []
+        for (i, placement) in policy.placements.enumerated() {
+            let base = identifier(for: placement.id)
+            guard let first = firstWithBase[base] else {
+                firstWithBase[base] = i
+                continue
+            }
+            let other = policy.placements[first]
+            let shown = names[first], own = names[i]
+            let location = placement.location
+            found.append(Diagnostic(
+                .warning, rule: "swift/name-clash",
+                message: "placement \"\(placement.id)\" is \(own) in the generated Swift, as \"\(other.id)\", declared before it, is \(shown): "
+                    + "rename one of the two so that each id has a name of its own (which id gets \(shown) follows the order the files "
+                    + "declare them, so a placement added later could take the name the app's code uses)",
+                file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)),
+                notes: [DiagnosticNote(message: "\"\(other.id)\" is declared here", file: other.location.file,
+                    position: SourcePosition(line: other.location.line, column: other.location.column))]))
+        }
+        return found
     }
 
     /// Swift names for placement ids, in order and all different: `app_open` → `appOpen`, `level-end` →

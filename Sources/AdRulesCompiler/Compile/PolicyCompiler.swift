@@ -10,6 +10,9 @@ public struct PolicyCompilation: Sendable {
     public var diagnostics: [Diagnostic]
     /// The rule files read.
     public var files: [String]
+    /// The policy written, its locations naming the files as given (the document's are relative to the root); nil when
+    /// nothing was written.
+    public var policy: Policy?
 }
 
 /// Compiles rule files into the document apps load with `Policy(compiled:)`.
@@ -26,7 +29,8 @@ public enum PolicyCompiler {
         if PolicyLoader.isCompiledPolicyFile(path) {
             let bytes = try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes)
             let load = PolicyLoader.loadCompiled(bytes: bytes, path: path)
-            return PolicyCompilation(document: load.diagnostics.hasErrors ? nil : Data(bytes), diagnostics: load.diagnostics, files: load.files)
+            let valid = !load.diagnostics.hasErrors
+            return PolicyCompilation(document: valid ? Data(bytes) : nil, diagnostics: load.diagnostics, files: load.files, policy: valid ? load.policy : nil)
         }
         let sources = try PolicyLoader.readSources(path: path)
         let load = PolicyLoader.load(sources: sources)
@@ -66,7 +70,7 @@ public enum PolicyCompiler {
             let tooLarge = Diagnostic.compiledPolicyTooLarge(limit: maxBytes, file: load.files.first ?? path)
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + [tooLarge], files: load.files)
         }
-        return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)
+        return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files, policy: load.policy)
     }
 
     /// `sha256:` of every source file's relative path and bytes, in path order.
