@@ -15,6 +15,7 @@ extension ScenarioDecoder {
     static func examplePlacement(
         _ policy: Policy, event: String? = nil, ask: AskKind? = nil, trigger: ShowTrigger? = nil, nearby: String? = nil
     ) -> String {
+        let near = nearby.flatMap { policy.placement($0) }
         let rewarded: Set<AdFormat> = [.rewarded, .rewardedInterstitial]
         // The formats that fit, the likeliest first: an action's show is an interstitial's more often than a rewarded one's.
         let fitting: [(AdFormat) -> Bool]
@@ -24,9 +25,9 @@ extension ScenarioDecoder {
         case (_, .show?) where trigger == .resume || trigger == .loadCompleted: fitting = [{ $0 == .appOpen }]
         case ("action", _): fitting = actionShows
         case (_, .show?) where trigger == .action: fitting = actionShows
-        default: return nearby.flatMap { policy.placement($0)?.id } ?? examplePlacement(policy)
+        default: return near?.id ?? examplePlacement(policy)
         }
-        if let nearby = nearby.flatMap({ policy.placement($0) }), fitting.contains(where: { $0(nearby.format.value) }) { return nearby.id }
+        if let near, fitting.contains(where: { $0(near.format.value) }) { return near.id }
         for fits in fitting {
             if let placement = policy.placements.first(where: { fits($0.format.value) }) { return placement.id }
         }
