@@ -38,15 +38,12 @@ enum CompileCommand {
         }
         let compilation: PolicyCompilation
         do {
-            compilation = try PolicyCompiler.compile(path: path, root: parsed.values["root"])
+            // Swift names two ids share (`level-end`, `level_end`) are a warning where the build shows it.
+            compilation = try PolicyCompiler.compile(path: path, root: parsed.values["root"], checkingSwiftNames: parsed.values["format"] == "swift")
         } catch {
             return CommandResult(stderr: "error: \(ControlCharacters.escaped("\(error)"))\n", exitCode: ExitCode.failure)
         }
-        // Swift names two ids share (`level-end`, `level_end`): a warning where the build shows it, at the files as given.
-        var diagnostics = compilation.diagnostics
-        if parsed.values["format"] == "swift", let policy = compilation.policy {
-            diagnostics += GeneratedSwift.nameClashes(in: policy)
-        }
+        let diagnostics = compilation.diagnostics
         // The document may go to stdout, so diagnostics go to stderr, in the xcode format build logs read (github's
         // annotations under GitHub Actions, as lint prints them there).
         let color = AdRulesCommandLine.useColor(parsed, environment: environment, onStandardError: true)

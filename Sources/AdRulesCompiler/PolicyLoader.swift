@@ -163,7 +163,12 @@ public enum PolicyLoader {
     }
 
     /// Loads a policy from file contents.
-    public static func load(sources: [(file: String, bytes: [UInt8])], emptyPolicyFile: String? = nil) -> PolicyLoad {
+    /// - Parameter checkingSwiftNames: also report ids that share a name in the generated Swift (`swift/name-clash`,
+    ///   what `compile --format swift` and the build plugin check), as the other findings are: comments can hide them,
+    ///   and a file shows at most a thousand.
+    public static func load(
+        sources: [(file: String, bytes: [UInt8])], emptyPolicyFile: String? = nil, checkingSwiftNames: Bool = false
+    ) -> PolicyLoad {
         var diagnostics: [Diagnostic] = []
         var fragments: [PolicyFragment] = []
         var dropped: [String: (count: Int, errors: Int)] = [:]
@@ -214,6 +219,7 @@ public enum PolicyLoader {
         diagnostics += assembler.diagnostics
         diagnostics += SemanticLint.run(
             policy, withUnreadSettings: assembler.placementsWithErrors, defaultsWritten: assembler.defaultsWritten, leftOut: assembler.leftOut)
+        if checkingSwiftNames { diagnostics += GeneratedSwift.nameClashes(in: policy) }
         // After a syntax error, a file's other findings and the policy-wide ones only repeat it (cli.md r2). What the
         // other files say about themselves stands.
         if !broken.isEmpty {

@@ -41,9 +41,9 @@ struct AppOpenFlags {
         // min_interval: 4m, daily_cap: 6
         if let last = shows.last, now - last < 4 * 60_000 { return false }
         if shows.count >= 6 && shows[shows.count - 6] >= dayStart { return false }
-        // group fullscreen: min_interval 1m, daily_cap 30
+        // group fullscreen: min_interval 1m, daily_cap 20
         if let last = groupShows.last, now - last < 60_000 { return false }
-        if groupShows.count >= 30 && groupShows[groupShows.count - 30] >= dayStart { return false }
+        if groupShows.count >= 20 && groupShows[groupShows.count - 20] >= dayStart { return false }
         return true
     }
 }

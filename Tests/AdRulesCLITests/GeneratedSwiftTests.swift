@@ -67,6 +67,35 @@ struct GeneratedSwiftTests {
         #expect(json.exitCode == 0 && json.stderr.isEmpty, "\(json.stderr)")
     }
 
+    /// `swift/name-clash` is a warning as any other: a comment naming it hides it, and a file shows at most 1,000.
+    @Test func aNameClashIsHiddenByACommentAndCountsTowardsAFilesLimit() throws {
+        // 1,005 ids that are all `aB` in Swift: `a-b`, `a_b`, `a.b`, `a--b`, …
+        var ids: [String] = []
+        var separators = [""]
+        while ids.count < 1006 {
+            separators = separators.flatMap { s in ["-", "_", "."].map { s + $0 } }
+            ids += separators.map { "a\($0)b" }
+        }
+        let many = "version: 1\nplacements:\n" + ids.prefix(1006).map { "  \($0): {format: banner}\n" }.joined()
+        let dir = try temporaryDirectory("adrules-swift-clash-limit", [
+            "hidden/a.yaml": "version: 1\nplacements:\n  level-end: {format: banner}\n"
+                + "  # adrules:disable-next-line swift/name-clash -- the old app asks for it\n  level_end: {format: banner}\n",
+            "many/a.yaml": many,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let hidden = runCLI(["compile", dir + "/hidden", "--format", "swift", "--strict", "-o", dir + "/hidden.swift"])
+        #expect(hidden.exitCode == 0 && hidden.stderr.isEmpty, "\(hidden.stderr)")
+        // The comment names a rule there is: lint does not call it unknown.
+        let lint = runCLI(["lint", dir + "/hidden", "--quiet"])
+        #expect(lint.exitCode == 0 && lint.stdout.isEmpty, "\(lint.stdout)")
+        let limited = runCLI(["compile", dir + "/many", "--format", "swift", "--color", "never", "-o", dir + "/many.swift"])
+        #expect(limited.exitCode == 0)
+        let lines = limited.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.hasSuffix("(swift/name-clash)") }.count == 1000)
+        #expect(lines.first == "\(dir)/many/a.yaml:1:1: warning: 5 more findings in this file are not shown: fix the ones listed and lint again (lint/too-many-findings)")
+        #expect(lines.last == "Found 0 errors and 1005 warnings in 1 file.")
+    }
+
     @Test func theSwiftFileEmbedsTheCompiledPolicyAndNamesEveryPlacement() throws {
         let root = packageRoot()
         let result = runCLI(["compile", root + "/rules", "--root", root, "--format", "swift"])

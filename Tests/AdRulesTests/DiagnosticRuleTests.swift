@@ -143,9 +143,19 @@ struct DiagnosticRuleTests {
     }
 
     @Test func everyDocumentedRuleHasACase() {
-        // compiled/invalid has its own suite (CompiledPolicyTests): it needs a compiled document, not YAML.
-        let covered = Set(Self.cases.map(\.rule)).union(["policy/duplicate-id", "policy/conflicting-setting", "compiled/invalid", "lint/too-many-findings"])
+        // compiled/invalid has its own suite (CompiledPolicyTests): it needs a compiled document, not YAML; so has
+        // swift/name-clash (GeneratedSwiftTests), which only `compile --format swift` reports.
+        let covered = Set(Self.cases.map(\.rule)).union([
+            "policy/duplicate-id", "policy/conflicting-setting", "compiled/invalid", "lint/too-many-findings", "swift/name-clash",
+        ])
         #expect(Set(LintRule.all.map(\.id)).subtracting(covered).isEmpty)
+    }
+
+    /// Each rule has its row in docs/lint-rules.md, which the warnings send readers to.
+    @Test func everyRuleHasARowInTheDocs() throws {
+        let page = try String(contentsOfFile: packageRoot() + "/docs/lint-rules.md", encoding: .utf8)
+        let missing = LintRule.all.map(\.id).filter { !page.contains("| `\($0)` | ") }
+        #expect(missing.isEmpty, "no row in docs/lint-rules.md: \(missing)")
     }
 
     @Test func shippedRulesHaveNoFindings() throws {

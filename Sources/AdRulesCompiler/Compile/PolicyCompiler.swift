@@ -10,9 +10,6 @@ public struct PolicyCompilation: Sendable {
     public var diagnostics: [Diagnostic]
     /// The rule files read.
     public var files: [String]
-    /// The policy written, its locations naming the files as given (the document's are relative to the root); nil when
-    /// nothing was written.
-    public var policy: Policy?
 }
 
 /// Compiles rule files into the document apps load with `Policy(compiled:)`.
@@ -24,16 +21,23 @@ public enum PolicyCompiler {
     ///     files outside it are recorded relative to the policy's parent directory).
     /// - Throws: ``PolicyLoadError`` for I/O failures.
     /// - Parameter maxBytes: the largest document written, the most the runtime loads (a test passes less).
-    public static func compile(path: String, root: String? = nil, maxBytes: Int = Policy.maxCompiledBytes) throws -> PolicyCompilation {
+    /// - Parameter checkingSwiftNames: also report ids that share a name in the generated Swift (`swift/name-clash`), for
+    ///   `compile --format swift` and the build plugin.
+    public static func compile(
+        path: String, root: String? = nil, maxBytes: Int = Policy.maxCompiledBytes, checkingSwiftNames: Bool = false
+    ) throws -> PolicyCompilation {
         // A compiled policy takes the place of rule files here too (cli.md): it is validated and written as it is.
         if PolicyLoader.isCompiledPolicyFile(path) {
             let bytes = try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes)
             let load = PolicyLoader.loadCompiled(bytes: bytes, path: path)
-            let valid = !load.diagnostics.hasErrors
-            return PolicyCompilation(document: valid ? Data(bytes) : nil, diagnostics: load.diagnostics, files: load.files, policy: valid ? load.policy : nil)
+            guard !load.diagnostics.hasErrors else { return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files) }
+            // A compiled policy has no comments to hide a finding with; the per-file limit applies.
+            let clashes = checkingSwiftNames ? GeneratedSwift.nameClashes(in: load.policy) : []
+            let diagnostics = clashes.isEmpty ? load.diagnostics : PolicyLoader.capped(load.diagnostics + clashes, dropped: [:])
+            return PolicyCompilation(document: Data(bytes), diagnostics: diagnostics, files: load.files)
         }
         let sources = try PolicyLoader.readSources(path: path)
-        let load = PolicyLoader.load(sources: sources)
+        let load = PolicyLoader.load(sources: sources, checkingSwiftNames: checkingSwiftNames)
         guard !load.diagnostics.hasErrors else {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files)
         }
@@ -70,7 +74,7 @@ public enum PolicyCompiler {
             let tooLarge = Diagnostic.compiledPolicyTooLarge(limit: maxBytes, file: load.files.first ?? path)
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + [tooLarge], files: load.files)
         }
-        return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files, policy: load.policy)
+        return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)
     }
 
     /// `sha256:` of every source file's relative path and bytes, in path order.
