@@ -94,6 +94,12 @@ struct GeneratedSwiftTests {
         #expect(lines.filter { $0.hasSuffix("(swift/name-clash)") }.count == 1000)
         #expect(lines.first == "\(dir)/many/a.yaml:1:1: warning: 5 more findings in this file are not shown: fix the ones listed and lint again (lint/too-many-findings)")
         #expect(lines.last == "Found 0 errors and 1005 warnings in 1 file.")
+        // A compiled policy has the same limit.
+        #expect(runCLI(["compile", dir + "/many", "-o", dir + "/many.json"]).exitCode == 0)
+        let compiled = runCLI(["compile", dir + "/many.json", "--format", "swift", "--color", "never", "-o", dir + "/many2.swift"])
+        let compiledLines = compiled.stderr.split(separator: "\n")
+        #expect(compiledLines.filter { $0.hasSuffix("(swift/name-clash)") }.count == 1000)
+        #expect(compiledLines.last == "Found 0 errors and 1005 warnings in 1 file.")
     }
 
     @Test func theSwiftFileEmbedsTheCompiledPolicyAndNamesEveryPlacement() throws {
