@@ -51,7 +51,7 @@ public enum ModelCheck {
 
     /// The most steps of the policy's rules and caps a user-day of one segment may take (about 3 ns each when they
     /// are window caps): 1,000 groups of 64 windows made one user-day of 9,600 moments take 34 s. The shipped model's
-    /// heaviest segment takes about 24,000 with the shipped rules.
+    /// heaviest segment takes about 17,000 with the shipped rules.
     static let maxWorkPerUserDay = 50_000_000
 
     /// The most undeclared attribute names a check looks for "did you mean" for; the rest are told to declare or remove
