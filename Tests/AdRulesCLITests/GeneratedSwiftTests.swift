@@ -69,7 +69,7 @@ struct GeneratedSwiftTests {
 
     /// `swift/name-clash` is a warning as any other: a comment naming it hides it, and a file shows at most 1,000.
     @Test func aNameClashIsHiddenByACommentAndCountsTowardsAFilesLimit() throws {
-        // 1,005 ids that are all `aB` in Swift: `a-b`, `a_b`, `a.b`, `a--b`, …
+        // 1,006 ids that are all `aB` in Swift (`a-b`, `a_b`, `a.b`, `a--b`, …): 1,005 clashes.
         var ids: [String] = []
         var separators = [""]
         while ids.count < 1006 {
@@ -100,6 +100,27 @@ struct GeneratedSwiftTests {
         let compiledLines = compiled.stderr.split(separator: "\n")
         #expect(compiledLines.filter { $0.hasSuffix("(swift/name-clash)") }.count == 1000)
         #expect(compiledLines.last == "Found 0 errors and 1005 warnings in 1 file.")
+    }
+
+    /// A file with a syntax error leaves its ids out, which changes the numbers the others get: no clash is said then
+    /// (cli.md r2: no policy-wide finding after a syntax error). A compiled policy named otherwise (`policy.bak`) is
+    /// compiled as one, as lint reads it.
+    @Test func aNameClashWaitsForASyntaxErrorAndACompiledPolicyMayHaveAnyName() throws {
+        let dir = try temporaryDirectory("adrules-swift-clash-broken", [
+            "broken/a.yaml": "version: 1\nplacements:\n  level_end: {format: banner\n",
+            "broken/b.yaml": "version: 1\nplacements:\n  level-end: {format: banner}\n  Level-End: {format: banner}\n",
+            "ok/a.yaml": "version: 1\nplacements:\n  level-end: {format: banner}\n  level_end: {format: banner}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let broken = runCLI(["compile", dir + "/broken", "--format", "swift", "--color", "never"])
+        #expect(broken.exitCode == 1)
+        #expect(broken.stderr.contains("(yaml/syntax)") && !broken.stderr.contains("swift/name-clash"), "\(broken.stderr)")
+        #expect(runCLI(["compile", dir + "/ok", "-o", dir + "/policy.json"]).exitCode == 0)
+        try FileManager.default.moveItem(atPath: dir + "/policy.json", toPath: dir + "/policy.bak")
+        let renamed = runCLI(["compile", dir + "/policy.bak", "--format", "swift", "--color", "never", "-o", dir + "/out.swift"])
+        #expect(renamed.exitCode == 0)
+        #expect(renamed.stderr.contains("warning: placement \"level_end\" is levelEnd_2") && !renamed.stderr.contains(": error:"), "\(renamed.stderr)")
+        #expect(runCLI(["compile", dir + "/policy.bak", "-o", dir + "/again.json"]).exitCode == 0)
     }
 
     @Test func theSwiftFileEmbedsTheCompiledPolicyAndNamesEveryPlacement() throws {

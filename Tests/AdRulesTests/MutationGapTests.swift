@@ -56,8 +56,9 @@ struct MutationGapTests {
         #expect(h.ask(.show("free", trigger: .action)).isAllowed)
         #expect(h.ask(.offer("free")).isAllowed)
         #expect(h.ask(.load("free")).codes == [.alreadyLoaded])
-        // The other placement still blocks: its own setting is the default.
-        h.record(.adClosed("other"), .loadCompleted("other"), .showStarted("free"))
+        // The other placement still blocks: its own setting is the default (the outside ad closed, so only `free` is on
+        // screen).
+        h.record(.fullscreenClosed(source: "sdk_a"), .adClosed("other"), .loadCompleted("other"), .showStarted("free"))
         h.advance("1s")
         #expect(h.ask(.show("other", trigger: .action)).codes == [.fullscreenActive])
         // With its own ad on screen, it may load its next one: no `already_showing` for load.
@@ -179,7 +180,7 @@ struct MutationGapTests {
 
     /// rules.md §2 and §8: `daily_cap` counts "the shows of the current calendar day in `timezone`", a named zone, not
     /// the device's. Through the engine, which keeps the day between asks: a show at 23:30 in Tokyo (14:30 UTC) and an
-    /// ask an hour later, on Tokyo's next day, with the device in UTC, where both are on one day.
+    /// ask 40 minutes later, on Tokyo's next day, with the device in UTC, where both are on one day.
     @Test func theEngineCountsADailyCapInThePolicysZoneNotTheDevices() throws {
         let policy = try Policy(yaml: "version: 1\ntimezone: Asia/Tokyo\nplacements:\n  inter: {format: interstitial, daily_cap: 1}\n")
         let start = try #require(Timestamps.parseMilliseconds("2026-11-29T14:00:00Z"))

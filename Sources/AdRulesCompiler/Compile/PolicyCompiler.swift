@@ -28,15 +28,13 @@ public enum PolicyCompiler {
     ) throws -> PolicyCompilation {
         // A compiled policy takes the place of rule files here too (cli.md): it is validated and written as it is.
         if PolicyLoader.isCompiledPolicyFile(path) {
-            let bytes = try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes)
-            let load = PolicyLoader.loadCompiled(bytes: bytes, path: path)
-            guard !load.diagnostics.hasErrors else { return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files) }
-            // A compiled policy has no comments to hide a finding with; the per-file limit applies.
-            let clashes = checkingSwiftNames ? GeneratedSwift.nameClashes(in: load.policy) : []
-            let diagnostics = clashes.isEmpty ? load.diagnostics : PolicyLoader.capped(load.diagnostics + clashes, dropped: [:])
-            return PolicyCompilation(document: Data(bytes), diagnostics: diagnostics, files: load.files)
+            return compiled(try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes), path: path, checkingSwiftNames: checkingSwiftNames)
         }
         let sources = try PolicyLoader.readSources(path: path)
+        // A compiled policy named otherwise (`policy.bak`) is one too, as `lint` reads it.
+        if sources.count == 1, sources[0].file == path, PolicyLoader.looksCompiled(sources[0].bytes) {
+            return compiled(sources[0].bytes, path: path, checkingSwiftNames: checkingSwiftNames)
+        }
         let load = PolicyLoader.load(sources: sources, checkingSwiftNames: checkingSwiftNames)
         guard !load.diagnostics.hasErrors else {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files)
@@ -75,6 +73,16 @@ public enum PolicyCompiler {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics + [tooLarge], files: load.files)
         }
         return PolicyCompilation(document: document, diagnostics: load.diagnostics, files: load.files)
+    }
+
+    /// A compiled policy given to compile: validated, and written as it is when valid.
+    private static func compiled(_ bytes: [UInt8], path: String, checkingSwiftNames: Bool) -> PolicyCompilation {
+        let load = PolicyLoader.loadCompiled(bytes: bytes, path: path)
+        guard !load.diagnostics.hasErrors else { return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files) }
+        // A compiled policy keeps no comments: a clash hidden in the rule files is shown again. The per-file limit applies.
+        let clashes = checkingSwiftNames ? GeneratedSwift.nameClashes(in: load.policy) : []
+        let diagnostics = clashes.isEmpty ? load.diagnostics : PolicyLoader.capped(load.diagnostics + clashes, dropped: [:])
+        return PolicyCompilation(document: Data(bytes), diagnostics: diagnostics, files: load.files)
     }
 
     /// `sha256:` of every source file's relative path and bytes, in path order.
