@@ -52,14 +52,26 @@ public enum PolicyLoader {
     /// Loads the policy at a path (a rule file or a directory of them) and lints it.
     /// - Throws: ``PolicyLoadError`` for I/O failures; problems in the files are diagnostics.
     public static func load(path: String) throws -> PolicyLoad {
-        if isCompiledPolicyFile(path) { return try loadCompiled(path: path) }
+        switch try readPolicy(path: path) {
+        case .compiled(let bytes): return loadCompiled(bytes: bytes, path: path)
+        case .ruleFiles(let sources): return load(sources: sources)
+        }
+    }
+
+    /// What a path given as a policy holds: a compiled policy's document, or rule files.
+    enum PolicyInput {
+        case compiled([UInt8])
+        case ruleFiles([(file: String, bytes: [UInt8])])
+    }
+
+    /// Reads the policy at a path, as every command that takes one reads it.
+    static func readPolicy(path: String) throws -> PolicyInput {
+        if isCompiledPolicyFile(path) { return .compiled(try readBytes(path, limit: Policy.maxCompiledBytes)) }
         let sources = try readSources(path: path)
         // A compiled policy named otherwise (`policy.bak`) is read as one: its document says what it is, and read as
         // YAML its every key would be a finding.
-        if sources.count == 1, sources[0].file == path, looksCompiled(sources[0].bytes) {
-            return loadCompiled(bytes: sources[0].bytes, path: path)
-        }
-        return load(sources: sources)
+        if sources.count == 1, sources[0].file == path, looksCompiled(sources[0].bytes) { return .compiled(sources[0].bytes) }
+        return .ruleFiles(sources)
     }
 
     /// Whether a file's bytes are a compiled policy's document: a JSON object that names its format in the first

@@ -27,13 +27,10 @@ public enum PolicyCompiler {
         path: String, root: String? = nil, maxBytes: Int = Policy.maxCompiledBytes, checkingSwiftNames: Bool = false
     ) throws -> PolicyCompilation {
         // A compiled policy takes the place of rule files here too (cli.md): it is validated and written as it is.
-        if PolicyLoader.isCompiledPolicyFile(path) {
-            return compiled(try PolicyLoader.readBytes(path, limit: Policy.maxCompiledBytes), path: path, checkingSwiftNames: checkingSwiftNames)
-        }
-        let sources = try PolicyLoader.readSources(path: path)
-        // A compiled policy named otherwise (`policy.bak`) is one too, as `lint` reads it.
-        if sources.count == 1, sources[0].file == path, PolicyLoader.looksCompiled(sources[0].bytes) {
-            return compiled(sources[0].bytes, path: path, checkingSwiftNames: checkingSwiftNames)
+        let sources: [(file: String, bytes: [UInt8])]
+        switch try PolicyLoader.readPolicy(path: path) {
+        case .compiled(let bytes): return compiled(bytes, path: path, checkingSwiftNames: checkingSwiftNames)
+        case .ruleFiles(let files): sources = files
         }
         let load = PolicyLoader.load(sources: sources, checkingSwiftNames: checkingSwiftNames)
         guard !load.diagnostics.hasErrors else {
