@@ -147,8 +147,8 @@ extension Diagnostic {
         return syntax("the file is larger than \(limit) bytes (16 MiB), \(advice)", file: file, at: SourceRange.fileStart.start)
     }
 
-    static func invalidUTF8(file: String, at position: SourcePosition) -> Diagnostic {
-        syntax("invalid UTF-8 byte sequence: save the file as UTF-8", file: file, at: position)
+    static func invalidUTF8(_ problem: String, file: String, at position: SourcePosition) -> Diagnostic {
+        syntax("\(problem): the file is not UTF-8 text here, save it as UTF-8", file: file, at: position)
     }
 
     static func hiddenLineBreak(_ scalar: Unicode.Scalar, file: String, at position: SourcePosition) -> Diagnostic {

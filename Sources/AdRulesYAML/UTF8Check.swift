@@ -5,8 +5,8 @@ import AdRules
 package enum UTF8Check {
     /// What is wrong with a file's text before libyaml reads it.
     enum Problem: Equatable {
-        /// A byte sequence that is not UTF-8.
-        case invalid
+        /// A byte sequence that is not UTF-8, with libyaml's words for it (``libyamlProblem(at:in:)``).
+        case invalid(String)
         /// NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029): YAML reads each as a line break,
         /// but editors and diffs show none, so text after one in a comment would be read as a setting no reviewer sees.
         case hiddenLineBreak(Unicode.Scalar)
@@ -80,9 +80,12 @@ package enum UTF8Check {
         var marks = 0
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
+        // The byte offset of the next scalar, for the bytes of one that does not decode.
+        var offset = 0
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
+                offset += UTF8.width(scalar)
                 marks = StreamSafeText.run(after: marks, adding: scalar)
                 if marks > StreamSafeText.maxCombiningMarks { return (.tooManyCombiningMarks, SourcePosition(line: line, column: column)) }
                 switch scalar.value {
@@ -104,9 +107,33 @@ package enum UTF8Check {
             case .emptyInput:
                 return nil
             case .error:
-                return (.invalid, SourcePosition(line: line, column: column))
+                return (.invalid(libyamlProblem(at: offset, in: bytes)), SourcePosition(line: line, column: column))
             }
         }
+    }
+
+    /// What libyaml's reader says of the byte sequence at `offset` that does not decode (cli.md: a `yaml/syntax` error
+    /// has libyaml's problem text), worked out as its reader checks a sequence: the leading byte's length, each
+    /// trailing byte, then the value's length and range.
+    static func libyamlProblem(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let lead = bytes[offset]
+        let width = lead & 0x80 == 0 ? 1 : lead & 0xE0 == 0xC0 ? 2 : lead & 0xF0 == 0xE0 ? 3 : lead & 0xF8 == 0xF0 ? 4 : 0
+        guard width > 0 else { return "invalid leading UTF-8 octet" }
+        guard offset + width <= bytes.count else { return "incomplete UTF-8 octet sequence" }
+        var value = UInt32(width == 1 ? lead & 0x7F : width == 2 ? lead & 0x1F : width == 3 ? lead & 0x0F : lead & 0x07)
+        for k in 1..<width {
+            let trailing = bytes[offset + k]
+            guard trailing & 0xC0 == 0x80 else { return "invalid trailing UTF-8 octet" }
+            value = value << 6 + UInt32(trailing & 0x3F)
+        }
+        let smallest: UInt32 = switch width {
+        case 2: 0x80
+        case 3: 0x800
+        case 4: 0x10000
+        default: 0
+        }
+        guard value >= smallest else { return "invalid length of a UTF-8 sequence" }
+        return "invalid Unicode character"
     }
 
     /// The 1-based line and character column of a byte offset in UTF-8 text (a YAML file's bytes, a JSON part's).

@@ -94,7 +94,7 @@ public final class YAMLEventCursor {
             stop(.binaryFile("binary (many of its first bytes are zero, out of step with any text encoding)", file: file))
         } else if let bad = UTF8Check.firstProblem(in: input) {
             switch bad.problem {
-            case .invalid: stop(.invalidUTF8(file: file, at: bad.at))
+            case .invalid(let problem): stop(.invalidUTF8(problem, file: file, at: bad.at))
             case .hiddenLineBreak(let scalar): stop(.hiddenLineBreak(scalar, file: file, at: bad.at))
             case .tooManyCombiningMarks:
                 stop(.syntax("\(StreamSafeText.message): remove the marks", file: file, at: bad.at))

@@ -259,6 +259,24 @@ struct YAMLReaderTests {
         #expect(d.range.start == SourcePosition(line: 2, column: 5))
     }
 
+    /// cli.md: a `yaml/syntax` error has libyaml's problem text. The file is checked for UTF-8 before libyaml reads it
+    /// (for the character's position), and the message names the problem as libyaml's reader does.
+    @Test(arguments: [
+        ([0xFF], "invalid leading UTF-8 octet"),
+        ([0xC3, 0x41], "invalid trailing UTF-8 octet"),
+        ([0xC0, 0xAF], "invalid length of a UTF-8 sequence"),
+        ([0xED, 0xA0, 0x80], "invalid Unicode character"),
+        ([0xF5, 0x80, 0x80, 0x80], "invalid Unicode character"),
+        ([0xE2, 0x82], "incomplete UTF-8 octet sequence"),
+    ] as [([UInt8], String)])
+    func invalidUTF8HasLibyamlsProblemText(_ sequence: [UInt8], _ problem: String) throws {
+        let doc = YAMLReader.read(Array("a: é\nb: ".utf8) + sequence, file: "t.yaml")
+        let d = try #require(doc.diagnostics.first)
+        #expect(d.rule == "yaml/syntax")
+        #expect(d.message.hasPrefix(problem + ":") && d.message.contains("save it as UTF-8"), "\(d.message)")
+        #expect(d.range.start == SourcePosition(line: 2, column: 4))
+    }
+
     /// NEL, LS and PS are line breaks to YAML and invisible in editors: text after one in a comment would be a
     /// setting no reviewer sees, at a line the editor does not have. The file is refused at the character.
     @Test(arguments: ["\u{85}", "\u{2028}", "\u{2029}"])
