@@ -18,6 +18,8 @@ if arguments.first == "generate" {
     }
     exit(0)
 }
+let parts = ["decisions", "allow", "deny", "deny-reusing", "engine", "core", "loading", "startup", "cursor", "ledger", "impact"]
+let usage = "usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only \(parts.joined(separator: "|"))] | adrules-bench generate N FILE\n"
 var rulesPath = "rules"
 var placements = 50_000
 var rounds = 15
@@ -27,10 +29,11 @@ while index < arguments.count {
     switch arguments[index] {
     case "--rules" where index + 1 < arguments.count: rulesPath = arguments[index + 1]; index += 1
     case "--placements" where index + 1 < arguments.count: placements = Int(arguments[index + 1]) ?? placements; index += 1
-    case "--only" where index + 1 < arguments.count: only = arguments[index + 1]; index += 1
+    // A part it does not have measured nothing and exited 0.
+    case "--only" where index + 1 < arguments.count && parts.contains(arguments[index + 1]): only = arguments[index + 1]; index += 1
     case "--rounds" where index + 1 < arguments.count: rounds = Int(arguments[index + 1]) ?? rounds; index += 1
     default:
-        FileHandle.standardError.write(Data("usage: adrules-bench [--rules DIR] [--placements N] [--rounds N] [--only decisions|allow|deny|deny-reusing|engine|core|loading|startup|cursor|ledger|impact] | adrules-bench generate N FILE\n".utf8))
+        FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
     }
     index += 1

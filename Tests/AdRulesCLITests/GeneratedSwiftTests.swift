@@ -17,17 +17,21 @@ struct GeneratedSwiftTests {
         #expect(GeneratedSwift.identifiers(for: [id]) == [name])
     }
 
+    /// Ids that share a Swift name are numbered in declaration order, and none keeps the plain name: an id added beside
+    /// one the app's code names makes that name go, rather than take it over.
     @Test func namesStayUniqueInDeclarationOrder() {
-        let names = GeneratedSwift.identifiers(for: ["app_open", "app-open", "appOpen", "appOpen_2", "x", "X"])
-        #expect(names == ["appOpen", "appOpen_2", "appOpen_3", "appOpen2", "x", "x_2"])
+        let names = GeneratedSwift.identifiers(for: ["app_open", "app-open", "appOpen", "appOpen_2", "x", "X", "y"])
+        #expect(names == ["appOpen_1", "appOpen_2", "appOpen_3", "appOpen2", "x_1", "x_2", "y"])
+        #expect(GeneratedSwift.identifiers(for: ["level_end"]) == ["levelEnd"])
+        #expect(!GeneratedSwift.identifiers(for: ["level-end", "level_end"]).contains("levelEnd"))
     }
 
     /// Many ids with one Swift name are numbered in order, each clash from the number after the last one given.
     @Test func manyClashesAreNumberedInOrder() {
         let ids = (0..<3_000).map { i in ["a-b", "a_b", "a.b"][i % 3] + String(repeating: "_", count: i / 3) } + ["x", "x-"]
         let names = GeneratedSwift.identifiers(for: ids)
-        #expect(names.prefix(4) == ["aB", "aB_2", "aB_3", "aB_4"])
-        #expect(names.suffix(3) == ["aB_3000", "x", "x_2"])
+        #expect(names.prefix(4) == ["aB_1", "aB_2", "aB_3", "aB_4"])
+        #expect(names.suffix(3) == ["aB_3000", "x_1", "x_2"])
         #expect(Set(names).count == names.count)
     }
 
@@ -44,9 +48,9 @@ struct GeneratedSwiftTests {
         #expect(!made.unicodeScalars.contains(where: ControlCharacters.isControl))
     }
 
-    /// Two ids with one Swift name (`level-end`, `level_end`) are a warning at the one that took a number, with a note at
-    /// the other: which of them is `levelEnd` follows the order the files declare them, so a placement added in an earlier
-    /// file would take the name the app's code uses, with no compile error. Only the Swift output warns; `--strict` fails.
+    /// Two ids with one Swift name (`level-end`, `level_end`) are a warning at the one declared later, with a note at the
+    /// other: both took a number, so code that names `levelEnd` no longer compiles, rather than asking about whichever
+    /// id is declared first. Only the Swift output warns; `--strict` fails.
     @Test func idsThatShareASwiftNameAreAWarning() throws {
         let dir = try temporaryDirectory("adrules-swift-clash", [
             "rules/a.yaml": "version: 1\nplacements:\n  level-end: {format: banner}\n",
@@ -56,11 +60,12 @@ struct GeneratedSwiftTests {
         let swift = runCLI(["compile", dir + "/rules", "--root", dir, "--format", "swift", "--color", "never"])
         #expect(swift.exitCode == 0)
         #expect(swift.stderr.hasPrefix(
-            "\(dir)/rules/b.yaml:3:3: warning: placement \"level_end\" is levelEnd_2 in the generated Swift, as \"level-end\", declared before it, is levelEnd: "
-                + "rename one of the two so that each id has a name of its own"), "\(swift.stderr)")
+            "\(dir)/rules/b.yaml:3:3: warning: placement \"level_end\" is levelEnd_2 in the generated Swift, and \"level-end\", declared before it, is levelEnd_1: "
+                + "both would be levelEnd, so neither is: rename one of the two so that each id has a name of its own"), "\(swift.stderr)")
         #expect(swift.stderr.contains("\(dir)/rules/a.yaml:3:3: note: \"level-end\" is declared here\n"), "\(swift.stderr)")
         #expect(swift.stderr.hasSuffix("Found 0 errors and 1 warning in 2 files.\n"), "\(swift.stderr)")
         #expect(swift.stdout.contains("static let levelEnd_2 = PlacementID(rawValue: \"level_end\""))
+        #expect(swift.stdout.contains("static let levelEnd_1 = PlacementID(rawValue: \"level-end\"") && !swift.stdout.contains("static let levelEnd "))
         #expect(runCLI(["compile", dir + "/rules", "--format", "swift", "--strict"]).exitCode == 1)
         // The JSON document names no Swift: no warning.
         let json = runCLI(["compile", dir + "/rules", "--root", dir])
@@ -216,10 +221,10 @@ struct GeneratedSwiftTests {
         #expect(result.exitCode == 0, "\(result.stderr)")
         // Every id, in declaration order, under its Swift name.
         let generated = try String(contentsOfFile: dir + "/Generated.swift", encoding: .utf8)
-        #expect(generated.contains("    static let all: [PlacementID] = [_2xCoins, `default`, _self, appOpen, appOpen_2, homeBanner, _all]\n"), "\(generated)")
+        #expect(generated.contains("    static let all: [PlacementID] = [_2xCoins, `default`, _self, appOpen_1, appOpen_2, homeBanner, _all]\n"), "\(generated)")
         try """
             import AdRules
-            let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen, Placements.appOpen_2, Placements.homeBanner, Placements._all]
+            let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen_1, Placements.appOpen_2, Placements.homeBanner, Placements._all]
             let every: [PlacementID] = Placements.all
             let policy: Policy? = try? Policy.bundled()
             let escaped: String = \(GeneratedSwift.rawStringLiteral("x\u{202E}\"#\\#(y)\n\u{7F}"))

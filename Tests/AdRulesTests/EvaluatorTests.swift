@@ -226,6 +226,17 @@ struct EvaluatorReasonTests {
         let d = h.ask(.show("app_open", trigger: .resume))
         #expect(d.isAllowed)
         #expect(d.notes.first?.contains("fullscreen_timeout") == true)
+        // The line an app logs keeps the note: it is why an ad was allowed with another one reported on screen.
+        #expect(d.description == "allow show app_open (resume); note: \(d.notes[0])")
+    }
+
+    /// A log line or `print` of a code, a trigger or a format shows the spelling of the rule files and the spec, not
+    /// the Swift case name (`print(decision.codes)` printed `[AdRules.ReasonCode.adNotReady]`).
+    @Test func codesTriggersAndFormatsPrintAsRuleFilesSpellThem() {
+        #expect("\(ReasonCode.adNotReady)" == "ad_not_ready")
+        #expect(String(describing: [ReasonCode.adNotReady, .groupDailyCap]) == "[ad_not_ready, group_daily_cap]")
+        #expect("\(ShowTrigger.loadCompleted)" == "load_completed")
+        #expect("\(AdFormat.rewardedInterstitial)" == "rewarded_interstitial")
     }
 
     @Test func graceReasons() throws {

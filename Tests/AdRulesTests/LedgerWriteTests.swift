@@ -136,12 +136,34 @@ struct LedgerWriteTests {
         #expect(store.saved.count == before + 1, "once written, not again")
     }
 
+    /// Application Support does not exist on a fresh install: an app that puts its ledger there, and leaves out
+    /// `onLedgerProblem`, lost every cap and session count at each relaunch when the store did not create the folder.
+    @Test func aLedgerInAMissingFolderIsWrittenThereAndReadBack() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/Library/Application Support/ads/ledger.json"
+            let problems = ProblemLog()
+            let engine = AdEngine(
+                policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path),
+                onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            engine.record(.loadCompleted("inter"))
+            #expect(engine.beginShow("inter", trigger: .action).isAllowed)
+            #expect(problems.all.isEmpty, "\(problems.all)")
+            let saved = try #require(try FileLedgerStore(path: path).load())
+            #expect(saved.sessionCount == 1)
+            #expect(saved.shows["inter"]?.count == 1)
+        }
+    }
+
     @Test func anUnwritableLedgerIsReportedOncePerProblem() throws {
         try withTemporaryDirectory { directory in
+            // A folder that cannot be made, where no ledger is read (no such file): a link to a folder in /proc, where
+            // no one may create one.
+            try FileManager.default.createSymbolicLink(atPath: directory + "/linked", withDestinationPath: "/proc/adrules-no-such-folder")
             let problems = ProblemLog()
             let engine = AdEngine(
                 policy: try policy(Self.policyText), clock: ManualClock(engineTestStart),
-                store: FileLedgerStore(path: directory + "/missing/ledger.json"), onLedgerProblem: { problems.append($0) })
+                store: FileLedgerStore(path: directory + "/linked/ledger.json"), onLedgerProblem: { problems.append($0) })
             engine.record(.appLaunched)
             engine.record(.loadCompleted("inter"))
             _ = engine.beginShow("inter", trigger: .action)

@@ -6,7 +6,8 @@ import Foundation
 /// while an advisory lock (`flock` on `<path>.lock`) is held. Two processes sharing the file (an app and its
 /// extension) therefore never leave a torn or invalid ledger, and never lose the file: the last snapshot written
 /// wins whole. A read takes only a regular file of at most 4 MiB and never blocks (a FIFO or a device at the path
-/// is an I/O error, not a hang).
+/// is an I/O error, not a hang). A save creates the ledger's folder when it is missing (Application Support does not
+/// exist on a fresh install), with the folders above it.
 public struct FileLedgerStore: LedgerStore {
     /// The ledger file.
     public let path: String
@@ -23,14 +24,14 @@ public struct FileLedgerStore: LedgerStore {
         return try LedgerSnapshot(validating: data)
     }
 
-    /// Replaces the ledger atomically under the file lock.
-    /// - Throws: ``LedgerError/io(_:)`` when the lock, the temporary file or the rename fails.
+    /// Replaces the ledger atomically under the file lock, first creating its folder if it is missing.
+    /// - Throws: ``LedgerError/io(_:)`` when the folder, the lock, the temporary file or the rename fails.
     public func save(_ snapshot: LedgerSnapshot) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data: Data
         do { data = try encoder.encode(snapshot) } catch { throw LedgerError.io("cannot encode the snapshot: \(error)") }
-        _ = try withLock(blocking: true) { try replace(with: data) }
+        _ = try withLock(blocking: true, creatingFolder: true) { try replace(with: data) }
     }
 
     /// What became of a corrupt ledger.
@@ -151,11 +152,24 @@ public struct FileLedgerStore: LedgerStore {
     // MARK: locking
 
     /// Runs `body` holding the exclusive lock on `<path>.lock`.
+    /// - Parameter creatingFolder: whether a missing folder of the ledger is created (a write), or the lock fails (a
+    ///   read or a clean-up, which have nothing to do without the ledger). Looked at only when the lock file cannot be
+    ///   opened, so a save into an existing folder costs no more.
     /// - Returns: nil when `blocking` is false and another writer holds the lock.
-    /// - Throws: ``LedgerError/io(_:)`` when the lock file cannot be opened or locked, or what `body` throws.
-    private func withLock<T>(blocking: Bool, _ body: () throws -> T) throws -> T? {
+    /// - Throws: ``LedgerError/io(_:)`` when the folder cannot be created, the lock file cannot be opened or locked, or
+    ///   what `body` throws.
+    private func withLock<T>(blocking: Bool, creatingFolder: Bool = false, _ body: () throws -> T) throws -> T? {
         let lockPath = path + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == ENOENT && creatingFolder {
+            let folder = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw LedgerError.io("cannot create the ledger's folder \(folder): \(error.localizedDescription)")
+            }
+            fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw LedgerError.io("cannot open the lock file \(lockPath): \(Self.errorText(errno))") }
         defer { close(fd) }
         while flock(fd, LOCK_EX | (blocking ? 0 : LOCK_NB)) != 0 {

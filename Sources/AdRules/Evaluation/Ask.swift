@@ -11,7 +11,7 @@ public enum AskKind: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Why the app wants to show an ad.
-public enum ShowTrigger: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ShowTrigger: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// The app came back to the foreground (app_open).
     case resume
     /// A load just completed (app_open: the cold-start show).
@@ -148,4 +148,10 @@ struct PreparedAttributes: Sendable {
         plain.prepared = nil
         known = program.knownTruths(plain)
     }
+}
+
+extension ShowTrigger {
+    /// The spelling rule files, scenario files and reports use (`load_completed`), not the Swift case name (`loadCompleted`): what a log
+    /// line or `print` shows.
+    public var description: String { rawValue }
 }

@@ -124,14 +124,17 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         try c.encode(notes, forKey: .notes)
     }
 
-    /// One line an app can log: `deny show app_open (resume): min_interval: …, next at 2026-11-30T09:04:00Z [rules/app_open.yaml:12:19]`.
+    /// One line an app can log: `deny show app_open (resume): min_interval: …, next at 2026-11-30T09:04:00Z [rules/app_open.yaml:12:19]`,
+    /// with each note after the reasons (`; note: …`).
     public var description: String {
         var head = "\(verdict.rawValue) \(ask.kind.rawValue) \(ask.placement)"
         if let trigger = ask.trigger { head += " (\(trigger.rawValue))" }
         // Ids and messages come from files and apps: control characters are escaped so the line stays one line.
         // The reasons are built from their sites once.
         let reasons = self.reasons
-        guard !reasons.isEmpty else { return ControlCharacters.escaped(head) }
+        // A note (an ad treated as closed after fullscreen_timeout) explains an allow as much as a deny.
+        let notes = self.notes.map { "; note: \($0)" }.joined()
+        guard !reasons.isEmpty else { return ControlCharacters.escaped(head + notes) }
         let parts = reasons.map { reason -> String in
             let message = reason.message
             var text = message.hasPrefix(reason.code.rawValue) ? message : "\(reason.code.rawValue): \(message)"
@@ -140,7 +143,7 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
             if let location = reason.location { text += " [\(location)]" }
             return text
         }
-        return ControlCharacters.escaped(head + ": " + parts.joined(separator: "; "))
+        return ControlCharacters.escaped(head + ": " + parts.joined(separator: "; ") + notes)
     }
 }
 

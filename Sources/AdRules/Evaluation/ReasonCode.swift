@@ -1,5 +1,5 @@
 /// The stable codes of deny reasons, in the order decisions list them.
-public enum ReasonCode: String, Sendable, Hashable, Codable, CaseIterable {
+public enum ReasonCode: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// The placement is not in the policy (then the only reason).
     case unknownPlacement = "unknown_placement"
     /// The placement says `enabled: false`.
@@ -84,4 +84,10 @@ extension ReasonCode {
     package static func sorted(_ codes: Set<ReasonCode>, for kind: AskKind) -> [ReasonCode] {
         listed(for: kind).filter(codes.contains)
     }
+}
+
+extension ReasonCode {
+    /// The spelling rule files, scenario files and reports use (`ad_not_ready`), not the Swift case name (`adNotReady`): what a log
+    /// line or `print` shows.
+    public var description: String { rawValue }
 }

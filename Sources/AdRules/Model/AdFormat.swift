@@ -1,5 +1,5 @@
 /// The ad formats a placement can have.
-public enum AdFormat: String, Sendable, Hashable, Codable, CaseIterable {
+public enum AdFormat: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Shown when the app starts cold and when it comes back to the foreground.
     case appOpen = "app_open"
     /// Fullscreen, between moments of the app (a level end).
@@ -31,4 +31,10 @@ public enum PolicyEnvironment: String, Sendable, Hashable, Codable, CaseIterable
     case production
     /// A policy for testing, which may use the networks' test unit ids.
     case test
+}
+
+extension AdFormat {
+    /// The spelling rule files, scenario files and reports use (`app_open`), not the Swift case name (`appOpen`): what a log
+    /// line or `print` shows.
+    public var description: String { rawValue }
 }

@@ -66,10 +66,9 @@ public enum GeneratedSwift {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A warning for each placement whose Swift name took a number because an id declared before it has the same name
-    /// (`level_end` after `level-end`, `Level_End` after `level_end`): which id gets the plain name depends on the
-    /// order the rule files declare them, so a placement added later in an earlier file would take the name app code
-    /// uses, and `Placements.levelEnd` would ask about another placement with no compile error.
+    /// A warning for each placement whose Swift name is that of an id declared before it (`level_end` after
+    /// `level-end`, `Level_End` after `level_end`): both took a number (`levelEnd_1`, `levelEnd_2`), so app code that
+    /// names `Placements.levelEnd` no longer compiles, and the numbers follow the order the rule files declare them.
     public static func nameClashes(in policy: Policy) -> [Diagnostic] {
         let ids = policy.placements.map(\.id)
         let names = identifiers(for: ids)
@@ -86,9 +85,9 @@ public enum GeneratedSwift {
             let location = placement.location
             found.append(Diagnostic(
                 .warning, rule: "swift/name-clash",
-                message: "placement \"\(placement.id)\" is \(own) in the generated Swift, as \"\(other.id)\", declared before it, is \(shown): "
-                    + "rename one of the two so that each id has a name of its own (which id gets \(shown) follows the order the files "
-                    + "declare them, so a placement added later could take the name the app's code uses)",
+                message: "placement \"\(placement.id)\" is \(own) in the generated Swift, and \"\(other.id)\", declared before it, is \(shown): "
+                    + "both would be \(base), so neither is: rename one of the two so that each id has a name of its own (the numbers "
+                    + "follow the order the files declare them, so a placement added later could take a number the app's code uses)",
                 file: location.file, range: SourceRange(at: SourcePosition(line: location.line, column: location.column)),
                 notes: [DiagnosticNote(message: "\"\(other.id)\" is declared here", file: other.location.file,
                     position: SourcePosition(line: other.location.line, column: other.location.column))]))
@@ -101,15 +100,23 @@ public enum GeneratedSwift {
     /// - Parameter ids: the ids, as written in the rule files.
     /// - Returns: one declarable name per id.
     public static func identifiers(for ids: [String]) -> [String] {
+        let bases = ids.map(identifier(for:))
+        var sharing: [String: Int] = [:]
+        for base in bases { sharing[base, default: 0] += 1 }
         var used = Set<String>()
         // The next number to try for each base name: 20,000 ids with one base took 27 s when each clash counted from 2.
         var nextSuffix: [String: Int] = [:]
-        return ids.map { id in
-            let base = identifier(for: id)
+        return bases.map { base in
+            // Ids that differ only in separators or case of the first letter (`app_open`, `app-open`) would clash:
+            // each gets a number, in the order the rule files declare them, and none keeps the plain name. So an id
+            // added beside one the app's code names makes that name go (a compile error), rather than hand it to
+            // whichever id is declared first (the code would then ask about another ad, with a warning at most).
             var name = base
-            var suffix = nextSuffix[base] ?? 2
-            // Ids that differ only in separators or case of the first letter (`app_open`, `app-open`) would
-            // clash: later ones get a number, in the order the rule files declare them.
+            var suffix = nextSuffix[base] ?? 1
+            if sharing[base, default: 0] > 1 {
+                name = "\(base)_\(suffix)"
+                suffix += 1
+            }
             while used.contains(name) {
                 name = "\(base)_\(suffix)"
                 suffix += 1
