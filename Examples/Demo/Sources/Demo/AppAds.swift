@@ -230,3 +230,17 @@ final class AppAds {
         }
     }
 }
+
+extension AppAds {
+    /// The engine as an app starts it: the system clock and the user's time zone (the defaults the demo replaces), the
+    /// ledger in Application Support (`FileLedgerStore` creates its folder on the first write), and the app's logger told
+    /// of a ledger it cannot read or write.
+    static func appEngine() throws -> AdEngine {
+        let support = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: false)
+        return AdEngine(
+            policy: try Policy.bundled(),
+            store: FileLedgerStore(url: support.appending(path: "ad-ledger.json")),
+            onLedgerProblem: { problem in print("ad ledger: \(problem)") }  // the app's logger
+        )
+    }
+}
