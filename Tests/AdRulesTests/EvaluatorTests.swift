@@ -230,6 +230,23 @@ struct EvaluatorReasonTests {
         #expect(d.description == "allow show app_open (resume); note: \(d.notes[0])")
     }
 
+    /// Attribute values written as literals are the values of their rule types: an int literal is an `int` (a rule
+    /// comparing an `int` attribute with a `number` would be a rule_error), a decimal a `number`.
+    @Test func attributeValuesWrittenAsLiteralsHaveTheirRuleTypes() throws {
+        let policy = try policy("""
+            version: 1
+            attributes: {screen: string, level: int, score: number, onboarding: bool}
+            placements:
+              a: {format: banner}
+            rules:
+              - {id: r, deny: [a], when: 'screen == "checkout" and level > 3 and score < 2.5 and not onboarding'}
+            """)
+        let literal: AskContext = AskContext(attributes: ["screen": "checkout", "level": 12, "score": 1.5, "onboarding": false])
+        #expect(literal.attributes == ["screen": .string("checkout"), "level": .int(12), "score": .number(1.5), "onboarding": .bool(false)])
+        let decision = Evaluator.decide(.show("a", trigger: .action), context: literal, policy: policy, facts: Facts(policy: policy, installedAt: 0), now: 0)
+        #expect(decision.codes == [.customRule, .adNotReady], "the rule reads every value: no rule_error")
+    }
+
     /// A log line or `print` of a code, a trigger or a format shows the spelling of the rule files and the spec, not
     /// the Swift case name (`print(decision.codes)` printed `[AdRules.ReasonCode.adNotReady]`).
     @Test func codesTriggersAndFormatsPrintAsRuleFilesSpellThem() {
