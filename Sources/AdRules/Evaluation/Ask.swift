@@ -151,7 +151,7 @@ struct PreparedAttributes: Sendable {
 }
 
 extension ShowTrigger {
-    /// The spelling rule files, scenario files and reports use (`load_completed`), not the Swift case name (`loadCompleted`): what a log
-    /// line or `print` shows.
+    /// What a log line or `print` shows: the spelling of rule files, scenario files and reports (`load_completed`), not the
+    /// Swift case name (`loadCompleted`).
     public var description: String { rawValue }
 }

@@ -87,7 +87,7 @@ extension ReasonCode {
 }
 
 extension ReasonCode {
-    /// The spelling rule files, scenario files and reports use (`ad_not_ready`), not the Swift case name (`adNotReady`): what a log
-    /// line or `print` shows.
+    /// What a log line or `print` shows: the spelling of rule files, scenario files and reports (`ad_not_ready`), not the
+    /// Swift case name (`adNotReady`).
     public var description: String { rawValue }
 }

@@ -34,7 +34,7 @@ public enum PolicyEnvironment: String, Sendable, Hashable, Codable, CaseIterable
 }
 
 extension AdFormat {
-    /// The spelling rule files, scenario files and reports use (`app_open`), not the Swift case name (`appOpen`): what a log
-    /// line or `print` shows.
+    /// What a log line or `print` shows: the spelling of rule files, scenario files and reports (`app_open`), not the
+    /// Swift case name (`appOpen`).
     public var description: String { rawValue }
 }
