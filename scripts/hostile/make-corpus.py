@@ -1069,6 +1069,15 @@ def compiled_cases(c, binary):
         rule["condition"] = {"constant": {"type": "bool", "value": True}}
     rel = c.write("compiled/condition-edited.json", json.dumps(edited))
     c.run("compiled-condition-edited", "compiled", "a compiled policy whose conditions say other than their when texts", ["lint", rel], [1])
+    # A key written twice in one object (the first value a reviewer reads, the second one that would count): refused
+    # at the second (lint exit 1), whatever the key.
+    text = probe.stdout.decode("utf-8")
+    for key, second in [("environment", '"test"'), ("daily_cap", "[0,1,1,1]")]:
+        at = text.find('"%s":' % key)
+        if at < 0:
+            continue
+        rel = c.write("compiled/repeated-%s.json" % key, text[:at] + '"%s":%s,' % (key, second) + text[at:])
+        c.run("compiled-repeated-" + key, g, "a compiled policy with " + key + " written twice in one object", ["lint", rel], [1])
     for name, text in variants.items():
         rel = c.write("compiled/mutated-%s.json" % name, text)
         why = "the compiled _policy with " + name
