@@ -81,6 +81,11 @@ extension PolicyLoader {
                     // longer than PATH_MAX. A rule file must never be dropped without a word.
                     var info = stat()
                     let listedOnly = lstat(full, &info) != 0
+                    if listedOnly && errno == ENOENT {
+                        // Nothing at the name any more: the files are changing while they are read (an editor's save,
+                        // a checkout), and what was read may not be one policy.
+                        throw PolicyLoadError.unreadable(full, reason: "the entry was listed and then was gone: it was removed or renamed while the directory was read; run again once the files stop changing")
+                    }
                     if listedOnly || include(full) || name.unicodeScalars.contains("\u{FFFD}") {
                         throw PolicyLoadError.unreadable(full, reason: "the entry cannot be opened (a dangling or looping symlink, a name that is not UTF-8, or a path that is too long)")
                     }
