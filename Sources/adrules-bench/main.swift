@@ -28,10 +28,10 @@ var index = 0
 while index < arguments.count {
     switch arguments[index] {
     case "--rules" where index + 1 < arguments.count: rulesPath = arguments[index + 1]; index += 1
-    case "--placements" where index + 1 < arguments.count: placements = Int(arguments[index + 1]) ?? placements; index += 1
+    case "--placements" where index + 1 < arguments.count && (Int(arguments[index + 1]) ?? 0) > 0: placements = Int(arguments[index + 1]) ?? placements; index += 1
     // A part it does not have measured nothing and exited 0.
     case "--only" where index + 1 < arguments.count && parts.contains(arguments[index + 1]): only = arguments[index + 1]; index += 1
-    case "--rounds" where index + 1 < arguments.count: rounds = Int(arguments[index + 1]) ?? rounds; index += 1
+    case "--rounds" where index + 1 < arguments.count && (Int(arguments[index + 1]) ?? 0) > 0: rounds = Int(arguments[index + 1]) ?? rounds; index += 1
     default:
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
