@@ -1,0 +1,93 @@
+import AdRulesTestSupport
+import Foundation
+import Testing
+
+@testable import AdRulesCLI
+
+/// What `adrules lint` must find (or must not) as cli.md's "Lint rules" table and docs/lint-rules.md say: each test is a
+/// rule file in, `line:column severity rule` for each finding out. Each kills a mutant of the semantic lint rules or of
+/// the suppression comments that the suite let live.
+@Suite("lint rules: what mutation testing found unchecked")
+struct LintMutationGapTests {
+    /// The findings of `adrules lint` on one rule file holding `text`, as `line:column severity rule`, in output order
+    /// (notes left out), and the whole output.
+    func lint(_ text: String) throws -> (findings: [String], output: String) {
+        let dir = try temporaryDirectory("adrules-lint-gap", ["p.yaml": text])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = runCLI(["lint", "--format", "xcode", "--quiet", "--color", "never", dir])
+        var findings: [String] = []
+        for line in result.stdout.split(separator: "\n") {
+            guard let match = line.firstMatch(of: /p\.yaml:(\d+):(\d+): (error|warning): .* \(([a-z-]+\/[a-z-]+)\)$/) else { continue }
+            findings.append("\(match.1):\(match.2) \(match.3) \(match.4)")
+        }
+        return (findings, result.stdout)
+    }
+
+    /// cli.md: `cap/unreachable` for `session_cap >= daily_cap`. At equality the session cap never binds alone (the
+    /// daily cap denies at the same show), so `session_cap: 5` beside `daily_cap: 5` is a finding, as `hourly_cap: 6`
+    /// with `daily_cap: 6` is.
+    @Test func aSessionCapEqualToTheDailyCapCanNeverBind() throws {
+        let (findings, output) = try lint("""
+            version: 1
+            placements:
+              a:
+                format: interstitial
+                min_interval: 1m
+                daily_cap: 5
+                session_cap: 5
+
+            """)
+        #expect(findings == ["7:18 warning cap/unreachable"], "\(output)")
+        #expect(output.contains("session_cap 5 can never bind"), "\(output)")
+    }
+
+    /// docs/lint-rules.md: `# adrules:disable-next-line RULE` suppresses that rule on the next line; a finding of another
+    /// rule on the same line stays. (A comment naming `cap/zero` does not hide `expiry/too-long` or `pacing/missing`.)
+    @Test func aCommentNamingOneRuleHidesOnlyThatRule() throws {
+        let (findings, output) = try lint("""
+            version: 1
+            placements:
+              # adrules:disable-next-line cap/zero
+              a: {format: interstitial, daily_cap: 0, max_ad_age: 2h}
+              # adrules:disable-next-line expiry/too-long
+              b: {format: app_open, max_ad_age: 5h}
+
+            """)
+        #expect(findings == ["4:55 warning expiry/too-long", "6:3 warning pacing/missing"], "\(output)")
+    }
+
+    /// docs/lint-rules.md: the errors that judge a value kept as written can be suppressed, `policy/format-key` among
+    /// them: a named comment hides `launch:` on an interstitial, with no "cannot hide" note.
+    @Test func aFormatKeyErrorCanBeSuppressed() throws {
+        let (findings, output) = try lint("""
+            version: 1
+            placements:
+              a:
+                format: interstitial
+                min_interval: 1m
+                # adrules:disable-next-line policy/format-key
+                launch: {max_wait: 5s}
+
+            """)
+        #expect(findings == [], "\(output)")
+        #expect(!output.contains("cannot hide"), "\(output)")
+    }
+
+    /// cli.md: `policy/format-key` for `launch`/`resume` on a placement that is not app_open: `resume:` as well as
+    /// `launch:` (a rewarded placement's `resume:` block is as much a mistake as an interstitial's `launch:`).
+    @Test func aResumeBlockOnAnotherFormatIsAFormatKeyError() throws {
+        let (findings, output) = try lint("""
+            version: 1
+            placements:
+              a:
+                format: rewarded
+                resume: {allow_deferred: false}
+              b:
+                format: interstitial
+                min_interval: 1m
+                resume: {show_if_ready: true}
+
+            """)
+        #expect(findings == ["5:5 error policy/format-key", "9:5 error policy/format-key"], "\(output)")
+    }
+}
