@@ -90,4 +90,39 @@ struct LintMutationGapTests {
             """)
         #expect(findings == ["5:5 error policy/format-key", "9:5 error policy/format-key"], "\(output)")
     }
+
+    /// cli.md: `expiry/too-long` for `max_ad_age` above 4h for app_open and above 1h for other formats: at the limit
+    /// nothing, a second past it a warning, for each kind of limit (each threshold was pinned by one broad test only).
+    @Test func expiryTooLongStartsJustAboveEachFormatsLimit() throws {
+        let (findings, output) = try lint("""
+            version: 1
+            placements:
+              a: {format: app_open, min_interval: 1m, max_ad_age: 4h}
+              b: {format: app_open, min_interval: 1m, max_ad_age: 4h1s}
+              c: {format: interstitial, min_interval: 1m, max_ad_age: 1h}
+              d: {format: interstitial, min_interval: 1m, max_ad_age: 1h1s}
+              e: {format: rewarded, max_ad_age: 1h1s}
+
+            """)
+        #expect(findings == ["4:55 warning expiry/too-long", "6:59 warning expiry/too-long", "7:37 warning expiry/too-long"], "\(output)")
+    }
+
+    /// cli.md: `ids/test-ad-unit` in a `production` policy only (rules.md: test policies may use test ids), and
+    /// `ids/duplicate-ad-unit` for one `ad_unit` used by two placements, but not for a network's test id, which every
+    /// app shares by design, nor for an empty one, which names none.
+    @Test func adUnitRulesKeepToTheirCases() throws {
+        let units = """
+              a: {format: banner, ad_unit: "ca-app-pub-3940256099942544/6300978111"}
+              b: {format: banner, ad_unit: "ca-app-pub-3940256099942544/6300978111"}
+              c: {format: banner, ad_unit: ""}
+              d: {format: banner, ad_unit: ""}
+              e: {format: banner, ad_unit: "ca-app-pub-1111111111111111/2222222222"}
+              f: {format: banner, ad_unit: "ca-app-pub-1111111111111111/2222222222"}
+
+            """
+        let (test, testOutput) = try lint("version: 1\nenvironment: test\nplacements:\n" + units)
+        #expect(test == ["9:32 warning ids/duplicate-ad-unit"], "\(testOutput)")
+        let (production, productionOutput) = try lint("version: 1\nplacements:\n" + units)
+        #expect(production == ["3:32 error ids/test-ad-unit", "4:32 error ids/test-ad-unit", "8:32 warning ids/duplicate-ad-unit"], "\(productionOutput)")
+    }
 }
