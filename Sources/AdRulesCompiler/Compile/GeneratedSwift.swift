@@ -70,12 +70,12 @@ public enum GeneratedSwift {
     /// `level-end`, `Level_End` after `level_end`): both took a number (`levelEnd_1`, `levelEnd_2`), so app code that
     /// names `Placements.levelEnd` no longer compiles, and the numbers follow the order the rule files declare them.
     public static func nameClashes(in policy: Policy) -> [Diagnostic] {
-        let ids = policy.placements.map(\.id)
-        let names = identifiers(for: ids)
+        let bases = policy.placements.map { identifier(for: $0.id) }
+        let names = identifiers(forBases: bases)
         var firstWithBase: [String: Int] = [:]
         var found: [Diagnostic] = []
         for (i, placement) in policy.placements.enumerated() {
-            let base = identifier(for: placement.id)
+            let base = bases[i]
             guard let first = firstWithBase[base] else {
                 firstWithBase[base] = i
                 continue
@@ -100,7 +100,11 @@ public enum GeneratedSwift {
     /// - Parameter ids: the ids, as written in the rule files.
     /// - Returns: one declarable name per id.
     public static func identifiers(for ids: [String]) -> [String] {
-        let bases = ids.map(identifier(for:))
+        identifiers(forBases: ids.map(identifier(for:)))
+    }
+
+    /// ``identifiers(for:)`` of ids whose plain names (``identifier(for:)``) are `bases`, worked out once by the caller.
+    private static func identifiers(forBases bases: [String]) -> [String] {
         var sharing: [String: Int] = [:]
         for base in bases { sharing[base, default: 0] += 1 }
         var used = Set<String>()
