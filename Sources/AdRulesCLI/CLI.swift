@@ -229,7 +229,10 @@ public enum AdRulesCommandLine {
         case "never": return false
         default:
             let terminal = onStandardError ? environment.stderrIsTerminal : environment.stdoutIsTerminal && parsed.values["output"] == nil
-            return terminal && environment.variables["NO_COLOR"] == nil
+            // no-color.org: `NO_COLOR` set to anything but the empty string turns colour off; so does a terminal that
+            // says it has none (`TERM=dumb`: Emacs' shell, some CI log viewers).
+            let noColor = environment.variables["NO_COLOR"].map { !$0.isEmpty } ?? false
+            return terminal && !noColor && environment.variables["TERM"] != "dumb"
         }
     }
 }

@@ -96,6 +96,7 @@ enum OutputFile {
         var info = stat()
         if stat(path, &info) == 0 {
             if (info.st_mode & S_IFMT) == S_IFDIR { return reason(EISDIR) }
+            if isMadeReadOnly(info) { return madeReadOnly }
             return access(path, W_OK) == 0 ? nil : reason(errno)
         }
         // A path through a file (ENOTDIR) or a link loop says so, as the write would; a new name ending in `/` is a
@@ -111,10 +112,17 @@ enum OutputFile {
         return access(directory, W_OK | X_OK) == 0 ? nil : reason(errno)
     }
 
+    /// A regular file no one may write (`chmod 444`): a report someone protected so. Root may write any file, and a run
+    /// as root (a CI container's) would replace it: it is refused for every user, as docs/limits.md says.
+    static func isMadeReadOnly(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG && (info.st_mode & 0o222) == 0 }
+
+    static let madeReadOnly = "permission denied (the file is read-only: make it writable, or write elsewhere)"
+
     /// Writes `data` to `path`; nil when it worked, else why not.
     static func write(_ data: Data, to path: String) -> String? {
         var info = stat()
         let exists = stat(path, &info) == 0
+        if exists, isMadeReadOnly(info) { return madeReadOnly }
         // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while a regular file is written would leave it cut
         // off (in place) or a stray file beside it (replaced whole): those signals are ignored until it is written (or
         // restored), and the run then finishes without acting on them. A FIFO or a device has nothing to keep, and a

@@ -57,9 +57,11 @@ extension SimulateCommand {
         shows.removeAll { !$0.stood }
         var counts: [String: [String: Int]] = [:]
         for show in shows {
-            // The local date, in the (proleptic Gregorian) calendar the steps print, whatever the year (Foundation's
-            // gregorian calendar turns Julian before 1582).
-            let day = Timestamps.localDate(milliseconds: show.at, in: zone)
+            // The day caps count the show in, named by the local date it starts on (a zone that fell back across
+            // midnight gives the minute of the next date that came first to the day before), in the (proleptic
+            // Gregorian) calendar the steps print, whatever the year (Foundation's gregorian calendar turns Julian
+            // before 1582).
+            let day = Timestamps.localDate(milliseconds: zone.capDay(containing: show.at).start, in: zone)
             counts[day, default: [:]][show.placement, default: 0] += 1
         }
         // The placements shown, in the policy's order.

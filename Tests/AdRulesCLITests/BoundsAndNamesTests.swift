@@ -363,6 +363,24 @@ struct BoundsAndNamesTests {
         #expect(result.stderr.contains("a FIFO that no process reads"), "\(result.stderr)")
     }
 
+    /// A report someone made read-only (`chmod 444`) stays as it is, also for a run as root (a CI container's), which
+    /// the system would let write any file: refused before the run, with the reason, exit 3.
+    @Test func aReadOnlyReportStaysAsItIsForEveryUser() throws {
+        let dir = try Self.directory([:])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let target = dir + "/policy.json"
+        try "{\"kept\": true}\n".write(toFile: target, atomically: true, encoding: .utf8)
+        #expect(chmod(target, 0o444) == 0)
+        for arguments in [["compile", "rules"], ["lint", "rules", "--format", "json"]] {
+            let result = runCLI(arguments + ["--output", target])
+            #expect(result.exitCode == 3, "\(arguments)")
+            #expect(result.stderr.contains("the file is read-only"), "\(result.stderr)")
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "{\"kept\": true}\n")
+        #expect(chmod(target, 0o644) == 0)
+        #expect(runCLI(["compile", "rules", "--output", target]).exitCode == 0)
+    }
+
     /// A report that cannot be written in full (here a file-size limit) leaves the file it would replace as it was;
     /// a written report keeps the file's permissions, a symlink stays a symlink, and a file with hard links is written
     /// in place (each of its names sees the new report).

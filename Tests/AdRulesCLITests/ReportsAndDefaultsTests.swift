@@ -57,6 +57,29 @@ struct ReportsAndDefaultsTests {
         #expect(table.hasSuffix("\n  day         rew\n  2026-11-29    1\n"), "\(table)")
     }
 
+    /// simulate's table puts each show in the day daily caps count it in. Newfoundland fell back at 00:01 on 2010-11-07
+    /// (00:00-00:01 of the 7th, then 23:01 of the 6th again): the minute of the 7th that came first belongs to the 6th,
+    /// which reached its cap of 2 with it; the table said 1 show on the 6th and 3 on the 7th, under `daily_cap: 2`.
+    @Test func simulateCountsEachShowInItsCapsDay() throws {
+        func show(_ at: String = "", closedAfter: String = "10s") -> String {
+            "      - {\(at)event: load_completed, placement: inter}\n      - {ask: show, placement: inter, trigger: action, expect: allow}\n"
+                + "      - {event: show_started, placement: inter}\n      - {after: \(closedAfter), event: ad_closed, placement: inter}\n"
+        }
+        let dir = try Self.directory([
+            "p.yaml": "version: 1\ntimezone: America/St_Johns\nplacements:\n  inter: {format: interstitial, daily_cap: 2}\n",
+            "s.test.yaml": "tests:\n  - name: t\n    start: 2010-11-06T23:59:30-02:30\n    steps:\n      - event: app_launched\n"
+                // The second show at 00:00:00-02:30, in the minute of the 7th before the fall back.
+                + show(closedAfter: "30s") + show() + show("at: 2010-11-07T00:00:00-03:30, ") + show()
+                + "      - {event: load_completed, placement: inter}\n"
+                + "      - {ask: show, placement: inter, trigger: action, expect: deny, reasons: [daily_cap]}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(runCLI(["test", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"]).exitCode == 0)
+        let text = runCLI(["simulate", dir + "/s.test.yaml", "--rules", dir + "/p.yaml"])
+        let table = text.stdout.components(separatedBy: "Shows per placement per day")[1]
+        #expect(table.hasSuffix("\n  day         inter\n  2010-11-06      2\n  2010-11-07      2\n"), "\(table)")
+    }
+
     /// simulate's table counts the shows the engine counts: a show_failed past `fullscreen_timeout` takes nothing back,
     /// nor does one after a clock set back within the timeout once the engine saw the show run out (the table took both
     /// back, and printed 1 show, or none, where the engine denied for 2, or for 1).
@@ -146,7 +169,7 @@ struct ReportsAndDefaultsTests {
     }
 
     /// Findings printed on standard error (impact's) are coloured when standard error is a terminal, unless NO_COLOR
-    /// or --color never says otherwise, and with --color always wherever they go.
+    /// (not empty), TERM=dumb or --color never says otherwise, and with --color always wherever they go.
     @Test func findingsOnStandardErrorFollowItsTerminal() throws {
         let dir = try Self.directory([
             "p.yaml": "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner}\n",
@@ -162,6 +185,10 @@ struct ReportsAndDefaultsTests {
         #expect(stderr([], terminal: true).contains("\u{1B}["))
         #expect(!stderr([], terminal: false).contains("\u{1B}["))
         #expect(!stderr([], terminal: true, variables: ["NO_COLOR": "1"]).contains("\u{1B}["))
+        // no-color.org: an empty NO_COLOR does not count; a terminal that says it has no colours (TERM=dumb) gets none.
+        #expect(stderr([], terminal: true, variables: ["NO_COLOR": ""]).contains("\u{1B}["))
+        #expect(!stderr([], terminal: true, variables: ["TERM": "dumb"]).contains("\u{1B}["))
+        #expect(stderr(["--color", "always"], terminal: true, variables: ["TERM": "dumb"]).contains("\u{1B}["))
         #expect(!stderr(["--color", "never"], terminal: true).contains("\u{1B}["))
         #expect(stderr(["--color", "always"], terminal: false).contains("\u{1B}["))
         #expect(stderr([], terminal: false).contains("warning: no segment of"))

@@ -359,6 +359,37 @@ struct SimulationTests {
         #expect(midnights[1] - midnights[0] == 23 * 3_600_000)
     }
 
+    /// Where a zone fell back across midnight (Newfoundland at 00:01 on 2010-11-07: 00:00-00:01 of the 7th, then 23:01
+    /// of the 6th again), the 7th's user-day starts where daily caps start it, at the midnight after the fall back
+    /// (03:30Z), not at the first 00:00 (02:30Z): a user-day holds one day of the caps, and a daily cap of 1 shows at
+    /// most one ad in it.
+    @Test func aUserDayIsTheCapsDayWhereAZoneFellBackAcrossMidnight() throws {
+        let zone = try #require(TimeZone(identifier: "America/St_Johns"))
+        let midnights = SimulationPlan.midnights(from: CalendarDate(year: 2010, month: 11, day: 7), days: 1, in: zone)
+        #expect(midnights[0] == 1_289_100_600_000, "2010-11-07T00:00:00-03:30")
+        #expect(midnights[1] == 1_289_100_600_000 + 86_400_000)
+        let twoColdStarts = try model("""
+            version: 1
+            users: 10
+            days: 1
+            seed: 3
+            start: 2010-11-07
+            segments:
+              - {name: s, share: 1, timezone: America/St_Johns, installed_days_ago: 30, first_open: 0s, cold_starts: 2,
+                 resumes: 0, foreground: {exponential: 10s}}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 5s, show_failure: 0}
+            """)
+        let policy = try Policy(yaml: """
+            version: 1
+            environment: test
+            placements:
+              app_open: {format: app_open, daily_cap: 1, exclude_premium: false, launch: {max_wait: 30s}}
+            """)
+        let appOpen = try play(twoColdStarts, policy).total.placements[0]
+        #expect(appOpen.histogram.count <= 2, "no user-day has more impressions than the daily cap: \(appOpen.histogram)")
+        #expect(appOpen.impressions == 10)
+    }
+
     /// A load started after the last visit's ad closed still ends before the run's last midnight: its ad, never
     /// shown, is a wasted load (a load that would end after that midnight stays in flight).
     /// A cold-start load that completes after the user left is asked about (impact.md's integration), but an app in

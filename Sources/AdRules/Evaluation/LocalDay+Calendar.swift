@@ -94,3 +94,16 @@ extension Facts {
         day = LocalDay.containing(now, in: zone)
     }
 }
+
+extension TimeZone {
+    /// The local day containing `ms` as daily caps count days in this zone: its start and end, in ms since 1970.
+    ///
+    /// What a tool that groups times by day uses (`simulate`'s shows per day, the impact preview's user-days), so that
+    /// its days are the caps' days: where a zone fell back across midnight (Newfoundland at 00:01 until 2011), the
+    /// minute of the next date that came first belongs to the day before (``LocalDay/calendarDay(_:in:)``), which
+    /// Foundation's calendar alone does not say.
+    package func capDay(containing ms: Int64) -> (start: Int64, end: Int64) {
+        let day = LocalDay.containing(Milliseconds.clamped(ms), in: self)
+        return (day.start, day.end)
+    }
+}

@@ -201,19 +201,23 @@ struct SimulationPlan: Sendable {
         return counts
     }
 
-    /// Local midnights of consecutive days from a calendar date, in a zone (DST days are 23 or 25 hours).
+    /// Local midnights of consecutive days from a calendar date, in a zone (DST days are 23 or 25 hours): where each
+    /// day starts as daily caps count days, so that a user-day is one day of the caps.
     static func midnights(from start: CalendarDate, days: Int, in zone: TimeZone) -> [Int64] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         // Each day's first instant is found from its own noon: a day whose midnight the clocks skip starts at
         // 01:00, and the days after it start at midnight again (counting whole days from that 01:00 would not).
+        // The day is the caps' (``TimeZone/capDay(containing:)``): where a zone fell back across midnight (Newfoundland
+        // at 00:01 until 2011), the calendar starts the date at its first midnight, and the minute after it belongs to
+        // the day before, whose daily cap it counts for.
         let firstNoon = calendar.date(from: DateComponents(year: start.year, month: start.month, day: start.day, hour: 12))
             ?? Date(timeIntervalSince1970: 43_200)
         var result: [Int64] = []
         result.reserveCapacity(days + 1)
         for day in 0...days {
             let noon = calendar.date(byAdding: .day, value: day, to: firstNoon) ?? firstNoon.addingTimeInterval(Double(day) * 86_400)
-            result.append(Milliseconds.from(calendar.startOfDay(for: noon)))
+            result.append(zone.capDay(containing: Milliseconds.from(noon)).start)
         }
         return result
     }
