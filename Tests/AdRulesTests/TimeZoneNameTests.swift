@@ -16,6 +16,25 @@ struct TimeZoneNameTests {
         #expect(load.diagnostics.isEmpty, "\(load.diagnostics)")
     }
 
+    /// An offset written for a zone is told how to write it: a whole hour as its `Etc/GMT` name, 0 as UTC, and an offset
+    /// of part of an hour, which no `Etc/` zone has, as a region that keeps it.
+    @Test(arguments: [
+        ("GMT+5", "a fixed offset is written Etc/GMT-5 (the sign is reversed in these names)"),
+        ("UTC-03:00", "a fixed offset is written Etc/GMT+3"),
+        ("UTC+0", "the offset 0 is written UTC"), ("+00:00", "the offset 0 is written UTC"),
+        ("+05:30", "write the region's own zone, such as Asia/Kolkata (UTC+05:30)"),
+        ("UTC+5:45", "write the region's own zone, such as Asia/Kathmandu (UTC+05:45)"),
+        ("GMT-3:30", "write the region's own zone, such as America/St_Johns (UTC-03:30)"),
+    ])
+    func anOffsetIsToldItsName(_ name: String, _ advice: String) {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimezone: \"\(name)\"\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")])
+        #expect(load.diagnostics.map(\.rule) == ["policy/timezone"])
+        let message = load.diagnostics.first?.message ?? ""
+        #expect(message.hasPrefix("unknown time zone \"\(name)\": ") && message.contains(advice), "\(message)")
+        // Only an Etc/GMT name has its sign reversed.
+        #expect(message.contains("sign is reversed") == advice.hasPrefix("a fixed offset"), "\(message)")
+    }
+
     /// Abbreviations and offsets that Foundation accepts or rewrites are not IANA names.
     @Test(arguments: ["PST", "GMT+5", "UTC+1", "GMT+05:30", "Foo/Bar", "utc", "europe/berlin", "../../etc/passwd", "Europe//Berlin", "/UTC", ""])
     func anythingElseIsRefused(_ name: String) {

@@ -24,9 +24,16 @@ extension Diagnostic {
             } else {
                 message += ": delete it"
             }
-        } else if let offset = etcName(forOffset: name) {
-            // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
-            message = "unknown time zone \"\(shown)\": a fixed offset is written \(offset) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
+        } else if let offset = writtenOffset(name) {
+            if offset.minutes == 0 && offset.hours == 0 {
+                message = "unknown time zone \"\(shown)\": the offset 0 is written UTC"
+            } else if offset.minutes == 0, let etc = etcName(offset) {
+                // "GMT+5" is a fixed offset: IANA spells it with the POSIX sign, reversed.
+                message = "unknown time zone \"\(shown)\": a fixed offset is written \(etc) (the sign is reversed in these names); a region's own name also follows its daylight saving time"
+            } else if offset.minutes != 0, let region = partHourRegions[offset.text] {
+                // No Etc/ zone has an offset of part of an hour: the region that keeps it is what to write.
+                message = "unknown time zone \"\(shown)\": no zone name is a fixed offset of part of an hour: write the region's own zone, such as \(region) (UTC\(offset.text))"
+            }
         } else if let suggestion = candidates.first(where: { $0.lowercased() == lowered }) {
             message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
         } else if let zone = cityZones[cityKey(name)] {
@@ -72,8 +79,9 @@ extension Diagnostic {
         return zones
     }()
 
-    /// The `Etc/GMT±N` name of an offset written `GMT+5`, `UTC-3` or `UTC+05:00` (whole hours), nil for anything else.
-    static func etcName(forOffset name: String) -> String? {
+    /// An offset written as one from UTC: `GMT+5`, `UTC-3`, `UTC+05:00`, `+05:30`, `UTC+5:45` (at most 14 hours; the
+    /// minutes 00, 15, 30 or 45), with its sign and its text as `+05:30`; nil for anything else.
+    static func writtenOffset(_ name: String) -> (sign: Int, hours: Int, minutes: Int, text: String)? {
         let upper = name.uppercased()
         // A bare offset (`+01:00`, as ISO 8601 writes it) reads as one from UTC.
         let bare = upper.hasPrefix("+") || upper.hasPrefix("-")
@@ -81,10 +89,31 @@ extension Diagnostic {
         var rest = bare ? Substring(upper) : upper.dropFirst(3)
         guard let sign = rest.first, sign == "+" || sign == "-" else { return nil }
         rest = rest.dropFirst()
-        if rest.hasSuffix(":00") { rest = rest.dropLast(3) }
-        guard (1...2).contains(rest.count), rest.allSatisfy(\.isASCII), let hours = Int(rest), (0...14).contains(hours) else { return nil }
-        let etc = hours == 0 ? "UTC" : "Etc/GMT\(sign == "+" ? "-" : "+")\(hours)"
-        // Etc/GMT-14 to Etc/GMT+12 exist: an offset beyond them has no name to suggest.
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) }), (1...2).contains(parts[0].count), let hours = Int(parts[0]),
+            (0...14).contains(hours)
+        else { return nil }
+        var minutes = 0
+        if parts.count == 2 {
+            guard parts[1].count == 2, let m = Int(parts[1]), [0, 15, 30, 45].contains(m) else { return nil }
+            minutes = m
+        }
+        let text = "\(sign)\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
+        return (sign == "+" ? 1 : -1, hours, minutes, text)
+    }
+
+    /// The `Etc/GMT±N` name of a whole-hour offset, nil where none exists (Etc/GMT-14 to Etc/GMT+12 do).
+    static func etcName(_ offset: (sign: Int, hours: Int, minutes: Int, text: String)) -> String? {
+        let etc = "Etc/GMT\(offset.sign > 0 ? "-" : "+")\(offset.hours)"
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
+
+    /// The offsets of part of an hour, each with the zone of the region whose standard time it is (no `Etc/` zone has
+    /// one; where several regions keep it, the most populous). A region's zone also follows its daylight saving time,
+    /// as the author most likely meant.
+    private static let partHourRegions = [
+        "-09:30": "Pacific/Marquesas", "-03:30": "America/St_Johns", "+03:30": "Asia/Tehran", "+04:30": "Asia/Kabul",
+        "+05:30": "Asia/Kolkata", "+05:45": "Asia/Kathmandu", "+06:30": "Asia/Yangon", "+08:45": "Australia/Eucla",
+        "+09:30": "Australia/Darwin", "+10:30": "Australia/Lord_Howe", "+12:45": "Pacific/Chatham",
+    ]
 }
