@@ -56,13 +56,22 @@ extension SimulateCommand {
         }
         shows.removeAll { !$0.stood }
         var counts: [String: [String: Int]] = [:]
+        // The day of the show before, which most shows share (a day is worked out once, not for each of 100,000 shows).
+        var last: (start: Int64, end: Int64, name: String)?
         for show in shows {
             // The day caps count the show in, named by the local date it starts on (a zone that fell back across
             // midnight gives the minute of the next date that came first to the day before), in the (proleptic
             // Gregorian) calendar the steps print, whatever the year (Foundation's gregorian calendar turns Julian
             // before 1582).
-            let day = Timestamps.localDate(milliseconds: zone.capDay(containing: show.at).start, in: zone)
-            counts[day, default: [:]][show.placement, default: 0] += 1
+            let name: String
+            if let last, show.at >= last.start, show.at < last.end {
+                name = last.name
+            } else {
+                let day = zone.capDay(containing: show.at)
+                name = Timestamps.localDate(milliseconds: day.start, in: zone)
+                last = (day.start, day.end, name)
+            }
+            counts[name, default: [:]][show.placement, default: 0] += 1
         }
         // The placements shown, in the policy's order.
         let placements = Set(shows.map(\.placement)).compactMap { id in policy.placementID(id).map { (id, $0.slot) } }
