@@ -1,0 +1,71 @@
+import AdRules
+import Testing
+
+@testable import AdRulesImpact
+
+/// Tests for gaps a mutation audit of the impact figures found: each pins a figure docs/impact.md defines that no other
+/// test told apart from a near miss.
+@Suite("Impact mutation gaps")
+struct ImpactMutationGapTests {
+    /// Percentiles are nearest-rank (docs/impact.md: "the smallest k with at least p % of user-days at or below k"): the
+    /// rank is rounded up, and a k whose user-days reach the rank exactly is the percentile.
+    @Test func percentilesAreTheSmallestCountWithAtLeastPPercentOfUserDaysAtOrBelowIt() {
+        // Three user-days with 0, 1 and 2 impressions: 0 holds a third (under 50 %), 0 and 1 two thirds, so p50 is 1.
+        let thirds = ImpressionSummary(histogram: [1, 1, 1])
+        #expect(thirds.p50 == 1)
+        #expect(thirds.p90 == 2 && thirds.p99 == 2 && thirds.max == 2)
+        // Two user-days with 0 and 1: 0 holds exactly 50 %, so p50 is 0, and 1 is needed for p90.
+        let halves = ImpressionSummary(histogram: [1, 1])
+        #expect(halves.p50 == 0 && halves.p90 == 1)
+        // 100 user-days: 90 with none, 9 with one, 1 with two. Exactly 90 % at or below 0 and 99 % at or below 1.
+        let tail = ImpressionSummary(histogram: [90, 9, 1])
+        #expect(tail.p50 == 0 && tail.p90 == 0 && tail.p99 == 1 && tail.max == 2)
+        #expect(tail.mean == 0.11)
+    }
+
+    /// `cap_reached_share` is a share of user-days to 4 decimals (docs/impact.md: "the share (4 decimals) of user-days
+    /// on which that cap was reached").
+    @Test func aCapShareHasFourDecimals() {
+        #expect(ImpactReport.share(1, of: 3) == 0.3333)
+        #expect(ImpactReport.share(2, of: 3) == 0.6667)
+        #expect(ImpactReport.share(1, of: 8) == 0.125)
+        #expect(ImpactReport.share(0, of: 0) == 0)
+    }
+
+    /// A deny-reason row whose message varies keeps the alphabetically first (docs/impact.md: "where it still varies
+    /// (the placement on screen of `fullscreen_active`, …) it is the alphabetically first, so that it never depends on
+    /// the order users were played in"), as one user's denials are counted too, not only when counters are added.
+    @Test func aRowKeepsTheAlphabeticallyFirstMessageWhateverTheOrderOfItsDenials() {
+        let onA = "fullscreen ad of a on screen", onB = "fullscreen ad of b on screen"
+        let location = ImpactLocation(file: "p.yaml", line: 3, column: 5)
+        for (first, then) in [(onA, onB), (onB, onA)] {
+            var c = PlacementCounters()
+            let row = c.appendDenial(.fullscreenActive, at: location, message: first)
+            c.countDenial(entry: row, messageIsFixed: false, message: then)
+            c.countDenial(entry: row, messageIsFixed: false, message: first)
+            #expect(c.denials.count == 1)
+            #expect(c.denials[0].count == 3)
+            #expect(c.denials[0].message == onA, "denied first with \(first)")
+        }
+    }
+
+    /// A placement's figures in total are the sum of its segments' (docs/impact.md: "The figures of
+    /// `results[].placements` are the sum of the segments'"), for the user-days of every kind of cap, the groups' window
+    /// caps (the last kind) included.
+    @Test func theTotalCountsTheCapDaysOfEveryKindOfCapOfEverySegment() {
+        var first = SegmentCounters(placements: 1), second = SegmentCounters(placements: 1)
+        for cap in CapKind.allCases {
+            first.placements[0].capDays[cap.rawValue] = cap.rawValue + 1
+            second.placements[0].capDays[cap.rawValue] = 10 * (cap.rawValue + 1)
+        }
+        first.placements[0].histogram = [4]
+        second.placements[0].histogram = [40]
+        let result = ImpactPolicyResult(
+            policy: "rules", placements: [ImpactPlacement(id: "p", format: "interstitial", caps: CapKind.allCases)], segments: [first, second])
+        let total = result.total.placements[0]
+        for cap in CapKind.allCases {
+            #expect(total.capDays[cap.rawValue] == 11 * (cap.rawValue + 1), "\(cap.code.rawValue)")
+        }
+        #expect(total.userDays == 44)
+    }
+}
