@@ -79,9 +79,18 @@ extension Diagnostic {
         return zones
     }()
 
+    /// An offset from UTC written for a zone's name.
+    struct WrittenOffset {
+        var isEast: Bool
+        var hours: Int
+        var minutes: Int
+        /// As `+05:30`.
+        var text: String
+    }
+
     /// An offset written as one from UTC: `GMT+5`, `UTC-3`, `UTC+05:00`, `+05:30`, `UTC+5:45` (at most 14 hours; the
-    /// minutes 00, 15, 30 or 45), with its sign and its text as `+05:30`; nil for anything else.
-    static func writtenOffset(_ name: String) -> (sign: Int, hours: Int, minutes: Int, text: String)? {
+    /// minutes 00, 15, 30 or 45); nil for anything else.
+    static func writtenOffset(_ name: String) -> WrittenOffset? {
         let upper = name.uppercased()
         // A bare offset (`+01:00`, as ISO 8601 writes it) reads as one from UTC.
         let bare = upper.hasPrefix("+") || upper.hasPrefix("-")
@@ -99,12 +108,12 @@ extension Diagnostic {
             minutes = m
         }
         let text = "\(sign)\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
-        return (sign == "+" ? 1 : -1, hours, minutes, text)
+        return WrittenOffset(isEast: sign == "+", hours: hours, minutes: minutes, text: text)
     }
 
     /// The `Etc/GMT±N` name of a whole-hour offset, nil where none exists (Etc/GMT-14 to Etc/GMT+12 do).
-    static func etcName(_ offset: (sign: Int, hours: Int, minutes: Int, text: String)) -> String? {
-        let etc = "Etc/GMT\(offset.sign > 0 ? "-" : "+")\(offset.hours)"
+    static func etcName(_ offset: WrittenOffset) -> String? {
+        let etc = "Etc/GMT\(offset.isEast ? "-" : "+")\(offset.hours)"
         return TimeZoneNames.zone(named: etc) == nil ? nil : etc
     }
 
