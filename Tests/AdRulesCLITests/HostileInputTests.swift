@@ -429,6 +429,10 @@ struct HostileInputTests {
             + "]}\nplacements:\n  \"y\":\n    format: banner\n    # adrules:disable-next-line schema/unknown-key\n    dayly_cap: 3\n"
         let found = PolicyLoader.load(texts: [("a.yaml", text)]).diagnostics
         #expect(found.findingCounts.errors == 1, "\(found.findingCounts)")
+        // The one error is among those past the shown findings, and it is the misspelt key's: spelt right, there is none.
+        #expect(found.first { $0.rule == "lint/too-many-findings" }?.standsFor?.errors == 1)
+        let spelt = PolicyLoader.load(texts: [("a.yaml", text.replacingOccurrences(of: "dayly_cap", with: "daily_cap"))]).diagnostics
+        #expect(spelt.findingCounts.errors == 0, "\(spelt.findingCounts)")
     }
 
     /// A scenario file or usage model is read whole, as nodes: past ``YAMLReader/maxNodes`` it is refused (five million

@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import AdRules
 import Foundation
 import Testing
@@ -149,16 +150,52 @@ struct LedgerUnreadableTests {
         #expect(FileLedgerStore.asideName(for: "/d/" + String(repeating: "é", count: 200), suffix: ".corrupt-1") == "/d/" + String(repeating: "é", count: 122) + ".corrupt-1", "245 bytes of room: 122 whole characters")
     }
 
+    /// Makes `directory` refuse new names and renames, for root too where it can (CI runs as root, and root writes
+    /// into a `chmod 555` directory): immutable (`chattr +i`) for root, read-only otherwise. Returns what undoes it, or
+    /// nil when this machine cannot (root without `chattr` or the capability, on a file system without the flag).
+    static func lock(_ directory: String) -> (() -> Void)? {
+        guard getuid() == 0 else {
+            guard chmod(directory, 0o555) == 0 else { return nil }
+            return { chmod(directory, 0o755) }
+        }
+        func chattr(_ flag: String) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = [flag, directory]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        // The flag is set only if this machine keeps it: a probe file must then be refused.
+        guard chattr("+i") else { return nil }
+        guard FileManager.default.createFile(atPath: directory + "/probe", contents: nil) == false else {
+            _ = chattr("-i")
+            return nil
+        }
+        return { _ = chattr("-i") }
+    }
+
+    /// Whether this machine can lock a directory for this test run's user (``lock(_:)``).
+    static let canLockDirectories: Bool = {
+        let directory = scratchPath("adrules-lock-probe")
+        guard (try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        guard let unlock = lock(directory) else { return false }
+        unlock()
+        return true
+    }()
+
     /// A corrupt ledger that cannot be moved aside at all (its directory refuses it) is the only copy: it is left as it
     /// is, reported, and never written over.
-    @Test(.enabled(if: getuid() != 0, "root writes into a read-only directory"))
+    @Test(.enabled(if: canLockDirectories, "chattr +i, for root, is not available here"))
     func aCorruptLedgerThatCannotBeMovedAsideIsNeverOverwritten() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/ledger.json"
             let corrupt = Data("{\"version\": 1, \"installedAt\": ".utf8)
             try corrupt.write(to: URL(fileURLWithPath: path))
-            #expect(chmod(directory, 0o555) == 0)
-            defer { chmod(directory, 0o755) }
+            let unlock = try #require(Self.lock(directory))
+            defer { unlock() }
             let problems = ProblemLog()
             let engine = AdEngine(
                 policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: FileLedgerStore(path: path),
@@ -189,6 +226,10 @@ struct LedgerUnreadableTests {
             chmod(path, 0o644)
             #expect(FileManager.default.contents(atPath: path) == before)
             #expect(problems.all.count == 1)
+            guard case .unreadable? = problems.all.first else {
+                Issue.record("expected an unreadable report, got \(problems.all)")
+                return
+            }
         }
     }
 

@@ -14,15 +14,18 @@ struct MillisecondsTests {
         return Int64(ms)
     }
 
+    /// Exact halves of a millisecond round away from zero. A `Date` keeps its time from 2001, so a time since 1970 comes
+    /// back exactly only where it is a binary fraction: 0.0625 s is 62.5 ms exactly (0.0005 s comes back as 0.49995 ms,
+    /// no half at all). Near a half but not on it rounds to the nearest.
     @Test func halvesRoundAwayFromZero() {
         let cases: [(Double, Int64)] = [
-            (0.0005, 1), (-0.0005, -1), (0.0015, 2), (-0.0025, -3), (0.0004, 0), (-0.0004, 0), (1.2345, 1235), (-1.2345, -1235),
+            (0.0625, 63), (-0.0625, -63), (0.1875, 188), (-0.3125, -313), (1.0625, 1063),
+            (0.0004, 0), (-0.0004, 0), (0.0006, 1), (-0.0006, -1),
         ]
         for (seconds, expected) in cases {
-            // Seconds since 1970: timeIntervalSince1970 gives back what was given, up to its own rounding.
             let date = Date(timeIntervalSince1970: seconds)
+            #expect(Milliseconds.from(date) == expected, "\(seconds)")
             #expect(Milliseconds.from(date) == Self.reference(date), "\(seconds)")
-            #expect(abs(Milliseconds.from(date) - expected) <= 1, "\(seconds)")
         }
     }
 
