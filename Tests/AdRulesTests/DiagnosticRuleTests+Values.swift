@@ -386,10 +386,13 @@ extension DiagnosticRuleTests {
         let offset = lint("version: 1\ntimezone: GMT+5\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
         #expect(offset.contains("a fixed offset is written Etc/GMT-5"), "\(offset)")
         // A bare offset, as ISO 8601 writes it, is one from UTC.
-        for (written, etc) in [("+01:00", "Etc/GMT-1"), ("\"-5\"", "Etc/GMT+5"), ("\"+00:00\"", "UTC")] {
+        for (written, etc) in [("+01:00", "Etc/GMT-1"), ("\"-5\"", "Etc/GMT+5")] {
             let bare = lint("version: 1\ntimezone: \(written)\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
             #expect(bare.contains("a fixed offset is written \(etc) "), "\(written): \(bare)")
         }
+        // The offset 0 is UTC, with no sign to reverse.
+        let zero = lint("version: 1\ntimezone: \"+00:00\"\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
+        #expect(zero == "unknown time zone \"+00:00\": the offset 0 is written UTC", "\(zero)")
         let abbreviation = lint("version: 1\ntimezone: PST\nplacements:\n  a: {format: banner}\n").first?.message ?? ""
         #expect(abbreviation.contains("write America/Los_Angeles, or the region meant") && !abbreviation.contains("GMT"), "\(abbreviation)")
     }
