@@ -100,38 +100,23 @@ struct CompiledDocumentTests {
 
     // MARK: refusals
 
-    func refusal(_ document: Data) -> String? {
-        do {
-            _ = try Policy(compiled: document)
-            return nil
-        } catch let error as CompiledPolicyError {
-            return error.description
-        } catch {
-            return "unexpected error \(error)"
-        }
-    }
+    func refusal(_ document: Data) -> String? { compiledRefusal(document) }
 
     /// The golden document with one change made to its parsed form.
     func changed(_ change: (inout [String: Any]) -> Void) throws -> Data {
-        var object = try #require(JSONSerialization.jsonObject(with: golden) as? [String: Any])
-        change(&object)
-        return try JSONSerialization.data(withJSONObject: object)
+        try JSONDocumentEdits.changed(golden, change)
     }
 
     /// Sets `value` at a key of one entry of a top-level list (`nil` removes the key).
     func changing(_ list: String, _ index: Int, _ key: String, to value: Any?) throws -> Data {
-        try changed { object in
-            var entries = object[list] as? [[String: Any]] ?? []
-            entries[index][key] = value
-            object[list] = entries
-        }
+        try JSONDocumentEdits.changing(golden, list, index, key, to: value)
     }
 
     /// Replaces text in the golden document: for what JSONSerialization would not write.
     func replacing(_ text: String, with replacement: String) throws -> Data {
-        let original = String(decoding: golden, as: UTF8.self)
-        #expect(original.contains(text))
-        return Data(original.replacingOccurrences(of: text, with: replacement).utf8)
+        let edited = JSONDocumentEdits.replacing(text, with: replacement, in: golden)
+        #expect(edited != nil)
+        return edited ?? Data()
     }
 
     @Test func wrongTypesAndMissingKeysAreNamedByTheirPath() throws {

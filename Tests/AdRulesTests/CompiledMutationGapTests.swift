@@ -1,3 +1,4 @@
+import AdRulesTestSupport
 import AdRules
 import AdRulesYAML
 import Foundation
@@ -32,25 +33,19 @@ struct CompiledMutationGapTests {
 
     /// The document with one change made to its parsed form.
     func changed(_ change: (inout [String: Any]) -> Void) throws -> Data {
-        var object = try #require(try JSONSerialization.jsonObject(with: try document()) as? [String: Any])
-        change(&object)
-        return try JSONSerialization.data(withJSONObject: object)
+        try JSONDocumentEdits.changed(try document(), change)
     }
 
     /// Sets `value` at a key of one entry of a top-level list (`nil` removes the key).
     func changing(_ list: String, _ index: Int, _ key: String, to value: Any?) throws -> Data {
-        try changed { object in
-            var entries = object[list] as? [[String: Any]] ?? []
-            entries[index][key] = value
-            object[list] = entries
-        }
+        try JSONDocumentEdits.changing(try document(), list, index, key, to: value)
     }
 
     /// The document with `text` replaced, for what JSONSerialization would not write.
     func replacing(_ text: String, with replacement: String) throws -> Data {
-        let original = String(decoding: try document(), as: UTF8.self)
-        #expect(original.contains(text), "\(text) is not in the document")
-        return Data(original.replacingOccurrences(of: text, with: replacement).utf8)
+        let edited = JSONDocumentEdits.replacing(text, with: replacement, in: try document())
+        #expect(edited != nil, "\(text) is not in the document")
+        return edited ?? Data()
     }
 
     /// The document with the raw bytes in place of the text of the rule's message.
@@ -61,16 +56,7 @@ struct CompiledMutationGapTests {
     }
 
     /// What `Policy(compiled:)` says of the document, nil when it loads.
-    func refusal(_ document: Data) -> String? {
-        do {
-            _ = try Policy(compiled: document)
-            return nil
-        } catch let error as CompiledPolicyError {
-            return error.description
-        } catch {
-            return "unexpected error \(error)"
-        }
-    }
+    func refusal(_ document: Data) -> String? { compiledRefusal(document) }
 
     func expectRefused(_ document: Data, saying message: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let refusal = refusal(document)
