@@ -9,6 +9,8 @@ final class ProgressBar: @unchecked Sendable {
 
     private let lock = NSLock()
     private let isTerminal: Bool
+    /// The terminal's width in columns, when known: a line as wide wraps, and each redraw would then start a new line.
+    private let columns: Int?
     private let clock: @Sendable () -> Date
     private let write: @Sendable (String) -> Void
     private let started: Date
@@ -20,14 +22,17 @@ final class ProgressBar: @unchecked Sendable {
 
     /// - Parameters:
     ///   - isTerminal: whether standard error is a terminal (a bar) or not (a line now and then).
+    ///   - columns: the terminal's width, when known (80 is assumed otherwise): the bar shrinks to fit, and on a very
+    ///     narrow terminal gives way to the figures alone, cut to fit.
     ///   - clock: the time (a test's own).
     ///   - write: where the text goes (a test's own); standard error by default, best effort: a terminal or pipe that
     ///     went away must not stop the run.
     init(
-        isTerminal: Bool, clock: @escaping @Sendable () -> Date = Date.init,
+        isTerminal: Bool, columns: Int? = nil, clock: @escaping @Sendable () -> Date = Date.init,
         write: @escaping @Sendable (String) -> Void = { _ = StandardStreams.write($0, to: 2) }
     ) {
         self.isTerminal = isTerminal
+        self.columns = columns
         self.clock = clock
         self.write = write
         started = clock()
@@ -46,10 +51,24 @@ final class ProgressBar: @unchecked Sendable {
                 write("adrules impact: \(percent)% (\(done)/\(total) users) after \(Int(elapsed)) s\n")
                 return
             }
-            let width = 30
-            let filled = total > 0 ? done * width / total : width
-            write("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(percent)% \(done)/\(total) users, \(Int(elapsed)) s")
+            // Cleared to the end of the line after: a shorter line leaves nothing of the last one behind.
+            write("\r" + Self.line(done: done, of: total, percent: percent, seconds: Int(elapsed), columns: columns ?? 80) + "\u{1B}[K")
         }
+    }
+
+    /// The bar's line, at most `columns - 1` wide (a line that fills the last column wraps on some terminals): a bar of
+    /// 30 places and the figures, the bar shorter when that does not fit, the figures alone (cut) when a bar of 10 does
+    /// not. The bar's width is worked out for the run's last figures (100%, every user done), so it keeps its width as
+    /// the figures grow.
+    static func line(done: Int, of total: Int, percent: Int, seconds: Int, columns: Int) -> String {
+        let figures = "\(percent)% \(done)/\(total) users, \(seconds) s"
+        let widest = "100% \(total)/\(total) users, \(seconds) s"
+        let room = max(columns - 1, 1)
+        // "[", the bar, "] " and the figures.
+        let width = min(30, room - 3 - max(figures.count, widest.count))
+        guard width >= 10 else { return String(figures.prefix(room)) }
+        let filled = total > 0 ? done * width / total : width
+        return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] " + figures
     }
 
     /// Clears the bar; lines stay.

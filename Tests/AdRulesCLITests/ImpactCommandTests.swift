@@ -497,6 +497,40 @@ struct ImpactProgressTests {
         // A thread that counted fewer draws late: the bar never goes back.
         bar.draw(40, of: 100)
         bar.finish()
-        #expect(recorder.lines == ["\r[###############               ] 50% 50/100 users, 2 s", "\r\u{1B}[K"])
+        #expect(recorder.lines == ["\r[###############               ] 50% 50/100 users, 2 s\u{1B}[K", "\r\u{1B}[K"])
+    }
+
+    /// Each redraw fits the terminal, one column short of its edge: a line as wide wraps, and the next redraw would
+    /// start a new line.
+    @Test func theBarFitsTheTerminal() {
+        let wide = ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 80)
+        #expect(wide == "[###############               ] 50% 500/1000 users, 7 s")
+        // 40 columns: 39 to use, 3 for the brackets and the space, 25 for the figures at their widest (100% 1000/1000
+        // users, 7 s), a bar of 11; the same bar at the end.
+        let narrow = ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 40)
+        #expect(narrow == "[#####      ] 50% 500/1000 users, 7 s")
+        let last = ProgressBar.line(done: 1000, of: 1000, percent: 100, seconds: 7, columns: 40)
+        #expect(last == "[###########] 100% 1000/1000 users, 7 s")
+        #expect(last.count == 39)
+        // A bar of 10 needs 39 columns; on 38, the figures alone.
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 39) == "[#####     ] 50% 500/1000 users, 7 s")
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 38) == "50% 500/1000 users, 7 s")
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 20) == "50% 500/1000 users,")
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 1) == "5")
+        for columns in 1...100 {
+            let line = ProgressBar.line(done: 999_999, of: 1_000_000, percent: 99, seconds: 86_400, columns: columns)
+            #expect(line.count <= max(columns - 1, 1), "\(columns) columns: \(line)")
+        }
+    }
+
+    @Test func theTerminalWidthComesFromTheBarsEnvironment() {
+        let recorder = Recorder()
+        let bar = ProgressBar(isTerminal: true, columns: 30, clock: { recorder.now }, write: { recorder.write($0) })
+        bar.draw(1, of: 4)
+        #expect(recorder.lines == ["\r25% 1/4 users, 0 s\u{1B}[K"])
+        #expect(CommandEnvironment.columns(in: ["COLUMNS": "132"]) == 132)
+        #expect(CommandEnvironment.columns(in: ["COLUMNS": "0"]) == nil)
+        #expect(CommandEnvironment.columns(in: ["COLUMNS": "wide"]) == nil)
+        #expect(CommandEnvironment.columns(in: [:]) == nil)
     }
 }
