@@ -2,6 +2,7 @@ import AdRulesTestSupport
 import AdRules
 import AdRulesCompiler
 import AdRulesYAML
+import Foundation
 import Testing
 
 @testable import AdRulesImpact
@@ -528,6 +529,25 @@ struct ModelDiagnosticTests {
         #expect(est.map(\.rule) == ["model/fixed-offset-zone"] && est.first?.severity == .warning, "\(est)")
         #expect(est.first?.message == "EST is the fixed offset UTC-05:00, with no daylight saving, so its users are played an hour off in summer: write America/New_York (or America/Panama, a place that keeps UTC-05:00 all year)")
         #expect(found("America/New_York").isEmpty && found("America/Panama").isEmpty && found("MST").first?.message.contains("America/Denver") == true)
+    }
+
+    /// A `start` day a segment's zone skipped (Samoa crossed the date line: 2011-12-29, then 2011-12-31) is a warning
+    /// that names the day its users are played from, once a zone; the day before and after, and zones that had the day,
+    /// get none.
+    @Test func aStartDayTheZoneSkippedIsAWarning() {
+        func found(_ start: String, _ zones: [String]) -> [Diagnostic] {
+            let segments = zones.enumerated().map { "  - {name: s\($0.offset), share: \(1.0 / Double(zones.count)), timezone: \($0.element)}\n" }
+            return ModelDecoder.decode("version: 1\nstart: \(start)\nsegments:\n" + segments.joined(), file: "m.model.yaml").diagnostics
+        }
+        let skipped = found("2011-12-30", ["Pacific/Apia", "Europe/Paris", "Pacific/Apia"])
+        #expect(skipped.map(\.rule) == ["model/skipped-start"] && skipped.first?.severity == .warning, "\(skipped)")
+        #expect(skipped.first?.message == "start: 2011-12-30 is no day in Pacific/Apia (its clocks skipped it), so the users of segments s0, s2 are played from 2011-12-31: write start: 2011-12-31, or another day")
+        #expect(skipped.first?.range.start.line == 2 && skipped.first?.range.start.column == 8)
+        #expect(found("2011-12-29", ["Pacific/Apia"]).isEmpty && found("2011-12-31", ["Pacific/Apia"]).isEmpty)
+        #expect(found("2011-12-30", ["Europe/Paris", "UTC"]).isEmpty)
+        // A day whose midnight alone is skipped (São Paulo began daylight saving at 00:00) is a day the zone has.
+        #expect(found("2018-11-04", ["America/Sao_Paulo"]).isEmpty)
+        #expect(CalendarDate(year: 2011, month: 12, day: 30).dayPlayed(in: TimeZone(identifier: "Pacific/Apia")!) == CalendarDate(year: 2011, month: 12, day: 31))
     }
 
     /// A time of day as a clock shows it is told its hours and minutes with units.

@@ -83,6 +83,7 @@ public enum ModelDecoder {
         var users = 1000, days = 7
         var seed: UInt64 = 1
         var start = CalendarDate(year: 2026, month: 1, day: 5)
+        var startRange: SourceRange?
         var segments: [Segment] = []
         var segmentsLocation: SourceLocation?
         var network = NetworkModel.standard
@@ -96,7 +97,11 @@ public enum ModelDecoder {
             case "users": users = reader.int(value, key, in: 1...maxUsers) ?? users
             case "days": days = reader.int(value, key, in: 1...maxDays) ?? days
             case "seed": seed = reader.int(value, key, in: 0...maxSeed).map { UInt64($0) } ?? seed
-            case "start": start = date(value, reader: &reader) ?? start
+            case "start":
+                if let date = date(value, reader: &reader) {
+                    start = date
+                    startRange = value.range
+                }
             case "segments":
                 segmentsLocation = reader.location(pair.key)
                 segments = decodeSegments(value, reader: &reader)
@@ -113,9 +118,25 @@ public enum ModelDecoder {
             }
             return nil
         }
+        if let startRange { warnOfSkippedStart(start, segments: segments, range: startRange, reader: &reader) }
         return UsageModel(
             file: reader.file, users: users, days: days, seed: seed, start: start, segments: segments, network: network,
             segmentsLocation: segmentsLocation)
+    }
+
+    /// Warns when `start` is a day a segment's zone skipped (Pacific/Apia went from 2011-12-29 to 2011-12-31): that
+    /// segment's users are played from the next day the zone has, and the report's header names the day written.
+    private static func warnOfSkippedStart(_ start: CalendarDate, segments: [Segment], range: SourceRange, reader: inout ModelReader) {
+        var checked: Set<String> = []
+        for segment in segments where checked.insert(segment.timeZone).inserted {
+            guard let zone = KnownTimeZones.zone(named: segment.timeZone), let played = start.dayPlayed(in: zone) else { continue }
+            let named = segments.filter { $0.timeZone == segment.timeZone }.map(\.name)
+            let who = named.count == 1 ? "segment \(named[0])" : "segments " + named.joined(separator: ", ")
+            reader.report(Diagnostic(
+                .warning, rule: "model/skipped-start",
+                message: "start: \(start) is no day in \(segment.timeZone) (its clocks skipped it), so the users of \(who) are played from \(played): write start: \(played), or another day",
+                file: reader.file, range: range))
+        }
     }
 
     /// `YYYY-MM-DD`, a real calendar day.

@@ -53,6 +53,19 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         self.day = day
     }
 
+    /// The day a zone's users are played from when the zone skipped this day (its clocks jumped over the whole of it, as
+    /// Pacific/Apia's did from 2011-12-29 to 2011-12-31); nil when the zone has this day.
+    public func dayPlayed(in zone: TimeZone) -> CalendarDate? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        // Noon, as the simulation finds each day's start from its noon.
+        guard let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else { return nil }
+        let found = calendar.dateComponents([.year, .month, .day], from: noon)
+        guard let y = found.year, let m = found.month, let d = found.day else { return nil }
+        let played = CalendarDate(year: y, month: m, day: d)
+        return played == self ? nil : played
+    }
+
     /// The years a model (and a report of one) may start in.
     public static let supportedYears = 1971...2199
 
