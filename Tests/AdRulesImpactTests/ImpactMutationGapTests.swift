@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 import Testing
 
 @testable import AdRulesImpact
@@ -25,6 +26,33 @@ struct ImpactMutationGapTests {
 
     /// `cap_reached_share` is a share of user-days to 4 decimals (docs/impact.md: "the share (4 decimals) of user-days
     /// on which that cap was reached").
+    /// Deny rows tied on count are in the reason table's order of their codes, then by location (file, line, column;
+    /// a reason with none first), then by message, as docs/impact.md says: a report's rows never depend on the order
+    /// the users or shards were played in.
+    @Test func denyRowsTiedOnCountAreInCodeThenLocationThenMessageOrder() {
+        func at(_ file: String, _ line: Int, _ column: Int) -> ImpactLocation { ImpactLocation(file: file, line: line, column: column) }
+        let expected = [
+            DenialCount(code: .dailyCap, location: at("a.yaml", 9, 3), message: "m", count: 7),
+            DenialCount(code: .premiumUser, location: nil, message: "z", count: 5),
+            DenialCount(code: .premiumUser, location: at("a.yaml", 2, 9), message: "m", count: 5),
+            DenialCount(code: .premiumUser, location: at("a.yaml", 10, 1), message: "m", count: 5),
+            DenialCount(code: .premiumUser, location: at("b.yaml", 1, 1), message: "m", count: 5),
+            DenialCount(code: .minInterval, location: at("a.yaml", 1, 1), message: "m", count: 5),
+            DenialCount(code: .minInterval, location: at("a.yaml", 1, 2), message: "m", count: 5),
+            DenialCount(code: .sessionCap, location: nil, message: "a", count: 5),
+            DenialCount(code: .sessionCap, location: nil, message: "b", count: 5),
+        ]
+        #expect(ReasonCode.premiumUser.listOrder < ReasonCode.minInterval.listOrder && ReasonCode.minInterval.listOrder < ReasonCode.sessionCap.listOrder)
+        var counters = PlacementCounters()
+        counters.denials = expected.reversed()
+        #expect(counters.sortedDenials == expected)
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<20 {
+            counters.denials = expected.shuffled(using: &generator)
+            #expect(counters.sortedDenials == expected)
+        }
+    }
+
     @Test func aCapShareHasFourDecimals() {
         #expect(ImpactReport.share(1, of: 3) == 0.3333)
         #expect(ImpactReport.share(2, of: 3) == 0.6667)
@@ -69,3 +97,4 @@ struct ImpactMutationGapTests {
         #expect(total.userDays == 44)
     }
 }
+
