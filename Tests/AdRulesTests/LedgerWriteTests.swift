@@ -136,6 +136,22 @@ struct LedgerWriteTests {
         #expect(store.saved.count == before + 1, "once written, not again")
     }
 
+    /// The fresh ledger written at start-up is retried like any other write: when it fails, the next launch, return or
+    /// move to the background writes it, though nothing changed (an app killed in the background then kept none).
+    @Test func aFreshLedgerWhoseWriteFailedIsWrittenAtTheNextLifecycleEvent() throws {
+        let store = ScriptedStore(saveError: LedgerError.io("disk full"))
+        let engine = AdEngine(policy: try policy(Self.policyText), clock: ManualClock(engineTestStart), store: store, installedAt: engineTestStart.addingTimeInterval(-3600))
+        #expect(store.saved.isEmpty)
+        store.setSaveError(nil)
+        engine.record(.loadCompleted("inter"))
+        #expect(store.saved.isEmpty, "not at every event")
+        engine.record(.appBackgrounded)
+        #expect(store.saved.count == 1, "the fresh ledger is written at the move to the background")
+        #expect(store.saved.first?.installedAt == Int64(engineTestStart.timeIntervalSince1970 * 1000) - 3_600_000)
+        engine.record(.appBackgrounded)
+        #expect(store.saved.count == 1, "once written, not again")
+    }
+
     /// Application Support does not exist on a fresh install: an app that puts its ledger there, and leaves out
     /// `onLedgerProblem`, lost every cap and session count at each relaunch when the store did not create the folder.
     @Test func aLedgerInAMissingFolderIsWrittenThereAndReadBack() throws {

@@ -71,7 +71,9 @@ public final class AdEngine: @unchecked Sendable {
         core.pinnedSinceWrite = pinnedAtStart
         state = Guarded(EngineState(core: core))
         if let problem { onLedgerProblem?(problem) }
-        if writeFresh { persist(facts, policy: policy, generation: 0) }
+        // A fresh ledger that could not be written is written again at the next launch, return or move to the
+        // background, as any write that failed: an app killed in the background would otherwise have none.
+        if writeFresh { persistOrRetry(facts, policy: policy, generation: 0) }
     }
 
     /// Creates an engine from existing facts (scenarios, tests). A `store` given here is not read: its ledger is
