@@ -136,15 +136,14 @@ public enum AdRulesCommandLine {
         case "--version", "version":
             if let extra = rest.first { return usageError(.unexpected(extra)) }
             return CommandResult(stdout: "adrules \(AdRulesVersion.current)\n")
-        case "-h", "--help":
-            return CommandResult(stdout: usage + "\n")
-        case "help":
-            // One topic at most: `help lint extra` or an empty word is a usage error, as for every command. `impact
-            // merge` is a part of impact, whose help covers it.
+        case "help", "-h", "--help":
+            // `--help lint` and `-h lint` are `help lint`. One topic at most: `help lint extra` or an empty word is a
+            // usage error, as for every command. `impact merge` is a part of impact, whose help covers it. Help on
+            // help (`help help`, `help -h`) is the usage.
             let words = rest.starts(with: ["impact", "merge"]) ? 2 : 1
             if rest.count > words { return usageError(.unexpected(rest[words])) }
             if rest.first == "" { return usageError(.emptyArgument) }
-            if let topic = rest.first, topic != "help" {
+            if let topic = rest.first, !["help", "-h", "--help"].contains(topic) {
                 guard let text = commandHelp[topic] else { return unknownCommand(topic) }
                 return CommandResult(stdout: text + "\n")
             }

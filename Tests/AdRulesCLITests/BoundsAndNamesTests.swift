@@ -320,6 +320,23 @@ struct BoundsAndNamesTests {
         #expect(extra.exitCode == 2 && extra.stderr.hasPrefix("error: unexpected argument \"extra\""), "\(extra.stderr)")
     }
 
+    /// `--help` and `-h` before a word are `help` with that word: a command's help, an unknown command a usage error
+    /// (it printed the usage and exited 0), and help on help (`help -h`, once an unknown command) the usage.
+    @Test func helpBeforeAWordIsHelpOnThatWord() {
+        let lintHelp = runCLI(["help", "lint"]).stdout
+        #expect(lintHelp.hasPrefix("USAGE: adrules lint "))
+        for flag in ["--help", "-h"] {
+            let lint = runCLI([flag, "lint"])
+            #expect(lint.exitCode == 0 && lint.stdout == lintHelp, "\(flag): \(lint.stdout)")
+            let unknown = runCLI([flag, "lnt"])
+            #expect(unknown.exitCode == 2 && unknown.stdout.isEmpty, "\(flag)")
+            #expect(unknown.stderr.hasPrefix("error: unknown command \"lnt\"; did you mean \"lint\"?"), "\(flag): \(unknown.stderr)")
+            #expect(runCLI([flag, "lint", "extra"]).exitCode == 2, "\(flag)")
+            let onHelp = runCLI(["help", flag])
+            #expect(onHelp.exitCode == 0 && onHelp.stdout == runCLI(["help"]).stdout, "\(flag): \(onHelp.stderr)")
+        }
+    }
+
     /// A scenario file or a usage model given as the policy is a usage error in every command, reported once.
     @Test func aScenarioOrModelGivenAsThePolicyIsAUsageError() {
         for arguments in [
