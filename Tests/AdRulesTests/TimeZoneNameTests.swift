@@ -43,3 +43,25 @@ struct TimeZoneNameTests {
         #expect(load.diagnostics.map(\.rule) == ["policy/timezone"])
     }
 }
+
+/// The zone an unknown name suggests: the city's own zone when the region is wrong, never a nearer spelling hours away.
+@Suite("Time zone suggestions")
+struct TimeZoneSuggestionTests {
+    /// A city under another region, run together, or misspelt under another region gets its own zone; a misspelt city
+    /// under its region gets the closest name; a short city with no close zone gets no guess (`Europe/Nice` is not
+    /// Pacific/Niue, 12 hours away).
+    @Test(arguments: [
+        ("Europe/Tokyo", "Asia/Tokyo"), ("America/London", "Europe/London"), ("Asia/Paris", "Europe/Paris"),
+        ("US/NewYork", "America/New_York"), ("Europe/Tokio", "Asia/Tokyo"), ("Asia/Tokio", "Asia/Tokyo"),
+        ("Europe/Berln", "Europe/Berlin"), ("America/Sao_Paolo", "America/Sao_Paulo"), ("Europe/Nice", nil),
+    ] as [(String, String?)])
+    func aZoneNameIsSuggestedByItsCity(_ name: String, _ meant: String?) throws {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimezone: \(name)\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")])
+        let message = try #require(load.diagnostics.first { $0.rule == "policy/timezone" }).message
+        if let meant {
+            #expect(message == "unknown time zone \"\(name)\": did you mean \"\(meant)\"?")
+        } else {
+            #expect(message == "unknown time zone \"\(name)\": write an IANA name such as Asia/Tokyo or Europe/Berlin, or device")
+        }
+    }
+}

@@ -45,11 +45,44 @@ extension Diagnostic {
             let region = usualRegions[name].map { "\(name) is most often \($0): write \($0), or the region meant" }
             message = "unknown time zone \"\(shown)\": abbreviations name no place and no daylight saving rules: "
                 + (region ?? "write a region such as America/Los_Angeles or Europe/Paris")
-        } else if let suggestion = Suggestion.closest(to: name, in: TimeZoneNames.all) {
+        } else if let suggestion = closestZone(to: name) {
             message = "unknown time zone \"\(shown)\": did you mean \"\(suggestion)\"?"
         }
         return Diagnostic(.error, rule: "policy/timezone", message: message, file: file, range: range)
     }
+
+    /// The zone most likely meant by an unknown name, nil when none is close. A city under another region
+    /// (`Europe/Tokyo`, `America/London`) or run together (`US/NewYork`) is that city's zone; otherwise the closest
+    /// name, if its city is close to the one written, else a city one letter off, of five letters or more, under any
+    /// region (`Europe/Tokio`: Asia/Tokyo, not the nearer spelling Europe/Oslo, hours away). A shorter city gets no
+    /// such guess: `Nice` is one letter off `Niue`.
+    static func closestZone(to name: String) -> String? {
+        let closest = Suggestion.closest(to: name, in: TimeZoneNames.all)
+        let city = cityKey(lastPart(name))
+        guard name.contains("/"), !city.isEmpty else { return closest }
+        if let zone = cityZones[city] ?? joinedCityZones[city] { return zone }
+        if let closest, Suggestion.closest(to: city, in: [cityKey(lastPart(closest))]) != nil { return closest }
+        guard city.count >= 5, let near = Suggestion.closest(to: city, in: cityNames, maxDistance: 1) else { return nil }
+        return cityZones[near]
+    }
+
+    /// What follows a name's last `/`: a zone's city.
+    private static func lastPart(_ name: String) -> String {
+        name.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? name
+    }
+
+    /// The cities of ``cityZones``, sorted: the order a suggestion between two equally near is taken in.
+    private static let cityNames = cityZones.keys.sorted()
+
+    /// The zones by their last part written without `_` (`newyork` → America/New_York), for a city run together.
+    private static let joinedCityZones: [String: String] = {
+        var zones: [String: String] = [:]
+        for (city, zone) in cityZones.sorted(by: { $0.key < $1.key }) where city.contains("_") {
+            let joined = city.replacingOccurrences(of: "_", with: "")
+            if cityZones[joined] == nil, zones[joined] == nil { zones[joined] = zone }
+        }
+        return zones
+    }()
 
     /// Abbreviations that mostly name one region's time, with that region. Ambiguous ones (IST: India, Ireland or
     /// Israel; CST: the central US or China; BST: Britain or Bangladesh) are left out, and so are the ones that are zone
@@ -73,7 +106,7 @@ extension Diagnostic {
     private static let cityZones: [String: String] = {
         var zones: [String: String] = [:]
         for zone in TimeZoneNames.all.sorted() where zone.contains("/") {
-            let city = cityKey(zone.split(separator: "/").last.map(String.init) ?? "")
+            let city = cityKey(lastPart(zone))
             if zones[city] == nil { zones[city] = zone }
         }
         return zones
