@@ -87,7 +87,7 @@ extension YAMLEventCursor {
     ///   continue (``missingColonAdvice(_:valueAbove:)``).
     static func spaceAfterColonAdvice(_ line: Substring, lineNumber number: Int? = nil, valueAbove: Substring? = nil) -> String {
         // Words with no key name their line themselves.
-        if let advice = wordsWithNoKeyAdvice(line, name: number.map { "line \($0)" } ?? "this line") {
+        if let advice = wordsWithNoKeyAdvice(line, name: number.map { "line \($0)" } ?? "this line") ?? urlWithNoKeyAdvice(line, name: number.map { "line \($0)" } ?? "this line") {
             return advice
         }
         let advice = spaceAfterColonAdviceOnItsLine(line, valueAbove: valueAbove)
@@ -177,6 +177,18 @@ extension YAMLEventCursor {
         guard text.split(separator: " ").count >= 3, !text.contains(":"), !text.hasPrefix("-"), !text.hasPrefix("#"), !text.contains("=") else { return nil }
         return "\(name) is words with no key: if it is a comment, start it with # (# \(Self.shortened(Substring(text)))); "
             + "a setting is a key, a colon and a space, then its value, as in daily_cap: 6"
+    }
+
+    /// A line that is a URL alone (`https://example.com/ads`, a link pasted without its `#`): its scheme's colon is no
+    /// key's, and "a space after the colon" would make it `https: //example.com/ads`. Nil for any other line.
+    static func urlWithNoKeyAdvice(_ line: Substring, name: String = "this line") -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard !text.contains(" "), let scheme = text.range(of: "://"), scheme.lowerBound > text.startIndex,
+            text[..<scheme.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }),
+            text[text.startIndex].isLetter
+        else { return nil }
+        return "\(name) is a URL with no key: if it is a comment, start it with # (# \(Self.shortened(Substring(text)))); "
+            + "if it is a value, write it after its key, as in url: \(Self.shortened(Substring(text)))"
     }
 
     /// `message: Note: no ads` holds ": " in a plain value, which YAML reads as a second key; a key's own colon

@@ -329,9 +329,22 @@ extension YAMLEventCursor {
         var before = opened - 1
         while before >= 0, input[before] == 0x20 { before -= 1 }
         guard before >= 0, [UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ",")].contains(input[before]) else { return nil }
+        // A quote that closes the value on its own line: not an escape (`''` in single quotes, `\"` in double ones).
+        let quote = input[opened]
         var after = opened + 1
-        while after < input.count, input[after] != 0x0A, input[after] != 0x0D {
-            if input[after] == input[opened] { return nil }
+        func endsLine(_ i: Int) -> Bool { i >= input.count || input[i] == 0x0A || input[i] == 0x0D }
+        while !endsLine(after) {
+            if quote == UInt8(ascii: "\""), input[after] == UInt8(ascii: "\\"), !endsLine(after + 1) {
+                after += 2
+                continue
+            }
+            if input[after] == quote {
+                if quote == UInt8(ascii: "'"), !endsLine(after + 1), input[after + 1] == quote {
+                    after += 2
+                    continue
+                }
+                return nil
+            }
             after += 1
         }
         return (opened, first)
