@@ -377,8 +377,9 @@ struct ExpressionTests {
         #expect(!Evaluator.decide(.show("i", trigger: .action), policy: compiled, facts: facts, now: 5 * 86_400_000 + 1_000).codes.contains(.customRule))
     }
 
-    /// `now.hour` reads a whole number from 0 to 23: an hour outside it, or an order no hour passes, never matches
-    /// (a warning); an order every hour passes is half of a window written out in full, and passes.
+    /// `now.hour` reads a whole number from 0 to 23: an hour outside it never matches (`==`, `in`) or always does (`!=`,
+    /// `not in`), and an order no hour passes never matches (a warning each, as for `now.weekday`); an order every hour
+    /// passes is half of a window written out in full, and passes.
     @Test func anHourItNeverReadsIsAWarning() {
         let never = "it reads the local hour, a whole number from 0 to 23; write one of those"
         #expect(findings("now.hour == 24").map(\.message) == ["now.hour is never 24: " + never])
@@ -389,7 +390,9 @@ struct ExpressionTests {
         #expect(findings("now.hour >= 0 and now.hour < 6").isEmpty)
         #expect(findings("now.hour >= 22 and now.hour <= 23").isEmpty)
         #expect(findings("now.hour != 3").isEmpty)
-        #expect(findings("now.hour != 24").isEmpty && findings("now.hour not in [24]").isEmpty, "always true, as >= 0 is")
+        #expect(findings("now.hour != 24").map(\.message) == ["now.hour is never 24: " + never])
+        #expect(findings("now.hour not in [3, 24]").map(\.message) == ["now.hour is never 24: " + never])
+        #expect(findings("not (now.hour in [24])").map(\.message) == ["now.hour is never 24: " + never])
         #expect(findings("now.hour == 24").map(\.kind) == [.builtInValue] && evaluate("now.hour == 24") == .bool(false))
         #expect(evaluate("now.hour > 23 or now.hour == 23") == .bool(true))
     }

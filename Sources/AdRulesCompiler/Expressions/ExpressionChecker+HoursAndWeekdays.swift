@@ -8,10 +8,10 @@ extension ExpressionChecker {
         return false
     }
 
-    /// `now.hour` compared with an hour it never reads as (24, -1, 6.5), or ordered so that no hour passes
-    /// (`now.hour > 23`): well typed, and a rule that never denies. An order every hour passes (`now.hour >= 0`, half
-    /// of a window written out in full) is left alone.
-    /// - Parameter op: the comparison, nil for `in`.
+    /// `now.hour` compared with an hour it never reads as (24, -1, 6.5: with `==` or `in` never true, with `!=` or
+    /// `not in` always), or ordered so that no hour passes (`now.hour > 23`): well typed, and a rule that never or always
+    /// denies. An order every hour passes (`now.hour >= 0`, half of a window written out in full) is left alone.
+    /// - Parameter op: the comparison, nil for `in` and `not in`.
     mutating func checkHours(_ l: Syntax, _ r: Syntax, _ op: CompareOperator? = nil, offset: Int = 0) {
         func isHour(_ syntax: Syntax) -> Bool {
             if case .name(let name, _) = syntax { return name == Builtin.nowHour.rawValue }
@@ -26,8 +26,8 @@ extension ExpressionChecker {
         }
         let other: Syntax
         if isHour(l) { other = r } else if isHour(r) { other = l } else { return }
-        // `!=` and `not in` an hour it never reads are always true: left alone, as `>= 0` is.
-        guard op != .notEqual else { return }
+        // `!=` and `not in` an hour it never reads (`now.hour != 24`) are always true, and as likely a slip as `== 24`:
+        // warned of as `now.weekday != "Sun"` is. (An order every hour passes, `>= 0`, is half a window and left alone.)
         let hours = (0...23).map(Double.init)
         if let op, op != .equal, op != .notEqual {
             guard let bound = number(other) else { return }

@@ -213,7 +213,7 @@ struct ExpressionChecker {
                 return nil
             }
             checkWeekdays(l, r)
-            if !negated { checkHours(l, r) }
+            checkHours(l, r)
             return Typed(type: .bool, code: .member(left.code, right.code, negated: negated))
         }
     }
