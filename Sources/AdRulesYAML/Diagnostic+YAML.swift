@@ -291,9 +291,10 @@ extension Diagnostic {
 enum DuplicateKeyKind {
     /// An entry's id (`placements:` holding `level_end:` twice).
     case entryID
-    /// A block or list written on the lines below its key (`grace:` twice).
+    /// A block or list repeated in a mapping written on its own lines (`grace:` twice under a placement's key): the
+    /// mapping that holds the two is a block, whichever way each value is written.
     case blockOnItsLines
-    /// A block or list written in braces or brackets on the key's line.
+    /// A block or list repeated in a mapping written in braces (`{grace: {…}, grace: {…}}`).
     case blockInBraces
     /// A key of an item of a block list (a rule, a test), where the `- ` of a next item may have been lost; its value
     /// a block or list of settings, or not.
