@@ -86,10 +86,9 @@ extension YAMLEventCursor {
     /// - Parameter valueAbove: the key of a plain value on the line above, which the line may have been meant to
     ///   continue (``missingColonAdvice(_:valueAbove:)``).
     static func spaceAfterColonAdvice(_ line: Substring, lineNumber number: Int? = nil, valueAbove: Substring? = nil) -> String {
-        // Words with no key name their line themselves.
-        if let advice = wordsWithNoKeyAdvice(line, name: number.map { "line \($0)" } ?? "this line") ?? urlWithNoKeyAdvice(line, name: number.map { "line \($0)" } ?? "this line") {
-            return advice
-        }
+        // Words with no key, and a URL alone, name their line themselves.
+        let name = number.map { "line \($0)" } ?? "this line"
+        if let advice = wordsWithNoKeyAdvice(line, name: name) ?? urlWithNoKeyAdvice(line, name: name) { return advice }
         let advice = spaceAfterColonAdviceOnItsLine(line, valueAbove: valueAbove)
         return number.map { "on line \($0), " + advice } ?? advice
     }
