@@ -352,7 +352,8 @@ extension YAMLEventCursor {
 
     /// Where the quoted value that a quote at `closing` ends was opened, when that is on an earlier line: a quote left
     /// open there ran on to this one. Read back from `closing` for the same quote (a `\"` in double quotes, and `''` in
-    /// single ones, are escapes, not ends); nil when the quote at `closing` opened on its own line.
+    /// single ones, are escapes, not ends, but `\\"` is a backslash and an end); nil when the quote at `closing` opened
+    /// on its own line.
     func unclosedQuote(closingAt closing: Int) -> Int? {
         guard closing >= 0, closing < input.count, input[closing] == UInt8(ascii: "\"") || input[closing] == UInt8(ascii: "'") else { return nil }
         let quote = input[closing]
@@ -365,8 +366,11 @@ extension YAMLEventCursor {
                     i -= 2
                     continue
                 }
-                if quote == UInt8(ascii: "\""), i > 0, input[i - 1] == UInt8(ascii: "\\") {
-                    i -= 2
+                // Escaped after an odd number of backslashes (`\"`); after an even number (`"C:\\"`) it is a close.
+                var backslashes = 0
+                while quote == UInt8(ascii: "\""), i - 1 - backslashes >= 0, input[i - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+                if backslashes % 2 == 1 {
+                    i -= 1 + backslashes
                     continue
                 }
                 return lineBreaks > 0 ? i : nil

@@ -159,6 +159,16 @@ struct YAMLMutationGapTests {
         #expect(longer.message.hasSuffix("a key longer than 1024 characters is not read as a key in YAML: shorten it (an id holds 1-64 characters)"), "\(longer.message.suffix(200))")
     }
 
+    /// A quoted value that an escaped backslash and its quote close on a later line (`"one` then `two\\"`) is closed:
+    /// a quote further down is not said to end a value left open above (it took `\\"` for an escaped quote).
+    @Test func aQuoteAfterAnEscapedBackslashClosesTheValue() throws {
+        let closed = try #require(read("a: \"one\n  two\\\\\"\nc: x\": y\n").diagnostics.first)
+        let plain = try #require(read("a: \"one\n  two\"\nc: x\": y\n").diagnostics.first)
+        #expect(closed.range.start == SourcePosition(line: 3, column: 6))
+        #expect(!closed.message.contains("is not closed on its line"), "\(closed.message)")
+        #expect(closed.message == plain.message && closed.notes.isEmpty, "\(closed.message)")
+    }
+
     /// A URL alone on a line (a link pasted without its `#`) is told to be a comment or a value, not to take a space
     /// after its scheme's colon (`https: //example.com`, which YAML would read as a key).
     @Test(arguments: ["a: 1\nhttps://example.com/ads\nb: 2\n", "a:\n  b: 1\n  http://example.com\n  c: 2\n"])
