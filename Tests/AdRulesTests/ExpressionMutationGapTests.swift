@@ -10,15 +10,10 @@ import Testing
 /// code's output.
 @Suite("Expression mutation gaps")
 struct ExpressionMutationGapTests {
-    static let here = SourceLocation(file: "t", position: .init(line: 1, column: 1))
     static let attributes = [
-        AttributeDeclaration(name: "screen", location: here, type: .string, defaultValue: nil),
-        AttributeDeclaration(name: "level", location: here, type: .int, defaultValue: .int(1)),
-        AttributeDeclaration(name: "score", location: here, type: .number, defaultValue: nil),
-        AttributeDeclaration(name: "onboarding", location: here, type: .bool, defaultValue: .bool(false)),
-        AttributeDeclaration(name: "tags", location: here, type: .stringList, defaultValue: nil),
-        AttributeDeclaration(name: "nums", location: here, type: .intList, defaultValue: nil),
-        AttributeDeclaration(name: "zone", location: here, type: .string, defaultValue: nil),
+        declared("screen", .string), declared("level", .int, default: .int(1)), declared("score", .number),
+        declared("onboarding", .bool, default: .bool(false)), declared("tags", .stringList), declared("nums", .intList),
+        declared("zone", .string),
     ]
 
     /// A Saturday at 23:00 in session 4, two days after install.
@@ -31,12 +26,7 @@ struct ExpressionMutationGapTests {
     }
 
     /// The findings of a condition: its errors and warnings when it fails, its warnings when it compiles.
-    func findings(_ source: String) -> [ExpressionFinding] {
-        var suggestionsLeft = ExpressionCompiler.maxSuggestions
-        let (outcome, warnings) = ExpressionCompiler.compileWithWarnings(source, attributes: Self.attributes, suggestionsLeft: &suggestionsLeft)
-        if case .failure(let findings) = outcome { return findings }
-        return warnings
-    }
+    func findings(_ source: String) -> [ExpressionFinding] { conditionFindings(source, attributes: Self.attributes) }
 
     /// Whether a condition compiles (warnings allowed).
     func compiles(_ source: String) -> Bool {

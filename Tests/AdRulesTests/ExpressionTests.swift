@@ -7,11 +7,8 @@ import Testing
 @Suite("when expressions")
 struct ExpressionTests {
     static let attributes = [
-        AttributeDeclaration(name: "screen", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .string, defaultValue: nil),
-        AttributeDeclaration(name: "level", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .int, defaultValue: .int(1)),
-        AttributeDeclaration(name: "score", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .number, defaultValue: nil),
-        AttributeDeclaration(name: "onboarding", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .bool, defaultValue: .bool(false)),
-        AttributeDeclaration(name: "tags", location: SourceLocation(file: "t", position: .init(line: 1, column: 1)), type: .stringList, defaultValue: nil),
+        declared("screen", .string), declared("level", .int, default: .int(1)), declared("score", .number),
+        declared("onboarding", .bool, default: .bool(false)), declared("tags", .stringList),
     ]
 
     static let values: [String: AttributeValue] = ["screen": .string("home"), "level": .int(3), "score": .number(2.5), "onboarding": .bool(false), "tags": .stringList(["vip"])]
@@ -26,12 +23,7 @@ struct ExpressionTests {
     }
 
     /// The findings of a condition: its errors and warnings when it fails, its warnings when it compiles.
-    func findings(_ source: String) -> [ExpressionFinding] {
-        var suggestionsLeft = ExpressionCompiler.maxSuggestions
-        let (outcome, warnings) = ExpressionCompiler.compileWithWarnings(source, attributes: Self.attributes, suggestionsLeft: &suggestionsLeft)
-        if case .failure(let findings) = outcome { return findings }
-        return warnings
-    }
+    func findings(_ source: String) -> [ExpressionFinding] { conditionFindings(source, attributes: Self.attributes) }
 
     @Test(arguments: [
         ("screen == \"home\"", true), ("screen != \"home\"", false), ("level < 5", true), ("level <= 3", true),

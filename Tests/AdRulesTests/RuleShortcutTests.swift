@@ -9,16 +9,11 @@ import Testing
 /// type, missing values (with and without a default) and values of another type, in plain and prepared contexts.
 @Suite("rule shortcuts")
 struct RuleShortcutTests {
-    static let here = SourceLocation(file: "t", position: .init(line: 1, column: 1))
     static let attributes = [
-        AttributeDeclaration(name: "screen", location: here, type: .string, defaultValue: nil),
-        AttributeDeclaration(name: "mode", location: here, type: .string, defaultValue: .string("dark")),
-        AttributeDeclaration(name: "level", location: here, type: .int, defaultValue: .int(1)),
-        AttributeDeclaration(name: "stars", location: here, type: .int, defaultValue: nil),
-        AttributeDeclaration(name: "wait", location: here, type: .duration, defaultValue: nil),
-        AttributeDeclaration(name: "pause", location: here, type: .duration, defaultValue: .duration(RuleDuration(milliseconds: 60_000))),
-        AttributeDeclaration(name: "onboarding", location: here, type: .bool, defaultValue: .bool(false)),
-        AttributeDeclaration(name: "trial", location: here, type: .bool, defaultValue: nil),
+        declared("screen", .string), declared("mode", .string, default: .string("dark")), declared("level", .int, default: .int(1)),
+        declared("stars", .int), declared("wait", .duration),
+        declared("pause", .duration, default: .duration(RuleDuration(milliseconds: 60_000))),
+        declared("onboarding", .bool, default: .bool(false)), declared("trial", .bool),
     ]
 
     static let expressions = [

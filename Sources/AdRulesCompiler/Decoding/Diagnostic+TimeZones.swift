@@ -57,11 +57,12 @@ extension Diagnostic {
     /// region (`Europe/Tokio`: Asia/Tokyo, not the nearer spelling Europe/Oslo, hours away). A shorter city gets no
     /// such guess: `Nice` is one letter off `Niue`.
     static func closestZone(to name: String) -> String? {
-        let closest = Suggestion.closest(to: name, in: TimeZoneNames.all)
         let city = cityKey(lastPart(name))
-        guard name.contains("/"), !city.isEmpty else { return closest }
+        guard name.contains("/"), !city.isEmpty else { return Suggestion.closest(to: name, in: TimeZoneNames.all) }
         if let zone = cityZones[city] ?? joinedCityZones[city] { return zone }
-        if let closest, Suggestion.closest(to: city, in: [cityKey(lastPart(closest))]) != nil { return closest }
+        if let closest = Suggestion.closest(to: name, in: TimeZoneNames.all), Suggestion.closest(to: city, in: [cityKey(lastPart(closest))]) != nil {
+            return closest
+        }
         guard city.count >= 5, let near = Suggestion.closest(to: city, in: cityNames, maxDistance: 1) else { return nil }
         return cityZones[near]
     }
