@@ -48,6 +48,15 @@ package struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes the key of the next member of an object, escaped as ``string(_:)`` escapes a text: a key that is not
+    /// one of the writer's own names (a placement id a ledger file held).
+    package mutating func key(escaping name: String) {
+        separate()
+        quoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// Writes a string.
     package mutating func string(_ value: String) {
         separate()

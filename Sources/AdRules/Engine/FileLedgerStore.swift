@@ -7,7 +7,9 @@ import Foundation
 /// extension) therefore never leave a torn or invalid ledger, and never lose the file: the last snapshot written
 /// wins whole. A read takes only a regular file of at most 4 MiB and never blocks (a FIFO or a device at the path
 /// is an I/O error, not a hang). A save creates the ledger's folder when it is missing (Application Support does not
-/// exist on a fresh install), with the folders above it.
+/// exist on a fresh install), with the folders above it. A symbolic link at the path is followed: the file it leads
+/// to is the ledger, and its lock and temporary files sit beside that file. A load removes only the temporary files of
+/// writers that died (named `<ledger>.tmp-<pid>-<n>-<hex>`), never another file of the folder.
 public struct FileLedgerStore: LedgerStore {
     /// The ledger file.
     public let path: String
@@ -19,19 +21,37 @@ public struct FileLedgerStore: LedgerStore {
     /// - Throws: ``LedgerError/io(_:)`` when the file cannot be opened or read, or is not a regular file;
     ///   ``LedgerError/corrupt(_:)`` when it is too large, not JSON of a ledger, or holds values out of range.
     public func load() throws -> LedgerSnapshot? {
-        removeStaleTemporaryFiles()
-        guard let data = try readBounded() else { return nil }
+        let file = try resolvedPath()
+        removeStaleTemporaryFiles(of: file)
+        guard let data = try readBounded(file) else { return nil }
         return try LedgerSnapshot(validating: data)
     }
 
     /// Replaces the ledger atomically under the file lock, first creating its folder if it is missing.
     /// - Throws: ``LedgerError/io(_:)`` when the folder, the lock, the temporary file or the rename fails.
     public func save(_ snapshot: LedgerSnapshot) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(snapshot) } catch { throw LedgerError.io("cannot encode the snapshot: \(error)") }
-        _ = try withLock(blocking: true, creatingFolder: true) { try replace(with: data) }
+        let file = try resolvedPath()
+        let bytes = snapshot.encodedJSON()
+        _ = try withLock(file, blocking: true, creatingFolder: true) { try replace(file, with: bytes) }
+    }
+
+    /// The file the ledger is: ``path``, or the file a symbolic link there leads to, link after link, so that a write
+    /// replaces that file rather than the link (which would leave the file it led to behind, never written again), and
+    /// two paths linked to one ledger share its lock.
+    /// - Throws: ``LedgerError/io(_:)`` for a path that names no file (empty, or ending in `/`) and for a loop of links.
+    private func resolvedPath() throws -> String {
+        guard !path.isEmpty else { throw LedgerError.io("the ledger's path is empty: give the path of a file, such as ledger.json in the app's Application Support folder") }
+        guard !path.hasSuffix("/") else {
+            throw LedgerError.io("the ledger's path \(path) ends in /, which names a folder: give the path of a file, such as \(path)ledger.json")
+        }
+        var file = path
+        // As many links as the system follows in a path (Linux's limit; Darwin's is 32).
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file) else { return file }
+            let folder = (file as NSString).deletingLastPathComponent
+            file = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
+        }
+        throw LedgerError.io("the ledger's path \(path) is a loop of symbolic links")
     }
 
     /// What became of a corrupt ledger.
@@ -51,10 +71,11 @@ public struct FileLedgerStore: LedgerStore {
     ///
     /// The name carries the time in ms and a unique token, and an existing file is never overwritten.
     func quarantine(now: Date) -> Quarantine {
+        guard let path = try? resolvedPath() else { return .stuck("the ledger's path names no file") }
         let stamp = Milliseconds.from(now)
         func moveAside() -> Quarantine {
             // What is at the path is read again under the lock: it is moved aside only if it is still not a ledger.
-            if let data = try? readBounded(), let snapshot = try? LedgerSnapshot(validating: data) { return .replaced(snapshot) }
+            if let data = try? readBounded(path), let snapshot = try? LedgerSnapshot(validating: data) { return .replaced(snapshot) }
             var failure = "no free name"
             for _ in 0..<16 {
                 let target = Self.asideName(for: path, suffix: ".corrupt-\(stamp)-\(UniqueToken.next())")
@@ -76,7 +97,7 @@ public struct FileLedgerStore: LedgerStore {
             return access(path, F_OK) == 0 ? .stuck(failure) : .gone
         }
         do {
-            return try withLock(blocking: true, moveAside) ?? .stuck("the lock is held")
+            return try withLock(path, blocking: true, moveAside) ?? .stuck("the lock is held")
         } catch {
             return moveAside()
         }
@@ -97,52 +118,63 @@ public struct FileLedgerStore: LedgerStore {
 
     // MARK: reading
 
-    private func readBounded() throws -> Data? {
+    private func readBounded(_ file: String) throws -> Data? {
         do {
-            return try BoundedFile.read(path, limit: LedgerBounds.maxFileBytes)
+            return try BoundedFile.read(file, limit: LedgerBounds.maxFileBytes)
         } catch {
             switch error {
             case .missing: return nil
-            case .notRegular, .system: throw LedgerError.io(BoundedFile.reason(error, path: path))
+            case .notRegular, .system: throw LedgerError.io(BoundedFile.reason(error, path: file))
             case .tooLarge(let size?): throw LedgerError.corrupt("too large: \(size) bytes, more than \(LedgerBounds.maxFileBytes)")
             case .tooLarge(nil): throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
             }
         }
     }
 
-    /// Temporary files of writers that died before their rename; safe to delete only while holding the lock.
-    private func removeStaleTemporaryFiles() {
-        let url = URL(fileURLWithPath: path)
+    /// Temporary files of writers that died before their rename (``isTemporaryName(_:of:)``: no other file, whatever
+    /// its name starts with); safe to delete only while holding the lock.
+    private func removeStaleTemporaryFiles(of file: String) {
+        let url = URL(fileURLWithPath: file)
         let directory = url.deletingLastPathComponent().path
-        let prefix = url.lastPathComponent + ".tmp"
-        _ = try? withLock(blocking: false) {
+        let ledgerName = url.lastPathComponent
+        _ = try? withLock(file, blocking: false) {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-            for name in names where name == prefix || name.hasPrefix(prefix + "-") {
+            for name in names where Self.isTemporaryName(name, of: ledgerName) {
                 unlink(directory + "/" + name)
             }
         }
     }
 
+    /// Whether `name` is that of a temporary file a writer of the ledger named `ledgerName` makes: the ledger's name (or
+    /// its start, cut to fit 255 bytes), `.tmp-`, and a ``UniqueToken`` (`.tmp-4242-7-9f3a0c1e`).
+    package static func isTemporaryName(_ name: String, of ledgerName: String) -> Bool {
+        guard let marker = name.range(of: ".tmp-", options: .backwards), UniqueToken.isToken(name[marker.upperBound...]) else { return false }
+        let stem = name[..<marker.lowerBound]
+        if stem == ledgerName { return true }
+        // Cut at a character's start: up to 3 bytes short of the 255.
+        return !stem.isEmpty && ledgerName.hasPrefix(stem) && name.utf8.count > 255 - 4
+    }
+
     // MARK: writing
 
-    private func replace(with data: Data) throws {
-        let temporary = "\(path).tmp-\(UniqueToken.next())"
+    private func replace(_ file: String, with bytes: [UInt8]) throws {
+        let temporary = Self.asideName(for: file, suffix: ".tmp-\(UniqueToken.next())")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         // Messages name the ledger, not the temporary file, so that a repeated failure reads the same and is reported once.
-        guard fd >= 0 else { throw LedgerError.io("cannot create a temporary file next to \(path): \(Self.errorText(errno))") }
+        guard fd >= 0 else { throw LedgerError.io("cannot create a temporary file next to \(file): \(Self.errorText(errno))") }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
-            try handle.write(contentsOf: data)
+            try handle.write(contentsOf: bytes)
             try handle.synchronize()
             try handle.close()
         } catch {
             unlink(temporary)
-            throw LedgerError.io("cannot write a temporary file next to \(path): \(error.localizedDescription)")
+            throw LedgerError.io("cannot write a temporary file next to \(file): \(error.localizedDescription)")
         }
-        guard rename(temporary, path) == 0 else {
+        guard rename(temporary, file) == 0 else {
             let code = errno
             unlink(temporary)
-            throw LedgerError.io("cannot rename a temporary file to \(path): \(Self.errorText(code))")
+            throw LedgerError.io("cannot rename a temporary file to \(file): \(Self.errorText(code))")
         }
         // The directory is not synced: that would make the rename itself survive a power loss, at the cost of a
         // second fsync (about 5 ms on a VM disk) on the caller's thread for every show. Without it a power loss
@@ -151,18 +183,18 @@ public struct FileLedgerStore: LedgerStore {
 
     // MARK: locking
 
-    /// Runs `body` holding the exclusive lock on `<path>.lock`.
+    /// Runs `body` holding the exclusive lock on `<file>.lock` (its name cut to fit 255 bytes).
     /// - Parameter creatingFolder: whether a missing folder of the ledger is created (a write), or the lock fails (a
     ///   read or a clean-up, which have nothing to do without the ledger). Looked at only when the lock file cannot be
     ///   opened, so a save into an existing folder costs no more.
     /// - Returns: nil when `blocking` is false and another writer holds the lock.
     /// - Throws: ``LedgerError/io(_:)`` when the folder cannot be created, the lock file cannot be opened or locked, or
     ///   what `body` throws.
-    private func withLock<T>(blocking: Bool, creatingFolder: Bool = false, _ body: () throws -> T) throws -> T? {
-        let lockPath = path + ".lock"
+    private func withLock<T>(_ file: String, blocking: Bool, creatingFolder: Bool = false, _ body: () throws -> T) throws -> T? {
+        let lockPath = Self.asideName(for: file, suffix: ".lock")
         var fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT && creatingFolder {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = (file as NSString).deletingLastPathComponent
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
@@ -190,7 +222,18 @@ enum UniqueToken {
     private static let counter = Counter()
 
     static func next() -> String {
-        "\(getpid())-\(counter.next())-\(String(UInt32.random(in: .min ... .max), radix: 16))"
+        let random = String(UInt32.random(in: .min ... .max), radix: 16)
+        return "\(getpid())-\(counter.next())-" + String(repeating: "0", count: 8 - random.count) + random
+    }
+
+    /// Whether `text` is a token ``next()`` makes: digits, `-`, digits, `-`, eight lowercase hex digits (a name such as
+    /// `ledger.json.tmp-2026-12-01` is not one).
+    static func isToken(_ text: Substring) -> Bool {
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        func digits(_ part: Substring.UTF8View.SubSequence, hex: Bool) -> Bool {
+            !part.isEmpty && part.allSatisfy { (0x30...0x39).contains($0) || (hex && (0x61...0x66).contains($0)) }
+        }
+        return parts.count == 3 && digits(parts[0], hex: false) && digits(parts[1], hex: false) && parts[2].count == 8 && digits(parts[2], hex: true)
     }
 
     private final class Counter: @unchecked Sendable {

@@ -22,9 +22,21 @@ enum LedgerBounds {
     /// The most bytes one show takes in the file, `{"at":253402300799999,"session":10000000},` at the latest time and
     /// the largest session: what keeps a written ledger under ``maxFileBytes``.
     static let showBytes = 43
-    /// The most bytes a placement's entry takes besides its shows: its id (a policy's ids are letters, digits, `_`,
-    /// `.` and `-`; twice its bytes leaves room for any escape `JSONEncoder` makes), quotes, colon, brackets and comma.
-    static func entryBytes(_ id: String) -> Int { id.utf8.count * 2 + 8 }
+    /// The most bytes a placement's entry takes besides its shows: its id as written (a policy's ids are letters,
+    /// digits, `_`, `.` and `-`, written as they are; an id a ledger file held may need escapes: `\"` and `\\` take two
+    /// bytes, a control character six, which is at most three for each byte of a character past ASCII), quotes, colon,
+    /// brackets and comma.
+    static func entryBytes(_ id: String) -> Int {
+        id.utf8.reduce(8) { total, byte in
+            switch byte {
+            // The `[` of `##[` (a command to a CI log) is written as an escape too.
+            case 0x00..<0x20, 0x7F, UInt8(ascii: "["): return total + 6
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): return total + 2
+            case 0x80...: return total + 3
+            default: return total + 1
+            }
+        }
+    }
 
     static var times: ClosedRange<Int64> { earliest...latest }
     static let timesText = "a time between 2000-01-01 and 9999-12-31 (\(earliest)...\(latest) ms)"
@@ -33,10 +45,6 @@ enum LedgerBounds {
 extension LedgerSnapshot {
     /// The version of the ledgers this runtime reads and writes.
     static let currentVersion = 1
-
-    private struct VersionOnly: Decodable {
-        let version: Int?
-    }
 
     /// A ledger a newer version of AdRules wrote (the app was rolled back): this runtime cannot read it, and it is moved
     /// aside as a corrupt one is (kept, not deleted), with a reason that says so. Left in place it was tried: nothing was
@@ -48,21 +56,21 @@ extension LedgerSnapshot {
 
     /// Decodes and validates a ledger file's bytes.
     /// - Parameter data: the JSON a ``FileLedgerStore`` writes.
-    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger, a value is out of range, or a newer
-    ///   version wrote it (``newerVersion(_:)``).
+    /// - Throws: ``LedgerError/corrupt(_:)`` when the bytes are not JSON of a ledger (a key given twice, or a whole number
+    ///   written with a fraction or an exponent, included), a value is out of range, or a newer version wrote it
+    ///   (``newerVersion(_:)``).
     public init(validating data: Data) throws {
         guard data.count <= LedgerBounds.maxFileBytes else {
             throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
         }
+        let bytes = [UInt8](data)
         do {
-            self = try JSONDecoder().decode(LedgerSnapshot.self, from: data)
+            self = try LedgerSnapshot(json: bytes)
         } catch {
             // A newer version's ledger may be laid out otherwise: its version alone is read then, so that the reason
             // names it (one laid out as this one is has its version checked by `validate()`).
-            if let version = (try? JSONDecoder().decode(VersionOnly.self, from: data))?.version, version > Self.currentVersion {
-                throw Self.newerVersion(version)
-            }
-            throw LedgerError.corrupt("not a ledger: \(Self.summary(of: error))")
+            if let version = Self.version(in: bytes), version > Self.currentVersion { throw Self.newerVersion(version) }
+            throw error
         }
         try validate()
     }
@@ -152,23 +160,15 @@ extension LedgerSnapshot {
     }
 
     /// An id as Swift would quote it, control characters escaped, so that a reason stays one line.
-    private static func quoted(_ id: String) -> String {
+    static func quoted(_ id: String) -> String {
         String(reflecting: id.count > 64 ? String(id.prefix(64)) + "…" : id)
     }
 
-    /// A decoding error in one line, with the coding path instead of the full error dump.
-    private static func summary(of error: Error) -> String {
-        guard let error = error as? DecodingError else { return String(reflecting: "\(error)") }
-        let (context, what): (DecodingError.Context, String)
-        switch error {
-        case .typeMismatch(_, let c): (context, what) = (c, "wrong type")
-        case .valueNotFound(_, let c): (context, what) = (c, "missing value")
-        case .keyNotFound(let key, let c): (context, what) = (c, "missing key \(quoted(key.stringValue))")
-        case .dataCorrupted(let c): (context, what) = (c, "invalid JSON or number")
-        @unknown default: return "cannot decode"
-        }
-        let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        return path.isEmpty ? what : "\(what) at \(quoted(path))"
+    /// The top-level `version` of a JSON text, if it is one object with a whole number there.
+    private static func version(in bytes: [UInt8]) -> Int? {
+        guard case .object(let members)? = try? JSONValue.parse(bytes, maxDepth: 64, maxValues: 1 << 21) else { return nil }
+        guard case .int(let version)? = members.first(where: { $0.0 == "version" })?.1 else { return nil }
+        return version
     }
 }
 
