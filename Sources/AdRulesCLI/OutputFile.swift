@@ -103,7 +103,7 @@ enum OutputFile {
         // directory, which no report is written to.
         let code = errno
         guard code == ENOENT else { return reason(code) }
-        guard !path.hasSuffix("/") else { return reason(EISDIR) }
+        guard !path.hasSuffix("/") else { return endsInSlash(path) }
         // A new file: its directory must exist and take it.
         let parent = PathText.parent(path)
         let directory = parent.isEmpty ? "." : parent
@@ -118,10 +118,17 @@ enum OutputFile {
 
     static let madeReadOnly = "permission denied (the file is read-only: make it writable, or write elsewhere)"
 
+    /// Why a new name ending in `/` takes no report (the system's "is a directory" for a directory that is not there).
+    static func endsInSlash(_ path: String) -> String {
+        let name = String(path.reversed().drop { $0 == "/" }.reversed())
+        return "the name ends in /, which names a directory, and there is none: give a file's name" + (name.isEmpty ? "" : ", such as \(name)")
+    }
+
     /// Writes `data` to `path`; nil when it worked, else why not.
     static func write(_ data: Data, to path: String) -> String? {
         var info = stat()
         let exists = stat(path, &info) == 0
+        if !exists, path.hasSuffix("/") { return endsInSlash(path) }
         if exists, isMadeReadOnly(info) { return madeReadOnly }
         // Ctrl-C, a cancelled CI job (SIGTERM) or a closed terminal while a regular file is written would leave it cut
         // off (in place) or a stray file beside it (replaced whole): those signals are ignored until it is written (or

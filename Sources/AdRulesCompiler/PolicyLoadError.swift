@@ -21,12 +21,31 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
 
     public var errorDescription: String? { description }
 
+    /// What a path that starts with `-` and names no file is told: such a word is a path only after `--`, which ends
+    /// the options (`adrules test -- a.test.yaml --rules r`). Empty for any other path.
+    package static func afterOptionsEnd(_ path: String) -> String {
+        path.hasPrefix("-") ? " (every word after -- is a path: write the options before --)" : ""
+    }
+
+    /// The names of the `*.json` files at the top of a directory, sorted: compiled policies, which are read only when
+    /// named.
+    private static func compiledPolicies(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { !$0.hasPrefix(".") && FileNames.hasSuffix($0, ".json") }.sorted()
+    }
+
     public var description: String {
         switch self {
-        case .notFound(let path): return path.isEmpty ? "an empty path names no file: give a rule file or a directory, such as rules" : "no such file or directory: \(path)"
+        case .notFound(let path):
+            if path.isEmpty { return "an empty path names no file: give a rule file or a directory, such as rules" }
+            return "no such file or directory: \(path)" + Self.afterOptionsEnd(path)
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .noRuleFiles(let path):
-            return "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
+            let message = "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"
+            guard let compiled = Self.compiledPolicies(in: path).first else { return message }
+            // A directory of a compiled policy alone: the file is what to name.
+            let named = path.hasSuffix("/") ? path + compiled : path + "/" + compiled
+            return message + "; it holds \(compiled), a compiled policy, which is read when named: give \(named)"
         case .tooLarge(let path, let reason): return "the policy \(path) is too large: \(reason); split it into several policies"
         case .tooManyEntries(let path, let limit):
             return "\(path) holds more than \(limit) entries below it, more than adrules reads from one directory: split it into several"

@@ -29,7 +29,7 @@ extension ImpactCommandTests {
         #expect(runCLI(["impact", "merge", "--format", "text"] + parts).stdout == text.stdout)
         let missing = runCLI(["impact", "merge", parts[0], parts[2]])
         #expect(missing.exitCode == 1)
-        #expect(missing.stderr == "error: cannot merge: shard 2 is missing\n")
+        #expect(missing.stderr == "error: cannot merge: shard 2 is missing: give every shard's part (each shard K of N is played with --shard K/N)\n")
         let unsharded = "\(directory)/whole.json"
         try whole.stdout.write(toFile: unsharded, atomically: true, encoding: .utf8)
         let complete = runCLI(["impact", "merge", unsharded])
@@ -143,7 +143,7 @@ extension ImpactCommandTests {
         #expect(runCLI(arguments + ["--shard", "2/2", "--output", directory + "/b.json"]).exitCode == 0)
         let merged = runCLI(["impact", "merge", directory + "/a.json", directory + "/b.json"])
         #expect(merged.exitCode == 1)
-        #expect(merged.stderr == "error: cannot merge: \(directory)/b.json was played with a different model file or policy contents (inputs digest) than \(directory)/a.json\n")
+        #expect(merged.stderr == "error: cannot merge: \(directory)/b.json was played with a different model file or policy contents (inputs digest) than \(directory)/a.json: merge the parts of one run only, each played with the same command but its --shard\n")
     }
 
     /// A part may come from anywhere: counts that do not fit its population, counts that would overflow the sum,

@@ -207,7 +207,7 @@ struct ReportsAndDefaultsTests {
         #expect(dash.code == 0 && dash.stdout.hasPrefix("{"), "\(dash.stderr)")
         let short = try runBinary(["impact", "m.model.yaml", "--rules", "p.yaml", "-o", "a"], directory: dir)
         #expect(short.code == 0 && FileManager.default.fileExists(atPath: dir + "/a"), "\(short.stderr)")
-        for (output, reason) in [("f.txt/x.json", "not a directory"), ("new/", "is a directory"), ("missing/x.json", "no such file or directory")] {
+        for (output, reason) in [("f.txt/x.json", "not a directory"), ("new/", "the name ends in /, which names a directory, and there is none: give a file's name, such as new"), ("missing/x.json", "no such file or directory")] {
             let result = try runBinary(["impact", "m.model.yaml", "--rules", "p.yaml", "-o", output], directory: dir)
             #expect(result.code == 3 && result.stderr == "error: cannot write \(output): \(reason)\n", "\(output): \(result.stderr)")
         }

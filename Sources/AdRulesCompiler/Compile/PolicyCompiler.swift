@@ -36,6 +36,12 @@ public enum PolicyCompiler {
         guard !load.diagnostics.hasErrors else {
             return PolicyCompilation(document: nil, diagnostics: load.diagnostics, files: load.files)
         }
+        // With no current directory (removed while the shell stood in it), names would be made relative to `/`:
+        // a compiled policy whose files and digest differ from the same policy compiled anywhere else.
+        if FileManager.default.currentDirectoryPath.isEmpty, !(root?.hasPrefix("/") ?? false) || !path.hasPrefix("/") {
+            throw PolicyLoadError.unreadable(
+                ".", reason: "the current directory no longer exists (removed or moved while in use): change to the project's directory, or give the policy and --root as absolute paths")
+        }
         let rootPath = absolute(root ?? FileManager.default.currentDirectoryPath)
         let parent = PathText.parent(absolute(path))
         let relativePath = { (file: String) in relative(absolute(file), to: rootPath) ?? relative(absolute(file), to: parent) ?? file }

@@ -135,3 +135,12 @@ extension FieldReader {
         return nil
     }
 }
+
+extension YAMLScalar {
+    /// The whole number a rule file, a scenario or a usage model reads from this scalar (``FieldReader/intValue(_:)``:
+    /// at most 18 decimal digits), so that all three read one number alike.
+    package var wholeNumber: Int? { FieldReader.intValue(self) }
+
+    /// Whether the scalar is a whole number in YAML's form written with more digits than ``wholeNumber`` reads.
+    package var isWholeNumberTooLong: Bool { wholeNumber == nil && coreSchemaIntDigits != nil }
+}

@@ -107,8 +107,8 @@ enum AttributeSource: Sendable, Hashable {
         return scalar.coreSchemaBool == nil && !scalar.isCoreSchemaNumber ? text : nil
     }
 
-    /// A scalar as a whole number of the core schema.
+    /// A scalar as a whole number of the core schema, of at most 18 digits, as a rule file or a scenario reads one.
     private static func whole(_ text: String, plain: Bool) -> Int64? {
-        YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).coreSchemaInt.map { Int64($0) }
+        YAMLScalar(value: text, style: plain ? .plain : .doubleQuoted).wholeNumber.map { Int64($0) }
     }
 }

@@ -9,6 +9,9 @@ extension ModelAttribute.Value {
         if case .scalar(let text, let plain) = self {
             let shown = YAMLScalar.shortened(text)
             let unquoted = YAMLScalar(value: text, style: .plain)
+            if plain, type == .int, unquoted.isWholeNumberTooLong {
+                return "it is written with more digits than this tool reads safely (18 at most, a sign or leading zeros included): write it with fewer digits"
+            }
             if !plain, AttributeSource(.scalar(text, plain: true), type: type) != nil { return "remove the quotes (\(shown))" }
             if plain, type == .string, unquoted.coreSchemaBool != nil || unquoted.isCoreSchemaNumber { return "quote it (\"\(shown)\")" }
             if type == .duration, let advice = DurationAdvice.advice(for: text) { return advice }

@@ -156,11 +156,13 @@ extension ImpactReport {
             switch self {
             case .noParts: return "no partial results to merge"
             case .notPartial(let i): return "\(name(i)) is a complete result, not the result of one shard (--shard K/N)"
-            case .mismatch(let i, let what): return "\(name(i)) was played with a different \(what) than \(name(0))"
+            case .mismatch(let i, let what):
+                return "\(name(i)) was played with a different \(what) than \(name(0)): merge the parts of one run only, each played with the same command but its --shard"
             case .missingShards(let missing, let total):
                 let listed = missing.map(String.init).joined(separator: ", ")
-                if total == 1 { return "shard \(listed) is missing" }
-                return total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing"
+                let advice = ": give every shard's part (each shard K of N is played with --shard K/N)"
+                if total == 1 { return "shard \(listed) is missing" + advice }
+                return (total > missing.count ? "\(total) shards are missing: \(listed), ..." : "shards \(listed) are missing") + advice
             case .duplicateShard(let index, let i): return "shard \(index) is given twice (again in \(name(i))): give each shard's part once"
             case .noInputsDigest(let i): return "\(name(i)) has no inputs digest (written by an older adrules): play that shard again"
             case .tooManyDenyRows(let i, let rows): return "with \(name(i)) the deny reasons come to \(rows) rows (reason and YAML line pairs), more than the \(ImpactReport.maxDenyRows) a report holds: that is no run's result"
