@@ -57,16 +57,18 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// The bar's line, at most `columns - 1` wide (a line that fills the last column wraps on some terminals): a bar of
-    /// 30 places and the figures, the bar shorter when that does not fit, the figures alone (cut) when a bar of 10 does
-    /// not. The bar's width is worked out for the run's last figures (100%, every user done), so it keeps its width as
+    /// 30 places and the figures, the bar shorter when that does not fit, the figures alone when a bar of 10 does not
+    /// (as many whole figures as fit: the share done, then the users, then the time; none on a terminal too narrow for the share). The bar's width is worked out for the run's last figures (100%, every user done), so it keeps its width as
     /// the figures grow.
     static func line(done: Int, of total: Int, percent: Int, seconds: Int, columns: Int) -> String {
-        let figures = "\(percent)% \(done)/\(total) users, \(seconds) s"
+        let share = "\(percent)%", users = "\(share) \(done)/\(total) users"
+        let figures = "\(users), \(seconds) s"
         let widest = "100% \(total)/\(total) users, \(seconds) s"
         let room = max(columns - 1, 1)
         // "[", the bar, "] " and the figures.
         let width = min(30, room - 3 - max(figures.count, widest.count))
-        guard width >= 10 else { return String(figures.prefix(room)) }
+        // Cut to whole figures: a figure cut short reads as another (10% and 100% both as 1).
+        guard width >= 10 else { return [figures, users, share].first { $0.count <= room } ?? "" }
         let filled = total > 0 ? done * width / total : width
         return "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] " + figures
     }

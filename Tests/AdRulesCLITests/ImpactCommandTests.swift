@@ -515,8 +515,12 @@ struct ImpactProgressTests {
         // A bar of 10 needs 39 columns; on 38, the figures alone.
         #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 39) == "[#####     ] 50% 500/1000 users, 7 s")
         #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 38) == "50% 500/1000 users, 7 s")
-        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 20) == "50% 500/1000 users,")
-        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 1) == "5")
+        // Narrower, whole figures only: a figure cut short reads as another ("1" for 10% and 100%).
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 20) == "50% 500/1000 users")
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 18) == "50%")
+        #expect(ProgressBar.line(done: 100, of: 1000, percent: 10, seconds: 7, columns: 4) == "10%")
+        #expect(ProgressBar.line(done: 1000, of: 1000, percent: 100, seconds: 7, columns: 4) == "")
+        #expect(ProgressBar.line(done: 500, of: 1000, percent: 50, seconds: 7, columns: 1) == "")
         for columns in 1...100 {
             let line = ProgressBar.line(done: 999_999, of: 1_000_000, percent: 99, seconds: 86_400, columns: columns)
             #expect(line.count <= max(columns - 1, 1), "\(columns) columns: \(line)")
