@@ -1,4 +1,5 @@
 import AdRules
+import AdRulesCompiler
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     /// The long name without dashes, e.g. `format`.
@@ -22,6 +23,8 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case emptyArgument
     /// An option of the command that this form of it does not take, and why (`impact merge --users 5`).
     case notTaken(option: String, by: String, because: String)
+    /// Two paths among the arguments, or directories on their way, that differ only in Unicode normalization.
+    case pathsEqualAsText(String, String)
 
     var description: String {
         // Arguments are echoed escaped: a value with a line break must not forge a line of output.
@@ -33,6 +36,8 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
         case .missingArgument(let name): return "missing expected argument \"\(v(name))\""
         case .notTaken(let option, let command, let reason): return "\(command) takes no --\(v(option)): \(reason)"
         case .emptyArgument: return "an empty argument names no file: give a path, or leave the argument out"
+        case .pathsEqualAsText(let a, let b):
+            return "\"\(v(a))\" and \"\(v(b))\" differ only in how their accented letters are encoded (Unicode normalization: \(v(PathText.spelled(a))) and \(v(PathText.spelled(b)))), which adrules cannot tell apart: rename one"
         case .invalidValue(let option, let value, let allowed):
             // One requirement reads "expected a whole number ..."; a choice "expected one of a, b".
             let expected = allowed.count == 1 ? allowed[0] : "one of \(allowed.joined(separator: ", "))"
@@ -117,6 +122,27 @@ struct ParsedArguments: Sendable {
                 parsed.flags.insert(name)
             }
         }
+        let paths = parsed.positionals + ["rules", "compare", "root", "output"].compactMap { parsed.values[$0] }
+        if let (a, b) = Self.pathsEqualAsText(paths) { throw ArgumentError.pathsEqualAsText(a, b) }
         return parsed
+    }
+
+    /// The first two paths, or directories on their way, that are one text to Swift (canonical equivalence: `é` as one
+    /// character or as `e` and a combining mark) but two names to the file system; nil when there are none. Every table
+    /// a run keys by path would take one for the other (one policy's scenarios run against the other's).
+    static func pathsEqualAsText(_ paths: [String]) -> (String, String)? {
+        var seen: [String: String] = [:]
+        for path in paths {
+            let ends = path.indices.filter { path[$0] == "/" } + [path.endIndex]
+            for end in ends where end > path.startIndex {
+                let prefix = String(path[..<end])
+                if let other = seen[prefix] {
+                    if !other.utf8.elementsEqual(prefix.utf8) { return (other, prefix) }
+                } else {
+                    seen[prefix] = prefix
+                }
+            }
+        }
+        return nil
     }
 }

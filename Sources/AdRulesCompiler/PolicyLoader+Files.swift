@@ -68,11 +68,21 @@ extension PolicyLoader {
             guard listed <= maxFiles * 10 else {
                 throw PolicyLoadError.tooManyEntries(path, limit: maxFiles * 10)
             }
-            for name in names.sorted() where !name.hasPrefix(".") {
+            let visible = names.filter { !$0.hasPrefix(".") }.sorted()
+            // Two names that differ only in how an accent is written (`é` as one character or as `e` and a combining
+            // mark) are two files on Linux and one text to Swift: every table keyed by path would take one for the
+            // other (a suppression of one file hiding the other's finding, one directory's tests skipped).
+            if let (first, second) = Self.namesEqualAsText(visible) {
+                throw PolicyLoadError.unreadable(
+                    directory + "/" + first, reason: "it and \(second) are two names that differ only in how their accented letters are encoded (Unicode normalization: \(PathText.spelled(first)) and \(PathText.spelled(second))), which adrules cannot tell apart: rename one")
+            }
+            for name in visible {
                 let full = directory + "/" + name
                 // A name that is not UTF-8 is listed with U+FFFD in it, and the file of that name, if one exists, is
-                // another file (or the same one twice): refused, never read in its place.
+                // another file (or the same one twice): refused, never read in its place, when it may be a rule file or
+                // a directory holding some. Any other (`notes\xFF.txt`) is no rule file and is left alone.
                 if name.unicodeScalars.contains("\u{FFFD}") {
+                    guard include(full) || Self.holdsDirectoryNotUTF8(directory) else { continue }
                     throw PolicyLoadError.unreadable(full, reason: "the name is not UTF-8 (or holds U+FFFD), which adrules cannot tell from another file's: rename it")
                 }
                 var isDir: ObjCBool = false
@@ -92,9 +102,17 @@ extension PolicyLoader {
                     continue
                 }
                 guard isDir.boolValue || include(full) else { continue }
-                if let root, isSymbolicLink(full), let target = realPath(full), !isInside(target, root) {
-                    throw PolicyLoadError.unreadable(
-                        full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
+                if isSymbolicLink(full) {
+                    // A link whose target, or the directory's own path, cannot be resolved (longer than the system
+                    // resolves) cannot be checked: refused, never read unchecked.
+                    guard let root, let target = realPath(full) else {
+                        throw PolicyLoadError.unreadable(
+                            full, reason: "a symbolic link whose target cannot be resolved (its path, or the policy directory's, is longer than the system resolves), so adrules cannot check that it stays inside \(base): copy the file in, or name it on the command line")
+                    }
+                    guard isInside(target, root) else {
+                        throw PolicyLoadError.unreadable(
+                            full, reason: "a symbolic link to \(target), outside \(base): rule files must lie inside the policy directory (copy the file in, or name it on the command line)")
+                    }
                 }
                 if isDir.boolValue {
                     if let id = fileSystemID(full) {
@@ -108,6 +126,36 @@ extension PolicyLoader {
             }
         }
         return readOnce(found.sorted())
+    }
+
+    /// The first two of `sorted` names that are equal as Swift compares texts (canonical equivalence) but not byte for
+    /// byte; nil when there are none. Sorted, such names stand side by side.
+    static func namesEqualAsText(_ sorted: [String]) -> (String, String)? {
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a == b && !a.utf8.elementsEqual(b.utf8) { return (a, b) }
+        return nil
+    }
+
+    /// Whether a directory holds a subdirectory whose name is not UTF-8 (which the listing shows with U+FFFD, and which
+    /// may hold rule files): read from the directory's entries themselves, as bytes.
+    static func holdsDirectoryNotUTF8(_ directory: String) -> Bool {
+        guard let stream = opendir(directory) else { return true }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard String(validating: name, as: UTF8.self) == nil else { continue }
+            let type = entry.pointee.d_type
+            if type == UInt8(DT_DIR) { return true }
+            if type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK) {
+                var info = stat()
+                let path = Array(directory.utf8) + [UInt8(ascii: "/")] + name + [0]
+                let found = path.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { text in text.baseAddress.map { stat($0, &info) } ?? -1 }
+                }
+                if found != 0 { return true }
+                if (info.st_mode & S_IFMT) == S_IFDIR { return true }
+            }
+        }
+        return false
     }
 
     /// The files of a walk, each file read once however many names lead to it (a symlink to another rule file of

@@ -162,9 +162,11 @@ struct CompiledPolicyTests {
         }
     }
 
-    /// Two files whose names differ only in Unicode normalisation (`café.yaml` composed and decomposed) are two files:
-    /// `String` compares them equal, and the second one's placements pointed at the first.
-    @Test func fileNamesAreComparedByTheirBytes() throws {
+    /// Two files whose names differ only in Unicode normalisation (`café.yaml` composed and decomposed) are two files on
+    /// Linux and one text to Swift. Compiled, they were once merged (the second one's placements pointed at the first),
+    /// then told apart by their bytes; but lint, test and the reports key files by their text too (a suppression in one
+    /// hid the other's warning, a directory's tests were skipped), so such a pair is refused, naming both spellings.
+    @Test func fileNamesThatDifferOnlyInNormalisationAreRefused() throws {
         let composed = "caf\u{E9}.yaml", decomposed = "cafe\u{301}.yaml"
         // Two literals: a dictionary would take the names for one key.
         let dir = try temporaryDirectory("adrules-nfd", [composed: "version: 1\nplacements:\n  banner_a: {format: banner}\n"])
@@ -172,14 +174,11 @@ struct CompiledPolicyTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A file system that keeps one name for both forms (APFS) holds one file: nothing to tell apart there.
         guard try FileManager.default.contentsOfDirectory(atPath: dir).count == 2 else { return }
-        let document = try #require(try PolicyCompiler.compile(path: dir, root: dir).document)
-        let object = try #require(try JSONSerialization.jsonObject(with: document) as? [String: Any])
-        let files = try #require(object["files"] as? [String])
-        #expect(files.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) } == [Array(composed.utf8), Array(decomposed.utf8)].sorted { $0.lexicographicallyPrecedes($1) })
-        let policy = try Policy(compiled: document)
-        for (id, name) in [("banner_a", composed), ("banner_b", decomposed)] {
-            let file = policy.placements.first { $0.id == id }?.location.file ?? ""
-            #expect(Array(file.utf8) == Array(name.utf8), "\(id): \(Array(file.utf8))")
+        #expect {
+            try PolicyCompiler.compile(path: dir, root: dir)
+        } throws: { error in
+            guard case PolicyLoadError.unreadable(_, let reason) = error else { return false }
+            return reason.contains("Unicode normalization: ") && reason.contains("cafe\\u{301}.yaml") && reason.contains("caf\\u{E9}.yaml")
         }
     }
 

@@ -81,3 +81,79 @@ struct HostileHuntMessageTests {
         #expect(result.stderr.contains("attribute level is declared int in the policy, and \(value) is not one: it is written with more digits than this tool reads safely (18 at most"), "\(result.stderr)")
     }
 }
+
+/// What a second hostile-input hunt (2026-12-07) found in the walk of a policy directory: a link it could not resolve
+/// was read unchecked, names that differ only in Unicode normalization were taken for one another, and a file whose name
+/// is not UTF-8 stopped the whole policy though it was no rule file.
+@Suite("CLI: the walk of a policy directory")
+struct PolicyWalkHuntTests {
+    /// Runs a shell script in `directory`; true when it exited 0.
+    static func shell(_ script: String, in directory: String) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// A link that leads, through links inside the checkout, past the length the system resolves and back out to a file
+    /// elsewhere: `realpath` fails, and the check that a link stays inside the directory was skipped, so the outside
+    /// file was read and its lines echoed. Such a link is refused now.
+    @Test func aLinkThatCannotBeResolvedIsRefused() throws {
+        let directory = try temporaryDirectory("adrules-deep-link", [
+            "outside/secret.yaml": "version: 1\nplacements:\n  TOPSECRET: {format: banner, daily_cap: six}\n",
+            "repo/rules/p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n",
+        ])
+        defer { _ = try? Self.shell("chmod -R u+w . ; rm -rf ./*", in: directory); try? FileManager.default.removeItem(atPath: directory) }
+        let script = """
+            chain=$(printf 'd%.0s' {1..200}); chain=$(for i in {1..15}; do printf '%s/' "$chain"; done); chain=${chain%/}
+            mkdir -p "a/$chain" && ln -s "a/$chain" L1 && mkdir -p "a/$chain/b/$chain" && ln -s "L1/b/$chain" L2 \
+              && ln -s "../L2/$(for i in {1..32}; do printf '../'; done)../outside/secret.yaml" rules/leak.yaml
+            """
+        #expect(try Self.shell(script, in: directory + "/repo"))
+        let result = runCLI(["lint", directory + "/repo/rules", "--format", "text"])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("leak.yaml: a symbolic link whose target cannot be resolved"), "\(result.stderr)")
+        #expect(!result.stdout.contains("TOPSECRET") && !result.stderr.contains("TOPSECRET"))
+    }
+
+    /// Two files whose names differ only in how `é` is written: lint took the second for the first (a suppression
+    /// comment in one hid the other's warning, and `--strict` passed). They are refused now, naming both spellings.
+    @Test func namesThatDifferOnlyInNormalizationAreRefused() throws {
+        // Two keys of one dictionary literal would be one key: the second file is written apart.
+        let directory = try temporaryDirectory("adrules-nfd", [
+            "rules/\u{E9}.yaml": "version: 1\nplacements:\n  a:\n    format: interstitial\n    # adrules:disable-next-line cap/zero\n    daily_cap: 3\n"
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "version: 1\nplacements:\n  b: {format: interstitial, min_interval: 1m, daily_cap: 0}\n".write(
+            toFile: directory + "/rules/e\u{301}.yaml", atomically: false, encoding: .utf8)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/rules").count == 2, "the file system keeps both")
+        let result = runCLI(["lint", directory + "/rules", "--strict"])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("differ only in how their accented letters are encoded (Unicode normalization: e\\u{301}.yaml and \\u{E9}.yaml)"), "\(result.stderr)")
+        // Given as two arguments (or under two such directories), a usage error.
+        let arguments = runCLI(["test", directory + "/rules/\u{E9}.yaml", directory + "/rules/e\u{301}.yaml"])
+        #expect(arguments.exitCode == 2)
+        #expect(arguments.stderr.contains("Unicode normalization"), "\(arguments.stderr)")
+        // Directories on the way count too: two scenarios under two such directories would share one policy.
+        #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/e\u{301}/b.test.yaml"]).exitCode == 2)
+        #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/\u{E9}/b.test.yaml"]).exitCode == 3, "missing files, no clash")
+    }
+
+    /// A file whose name is not UTF-8 and is no rule file (`notes\xFF.txt`) is left alone; one named as a rule file, or
+    /// a directory (which may hold some), is refused as before.
+    @Test func aNameThatIsNotUTF8IsRefusedOnlyWhereItCouldHoldRules() throws {
+        let directory = try temporaryDirectory("adrules-not-utf8", ["rules/p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try Self.shell("printf x > \"$(printf 'rules/notes\\xff.txt')\"", in: directory))
+        #expect(runCLI(["lint", directory + "/rules"]).exitCode == 0)
+        #expect(try Self.shell("mkdir \"$(printf 'rules/img\\xff')\"", in: directory))
+        let folder = runCLI(["lint", directory + "/rules"])
+        #expect(folder.exitCode == 3 && folder.stderr.contains("the name is not UTF-8"), "\(folder.stderr)")
+        #expect(try Self.shell("rmdir rules/img* && printf 'version: 1\\n' > \"$(printf 'rules/x\\xff.yaml')\"", in: directory))
+        let file = runCLI(["lint", directory + "/rules"])
+        #expect(file.exitCode == 3 && file.stderr.contains("the name is not UTF-8"), "\(file.stderr)")
+    }
+}
