@@ -64,8 +64,8 @@ struct GeneratedSwiftTests {
                 + "both would be levelEnd, so neither is: rename one of the two so that each id has a name of its own"), "\(swift.stderr)")
         #expect(swift.stderr.contains("\(dir)/rules/a.yaml:3:3: note: \"level-end\" is declared here\n"), "\(swift.stderr)")
         #expect(swift.stderr.hasSuffix("Found 0 errors and 1 warning in 2 files.\n"), "\(swift.stderr)")
-        #expect(swift.stdout.contains("static let levelEnd_2 = PlacementID(rawValue: \"level_end\""))
-        #expect(swift.stdout.contains("static let levelEnd_1 = PlacementID(rawValue: \"level-end\"") && !swift.stdout.contains("static let levelEnd "))
+        #expect(swift.stdout.contains("static var levelEnd_2: AdRules.PlacementID { AdRules.PlacementID(rawValue: \"level_end\""))
+        #expect(swift.stdout.contains("static var levelEnd_1: AdRules.PlacementID { AdRules.PlacementID(rawValue: \"level-end\"") && !swift.stdout.contains("static var levelEnd:"))
         #expect(runCLI(["compile", dir + "/rules", "--format", "swift", "--strict"]).exitCode == 1)
         // The JSON document names no Swift: no warning.
         let json = runCLI(["compile", dir + "/rules", "--root", dir])
@@ -134,12 +134,12 @@ struct GeneratedSwiftTests {
         #expect(result.exitCode == 0)
         #expect(result.stderr == "")
         let source = result.stdout
-        #expect(source.contains("static func bundled() throws -> Policy"))
+        #expect(source.contains("static func bundled() throws -> AdRules.Policy"))
         // Each id carries its index in the embedded policy, the slot an ask checks before any hash look-up.
         let policy = try Policy(contentsOf: root + "/rules")
         for (name, id) in [("appOpen", "app_open"), ("rewardedHint", "rewarded_hint"), ("levelEnd", "level_end")] {
             let slot = try #require(policy.placements.firstIndex { $0.id == id })
-            #expect(source.contains("static let \(name) = PlacementID(rawValue: \"\(id)\", slot: \(slot))"))
+            #expect(source.contains("static var \(name): AdRules.PlacementID { AdRules.PlacementID(rawValue: \"\(id)\", slot: \(slot)) }"))
         }
         // The embedded document is the one `adrules compile` writes, byte for byte.
         let document = try #require(try PolicyCompiler.compile(path: root + "/rules", root: root).document)
@@ -221,17 +221,21 @@ struct GeneratedSwiftTests {
         #expect(result.exitCode == 0, "\(result.stderr)")
         // Every id, in declaration order, under its Swift name.
         let generated = try String(contentsOfFile: dir + "/Generated.swift", encoding: .utf8)
-        #expect(generated.contains("    static let all: [PlacementID] = [_2xCoins, `default`, _self, appOpen_1, appOpen_2, homeBanner, _all]\n"), "\(generated)")
+        #expect(generated.contains("    static let all: [AdRules.PlacementID] = [_2xCoins, `default`, _self, appOpen_1, appOpen_2, homeBanner, _all]\n"), "\(generated)")
         try """
             import AdRules
-            let ids: [PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen_1, Placements.appOpen_2, Placements.homeBanner, Placements._all]
-            let every: [PlacementID] = Placements.all
-            let policy: Policy? = try? Policy.bundled()
+            let ids: [AdRules.PlacementID] = [Placements._2xCoins, Placements.default, Placements._self, Placements.appOpen_1, Placements.appOpen_2, Placements.homeBanner, Placements._all]
+            let every: [AdRules.PlacementID] = Placements.all
+            let policy: AdRules.Policy? = try? AdRules.Policy.bundled()
             let escaped: String = \(GeneratedSwift.rawStringLiteral("x\u{202E}\"#\\#(y)\n\u{7F}"))
             """.write(toFile: dir + "/use.swift", atomically: true, encoding: .utf8)
+        // The app's own types of the names the generated file uses (a privacy-policy screen's `Policy`): the generated
+        // file names AdRules' and Foundation's by their modules (an app `Policy` made it fail to compile).
+        try "struct Policy { var title: String }\nstruct PlacementID { var name: String }\nstruct Data { var bytes: [UInt8] }\n"
+            .write(toFile: dir + "/app.swift", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: swiftc)
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules, dir + "/Generated.swift", dir + "/use.swift"]
+        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules, dir + "/Generated.swift", dir + "/use.swift", dir + "/app.swift"]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
