@@ -113,7 +113,8 @@ extension ImpactCommand {
         environment: CommandEnvironment, stderr: String
     ) -> CommandResult {
         let changes = PolicyDiff.listed(policies.count == 2 ? PolicyDiff.changes(from: policies[0], to: policies[1]) : [])
-        let bar = parsed.flags.contains("quiet") ? nil : ProgressBar(isTerminal: environment.stderrIsTerminal, columns: environment.stderrColumns)
+        let bar = parsed.flags.contains("quiet") ? nil : ProgressBar(
+            isTerminal: environment.stderrIsTerminal, columns: environment.stderrColumns, clearsLines: environment.variables["TERM"] != "dumb")
         var progress: (@Sendable (Int, Int) -> Void)?
         // The runner counts each user once for each policy: shown as users (a compare run said 32416/40000 of 20,000).
         let perUser = policies.count

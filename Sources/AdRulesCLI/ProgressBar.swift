@@ -19,20 +19,27 @@ final class ProgressBar: @unchecked Sendable {
     private var shown = 0
     /// When not on a terminal: the seconds after the start at which the next line is due.
     private var nextLine = ProgressBar.lineInterval
+    /// Whether the terminal clears a line's rest on `ESC [K`; a dumb one (`TERM=dumb`, an editor's shell buffer) shows
+    /// the escape, so a shorter line is padded with spaces over the last one's rest instead.
+    private let clearsLines: Bool
+    /// The width of the line drawn last, which a dumb terminal's next line covers.
+    private var drawnWidth = 0
 
     /// - Parameters:
     ///   - isTerminal: whether standard error is a terminal (a bar) or not (a line now and then).
     ///   - columns: the terminal's width, when known (80 is assumed otherwise): the bar shrinks to fit, and on a very
     ///     narrow terminal gives way to the figures alone, cut to fit.
+    ///   - clearsLines: false on a dumb terminal (`TERM=dumb`), which shows escape sequences rather than acting on them.
     ///   - clock: the time (a test's own).
     ///   - write: where the text goes (a test's own); standard error by default, best effort: a terminal or pipe that
     ///     went away must not stop the run.
     init(
-        isTerminal: Bool, columns: Int? = nil, clock: @escaping @Sendable () -> Date = Date.init,
+        isTerminal: Bool, columns: Int? = nil, clearsLines: Bool = true, clock: @escaping @Sendable () -> Date = Date.init,
         write: @escaping @Sendable (String) -> Void = { _ = StandardStreams.write($0, to: 2) }
     ) {
         self.isTerminal = isTerminal
         self.columns = columns
+        self.clearsLines = clearsLines
         self.clock = clock
         self.write = write
         started = clock()
@@ -52,7 +59,8 @@ final class ProgressBar: @unchecked Sendable {
                 return
             }
             // Cleared to the end of the line after: a shorter line leaves nothing of the last one behind.
-            write("\r" + Self.line(done: done, of: total, percent: percent, seconds: Int(elapsed), columns: columns ?? 80) + "\u{1B}[K")
+            let line = Self.line(done: done, of: total, percent: percent, seconds: Int(elapsed), columns: columns ?? 80)
+            write("\r" + line + clearing(after: line.count))
         }
     }
 
@@ -76,6 +84,13 @@ final class ProgressBar: @unchecked Sendable {
     /// Clears the bar; lines stay.
     func finish() {
         guard isTerminal else { return }
-        lock.withLock { write("\r\u{1B}[K") }
+        lock.withLock { write("\r" + clearing(after: 0) + (clearsLines ? "" : "\r")) }
+    }
+
+    /// What clears the rest of a line of `width` drawn over the last one: `ESC [K`, or on a dumb terminal spaces over
+    /// what the last line had past it.
+    private func clearing(after width: Int) -> String {
+        defer { drawnWidth = width }
+        return clearsLines ? "\u{1B}[K" : String(repeating: " ", count: max(0, drawnWidth - width))
     }
 }

@@ -61,16 +61,19 @@ struct ScenarioPolicies {
         return .runnable(policy)
     }
 
-    /// Whether the policy at `rulesPath` was read as a directory with no rule file.
-    private func isEmptyDirectory(_ rulesPath: String) -> Bool {
-        if case .failure(.noRuleFiles) = loaded[rulesPath] { return true }
-        return false
+    /// Whether the policy at `rulesPath` was read as a directory that holds no policy: no rule file, or more entries
+    /// than a policy directory may have (a scenario kept in a large folder, which was taken for its policy).
+    private func isNoPolicyDirectory(_ rulesPath: String) -> Bool {
+        switch loaded[rulesPath] {
+        case .failure(.noRuleFiles)?, .failure(.tooManyEntries)?: return true
+        default: return false
+        }
     }
 
     mutating func prepare(file: String, rulesPath: String) -> Prepared {
         let policy: Policy
         switch check(rulesPath) {
-        case .stopped(.ioFailure(let message)) where !rulesGiven && isEmptyDirectory(rulesPath):
+        case .stopped(.ioFailure(let message)) where !rulesGiven && isNoPolicyDirectory(rulesPath):
             // A scenario file kept apart from its policy: the fix is to name the policy.
             return .ioFailure(message + "; scenario files run against the policy in the directory named (or, for a file, its directory) unless --rules names it: add --rules with the policy's directory or file")
         case .stopped(let prepared): return prepared

@@ -46,6 +46,19 @@ struct HostileHuntMessageTests {
         #expect(runCLI(["lint", directory + "/out/policy.json"]).exitCode == 0)
     }
 
+    /// A scenario in a folder of more than 10,000 entries, run with no --rules: the folder is taken for its policy and
+    /// is too large to read; the message now says so, and to name the policy (it said only "split it").
+    @Test func aScenarioInALargeFolderIsToldToNameItsPolicy() throws {
+        let directory = try temporaryDirectory("adrules-large-folder", [:])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for i in 0...10_000 { #expect(FileManager.default.createFile(atPath: directory + "/f\(i)", contents: nil)) }
+        try String(contentsOfFile: packageRoot() + "/rules/app_open.test.yaml", encoding: .utf8).write(toFile: directory + "/t.test.yaml", atomically: true, encoding: .utf8)
+        let result = runCLI(["test", directory + "/t.test.yaml"])
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.contains("holds more than 10000 entries") && result.stderr.contains("add --rules with the policy's directory or file"), "\(result.stderr)")
+        #expect(runCLI(["test", directory + "/t.test.yaml", "--rules", packageRoot() + "/rules"]).exitCode == 0)
+    }
+
     /// An output name ending in `/` where nothing is was "is a directory"; an existing directory still is.
     @Test func anOutputNameEndingInASlashSaysSo() throws {
         let directory = try temporaryDirectory("adrules-slash", [:])

@@ -500,6 +500,17 @@ struct ImpactProgressTests {
         #expect(recorder.lines == ["\r[###############               ] 50% 50/100 users, 2 s\u{1B}[K", "\r\u{1B}[K"])
     }
 
+    /// A dumb terminal (`TERM=dumb`) shows `ESC [K` rather than clearing with it: the bar is cleared with spaces over
+    /// what was drawn.
+    @Test func onADumbTerminalSpacesClearTheLine() {
+        let recorder = Recorder()
+        let bar = ProgressBar(isTerminal: true, columns: 30, clearsLines: false, clock: { recorder.now }, write: { recorder.write($0) })
+        recorder.set(2)
+        bar.draw(10_000, of: 100_000)
+        bar.finish()
+        #expect(recorder.lines == ["\r10% 10000/100000 users, 2 s", "\r" + String(repeating: " ", count: 27) + "\r"], "\(recorder.lines)")
+    }
+
     /// Each redraw fits the terminal, one column short of its edge: a line as wide wraps, and the next redraw would
     /// start a new line.
     @Test func theBarFitsTheTerminal() {
