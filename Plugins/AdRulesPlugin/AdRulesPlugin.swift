@@ -61,7 +61,10 @@ enum RulesCommand {
     /// The YAML files below `rules`, as `adrules` sorts them: rule files (`*.yaml`/`*.yml`, not hidden), and the
     /// others: scenario files (`*.test.yaml`/`*.test.yml`) and usage models (`*.model.yaml`/`*.model.yml`).
     static func yamlFiles(in rules: URL) -> (rules: [URL], scenarios: [URL]) {
-        guard let walker = FileManager.default.enumerator(at: rules, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else {
+        // A `rules` that is a link to a folder elsewhere (shared by two targets) is walked where it leads: Foundation's
+        // enumerator lists nothing below a link on Linux. `adrules` reads it under the target's name for it.
+        let folder = rules.resolvingSymlinksInPath()
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else {
             return ([], [])
         }
         // Extensions match whatever their case, as `adrules` matches them (`Extra.YAML` is a rule file).
@@ -69,7 +72,9 @@ enum RulesCommand {
             let name = url.lastPathComponent.lowercased()
             return suffixes.contains { name.hasSuffix($0) }
         }
-        let yaml = walker.compactMap { $0 as? URL }.filter { named($0, ".yaml", ".yml") }.sorted { $0.path < $1.path }
+        // A folder named `x.yaml` is no input file.
+        func isFolder(_ url: URL) -> Bool { (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true }
+        let yaml = walker.compactMap { $0 as? URL }.filter { named($0, ".yaml", ".yml") && !isFolder($0) }.sorted { $0.path < $1.path }
         func isScenario(_ url: URL) -> Bool { named(url, ".test.yaml", ".test.yml", ".model.yaml", ".model.yml") }
         return (yaml.filter { !isScenario($0) }, yaml.filter(isScenario))
     }

@@ -28,9 +28,11 @@ enum CompileCommand {
             }
             // A root that does not hold the policy names nothing relative to it: its files would keep their paths as
             // given, and a reason would name a file the app's sources do not have at that path.
-            if let realRoot = PolicyLoader.realPath(root), let realPath = PolicyLoader.realPath(path),
-                realPath != realRoot, !realPath.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
-            {
+            // Held as written (a `rules` that is a link to a folder elsewhere, as the build plugin passes it) or once
+            // links are resolved.
+            func holds(_ root: String, _ path: String) -> Bool { path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
+            let asWritten = holds(PolicyCompiler.absolute(root), PolicyCompiler.absolute(path))
+            if !asWritten, let realRoot = PolicyLoader.realPath(root), let realPath = PolicyLoader.realPath(path), !holds(realRoot, realPath) {
                 return CommandResult(
                     stderr: "error: --root \(ControlCharacters.escaped(root)) does not hold \(ControlCharacters.escaped(path)): give a directory the policy is in, such as the package root\n",
                     exitCode: ExitCode.usage)

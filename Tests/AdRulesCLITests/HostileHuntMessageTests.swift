@@ -35,6 +35,27 @@ struct HostileHuntMessageTests {
         #expect(written.contains(#""files":["rules/a.yaml"]"#), "\(written.prefix(200))")
     }
 
+    /// A target's `rules` that is a link to a folder elsewhere (shared by two targets), as the build plugin compiles
+    /// it: `--root` was said not to hold it (its resolved path is elsewhere), and without `--root` its files were named
+    /// where the link leads (`shared/p.yaml`), not as lint names them (`rules/p.yaml`).
+    @Test func aRulesFolderThatIsALinkIsCompiledUnderItsOwnName() throws {
+        let directory = try temporaryDirectory("adrules-linked-rules", [
+            "shared/p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "app/Sources/App/main.swift": "", "app/Sources/Other/x.swift": "",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/app/Sources/App"
+        try FileManager.default.createSymbolicLink(atPath: target + "/rules", withDestinationPath: "../../../shared")
+        let result = runCLI(["compile", target + "/rules", "--root", target, "--format", "swift", "--quiet"])
+        #expect(result.exitCode == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("//   rules/p.yaml\n"), "\(result.stdout.prefix(300))")
+        let json = runCLI(["compile", target + "/rules", "--root", target])
+        #expect(json.stdout.contains(#""files":["rules/p.yaml"]"#), "\(json.stdout.prefix(200))")
+        // A root that holds the policy neither as written nor once resolved is still refused.
+        let other = runCLI(["compile", target + "/rules", "--root", directory + "/app/Sources/Other"])
+        #expect(other.exitCode == 2 && other.stderr.contains("does not hold"), "\(other.stderr)")
+        #expect(runCLI(["compile", directory + "/shared", "--root", target]).exitCode == 2)
+    }
+
     /// A directory holding only a compiled policy was "no rule files in DIR", with no word of the file it skipped.
     @Test func aDirectoryOfACompiledPolicyNamesIt() throws {
         let directory = try temporaryDirectory("adrules-compiled-only", ["rules/a.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "out/notes.txt": "x"])

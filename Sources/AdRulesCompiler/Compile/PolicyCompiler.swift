@@ -100,9 +100,16 @@ public enum PolicyCompiler {
         return "sha256:" + hash.hexDigest()
     }
 
-    static func absolute(_ path: String) -> String {
+    /// The absolute path, `.` and `..` and repeated `/` taken out by its text alone: a symbolic link keeps the name
+    /// the policy is read by (`rules -> ../shared` names `rules/p.yaml`, as lint names it), where Foundation's
+    /// `standardizingPath` resolved it (`shared/p.yaml`, outside the root it was given under).
+    package static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return (full as NSString).standardizingPath
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 
     static func relative(_ path: String, to root: String) -> String? {
