@@ -27,11 +27,16 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
         path.hasPrefix("-") ? " (every word after -- is a path: write the options before --)" : ""
     }
 
-    /// The names of the `*.json` files at the top of a directory, sorted: compiled policies, which are read only when
-    /// named.
+    /// The names of the compiled policies at the top of a directory (`*.json` files whose document says it is one, a
+    /// `package.json` not), sorted: they are read only when named.
     private static func compiledPolicies(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { !$0.hasPrefix(".") && FileNames.hasSuffix($0, ".json") }.sorted()
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.filter { name in
+            guard !name.hasPrefix("."), FileNames.hasSuffix(name, ".json"),
+                let bytes = try? PolicyLoader.readBytes(folder + name, limit: 1 << 20) else { return false }
+            return PolicyLoader.looksCompiled(bytes)
+        }.sorted()
     }
 
     public var description: String {

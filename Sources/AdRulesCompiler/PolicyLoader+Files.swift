@@ -72,17 +72,22 @@ extension PolicyLoader {
             // Two names that differ only in how an accent is written (`é` as one character or as `e` and a combining
             // mark) are two files on Linux and one text to Swift: every table keyed by path would take one for the
             // other (a suppression of one file hiding the other's finding, one directory's tests skipped).
-            if let (first, second) = Self.namesEqualAsText(visible) {
+            // Only where the two may be rule files or folders holding some: two notes (`café.txt`) are left alone.
+            if let (first, second) = Self.namesEqualAsText(visible), [first, second].contains(where: { include(directory + "/" + $0) || Self.isDirectory(directory + "/" + $0) }) {
                 throw PolicyLoadError.unreadable(
                     directory + "/" + first, reason: "it and \(second) are two names that differ only in how their accented letters are encoded (Unicode normalization: \(PathText.spelled(first)) and \(PathText.spelled(second))), which adrules cannot tell apart: rename one")
             }
+            // Read from the directory's entries once, and only when a name is not UTF-8 (each such name asking it
+            // again made a folder of 10,000 of them quadratic).
+            var holdsFolderNotUTF8: Bool?
             for name in visible {
                 let full = directory + "/" + name
                 // A name that is not UTF-8 is listed with U+FFFD in it, and the file of that name, if one exists, is
                 // another file (or the same one twice): refused, never read in its place, when it may be a rule file or
                 // a directory holding some. Any other (`notes\xFF.txt`) is no rule file and is left alone.
                 if name.unicodeScalars.contains("\u{FFFD}") {
-                    guard include(full) || Self.holdsDirectoryNotUTF8(directory) else { continue }
+                    if holdsFolderNotUTF8 == nil { holdsFolderNotUTF8 = Self.holdsDirectoryNotUTF8(directory) }
+                    guard include(full) || holdsFolderNotUTF8 == true else { continue }
                     throw PolicyLoadError.unreadable(full, reason: "the name is not UTF-8 (or holds U+FFFD), which adrules cannot tell from another file's: rename it")
                 }
                 var isDir: ObjCBool = false

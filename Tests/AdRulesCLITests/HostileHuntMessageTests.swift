@@ -65,6 +65,24 @@ struct HostileHuntMessageTests {
         #expect(result.exitCode == 3)
         #expect(result.stderr.hasSuffix("; it holds policy.json, a compiled policy, which is read when named: give \(directory)/out/policy.json\n"), "\(result.stderr)")
         #expect(runCLI(["lint", directory + "/out/policy.json"]).exitCode == 0)
+        // A `package.json` is no compiled policy, and is not offered as one.
+        try FileManager.default.removeItem(atPath: directory + "/out/policy.json")
+        try "{\"name\": \"app\"}".write(toFile: directory + "/out/package.json", atomically: true, encoding: .utf8)
+        let other = runCLI(["lint", directory + "/out"])
+        #expect(other.exitCode == 3 && !other.stderr.contains("package.json"), "\(other.stderr)")
+    }
+
+    /// `compile` of a policy given through a linked folder with `--root` given resolved (or the other way round, as a
+    /// shell's `$(pwd)` and the process's current directory differ): the files are named relative to the root once
+    /// links are resolved, as before, not relative to the policy's parent folder.
+    @Test func aRootGivenThroughALinkNamesFilesAsBefore() throws {
+        let directory = try temporaryDirectory("adrules-root-link", ["real/proj/Sources/App/rules/p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link", withDestinationPath: directory + "/real")
+        for (policy, root) in [("/link/proj/Sources/App/rules", "/real/proj"), ("/real/proj/Sources/App/rules", "/link/proj")] {
+            let result = runCLI(["compile", directory + policy, "--root", directory + root])
+            #expect(result.stdout.contains(#""files":["Sources/App/rules/p.yaml"]"#), "\(policy) \(root): \(result.stderr) \(result.stdout.prefix(200))")
+        }
     }
 
     /// A scenario in a folder of more than 10,000 entries, run with no --rules: the folder is taken for its policy and
@@ -103,7 +121,7 @@ struct HostileHuntMessageTests {
 
     /// A whole number of more digits than a rule file or a scenario reads (18) is refused in a usage model too, saying
     /// so: 20 digits were "not one: write a whole number", and 19 were read.
-    @Test(arguments: ["99999999999999999999", "9223372036854775807"])
+    @Test(arguments: ["99999999999999999999", "9223372036854775807", "0x1234567890abcdef"])
     func aModelIntegerOfTooManyDigitsSaysSo(value: String) throws {
         let directory = try temporaryDirectory("adrules-model-digits", [
             "rules/a.yaml": "version: 1\nattributes:\n  level: int\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [a], when: level < 5}\n",
@@ -112,7 +130,7 @@ struct HostileHuntMessageTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = runCLI(["impact", directory + "/m.model.yaml", "--rules", directory + "/rules"])
         #expect(result.exitCode == 1)
-        #expect(result.stderr.contains("attribute level is declared int in the policy, and \(value) is not one: it is written with more digits than this tool reads safely (18 at most"), "\(result.stderr)")
+        #expect(result.stderr.contains("attribute level is declared int in the policy, and \(value) is not one: it is written with more digits than this tool reads safely (\(value.hasPrefix("0x") ? "15 digits in hex" : "18 digits") at most"), "\(result.stderr)")
     }
 }
 
@@ -171,6 +189,11 @@ struct PolicyWalkHuntTests {
         let arguments = runCLI(["test", directory + "/rules/\u{E9}.yaml", directory + "/rules/e\u{301}.yaml"])
         #expect(arguments.exitCode == 2)
         #expect(arguments.stderr.contains("Unicode normalization"), "\(arguments.stderr)")
+        // Two notes of such names are left alone: neither is a rule file or a folder.
+        let notes = try temporaryDirectory("adrules-nfd-notes", ["rules/p.yaml": "version: 1\nplacements:\n  a: {format: banner}\n", "rules/caf\u{E9}.txt": "x"])
+        defer { try? FileManager.default.removeItem(atPath: notes) }
+        try "y".write(toFile: notes + "/rules/cafe\u{301}.txt", atomically: false, encoding: .utf8)
+        #expect(runCLI(["lint", notes + "/rules"]).exitCode == 0)
         // Directories on the way count too: two scenarios under two such directories would share one policy.
         #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/e\u{301}/b.test.yaml"]).exitCode == 2)
         #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/\u{E9}/b.test.yaml"]).exitCode == 3, "missing files, no clash")

@@ -107,6 +107,12 @@ struct LedgerFileHuntTests {
         }
         // A short stem counts only when the name was cut at the limit.
         #expect(!FileLedgerStore.isTemporaryName(String(name.prefix(100)) + ".tmp-1-2-0000abcd", of: name))
+        // Another ledger of the folder whose name starts the same (cut to the same stem), or differs only in Unicode
+        // normalization, has its own lock: its writer's live temporary file is not this ledger's to remove.
+        let stem = String(repeating: "x", count: 240)
+        let other = FileLedgerStore.asideName(for: stem + ".b", suffix: ".tmp-4242-7-9f3a0c1e")
+        #expect(!FileLedgerStore.isTemporaryName(other, of: stem + ".a") && FileLedgerStore.isTemporaryName(other, of: stem + ".b"))
+        #expect(!FileLedgerStore.isTemporaryName("e\u{301}.json.tmp-4242-7-9f3a0c1e", of: "\u{E9}.json"))
     }
 
     // MARK: the JSON
@@ -116,7 +122,9 @@ struct LedgerFileHuntTests {
     @Test func theFileIsWhatJSONEncoderWrote() throws {
         let snapshot = LedgerSnapshot(
             installedAt: 1_795_000_000_000, sessionCount: 12,
-            shows: ["b-2": [ShowRecord(at: 1_795_000_060_000, session: 3), ShowRecord(at: 1_795_000_120_000, session: 12)], "a.1": [], "Z_3": [ShowRecord(at: 946_684_800_000, session: 0)]])
+            // Ids whose order is the same however keys are sorted (by code point on Linux; on Darwin perhaps without case
+            // and with numbers by value): what is compared is the bytes, not the order.
+            shows: ["banner_home": [ShowRecord(at: 1_795_000_060_000, session: 3), ShowRecord(at: 1_795_000_120_000, session: 12)], "app_open": [], "level.end": [ShowRecord(at: 946_684_800_000, session: 0)]])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         #expect(snapshot.encodedJSON() == Array(try encoder.encode(snapshot)))

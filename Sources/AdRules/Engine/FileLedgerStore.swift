@@ -104,16 +104,29 @@ public struct FileLedgerStore: LedgerStore {
     }
 
     /// `path` and `suffix`, its file name cut short to fit the 255 bytes a name may have (at a character's start): a
-    /// ledger whose name leaves no room for the suffix is still moved aside, not left in place for good.
+    /// ledger whose name leaves no room for the suffix is still moved aside, not left in place for good, and still
+    /// written. A name cut short ends with `~` and a hash of the whole name (FNV-1a, 8 hex digits), so that two long
+    /// ledger names that start alike (`…x.a`, `…x.b`) give their files two names: each ledger's clean-up then knows its
+    /// writers' temporary files from the other's.
     package static func asideName(for path: String, suffix: String) -> String {
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let directory = path[..<slash], name = path[slash...]
-        let room = 255 - suffix.utf8.count
-        guard name.utf8.count > room else { return path + suffix }
+        guard name.utf8.count > 255 - suffix.utf8.count else { return path + suffix }
+        let mark = "~" + hashText(name.utf8)
+        let room = 255 - suffix.utf8.count - mark.utf8.count
         var cut = name.utf8.index(name.utf8.startIndex, offsetBy: max(0, room))
         // Back to the start of a character (a UTF-8 continuation byte is 10xxxxxx).
         while cut > name.utf8.startIndex, name.utf8[cut] & 0xC0 == 0x80 { cut = name.utf8.index(before: cut) }
-        return String(directory) + String(name[..<cut]) + suffix
+        return String(directory) + String(name[..<cut]) + mark + suffix
+    }
+
+    /// FNV-1a of some bytes, as 8 lowercase hex digits: the same on every run and device (Swift's `Hasher` is seeded
+    /// per process).
+    private static func hashText(_ bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let text = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - text.count) + text
     }
 
     // MARK: reading
@@ -149,10 +162,9 @@ public struct FileLedgerStore: LedgerStore {
     /// its start, cut to fit 255 bytes), `.tmp-`, and a ``UniqueToken`` (`.tmp-4242-7-9f3a0c1e`).
     package static func isTemporaryName(_ name: String, of ledgerName: String) -> Bool {
         guard let marker = name.range(of: ".tmp-", options: .backwards), UniqueToken.isToken(name[marker.upperBound...]) else { return false }
-        let stem = name[..<marker.lowerBound]
-        if stem == ledgerName { return true }
-        // Cut at a character's start: up to 3 bytes short of the 255.
-        return !stem.isEmpty && ledgerName.hasPrefix(stem) && name.utf8.count > 255 - 4
+        // Exactly the name this ledger's writer makes with that token, byte for byte: another ledger whose name starts
+        // the same, or differs only in Unicode normalization, has its own lock, and its writer's file is not this one's.
+        return name.utf8.elementsEqual(asideName(for: ledgerName, suffix: String(name[marker.lowerBound...])).utf8)
     }
 
     // MARK: writing

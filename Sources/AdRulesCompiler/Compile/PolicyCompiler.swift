@@ -44,7 +44,7 @@ public enum PolicyCompiler {
         }
         let rootPath = absolute(root ?? FileManager.default.currentDirectoryPath)
         let parent = PathText.parent(absolute(path))
-        let relativePath = { (file: String) in relative(absolute(file), to: rootPath) ?? relative(absolute(file), to: parent) ?? file }
+        let relativePath = { (file: String) in name(of: file, root: rootPath, parent: parent) }
         // A compiled policy names its files in reasons an app logs: a name that could forge a log line is refused
         // by the runtime's loader, so it is refused here, at the file.
         let badNames = load.files.compactMap { file -> Diagnostic? in
@@ -92,12 +92,24 @@ public enum PolicyCompiler {
     static func digest(_ sources: [(file: String, bytes: [UInt8])], relativeTo root: String, parent: String) -> String {
         var hash = SHA256()
         for source in sources {
-            let name = relative(absolute(source.file), to: root) ?? relative(absolute(source.file), to: parent) ?? source.file
+            let name = name(of: source.file, root: root, parent: parent)
             hash.update(Array(name.utf8) + [0])
             hash.update(Array(String(source.bytes.count).utf8) + [0])
             hash.update(source.bytes)
         }
         return "sha256:" + hash.hexDigest()
+    }
+
+    /// The name a compiled policy gives a rule file: its path relative to `root` as written (a `rules` link keeps its
+    /// name), else once links are resolved (a `--root` typed through a linked folder, where the current directory is
+    /// the resolved path; `/tmp` and `/private/tmp` on macOS), else relative to the policy's `parent`, else as given.
+    static func name(of file: String, root: String, parent: String) -> String {
+        let full = absolute(file)
+        if let name = relative(full, to: root) { return name }
+        if let realRoot = PolicyLoader.realPath(root), let realFile = PolicyLoader.realPath(file), let name = relative(realFile, to: realRoot) {
+            return name
+        }
+        return relative(full, to: parent) ?? file
     }
 
     /// The absolute path, `.` and `..` and repeated `/` taken out by its text alone: a symbolic link keeps the name

@@ -10,7 +10,10 @@ extension ModelAttribute.Value {
             let shown = YAMLScalar.shortened(text)
             let unquoted = YAMLScalar(value: text, style: .plain)
             if plain, type == .int, unquoted.isWholeNumberTooLong {
-                return "it is written with more digits than this tool reads safely (18 at most, a sign or leading zeros included): write it with fewer digits"
+                // The limits a rule file's whole numbers have, by the base written in (a `+` does not count, a `-` does).
+                let digits = text.lowercased().drop { $0 == "+" || $0 == "-" }
+                let limit = digits.hasPrefix("0x") ? "15 digits in hex" : digits.hasPrefix("0o") ? "20 digits in octal" : "18 digits"
+                return "it is written with more digits than this tool reads safely (\(limit) at most, a - sign or leading zeros included): write it with fewer digits"
             }
             if !plain, AttributeSource(.scalar(text, plain: true), type: type) != nil { return "remove the quotes (\(shown))" }
             if plain, type == .string, unquoted.coreSchemaBool != nil || unquoted.isCoreSchemaNumber { return "quote it (\"\(shown)\")" }
