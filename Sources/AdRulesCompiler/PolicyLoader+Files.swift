@@ -73,7 +73,9 @@ extension PolicyLoader {
             // mark) are two files on Linux and one text to Swift: every table keyed by path would take one for the
             // other (a suppression of one file hiding the other's finding, one directory's tests skipped).
             // Only where the two may be rule files or folders holding some: two notes (`café.txt`) are left alone.
-            if let (first, second) = Self.namesEqualAsText(visible), [first, second].contains(where: { include(directory + "/" + $0) || Self.isDirectory(directory + "/" + $0) }) {
+            if let (first, second) = Self.namesEqualAsText(visible).first(where: { pair in
+                [pair.0, pair.1].contains { include(directory + "/" + $0) || Self.isDirectory(directory + "/" + $0) }
+            }) {
                 throw PolicyLoadError.unreadable(
                     directory + "/" + first, reason: "it and \(second) are two names that differ only in how their accented letters are encoded (Unicode normalization: \(PathText.spelled(first)) and \(PathText.spelled(second))), which adrules cannot tell apart: rename one")
             }
@@ -133,11 +135,10 @@ extension PolicyLoader {
         return readOnce(found.sorted())
     }
 
-    /// The first two of `sorted` names that are equal as Swift compares texts (canonical equivalence) but not byte for
-    /// byte; nil when there are none. Sorted, such names stand side by side.
-    static func namesEqualAsText(_ sorted: [String]) -> (String, String)? {
-        for (a, b) in zip(sorted, sorted.dropFirst()) where a == b && !a.utf8.elementsEqual(b.utf8) { return (a, b) }
-        return nil
+    /// The pairs of `sorted` names that are equal as Swift compares texts (canonical equivalence) but not byte for byte.
+    /// Sorted, such names stand side by side.
+    static func namesEqualAsText(_ sorted: [String]) -> [(String, String)] {
+        zip(sorted, sorted.dropFirst()).filter { $0 == $1 && !$0.utf8.elementsEqual($1.utf8) }
     }
 
     /// Whether a directory holds a subdirectory whose name is not UTF-8 (which the listing shows with U+FFFD, and which

@@ -194,6 +194,10 @@ struct PolicyWalkHuntTests {
         defer { try? FileManager.default.removeItem(atPath: notes) }
         try "y".write(toFile: notes + "/rules/cafe\u{301}.txt", atomically: false, encoding: .utf8)
         #expect(runCLI(["lint", notes + "/rules"]).exitCode == 0)
+        // A pair of rule files sorted after such notes is still found.
+        try "version: 1\nplacements:\n  b: {format: banner}\n".write(toFile: notes + "/rules/z\u{E9}.yaml", atomically: false, encoding: .utf8)
+        try "version: 1\nplacements:\n  c: {format: banner}\n".write(toFile: notes + "/rules/ze\u{301}.yaml", atomically: false, encoding: .utf8)
+        #expect(runCLI(["lint", notes + "/rules"]).exitCode == 3)
         // Directories on the way count too: two scenarios under two such directories would share one policy.
         #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/e\u{301}/b.test.yaml"]).exitCode == 2)
         #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/\u{E9}/b.test.yaml"]).exitCode == 3, "missing files, no clash")
