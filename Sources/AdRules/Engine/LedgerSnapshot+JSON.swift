@@ -60,10 +60,12 @@ private struct LedgerReader {
         var version: Int?, installedAt: Int?, sessionCount: Int?, shows: [String: [ShowRecord]]?
         while let key = try nextKey() {
             switch key {
-            case "version": version = try once(version, key, at: "") { reader throws(LedgerError) in try reader.whole(at: "version") }
-            case "installedAt": installedAt = try once(installedAt, key, at: "") { reader throws(LedgerError) in try reader.whole(at: "installedAt") }
-            case "sessionCount": sessionCount = try once(sessionCount, key, at: "") { reader throws(LedgerError) in try reader.whole(at: "sessionCount") }
-            case "shows": shows = try once(shows, key, at: "") { reader throws(LedgerError) in try reader.showsByPlacement() }
+            case "version": version = try whole(key, in: "", unlike: version)
+            case "installedAt": installedAt = try whole(key, in: "", unlike: installedAt)
+            case "sessionCount": sessionCount = try whole(key, in: "", unlike: sessionCount)
+            case "shows":
+                guard shows == nil else { throw Self.givenTwice(key, at: "") }
+                shows = try showsByPlacement()
             default: try skipValue()
             }
         }
@@ -105,8 +107,8 @@ private struct LedgerReader {
         var at: Int?, session: Int?
         while let key = try nextKey() {
             switch key {
-            case "at": at = try once(at, key, at: path()) { reader throws(LedgerError) in try reader.whole(at: path() + ".at") }
-            case "session": session = try once(session, key, at: path()) { reader throws(LedgerError) in try reader.whole(at: path() + ".session") }
+            case "at": at = try whole(key, in: path(), unlike: at)
+            case "session": session = try whole(key, in: path(), unlike: session)
             default: try skipValue()
             }
         }
@@ -115,21 +117,16 @@ private struct LedgerReader {
         return ShowRecord(at: Int64(at), session: session)
     }
 
-    /// A whole number that fits 64 bits, written in digits only.
-    private mutating func whole(at path: @autoclosure () -> String) throws(LedgerError) -> Int {
+    /// The value of `key` of the object at `parent` (its path, built only for an error): a whole number that fits 64
+    /// bits, written in digits only, of a key the object has not had yet (`earlier` is what was read for it before).
+    private mutating func whole(_ key: String, in parent: @autoclosure () -> String, unlike earlier: Int?) throws(LedgerError) -> Int {
+        guard earlier == nil else { throw Self.givenTwice(key, at: parent()) }
+        func path() -> String { parent().isEmpty ? key : parent() + "." + key }
         try expect(.number, "a whole number", at: path())
         switch try readNumber() {
         case .int(let value): return value
         case .double: throw Self.corrupt("wrong type at \(LedgerSnapshot.quoted(path())): expected a whole number that fits 64 bits, written in digits only")
         }
-    }
-
-    /// Reads the value of a key the object has not had yet.
-    private mutating func once<T>(
-        _ earlier: T?, _ key: String, at path: @autoclosure () -> String, _ read: (inout LedgerReader) throws(LedgerError) -> T
-    ) throws(LedgerError) -> T {
-        guard earlier == nil else { throw Self.givenTwice(key, at: path()) }
-        return try read(&self)
     }
 
     private mutating func expect(_ kind: JSONReader.Kind, _ expected: String, at path: @autoclosure () -> String) throws(LedgerError) {
