@@ -60,23 +60,44 @@ enum RulesCommand {
 
     /// The YAML files below `rules`, as `adrules` sorts them: rule files (`*.yaml`/`*.yml`, not hidden), and the
     /// others: scenario files (`*.test.yaml`/`*.test.yml`) and usage models (`*.model.yaml`/`*.model.yml`).
+    ///
+    /// Folders are walked through symbolic links, as `adrules` walks them: a `rules` that is a link to a folder
+    /// elsewhere (shared by two targets), and a link inside it to a folder of shared rules. Foundation's enumerator
+    /// lists nothing below a link on Linux, and a file left out of the inputs is one whose edit rebuilds nothing. Each
+    /// folder is walked once, however many links lead to it.
     static func yamlFiles(in rules: URL) -> (rules: [URL], scenarios: [URL]) {
-        // A `rules` that is a link to a folder elsewhere (shared by two targets) is walked where it leads: Foundation's
-        // enumerator lists nothing below a link on Linux. `adrules` reads it under the target's name for it.
-        let folder = rules.resolvingSymlinksInPath()
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]) else {
-            return ([], [])
+        let files = FileManager.default
+        var yaml: [URL] = []
+        var walked = Set<String>()
+        // `rules` itself is walked where it leads; `adrules` reads it under the target's name for it.
+        var pending = [rules.resolvingSymlinksInPath()]
+        while let folder = pending.popLast() {
+            guard walked.insert(folder.resolvingSymlinksInPath().path).inserted,
+                let names = try? files.contentsOfDirectory(atPath: folder.path)
+            else { continue }
+            for name in names where !name.hasPrefix(".") {
+                let url = folder.appending(path: name)
+                var isFolder: ObjCBool = false
+                // A link that leads nowhere is no input; `adrules` names it in its error.
+                guard files.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
+                // A folder named `x.yaml` is walked, not taken for a file.
+                if isFolder.boolValue {
+                    pending.append(url)
+                } else if named(url, ".yaml", ".yml") {
+                    yaml.append(url)
+                }
+            }
         }
-        // Extensions match whatever their case, as `adrules` matches them (`Extra.YAML` is a rule file).
-        func named(_ url: URL, _ suffixes: String...) -> Bool {
-            let name = url.lastPathComponent.lowercased()
-            return suffixes.contains { name.hasSuffix($0) }
-        }
-        // A folder named `x.yaml` is no input file.
-        func isFolder(_ url: URL) -> Bool { (try? url.resourceValues(forKeys: [.isDirectoryKey]))?.isDirectory == true }
-        let yaml = walker.compactMap { $0 as? URL }.filter { named($0, ".yaml", ".yml") && !isFolder($0) }.sorted { $0.path < $1.path }
+        yaml.sort { $0.path < $1.path }
         func isScenario(_ url: URL) -> Bool { named(url, ".test.yaml", ".test.yml", ".model.yaml", ".model.yml") }
         return (yaml.filter { !isScenario($0) }, yaml.filter(isScenario))
+    }
+
+    /// Whether a file's name ends in one of `suffixes`, whatever their case, as `adrules` matches them (`Extra.YAML`
+    /// is a rule file).
+    private static func named(_ url: URL, _ suffixes: String...) -> Bool {
+        let name = url.lastPathComponent.lowercased()
+        return suffixes.contains { name.hasSuffix($0) }
     }
 }
 
