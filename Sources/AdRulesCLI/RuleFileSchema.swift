@@ -28,6 +28,11 @@ enum RuleFileSchema {
         ("pattern", .string(PolicyIDs.attributeNamePattern)),
         ("not", .object([("enum", .array((PolicyIDs.keywords + Builtin.allCases.map(\.rawValue)).map(JSON.string)))])),
     ]
+    /// An attribute's type, as a name (`"[int]"` quoted too) or as a YAML list of one element type (`[int]`).
+    private static let attributeTypes: [JSON] = [
+        .object([("enum", .array(ValueType.allCases.map { .string($0.rawValue) }))]),
+        .object([("type", .string("array")), ("items", .object([("enum", .array([.string("string"), .string("int")]))])), ("minItems", .int(1)), ("maxItems", .int(1))]),
+    ]
     private static let bool: [(String, JSON)] = [("type", .string("boolean"))]
     private static let id: [(String, JSON)] = [("type", .string("string")), ("pattern", .string("^[A-Za-z0-9_.-]{1,64}$"))]
     /// What a rule's `deny` names: a placement id, or `*` for every placement.
@@ -133,12 +138,11 @@ enum RuleFileSchema {
         ("attributes", describe("App-supplied values that custom rules may read.", [
             ("type", .string("object")),
             ("propertyNames", .object(attributeName)),
-            ("additionalProperties", .object([("oneOf", .array([
-                .object([("enum", .array(ValueType.allCases.map { .string($0.rawValue) }))]),
-                .object([("type", .string("array")), ("items", .object([("enum", .array([.string("string"), .string("int")]))])), ("minItems", .int(1)), ("maxItems", .int(1))]),
+            ("additionalProperties", .object([("oneOf", .array(attributeTypes + [
                 .object([
                     ("type", .string("object")), ("additionalProperties", .bool(false)), ("required", .array([.string("type")])),
-                    ("properties", .object([("type", .object([("enum", .array(ValueType.allCases.map { .string($0.rawValue) }))])), ("default", .object([]))])),
+                    // The long form's type is spelt as the short form is: `{type: [int], default: [1]}` lints clean.
+                    ("properties", .object([("type", .object([("oneOf", .array(attributeTypes))])), ("default", .object([]))])),
                 ]),
             ]))])),
         ])),

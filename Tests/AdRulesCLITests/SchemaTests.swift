@@ -120,6 +120,23 @@ struct SchemaTests {
         #expect(refused.values.allSatisfy { ($0 as? Bool) == false })
     }
 
+    /// An attribute's type is taken in the schema in every spelling lint takes: `"[int]"` quoted or `[int]` as a YAML
+    /// list, on its own (`tags: [string]`) and as the `type` of the longer form (`ids: {type: [int], default: [1]}`).
+    @Test func anAttributesTypeTakesTheListSpellingInBothForms() throws {
+        let errors = PolicyLoader.load(texts: [("t.yaml", "version: 1\nattributes:\n  tags: [string]\n  ids: {type: [int], default: [1]}\nplacements:\n  a: {format: banner}\n")])
+            .diagnostics.filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(errors)")
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(RuleFileSchema.text.utf8)) as? [String: Any])
+        let attributes = try #require((parsed["properties"] as? [String: Any])?["attributes"] as? [String: Any])
+        let forms = try #require((attributes["additionalProperties"] as? [String: Any])?["oneOf"] as? [[String: Any]])
+        let listForm = try #require(forms.first { $0["type"] as? String == "array" })
+        let longForm = try #require(forms.first { $0["type"] as? String == "object" })
+        let type = try #require((longForm["properties"] as? [String: Any])?["type"] as? [String: Any])
+        let typeForms = try #require(type["oneOf"] as? [[String: Any]], "the long form's type takes the enum and the list form")
+        #expect(typeForms.contains { NSDictionary(dictionary: $0).isEqual(to: listForm) })
+        #expect(typeForms.contains { ($0["enum"] as? [String]) == ValueType.allCases.map(\.rawValue) })
+    }
+
     @Test func committedSchemaIsCurrent() throws {
         let committed = try String(contentsOfFile: packageRoot() + "/schema/rules.schema.json", encoding: .utf8)
         #expect(committed == RuleFileSchema.text, "run: swift run adrules schema > schema/rules.schema.json")
