@@ -6,7 +6,7 @@ import Foundation
 /// while an advisory lock (`flock` on `<path>.lock`) is held. Two processes sharing the file (an app and its
 /// extension) therefore never leave a torn or invalid ledger, and never lose the file: the last snapshot written
 /// wins whole. A read takes only a regular file of at most 4 MiB and never blocks (a FIFO or a device at the path
-/// is an I/O error, not a hang). A save creates the ledger's folder when it is missing (Application Support does not
+/// is an I/O error, not a hang), and a save never replaces one (it throws the same error). A save creates the ledger's folder when it is missing (Application Support does not
 /// exist on a fresh install), with the folders above it. A symbolic link at the path is followed: the file it leads
 /// to is the ledger, and its lock and temporary files sit beside that file. A load removes only the temporary files of
 /// writers that died (named `<ledger>.tmp-<pid>-<n>-<hex>`), never another file of the folder.
@@ -28,7 +28,8 @@ public struct FileLedgerStore: LedgerStore {
     }
 
     /// Replaces the ledger atomically under the file lock, first creating its folder if it is missing.
-    /// - Throws: ``LedgerError/io(_:)`` when the folder, the lock, the temporary file or the rename fails.
+    /// - Throws: ``LedgerError/io(_:)`` when the folder, the lock, the temporary file or the rename fails, or when a
+    ///   FIFO, a device or a socket stands at the path (it is left as it is).
     public func save(_ snapshot: LedgerSnapshot) throws {
         let file = try resolvedPath()
         let bytes = snapshot.encodedJSON()
@@ -170,6 +171,12 @@ public struct FileLedgerStore: LedgerStore {
     // MARK: writing
 
     private func replace(_ file: String, with bytes: [UInt8]) throws {
+        // A FIFO, a device or a socket at the path is left alone, as a read leaves it: the rename put the ledger in its
+        // place (a FIFO, or a copy of /dev/null, became a regular file). A folder there fails the rename.
+        var info = stat()
+        if lstat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+            throw LedgerError.io("\(file) is \(BoundedFile.notRegular(info.st_mode)), and the ledger is not written over it: give the ledger the path of a file")
+        }
         let temporary = Self.asideName(for: file, suffix: ".tmp-\(UniqueToken.next())")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         // Messages name the ledger, not the temporary file, so that a repeated failure reads the same and is reported once.

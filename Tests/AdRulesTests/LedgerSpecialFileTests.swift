@@ -1,0 +1,62 @@
+import AdRules
+import Foundation
+import Testing
+
+/// A FIFO, a device or a folder where the ledger should be: the ledger is never written over it (a rename made the FIFO,
+/// or a device node such as a copy of `/dev/null`, a regular file), as docs/limits.md promises: "not a regular file:
+/// unreadable, left alone and reported".
+@Suite("Ledger: a special file at the path is left alone")
+struct LedgerSpecialFileTests {
+    static let snapshot = LedgerSnapshot(installedAt: engineTestStartMs, sessionCount: 1, shows: [:])
+
+    /// The type of what is at `path`, without following a link there.
+    static func kind(_ path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT
+    }
+
+    @Test func aSaveOverAFIFOThrowsAndKeepsIt() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            #expect(mkfifo(path, 0o644) == 0)
+            #expect(throws: LedgerError.self) { try FileLedgerStore(path: path).save(Self.snapshot) }
+            #expect(Self.kind(path) == S_IFIFO, "the FIFO was replaced")
+            #expect(files(in: directory, containing: ".tmp-").isEmpty, "no temporary file is left behind")
+        }
+    }
+
+    @Test func aSaveThroughALinkToAFIFOThrowsAndKeepsIt() throws {
+        try withTemporaryDirectory { directory in
+            let fifo = directory + "/pipe"
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let path = directory + "/ledger.json"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "pipe")
+            do {
+                try FileLedgerStore(path: path).save(Self.snapshot)
+                Issue.record("a save through a link to a FIFO succeeded")
+            } catch let error as LedgerError {
+                #expect("\(error)".contains("FIFO"), "\(error)")
+            }
+            #expect(Self.kind(fifo) == S_IFIFO, "the FIFO was replaced")
+            #expect(Self.kind(path) == S_IFLNK)
+        }
+    }
+
+    /// The engine started with no ledger (nothing to read, so it writes), and a FIFO then stands at the path: the
+    /// next write reports the problem and leaves the FIFO there.
+    @Test func anEngineDoesNotWriteOverAFIFOThatAppearedAtThePath() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/ledger.json"
+            let problems = ProblemLog()
+            let engine = AdEngine(
+                policy: try policy("version: 1\nplacements:\n  inter: {format: interstitial}\n"), clock: ManualClock(engineTestStart),
+                store: FileLedgerStore(path: path), onLedgerProblem: { problems.append($0) })
+            try FileManager.default.removeItem(atPath: path)
+            #expect(mkfifo(path, 0o644) == 0)
+            engine.record(.appLaunched)
+            #expect(Self.kind(path) == S_IFIFO, "the FIFO was replaced")
+            #expect(problems.all.contains { if case .unwritable = $0 { return true } else { return false } }, "\(problems.all)")
+        }
+    }
+}
