@@ -60,3 +60,26 @@ struct LedgerSpecialFileTests {
         }
     }
 }
+
+/// A ledger path with a NUL in it: the system reads a path only up to the NUL, so "notes.txt\0.ledger" named the app's
+/// notes.txt, which the engine moved aside as a corrupt ledger. The path is refused as it is, and nothing is touched.
+@Suite("Ledger: a path with a NUL names no file")
+struct LedgerNULPathTests {
+    @Test func aPathWithANULIsAnIOErrorAndTouchesNothing() throws {
+        try withTemporaryDirectory { directory in
+            let notes = directory + "/notes.txt"
+            try Data("my notes".utf8).write(to: URL(fileURLWithPath: notes))
+            let store = FileLedgerStore(path: notes + "\0.ledger")
+            #expect(throws: LedgerError.self) { _ = try store.load() }
+            #expect(throws: LedgerError.self) { try store.save(LedgerSpecialFileTests.snapshot) }
+            let problems = ProblemLog()
+            let engine = AdEngine(
+                policy: try policy("version: 1\nplacements:\n  inter: {format: interstitial}\n"), clock: ManualClock(engineTestStart),
+                store: store, onLedgerProblem: { problems.append($0) })
+            engine.record(.appLaunched)
+            #expect(FileManager.default.contents(atPath: notes) == Data("my notes".utf8))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["notes.txt"])
+            #expect(problems.all.contains { if case .unreadable(let reason) = $0 { return reason.contains("NUL") } else { return false } }, "\(problems.all)")
+        }
+    }
+}

@@ -42,6 +42,11 @@ public struct FileLedgerStore: LedgerStore {
     /// - Throws: ``LedgerError/io(_:)`` for a path that names no file (empty, or ending in `/`) and for a loop of links.
     private func resolvedPath() throws -> String {
         guard !path.isEmpty else { throw LedgerError.io("the ledger's path is empty: give the path of a file, such as ledger.json in the app's Application Support folder") }
+        // The system reads a path up to its first NUL: "notes.txt\0.ledger" named notes.txt, which a load then moved
+        // aside as a corrupt ledger (and a save took for the lock file).
+        guard !path.utf8.contains(0) else {
+            throw LedgerError.io("the ledger's path holds a NUL character, where the system would end it: give the path of a file without one")
+        }
         guard !path.hasSuffix("/") else {
             throw LedgerError.io("the ledger's path \(path) ends in /, which names a folder: give the path of a file, such as \(path)ledger.json")
         }
