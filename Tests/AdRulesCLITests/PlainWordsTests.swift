@@ -468,13 +468,13 @@ struct PlainWordsTests {
     }
 
     /// A word YAML reads as no value (`null`, `~`) where a name belongs is told to be removed or quoted, as a number or
-    /// a boolean there is told to be quoted; an empty value is only "nothing (null)".
+    /// a boolean there is told to be quoted; an empty value is told to be written or removed.
     @Test func aNullWordWhereANameBelongsIsToldToBeRemovedOrQuoted() {
         let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner, ad_unit: }\n"
             + "groups:\n  g: {placements: [null, a]}\nrules:\n  - {id: r, when: premium, deny: [~]}\n"
         let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
         #expect(messages == [
-            "ad_unit must be a string, not nothing (null)",
+            "ad_unit must be a string, not nothing (null): write the text after the colon, or remove ad_unit",
             "a group member must be a string, not nothing (null): remove it, or quote it (\"null\") if it is a name",
             "a placement in deny must be a string, not nothing (null): remove it, or quote it (\"~\") if it is a name",
         ], "\(messages)")
@@ -509,5 +509,27 @@ struct PlainWordsTests {
         #expect(quoted.first?.notes.map { "\($0.position.line):\($0.position.column) \($0.message)" } == ["4:13 the quoted value starts here"], "\(quoted)")
         let flow = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner, min_interval: 1m\n\n")]).diagnostics
         #expect(flow.first?.notes.map { "\($0.position.line):\($0.position.column) \($0.message)" } == ["3:6 the { } mapping starts here"], "\(flow)")
+    }
+}
+
+/// A text written as nothing, a list or a mapping (`ad_unit:`, `message: [a]`, `timezone: {}`): the message says what
+/// to write, as every message does (it said only "must be a string, not a list").
+@Suite("Plain words: a text of another shape")
+struct TextOfAnotherShapeTests {
+    @Test func anEmptyListOrMappingTextIsToldWhatToWrite() throws {
+        let text = "version: 1\ntimezone: {a: b}\nplacements:\n  a: {format: interstitial, min_interval: 1m, ad_unit: }\n"
+            + "rules:\n  - {id: [r], when: premium, deny: [a], message: m}\ngroups:\n  g:\n    placements:\n      -\n      - a\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages.contains("ad_unit must be a string, not nothing (null): write the text after the colon, or remove ad_unit"), "\(messages)")
+        #expect(messages.contains("id must be a string, not a list: write one text on the key's line, with no [ ] or `- `"), "\(messages)")
+        #expect(
+            messages.contains("timezone must be a string, not a mapping: write one text on the key's line (in quotes when it holds a colon and a space)"),
+            "\(messages)")
+        #expect(messages.contains("a group member must be a string, not nothing (null): write the text, or remove the empty item"), "\(messages)")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let scenario = "tests:\n  - name:\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: [app_launched]}\n"
+        let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        #expect(found.contains("name must be a string, not nothing (null): write the text after the colon, or remove name"), "\(found)")
+        #expect(found.contains("event must be a string, not a list: write one text on the key's line, with no [ ] or `- `"), "\(found)")
     }
 }

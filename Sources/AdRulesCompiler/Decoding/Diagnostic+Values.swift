@@ -9,7 +9,7 @@ extension Diagnostic {
         let quoted = found.scalar.flatMap { typographicQuotes(around: $0.value) }
         return Diagnostic(
             .error, rule: "schema/type",
-            message: "\(key) must be \(expected), not \(found.kindDescription)" + ((quoted ?? advice).map { ": " + $0 } ?? Self.advice(expected, found)),
+            message: "\(key) must be \(expected), not \(found.kindDescription)" + ((quoted ?? advice).map { ": " + $0 } ?? Self.advice(expected, found, key: key)),
             file: file, range: found.range)
     }
 
@@ -78,7 +78,7 @@ extension Diagnostic {
 
     /// What to write instead, where the expected kind alone does not say it: a bool in quotes, a bool where text
     /// belongs, a value where a mapping or a list belongs. (A number in quotes: the caller's ``unquoting(_:takes:)``.)
-    private static func advice(_ expected: String, _ found: YAMLNode) -> String {
+    private static func advice(_ expected: String, _ found: YAMLNode, key: String) -> String {
         // `name: #1 test`: the text was read as a comment.
         if found.scalar?.isCommentedOut == true, textKinds.contains(where: { expected.hasPrefix($0) }) {
             return ": a # after a space starts a comment, so the value is empty: quote a text that starts with #, as in \"#1 test\""
@@ -93,6 +93,15 @@ extension Diagnostic {
                 return ": " + plainly(scalar, unquoted.shortValue)
             }
             if scalar.coreSchemaBool != nil, expected == "a string" { return ": quote it (\"\(scalar.shortValue)\")" }
+        }
+        if expected == "a string" {
+            // `ad_unit:` with nothing after it, or a text written as a list or a mapping: what a text is written as.
+            if let scalar = found.scalar, scalar.isNull, scalar.value.isEmpty {
+                // A key (`ad_unit`), or an item of a list (`a group member`), which has no colon.
+                return key.contains(" ") ? ": write the text, or remove the empty item" : ": write the text after the colon, or remove \(key)"
+            }
+            if found.items != nil { return ": write one text on the key's line, with no [ ] or `- `" }
+            if found.pairs != nil { return ": write one text on the key's line (in quotes when it holds a colon and a space)" }
         }
         switch expected {
         case "a mapping of keys to values":
