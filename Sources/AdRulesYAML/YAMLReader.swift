@@ -45,9 +45,11 @@ public enum YAMLReader {
             let root = cursor.next().flatMap(cursor.node(from:))
             cursor.finish()
             // After a syntax error (or a file too large, too deep, not UTF-8), the file's other findings only repeat it
-            // (cli.md r2), as in rule files: a key repeated above the error is not reported beside it.
+            // (cli.md r2), as in rule files: a key repeated above the error is not reported beside it. Nor is the root
+            // read: a document that ended before the error (a first key indented, ` version: 1` then `users: 5`) lacks
+            // the keys below it, and was told it had no segments or that its tests were no list.
             if let cause = cursor.brokenBy {
-                return YAMLDocument(root: root, diagnostics: [cause], aliasOrTagPositions: cursor.aliasOrTagPositions, textScalars: cursor.textScalars)
+                return YAMLDocument(root: nil, diagnostics: [cause], aliasOrTagPositions: cursor.aliasOrTagPositions, textScalars: cursor.textScalars)
             }
             var diagnostics = cursor.diagnostics
             if cursor.droppedFindings > 0 {
