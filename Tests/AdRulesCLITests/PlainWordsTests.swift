@@ -526,6 +526,8 @@ struct TextOfAnotherShapeTests {
             messages.contains("timezone must be a string, not a mapping: write one text on the key's line (in quotes when it holds a colon and a space)"),
             "\(messages)")
         #expect(messages.contains("a group member must be a string, not nothing (null): write the text, or remove the empty item"), "\(messages)")
+        let nested = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, when: premium, deny: [[a]]}\n")])
+        #expect(nested.diagnostics.map(\.message) == ["a placement in deny must be a string, not a list: write the item as one text, not a list inside the list"])
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
         let scenario = "tests:\n  - name:\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: [app_launched]}\n"
         let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)

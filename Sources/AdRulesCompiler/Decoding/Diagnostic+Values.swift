@@ -100,8 +100,14 @@ extension Diagnostic {
                 // A key (`ad_unit`), or an item of a list (`a group member`), which has no colon.
                 return key.contains(" ") ? ": write the text, or remove the empty item" : ": write the text after the colon, or remove \(key)"
             }
-            if found.items != nil { return ": write one text on the key's line, with no [ ] or `- `" }
-            if found.pairs != nil { return ": write one text on the key's line (in quotes when it holds a colon and a space)" }
+            // An item of a list (`deny: [[a]]`) is one text of its own, not a text on a key's line.
+            let item = key.contains(" ")
+            if found.items != nil { return item ? ": write the item as one text, not a list inside the list" : ": write one text on the key's line, with no [ ] or `- `" }
+            if found.pairs != nil {
+                return item
+                    ? ": write the item as one text, not a mapping (in quotes when it holds a colon and a space)"
+                    : ": write one text on the key's line (in quotes when it holds a colon and a space)"
+            }
         }
         switch expected {
         case "a mapping of keys to values":
