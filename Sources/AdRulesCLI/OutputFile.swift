@@ -152,13 +152,16 @@ enum OutputFile {
             isRegular = false
             fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         }
-        // ENXIO is a FIFO with no reader when the path is a FIFO; on a device (`/dev/tty` with no terminal) it is the
-        // device that is missing.
+        // ENXIO is a FIFO with no reader when the path is a FIFO, a socket when it is one (a file cannot open it: "no
+        // such device or address" named no socket); on a device (`/dev/tty` with no terminal) it is the device that is
+        // missing.
         guard fd >= 0 else {
             let code = errno
             var target = stat()
-            let isFIFO = stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFIFO
-            return code == ENXIO && isFIFO ? "a FIFO that no process reads" : reason(code)
+            let kind = stat(path, &target) == 0 ? target.st_mode & S_IFMT : 0
+            if code == ENXIO && kind == S_IFIFO { return "a FIFO that no process reads" }
+            if code == ENXIO && kind == S_IFSOCK { return "it is a socket, which a file cannot be opened on: give the path of a file, or - for standard output" }
+            return reason(code)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
