@@ -83,3 +83,25 @@ struct LedgerNULPathTests {
         }
     }
 }
+
+/// A ledger path ending in `.` or `..` names a folder, as one ending in `/` does: a save made its lock file (`..lock`,
+/// `...lock`) in the folder above and then failed at the rename. It is refused as it is, and nothing is created.
+@Suite("Ledger: a path ending in . or .. names no file")
+struct LedgerDotPathTests {
+    @Test(arguments: ["/.", "/..", "/sub/.."])
+    func aPathEndingInADotNamesAFolder(ending: String) throws {
+        try withTemporaryDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: false)
+            let store = FileLedgerStore(path: directory + ending)
+            do {
+                try store.save(LedgerSpecialFileTests.snapshot)
+                Issue.record("a save to \(ending) succeeded")
+            } catch let error as LedgerError {
+                #expect("\(error)".contains("names a folder"), "\(error)")
+            }
+            #expect(throws: LedgerError.self) { _ = try store.load() }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["sub"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/sub").isEmpty)
+        }
+    }
+}

@@ -50,6 +50,11 @@ public struct FileLedgerStore: LedgerStore {
         guard !path.hasSuffix("/") else {
             throw LedgerError.io("the ledger's path \(path) ends in /, which names a folder: give the path of a file, such as \(path)ledger.json")
         }
+        // `.` and `..` name folders too: a save made its lock file `..lock` (or `...lock`) beside them, and failed.
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        guard last != ".", last != ".." else {
+            throw LedgerError.io("the ledger's path \(path) ends in \(last), which names a folder: give the path of a file, such as \(path)/ledger.json")
+        }
         var file = path
         // As many links as the system follows in a path (Linux's limit; Darwin's is 32).
         for _ in 0..<40 {
