@@ -534,4 +534,13 @@ struct TextOfAnotherShapeTests {
         #expect(found.contains("name must be a string, not nothing (null): write the text after the colon, or remove name"), "\(found)")
         #expect(found.contains("event must be a string, not a list: write one text on the key's line, with no [ ] or `- `"), "\(found)")
     }
+
+    /// A count written as a list or a mapping (`daily_cap: [3]`, `session_cap: {n: 1}`) is told how a count is
+    /// written: the message named the range only ("must be a whole number >= 0, not a list").
+    @Test func aCountOfAnotherShapeIsToldHowToWriteIt() {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: [3], hourly_cap: yes, session_cap: {n: 1}}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages.contains("daily_cap must be a whole number >= 0, not a list: write one whole number on the key's line, in digits, with no brackets or `- `"), "\(messages)")
+        #expect(messages.contains("session_cap must be a whole number >= 0, not a mapping: write one whole number on the key's line, in digits, with no brackets or `- `"), "\(messages)")
+    }
 }

@@ -109,6 +109,10 @@ extension Diagnostic {
                     : ": write one text on the key's line (in quotes when it holds a colon and a space)"
             }
         }
+        if expected.hasPrefix("a whole number") {
+            // `daily_cap: [3]`, `users: {n: 5}`: the message named the range but not how to write it.
+            if found.items != nil || found.pairs != nil { return ": write one whole number on the key's line, in digits, with no brackets or `- `" }
+        }
         switch expected {
         case "a mapping of keys to values":
             // `launch:` then `- show_on_first_load: true` and `- max_wait: 5s`: its keys written as items of a list.
