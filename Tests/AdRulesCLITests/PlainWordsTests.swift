@@ -535,6 +535,15 @@ struct TextOfAnotherShapeTests {
         #expect(found.contains("event must be a string, not a list: write one text on the key's line, with no [ ] or `- `"), "\(found)")
     }
 
+    /// A count typed in full-width digits (`daily_cap: ３`, a Japanese input method's) is told to be written in ASCII
+    /// digits: the message quoted "３" and named the range only. So in a usage model.
+    @Test func fullWidthDigitsAreToldToBeASCII() {
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: ３, hourly_cap: １２}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages.contains("daily_cap must be a whole number >= 0, not \"３\": write 3 in ASCII digits (３ is written in digits of another script, such as full-width ones)"), "\(messages)")
+        #expect(messages.contains("hourly_cap must be a whole number >= 0, not \"１２\": write 12 in ASCII digits (１２ is written in digits of another script, such as full-width ones)"), "\(messages)")
+    }
+
     /// A count written as a list or a mapping (`daily_cap: [3]`, `session_cap: {n: 1}`) is told how a count is
     /// written: the message named the range only ("must be a whole number >= 0, not a list").
     @Test func aCountOfAnotherShapeIsToldHowToWriteIt() {

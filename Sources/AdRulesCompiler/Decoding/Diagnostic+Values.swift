@@ -37,6 +37,13 @@ extension Diagnostic {
     /// key takes, else nil.
     package static func wholeNumber(_ found: YAMLNode, takes: (Int) -> Bool) -> String? {
         guard let scalar = found.scalar, scalar.style == .plain, scalar.value.utf8.count <= 40 else { return nil }
+        // Digits of another script (full-width `３`, typed with a Japanese or Chinese input method, or `٣`): YAML reads
+        // only ASCII digits as a number.
+        let scalars = scalar.value.unicodeScalars
+        if scalars.count <= 18, scalars.contains(where: { !$0.isASCII }), scalars.allSatisfy({ $0.properties.numericType == .decimal }) {
+            let ascii = String(scalars.compactMap { $0.properties.numericValue.map { Character(String(Int($0))) } })
+            if let value = Int(ascii), takes(value) { return "write \(value) in ASCII digits (\(scalar.value) is written in digits of another script, such as full-width ones)" }
+        }
         // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
         let digits = scalar.value.filter { $0 != "_" }
         // What is advised is read back: at most 18 digits, as whole numbers are read (``FieldReader/intValue(_:)``).
