@@ -42,7 +42,7 @@ extension Diagnostic {
         let scalars = scalar.value.unicodeScalars
         if scalars.count <= 18, scalars.contains(where: { !$0.isASCII }), scalars.allSatisfy({ $0.properties.numericType == .decimal }) {
             let ascii = String(scalars.compactMap { $0.properties.numericValue.map { Character(String(Int($0))) } })
-            if let value = Int(ascii), takes(value) { return "write \(value) in ASCII digits (\(scalar.value) is written in digits of another script, such as full-width ones)" }
+            if let value = Int(ascii), takes(value) { return "it is written in full-width or another script's digits: write \(value)" }
         }
         // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
         let digits = scalar.value.filter { $0 != "_" }
