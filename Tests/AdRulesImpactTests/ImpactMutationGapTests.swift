@@ -53,6 +53,30 @@ struct ImpactMutationGapTests {
         }
     }
 
+    /// The mean and the shares are ratios of integer counters rounded to 3 and 4 decimals (docs/impact.md): one exactly
+    /// halfway is rounded up, as the decimal it is, not as the Double just below it (201 impressions over 400
+    /// user-days, 0.5025, were reported 0.502; 57 of 800 user-days, 0.07125, 0.0712).
+    @Test func aFigureExactlyHalfwayBetweenTwoDecimalsIsRoundedUp() {
+        // 400 user-days, 201 with one impression: a mean of 0.5025.
+        #expect(ImpressionSummary(histogram: [199, 201]).mean == 0.503)
+        // 0.5075 (203 of 400), 1.0005 (2,001 over 2,000 user-days) and 0.0015 (3 over 2,000).
+        #expect(ImpressionSummary(histogram: [197, 203]).mean == 0.508)
+        #expect(ImpressionSummary(histogram: [0, 1_999, 1]).mean == 1.001)
+        #expect(ImpressionSummary(histogram: [1_997, 3]).mean == 0.002)
+        #expect(ImpactReport.share(57, of: 800) == 0.0713)
+        #expect(ImpactReport.share(201, of: 800) == 0.2513)
+        #expect(ImpactReport.share(1, of: 20_000) == 0.0001)
+        // Every ratio of small counts, against the same rounding done on the exact fraction.
+        for days in 1...400 {
+            for count in 0...days {
+                let units = (count * 20_000 + days) / (2 * days)
+                #expect(ImpactReport.share(count, of: days) == Double(units) / 10_000)
+            }
+        }
+        // The largest run's user-days do not overflow.
+        #expect(ImpactReport.share(36_600_000_000 - 1, of: 36_600_000_000) == 1.0)
+    }
+
     @Test func aCapShareHasFourDecimals() {
         #expect(ImpactReport.share(1, of: 3) == 0.3333)
         #expect(ImpactReport.share(2, of: 3) == 0.6667)

@@ -166,7 +166,7 @@ public struct ImpressionSummary: Sendable, Hashable {
     public init(histogram: [Int]) {
         let days = histogram.reduce(0, +)
         let total = histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element }
-        mean = days > 0 ? (Double(total) / Double(days) * 1000).rounded() / 1000 : 0
+        mean = days > 0 ? ImpactReport.rounded(total, over: days, places: 3) : 0
         func percentile(_ p: Int) -> Int {
             guard days > 0 else { return 0 }
             // The smallest k with at least p % of user-days at or below it.
@@ -189,6 +189,19 @@ extension ImpactReport {
     /// A share of user-days, rounded to 4 decimals.
     public static func share(_ count: Int, of total: Int) -> Double {
         guard total > 0 else { return 0 }
-        return (Double(count) / Double(total) * 10_000).rounded() / 10_000
+        return rounded(count, over: total, places: 4)
+    }
+
+    /// `numerator / denominator` (both at least 0, the denominator above 0) rounded to `places` decimals, half up, in
+    /// integers: the figures are ratios of integer counters, and one exactly halfway between two decimals (201
+    /// impressions over 400 user-days, 0.5025) is rounded up. Rounding the quotient as a Double rounded 0.5025 down,
+    /// as it is stored a little below, and so 57 of 800 user-days (0.07125) to 0.0712.
+    static func rounded(_ numerator: Int, over denominator: Int, places: Int) -> Double {
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let (whole, rest) = numerator.quotientAndRemainder(dividingBy: denominator)
+        // rest < denominator, which counts user-days (at most 100,000,000 users × 366 days): rest × 2 × 10^4 fits.
+        let units = (rest * 2 * scale + denominator) / (2 * denominator)
+        return Double(whole * scale + units) / Double(scale)
     }
 }
