@@ -112,7 +112,7 @@ struct CLIMutationGapTests {
         #expect(finding?["line"] == .int(7) && finding?["end_line"] == .int(8) && finding?["end_column"] == .int(13), "\(String(describing: finding))")
         let text = runCLI(["lint", "--format", "text", "--color", "never", dir]).stdout
         #expect(text == """
-            \(dir)/p.yaml:7:7: error: daily_cap must be a whole number >= 0, not a list: write one whole number on the key's line, in digits, with no brackets or `- ` (schema/type)
+            \(dir)/p.yaml:7:7: error: daily_cap must be a whole number >= 0, not a list: write one whole number on the key's line, in digits, with no [ ] or `- ` (schema/type)
              7 |       - 1
                |       ^
 

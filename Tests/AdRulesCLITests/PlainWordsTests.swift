@@ -549,7 +549,7 @@ struct TextOfAnotherShapeTests {
     @Test func aCountOfAnotherShapeIsToldHowToWriteIt() {
         let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: [3], hourly_cap: yes, session_cap: {n: 1}}\n"
         let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
-        #expect(messages.contains("daily_cap must be a whole number >= 0, not a list: write one whole number on the key's line, in digits, with no brackets or `- `"), "\(messages)")
-        #expect(messages.contains("session_cap must be a whole number >= 0, not a mapping: write one whole number on the key's line, in digits, with no brackets or `- `"), "\(messages)")
+        #expect(messages.contains("daily_cap must be a whole number >= 0, not a list: write one whole number on the key's line, in digits, with no [ ] or `- `"), "\(messages)")
+        #expect(messages.contains("session_cap must be a whole number >= 0, not a mapping: write one whole number on the key's line, in digits, with no { } and no keys under it"), "\(messages)")
     }
 }

@@ -118,7 +118,8 @@ extension Diagnostic {
         }
         if expected.hasPrefix("a whole number") {
             // `daily_cap: [3]`, `users: {n: 5}`: the message named the range but not how to write it.
-            if found.items != nil || found.pairs != nil { return ": write one whole number on the key's line, in digits, with no brackets or `- `" }
+            if found.items != nil { return ": write one whole number on the key's line, in digits, with no [ ] or `- `" }
+            if found.pairs != nil { return ": write one whole number on the key's line, in digits, with no { } and no keys under it" }
         }
         switch expected {
         case "a mapping of keys to values":
