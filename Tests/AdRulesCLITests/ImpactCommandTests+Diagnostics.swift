@@ -236,6 +236,8 @@ extension ImpactCommandTests {
         let unused = runCLI(["impact", model, "--rules", Self.new, "--users", "2", "--days", "1"])
         #expect(unused.exitCode == 0)
         #expect(unused.stderr.contains("typo.model.yaml:2:1: warning: no segment of \(model) uses placement level_end"))
+        // Not "its figures are all zero": a group the placement is in reaches its caps through the others' shows.
+        #expect(unused.stderr.contains("so it is never asked about or shown (its impressions, deny reasons and loads are all zero; a group it is in may still reach its caps)"), "\(unused.stderr)")
         #expect(unused.stderr.contains("\(Self.new)/policy.yaml:8:3: note: placement level_end is defined here"))
         // `# adrules:disable-next-line RULE` works in a model as in rule files (cli.md), for what the check against
         // the policy finds as well as for what reading the file finds.

@@ -173,7 +173,7 @@ extension Diagnostic {
     static func modelUnusedPlacement(_ id: String, model: String, policy: String? = nil, definedAt: SourceLocation, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .warning, rule: "model/unused-placement",
-            message: "no segment of \(model) uses placement \(id)\(policy.map { " of \($0)" } ?? ""), so its figures are all zero: add it to a segment's actions or rewarded",
+            message: "no segment of \(model) uses placement \(id)\(policy.map { " of \($0)" } ?? ""), so it is never asked about or shown (its impressions, deny reasons and loads are all zero; a group it is in may still reach its caps): add it to a segment's actions or rewarded",
             file: file, range: range,
             notes: [DiagnosticNote(
                 message: "placement \(id) is defined here", file: definedAt.file,
