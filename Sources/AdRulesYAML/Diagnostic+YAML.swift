@@ -188,8 +188,20 @@ extension Diagnostic {
     static func holdsIDs(_ key: String) -> Bool { ["placements", "groups", "attributes"].contains(key) }
 
     /// - Parameter kind: what the repeated key is, for what to do with the two.
-    static func duplicateKey(_ written: String, file: String, range: SourceRange, first: SourcePosition, kind: DuplicateKeyKind = .value) -> Diagnostic {
+    /// - Parameter firstWritten: the first key as written, when known: equal to `written` as text, it may hold other
+    ///   bytes (an accented letter as one character in one, a letter and a combining accent in the other), which the
+    ///   message then says, as the two look the same.
+    static func duplicateKey(
+        _ written: String, file: String, range: SourceRange, first: SourcePosition, kind: DuplicateKeyKind = .value, firstWritten: String? = nil
+    ) -> Diagnostic {
         let key = YAMLScalar.shortened(written)
+        // Each character past ASCII spelled as its code point (`e\u{301}`), what tells the two apart.
+        func spelled(_ text: String) -> String {
+            YAMLScalar.shortened(text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined())
+        }
+        let encodings = firstWritten.map { !$0.utf8.elementsEqual(written.utf8) } == true
+            ? " (the two differ only in how their accented letters are encoded, Unicode normalization: \(spelled(firstWritten ?? "")) and \(spelled(written)), which adrules cannot tell apart)"
+            : ""
         // A second block of a file's entries (`placements:` written twice), or of a placement's settings (`grace:`),
         // holds entries to keep: they are moved, not dropped.
         let merge = "move its entries into the first \(key):"
@@ -206,7 +218,7 @@ extension Diagnostic {
         }
         return Diagnostic(
             .error, rule: "yaml/duplicate-key",
-            message: "key \"\(key)\" is repeated in this mapping: \(advice)",
+            message: "key \"\(key)\" is repeated in this mapping\(encodings): \(advice)",
             file: file, range: range,
             notes: [DiagnosticNote(message: "\"\(key)\" is first defined here", file: file, position: first)])
     }

@@ -101,7 +101,7 @@ extension YAMLEventCursor {
                 report(.mergeKey(inRuleFile: isRuleFile, file: file, range: range))
             }
         }
-        if case .repeatedKey(let first) = read, let frame = open.frame() {
+        if case .repeatedKey(let first, let firstWritten) = read, let frame = open.frame() {
             // Not for a key repeated right after its first (`message: x`, `message: y`): that is one item edited twice,
             // unless it is the item's only key (`- event: a` then `event: b`, a scenario's steps).
             let outer = open.frame(outward: 1)
@@ -127,7 +127,7 @@ extension YAMLEventCursor {
                 : repeatsBlock ? (isBlock ? .blockOnItsLines : .blockInBraces)
                 : .value
             guard case .inListItem = repeated else {
-                report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated))
+                report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated, firstWritten: firstWritten))
                 return nil
             }
             // Two items run together repeat each key the two share: one finding, its other repeats noted.
@@ -141,7 +141,7 @@ extension YAMLEventCursor {
                 return nil
             }
             let kept = diagnostics.count
-            report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated))
+            report(.duplicateKey(key.value, file: file, range: range, first: first, kind: repeated, firstWritten: firstWritten))
             if diagnostics.count > kept { runTogether = (frame.start, kept, 0) }
             return nil
         }

@@ -76,7 +76,7 @@ extension YAMLEventCursor {
             case key
             /// A key the innermost mapping has had, first written at `first`: its value is to be read through, and the
             /// mapping expects the value (whose end makes it expect a key again).
-            case repeatedKey(first: SourcePosition)
+            case repeatedKey(first: SourcePosition, written: String)
         }
 
         /// Records a scalar read where the cursor stands. `key` is its text when it may be a key (nil for an alias, whose
@@ -91,7 +91,9 @@ extension YAMLEventCursor {
             }
             if let first = frames[top].firstPosition(ofRepeated: key, at: position) {
                 frames[top].expectsKey = false
-                return .repeatedKey(first: first)
+                // The first key as written: equal as text, it may hold other bytes (`é` as one character or two).
+                let written = frames[top].keys.first { $0.at == first }?.name ?? key
+                return .repeatedKey(first: first, written: written)
             }
             frames[top].expectsKey = false
             return .key

@@ -324,3 +324,17 @@ struct YAMLReaderTests {
         #expect(message("p.yaml").contains("split it into several files in one directory"))
     }
 }
+
+/// Two keys that differ only in how an accented letter is encoded (`é` as one character, `e` and a combining accent)
+/// are one key as text and look alike: the message said `key "café" is repeated`, naming one spelling for both. It now
+/// spells each, as the policy walk does for two such file names.
+@Suite("YAML reader: keys that differ only in normalization")
+struct NormalizationKeyTests {
+    @Test func keysThatDifferOnlyInNormalizationAreSpelledOut() throws {
+        let document = YAMLReader.read("caf\u{E9}: 1\ncafe\u{301}: 2\nplain: 1\nplain: 2\n", file: "t.yaml")
+        let messages = document.diagnostics.map(\.message)
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.first?.contains("(the two differ only in how their accented letters are encoded, Unicode normalization: caf\\u{E9} and cafe\\u{301}, which adrules cannot tell apart)") == true, "\(messages)")
+        #expect(messages.last == "key \"plain\" is repeated in this mapping: keep one of them", "\(messages)")
+    }
+}
