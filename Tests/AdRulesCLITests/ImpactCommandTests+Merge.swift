@@ -163,6 +163,10 @@ extension ImpactCommandTests {
         // A key given twice is refused: which value counts would be a guess.
         ("\"code\": \"daily_cap\",", "\"code\": \"daily_cap\", \"file\": null,", "the key \"file\" appears twice in one object"),
         ("\"level_end\": {", "\"app_open\": {", "the key \"app_open\" appears twice in one object"),
+        // A key given twice that holds control characters is quoted escaped: it printed an ESC and a line break raw, and
+        // so a forged line (`fake.yaml:1:1: error: forged`) on a CI log.
+        ("\"version\": 1,", "\"version\": 1, \"\\u001b[31m\\nfake.yaml:1:1: error: forged\": 1, \"\\u001b[31m\\nfake.yaml:1:1: error: forged\": 2,",
+         "the key \"\\u{1B}[31m\\nfake.yaml:1:1: error: forged\" appears twice in one object"),
         ("\"app_open\": {", "\"app<img src=x>\": {", "is not a placement id"),
         ("\"start\": \"", "\"start\": \"<script>", "start is <script>"),
         ("\"version\": 1,", "\"version\": 1, \"junk\": [1, 2, 3],", "unknown key \"junk\""),

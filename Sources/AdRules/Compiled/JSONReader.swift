@@ -282,8 +282,14 @@ package struct JSONReader {
                 // A key is held as a value is (twice: in the object and in the set of its keys), so it counts as one: an
                 // object of 8 million keys took 2 GB where the budget meant a few hundred MB.
                 try spendValue()
-                guard keys.insert(key).inserted else {
-                    throw JSONValue.ParseError(offset: lastKeyStart, problem: "the key \"\(key)\" appears twice in one object")
+                let (inserted, first) = keys.insert(key)
+                guard inserted else {
+                    // Quoted escaped and cut, as every text an error echoes: a key holding a line break printed it raw, and
+                    // so a line of its own (`fake.yaml:1:1: error: forged`) on a CI log. Two keys equal as text may hold
+                    // other bytes (an accented letter as one character or two), and look the same: that is said.
+                    let encodings = first.utf8.elementsEqual(key.utf8)
+                        ? "" : " (its two spellings differ only in how their accented letters are encoded: Unicode normalization)"
+                    throw JSONValue.ParseError(offset: lastKeyStart, problem: "the key \(ControlCharacters.quoted(key)) appears twice in one object\(encodings)")
                 }
                 pairs.append((key, try readValue()))
             }
