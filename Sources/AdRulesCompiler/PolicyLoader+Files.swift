@@ -230,6 +230,7 @@ extension PolicyLoader {
             case .missing: throw PolicyLoadError.unreadable(path, reason: String(cString: strerror(ENOENT)).lowercased())
             case .system(_, let code): throw PolicyLoadError.unreadable(path, reason: code != 0 ? String(cString: strerror(code)).lowercased() : "the read failed")
             case .tooLarge: throw PolicyLoadError.unreadable(path, reason: "too large")
+            case .nulInPath: throw PolicyLoadError.unreadable(path, reason: BoundedFile.nulInPathReason)
             }
         }
     }

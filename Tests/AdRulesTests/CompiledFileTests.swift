@@ -27,6 +27,19 @@ struct CompiledFileTests {
         }
     }
 
+    @Test func aPathHoldingANULIsRefusedNotReadUpToIt() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/policy.json"
+            let document = try policy(Self.text).compiledDocument(relativePath: { $0 }, sourceDigest: "sha256:0", generator: "test")
+            try document.write(to: URL(fileURLWithPath: path))
+            // A file URL escapes the NUL (`%00`): no such file.
+            #expect(fileError(path + "\u{0}.bak")?.reason == "there is no file at \(path)%00.bak")
+            // A path given as text (the tools' rule files, the ledger) would be read up to the NUL, policy.json in place
+            // of the file named: refused.
+            #expect(throws: BoundedFile.Failure.nulInPath) { _ = try BoundedFile.read(path + "\u{0}.bak", limit: 1 << 20) }
+        }
+    }
+
     @Test func specialFilesAreRefusedAtOnceWithWhatTheyAre() throws {
         try withTemporaryDirectory { directory in
             let fifo = directory + "/fifo.json"

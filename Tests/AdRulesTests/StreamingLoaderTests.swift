@@ -66,7 +66,7 @@ struct StreamingLoaderTests {
         #expect(cap.message.contains("not a mapping: "))
         #expect(cap.range.start == SourcePosition(line: 5, column: 16))
         #expect(cap.range.end == SourcePosition(line: 6, column: 18))
-        #expect(diagnostics.contains { $0.message == "enabled must be true or false, not a list" })
+        #expect(diagnostics.contains { $0.message == "enabled must be true or false, not a list: write true or false on the key's line, as in enabled: false" })
     }
 
     @Test func aKeyThatIsACollectionIsATypeError() throws {

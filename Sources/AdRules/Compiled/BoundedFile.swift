@@ -13,6 +13,8 @@ package enum BoundedFile {
         case system(call: String, code: Int32)
         /// Larger than the limit: its size, nil when it grew past the limit while read.
         case tooLarge(Int?)
+        /// A path holding a NUL character, where the system would end it (and name another file).
+        case nulInPath
     }
 
     /// The file's bytes, at most `limit` of them; a larger file is refused for its size.
@@ -28,6 +30,8 @@ package enum BoundedFile {
     /// The first `count` bytes of a regular file (what a caller that tells a too-large file by one byte too many
     /// reads), after `checkSize` has seen its size.
     package static func readPrefix(_ path: String, count: Int, checkSize: (Int) throws(Failure) -> Void = { _ in }) throws(Failure) -> Data {
+        // The system reads a path up to its first NUL: "policy.json\0.bak" would name policy.json.
+        guard !path.utf8.contains(0) else { throw .nulInPath }
         // O_NONBLOCK: opening a FIFO with no writer returns at once, and so does reading one.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -74,8 +78,12 @@ package enum BoundedFile {
         case .system(let call, let code): return "cannot \(call) \(path): \(code != 0 ? errorText(code) : "the read failed")"
         case .tooLarge(let size?): return "\(path) is too large: \(size) bytes"
         case .tooLarge(nil): return "\(path) is too large"
+        case .nulInPath: return nulInPathReason
         }
     }
+
+    /// Why a path holding a NUL is not read (the path itself is not echoed: the NUL would end the line a log shows).
+    package static let nulInPathReason = "the path holds a NUL character, where the system would end it: give the path of a file without one"
 
     static func errorText(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

@@ -48,7 +48,7 @@ extension Policy {
             data = try BoundedFile.read(url.path, limit: Policy.maxCompiledBytes)
         } catch {
             switch error {
-            case .missing, .notRegular, .system: throw PolicyFileError(path: url.path, reason: BoundedFile.reason(error, path: url.path))
+            case .missing, .notRegular, .system, .nulInPath: throw PolicyFileError(path: url.path, reason: BoundedFile.reason(error, path: url.path))
             case .tooLarge(let size):
                 throw CompiledPolicyError("the document is \(size.map(String.init) ?? "more than \(Policy.maxCompiledBytes)") bytes; at most \(Policy.maxCompiledBytes) (64 MiB) are accepted")
             }

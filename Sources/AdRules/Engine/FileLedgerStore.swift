@@ -148,7 +148,7 @@ public struct FileLedgerStore: LedgerStore {
         } catch {
             switch error {
             case .missing: return nil
-            case .notRegular, .system: throw LedgerError.io(BoundedFile.reason(error, path: file))
+            case .notRegular, .system, .nulInPath: throw LedgerError.io(BoundedFile.reason(error, path: file))
             case .tooLarge(let size?): throw LedgerError.corrupt("too large: \(size) bytes, more than \(LedgerBounds.maxFileBytes)")
             case .tooLarge(nil): throw LedgerError.corrupt("too large: more than \(LedgerBounds.maxFileBytes) bytes")
             }

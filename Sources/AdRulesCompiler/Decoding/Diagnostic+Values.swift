@@ -121,6 +121,10 @@ extension Diagnostic {
             if found.items != nil { return ": write one whole number on the key's line, in digits, with no [ ] or `- `" }
             if found.pairs != nil { return ": write one whole number on the key's line, in digits, with no { } and no keys under it" }
         }
+        if expected.hasPrefix("true or false") || expected.hasPrefix("a bool"), found.items != nil || found.pairs != nil {
+            // `enabled: [true]`: the message named the kind but not how to write it.
+            return key.contains(" ") ? ": write true or false" : ": write true or false on the key's line, as in \(key): false"
+        }
         switch expected {
         case "a mapping of keys to values":
             // `launch:` then `- show_on_first_load: true` and `- max_wait: 5s`: its keys written as items of a list.
