@@ -63,8 +63,11 @@ extension ImpactCommand {
             } catch let error as JSONValue.ParseError {
                 // A part spans many lines: the syntax error is placed as an editor shows it.
                 let at = UTF8Check.position(ofByte: error.offset, in: bytes)
+                // A usage model or a rule file given by mistake is named as YAML, not only as JSON that does not parse.
+                let name = path.lowercased()
+                let yaml = name.hasSuffix(".yaml") || name.hasSuffix(".yml") ? " (a YAML file, as its name says: a usage model or a rule file is no part)" : ""
                 return CommandResult(
-                    stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON: \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
+                    stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON\(yaml): \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
                     exitCode: ExitCode.findings)
             } catch let error as ImpactJSON.ReadError {
                 // Placed at the value (or key) it is about, as a syntax error is.

@@ -128,6 +128,24 @@ extension ImpactCommandTests {
         #expect(merged.stderr.contains("it lists more policy changes than the 10000 (or 4000000 bytes of their texts) a run lists"), "\(merged.stderr)")
     }
 
+    /// A compiled policy or a usage model given to merge by mistake is named as what it is, not only as an unknown key or
+    /// JSON that does not parse.
+    @Test func aCompiledPolicyOrAModelIsNamedAsOne() throws {
+        let directory = scratchPath("adrules-merge-kinds")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let compiled = directory + "/policy.json"
+        #expect(runCLI(["compile", Self.inPackage("rules"), "--output", compiled, "--quiet"]).exitCode == 0)
+        let policy = runCLI(["impact", "merge", compiled, compiled])
+        #expect(policy.exitCode == 1)
+        #expect(policy.stderr.contains("\(compiled):1:"), "\(policy.stderr)")
+        #expect(policy.stderr.contains(": a compiled policy (what adrules compile writes), not an impact report; a part is the json"), "\(policy.stderr)")
+        let model = Self.inPackage("rules/usage.model.yaml")
+        let yaml = runCLI(["impact", "merge", model, compiled])
+        #expect(yaml.exitCode == 1)
+        #expect(yaml.stderr.hasPrefix("error: \(model):1:1: invalid JSON (a YAML file, as its name says: a usage model or a rule file is no part): "), "\(yaml.stderr)")
+    }
+
     /// Shards played after a rule file changed are refused, naming the parts' files, though the paths are the same.
     @Test func partsPlayedWithDifferentFileContentsAreRefused() throws {
         let directory = scratchPath("adrules-drift")
