@@ -384,17 +384,12 @@ struct BoundsAndNamesTests {
     @Test func anOutputSocketIsNamedAsOne() throws {
         let dir = try Self.directory([:])
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/out.sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (i, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[i] = byte }
+        let socket = try #require(try boundUnixSocket(in: dir, named: "out.sock"))
+        defer {
+            close(socket.fd)
+            if socket.folder != dir { try? FileManager.default.removeItem(atPath: socket.folder) }
         }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        #expect(bound == 0)
+        let path = socket.path
         let result = runCLI(["lint", "rules", "--format", "json", "--output", path])
         #expect(result.exitCode == 3)
         #expect(result.stderr.contains("it is a socket, which a file cannot be opened on"), "\(result.stderr)")

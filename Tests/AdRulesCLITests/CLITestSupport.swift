@@ -89,3 +89,26 @@ func adrulesBinary() -> String? {
     candidates.append(packageRoot() + "/.build/debug/adrules")
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
+
+/// A Unix socket bound at `name` in `directory`, listening to nothing: what a path that a file cannot be opened on
+/// looks like. Its path must fit a socket address (108 bytes): under a long directory the socket gets a short folder of
+/// its own in /tmp. Close the returned descriptor and remove `folder` when it is not `directory`.
+/// - Returns: the socket's descriptor, its path and its folder, or nil when no socket could be bound.
+func boundUnixSocket(in directory: String, named name: String) throws -> (fd: Int32, path: String, folder: String)? {
+    let folder = directory.utf8.count + name.utf8.count < 100 ? directory : "/tmp/adrules-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/" + name
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    guard bound == 0 else {
+        close(fd)
+        return nil
+    }
+    return (fd, path, folder)
+}

@@ -203,22 +203,13 @@ struct HostileInputTests {
         #expect(fifo.exitCode == ExitCode.failure)
         #expect(fifo.stderr.contains("not a regular file (a FIFO)"), "\(fifo.stderr)")
 
-        // A socket cannot even be opened ("no such device or address"): the message says what it is. Its path must fit
-        // a socket address (108 bytes): a long TMPDIR gets a short folder of its own.
-        let socketDirectory = dir.utf8.count < 90 ? dir : "/tmp/adrules-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
-        defer { if socketDirectory != dir { try? FileManager.default.removeItem(atPath: socketDirectory) } }
-        let socketPath = socketDirectory + "/s.yaml"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(listener >= 0)
-        defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        // A socket cannot even be opened ("no such device or address"): the message says what it is.
+        let socket = try #require(try boundUnixSocket(in: dir, named: "s.yaml"), "no socket could be bound")
+        defer {
+            close(socket.fd)
+            if socket.folder != dir { try? FileManager.default.removeItem(atPath: socket.folder) }
         }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        try #require(bound == 0, "the temporary directory's path is too long for a socket")
+        let socketPath = socket.path
         let sock = runCLI(["lint", socketPath])
         #expect(sock.exitCode == ExitCode.failure)
         #expect(sock.stderr.contains("not a regular file (a socket)"), "\(sock.stderr)")
