@@ -531,7 +531,8 @@ struct TextOfAnotherShapeTests {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
         let scenario = "tests:\n  - name:\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - {event: [app_launched]}\n"
         let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
-        #expect(found.contains("name must be a string, not nothing (null): write the text after the colon, or remove name"), "\(found)")
+        // A test's name is required: removing it would only trade this finding for a missing key.
+        #expect(found.contains("name must be a string, not nothing (null): write the text after the colon"), "\(found)")
         #expect(found.contains("event must be a string, not a list: write one text on the key's line, with no [ ] or `- `"), "\(found)")
     }
 
@@ -551,5 +552,22 @@ struct TextOfAnotherShapeTests {
         let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
         #expect(messages.contains("daily_cap must be a whole number >= 0, not a list: write one whole number on the key's line, in digits, with no [ ] or `- `"), "\(messages)")
         #expect(messages.contains("session_cap must be a whole number >= 0, not a mapping: write one whole number on the key's line, in digits, with no { } and no keys under it"), "\(messages)")
+    }
+
+    /// The advice fits where the value stands: a required key (a rule's id, a step's event) is not told it may be
+    /// removed, a key of a block is named as it is written inside the block (`show_on_first_load:`, not
+    /// `launch.show_on_first_load:`, an unknown key), an item of a list is on no key's line, and a model's count, which
+    /// may be a mapping (`{poisson: 1}`), is not told to have no { }.
+    @Test func theAdviceFitsWhereTheValueStands() throws {
+        let text = "version: 1\nattributes:\n  ids: {type: [int], default: [[1]]}\nplacements:\n"
+            + "  a: {format: app_open, launch: {show_on_first_load: [true]}}\nrules:\n  - {id: , when: premium, deny: [a]}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages.contains("launch.show_on_first_load must be true or false, not a list: write true or false on the key's line, as in show_on_first_load: false"), "\(messages)")
+        #expect(messages.contains("each item of default must be a whole number, not a list: write the item as one whole number, not a list inside the list"), "\(messages)")
+        #expect(messages.contains("id must be a string, not nothing (null): write the text after the colon"), "\(messages)")
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event:\n"
+        let found = ScenarioDecoder.decode(Array(scenario.utf8), file: "s.test.yaml", policy: policy).1.map(\.message)
+        #expect(found.contains("event must be a string, not nothing (null): write the text after the colon"), "\(found)")
     }
 }

@@ -22,3 +22,16 @@ struct SyntaxErrorFollowOnTests {
         #expect(rules == ["yaml/syntax"], "\(rules)")
     }
 }
+
+/// A count of a usage model may be a mapping (`{poisson: 1}`, `{uniform: [1, 3]}`): a mapping that is neither (two kinds,
+/// or none) is not told to be written with no { }, which the valid forms have.
+@Suite("A model's count written as a mapping of the wrong shape")
+struct ModelCountMappingAdviceTests {
+    @Test func aCountMappingIsNotToldToHaveNoBraces() {
+        let model = "version: 1\nsegments:\n  - name: all\n    share: 1\n    cold_starts: {poisson: 1, uniform: [1, 2]}\n    resumes: {}\n"
+        let messages = ModelDecoder.decode(model, file: "m.model.yaml").diagnostics.map(\.message)
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.allSatisfy { !$0.contains("no { }") }, "\(messages)")
+        #expect(messages.contains("cold_starts must be a whole number, {uniform: [a, b]} or {poisson: mean}, not a mapping"), "\(messages)")
+    }
+}

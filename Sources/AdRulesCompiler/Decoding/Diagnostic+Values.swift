@@ -116,14 +116,23 @@ extension Diagnostic {
                     : ": write one text on the key's line (in quotes when it holds a colon and a space)"
             }
         }
-        if expected.hasPrefix("a whole number") {
-            // `daily_cap: [3]`, `users: {n: 5}`: the message named the range but not how to write it.
-            if found.items != nil { return ": write one whole number on the key's line, in digits, with no [ ] or `- `" }
-            if found.pairs != nil { return ": write one whole number on the key's line, in digits, with no { } and no keys under it" }
+        // Not for a model's count, which may be a mapping (`{poisson: 1}`): what it takes is in `expected`.
+        if expected.hasPrefix("a whole number"), !expected.contains("{") {
+            // `daily_cap: [3]`, `users: {n: 5}`: the message named the range but not how to write it. An item of a list
+            // (`default: [[1]]`) is on no key's line of its own.
+            let item = key.contains(" ")
+            if found.items != nil {
+                return item ? ": write the item as one whole number, not a list inside the list" : ": write one whole number on the key's line, in digits, with no [ ] or `- `"
+            }
+            if found.pairs != nil {
+                return item ? ": write the item as one whole number, not a mapping" : ": write one whole number on the key's line, in digits, with no { } and no keys under it"
+            }
         }
         if expected.hasPrefix("true or false") || expected.hasPrefix("a bool"), found.items != nil || found.pairs != nil {
-            // `enabled: [true]`: the message named the kind but not how to write it.
-            return key.contains(" ") ? ": write true or false" : ": write true or false on the key's line, as in \(key): false"
+            // `enabled: [true]`: the message named the kind but not how to write it. A key of a block
+            // (`launch.show_on_first_load`) is written by its own name inside the block.
+            let written = key.split(separator: ".").last.map(String.init) ?? key
+            return key.contains(" ") ? ": write true or false" : ": write true or false on the key's line, as in \(written): false"
         }
         switch expected {
         case "a mapping of keys to values":

@@ -98,13 +98,17 @@ extension FieldReader {
     /// a text over 4096 characters or with a control character.
     /// - Parameter quotingHelps: false for a setting no word YAML 1.1 reads as a bool is a valid value of (a time zone):
     ///   its own error says what to write, and a warning to quote the word would be advice that mends nothing.
-    mutating func string(_ node: YAMLNode, _ key: String, quotingHelps: Bool = true) -> Located<String>? {
+    /// - Parameter required: the key must be written (a rule's id, a test's name, a step's event): an empty value is told
+    ///   to be written, not to be removed, which would only trade this finding for a missing key.
+    mutating func string(_ node: YAMLNode, _ key: String, quotingHelps: Bool = true, required: Bool = false) -> Located<String>? {
         guard let scalar = node.scalar, !scalar.isNull, FieldReader.boolValue(scalar) == nil else {
             if let scalar = node.scalar, !scalar.isNull {
                 // `True` is YAML's boolean, as a plain number is a number: quoted, it is the text.
                 report(.scalarWhereString(key, value: scalar.value, kind: "boolean", file: file, range: node.range))
             } else {
-                report(.wrongType(key, expected: "a string", found: node, file: file))
+                // (A `#` that made the value a comment has advice of its own.)
+                let empty = required && node.scalar.map { $0.value.isEmpty && !$0.isCommentedOut } == true ? "write the text after the colon" : nil
+                report(.wrongType(key, expected: "a string", found: node, file: file, advice: empty))
             }
             return nil
         }

@@ -21,7 +21,7 @@ extension PolicyFragment {
             switch key {
             case "id":
                 // A bad id is reported, and the rule still read so that its other findings are printed.
-                if let text = reader.string(value, key) {
+                if let text = reader.string(value, key, required: true) {
                     reader.checkID(value, kind: "rule", lowercaseOnly: true)
                     id = text
                 }

@@ -89,7 +89,7 @@ extension ScenarioDecoder {
                 after = reader.duration(value, key)?.value.milliseconds ?? 0
             case "at": at = time(value, key, reader: &reader)?.ms
             case "event":
-                if let name = reader.string(value, key) {
+                if let name = reader.string(value, key, required: true) {
                     if AdEvent.names.contains(name.value) {
                         eventName = name
                     } else {

@@ -31,7 +31,7 @@ extension ScenarioDecoder {
                     }
                     name = reader.checkedText(scalar.value, key, value)
                 } else {
-                    name = reader.string(value, key)?.value
+                    name = reader.string(value, key, required: true)?.value
                 }
                 // A name with no words prints a bare `PASS ` line that says nothing.
                 if let text = name, text.allSatisfy(\.isWhitespace) {
