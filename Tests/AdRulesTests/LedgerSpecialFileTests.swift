@@ -105,3 +105,28 @@ struct LedgerDotPathTests {
         }
     }
 }
+
+/// A link at the ledger's path that leads to `..`, `.` or a name ending in `/` leads to a folder as surely as such a path
+/// does: it is refused as the path is, and no lock file (`...lock`) is left in the folder.
+@Suite("Ledger: a link at the path that leads to a folder's name")
+struct LedgerLinkToDotPathTests {
+    @Test(arguments: ["..", ".", "sub/", "sub/.."])
+    func aLinkToADotNamesAFolder(target: String) throws {
+        try withTemporaryDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory + "/in/sub", withIntermediateDirectories: true)
+            let path = directory + "/in/ledger.json"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+            let store = FileLedgerStore(path: path)
+            do {
+                try store.save(LedgerSpecialFileTests.snapshot)
+                Issue.record("a save through a link to \(target) succeeded")
+            } catch let error as LedgerError {
+                #expect("\(error)".contains("names a folder"), "\(error)")
+            }
+            #expect(throws: LedgerError.self) { _ = try store.load() }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["in"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/in").sorted() == ["ledger.json", "sub"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/in/sub").isEmpty)
+        }
+    }
+}

@@ -39,7 +39,8 @@ public struct FileLedgerStore: LedgerStore {
     /// The file the ledger is: ``path``, or the file a symbolic link there leads to, link after link, so that a write
     /// replaces that file rather than the link (which would leave the file it led to behind, never written again), and
     /// two paths linked to one ledger share its lock.
-    /// - Throws: ``LedgerError/io(_:)`` for a path that names no file (empty, or ending in `/`) and for a loop of links.
+    /// - Throws: ``LedgerError/io(_:)`` for a path that names no file (empty, holding a NUL, or ending in `/`, `.` or `..`,
+    ///   itself or a link's target) and for a loop of links.
     private func resolvedPath() throws -> String {
         guard !path.isEmpty else { throw LedgerError.io("the ledger's path is empty: give the path of a file, such as ledger.json in the app's Application Support folder") }
         // The system reads a path up to its first NUL: "notes.txt\0.ledger" named notes.txt, which a load then moved
@@ -47,22 +48,30 @@ public struct FileLedgerStore: LedgerStore {
         guard !path.utf8.contains(0) else {
             throw LedgerError.io("the ledger's path holds a NUL character, where the system would end it: give the path of a file without one")
         }
-        guard !path.hasSuffix("/") else {
-            throw LedgerError.io("the ledger's path \(path) ends in /, which names a folder: give the path of a file, such as \(path)ledger.json")
-        }
-        // `.` and `..` name folders too: a save made its lock file `..lock` (or `...lock`) beside them, and failed.
-        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        guard last != ".", last != ".." else {
-            throw LedgerError.io("the ledger's path \(path) ends in \(last), which names a folder: give the path of a file, such as \(path)/ledger.json")
+        if let ending = Self.folderEnding(path) {
+            let example = ending == "/" ? "\(path)ledger.json" : "\(path)/ledger.json"
+            throw LedgerError.io("the ledger's path \(path) ends in \(ending), which names a folder: give the path of a file, such as \(example)")
         }
         var file = path
         // As many links as the system follows in a path (Linux's limit; Darwin's is 32).
         for _ in 0..<40 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file) else { return file }
+            // A link to `..` or `sub/` leads to a folder as surely as such a path: the lock file went beside it too.
+            if let ending = Self.folderEnding(target) {
+                throw LedgerError.io("the ledger's path \(path) is a link to \(target), which ends in \(ending) and names a folder: make the link lead to a file, or give the path of a file")
+            }
             let folder = (file as NSString).deletingLastPathComponent
             file = target.hasPrefix("/") || folder.isEmpty ? target : folder + "/" + target
         }
         throw LedgerError.io("the ledger's path \(path) is a loop of symbolic links")
+    }
+
+    /// How `path` ends when it names a folder rather than a file: in `/`, or in a last part `.` or `..` (a save made its
+    /// lock file `..lock` or `...lock` beside them, and failed); nil for any other path (`...` is a file's name).
+    private static func folderEnding(_ path: String) -> String? {
+        if path.hasSuffix("/") { return "/" }
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        return last == "." || last == ".." ? String(last) : nil
     }
 
     /// What became of a corrupt ledger.
