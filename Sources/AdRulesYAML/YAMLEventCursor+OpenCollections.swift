@@ -26,7 +26,7 @@ extension YAMLEventCursor {
             /// The keys so far, with where each was first written: scanned while few, then indexed. (A struct, not a
             /// tuple, per key: an array of tuples is emptied through the runtime's generic tuple code.)
             var keys: [Key] = []
-            var keyIndex: [String: SourcePosition] = [:]
+            var keyIndex: [String: Key] = [:]
             /// The key written last, and the one written before it (a repeat right after its first is told apart).
             var lastKey: String?
             var keyBefore: String?
@@ -42,21 +42,24 @@ extension YAMLEventCursor {
                 if !keyIndex.isEmpty { keyIndex.removeAll() }
             }
 
-            /// Records a key; returns where it was first written when it is a repeat.
-            mutating func firstPosition(ofRepeated name: String, at position: SourcePosition) -> SourcePosition? {
+            /// Records a key; returns the first of its name, as written and where, when it is a repeat. (The first as written
+            /// is kept with its position: looking it up among the keys by position made a mapping of many keys, each
+            /// repeated, quadratic.)
+            mutating func firstKey(ofRepeated name: String, at position: SourcePosition) -> Key? {
                 keyBefore = lastKey
                 lastKey = name
                 if keys.count < 16 {
-                    if let first = keys.first(where: { $0.name == name }) { return first.at }
+                    if let first = keys.first(where: { $0.name == name }) { return first }
                     keys.append(Key(name: name, at: position))
                     return nil
                 }
                 if keyIndex.isEmpty {
-                    for key in keys where keyIndex[key.name] == nil { keyIndex[key.name] = key.at }
+                    for key in keys where keyIndex[key.name] == nil { keyIndex[key.name] = key }
                 }
                 if let first = keyIndex[name] { return first }
-                keyIndex[name] = position
-                keys.append(Key(name: name, at: position))
+                let key = Key(name: name, at: position)
+                keyIndex[name] = key
+                keys.append(key)
                 return nil
             }
         }
@@ -89,11 +92,10 @@ extension YAMLEventCursor {
                 frames[top].expectsKey.toggle()
                 return .node(endsRoot: false)
             }
-            if let first = frames[top].firstPosition(ofRepeated: key, at: position) {
+            if let first = frames[top].firstKey(ofRepeated: key, at: position) {
                 frames[top].expectsKey = false
                 // The first key as written: equal as text, it may hold other bytes (`é` as one character or two).
-                let written = frames[top].keys.first { $0.at == first }?.name ?? key
-                return .repeatedKey(first: first, written: written)
+                return .repeatedKey(first: first.at, written: first.name)
             }
             frames[top].expectsKey = false
             return .key
