@@ -152,15 +152,15 @@ enum OutputFile {
             isRegular = false
             fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
         }
-        // ENXIO is a FIFO with no reader when the path is a FIFO, a socket when it is one (a file cannot open it: "no
-        // such device or address" named no socket); on a device (`/dev/tty` with no terminal) it is the device that is
-        // missing.
+        // ENXIO is a FIFO with no reader when the path is a FIFO; on a device (`/dev/tty` with no terminal) it is the
+        // device that is missing. A socket cannot be opened as a file, whatever the system calls it (Linux "no such
+        // device or address", Darwin "operation not supported on socket"): said as one, with what to give instead.
         guard fd >= 0 else {
             let code = errno
             var target = stat()
             let kind = stat(path, &target) == 0 ? target.st_mode & S_IFMT : 0
             if code == ENXIO && kind == S_IFIFO { return "a FIFO that no process reads" }
-            if code == ENXIO && kind == S_IFSOCK { return "it is a socket, which a file cannot be opened on: give the path of a file, or - for standard output" }
+            if kind == S_IFSOCK { return "it is a socket, which cannot be opened as a file: give the path of a file, or - for standard output" }
             return reason(code)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)

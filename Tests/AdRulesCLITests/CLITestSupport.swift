@@ -98,7 +98,13 @@ func boundUnixSocket(in directory: String, named name: String) throws -> (fd: In
     let folder = directory.utf8.count + name.utf8.count < 100 ? directory : "/tmp/adrules-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path = folder + "/" + name
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    // Glibc imports SOCK_STREAM as an enum case, Darwin as an Int32.
+    #if canImport(Glibc)
+    let stream = Int32(SOCK_STREAM.rawValue)
+    #else
+    let stream = SOCK_STREAM
+    #endif
+    let fd = socket(AF_UNIX, stream, 0)
     guard fd >= 0 else { return nil }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
