@@ -129,4 +129,15 @@ struct LedgerLinkToDotPathTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/in/sub").isEmpty)
         }
     }
+
+    /// `...` (or `.ledger`, `a..b`) is a file's name, not a folder's: such a ledger is written and read back.
+    @Test(arguments: ["/...", "/.ledger", "/a..b", "/sub/../..."])
+    func aNameWithDotsThatIsNoFoldersIsALedger(ending: String) throws {
+        try withTemporaryDirectory { directory in
+            try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: false)
+            let store = FileLedgerStore(path: directory + ending)
+            try store.save(LedgerSpecialFileTests.snapshot)
+            #expect(try store.load() == LedgerSpecialFileTests.snapshot)
+        }
+    }
 }
