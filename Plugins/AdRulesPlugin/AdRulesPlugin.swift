@@ -75,7 +75,9 @@ enum RulesCommand {
             guard walked.insert(folder.resolvingSymlinksInPath().path).inserted,
                 let names = try? files.contentsOfDirectory(atPath: folder.path)
             else { continue }
-            for name in names where !name.hasPrefix(".") {
+            // Folders go on the stack in reverse order, so they are walked in name order: which of two links to one
+            // folder names its files does not depend on the order the file system lists them in.
+            for name in names.sorted().reversed() where !name.hasPrefix(".") {
                 let url = folder.appending(path: name)
                 var isFolder: ObjCBool = false
                 // A link that leads nowhere is no input; `adrules` names it in its error.

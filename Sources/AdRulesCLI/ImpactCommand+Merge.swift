@@ -65,7 +65,7 @@ extension ImpactCommand {
                 let at = UTF8Check.position(ofByte: error.offset, in: bytes)
                 // A usage model or a rule file given by mistake is named as YAML, not only as JSON that does not parse.
                 let name = path.lowercased()
-                let yaml = name.hasSuffix(".yaml") || name.hasSuffix(".yml") ? " (a YAML file, as its name says: a usage model or a rule file is no part)" : ""
+                let yaml = name.hasSuffix(".yaml") || name.hasSuffix(".yml") ? " (a YAML file, as its name says: a usage model, a scenario file or a rule file is no part)" : ""
                 return CommandResult(
                     stderr: "error: \(ControlCharacters.escaped(path)):\(at.line):\(at.column): invalid JSON\(yaml): \(error.problem); a part is the json that adrules impact --shard K/N writes, unchanged\n",
                     exitCode: ExitCode.findings)

@@ -119,7 +119,7 @@ enum ImpactCommand {
         // What the document says it is, if adrules wrote it: a compiled policy names its format (anywhere, as its keys
         // are sorted, and saved again with spaces or not), an impact report has its run's inputs and results.
         let text = String(decoding: bytes, as: UTF8.self)
-        if text.range(of: #""format"\s*:\s*"adrules-compiled-policy""#, options: .regularExpression) != nil {
+        if text.range(of: #""format"\s*:\s*""# + Policy.compiledFormatName + #"""#, options: .regularExpression) != nil {
             return "a compiled policy, not a usage model: give a policy as --rules"
         }
         if text.range(of: #""inputs"\s*:"#, options: .regularExpression) != nil, text.range(of: #""results"\s*:"#, options: .regularExpression) != nil {

@@ -46,7 +46,7 @@ extension ImpactJSON {
         // Read as the parser's values, checked as they are read into the report: one tree, not a copy of it as well.
         let document = PartValue(try JSONValue.parse(bytes, maxDepth: maxPartDepth, maxValues: maxPartValues), path: nil)
         // A compiled policy given by mistake (both are .json files beside each other) is named as one.
-        if document["format"].exists, document["placements"].exists {
+        if document["format"].stringValue == Policy.compiledFormatName {
             throw ReadError("a compiled policy (what adrules compile writes), not an impact report", at: document["format"], atKey: true)
         }
         // A part holds what a run writes and nothing else. `difference` is let through here only so that a complete

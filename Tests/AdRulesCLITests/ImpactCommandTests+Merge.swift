@@ -143,7 +143,7 @@ extension ImpactCommandTests {
         let model = Self.inPackage("rules/usage.model.yaml")
         let yaml = runCLI(["impact", "merge", model, compiled])
         #expect(yaml.exitCode == 1)
-        #expect(yaml.stderr.hasPrefix("error: \(model):1:1: invalid JSON (a YAML file, as its name says: a usage model or a rule file is no part): "), "\(yaml.stderr)")
+        #expect(yaml.stderr.hasPrefix("error: \(model):1:1: invalid JSON (a YAML file, as its name says: a usage model, a scenario file or a rule file is no part): "), "\(yaml.stderr)")
     }
 
     /// Shards played after a rule file changed are refused, naming the parts' files, though the paths are the same.

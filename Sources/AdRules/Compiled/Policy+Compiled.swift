@@ -3,6 +3,9 @@ import Foundation
 extension Policy {
     /// The largest compiled policy accepted, in bytes.
     public static let maxCompiledBytes = 64 * 1024 * 1024
+    /// The `format` a compiled policy names itself by: what the tools tell a compiled policy given in another file's
+    /// place by.
+    package static let compiledFormatName = CompiledPolicyRecord.formatName
     /// The deepest nesting of arrays and objects a compiled policy is read to.
     package static var maxCompiledDepth: Int { RecordReader.maxDepth }
 
