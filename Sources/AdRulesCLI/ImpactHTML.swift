@@ -109,7 +109,7 @@ enum ImpactHTML {
             row(label, values.map(ImpactFormat.count), comparing ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, higherIsWorse: higherIsWorse)
         }
         let means = columns.map(\.summary.mean)
-        row("impressions per user-day: mean", means.map { ImpactFormat.fixed($0, 2) }, comparing ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
+        row("impressions per user-day: mean", columns.map { ImpactFormat.fixed($0.summary.mean(places: 2), 2) }, comparing ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
         counts("&nbsp;&nbsp;p50", { $0.summary.p50 })
         counts("&nbsp;&nbsp;p90", { $0.summary.p90 })
         counts("&nbsp;&nbsp;p99", { $0.summary.p99 })
@@ -150,7 +150,7 @@ enum ImpactHTML {
                         out += "<td class=\"n first\">-</td>" + String(repeating: "<td></td>", count: 4)
                         continue
                     }
-                    let cells = [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
+                    let cells = [ImpactFormat.fixed(summary.mean(places: 2), 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
                     out += cells.enumerated().map { i, cell in "<td class=\"n\(i == 0 ? " first" : "")\">\(cell)</td>" }.joined()
                 }
                 if comparing {

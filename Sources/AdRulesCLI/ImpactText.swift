@@ -59,7 +59,7 @@ enum ImpactText {
                 row(label, values.map(ImpactFormat.count), change: values.count == 2 ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, note: note)
             }
             let means = columns.map(\.summary.mean)
-            row("  impressions per user per day: mean", means.map { ImpactFormat.fixed($0, 2) }, change: means.count == 2 ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
+            row("  impressions per user per day: mean", columns.map { ImpactFormat.fixed($0.summary.mean(places: 2), 2) }, change: means.count == 2 ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
             counts("    p50", { $0.summary.p50 })
             counts("    p90", { $0.summary.p90 })
             counts("    p99", { $0.summary.p99 })
@@ -118,7 +118,7 @@ enum ImpactText {
                         continue
                     }
                     means.append(summary.mean)
-                    row += [ImpactFormat.fixed(summary.mean, 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
+                    row += [ImpactFormat.fixed(summary.mean(places: 2), 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
                 }
                 if comparing { row.append(means.count == 2 ? ImpactFormat.change(from: means[0], to: means[1], 2) : "") }
                 rows.append(row)

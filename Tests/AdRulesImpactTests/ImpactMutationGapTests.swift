@@ -77,6 +77,16 @@ struct ImpactMutationGapTests {
         #expect(ImpactReport.share(36_600_000_000 - 1, of: 36_600_000_000) == 1.0)
     }
 
+    /// A report that shows the mean with 2 decimals rounds the exact fraction once: 249 impressions over 2,000 user-days
+    /// (0.1245) is 0.125 with 3 decimals and 0.12 with 2, where rounding the 0.125 again showed 0.13.
+    @Test func aMeanShownWithFewerDecimalsIsRoundedOnce() {
+        let summary = ImpressionSummary(histogram: [1_751, 249])
+        #expect(summary.mean == 0.125)
+        #expect(summary.mean(places: 2) == 0.12)
+        #expect(summary.mean(places: 3) == summary.mean)
+        #expect(ImpressionSummary(histogram: []).mean(places: 2) == 0)
+    }
+
     @Test func aCapShareHasFourDecimals() {
         #expect(ImpactReport.share(1, of: 3) == 0.3333)
         #expect(ImpactReport.share(2, of: 3) == 0.6667)

@@ -161,11 +161,15 @@ public struct ImpressionSummary: Sendable, Hashable {
     public var mean: Double
     /// Percentiles (nearest rank) and the maximum.
     public var p50: Int, p90: Int, p99: Int, max: Int
+    /// The impressions and the user-days the mean divides.
+    var impressions = 0, userDays = 0
 
     /// Summarises `histogram[k]` = user-days with k impressions.
     public init(histogram: [Int]) {
         let days = histogram.reduce(0, +)
         let total = histogram.enumerated().reduce(0) { $0 + $1.offset * $1.element }
+        impressions = total
+        userDays = days
         mean = days > 0 ? ImpactReport.rounded(total, over: days, places: 3) : 0
         func percentile(_ p: Int) -> Int {
             guard days > 0 else { return 0 }
@@ -182,6 +186,12 @@ public struct ImpressionSummary: Sendable, Hashable {
         p90 = percentile(90)
         p99 = percentile(99)
         max = histogram.lastIndex { $0 > 0 } ?? 0
+    }
+
+    /// The mean rounded to `places` decimals from the exact fraction, as ``mean`` is to 3: a report that shows fewer
+    /// places rounds once (an exact 0.1245 is 0.12), not the rounded 0.125 again (0.13).
+    public func mean(places: Int) -> Double {
+        userDays > 0 ? ImpactReport.rounded(impressions, over: userDays, places: places) : 0
     }
 }
 
