@@ -1,5 +1,4 @@
 import AdRules
-import AdRulesCompiler
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     /// The long name without dashes, e.g. `format`.
@@ -37,7 +36,7 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
         case .notTaken(let option, let command, let reason): return "\(command) takes no --\(v(option)): \(reason)"
         case .emptyArgument: return "an empty argument names no file: give a path, or leave the argument out"
         case .pathsEqualAsText(let a, let b):
-            return "\"\(v(a))\" and \"\(v(b))\" differ only in how their accented letters are encoded (Unicode normalization: \(v(PathText.spelled(a))) and \(v(PathText.spelled(b)))), which adrules cannot tell apart: rename one"
+            return "\"\(v(a))\" and \"\(v(b))\" differ only in how their accented letters are encoded (Unicode normalization: \(v(CodePoints.spelled(a))) and \(v(CodePoints.spelled(b)))), which adrules cannot tell apart: rename one"
         case .invalidValue(let option, let value, let allowed):
             // One requirement reads "expected a whole number ..."; a choice "expected one of a, b".
             let expected = allowed.count == 1 ? allowed[0] : "one of \(allowed.joined(separator: ", "))"

@@ -4,12 +4,6 @@
 /// Swift 6.3 on Linux (`String._startOfLastPathComponent`): `adrules lint rules --output z` crashed.
 package enum PathText {
     /// The name `path` ends in: `a/b` → `b`, `a/b/` → `b`, `/` → `/`.
-    /// A name with each character past ASCII spelled as its code point (`e\u{301}.yaml`): what tells apart two names
-    /// that read the same (one `é`, or `e` and a combining accent).
-    package static func spelled(_ name: String) -> String {
-        name.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
-    }
-
     package static func lastComponent(_ path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }

@@ -77,7 +77,7 @@ extension PolicyLoader {
                 [pair.0, pair.1].contains { include(directory + "/" + $0) || Self.isDirectory(directory + "/" + $0) }
             }) {
                 throw PolicyLoadError.unreadable(
-                    directory + "/" + first, reason: "it and \(second) are two names that differ only in how their accented letters are encoded (Unicode normalization: \(PathText.spelled(first)) and \(PathText.spelled(second))), which adrules cannot tell apart: rename one")
+                    directory + "/" + first, reason: "it and \(second) are two names that differ only in how their accented letters are encoded (Unicode normalization: \(CodePoints.spelled(first)) and \(CodePoints.spelled(second))), which adrules cannot tell apart: rename one")
             }
             // Read from the directory's entries once, and only when a name is not UTF-8 (each such name asking it
             // again made a folder of 10,000 of them quadratic).

@@ -1,3 +1,5 @@
+import AdRules
+
 /// Messages of the `yaml/*` rules, in one place.
 extension Diagnostic {
     static func syntax(_ text: String, file: String, at position: SourcePosition) -> Diagnostic {
@@ -196,9 +198,7 @@ extension Diagnostic {
     ) -> Diagnostic {
         let key = YAMLScalar.shortened(written)
         // Each character past ASCII spelled as its code point (`e\u{301}`), what tells the two apart.
-        func spelled(_ text: String) -> String {
-            YAMLScalar.shortened(text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined())
-        }
+        func spelled(_ text: String) -> String { YAMLScalar.shortened(CodePoints.spelled(text)) }
         let encodings = firstWritten.map { !$0.utf8.elementsEqual(written.utf8) } == true
             ? " (the two differ only in how their accented letters are encoded, Unicode normalization: \(spelled(firstWritten ?? "")) and \(spelled(written)), which adrules cannot tell apart)"
             : ""

@@ -145,8 +145,7 @@ public struct FileLedgerStore: LedgerStore {
     private static func hashText(_ bytes: some Sequence<UInt8>) -> String {
         var hash: UInt32 = 2_166_136_261
         for byte in bytes { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let text = String(hash, radix: 16)
-        return String(repeating: "0", count: 8 - text.count) + text
+        return UniqueToken.hex(hash)
     }
 
     // MARK: reading
@@ -260,8 +259,13 @@ enum UniqueToken {
     private static let counter = Counter()
 
     static func next() -> String {
-        let random = String(UInt32.random(in: .min ... .max), radix: 16)
-        return "\(getpid())-\(counter.next())-" + String(repeating: "0", count: 8 - random.count) + random
+        "\(getpid())-\(counter.next())-" + hex(UInt32.random(in: .min ... .max))
+    }
+
+    /// A value as 8 lowercase hex digits, leading zeros kept.
+    static func hex(_ value: UInt32) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - text.count) + text
     }
 
     /// Whether `text` is a token ``next()`` makes: digits, `-`, digits, `-`, eight lowercase hex digits (a name such as

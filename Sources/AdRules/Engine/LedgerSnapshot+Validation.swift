@@ -22,20 +22,13 @@ enum LedgerBounds {
     /// The most bytes one show takes in the file, `{"at":253402300799999,"session":10000000},` at the latest time and
     /// the largest session: what keeps a written ledger under ``maxFileBytes``.
     static let showBytes = 43
-    /// The most bytes a placement's entry takes besides its shows: its id as written (a policy's ids are letters,
-    /// digits, `_`, `.` and `-`, written as they are; an id a ledger file held may need escapes: `\"` and `\\` take two
-    /// bytes, a control character six, which is at most three for each byte of a character past ASCII), quotes, colon,
-    /// brackets and comma.
+    /// The bytes a placement's entry takes besides its shows: its id as ``JSONWriter`` writes it (a policy's ids are
+    /// letters, digits, `_`, `.` and `-`, written as they are; an id a ledger file held may need escapes), then colon,
+    /// brackets and comma. Measured by writing it, so it follows the writer's escapes.
     static func entryBytes(_ id: String) -> Int {
-        id.utf8.reduce(8) { total, byte in
-            switch byte {
-            // The `[` of `##[` (a command to a CI log) is written as an escape too.
-            case 0x00..<0x20, 0x7F, UInt8(ascii: "["): return total + 6
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): return total + 2
-            case 0x80...: return total + 3
-            default: return total + 1
-            }
-        }
+        var writer = JSONWriter()
+        writer.string(id)
+        return writer.bytes.count + 4
     }
 
     static var times: ClosedRange<Int64> { earliest...latest }
