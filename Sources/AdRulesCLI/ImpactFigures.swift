@@ -15,17 +15,19 @@ struct PlacementFigures {
         summary = ImpressionSummary(histogram: counters.histogram)
     }
 
-    /// The share of user-days on which a cap was reached: 0 under a policy whose placement has no such cap.
-    func capShare(_ cap: CapKind) -> Double {
-        placement.caps.contains(cap) ? ImpactReport.share(counters.capDays[cap.rawValue], of: userDays) : 0
+    /// The user-days on which a cap was reached: 0 under a policy whose placement has no such cap.
+    func capDays(_ cap: CapKind) -> Int {
+        placement.caps.contains(cap) ? counters.capDays[cap.rawValue] : 0
     }
 
     /// A row of the share of user-days that reached a cap, one value per policy: "–" under a policy whose placement
     /// has no such cap (0.0% would say it was there and never reached). The change of a compare run counts a cap only
     /// one policy has as reached on no day under the other, as the json's `difference` does.
     static func capRow(_ cap: CapKind, _ columns: [PlacementFigures]) -> (values: [String], change: String?) {
-        let values = columns.map { $0.placement.caps.contains(cap) ? ImpactFormat.percent($0.capShare(cap)) : "–" }
-        return (values, columns.count == 2 ? ImpactFormat.points(columns[0].capShare(cap), columns[1].capShare(cap)) : nil)
+        let values = columns.map { $0.placement.caps.contains(cap) ? ImpactFormat.percent($0.capDays(cap), of: $0.userDays) : "–" }
+        guard columns.count == 2 else { return (values, nil) }
+        let (old, new) = (columns[0], columns[1])
+        return (values, ImpactFormat.points(from: (old.capDays(cap), of: old.userDays), to: (new.capDays(cap), of: new.userDays)))
     }
 
     /// The deny-reason rows of one or two policies, most frequent (in the last policy) first.
@@ -171,8 +173,16 @@ enum ImpactFormat {
         return (value < 0 && scaled != 0 ? "-" : "") + text
     }
 
-    /// A share as a percentage with one decimal.
-    static func percent(_ share: Double) -> String { fixed(share * 100, 1) + "%" }
+    /// `count` of `total` as a percentage with one decimal, rounded once from the counts, half up: 1,429 of 20,000
+    /// user-days (exactly 7.145%) is 7.1%, where the json's share rounded to 4 decimals (0.0715) would show 7.2%.
+    static func percent(_ count: Int, of total: Int) -> String {
+        fixed(Double(tenthsOfPercent(count, of: total)) / 10, 1) + "%"
+    }
+
+    /// `count` of `total` in tenths of a percent, rounded half up: what ``percent(_:of:)`` shows.
+    private static func tenthsOfPercent(_ count: Int, of total: Int) -> Int {
+        total > 0 ? ImpactReport.roundedUnits(count, over: total, scale: 1000) : 0
+    }
 
     /// A signed difference: `+3`, `-0.40`, `0`.
     static func signed(_ value: Double, _ places: Int) -> String {
@@ -194,8 +204,12 @@ enum ImpactFormat {
         return value < 0 ? -magnitude : magnitude
     }
 
-    /// A signed difference of percentages, in percentage points, as the percentages are shown (``percent(_:)``).
-    static func points(_ old: Double, _ new: Double) -> String { change(from: old * 100, to: new * 100, 1) + " pt" }
+    /// The change from one share to another in percentage points, as the two percentages are shown
+    /// (``percent(_:of:)``): the difference of the figures beside it.
+    static func points(from old: (Int, of: Int), to new: (Int, of: Int)) -> String {
+        let tenths = tenthsOfPercent(new.0, of: new.of) - tenthsOfPercent(old.0, of: old.of)
+        return signed(Double(tenths) / 10, 1) + " pt"
+    }
 
     /// 10 to the power `places`.
     private static func scale(_ places: Int) -> Double {

@@ -28,7 +28,7 @@ extension ImpactHTML {
             for (k, share) in series.enumerated() where share > 0 {
                 let h = share / yMax * plotH
                 let x = left + Double(k) * slot + slot * 0.1 + Double(p) * barW
-                svg += "<rect x=\"\(n(x))\" y=\"\(n(top + plotH - h))\" width=\"\(n(barW))\" height=\"\(n(max(h, 0.5)))\" fill=\"\(color)\"><title>\(k) impressions: \(ImpactFormat.percent(share)) of user-days</title></rect>\n"
+                svg += "<rect x=\"\(n(x))\" y=\"\(n(top + plotH - h))\" width=\"\(n(barW))\" height=\"\(n(max(h, 0.5)))\" fill=\"\(color)\"><title>\(k) impressions: \(ImpactFormat.percent(columns[p].counters.histogram[k], of: columns[p].userDays)) of user-days</title></rect>\n"
             }
         }
         let labelEvery = max(1, Int((Double(maxK + 1) / 14).rounded(.up)))

@@ -59,8 +59,28 @@ struct ImpactCommandTests {
         #expect(ImpactFormat.change(from: -0.004, to: 0.006, 2) == "+0.01")
         #expect(ImpactFormat.change(from: 2, to: 5, 0) == "+3")
         // 12.34% and 12.36% show as 12.3% and 12.4%: 0.1 points apart, not 0.0.
-        #expect(ImpactFormat.percent(0.1234) == "12.3%" && ImpactFormat.percent(0.1236) == "12.4%")
-        #expect(ImpactFormat.points(0.1234, 0.1236) == "+0.1 pt")
+        #expect(ImpactFormat.percent(1234, of: 10_000) == "12.3%" && ImpactFormat.percent(1236, of: 10_000) == "12.4%")
+        #expect(ImpactFormat.points(from: (1234, of: 10_000), to: (1236, of: 10_000)) == "+0.1 pt")
+        #expect(ImpactFormat.points(from: (1236, of: 10_000), to: (1234, of: 10_000)) == "-0.1 pt")
+        #expect(ImpactFormat.points(from: (1, of: 3), to: (2, of: 6)) == "0.0 pt")
+    }
+
+    /// A share shown as a percentage with one decimal is rounded once from the counts, half up: 1,429 of 20,000
+    /// user-days is exactly 7.145%, which shows as 7.1% (rounding the json's 4-decimal share, 0.0715, again gave 7.2%),
+    /// and 57 of 800 (exactly 7.125%) as 7.1%, 3 of 8 (37.5%) as 37.5%, 1 of 2,000 (0.05%) as 0.1%.
+    @Test func aPercentageIsRoundedOnceFromTheCounts() {
+        #expect(ImpactFormat.percent(1429, of: 20_000) == "7.1%")
+        #expect(ImpactFormat.percent(57, of: 800) == "7.1%")
+        #expect(ImpactFormat.percent(3, of: 8) == "37.5%")
+        #expect(ImpactFormat.percent(1, of: 2000) == "0.1%")
+        #expect(ImpactFormat.percent(1, of: 2001) == "0.0%")
+        #expect(ImpactFormat.percent(5, of: 5) == "100.0%")
+        #expect(ImpactFormat.percent(0, of: 0) == "0.0%")
+        // Of 400 user-days, each day is 2.5 tenths of a percent: every odd count lands halfway and is rounded up.
+        for count in 0...400 {
+            let tenths = (count * 5 + 1) / 2
+            #expect(ImpactFormat.percent(count, of: 400) == "\(tenths / 10).\(tenths % 10)%", "\(count) of 400")
+        }
     }
 
     /// A placement whose format changed between the policies: the model's actions fit the new policy, so the old one's

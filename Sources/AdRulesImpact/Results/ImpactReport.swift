@@ -209,9 +209,15 @@ extension ImpactReport {
     static func rounded(_ numerator: Int, over denominator: Int, places: Int) -> Double {
         var scale = 1
         for _ in 0..<places { scale *= 10 }
+        return Double(roundedUnits(numerator, over: denominator, scale: scale)) / Double(scale)
+    }
+
+    /// `numerator / denominator` in units of `1 / scale`, rounded half up, in integers (``rounded(_:over:places:)``):
+    /// what a report that shows a share as a percentage with one decimal counts in (`scale` 1,000), so that the
+    /// figure is rounded once from the counts.
+    package static func roundedUnits(_ numerator: Int, over denominator: Int, scale: Int) -> Int {
         let (whole, rest) = numerator.quotientAndRemainder(dividingBy: denominator)
         // rest < denominator, which counts user-days (at most 100,000,000 users × 366 days): rest × 2 × 10^4 fits.
-        let units = (rest * 2 * scale + denominator) / (2 * denominator)
-        return Double(whole * scale + units) / Double(scale)
+        return whole * scale + (rest * 2 * scale + denominator) / (2 * denominator)
     }
 }
