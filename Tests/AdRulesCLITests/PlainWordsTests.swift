@@ -545,6 +545,17 @@ struct TextOfAnotherShapeTests {
         #expect(messages.contains("hourly_cap must be a whole number >= 0, not \"１２\": it is written in full-width or another script's digits: write 12"), "\(messages)")
     }
 
+    /// Full-width digits in quotes (`daily_cap: "３"`) are told both, and a full-width number too long to read is still
+    /// told to be written in ASCII digits: both had no advice.
+    @Test func quotedOrLongFullWidthDigitsAreToldToBeASCII() {
+        let long = String(repeating: "９", count: 21)
+        let text = "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m, daily_cap: \"３\", hourly_cap: \(long), session_cap: '٣'}\n"
+        let messages = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.map(\.message)
+        #expect(messages.contains("daily_cap must be a whole number >= 0, not \"３\": it is written in full-width or another script's digits: write 3 with no quotes"), "\(messages)")
+        #expect(messages.contains("hourly_cap must be a whole number >= 0, not \"\(long)\": it is written in full-width or another script's digits: write it in ASCII digits"), "\(messages)")
+        #expect(messages.contains("session_cap must be a whole number >= 0, not \"٣\": it is written in full-width or another script's digits: write 3 with no quotes"), "\(messages)")
+    }
+
     /// A count written as a list or a mapping (`daily_cap: [3]`, `session_cap: {n: 1}`) is told how a count is
     /// written: the message named the range only ("must be a whole number >= 0, not a list").
     @Test func aCountOfAnotherShapeIsToldHowToWriteIt() {

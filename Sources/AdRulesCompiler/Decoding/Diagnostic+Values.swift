@@ -36,14 +36,17 @@ extension Diagnostic {
     /// "write 5" for a plain number that is a whole number written another way (`5.0`, `1e2`, `1_000`) and that the
     /// key takes, else nil.
     package static func wholeNumber(_ found: YAMLNode, takes: (Int) -> Bool) -> String? {
-        guard let scalar = found.scalar, scalar.style == .plain, scalar.value.utf8.count <= 40 else { return nil }
+        guard let scalar = found.scalar, !scalar.isNull, scalar.value.utf8.count <= 72 else { return nil }
         // Digits of another script (full-width `３`, typed with a Japanese or Chinese input method, or `٣`): YAML reads
-        // only ASCII digits as a number.
+        // only ASCII digits as a number, quoted or not.
         let scalars = scalar.value.unicodeScalars
-        if scalars.count <= 18, scalars.contains(where: { !$0.isASCII }), scalars.allSatisfy({ $0.properties.numericType == .decimal }) {
+        if scalars.contains(where: { !$0.isASCII }), scalars.allSatisfy({ $0.properties.numericType == .decimal }) {
+            let quotes = scalar.style == .plain ? "" : " with no quotes"
+            guard scalars.count <= 18 else { return "it is written in full-width or another script's digits: write it in ASCII digits\(quotes)" }
             let ascii = String(scalars.compactMap { $0.properties.numericValue.map { Character(String(Int($0))) } })
-            if let value = Int(ascii), takes(value) { return "it is written in full-width or another script's digits: write \(value)" }
+            if let value = Int(ascii), takes(value) { return "it is written in full-width or another script's digits: write \(value)\(quotes)" }
         }
+        guard scalar.style == .plain, scalar.value.utf8.count <= 40 else { return nil }
         // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
         let digits = scalar.value.filter { $0 != "_" }
         // What is advised is read back: at most 18 digits, as whole numbers are read (``FieldReader/intValue(_:)``).
