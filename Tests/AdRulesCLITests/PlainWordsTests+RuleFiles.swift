@@ -128,6 +128,56 @@ extension PlainWordsTests {
         }
     }
 
+    /// An attribute's `default:` or `type:` indented as far as the attribute names, and a top-level key indented under
+    /// `attributes:`, say which block they belong in (cli.md r2), rather than being read as attributes named `default`
+    /// ("type must be one of …; not \"false\"") or `rules` (whose rules were lost under "type must be …, not a list").
+    @Test func aKeyOfAnotherBlockAmongTheAttributesSaysWhereItBelongs() {
+        let head = "version: 1\nplacements:\n  p: {format: banner}\nattributes:\n"
+        let rule = "rules:\n  - {id: r, deny: [p], when: onboarding}\n"
+        let shallowDefault = PolicyLoader.load(texts: [("p.yaml", head + "  onboarding:\n    type: bool\n  default: false\n" + rule)]).diagnostics
+        #expect(shallowDefault.map(\.message) == ["default is an attribute setting, not an attribute name: indent it under `onboarding:`"], "\(shallowDefault)")
+        #expect(shallowDefault.first?.range.start == SourcePosition(line: 7, column: 3))
+        // `level:` with its settings one level too shallow: one finding at the first of them, none for `level:` itself
+        // or for a rule that reads level, and no attribute named type.
+        let emptyAbove = PolicyLoader.load(texts: [(
+            "p.yaml", head + "  onboarding: bool\n  level:\n  type: int\n  default: 3\nrules:\n  - {id: r, deny: [p], when: level > 2 and onboarding}\n"
+        )]).diagnostics
+        #expect(emptyAbove.map(\.message) == [
+            "type is an attribute setting, not an attribute name: indent it under `level:`",
+            "default is an attribute setting, not an attribute name: indent it under `level:`",
+        ], "\(emptyAbove)")
+        // Top-level keys indented under attributes.
+        let topLevel = PolicyLoader.load(texts: [(
+            "p.yaml", head + "  onboarding: bool\n  timezone: UTC\n  rules:\n    - {id: r, deny: [p], when: onboarding}\n"
+        )]).diagnostics
+        #expect(topLevel.map(\.rule) == ["schema/unknown-key", "schema/unknown-key"], "\(topLevel)")
+        #expect(topLevel.map { $0.message.components(separatedBy: ":").first ?? "" } == [
+            "timezone is a top-level setting, not an attribute name", "rules is a top-level block, not an attribute name",
+        ], "\(topLevel)")
+        // Attributes named like a key, declared as attributes are, stay attributes.
+        let named = PolicyLoader.load(texts: [(
+            "p.yaml", head + "  type: string\n  default: {type: int, default: 3}\n  rules: [string]\n"
+                + "rules:\n  - {id: r, deny: [p], when: type == \"a\" and default > 2 and \"x\" in rules}\n"
+        )]).diagnostics
+        #expect(named.isEmpty, "\(named)")
+        // An attribute with no value and none of its settings after it is still told so.
+        let empty = PolicyLoader.load(texts: [("p.yaml", head + "  level:\n  screen: string\n")]).diagnostics
+        #expect(empty.map(\.rule) == ["schema/type"] && empty.first?.range.start.line == 5, "\(empty)")
+    }
+
+    /// `disabled: true` is told to write `enabled: false`: "did you mean enabled?" (the closest key by spelling) led to
+    /// `enabled: true`, the opposite of what the file meant.
+    @Test func aKeyForTheOppositeOfASwitchSaysToInvertIt() {
+        for (key, opposite) in [("disabled", "enabled"), ("Disable", "enabled"), ("include-premium", "exclude_premium"), ("allow_during_fullscreen", "block_during_fullscreen")] {
+            let found = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p:\n    format: banner\n    \(key): true\n")]).diagnostics
+            #expect(found.map(\.rule) == ["schema/unknown-key"], "\(found)")
+            #expect(found.first?.message.contains("rule files write the opposite, \(opposite): write \(opposite): false where \(key) is true") == true, "\(found)")
+        }
+        // A near spelling of the switch itself is still a misspelling.
+        let misspelt = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p:\n    format: banner\n    enable: false\n")]).diagnostics
+        #expect(misspelt.first?.message.hasSuffix("did you mean \"enabled\"?") == true, "\(misspelt)")
+    }
+
     /// A number where a zone or the placements a rule denies belong is told what the key takes, not "quote it", which
     /// would give an unknown zone or placement next.
     @Test func aNumberForAZoneOrADenyListSaysWhatTheKeyTakes() {

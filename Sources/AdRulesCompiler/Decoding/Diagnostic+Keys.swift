@@ -64,6 +64,11 @@ extension Diagnostic {
                 : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
+        } else if let opposite = Suggestion.oppositeKey(of: key, in: allowed) {
+            // `disabled: true` is `enabled: false`: "did you mean enabled?" (edit distance 2) would have the file say the
+            // opposite of what was meant.
+            message += ": rule files write the opposite, \(opposite): write \(opposite): false where \(YAMLScalar.shortened(key)) is true, "
+                + "and \(opposite): true where it is false"
         } else if let twin = Suggestion.sameKey(as: key, in: present) ?? Suggestion.keySynonym(for: key, in: Array(present)) {
             // `daily-cap:` or `cooldown:` beside the `daily_cap:` or `min_interval:` the mapping has: one setting written
             // twice, not a key of the team's own (nor a misspelling of another key, which edit distance might guess).
@@ -116,7 +121,7 @@ extension Diagnostic {
         let already = isBlock ? "or move its entries into the `\(key):` the file has there already" : "or remove it, if the file sets \(key) there already"
         return Diagnostic(
             .error, rule: "schema/unknown-key",
-            message: "\(key) is a top-level \(isBlock ? "block" : "setting"), not a \(kind) id: indent it less, at the start of a line, outside `\(block):` "
+            message: "\(key) is a top-level \(isBlock ? "block" : "setting"), not \(entryName(kind)): indent it less, at the start of a line, outside `\(block):` "
                 + "(\(already))",
             file: file, range: range)
     }
@@ -128,7 +133,12 @@ extension Diagnostic {
             ?? "the \(kind)'s id line above it is missing: write the id on a line of its own, as in `\(kind == "group" ? "fullscreen" : "level_end"):`, with the settings indented under it"
         return Diagnostic(
             .error, rule: "schema/unknown-key",
-            message: "\(key) is a \(kind) setting, not a \(kind) id: \(owner)", file: file, range: range)
+            message: "\(key) is \(kind == "attribute" ? "an" : "a") \(kind) setting, not \(entryName(kind)): \(owner)", file: file, range: range)
+    }
+
+    /// What an entry of `placements:`, `groups:` or `attributes:` is named by: a placement or group id, an attribute name.
+    private static func entryName(_ kind: String) -> String {
+        kind == "attribute" ? "an attribute name" : "a \(kind) id"
     }
 
     /// - Parameters:

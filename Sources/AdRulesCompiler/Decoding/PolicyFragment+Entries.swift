@@ -84,16 +84,60 @@ extension PolicyFragment {
     }
 
     /// Reads `attributes:`; an attribute declared with an error is kept by name in ``brokenAttributes``.
+    ///
+    /// An entry that is no declaration but a key of another block (cli.md r2: a key valid one level deeper or shallower
+    /// says which block it belongs to) is told so, rather than read as an attribute named after it: an attribute's
+    /// `type:` or `default:` indented as far as the names (`default: false` under `onboarding:`, "type must be one of
+    /// …, not false"), or a top-level key indented under `attributes:` (`timezone: UTC`, a whole `rules:` block, whose
+    /// rules were lost under "type must be one of …, not a list").
     mutating func readAttributes(_ event: YAMLEvent, _ cursor: YAMLEventCursor, reader: inout FieldReader) {
         guard reader.enterMapping(event, cursor, "attributes") else { return }
-        reader.forEachEntry(cursor) { reader, nameNode, event in
-            guard reader.nameKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
+        // The attribute before, under which a setting written beside the names belongs; and one written with no value
+        // (`level:`), read once the entry after it shows whether its settings follow one level too shallow.
+        var previous: String?
+        var pendingEmpty: (name: YAMLNode, value: YAMLNode)?
+        func read(_ nameNode: YAMLNode, _ value: YAMLNode, _ reader: inout FieldReader) {
             if let attribute = Self.readAttribute(nameNode: nameNode, value: value, reader: &reader) {
                 attributes.append(attribute)
             } else if let name = nameNode.scalar?.value {
                 brokenAttributes.append(name)
             }
         }
+        reader.forEachEntry(cursor) { reader, nameNode, event in
+            guard reader.nameKey(nameNode, in: "attributes") != nil, let value = cursor.node(from: event) else { return }
+            let name = nameNode.scalar?.value ?? ""
+            if RuleFileKeys.attribute.contains(name), let owner = previous, !Self.isDeclaration(value) || pendingEmpty != nil {
+                // `level:` then `type: int`: the settings of `level`, not an attribute named type.
+                if let empty = pendingEmpty, let emptyName = empty.name.scalar?.value { brokenAttributes.append(emptyName) }
+                pendingEmpty = nil
+                reader.report(.settingAsID(name, kind: "attribute", after: owner, file: reader.file, range: nameNode.range))
+                return
+            }
+            if let empty = pendingEmpty {
+                read(empty.name, empty.value, &reader)
+                pendingEmpty = nil
+            }
+            if RuleFileKeys.top.contains(name), !Self.isDeclaration(value) {
+                reader.report(.topLevelKeyAsID(name, kind: "attribute", block: "attributes", file: reader.file, range: nameNode.range))
+                return
+            }
+            previous = name
+            if value.scalar?.isNull == true {
+                pendingEmpty = (nameNode, value)
+                return
+            }
+            read(nameNode, value, &reader)
+        }
+        if let empty = pendingEmpty { read(empty.name, empty.value, &reader) }
+    }
+
+    /// Whether an entry of `attributes:` is written as a declaration: a type (`string`, `[int]`), or a block of an
+    /// attribute's keys. Anything else there (`false`, `UTC`, a list of rules) is a key of another block.
+    private static func isDeclaration(_ value: YAMLNode) -> Bool {
+        if let scalar = value.scalar { return ValueType(rawValue: scalar.value) != nil }
+        if let items = value.items { return items.count == 1 && items[0].scalar.map { ValueType(rawValue: "[\($0.value)]") != nil } == true }
+        if let pairs = value.pairs { return pairs.contains { $0.key.scalar.map { RuleFileKeys.attribute.contains($0.value) } == true } }
+        return false
     }
 
     /// Reads `rules:`.

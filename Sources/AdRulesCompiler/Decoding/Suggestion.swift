@@ -86,6 +86,19 @@ package enum Suggestion {
         keySynonyms[key.lowercased()].flatMap { allowed.contains($0) ? $0 : nil }
     }
 
+    /// The bool key of `allowed` that `key` names the opposite of (`disabled:` for `enabled:`), if any.
+    package static func oppositeKey(of key: String, in allowed: [String]) -> String? {
+        let written = String(key.lowercased().map { $0 == "-" || $0 == " " ? "_" : $0 })
+        return oppositeKeys[written].flatMap { allowed.contains($0) ? $0 : nil }
+    }
+
+    /// Words for the opposite of a bool key of rule files.
+    private static let oppositeKeys = [
+        "disabled": "enabled", "disable": "enabled", "inactive": "enabled", "is_disabled": "enabled",
+        "include_premium": "exclude_premium", "show_premium": "exclude_premium", "premium_allowed": "exclude_premium",
+        "allow_during_fullscreen": "block_during_fullscreen",
+    ]
+
     /// The one of `keys` that `key` is, spelt with another case or other separators between its words (`daily-cap`,
     /// `dailyCap` and `DAILY CAP` for `daily_cap`), if any.
     package static func sameKey(as key: String, in keys: some Collection<String>) -> String? {
