@@ -145,6 +145,18 @@ extension DiagnosticRuleTests {
         #expect(finding.message.hasSuffix("not \"\(written)\": \(advice)"), "\(finding.message)")
     }
 
+    /// A duration pasted with spaces around it in quotes, or its parts joined by a comma, a plus, a colon or an
+    /// underscore, is told the duration it means (these had no advice, where `1h 30m` had).
+    @Test(arguments: [
+        ("\"4m \"", "remove the spaces around it: write 4m"), ("' 1h 30m'", "write 1h30m"), ("1h, 30m", "write 1h30m"),
+        ("3h:30m", "write 3h30m"), ("1h+30m", "write 1h30m"), ("1m_30s", "write 1m30s"), ("\" 30\"", "write 30s or 30m"),
+    ])
+    func aDurationWithSpacesOrSeparatorsIsToldWhatToWrite(_ written: String, _ advice: String) throws {
+        let text = Self.header + "  a:\n    format: interstitial\n    min_interval: \(written)\n"
+        let finding = try #require(lint(text).first { $0.rule == "schema/duration" })
+        #expect(finding.message.hasSuffix(advice), "\(finding.message)")
+    }
+
     /// A key past YAML's 1024-character limit on implicit keys is named as too long, not as misplaced.
     @Test func aKeyLongerThanYAMLAllowsIsNamedSo() throws {
         let text = "version: 1\nplacements:\n  " + String(repeating: "a", count: 1030) + ":\n    format: banner\n"

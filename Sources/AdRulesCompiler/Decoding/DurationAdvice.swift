@@ -13,6 +13,12 @@ package enum DurationAdvice {
             let written = RuleDuration(parsing: ascii).flatMap { accepts($0) ? "write \(ascii)" : nil }
             return (written ?? advice(for: ascii, accepts: accepts, bareNumbers: bareNumbers)).map { "it is written in full-width or another script's digits or letters: \($0)" }
         }
+        // `"4m "`, a value pasted with a space around it in quotes: the duration inside.
+        let trimmed = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        if trimmed != text, !trimmed.isEmpty {
+            if let length = RuleDuration(parsing: trimmed) { return accepts(length) ? "remove the spaces around it: write \(trimmed)" : nil }
+            return advice(for: trimmed, accepts: accepts, bareNumbers: bareNumbers)
+        }
         if let meant = meant(by: text) ?? joined(text) ?? reordered(text) ?? lastUnitLeftOut(text) ?? iso8601(text) ?? decimalComma(text) {
             return accepts(meant) ? "write \(meant)" : nil
         }
@@ -127,9 +133,10 @@ package enum DurationAdvice {
         return RuleDuration(milliseconds: Int64(ms))
     }
 
-    /// Parts that are each a duration, written apart (`1h 30m`): the duration they make together, if they are in order.
+    /// Parts that are each a duration, written apart (`1h 30m`, `1h, 30m`, `1h+30m`, `3h:30m`): the duration they make
+    /// together, if they are in order.
     package static func joined(_ text: String) -> RuleDuration? {
-        let parts = text.split { $0 == " " || $0 == "\t" }
+        let parts = text.split { $0 == " " || $0 == "\t" || $0 == "," || $0 == "+" || $0 == "_" || $0 == ":" || $0 == ";" }
         guard parts.count > 1, parts.allSatisfy({ RuleDuration(parsing: String($0)) != nil }),
             let whole = RuleDuration(parsing: parts.joined()), whole <= .maximum
         else { return nil }
