@@ -178,6 +178,18 @@ extension PlainWordsTests {
         #expect(misspelt.first?.message.hasSuffix("did you mean \"enabled\"?") == true, "\(misspelt)")
     }
 
+    /// `"*"` or a word for every placement in a group's placements is told that a group lists its placements (`*` is a
+    /// rule's deny only), not to define a placement named "*" or "did you mean" the one short id.
+    @Test func everyPlacementInAGroupIsToldToListThem() {
+        for member in ["\"*\"", "all", "ALL"] {
+            let found = PolicyLoader.load(texts: [(
+                "p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n  b: {format: banner}\ngroups:\n  g: {placements: [\(member)], daily_cap: 3}\n"
+            )]).diagnostics
+            #expect(found.map(\.rule) == ["policy/unknown-placement"], "\(found)")
+            #expect(found.first?.message.hasSuffix("a group lists its placements by id (\"*\" for every placement stands only in a rule's deny): list them, as in placements: [a, b]") == true, "\(found)")
+        }
+    }
+
     /// A number where a zone or the placements a rule denies belong is told what the key takes, not "quote it", which
     /// would give an unknown zone or placement next.
     @Test func aNumberForAZoneOrADenyListSaysWhatTheKeyTakes() {
@@ -572,7 +584,7 @@ extension PlainWordsTests {
         ])
         #expect(messages("  other: {placements: [fullscreen, all]}\n") == [
             "group \"other\" names placement \"fullscreen\", which is not defined: \"fullscreen\" is a group, and only placements may be named here: list the group's placements instead",
-            "group \"other\" names placement \"all\", which is not defined: define it under `placements`, or remove it here",
+            "group \"other\" names placement \"all\", which is not defined: a group lists its placements by id (\"*\" for every placement stands only in a rule's deny): list them, as in placements: [level_end, app_open]",
         ])
         // A placement whose id is not valid (a space for the _) is the finding, not every correct name of it.
         let spaced = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  level end: {format: interstitial, min_interval: 1m}\nrules:\n  - {id: r, deny: [level_end], when: premium}\n")])

@@ -45,6 +45,16 @@ extension Diagnostic {
         _ id: String, in context: String, known: [String], closest: String?, isGroup: Bool = false, allowsEvery: Bool = false,
         renamed: (id: String, at: SourceLocation, count: Int)? = nil, file: String, range: SourceRange
     ) -> Diagnostic {
+        // `placements: ["*"]` or `[all]` in a group: "*" stands for every placement in a rule's deny only, and "define
+        // it under `placements`" (or "did you mean" the one short id) was no advice.
+        if !allowsEvery, id == "*" || wordsForEvery.contains(id.lowercased()) {
+            let example = known.count >= 2 ? known.prefix(2).joined(separator: ", ") : "level_end, app_open"
+            return Diagnostic(
+                .error, rule: "policy/unknown-placement",
+                message: "\(context) names placement \"\(id)\", which is not defined: a group lists its placements by id (\"*\" for every "
+                    + "placement stands only in a rule's deny): list them, as in placements: [\(example)]",
+                file: file, range: range)
+        }
         if let renamed {
             return Diagnostic(
                 .error, rule: "policy/unknown-placement",
