@@ -25,7 +25,7 @@ public enum AdRulesCommandLine {
           -o, --output FILE  Write the report to FILE instead of standard output
           --strict           lint, compile: warnings fail too; test, simulate: a policy or scenario file
                              with warnings fails
-          --quiet            No summary line
+          -q, --quiet        No summary line
           --color WHEN       auto (default), always, never
           --version          Print the version
           -h, --help         Show help
@@ -94,7 +94,8 @@ public enum AdRulesCommandLine {
             USAGE: adrules impact MODEL [--rules POLICY] [--compare OLD_POLICY] [--users N] [--days N] [--seed N]
                                   [--shard K/N] [--threads N] [--format text|json|html] [--output FILE] [--quiet]
                                   [--color auto|always|never]
-                   adrules impact merge PART.json... [--format text|json|html] [--output FILE]
+                   adrules impact merge PART.json... [--format text|json|html] [--output FILE] [--quiet]
+                                        [--color auto|always|never]
 
             Plays the simulated users of a usage model (*.model.yaml) through the policy (default: rules) with
             the recommended integration, and reports per placement, per segment and in total: impressions per

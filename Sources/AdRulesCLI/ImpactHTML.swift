@@ -108,8 +108,9 @@ enum ImpactHTML {
             let values = columns.map(value)
             row(label, values.map(ImpactFormat.count), comparing ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, higherIsWorse: higherIsWorse)
         }
-        let means = columns.map(\.summary.mean)
-        row("impressions per user-day: mean", columns.map { ImpactFormat.fixed($0.summary.mean(places: 2), 2) }, comparing ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
+        // The change is the difference of the means as shown, each rounded once from its exact fraction.
+        let means = columns.map { $0.summary.mean(places: 2) }
+        row("impressions per user-day: mean", means.map { ImpactFormat.fixed($0, 2) }, comparing ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
         counts("&nbsp;&nbsp;p50", { $0.summary.p50 })
         counts("&nbsp;&nbsp;p90", { $0.summary.p90 })
         counts("&nbsp;&nbsp;p99", { $0.summary.p99 })
@@ -154,7 +155,7 @@ enum ImpactHTML {
                     out += cells.enumerated().map { i, cell in "<td class=\"n\(i == 0 ? " first" : "")\">\(cell)</td>" }.joined()
                 }
                 if comparing {
-                    out += "<td class=\"n\">" + (present.count == 2 ? ImpactFormat.change(from: present[0].figures.summary.mean, to: present[1].figures.summary.mean, 2) : "") + "</td>"
+                    out += "<td class=\"n\">" + (present.count == 2 ? ImpactFormat.change(from: present[0].figures.summary.mean(places: 2), to: present[1].figures.summary.mean(places: 2), 2) : "") + "</td>"
                 }
                 out += "</tr>\n"
             }

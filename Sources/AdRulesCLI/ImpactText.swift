@@ -58,8 +58,9 @@ enum ImpactText {
                 let values = columns.map(value)
                 row(label, values.map(ImpactFormat.count), change: values.count == 2 ? ImpactFormat.signed(Double(values[1] - values[0]), 0) : nil, note: note)
             }
-            let means = columns.map(\.summary.mean)
-            row("  impressions per user per day: mean", columns.map { ImpactFormat.fixed($0.summary.mean(places: 2), 2) }, change: means.count == 2 ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
+            // The change is the difference of the means as shown, each rounded once from its exact fraction.
+            let means = columns.map { $0.summary.mean(places: 2) }
+            row("  impressions per user per day: mean", means.map { ImpactFormat.fixed($0, 2) }, change: means.count == 2 ? ImpactFormat.change(from: means[0], to: means[1], 2) : nil)
             counts("    p50", { $0.summary.p50 })
             counts("    p90", { $0.summary.p90 })
             counts("    p99", { $0.summary.p99 })
@@ -117,8 +118,8 @@ enum ImpactText {
                         row += ["-", "", "", "", ""]
                         continue
                     }
-                    means.append(summary.mean)
-                    row += [ImpactFormat.fixed(summary.mean(places: 2), 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
+                    means.append(summary.mean(places: 2))
+                    row += [ImpactFormat.fixed(means[means.count - 1], 2), String(summary.p50), String(summary.p90), String(summary.p99), String(summary.max)]
                 }
                 if comparing { row.append(means.count == 2 ? ImpactFormat.change(from: means[0], to: means[1], 2) : "") }
                 rows.append(row)

@@ -214,6 +214,35 @@ struct ImpactCommandTests {
         return dir
     }
 
+    /// The change of a mean is the difference of the two means as shown: 83 of 2,000 users see 3 app-open ads a day
+    /// under the old policy and 2 under the new (0.1245 and 0.083 a user-day), shown as 0.12 and 0.08, which change by
+    /// -0.04. The change was taken from the json's 3-decimal means (0.125 and 0.083) and read -0.05.
+    @Test func aMeansChangeIsTheDifferenceOfTheMeansShown() throws {
+        let old = "version: 1\nplacements:\n  app_open: {format: app_open, daily_cap: 3, max_ad_age: 4h}\n"
+        let model = """
+            version: 1
+            users: 2000
+            days: 1
+            seed: 7
+            segments:
+              - {name: players, share: 0.0415, timezone: UTC, installed_days_ago: 30, first_open: 8h, cold_starts: 1, resumes: 10, foreground: 1m}
+              - {name: subscribers, share: 0.9585, timezone: UTC, premium: 1, first_open: 9h, resumes: 10, foreground: 1m}
+            network: {load_time: 1s, fill_rate: 1, ad_duration: 5s, show_failure: 0}
+            """
+        let dir = try temporaryDirectory("adrules-impact-mean-change", [
+            "old/p.yaml": old, "new/p.yaml": old.replacingOccurrences(of: "daily_cap: 3", with: "daily_cap: 2"), "m.model.yaml": model,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let arguments = ["impact", dir + "/m.model.yaml", "--rules", dir + "/new", "--compare", dir + "/old"]
+        let text = runCLI(arguments)
+        #expect(text.exitCode == 0, "\(text.stderr)")
+        // The columns are as wide as the policies' paths: the row's last three cells.
+        let row = text.stdout.split(separator: "\n").first { $0.contains("impressions per user per day: mean") }
+        #expect(row.map { Array($0.split(separator: " ").suffix(3)) } == ["0.12", "0.08", "-0.04"], "\(text.stdout)")
+        let html = runCLI(arguments + ["--format", "html"])
+        #expect(html.stdout.contains("mean</td><td class=\"n\">0.12</td><td class=\"n\">0.08</td><td class=\"n\">-0.04</td>"), "\(html.stdout)")
+    }
+
     /// A placement the model uses and only the new policy defines is described by the new policy (its format, its
     /// rewarded figures), not by the old policy's stand-in for it.
     @Test func aPlacementTheOldPolicyLacksIsDescribedByTheNewOne() throws {
