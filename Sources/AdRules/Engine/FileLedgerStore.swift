@@ -192,13 +192,16 @@ public struct FileLedgerStore: LedgerStore {
         // A FIFO, a device or a socket at the path is left alone, as a read leaves it: the rename put the ledger in its
         // place (a FIFO, or a copy of /dev/null, became a regular file). A folder there fails the rename.
         var info = stat()
-        if lstat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
+        let exists = lstat(file, &info) == 0
+        if exists, info.st_mode & S_IFMT != S_IFREG, info.st_mode & S_IFMT != S_IFDIR {
             throw LedgerError.io("\(file) is \(BoundedFile.notRegular(info.st_mode)), and the ledger is not written over it: give the ledger the path of a file")
         }
         let temporary = Self.asideName(for: file, suffix: ".tmp-\(UniqueToken.next())")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         // Messages name the ledger, not the temporary file, so that a repeated failure reads the same and is reported once.
         guard fd >= 0 else { throw LedgerError.io("cannot create a temporary file next to \(file): \(Self.errorText(errno))") }
+        // The new file takes the permissions the app gave the ledger (`0600`), which the rename would otherwise drop.
+        if exists, info.st_mode & S_IFMT == S_IFREG { _ = fchmod(fd, info.st_mode & 0o7777) }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
             try handle.write(contentsOf: bytes)

@@ -108,9 +108,16 @@ public struct Decision: Sendable, Hashable, Codable, CustomStringConvertible {
         ask = Ask(
             try c.decode(AskKind.self, forKey: .ask), placement: try c.decode(String.self, forKey: .placement),
             trigger: try c.decodeIfPresent(ShowTrigger.self, forKey: .trigger))
-        found = .given(try c.decode([Reason].self, forKey: .reasons))
-        nextAllowedAt = try c.decodeIfPresent(String.self, forKey: .nextAllowedAt).flatMap(Timestamps.parse)
+        let reasons = try c.decode([Reason].self, forKey: .reasons)
+        found = .given(reasons)
+        nextAllowedAt = try Timestamps.decodeIfPresent(c, forKey: .nextAllowedAt)
         notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
+        // A decision written by another program says its verdict; one that disagrees with its reasons is refused rather
+        // than read as whichever the reasons say.
+        if let written = try c.decodeIfPresent(Verdict.self, forKey: .verdict), written != verdict {
+            throw DecodingError.dataCorruptedError(
+                forKey: .verdict, in: c, debugDescription: "verdict \(written.rawValue) with \(reasons.count) reason(s): a decision is deny exactly when it has reasons")
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -138,7 +138,7 @@ public struct Reason: Sendable, Hashable, Codable {
         }
         self.init(
             code: try c.decode(ReasonCode.self, forKey: .code), message: try c.decode(String.self, forKey: .message),
-            location: location, clearsAt: try c.decodeIfPresent(String.self, forKey: .clearsAt).flatMap(Timestamps.parse),
+            location: location, clearsAt: try Timestamps.decodeIfPresent(c, forKey: .clearsAt),
             rule: try c.decodeIfPresent(String.self, forKey: .rule), group: try c.decodeIfPresent(String.self, forKey: .group))
     }
 

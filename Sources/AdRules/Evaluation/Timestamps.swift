@@ -197,3 +197,16 @@ package enum Timestamps {
         return (m <= 2 ? y + 1 : y, m, d)
     }
 }
+
+extension Timestamps {
+    /// A time a decision or a reason was written with (`next_allowed_at`, `clears_at`): null or absent is no time, and a
+    /// text that is no RFC 3339 time is an error rather than no time (a decision read back would drop it unseen).
+    static func decodeIfPresent<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Date? {
+        guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let date = parse(text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(key.stringValue) must be an RFC 3339 time such as 2026-11-29T09:04:00Z, or null")
+        }
+        return date
+    }
+}

@@ -239,7 +239,7 @@ extension AppAds {
         let support = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: false)
         return AdEngine(
             policy: try Policy.bundled(),
-            store: FileLedgerStore(url: support.appending(path: "ad-ledger.json")),
+            store: FileLedgerStore(url: support.appending(path: "AdRules/ad-ledger.json")),
             onLedgerProblem: { problem in print("ad ledger: \(problem)") }  // the app's logger
         )
     }
