@@ -22,9 +22,11 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
     public var errorDescription: String? { description }
 
     /// What a path that starts with `-` and names no file is told: such a word is a path only after `--`, which ends
-    /// the options (`adrules test -- a.test.yaml --rules r`). Empty for any other path.
+    /// the options (`adrules test -- a.test.yaml --rules r`). `-` alone, which is a path without `--` too, is standard
+    /// input to many tools, and to adrules only as `--output -`: it is told that inputs are files. Empty for any other path.
     package static func afterOptionsEnd(_ path: String) -> String {
-        path.hasPrefix("-") ? " (every word after -- is a path: write the options before --)" : ""
+        if path == "-" { return " (adrules reads no input from standard input: give the path of a file or directory)" }
+        return path.hasPrefix("-") ? " (every word after -- is a path: write the options before --)" : ""
     }
 
     /// The names of the compiled policies at the top of a directory (`*.json` files whose document says it is one, a

@@ -119,6 +119,16 @@ struct HostileHuntMessageTests {
         #expect(!runCLI(["lint", "FIXTURES/missing.yaml"]).stderr.contains("every word after --"))
     }
 
+    /// `-` alone, standard input to many tools, is a path to adrules (there was no `--`): it was told that every word
+    /// after `--` is a path. It is told that adrules reads no standard input.
+    @Test(arguments: [["lint", "-"], ["test", "-"], ["simulate", "-"], ["impact", "-"], ["compile", "-"]])
+    func aDashAloneIsToldThatInputsAreFiles(arguments: [String]) {
+        let result = runCLI(arguments)
+        #expect(result.exitCode == 3)
+        #expect(result.stderr.hasSuffix("(adrules reads no input from standard input: give the path of a file or directory)\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("every word after --"), "\(result.stderr)")
+    }
+
     /// A whole number of more digits than a rule file or a scenario reads (18) is refused in a usage model too, saying
     /// so: 20 digits were "not one: write a whole number", and 19 were read.
     @Test(arguments: ["99999999999999999999", "9223372036854775807", "0x1234567890abcdef"])

@@ -44,6 +44,19 @@ struct CoreSchemaTests {
         #expect(load.diagnostics.map(\.rule) == ["schema/range"] && load.diagnostics.first?.message.hasSuffix(": " + advice) == true, "\(load.diagnostics)")
     }
 
+    /// A negative whole number of 18 digits is 19 characters with its `-`, which counts: it has no leading zeros to lose,
+    /// and is told to write fewer digits, not to write itself again (an int attribute's default, or a scenario's context).
+    @Test(arguments: [
+        ("-999999999999999999", "write it with fewer digits"), ("-0000000000000000001", "remove the leading zeros: write -1"),
+        ("-0" + String(repeating: "9", count: 17), "remove the leading zeros: write -" + String(repeating: "9", count: 17)),
+    ])
+    func aNegativeNumberIsToldToLoseOnlyZerosItHas(_ text: String, _ advice: String) {
+        let load = PolicyLoader.load(texts: [(
+            "p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  level: {type: int, default: \(text)}\n"
+        )])
+        #expect(load.diagnostics.map(\.rule) == ["schema/range"] && load.diagnostics.first?.message.hasSuffix(": " + advice) == true, "\(load.diagnostics)")
+    }
+
     /// Zero written with too many digits where the least value is above 0 is told the least value, not to write 0.
     @Test(arguments: ["-" + String(repeating: "0", count: 22), String(repeating: "0", count: 22)])
     func zerosBelowTheLeastValueAreToldIt(_ text: String) {

@@ -38,9 +38,10 @@ extension Diagnostic {
         // A negative number, or zero where the least value is above it (`every_n_actions: 000…0`), is told the least value.
         let advice = if let minimum, minimum >= 0, (text.hasPrefix("-") && !significant.isEmpty) || (significant.isEmpty && minimum > 0) {
             "\(key) must be >= \(minimum): write \(minimum) or more"
-        } else if significant.count <= digitLimit {
-            // Leading zeros, not the number, are too many (`0000000000000000000005`).
-            // Zero takes no sign (`-000…0` is told `0`).
+        } else if (text.hasPrefix("-") && !significant.isEmpty ? 1 : 0) + max(significant.count, 1) <= digitLimit {
+            // Leading zeros, not the number, are too many (`0000000000000000000005`): without them it is read.
+            // Zero takes no sign (`-000…0` is told `0`); a `-` counts towards the limit, so `-` and 18 nines are
+            // not told to lose zeros they do not have.
             "remove the leading zeros: write \(text.hasPrefix("-") && !significant.isEmpty ? "-" : "")\(prefix)\(significant.isEmpty ? "0" : significant)"
         } else if isCap, !text.hasPrefix("-") {
             "no cap needs that many shows: write at most \(Facts.maxShowsPerHistory)" + (capMayBeLeftOut ? ", or leave \(key) out for no cap" : "")
