@@ -584,6 +584,17 @@ extension PlainWordsTests {
         ("03/04/2026 10:00", "write the date as year-month-day and the offset from UTC: 2026-03-04T10:00:00Z if 03 is the month, 2026-04-03T10:00:00Z if it is the day"),
         ("03/03/2026", "write the date as year-month-day, a time of day and the offset from UTC, as in 2026-03-03T09:00:00Z or 2026-03-03T09:00:00+09:00"),
         ("13/13/2026", nil), ("11/29/26", nil), ("11/29/2026 13:00 PM", nil),
+        // One slip away: a comma or a bare point before the fraction, a space before the offset, UTC for Z, an offset's
+        // hour of one digit, the compact ISO 8601 form, a year of five digits or with a sign.
+        ("2026-11-29T09:00:00,5Z", "write the fraction of a second after a point: 2026-11-29T09:00:00.5Z"),
+        ("2026-11-29T09:00:00.Z", "a point is followed by the digits of a fraction: remove it, as in 2026-11-29T09:00:00Z"),
+        ("2026-11-29T09:00:00 +09:00", "write the offset right after the time, with no space: 2026-11-29T09:00:00+09:00"),
+        ("2026-11-29T09:00:00.5 UTC", "write UTC as Z: 2026-11-29T09:00:00.5Z"),
+        ("2026-11-29T09:00:00+9:00", "an offset's hours take two digits: write 2026-11-29T09:00:00+09:00"),
+        ("20261129T0900+0900", "write the date and time with their separators: 2026-11-29T09:00:00+09:00"),
+        ("10000-01-01T00:00:00Z", "years are written with four digits and no sign, from 0001 to 9999"),
+        ("-0001-01-01T00:00:00Z", "years are written with four digits and no sign, from 0001 to 9999"),
+        ("2026-11-29T09:00:00Z2026", nil), ("2026-11-29T09:00:00+9:60", nil),
     ] as [(String, String?)])
     func aTimeMissingAPartIsToldWhatToAdd(_ written: String, _ advice: String?) throws {
         let policy = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  p: {format: banner}\n")]).policy

@@ -70,6 +70,10 @@ struct ModelDiagnosticTests {
         Case(name: "not a leap year", rule: "schema/range", yaml: head + "start: 1️⃣2100-02-29\n", message: "start: 2100-02-29 is not a date: that month has 28 days"),
         Case(name: "no such month", rule: "schema/range", yaml: head + "start: 1️⃣2026-13-01\n", message: "months run from 01 to 12"),
         Case(name: "a day of the Julian switch", rule: "schema/range", yaml: head + "start: 1️⃣1582-10-07\n", message: "a day from 1971-01-01 to 2199-12-31"),
+        // A day written as a time, with one-digit parts or with no dashes is told the day to write.
+        Case(name: "start as a time", rule: "schema/type", yaml: head + "start: 1️⃣2026-12-07T00:00:00Z\n", message: "a model's start is a day, with no time of day (each user's day starts at local midnight): write 2026-12-07"),
+        Case(name: "start with one-digit parts", rule: "schema/type", yaml: head + "start: 1️⃣2026-2-7\n", message: "months and days take two digits: write 2026-02-07"),
+        Case(name: "start with no dashes", rule: "schema/type", yaml: head + "start: 1️⃣20261207\n", message: "write the day with its dashes: 2026-12-07"),
         Case(name: "yaml syntax", rule: "yaml/syntax", yaml: head + "    resumes: [1\n1️⃣", message: "YAML syntax error"),
         // cli.md r2: a key valid in another block says which block it belongs to.
         Case(name: "network key at the top", rule: "schema/unknown-key", yaml: head + "1️⃣load_time: 2s\n", message: "put it under the top-level `network:` block"),

@@ -90,7 +90,66 @@ extension Diagnostic {
         return "write \(needs), as in " + examples.joined(separator: " or ")
     }
 
+    /// What to write for a time one slip away from RFC 3339 that the advice on missing parts does not cover: a comma
+    /// before the fraction (`09:00:00,5Z`), a point with no digits after it, a space before the offset, `UTC` or `GMT`
+    /// for `Z`, an offset's hour of one digit (`+9:00`), the compact form of ISO 8601 (`20261129T090000Z`), or a year
+    /// of more or fewer than four digits. Nil for any other text, and for a fix that still makes no time.
+    static func slipAdvice(_ written: String) -> String? {
+        guard written.utf8.count <= 40, written.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+        func taken(_ time: String) -> Bool { (try? Timestamps.read(time).get()) != nil }
+        let chars = Array(written)
+        // A year written with a sign or with other than four digits: said as the range a timestamp can write.
+        let signed = chars.first == "-" || chars.first == "+"
+        let yearDigits = chars.dropFirst(signed ? 1 : 0).prefix { $0.isASCII && $0.isNumber }.count
+        let monthDay = Array(chars.dropFirst((signed ? 1 : 0) + yearDigits).prefix(6))
+        if yearDigits > 0, yearDigits != 4 || signed, monthDay.count == 6, monthDay[0] == "-", monthDay[3] == "-",
+            [monthDay[1], monthDay[2], monthDay[4], monthDay[5]].allSatisfy({ $0.isASCII && $0.isNumber })
+        {
+            return "years are written with four digits and no sign, from 0001 to 9999"
+        }
+        // The compact form: `20261129T090000Z`, `20261129T0900Z`, `20261129T090000+0900`.
+        if chars.count >= 13, chars[..<8].allSatisfy({ $0.isASCII && $0.isNumber }), chars[8] == "T" || chars[8] == "t" {
+            let clock = chars[9...].prefix { $0.isASCII && $0.isNumber }
+            if clock.count == 4 || clock.count == 6 {
+                let c = Array(clock)
+                var zone = String(chars[(9 + clock.count)...])
+                if zone.utf8.count == 5, let sign = zone.first, sign == "+" || sign == "-", zone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    zone = String(zone.prefix(3)) + ":" + String(zone.suffix(2))
+                }
+                let fixed = String(chars[0..<4]) + "-" + String(chars[4..<6]) + "-" + String(chars[6..<8]) + "T" + String(c[0..<2]) + ":"
+                    + String(c[2..<4]) + ":" + (c.count == 6 ? String(c[4..<6]) : "00") + zone
+                if taken(fixed) { return "write the date and time with their separators: \(fixed)" }
+            }
+        }
+        guard chars.count > 19 else { return nil }
+        let head = String(chars[..<19]), tail = String(chars[19...])
+        // `09:00:00,5Z`: the fraction follows a point.
+        if tail.first == ",", taken(head + "." + tail.dropFirst()) { return "write the fraction of a second after a point: \(head).\(tail.dropFirst())" }
+        // `09:00:00.Z`: a point with no digit after it.
+        if tail.first == ".", tail.dropFirst().first.map({ !($0.isASCII && $0.isNumber) }) == true, taken(head + tail.dropFirst()) {
+            return "a point is followed by the digits of a fraction: remove it, as in \(head + tail.dropFirst())"
+        }
+        // The time's fraction, then what should be its offset.
+        let fraction = tail.first == "." ? "." + tail.dropFirst().prefix { $0.isASCII && $0.isNumber } : ""
+        let zone = tail.dropFirst(fraction.count)
+        let trimmed = zone.drop { $0 == " " }
+        // `09:00:00 Z`, `09:00:00 +09:00`: no space before the offset.
+        if trimmed.count < zone.count, taken(head + fraction + trimmed) { return "write the offset right after the time, with no space: \(head + fraction + trimmed)" }
+        // `09:00:00UTC`: UTC is written Z.
+        if ["UTC", "GMT", "UT"].contains(trimmed.uppercased()), taken(head + fraction + "Z") { return "write UTC as Z: \(head + fraction)Z" }
+        // `+9:00`: an offset's hours take two digits.
+        if let sign = trimmed.first, sign == "+" || sign == "-", trimmed.dropFirst().first?.isNumber == true, trimmed.dropFirst(2).first == ":" {
+            let padded = String(sign) + "0" + trimmed.dropFirst()
+            if taken(head + fraction + padded) { return "an offset's hours take two digits: write \(head + fraction + padded)" }
+        }
+        return nil
+    }
+
     static func timeAdvice(_ written: String) -> String? {
+        shapeAdvice(written) ?? slipAdvice(written)
+    }
+
+    private static func shapeAdvice(_ written: String) -> String? {
         if let other = otherDateFormAdvice(written) { return other }
         // `YYYY-MM-DDTHH:MM`, then perhaps `:SS` with a fraction, then perhaps `Z` or an offset with or without its
         // colon: read by hand (a regular expression for each of many findings is slow).

@@ -160,7 +160,29 @@ public enum ModelDecoder {
                 return nil
             }
         }
-        reader.report(.wrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file))
+        reader.report(.wrongType("start", expected: "a calendar day such as 2026-12-07", found: node, file: reader.file, advice: node.scalar.flatMap { dayAdvice($0.value) }))
+        return nil
+    }
+
+    /// What to write for a day written as a time (`2026-12-07T00:00:00Z`), with one-digit parts (`2026-12-7`) or with no
+    /// dashes (`20261207`): the day as `YYYY-MM-DD`, when that is one. Nil for any other text.
+    static func dayAdvice(_ text: String) -> String? {
+        guard text.utf8.count <= 40, text.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
+        func day(_ candidate: String) -> String? { CalendarDate(parsing: candidate) != nil ? candidate : nil }
+        let chars = Array(text)
+        if chars.count > 10, ["T", "t", " "].contains(chars[10]), let written = day(String(chars[..<10])) {
+            return "a model's start is a day, with no time of day (each user's day starts at local midnight): write \(written)"
+        }
+        if chars.count == 8, chars.allSatisfy({ $0.isNumber }), let written = day(String(chars[0..<4]) + "-" + String(chars[4..<6]) + "-" + String(chars[6..<8])) {
+            return "write the day with its dashes: \(written)"
+        }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
+            parts.allSatisfy({ $0.allSatisfy(\.isNumber) }),
+            let written = day(parts[0] + "-" + (parts[1].count == 1 ? "0" : "") + parts[1] + "-" + (parts[2].count == 1 ? "0" : "") + parts[2])
+        {
+            return "months and days take two digits: write \(written)"
+        }
         return nil
     }
 
