@@ -15,6 +15,9 @@ struct OptionSpec: Sendable {
 enum ArgumentError: Error, Equatable, CustomStringConvertible {
     case unexpected(String)
     case missingValue(String)
+    /// An option given an empty value (`--output ""`, `--rules "$UNSET"` in a CI script): it was told its value is
+    /// missing, which it was not.
+    case emptyValue(String)
     case missingArgument(String)
     case invalidValue(option: String, value: String, allowed: [String])
     case repeated(String)
@@ -31,6 +34,7 @@ enum ArgumentError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unexpected(let argument): return "unexpected argument \"\(v(argument))\""
         case .missingValue(let option): return "missing value for option \"--\(v(option))\""
+        case .emptyValue(let option): return "option \"--\(v(option))\" is given an empty value, which names nothing: give a value, or leave the option out"
         case .repeated(let option): return "option \"--\(v(option))\" is given twice: give it once"
         case .missingArgument(let name): return "missing expected argument \"\(v(name))\""
         case .notTaken(let option, let command, let reason): return "\(command) takes no --\(v(option)): \(reason)"
@@ -110,7 +114,7 @@ struct ParsedArguments: Sendable {
                     throw ArgumentError.missingValue(name)
                 }
                 // An empty value names nothing (`--output ""`), and a second value would silently drop the first.
-                guard !value.isEmpty else { throw ArgumentError.missingValue(name) }
+                guard !value.isEmpty else { throw ArgumentError.emptyValue(name) }
                 guard parsed.values[name] == nil else { throw ArgumentError.repeated(name) }
                 if let allowed = option.allowed, !allowed.contains(value) {
                     throw ArgumentError.invalidValue(option: name, value: value, allowed: allowed)

@@ -247,7 +247,9 @@ struct TimesAndOptionsTests {
     @Test func emptyAndRepeatedOptionsAreUsageErrors() {
         let empty = runCLI(["impact", "rules/usage.model.yaml", "--rules", "rules", "--output", ""])
         #expect(empty.exitCode == ExitCode.usage)
-        #expect(empty.stderr.contains("missing value for option \"--output\""), "\(empty.stderr)")
+        // Given, but empty: said as such, not as a value left out.
+        #expect(empty.stderr.contains("option \"--output\" is given an empty value, which names nothing: give a value, or leave the option out"), "\(empty.stderr)")
+        #expect(runCLI(["lint", "rules", "--format="]).stderr.contains("option \"--format\" is given an empty value"))
         let twice = runCLI(["lint", "rules", "--format", "json", "--format", "text"])
         #expect(twice.exitCode == ExitCode.usage)
         #expect(twice.stderr.contains("option \"--format\" is given twice"), "\(twice.stderr)")
