@@ -71,20 +71,20 @@ enum LintCommand {
                 return seen.insert(key).inserted
             }
         }
-        var cache: [String: [Substring]] = [:]
+        var cache: [String: SourceLines] = [:]
         let reporter = DiagnosticReporter(
             format: format, color: AdRulesCommandLine.useColor(parsed, environment: environment),
-            lines: { file in
-                if let lines = cache[file] { return lines }
+            sourceLine: { file, index in
+                if let lines = cache[file] { return lines.line(index) }
                 let text = (try? PolicyLoader.readBytes(file)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                // Split as positions count lines (LF, CR LF, CR), so that a diagnostic's line is the line shown. A rule
+                // Lines as positions count them (LF, CR LF, CR), so that a diagnostic's line is the line shown. A rule
                 // file holding a NEL, LS or PS, which libyaml would count too, is refused at that character before
                 // libyaml reads it; a compiled policy's json counts lines at LF and CR only, and may hold them in a
                 // string. (Split at them too, a json excerpt showed the wrong line, and a rule file's excerpt ended
                 // at the character it is refused for, which is now shown escaped.)
-                let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+                let lines = SourceLines(text)
                 cache[file] = lines
-                return lines
+                return lines.line(index)
             })
         let report = reporter.render(diagnostics, files: files)
         // A file's `lint/too-many-findings` line counts as the findings it stands for.
