@@ -109,6 +109,11 @@ struct TimesAndOptionsTests {
         #expect(far == (try #require(Timestamps.parseMilliseconds("2026-11-30T08:59:00Z"))))
         let leap = try #require(Timestamps.parseMilliseconds("2016-12-31T23:59:60Z"))
         #expect(leap == (try #require(Timestamps.parseMilliseconds("2017-01-01T00:00:00Z"))))
+        // The same second where the offset puts it, and no other minute's second 60 (09:00:60Z was read as 09:01:00).
+        #expect(Timestamps.parseMilliseconds("2017-01-01T08:59:60+09:00") == leap)
+        #expect(Timestamps.parseMilliseconds("2016-12-31T18:29:60-05:30") == leap)
+        #expect(Timestamps.read("2026-11-29T09:00:60Z") == .failure(.leapSecond("09:00:60")))
+        #expect(Timestamps.read("2026-11-29T23:59:60+01:00") == .failure(.leapSecond("23:59:60")))
     }
 
     /// RFC 3339 lets a space (or a lower-case `t`) join the date and the time, and a lower-case `z` stand for UTC.
@@ -125,6 +130,7 @@ struct TimesAndOptionsTests {
         ("2026-02-29T09:00:00Z", "2026-02-29 is not a date: that month has 28 days"),
         ("2026-11-29T25:00:00Z", "25:00:00 is not a time of day"),
         ("2026-11-29T09:00:00+05:99", "the offset +05:99 is not one"),
+        ("2026-11-29T09:00:60Z", "09:00:60 is not a time of day: a second 60 is a leap second, which only the minute 23:59 in UTC has (23:59:60Z): write second 59, or 00 of the next minute"),
         ("9999-12-31T23:00:00-05:00", "the time falls outside the years 0001-9999 in UTC"),
     ])
     func aTimeThatNamesNoInstantSaysWhy(_ time: String, _ message: String) throws {

@@ -87,6 +87,9 @@ package enum Timestamps {
         case day(String, days: Int64)
         /// A time of day past 23:59:60 (as written).
         case timeOfDay(String)
+        /// A second 60 in a minute other than 23:59 in UTC, the only minute a leap second ends (the time of day as
+        /// written): `09:00:60Z` is no time RFC 3339 writes, and was read as 09:01:00.
+        case leapSecond(String)
         /// An offset past ±23:59 or with 60 minutes or more (as written).
         case offset(String)
         /// A time outside 0001-9999 in UTC: no timestamp could write it back.
@@ -99,7 +102,8 @@ package enum Timestamps {
 
     /// Reads an RFC 3339 timestamp into milliseconds since 1970, or says why it is not one: the shape is checked
     /// first, then each part's range. The date and the time are joined by `T`, `t` or, as RFC 3339 allows for
-    /// readability (section 5.6, note), a space. A leap second (`23:59:60`) is the second after `:59`, as POSIX time counts it,
+    /// readability (section 5.6, note), a space. A leap second (`23:59:60` in UTC, the only minute one ends) is the second
+    /// after `:59`, as POSIX time counts it,
     /// and any number of fraction digits is read, as long as those past milliseconds are 0.
     package static func read(_ text: String, finerThanMilliseconds: FinerFraction = .refused) -> Result<Int64, Problem> {
         let chars = Array(text.utf8)
@@ -148,6 +152,11 @@ package enum Timestamps {
         guard (1...days).contains(d) else { return .failure(.day(written(0..<10), days: days)) }
         guard h < 24, mi < 60, s <= 60 else { return .failure(.timeOfDay(written(11..<19))) }
         if let offset, offset.hours >= 24 || offset.minutes >= 60 { return .failure(.offset(written(index..<chars.count))) }
+        // A leap second ends a day in UTC (RFC 3339 5.7): 23:59:60Z, 08:59:60+09:00; any other minute has no second 60.
+        if s == 60 {
+            let shift = offset.map { ($0.hours * 60 + $0.minutes) * $0.sign } ?? 0
+            guard ((h * 60 + mi - shift) % 1440 + 1440) % 1440 == 1439 else { return .failure(.leapSecond(written(11..<19))) }
+        }
         if finer, finerThanMilliseconds == .refused {
             // At most 12 digits of it in the message: the rest says nothing more.
             let fraction = written(19..<index)

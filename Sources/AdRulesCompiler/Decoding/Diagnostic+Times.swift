@@ -239,6 +239,8 @@ extension Diagnostic {
         case .month(let date): reason = "\(date) is not a date: months run from 01 to 12"
         case .day(let date, let days): reason = "\(date) is not a date: that month has \(days) days"
         case .timeOfDay(let time): reason = "\(time) is not a time of day"
+        case .leapSecond(let time):
+            reason = "\(time) is not a time of day: a second 60 is a leap second, which only the minute 23:59 in UTC has (23:59:60Z): write second 59, or 00 of the next minute"
         case .offset(let offset): reason = "the offset \(offset) is not one: hours run to 23 and minutes to 59"
         case .years: reason = "the time falls outside the years 0001-9999 in UTC, which is all a timestamp can write"
         case .finerThanMilliseconds(let fraction):
