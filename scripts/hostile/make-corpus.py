@@ -435,6 +435,10 @@ def big_cases(c):
         yield "}}\n"
     c.policy_case("line-10mb-errors", g, "one 10 MB line with 150k errors on it; `text` shows the source line per diagnostic",
                   {"p.yaml": "".join(long_line())}, formats=("text", "json", "github"))
+    # 16 million empty lines, then a finding: `text` split the whole file into lines for its excerpt (610 MB).
+    c.policy_case("empty-lines-16m-text", g, "a 16 MB rule file of empty lines with a finding at its end, in `text` (one substring a line: 610 MB)",
+                  {"p.yaml": "version: 1" + "\n" * 16_000_000 + "placements: {a: {format: banner, daily_cap: six}}\n"},
+                  formats=("text",), test=False, simulate=False)
     c.policy_case("line-10mb-comment", g, "a valid policy with a 10 MB comment line",
                   {"p.yaml": BASE + "# " + "c" * 10_000_000 + "\n"}, expect="valid", formats=("text",))
     c.policy_case("line-10mb-message", g, "a 10 MB rule message on one line, plus an error on the same rule",
@@ -913,6 +917,9 @@ def scenario_cases(c):
                         scenario(launch + "      - {after: 366d, ask: show, placement: app_open}\n      - {at: 0001-01-01T00:00:00Z, ask: show, placement: app_open}\n      - {at: 9999-12-31T23:59:59.999Z, event: app_launched}\n      - {after: 366d, ask: show, placement: app_open}\n",
                                  start=dq(value), header="    installed: %s\n    history: [{placement: app_open, at: %s}]\n" % (dq(value), dq(value))),
                         test_expect="any" if valid else "bad", sim_expect="any")
+    # A second 60 is the leap second ending a UTC day only (23:59:60Z): 09:00:60Z was read as 09:01:00.
+    c.scenario_case("leap-second-not-2359", g, "start: 2026-11-29T09:00:60Z, a second 60 outside 23:59 UTC",
+                    scenario(launch, start="2026-11-29T09:00:60Z"), test_expect="bad", sim_expect="bad")
     c.scenario_case("installed-9999-start-0001", g, "installed in year 9999, start in year 0001, history at both ends, asks reading install.age",
                     scenario(launch + "      - {ask: show, placement: level_end}\n      - {ask: show, placement: app_open}\n      - {after: 366d, ask: offer, placement: rewarded_hint}\n",
                              start="0001-01-01T00:00:00Z",
