@@ -75,18 +75,19 @@ enum CompileCommand {
             return CommandResult(stderr: stderr + "error: internal: \(ControlCharacters.escaped(error.localizedDescription))\n", exitCode: ExitCode.failure)
         }
         // An unchanged output keeps its modification time, so a build does not recompile the code that uses it.
-        if let path = parsed.values["output"], path != "-", holds(path, Data(text.utf8)) {
+        if let path = parsed.values["output"], path != "-", holds(path, text) {
             return CommandResult(stderr: stderr)
         }
         return Output.deliver(text, to: parsed.values["output"], stderr: stderr)
     }
 
     /// Whether a regular file already holds exactly these bytes (never reads a device or a FIFO such as /dev/stdout).
-    private static func holds(_ path: String, _ bytes: Data) -> Bool {
+    /// The text's bytes are copied only for a file of its size (a 100 MB Swift source was copied for every run).
+    private static func holds(_ path: String, _ text: String) -> Bool {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular,
-            (attributes[.size] as? NSNumber)?.intValue == bytes.count
+            (attributes[.size] as? NSNumber)?.intValue == text.utf8.count
         else { return false }
-        return FileManager.default.contents(atPath: path) == bytes
+        return FileManager.default.contents(atPath: path) == Data(text.utf8)
     }
 }
