@@ -9,6 +9,10 @@ extension CompiledPolicyRecord {
         var environment: PolicyEnvironment?, timezone: String?, sessionTimeout: Int64?, fullscreenTimeout: LocatedRecord<Int64>?
         var loadTimeout: Int64?, placements: [PlacementRecord]?, groups: [GroupRecord]?, attributes: [AttributeRecord]?
         var rules: [RuleRecord]?
+        // The placement ids groups and rules list, counted as they are read (``PolicyLimits/maxListedPlacements``).
+        var listed = 0
+        // The nodes of the rules' conditions, counted as they are read (``PolicyLimits/maxConditionNodes``).
+        var conditionNodes = 0
         try json.object { key, json throws(CompiledPolicyError) in
             switch key {
             case "format": format = try json.string()
@@ -28,14 +32,14 @@ extension CompiledPolicyRecord {
                 }
             case "groups":
                 groups = try json.array(entries: 0...CompiledPolicyReader.maxGroups) { json throws(CompiledPolicyError) in
-                    try GroupRecord(from: &json)
+                    try GroupRecord(from: &json, listed: &listed)
                 }
             case "attributes":
                 attributes = try json.array(entries: 0...CompiledPolicyReader.maxAttributes) { json throws(CompiledPolicyError) in
                     try AttributeRecord(from: &json)
                 }
             case "rules":
-                rules = try json.array(entries: 0...CompiledPolicyReader.maxRules) { json throws(CompiledPolicyError) in try RuleRecord(from: &json) }
+                rules = try json.array(entries: 0...CompiledPolicyReader.maxRules) { json throws(CompiledPolicyError) in try RuleRecord(from: &json, listed: &listed, conditionNodes: &conditionNodes) }
             default: throw CompiledPolicyError.unknownKey(key)
             }
         }
@@ -74,8 +78,18 @@ extension PlacementRecord {
     }
 }
 
+/// One more placement id listed by a group or a rule: past ``PolicyLimits/maxListedPlacements`` in all, an error.
+private func count(_ listed: inout Int) throws(CompiledPolicyError) {
+    listed += 1
+    guard listed <= PolicyLimits.maxListedPlacements else {
+        throw CompiledPolicyError(
+            "the groups' placements and the rules' deny lists name more than \(PolicyLimits.maxListedPlacements) placements in all: "
+                + "a policy's lists hold at most that many: compile rule files with fewer, larger groups, and deny: \"*\" for a rule that denies every placement")
+    }
+}
+
 extension GroupRecord {
-    init(from json: inout RecordReader) throws(CompiledPolicyError) {
+    init(from json: inout RecordReader, listed: inout Int) throws(CompiledPolicyError) {
         var id: String?, at: AtRecord?, placements: [LocatedRecord<String>]?
         var settings = SettingTable.Values(.group)
         try json.object { key, json throws(CompiledPolicyError) in
@@ -84,7 +98,8 @@ extension GroupRecord {
             case "at": at = try json.at()
             case "placements":
                 placements = try json.array(entries: 1...CompiledPolicyReader.maxPlacements) { json throws(CompiledPolicyError) in
-                    try json.located { json throws(CompiledPolicyError) in try json.string() }
+                    try count(&listed)
+                    return try json.located { json throws(CompiledPolicyError) in try json.string() }
                 }
             default: if try !settings.read(key, from: &json) { throw CompiledPolicyError.unknownKey(key) }
             }
@@ -131,7 +146,7 @@ extension AttributeRecord {
 }
 
 extension RuleRecord {
-    init(from json: inout RecordReader) throws(CompiledPolicyError) {
+    init(from json: inout RecordReader, listed: inout Int, conditionNodes: inout Int) throws(CompiledPolicyError) {
         var id: String?, at: AtRecord?, deny: [LocatedRecord<String>]?, when: LocatedRecord<String>?, message: String?
         var condition: ExpressionRecord?
         try json.object { key, json throws(CompiledPolicyError) in
@@ -141,12 +156,13 @@ extension RuleRecord {
             case "deny":
                 deny = try json.optional { json throws(CompiledPolicyError) in
                     try json.array(entries: 0...CompiledPolicyReader.maxPlacements) { json throws(CompiledPolicyError) in
-                        try json.located { json throws(CompiledPolicyError) in try json.string() }
+                        try count(&listed)
+                        return try json.located { json throws(CompiledPolicyError) in try json.string() }
                     }
                 }
             case "when": when = try json.located { json throws(CompiledPolicyError) in try json.string() }
             case "message": message = try json.string()
-            case "condition": condition = try ExpressionRecord.condition(from: &json)
+            case "condition": condition = try ExpressionRecord.condition(from: &json, policyNodes: &conditionNodes)
             default: throw CompiledPolicyError.unknownKey(key)
             }
         }

@@ -7,26 +7,38 @@ extension ExpressionRecord {
     /// The nodes read so far of one condition.
     private struct Budget {
         var nodes = 0
+        /// The nodes of the policy's conditions read before this one.
+        let before: Int
         var isExceeded = false
+
+        /// Why the condition is refused once it is over a limit: its own size, or the policy's conditions in all.
+        var message: String {
+            nodes <= ExpressionRecord.maxNodes && before + nodes > PolicyLimits.maxConditionNodes
+                ? "the rules' conditions hold more than \(PolicyLimits.maxConditionNodes) nodes in all: a policy's conditions hold at most that many" : tooLarge
+        }
     }
 
     /// Reads a rule's condition.
     /// - Throws: the path of a bad node inside it, or, for a condition over the limits, ``tooLarge`` for the
     ///   condition as a whole.
-    static func condition(from json: inout RecordReader) throws(CompiledPolicyError) -> ExpressionRecord {
-        var budget = Budget()
+    /// - Parameter policyNodes: the nodes of the conditions read before this one, which this one's are added to: past
+    ///   ``PolicyLimits/maxConditionNodes`` in all, the condition is refused as it is read.
+    static func condition(from json: inout RecordReader, policyNodes: inout Int) throws(CompiledPolicyError) -> ExpressionRecord {
+        var budget = Budget(nodes: 0, before: policyNodes)
         do {
-            return try ExpressionRecord(from: &json, depth: 0, budget: &budget)
+            let condition = try ExpressionRecord(from: &json, depth: 0, budget: &budget)
+            policyNodes += budget.nodes
+            return condition
         } catch {
-            throw budget.isExceeded ? CompiledPolicyError(tooLarge) : error
+            throw budget.isExceeded ? CompiledPolicyError(budget.message) : error
         }
     }
 
     private init(from json: inout RecordReader, depth: Int, budget: inout Budget) throws(CompiledPolicyError) {
         budget.nodes += 1
-        guard budget.nodes <= Self.maxNodes, depth <= Self.maxDepth else {
+        guard budget.nodes <= Self.maxNodes, depth <= Self.maxDepth, budget.before + budget.nodes <= PolicyLimits.maxConditionNodes else {
             budget.isExceeded = true
-            throw CompiledPolicyError(Self.tooLarge)
+            throw CompiledPolicyError(budget.message)
         }
         var constant: ValueRecord?, builtin: String?, attribute: String?, not: ExpressionRecord?, and: [ExpressionRecord]?
         var or: [ExpressionRecord]?, compare: String?, left: ExpressionRecord?, right: ExpressionRecord?, member: ExpressionRecord?

@@ -12,6 +12,18 @@ package indirect enum CompiledExpression: Sendable, Equatable {
     case compare(CompareOperator, CompiledExpression, CompiledExpression)
     case member(CompiledExpression, CompiledExpression, negated: Bool)
 
+    /// The nodes of the expression: what ``PolicyLimits/maxConditionNodes`` counts, as a compiled policy's condition
+    /// holds them.
+    package var nodeCount: Int {
+        switch self {
+        case .constant, .builtin, .attribute: return 1
+        case .not(let inner): return 1 + inner.nodeCount
+        case .and(let operands), .or(let operands): return operands.reduce(1) { $0 + $1.nodeCount }
+        case .compare(_, let left, let right): return 1 + left.nodeCount + right.nodeCount
+        case .member(let item, let list, _): return 1 + item.nodeCount + list.nodeCount
+        }
+    }
+
     /// -1, 0, 1 for two values of comparable types; nil otherwise.
     static func order(_ a: AttributeValue, _ b: AttributeValue) -> Int? {
         func sign<T: Comparable>(_ x: T, _ y: T) -> Int { x < y ? -1 : (x == y ? 0 : 1) }

@@ -92,6 +92,24 @@ extension Diagnostic {
             file: file, range: range)
     }
 
+    /// Groups' `placements` and rules' `deny` lists that name more placements in all than a policy's lists may.
+    static func tooManyListedPlacementsInAll(_ count: Int, file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the groups' placements and the rules' deny lists name \(count) placements in all; a policy's lists hold at most "
+                + "\(PolicyLimits.maxListedPlacements): use fewer, larger groups, and write deny: \"*\" for a rule that denies every placement",
+            file: file, range: range)
+    }
+
+    /// Rules whose conditions hold more nodes in all than a policy's may (``PolicyLimits/maxConditionNodes``).
+    static func tooManyConditionNodes(file: String, range: SourceRange) -> Diagnostic {
+        Diagnostic(
+            .error, rule: "schema/range",
+            message: "the rules' conditions hold more than \(PolicyLimits.maxConditionNodes) names, literals and operators in all from this one on; "
+                + "a policy's conditions hold at most that many: write fewer rules, or shorter conditions (a list with in: screen in [\"a\", \"b\"])",
+            file: file, range: range)
+    }
+
     static func tooManyListItems(_ key: String, count: Int, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",

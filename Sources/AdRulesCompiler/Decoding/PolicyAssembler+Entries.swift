@@ -151,6 +151,9 @@ extension PolicyAssembler {
         var seenRules: [String: SourceLocation] = [:]
         var suggestionsLeft = ExpressionCompiler.maxSuggestions
         var rulesLeftOut = 0
+        // The nodes of the conditions so far, and whether the bound on them all has been reported.
+        var conditionNodes = 0
+        var reportedNodes = false
         for fragment in fragments {
             for fields in fragment.rules {
                 // A rule with no id, or with the id of a rule before it, is reported and left out of the policy; its
@@ -174,6 +177,12 @@ extension PolicyAssembler {
                 guard let when = fields.when, let node = fields.whenNode else { continue }
                 let condition = compileCondition(
                     when, node: node, file: fragment.file, attributes: attributes, broken: brokenAttributes, suggestionsLeft: &suggestionsLeft)
+                conditionNodes += condition?.nodeCount ?? 0
+                if conditionNodes > PolicyLimits.maxConditionNodes, !reportedNodes {
+                    // At the `when` whose condition goes past the bound: the one an app's loader would refuse.
+                    reportedNodes = true
+                    diagnostics.append(.tooManyConditionNodes(file: fragment.file, range: node.range))
+                }
                 guard kept, let id = fields.id else { continue }
                 valueLocations[PolicyLoad.valueKey("rule", id.value, "message")] = fields.messageAt
                 rules.append(CustomRule(

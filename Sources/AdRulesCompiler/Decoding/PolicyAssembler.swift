@@ -123,6 +123,7 @@ struct PolicyAssembler {
         countLimit(groups, \.location, PolicyLimits.maxGroups, "groups")
         countLimit(attributes, \.location, PolicyLimits.maxAttributes, "attributes")
         countLimit(rules, \.location, PolicyLimits.maxRules, "rules")
+        listedPlacementsLimit(groups.lazy.map(\.placements) + rules.lazy.compactMap(\.deny))
 
         if placements.isEmpty && seenPlacements.isEmpty && !fragments.contains(where: \.placementsOutsideBlock) {
             // At the first file's `version:`, where `# adrules:disable-next-line policy/empty` above it can hide it.
@@ -143,6 +144,19 @@ struct PolicyAssembler {
         let at = entries[limit][keyPath: location]
         diagnostics.append(.tooManyEntries(
             entries.count, kind, limit: limit, file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
+    }
+
+    /// One finding, at the first placement id past the limit, when the groups' and rules' lists name more placements
+    /// in all than a policy's lists may (``PolicyLimits/maxListedPlacements``).
+    private mutating func listedPlacementsLimit(_ lists: some Sequence<[Located<String>]>) {
+        var listed = 0
+        var past: SourceLocation?
+        for list in lists {
+            if past == nil, listed + list.count > PolicyLimits.maxListedPlacements { past = list[PolicyLimits.maxListedPlacements - listed].location }
+            listed += list.count
+        }
+        guard let at = past else { return }
+        diagnostics.append(.tooManyListedPlacementsInAll(listed, file: at.file, range: SourceRange(at: SourcePosition(line: at.line, column: at.column))))
     }
 
     /// A placement's settings: what it writes, else what `defaults:` writes (an app_open-only block's keys only
