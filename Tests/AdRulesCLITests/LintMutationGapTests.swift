@@ -125,4 +125,20 @@ struct LintMutationGapTests {
         let (production, productionOutput) = try lint("version: 1\nplacements:\n" + units)
         #expect(production == ["3:32 error ids/test-ad-unit", "4:32 error ids/test-ad-unit", "8:32 warning ids/duplicate-ad-unit"], "\(productionOutput)")
     }
+
+    /// One ad unit pasted with a trailing space or an invisible character (U+200B, U+00AD) is still the unit of the
+    /// placement before it, and AdMob's test id typed in capitals is still a test id: both passed.
+    @Test func adUnitsAreComparedAsTheNetworkReadsThem() throws {
+        let units = """
+              a: {format: banner, ad_unit: "ca-app-pub-1111111111111111/2222222222"}
+              b: {format: banner, ad_unit: "ca-app-pub-1111111111111111/2222222222 "}
+              c: {format: banner, ad_unit: "ca-app-pub-1111111111111111\\u200B/2222222222"}
+              d: {format: banner, ad_unit: "ca-app-pub-11111111111\\u00AD11111/2222222222"}
+              e: {format: banner, ad_unit: "ca-app-pub-1111111111111111/2222222223"}
+              f: {format: banner, ad_unit: "CA-APP-PUB-3940256099942544/6300978111"}
+
+            """
+        let (found, output) = try lint("version: 1\nplacements:\n" + units)
+        #expect(found == ["4:32 warning ids/duplicate-ad-unit", "5:32 warning ids/duplicate-ad-unit", "6:32 warning ids/duplicate-ad-unit", "8:32 error ids/test-ad-unit"], "\(output)")
+    }
 }

@@ -115,10 +115,11 @@ extension SemanticLint {
             }
             // An empty ad unit names none, and a network's test ids are shared by design (one per format).
             if !unit.value.isEmpty, testNetwork == nil, !isLeftOut {
-                if let first = firstAdUnit[unit.value] {
+                let key = TestAdUnits.comparable(unit.value)
+                if let first = firstAdUnit[key] {
                     findings.append(.duplicateAdUnit(unit, first: first))
                 } else {
-                    firstAdUnit[unit.value] = unit
+                    firstAdUnit[key] = unit
                 }
             }
         }

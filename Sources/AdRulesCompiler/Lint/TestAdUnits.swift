@@ -20,11 +20,30 @@ enum TestAdUnits {
     /// The prefixes by their first byte: a unit of the app's own is compared with the few that start as it does (a
     /// policy of 50,000 placements compared each with all fourteen, 2% of its load).
     private static let prefixesByFirstByte: [UInt8: [(prefix: String, network: String)]] = Dictionary(
-        grouping: prefixes, by: { $0.prefix.utf8.first ?? 0 })
+        grouping: prefixes, by: { lower($0.prefix.utf8.first ?? 0) })
+
+    /// An ASCII letter in lower case; any other byte as it is. Test ids are matched in any case (`CA-APP-PUB-…` is
+    /// AdMob's test id typed with caps lock).
+    private static func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+
+    private static func hasPrefix(_ unit: String, _ prefix: String) -> Bool {
+        var bytes = unit.utf8.makeIterator()
+        for expected in prefix.utf8 {
+            guard let byte = bytes.next(), lower(byte) == lower(expected) else { return false }
+        }
+        return true
+    }
+
+    /// An ad unit as two placements' units are compared (`ids/duplicate-ad-unit`): without the spaces and invisible
+    /// characters (U+200B, U+00AD) a paste may bring, which the network's id does not hold.
+    static func comparable(_ unit: String) -> String {
+        guard unit.utf8.contains(where: { $0 >= 0x80 || $0 == 0x20 || $0 == 0x09 }) else { return unit }
+        return String(String.UnicodeScalarView(unit.unicodeScalars.filter { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }))
+    }
 
     static func network(of unit: String) -> String? {
         guard let first = unit.utf8.first else { return nil }
-        if let candidates = prefixesByFirstByte[first] { return candidates.first { unit.hasPrefix($0.prefix) }?.network }
+        if let candidates = prefixesByFirstByte[lower(first)] { return candidates.first { hasPrefix(unit, $0.prefix) }?.network }
         // A test unit pasted with a space, a no-break space, an invisible character (U+200B, U+FEFF) or a quote (a
         // typographic one, kept in the value) before it is the test unit all the same: no test prefix starts with one.
         guard first == 0x20 || first == 0x09 || first == 0x22 || first == 0x27 || first >= 0x80 else { return nil }
