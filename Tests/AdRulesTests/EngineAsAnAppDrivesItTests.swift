@@ -121,7 +121,7 @@ struct EngineAsAnAppDrivesItTests {
 
     /// The decisions of the scenario runner (what `adrules test` and `simulate` run) for a scenario file.
     static func scenarioDecisions(_ scenario: String, policy: Policy) throws -> [Decision] {
-        let (decoded, diagnostics) = ScenarioDecoder.decode(Array(scenario.utf8), file: "audit.test.yaml", policy: policy)
+        let (decoded, diagnostics) = ScenarioDecoder.decode(Array(scenario.utf8), file: "app.test.yaml", policy: policy)
         #expect(diagnostics.allSatisfy { $0.rule == "scenario/unknown-placement" }, "\(diagnostics)")
         let test = try #require(decoded.tests.first)
         return ScenarioRunner.run(test, policy: policy).steps.compactMap(\.decision)
@@ -195,16 +195,24 @@ struct EngineAsAnAppDrivesItTests {
         (0, .ask(.reward("inter"))),
     ]
 
-    @Test func theAppsCallsDecideAsTheScenarioRunnerDoes() throws {
-        let policy = try Policy(yaml: Self.policyText, file: "rules/audit.yaml")
-        let store = FileLedgerStore(path: scratchPath("ledger") + "/ledger.json")
-        let (app, scenario) = Self.playAsApp(Self.appDay, policy: policy, store: store)
-        let runner = try Self.scenarioDecisions(scenario, policy: policy)
+    /// Plays `steps` as an app calls the engine, with a file ledger in a folder named `folder`, and the same steps as a
+    /// scenario through the runner: the two decide alike, every decision whole (reasons, messages, locations, times,
+    /// notes) and as one line. Returns the app's decisions.
+    static func decideAlike(_ steps: [(TimeInterval, AppStep)], folder: String) throws -> [Decision] {
+        let policy = try Policy(yaml: policyText, file: "rules/app.yaml")
+        let store = FileLedgerStore(path: scratchPath(folder) + "/ledger.json")
+        let (app, scenario) = playAsApp(steps, policy: policy, store: store)
+        let runner = try scenarioDecisions(scenario, policy: policy)
         #expect(app.count == runner.count)
         for (index, (a, r)) in zip(app, runner).enumerated() {
             #expect(a == r, "ask \(index):\n app:    \(a)\n runner: \(r)")
             #expect(a.description == r.description)
         }
+        return app
+    }
+
+    @Test func theAppsCallsDecideAsTheScenarioRunnerDoes() throws {
+        let app = try Self.decideAlike(Self.appDay, folder: "ledger")
         // The sequence reached the reasons it was written for.
         let codes = Set(app.flatMap(\.codes))
         for code: ReasonCode in [.alreadyLoading, .alreadyShowing, .everyNActions, .minInterval, .noUserChoice, .rewardNotEarned,
@@ -218,12 +226,6 @@ struct EngineAsAnAppDrivesItTests {
             let back = try JSONDecoder().decode(Decision.self, from: try JSONEncoder().encode(d))
             #expect(back == d)
             #expect(back.description == d.description)
-        }
-        if ProcessInfo.processInfo.environment["AUDIT_DUMP"] != nil {
-            try scenario.write(toFile: "/tmp/aa/app.test.yaml", atomically: true, encoding: .utf8)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try encoder.encode(app).write(to: URL(fileURLWithPath: "/tmp/aa/app-decisions.json"))
         }
     }
 
@@ -266,19 +268,8 @@ struct EngineAsAnAppDrivesItTests {
     ]
 
     @Test func returnsFailuresAndAClockSetBackDecideAsTheScenarioRunnerDoes() throws {
-        let policy = try Policy(yaml: Self.policyText, file: "rules/audit.yaml")
-        let store = FileLedgerStore(path: scratchPath("returns") + "/ledger.json")
-        let (app, scenario) = Self.playAsApp(Self.appReturns, policy: policy, store: store)
-        let runner = try Self.scenarioDecisions(scenario, policy: policy)
-        #expect(app.count == runner.count)
-        for (index, (a, r)) in zip(app, runner).enumerated() {
-            #expect(a == r, "ask \(index):\n app:    \(a)\n runner: \(r)")
-        }
+        let app = try Self.decideAlike(Self.appReturns, folder: "returns")
         #expect(app[2].codes == [.deferredShow] && app[3].isAllowed && app[4].codes == [.deferredShow, .adNotReady])
-        if ProcessInfo.processInfo.environment["AUDIT_DUMP"] != nil {
-            try scenario.write(toFile: "/tmp/aa/returns.test.yaml", atomically: true, encoding: .utf8)
-            try JSONEncoder().encode(app).write(to: URL(fileURLWithPath: "/tmp/aa/returns-decisions.json"))
-        }
     }
 
     // MARK: - 2. Persistence
