@@ -1,3 +1,4 @@
+import AdRules
 import AdRulesCLI
 import AdRulesTestSupport
 import Foundation
@@ -228,7 +229,26 @@ struct AuditMessageTests {
         try text.replacingOccurrences(of: #"["interstitial","#, with: #"["popup","#).write(toFile: dir + "/edited.json", atomically: true, encoding: .utf8)
         let edited = runCLI(["lint", dir + "/edited.json"])
         #expect(edited.exitCode == 1)
-        #expect(edited.stdout.contains("is not an ad format") && edited.stdout.contains("never edited: compile the rule files again) (compiled/invalid)"), "\(edited.stdout)")
+        // A format this runtime does not know is what a newer adrules writes: unsupported, as the runtime tells an app.
+        #expect(
+            edited.stdout.contains("is not an ad format")
+                && edited.stdout.contains("(written by another version of adrules than this one: compile the rule files again with this adrules) (compiled/invalid)"),
+            "\(edited.stdout)")
+        #expect {
+            try Policy(compiled: Data(contentsOf: URL(fileURLWithPath: dir + "/edited.json")))
+        } throws: { error in
+            (error as? CompiledPolicyError)?.kind == .unsupported
+        }
+        // A value type and an environment likewise; a value of the wrong kind (a number for the format) stays invalid.
+        for (from, to, kind) in [(#""environment":"production""#, #""environment":"staging""#, CompiledPolicyError.Kind.unsupported),
+            (#"["interstitial","#, #"[7,"#, .invalid)] {
+            #expect(text.contains(from))
+            #expect {
+                try Policy(compiled: Data(text.replacingOccurrences(of: from, with: to).utf8))
+            } throws: { error in
+                (error as? CompiledPolicyError)?.kind == kind
+            }
+        }
     }
 
     /// `--strict` is a shared option: `test` and `simulate` fail a policy with warnings before any step.

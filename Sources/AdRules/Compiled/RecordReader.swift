@@ -134,8 +134,10 @@ struct RecordReader {
     mutating func oneOf<T: RawRepresentable & CaseIterable>(_ expected: String) throws(CompiledPolicyError) -> T where T.RawValue == String {
         let text = try string()
         guard let value = T(rawValue: text) else {
+            // A value this runtime does not know (a format, a value type, an environment), as an unknown key or
+            // built-in is: what a newer `adrules` would write, which downloading again does not change.
             let cases = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CompiledPolicyError("\(ControlCharacters.quoted(text)) is not \(expected) (one of \(cases))")
+            throw CompiledPolicyError("\(ControlCharacters.quoted(text)) is not \(expected) (one of \(cases))", kind: .unsupported)
         }
         return value
     }

@@ -41,9 +41,14 @@ extension Diagnostic {
     /// error's own for any other, and what to do when that does not say: a compiled policy is written by `adrules
     /// compile`, never by hand, so the fix is to write it again.
     static func invalidCompiledPolicy(_ error: any Error, file: String, range: SourceRange) -> Diagnostic {
-        var message = (error as? CompiledPolicyError)?.description ?? error.localizedDescription
+        let compiled = error as? CompiledPolicyError
+        var message = compiled?.description ?? error.localizedDescription
         if !message.contains("compile ") && !message.contains("compile:") {
-            message += " (a compiled policy is written by `adrules compile`, never edited: compile the rule files again)"
+            // A value of another adrules (an unknown built-in, format or value type) is no edit: the runtime calls it
+            // unsupported, and the fix is this adrules's compile.
+            message += compiled?.kind == .unsupported
+                ? " (written by another version of adrules than this one: compile the rule files again with this adrules)"
+                : " (a compiled policy is written by `adrules compile`, never edited: compile the rule files again)"
         }
         return Diagnostic(.error, rule: "compiled/invalid", message: message, file: file, range: range)
     }
