@@ -140,5 +140,16 @@ struct LintMutationGapTests {
             """
         let (found, output) = try lint("version: 1\nplacements:\n" + units)
         #expect(found == ["4:32 warning ids/duplicate-ad-unit", "5:32 warning ids/duplicate-ad-unit", "6:32 warning ids/duplicate-ad-unit", "8:32 error ids/test-ad-unit"], "\(output)")
+        // Both rules read a unit alike: an invisible character inside a test id's prefix (only one before it was seen)
+        // is the test id, and units of spaces alone name none, as empty ones do (they were one unit of two placements).
+        let (more, moreOutput) = try lint("""
+            version: 1
+            placements:
+              a: {format: banner, ad_unit: "ca-app-pub-39402\\u200B56099942544/6300978111"}
+              b: {format: banner, ad_unit: "  "}
+              c: {format: banner, ad_unit: "  "}
+
+            """)
+        #expect(more == ["3:32 error ids/test-ad-unit"], "\(moreOutput)")
     }
 }

@@ -79,7 +79,7 @@ extension PlacementRecord {
 }
 
 /// One more placement id listed by a group or a rule: past ``PolicyLimits/maxListedPlacements`` in all, an error.
-private func count(_ listed: inout Int) throws(CompiledPolicyError) {
+private func countListed(_ listed: inout Int) throws(CompiledPolicyError) {
     listed += 1
     guard listed <= PolicyLimits.maxListedPlacements else {
         throw CompiledPolicyError(
@@ -98,7 +98,7 @@ extension GroupRecord {
             case "at": at = try json.at()
             case "placements":
                 placements = try json.array(entries: 1...CompiledPolicyReader.maxPlacements) { json throws(CompiledPolicyError) in
-                    try count(&listed)
+                    try countListed(&listed)
                     return try json.located { json throws(CompiledPolicyError) in try json.string() }
                 }
             default: if try !settings.read(key, from: &json) { throw CompiledPolicyError.unknownKey(key) }
@@ -156,7 +156,7 @@ extension RuleRecord {
             case "deny":
                 deny = try json.optional { json throws(CompiledPolicyError) in
                     try json.array(entries: 0...CompiledPolicyReader.maxPlacements) { json throws(CompiledPolicyError) in
-                        try count(&listed)
+                        try countListed(&listed)
                         return try json.located { json throws(CompiledPolicyError) in try json.string() }
                     }
                 }

@@ -109,13 +109,13 @@ extension SemanticLint {
         /// placement may share: told once its id is fixed).
         private mutating func checkAdUnit(_ p: Placement, isLeftOut: Bool) {
             guard let unit = p.adUnit else { return }
-            let testNetwork = TestAdUnits.network(of: unit.value)
+            let key = TestAdUnits.asTheNetworkReadsIt(unit.value)
+            let testNetwork = TestAdUnits.network(of: key)
             if policy.environment == .production, let network = testNetwork {
                 findings.append(.testAdUnit(unit, network: network))
             }
-            // An empty ad unit names none, and a network's test ids are shared by design (one per format).
-            if !unit.value.isEmpty, testNetwork == nil, !isLeftOut {
-                let key = TestAdUnits.comparable(unit.value)
+            // An empty ad unit (or one of spaces) names none, and a network's test ids are shared by design (one per format).
+            if !key.isEmpty, testNetwork == nil, !isLeftOut {
                 if let first = firstAdUnit[key] {
                     findings.append(.duplicateAdUnit(unit, first: first))
                 } else {

@@ -34,23 +34,20 @@ enum TestAdUnits {
         return true
     }
 
-    /// An ad unit as two placements' units are compared (`ids/duplicate-ad-unit`): without the spaces and invisible
-    /// characters (U+200B, U+00AD) a paste may bring, which the network's id does not hold.
-    static func comparable(_ unit: String) -> String {
-        guard unit.utf8.contains(where: { $0 >= 0x80 || $0 == 0x20 || $0 == 0x09 }) else { return unit }
-        return String(String.UnicodeScalarView(unit.unicodeScalars.filter { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }))
+    /// An ad unit as the network reads it: without the spaces, invisible characters (U+200B, U+00AD, U+FEFF) and
+    /// quotes (typographic ones too, kept in the value) that a paste may bring and no network's id holds. Both rules
+    /// read a unit in this form: a test unit pasted with any of them is the test unit all the same, and one unit
+    /// written with and without them is one unit. A unit of plain ASCII with none of them is returned as it is.
+    static func asTheNetworkReadsIt(_ unit: String) -> String {
+        guard unit.utf8.contains(where: { $0 >= 0x80 || $0 == 0x20 || $0 == 0x09 || $0 == 0x22 || $0 == 0x27 }) else { return unit }
+        return String(String.UnicodeScalarView(unit.unicodeScalars.filter {
+            !($0.properties.isWhitespace || $0.properties.generalCategory == .format || "\"'\u{2018}\u{2019}\u{201C}\u{201D}".unicodeScalars.contains($0))
+        }))
     }
 
+    /// The network whose test unit `unit` (as ``asTheNetworkReadsIt(_:)`` gives it) is, if any.
     static func network(of unit: String) -> String? {
-        guard let first = unit.utf8.first else { return nil }
-        if let candidates = prefixesByFirstByte[lower(first)] { return candidates.first { hasPrefix(unit, $0.prefix) }?.network }
-        // A test unit pasted with a space, a no-break space, an invisible character (U+200B, U+FEFF) or a quote (a
-        // typographic one, kept in the value) before it is the test unit all the same: no test prefix starts with one.
-        guard first == 0x20 || first == 0x09 || first == 0x22 || first == 0x27 || first >= 0x80 else { return nil }
-        let trimmed = Substring(unit).unicodeScalars.drop {
-            $0.properties.isWhitespace || $0.properties.generalCategory == .format || "\"'\u{2018}\u{2019}\u{201C}\u{201D}".unicodeScalars.contains($0)
-        }
-        guard let start = trimmed.first, start.isASCII, trimmed.count < unit.unicodeScalars.count else { return nil }
-        return network(of: String(String.UnicodeScalarView(trimmed)))
+        guard let first = unit.utf8.first, let candidates = prefixesByFirstByte[lower(first)] else { return nil }
+        return candidates.first { hasPrefix(unit, $0.prefix) }?.network
     }
 }
