@@ -142,6 +142,12 @@ public enum AdRulesCommandLine {
             // usage error, as for every command. `impact merge` is a part of impact, whose help covers it. Help on
             // help (`help help`, `help -h`) is the usage.
             let words = rest.starts(with: ["impact", "merge"]) ? 2 : 1
+            // `help --format json`: help takes a command's name only, and says so (it was "unexpected argument json").
+            if let option = rest.first(where: { $0.hasPrefix("-") && $0 != "-" && !["-h", "--help"].contains($0) }) {
+                let name = option.drop { $0 == "-" }.prefix { $0 != "=" }
+                return usageError(.notTaken(
+                    option: String(name), by: "help", because: "help takes a command's name only and prints text: write adrules help lint, or adrules lint --help"))
+            }
             if rest.count > words { return usageError(.unexpected(rest[words])) }
             if rest.first == "" { return usageError(.emptyArgument) }
             if let topic = rest.first, !["help", "-h", "--help"].contains(topic) {

@@ -383,6 +383,14 @@ struct BoundsAndNamesTests {
         // `help` takes one topic: a second word is not dropped.
         let extra = runCLI(["help", "lint", "extra"])
         #expect(extra.exitCode == 2 && extra.stderr.hasPrefix("error: unexpected argument \"extra\""), "\(extra.stderr)")
+        // An option given to help is named as one help does not take (`help --format json` was "unexpected argument json").
+        for arguments in [["help", "--format", "json"], ["help", "lint", "--format=json"], ["help", "--quiet"]] {
+            let option = runCLI(arguments)
+            #expect(option.exitCode == 2 && option.stdout.isEmpty, "\(arguments)")
+            let name = arguments.contains("--quiet") ? "quiet" : "format"
+            #expect(option.stderr.hasPrefix("error: help takes no --\(name): help takes a command's name only and prints text: write adrules help lint, or adrules lint --help\n"),
+                    "\(arguments): \(option.stderr)")
+        }
     }
 
     /// `--help` and `-h` before a word are `help` with that word: a command's help, an unknown command a usage error

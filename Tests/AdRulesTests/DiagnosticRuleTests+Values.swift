@@ -137,6 +137,16 @@ extension DiagnosticRuleTests {
         ], "\(found)")
     }
 
+    /// A default left empty or written null is told a default of its type to write, or to remove it (it had no advice).
+    @Test(arguments: [("bool", "~", "false"), ("int", "null", "0"), ("number", "", "0.5"), ("string", "Null", "\"\""), ("duration", "~", "0s"), ("[int]", "null", "[]")])
+    func aNullAttributeDefaultIsToldWhatToWrite(_ type: String, _ written: String, _ example: String) throws {
+        let found = lint("version: 1\nattributes:\n  a:\n    type: \"\(type)\"\n    default: \(written)\nplacements:\n  i: {format: interstitial, min_interval: 1m}\n")
+        let finding = try #require(found.first)
+        #expect(found.map(\.rule) == ["schema/type"] && finding.range.start.line == 5 && finding.range.start.column == (written.isEmpty ? 13 : 14), "\(found)")
+        #expect(finding.message.hasPrefix("default must be a value of type \(type), not nothing (null): write a default such as default: \(example), or remove default"),
+                "\(finding.message)")
+    }
+
     /// A separator left after a duration (a line copied out of a list) is told to go.
     @Test(arguments: [("30s,", "remove the comma at the end: write 30s"), ("60s;", "remove the semicolon at the end: write 60s")])
     func aSeparatorAfterADurationIsToldToGo(_ written: String, _ advice: String) throws {

@@ -712,6 +712,22 @@ struct EngineAsAnAppDrivesItTests {
         #expect(zone.kind == .unknownTimeZone, "\(zone)")
     }
 
+    /// What an app logs of its asks, contexts and events reads as rule files and scenario files spell them, on one line:
+    /// not the structs' fields (an ask printed its private slot, a context its prepared slots).
+    @Test func asksContextsAndEventsDescribeThemselvesAsFilesSpellThem() throws {
+        #expect(Ask.show("app_open", trigger: .loadCompleted).description == "show app_open (load_completed)")
+        #expect("\(Ask.offer("rewarded_hint"))" == "offer rewarded_hint")
+        #expect(Ask(.load, placement: "bad\nid").description == "load bad\\nid")
+        #expect(AskContext.standard.description == "standard")
+        let context = AskContext(premium: true, attributes: ["screen": .string("shop"), "level": .int(3), "tags": .stringList(["a"])])
+        #expect(context.description == "premium, level=3, screen=\"shop\", tags=[\"a\"]")
+        let policy = try Policy(yaml: Self.persistText, file: "rules/p.yaml")
+        #expect(policy.prepared(context).description == context.description)
+        #expect(AdEvent.loadCompleted("app_open").description == "load_completed app_open")
+        #expect(AdEvent.appLaunched.description == "app_launched")
+        #expect("\([AdEvent.fullscreenOpened(source: "sdk"), .fullscreenClosed(source: nil)])" == "[fullscreen_opened source: sdk, fullscreen_closed]")
+    }
+
     /// `Decision.description` is one line with the reasons, their clear times and locations, and the notes.
     @Test func decisionsDescribeThemselvesOnOneLine() throws {
         let policy = try Policy(yaml: Self.persistText, file: "rules/p.yaml")

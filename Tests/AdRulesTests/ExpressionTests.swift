@@ -194,11 +194,12 @@ struct ExpressionTests {
         #expect(try #require(findings("install.age > 1h 30m").first).message == "1h 30m is not a duration: write 1h30m, with no space")
     }
 
-    /// A duration too long for its number to be read is too long, as in a setting, not "not a duration".
-    @Test(arguments: ["99999999999d", "200000000000d", "99999999999d999999999999h", "9999999999999999999d", "99999999999999999999ms", "1h99999999999999m"])
+    /// A duration too long for its number to be read is too long, as in a setting, not "not a duration"; one read and
+    /// over 366d too. Each is told the longest to write.
+    @Test(arguments: ["400d", "367d", "8785h", "99999999999d", "200000000000d", "99999999999d999999999999h", "9999999999999999999d", "99999999999999999999ms", "1h99999999999999m"])
     func anOverlongDurationIsTooLong(_ duration: String) throws {
         let finding = try #require(findings("install.age > " + duration).first)
-        #expect(finding.offset == 14 && finding.message == "\"\(duration)\" is longer than 366d, the longest duration a rule file may hold", "\(finding.message)")
+        #expect(finding.offset == 14 && finding.message == "\"\(duration)\" is longer than 366d, the longest duration a rule file may hold: write at most 366d", "\(finding.message)")
     }
 
     @Test func unknownNameSuggestsTheClosest() throws {

@@ -44,6 +44,25 @@ struct TimeZoneNameTests {
     }
 }
 
+/// A zone name pasted with spaces inside its quotes is told the name without them.
+@Suite("Time zone names with spaces")
+struct TimeZoneSpacesTests {
+    @Test(arguments: [("UTC ", "UTC"), (" Europe/Berlin", "Europe/Berlin"), (" device ", "device"), ("Asia/Tokyo  ", "Asia/Tokyo")])
+    func aNameWithSpacesAroundItIsToldTheName(_ written: String, _ meant: String) throws {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimezone: \"\(written)\"\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")])
+        let finding = try #require(load.diagnostics.first)
+        #expect(load.diagnostics.map(\.rule) == ["policy/timezone"])
+        #expect(finding.message.hasSuffix(": a zone name has no spaces around it: write \"\(meant)\""), "\(finding.message)")
+    }
+
+    /// Spaces around a name that is no zone either leave the usual advice.
+    @Test func aWrongNameWithSpacesGetsTheUsualAdvice() throws {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\ntimezone: \" Europe/Berln \"\nplacements:\n  a: {format: interstitial, min_interval: 1m}\n")])
+        let finding = try #require(load.diagnostics.first)
+        #expect(!finding.message.contains("no spaces around it"), "\(finding.message)")
+    }
+}
+
 /// The zone an unknown name suggests: the city's own zone when the region is wrong, never a nearer spelling hours away.
 @Suite("Time zone suggestions")
 struct TimeZoneSuggestionTests {

@@ -1,5 +1,5 @@
 /// A lifecycle event the app records.
-public enum AdEvent: Sendable, Hashable {
+public enum AdEvent: Sendable, Hashable, CustomStringConvertible {
     /// A cold start: a new session, with nothing loading, cached or showing; the launch phase opens.
     case appLaunched
     /// The app went to the background: the launch phase and the resume window close.
@@ -90,6 +90,14 @@ public enum AdEvent: Sendable, Hashable {
         case .fullscreenOpened: return "fullscreen_opened"
         case .fullscreenClosed: return "fullscreen_closed"
         }
+    }
+
+    /// What a log line or `print` shows, as scenario files spell the event: `load_completed app_open`,
+    /// `fullscreen_opened source: sdk`, `app_launched`. Control characters in ids are escaped.
+    public var description: String {
+        if let placement { return ControlCharacters.escaped("\(name) \(placement)") }
+        if let source { return ControlCharacters.escaped("\(name) source: \(source)") }
+        return name
     }
 
     /// The placement the event is about, if any.

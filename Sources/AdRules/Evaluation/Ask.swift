@@ -21,7 +21,7 @@ public enum ShowTrigger: String, Sendable, Hashable, Codable, CaseIterable, Cust
 }
 
 /// One question to the engine.
-public struct Ask: Sendable, Hashable, Codable {
+public struct Ask: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Show, offer, load or reward.
     public var kind: AskKind
     /// The placement id.
@@ -67,7 +67,7 @@ public struct Ask: Sendable, Hashable, Codable {
 }
 
 /// Who is asking: whether the user is premium, and the attributes custom rules read.
-public struct AskContext: Sendable, Hashable {
+public struct AskContext: Sendable, Hashable, CustomStringConvertible {
     /// A premium (ad-free) user.
     public var premium: Bool
     /// Attribute values by name.
@@ -147,6 +147,26 @@ struct PreparedAttributes: Sendable {
         var plain = context
         plain.prepared = nil
         known = program.knownTruths(plain)
+    }
+}
+
+extension Ask {
+    /// What a log line or `print` shows, as a decision's ``Decision/description`` starts: `show app_open (resume)`, not the
+    /// struct's fields and its private slot. Control characters in the id are escaped, so the line stays one line.
+    public var description: String {
+        var text = "\(kind.rawValue) \(placement)"
+        if let trigger { text += " (\(trigger.rawValue))" }
+        return ControlCharacters.escaped(text)
+    }
+}
+
+extension AskContext {
+    /// What a log line or `print` shows: `premium, level=3, screen="shop"`, the attributes sorted by name; not the
+    /// prepared slots kept for a policy. `standard` for a non-premium user with no attributes.
+    public var description: String {
+        var parts = premium ? ["premium"] : []
+        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) { parts.append("\(name)=\(value)") }
+        return parts.isEmpty ? "standard" : ControlCharacters.escaped(parts.joined(separator: ", "))
     }
 }
 

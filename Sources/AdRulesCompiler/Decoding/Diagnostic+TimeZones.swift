@@ -24,6 +24,11 @@ extension Diagnostic {
             } else {
                 message += ": delete it"
             }
+        } else if case let trimmed = name.trimmingCharacters(in: .whitespaces), trimmed != name, !trimmed.isEmpty,
+            TimeZoneNames.zone(named: trimmed) != nil || (deviceAllowed && trimmed == "device")
+        {
+            // `"UTC "` pasted with a space inside its quotes: the name is right, the spaces make it unknown.
+            message = "unknown time zone \"\(shown)\": a zone name has no spaces around it: write \"\(trimmed)\""
         } else if let offset = writtenOffset(name) {
             if offset.minutes == 0 && offset.hours == 0 {
                 message = "unknown time zone \"\(shown)\": the offset 0 is written UTC"

@@ -33,10 +33,29 @@ extension PolicyFragment {
         guard let type = readType(typeNode, reader: &reader) else { return nil }
         var declaration = AttributeDeclaration(name: name, location: reader.location(entry), type: type, defaultValue: nil)
         if let defaultNode {
+            // `default: ~` or an empty `default:` is no default written out: said so, with a value of the type to write.
+            if let scalar = defaultNode.scalar, scalar.isNull, scalar.style == .plain {
+                let advice = "write a default such as default: \(exampleDefault(type)), or remove default (an attribute with no default that the app "
+                    + "does not supply makes each rule reading it deny with rule_error)"
+                reader.report(.wrongType("default", expected: "a value of type \(type.rawValue)", found: defaultNode, file: reader.file, advice: advice))
+                return nil
+            }
             guard let value = AttributeValueReader.read(defaultNode, as: type, key: "default", reader: &reader) else { return nil }
             declaration.defaultValue = value
         }
         return AttributeFields(declaration: declaration, range: entry.range, typeAt: reader.location(typeNode), defaultAt: defaultNode.map(reader.location))
+    }
+
+    /// A default of each type, as written in a rule file: what the advice on a null default shows.
+    static func exampleDefault(_ type: ValueType) -> String {
+        switch type {
+        case .bool: return "false"
+        case .int: return "0"
+        case .number: return "0.5"
+        case .string: return "\"\""
+        case .duration: return "0s"
+        case .stringList, .intList: return "[]"
+        }
     }
 
     /// The first type a default's value reads as with no finding (a plain `3` an int before a number, a quoted or any

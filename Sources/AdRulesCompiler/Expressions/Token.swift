@@ -123,13 +123,13 @@ enum Lexer {
                 } else if let value = RuleDuration(parsing: word) {
                     guard value <= .days(366) else {
                         return .failure(ExpressionError(
-                            offset: startOffset, message: "\"\(word)\" is longer than 366d, the longest duration a rule file may hold"))
+                            offset: startOffset, message: "\"\(word)\" is longer than 366d, the longest duration a rule file may hold: write at most 366d"))
                     }
                     tokens.append(Token(kind: .duration(value), offset: startOffset, text: word))
                 } else if DurationAdvice.isOverlong(word) {
                     // Well formed, with more digits than a duration reads: too long, as in a setting.
                     return .failure(ExpressionError(
-                        offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is longer than 366d, the longest duration a rule file may hold"))
+                        offset: startOffset, message: "\"\(YAMLScalar.shortened(word))\" is longer than 366d, the longest duration a rule file may hold: write at most 366d"))
                 } else {
                     // An exponent with a sign (`1e-400`) stops the word at the sign: quote what was written.
                     var shown = word
