@@ -17,21 +17,17 @@ enum TestAdUnits {
         ("PLAYABLE#", "Meta Audience Network"),
     ]
 
-    /// The prefixes by their first byte: a unit of the app's own is compared with the few that start as it does (a
-    /// policy of 50,000 placements compared each with all fourteen, 2% of its load).
-    private static let prefixesByFirstByte: [UInt8: [(prefix: String, network: String)]] = Dictionary(
-        grouping: prefixes, by: { lower($0.prefix.utf8.first ?? 0) })
+    /// Each prefix's bytes in lower case.
+    private static let lowercasedPrefixes: [[UInt8]] = prefixes.map { $0.prefix.utf8.map(lower) }
 
     /// An ASCII letter in lower case; any other byte as it is. Test ids are matched in any case (`CA-APP-PUB-…` is
     /// AdMob's test id typed with caps lock).
     private static func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 
-    private static func hasPrefix(_ unit: String, _ prefix: String) -> Bool {
-        var bytes = unit.utf8.makeIterator()
-        for expected in prefix.utf8 {
-            guard let byte = bytes.next(), lower(byte) == lower(expected) else { return false }
-        }
-        return true
+    /// Reads a unit's bytes in place: every placement's unit is read, and its UTF-8 view, read byte by byte, took about
+    /// 30 instructions a byte (3% of the lint of a policy of 10,000 placements).
+    private static func withBytes<Result>(_ unit: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        unit.utf8.withContiguousStorageIfAvailable(body) ?? Array(unit.utf8).withUnsafeBufferPointer(body)
     }
 
     /// An ad unit as the network reads it: without the spaces, invisible characters (U+200B, U+00AD, U+FEFF) and
@@ -39,7 +35,10 @@ enum TestAdUnits {
     /// read a unit in this form: a test unit pasted with any of them is the test unit all the same, and one unit
     /// written with and without them is one unit. A unit of plain ASCII with none of them is returned as it is.
     static func asTheNetworkReadsIt(_ unit: String) -> String {
-        guard unit.utf8.contains(where: { $0 >= 0x80 || $0 == 0x20 || $0 == 0x09 || $0 == 0x22 || $0 == 0x27 }) else { return unit }
+        let plain = withBytes(unit) { bytes in
+            !bytes.contains { $0 >= 0x80 || $0 == 0x20 || $0 == 0x09 || $0 == 0x22 || $0 == 0x27 }
+        }
+        guard !plain else { return unit }
         return String(String.UnicodeScalarView(unit.unicodeScalars.filter {
             !($0.properties.isWhitespace || $0.properties.generalCategory == .format || "\"'\u{2018}\u{2019}\u{201C}\u{201D}".unicodeScalars.contains($0))
         }))
@@ -47,7 +46,11 @@ enum TestAdUnits {
 
     /// The network whose test unit `unit` (as ``asTheNetworkReadsIt(_:)`` gives it) is, if any.
     static func network(of unit: String) -> String? {
-        guard let first = unit.utf8.first, let candidates = prefixesByFirstByte[lower(first)] else { return nil }
-        return candidates.first { hasPrefix(unit, $0.prefix) }?.network
+        withBytes(unit) { bytes in
+            lowercasedPrefixes.indices.first { i in
+                let prefix = lowercasedPrefixes[i]
+                return bytes.count >= prefix.count && prefix.indices.allSatisfy { lower(bytes[$0]) == prefix[$0] }
+            }.map { prefixes[$0].network }
+        }
     }
 }
