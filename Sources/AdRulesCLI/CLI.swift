@@ -141,10 +141,13 @@ public enum AdRulesCommandLine {
             // `--help lint` and `-h lint` are `help lint`. One topic at most: `help lint extra` or an empty word is a
             // usage error, as for every command. `impact merge` is a part of impact, whose help covers it. Help on
             // help (`help help`, `help -h`) is the usage.
+            // `help -- lint` is `help lint`: `--` ends the options, as for every command.
+            var rest = rest
+            if let end = rest.firstIndex(of: "--") { rest.remove(at: end) }
             let words = rest.starts(with: ["impact", "merge"]) ? 2 : 1
             // `help --format json`: help takes a command's name only, and says so (it was "unexpected argument json").
-            if let option = rest.first(where: { $0.hasPrefix("-") && $0 != "-" && !["-h", "--help"].contains($0) }) {
-                let name = option.drop { $0 == "-" }.prefix { $0 != "=" }
+            if let option = rest.first(where: { $0.hasPrefix("--") && $0 != "--help" }) {
+                let name = option.dropFirst(2).prefix { $0 != "=" }
                 return usageError(.notTaken(
                     option: String(name), by: "help", because: "help takes a command's name only and prints text: write adrules help lint, or adrules lint --help"))
             }

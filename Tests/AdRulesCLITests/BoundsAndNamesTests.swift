@@ -384,6 +384,9 @@ struct BoundsAndNamesTests {
         let extra = runCLI(["help", "lint", "extra"])
         #expect(extra.exitCode == 2 && extra.stderr.hasPrefix("error: unexpected argument \"extra\""), "\(extra.stderr)")
         // An option given to help is named as one help does not take (`help --format json` was "unexpected argument json").
+        #expect(runCLI(["help", "--", "lint"]).stdout == runCLI(["help", "lint"]).stdout)
+        #expect(runCLI(["help", "--"]).stdout == runCLI(["help"]).stdout)
+        #expect(runCLI(["help", "-x"]).stderr.hasPrefix("error: unknown command \"-x\""))
         for arguments in [["help", "--format", "json"], ["help", "lint", "--format=json"], ["help", "--quiet"]] {
             let option = runCLI(arguments)
             #expect(option.exitCode == 2 && option.stdout.isEmpty, "\(arguments)")
