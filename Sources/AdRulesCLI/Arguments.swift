@@ -134,16 +134,36 @@ struct ParsedArguments: Sendable {
     /// character or as `e` and a combining mark) but two names to the file system; nil when there are none. Every table
     /// a run keys by path would take one for the other (one policy's scenarios run against the other's).
     static func pathsEqualAsText(_ paths: [String]) -> (String, String)? {
-        var seen: [String: String] = [:]
-        for path in paths {
-            let ends = path.indices.filter { path[$0] == "/" } + [path.endIndex]
-            for end in ends where end > path.startIndex {
-                let prefix = String(path[..<end])
-                if let other = seen[prefix] {
-                    if !other.utf8.elementsEqual(prefix.utf8) { return (other, prefix) }
+        // The paths' directories as a tree, each name keyed by the directory it is in: every name is hashed and compared
+        // once. (Keyed by the whole text up to each `/`, an argument of 64,000 slashes, within the 128 KiB the system
+        // passes, made 64,000 texts of 32,000 bytes on average: 2 GB and 5.9 s, and 128,000 crashed at 4 GB.)
+        // A `/` never composes with a mark, nor reorders with one, so two paths are one text exactly when their names
+        // are, one by one.
+        struct Step: Hashable {
+            var parent: Int
+            var name: Substring
+        }
+        // For each directory (or path) met, its number and the first path that reached it (where its name ends in it).
+        var seen: [Step: (node: Int, path: Int, end: String.Index)] = [:]
+        for (p, path) in paths.enumerated() {
+            var parent = 0
+            var start = path.startIndex
+            while true {
+                let end = path[start...].firstIndex(of: "/") ?? path.endIndex
+                let step = Step(parent: parent, name: path[start..<end])
+                if let index = seen.index(forKey: step) {
+                    let (first, value) = seen[index]
+                    // Every name before this one is byte for byte the first path's: only this one can differ.
+                    if !first.name.utf8.elementsEqual(step.name.utf8) {
+                        return (String(paths[value.path][..<value.end]), String(path[..<end]))
+                    }
+                    parent = value.node
                 } else {
-                    seen[prefix] = prefix
+                    parent = seen.count + 1
+                    seen[step] = (parent, p, end)
                 }
+                guard end < path.endIndex else { break }
+                start = path.index(after: end)
             }
         }
         return nil

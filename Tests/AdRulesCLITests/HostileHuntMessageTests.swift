@@ -213,6 +213,30 @@ struct PolicyWalkHuntTests {
         #expect(runCLI(["test", directory + "/\u{E9}/a.test.yaml", directory + "/\u{E9}/b.test.yaml"]).exitCode == 3, "missing files, no clash")
     }
 
+    /// The check above kept the text up to each `/` of every path given: an argument of 128,000 slashes, within the
+    /// 128 KiB the system passes, made 128,000 texts of 64,000 bytes on average and crashed at 4 GB (64,000 took 2 GB
+    /// and 5.9 s). Each name is now compared once, and such a path is missing like any other, within 1 GB.
+    @Test func aPathOfManySlashesIsCheckedInLinearTime() throws {
+        let binary = try #require(adrulesBinary(), "the adrules binary was not built")
+        /// The exit code of `adrules ARGUMENTS` with 1 GB of address space.
+        func exitCode(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -v 1000000; exec \"$@\" 2>/dev/null >/dev/null", "sh", binary] + arguments
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(try exitCode(["lint", String(repeating: "/", count: 128_000)]) == 3)
+        #expect(try exitCode(["lint", "rules", "--output", String(repeating: "a/", count: 64_000) + "out.txt"]) == 3)
+        // The clash is still found past thousands of directories, in any of the paths given.
+        let deep = String(repeating: "d/", count: 10_000)
+        let clash = runCLI(["test", deep + "\u{E9}/a.test.yaml", "--rules", deep + "e\u{301}/rules"])
+        #expect(clash.exitCode == 2)
+        #expect(clash.stderr.contains("\\u{E9} and d/d/"), "\(clash.stderr.suffix(300))")
+        #expect(clash.stderr.contains("/e\\u{301}), which adrules cannot tell apart"), "\(clash.stderr.suffix(300))")
+    }
+
     /// A file whose name is not UTF-8 and is no rule file (`notes\xFF.txt`) is left alone; one named as a rule file, or
     /// a directory (which may hold some), is refused as before.
     @Test func aNameThatIsNotUTF8IsRefusedOnlyWhereItCouldHoldRules() throws {
