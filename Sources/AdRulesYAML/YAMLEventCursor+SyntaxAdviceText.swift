@@ -10,13 +10,15 @@ extension YAMLEventCursor {
     /// Whether a line is a key glued to its value (`version:1`, `- format:banner`), with no `: ` anywhere on it.
     static func isKeyGluedToValue(_ line: Substring) -> Bool {
         let text = line.drop { $0 == " " || $0 == "-" || $0 == "\u{FEFF}" }
-        guard !text.contains(": "), let colon = text.firstIndex(of: ":"), colon > text.startIndex else { return false }
+        // A full-width colon (`format：banner`, as an input method for Chinese or Japanese types it) is no colon to YAML,
+        // with a space after it or not.
+        guard !text.contains(": "), let colon = text.firstIndex(where: { $0 == ":" || $0 == "\u{FF1A}" }), colon > text.startIndex else { return false }
         let key = text[..<colon]
         let value = text[text.index(after: colon)...]
         guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
         // A word before the colon and a value after it (not a URL's `//`, not a time's digits on both sides).
         return key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
-            && !value.isEmpty && !value.hasPrefix("/") && !value.hasPrefix(" ")
+            && !value.isEmpty && !value.hasPrefix("/") && (!value.hasPrefix(" ") || text[colon] == "\u{FF1A}")
     }
 
     /// The key of a line that starts with a key (`word:`, `"word":` or `'word':`, then a space, a tab or the line's
@@ -97,6 +99,11 @@ extension YAMLEventCursor {
         if let advice = longKeyAdvice(line) { return advice }
         if let advice = equalsForColonAdvice(line) { return advice }
         let text = line.drop { $0 == " " || $0 == "-" }
+        if let colon = text.firstIndex(of: "\u{FF1A}"), case let key = text[..<colon], isKeyLike(key) {
+            let value = text[text.index(after: colon)...].drop { $0 == " " }
+            return "the colon after \(Self.shortened(key)) is U+FF1A (full-width colon, as an input method for Chinese or Japanese types it), "
+                + "which YAML does not take for a colon: type an ASCII colon and a space, as in \(Self.shortened(key)): \(Self.shortened(value))"
+        }
         if let colon = text.firstIndex(of: ":"), colon > text.startIndex, text.index(after: colon) < text.endIndex,
             text[text.index(after: colon)] != " "
         {

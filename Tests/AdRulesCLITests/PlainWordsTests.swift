@@ -386,6 +386,38 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.message.contains(advice) == true, "\(diagnostics)")
     }
 
+    /// A block's only key written with a space YAML does not take for one after its colon (a no-break space, pasted from
+    /// a document or a chat), or with a full-width colon (typed with an input method for Chinese or Japanese), is one
+    /// text to YAML. The message quoted it, `not "format: banner"`, which looked right, and said to write `key: value`
+    /// pairs; a key in braces was told to put a space after its colon, which it seemed to have. Each now names the
+    /// character to retype, with ids, files and scenario steps alike.
+    @Test(arguments: [
+        ("placements:\n  a:\n    format:\u{A0}banner\n", "4:5", "placement \"a\" must be a mapping of keys to values, not \"format:\u{A0}banner\": the space after the colon of format is U+00A0 (no-break space), which YAML does not take for a space, so it reads the key and its value as one text: retype it as an ordinary space, as in format: banner"),
+        ("placements:\n  a:\n    format:\u{3000}banner\n", "4:5", "the space after the colon of format is U+3000 (ideographic space), which YAML does not take for a space"),
+        ("placements:\n  a:\n    format:banner\n", "4:5", "YAML reads a key only with a space after its colon, so format:banner is one text, not a key and its value: write format: banner"),
+        ("placements:\n  a:\n    format\u{FF1A} banner\n", "4:5", "the colon after format is U+FF1A (full-width colon, as an input method for Chinese or Japanese types it), which YAML does not take for a colon, so it reads the key and its value as one text: type an ASCII colon and a space, as in format: banner"),
+        ("placements:\n  a: {format:\u{A0}banner}\n", "3:7", "unknown key \"format:\u{A0}banner\" in placement \"a\": the space after the colon of format is U+00A0 (no-break space)"),
+        ("placements:\n  a: {format\u{FF1A}banner}\n", "3:7", "unknown key \"format\u{FF1A}banner\" in placement \"a\": the colon after format is U+FF1A"),
+        ("placements:\n  a:\n    format\u{FF1A}banner\n    daily_cap: 3\n", "5:14", "on line 4, the colon after format is U+FF1A (full-width colon, as an input method for Chinese or Japanese types it), which YAML does not take for a colon: type an ASCII colon and a space, as in format: banner"),
+    ])
+    func aSpaceOrColonYAMLDoesNotTakeIsNamed(_ tail: String, _ position: String, _ message: String) {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\n" + tail)]).diagnostics
+        // The full-width colon's key is read as the key it was meant to be: the placement is not also told it has no format.
+        #expect(diagnostics.count == 1, "\(diagnostics)")
+        #expect(diagnostics.first.map { "\($0.range.start.line):\($0.range.start.column)" } == position, "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
+    }
+
+    /// A scenario's step written so is told the same.
+    @Test func aStepWithANoBreakSpaceAfterItsColonIsNamed() throws {
+        let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")
+        let text = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    steps:\n      - event:\u{A0}app_launched\n"
+        let (_, diagnostics) = ScenarioDecoder.decode(Array(text.utf8), file: "s.test.yaml", policy: policy)
+        #expect(diagnostics.map(\.message) == [
+            "a step must be a mapping of keys to values, not \"event:\u{A0}app_launched\": the space after the colon of event is U+00A0 (no-break space), which YAML does not take for a space, so it reads the key and its value as one text: retype it as an ordinary space, as in event: app_launched"
+        ], "\(diagnostics)")
+    }
+
     /// A name that differs from a known one by a character that only looks like ASCII (a Cyrillic а, a zero width space)
     /// prints like it: the message names the character.
     @Test func lookalikeCharactersAreNamed() {

@@ -272,6 +272,11 @@ def yaml_cases(c):
                   {"p.yaml": BASE.replace("\n", "\r")}, expect="any")
     c.policy_case("tabs-indent", g, "tabs used for indentation",
                   {"p.yaml": BASE.replace("    ", "\t\t").replace("  ", "\t")}, expect="bad")
+    # A block's only key after a no-break space or a full-width colon is one text to YAML: the message quoted a line
+    # that looked right ("format: banner") and said to write key: value pairs.
+    c.policy_case("pasted-colon-space", g, "a placement's only key after a no-break space (U+00A0), another after a full-width colon (U+FF1A)",
+                  {"p.yaml": "version: 1\nplacements:\n  a:\n    format:\u00a0banner\n  b:\n    format\uff1a banner\n"},
+                  expect="bad", must=[r"U\+00A0 \(no-break space\)", r"U\+FF1A \(full-width colon"])
     c.policy_case("nul-raw", g, "a raw NUL byte in the middle of a value",
                   {"p.yaml": BASE.replace("app_open\n", "app_\x00open\n", 1)}, expect="bad")
     c.policy_case("nul-escaped-id", g, "a NUL (\\0) in a quoted placement id",

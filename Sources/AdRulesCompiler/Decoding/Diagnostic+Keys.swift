@@ -57,11 +57,21 @@ extension Diagnostic {
             message = "key \"\(name)\" is indented with \(PastedSpace.indentation(space, plural: true)), "
                 + "which YAML reads as part of the key, not as indentation, so it stands \(within(context)) as an unknown key: "
                 + "indent it with ordinary spaces, lined up with the keys beside it"
+        } else if isPlain, let (meant, _) = GluedKey.fullWidthColonSplit(key), allowed.contains(meant), let advice = gluedKeyAdvice(key) {
+            message += ": " + advice
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
-            // The value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a comment).
-            message += GluedKey.isPlain(glued.value)
-                ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(YAMLScalar.shortened(glued.value))"
-                : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
+            // A space YAML does not take for one (a no-break space) is named: the key looked as if it had its space.
+            // Else the value is shown only where it reads back as written (`deny:*` would be an alias, `message:#1` a
+            // comment).
+            if isPlain, let first = glued.value.unicodeScalars.first, first.properties.isWhitespace || PastedSpace.name(of: first) != nil,
+                let advice = gluedKeyAdvice(key)
+            {
+                message += ": " + advice
+            } else {
+                message += GluedKey.isPlain(glued.value)
+                    ? ": YAML reads a key only with a space after its colon: write \(glued.key): \(YAMLScalar.shortened(glued.value))"
+                    : ": YAML reads a key only with a space after its colon: put one after \(glued.key):"
+            }
         } else if let relocation = belongsIn ?? RuleFileKeys.relocation(of: key, allowed: allowed) {
             message += ": \(relocation)"
         } else if let opposite = Suggestion.oppositeKey(of: key, in: allowed) {

@@ -146,10 +146,43 @@ extension Diagnostic {
             {
                 return ": " + keysAsListItems(keys.prefix(4), items: items.count)
             }
+            if let scalar = found.scalar, scalar.style == .plain, !scalar.isNull, let advice = gluedKeyAdvice(scalar.value) { return ": " + advice }
             return ": write key: value pairs, one a line, or {key: value}"
         case "a list": return ": write [a, b], or each item on its own line after `- `"
         default: return ""
         }
+    }
+
+    /// For a block's one key written glued to its value (`format:banner`), or after a colon followed by a space that is
+    /// no space to YAML (`format:` and a no-break space, as a word processor or a chat app types it): YAML reads the line
+    /// as a text, so the block holds no key at all. The message quoted the line, which looked right (`"format: banner"`),
+    /// and said to write `key: value` pairs. Nil for any other text.
+    /// - Parameter text: a plain value (quoted, its colon was typed on purpose).
+    static func gluedKeyAdvice(_ text: String) -> String? {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace || PastedSpace.name(of: scalar) != nil }
+        // `format：banner`: the full-width colon a Chinese or Japanese input method types.
+        if let (key, value) = GluedKey.fullWidthColonSplit(text) {
+            let shown = YAMLScalar.shortened(String(String.UnicodeScalarView(value.unicodeScalars.drop(while: isSpace).prefix { $0 != " " })))
+            return "the colon after \(YAMLScalar.shortened(key)) is U+FF1A (full-width colon, as an input method for Chinese or Japanese "
+                + "types it), which YAML does not take for a colon, so it reads the key and its value as one text: type an ASCII colon "
+                + "and a space, as in \(YAMLScalar.shortened(key)): \(shown)"
+        }
+        // A word before the colon, not a time's digits (`12:30`) or a URL's scheme (`https://`).
+        guard let glued = GluedKey.split(text), GluedKey.isPlain(glued.key), glued.key.unicodeScalars.first?.properties.isAlphabetic == true,
+            !glued.value.hasPrefix("/")
+        else { return nil }
+        let key = YAMLScalar.shortened(glued.key)
+        // The value as it would read once the space is put right: up to the line's end (a plain text folded over several
+        // lines holds the next keys too, after a space).
+        let value = glued.value.unicodeScalars.drop(while: isSpace).prefix { $0 != " " }
+        let shown = YAMLScalar.shortened(String(String.UnicodeScalarView(value)))
+        guard let space = glued.value.unicodeScalars.first, isSpace(space) else {
+            return "YAML reads a key only with a space after its colon, so \(key):\(shown) is one text, not a key and its value: "
+                + "write \(key): \(shown)"
+        }
+        let named = PastedSpace.name(of: space).map { "\(PastedSpace.codePoint(space)) (\($0))" } ?? PastedSpace.codePoint(space)
+        return "the space after the colon of \(key) is \(named), which YAML does not take for a space, so it reads the key and "
+            + "its value as one text: retype it as an ordinary space, as in \(key): \(shown)"
     }
 
     /// A mapping's keys written as items of a list (`launch:` then `- show_on_first_load: true`, `- max_wait: 5s`),

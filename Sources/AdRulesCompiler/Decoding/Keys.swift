@@ -232,7 +232,17 @@ package enum GluedKey {
     /// pasted spaces before it, which YAML reads as part of the key (each an error of its own, which says what to write).
     package static func key(of text: String) -> String {
         let unindented = unindented(text)
-        return split(unindented)?.key ?? unindented
+        return split(unindented)?.key ?? fullWidthColonSplit(unindented)?.key ?? unindented
+    }
+
+    /// The key and value of `format：banner`, a plain word and a full-width colon (U+FF1A, as an input method for Chinese
+    /// or Japanese types it) before any ASCII colon, else nil.
+    package static func fullWidthColonSplit(_ text: String) -> (key: String, value: String)? {
+        // Most texts hold no such colon: looked for in the bytes first (its UTF-8 starts with 0xEF).
+        guard text.utf8.contains(0xEF), let colon = text.firstIndex(of: "\u{FF1A}"), case let key = String(text[..<colon]),
+            !key.contains(":"), isPlain(key)
+        else { return nil }
+        return (key, String(text[text.index(after: colon)...]))
     }
 }
 
