@@ -89,6 +89,25 @@ struct CoreSchemaTests {
         #expect(load.diagnostics.first?.message.contains(expected) == true, "\(load.diagnostics)")
     }
 
+    /// A value that is no finite number where a `number` goes is told what to write: the finding said only "must be a
+    /// finite number, not \".nan\"", in rule files and scenario contexts alike.
+    @Test(arguments: [
+        (".nan", "not \".nan\": NaN and infinity compare with no number, so a rule could not read them: write a finite number, such as 1.5"),
+        ("-.Inf", "not \"-.Inf\": NaN and infinity compare with no number, so a rule could not read them: write a finite number, such as 1.5"),
+        ("1e400", "not \"1e400\": it is further from 0 than a double holds (about 1.8e308): write a number nearer 0"),
+        ("1_000.5", "not \"1_000.5\": write 1000.5, with no underscores"),
+        ("0x1p3", "not \"0x1p3\": YAML reads no hexadecimal fraction: write it in decimal digits, as in 8"),
+        ("abc", "not \"abc\": write a number, such as 1.5"),
+    ])
+    func aValueThatIsNoFiniteNumberIsToldWhatToWrite(_ text: String, _ expected: String) throws {
+        let load = PolicyLoader.load(texts: [("p.yaml", "version: 1\nattributes:\n  x: {type: number, default: \(text)}\nplacements:\n  a: {format: banner}\n")])
+        #expect(load.diagnostics.map(\.message) == ["default must be a finite number, " + expected], "\(load.diagnostics)")
+        let policy = try Policy(yaml: "version: 1\nattributes:\n  x: number\nplacements:\n  a: {format: banner}\n")
+        let scenario = "tests:\n  - name: t\n    start: 2026-11-29T09:00:00Z\n    context: {attributes: {x: \(text)}}\n    steps:\n      - event: app_launched\n"
+        let (_, found) = ScenarioDecoder.decode(Array(scenario.utf8), file: "t.test.yaml", policy: policy)
+        #expect(found.map(\.message) == ["x must be a finite number, " + expected], "\(found)")
+    }
+
     /// Text that only looks like a number stays text.
     @Test(arguments: ["1.2.3", "12ab", "e5", "0x", "0b11", "1_000", "+", ".", "inf", "v1.5", "\"123\""])
     func textThatIsNotANumberIsAString(_ text: String) {

@@ -29,7 +29,7 @@ enum AttributeValueReader {
             case .tooLong?:
                 reader.report(.wholeNumberTooLong(key, text: node.scalar?.value ?? "", file: reader.file, range: node.range))
             case .notANumber?, nil:
-                let advice = Diagnostic.unquoting(node) { if case .value = $0.numberReading { true } else { false } }
+                let advice = Diagnostic.unquoting(node) { if case .value = $0.numberReading { true } else { false } } ?? Diagnostic.finiteNumber(node)
                 reader.report(.wrongType(key, expected: "a finite number", found: node, file: reader.file, advice: advice))
             }
             return nil

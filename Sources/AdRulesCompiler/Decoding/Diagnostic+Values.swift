@@ -81,6 +81,34 @@ extension Diagnostic {
         return "write \(whole)"
     }
 
+    /// What to write for a plain value that is no finite number where a `number` goes: `.nan` and `.inf` (which YAML
+    /// reads as numbers, and no comparison can use), a float too large for a double (`1e400`), digits grouped with
+    /// underscores (`1_000.5`) or a hex float (`0x1p3`, Swift's and C's, text to YAML). The finding said only "must be
+    /// a finite number, not \".nan\"". Any other value is told to be a number, as in 1.5.
+    static func finiteNumber(_ found: YAMLNode) -> String {
+        let plainNumber = "write a number, such as 1.5"
+        guard let scalar = found.scalar, scalar.style == .plain, !scalar.isNull, scalar.value.utf8.count <= 72 else { return plainNumber }
+        let text = scalar.value
+        let bare = text.hasPrefix("+") || text.hasPrefix("-") ? String(text.dropFirst()) : text
+        if [".nan", ".inf"].contains(bare.lowercased()) {
+            return "NaN and infinity compare with no number, so a rule could not read them: write a finite number, such as 1.5"
+        }
+        if scalar.isCoreSchemaNumber, let value = Double(text), value.isInfinite {
+            return "it is further from 0 than a double holds (about 1.8e308): write a number nearer 0"
+        }
+        // Underscores between digits are YAML 1.1's, which the 1.2 core schema reads as text.
+        let digits = text.filter { $0 != "_" }
+        if digits.count < text.count, !text.hasPrefix("_"), !text.hasSuffix("_"),
+            case .value(let value) = YAMLScalar(value: digits, style: .plain).numberReading, FloatText.significantDigits(digits) <= 15
+        {
+            return "write \(FloatText.shortest(value)), with no underscores"
+        }
+        if bare.lowercased().hasPrefix("0x"), bare.lowercased().contains("p"), let value = Double(text), value.isFinite {
+            return "YAML reads no hexadecimal fraction: write it in decimal digits, as in \(FloatText.shortest(value))"
+        }
+        return plainNumber
+    }
+
     /// How to write a value plainly: without its quotes, or on the key's line rather than as a `>` or `|` block.
     static func plainly(_ scalar: YAMLScalar, _ shown: String) -> String {
         scalar.style == .literal || scalar.style == .folded ? "write \(shown) on the key's line, not as a > or | block" : "remove the quotes (\(shown))"

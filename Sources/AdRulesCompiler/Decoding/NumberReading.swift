@@ -37,6 +37,12 @@ package enum FloatText {
         value == 0 && text.prefix { $0 != "e" && $0 != "E" }.contains { ("1"..."9").contains($0) }
     }
 
+    /// A double as a message writes it: `8` for 8.0, `10.5`, `1e+20` as Swift describes a large one.
+    package static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
     /// The significant digits of a number's mantissa: leading zeros, and trailing zeros after the point, do not count.
     package static func significantDigits<S: StringProtocol>(_ text: S) -> Int {
         let mantissa = text.prefix { $0 != "e" && $0 != "E" }
