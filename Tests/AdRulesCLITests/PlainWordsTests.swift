@@ -408,6 +408,22 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
     }
 
+    /// An id that is not valid is told the first character it may not hold: a Cyrillic а, a zero width joiner or a
+    /// no-break space prints as `a`, nothing or a space, and the message said only which characters an id takes.
+    @Test(arguments: [
+        ("placements:\n  \u{430}pp: {format: banner}\n", "placement id \"\u{430}pp\" is not valid: it holds U+0430 CYRILLIC SMALL LETTER A, which an id cannot hold: use 1-64 characters of a-z A-Z 0-9 _ - ."),
+        ("placements:\n  a\u{200D}b: {format: banner}\n", "placement id \"a\u{200D}b\" is not valid: it holds U+200D (zero width joiner), which an id cannot hold"),
+        ("placements:\n  \"a\u{A0}b\": {format: banner}\n", "it holds U+00A0 (no-break space), which an id cannot hold"),
+        ("placements:\n  \"level end\": {format: banner}\n", "placement id \"level end\" is not valid: it holds a space, which an id cannot hold"),
+        ("placements:\n  \"a/b\": {format: banner}\n", "it holds \"/\", which an id cannot hold"),
+        ("placements:\n  " + String(repeating: "a", count: 65) + ": {format: banner}\n", "is not valid: it is 65 characters long: use 1-64 characters"),
+        ("placements:\n  a: {format: banner}\nrules:\n  - {id: No-Ads, deny: \"*\", when: premium}\n", "rule id \"No-Ads\" is not valid: it holds the capital N, which an id cannot hold: use 1-64 characters of a-z 0-9 - _"),
+    ])
+    func anInvalidIDNamesTheCharacterItCannotHold(_ tail: String, _ message: String) {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\n" + tail)]).diagnostics.filter { $0.rule == "schema/range" }
+        #expect(diagnostics.count == 1 && diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
+    }
+
     /// A scenario's step written so is told the same.
     @Test func aStepWithANoBreakSpaceAfterItsColonIsNamed() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")

@@ -1217,6 +1217,11 @@ def id_key_cases(c):
     c.policy_case("too-many-attributes", g, "more attributes than an app's loader accepts",
                   {"p.yaml": "version: 1\nplacements: {a: {format: banner}}\nattributes:\n" +
                              "".join("  a%d: int\n" % i for i in range(1001))})
+    # Ids that print like valid ones (a Cyrillic а, a zero width joiner, a no-break space): the message named only the
+    # characters an id takes; it names the one it cannot hold.
+    c.policy_case("lookalike-ids", g, "placement ids with a Cyrillic letter, a zero width joiner and a no-break space",
+                  {"p.yaml": "version: 1\nplacements:\n  \u0430pp: {format: banner}\n  a\u200db: {format: banner}\n  \"c\u00a0d\": {format: banner}\n"},
+                  must=[r"U\+0430 CYRILLIC SMALL LETTER A", r"U\+200D \(zero width joiner\)", r"U\+00A0 \(no-break space\)"])
     c.policy_case("control-file-name", g, "a rule file name that a compiled policy cannot name",
                   {"x\nfake.yaml:1:1: error: forged\x1b[31m.yaml": "version: 1\nplacements:\n  a: {format: banner, min_interval: 1m}\n"},
                   expect="any")

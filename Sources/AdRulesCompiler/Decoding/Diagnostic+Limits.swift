@@ -70,11 +70,36 @@ extension Diagnostic {
         return Diagnostic(.error, rule: "schema/range", message: message, file: file, range: range)
     }
 
-    static func badID(_ kind: String, id: String, allowed: String, file: String, range: SourceRange) -> Diagnostic {
+    /// - Parameter lowercaseOnly: whether the id takes lowercase letters only (a rule's), as `allowed` says.
+    static func badID(_ kind: String, id: String, allowed: String, lowercaseOnly: Bool = false, file: String, range: SourceRange) -> Diagnostic {
         Diagnostic(
             .error, rule: "schema/range",
-            message: "\(kind) id \"\(id)\" is not valid: " + (typographicQuotes(around: id) ?? "use 1-64 characters of \(allowed)"),
+            message: "\(kind) id \"\(id)\" is not valid: " + (typographicQuotes(around: id) ?? badIDReason(id, lowercaseOnly: lowercaseOnly) + "use 1-64 characters of \(allowed)"),
             file: file, range: range)
+    }
+
+    /// What makes an id invalid, before what it may hold: its first character it may not hold, named (a Cyrillic а, a
+    /// zero width joiner and a no-break space print as `a`, nothing and a space, so that `"аpp"`, `"a‍b"` and `"a b"`
+    /// were told only which characters an id takes, which they seemed to be), or its length. Empty for an empty id.
+    private static func badIDReason(_ id: String, lowercaseOnly: Bool) -> String {
+        func allowed(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar {
+            case "a"..."z", "0"..."9", "_", "-": return true
+            case "A"..."Z", ".": return !lowercaseOnly
+            default: return false
+            }
+        }
+        if let odd = id.unicodeScalars.first(where: { !allowed($0) }) {
+            let named = switch odd {
+            case " ": "a space"
+            case "A"..."Z": "the capital \(odd)"
+            case _ where odd.isASCII && !ControlCharacters.isControl(odd): "\"\(odd)\""
+            default: Suggestion.described(odd)
+            }
+            return "it holds \(named), which an id cannot hold: "
+        }
+        let length = id.unicodeScalars.count
+        return length > 64 ? "it is \(length) characters long: " : ""
     }
 
     static func tooManyCaps(_ count: Int, limit: Int, file: String, range: SourceRange) -> Diagnostic {

@@ -26,7 +26,7 @@ extension FieldReader {
         }
         let valid = PolicyIDs.isValid(id, lowercaseOnly: lowercaseOnly)
         if !valid {
-            report(.badID(kind, id: id, allowed: PolicyIDs.allowed(lowercaseOnly: lowercaseOnly), file: file, range: node.range))
+            report(.badID(kind, id: id, allowed: PolicyIDs.allowed(lowercaseOnly: lowercaseOnly), lowercaseOnly: lowercaseOnly, file: file, range: node.range))
         }
         return valid
     }
