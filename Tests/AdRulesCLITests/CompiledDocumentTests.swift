@@ -202,7 +202,7 @@ struct CompiledDocumentTests {
             (try changing("attributes", 0, "name", to: "a b"), "attributes[0].name: attribute name \"a b\" is not valid"),
             (try changing("attributes", 0, "name", to: "and"), "attributes[0].name: attribute name \"and\" is not valid: and is a keyword of conditions"),
             (try changing("attributes", 0, "name", to: "premium"), "attribute name \"premium\" is not valid: premium is a built-in name"),
-            (try changing("attributes", 0, "name", to: String(repeating: "a-", count: 40)), "is not valid: write a letter or _, then letters"),
+            (try changing("attributes", 0, "name", to: String(repeating: "a-", count: 40)), "is not valid: it holds \"-\", which a name cannot hold: write an ASCII letter or _, then ASCII letters"),
             (try changing("attributes", 0, "name", to: String(repeating: "a", count: 63) + ".bccccc"), "it is 70 characters long, more than the 64"),
             (try changed { $0["attributes"] = [["name": "wait", "type": "duration", "default": ["type": "duration", "value": -5], "at": [0, 1, 1]]] },
              "attributes[0].default: -5 ms is not a duration between 0 and 366d"),

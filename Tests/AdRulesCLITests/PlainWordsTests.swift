@@ -424,6 +424,19 @@ struct PlainWordsTests {
         #expect(diagnostics.count == 1 && diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
     }
 
+    /// An attribute name holding a letter outside ASCII (`café`, a Cyrillic е) was told to be "a letter or _, then
+    /// letters, digits…", which it seemed to be: the character is named, and the letters are said to be ASCII ones.
+    @Test(arguments: [
+        ("caf\u{E9}", "attribute name \"caf\u{E9}\" is not valid: it holds U+00E9 LATIN SMALL LETTER E WITH ACUTE, which a name cannot hold: write an ASCII letter or _, then ASCII letters, digits, _ or . (not last)"),
+        ("l\u{435}vel", "it holds U+0435 CYRILLIC SMALL LETTER IE, which a name cannot hold"),
+        ("9lives", "it starts with \"9\", which a name cannot start with: write an ASCII letter or _"),
+        ("\"a b\"", "it holds \" \", which a name cannot hold"),
+    ])
+    func anInvalidAttributeNameNamesTheCharacter(_ name: String, _ message: String) {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  \(name): int\n")]).diagnostics
+        #expect(diagnostics.count == 1 && diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
+    }
+
     /// A scenario's step written so is told the same.
     @Test func aStepWithANoBreakSpaceAfterItsColonIsNamed() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")

@@ -28,7 +28,7 @@ package enum PolicyIDs {
     package static let attributeNamePattern = "^[A-Za-z_]([A-Za-z0-9_.]{0,62}[A-Za-z0-9_])?$"
 
     /// What an attribute name must be, for messages (``isValidAttributeName(_:)``).
-    package static let attributeNameRule = "a letter or _, then letters, digits, _ or . (not last), at most 64 characters, and not a built-in name or a keyword"
+    package static let attributeNameRule = "an ASCII letter or _, then ASCII letters, digits, _ or . (not last), at most 64 characters, and not a built-in name or a keyword"
 
     /// Why a name cannot be an attribute's, in a few words, with what it must be.
     package static func attributeNameProblem(_ name: String) -> String {
@@ -36,6 +36,22 @@ package enum PolicyIDs {
         if Builtin(rawValue: name) != nil { return "\(name) is a built-in name, which a condition reads as the built-in; write another name" }
         let count = name.count
         if count > 64 && isWellFormedAttributeName(name) { return "it is \(count) characters long, more than the 64 an attribute name may have" }
+        // The first character it cannot hold, named: `café` and `lеvel` (a Cyrillic е) are made of letters to a reader.
+        let scalars = Array(name.unicodeScalars.prefix(65))
+        func allowed(_ scalar: Unicode.Scalar, first: Bool) -> Bool {
+            switch scalar {
+            case "a"..."z", "A"..."Z", "_": return true
+            case "0"..."9", ".": return !first
+            default: return false
+            }
+        }
+        if let i = scalars.indices.first(where: { !allowed(scalars[$0], first: $0 == 0) }) {
+            let odd = scalars[i]
+            let hex = String(odd.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let named = odd.isASCII && odd.value >= 0x20 && odd.value < 0x7F ? "\"\(odd)\"" : ([code] + (odd.properties.name.map { [$0] } ?? [])).joined(separator: " ")
+            return "it \(i == 0 ? "starts with" : "holds") \(named), which a name cannot \(i == 0 ? "start with" : "hold"): write \(attributeNameRule)"
+        }
         return "write \(attributeNameRule)"
     }
 

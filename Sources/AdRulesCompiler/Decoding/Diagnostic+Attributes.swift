@@ -29,7 +29,7 @@ extension Diagnostic {
         } else if let suggestion = Suggestion.closest(to: name, in: declared) {
             message += ": " + Suggestion.didYouMean(suggestion, for: name)
         } else if !PolicyIDs.isValidAttributeName(name) {
-            message += ", and no rule file may declare it (a letter or _, then letters, digits, _ or .; not a keyword): remove it here"
+            message += ", and no rule file may declare it (an ASCII letter or _, then ASCII letters, digits, _ or .; not a keyword): remove it here"
         } else {
             message += ": declare it under `attributes` in a rule file, or remove it here"
         }
