@@ -15,10 +15,13 @@ extension YAMLEventCursor {
         guard !text.contains(": "), let colon = text.firstIndex(where: { $0 == ":" || $0 == "\u{FF1A}" }), colon > text.startIndex else { return false }
         let key = text[..<colon]
         let value = text[text.index(after: colon)...]
+        // Only after a setting's name: prose in Chinese or Japanese holds full-width colons of its own (`注意：…`, a comment
+        // without its #).
+        if text[colon] == "\u{FF1A}" { return isKeyLike(key) && !value.isEmpty }
         guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
         // A word before the colon and a value after it (not a URL's `//`, not a time's digits on both sides).
         return key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
-            && !value.isEmpty && !value.hasPrefix("/") && (!value.hasPrefix(" ") || text[colon] == "\u{FF1A}")
+            && !value.isEmpty && !value.hasPrefix("/") && !value.hasPrefix(" ")
     }
 
     /// The key of a line that starts with a key (`word:`, `"word":` or `'word':`, then a space, a tab or the line's

@@ -437,6 +437,15 @@ struct PlainWordsTests {
         #expect(diagnostics.count == 1 && diagnostics.first?.message.contains(message) == true, "\(diagnostics)")
     }
 
+    /// A line of Chinese or Japanese prose holds full-width colons of its own (`注意：…`, a comment without its #): it is
+    /// told to be a comment, not to retype its colon.
+    @Test func proseWithAFullWidthColonIsNoKey() {
+        let text = "version: 1\nplacements:\n  a:\n    format: banner\n    注意：これは説明です\n  b: {format: banner}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.count == 1 && diagnostics.first?.rule == "yaml/syntax", "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains("U+FF1A") == false, "\(diagnostics)")
+    }
+
     /// A scenario's step written so is told the same.
     @Test func aStepWithANoBreakSpaceAfterItsColonIsNamed() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")
