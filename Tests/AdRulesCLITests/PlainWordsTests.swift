@@ -446,6 +446,33 @@ struct PlainWordsTests {
         #expect(diagnostics.first?.message.contains("U+FF1A") == false, "\(diagnostics)")
     }
 
+    /// A number in a condition written as people write one: digits grouped with underscores or commas (outside a list's
+    /// brackets), or a decimal with no digit before its point. They were told "unexpected _000 after a complete
+    /// expression", that a list's items go in brackets, or that names are ASCII letters.
+    @Test(arguments: [
+        ("level > 1_000", "\"1_000\" groups its digits with underscores, which a rule does not read: write 1000"),
+        ("level > 1,000,000 and premium", "\"1,000,000\" groups its digits with commas, which a rule does not read: write 1000000"),
+        ("score > 1_000.5", "write 1000.5"),
+        ("level > -1_000", "write -1000"),
+        ("score > .5", "\".5\" needs a digit before its point: write 0.5"),
+    ])
+    func aNumberWrittenAsPeopleWriteOneIsToldHowToWriteIt(_ when: String, _ message: String) {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  level: int\n  score: number\nrules:\n  - {id: r, deny: \"*\", when: '\(when)'}\n"
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics
+        #expect(diagnostics.count == 1 && diagnostics.first?.message.hasSuffix(message) == true, "\(diagnostics)")
+        // At the number: the condition starts at column 31, inside its quote.
+        let number = when.prefix { $0 != "." && $0 != "-" && !$0.isNumber }.count
+        #expect(diagnostics.first.map { "\($0.range.start.line):\($0.range.start.column)" } == "8:\(31 + number)", "\(diagnostics)")
+    }
+
+    /// Commas in a list's brackets still separate its items, and a comma after a number outside one is what it was.
+    @Test func commasInAListStillSeparateItsItems() {
+        let text = "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  level: int\nrules:\n  - {id: r, deny: \"*\", when: \"level in [1,000, 2] or level in [1,2,3]\"}\n"
+        #expect(PolicyLoader.load(texts: [("p.yaml", text)]).diagnostics.isEmpty)
+        let odd = "version: 1\nplacements:\n  a: {format: banner}\nattributes:\n  level: int\nrules:\n  - {id: r, deny: \"*\", when: \"level > 1,0000\"}\n"
+        #expect(PolicyLoader.load(texts: [("p.yaml", odd)]).diagnostics.first?.message.contains("a list's items go in brackets") == true)
+    }
+
     /// A scenario's step written so is told the same.
     @Test func aStepWithANoBreakSpaceAfterItsColonIsNamed() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")

@@ -68,6 +68,26 @@ enum Lexer {
         func isNamePart(_ b: UInt8) -> Bool { isNameStart(b) || isDigit(b) || b == UInt8(ascii: ".") }
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
         func byte(_ k: Int) -> UInt8? { k < bytes.count ? bytes[k] : nil }
+        /// The end of digits grouped after the digits that end at `i` (`1_000`, or `1,000` outside a list): groups of
+        /// digits, each after an `_` (any number of digits) or a `,` (three), and nil when none follows.
+        func groupedDigits(after i: Int, insideList: Bool) -> (end: Int, separator: UInt8)? {
+            guard let separator = byte(i), separator == UInt8(ascii: "_") || (separator == UInt8(ascii: ",") && !insideList) else { return nil }
+            var end = i
+            while byte(end) == separator, let digit = byte(end + 1), isDigit(digit) {
+                var groupEnd = end + 1
+                while let next = byte(groupEnd), isDigit(next) { groupEnd += 1 }
+                if separator == UInt8(ascii: ","), groupEnd - end - 1 != 3 { break }
+                end = groupEnd
+            }
+            // A fraction after the groups is part of the number (`1_000.5`).
+            if end > i, byte(end) == UInt8(ascii: "."), let digit = byte(end + 1), isDigit(digit) {
+                end += 1
+                while let next = byte(end), isDigit(next) { end += 1 }
+            }
+            // A comma's group ends the number: `1,0000` or `1,000x` is not one.
+            if separator == UInt8(ascii: ","), let next = byte(end), isNamePart(next) { return nil }
+            return end > i ? (end, separator) : nil
+        }
         while i < bytes.count {
             let c = bytes[i]
             let start = i
@@ -102,6 +122,15 @@ enum Lexer {
                 offset += i - start
                 let word = text(start..<i)
                 let digits = negative ? word.dropFirst() : Substring(word)
+                // `1_000` and `1,000` (outside a list's brackets): digits grouped as people write them, which a rule
+                // reads as a number and then another word. They were told "unexpected _000 after a complete expression"
+                // or that a list's items go in brackets.
+                if digits.allSatisfy(\.isNumber), let grouped = groupedDigits(after: i, insideList: tokens.isInsideList) {
+                    let separators = grouped.separator == UInt8(ascii: "_") ? "underscores" : "commas"
+                    return .failure(ExpressionError(
+                        offset: startOffset,
+                        message: "\"\(text(start..<grouped.end))\" groups its digits with \(separators), which a rule does not read: write \(text(start..<grouped.end).filter { $0 != "_" && $0 != "," })"))
+                }
                 if let value = Int64(word) {
                     tokens.append(Token(kind: .int(value), offset: startOffset, text: word))
                 } else if digits.allSatisfy(\.isNumber) {
@@ -287,6 +316,13 @@ enum Lexer {
                         offset: tokens.last?.offset ?? startOffset,
                         message: "\(tokens.last?.text ?? ""):\(minutes)\(twelveHour != nil ? text((start + 3)..<(at + 2)) : "") is a time of day, and now.hour is the hour alone (0-23): \(write)"))
                 }
+                // `.5`: a decimal with no digit before its point.
+                if character == ".", let digit = byte(start + 1), isDigit(digit) {
+                    var end = start + 1
+                    while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+                    let written = text(start..<end)
+                    return .failure(ExpressionError(offset: startOffset, message: "\"\(written)\" needs a digit before its point: write 0\(written)"))
+                }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\"\(named): names are ASCII letters, digits, _ and . (as in session.count), and text goes in quotes"))
@@ -297,5 +333,18 @@ enum Lexer {
         }
         tokens.append(Token(kind: .end, offset: offset, text: "end of expression"))
         return .success(tokens)
+    }
+}
+
+extension [Token] {
+    /// Whether the tokens so far leave a list's `[` open: a comma there separates its items.
+    fileprivate var isInsideList: Bool {
+        reduce(0) { depth, token in
+            switch token.kind {
+            case .leftBracket: depth + 1
+            case .rightBracket: depth - 1
+            default: depth
+            }
+        } > 0
     }
 }
