@@ -473,6 +473,15 @@ struct PlainWordsTests {
         #expect(PolicyLoader.load(texts: [("p.yaml", odd)]).diagnostics.first?.message.contains("a list's items go in brackets") == true)
     }
 
+    /// `{daily_cap: 1,000}`: the comma ends the entry in braces, and 000 is read as a key, which was told only the keys
+    /// a placement has.
+    @Test func aThousandsCommaInBracesIsNamed() {
+        let diagnostics = PolicyLoader.load(texts: [("p.yaml", "version: 1\nplacements:\n  a: {format: interstitial, daily_cap: 1,000}\n")]).diagnostics
+        #expect(diagnostics.map(\.message) == [
+            "unknown key \"000\" in placement \"a\": in { } a comma separates entries, so a number written with a thousands comma (as 1,000) is read as a number and a key 000: write the number with no commas"
+        ], "\(diagnostics)")
+    }
+
     /// A scenario's step written so is told the same.
     @Test func aStepWithANoBreakSpaceAfterItsColonIsNamed() throws {
         let policy = try Policy(yaml: "version: 1\nplacements:\n  a: {format: banner}\n")

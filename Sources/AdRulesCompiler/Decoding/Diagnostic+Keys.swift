@@ -57,6 +57,10 @@ extension Diagnostic {
             message = "key \"\(name)\" is indented with \(PastedSpace.indentation(space, plural: true)), "
                 + "which YAML reads as part of the key, not as indentation, so it stands \(within(context)) as an unknown key: "
                 + "indent it with ordinary spaces, lined up with the keys beside it"
+        } else if isPlain, key.utf8.count == 3, key.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            // `{daily_cap: 1,000}`: in braces the comma ends the entry, and the digits after it are read as a key.
+            message += ": in { } a comma separates entries, so a number written with a thousands comma (as 1,\(key)) is read "
+                + "as a number and a key \(key): write the number with no commas"
         } else if isPlain, let (meant, _) = GluedKey.fullWidthColonSplit(key), allowed.contains(meant), let advice = gluedKeyAdvice(key) {
             message += ": " + advice
         } else if let glued = GluedKey.split(key), allowed.contains(glued.key) {
