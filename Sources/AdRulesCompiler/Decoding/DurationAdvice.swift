@@ -14,7 +14,10 @@ package enum DurationAdvice {
             return (written ?? advice(for: ascii, accepts: accepts, bareNumbers: bareNumbers)).map { "it is written in full-width or another script's digits or letters: \($0)" }
         }
         // `"4m "`, a value pasted with a space around it in quotes: the duration inside.
-        let trimmed = String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        // Cut by index: a text built back from its reversed characters took 3 of the 4.5 s lint spent on a value of 8
+        // million characters (`1s1m` two million times).
+        let head = text.drop { $0 == " " || $0 == "\t" }
+        let trimmed = String(head[..<(head.lastIndex { $0 != " " && $0 != "\t" }.map(head.index(after:)) ?? head.startIndex)])
         if trimmed != text, !trimmed.isEmpty {
             if let length = RuleDuration(parsing: trimmed) { return accepts(length) ? "remove the spaces around it: write \(trimmed)" : nil }
             return advice(for: trimmed, accepts: accepts, bareNumbers: bareNumbers)
