@@ -44,10 +44,8 @@ struct CompiledFileTests {
         try withTemporaryDirectory { directory in
             let fifo = directory + "/fifo.json"
             #expect(mkfifo(fifo, 0o644) == 0)
-            // A FIFO with no writer used to block the read for good.
-            let started = Date()
+            // A FIFO with no writer used to block the read for good: the test would not return.
             #expect(fileError(fifo)?.description == "cannot load the compiled policy: \(fifo) is not a regular file (a FIFO)")
-            #expect(Date().timeIntervalSince(started) < 5)
             #expect(fileError(directory)?.reason == "\(directory) is not a regular file (a directory)")
             let loop = directory + "/a"
             try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: directory + "/b")

@@ -333,11 +333,12 @@ struct UnusableAttributeTests {
     @Test func aTextOfManyCombiningMarksIsARuleErrorAtOnce() throws {
         let policy = try policy(Self.text)
         let marks = "a" + String(repeating: "\u{301}\u{316}", count: 200_000)
-        let started = Date()
+        // Each ask took 20 s before the check. The value is found unusable once, where the context is made, so no rule
+        // compares it (or normalizes it to compare) on an ask.
+        #expect(AttributeValue.string(marks).unusableBecause != nil)
         for context in [AskContext(attributes: ["screen": .string(marks)]), policy.prepared(AskContext(attributes: ["screen": .string(marks)]))] {
             #expect(codes("c", context, policy) == [.ruleError], "its default is not used either: the app gave a value")
         }
-        #expect(Date().timeIntervalSince(started) < 5, "20 s an ask before")
         // Thirty marks in a row are text like any other.
         #expect(codes("c", AskContext(attributes: ["screen": .string("e" + String(repeating: "\u{301}", count: 30))]), policy) == [])
     }
