@@ -19,7 +19,7 @@ extension ImpactCommand {
         guard FileManager.default.fileExists(atPath: modelPath, isDirectory: &isDirectory) else {
             let missing = PolicyLoader.missing(modelPath)
             guard case .notFound = missing else { throw Stop(failure("\(missing)")) }
-            throw Stop(failure("no such model file: \(modelPath)" + PolicyLoadError.afterOptionsEnd(modelPath)))
+            throw Stop(failure("no such model file: \(modelPath)" + PolicyLoadError.missingPathAdvice(modelPath, oneFile: true)))
         }
         guard !isDirectory.boolValue else {
             // A directory where a file belongs is a mistake in the command, not an I/O failure: exit 2.

@@ -21,7 +21,7 @@ enum SimulateCommand {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) else {
             let missing = PolicyLoader.missing(file)
-            let message = if case .notFound = missing { "no such scenario file: \(file)" + PolicyLoadError.afterOptionsEnd(file) } else { "\(missing)" }
+            let message = if case .notFound = missing { "no such scenario file: \(file)" + PolicyLoadError.missingPathAdvice(file, oneFile: true) } else { "\(missing)" }
             return CommandResult(stderr: "error: \(ControlCharacters.escaped(message))\n", exitCode: ExitCode.failure)
         }
         guard !isDirectory.boolValue else {

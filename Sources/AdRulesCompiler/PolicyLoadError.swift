@@ -21,12 +21,25 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
 
     public var errorDescription: String? { description }
 
-    /// What a path that starts with `-` and names no file is told: such a word is a path only after `--`, which ends
-    /// the options (`adrules test -- a.test.yaml --rules r`). `-` alone, which is a path without `--` too, is standard
-    /// input to many tools, and to adrules only as `--output -`: it is told that inputs are files. Empty for any other path.
-    package static func afterOptionsEnd(_ path: String) -> String {
+    /// What a path that names no file is told, after "no such file": a word that starts with `-` is a path only after
+    /// `--`, which ends the options (`adrules test -- a.test.yaml --rules r`); `-` alone, which is a path without `--`
+    /// too, is standard input to many tools, and to adrules only as `--output -`: it is told that inputs are files; a
+    /// pattern the shell did not expand (`'rules/*.yaml'`, quoted in a CI script) is told that adrules takes files and
+    /// directories (or, where one file is read, to name it). Empty for any other path.
+    /// - Parameter oneFile: whether the command reads one file there (a scenario to simulate, a usage model), not files
+    ///   and directories.
+    package static func missingPathAdvice(_ path: String, oneFile: Bool = false) -> String {
         if path == "-" { return " (adrules reads no input from standard input: give the path of a file or directory)" }
-        return path.hasPrefix("-") ? " (every word after -- is a path: write the options before --)" : ""
+        if path.hasPrefix("-") { return " (every word after -- is a path: write the options before --)" }
+        guard let wildcard = path.firstIndex(where: { $0 == "*" || $0 == "?" || $0 == "[" }) else { return "" }
+        let pattern = " (a pattern the shell did not expand, as in quotes: "
+        if oneFile { return pattern + "adrules reads the one file named, not a pattern: name it)" }
+        // The directory the pattern is in, when there is one to give instead (`rules/*.yaml`: rules).
+        let folder = path[..<wildcard].lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        var isDirectory: ObjCBool = false
+        let instead = !folder.isEmpty && FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? "give the directory, \(folder), or " : ""
+        return pattern + "adrules reads files and directories, not patterns: \(instead)leave the pattern unquoted for the shell to expand)"
     }
 
     /// The names of the compiled policies at the top of a directory (`*.json` files whose document says it is one, a
@@ -45,7 +58,7 @@ public enum PolicyLoadError: Error, LocalizedError, Sendable, Equatable, CustomS
         switch self {
         case .notFound(let path):
             if path.isEmpty { return "an empty path names no file: give a rule file or a directory, such as rules" }
-            return "no such file or directory: \(path)" + Self.afterOptionsEnd(path)
+            return "no such file or directory: \(path)" + Self.missingPathAdvice(path)
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .noRuleFiles(let path):
             let message = "no rule files in \(path): a policy directory holds *.yaml or *.yml files (scenario files *.test.yaml do not count)"

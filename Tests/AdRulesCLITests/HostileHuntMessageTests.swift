@@ -129,6 +129,26 @@ struct HostileHuntMessageTests {
         #expect(!result.stderr.contains("every word after --"), "\(result.stderr)")
     }
 
+    /// A pattern the shell did not expand (`'rules/*.yaml'`, quoted in a CI script) names no file: it is told that adrules
+    /// reads files and directories, and the directory to give when there is one; a command that reads one file is told
+    /// to name it. It was "no such file or directory" alone.
+    @Test func aPatternTheShellDidNotExpandIsToldSo() {
+        let rules = packageRoot() + "/rules"
+        let tail = "(a pattern the shell did not expand, as in quotes: adrules reads files and directories, not patterns: "
+        for arguments in [["lint", rules + "/*.yaml"], ["test", rules + "/*.test.yaml"], ["test", rules, "--rules", rules + "/[ab]*"]] {
+            let result = runCLI(arguments)
+            #expect(result.exitCode == 3, "\(arguments)")
+            #expect(result.stderr.hasSuffix(tail + "give the directory, \(rules), or leave the pattern unquoted for the shell to expand)\n"), "\(result.stderr)")
+        }
+        #expect(runCLI(["lint", "no-such-folder/*.yaml"]).stderr.hasSuffix(tail + "leave the pattern unquoted for the shell to expand)\n"))
+        for arguments in [["simulate", rules + "/*.test.yaml"], ["impact", rules + "/*.model.yaml"]] {
+            let result = runCLI(arguments)
+            #expect(result.exitCode == 3 && result.stderr.hasSuffix("(a pattern the shell did not expand, as in quotes: adrules reads the one file named, not a pattern: name it)\n"),
+                    "\(arguments): \(result.stderr)")
+        }
+        #expect(!runCLI(["lint", rules + "/missing.yaml"]).stderr.contains("pattern"))
+    }
+
     /// A whole number of more digits than a rule file or a scenario reads (18) is refused in a usage model too, saying
     /// so: 20 digits were "not one: write a whole number", and 19 were read.
     @Test(arguments: ["99999999999999999999", "9223372036854775807", "0x1234567890abcdef"])
