@@ -202,6 +202,16 @@ struct ExpressionTests {
         #expect(finding.offset == 14 && finding.message == "\"\(duration)\" is longer than 366d, the longest duration a rule file may hold: write at most 366d", "\(finding.message)")
     }
 
+    /// YAML's `.nan` and `.inf` in a condition are named as what they are, with a number to write: they were told that
+    /// names are ASCII letters. A name that only starts so (`.info`) is not.
+    @Test(arguments: [("score > .nan", ".nan", "NaN"), ("score < .inf", ".inf", "infinity"), ("score > -.Inf", ".Inf", "infinity")])
+    func nanAndInfinityAreNamed(_ condition: String, _ word: String, _ meaning: String) throws {
+        let finding = try #require(findings(condition).first)
+        #expect(finding.rule == "rule/syntax" && finding.message.hasPrefix("\"\(word)\" is YAML's \(meaning)"), "\(finding.message)")
+        #expect(finding.message.hasSuffix(": write a number, such as 1000000 for a bound no value reaches"), "\(finding.message)")
+        #expect(try #require(findings("score > .info").first).message.contains("names are ASCII letters"))
+    }
+
     @Test func unknownNameSuggestsTheClosest() throws {
         let finding = try #require(findings("scren == \"a\"").first)
         #expect(finding.message.contains("did you mean \"screen\"?"))

@@ -323,6 +323,15 @@ enum Lexer {
                     let written = text(start..<end)
                     return .failure(ExpressionError(offset: startOffset, message: "\"\(written)\" needs a digit before its point: write 0\(written)"))
                 }
+                // `.nan`, `.inf`, `-.inf`: YAML's spellings of NaN and infinity, which no comparison of numbers can use.
+                let dot = character == "." ? start : character == "-" && byte(start + 1) == UInt8(ascii: ".") ? start + 1 : nil
+                if let dot, let word = ["nan", "inf", "NaN", "Inf", "NAN", "INF"].first(where: { bytes[(dot + 1)...].starts(with: $0.utf8) }),
+                    !(byte(dot + 1 + word.utf8.count).map(isNamePart) ?? false)
+                {
+                    let meaning = word.lowercased() == "nan" ? "NaN (not a number), which no number compares with" : "infinity, which a rule does not compare with"
+                    return .failure(ExpressionError(
+                        offset: startOffset, message: "\".\(word)\" is YAML's \(meaning): write a number, such as 1000000 for a bound no value reaches"))
+                }
                 // A letter of another script looks like an ASCII one (a Cyrillic е in scrеen): it is named.
                 let named = character.unicodeScalars.first.flatMap { $0.isASCII ? nil : Suggestion.described($0) }.map { " (\($0))" } ?? ""
                 return .failure(ExpressionError(offset: startOffset, message: "unexpected character \"\(character)\"\(named): names are ASCII letters, digits, _ and . (as in session.count), and text goes in quotes"))
