@@ -220,7 +220,8 @@ extension Diagnostic {
             .error, rule: "yaml/duplicate-key",
             message: "key \"\(key)\" is repeated in this mapping\(encodings): \(advice)",
             file: file, range: range,
-            notes: [DiagnosticNote(message: "\"\(key)\" is first defined here", file: file, position: first)])
+            // The note quotes the first key as it is written there (the two may differ in their bytes).
+            notes: [DiagnosticNote(message: "\"\(YAMLScalar.shortened(firstWritten ?? written))\" is first defined here", file: file, position: first)])
     }
 
     /// A second document; `isEmpty` when nothing but comments follows its `---` (a trailing `---`).

@@ -336,6 +336,9 @@ struct NormalizationKeyTests {
         #expect(messages.count == 2, "\(messages)")
         #expect(messages.first?.contains("(the two differ only in how their accented letters are encoded, Unicode normalization: caf\\u{E9} and cafe\\u{301}, which adrules cannot tell apart)") == true, "\(messages)")
         #expect(messages.last == "key \"plain\" is repeated in this mapping: keep one of them", "\(messages)")
+        // The note at the first key quotes it as written there, not the second's spelling.
+        let notes = document.diagnostics.first?.notes.map(\.message) ?? []
+        #expect(notes == ["\"caf\u{E9}\" is first defined here"] && notes.first?.utf8.elementsEqual("\"caf\u{E9}\" is first defined here".utf8) == true, "\(notes)")
     }
 
     /// Past 16 keys a mapping's keys are indexed: the first spelling is still the one named.
