@@ -1,3 +1,5 @@
+import AdRules
+
 /// Characters that look like a space, or like nothing, that text pasted from a document, a web page or a chat brings
 /// into a rule file's indentation. YAML takes only U+0020 for a space: it reads these as text, part of the key or value
 /// that follows them.
@@ -40,17 +42,26 @@ package enum PastedSpace {
         guard scalar != "\u{00A0}" else {
             return (plural ? "no-break spaces" : "a no-break space") + " (U+00A0, as text pasted from a document holds)"
         }
-        return "\(codePoint(scalar)) (\(name(of: scalar) ?? "a space-like character"))"
+        return "\(CodePoints.codePoint(scalar)) (\(name(of: scalar) ?? "a space-like character"))"
     }
 
     /// What a note calls one: "no-break space", else its code point ("U+3000").
     package static func shortName(_ scalar: Unicode.Scalar) -> String {
-        scalar == "\u{00A0}" ? "no-break space" : codePoint(scalar)
+        scalar == "\u{00A0}" ? "no-break space" : CodePoints.codePoint(scalar)
     }
+}
 
-    /// "U+200B": a scalar's code point as messages write it.
-    package static func codePoint(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+/// The full-width colon (U+FF1A) that an input method for Chinese or Japanese types, which YAML does not take for a
+/// colon: `format：banner` is one text to it.
+package enum FullWidthColon {
+    package static let character: Character = "\u{FF1A}"
+
+    /// What to type for `key：value`. (`key` and `value` as the message shows them.)
+    /// - Parameter readsAsOneText: whether to say what YAML made of the line (a block's one key, read as a text): a
+    ///   syntax error's advice, where the line is not what the error names, leaves it out.
+    package static func advice(key: String, value: String, readsAsOneText: Bool) -> String {
+        "the colon after \(key) is U+FF1A (full-width colon, as an input method for Chinese or Japanese types it), which YAML does "
+            + "not take for a colon\(readsAsOneText ? ", so it reads the key and its value as one text" : ""): type an ASCII colon and a "
+            + "space, as in \(key): \(value)"
     }
 }

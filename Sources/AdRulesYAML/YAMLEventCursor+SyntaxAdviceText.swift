@@ -12,12 +12,12 @@ extension YAMLEventCursor {
         let text = line.drop { $0 == " " || $0 == "-" || $0 == "\u{FEFF}" }
         // A full-width colon (`format：banner`, as an input method for Chinese or Japanese types it) is no colon to YAML,
         // with a space after it or not.
-        guard !text.contains(": "), let colon = text.firstIndex(where: { $0 == ":" || $0 == "\u{FF1A}" }), colon > text.startIndex else { return false }
+        guard !text.contains(": "), let colon = text.firstIndex(where: { $0 == ":" || $0 == FullWidthColon.character }), colon > text.startIndex else { return false }
         let key = text[..<colon]
         let value = text[text.index(after: colon)...]
         // Only after a setting's name: prose in Chinese or Japanese holds full-width colons of its own (`注意：…`, a comment
         // without its #).
-        if text[colon] == "\u{FF1A}" { return isKeyLike(key) && !value.isEmpty }
+        if text[colon] == FullWidthColon.character { return isKeyLike(key) && !value.isEmpty }
         guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
         // A word before the colon and a value after it (not a URL's `//`, not a time's digits on both sides).
         return key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
@@ -102,10 +102,9 @@ extension YAMLEventCursor {
         if let advice = longKeyAdvice(line) { return advice }
         if let advice = equalsForColonAdvice(line) { return advice }
         let text = line.drop { $0 == " " || $0 == "-" }
-        if let colon = text.firstIndex(of: "\u{FF1A}"), case let key = text[..<colon], isKeyLike(key) {
+        if let colon = text.firstIndex(of: FullWidthColon.character), case let key = text[..<colon], isKeyLike(key) {
             let value = text[text.index(after: colon)...].drop { $0 == " " }
-            return "the colon after \(Self.shortened(key)) is U+FF1A (full-width colon, as an input method for Chinese or Japanese types it), "
-                + "which YAML does not take for a colon: type an ASCII colon and a space, as in \(Self.shortened(key)): \(Self.shortened(value))"
+            return FullWidthColon.advice(key: Self.shortened(key), value: Self.shortened(value), readsAsOneText: false)
         }
         if let colon = text.firstIndex(of: ":"), colon > text.startIndex, text.index(after: colon) < text.endIndex,
             text[text.index(after: colon)] != " "
@@ -115,8 +114,7 @@ extension YAMLEventCursor {
             // A space that is no space to YAML (a non-breaking space, as word processors and chat apps type it) is named:
             // the line looks right, and advice that copied it would look right and fail again.
             if let first = value.unicodeScalars.first, first.properties.isWhitespace, !first.isASCII {
-                let hex = String(first.value, radix: 16, uppercase: true)
-                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                let code = CodePoints.codePoint(first)
                 let rest = value.unicodeScalars.drop { $0.properties.isWhitespace }
                 return "the space after the colon of \(Self.shortened(key)) is a \(code) space, which YAML does not take for one: "
                     + "retype it as an ordinary space, as in \(Self.shortened(key)): \(Self.shortened(Substring(String(String.UnicodeScalarView(rest)))))"

@@ -90,7 +90,7 @@ struct PlainWordsTests {
     /// by code point, as no-break spaces are. Before, the key was "unknown key \"\u{3000}\u{3000}min_interval\"" with the
     /// top level's keys, and the comment "a key needs a colon".
     @Test(arguments: ["\u{3000}", "\u{2007}", "\u{200B}", "\u{202F}"]) func otherPastedSpacesAreNamed(_ space: String) throws {
-        let code = PastedSpace.codePoint(try #require(space.unicodeScalars.first))
+        let code = CodePoints.codePoint(try #require(space.unicodeScalars.first))
         let head = "version: 1\nplacements:\n  a:\n    format: interstitial\n    min_interval: 4m\n"
         let key = PolicyLoader.load(texts: [("p.yaml", head + space + space + "daily_cap: 3\n")]).diagnostics
         #expect(key.map(\.rule) == ["schema/unknown-key"], "\(key)")

@@ -5,4 +5,16 @@ package enum CodePoints {
     package static func spelled(_ text: String) -> String {
         text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
     }
+
+    /// "U+200B": a scalar's code point as messages write it, four hex digits at least.
+    package static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// "U+00E9 LATIN SMALL LETTER E WITH ACUTE": a scalar's code point and its Unicode name (the code point alone when it
+    /// has none), for a character a message must name because it looks like another or like nothing.
+    package static func named(_ scalar: Unicode.Scalar) -> String {
+        scalar.properties.name.map { "\(codePoint(scalar)) \($0)" } ?? codePoint(scalar)
+    }
 }

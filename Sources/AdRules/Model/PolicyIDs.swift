@@ -47,9 +47,7 @@ package enum PolicyIDs {
         }
         if let i = scalars.indices.first(where: { !allowed(scalars[$0], first: $0 == 0) }) {
             let odd = scalars[i]
-            let hex = String(odd.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            let named = odd.isASCII && odd.value >= 0x20 && odd.value < 0x7F ? "\"\(odd)\"" : ([code] + (odd.properties.name.map { [$0] } ?? [])).joined(separator: " ")
+            let named = odd.isASCII && odd.value >= 0x20 && odd.value < 0x7F ? "\"\(odd)\"" : CodePoints.named(odd)
             return "it \(i == 0 ? "starts with" : "holds") \(named), which a name cannot \(i == 0 ? "start with" : "hold"): write \(attributeNameRule)"
         }
         return "write \(attributeNameRule)"

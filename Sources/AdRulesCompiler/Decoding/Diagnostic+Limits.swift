@@ -56,7 +56,7 @@ extension Diagnostic {
     }
 
     static func controlCharacter(_ key: String, scalar: Unicode.Scalar, file: String, range: SourceRange) -> Diagnostic {
-        let code = InvisibleCharacters.codePoint(scalar)
+        let code = CodePoints.codePoint(scalar)
         // Direction marks and overrides, and the byte-order mark, are no line break or escape code: they are invisible.
         let message = if let invisible = InvisibleCharacters.invisibleControl(scalar) {
             "\(key) holds \(invisible): remove it"

@@ -191,9 +191,7 @@ extension Diagnostic {
         // `format：banner`: the full-width colon a Chinese or Japanese input method types.
         if let (key, value) = GluedKey.fullWidthColonSplit(text) {
             let shown = YAMLScalar.shortened(String(String.UnicodeScalarView(value.unicodeScalars.drop(while: isSpace).prefix { $0 != " " })))
-            return "the colon after \(YAMLScalar.shortened(key)) is U+FF1A (full-width colon, as an input method for Chinese or Japanese "
-                + "types it), which YAML does not take for a colon, so it reads the key and its value as one text: type an ASCII colon "
-                + "and a space, as in \(YAMLScalar.shortened(key)): \(shown)"
+            return FullWidthColon.advice(key: YAMLScalar.shortened(key), value: shown, readsAsOneText: true)
         }
         // A word before the colon, not a time's digits (`12:30`) or a URL's scheme (`https://`).
         guard let glued = GluedKey.split(text), GluedKey.isPlain(glued.key), glued.key.unicodeScalars.first?.properties.isAlphabetic == true,
@@ -208,7 +206,7 @@ extension Diagnostic {
             return "YAML reads a key only with a space after its colon, so \(key):\(shown) is one text, not a key and its value: "
                 + "write \(key): \(shown)"
         }
-        let named = PastedSpace.name(of: space).map { "\(PastedSpace.codePoint(space)) (\($0))" } ?? PastedSpace.codePoint(space)
+        let named = PastedSpace.name(of: space).map { "\(CodePoints.codePoint(space)) (\($0))" } ?? CodePoints.codePoint(space)
         return "the space after the colon of \(key) is \(named), which YAML does not take for a space, so it reads the key and "
             + "its value as one text: retype it as an ordinary space, as in \(key): \(shown)"
     }

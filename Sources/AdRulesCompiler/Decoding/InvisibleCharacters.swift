@@ -20,20 +20,17 @@ enum InvisibleCharacters {
 
     /// "U+200B (zero width space)" for a scalar ``name(of:)`` knows.
     static func described(_ scalar: Unicode.Scalar) -> String? {
-        name(of: scalar).map { "\(codePoint(scalar)) (\($0))" }
+        name(of: scalar).map { "\(CodePoints.codePoint(scalar)) (\($0))" }
     }
 
     /// "U+202E, an invisible direction control that reorders what a reader sees", "U+FEFF, an invisible byte-order
     /// mark": how messages name the control characters that are no line break or escape code but invisible; nil for
     /// any other.
     static func invisibleControl(_ scalar: Unicode.Scalar) -> String? {
-        if ControlCharacters.isDirectionControl(scalar) { return "\(codePoint(scalar)), an invisible direction control that reorders what a reader sees" }
-        if scalar == "\u{FEFF}" { return "\(codePoint(scalar)), an invisible byte-order mark" }
+        if ControlCharacters.isDirectionControl(scalar) { return "\(CodePoints.codePoint(scalar)), an invisible direction control that reorders what a reader sees" }
+        if scalar == "\u{FEFF}" { return "\(CodePoints.codePoint(scalar)), an invisible byte-order mark" }
         return nil
     }
-
-    /// "U+200B": how messages name a scalar's code point.
-    static func codePoint(_ scalar: Unicode.Scalar) -> String { PastedSpace.codePoint(scalar) }
 
     /// What to do about one: "write a plain space" for a space-like one, "delete it" for one that does not show.
     static func remedy(_ scalar: Unicode.Scalar) -> String {

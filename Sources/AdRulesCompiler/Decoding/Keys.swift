@@ -239,7 +239,7 @@ package enum GluedKey {
     /// or Japanese types it) before any ASCII colon, else nil.
     package static func fullWidthColonSplit(_ text: String) -> (key: String, value: String)? {
         // Most texts hold no such colon: looked for in the bytes first (its UTF-8 starts with 0xEF).
-        guard text.utf8.contains(0xEF), let colon = text.firstIndex(of: "\u{FF1A}"), case let key = String(text[..<colon]),
+        guard text.utf8.contains(0xEF), let colon = text.firstIndex(of: FullWidthColon.character), case let key = String(text[..<colon]),
             !key.contains(":"), isPlain(key)
         else { return nil }
         return (key, String(text[text.index(after: colon)...]))

@@ -21,9 +21,7 @@ package enum Suggestion {
 
     /// "U+0430 CYRILLIC SMALL LETTER A", or "U+200B (zero width space)" for a character that does not show.
     package static func described(_ scalar: Unicode.Scalar) -> String {
-        if let invisible = InvisibleCharacters.described(scalar) { return invisible }
-        let code = InvisibleCharacters.codePoint(scalar)
-        return scalar.properties.name.map { "\(code) \($0)" } ?? code
+        InvisibleCharacters.described(scalar) ?? CodePoints.named(scalar)
     }
 
     /// The candidate closest to `word`, when it is close enough to be a likely typo.

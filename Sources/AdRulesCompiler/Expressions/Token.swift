@@ -208,7 +208,7 @@ enum Lexer {
                     // does too (a tab or line break written in the YAML value, `"a\tb"` in double quotes).
                     if let control = character.unicodeScalars.first(where: ControlCharacters.isControl) {
                         // Named as it is: a direction control or a byte-order mark is invisible, no tab or line break.
-                        let code = InvisibleCharacters.codePoint(control)
+                        let code = CodePoints.codePoint(control)
                         let what = switch control {
                         case "\t": "a tab (\(code))"
                         case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}": "a line break (\(code))"
